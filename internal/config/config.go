@@ -1,0 +1,121 @@
+// Package config holds the run configuration: its model and defaults, the
+// YAML and IoT-benchmark .properties readers, flag overrides and validation.
+// Every key is declared once in the key table (keys.go) with its parser,
+// allowed values and documentation; YAML, .properties and --set all go
+// through that table, so the three forms cannot drift apart.
+package config
+
+import (
+	"time"
+
+	"github.com/tsbench/tsbench/internal/ts"
+)
+
+// OutOfOrderMode is how delivery order departs from time order.
+type OutOfOrderMode string
+
+const (
+	OutOfOrderPoisson OutOfOrderMode = "POISSON" // single rows arrive late
+	OutOfOrderBatch   OutOfOrderMode = "BATCH"   // whole batches arrive late
+)
+
+// Config is the effective configuration of one run.
+type Config struct {
+	// Target and connection.
+	Target        string            // registry name or IoT-benchmark DB_SWITCH value
+	Host          string            // HOST
+	Port          int               // PORT (0 = the target's default)
+	User          string            // USERNAME
+	Password      string            // PASSWORD (secret: never printed)
+	Token         string            // TOKEN (secret: never printed)
+	Database      string            // DB_NAME
+	TargetOptions map[string]string // target-specific settings (YAML target_options, --set target.KEY=V)
+	DataDir       string            // where embedded databases and run results go
+
+	// Run control.
+	WorkMode          string        // BENCHMARK_WORK_MODE: only testWithDefaultPath
+	DeleteData        bool          // IS_DELETE_DATA
+	CreateSchema      bool          // CREATE_SCHEMA
+	InitWait          time.Duration // INIT_WAIT_TIME
+	Loop              int64         // LOOP: operations per client
+	MaxTime           time.Duration // TEST_MAX_TIME / --duration (0 = none)
+	Warmup            time.Duration // --warmup
+	Rate              float64       // --rate: operations per second for all clients (0 = closed loop)
+	OpMinInterval     time.Duration // OP_MIN_INTERVAL (-1 resolved to POINT_STEP)
+	OpMinIntervalRand bool          // OP_MIN_INTERVAL_RANDOM
+	WriteTimeout      time.Duration // WRITE_OPERATION_TIMEOUT_MS
+	ReadTimeout       time.Duration // READ_OPERATION_TIMEOUT_MS
+	Proportion        [11]int64     // OPERATION_PROPORTION: write, Q1..Q10
+	Clients           int           // CLIENT_NUMBER / DATA_CLIENT_NUMBER
+	SchemaClients     int           // SCHEMA_CLIENT_NUMBER (accepted; schema is created once)
+	Verify            bool          // --verify
+	ClusterIndex      int           // BENCHMARK_INDEX (with BENCHMARK_CLUSTER): device offset
+	Cluster           bool          // BENCHMARK_CLUSTER
+
+	// Schema.
+	Groups          int               // GROUP_NUMBER
+	GroupStrategy   string            // SG_STRATEGY: mod, div, hash
+	Devices         int               // DEVICE_NUMBER
+	Sensors         int               // SENSOR_NUMBER
+	TypeProportion  [6]int64          // INSERT_DATATYPE_PROPORTION (BOOLEAN..TEXT)
+	GroupPrefix     string            // GROUP_NAME_PREFIX
+	DevicePrefix    string            // DEVICE_NAME_PREFIX
+	SensorPrefix    string            // SENSOR_NAME_PREFIX
+	Tags            int               // TAG_NUMBER
+	TagKeyPrefix    string            // TAG_KEY_PREFIX
+	TagValuePrefix  string            // TAG_VALUE_PREFIX
+	TagCardinality  []int             // TAG_VALUE_CARDINALITY
+	BatchSize       int               // BATCH_SIZE_PER_WRITE
+	PointStep       int64             // POINT_STEP (ms)
+	StartTime       time.Time         // START_TIME
+	Precision       string            // TIMESTAMP_PRECISION: ms
+	Extra           map[string]string // keys accepted for compatibility but not acted on
+
+	// Data generation.
+	DataSeed       int64          // DATA_SEED
+	LineRatio      float64        // LINE_RATIO
+	SinRatio       float64        // SIN_RATIO
+	SquareRatio    float64        // SQUARE_RATIO
+	RandomRatio    float64        // RANDOM_RATIO
+	ConstantRatio  float64        // CONSTANT_RATIO
+	WalkRatio      float64        // WALK_RATIO (tsbench: random walk)
+	StringLength   int            // STRING_LENGTH
+	DoubleLength   int            // DOUBLE_LENGTH: decimals kept (-1 = all)
+	OutOfOrder     bool           // IS_OUT_OF_ORDER
+	OutOfOrderMode OutOfOrderMode // OUT_OF_ORDER_MODE
+	OutOfOrderRate float64        // OUT_OF_ORDER_RATIO
+	Lambda         float64        // LAMBDA: mean delay of a late row, in POINT_STEPs
+	MaxK           int            // MAX_K: longest delay, in POINT_STEPs
+
+	// Queries.
+	QueryDevices   int          // QUERY_DEVICE_NUM
+	QuerySensors   int          // QUERY_SENSOR_NUM
+	QueryAggregate ts.Aggregate // QUERY_AGGREGATE_FUN
+	StepSize       int64        // STEP_SIZE (in POINT_STEPs)
+	QueryInterval  int64        // QUERY_INTERVAL (ms)
+	QueryLower     float64      // QUERY_LOWER_VALUE
+	GroupByUnit    int64        // GROUP_BY_TIME_UNIT (ms)
+	QuerySeed      int64        // QUERY_SEED
+
+	// Output.
+	Quiet            bool          // --quiet / IS_QUIET_MODE
+	ProgressInterval time.Duration // LOG_PRINT_INTERVAL
+	JSONPath         string        // --json
+	CSVOutput        bool          // CSV_OUTPUT
+	Remark           string        // REMARK
+}
+
+// WriteWeight is the write share of OPERATION_PROPORTION.
+func (c *Config) WriteWeight() int64 { return c.Proportion[0] }
+
+// QueryWeight is the weight of query kind k.
+func (c *Config) QueryWeight(k ts.QueryKind) int64 { return c.Proportion[k] }
+
+// DeviceOffset is the global index of this instance's first device
+// (IoT-benchmark cluster mode: instance i owns devices [i*N, (i+1)*N)).
+func (c *Config) DeviceOffset() int {
+	if !c.Cluster {
+		return 0
+	}
+	return c.ClusterIndex * c.Devices
+}

@@ -1,0 +1,161 @@
+// Package summary is the result of a run as data: what the console matrices,
+// the JSON file, the CSV files and (later) the results store are made from.
+// Its JSON encoding is a public format: change it only by bumping
+// SchemaVersion.
+package summary
+
+import "time"
+
+// SchemaVersion is the version of the JSON format written by --json.
+const SchemaVersion = 1
+
+// Latency holds the percentiles of one operation in milliseconds. The values
+// always satisfy Min <= P10 <= ... <= P999 <= Max.
+type Latency struct {
+	Avg  float64 `json:"avg"`
+	Min  float64 `json:"min"`
+	P10  float64 `json:"p10"`
+	P25  float64 `json:"p25"`
+	P50  float64 `json:"p50"`
+	P75  float64 `json:"p75"`
+	P90  float64 `json:"p90"`
+	P95  float64 `json:"p95"`
+	P99  float64 `json:"p99"`
+	P999 float64 `json:"p999"`
+	Max  float64 `json:"max"`
+}
+
+// Failure counts the failed operations of one error class.
+type Failure struct {
+	Class      string `json:"class"`   // a short, stable description of the error
+	Example    string `json:"example"` // the first full error text seen
+	Operations int64  `json:"operations"`
+	Points     int64  `json:"points"`
+}
+
+// Operation is one row of the Result and Latency matrices.
+type Operation struct {
+	Name           string  `json:"name"` // INGESTION, PRECISE_POINT, ...
+	OKOperations   int64   `json:"ok_operations"`
+	OKPoints       int64   `json:"ok_points"`
+	FailOperations int64   `json:"fail_operations"`
+	FailPoints     int64   `json:"fail_points"`
+	Unsupported    int64   `json:"unsupported_operations,omitempty"`
+	Throughput     float64 `json:"throughput_points_per_s"`
+	LatencyMS      Latency `json:"latency_ms"`
+	// ServiceMS is the time the server took, measured from the actual send;
+	// it differs from LatencyMS only in the open model (--rate), where
+	// latency counts from the intended start.
+	ServiceMS *Latency `json:"service_ms,omitempty"`
+	// SlowestThreadMS is the largest per-client sum of latencies.
+	SlowestThreadMS float64   `json:"slowest_thread_ms"`
+	Failures        []Failure `json:"failures,omitempty"`
+	// Histogram is the merged HDR histogram (microseconds), encoded in the
+	// HdrHistogram compressed format, base64: percentiles can be recomputed
+	// and runs merged later.
+	Histogram string `json:"hdr_histogram,omitempty"`
+}
+
+// Interval is one second (or one interval) of the measured phase.
+type Interval struct {
+	Start   float64      `json:"t_s"` // seconds since the measured phase began
+	Seconds float64      `json:"duration_s"`
+	Ops     []IntervalOp `json:"ops"`
+}
+
+// IntervalOp is one operation's figures in one interval.
+type IntervalOp struct {
+	Name     string  `json:"name"`
+	OKOps    int64   `json:"ok_operations"`
+	OKPoints int64   `json:"ok_points"`
+	FailOps  int64   `json:"fail_operations"`
+	P50MS    float64 `json:"p50_ms"`
+	P99MS    float64 `json:"p99_ms"`
+	MaxMS    float64 `json:"max_ms"`
+}
+
+// Verify is the comparison of stored with acknowledged points.
+type Verify struct {
+	ExpectedPoints int64  `json:"expected_points"`
+	StoredPoints   int64  `json:"stored_points"`
+	OK             bool   `json:"ok"`
+	Error          string `json:"error,omitempty"`
+}
+
+// Tool is what the benchmark process itself cost.
+type Tool struct {
+	Version      string  `json:"version"`
+	CPUSeconds   float64 `json:"cpu_seconds"`
+	PeakRSSBytes int64   `json:"peak_rss_bytes"`
+	// CPUSecondsPerMillionPoints relates the tool's cost to the work done.
+	CPUSecondsPerMillionPoints float64 `json:"cpu_seconds_per_million_points"`
+}
+
+// Environment describes where the run happened.
+type Environment struct {
+	Hostname      string `json:"hostname"`
+	OS            string `json:"os"`
+	Kernel        string `json:"kernel,omitempty"`
+	CPUModel      string `json:"cpu_model"`
+	Cores         int    `json:"cores"`
+	MemoryBytes   uint64 `json:"memory_bytes"`
+	GoVersion     string `json:"go_version"`
+	ServerVersion string `json:"server_version,omitempty"`
+}
+
+// Phase is a timed step outside the measured phase.
+type Phase struct {
+	Name    string  `json:"name"`
+	Seconds float64 `json:"seconds"`
+	// Operations done during the phase (warm-up writes count toward verification).
+	Operations int64 `json:"operations,omitempty"`
+	Points     int64 `json:"points,omitempty"`
+}
+
+// Summary is the whole result of a run.
+type Summary struct {
+	SchemaVersion int       `json:"schema_version"`
+	RunID         string    `json:"run_id"`
+	Target        string    `json:"target"`
+	Scenario      string    `json:"scenario,omitempty"`
+	Started       time.Time `json:"started"`
+	Interrupted   bool      `json:"interrupted"`
+	// StopReason says why the measured phase ended: "loop", "duration",
+	// "interrupted" or "error".
+	StopReason    string         `json:"stop_reason"`
+	OpenModel     bool           `json:"open_model"`
+	RatePerSecond float64        `json:"rate_ops_per_s,omitempty"`
+	SchemaSeconds float64        `json:"schema_seconds"`
+	Elapsed       float64        `json:"elapsed_s"`
+	Phases        []Phase        `json:"phases"`
+	Operations    []Operation    `json:"operations"`
+	Intervals     []Interval     `json:"intervals"`
+	Verify        *Verify        `json:"verify"`
+	StorageBytes  int64          `json:"storage_bytes,omitempty"`
+	BytesPerPoint float64        `json:"bytes_per_point,omitempty"`
+	Tool          Tool           `json:"tool"`
+	Environment   Environment    `json:"environment"`
+	Config        map[string]any `json:"config"`
+	DataPath      string         `json:"data_path,omitempty"`
+	ResultsDir    string         `json:"results_dir,omitempty"`
+}
+
+// Failed reports whether any operation failed.
+func (s *Summary) Failed() bool {
+	for _, o := range s.Operations {
+		if o.FailOperations > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// Op returns the operation row with the given name, or nil.
+func (s *Summary) Op(name string) *Operation {
+	for i := range s.Operations {
+		if s.Operations[i].Name == name {
+			return &s.Operations[i]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,173 @@
+// Package target defines the contract between the benchmark engine and a
+// database, and the registry through which a database package makes itself
+// known. Each database lives in a sub-package that registers a Driver in its
+// init function; a new database is one new package.
+package target
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/tsbench/tsbench/internal/ts"
+)
+
+// Target is one client's connection to a database. The runner opens one Target
+// per client so that each client has its own connection, as a real
+// application would.
+type Target interface {
+	// Setup creates databases, tables and series for the schema. With reset
+	// it first drops what an earlier run left.
+	Setup(ctx context.Context, s *ts.Schema, reset bool) error
+	// Write returns once the server acknowledged every point of the batch.
+	Write(ctx context.Context, b *ts.Batch) error
+	// Query runs q in the database's own query language.
+	Query(ctx context.Context, q *ts.Query) (ts.Result, error)
+	// Count returns the number of distinct points stored in the range.
+	Count(ctx context.Context, r ts.CountRange) (int64, error)
+	Close() error
+}
+
+// ErrUnsupported is wrapped by Query when a target cannot express a query
+// kind; the run reports such operations as unsupported, never as a pass.
+var ErrUnsupported = errors.New("not supported by this target")
+
+// Versioner is implemented by targets that can tell the server's version.
+type Versioner interface {
+	ServerVersion(ctx context.Context) (string, error)
+}
+
+// Sizer is implemented by targets that can tell how many bytes their data
+// takes on disk.
+type Sizer interface {
+	StorageBytes(ctx context.Context) (int64, error)
+}
+
+// Binder is implemented by targets that must learn the schema before writes
+// or queries on a connection that did not run Setup (every client but the
+// first): it prepares the connection without creating anything.
+type Binder interface {
+	Bind(ctx context.Context, s *ts.Schema) error
+}
+
+// Options are the connection settings of a target, read from the
+// configuration (HOST, PORT, USERNAME, PASSWORD, DB_NAME and target-specific
+// keys).
+type Options struct {
+	Host     string
+	Port     int
+	User     string
+	Password string
+	Database string
+	DataDir  string            // for embedded targets: where files go
+	Extra    map[string]string // target-specific settings
+}
+
+// Capabilities say what a target can do, so that a conformance suite checks
+// the declaration instead of skipping silently.
+type Capabilities struct {
+	Types   []ts.DataType
+	Queries []ts.QueryKind
+}
+
+// SupportsType reports whether t is among the declared types.
+func (c Capabilities) SupportsType(t ts.DataType) bool {
+	for _, x := range c.Types {
+		if x == t {
+			return true
+		}
+	}
+	return false
+}
+
+// SupportsQuery reports whether k is among the declared query kinds.
+func (c Capabilities) SupportsQuery(k ts.QueryKind) bool {
+	for _, x := range c.Queries {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}
+
+// Driver describes one database and opens connections to it.
+type Driver struct {
+	Name        string   // registry name, e.g. "sqlite"
+	Aliases     []string // IoT-benchmark DB_SWITCH prefixes that map here, e.g. "SQLite"
+	Description string
+	WritePaths  []string // the write paths the target offers, first is default
+	Server      string   // how to get a server: "embedded" or the service script
+	Caps        Capabilities
+	Open        func(ctx context.Context, o Options) (Target, error)
+}
+
+var (
+	mu      sync.RWMutex
+	drivers = map[string]*Driver{}
+)
+
+// Register makes a driver known; database packages call it from init.
+func Register(d *Driver) {
+	mu.Lock()
+	defer mu.Unlock()
+	if _, dup := drivers[d.Name]; dup {
+		panic("target: driver registered twice: " + d.Name) // programming error, not input
+	}
+	drivers[d.Name] = d
+}
+
+// Drivers returns every registered driver sorted by name.
+func Drivers() []*Driver {
+	mu.RLock()
+	defer mu.RUnlock()
+	out := make([]*Driver, 0, len(drivers))
+	for _, d := range drivers {
+		out = append(out, d)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Names lists the registered driver names.
+func Names() []string {
+	var names []string
+	for _, d := range Drivers() {
+		names = append(names, d.Name)
+	}
+	return names
+}
+
+// Lookup finds a driver by its name or by an IoT-benchmark DB_SWITCH value
+// such as "IoTDB-200-SESSION_BY_TABLET" (matched on the part before the first
+// dash, case-insensitively).
+func Lookup(name string) (*Driver, error) {
+	mu.RLock()
+	defer mu.RUnlock()
+	if d, ok := drivers[strings.ToLower(name)]; ok {
+		return d, nil
+	}
+	base := name
+	if i := strings.IndexByte(name, '-'); i > 0 {
+		base = name[:i]
+	}
+	for _, d := range drivers {
+		for _, a := range d.Aliases {
+			if strings.EqualFold(a, name) || strings.EqualFold(a, base) {
+				return d, nil
+			}
+		}
+	}
+	return nil, fmt.Errorf("database %q is not supported yet (supported: %s)", name, strings.Join(namesLocked(), ", "))
+}
+
+func namesLocked() []string {
+	var names []string
+	for n := range drivers {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}

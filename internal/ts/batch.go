@@ -1,0 +1,88 @@
+package ts
+
+// Column holds one sensor's values for the rows of a batch. Exactly one slice,
+// the one matching Type, is used; the others stay empty. Keeping the typed
+// slices side by side lets a target serialise a batch without boxing values.
+type Column struct {
+	Type    DataType
+	Bools   []bool
+	Int32s  []int32
+	Int64s  []int64
+	Floats  []float32
+	Doubles []float64
+	Texts   []string
+}
+
+// Len is the number of values in the column.
+func (c *Column) Len() int {
+	switch c.Type {
+	case Boolean:
+		return len(c.Bools)
+	case Int32:
+		return len(c.Int32s)
+	case Int64:
+		return len(c.Int64s)
+	case Float:
+		return len(c.Floats)
+	case Double:
+		return len(c.Doubles)
+	default:
+		return len(c.Texts)
+	}
+}
+
+// Number returns value i as a float64 (booleans as 0 or 1) and false for text.
+func (c *Column) Number(i int) (float64, bool) {
+	switch c.Type {
+	case Boolean:
+		if c.Bools[i] {
+			return 1, true
+		}
+		return 0, true
+	case Int32:
+		return float64(c.Int32s[i]), true
+	case Int64:
+		return float64(c.Int64s[i]), true
+	case Float:
+		return float64(c.Floats[i]), true
+	case Double:
+		return c.Doubles[i], true
+	}
+	return 0, false
+}
+
+// Value returns value i boxed; for tests, reports and slow paths only.
+func (c *Column) Value(i int) any {
+	switch c.Type {
+	case Boolean:
+		return c.Bools[i]
+	case Int32:
+		return c.Int32s[i]
+	case Int64:
+		return c.Int64s[i]
+	case Float:
+		return c.Floats[i]
+	case Double:
+		return c.Doubles[i]
+	default:
+		return c.Texts[i]
+	}
+}
+
+// Batch is the rows one write request carries for one device: one timestamp
+// slice and one column per sensor of the schema, all of equal length. Rows
+// are not necessarily in time order (out-of-order delivery).
+type Batch struct {
+	Device  *Device
+	Times   []int64 // milliseconds since the epoch
+	Columns []Column
+	// Rows holds the row index of each timestamp (the generator's k): a target
+	// never needs it, tests and verification do.
+	Rows []int64
+}
+
+// Len is the number of rows in the batch.
+func (b *Batch) Len() int { return len(b.Times) }
+
+// Points is rows x sensors.
+func (b *Batch) Points() int64 { return int64(len(b.Times)) * int64(len(b.Columns)) }

@@ -1,0 +1,145 @@
+package ts
+
+import (
+	"fmt"
+	"strings"
+)
+
+// QueryKind is one of IoT-benchmark's query types Q1..Q10 (seed 002, table 1-6).
+type QueryKind uint8
+
+const (
+	PrecisePoint        QueryKind = iota + 1 // Q1: time = start
+	TimeRange                                // Q2: start <= time < end
+	ValueRange                               // Q3: Q2 and value > lower
+	AggRange                                 // Q4: agg over Q2
+	AggValue                                 // Q5: agg over value > lower, whole series
+	AggRangeValue                            // Q6: agg over Q3
+	GroupBy                                  // Q7: agg per bucket over [start, end)
+	LatestPoint                              // Q8: latest point of each series
+	RangeQueryDesc                           // Q9: Q2 in descending time order
+	ValueRangeQueryDesc                      // Q10: Q3 in descending time order
+)
+
+// QueryKinds lists Q1..Q10 in order.
+var QueryKinds = []QueryKind{PrecisePoint, TimeRange, ValueRange, AggRange, AggValue,
+	AggRangeValue, GroupBy, LatestPoint, RangeQueryDesc, ValueRangeQueryDesc}
+
+var kindNames = [...]string{"", "PRECISE_POINT", "TIME_RANGE", "VALUE_RANGE", "AGG_RANGE",
+	"AGG_VALUE", "AGG_RANGE_VALUE", "GROUP_BY", "LATEST_POINT", "RANGE_QUERY_DESC",
+	"VALUE_RANGE_QUERY_DESC"}
+
+// String is the name IoT-benchmark prints in its matrices.
+func (k QueryKind) String() string {
+	if k >= 1 && int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("QueryKind(%d)", k)
+}
+
+// Short is Q1..Q10.
+func (k QueryKind) Short() string { return fmt.Sprintf("Q%d", k) }
+
+// HasValueFilter reports whether the query filters on value > Lower.
+func (k QueryKind) HasValueFilter() bool {
+	return k == ValueRange || k == AggValue || k == AggRangeValue || k == ValueRangeQueryDesc
+}
+
+// HasTimeRange reports whether the query restricts time to [Start, End).
+func (k QueryKind) HasTimeRange() bool {
+	return k != AggValue && k != LatestPoint && k != PrecisePoint
+}
+
+// Aggregates reports whether the query returns aggregate values, not points.
+func (k QueryKind) Aggregates() bool {
+	return k == AggRange || k == AggValue || k == AggRangeValue || k == GroupBy
+}
+
+// Descending reports whether rows come newest first.
+func (k QueryKind) Descending() bool { return k == RangeQueryDesc || k == ValueRangeQueryDesc }
+
+// Aggregate is an aggregate function of Q4..Q7.
+type Aggregate uint8
+
+const (
+	Count Aggregate = iota
+	Sum
+	Avg
+	Min
+	Max
+)
+
+var aggNames = [...]string{"count", "sum", "avg", "min", "max"}
+
+func (a Aggregate) String() string {
+	if int(a) < len(aggNames) {
+		return aggNames[a]
+	}
+	return fmt.Sprintf("Aggregate(%d)", a)
+}
+
+// NeedsNumeric reports whether the aggregate only applies to numeric sensors.
+func (a Aggregate) NeedsNumeric() bool { return a != Count }
+
+// ParseAggregate accepts count, sum, avg, min, max in any case.
+func ParseAggregate(s string) (Aggregate, error) {
+	for i, n := range aggNames {
+		if strings.EqualFold(s, n) {
+			return Aggregate(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown aggregate %q (allowed: %s)", s, strings.Join(aggNames[:], ", "))
+}
+
+// Query is a typed description of one read; each target translates it into
+// its own query language. Times are milliseconds since the epoch.
+//
+// Semantics every target must honour (the conformance suite checks them):
+//   - ranges are half-open: Start <= time < End;
+//   - Q1 matches time == Start;
+//   - value filters are strict: value > Lower;
+//   - aggregates are computed per series (device x sensor); Q7 buckets are
+//     [Start + i*Bucket, Start + (i+1)*Bucket) clipped to End, and buckets with
+//     no point are not returned;
+//   - Q8 returns the point with the greatest timestamp of each series.
+type Query struct {
+	Kind    QueryKind
+	Devices []*Device
+	Sensors []int // indexes into Schema.Sensors
+	Start   int64
+	End     int64
+	Lower   float64
+	Agg     Aggregate
+	Bucket  int64
+}
+
+// Result is what a target reports back from a query. Points counts the points
+// (or aggregate values) returned; Sum adds up every numeric value returned
+// (booleans as 0/1, text ignored) so that answers can be checked against the
+// generator without materialising rows. First and Last are the timestamps of
+// the first and last row in the order the database returned them, which shows
+// the order of Q9 and Q10 (zero when there is no row or the kind has no
+// row timestamps).
+type Result struct {
+	Points      int64
+	Sum         float64
+	First, Last int64
+}
+
+// Add accounts for one returned value at time t.
+func (r *Result) Add(t int64, v float64) {
+	if r.Points == 0 {
+		r.First = t
+	}
+	r.Last = t
+	r.Points++
+	r.Sum += v
+}
+
+// CountRange selects the points Count looks at: the listed devices (all when
+// empty) and times in [Start, End) (all when End <= Start).
+type CountRange struct {
+	Devices []*Device
+	Start   int64
+	End     int64
+}

@@ -1,0 +1,52 @@
+package ts
+
+// Sensor is one measured channel. Every device of a schema has the same sensors.
+type Sensor struct {
+	Name string
+	Type DataType
+}
+
+// Tag is a device attribute (IoT-benchmark's TAG_NUMBER tags).
+type Tag struct {
+	Key, Value string
+}
+
+// Device is one source of rows.
+type Device struct {
+	Index int    // global device index (cluster offset included); the generator's key
+	Name  string // e.g. d_0
+	Group int    // index into Schema.Groups
+	Tags  []Tag
+}
+
+// Schema describes everything a target must create before writes.
+type Schema struct {
+	Database string   // DB_NAME
+	Groups   []string // storage groups / databases / measurements (GROUP_NUMBER)
+	Devices  []Device
+	Sensors  []Sensor
+	// StartTime and PointStep (milliseconds since the epoch and between rows)
+	// let a target choose partitions; row k of any device is at
+	// StartTime + k*PointStep.
+	StartTime int64
+	PointStep int64
+}
+
+// SeriesID numbers a (device position, sensor) pair densely, which lets
+// targets key narrow tables by one integer.
+func (s *Schema) SeriesID(devicePos, sensor int) int64 {
+	return int64(devicePos)*int64(len(s.Sensors)) + int64(sensor)
+}
+
+// DevicePos finds the position in Devices of the device with the given
+// global index, or -1. Device indexes are contiguous, so this is arithmetic.
+func (s *Schema) DevicePos(index int) int {
+	if len(s.Devices) == 0 {
+		return -1
+	}
+	p := index - s.Devices[0].Index
+	if p < 0 || p >= len(s.Devices) {
+		return -1
+	}
+	return p
+}
