@@ -42,6 +42,7 @@ type Config struct {
 	Warmup            time.Duration // --warmup
 	Rate              float64       // --rate: operations per second for all clients (0 = closed loop)
 	OpMinInterval     time.Duration // OP_MIN_INTERVAL (-1 resolved to POINT_STEP)
+	OpMinIntervalStep bool          // OP_MIN_INTERVAL was -1: Resolve sets OpMinInterval to POINT_STEP
 	OpMinIntervalRand bool          // OP_MIN_INTERVAL_RANDOM
 	WriteTimeout      time.Duration // WRITE_OPERATION_TIMEOUT_MS
 	ReadTimeout       time.Duration // READ_OPERATION_TIMEOUT_MS
@@ -53,23 +54,23 @@ type Config struct {
 	Cluster           bool          // BENCHMARK_CLUSTER
 
 	// Schema.
-	Groups          int               // GROUP_NUMBER
-	GroupStrategy   string            // SG_STRATEGY: mod, div, hash
-	Devices         int               // DEVICE_NUMBER
-	Sensors         int               // SENSOR_NUMBER
-	TypeProportion  [6]int64          // INSERT_DATATYPE_PROPORTION (BOOLEAN..TEXT)
-	GroupPrefix     string            // GROUP_NAME_PREFIX
-	DevicePrefix    string            // DEVICE_NAME_PREFIX
-	SensorPrefix    string            // SENSOR_NAME_PREFIX
-	Tags            int               // TAG_NUMBER
-	TagKeyPrefix    string            // TAG_KEY_PREFIX
-	TagValuePrefix  string            // TAG_VALUE_PREFIX
-	TagCardinality  []int             // TAG_VALUE_CARDINALITY
-	BatchSize       int               // BATCH_SIZE_PER_WRITE
-	PointStep       int64             // POINT_STEP (ms)
-	StartTime       time.Time         // START_TIME
-	Precision       string            // TIMESTAMP_PRECISION: ms
-	Extra           map[string]string // keys accepted for compatibility but not acted on
+	Groups         int               // GROUP_NUMBER
+	GroupStrategy  string            // SG_STRATEGY: mod, div, hash
+	Devices        int               // DEVICE_NUMBER
+	Sensors        int               // SENSOR_NUMBER
+	TypeProportion [6]int64          // INSERT_DATATYPE_PROPORTION (BOOLEAN..TEXT)
+	GroupPrefix    string            // GROUP_NAME_PREFIX
+	DevicePrefix   string            // DEVICE_NAME_PREFIX
+	SensorPrefix   string            // SENSOR_NAME_PREFIX
+	Tags           int               // TAG_NUMBER
+	TagKeyPrefix   string            // TAG_KEY_PREFIX
+	TagValuePrefix string            // TAG_VALUE_PREFIX
+	TagCardinality []int             // TAG_VALUE_CARDINALITY
+	BatchSize      int               // BATCH_SIZE_PER_WRITE
+	PointStep      int64             // POINT_STEP (ms)
+	StartTime      time.Time         // START_TIME
+	Precision      string            // TIMESTAMP_PRECISION: ms
+	Extra          map[string]string // keys accepted for compatibility but not acted on (by upper-case name)
 
 	// Data generation.
 	DataSeed       int64          // DATA_SEED
@@ -103,6 +104,22 @@ type Config struct {
 	JSONPath         string        // --json
 	CSVOutput        bool          // CSV_OUTPUT
 	Remark           string        // REMARK
+
+	// origin records where each key was last set (file:line or "flag"), so
+	// that Resolve can point at the line to fix. Keys never set are absent.
+	origin map[string]string
+}
+
+// DefaultTagCardinality is the number of distinct values of a tag when
+// TAG_VALUE_CARDINALITY is empty.
+const DefaultTagCardinality = 10
+
+// TagValueCardinality is the number of distinct values tag i takes.
+func (c *Config) TagValueCardinality(i int) int {
+	if i >= 0 && i < len(c.TagCardinality) {
+		return c.TagCardinality[i]
+	}
+	return DefaultTagCardinality
 }
 
 // WriteWeight is the write share of OPERATION_PROPORTION.

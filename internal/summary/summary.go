@@ -79,7 +79,9 @@ type Verify struct {
 	ExpectedPoints int64  `json:"expected_points"`
 	StoredPoints   int64  `json:"stored_points"`
 	OK             bool   `json:"ok"`
-	Error          string `json:"error,omitempty"`
+	Error          string `json:"error,omitempty"`   // counting failed
+	Skipped        string `json:"skipped,omitempty"` // why nothing could be counted
+
 }
 
 // Tool is what the benchmark process itself cost.

@@ -1,0 +1,323 @@
+package cli
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/tsbench/tsbench/internal/config"
+	"github.com/tsbench/tsbench/internal/report"
+	"github.com/tsbench/tsbench/internal/runner"
+	"github.com/tsbench/tsbench/internal/scenario"
+	"github.com/tsbench/tsbench/internal/summary"
+	"github.com/tsbench/tsbench/internal/sysinfo"
+	"github.com/tsbench/tsbench/internal/target"
+)
+
+type runFlags struct {
+	configFile  string
+	properties  string
+	scenario    string
+	sets        []string
+	printConfig bool
+}
+
+// keyFlag is a flag that sets one configuration key; it is applied only when
+// given, after the files, so that flags override them.
+type keyFlag struct {
+	name, key, usage string
+	value            string
+}
+
+func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
+	var f runFlags
+	keyFlags := []*keyFlag{
+		{name: "target", key: "DB_SWITCH", usage: "database target (see 'tsbench targets'); overrides DB_SWITCH"},
+		{name: "duration", key: "duration", usage: "cap on the measured phase, e.g. 30s (TEST_MAX_TIME)"},
+		{name: "warmup", key: "warmup", usage: "run operations this long before measuring, e.g. 5s"},
+		{name: "rate", key: "rate", usage: "open model: operations per second for all clients (0 = closed loop)"},
+		{name: "clients", key: "CLIENT_NUMBER", usage: "concurrent clients"},
+		{name: "devices", key: "DEVICE_NUMBER", usage: "devices"},
+		{name: "sensors", key: "SENSOR_NUMBER", usage: "sensors per device"},
+		{name: "loop", key: "LOOP", usage: "operations per client"},
+		{name: "batch-size", key: "BATCH_SIZE_PER_WRITE", usage: "rows per device per write"},
+		{name: "verify", key: "verify", usage: "after writing, check stored points equal acknowledged points (true|false)"},
+		{name: "json", key: "json", usage: "also write the JSON summary to this file"},
+		{name: "data-dir", key: "data_dir", usage: "where embedded databases and run results go"},
+		{name: "quiet", key: "IS_QUIET_MODE", usage: "no progress output (true|false)"},
+	}
+	cmd := &cobra.Command{
+		Use:   "run",
+		Short: "Run a benchmark",
+		Long: `Run a benchmark and print IoT-benchmark's Result and Latency matrices.
+
+With no arguments, runs a short mixed workload (writes and Q1..Q10) against
+an embedded SQLite database and verifies what it stored. Configuration comes
+from, in increasing precedence: built-in defaults, --scenario, --config (YAML),
+--properties (IoT-benchmark config.properties), --set KEY=VALUE, and the
+flags below.
+
+Exit status: 0 success; 1 the run failed or operations failed; 2 bad input;
+3 verification mismatch; 130 interrupted (results are still printed and saved).`,
+		Example: `  tsbench run
+  tsbench run --properties conf/config.properties --target sqlite
+  tsbench run --config bench.yaml --duration 1m --json out.json
+  tsbench run --set DEVICE_NUMBER=100 --set BATCH_SIZE_PER_WRITE=500 --clients 8
+  tsbench run --rate 2000 --duration 30s          # open model, latency from intended start
+  tsbench run --target null --loop 100000 --quiet # the tool's own cost
+  tsbench run --print-config --properties conf/config.properties`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := loadConfig(cmd, &f, keyFlags, stderr)
+			if err != nil {
+				return err
+			}
+			if f.printConfig {
+				return config.Print(cfg, stdout)
+			}
+			return execute(cfg, stdout, stderr)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.configFile, "config", "", "YAML configuration file")
+	fl.StringVar(&f.properties, "properties", "", "IoT-benchmark config.properties file")
+	fl.StringVar(&f.scenario, "scenario", "", "named workload (see 'tsbench scenarios')")
+	fl.StringArrayVar(&f.sets, "set", nil, "set a configuration key, KEY=VALUE (repeatable; target.KEY=VALUE for target options)")
+	fl.BoolVar(&f.printConfig, "print-config", false, "print the effective configuration as YAML and exit")
+	for _, k := range keyFlags {
+		fl.StringVar(&k.value, k.name, "", k.usage)
+	}
+	fl.Lookup("verify").NoOptDefVal = "true"
+	fl.Lookup("quiet").NoOptDefVal = "true"
+	return cmd
+}
+
+// loadConfig applies defaults, scenario, files, --set and flags in order.
+func loadConfig(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stderr io.Writer) (*config.Config, error) {
+	cfg := config.Default()
+	warn := func(ws []string) {
+		for _, w := range ws {
+			fmt.Fprintln(stderr, "tsbench: warning:", w)
+		}
+	}
+	if f.scenario != "" {
+		sc, err := scenario.Lookup(f.scenario)
+		if err != nil {
+			return nil, usageError("--scenario: %v", err)
+		}
+		for _, k := range sc.Keys() {
+			if err := config.Set(cfg, k, sc.Settings[k]); err != nil {
+				return nil, fmt.Errorf("scenario %s: %w", sc.Name, err)
+			}
+		}
+	}
+	if f.configFile != "" {
+		ws, err := loadFile(f.configFile, func(r io.Reader) ([]string, error) { return config.LoadYAML(cfg, r, f.configFile) })
+		if err != nil {
+			return nil, err
+		}
+		warn(ws)
+	}
+	if f.properties != "" {
+		ws, err := loadFile(f.properties, func(r io.Reader) ([]string, error) { return config.LoadProperties(cfg, r, f.properties) })
+		if err != nil {
+			return nil, err
+		}
+		warn(ws)
+	}
+	for _, s := range f.sets {
+		if err := config.SetArg(cfg, s); err != nil {
+			return nil, err
+		}
+	}
+	for _, k := range flags {
+		if cmd.Flags().Changed(k.name) {
+			if err := config.Set(cfg, k.key, k.value); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := config.Resolve(cfg); err != nil {
+		return nil, err
+	}
+	if _, err := target.Lookup(cfg.Target); err != nil {
+		return nil, usageError("DB_SWITCH = %q (or --target): %v", cfg.Target, err)
+	}
+	return cfg, nil
+}
+
+func loadFile(path string, load func(io.Reader) ([]string, error)) ([]string, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, usageError("%v", err)
+	}
+	defer fh.Close()
+	return load(fh)
+}
+
+// execute runs the benchmark and writes every output; its error carries the
+// exit status.
+func execute(cfg *config.Config, stdout, stderr io.Writer) error {
+	driver, _ := target.Lookup(cfg.Target)
+	dataDir := cfg.DataDir
+	if dataDir == "" {
+		dataDir = defaultDataDir()
+	}
+	runID := newRunID()
+	opts := target.Options{Host: cfg.Host, Port: cfg.Port, User: cfg.User, Password: cfg.Password,
+		Database: cfg.Database, DataDir: filepath.Join(dataDir, driver.Name), Extra: cfg.TargetOptions}
+	r, err := runner.New(cfg, driver, opts)
+	if err != nil {
+		return &exitError{ExitUsage, err}
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stopSignals := onSignals(r.Interrupt, cancel, stderr)
+	defer stopSignals()
+
+	var progress *report.Progress
+	if !cfg.Quiet {
+		progress = report.NewProgress(stderr, isTerminal(stderr), cfg.ProgressInterval)
+		r.Progress = func(t runner.Tick) { progress.Update(snapshot(t)) }
+	}
+	fmt.Fprintf(stderr, "tsbench: run %s: target %s, %d clients, %d devices x %d sensors, data in %s\n",
+		runID, driver.Name, cfg.Clients, cfg.Devices, cfg.Sensors, opts.DataDir)
+	s, err := r.Run(ctx)
+	if progress != nil {
+		progress.Finish()
+	}
+	if err != nil {
+		return &exitError{ExitFailure, err}
+	}
+	complete(s, cfg, runID, driver, opts.DataDir)
+	s.ResultsDir = filepath.Join(dataDir, "runs", runID)
+	if err := report.Console(stdout, s); err != nil {
+		return &exitError{ExitFailure, err}
+	}
+	saveOutputs(s, cfg, stdout, stderr)
+	return outcome(s)
+}
+
+// complete adds what only the command knows: identity, configuration,
+// environment and the tool's own cost.
+func complete(s *summary.Summary, cfg *config.Config, runID string, d *target.Driver, dataPath string) {
+	s.RunID = runID
+	s.Target = d.Name
+	s.Config = config.Map(cfg)
+	s.DataPath = dataPath
+	serverVersion := s.Environment.ServerVersion
+	s.Environment = sysinfo.Environment(context.Background())
+	s.Environment.ServerVersion = serverVersion
+	u := sysinfo.SelfUsage()
+	s.Tool = summary.Tool{Version: Version, CPUSeconds: u.CPUSeconds, PeakRSSBytes: u.PeakRSSBytes}
+	var points int64
+	for _, o := range s.Operations {
+		points += o.OKPoints
+	}
+	if points > 0 {
+		s.Tool.CPUSecondsPerMillionPoints = u.CPUSeconds / (float64(points) / 1e6)
+	}
+}
+
+// saveOutputs writes the run directory (JSON, CSV) and --json; a failure to
+// save is reported but does not hide the printed result.
+func saveOutputs(s *summary.Summary, cfg *config.Config, stdout, stderr io.Writer) {
+	if err := report.WriteJSON(filepath.Join(s.ResultsDir, "summary.json"), s); err != nil {
+		fmt.Fprintf(stderr, "tsbench: could not save the run in %s: %v\n", s.ResultsDir, err)
+	}
+	if cfg.CSVOutput {
+		if err := report.WriteCSV(s.ResultsDir, s); err != nil {
+			fmt.Fprintf(stderr, "tsbench: could not write CSV files in %s: %v\n", s.ResultsDir, err)
+		}
+	}
+	if cfg.JSONPath != "" {
+		if err := report.WriteJSON(cfg.JSONPath, s); err != nil {
+			fmt.Fprintf(stderr, "tsbench: could not write %s: %v\n", cfg.JSONPath, err)
+		}
+	}
+	fmt.Fprintf(stdout, "Data: %s\nResults: %s\n", s.DataPath, s.ResultsDir)
+}
+
+// outcome maps a finished run to its exit status.
+func outcome(s *summary.Summary) error {
+	switch {
+	case s.Interrupted:
+		return &exitError{code: ExitInterrupted}
+	case s.Verify != nil && !s.Verify.OK && s.Verify.Skipped == "":
+		return &exitError{code: ExitVerify}
+	case s.Failed():
+		return &exitError{code: ExitFailure}
+	}
+	return nil
+}
+
+// onSignals makes the first SIGINT/SIGTERM a graceful stop and the second an
+// abort of the operations in flight.
+func onSignals(stop, abort func(), stderr io.Writer) (release func()) {
+	ch := make(chan os.Signal, 2)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		n := 0
+		for {
+			select {
+			case <-done:
+				return
+			case sig := <-ch:
+				n++
+				if n == 1 {
+					fmt.Fprintf(stderr, "\ntsbench: %v: stopping after the operations in flight (again to abort them)\n", sig)
+					stop()
+				} else {
+					abort()
+				}
+			}
+		}
+	}()
+	return func() { signal.Stop(ch); close(done) }
+}
+
+func snapshot(t runner.Tick) report.Snapshot {
+	s := report.Snapshot{Elapsed: t.Elapsed, Done: float64(t.DoneOps), Total: float64(t.TotalOps),
+		OpsPerSec: t.OpsPerSec, PointsPerSec: t.PointsPerSec, Errors: t.Errors, Phase: t.Phase}
+	if t.Deadline > 0 {
+		s.TimeLeft = max(0, t.Deadline-t.Elapsed)
+	}
+	return s
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && report.IsTerminal(f)
+}
+
+// defaultDataDir is the per-user data directory: $TSBENCH_DATA_DIR, else
+// $XDG_DATA_HOME/tsbench, else ~/.local/share/tsbench.
+func defaultDataDir() string {
+	if d := os.Getenv("TSBENCH_DATA_DIR"); d != "" {
+		return d
+	}
+	if d := os.Getenv("XDG_DATA_HOME"); d != "" {
+		return filepath.Join(d, "tsbench")
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		return filepath.Join(home, ".local", "share", "tsbench")
+	}
+	return "tsbench-data"
+}
+
+// newRunID is sortable by time and unique enough across machines.
+func newRunID() string {
+	var b [3]byte
+	_, _ = rand.Read(b[:])
+	return time.Now().UTC().Format("20060102-150405") + "-" + hex.EncodeToString(b[:])
+}

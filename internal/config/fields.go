@@ -1,0 +1,227 @@
+package config
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tsbench/tsbench/internal/ts"
+)
+
+// This file holds the bindings that need more than a range check.
+
+const workModeDefault = "testWithDefaultPath"
+
+// unsupportedWorkModes are IoT-benchmark's other modes: named so that the
+// error says "not supported" instead of "unknown value".
+var unsupportedWorkModes = []string{"generateDataMode", "verificationWriteMode", "verificationQueryMode", "serverMODE"}
+
+func workMode() binding {
+	return binding{
+		allowed: workModeDefault,
+		set: func(c *Config, v string) error {
+			v = strings.TrimSpace(v)
+			if strings.EqualFold(v, workModeDefault) {
+				c.WorkMode = workModeDefault
+				return nil
+			}
+			for _, m := range unsupportedWorkModes {
+				if strings.EqualFold(v, m) {
+					return because("not supported: tsbench runs only the synthetic read/write workload")
+				}
+			}
+			return badValue()
+		},
+		get: func(c *Config) any { return c.WorkMode },
+	}
+}
+
+func precision() binding {
+	return binding{
+		allowed: "ms",
+		set: func(c *Config, v string) error {
+			v = strings.TrimSpace(v)
+			switch strings.ToLower(v) {
+			case "ms":
+				c.Precision = "ms"
+				return nil
+			case "us", "ns":
+				return because("not supported: tsbench generates millisecond timestamps")
+			}
+			return badValue()
+		},
+		get: func(c *Config) any { return c.Precision },
+	}
+}
+
+// timeLayout prints START_TIME with its offset and only as many fraction
+// digits as it has, so that printing and reading back is lossless.
+const timeLayout = "2006-01-02T15:04:05.999Z07:00"
+
+// zoneless layouts are read as UTC: a time without a zone has to mean one
+// fixed instant, not one that depends on the machine running the benchmark.
+var zoneless = []string{"2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02"}
+
+func startTime() binding {
+	return binding{
+		allowed: "an RFC 3339 time such as 2022-01-01T00:00:00+08:00, " +
+			"a date-time without zone (read as UTC), or epoch milliseconds",
+		set: func(c *Config, v string) error {
+			t, ok := parseTime(strings.TrimSpace(v))
+			if !ok {
+				return badValue()
+			}
+			if t.Nanosecond()%int(time.Millisecond) != 0 {
+				return because("has a fraction of a millisecond; timestamps are whole milliseconds")
+			}
+			c.StartTime = t
+			return nil
+		},
+		get: func(c *Config) any { return c.StartTime.Format(timeLayout) },
+	}
+}
+
+func parseTime(v string) (time.Time, bool) {
+	if ms, err := strconv.ParseInt(v, 10, 64); err == nil {
+		return time.UnixMilli(ms).UTC(), true
+	}
+	for _, layout := range []string{time.RFC3339, "2006-01-02 15:04:05Z07:00"} {
+		if t, err := time.Parse(layout, v); err == nil {
+			return t, true
+		}
+	}
+	for _, layout := range zoneless {
+		if t, err := time.ParseInLocation(layout, v, time.UTC); err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// opMinInterval keeps -1 as written (OpMinIntervalStep) and lets Resolve
+// turn it into POINT_STEP, because POINT_STEP may come later in the file.
+func opMinInterval() binding {
+	return binding{
+		allowed: "an integer number of milliseconds >= 0, or -1 for POINT_STEP",
+		set: func(c *Config, v string) error {
+			n, err := parseInt(v, -1, maxCount)
+			if err != nil {
+				return err
+			}
+			c.OpMinIntervalStep = n == -1
+			c.OpMinInterval = 0
+			if n >= 0 {
+				c.OpMinInterval = time.Duration(n) * time.Millisecond
+			}
+			return nil
+		},
+		get: func(c *Config) any {
+			if c.OpMinIntervalStep {
+				return int64(-1)
+			}
+			return c.OpMinInterval.Milliseconds()
+		},
+	}
+}
+
+// outOfOrderMode takes the names and IoT-benchmark's older numeric codes.
+func outOfOrderMode() binding {
+	return binding{
+		allowed: "POISSON or BATCH (or 0 = POISSON, 1 = BATCH)",
+		set: func(c *Config, v string) error {
+			switch strings.ToUpper(strings.TrimSpace(v)) {
+			case "POISSON", "0":
+				c.OutOfOrderMode = OutOfOrderPoisson
+			case "BATCH", "1":
+				c.OutOfOrderMode = OutOfOrderBatch
+			default:
+				return badValue()
+			}
+			return nil
+		},
+		get: func(c *Config) any { return string(c.OutOfOrderMode) },
+	}
+}
+
+func aggregate() binding {
+	return binding{
+		allowed: "count, sum, avg, min or max",
+		set: func(c *Config, v string) error {
+			a, err := ts.ParseAggregate(strings.TrimSpace(v))
+			if err != nil {
+				return badValue()
+			}
+			c.QueryAggregate = a
+			return nil
+		},
+		get: func(c *Config) any { return c.QueryAggregate.String() },
+	}
+}
+
+// tagCardinality is one count per tag; Resolve checks there is one per tag.
+func tagCardinality() binding {
+	return binding{
+		allowed: "a comma-separated list of integers >= 1, one per tag (empty: 10 each)",
+		set: func(c *Config, v string) error {
+			xs, err := parseList(v, ",", 1, maxCount)
+			if err != nil {
+				return err
+			}
+			c.TagCardinality = nil
+			for _, x := range xs {
+				c.TagCardinality = append(c.TagCardinality, int(x))
+			}
+			return nil
+		},
+		get: func(c *Config) any { return joinInts(c.TagCardinality, ",") },
+	}
+}
+
+// targetOptions merges KEY=VALUE pairs; YAML gives a mapping and --set
+// gives target.KEY=VALUE, both of which end in setTargetOption.
+func targetOptions() binding {
+	return binding{
+		allowed: "comma-separated KEY=VALUE pairs (YAML: a mapping; flags: target.KEY=VALUE)",
+		set: func(c *Config, v string) error {
+			if strings.TrimSpace(v) == "" {
+				return nil
+			}
+			for _, pair := range strings.Split(v, ",") {
+				k, val, ok := strings.Cut(pair, "=")
+				if !ok || strings.TrimSpace(k) == "" {
+					return badValue()
+				}
+				setTargetOption(c, strings.TrimSpace(k), strings.TrimSpace(val))
+			}
+			return nil
+		},
+		get: func(c *Config) any { return redactedOptions(c.TargetOptions) },
+	}
+}
+
+func setTargetOption(c *Config, k, v string) {
+	if c.TargetOptions == nil {
+		c.TargetOptions = map[string]string{}
+	}
+	c.TargetOptions[k] = v
+}
+
+// redactedOptions copies target options with secret-looking values hidden:
+// a target may take a password or token this way.
+func redactedOptions(m map[string]string) map[string]string {
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k] = redact(k, v)
+	}
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

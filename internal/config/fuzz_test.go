@@ -1,0 +1,70 @@
+package config
+
+import (
+	"io"
+	"strings"
+	"testing"
+)
+
+// The readers must never panic, whatever the input: each fuzz target loads,
+// resolves and prints. `go test` runs the seeds; `go test -fuzz` explores.
+
+func FuzzLoadProperties(f *testing.F) {
+	f.Add("DEVICE_NUMBER=10\nSENSOR_NUMBER=3\n")
+	f.Add("REMARK=a\\\n  b\\u00e9\\")
+	f.Add("INSERT_DATATYPE_PROPORTION=0:0:0:0:1:0:0:0:0:0:0\nOPERATION_PROPORTION=0:1:1:1:1:1:1:1:1:1:1:0:0\nOP_INTERVAL=-1")
+	f.Add("target.x=1\nSTART_TIME=1667059200000\nTAG_NUMBER=2\nTAG_VALUE_CARDINALITY=3,4")
+	f.Fuzz(func(t *testing.T, text string) {
+		c := Default()
+		if _, err := LoadProperties(c, strings.NewReader(text), "fuzz"); err != nil {
+			asError(t, err)
+			return
+		}
+		exercise(t, c)
+	})
+}
+
+func FuzzLoadYAML(f *testing.F) {
+	f.Add("device_number: 10\ntarget_options: {a: b}\n")
+	f.Add("operation_proportion: [1, 2]\nx: &a [1]\ny: *a\n")
+	f.Add("- 1\n")
+	f.Add("tag_value_cardinality: [1, [2]]\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		c := Default()
+		if _, err := LoadYAML(c, strings.NewReader(text), "fuzz"); err != nil {
+			asError(t, err)
+			return
+		}
+		exercise(t, c)
+	})
+}
+
+func FuzzSet(f *testing.F) {
+	f.Add("sensor_number", "1000000")
+	f.Add("insert_datatype_proportion", "1000000000:1000000000:1000000000:1000000000:1000000000:1000000000")
+	f.Add("start_time", "-9223372036854775808")
+	f.Add("query_lower_value", "-1e308")
+	f.Fuzz(func(t *testing.T, key, value string) {
+		c := Default()
+		if err := Set(c, key, value); err != nil {
+			asError(t, err)
+			return
+		}
+		exercise(t, c)
+	})
+}
+
+// exercise runs what follows loading: Resolve, SensorTypes, Print, Map.
+func exercise(t *testing.T, c *Config) {
+	if err := Resolve(c); err != nil {
+		asError(t, err)
+		return
+	}
+	if got := SensorTypes(c.TypeProportion, c.Sensors); len(got) != c.Sensors {
+		t.Fatalf("SensorTypes gave %d types for %d sensors", len(got), c.Sensors)
+	}
+	if err := Print(c, io.Discard); err != nil {
+		t.Fatalf("Print: %v", err)
+	}
+	Map(c)
+}

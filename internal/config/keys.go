@@ -1,0 +1,332 @@
+package config
+
+import (
+	"math"
+	"strings"
+	"time"
+)
+
+// Key is one configuration key. The table below is the only place a key is
+// declared: YAML files, IoT-benchmark .properties files and --set all look
+// keys up here and parse values with the key's own setter, and Print, Map
+// and the CLI's key listing read the same table.
+type Key struct {
+	Name    string   // canonical IoT-benchmark name, upper case: DEVICE_NUMBER
+	Aliases []string // other accepted names: DATA_CLIENT_NUMBER, OP_INTERVAL, TARGET
+	Group   string   // heading under which Print shows the key
+	Doc     string   // one line
+	Allowed string   // the accepted values, as text
+	Secret  bool     // a credential: shown as "***"
+	// Ignored, when not empty, says why the key is accepted for
+	// IoT-benchmark compatibility but not acted on. Its raw value is kept
+	// in Config.Extra. A Name ending in "*" stands for every key with that
+	// prefix (KAFKA_*).
+	Ignored string
+	// Hidden keys are another spelling of a shown key (DURATION is
+	// TEST_MAX_TIME as a Go duration); Print and Map leave them out.
+	Hidden bool
+
+	set func(c *Config, v string) error // nil for ignored keys
+	get func(c *Config) any             // nil for ignored keys
+	// warn, for an ignored key, returns a warning worth giving about a
+	// value (IS_CLIENT_BIND=false), or "".
+	warn func(v string) string
+	// listSep joins a YAML sequence into the text the setter parses, so
+	// that [10, 1, 1] works where "10:1:1" does.
+	listSep string
+	// unit is shown beside the value by Print: "ms" says more than a bare
+	// 120000.
+	unit string
+}
+
+// YAMLName is the key's name in YAML files and in Print: the canonical name
+// in lower case.
+func (k *Key) YAMLName() string { return strings.ToLower(k.Name) }
+
+// family reports whether the key stands for every key with a prefix.
+func (k *Key) family() bool { return strings.HasSuffix(k.Name, "*") }
+
+// Keys returns the key table in print order.
+func Keys() []Key {
+	out := make([]Key, len(keyTable))
+	copy(out, keyTable)
+	return out
+}
+
+// Lookup finds a key by canonical name, alias or YAML name, in any case.
+func Lookup(name string) (Key, bool) {
+	k := lookup(name)
+	if k == nil {
+		return Key{}, false
+	}
+	out := *k
+	if out.family() {
+		out.Secret = isSecretName(normalize(name)) // TEST_DATA_STORE_PW within TEST_DATA_STORE_*
+	}
+	return out, true
+}
+
+// normalize makes the case, dashes and spacing of a key name irrelevant,
+// so that device_number, DEVICE_NUMBER and device-number are one key.
+func normalize(name string) string {
+	return strings.ToUpper(strings.ReplaceAll(strings.TrimSpace(name), "-", "_"))
+}
+
+var keyIndex = buildIndex()
+
+func buildIndex() map[string]int {
+	idx := map[string]int{}
+	for i, k := range keyTable {
+		for _, n := range append([]string{k.Name}, k.Aliases...) {
+			if _, dup := idx[n]; dup {
+				panic("config: key declared twice: " + n) // programming error
+			}
+			idx[n] = i
+		}
+	}
+	return idx
+}
+
+func lookup(name string) *Key {
+	n := normalize(name)
+	if i, ok := keyIndex[n]; ok {
+		return &keyTable[i]
+	}
+	for i := range keyTable {
+		k := &keyTable[i]
+		if k.family() && strings.HasPrefix(n, strings.TrimSuffix(k.Name, "*")) {
+			return k
+		}
+	}
+	return nil
+}
+
+// option adjusts a key built by key().
+type option func(*Key)
+
+func alias(names ...string) option { return func(k *Key) { k.Aliases = append(k.Aliases, names...) } }
+func hidden(k *Key)                { k.Hidden = true }
+func list(sep string) option       { return func(k *Key) { k.listSep = sep } }
+func unit(u string) option         { return func(k *Key) { k.unit = u } }
+
+func key(name, doc string, b binding, opts ...option) Key {
+	k := Key{Name: name, Doc: doc, Allowed: b.allowed, Secret: isSecretName(name), set: b.set, get: b.get, unit: b.unit}
+	for _, o := range opts {
+		o(&k)
+	}
+	return k
+}
+
+// ignored declares keys tsbench accepts and does not act on, all for the
+// same reason.
+func ignored(why string, names ...string) []Key {
+	out := make([]Key, len(names))
+	for i, n := range names {
+		out[i] = Key{Name: n, Doc: "IoT-benchmark key, accepted for compatibility", Allowed: "any value (ignored)",
+			Secret: isSecretName(n), Ignored: why}
+	}
+	return out
+}
+
+// group sets the Print heading of a run of keys.
+func group(title string, parts ...[]Key) []Key {
+	var out []Key
+	for _, p := range parts {
+		for _, k := range p {
+			k.Group = title
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+func keys(ks ...Key) []Key { return ks }
+
+var inf = math.Inf(1)
+
+var keyTable = concat(
+	group("Target and connection", keys(
+		key("DB_SWITCH", "database to test: a tsbench target name or an IoT-benchmark DB_SWITCH value",
+			textField(func(c *Config) *string { return &c.Target }, true), alias("TARGET")),
+		key("HOST", "database server host", textField(func(c *Config) *string { return &c.Host }, false)),
+		key("PORT", "database server port (0 = the target's default)",
+			intField(func(c *Config) *int { return &c.Port }, 0, 65535)),
+		key("USERNAME", "database user", textField(func(c *Config) *string { return &c.User }, false)),
+		key("PASSWORD", "database password", textField(func(c *Config) *string { return &c.Password }, false)),
+		key("TOKEN", "authentication token (InfluxDB 2.x)", textField(func(c *Config) *string { return &c.Token }, false)),
+		key("DB_NAME", "database name", textField(func(c *Config) *string { return &c.Database }, true)),
+		key("TARGET_OPTIONS", "target-specific settings", targetOptions()),
+		key("DATA_DIR", "where embedded databases keep their files (empty: the CLI's default)",
+			textField(func(c *Config) *string { return &c.DataDir }, false)),
+	)),
+	group("Run control", keys(
+		key("BENCHMARK_WORK_MODE", "IoT-benchmark work mode; tsbench runs only testWithDefaultPath", workMode()),
+		key("IS_DELETE_DATA", "drop earlier data before the run (forced false when nothing is written)",
+			boolField(func(c *Config) *bool { return &c.DeleteData })),
+		key("CREATE_SCHEMA", "create the schema before the run", boolField(func(c *Config) *bool { return &c.CreateSchema })),
+		key("INIT_WAIT_TIME", "milliseconds to wait after dropping data",
+			unitDuration(func(c *Config) *time.Duration { return &c.InitWait }, time.Millisecond, 0)),
+		key("LOOP", "operations per client", intField(func(c *Config) *int64 { return &c.Loop }, 1, math.MaxInt64)),
+		key("TEST_MAX_TIME", "wall-clock limit of the measured phase in milliseconds (0 = none)",
+			unitDuration(func(c *Config) *time.Duration { return &c.MaxTime }, time.Millisecond, 0)),
+		key("DURATION", "wall-clock limit of the measured phase (0 = none); same as TEST_MAX_TIME",
+			goDuration(func(c *Config) *time.Duration { return &c.MaxTime }), hidden),
+		key("WARMUP", "unmeasured operations before the measured phase, as a duration",
+			goDuration(func(c *Config) *time.Duration { return &c.Warmup })),
+		key("RATE", "operations per second for all clients together (0 = as fast as the server answers)",
+			floatField(func(c *Config) *float64 { return &c.Rate }, 0, inf, false)),
+		key("OP_MIN_INTERVAL", "minimum milliseconds per operation of a client (0 = none, -1 = POINT_STEP)",
+			opMinInterval(), alias("OP_INTERVAL")),
+		key("OP_MIN_INTERVAL_RANDOM", "wait a uniform random time in [0, OP_MIN_INTERVAL) instead",
+			boolField(func(c *Config) *bool { return &c.OpMinIntervalRand })),
+		key("WRITE_OPERATION_TIMEOUT_MS", "write timeout in milliseconds",
+			unitDuration(func(c *Config) *time.Duration { return &c.WriteTimeout }, time.Millisecond, 1)),
+		key("READ_OPERATION_TIMEOUT_MS", "query timeout in milliseconds",
+			unitDuration(func(c *Config) *time.Duration { return &c.ReadTimeout }, time.Millisecond, 1)),
+		key("OPERATION_PROPORTION", "weights of write:Q1:...:Q10", operationProportion(), list(":")),
+		key("CLIENT_NUMBER", "concurrent clients, each with its own connection",
+			intField(func(c *Config) *int { return &c.Clients }, 1, maxCount), alias("DATA_CLIENT_NUMBER")),
+		key("SCHEMA_CLIENT_NUMBER", "clients creating the schema (accepted; the schema is created once)",
+			intField(func(c *Config) *int { return &c.SchemaClients }, 1, maxCount)),
+		key("VERIFY", "after the run, check that the database stores every acknowledged point",
+			boolField(func(c *Config) *bool { return &c.Verify })),
+		key("BENCHMARK_CLUSTER", "one of several tsbench instances sharing the devices",
+			boolField(func(c *Config) *bool { return &c.Cluster })),
+		key("BENCHMARK_INDEX", "instance number in cluster mode: instance i owns devices [i*N, (i+1)*N)",
+			intField(func(c *Config) *int { return &c.ClusterIndex }, 0, maxCount)),
+	)),
+	group("Schema", keys(
+		key("GROUP_NUMBER", "storage groups (databases, measurements) the devices are spread over",
+			intField(func(c *Config) *int { return &c.Groups }, 1, maxCount)),
+		key("SG_STRATEGY", "device to group mapping", oneOf(func(c *Config) *string { return &c.GroupStrategy }, "mod", "div", "hash")),
+		key("DEVICE_NUMBER", "devices (per instance in cluster mode)",
+			intField(func(c *Config) *int { return &c.Devices }, 1, maxCount)),
+		key("SENSOR_NUMBER", "sensors per device", intField(func(c *Config) *int { return &c.Sensors }, 1, maxSensors)),
+		key("INSERT_DATATYPE_PROPORTION", "weights of sensor types BOOLEAN:INT32:INT64:FLOAT:DOUBLE:TEXT",
+			typeProportion(), list(":")),
+		key("GROUP_NAME_PREFIX", "group name prefix", textField(func(c *Config) *string { return &c.GroupPrefix }, false)),
+		key("DEVICE_NAME_PREFIX", "device name prefix", textField(func(c *Config) *string { return &c.DevicePrefix }, false)),
+		key("SENSOR_NAME_PREFIX", "sensor name prefix", textField(func(c *Config) *string { return &c.SensorPrefix }, false)),
+		key("TAG_NUMBER", "tags per device", intField(func(c *Config) *int { return &c.Tags }, 0, maxTags)),
+		key("TAG_KEY_PREFIX", "tag key prefix", textField(func(c *Config) *string { return &c.TagKeyPrefix }, false)),
+		key("TAG_VALUE_PREFIX", "tag value prefix", textField(func(c *Config) *string { return &c.TagValuePrefix }, false)),
+		key("TAG_VALUE_CARDINALITY", "distinct values of each tag", tagCardinality(), list(",")),
+		key("BATCH_SIZE_PER_WRITE", "rows per device in one write",
+			intField(func(c *Config) *int { return &c.BatchSize }, 1, maxCount)),
+		key("POINT_STEP", "milliseconds between consecutive rows of a device",
+			intField(func(c *Config) *int64 { return &c.PointStep }, 1, math.MaxInt64), unit("ms")),
+		key("START_TIME", "timestamp base: row k is at START_TIME + k*POINT_STEP", startTime()),
+		key("TIMESTAMP_PRECISION", "timestamp unit", precision()),
+	)),
+	group("Data generation", keys(
+		key("DATA_SEED", "seed of every generated value", intField(func(c *Config) *int64 { return &c.DataSeed }, math.MinInt64, math.MaxInt64)),
+		key("LINE_RATIO", "weight of the sawtooth value model", ratio(func(c *Config) *float64 { return &c.LineRatio })),
+		key("SIN_RATIO", "weight of the sine value model", ratio(func(c *Config) *float64 { return &c.SinRatio })),
+		key("SQUARE_RATIO", "weight of the square-wave value model", ratio(func(c *Config) *float64 { return &c.SquareRatio })),
+		key("RANDOM_RATIO", "weight of the uniform random value model", ratio(func(c *Config) *float64 { return &c.RandomRatio })),
+		key("CONSTANT_RATIO", "weight of the constant value model", ratio(func(c *Config) *float64 { return &c.ConstantRatio })),
+		key("WALK_RATIO", "weight of the random-walk value model (tsbench)", ratio(func(c *Config) *float64 { return &c.WalkRatio })),
+		key("STRING_LENGTH", "length of TEXT values", intField(func(c *Config) *int { return &c.StringLength }, 1, 1000)),
+		key("DOUBLE_LENGTH", "decimals kept in FLOAT and DOUBLE values (-1 = all)",
+			intField(func(c *Config) *int { return &c.DoubleLength }, -1, 15)),
+		key("IS_OUT_OF_ORDER", "deliver some rows later than rows with greater timestamps",
+			boolField(func(c *Config) *bool { return &c.OutOfOrder })),
+		key("OUT_OF_ORDER_MODE", "POISSON: single rows arrive late; BATCH: whole batches arrive late", outOfOrderMode()),
+		key("OUT_OF_ORDER_RATIO", "share of rows delivered late",
+			floatField(func(c *Config) *float64 { return &c.OutOfOrderRate }, 0, 1, false)),
+		key("LAMBDA", "POISSON mode: mean delay of a late row, in POINT_STEPs",
+			floatField(func(c *Config) *float64 { return &c.Lambda }, 0, inf, true)),
+		key("MAX_K", "POISSON mode: longest delay, in POINT_STEPs", intField(func(c *Config) *int { return &c.MaxK }, 1, maxCount)),
+	)),
+	group("Queries", keys(
+		key("QUERY_DEVICE_NUM", "devices per query", intField(func(c *Config) *int { return &c.QueryDevices }, 1, maxCount)),
+		key("QUERY_SENSOR_NUM", "sensors per query", intField(func(c *Config) *int { return &c.QuerySensors }, 1, maxCount)),
+		key("QUERY_AGGREGATE_FUN", "aggregate function of Q4..Q7", aggregate()),
+		key("STEP_SIZE", "POINT_STEPs the window of a query kind advances per query (0 = fixed window)",
+			intField(func(c *Config) *int64 { return &c.StepSize }, 0, math.MaxInt64)),
+		key("QUERY_INTERVAL", "length of a query's time range in milliseconds",
+			intField(func(c *Config) *int64 { return &c.QueryInterval }, 1, math.MaxInt64), unit("ms")),
+		key("QUERY_LOWER_VALUE", "value filter: value > QUERY_LOWER_VALUE",
+			floatField(func(c *Config) *float64 { return &c.QueryLower }, math.Inf(-1), inf, false)),
+		key("GROUP_BY_TIME_UNIT", "Q7 bucket length in milliseconds",
+			intField(func(c *Config) *int64 { return &c.GroupByUnit }, 1, math.MaxInt64), unit("ms")),
+		key("QUERY_SEED", "seed of query parameters", intField(func(c *Config) *int64 { return &c.QuerySeed }, math.MinInt64, math.MaxInt64)),
+	)),
+	group("Output", keys(
+		key("IS_QUIET_MODE", "no progress lines during the run", boolField(func(c *Config) *bool { return &c.Quiet })),
+		key("LOG_PRINT_INTERVAL", "seconds between progress lines (0 = none)",
+			unitDuration(func(c *Config) *time.Duration { return &c.ProgressInterval }, time.Second, 0)),
+		key("CSV_OUTPUT", "write the result matrices as CSV files", boolField(func(c *Config) *bool { return &c.CSVOutput })),
+		key("JSON", "write the run summary as JSON to this path", textField(func(c *Config) *string { return &c.JSONPath }, false)),
+		key("REMARK", "free text stored with the run", textField(func(c *Config) *string { return &c.Remark }, false)),
+	)),
+	group("Accepted for IoT-benchmark compatibility, not used", ignoredKeys()),
+)
+
+const (
+	maxSensors = 1_000_000 // SensorTypes allocates one entry per sensor
+	maxTags    = 1000
+)
+
+func ratio(f func(c *Config) *float64) binding { return floatField(f, 0, inf, false) }
+
+func concat(parts ...[]Key) []Key {
+	var out []Key
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
+}
+
+// ignoredKeys lists IoT-benchmark keys tsbench takes without complaint,
+// grouped by the reason it does not act on them.
+func ignoredKeys() []Key {
+	clientBind := ignored("tsbench always binds each device to exactly one client", "IS_CLIENT_BIND")
+	clientBind[0].warn = func(v string) string {
+		if strings.EqualFold(strings.TrimSpace(v), "true") {
+			return ""
+		}
+		return "tsbench always binds each device to one client; a shared workload (IS_CLIENT_BIND=false) is not reproduced"
+	}
+	return concat(
+		clientBind,
+		ignored("tsbench writes every device", "REAL_INSERT_RATE"),
+		ignored("tsbench writes aligned rows: all sensors of a device share each timestamp",
+			"IS_SENSOR_TS_ALIGNMENT", "TS_ALIGNMENT_RATIO"),
+		ignored("timestamps are always START_TIME + k*POINT_STEP; use IS_OUT_OF_ORDER for late delivery", "IS_REGULAR_FREQUENCY"),
+		ignored("tsbench computes every value from the seed and its index and never repeats a buffer", "WORKLOAD_BUFFER_SIZE"),
+		ignored("a tsbench write carries one device", "DEVICE_NUM_PER_WRITE"),
+		ignored("timestamps come from START_TIME so that runs are reproducible and checkable", "IS_RECORD_CURRENT_REALLY_TIME"),
+		ignored("pace with OP_MIN_INTERVAL or rate", "INTERVAL_BETWEEN_WRITE_BATCH"),
+		ignored("the OBJECT type is not generated", "OBJECT_LENGTH", "OBJECT_QUERY_FULL_CONTENT"),
+		ignored("copy and anomaly modes belong to verificationWriteMode, which tsbench does not support",
+			"IS_COPY_MODE", "IS_ADD_ANOMALY", "ANOMALY_RATE", "ANOMALY_TIMES"),
+		ignored("query windows always follow START_TIME + n*STEP_SIZE*POINT_STEP per client",
+			"IS_RECENT_QUERY", "ENABLE_FIXED_QUERY"),
+		ignored("queries return every matching point; this shapes IoTDB/InfluxDB queries only",
+			"RESULT_ROW_LIMIT", "ALIGN_BY_DEVICE"),
+		ignored("Q12 set operations are not supported", "QUERY_SET_OP_TYPE", "QUERY_SET_OP_NUM"),
+		ignored("writing to a second database is not supported; run tsbench once per target and compare",
+			"IS_DOUBLE_WRITE", "ANOTHER_*"),
+		ignored("tsbench checks results against the generator (verify), not against a second database",
+			"IS_COMPARISON", "IS_POINT_COMPARISON", "VERIFICATION_STEP_SIZE"),
+		ignored("data-file modes (generateDataMode, verification modes) are not supported", "FILE_PATH", "BIG_BATCH_SIZE"),
+		ignored("latency is always measured, in HDR histograms with 3 significant digits", "USE_MEASUREMENT", "RESULT_PRECISION"),
+		ignored("tsbench keeps every run in its own results store (and json)",
+			"TEST_DATA_PERSISTENCE", "TEST_DATA_STORE_*", "TEST_DATA_WRITE_TIME_OUT", "TEST_DATA_MAX_CONNECTION",
+			"MYSQL_REAL_INSERT_RATE", "RECORD_SPLIT*"),
+		ignored("progress is printed every LOG_PRINT_INTERVAL; the full result at the end", "RESULT_PRINT_INTERVAL"),
+		ignored("IoTDB encodings and compression are the target's defaults (or target_options)",
+			"COMPRESSOR", "ENCODING_*"),
+		ignored("IoTDB schema and session settings are not used; pass target settings with target_options",
+			"TEMPLATE", "TEMPLATE_NAME", "VECTOR", "ENABLE_AUTO_FETCH", "ENABLE_THRIFT_COMPRESSION",
+			"ENABLE_IOTDB_RPC_COMPRESSION", "TABLE_TIME_COLUMN", "IOTDB_*"),
+		ignored("IoT-benchmark adapter setting; pass target settings with target_options",
+			"HTTP_CLIENT_POOL_SIZE", "COMPRESSION", "TIMESCALEDB_REPLICATION_FACTOR", "TDENGINE_WAL_LEVEL",
+			"TDENGINE_REPLICA", "INFLUXDB_ORG", "DOLPHINDB_DEVICE_HASH_BUCKETS"),
+		ignored("TLS is configured per target with target_options",
+			"USE_SSL", "TRUST_STORE_PATH", "TRUST_STORE_PWD", "KEY_STORE_PATH", "KEY_STORE_PWD", "SSL_PROTOCOL"),
+		ignored("the IoTDB REST interface is not a tsbench target", "REST_*"),
+		ignored("the Kafka source is not supported", "KAFKA_*", "ZOOKEEPER_*", "TOPIC_NAME"),
+	)
+}

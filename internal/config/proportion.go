@@ -1,0 +1,72 @@
+package config
+
+// maxWeight caps one field of a proportion. Real proportions are small
+// integers; the cap keeps every sum of weights far from overflow.
+const maxWeight = 1_000_000_000
+
+// typeProportion binds INSERT_DATATYPE_PROPORTION. IoT-benchmark documents
+// the 6-field form and its code wants 11 fields (crashing on 6); tsbench
+// takes both, and refuses weight on the five types it does not generate
+// rather than silently dropping it.
+func typeProportion() binding {
+	return binding{
+		allowed: "6 non-negative integers BOOLEAN:INT32:INT64:FLOAT:DOUBLE:TEXT, not all 0, " +
+			"or the 11-field form ending in STRING:BLOB:TIMESTAMP:DATE:OBJECT = 0:0:0:0:0",
+		set: func(c *Config, v string) error {
+			w, err := parseList(v, ":", 0, maxWeight)
+			if err != nil {
+				return err
+			}
+			switch {
+			case len(w) != 6 && len(w) != 11:
+				return because("has %d fields; want 6 or 11", len(w))
+			case len(w) == 11 && anyNonZero(w[6:]):
+				return because("tsbench generates only the first six types (BOOLEAN:INT32:INT64:FLOAT:DOUBLE:TEXT); " +
+					"STRING:BLOB:TIMESTAMP:DATE:OBJECT must be 0")
+			case !anyNonZero(w[:6]):
+				return because("all weights are 0")
+			}
+			copy(c.TypeProportion[:], w)
+			return nil
+		},
+		get: func(c *Config) any { return joinInts(c.TypeProportion[:], ":") },
+	}
+}
+
+// operationProportion binds OPERATION_PROPORTION. Like IoT-benchmark,
+// missing trailing fields count as 0 (so "1" means write only); Q11 and Q12
+// of newer IoT-benchmark versions are accepted only with weight 0.
+func operationProportion() binding {
+	return binding{
+		allowed: "up to 13 non-negative integers write:Q1:...:Q10[:Q11:Q12], not all 0; " +
+			"missing fields are 0 and Q11, Q12 must be 0",
+		set: func(c *Config, v string) error {
+			w, err := parseList(v, ":", 0, maxWeight)
+			if err != nil {
+				return err
+			}
+			switch {
+			case len(w) > 13:
+				return because("has %d fields; want at most 13 (write:Q1..Q12)", len(w))
+			case len(w) > 11 && anyNonZero(w[11:]):
+				return because("not supported: Q11 (GROUP_BY_DESC) and Q12 (SET_OPERATION) must have weight 0")
+			case !anyNonZero(w):
+				return because("all weights are 0")
+			}
+			var p [11]int64
+			copy(p[:], w)
+			c.Proportion = p
+			return nil
+		},
+		get: func(c *Config) any { return joinInts(c.Proportion[:], ":") },
+	}
+}
+
+func anyNonZero(w []int64) bool {
+	for _, x := range w {
+		if x != 0 {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,175 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Set assigns one key from the command line (--set KEY=VALUE and the CLI's
+// own flags). key may be a canonical name, alias or YAML name in any case,
+// or target.NAME for a target option. Unlike the file readers, Set refuses
+// an unknown key: a typo on the command line should stop the run, not
+// scroll past as a warning.
+func Set(c *Config, key, value string) error {
+	_, err := assign(c, key, value, "flag")
+	var u *unknownKeyError
+	if errors.As(err, &u) {
+		return &Error{Key: key, Value: value, Source: "flag", Reason: u.Error()}
+	}
+	return err
+}
+
+// SetArg is Set for one "KEY=VALUE" argument of --set.
+func SetArg(c *Config, arg string) error {
+	k, v, ok := strings.Cut(arg, "=")
+	if !ok || strings.TrimSpace(k) == "" {
+		return &Error{Source: "flag", Reason: fmt.Sprintf("--set %q: want KEY=VALUE", arg)}
+	}
+	return Set(c, k, v)
+}
+
+// targetOptionPrefixes introduce a target option in a key name.
+var targetOptionPrefixes = []string{"target.", "target_options."}
+
+func targetOption(name string) (string, bool) {
+	n := strings.TrimSpace(name)
+	for _, p := range targetOptionPrefixes {
+		if len(n) > len(p) && strings.EqualFold(n[:len(p)], p) {
+			return n[len(p):], true
+		}
+	}
+	return "", false
+}
+
+// Messages carry no "warning:" label: the CLI adds it. Unknown keys read
+// "unknown key K (did you mean X?)", ignored keys "K accepted, ignored: why".
+
+// assign sets one key from text; every reader ends here. source says where
+// the text came from (file:line or "flag"). It returns a message for the
+// user when the key is accepted but not acted on, and *unknownKeyError for
+// a key the table does not know.
+func assign(c *Config, name, value, source string) (string, error) {
+	if opt, ok := targetOption(name); ok {
+		setTargetOption(c, opt, strings.TrimSpace(value))
+		c.setOrigin("target."+opt, source)
+		return "", nil
+	}
+	k := lookup(name)
+	if k == nil {
+		return "", &unknownKeyError{name: strings.TrimSpace(name), suggestion: suggest(name)}
+	}
+	if k.Ignored != "" {
+		return ignore(c, k, normalize(name), value, source), nil
+	}
+	if err := k.set(c, value); err != nil {
+		return "", describe(err, k, value, source)
+	}
+	c.setOrigin(k.Name, source)
+	return "", nil
+}
+
+// ignore keeps the raw value of an accepted-but-unused key in Extra and
+// says so.
+func ignore(c *Config, k *Key, name, value, source string) string {
+	if c.Extra == nil {
+		c.Extra = map[string]string{}
+	}
+	value = strings.TrimSpace(value)
+	c.Extra[name] = value
+	c.setOrigin(name, source)
+	if k.warn != nil {
+		if w := k.warn(value); w != "" {
+			return fmt.Sprintf("%s: %s = %q: %s", source, name, redact(name, value), w)
+		}
+	}
+	return fmt.Sprintf("%s: %s accepted, ignored: %s", source, name, k.Ignored)
+}
+
+// describe completes a setter's error with the key, the value (redacted
+// for secrets) and where it came from.
+func describe(err error, k *Key, value, source string) *Error {
+	var e *Error
+	if !errors.As(err, &e) {
+		e = &Error{Reason: err.Error()}
+	}
+	out := *e
+	out.Key, out.Value, out.Source = k.Name, redact(k.Name, strings.TrimSpace(value)), source
+	if k.Name == "TARGET_OPTIONS" {
+		out.Value = redactPairs(out.Value)
+	}
+	if out.Allowed == "" {
+		out.Allowed = k.Allowed
+	}
+	return &out
+}
+
+func (c *Config) setOrigin(key, source string) {
+	if c.origin == nil {
+		c.origin = map[string]string{}
+	}
+	c.origin[key] = source
+}
+
+// Origin says where a key was last set: file:line, "flag", or "" when it
+// still has its default value.
+func (c *Config) Origin(key string) string {
+	if k := lookup(key); k != nil && !k.family() {
+		return c.origin[k.Name]
+	}
+	return c.origin[normalize(key)]
+}
+
+// canonical is the name under which repeated settings of one key are
+// detected: CLIENT_NUMBER and DATA_CLIENT_NUMBER are the same key.
+func canonical(name string) string {
+	if opt, ok := targetOption(name); ok {
+		return "target." + opt
+	}
+	if k := lookup(name); k != nil && !k.family() {
+		return k.Name
+	}
+	return normalize(name)
+}
+
+// fileLoader collects what one file's keys produce: messages for the user,
+// errors (all of them, so that one run shows every bad line), and where
+// each key was first seen, to flag keys set twice.
+type fileLoader struct {
+	c        *Config
+	warnings []string
+	errs     []error
+	seen     map[string]string
+}
+
+func newFileLoader(c *Config) *fileLoader {
+	return &fileLoader{c: c, seen: map[string]string{}}
+}
+
+func (l *fileLoader) assign(name, value, source string) {
+	id := canonical(name)
+	if first, dup := l.seen[id]; dup {
+		l.warnings = append(l.warnings, fmt.Sprintf("%s: %s set again (first at %s); the last value counts", source, id, first))
+	} else {
+		l.seen[id] = source
+	}
+	msg, err := assign(l.c, name, value, source)
+	var u *unknownKeyError
+	switch {
+	case errors.As(err, &u):
+		l.warnings = append(l.warnings, fmt.Sprintf("%s: %s", source, u.Error()))
+	case err != nil:
+		l.errs = append(l.errs, err)
+	case msg != "":
+		l.warnings = append(l.warnings, msg)
+	}
+}
+
+// result returns a single error as itself, so that callers may type-assert
+// it, and several joined.
+func (l *fileLoader) result() ([]string, error) {
+	if len(l.errs) == 1 {
+		return l.warnings, l.errs[0]
+	}
+	return l.warnings, errors.Join(l.errs...)
+}

@@ -1,0 +1,195 @@
+package gen
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/tsbench/tsbench/internal/ts"
+)
+
+// Model is a value model: the shape of a series.
+type Model uint8
+
+const (
+	Line Model = iota
+	Sin
+	Square
+	Random
+	Constant
+	Walk
+)
+
+var modelNames = [...]string{"LINE", "SIN", "SQUARE", "RANDOM", "CONSTANT", "WALK"}
+
+func (m Model) String() string {
+	if int(m) < len(modelNames) {
+		return modelNames[m]
+	}
+	return fmt.Sprintf("Model(%d)", m)
+}
+
+// walkOctaves is how many scales the random walk sums: it wanders over about
+// 2^walkOctaves rows before its variance stops growing.
+const walkOctaves = 16
+
+// sensorModel is the shape of one sensor, shared by all devices; each device
+// gets its own phase and noise, derived from the series key.
+type sensorModel struct {
+	model  Model
+	typ    ts.DataType
+	offset float64 // centre of the values
+	amp    float64 // half the range of the shape
+	noise  float64 // amplitude of the hashed noise added on top
+	period float64 // rows per cycle (LINE, SIN, SQUARE)
+	hold   int64   // rows a level is held (CONSTANT)
+}
+
+// newSensorModel draws a sensor's parameters from the seed and sensor index.
+// Ranges are chosen so that the IoT-benchmark default filter (value > -5)
+// keeps a good share of values without keeping all of them.
+func newSensorModel(seed uint64, sensor int, m Model, t ts.DataType) sensorModel {
+	h := func(i uint64) float64 { return unit(hash2(seed^uint64(sensor)<<8, i)) }
+	sm := sensorModel{model: m, typ: t}
+	sm.offset = math.Round(h(1)*100 - 40)   // -40 .. 60
+	sm.amp = math.Round(10 + h(2)*90)       // 10 .. 100
+	sm.noise = sm.amp * 0.02                // 2 % of the range
+	sm.period = math.Round(500 + h(3)*9500) // 500 .. 10,000 rows
+	sm.hold = int64(200 + h(4)*4800)        // 200 .. 5,000 rows
+	if t == ts.Int64 {
+		// Wider values exercise integer encodings beyond 32 bits.
+		sm.offset *= 1e6
+		sm.amp *= 1e6
+		sm.noise *= 1e6
+	}
+	return sm
+}
+
+// pickModel chooses a sensor's model by the ratio weights, deterministically
+// from the seed and sensor index.
+func pickModel(seed uint64, sensor int, ratios [6]float64) Model {
+	var total float64
+	for _, r := range ratios {
+		total += r
+	}
+	x := unit(hash2(seed, uint64(sensor)+0x5eed)) * total
+	for m, r := range ratios {
+		if x < r {
+			return Model(m)
+		}
+		x -= r
+	}
+	for m := len(ratios) - 1; m >= 0; m-- { // rounding at the top end
+		if ratios[m] > 0 {
+			return Model(m)
+		}
+	}
+	return Random
+}
+
+// fill writes the shape's values for rows into out. key identifies the series.
+// Periodic models work on the integer phase (k + shift) mod period, stepped
+// without a division while rows are consecutive (the usual case): the result
+// is the same as computing each row alone, which Value does.
+func (sm *sensorModel) fill(key uint64, rows []int64, out []float64) {
+	switch sm.model {
+	case Line, Sin, Square:
+		sm.fillPeriodic(key, rows, out)
+	case Random:
+		for i, k := range rows {
+			out[i] = sm.offset + sm.amp*signed(stream(key, k))
+		}
+	case Constant:
+		shift := int64(key % uint64(sm.hold))
+		for i, k := range rows {
+			block := (k + shift) / sm.hold
+			out[i] = sm.offset + sm.amp*signed(hash2(key^0xc0, uint64(block)))
+		}
+	case Walk:
+		var w walker
+		w.reset()
+		for i, k := range rows {
+			out[i] = sm.offset + sm.amp*w.at(key, k)
+		}
+	}
+}
+
+func (sm *sensorModel) fillPeriodic(key uint64, rows []int64, out []float64) {
+	period := int64(sm.period)
+	inv := 1 / sm.period
+	shift := int64(key % uint64(period))
+	var r int64 = -1 // phase of the previous row; -1 = unknown
+	prev := int64(-2)
+	for i, k := range rows {
+		if k == prev+1 && r >= 0 {
+			r++
+			if r == period {
+				r = 0
+			}
+		} else {
+			r = (k + shift) % period
+		}
+		prev = k
+		f := float64(r) * inv
+		var v float64
+		switch sm.model {
+		case Line:
+			v = sm.amp * (2*f - 1)
+		case Sin:
+			v = sm.amp * sinTurn(f)
+		default:
+			v = sm.amp
+			if f >= 0.5 {
+				v = -v
+			}
+		}
+		out[i] = sm.offset + v + sm.noise*signed(stream(key, k))
+	}
+}
+
+// walker computes a random walk that is a function of the row index alone:
+// a sum of value noise over dyadic scales, each scale's amplitude growing
+// with the square root of its length as a Brownian path's does; normalised to
+// about [-1, 1]. It caches each scale's two lattice values, which change only
+// every 2^j rows, so consecutive rows cost a few multiply-adds.
+type walker struct {
+	cell [walkOctaves]uint64
+	a, b [walkOctaves]float64
+}
+
+// walkAmp and walkInv are each octave's amplitude and 2^-j; walkNorm is the
+// sum of the amplitudes.
+var walkAmp, walkInv, walkNorm = func() (amp, inv [walkOctaves]float64, norm float64) {
+	for j := 0; j < walkOctaves; j++ {
+		amp[j] = math.Pow(math.Sqrt2, float64(j))
+		inv[j] = math.Ldexp(1, -j)
+		norm += amp[j]
+	}
+	return amp, inv, norm
+}()
+
+func (w *walker) reset() {
+	for j := range w.cell {
+		w.cell[j] = math.MaxUint64 - 1 // neither it nor its successor is a real cell
+	}
+}
+
+func (w *walker) at(key uint64, k int64) float64 {
+	var v float64
+	for j := 0; j < walkOctaves; j++ {
+		cell := uint64(k) >> j
+		switch cell {
+		case w.cell[j]:
+		case w.cell[j] + 1: // the next cell starts where this one ended
+			w.cell[j] = cell
+			w.a[j] = w.b[j]
+			w.b[j] = signed(hash2(key+uint64(j), cell+1))
+		default:
+			w.cell[j] = cell
+			w.a[j] = signed(hash2(key+uint64(j), cell))
+			w.b[j] = signed(hash2(key+uint64(j), cell+1))
+		}
+		frac := float64(uint64(k)&(1<<j-1)) * walkInv[j] // exact: a power of two
+		v += walkAmp[j] * (w.a[j] + (w.b[j]-w.a[j])*frac)
+	}
+	return v * (1 / walkNorm)
+}

@@ -1,0 +1,223 @@
+package metrics
+
+import (
+	"encoding/base64"
+	"math"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/tsbench/tsbench/internal/summary"
+	"github.com/tsbench/tsbench/internal/workload"
+)
+
+// Run gathers the clients of one measured phase.
+type Run struct {
+	clients   []*Client
+	openModel bool
+	start     time.Time
+
+	mu        sync.Mutex
+	last      time.Time
+	spare     intervalStats
+	intervals []summary.Interval
+	totals    Totals
+}
+
+// Totals are running sums over all intervals, for progress lines.
+type Totals struct {
+	OKOps, OKPoints, FailOps int64
+}
+
+// NewRun prepares recorders for n clients; start is when the measured phase
+// began.
+func NewRun(n int, openModel bool, start time.Time) *Run {
+	r := &Run{openModel: openModel, start: start, last: start}
+	for i := 0; i < n; i++ {
+		r.clients = append(r.clients, newClient(openModel))
+	}
+	return r
+}
+
+// Client returns client i's recorder.
+func (r *Run) Client(i int) *Client { return r.clients[i] }
+
+// Snapshot closes the current interval at now: it collects what every client
+// recorded since the previous snapshot into one interval of the time series.
+// The collector calls it once a second and once at the end.
+func (r *Run) Snapshot(now time.Time) (summary.Interval, Totals) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var ok, pts, fail [workload.NumOps]int64
+	hists := [workload.NumOps]*hdrhistogram.Histogram{}
+	for _, c := range r.clients {
+		iv := c.takeInterval(&r.spare)
+		for op := range iv.latencies {
+			ok[op] += iv.okOps[op]
+			pts[op] += iv.okPoints[op]
+			fail[op] += iv.failOps[op]
+			if len(iv.latencies[op]) > 0 && hists[op] == nil {
+				hists[op] = NewHistogram()
+			}
+			for _, us := range iv.latencies[op] {
+				hists[op].RecordValue(us)
+			}
+		}
+		r.spare = iv // recycle the buffers the client just handed over
+	}
+	out := summary.Interval{Start: r.last.Sub(r.start).Seconds(), Seconds: now.Sub(r.last).Seconds()}
+	for op := range ok {
+		if ok[op] == 0 && fail[op] == 0 {
+			continue
+		}
+		io := summary.IntervalOp{Name: workload.Op(op).String(), OKOps: ok[op], OKPoints: pts[op], FailOps: fail[op]}
+		if h := hists[op]; h != nil {
+			io.P50MS = ms(h.ValueAtQuantile(50))
+			io.P99MS = ms(h.ValueAtQuantile(99))
+			io.MaxMS = ms(h.Max())
+		}
+		out.Ops = append(out.Ops, io)
+		r.totals.OKOps += ok[op]
+		r.totals.OKPoints += pts[op]
+		r.totals.FailOps += fail[op]
+	}
+	r.last = now
+	if out.Seconds > 0 {
+		r.intervals = append(r.intervals, out)
+	}
+	return out, r.totals
+}
+
+// Intervals returns the time series so far.
+func (r *Run) Intervals() []summary.Interval {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]summary.Interval(nil), r.intervals...)
+}
+
+func ms(us int64) float64 { return float64(us) / 1000 }
+
+// Operations merges every client's figures into the rows of the matrices, in
+// the order write, Q1..Q10; kinds that never ran are left out. Call it after
+// the clients stopped. elapsed is the measured phase, for throughput.
+func (r *Run) Operations(elapsed time.Duration) []summary.Operation {
+	var out []summary.Operation
+	for op := workload.Op(0); op < workload.NumOps; op++ {
+		if row, ok := r.operation(op, elapsed); ok {
+			out = append(out, row)
+		}
+	}
+	return out
+}
+
+func (r *Run) operation(op workload.Op, elapsed time.Duration) (summary.Operation, bool) {
+	row := summary.Operation{Name: op.String()}
+	merged := NewHistogram()
+	var service *hdrhistogram.Histogram
+	var sum, svcSum int64
+	minNs, maxNs := int64(math.MaxInt64), int64(0)
+	minSvc, maxSvc := int64(math.MaxInt64), int64(0)
+	seen := false
+	failures := map[string]*summary.Failure{}
+	for _, c := range r.clients {
+		s := c.ops[op]
+		if s == nil {
+			continue
+		}
+		seen = true
+		merged.Merge(s.latency)
+		if s.service != nil {
+			if service == nil {
+				service = NewHistogram()
+			}
+			service.Merge(s.service)
+			svcSum += s.sumSvcNanos
+			minSvc, maxSvc = min(minSvc, s.minSvcNanos), max(maxSvc, s.maxSvcNanos)
+		}
+		row.OKOperations += s.okOps
+		row.OKPoints += s.okPoints
+		row.FailOperations += s.failOps
+		row.FailPoints += s.failPoints
+		row.Unsupported += s.unsupported
+		sum += s.sumNanos
+		minNs, maxNs = min(minNs, s.minNanos), max(maxNs, s.maxNanos)
+		row.SlowestThreadMS = max(row.SlowestThreadMS, float64(s.sumNanos)/1e6)
+		for k, f := range c.failures {
+			if k.op != op {
+				continue
+			}
+			agg := failures[k.class]
+			if agg == nil {
+				agg = &summary.Failure{Class: k.class, Example: f.example}
+				failures[k.class] = agg
+			}
+			agg.Operations += f.operations
+			agg.Points += f.points
+		}
+	}
+	if !seen {
+		return row, false
+	}
+	if elapsed > 0 {
+		row.Throughput = float64(row.OKPoints) / elapsed.Seconds()
+	}
+	row.LatencyMS = Percentiles(merged, row.OKOperations, sum, minNs, maxNs)
+	if service != nil {
+		l := Percentiles(service, row.OKOperations, svcSum, minSvc, maxSvc)
+		row.ServiceMS = &l
+	}
+	row.Histogram = encode(merged)
+	for _, f := range failures {
+		row.Failures = append(row.Failures, *f)
+	}
+	sort.Slice(row.Failures, func(i, j int) bool { return row.Failures[i].Operations > row.Failures[j].Operations })
+	return row, true
+}
+
+// Percentiles reads the matrix columns from a histogram. MIN, MAX and AVG are
+// exact (from nanosecond sums and extremes); the percentiles come from the
+// histogram and are clamped into [MIN, MAX] and made non-decreasing, so the
+// row is always ordered — a t-digest, as IoT-benchmark uses, can put P99
+// above MAX.
+func Percentiles(h *hdrhistogram.Histogram, n, sumNanos, minNanos, maxNanos int64) summary.Latency {
+	if n == 0 || h.TotalCount() == 0 {
+		return summary.Latency{}
+	}
+	lo, hi := float64(minNanos)/1e6, float64(maxNanos)/1e6
+	qs := []float64{10, 25, 50, 75, 90, 95, 99, 99.9}
+	ps := make([]float64, len(qs))
+	prev := lo
+	for i, q := range qs {
+		v := ms(h.ValueAtQuantile(q))
+		v = math.Min(math.Max(v, prev), hi)
+		ps[i], prev = v, v
+	}
+	return summary.Latency{
+		Avg: float64(sumNanos) / float64(n) / 1e6, Min: lo,
+		P10: ps[0], P25: ps[1], P50: ps[2], P75: ps[3], P90: ps[4], P95: ps[5], P99: ps[6], P999: ps[7],
+		Max: hi,
+	}
+}
+
+// encode returns the histogram in HdrHistogram's compressed V2 format,
+// base64-encoded, or "" when it is empty.
+func encode(h *hdrhistogram.Histogram) string {
+	if h.TotalCount() == 0 {
+		return ""
+	}
+	b, err := h.Encode(hdrhistogram.V2CompressedEncodingCookieBase)
+	if err != nil {
+		return ""
+	}
+	return base64.StdEncoding.EncodeToString(b)
+}
+
+// Decode parses a histogram written by Operations.
+func Decode(s string) (*hdrhistogram.Histogram, error) {
+	b, err := base64.StdEncoding.DecodeString(s)
+	if err != nil {
+		return nil, err
+	}
+	return hdrhistogram.Decode(b)
+}

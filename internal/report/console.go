@@ -1,0 +1,151 @@
+// Package report turns a run's summary.Summary into what people and programs
+// read: the console matrices in IoT-benchmark's shape, the JSON file, the CSV
+// files, and the live progress line shown while a run goes on.
+package report
+
+import (
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/tsbench/tsbench/internal/summary"
+)
+
+// Column widths and banner widths of IoT-benchmark's Measurement class
+// (RESULT_ITEM = "%-25s", LATENCY_ITEM = "%-12s"); its banners are 129 and
+// 167 characters wide. Keeping them lets a user diff the two tools' output.
+const (
+	resultWidth        = 25
+	latencyWidth       = 12
+	resultBannerWidth  = 129
+	latencyBannerWidth = 167
+)
+
+var resultHeader = []string{"Operation", "okOperation", "okPoint", "failOperation", "failPoint", "throughput(point/s)"}
+
+// latencyHeader are the Latency (ms) Matrix columns after "Operation".
+var latencyHeader = []string{"AVG", "MIN", "P10", "P25", "MEDIAN", "P75", "P90", "P95", "P99", "P999", "MAX", "SLOWEST_THREAD"}
+
+// Console prints the result of a run: first exactly what IoT-benchmark prints
+// (schema and elapsed lines, Result Matrix, Latency (ms) Matrix), then what
+// only tsbench knows (service time, failures by class, unsupported
+// operations, phases, verification, the tool's own cost, why the run
+// stopped).
+func Console(w io.Writer, s *summary.Summary) error {
+	var b strings.Builder
+	if s.Interrupted {
+		b.WriteString(interruptedBanner + "\n")
+	}
+	b.WriteString("Create schema cost " + f2(s.SchemaSeconds) + " second\n")
+	b.WriteString("Test elapsed time (not include schema creation): " + f2(s.Elapsed) + " second\n")
+	writeResultMatrix(&b, s.Operations)
+	writeLatencyMatrix(&b, "Latency (ms) Matrix", s.Operations, latencyRow)
+	if s.OpenModel {
+		writeLatencyMatrix(&b, "Service time (ms) Matrix", s.Operations, serviceRow)
+		b.WriteString(openModelNote(s) + "\n")
+	}
+	writeNotes(&b, s)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+const interruptedBanner = "*** INTERRUPTED: the run was stopped before its end; the figures cover only the part that ran ***"
+
+// banner centres title in a line of dashes, as IoT-benchmark's
+// "-----Result Matrix-----" lines are.
+func banner(title string, width int) string {
+	left := (width - len(title)) / 2
+	right := width - len(title) - left
+	if left < 1 || right < 1 {
+		return "-" + title + "-"
+	}
+	return strings.Repeat("-", left) + title + strings.Repeat("-", right)
+}
+
+// row lays cells out left-aligned: the first in a resultWidth column, the
+// rest in columns of width. A cell as wide as its column still gets one space
+// (IoT-benchmark glues "VALUE_RANGE_QUERY_DESC0" together at width 20).
+// Trailing spaces are dropped: IoT-benchmark pads the last column too, but
+// invisible padding only gets in the way of diffs and golden files.
+func row(first string, rest []string, width int) string {
+	var b strings.Builder
+	b.WriteString(pad(first, resultWidth))
+	for _, c := range rest {
+		b.WriteString(pad(c, width))
+	}
+	return strings.TrimRight(b.String(), " ")
+}
+
+func pad(s string, width int) string {
+	if len(s) >= width {
+		return s + " "
+	}
+	return s + strings.Repeat(" ", width-len(s))
+}
+
+func writeResultMatrix(b *strings.Builder, ops []summary.Operation) {
+	b.WriteString(banner("Result Matrix", resultBannerWidth) + "\n")
+	b.WriteString(row(resultHeader[0], resultHeader[1:], resultWidth) + "\n")
+	for _, o := range ops {
+		b.WriteString(row(o.Name, resultCells(o), resultWidth) + "\n")
+	}
+	b.WriteString(strings.Repeat("-", resultBannerWidth) + "\n")
+}
+
+// resultCells are one operation's Result Matrix values after its name.
+func resultCells(o summary.Operation) []string {
+	return []string{
+		strconv.FormatInt(o.OKOperations, 10),
+		strconv.FormatInt(o.OKPoints, 10),
+		strconv.FormatInt(o.FailOperations, 10),
+		strconv.FormatInt(o.FailPoints, 10),
+		f2(o.Throughput),
+	}
+}
+
+func writeLatencyMatrix(b *strings.Builder, title string, ops []summary.Operation, cells func(summary.Operation) []string) {
+	b.WriteString(banner(title, latencyBannerWidth) + "\n")
+	b.WriteString(row("Operation", latencyHeader, latencyWidth) + "\n")
+	for _, o := range ops {
+		b.WriteString(row(o.Name, cells(o), latencyWidth) + "\n")
+	}
+	b.WriteString(strings.Repeat("-", latencyBannerWidth) + "\n")
+}
+
+// latencyValues lists a Latency in the matrix's column order.
+func latencyValues(l summary.Latency) []float64 {
+	return []float64{l.Avg, l.Min, l.P10, l.P25, l.P50, l.P75, l.P90, l.P95, l.P99, l.P999, l.Max}
+}
+
+func latencyRow(o summary.Operation) []string {
+	cells := formatAll(latencyValues(o.LatencyMS))
+	return append(cells, f2(o.SlowestThreadMS))
+}
+
+// serviceRow prints "-" under SLOWEST_THREAD: the per-client sum is only
+// kept for latency, and a number there would be a made-up one. An operation
+// without service times (none succeeded) prints zeros, as IoT-benchmark does
+// for operations that never ran.
+func serviceRow(o summary.Operation) []string {
+	var l summary.Latency
+	if o.ServiceMS != nil {
+		l = *o.ServiceMS
+	}
+	return append(formatAll(latencyValues(l)), "-")
+}
+
+func formatAll(vs []float64) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = f2(v)
+	}
+	return out
+}
+
+func openModelNote(s *summary.Summary) string {
+	note := "Open model"
+	if s.RatePerSecond > 0 {
+		note += " at " + f2(s.RatePerSecond) + " operations/s"
+	}
+	return note + ": latency counts from the intended start time (coordinated omission corrected); service time counts from the actual send."
+}

@@ -1,0 +1,236 @@
+package report
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/tsbench/tsbench/internal/summary"
+)
+
+// closedSummary is a closed-model run with one write row and one query row;
+// the INGESTION figures are those of IoT-benchmark's sample output.
+func closedSummary() *summary.Summary {
+	return &summary.Summary{
+		SchemaVersion: summary.SchemaVersion,
+		RunID:         "run-1",
+		Target:        "influxdb",
+		StopReason:    "loop",
+		SchemaSeconds: 0.04,
+		Elapsed:       57.06,
+		Phases: []summary.Phase{
+			{Name: "schema", Seconds: 0.04},
+			{Name: "warm-up", Seconds: 5, Operations: 100, Points: 100000},
+		},
+		Operations: []summary.Operation{
+			{
+				Name: "INGESTION", OKOperations: 10000, OKPoints: 10000000,
+				Throughput: 175260.54,
+				LatencyMS: summary.Latency{
+					Avg: 55.52, Min: 3.25, P10: 44.43, P25: 47.13, P50: 50.36, P75: 56.13,
+					P90: 68.9, P95: 83.95, P99: 160.3, P999: 368.19, Max: 403.33,
+				},
+				SlowestThreadMS: 55934.34,
+			},
+			{
+				Name: "VALUE_RANGE_QUERY_DESC", OKOperations: 998, OKPoints: 49900,
+				FailOperations: 2, Throughput: 874.5239,
+				LatencyMS: summary.Latency{
+					Avg: 1.2345, Min: 0.1, P10: 0.2, P25: 0.3, P50: 1, P75: 1.5,
+					P90: 2, P95: 2.5, P99: 4.25, P999: 9.75, Max: 12.0001,
+				},
+				SlowestThreadMS: 1234.5,
+			},
+		},
+		Verify: &summary.Verify{ExpectedPoints: 10000000, StoredPoints: 10000000, OK: true},
+		Tool: summary.Tool{
+			CPUSeconds: 3.214, PeakRSSBytes: 45_200_000, CPUSecondsPerMillionPoints: 0.3214,
+		},
+	}
+}
+
+const closedGolden = `Create schema cost 0.04 second
+Test elapsed time (not include schema creation): 57.06 second
+----------------------------------------------------------Result Matrix----------------------------------------------------------
+Operation                okOperation              okPoint                  failOperation            failPoint                throughput(point/s)
+INGESTION                10000                    10000000                 0                        0                        175260.54
+VALUE_RANGE_QUERY_DESC   998                      49900                    2                        0                        874.52
+---------------------------------------------------------------------------------------------------------------------------------
+--------------------------------------------------------------------------Latency (ms) Matrix--------------------------------------------------------------------------
+Operation                AVG         MIN         P10         P25         MEDIAN      P75         P90         P95         P99         P999        MAX         SLOWEST_THREAD
+INGESTION                55.52       3.25        44.43       47.13       50.36       56.13       68.90       83.95       160.30      368.19      403.33      55934.34
+VALUE_RANGE_QUERY_DESC   1.23        0.10        0.20        0.30        1.00        1.50        2.00        2.50        4.25        9.75        12.00       1234.50
+-----------------------------------------------------------------------------------------------------------------------------------------------------------------------
+Phases (not in the matrices): schema 0.04 second; warm-up 5.00 second, 100 operations, 100000 points
+Verify: stored 10000000 points, expected 10000000: OK
+Tool: 3.21 CPU s (0.32 CPU s per million points), peak memory 45.2 MB
+Stop reason: loop (every client finished its loop)
+`
+
+func TestConsoleClosedModelGolden(t *testing.T) {
+	var buf bytes.Buffer
+	if err := Console(&buf, closedSummary()); err != nil {
+		t.Fatal(err)
+	}
+	diffLines(t, buf.String(), closedGolden)
+}
+
+// TestConsoleMatchesIoTBenchmarkShape checks the matrix lines against
+// IoT-benchmark's own output (reference/iot-benchmark.md, "Output shape").
+func TestConsoleMatchesIoTBenchmarkShape(t *testing.T) {
+	var buf bytes.Buffer
+	if err := Console(&buf, closedSummary()); err != nil {
+		t.Fatal(err)
+	}
+	got := buf.String()
+	for _, want := range []string{
+		"Create schema cost 0.04 second\n",
+		"Test elapsed time (not include schema creation): 57.06 second\n",
+		"----------------------------------------------------------Result Matrix----------------------------------------------------------\n",
+		"Operation                okOperation              okPoint                  failOperation            failPoint                throughput(point/s)\n",
+		"INGESTION                10000                    10000000                 0                        0                        175260.54\n",
+		"--------------------------------------------------------------------------Latency (ms) Matrix--------------------------------------------------------------------------\n",
+		"Operation                AVG         MIN         P10         P25         MEDIAN      P75         P90         P95         P99         P999        MAX         SLOWEST_THREAD\n",
+		"INGESTION                55.52       3.25        44.43       47.13       50.36       56.13       68.90       83.95       160.30      368.19      403.33      55934.34\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output lacks IoT-benchmark line %q", want)
+		}
+	}
+}
+
+func openSummary() *summary.Summary {
+	s := closedSummary()
+	s.Operations = s.Operations[:1]
+	s.OpenModel = true
+	s.RatePerSecond = 200
+	s.Operations[0].ServiceMS = &summary.Latency{
+		Avg: 5.5, Min: 1, P10: 2, P25: 3, P50: 4, P75: 6, P90: 8, P95: 9, P99: 10, P999: 11, Max: 12,
+	}
+	s.Operations = append(s.Operations, summary.Operation{
+		Name: "GROUP_BY", Unsupported: 7,
+	})
+	s.Operations[0].FailOperations = 3
+	s.Operations[0].FailPoints = 3000
+	s.Operations[0].Failures = []summary.Failure{
+		{Class: "timeout", Example: "context deadline\nexceeded", Operations: 2, Points: 2000},
+		{Class: "http 500", Example: "server error", Operations: 1, Points: 1000},
+	}
+	s.Verify = &summary.Verify{ExpectedPoints: 10000000, StoredPoints: 9999000}
+	s.Interrupted = true
+	s.StopReason = "interrupted"
+	s.StorageBytes = 123_456_789
+	s.BytesPerPoint = 12.3456789
+	return s
+}
+
+const openGolden = `*** INTERRUPTED: the run was stopped before its end; the figures cover only the part that ran ***
+Create schema cost 0.04 second
+Test elapsed time (not include schema creation): 57.06 second
+----------------------------------------------------------Result Matrix----------------------------------------------------------
+Operation                okOperation              okPoint                  failOperation            failPoint                throughput(point/s)
+INGESTION                10000                    10000000                 3                        3000                     175260.54
+GROUP_BY                 0                        0                        0                        0                        0.00
+---------------------------------------------------------------------------------------------------------------------------------
+--------------------------------------------------------------------------Latency (ms) Matrix--------------------------------------------------------------------------
+Operation                AVG         MIN         P10         P25         MEDIAN      P75         P90         P95         P99         P999        MAX         SLOWEST_THREAD
+INGESTION                55.52       3.25        44.43       47.13       50.36       56.13       68.90       83.95       160.30      368.19      403.33      55934.34
+GROUP_BY                 0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00
+-----------------------------------------------------------------------------------------------------------------------------------------------------------------------
+-----------------------------------------------------------------------Service time (ms) Matrix------------------------------------------------------------------------
+Operation                AVG         MIN         P10         P25         MEDIAN      P75         P90         P95         P99         P999        MAX         SLOWEST_THREAD
+INGESTION                5.50        1.00        2.00        3.00        4.00        6.00        8.00        9.00        10.00       11.00       12.00       -
+GROUP_BY                 0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        -
+-----------------------------------------------------------------------------------------------------------------------------------------------------------------------
+Open model at 200.00 operations/s: latency counts from the intended start time (coordinated omission corrected); service time counts from the actual send.
+Failures by error class:
+Operation                Class     failOperation  failPoint   Example
+INGESTION                timeout   2              2000        context deadline exceeded
+INGESTION                http 500  1              1000        server error
+Unsupported by target influxdb: GROUP_BY (7 operations)
+Phases (not in the matrices): schema 0.04 second; warm-up 5.00 second, 100 operations, 100000 points
+Verify: stored 9999000 points, expected 10000000: MISMATCH
+Storage: 123.5 MB on disk, 12.35 bytes per point
+Tool: 3.21 CPU s (0.32 CPU s per million points), peak memory 45.2 MB
+Stop reason: interrupted (stopped by a signal or the user)
+*** INTERRUPTED: the run was stopped before its end; the figures cover only the part that ran ***
+`
+
+func TestConsoleOpenModelFailuresInterruptedGolden(t *testing.T) {
+	var buf bytes.Buffer
+	if err := Console(&buf, openSummary()); err != nil {
+		t.Fatal(err)
+	}
+	diffLines(t, buf.String(), openGolden)
+}
+
+func TestConsoleVerifyVariants(t *testing.T) {
+	cases := []struct {
+		v    *summary.Verify
+		want string
+	}{
+		{nil, "Verify: not run\n"},
+		{&summary.Verify{Error: "count:\n timeout"}, "Verify: FAILED to count stored points: count: timeout\n"},
+		{&summary.Verify{ExpectedPoints: 5, StoredPoints: 5, OK: true}, "Verify: stored 5 points, expected 5: OK\n"},
+	}
+	for _, c := range cases {
+		s := closedSummary()
+		s.Verify = c.v
+		var buf bytes.Buffer
+		if err := Console(&buf, s); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(buf.String(), c.want) {
+			t.Errorf("verify %+v: output lacks %q", c.v, c.want)
+		}
+	}
+}
+
+func TestBannerWidths(t *testing.T) {
+	for _, c := range []struct {
+		title string
+		width int
+	}{{"Result Matrix", resultBannerWidth}, {"Latency (ms) Matrix", latencyBannerWidth}, {"Service time (ms) Matrix", latencyBannerWidth}} {
+		if got := len(banner(c.title, c.width)); got != c.width {
+			t.Errorf("banner(%q) is %d wide, want %d", c.title, got, c.width)
+		}
+	}
+}
+
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, errFail }
+
+var errFail = errorString("disk full")
+
+type errorString string
+
+func (e errorString) Error() string { return string(e) }
+
+func TestConsoleReportsWriteError(t *testing.T) {
+	if err := Console(failWriter{}, closedSummary()); err != errFail {
+		t.Fatalf("Console error = %v, want %v", err, errFail)
+	}
+}
+
+// diffLines reports the first differing line, which is far easier to read
+// than two 170-column blobs.
+func diffLines(t *testing.T, got, want string) {
+	t.Helper()
+	if got == want {
+		return
+	}
+	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
+	for i := 0; i < max(len(g), len(w)); i++ {
+		var gl, wl string
+		if i < len(g) {
+			gl = g[i]
+		}
+		if i < len(w) {
+			wl = w[i]
+		}
+		if gl != wl {
+			t.Fatalf("line %d differs:\n got: %q\nwant: %q\nfull output:\n%s", i+1, gl, wl, got)
+		}
+	}
+}

@@ -1,0 +1,151 @@
+package report
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/tsbench/tsbench/internal/summary"
+)
+
+// exampleMax bounds an example error text so that one verbose server message
+// cannot push the rest of the report off the screen.
+const exampleMax = 160
+
+// writeNotes prints, after the matrices, what IoT-benchmark does not tell:
+// each part is left out when it has nothing to say, except the verify, tool
+// and stop lines, whose absence would itself be a question.
+func writeNotes(b *strings.Builder, s *summary.Summary) {
+	writeFailures(b, s.Operations)
+	line(b, unsupportedLine(s))
+	line(b, phasesLine(s.Phases))
+	line(b, verifyLine(s.Verify))
+	line(b, storageLine(s))
+	line(b, toolLine(s.Tool))
+	line(b, stopLine(s.StopReason))
+	if s.Interrupted {
+		// Repeated at the end, where the eye lands after the run.
+		line(b, interruptedBanner)
+	}
+}
+
+func line(b *strings.Builder, text string) {
+	if text != "" {
+		b.WriteString(text + "\n")
+	}
+}
+
+// writeFailures prints one row per operation and error class. Failures are
+// never mixed into latency, so this table is where they can be seen.
+func writeFailures(b *strings.Builder, ops []summary.Operation) {
+	classWidth := 0
+	for _, o := range ops {
+		for _, f := range o.Failures {
+			classWidth = max(classWidth, len(f.Class)+2)
+		}
+	}
+	if classWidth == 0 {
+		return
+	}
+	b.WriteString("Failures by error class:\n")
+	b.WriteString(failureRow("Operation", "Class", "failOperation", "failPoint", "Example", classWidth) + "\n")
+	for _, o := range ops {
+		for _, f := range o.Failures {
+			b.WriteString(failureRow(o.Name, f.Class,
+				strconv.FormatInt(f.Operations, 10), strconv.FormatInt(f.Points, 10),
+				oneLine(f.Example, exampleMax), classWidth) + "\n")
+		}
+	}
+}
+
+func failureRow(op, class, ops, points, example string, classWidth int) string {
+	return strings.TrimRight(pad(op, resultWidth)+pad(class, classWidth)+pad(ops, 15)+pad(points, 12)+example, " ")
+}
+
+// unsupportedLine names the operations the target could not express; they
+// are neither passes nor failures, and saying so keeps a zero row in the
+// matrix from looking like a fast query.
+func unsupportedLine(s *summary.Summary) string {
+	var parts []string
+	for _, o := range s.Operations {
+		if o.Unsupported > 0 {
+			parts = append(parts, fmt.Sprintf("%s (%d operations)", o.Name, o.Unsupported))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	who := "the target"
+	if s.Target != "" {
+		who = "target " + s.Target
+	}
+	return "Unsupported by " + who + ": " + strings.Join(parts, ", ")
+}
+
+// phasesLine lists the steps outside the measured phase; their time is not in
+// the elapsed time above, so it has to be shown somewhere.
+func phasesLine(phases []summary.Phase) string {
+	if len(phases) == 0 {
+		return ""
+	}
+	parts := make([]string, len(phases))
+	for i, p := range phases {
+		parts[i] = p.Name + " " + f2(p.Seconds) + " second"
+		if p.Operations > 0 || p.Points > 0 {
+			parts[i] += fmt.Sprintf(", %d operations, %d points", p.Operations, p.Points)
+		}
+	}
+	return "Phases (not in the matrices): " + strings.Join(parts, "; ")
+}
+
+func verifyLine(v *summary.Verify) string {
+	switch {
+	case v == nil:
+		return "Verify: not run"
+	case v.Error != "":
+		return "Verify: FAILED to count stored points: " + oneLine(v.Error, exampleMax)
+	}
+	verdict := "MISMATCH"
+	if v.OK {
+		verdict = "OK"
+	}
+	return fmt.Sprintf("Verify: stored %d points, expected %d: %s", v.StoredPoints, v.ExpectedPoints, verdict)
+}
+
+func storageLine(s *summary.Summary) string {
+	if s.StorageBytes <= 0 {
+		return ""
+	}
+	text := "Storage: " + HumanBytes(s.StorageBytes) + " on disk"
+	if s.BytesPerPoint > 0 {
+		text += ", " + f2(s.BytesPerPoint) + " bytes per point"
+	}
+	return text
+}
+
+// toolLine shows what the benchmark itself cost, so that a reader can tell
+// whether the client could have been the limit.
+func toolLine(t summary.Tool) string {
+	text := "Tool: " + f2(t.CPUSeconds) + " CPU s"
+	if t.CPUSecondsPerMillionPoints > 0 {
+		text += " (" + f2(t.CPUSecondsPerMillionPoints) + " CPU s per million points)"
+	}
+	return text + ", peak memory " + HumanBytes(t.PeakRSSBytes)
+}
+
+var stopReasons = map[string]string{
+	"loop":        "every client finished its loop",
+	"duration":    "the time limit was reached",
+	"interrupted": "stopped by a signal or the user",
+	"error":       "stopped by an error",
+}
+
+func stopLine(reason string) string {
+	if reason == "" {
+		return ""
+	}
+	if text, ok := stopReasons[reason]; ok {
+		return "Stop reason: " + reason + " (" + text + ")"
+	}
+	return "Stop reason: " + reason
+}

@@ -1,0 +1,123 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"sync/atomic"
+	"time"
+
+	"github.com/tsbench/tsbench/internal/gen"
+	"github.com/tsbench/tsbench/internal/metrics"
+	"github.com/tsbench/tsbench/internal/target"
+	"github.com/tsbench/tsbench/internal/ts"
+	"github.com/tsbench/tsbench/internal/workload"
+)
+
+// client is one concurrent worker with its own connection, devices, batch
+// buffer and operation sequence.
+type client struct {
+	id      int
+	r       *Runner
+	conn    target.Target
+	devices []ts.Device
+	plan    *workload.Plan
+	queries *workload.Queries
+	batch   *ts.Batch
+	cursor  *gen.Cursor
+	rec     *metrics.Client
+	pacer   pacer
+
+	written int64 // write steps done: batch n of every owned device is the n-th
+
+	warmOps, warmPoints int64 // acknowledged during warm-up (not measured)
+	query               ts.Query
+}
+
+// run executes the warm-up and then the measured plan until it is done, the
+// deadline passes or the run is stopped.
+func (c *client) run(ctx context.Context) {
+	r := c.r
+	if r.warmupEnd.After(time.Now()) {
+		warm := workload.NewPlan(r.cfg.Proportion, 1<<62) // same mix, not counted against LOOP
+		for time.Now().Before(r.warmupEnd) && !r.stopped() {
+			op, _ := warm.Next()
+			c.do(ctx, op, true)
+		}
+	}
+	<-r.measureStart // every client starts measuring together
+	c.pacer.start(time.Now())
+	for !r.stopped() {
+		op, ok := c.plan.Next()
+		if !ok {
+			return
+		}
+		if r.deadlineHit() {
+			return
+		}
+		c.do(ctx, op, false)
+	}
+}
+
+// do performs one plan step: a write step writes one batch to every device
+// the client owns (each batch is one operation), a query step one query.
+func (c *client) do(ctx context.Context, op workload.Op, warm bool) {
+	if op == workload.Write {
+		for i := range c.devices {
+			if !warm && (c.r.stopped() || c.r.deadlineHit()) {
+				return
+			}
+			c.r.gen.Fill(c.batch, &c.devices[i], c.written, c.cursor)
+			c.measure(ctx, op, warm, c.batch.Points(), func(ctx context.Context) (int64, error) {
+				return c.batch.Points(), c.conn.Write(ctx, c.batch)
+			})
+		}
+		c.written++
+		c.pacer.stepDone()
+		return
+	}
+	c.queries.Next(op.Query(), &c.query)
+	c.measure(ctx, op, warm, 0, func(ctx context.Context) (int64, error) {
+		res, err := c.conn.Query(ctx, &c.query)
+		return res.Points, err
+	})
+	c.pacer.stepDone()
+}
+
+// measure times one operation and records it. In the open model latency
+// counts from the operation's intended start, so a slow server cannot hide
+// the queue it causes (coordinated omission); service time counts from the
+// send.
+func (c *client) measure(ctx context.Context, op workload.Op, warm bool, points int64, call func(context.Context) (int64, error)) {
+	intended := c.pacer.wait(c.r.stopCh)
+	if !warm && c.r.stopped() {
+		return
+	}
+	timeout := c.r.cfg.ReadTimeout
+	if op == workload.Write {
+		timeout = c.r.cfg.WriteTimeout
+	}
+	octx, cancel := context.WithTimeout(ctx, timeout)
+	sent := time.Now()
+	got, err := call(octx)
+	done := time.Now()
+	cancel()
+	if intended.IsZero() {
+		intended = sent
+	}
+	switch {
+	case warm:
+		if err == nil {
+			atomic.AddInt64(&c.warmOps, 1)
+			atomic.AddInt64(&c.warmPoints, got)
+		}
+	case err == nil:
+		c.rec.Record(op, got, done.Sub(intended), done.Sub(sent))
+	case errors.Is(err, target.ErrUnsupported):
+		c.rec.Unsupported(op)
+	default:
+		c.rec.Fail(op, points, err)
+	}
+}
+
+func (c *client) warmOpsNow() int64    { return atomic.LoadInt64(&c.warmOps) }
+func (c *client) warmPointsNow() int64 { return atomic.LoadInt64(&c.warmPoints) }

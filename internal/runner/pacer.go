@@ -1,0 +1,72 @@
+package runner
+
+import (
+	"math/rand/v2"
+	"time"
+)
+
+// pacer decides when a client's next operation may start.
+//
+//   - Closed model (default): as soon as the previous one returned, but no
+//     sooner than OP_MIN_INTERVAL after the previous plan step began.
+//   - Open model (--rate): operation i is due at start + i/rate whatever the
+//     server does; wait returns that intended start so latency can be
+//     measured from it (wrk2's correction for coordinated omission).
+type pacer struct {
+	interval time.Duration // open model: time between intended starts
+	minStep  time.Duration // closed model: OP_MIN_INTERVAL per plan step
+	random   bool          // OP_MIN_INTERVAL_RANDOM: uniform in [0, minStep)
+	rng      *rand.Rand
+
+	origin   time.Time
+	issued   int64
+	stepFrom time.Time
+}
+
+func (p *pacer) start(now time.Time) {
+	p.origin = now
+	p.issued = 0
+	p.stepFrom = now
+}
+
+// wait blocks until the next operation is due and returns its intended start
+// (zero in the closed model). It returns early when stop closes.
+func (p *pacer) wait(stop <-chan struct{}) time.Time {
+	if p.interval <= 0 {
+		return time.Time{}
+	}
+	if p.origin.IsZero() { // warm-up: pace from the first operation
+		p.start(time.Now())
+	}
+	due := p.origin.Add(time.Duration(p.issued) * p.interval)
+	p.issued++
+	sleepUntil(due, stop)
+	return due
+}
+
+// stepDone enforces OP_MIN_INTERVAL between plan steps in the closed model.
+func (p *pacer) stepDone() {
+	if p.minStep <= 0 || p.interval > 0 {
+		return
+	}
+	gap := p.minStep
+	if p.random {
+		gap = time.Duration(p.rng.Int64N(int64(p.minStep)))
+	}
+	next := p.stepFrom.Add(gap)
+	sleepUntil(next, nil)
+	p.stepFrom = time.Now()
+}
+
+func sleepUntil(t time.Time, stop <-chan struct{}) {
+	d := time.Until(t)
+	if d <= 0 {
+		return
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+	case <-stop:
+	}
+}

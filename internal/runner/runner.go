@@ -1,0 +1,348 @@
+// Package runner executes a run: it sets up the target, starts the clients
+// (closed loop, or open model at a fixed rate), samples the time series once a
+// second, stops on the plan's end, the deadline or an interrupt, verifies what
+// was stored, and returns the summary. Nothing measured is lost on an
+// interrupt: the summary is built from whatever was recorded.
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/tsbench/tsbench/internal/config"
+	"github.com/tsbench/tsbench/internal/gen"
+	"github.com/tsbench/tsbench/internal/metrics"
+	"github.com/tsbench/tsbench/internal/summary"
+	"github.com/tsbench/tsbench/internal/target"
+	"github.com/tsbench/tsbench/internal/ts"
+	"github.com/tsbench/tsbench/internal/workload"
+)
+
+// Progress receives a line's worth of figures once a second.
+type Progress func(Tick)
+
+// Tick is the state of the measured phase at one moment.
+type Tick struct {
+	Phase        string // "warm-up" or "measure"
+	Elapsed      time.Duration
+	DoneOps      int64
+	TotalOps     int64 // 0 when unknown
+	Deadline     time.Duration
+	OpsPerSec    float64
+	PointsPerSec float64
+	Errors       int64
+}
+
+// Runner holds one run's setup.
+type Runner struct {
+	cfg    *config.Config
+	driver *target.Driver
+	opts   target.Options
+	schema *ts.Schema
+	gen    *gen.Generator
+
+	// Progress, when set, is called once a second.
+	Progress Progress
+
+	stopOnce     sync.Once
+	stopCh       chan struct{}
+	interrupted  bool
+	warmupEnd    time.Time
+	measureStart chan struct{}
+	deadline     time.Time
+}
+
+// New prepares a run of cfg against the driver.
+func New(cfg *config.Config, d *target.Driver, opts target.Options) (*Runner, error) {
+	schema := workload.Schema(cfg)
+	g, err := gen.New(schema, workload.GenOptions(cfg))
+	if err != nil {
+		return nil, err
+	}
+	return &Runner{cfg: cfg, driver: d, opts: opts, schema: schema, gen: g,
+		stopCh: make(chan struct{}), measureStart: make(chan struct{})}, nil
+}
+
+// Schema is the run's schema.
+func (r *Runner) Schema() *ts.Schema { return r.schema }
+
+// Generator is the run's data generator.
+func (r *Runner) Generator() *gen.Generator { return r.gen }
+
+// Interrupt stops the clients after their current operation; what was
+// measured so far becomes the result, marked interrupted.
+func (r *Runner) Interrupt() {
+	r.stopOnce.Do(func() {
+		r.interrupted = true
+		close(r.stopCh)
+	})
+}
+
+func (r *Runner) stopped() bool {
+	select {
+	case <-r.stopCh:
+		return true
+	default:
+		return false
+	}
+}
+
+func (r *Runner) deadlineHit() bool {
+	return !r.deadline.IsZero() && time.Now().After(r.deadline)
+}
+
+// Run executes the whole run. ctx bounds setup, verification and every
+// operation; cancel it only to abort hard (Interrupt is the graceful stop).
+func (r *Runner) Run(ctx context.Context) (*summary.Summary, error) {
+	cfg := r.cfg
+	s := &summary.Summary{SchemaVersion: summary.SchemaVersion, Target: r.driver.Name,
+		Started: time.Now().UTC(), OpenModel: cfg.Rate > 0, RatePerSecond: cfg.Rate}
+
+	admin, err := r.driver.Open(ctx, r.opts)
+	if err != nil {
+		return nil, fmt.Errorf("%s: connect: %w", r.driver.Name, err)
+	}
+	defer admin.Close()
+	if err := r.setup(ctx, admin, s); err != nil {
+		return nil, err
+	}
+	clients, err := r.openClients(ctx)
+	defer func() {
+		for _, c := range clients {
+			c.conn.Close()
+		}
+	}()
+	if err != nil {
+		return nil, err
+	}
+
+	elapsed := r.measure(ctx, clients, s)
+	r.finish(ctx, admin, clients, s, elapsed)
+	return s, nil
+}
+
+// setup creates the schema (timed on its own: excluded from throughput).
+func (r *Runner) setup(ctx context.Context, admin target.Target, s *summary.Summary) error {
+	if !r.cfg.CreateSchema {
+		if b, ok := admin.(target.Binder); ok {
+			return b.Bind(ctx, r.schema)
+		}
+		return nil
+	}
+	t0 := time.Now()
+	if err := admin.Setup(ctx, r.schema, r.cfg.DeleteData); err != nil {
+		return fmt.Errorf("%s: create schema: %w", r.driver.Name, err)
+	}
+	s.SchemaSeconds = time.Since(t0).Seconds()
+	s.Phases = append(s.Phases, summary.Phase{Name: "schema", Seconds: s.SchemaSeconds})
+	if r.cfg.InitWait > 0 {
+		time.Sleep(r.cfg.InitWait)
+	}
+	return nil
+}
+
+func (r *Runner) openClients(ctx context.Context) ([]*client, error) {
+	cfg := r.cfg
+	var clients []*client
+	for i := 0; i < cfg.Clients; i++ {
+		conn, err := r.driver.Open(ctx, r.opts)
+		if err != nil {
+			return clients, fmt.Errorf("%s: connect client %d: %w", r.driver.Name, i, err)
+		}
+		c := &client{id: i, r: r, conn: conn,
+			devices: workload.ClientDevices(r.schema, cfg.Clients, i),
+			plan:    workload.NewPlan(cfg.Proportion, cfg.Loop),
+			queries: workload.NewQueries(cfg, r.schema, i),
+			batch:   r.gen.NewBatch(),
+			cursor:  gen.NewCursor(),
+		}
+		clients = append(clients, c)
+		if b, ok := conn.(target.Binder); ok {
+			if err := b.Bind(ctx, r.schema); err != nil {
+				return clients, fmt.Errorf("%s: prepare client %d: %w", r.driver.Name, i, err)
+			}
+		}
+		c.pacer = r.newPacer(i)
+	}
+	return clients, nil
+}
+
+func (r *Runner) newPacer(client int) pacer {
+	p := pacer{minStep: r.cfg.OpMinInterval, random: r.cfg.OpMinIntervalRand,
+		rng: rand.New(rand.NewPCG(uint64(r.cfg.DataSeed), uint64(client)))}
+	if r.cfg.Rate > 0 {
+		p.interval = time.Duration(float64(time.Second) * float64(r.cfg.Clients) / r.cfg.Rate)
+	}
+	return p
+}
+
+// measure runs warm-up and the measured phase and returns the latter's length.
+func (r *Runner) measure(ctx context.Context, clients []*client, s *summary.Summary) time.Duration {
+	cfg := r.cfg
+	warmStart := time.Now()
+	r.warmupEnd = warmStart.Add(cfg.Warmup)
+	var wg sync.WaitGroup
+	for _, c := range clients {
+		wg.Add(1)
+		go func() { defer wg.Done(); c.run(ctx) }()
+	}
+	r.tickWarmup(clients, warmStart)
+
+	start := time.Now()
+	if cfg.Warmup > 0 {
+		s.Phases = append(s.Phases, r.warmPhase(clients, start.Sub(warmStart)))
+	}
+	if cfg.MaxTime > 0 {
+		r.deadline = start.Add(cfg.MaxTime)
+	}
+	run := metrics.NewRun(len(clients), cfg.Rate > 0, start)
+	for _, c := range clients {
+		c.rec = run.Client(c.id)
+	}
+	close(r.measureStart)
+
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	r.collect(run, start, done, r.totalOps(clients))
+	elapsed := time.Since(start)
+	run.Snapshot(time.Now())
+
+	s.Elapsed = elapsed.Seconds()
+	s.Operations = run.Operations(elapsed)
+	s.Intervals = run.Intervals()
+	switch {
+	case r.interrupted:
+		s.Interrupted, s.StopReason = true, "interrupted"
+	case r.deadlineHit():
+		s.StopReason = "duration"
+	default:
+		s.StopReason = "loop"
+	}
+	return elapsed
+}
+
+// tickWarmup waits out the warm-up, reporting progress.
+func (r *Runner) tickWarmup(clients []*client, from time.Time) {
+	for time.Now().Before(r.warmupEnd) && !r.stopped() {
+		sleepUntil(minTime(time.Now().Add(time.Second), r.warmupEnd), r.stopCh)
+		if r.Progress != nil {
+			var ops int64
+			for _, c := range clients {
+				ops += c.warmOpsNow()
+			}
+			r.Progress(Tick{Phase: "warm-up", Elapsed: time.Since(from), DoneOps: ops, Deadline: r.cfg.Warmup})
+		}
+	}
+}
+
+func (r *Runner) warmPhase(clients []*client, d time.Duration) summary.Phase {
+	p := summary.Phase{Name: "warm-up", Seconds: d.Seconds()}
+	for _, c := range clients {
+		p.Operations += c.warmOpsNow()
+		p.Points += c.warmPointsNow()
+	}
+	return p
+}
+
+// collect snapshots the interval series once a second until the clients end.
+func (r *Runner) collect(run *metrics.Run, start time.Time, done <-chan struct{}, total int64) {
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case now := <-tick.C:
+			iv, tot := run.Snapshot(now)
+			if r.Progress == nil {
+				continue
+			}
+			var ops, pts int64
+			for _, o := range iv.Ops {
+				ops += o.OKOps
+				pts += o.OKPoints
+			}
+			t := Tick{Phase: "measure", Elapsed: now.Sub(start), DoneOps: tot.OKOps + tot.FailOps,
+				TotalOps: total, Deadline: r.cfg.MaxTime, Errors: tot.FailOps}
+			if iv.Seconds > 0 {
+				t.OpsPerSec, t.PointsPerSec = float64(ops)/iv.Seconds, float64(pts)/iv.Seconds
+			}
+			r.Progress(t)
+		}
+	}
+}
+
+// totalOps is the number of operations the plans hold (a write step is one
+// operation per owned device).
+func (r *Runner) totalOps(clients []*client) int64 {
+	var n int64
+	for _, c := range clients {
+		counts := c.plan.Counts()
+		n += counts[workload.Write] * int64(len(c.devices))
+		for op := 1; op < workload.NumOps; op++ {
+			n += counts[op]
+		}
+	}
+	return n
+}
+
+// finish verifies, asks the target for its version and size, and fills in
+// the parts of the summary that come after the measured phase.
+func (r *Runner) finish(ctx context.Context, admin target.Target, clients []*client, s *summary.Summary, elapsed time.Duration) {
+	var acked int64
+	for _, c := range clients {
+		acked += c.warmPointsNow()
+	}
+	if w := s.Op(workload.Write.String()); w != nil {
+		acked += w.OKPoints
+	}
+	wrote := acked > 0 || (s.Op(workload.Write.String()) != nil)
+	if r.cfg.Verify && wrote {
+		s.Verify = r.verify(ctx, admin, acked)
+	}
+	if v, ok := admin.(target.Versioner); ok {
+		if ver, err := v.ServerVersion(ctx); err == nil {
+			s.Environment.ServerVersion = ver
+		}
+	}
+	if sz, ok := admin.(target.Sizer); ok && wrote {
+		if n, err := sz.StorageBytes(ctx); err == nil && n > 0 {
+			s.StorageBytes = n
+			if acked > 0 {
+				s.BytesPerPoint = float64(n) / float64(acked)
+			}
+		}
+	}
+}
+
+// verify compares the distinct points the target stored for this run's
+// devices with the points it acknowledged (warm-up included).
+func (r *Runner) verify(ctx context.Context, admin target.Target, acked int64) *summary.Verify {
+	v := &summary.Verify{ExpectedPoints: acked}
+	rng := ts.CountRange{}
+	for i := range r.schema.Devices {
+		rng.Devices = append(rng.Devices, &r.schema.Devices[i])
+	}
+	n, err := admin.Count(ctx, rng)
+	switch {
+	case errors.Is(err, target.ErrUnsupported):
+		v.Skipped = err.Error() // the target keeps nothing to count (null)
+	case err != nil:
+		v.Error = fmt.Sprintf("%s: count stored points: %v", r.driver.Name, err)
+	default:
+		v.StoredPoints = n
+		v.OK = n == acked
+	}
+	return v
+}
+
+func minTime(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
+}

@@ -1,0 +1,226 @@
+// Package targettest is the conformance suite every database target passes:
+// it creates a schema, writes a generated dataset in order and out of order,
+// checks that Count equals the acknowledged points, and checks every query
+// kind Q1..Q10 against answers recomputed from the generator — never against
+// what the database itself returned earlier. A target that declares a query
+// kind or data type unsupported must say so with target.ErrUnsupported; the
+// suite checks that declaration instead of skipping.
+package targettest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/tsbench/tsbench/internal/gen"
+	"github.com/tsbench/tsbench/internal/target"
+	"github.com/tsbench/tsbench/internal/ts"
+)
+
+// Suite says how to reach the target under test.
+type Suite struct {
+	Driver  *target.Driver
+	Options target.Options
+	// Settle, if set, waits until written data is visible to queries (for
+	// databases that flush or commit asynchronously).
+	Settle func(ctx context.Context, conn target.Target) error
+}
+
+// Dataset geometry: 6 devices in 2 groups, rows at 1 s steps, 10-row batches.
+// Devices 0-1 arrive in order, 2-3 with POISSON delays, 4-5 with BATCH delays.
+const (
+	devices   = 6
+	rows      = 120
+	batchSize = 10
+	pointStep = 1000
+)
+
+var startTime = time.Date(2022, 1, 1, 0, 0, 0, 0, time.UTC).UnixMilli()
+
+// Dataset is the schema and generators of the conformance data.
+type Dataset struct {
+	Schema *ts.Schema
+	Gens   [3]*gen.Generator // in order, POISSON, BATCH (same values)
+}
+
+// NewDataset builds the conformance dataset for the types a target supports.
+func NewDataset(types []ts.DataType) (*Dataset, error) {
+	s := &ts.Schema{Database: "tsbench_conformance", Groups: []string{"g_0", "g_1"},
+		StartTime: startTime, PointStep: pointStep}
+	for i := 0; i < devices; i++ {
+		s.Devices = append(s.Devices, ts.Device{Index: i, Name: fmt.Sprintf("d_%d", i), Group: i % 2,
+			Tags: []ts.Tag{{Key: "tag_0", Value: fmt.Sprintf("value_%d", i%3)}}})
+	}
+	sensorTypes := append(append([]ts.DataType{}, types...), ts.Double, ts.Int64)
+	for i, t := range sensorTypes {
+		s.Sensors = append(s.Sensors, ts.Sensor{Name: fmt.Sprintf("s_%d", i), Type: t})
+	}
+	d := &Dataset{Schema: s}
+	orders := []gen.Order{{}, {Mode: gen.Poisson, Ratio: 0.4, Lambda: 8, MaxDelay: 30},
+		{Mode: gen.BatchOrder, Ratio: 0.5, Lambda: 10, MaxDelay: 30}}
+	for i, o := range orders {
+		g, err := gen.New(s, gen.Options{Seed: 7, Ratios: [6]float64{1, 1, 1, 1, 1, 1},
+			StringLength: 5, DoubleLength: 2, BatchSize: batchSize, Order: o})
+		if err != nil {
+			return nil, err
+		}
+		d.Gens[i] = g
+	}
+	return d, nil
+}
+
+// Points is the number of points the dataset holds.
+func (d *Dataset) Points() int64 { return int64(devices * rows * len(d.Schema.Sensors)) }
+
+// Write sends every batch of the dataset through conns (alternating), each
+// device with its delivery order.
+func (d *Dataset) Write(ctx context.Context, conns ...target.Target) error {
+	for dev := range d.Schema.Devices {
+		g := d.Gens[dev/2]
+		b := g.NewBatch()
+		cur := gen.NewCursor()
+		for n := int64(0); n < rows/batchSize; n++ {
+			g.Fill(b, &d.Schema.Devices[dev], n, cur)
+			if err := conns[int(n)%len(conns)].Write(ctx, b); err != nil {
+				return fmt.Errorf("write batch %d of %s: %w", n, d.Schema.Devices[dev].Name, err)
+			}
+		}
+	}
+	return nil
+}
+
+// Run runs the conformance suite.
+func Run(t *testing.T, s Suite) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	caps := s.Driver.Caps
+	d, err := NewDataset(caps.Types)
+	if err != nil {
+		t.Fatal(err)
+	}
+	admin := open(ctx, t, s)
+	if err := admin.Setup(ctx, d.Schema, true); err != nil {
+		t.Fatalf("setup: %v", err)
+	}
+	writer := open(ctx, t, s)
+	if b, ok := writer.(target.Binder); ok {
+		if err := b.Bind(ctx, d.Schema); err != nil {
+			t.Fatalf("bind: %v", err)
+		}
+	}
+	if err := d.Write(ctx, admin, writer); err != nil {
+		t.Fatal(err)
+	}
+	settle(ctx, t, s, admin)
+
+	t.Run("count", func(t *testing.T) { checkCounts(ctx, t, s, admin, writer, d) })
+	t.Run("queries", func(t *testing.T) { checkQueries(ctx, t, admin, d, caps) })
+	t.Run("unsupported-types", func(t *testing.T) { checkUnsupportedTypes(ctx, t, s, caps) })
+}
+
+func open(ctx context.Context, t *testing.T, s Suite) target.Target {
+	t.Helper()
+	conn, err := s.Driver.Open(ctx, s.Options)
+	if err != nil {
+		t.Fatalf("open %s: %v", s.Driver.Name, err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	return conn
+}
+
+func settle(ctx context.Context, t *testing.T, s Suite, conn target.Target) {
+	t.Helper()
+	if s.Settle != nil {
+		if err := s.Settle(ctx, conn); err != nil {
+			t.Fatalf("settle: %v", err)
+		}
+	}
+}
+
+func checkCounts(ctx context.Context, t *testing.T, s Suite, admin, writer target.Target, d *Dataset) {
+	all, err := admin.Count(ctx, ts.CountRange{})
+	if err != nil {
+		t.Fatalf("count: %v", err)
+	}
+	if all != d.Points() {
+		t.Fatalf("Count = %d, acknowledged %d", all, d.Points())
+	}
+	sub := ts.CountRange{Devices: []*ts.Device{&d.Schema.Devices[0], &d.Schema.Devices[3]},
+		Start: startTime + 10*pointStep, End: startTime + 50*pointStep}
+	got, err := admin.Count(ctx, sub)
+	if err != nil {
+		t.Fatalf("count range: %v", err)
+	}
+	if want := int64(2 * 40 * len(d.Schema.Sensors)); got != want {
+		t.Fatalf("Count(d_0, d_3, rows 10..49) = %d, want %d", got, want)
+	}
+	// Writing the same points again must not add points: Count counts
+	// distinct (series, timestamp) pairs whatever the engine keeps.
+	g := d.Gens[1]
+	b := g.NewBatch()
+	g.Fill(b, &d.Schema.Devices[2], 3, nil)
+	if err := writer.Write(ctx, b); err != nil {
+		t.Fatalf("rewrite: %v", err)
+	}
+	settle(ctx, t, s, admin)
+	if again, err := admin.Count(ctx, ts.CountRange{}); err != nil || again != d.Points() {
+		t.Fatalf("after rewriting a batch Count = %d (%v), want %d", again, err, d.Points())
+	}
+}
+
+func checkQueries(ctx context.Context, t *testing.T, conn target.Target, d *Dataset, caps target.Capabilities) {
+	for _, q := range Queries(d.Schema) {
+		q := q
+		name := fmt.Sprintf("%s/%s", q.Kind.Short(), describe(d.Schema, &q))
+		t.Run(name, func(t *testing.T) {
+			got, err := conn.Query(ctx, &q)
+			if !caps.SupportsQuery(q.Kind) {
+				if !errors.Is(err, target.ErrUnsupported) {
+					t.Fatalf("%s is declared unsupported but Query returned %v (want target.ErrUnsupported)", q.Kind, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("query: %v", err)
+			}
+			want := Expect(d.Gens[0], &q, rows)
+			if msg := Compare(&q, got, want); msg != "" {
+				t.Fatal(msg)
+			}
+		})
+	}
+}
+
+// Compare returns "" when got matches want: points exactly, the sum of values
+// to a relative 1e-9, and for row queries the first and last timestamps.
+func Compare(q *ts.Query, got, want ts.Result) string {
+	if got.Points != want.Points {
+		return fmt.Sprintf("points = %d, want %d", got.Points, want.Points)
+	}
+	if d := math.Abs(got.Sum - want.Sum); d > 1e-9*math.Max(1, math.Abs(want.Sum)) {
+		return fmt.Sprintf("sum of values = %.12g, want %.12g", got.Sum, want.Sum)
+	}
+	if !q.Kind.Aggregates() && q.Kind != ts.LatestPoint && (got.First != want.First || got.Last != want.Last) {
+		return fmt.Sprintf("first/last timestamps = %d/%d, want %d/%d (order of rows)", got.First, got.Last, want.First, want.Last)
+	}
+	return ""
+}
+
+func checkUnsupportedTypes(ctx context.Context, t *testing.T, s Suite, caps target.Capabilities) {
+	for _, typ := range ts.DataTypes {
+		if caps.SupportsType(typ) {
+			continue
+		}
+		schema := &ts.Schema{Database: "tsbench_conformance_types", Groups: []string{"g_0"},
+			Devices: []ts.Device{{Name: "d_0"}}, Sensors: []ts.Sensor{{Name: "s_0", Type: typ}},
+			StartTime: startTime, PointStep: pointStep}
+		conn := open(ctx, t, s)
+		if err := conn.Setup(ctx, schema, true); !errors.Is(err, target.ErrUnsupported) {
+			t.Errorf("%s is declared unsupported but Setup returned %v (want target.ErrUnsupported)", typ, err)
+		}
+	}
+}

@@ -1,0 +1,103 @@
+package workload
+
+import (
+	"github.com/tsbench/tsbench/internal/config"
+	"github.com/tsbench/tsbench/internal/ts"
+)
+
+// Queries builds the parameters of one client's queries as seed 002 (table
+// 1-6) and IoT-benchmark define them: QUERY_DEVICE_NUM devices and
+// QUERY_SENSOR_NUM sensors drawn without repeats; a window starting at
+// START_TIME + n*STEP_SIZE*POINT_STEP, where n counts this client's earlier
+// queries of the same kind, and QUERY_INTERVAL long. Draws are hashes of
+// (QUERY_SEED, client, query number), so a client's queries are the same in
+// every run. Value filters and sum/avg/min/max use numeric sensors only.
+type Queries struct {
+	cfg     *config.Config
+	schema  *ts.Schema
+	client  uint64
+	seed    uint64
+	made    [NumOps]int64
+	drawn   int64
+	all     []int
+	numeric []int
+	devs    []*ts.Device
+	sens    []int
+}
+
+// NewQueries prepares the query builder of one client.
+func NewQueries(c *config.Config, s *ts.Schema, client int) *Queries {
+	q := &Queries{cfg: c, schema: s, client: uint64(client), seed: uint64(c.QuerySeed)}
+	for i, sn := range s.Sensors {
+		q.all = append(q.all, i)
+		if sn.Type.Numeric() {
+			q.numeric = append(q.numeric, i)
+		}
+	}
+	return q
+}
+
+// Next fills dst with the next query of the kind. dst's slices are reused:
+// the query is valid until the next call.
+func (q *Queries) Next(kind ts.QueryKind, dst *ts.Query) {
+	c := q.cfg
+	n := q.made[kind]
+	q.made[kind]++
+	q.drawn++
+	key := mixKey(q.seed, q.client, uint64(q.drawn))
+
+	pool := q.all
+	if kind.HasValueFilter() || (kind.Aggregates() && c.QueryAggregate.NeedsNumeric()) {
+		pool = q.numeric
+	}
+	q.devs = q.devs[:0]
+	for _, i := range pick(len(q.schema.Devices), c.QueryDevices, key) {
+		q.devs = append(q.devs, &q.schema.Devices[i])
+	}
+	q.sens = q.sens[:0]
+	for _, i := range pick(len(pool), c.QuerySensors, key^0x5e45) {
+		q.sens = append(q.sens, pool[i])
+	}
+	start := q.schema.StartTime + n*c.StepSize*q.schema.PointStep
+	*dst = ts.Query{
+		Kind:    kind,
+		Devices: q.devs,
+		Sensors: q.sens,
+		Start:   start,
+		End:     start + c.QueryInterval,
+		Lower:   c.QueryLower,
+		Agg:     c.QueryAggregate,
+		Bucket:  c.GroupByUnit,
+	}
+}
+
+// pick draws k distinct indexes from [0, n) in draw order, with a partial
+// Fisher-Yates shuffle driven by hashes of key.
+func pick(n, k int, key uint64) []int {
+	k = min(k, n)
+	chosen := make([]int, 0, k)
+	swapped := map[int]int{} // sparse Fisher-Yates: only touched slots
+	at := func(i int) int {
+		if v, ok := swapped[i]; ok {
+			return v
+		}
+		return i
+	}
+	for i := 0; i < k; i++ {
+		j := i + int(mixKey(key, uint64(i), 0x9d)%uint64(n-i))
+		vi, vj := at(i), at(j)
+		swapped[i], swapped[j] = vj, vi
+		chosen = append(chosen, vj)
+	}
+	return chosen
+}
+
+// mixKey hashes three values (splitmix64 finaliser over a combination).
+func mixKey(a, b, c uint64) uint64 {
+	x := a*0x9e3779b97f4a7c15 ^ b*0xc2b2ae3d27d4eb4f ^ c*0x165667b19e3779f9
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	return x ^ x>>31
+}
