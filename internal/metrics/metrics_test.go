@@ -1,0 +1,135 @@
+package metrics
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/tsbench/tsbench/internal/workload"
+)
+
+// Percentiles are ordered MIN <= P10 <= ... <= P999 <= MAX for any data,
+// including skewed, bimodal and single-value distributions.
+func TestPercentilesAlwaysOrdered(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	dists := map[string]func() time.Duration{
+		"single":    func() time.Duration { return 3 * time.Millisecond },
+		"uniform":   func() time.Duration { return time.Duration(rng.Int64N(int64(50 * time.Millisecond))) },
+		"bimodal":   func() time.Duration { return time.Duration(1+rng.IntN(2)*400) * time.Millisecond },
+		"heavytail": func() time.Duration { return time.Duration(rng.ExpFloat64() * float64(time.Millisecond) * 10) },
+		"sub-µs":    func() time.Duration { return time.Duration(rng.IntN(900)) },
+	}
+	for name, draw := range dists {
+		for _, n := range []int{1, 2, 7, 1000} {
+			r := NewRun(3, false, time.Now())
+			for i := 0; i < n; i++ {
+				r.Client(i%3).Record(workload.Write, 10, draw(), 0)
+			}
+			ops := r.Operations(time.Second)
+			l := ops[0].LatencyMS
+			seq := []float64{l.Min, l.P10, l.P25, l.P50, l.P75, l.P90, l.P95, l.P99, l.P999, l.Max}
+			for i := 1; i < len(seq); i++ {
+				if seq[i] < seq[i-1] {
+					t.Fatalf("%s n=%d: percentiles out of order: %v", name, n, seq)
+				}
+			}
+			if l.Avg < l.Min || l.Avg > l.Max {
+				t.Fatalf("%s n=%d: avg %v outside [%v, %v]", name, n, l.Avg, l.Min, l.Max)
+			}
+		}
+	}
+}
+
+// Merging per-client histograms gives the exact counts and the same
+// percentiles as one histogram of everything.
+func TestMergeAcrossClients(t *testing.T) {
+	r := NewRun(4, false, time.Now())
+	all := NewHistogram()
+	var sum time.Duration
+	for i := 1; i <= 4000; i++ {
+		d := time.Duration(i) * 10 * time.Microsecond
+		r.Client(i%4).Record(workload.Op(3), 2, d, d)
+		all.RecordValue(micros(d))
+		sum += d
+	}
+	op := r.Operations(2 * time.Second)[0]
+	if op.Name != "VALUE_RANGE" || op.OKOperations != 4000 || op.OKPoints != 8000 || op.Throughput != 4000 {
+		t.Fatalf("row = %+v", op)
+	}
+	if got, want := op.LatencyMS.P99, float64(all.ValueAtQuantile(99))/1000; got != want {
+		t.Fatalf("merged p99 %v, single histogram %v", got, want)
+	}
+	if got, want := op.LatencyMS.Avg, sum.Seconds()*1000/4000; got != want {
+		t.Fatalf("avg %v, want exact %v", got, want)
+	}
+	if op.LatencyMS.Min != 0.01 || op.LatencyMS.Max != 40 {
+		t.Fatalf("min/max %v/%v, want exact 0.01/40", op.LatencyMS.Min, op.LatencyMS.Max)
+	}
+	// SLOWEST_THREAD is the largest per-client latency sum.
+	var slowest float64
+	for c := 0; c < 4; c++ {
+		var s time.Duration
+		for i := 1; i <= 4000; i++ {
+			if i%4 == c {
+				s += time.Duration(i) * 10 * time.Microsecond
+			}
+		}
+		slowest = max(slowest, float64(s)/1e6)
+	}
+	if op.SlowestThreadMS != slowest {
+		t.Fatalf("slowest thread %v, want %v", op.SlowestThreadMS, slowest)
+	}
+	h, err := Decode(op.Histogram)
+	if err != nil || h.TotalCount() != 4000 {
+		t.Fatalf("encoded histogram: %v, count %d", err, h.TotalCount())
+	}
+}
+
+// Failures are counted apart from successes, grouped by class, and never
+// enter the latency figures.
+func TestFailuresGroupedAndApart(t *testing.T) {
+	r := NewRun(2, false, time.Now())
+	c := r.Client(0)
+	c.Record(workload.Write, 100, time.Millisecond, time.Millisecond)
+	for i := 0; i < 3; i++ {
+		c.Fail(workload.Write, 100, fmt.Errorf("dial tcp 127.0.0.1:%d: connection refused", 8000+i))
+	}
+	r.Client(1).Fail(workload.Write, 100, errors.New("server said: disk full"))
+	r.Client(1).Unsupported(workload.Op(7))
+	ops := r.Operations(time.Second)
+	w := ops[0]
+	if w.OKOperations != 1 || w.FailOperations != 4 || w.FailPoints != 400 || w.OKPoints != 100 {
+		t.Fatalf("write row %+v", w)
+	}
+	if w.LatencyMS.Max != 1 {
+		t.Fatalf("failures leaked into latency: max %v", w.LatencyMS.Max)
+	}
+	if len(w.Failures) != 2 || w.Failures[0].Operations != 3 || w.Failures[0].Class != "dial tcp N.N.N.N:N: connection refused" {
+		t.Fatalf("failure classes %+v", w.Failures)
+	}
+	if ops[1].Name != "GROUP_BY" || ops[1].Unsupported != 1 || ops[1].OKOperations != 0 {
+		t.Fatalf("unsupported row %+v", ops[1])
+	}
+}
+
+// Interval snapshots add up to the totals and report per-second figures.
+func TestIntervals(t *testing.T) {
+	start := time.Now()
+	r := NewRun(2, false, start)
+	r.Client(0).Record(workload.Write, 10, time.Millisecond, 0)
+	r.Client(1).Record(workload.Write, 10, 2*time.Millisecond, 0)
+	iv, tot := r.Snapshot(start.Add(time.Second))
+	if len(iv.Ops) != 1 || iv.Ops[0].OKOps != 2 || iv.Ops[0].OKPoints != 20 || iv.Seconds != 1 {
+		t.Fatalf("interval %+v", iv)
+	}
+	r.Client(0).Fail(workload.Write, 10, errors.New("x"))
+	iv, tot = r.Snapshot(start.Add(2 * time.Second))
+	if tot.OKOps != 2 || tot.FailOps != 1 || iv.Ops[0].FailOps != 1 || iv.Start != 1 {
+		t.Fatalf("second interval %+v totals %+v", iv, tot)
+	}
+	if n := len(r.Intervals()); n != 2 {
+		t.Fatalf("%d intervals", n)
+	}
+}

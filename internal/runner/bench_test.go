@@ -1,0 +1,55 @@
+package runner
+
+import (
+	"context"
+	"testing"
+
+	"github.com/tsbench/tsbench/internal/config"
+	"github.com/tsbench/tsbench/internal/sysinfo"
+	"github.com/tsbench/tsbench/internal/target"
+	_ "github.com/tsbench/tsbench/internal/target/null"
+)
+
+// BenchmarkNullTarget measures the tool's own cost: a whole run (generation,
+// clients, timing, HDR recording) against the null target, which keeps
+// nothing. The shape is the lean-client comparison's: 100 devices x 10 DOUBLE
+// sensors, 10 clients, 100-row batches; 10 million points per run.
+// points/CPU-s is the figure to watch (IoT-benchmark's FakeDB: ~14.6 M).
+func BenchmarkNullTarget(b *testing.B) {
+	c := config.Default()
+	for _, kv := range []string{"DB_SWITCH=null", "DEVICE_NUMBER=100", "SENSOR_NUMBER=10", "CLIENT_NUMBER=10",
+		"BATCH_SIZE_PER_WRITE=100", "INSERT_DATATYPE_PROPORTION=0:0:0:0:1:0", "LOOP=100",
+		"OPERATION_PROPORTION=1:0:0:0:0:0:0:0:0:0:0", "verify=false"} {
+		if err := config.SetArg(c, kv); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := config.Resolve(c); err != nil {
+		b.Fatal(err)
+	}
+	d, err := target.Lookup("null")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var points int64
+	before := sysinfo.SelfUsage()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r, err := New(c, d, target.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		s, err := r.Run(context.Background())
+		if err != nil {
+			b.Fatal(err)
+		}
+		points += s.Op("INGESTION").OKPoints
+	}
+	b.StopTimer()
+	cpu := sysinfo.SelfUsage().CPUSeconds - before.CPUSeconds
+	if points != int64(b.N)*10_000_000 {
+		b.Fatalf("%d points acknowledged, want %d", points, int64(b.N)*10_000_000)
+	}
+	b.ReportMetric(float64(points)/cpu, "points/CPU-s")
+	b.ReportMetric(float64(points)/b.Elapsed().Seconds(), "points/s")
+}

@@ -1,0 +1,140 @@
+package workload
+
+import (
+	"testing"
+
+	"github.com/tsbench/tsbench/internal/config"
+	"github.com/tsbench/tsbench/internal/ts"
+)
+
+func cfg(t *testing.T, settings ...string) *config.Config {
+	t.Helper()
+	c := config.Default()
+	for _, s := range settings {
+		if err := config.SetArg(c, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := config.Resolve(c); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// The operation counts of a plan match OPERATION_PROPORTION exactly.
+func TestPlanCountsExact(t *testing.T) {
+	cases := []struct {
+		weights [NumOps]int64
+		loop    int64
+		want    [NumOps]int64
+	}{
+		{[NumOps]int64{1}, 100, [NumOps]int64{100}},
+		{[NumOps]int64{0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}, 30, [NumOps]int64{0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3}},
+		{[NumOps]int64{10, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}, 10000, [NumOps]int64{5000, 500, 500, 500, 500, 500, 500, 500, 500, 500, 500}},
+		{[NumOps]int64{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}, 10000, [NumOps]int64{910, 909, 909, 909, 909, 909, 909, 909, 909, 909, 909}},
+	}
+	for _, c := range cases {
+		p := NewPlan(c.weights, c.loop)
+		var got [NumOps]int64
+		for {
+			op, ok := p.Next()
+			if !ok {
+				break
+			}
+			got[op]++
+		}
+		if got != c.want || p.Counts() != c.want {
+			t.Errorf("weights %v loop %d: ran %v (counts %v), want %v", c.weights, c.loop, got, p.Counts(), c.want)
+		}
+	}
+}
+
+// Devices are split in balanced contiguous ranges covering every device once.
+func TestClientDevices(t *testing.T) {
+	s := Schema(cfg(t, "DEVICE_NUMBER=10", "CLIENT_NUMBER=3"))
+	seen := map[int]bool{}
+	for c := 0; c < 3; c++ {
+		devs := ClientDevices(s, 3, c)
+		if len(devs) < 3 || len(devs) > 4 {
+			t.Fatalf("client %d owns %d devices", c, len(devs))
+		}
+		for _, d := range devs {
+			if seen[d.Index] {
+				t.Fatalf("device %d owned twice", d.Index)
+			}
+			seen[d.Index] = true
+		}
+	}
+	if len(seen) != 10 {
+		t.Fatalf("%d devices owned", len(seen))
+	}
+}
+
+// Cluster mode offsets device indexes (IoT-benchmark's BENCHMARK_INDEX, which
+// crashes there for index >= 1), groups follow SG_STRATEGY, tags are set.
+func TestSchemaClusterGroupsTags(t *testing.T) {
+	s := Schema(cfg(t, "DEVICE_NUMBER=100", "BENCHMARK_CLUSTER=true", "BENCHMARK_INDEX=2", "GROUP_NUMBER=10",
+		"SG_STRATEGY=div", "TAG_NUMBER=2", "TAG_VALUE_CARDINALITY=3,5"))
+	if s.Devices[0].Index != 200 || s.Devices[0].Name != "d_200" || s.Devices[99].Name != "d_299" {
+		t.Fatalf("cluster offset: first %+v last %+v", s.Devices[0], s.Devices[99])
+	}
+	if s.Devices[9].Group != 0 || s.Devices[10].Group != 1 || s.Devices[99].Group != 9 {
+		t.Fatal("div strategy: devices 0-9 in g_0 ... 90-99 in g_9")
+	}
+	if len(s.Devices[5].Tags) != 2 || s.Devices[5].Tags[1].Key != "tag_1" {
+		t.Fatalf("tags %+v", s.Devices[5].Tags)
+	}
+	mod := Schema(cfg(t, "DEVICE_NUMBER=100", "GROUP_NUMBER=10"))
+	if mod.Devices[13].Group != 3 {
+		t.Fatal("mod strategy: d_13 in g_3")
+	}
+}
+
+// Queries pick distinct devices and sensors, numeric ones for value filters
+// and numeric aggregates, and windows advance by STEP_SIZE x POINT_STEP per
+// query of the same kind.
+func TestQueries(t *testing.T) {
+	c := cfg(t, "DEVICE_NUMBER=20", "SENSOR_NUMBER=12", "QUERY_DEVICE_NUM=3", "QUERY_SENSOR_NUM=2",
+		"STEP_SIZE=4", "POINT_STEP=1000", "QUERY_INTERVAL=50000", "QUERY_AGGREGATE_FUN=avg",
+		"OPERATION_PROPORTION=0:1:1:1:1:1:1:1:1:1:1")
+	s := Schema(c)
+	qs := NewQueries(c, s, 1)
+	var q ts.Query
+	for round := int64(0); round < 5; round++ {
+		for _, k := range ts.QueryKinds {
+			qs.Next(k, &q)
+			if len(q.Devices) != 3 || len(q.Sensors) != 2 || q.Devices[0] == q.Devices[1] || q.Sensors[0] == q.Sensors[1] {
+				t.Fatalf("%s: devices %v sensors %v", k, q.Devices, q.Sensors)
+			}
+			if q.Kind.HasValueFilter() || q.Kind.Aggregates() {
+				for _, sn := range q.Sensors {
+					if !s.Sensors[sn].Type.Numeric() {
+						t.Fatalf("%s uses non-numeric sensor %s", k, s.Sensors[sn].Type)
+					}
+				}
+			}
+			if want := s.StartTime + round*4*1000; q.Start != want || q.End != want+50000 {
+				t.Fatalf("%s round %d: window [%d, %d), want start %d", k, round, q.Start, q.End, want)
+			}
+			if q.Agg != ts.Avg || q.Lower != -5 || q.Bucket != 20000 {
+				t.Fatalf("%s: parameters %+v", k, q)
+			}
+		}
+	}
+	// The same client draws the same queries in every run; another client differs.
+	a, b, other := NewQueries(c, s, 0), NewQueries(c, s, 0), NewQueries(c, s, 1)
+	var qa, qb, qo ts.Query
+	differs := false
+	for i := 0; i < 20; i++ {
+		a.Next(ts.TimeRange, &qa)
+		b.Next(ts.TimeRange, &qb)
+		other.Next(ts.TimeRange, &qo)
+		if qa.Devices[0] != qb.Devices[0] || qa.Sensors[1] != qb.Sensors[1] {
+			t.Fatal("queries are not reproducible")
+		}
+		differs = differs || qa.Devices[0] != qo.Devices[0]
+	}
+	if !differs {
+		t.Fatal("two clients draw identical queries")
+	}
+}
