@@ -1,0 +1,77 @@
+# Shared helpers for scripts/services/NAME.sh. Each service script supports:
+#   install   fetch the server from its registry (Debian, Maven Central, npm)
+#   start     start it on 127.0.0.1 with a throwaway data directory; wait until
+#             it answers; print how to connect
+#   stop      stop it by PID
+#   status    exit 0 when it runs
+# State lives in $TSBENCH_SERVICES_DIR/NAME (default /tmp/tsbench-services/NAME).
+set -euo pipefail
+
+SERVICES_DIR=${TSBENCH_SERVICES_DIR:-/tmp/tsbench-services}
+CACHE_DIR=${TSBENCH_CACHE_DIR:-$HOME/.cache/tsbench}
+
+svc_dir() { echo "$SERVICES_DIR/$1"; }
+
+log() { echo "[$SERVICE] $*" >&2; }
+die() { echo "[$SERVICE] error: $*" >&2; exit 1; }
+
+# apt_install PKG...: installs the Debian packages that are missing (an
+# already installed server is not upgraded).
+apt_install() {
+  local missing=()
+  for p in "$@"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  log "installing ${missing[*]}"
+  if [ ! -f /tmp/.tsbench-apt-updated ]; then
+    apt-get -o DPkg::Lock::Timeout=600 update -qq && touch /tmp/.tsbench-apt-updated
+  fi
+  DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# wait_port PORT SECONDS [PID]: waits until 127.0.0.1:PORT accepts
+# connections; fails early when PID dies.
+wait_port() {
+  local port=$1 secs=$2 pid=${3:-}
+  local deadline=$((SECONDS + secs))
+  while [ $SECONDS -lt $deadline ]; do
+    if (exec 3<>/dev/tcp/127.0.0.1/"$port") 2>/dev/null; then return 0; fi
+    if [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; then return 1; fi
+    sleep 0.2
+  done
+  return 1
+}
+
+# start_daemon NAME LOGFILE CMD...: starts CMD in the background, records its PID.
+start_daemon() {
+  local name=$1 logfile=$2; shift 2
+  local dir; dir=$(svc_dir "$name")
+  mkdir -p "$dir"
+  nohup "$@" >"$logfile" 2>&1 &
+  echo $! >"$dir/pid"
+}
+
+# stop_pid NAME: stops the process recorded for NAME (TERM, then KILL).
+stop_pid() {
+  local dir; dir=$(svc_dir "$1")
+  [ -f "$dir/pid" ] || { log "not running"; return 0; }
+  local pid; pid=$(cat "$dir/pid")
+  if kill -0 "$pid" 2>/dev/null; then
+    kill "$pid" 2>/dev/null || true
+    for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -9 "$pid" 2>/dev/null || true
+  fi
+  rm -f "$dir/pid"
+  log "stopped"
+}
+
+is_running() {
+  local dir; dir=$(svc_dir "$1")
+  [ -f "$dir/pid" ] && kill -0 "$(cat "$dir/pid")" 2>/dev/null
+}
+
+# fail_start NAME LOGFILE: prints the end of the log and fails.
+fail_start() {
+  log "did not start; last lines of $2:"
+  tail -n 30 "$2" >&2 || true
+  exit 1
+}
