@@ -170,7 +170,7 @@ func TestBadInputExitsTwo(t *testing.T) {
 		{[]string{"run", "--duration", "soon"}, []string{"soon"}},
 		{[]string{"run", "--no-such-flag"}, []string{"no-such-flag"}},
 		{[]string{"run", "--properties", filepath.Join(dir, "missing.properties")}, []string{"missing.properties"}},
-		{[]string{"run", "--scenario", "nope"}, []string{"nope", "iotdb-crrc-write"}},
+		{[]string{"run", "--scenario", "nope"}, []string{"nope", "iotdb-crrc"}},
 	}
 	for _, c := range cases {
 		r := tsbench(t, []string{"TSBENCH_DATA_DIR=" + dir}, c.args...)

@@ -64,7 +64,7 @@ func newScenariosCmd(stdout io.Writer) *cobra.Command {
 	return &cobra.Command{
 		Use:     "scenarios",
 		Short:   "List the named workloads for 'tsbench run --scenario'",
-		Example: "  tsbench scenarios\n  tsbench run --scenario iotdb-crrc-write --set LOOP=10 --target sqlite",
+		Example: "  tsbench scenarios\n  tsbench run --scenario hakom-load --scale 0.01 --target sqlite\n  tsbench run --scenario epics-archiver --variant week --scale 10 --target postgres",
 		Args:    cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
 			for _, s := range scenario.All() {
@@ -72,11 +72,35 @@ func newScenariosCmd(stdout io.Writer) *cobra.Command {
 				if s.Source != "" {
 					fmt.Fprintf(stdout, "    source: %s\n", s.Source)
 				}
-				for _, p := range s.Published {
-					fmt.Fprintf(stdout, "    published: %s\n", p)
+				if s.Hardware != "" {
+					fmt.Fprintf(stdout, "    study hardware: %s\n", s.Hardware)
+				}
+				for _, p := range s.Phases {
+					if p.Prepare {
+						continue
+					}
+					fmt.Fprintf(stdout, "    phase %-15s published: %s\n", p.Name, figure(p.Published))
+				}
+				for name, v := range s.Variants {
+					fmt.Fprintf(stdout, "    variant %s: %s\n", name, v.Description)
 				}
 			}
 			return nil
 		},
 	}
+}
+
+// figure prints a published figure: rate, time and note, whichever exist.
+func figure(f scenario.Figure) string {
+	var parts []string
+	if f.Rate > 0 {
+		parts = append(parts, fmt.Sprintf("%.0f %s", f.Rate, f.Unit))
+	}
+	if f.Seconds > 0 {
+		parts = append(parts, fmt.Sprintf("%g s", f.Seconds))
+	}
+	if f.Note != "" {
+		parts = append(parts, f.Note)
+	}
+	return strings.Join(parts, "; ")
 }

@@ -28,6 +28,10 @@ type runFlags struct {
 	scenario    string
 	sets        []string
 	printConfig bool
+	scale       float64
+	repeat      int
+	variant     string
+	serverCores int
 }
 
 // keyFlag is a flag that sets one configuration key; it is applied only when
@@ -76,6 +80,9 @@ Exit status: 0 success; 1 the run failed or operations failed; 2 bad input;
   tsbench run --print-config --properties conf/config.properties`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if f.scenario != "" {
+				return executeScenario(cmd, &f, keyFlags, stdout, stderr)
+			}
 			cfg, err := loadConfig(cmd, &f, keyFlags, stderr)
 			if err != nil {
 				return err
@@ -92,6 +99,10 @@ Exit status: 0 success; 1 the run failed or operations failed; 2 bad input;
 	fl.StringVar(&f.scenario, "scenario", "", "named workload (see 'tsbench scenarios')")
 	fl.StringArrayVar(&f.sets, "set", nil, "set a configuration key, KEY=VALUE (repeatable; target.KEY=VALUE for target options)")
 	fl.BoolVar(&f.printConfig, "print-config", false, "print the effective configuration as YAML and exit")
+	fl.Float64Var(&f.scale, "scale", 1, "with --scenario: shrink (or grow) the data by this factor, keeping request shapes")
+	fl.IntVar(&f.repeat, "repeat", 0, "with --scenario: run the phases N times and report mean, std, min, max (default: the study's n)")
+	fl.StringVar(&f.variant, "variant", "", "with --scenario: a named variant, e.g. week or month for epics-archiver")
+	fl.IntVar(&f.serverCores, "server-cores", 0, "with --scenario: cores of the database host for per-core figures (default: this machine's)")
 	for _, k := range keyFlags {
 		fl.StringVar(&k.value, k.name, "", k.usage)
 	}
@@ -101,22 +112,17 @@ Exit status: 0 success; 1 the run failed or operations failed; 2 bad input;
 }
 
 // loadConfig applies defaults, scenario, files, --set and flags in order.
-func loadConfig(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stderr io.Writer) (*config.Config, error) {
+// A scenario run calls it once per phase with that phase's settings.
+func loadConfig(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stderr io.Writer, layers ...scenario.Setting) (*config.Config, error) {
 	cfg := config.Default()
 	warn := func(ws []string) {
 		for _, w := range ws {
 			fmt.Fprintln(stderr, "tsbench: warning:", w)
 		}
 	}
-	if f.scenario != "" {
-		sc, err := scenario.Lookup(f.scenario)
-		if err != nil {
-			return nil, usageError("--scenario: %v", err)
-		}
-		for _, k := range sc.Keys() {
-			if err := config.Set(cfg, k, sc.Settings[k]); err != nil {
-				return nil, fmt.Errorf("scenario %s: %w", sc.Name, err)
-			}
+	for _, l := range layers {
+		if err := config.Set(cfg, l.Key, l.Value); err != nil {
+			return nil, fmt.Errorf("scenario %s: %w", f.scenario, err)
 		}
 	}
 	if f.configFile != "" {
@@ -166,6 +172,16 @@ func loadFile(path string, load func(io.Reader) ([]string, error)) ([]string, er
 // execute runs the benchmark and writes every output; its error carries the
 // exit status.
 func execute(cfg *config.Config, stdout, stderr io.Writer) error {
+	s, err := runBenchmark(cfg, "", stdout, stderr)
+	if err != nil {
+		return err
+	}
+	return outcome(s)
+}
+
+// runBenchmark runs one benchmark, prints it and saves it; label names the
+// scenario phase, if any.
+func runBenchmark(cfg *config.Config, label string, stdout, stderr io.Writer) (*summary.Summary, error) {
 	driver, _ := target.Lookup(cfg.Target)
 	dataDir := cfg.DataDir
 	if dataDir == "" {
@@ -176,7 +192,7 @@ func execute(cfg *config.Config, stdout, stderr io.Writer) error {
 		Database: cfg.Database, DataDir: filepath.Join(dataDir, driver.Name), Extra: cfg.TargetOptions}
 	r, err := runner.New(cfg, driver, opts)
 	if err != nil {
-		return &exitError{ExitUsage, err}
+		return nil, &exitError{ExitUsage, err}
 	}
 
 	ctx, cancel := context.WithCancel(context.Background())
@@ -196,15 +212,19 @@ func execute(cfg *config.Config, stdout, stderr io.Writer) error {
 		progress.Finish()
 	}
 	if err != nil {
-		return &exitError{ExitFailure, err}
+		return nil, &exitError{ExitFailure, err}
 	}
 	complete(s, cfg, runID, driver, opts.DataDir)
+	s.Scenario = label
 	s.ResultsDir = filepath.Join(dataDir, "runs", runID)
+	if label != "" {
+		fmt.Fprintf(stdout, "==================== %s ====================\n", label)
+	}
 	if err := report.Console(stdout, s); err != nil {
-		return &exitError{ExitFailure, err}
+		return nil, &exitError{ExitFailure, err}
 	}
 	saveOutputs(s, cfg, stdout, stderr)
-	return outcome(s)
+	return s, nil
 }
 
 // complete adds what only the command knows: identity, configuration,

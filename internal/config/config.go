@@ -97,6 +97,7 @@ type Config struct {
 	QueryLower     float64      // QUERY_LOWER_VALUE
 	GroupByUnit    int64        // GROUP_BY_TIME_UNIT (ms)
 	QuerySeed      int64        // QUERY_SEED
+	QuerySelection string       // QUERY_DEVICE_SELECTION: random or owned
 
 	// Output.
 	Quiet            bool          // --quiet / IS_QUIET_MODE

@@ -70,6 +70,7 @@ func Default() *Config {
 		QueryLower:     -5,
 		GroupByUnit:    20000,
 		QuerySeed:      151658,
+		QuerySelection: "random",
 
 		ProgressInterval: 5 * time.Second,
 		CSVOutput:        true,

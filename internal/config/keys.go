@@ -251,6 +251,8 @@ var keyTable = concat(
 		key("GROUP_BY_TIME_UNIT", "Q7 bucket length in milliseconds",
 			intField(func(c *Config) *int64 { return &c.GroupByUnit }, 1, math.MaxInt64), unit("ms")),
 		key("QUERY_SEED", "seed of query parameters", intField(func(c *Config) *int64 { return &c.QuerySeed }, math.MinInt64, math.MaxInt64)),
+		key("QUERY_DEVICE_SELECTION", "how a query picks devices: random (IoT-benchmark) or owned (each client reads its own devices in turn, e.g. to read every series once)",
+			oneOf(func(c *Config) *string { return &c.QuerySelection }, "random", "owned")),
 	)),
 	group("Output", keys(
 		key("IS_QUIET_MODE", "no progress lines during the run", boolField(func(c *Config) *bool { return &c.Quiet })),

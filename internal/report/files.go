@@ -37,6 +37,15 @@ func WriteJSON(path string, s *summary.Summary) error {
 	return writeAtomic(path, append(data, '\n'))
 }
 
+// WriteJSONValue writes any value as indented JSON, atomically.
+func WriteJSONValue(path string, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encoding %s: %w", path, err)
+	}
+	return writeAtomic(path, append(data, '\n'))
+}
+
 // WriteCSV writes result.csv, latency.csv and intervals.csv into dir, the
 // first two with the columns and 2-decimal numbers of IoT-benchmark's
 // data/csvOutput matrices so that the same spreadsheet reads both.

@@ -1,34 +1,54 @@
 package scenario
 
-// The CRRC case of seed 002 (IoT-benchmark's documentation): 100 trains with
-// 3,000 DOUBLE sensors at 2 Hz, one row per write, written by 100 clients
-// (table 2-3), and the query test of table 2-4 against the stored data.
+// iotdb-crrc is seed 002's use case (IoT-benchmark user guide): CRRC's trains
+// written by 100 clients (table 2-3), then the Q1..Q10 query test of table 2-4
+// on the stored data. Variant "day" is the write scenario of table 1-4: 100
+// devices x 300 sensors of all six types for one day at 1 s.
+//
+// Mapping: a train is a device, each of its 3,000 channels a DOUBLE sensor.
+// LOOP counts operations per client as IoT-benchmark does, and a write
+// operation is one batch per device the client owns, so LOOP 10,000 with
+// batch 1 writes 10,000 rows of every train. --scale multiplies LOOP (the
+// duration of the recording), keeping the request shape: 100 clients, one
+// 3,000-point row per request.
 func init() {
 	Register(&Scenario{
-		Name:        "iotdb-crrc-write",
-		Description: "CRRC trains: 100 clients write 100 devices x 3,000 DOUBLE sensors at 500 ms, batch 1, LOOP 10,000",
-		Source:      "seed 002, IoT-benchmark user guide, table 2-3",
+		Name:        "iotdb-crrc",
+		Description: "CRRC trains: 100 clients write 100 devices x 3,000 DOUBLE sensors at 500 ms, batch 1 (table 2-3); then Q1..Q10 (table 2-4)",
+		Source:      "seed 002: IoT-benchmark user guide, CRRC Qingdao Sifang case, tables 2-3 and 2-4",
+		Hardware:    "IoTDB 0.13 on a 16-core, 32 GB CentOS 7 VM; the benchmark on another such VM",
+		ServerCores: 16,
 		Settings: map[string]string{
-			"OPERATION_PROPORTION": "1:0:0:0:0:0:0:0:0:0:0", "CLIENT_NUMBER": "100", "GROUP_NUMBER": "10",
-			"DEVICE_NUMBER": "100", "SENSOR_NUMBER": "3000", "INSERT_DATATYPE_PROPORTION": "0:0:0:0:1:0",
-			"POINT_STEP": "500", "OP_MIN_INTERVAL": "0", "IS_OUT_OF_ORDER": "false",
-			"BATCH_SIZE_PER_WRITE": "1", "LOOP": "10000", "START_TIME": "2022-10-30T00:00:00+08:00",
+			"CLIENT_NUMBER": "100", "GROUP_NUMBER": "10", "DEVICE_NUMBER": "100", "SENSOR_NUMBER": "3000",
+			"INSERT_DATATYPE_PROPORTION": "0:0:0:0:1:0", "POINT_STEP": "500", "OP_MIN_INTERVAL": "0",
+			"IS_OUT_OF_ORDER": "false", "BATCH_SIZE_PER_WRITE": "1", "START_TIME": "2022-10-30T00:00:00+08:00",
 		},
-		Published: []string{"IoTDB: 5,125,600.86 points/s, 55.98 ms mean latency, 585.30 s, 4.7 GB on disk (16-core VMs)",
-			"KairosDB: 224,819.01 points/s, 1,324.45 ms mean latency, 11,777.99 s, disk full"},
-	})
-	Register(&Scenario{
-		Name:        "iotdb-crrc-query",
-		Description: "CRRC query mix Q1..Q10: 2 devices x 2 sensors, count, STEP_SIZE 1, QUERY_INTERVAL 250000, LOOP 30",
-		Source:      "seed 002, IoT-benchmark user guide, table 2-4",
-		Settings: map[string]string{
-			"OPERATION_PROPORTION": "0:1:1:1:1:1:1:1:1:1:1", "CLIENT_NUMBER": "100", "GROUP_NUMBER": "10",
-			"DEVICE_NUMBER": "100", "SENSOR_NUMBER": "3000", "INSERT_DATATYPE_PROPORTION": "0:0:0:0:1:0",
-			"POINT_STEP": "500", "START_TIME": "2022-10-30T00:00:00+08:00",
-			"QUERY_DEVICE_NUM": "2", "QUERY_SENSOR_NUM": "2", "QUERY_AGGREGATE_FUN": "count",
-			"STEP_SIZE": "1", "QUERY_INTERVAL": "250000", "QUERY_LOWER_VALUE": "-5",
-			"GROUP_BY_TIME_UNIT": "20000", "LOOP": "30", "IS_DELETE_DATA": "false", "CREATE_SCHEMA": "false",
+		Phases: []Phase{
+			{
+				Name:      "write",
+				Settings:  map[string]string{"OPERATION_PROPORTION": "1:0:0:0:0:0:0:0:0:0:0", "LOOP": "10000"},
+				Scale:     []string{"LOOP"},
+				Operation: "INGESTION",
+				Published: Figure{Seconds: 585.30, Rate: 5_125_600.86, Unit: "points/s",
+					Note: "IoTDB 0.13: 55.98 ms mean latency, 4.7 GB on disk; KairosDB: 224,819.01 points/s, 1,324.45 ms, 11,777.99 s, disk full"},
+			},
+			{
+				Name: "query",
+				Settings: map[string]string{"OPERATION_PROPORTION": "0:1:1:1:1:1:1:1:1:1:1", "LOOP": "30",
+					"QUERY_DEVICE_NUM": "2", "QUERY_SENSOR_NUM": "2", "QUERY_AGGREGATE_FUN": "count", "STEP_SIZE": "1",
+					"QUERY_INTERVAL": "250000", "QUERY_LOWER_VALUE": "-5", "GROUP_BY_TIME_UNIT": "20000",
+					"CREATE_SCHEMA": "false"},
+				Operation: "TIME_RANGE",
+				Published: Figure{Unit: "points/s", Note: "query results were published as a figure only (figure 2-7)"},
+			},
 		},
-		Published: []string{"query results published as a figure only (seed 002, figure 2-7)"},
+		Variants: map[string]Variant{
+			"day": {
+				Description: "table 1-4: 100 devices x 300 sensors (50 of each type), 1 s steps, one day (86,400 rows), 2.592 billion points",
+				Settings: map[string]string{"SENSOR_NUMBER": "300", "INSERT_DATATYPE_PROPORTION": "1:1:1:1:1:1",
+					"POINT_STEP": "1000", "LOOP": "86400", "GROUP_NUMBER": "20", "CLIENT_NUMBER": "100"},
+				Published: map[string]Figure{"write": {Unit: "points/s", Note: "table 1-4 describes the workload; no figure was published"}},
+			},
+		},
 	})
 }

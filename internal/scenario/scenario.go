@@ -1,22 +1,66 @@
-// Package scenario holds named workloads: a scenario is a set of
-// configuration values (the keys of IoT-benchmark's config.properties) with a
-// description and, for published studies, where the figures come from. A new
-// scenario is one new file that calls Register.
+// Package scenario holds named workloads, including re-runs of published
+// studies (the seeds): a scenario is ordered phases, each a set of
+// configuration values (IoT-benchmark's config.properties keys) on top of the
+// scenario's own, with the figure the study published for it and the hardware
+// it ran on. A new scenario is one new file that calls Register.
 package scenario
 
 import (
 	"fmt"
+	"math"
 	"sort"
+	"strconv"
 	"strings"
 )
+
+// Figure is what a study published for one phase.
+type Figure struct {
+	Seconds float64 // time the phase took, 0 = not published
+	Rate    float64 // units per second, 0 = not published
+	Unit    string  // what Rate counts: "points/s", "samples/s", "records/s", "events/s"
+	Note    string  // e.g. "mean of n=10", "IoTDB 0.13"
+}
+
+// Phase is one step of a scenario.
+type Phase struct {
+	Name     string
+	Settings map[string]string // on top of the scenario's settings
+	// Scale lists the keys --scale multiplies (rounded, at least 1).
+	Scale []string
+	// Operation is the matrix row that measures the phase: INGESTION or a
+	// query row such as TIME_RANGE.
+	Operation string
+	// PerUnit is how many points make one published unit (a 4-field sample
+	// of which 3 fields are values is 3 points); 0 means 1.
+	PerUnit float64
+	// Prepare marks a phase that only loads data for later phases: it runs
+	// once and is not compared.
+	Prepare   bool
+	Published Figure
+}
 
 // Scenario is a named workload.
 type Scenario struct {
 	Name        string
 	Description string
-	Source      string            // the study or document it reproduces, if any
-	Settings    map[string]string // configuration keys and values
-	Published   []string          // published figures, as text, for the listing
+	Source      string // the study it reproduces
+	Hardware    string // the study's server hardware
+	ServerCores int    // cores of the study's database server, 0 = unknown
+	Settings    map[string]string
+	Phases      []Phase
+	// Variants are named alternatives (--variant) that replace settings of
+	// every phase, e.g. a week instead of half an hour.
+	Variants map[string]Variant
+	// Repeat is the study's number of repetitions (HAKOM: n=10); --repeat
+	// overrides it.
+	Repeat int
+}
+
+// Variant changes a scenario's settings and published figures.
+type Variant struct {
+	Description string
+	Settings    map[string]string
+	Published   map[string]Figure // by phase name
 }
 
 var registry = map[string]*Scenario{}
@@ -51,12 +95,78 @@ func Lookup(name string) (*Scenario, error) {
 	return nil, fmt.Errorf("unknown scenario %q (available: %s)", name, strings.Join(names, ", "))
 }
 
-// Keys returns the scenario's setting keys in a stable order.
-func (s *Scenario) Keys() []string {
-	keys := make([]string, 0, len(s.Settings))
-	for k := range s.Settings {
+// Setting is one configuration key and value, in application order.
+type Setting struct{ Key, Value string }
+
+// PhaseSettings returns the settings of phase i in the order to apply them:
+// the scenario's, the variant's, the phase's, then the scaled keys. Phases
+// after the first keep the data of earlier phases unless they say otherwise.
+func (s *Scenario) PhaseSettings(i int, variant string, scale float64) ([]Setting, error) {
+	p := s.Phases[i]
+	merged := map[string]string{}
+	if i > 0 {
+		merged["IS_DELETE_DATA"] = "false"
+	}
+	for _, layer := range []map[string]string{s.Settings, s.variant(variant).Settings, p.Settings} {
+		for k, v := range layer {
+			merged[k] = v
+		}
+	}
+	if scale != 1 {
+		for _, k := range p.Scale {
+			v, ok := merged[k]
+			if !ok {
+				return nil, fmt.Errorf("scenario %s phase %s scales %s, which it does not set", s.Name, p.Name, k)
+			}
+			n, err := strconv.ParseFloat(v, 64)
+			if err != nil {
+				return nil, fmt.Errorf("scenario %s phase %s: %s=%q is not a number to scale", s.Name, p.Name, k, v)
+			}
+			merged[k] = strconv.FormatInt(int64(math.Max(1, math.Round(n*scale))), 10)
+		}
+	}
+	keys := make([]string, 0, len(merged))
+	for k := range merged {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	return keys
+	out := make([]Setting, len(keys))
+	for j, k := range keys {
+		out[j] = Setting{k, merged[k]}
+	}
+	return out, nil
+}
+
+func (s *Scenario) variant(name string) Variant {
+	if name == "" {
+		return Variant{}
+	}
+	return s.Variants[name]
+}
+
+// CheckVariant reports an unknown variant name.
+func (s *Scenario) CheckVariant(name string) error {
+	if name == "" {
+		return nil
+	}
+	if _, ok := s.Variants[name]; ok {
+		return nil
+	}
+	var names []string
+	for n := range s.Variants {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	if len(names) == 0 {
+		return fmt.Errorf("scenario %s has no variants", s.Name)
+	}
+	return fmt.Errorf("scenario %s has no variant %q (available: %s)", s.Name, name, strings.Join(names, ", "))
+}
+
+// PublishedFor returns the published figure of a phase under a variant.
+func (s *Scenario) PublishedFor(phase int, variant string) Figure {
+	if f, ok := s.variant(variant).Published[s.Phases[phase].Name]; ok {
+		return f
+	}
+	return s.Phases[phase].Published
 }

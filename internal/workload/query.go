@@ -21,6 +21,7 @@ type Queries struct {
 	drawn   int64
 	all     []int
 	numeric []int
+	owned   []ts.Device // QUERY_DEVICE_SELECTION=owned: the client's devices
 	devs    []*ts.Device
 	sens    []int
 }
@@ -28,6 +29,9 @@ type Queries struct {
 // NewQueries prepares the query builder of one client.
 func NewQueries(c *config.Config, s *ts.Schema, client int) *Queries {
 	q := &Queries{cfg: c, schema: s, client: uint64(client), seed: uint64(c.QuerySeed)}
+	if c.QuerySelection == "owned" {
+		q.owned = ClientDevices(s, c.Clients, client)
+	}
 	for i, sn := range s.Sensors {
 		q.all = append(q.all, i)
 		if sn.Type.Numeric() {
@@ -50,13 +54,17 @@ func (q *Queries) Next(kind ts.QueryKind, dst *ts.Query) {
 	if kind.HasValueFilter() || (kind.Aggregates() && c.QueryAggregate.NeedsNumeric()) {
 		pool = q.numeric
 	}
-	q.devs = q.devs[:0]
-	for _, i := range pick(len(q.schema.Devices), c.QueryDevices, key) {
-		q.devs = append(q.devs, &q.schema.Devices[i])
-	}
-	q.sens = q.sens[:0]
-	for _, i := range pick(len(pool), c.QuerySensors, key^0x5e45) {
-		q.sens = append(q.sens, pool[i])
+	if q.owned != nil {
+		q.inTurn(pool, q.drawn-1)
+	} else {
+		q.devs = q.devs[:0]
+		for _, i := range pick(len(q.schema.Devices), c.QueryDevices, key) {
+			q.devs = append(q.devs, &q.schema.Devices[i])
+		}
+		q.sens = q.sens[:0]
+		for _, i := range pick(len(pool), c.QuerySensors, key^0x5e45) {
+			q.sens = append(q.sens, pool[i])
+		}
 	}
 	start := q.schema.StartTime + n*c.StepSize*q.schema.PointStep
 	*dst = ts.Query{
@@ -69,6 +77,23 @@ func (q *Queries) Next(kind ts.QueryKind, dst *ts.Query) {
 		Agg:     c.QueryAggregate,
 		Bucket:  c.GroupByUnit,
 	}
+}
+
+// inTurn makes query i read the next block of the client's own series:
+// QUERY_DEVICE_NUM devices by QUERY_SENSOR_NUM sensors, devices first, so
+// that a client reading len(owned)*sensors/(blocks) queries reads every
+// series it owns exactly once.
+func (q *Queries) inTurn(pool []int, i int64) {
+	c := q.cfg
+	devBlocks := (len(q.owned) + c.QueryDevices - 1) / c.QueryDevices
+	senBlocks := (len(pool) + c.QuerySensors - 1) / c.QuerySensors
+	p := i % int64(devBlocks*senBlocks)
+	d0, s0 := int(p%int64(devBlocks))*c.QueryDevices, int(p/int64(devBlocks))*c.QuerySensors
+	q.devs = q.devs[:0]
+	for d := d0; d < min(d0+c.QueryDevices, len(q.owned)); d++ {
+		q.devs = append(q.devs, &q.owned[d])
+	}
+	q.sens = append(q.sens[:0], pool[s0:min(s0+c.QuerySensors, len(pool))]...)
 }
 
 // pick draws k distinct indexes from [0, n) in draw order, with a partial

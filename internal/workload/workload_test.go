@@ -138,3 +138,33 @@ func TestQueries(t *testing.T) {
 		t.Fatal("two clients draw identical queries")
 	}
 }
+
+// With QUERY_DEVICE_SELECTION=owned, a client's queries read each of its
+// series exactly once per round (HAKOM's "read 25,000 series").
+func TestQueriesOwnedReadEverySeriesOnce(t *testing.T) {
+	c := cfg(t, "DEVICE_NUMBER=10", "SENSOR_NUMBER=6", "CLIENT_NUMBER=2", "QUERY_DEVICE_NUM=2", "QUERY_SENSOR_NUM=4",
+		"QUERY_DEVICE_SELECTION=owned", "INSERT_DATATYPE_PROPORTION=0:0:0:0:1:0", "OPERATION_PROPORTION=0:0:1")
+	s := Schema(c)
+	qs := NewQueries(c, s, 1)
+	seen := map[[2]int]int{}
+	var q ts.Query
+	for i := 0; i < 3*2; i++ { // 3 device blocks x 2 sensor blocks
+		qs.Next(ts.TimeRange, &q)
+		for _, d := range q.Devices {
+			if d.Index < 5 {
+				t.Fatalf("client 1 read device %d, which client 0 owns", d.Index)
+			}
+			for _, sn := range q.Sensors {
+				seen[[2]int{d.Index, sn}]++
+			}
+		}
+	}
+	if len(seen) != 5*6 {
+		t.Fatalf("read %d distinct series, want 30", len(seen))
+	}
+	for k, n := range seen {
+		if n != 1 {
+			t.Fatalf("series %v read %d times", k, n)
+		}
+	}
+}

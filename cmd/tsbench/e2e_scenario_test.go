@@ -1,0 +1,144 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Every seed scenario runs end to end against SQLite at a small scale, prints
+// the published-vs-measured table, and each phase moved exactly the points
+// its (scaled) definition says.
+func TestScenariosSmallScale(t *testing.T) {
+	cases := []struct {
+		name string
+		args []string
+		// expected okPoint of each phase's operation row, by phase name
+		points map[string]int64
+	}{
+		{"hakom-load", []string{"--scale", "0.01"}, map[string]int64{
+			"write": 15 * 1440, "load-25000": 250 * 1440, "read": 250 * 1440, "parallel-read": 250 * 1440, "parallel-write": 75 * 1440}},
+		{"hakom-scaling", []string{"--scale", "0.01", "--repeat", "2"}, map[string]int64{
+			"write-single": 10 * 2976, "read-single": 10 * 2976, "write-bulk": 10 * 2976, "read-bulk": 10 * 2976}},
+		{"epics-archiver", []string{"--scale", "0.05"}, map[string]int64{
+			"insert": 13 * 4 * 1667 * 3, "extract": 13 * 4 * 1667 * 3}},
+		{"iotdb-crrc", []string{"--scale", "0.0005", "--clients", "10"}, map[string]int64{
+			"write": 100 * 5 * 3000}},
+		{"mot-ingest", []string{"--scale", "0.005"}, map[string]int64{
+			"ingest": 500 * 10 * 10 * 4}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			args := append([]string{"run", "--scenario", c.name, "--target", "sqlite", "--quiet", "--data-dir", dir}, c.args...)
+			r := tsbench(t, nil, args...)
+			if r.code != 0 {
+				t.Fatalf("exit %d\n%s\n%s", r.code, tail(r.stdout, 40), r.stderr)
+			}
+			if !strings.Contains(r.stdout, "Published vs measured: "+c.name) {
+				t.Fatalf("no published-vs-measured table:\n%s", tail(r.stdout, 20))
+			}
+			res := readScenario(t, dir)
+			seen := map[string]int{}
+			for _, p := range res.Phases {
+				s := readSummary(t, filepath.Join(p.ResultsDir, "summary.json"))
+				if s.Scenario == "" || !strings.HasPrefix(s.Scenario, c.name+"/"+p.Phase) {
+					t.Errorf("run %s is labelled %q", p.RunID, s.Scenario)
+				}
+				for _, op := range s.Operations {
+					if op.FailOperations > 0 {
+						t.Errorf("phase %s: %d failed %s operations", p.Phase, op.FailOperations, op.Name)
+					}
+				}
+				want, ok := c.points[p.Phase]
+				if !ok {
+					continue
+				}
+				seen[p.Phase]++
+				row := s.Op("INGESTION")
+				if !strings.HasPrefix(p.Phase, "write") && p.Phase != "insert" && p.Phase != "ingest" &&
+					p.Phase != "load-25000" && p.Phase != "parallel-write" {
+					row = s.Op("TIME_RANGE")
+				}
+				if row == nil || row.OKPoints != want {
+					t.Errorf("phase %s: okPoint %+v, want %d", p.Phase, row, want)
+				}
+				if s.Verify != nil && !s.Verify.OK {
+					t.Errorf("phase %s: verify %+v", p.Phase, s.Verify)
+				}
+			}
+			for phase := range c.points {
+				if seen[phase] == 0 {
+					t.Errorf("phase %s did not run", phase)
+				}
+			}
+			if len(res.Rows) == 0 {
+				t.Fatal("the scenario result has no published-vs-measured rows")
+			}
+			for _, row := range res.Rows {
+				if row.Rate.N != res.Repeat || row.Rate.Mean <= 0 {
+					t.Errorf("row %s: %d measurements (want %d), mean %v", row.Phase, row.Rate.N, res.Repeat, row.Rate.Mean)
+				}
+			}
+		})
+	}
+}
+
+type scenarioFile struct {
+	Repeat int `json:"repeat"`
+	Rows   []struct {
+		Phase string `json:"phase"`
+		Rate  struct {
+			N    int     `json:"N"`
+			Mean float64 `json:"Mean"`
+		} `json:"rate"`
+	} `json:"published_vs_measured"`
+	Phases []struct {
+		Phase      string `json:"phase"`
+		RunID      string `json:"run_id"`
+		ResultsDir string `json:"results_dir"`
+	} `json:"phases"`
+}
+
+func readScenario(t *testing.T, dir string) *scenarioFile {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "scenarios", "*.json"))
+	if len(files) != 1 {
+		t.Fatalf("want one scenario result, found %v", files)
+	}
+	b, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s scenarioFile
+	if err := json.Unmarshal(b, &s); err != nil {
+		t.Fatal(err)
+	}
+	return &s
+}
+
+func tail(s string, n int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// 'tsbench scenarios' lists every scenario with its source and figures.
+func TestScenariosListed(t *testing.T) {
+	r := tsbench(t, nil, "scenarios")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	for _, name := range []string{"hakom-load", "hakom-scaling", "epics-archiver", "iotdb-crrc", "mot-ingest"} {
+		if !strings.Contains(r.stdout, name+"\n") {
+			t.Errorf("scenario %s not listed:\n%s", name, r.stdout)
+		}
+	}
+	if !strings.Contains(r.stdout, "5125601 points/s") || !strings.Contains(r.stdout, "seed 000") {
+		t.Errorf("published figures or sources missing:\n%s", r.stdout)
+	}
+}

@@ -1,0 +1,170 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/tsbench/tsbench/internal/config"
+	"github.com/tsbench/tsbench/internal/report"
+	"github.com/tsbench/tsbench/internal/scenario"
+	"github.com/tsbench/tsbench/internal/summary"
+)
+
+// scenarioResult is what a scenario run saves beside its phases' runs.
+type scenarioResult struct {
+	SchemaVersion int                   `json:"schema_version"`
+	Scenario      string                `json:"scenario"`
+	Variant       string                `json:"variant,omitempty"`
+	Scale         float64               `json:"scale"`
+	Repeat        int                   `json:"repeat"`
+	ServerCores   int                   `json:"server_cores"`
+	Target        string                `json:"target"`
+	Started       time.Time             `json:"started"`
+	Interrupted   bool                  `json:"interrupted"`
+	Rows          []scenario.Row        `json:"published_vs_measured"`
+	Phases        []scenarioPhaseResult `json:"phases"`
+}
+
+type scenarioPhaseResult struct {
+	Phase      string `json:"phase"`
+	Repetition int    `json:"repetition"`
+	RunID      string `json:"run_id"`
+	ResultsDir string `json:"results_dir"`
+}
+
+// executeScenario runs every phase of a scenario (--repeat times), each as
+// its own run with its own matrices, then prints the published figures
+// beside the measured ones.
+func executeScenario(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stdout, stderr io.Writer) error {
+	sc, err := scenario.Lookup(f.scenario)
+	if err != nil {
+		return usageError("--scenario: %v", err)
+	}
+	if err := sc.CheckVariant(f.variant); err != nil {
+		return usageError("--variant: %v", err)
+	}
+	if f.scale <= 0 {
+		return usageError("--scale = %v: must be a number > 0 (e.g. 0.01)", f.scale)
+	}
+	repeat := f.repeat
+	if repeat == 0 {
+		repeat = max(1, sc.Repeat)
+	}
+	if repeat < 0 {
+		return usageError("--repeat = %d: must be >= 1", repeat)
+	}
+	cores := f.serverCores
+	if cores == 0 {
+		cores = runtime.NumCPU()
+	}
+	configs, err := phaseConfigs(cmd, f, flags, sc, stderr)
+	if err != nil {
+		return err
+	}
+	if f.printConfig {
+		for i, c := range configs {
+			fmt.Fprintf(stdout, "# phase %s\n", sc.Phases[i].Name)
+			if err := config.Print(c, stdout); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+
+	res := scenarioResult{SchemaVersion: summary.SchemaVersion, Scenario: sc.Name, Variant: f.variant, Scale: f.scale,
+		Repeat: repeat, ServerCores: cores, Target: configs[0].Target, Started: time.Now().UTC()}
+	measured := make([][]scenario.Measurement, len(sc.Phases))
+	var worst error
+	for r := 1; r <= repeat && !res.Interrupted; r++ {
+		for i, p := range sc.Phases {
+			label := fmt.Sprintf("%s/%s", sc.Name, p.Name)
+			if repeat > 1 {
+				label += fmt.Sprintf(" (repetition %d of %d)", r, repeat)
+			}
+			s, err := runBenchmark(configs[i], label, stdout, stderr)
+			if err != nil {
+				return err
+			}
+			res.Phases = append(res.Phases, scenarioPhaseResult{Phase: p.Name, Repetition: r, RunID: s.RunID, ResultsDir: s.ResultsDir})
+			if op := s.Op(p.Operation); op != nil && !s.Interrupted {
+				measured[i] = append(measured[i], scenario.Measurement{Seconds: s.Elapsed, Points: op.OKPoints})
+			}
+			if e := outcome(s); e != nil {
+				worst = worse(worst, e)
+			}
+			if s.Interrupted {
+				res.Interrupted = true
+				break
+			}
+		}
+	}
+	res.Rows = sc.Table(f.variant, f.scale, measured, cores)
+	where := fmt.Sprintf("target %s", res.Target)
+	if err := sc.PrintTable(stdout, res.Rows, f.scale, cores, where); err != nil {
+		return err
+	}
+	saveScenario(&res, configs[0], stdout, stderr)
+	return worst
+}
+
+// phaseConfigs builds and validates every phase's configuration before the
+// first phase runs, so a bad flag cannot fail a run half-way.
+func phaseConfigs(cmd *cobra.Command, f *runFlags, flags []*keyFlag, sc *scenario.Scenario, stderr io.Writer) ([]*config.Config, error) {
+	var out []*config.Config
+	for i, p := range sc.Phases {
+		settings, err := sc.PhaseSettings(i, f.variant, f.scale)
+		if err != nil {
+			return nil, err
+		}
+		quiet := io.Discard // warnings once, for the first phase
+		if i == 0 {
+			quiet = stderr
+		}
+		c, err := loadConfig(cmd, f, flags, quiet, settings...)
+		if err != nil {
+			return nil, fmt.Errorf("phase %s: %w", p.Name, err)
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+func saveScenario(res *scenarioResult, cfg *config.Config, stdout, stderr io.Writer) {
+	dataDir := cfg.DataDir
+	if dataDir == "" {
+		dataDir = defaultDataDir()
+	}
+	path := filepath.Join(dataDir, "scenarios", newRunID()+"-"+res.Scenario+".json")
+	if err := report.WriteJSONValue(path, res); err != nil {
+		fmt.Fprintf(stderr, "tsbench: could not save the scenario result %s: %v\n", path, err)
+		return
+	}
+	fmt.Fprintf(stdout, "Scenario result: %s\n", path)
+}
+
+// worse keeps the more serious of two exit statuses: interrupted, then
+// verification, then failures.
+func worse(a, b error) error {
+	rank := func(err error) int {
+		var ee *exitError
+		if !errors.As(err, &ee) {
+			return 0
+		}
+		switch ee.code {
+		case ExitInterrupted:
+			return 3
+		case ExitVerify:
+			return 2
+		}
+		return 1
+	}
+	if rank(b) > rank(a) {
+		return b
+	}
+	return a
+}

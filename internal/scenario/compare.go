@@ -1,0 +1,141 @@
+package scenario
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"text/tabwriter"
+)
+
+// Measurement is what one repetition of a phase measured.
+type Measurement struct {
+	Seconds float64 // the measured phase's elapsed time
+	Points  int64   // okPoint of the phase's operation row
+}
+
+// Stats summarises repeated measurements.
+type Stats struct {
+	N                   int
+	Mean, Std, Min, Max float64
+}
+
+// Summarise computes mean, sample standard deviation, minimum and maximum.
+func Summarise(xs []float64) Stats {
+	st := Stats{N: len(xs), Min: math.Inf(1), Max: math.Inf(-1)}
+	if len(xs) == 0 {
+		return Stats{}
+	}
+	for _, x := range xs {
+		st.Mean += x
+		st.Min, st.Max = math.Min(st.Min, x), math.Max(st.Max, x)
+	}
+	st.Mean /= float64(len(xs))
+	if len(xs) > 1 {
+		for _, x := range xs {
+			st.Std += (x - st.Mean) * (x - st.Mean)
+		}
+		st.Std = math.Sqrt(st.Std / float64(len(xs)-1))
+	}
+	return st
+}
+
+// Row is one line of the published-vs-measured table.
+type Row struct {
+	Phase     string  `json:"phase"`
+	Unit      string  `json:"unit"`
+	Published Figure  `json:"published"`
+	Seconds   Stats   `json:"seconds"`
+	Rate      Stats   `json:"rate"`       // measured units per second
+	RateRatio float64 `json:"rate_ratio"` // measured mean rate / published rate; 0 = not comparable
+	// SecondsRatio compares times; only at full size (scale 1).
+	SecondsRatio float64 `json:"seconds_ratio,omitempty"`
+	// Per-core rates: the study's server cores, and the cores given for the
+	// measured server (this machine's, or --server-cores).
+	PublishedPerCore float64 `json:"published_per_core,omitempty"`
+	MeasuredPerCore  float64 `json:"measured_per_core,omitempty"`
+}
+
+// Table compares measurements (indexed by phase, then repetition) with the
+// published figures. Preparation phases are left out.
+func (s *Scenario) Table(variant string, scale float64, measured [][]Measurement, serverCores int) []Row {
+	var rows []Row
+	for i, p := range s.Phases {
+		if p.Prepare || i >= len(measured) || len(measured[i]) == 0 {
+			continue
+		}
+		pub := s.PublishedFor(i, variant)
+		per := p.PerUnit
+		if per == 0 {
+			per = 1
+		}
+		var secs, rates []float64
+		for _, m := range measured[i] {
+			secs = append(secs, m.Seconds)
+			if m.Seconds > 0 {
+				rates = append(rates, float64(m.Points)/per/m.Seconds)
+			}
+		}
+		r := Row{Phase: p.Name, Unit: pub.Unit, Published: pub, Seconds: Summarise(secs), Rate: Summarise(rates)}
+		if r.Unit == "" {
+			r.Unit = "points/s"
+		}
+		if pub.Rate > 0 && r.Rate.N > 0 {
+			r.RateRatio = r.Rate.Mean / pub.Rate
+		}
+		if pub.Seconds > 0 && scale == 1 && r.Seconds.N > 0 {
+			r.SecondsRatio = r.Seconds.Mean / pub.Seconds
+		}
+		if s.ServerCores > 0 && pub.Rate > 0 {
+			r.PublishedPerCore = pub.Rate / float64(s.ServerCores)
+		}
+		if serverCores > 0 {
+			r.MeasuredPerCore = r.Rate.Mean / float64(serverCores)
+		}
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+// PrintTable writes the published-vs-measured table.
+func (s *Scenario) PrintTable(w io.Writer, rows []Row, scale float64, serverCores int, where string) error {
+	fmt.Fprintf(w, "-----------------------------------------Published vs measured: %s-----------------------------------------\n", s.Name)
+	fmt.Fprintf(w, "Study: %s\nStudy hardware: %s\n", s.Source, s.Hardware)
+	fmt.Fprintf(w, "Measured: %s, scale %g, per-core figures over %d server cores\n", where, scale, serverCores)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "PHASE\tUNIT\tPUBLISHED\tMEASURED (mean)\tSTD\tMIN\tMAX\tN\tRATIO\tPUB/CORE\tMEAS/CORE\tSECONDS (mean)\tPUB SECONDS")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.1f\t%.1f\t%.1f\t%.1f\t%d\t%s\t%s\t%.1f\t%.4g\t%s\n",
+			r.Phase, r.Unit, num(r.Published.Rate), r.Rate.Mean, r.Rate.Std, r.Rate.Min, r.Rate.Max, r.Rate.N,
+			ratio(r.RateRatio), num(r.PublishedPerCore), r.MeasuredPerCore, r.Seconds.Mean, secs(r.Published.Seconds))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, r := range rows {
+		if r.Published.Note != "" {
+			fmt.Fprintf(w, "  %s: %s\n", r.Phase, r.Published.Note)
+		}
+	}
+	return nil
+}
+
+func num(v float64) string {
+	if v == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f", v)
+}
+
+func ratio(v float64) string {
+	if v == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.3f", v)
+}
+
+func secs(v float64) string {
+	if v == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.4g", v)
+}
