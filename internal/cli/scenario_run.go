@@ -13,6 +13,7 @@ import (
 	"github.com/tsbench/tsbench/internal/report"
 	"github.com/tsbench/tsbench/internal/scenario"
 	"github.com/tsbench/tsbench/internal/summary"
+	"github.com/tsbench/tsbench/internal/target"
 )
 
 // scenarioResult is what a scenario run saves beside its phases' runs.
@@ -27,6 +28,7 @@ type scenarioResult struct {
 	Started       time.Time             `json:"started"`
 	Interrupted   bool                  `json:"interrupted"`
 	Rows          []scenario.Row        `json:"published_vs_measured"`
+	BreakEvens    []scenario.BreakEven  `json:"compression_break_even,omitempty"`
 	Phases        []scenarioPhaseResult `json:"phases"`
 }
 
@@ -92,7 +94,8 @@ func executeScenario(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stdout, 
 			}
 			res.Phases = append(res.Phases, scenarioPhaseResult{Phase: p.Name, Repetition: r, RunID: s.RunID, ResultsDir: s.ResultsDir})
 			if op := s.Op(p.Operation); op != nil && !s.Interrupted {
-				measured[i] = append(measured[i], scenario.Measurement{Seconds: s.Elapsed, Points: op.OKPoints})
+				measured[i] = append(measured[i], scenario.Measurement{Seconds: s.Elapsed, Points: op.OKPoints,
+					BytesPerPoint: s.BytesPerPoint})
 			}
 			if e := outcome(s); e != nil {
 				worst = worse(worst, e)
@@ -108,6 +111,9 @@ func executeScenario(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stdout, 
 	if err := sc.PrintTable(stdout, res.Rows, f.scale, cores, where); err != nil {
 		return err
 	}
+	res.BreakEvens = scenario.BreakEvens(res.Rows)
+	driver, _ := target.Lookup(res.Target)
+	scenario.PrintBreakEvens(stdout, res.BreakEvens, driver != nil && driver.Caps.Compression)
 	saveScenario(&res, configs[0], stdout, stderr)
 	return worst
 }

@@ -81,6 +81,8 @@ type Config struct {
 	ConstantRatio  float64        // CONSTANT_RATIO
 	WalkRatio      float64        // WALK_RATIO (tsbench: random walk)
 	StringLength   int            // STRING_LENGTH
+	ChangeRatio    float64        // CHANGE_RATIO (tsbench)
+	ChangeBlock    int            // CHANGE_BLOCK (tsbench)
 	DoubleLength   int            // DOUBLE_LENGTH: decimals kept (-1 = all)
 	OutOfOrder     bool           // IS_OUT_OF_ORDER
 	OutOfOrderMode OutOfOrderMode // OUT_OF_ORDER_MODE

@@ -56,6 +56,8 @@ func Default() *Config {
 		RandomRatio:    1,
 		ConstantRatio:  1,
 		StringLength:   2,
+		ChangeRatio:    1,
+		ChangeBlock:    1,
 		DoubleLength:   2,
 		OutOfOrderMode: OutOfOrderPoisson,
 		OutOfOrderRate: 0.5,

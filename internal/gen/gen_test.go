@@ -277,3 +277,36 @@ func TestLastWindowIsCut(t *testing.T) {
 		}
 	}
 }
+
+// The change knob keeps values for the share of rows it says, repeats them
+// exactly, and batches still agree with Value.
+func TestChangeRatio(t *testing.T) {
+	for _, ratio := range []float64{0.25, 0.5, 0.75, 1} {
+		o := defaultOptions(100)
+		o.Ratios = [6]float64{Random: 1} // a model that never repeats by itself
+		o.Change = Change{Ratio: ratio, Block: 20}
+		s := testSchema(1, ts.Double, ts.Text)
+		g := mustNew(t, s, o)
+		b := g.NewBatch()
+		changed, total := 0, 0
+		for n := int64(0); n < 50; n++ {
+			g.Fill(b, &s.Devices[0], n, nil)
+			for i := range b.Rows {
+				if b.Columns[0].Value(i) != g.Value(0, 0, b.Rows[i]) || b.Columns[1].Value(i) != g.Value(0, 1, b.Rows[i]) {
+					t.Fatalf("ratio %v: batch and Value differ at row %d", ratio, b.Rows[i])
+				}
+				if b.Rows[i]%20 != 0 {
+					total++
+					if b.Columns[0].Doubles[i] != b.Columns[0].Doubles[i-1] {
+						changed++
+					}
+				}
+			}
+		}
+		// Share of changing rows = (1 + p*(K-1))/K = ratio; among non-first rows it is p.
+		want := (ratio*20 - 1) / 19
+		if got := float64(changed) / float64(total); math.Abs(got-want) > 0.05 {
+			t.Errorf("ratio %v: %.3f of non-first rows changed, want %.3f", ratio, got, want)
+		}
+	}
+}

@@ -16,6 +16,10 @@ type Options struct {
 	DoubleLength int // decimals kept in FLOAT and DOUBLE values; -1 keeps all
 	BatchSize    int // rows per batch
 	Order        Order
+	// Change, when Block > 1, makes values change only at a share of the
+	// rows of each block (the rest repeat the last value), the knob of the
+	// HAKOM compression scenario.
+	Change Change
 }
 
 // Generator computes batches and single values. It is immutable after New and
@@ -142,6 +146,9 @@ func (g *Generator) fillColumn(c *ts.Column, device, sensor int, rows []int64, s
 	sm := &g.models[sensor]
 	key := g.seriesKey(device, sensor)
 	g.resize(c, len(rows))
+	if g.opts.Change.active() {
+		rows = g.opts.Change.effective(key, rows, make([]int64, len(rows)))
+	}
 	if c.Type == ts.Text {
 		g.fillText(c.Texts, sm, key, rows)
 		return

@@ -45,16 +45,6 @@ func init() {
 
 	const month31 = "2678400000" // 31 days in ms
 	bulk := map[string]string{"DEVICE_NUMBER": "10", "SENSOR_NUMBER": "100", "CLIENT_NUMBER": "10", "QUERY_SENSOR_NUM": "100"}
-	with := func(base map[string]string, kv ...string) map[string]string {
-		out := map[string]string{}
-		for k, v := range base {
-			out[k] = v
-		}
-		for i := 0; i+1 < len(kv); i += 2 {
-			out[kv[i]] = kv[i+1]
-		}
-		return out
-	}
 	single := map[string]string{"DEVICE_NUMBER": "1000", "SENSOR_NUMBER": "1", "CLIENT_NUMBER": "1", "QUERY_SENSOR_NUM": "1"}
 	Register(&Scenario{
 		Name: "hakom-scaling",
@@ -71,17 +61,17 @@ func init() {
 		},
 		Phases: []Phase{
 			{Name: "write-single", Operation: "INGESTION", Scale: []string{"DEVICE_NUMBER"},
-				Settings:  with(single, "OPERATION_PROPORTION", "1", "IS_DELETE_DATA", "true"),
+				Settings:  copyWith(single, "OPERATION_PROPORTION", "1", "IS_DELETE_DATA", "true"),
 				Published: Figure{Seconds: 10.954, Rate: 2_976_000 / 10.954, Unit: "points/s", Note: "mean of n=10; standard licence 27.649 s"}},
 			{Name: "read-single", Operation: "TIME_RANGE", Scale: []string{"DEVICE_NUMBER", "LOOP"},
-				Settings:  with(single, "OPERATION_PROPORTION", "0:0:1", "LOOP", "1000", "CREATE_SCHEMA", "false"),
+				Settings:  copyWith(single, "OPERATION_PROPORTION", "0:0:1", "LOOP", "1000", "CREATE_SCHEMA", "false"),
 				Published: Figure{Seconds: 7.078, Rate: 2_976_000 / 7.078, Unit: "points/s", Note: "mean of n=10; standard licence 8.625 s"}},
 			{Name: "write-bulk", Operation: "INGESTION", Scale: []string{"SENSOR_NUMBER", "QUERY_SENSOR_NUM"},
-				Settings: with(bulk, "OPERATION_PROPORTION", "1", "IS_DELETE_DATA", "true"),
+				Settings: copyWith(bulk, "OPERATION_PROPORTION", "1", "IS_DELETE_DATA", "true"),
 				Published: Figure{Seconds: 11.885, Rate: 2_976_000 / 11.885, Unit: "points/s",
 					Note: "mean of n=10; 2 / 4 application servers: 9.940 / 9.232 s"}},
 			{Name: "read-bulk", Operation: "TIME_RANGE", Scale: []string{"SENSOR_NUMBER", "QUERY_SENSOR_NUM"},
-				Settings: with(bulk, "OPERATION_PROPORTION", "0:0:1", "CREATE_SCHEMA", "false"),
+				Settings: copyWith(bulk, "OPERATION_PROPORTION", "0:0:1", "CREATE_SCHEMA", "false"),
 				Published: Figure{Seconds: 5.344, Rate: 2_976_000 / 5.344, Unit: "points/s",
 					Note: "mean of n=10; 2 / 4 application servers: 3.757 / 2.907 s"}},
 		},

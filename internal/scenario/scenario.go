@@ -37,6 +37,12 @@ type Phase struct {
 	// once and is not compared.
 	Prepare   bool
 	Published Figure
+	// Pair, Level and Compressed place the phase in a compressed-vs-
+	// uncompressed comparison (hakom-compression): phases with the same Pair
+	// and Level differ only in compression.
+	Pair       string
+	Level      float64
+	Compressed bool
 }
 
 // Scenario is a named workload.

@@ -71,6 +71,9 @@ type Options struct {
 type Capabilities struct {
 	Types   []ts.DataType
 	Queries []ts.QueryKind
+	// Compression says the target honours the option compression=on|off
+	// (e.g. codecs, table compression); the compression scenario needs it.
+	Compression bool
 }
 
 // SupportsType reports whether t is among the declared types.

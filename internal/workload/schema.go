@@ -79,6 +79,7 @@ func GenOptions(c *config.Config) gen.Options {
 		StringLength: c.StringLength,
 		DoubleLength: c.DoubleLength,
 		BatchSize:    c.BatchSize,
+		Change:       gen.Change{Ratio: c.ChangeRatio, Block: c.ChangeBlock},
 	}
 	if c.OutOfOrder {
 		writes := NewPlan(c.Proportion, c.Loop).Counts()[Write]
