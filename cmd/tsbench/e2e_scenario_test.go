@@ -28,6 +28,10 @@ func TestScenariosSmallScale(t *testing.T) {
 			"write": 100 * 5 * 3000}},
 		{"mot-ingest", []string{"--scale", "0.005"}, map[string]int64{
 			"ingest": 500 * 10 * 10 * 4}},
+		{"das-events", []string{"--scale", "0.005"}, map[string]int64{
+			"ingest": 50 * 1000 * 2}},
+		{"hakom-compression", []string{"--scale", "0.01"}, map[string]int64{
+			"write-25-on": 10 * 2976, "read-25-on": 10 * 2976, "write-100-off": 10 * 2976, "read-100-off": 10 * 2976}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -42,7 +46,23 @@ func TestScenariosSmallScale(t *testing.T) {
 			}
 			res := readScenario(t, dir)
 			seen := map[string]int{}
+			for _, a := range res.Analytics {
+				for _, o := range a.Queries {
+					if !o.Checked || o.Error != "" {
+						t.Errorf("analytics %s: answer not checked: %+v", o.Name, o)
+					}
+				}
+			}
+			if c.name == "das-events" && (len(res.Analytics) != 1 || len(res.Analytics[0].Queries) != 5 || len(res.BreakPoints) != 1) {
+				t.Errorf("das-events: analytics %+v, break points %+v", res.Analytics, res.BreakPoints)
+			}
+			if c.name == "hakom-compression" && len(res.BreakEvens) != 2 {
+				t.Errorf("hakom-compression: break-even analysis %+v", res.BreakEvens)
+			}
 			for _, p := range res.Phases {
+				if p.Analytics {
+					continue
+				}
 				s := readSummary(t, filepath.Join(p.ResultsDir, "summary.json"))
 				if s.Scenario == "" || !strings.HasPrefix(s.Scenario, c.name+"/"+p.Phase) {
 					t.Errorf("run %s is labelled %q", p.RunID, s.Scenario)
@@ -58,6 +78,9 @@ func TestScenariosSmallScale(t *testing.T) {
 				}
 				seen[p.Phase]++
 				row := s.Op("INGESTION")
+				if p.Analytics {
+					continue
+				}
 				if !strings.HasPrefix(p.Phase, "write") && p.Phase != "insert" && p.Phase != "ingest" &&
 					p.Phase != "load-25000" && p.Phase != "parallel-write" {
 					row = s.Op("TIME_RANGE")
@@ -99,7 +122,21 @@ type scenarioFile struct {
 		Phase      string `json:"phase"`
 		RunID      string `json:"run_id"`
 		ResultsDir string `json:"results_dir"`
+		Analytics  bool   `json:"-"`
 	} `json:"phases"`
+	Analytics []struct {
+		Queries []struct {
+			Name    string `json:"name"`
+			Checked bool   `json:"checked"`
+			Error   string `json:"error"`
+		} `json:"queries"`
+	} `json:"analytics"`
+	BreakPoints []struct {
+		Found bool `json:"found"`
+	} `json:"break_points"`
+	BreakEvens []struct {
+		Pair string `json:"pair"`
+	} `json:"compression_break_even"`
 }
 
 func readScenario(t *testing.T, dir string) *scenarioFile {
@@ -133,7 +170,7 @@ func TestScenariosListed(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
-	for _, name := range []string{"hakom-load", "hakom-scaling", "epics-archiver", "iotdb-crrc", "mot-ingest"} {
+	for _, name := range []string{"hakom-load", "hakom-scaling", "hakom-compression", "epics-archiver", "iotdb-crrc", "das-events", "mot-ingest"} {
 		if !strings.Contains(r.stdout, name+"\n") {
 			t.Errorf("scenario %s not listed:\n%s", name, r.stdout)
 		}

@@ -188,8 +188,7 @@ func runBenchmark(cfg *config.Config, label string, stdout, stderr io.Writer) (*
 		dataDir = defaultDataDir()
 	}
 	runID := newRunID()
-	opts := target.Options{Host: cfg.Host, Port: cfg.Port, User: cfg.User, Password: cfg.Password,
-		Database: cfg.Database, DataDir: filepath.Join(dataDir, driver.Name), Extra: cfg.TargetOptions}
+	opts := targetOptions(cfg, driver, dataDir)
 	r, err := runner.New(cfg, driver, opts)
 	if err != nil {
 		return nil, &exitError{ExitUsage, err}
@@ -225,6 +224,13 @@ func runBenchmark(cfg *config.Config, label string, stdout, stderr io.Writer) (*
 	}
 	saveOutputs(s, cfg, stdout, stderr)
 	return s, nil
+}
+
+// targetOptions are the connection settings of cfg's target; embedded
+// targets keep their files under dataDir/<target>.
+func targetOptions(cfg *config.Config, d *target.Driver, dataDir string) target.Options {
+	return target.Options{Host: cfg.Host, Port: cfg.Port, User: cfg.User, Password: cfg.Password,
+		Database: cfg.Database, DataDir: filepath.Join(dataDir, d.Name), Extra: cfg.TargetOptions}
 }
 
 // complete adds what only the command knows: identity, configuration,

@@ -29,6 +29,8 @@ type scenarioResult struct {
 	Interrupted   bool                  `json:"interrupted"`
 	Rows          []scenario.Row        `json:"published_vs_measured"`
 	BreakEvens    []scenario.BreakEven  `json:"compression_break_even,omitempty"`
+	BreakPoints   []breakPointResult    `json:"break_points,omitempty"`
+	Analytics     []analyticsResult     `json:"analytics,omitempty"`
 	Phases        []scenarioPhaseResult `json:"phases"`
 }
 
@@ -88,9 +90,27 @@ func executeScenario(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stdout, 
 			if repeat > 1 {
 				label += fmt.Sprintf(" (repetition %d of %d)", r, repeat)
 			}
+			if p.Analytics != nil {
+				ar, err := runAnalytics(configs[i], p, label, stdout)
+				if err != nil {
+					return err
+				}
+				ar.Repetition = r
+				res.Analytics = append(res.Analytics, ar)
+				if ar.failed() {
+					worst = worse(worst, &exitError{code: ExitFailure})
+				}
+				continue
+			}
 			s, err := runBenchmark(configs[i], label, stdout, stderr)
 			if err != nil {
 				return err
+			}
+			if p.BreakPoint {
+				bp := findBreakPoint(s, p)
+				bp.Phase, bp.Repetition = p.Name, r
+				bp.print(stdout)
+				res.BreakPoints = append(res.BreakPoints, bp)
 			}
 			res.Phases = append(res.Phases, scenarioPhaseResult{Phase: p.Name, Repetition: r, RunID: s.RunID, ResultsDir: s.ResultsDir})
 			if op := s.Op(p.Operation); op != nil && !s.Interrupted {

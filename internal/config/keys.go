@@ -226,7 +226,7 @@ var keyTable = concat(
 		key("RANDOM_RATIO", "weight of the uniform random value model", ratio(func(c *Config) *float64 { return &c.RandomRatio })),
 		key("CONSTANT_RATIO", "weight of the constant value model", ratio(func(c *Config) *float64 { return &c.ConstantRatio })),
 		key("WALK_RATIO", "weight of the random-walk value model (tsbench)", ratio(func(c *Config) *float64 { return &c.WalkRatio })),
-		key("STRING_LENGTH", "length of TEXT values", intField(func(c *Config) *int { return &c.StringLength }, 1, 1000)),
+		key("STRING_LENGTH", "length of TEXT values", intField(func(c *Config) *int { return &c.StringLength }, 1, 100000)),
 		key("CHANGE_RATIO", "share of values that change inside each block of CHANGE_BLOCK rows; the rest repeat the last value (tsbench)",
 			floatField(func(c *Config) *float64 { return &c.ChangeRatio }, 0, 1, true)),
 		key("CHANGE_BLOCK", "rows per block for CHANGE_RATIO; 1 = every value changes (tsbench)",

@@ -179,7 +179,7 @@ func TestBadValues(t *testing.T) {
 		{"out of range", "DEVICE_NUMBER", "0", ""},
 		{"out of range", "CLIENT_NUMBER", "-3", ""},
 		{"out of range", "OUT_OF_ORDER_RATIO", "1.5", ""},
-		{"out of range", "STRING_LENGTH", "1001", ""},
+		{"out of range", "STRING_LENGTH", "100001", ""},
 		{"out of range", "DOUBLE_LENGTH", "-2", ""},
 		{"out of range", "LAMBDA", "0", ""},
 		{"out of range", "MAX_K", "0", ""},

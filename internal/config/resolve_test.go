@@ -58,7 +58,7 @@ func TestResolveChecks(t *testing.T) {
 		}, "", "at least one value model"},
 		// Values set in code meet the same rules as values read from files.
 		{"code: double length", func(c *Config) { c.DoubleLength = 16 }, "DOUBLE_LENGTH", "[-1, 15]"},
-		{"code: string length", func(c *Config) { c.StringLength = 0 }, "STRING_LENGTH", "[1, 1000]"},
+		{"code: string length", func(c *Config) { c.StringLength = 0 }, "STRING_LENGTH", "[1, 100000]"},
 		{"code: rate", func(c *Config) { c.Rate = -1 }, "RATE", ">= 0"},
 		{"code: max time", func(c *Config) { c.MaxTime = -time.Second }, "TEST_MAX_TIME", ">= 0"},
 		{"code: ratio", func(c *Config) { c.OutOfOrderRate = 2 }, "OUT_OF_ORDER_RATIO", "[0, 1]"},

@@ -67,7 +67,7 @@ type Row struct {
 func (s *Scenario) Table(variant string, scale float64, measured [][]Measurement, serverCores int) []Row {
 	var rows []Row
 	for i, p := range s.Phases {
-		if p.Prepare || i >= len(measured) || len(measured[i]) == 0 {
+		if p.Prepare || p.Analytics != nil || i >= len(measured) || len(measured[i]) == 0 {
 			continue
 		}
 		pub := s.PublishedFor(i, variant)

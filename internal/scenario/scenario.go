@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/tsbench/tsbench/internal/ts"
 )
 
 // Figure is what a study published for one phase.
@@ -43,6 +45,15 @@ type Phase struct {
 	Pair       string
 	Level      float64
 	Compressed bool
+	// Analytics, when set, makes the phase run these analytics queries
+	// (AnalyticsRuns times each) on the data written so far instead of a
+	// benchmark run; each answer is checked against the generator.
+	Analytics          []ts.Analytic
+	AnalyticsRuns      int
+	AnalyticsPublished map[string]Figure // by query name
+	// BreakPoint asks for the search of a sustained throughput drop in the
+	// phase's per-second series (DAS saw one near 30 M events on MySQL).
+	BreakPoint bool
 }
 
 // Scenario is a named workload.

@@ -124,6 +124,9 @@ type Result struct {
 	Points      int64
 	Sum         float64
 	First, Last int64
+	// Squares adds up the squares of the values: a second checksum for
+	// answers whose values cancel out in Sum (differences from a mean).
+	Squares float64
 }
 
 // Add accounts for one returned value at time t.
@@ -134,6 +137,7 @@ func (r *Result) Add(t int64, v float64) {
 	r.Last = t
 	r.Points++
 	r.Sum += v
+	r.Squares += v * v
 }
 
 // CountRange selects the points Count looks at: the listed devices (all when

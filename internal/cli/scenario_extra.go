@@ -1,0 +1,168 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"text/tabwriter"
+	"time"
+
+	"github.com/tsbench/tsbench/internal/analytics"
+	"github.com/tsbench/tsbench/internal/config"
+	"github.com/tsbench/tsbench/internal/gen"
+	"github.com/tsbench/tsbench/internal/scenario"
+	"github.com/tsbench/tsbench/internal/summary"
+	"github.com/tsbench/tsbench/internal/target"
+	"github.com/tsbench/tsbench/internal/workload"
+)
+
+// analyticsResult is what an analytics phase did.
+type analyticsResult struct {
+	Phase      string              `json:"phase"`
+	Repetition int                 `json:"repetition"`
+	Rows       int64               `json:"rows"` // events analysed
+	Outcomes   []analytics.Outcome `json:"queries"`
+}
+
+func (a analyticsResult) failed() bool {
+	for _, o := range a.Outcomes {
+		if o.Error != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// runAnalytics runs a phase's analytics queries on the data earlier phases
+// wrote and prints their times beside the published ones.
+func runAnalytics(cfg *config.Config, p scenario.Phase, label string, stdout io.Writer) (analyticsResult, error) {
+	res := analyticsResult{Phase: p.Name}
+	d, err := target.Lookup(cfg.Target)
+	if err != nil {
+		return res, usageError("%v", err)
+	}
+	dataDir := cfg.DataDir
+	if dataDir == "" {
+		dataDir = defaultDataDir()
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), cfg.ReadTimeout*time.Duration(max(1, p.AnalyticsRuns)*len(p.Analytics)))
+	defer cancel()
+	conn, err := d.Open(ctx, targetOptions(cfg, d, dataDir))
+	if err != nil {
+		return res, &exitError{ExitFailure, fmt.Errorf("%s: connect: %w", d.Name, err)}
+	}
+	defer conn.Close()
+	schema := workload.Schema(cfg)
+	if b, ok := conn.(target.Binder); ok {
+		if err := b.Bind(ctx, schema); err != nil {
+			return res, &exitError{ExitFailure, fmt.Errorf("%s: prepare: %w", d.Name, err)}
+		}
+	}
+	g, err := gen.New(schema, workload.GenOptions(cfg))
+	if err != nil {
+		return res, &exitError{ExitUsage, err}
+	}
+	rowsPerDevice := workload.NewPlan(cfg.Proportion, cfg.Loop).Counts()[workload.Write] * int64(cfg.BatchSize)
+	res.Rows = rowsPerDevice * int64(len(schema.Devices))
+	res.Outcomes = analytics.Run(ctx, conn, g, rowsPerDevice, p.Analytics, max(1, p.AnalyticsRuns))
+
+	fmt.Fprintf(stdout, "==================== %s ====================\n", label)
+	fmt.Fprintf(stdout, "Analytics over %d events (%d devices x %d rows), target %s\n", res.Rows, len(schema.Devices), rowsPerDevice, d.Name)
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "QUERY\tKIND\tRUNS\tMEAN S\tMIN S\tMAX S\tEVENTS/S\tRESULT ROWS\tANSWER\tPUBLISHED S")
+	for _, o := range res.Outcomes {
+		st := scenario.Summarise(o.Seconds)
+		rate := 0.0
+		if st.Mean > 0 {
+			rate = float64(res.Rows) / st.Mean
+		}
+		pub := p.AnalyticsPublished[o.Name]
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%.4f\t%.4f\t%.4f\t%.0f\t%d\t%s\t%s\n", o.Name, o.Kind, o.Runs, st.Mean, st.Min, st.Max,
+			rate, o.Rows, answer(o), publishedSeconds(pub))
+	}
+	tw.Flush()
+	for _, o := range res.Outcomes {
+		if o.Error != "" {
+			fmt.Fprintf(stdout, "  %s: %s\n", o.Name, o.Error)
+		}
+		if pub := p.AnalyticsPublished[o.Name]; pub.Note != "" {
+			fmt.Fprintf(stdout, "  %s published: %s\n", o.Name, pub.Note)
+		}
+	}
+	return res, nil
+}
+
+func answer(o analytics.Outcome) string {
+	switch {
+	case o.Unsupported:
+		return "unsupported by target"
+	case o.Error != "":
+		return "WRONG or failed"
+	case o.Checked:
+		return "checked"
+	}
+	return "-"
+}
+
+func publishedSeconds(f scenario.Figure) string {
+	if f.Seconds == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%g", f.Seconds)
+}
+
+// breakPointResult is the search for a sustained ingest slowdown.
+type breakPointResult struct {
+	Phase      string  `json:"phase"`
+	Repetition int     `json:"repetition"`
+	Seconds    int     `json:"seconds_searched"`
+	Found      bool    `json:"found"`
+	AtSecond   float64 `json:"at_s,omitempty"`
+	AfterUnits float64 `json:"after_units,omitempty"` // events (or points) sent before the drop
+	Before     float64 `json:"rate_before,omitempty"`
+	After      float64 `json:"rate_after,omitempty"`
+	Unit       string  `json:"unit"`
+}
+
+// findBreakPoint searches the phase's per-second series for a drop of 30 %
+// or more that lasts.
+func findBreakPoint(s *summary.Summary, p scenario.Phase) breakPointResult {
+	per := p.PerUnit
+	if per == 0 {
+		per = 1
+	}
+	unit := p.Published.Unit
+	if unit == "" {
+		unit = "points/s"
+	}
+	var rates, cum []float64
+	var total float64
+	for _, iv := range s.Intervals {
+		var pts float64
+		for _, o := range iv.Ops {
+			if o.Name == p.Operation {
+				pts += float64(o.OKPoints)
+			}
+		}
+		if iv.Seconds > 0 {
+			rates = append(rates, pts/per/iv.Seconds)
+			cum = append(cum, total)
+		}
+		total += pts / per
+	}
+	r := breakPointResult{Seconds: len(rates), Unit: unit}
+	bp, ok := scenario.FindBreakPoint(rates, 0.7, max(5, len(rates)/10))
+	if ok {
+		r.Found, r.AtSecond, r.AfterUnits, r.Before, r.After = true, s.Intervals[bp.Index].Start, cum[bp.Index], bp.Before, bp.After
+	}
+	return r
+}
+
+func (b breakPointResult) print(w io.Writer) {
+	if b.Found {
+		fmt.Fprintf(w, "Break point: throughput fell from %.0f to %.0f %s at %.0f s, after %.0f sent\n",
+			b.Before, b.After, b.Unit, b.AtSecond, b.AfterUnits)
+		return
+	}
+	fmt.Fprintf(w, "Break point: none (no sustained drop of 30%% or more in %d s of %s)\n", b.Seconds, b.Phase)
+}
