@@ -312,7 +312,9 @@ func (r *Runner) finish(ctx context.Context, admin target.Target, clients []*cli
 	if sz, ok := admin.(target.Sizer); ok && wrote {
 		if n, err := sz.StorageBytes(ctx); err == nil && n > 0 {
 			s.StorageBytes = n
-			if acked > 0 {
+			// Per point only when the database held nothing else: the
+			// size covers everything stored, earlier runs' data included.
+			if acked > 0 && r.cfg.DeleteData && r.cfg.CreateSchema {
 				s.BytesPerPoint = float64(n) / float64(acked)
 			}
 		}
