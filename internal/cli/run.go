@@ -245,6 +245,9 @@ func complete(s *summary.Summary, cfg *config.Config, runID string, d *target.Dr
 	s.Environment.ServerVersion = serverVersion
 	u := sysinfo.SelfUsage()
 	s.Tool = summary.Tool{Version: Version, CPUSeconds: u.CPUSeconds, PeakRSSBytes: u.PeakRSSBytes}
+	if d.Server == "embedded" {
+		s.Tool.EmbeddedEngine = d.Name
+	}
 	var points int64
 	for _, o := range s.Operations {
 		points += o.OKPoints

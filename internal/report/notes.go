@@ -130,7 +130,11 @@ func toolLine(t summary.Tool) string {
 	if t.CPUSecondsPerMillionPoints > 0 {
 		text += " (" + f2(t.CPUSecondsPerMillionPoints) + " CPU s per million points)"
 	}
-	return text + ", peak memory " + HumanBytes(t.PeakRSSBytes)
+	text += ", peak memory " + HumanBytes(t.PeakRSSBytes)
+	if t.EmbeddedEngine != "" {
+		text += " (includes the embedded " + t.EmbeddedEngine + " engine, which runs inside tsbench)"
+	}
+	return text
 }
 
 var stopReasons = map[string]string{

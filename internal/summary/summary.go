@@ -91,6 +91,9 @@ type Tool struct {
 	PeakRSSBytes int64   `json:"peak_rss_bytes"`
 	// CPUSecondsPerMillionPoints relates the tool's cost to the work done.
 	CPUSecondsPerMillionPoints float64 `json:"cpu_seconds_per_million_points"`
+	// EmbeddedEngine names the database engine that ran inside the tool's
+	// process (sqlite, duckdb): its work is part of the CPU and memory above.
+	EmbeddedEngine string `json:"embedded_engine,omitempty"`
 }
 
 // Environment describes where the run happened.
