@@ -114,13 +114,8 @@ func queryInt(t *testing.T, db *sql.DB, q string, args ...any) int64 {
 // the same key=value settings.
 func configFor(t *testing.T, settings ...string) *config.Config {
 	t.Helper()
-	c := config.Default()
-	for _, s := range settings {
-		if err := config.SetArg(c, s); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := config.Resolve(c); err != nil {
+	c, err := config.FromArgs(settings...)
+	if err != nil {
 		t.Fatal(err)
 	}
 	return c

@@ -173,3 +173,19 @@ func (l *fileLoader) result() ([]string, error) {
 	}
 	return l.warnings, errors.Join(l.errs...)
 }
+
+// FromArgs builds a resolved configuration from the defaults and KEY=VALUE
+// arguments, as --set would apply them. Tests and tools use it to build the
+// same configuration the command line would.
+func FromArgs(args ...string) (*Config, error) {
+	c := Default()
+	for _, a := range args {
+		if err := SetArg(c, a); err != nil {
+			return nil, err
+		}
+	}
+	if err := Resolve(c); err != nil {
+		return nil, err
+	}
+	return c, nil
+}

@@ -16,15 +16,10 @@ import (
 // sensors, 10 clients, 100-row batches; 10 million points per run.
 // points/CPU-s is the figure to watch (IoT-benchmark's FakeDB: ~14.6 M).
 func BenchmarkNullTarget(b *testing.B) {
-	c := config.Default()
-	for _, kv := range []string{"DB_SWITCH=null", "DEVICE_NUMBER=100", "SENSOR_NUMBER=10", "CLIENT_NUMBER=10",
+	c, err := config.FromArgs("DB_SWITCH=null", "DEVICE_NUMBER=100", "SENSOR_NUMBER=10", "CLIENT_NUMBER=10",
 		"BATCH_SIZE_PER_WRITE=100", "INSERT_DATATYPE_PROPORTION=0:0:0:0:1:0", "LOOP=100",
-		"OPERATION_PROPORTION=1:0:0:0:0:0:0:0:0:0:0", "verify=false"} {
-		if err := config.SetArg(c, kv); err != nil {
-			b.Fatal(err)
-		}
-	}
-	if err := config.Resolve(c); err != nil {
+		"OPERATION_PROPORTION=1:0:0:0:0:0:0:0:0:0:0", "verify=false")
+	if err != nil {
 		b.Fatal(err)
 	}
 	d, err := target.Lookup("null")

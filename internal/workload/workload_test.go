@@ -9,13 +9,8 @@ import (
 
 func cfg(t *testing.T, settings ...string) *config.Config {
 	t.Helper()
-	c := config.Default()
-	for _, s := range settings {
-		if err := config.SetArg(c, s); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := config.Resolve(c); err != nil {
+	c, err := config.FromArgs(settings...)
+	if err != nil {
 		t.Fatal(err)
 	}
 	return c
