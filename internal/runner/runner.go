@@ -294,6 +294,13 @@ func (r *Runner) totalOps(clients []*client) int64 {
 // the parts of the summary that come after the measured phase.
 func (r *Runner) finish(ctx context.Context, admin target.Target, clients []*client, s *summary.Summary, elapsed time.Duration) {
 	var acked int64
+	for i := range s.Phases {
+		if s.Phases[i].Name == "warm-up" {
+			// Final counts: an operation in flight when the measured phase
+			// began finished after the phase was first recorded.
+			s.Phases[i] = r.warmPhase(clients, time.Duration(s.Phases[i].Seconds*float64(time.Second)))
+		}
+	}
 	for _, c := range clients {
 		acked += c.warmPointsNow()
 	}

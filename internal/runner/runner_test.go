@@ -1,0 +1,83 @@
+package runner
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/tsbench/tsbench/internal/config"
+	"github.com/tsbench/tsbench/internal/summary"
+	"github.com/tsbench/tsbench/internal/target"
+	_ "github.com/tsbench/tsbench/internal/target/sqlite"
+)
+
+func run(t *testing.T, args ...string) *summary.Summary {
+	t.Helper()
+	c, err := config.FromArgs(args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := target.Lookup(c.Target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := New(c, d, target.Options{Database: "test", DataDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	s, err := r.Run(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// Warm-up operations are reported on their own, excluded from the matrices,
+// and still counted by verification (they wrote points too).
+func TestWarmupCountedApart(t *testing.T) {
+	s := run(t, "DB_SWITCH=sqlite", "DEVICE_NUMBER=4", "SENSOR_NUMBER=3", "CLIENT_NUMBER=2", "LOOP=20",
+		"BATCH_SIZE_PER_WRITE=10", "OPERATION_PROPORTION=1", "warmup=500ms")
+	var warm *summary.Phase
+	for i := range s.Phases {
+		if s.Phases[i].Name == "warm-up" {
+			warm = &s.Phases[i]
+		}
+	}
+	if warm == nil || warm.Operations == 0 || warm.Points == 0 {
+		t.Fatalf("warm-up phase %+v", s.Phases)
+	}
+	w := s.Op("INGESTION")
+	if w.OKOperations != 2*20*2 { // clients x LOOP x devices per client
+		t.Fatalf("measured %d write operations, want 80", w.OKOperations)
+	}
+	if s.Verify == nil || !s.Verify.OK || s.Verify.ExpectedPoints != w.OKPoints+warm.Points {
+		t.Fatalf("verify %+v, measured %d + warm-up %d points", s.Verify, w.OKPoints, warm.Points)
+	}
+}
+
+// OP_MIN_INTERVAL spaces a client's plan steps: 6 steps at 100 ms take at
+// least 0.5 s.
+func TestOpMinInterval(t *testing.T) {
+	s := run(t, "DB_SWITCH=sqlite", "DEVICE_NUMBER=1", "SENSOR_NUMBER=1", "CLIENT_NUMBER=1", "LOOP=6",
+		"BATCH_SIZE_PER_WRITE=1", "OPERATION_PROPORTION=1", "OP_MIN_INTERVAL=100")
+	if s.Elapsed < 0.5 {
+		t.Fatalf("6 steps with OP_MIN_INTERVAL=100 took %.3f s", s.Elapsed)
+	}
+	if s.Op("INGESTION").OKOperations != 6 {
+		t.Fatal("not every step ran")
+	}
+}
+
+// TEST_MAX_TIME ends the measured phase; what was written is verified.
+func TestMaxTimeStops(t *testing.T) {
+	s := run(t, "DB_SWITCH=sqlite", "DEVICE_NUMBER=2", "SENSOR_NUMBER=2", "CLIENT_NUMBER=2", "LOOP=100000000",
+		"BATCH_SIZE_PER_WRITE=10", "OPERATION_PROPORTION=1", "TEST_MAX_TIME=700")
+	if s.StopReason != "duration" || s.Elapsed > 10 {
+		t.Fatalf("stop reason %q after %.1f s", s.StopReason, s.Elapsed)
+	}
+	if s.Verify == nil || !s.Verify.OK {
+		t.Fatalf("verify %+v", s.Verify)
+	}
+}
