@@ -1,0 +1,60 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tsbench/tsbench/internal/target/targettest"
+)
+
+// das-events and epics-archiver against the real PostgreSQL server
+// (scripts/services/postgres.sh): phases move the expected points, and the
+// analytics answers computed by PostgreSQL equal the generator's.
+func TestScenariosOnPostgres(t *testing.T) {
+	targettest.RequireServer(t, "postgres", "127.0.0.1:5433")
+	cases := []struct {
+		name   string
+		scale  string
+		points map[string]int64
+	}{
+		{"das-events", "0.002", map[string]int64{"ingest": 20 * 1000 * 2}},
+		{"epics-archiver", "0.05", map[string]int64{"insert": 13 * 4 * 1667 * 3, "extract": 13 * 4 * 1667 * 3}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			r := tsbench(t, nil, "run", "--scenario", c.name, "--scale", c.scale, "--target", "postgres", "--quiet", "--data-dir", dir)
+			if r.code != 0 {
+				t.Fatalf("exit %d\n%s\n%s", r.code, tail(r.stdout, 40), r.stderr)
+			}
+			if !strings.Contains(r.stdout, "Published vs measured: "+c.name) {
+				t.Fatal("no published-vs-measured table")
+			}
+			res := readScenario(t, dir)
+			for _, a := range res.Analytics {
+				if len(a.Queries) != 5 {
+					t.Fatalf("analytics ran %d queries, want 5", len(a.Queries))
+				}
+				for _, o := range a.Queries {
+					if !o.Checked || o.Error != "" {
+						t.Errorf("analytics %s on postgres: %+v", o.Name, o)
+					}
+				}
+			}
+			for _, p := range res.Phases {
+				s := readSummary(t, filepath.Join(p.ResultsDir, "summary.json"))
+				op := s.Op("INGESTION")
+				if p.Phase == "extract" {
+					op = s.Op("TIME_RANGE")
+				}
+				if want := c.points[p.Phase]; op == nil || op.OKPoints != want || op.FailOperations != 0 {
+					t.Errorf("phase %s: %+v, want %d points", p.Phase, op, want)
+				}
+				if s.Environment.ServerVersion == "" || !strings.HasPrefix(s.Environment.ServerVersion, "PostgreSQL 15") {
+					t.Errorf("server version %q", s.Environment.ServerVersion)
+				}
+			}
+		})
+	}
+}

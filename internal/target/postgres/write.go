@@ -1,0 +1,152 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/tsbench/tsbench/internal/ts"
+)
+
+var columns = []string{"series", "t", "v", "s"}
+
+// rowSource feeds a batch to COPY point by point (pgx.CopyFromSource),
+// walking the columnar batch sensor by sensor.
+type rowSource struct {
+	b      *ts.Batch
+	base   int64 // series id of the batch's device's first sensor
+	sensor int
+	row    int
+	vals   [4]any
+}
+
+func (r *rowSource) reset(b *ts.Batch, base int64) {
+	r.b, r.base, r.sensor, r.row = b, base, 0, -1
+}
+
+func (r *rowSource) Next() bool {
+	r.row++
+	if r.row >= len(r.b.Times) {
+		r.row = 0
+		r.sensor++
+	}
+	return r.sensor < len(r.b.Columns) && len(r.b.Times) > 0
+}
+
+func (r *rowSource) Values() ([]any, error) {
+	c := &r.b.Columns[r.sensor]
+	r.vals[0] = int32(r.base + int64(r.sensor))
+	r.vals[1] = r.b.Times[r.row]
+	if c.Type == ts.Text {
+		r.vals[2], r.vals[3] = nil, c.Texts[r.row]
+	} else {
+		v, _ := c.Number(r.row)
+		r.vals[2], r.vals[3] = v, nil
+	}
+	return r.vals[:], nil
+}
+
+func (r *rowSource) Err() error { return nil }
+
+// Write stores a batch through the configured write path; a rewritten point
+// replaces the stored one.
+func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s, err := t.bound()
+	if err != nil {
+		return err
+	}
+	pos := s.DevicePos(b.Device.Index)
+	if pos < 0 {
+		return fmt.Errorf("postgres: device %s is not in the schema", b.Device.Name)
+	}
+	base := s.SeriesID(pos, 0)
+	if t.writePath == "insert" {
+		err = t.insert(ctx, b, base)
+	} else {
+		err = t.copy(ctx, b, base)
+	}
+	if err != nil {
+		return t.wrap("write batch", err)
+	}
+	return nil
+}
+
+func (t *Target) copy(ctx context.Context, b *ts.Batch, base int64) error {
+	if !t.staged {
+		// Temporary: private to this connection; rows vanish at commit.
+		if _, err := t.conn.Exec(ctx, `CREATE TEMPORARY TABLE IF NOT EXISTS stage
+			(series INTEGER, t BIGINT, v DOUBLE PRECISION, s TEXT) ON COMMIT DELETE ROWS`); err != nil {
+			return err
+		}
+		t.staged = true
+	}
+	tx, err := t.conn.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback(ctx) //nolint:errcheck // after Commit it is a no-op
+	t.rows.reset(b, base)
+	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"stage"}, columns, &t.rows); err != nil {
+		return err
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO points SELECT series, t, v, s FROM stage
+		ON CONFLICT (series, t) DO UPDATE SET v = EXCLUDED.v, s = EXCLUDED.s`); err != nil {
+		return err
+	}
+	return tx.Commit(ctx)
+}
+
+// maxInsertRows keeps a statement under PostgreSQL's 65,535 parameters.
+const maxInsertRows = 8000
+
+func (t *Target) insert(ctx context.Context, b *ts.Batch, base int64) error {
+	t.rows.reset(b, base)
+	args := make([]any, 0, 4*min(maxInsertRows, int(b.Points())))
+	tx, err := t.conn.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback(ctx) //nolint:errcheck
+	flush := func() error {
+		if len(args) == 0 {
+			return nil
+		}
+		_, err := tx.Exec(ctx, insertSQL(len(args)/4), args...)
+		args = args[:0]
+		return err
+	}
+	for t.rows.Next() {
+		vals, _ := t.rows.Values()
+		args = append(args, vals...)
+		if len(args) == 4*maxInsertRows {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+	}
+	if err := flush(); err != nil {
+		return err
+	}
+	return tx.Commit(ctx)
+}
+
+// insertSQL is the multi-row upsert for n rows; pgx prepares and caches each
+// distinct statement on the connection.
+func insertSQL(n int) string {
+	var sb strings.Builder
+	sb.WriteString("INSERT INTO points (series, t, v, s) VALUES ")
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		p := 4*i + 1
+		sb.WriteString("($" + strconv.Itoa(p) + "::integer,$" + strconv.Itoa(p+1) + "::bigint,$" +
+			strconv.Itoa(p+2) + "::double precision,$" + strconv.Itoa(p+3) + "::text)")
+	}
+	sb.WriteString(" ON CONFLICT (series, t) DO UPDATE SET v = EXCLUDED.v, s = EXCLUDED.s")
+	return sb.String()
+}

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# PostgreSQL 15 from Debian, on 127.0.0.1:5433 (user postgres, no password,
+# database test), in a throwaway cluster under $TSBENCH_SERVICES_DIR/postgres.
+SERVICE=postgres
+. "$(dirname "$0")/lib.sh"
+
+PORT=${TSBENCH_POSTGRES_PORT:-5433}
+BIN=/usr/lib/postgresql/15/bin
+DIR=$(svc_dir postgres)
+
+case "${1:-}" in
+install)
+  apt_install postgresql-15
+  ;;
+start)
+  if is_running postgres; then log "already running on 127.0.0.1:$PORT"; exit 0; fi
+  [ -x "$BIN/postgres" ] || die "PostgreSQL 15 is not installed: run '$0 install'"
+  rm -rf "$DIR"; mkdir -p "$DIR"; chown postgres:postgres "$DIR"
+  runuser -u postgres -- "$BIN/initdb" -D "$DIR/data" -U postgres --auth=trust -E UTF8 --no-sync >"$DIR/initdb.log" 2>&1 \
+    || fail_start postgres "$DIR/initdb.log"
+  # Benchmark settings: no fsync wait per commit is NOT set — durability is
+  # part of what is measured; only memory and connections are sized.
+  runuser -u postgres -- "$BIN/pg_ctl" -D "$DIR/data" -l "$DIR/log" -w -t 60 \
+    -o "-p $PORT -k $DIR -c listen_addresses=127.0.0.1 -c max_connections=300 -c shared_buffers=512MB" start >/dev/null \
+    || fail_start postgres "$DIR/log"
+  head -n 1 "$DIR/data/postmaster.pid" >"$DIR/pid"
+  runuser -u postgres -- "$BIN/createdb" -h 127.0.0.1 -p "$PORT" test
+  log "ready: postgres://postgres@127.0.0.1:$PORT/test (tsbench run --target postgres)"
+  ;;
+stop)
+  if [ -f "$DIR/data/postmaster.pid" ]; then
+    runuser -u postgres -- "$BIN/pg_ctl" -D "$DIR/data" -m fast -w stop >/dev/null 2>&1 || true
+  fi
+  stop_pid postgres
+  ;;
+status)
+  is_running postgres
+  ;;
+*)
+  echo "usage: $0 install|start|stop|status" >&2; exit 2
+  ;;
+esac
