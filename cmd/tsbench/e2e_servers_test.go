@@ -8,11 +8,22 @@ import (
 	"github.com/tsbench/tsbench/internal/target/targettest"
 )
 
-// das-events and epics-archiver against the real PostgreSQL server
-// (scripts/services/postgres.sh): phases move the expected points, and the
-// analytics answers computed by PostgreSQL equal the generator's.
-func TestScenariosOnPostgres(t *testing.T) {
-	targettest.RequireServer(t, "postgres", "127.0.0.1:5433")
+// das-events and epics-archiver against the real PostgreSQL and MariaDB
+// servers (scripts/services/): phases move the expected points, and the
+// analytics answers computed by the database equal the generator's.
+func TestScenariosOnServers(t *testing.T) {
+	for _, srv := range []struct{ target, service, addr, version string }{
+		{"postgres", "postgres", "127.0.0.1:5433", "PostgreSQL 15"},
+		{"mysql", "mariadb", "127.0.0.1:3307", "10.11"},
+	} {
+		t.Run(srv.target, func(t *testing.T) {
+			targettest.RequireServer(t, srv.service, srv.addr)
+			scenariosOn(t, srv.target, srv.version)
+		})
+	}
+}
+
+func scenariosOn(t *testing.T, target, version string) {
 	cases := []struct {
 		name   string
 		scale  string
@@ -24,7 +35,7 @@ func TestScenariosOnPostgres(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
-			r := tsbench(t, nil, "run", "--scenario", c.name, "--scale", c.scale, "--target", "postgres", "--quiet", "--data-dir", dir)
+			r := tsbench(t, nil, "run", "--scenario", c.name, "--scale", c.scale, "--target", target, "--quiet", "--data-dir", dir)
 			if r.code != 0 {
 				t.Fatalf("exit %d\n%s\n%s", r.code, tail(r.stdout, 40), r.stderr)
 			}
@@ -38,7 +49,7 @@ func TestScenariosOnPostgres(t *testing.T) {
 				}
 				for _, o := range a.Queries {
 					if !o.Checked || o.Error != "" {
-						t.Errorf("analytics %s on postgres: %+v", o.Name, o)
+						t.Errorf("analytics %s on %s: %+v", o.Name, target, o)
 					}
 				}
 			}
@@ -51,7 +62,7 @@ func TestScenariosOnPostgres(t *testing.T) {
 				if want := c.points[p.Phase]; op == nil || op.OKPoints != want || op.FailOperations != 0 {
 					t.Errorf("phase %s: %+v, want %d points", p.Phase, op, want)
 				}
-				if s.Environment.ServerVersion == "" || !strings.HasPrefix(s.Environment.ServerVersion, "PostgreSQL 15") {
+				if !strings.Contains(s.Environment.ServerVersion, version) {
 					t.Errorf("server version %q", s.Environment.ServerVersion)
 				}
 			}

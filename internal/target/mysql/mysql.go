@@ -1,0 +1,252 @@
+// Package mysql is the "mysql" target: MySQL and MariaDB through
+// go-sql-driver/mysql (tested on MariaDB 10.11), one connection per client.
+//
+// # Layout
+//
+// The same narrow design as the postgres target, for the same reasons (any
+// sensor count — MySQL allows 4,096 columns per table — one clustered index
+// serving every query kind):
+//
+//	CREATE TABLE points (series INT NOT NULL, t BIGINT NOT NULL, v DOUBLE NULL,
+//	    s TEXT NULL, PRIMARY KEY (series, t)) ENGINE=InnoDB
+//
+// InnoDB clusters rows by the primary key, so a series' points are stored
+// together in time order. Metadata tables series and devices (tags as JSON
+// text) name every series and device.
+//
+// # Writes
+//
+// write_path=insert (default): multi-row INSERT ... ON DUPLICATE KEY UPDATE,
+// prepared once per statement size. write_path=load: LOAD DATA LOCAL INFILE
+// ... REPLACE, streaming the batch as tab-separated text from memory (the
+// server must allow local_infile). Both replace a rewritten point.
+package mysql
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+	"github.com/tsbench/tsbench/internal/target"
+	"github.com/tsbench/tsbench/internal/ts"
+)
+
+// DefaultPort is where scripts/services/mariadb.sh starts the server.
+const DefaultPort = 3307
+
+// Driver registers the target.
+var Driver = &target.Driver{
+	Name:        "mysql",
+	Aliases:     []string{"MySQL", "MariaDB"},
+	Description: "MySQL/MariaDB: narrow InnoDB table, multi-row INSERT or LOAD DATA LOCAL INFILE with replace",
+	WritePaths:  []string{"insert", "load"},
+	Server:      "scripts/services/mariadb.sh (MariaDB 10.11 on 127.0.0.1:3307)",
+	Caps:        target.Capabilities{Types: ts.DataTypes, Queries: ts.QueryKinds},
+	Open:        open,
+}
+
+func init() { target.Register(Driver) }
+
+// Target is one client's connection.
+type Target struct {
+	db        *sql.DB
+	addr      string
+	writePath string
+	reader    string // LOAD DATA reader name, unique per Target
+
+	mu     sync.Mutex
+	schema *ts.Schema
+	stmts  map[int]*sql.Stmt // INSERT statements by row count
+	args   []any
+	load   loadBuffer
+}
+
+var readerSeq struct {
+	sync.Mutex
+	n int
+}
+
+func open(ctx context.Context, o target.Options) (target.Target, error) {
+	host, port := o.Host, o.Port
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	if port == 0 {
+		port = DefaultPort
+	}
+	db := o.Database
+	if db == "" {
+		db = "test"
+	}
+	user := o.User
+	if user == "" {
+		user = "root"
+	}
+	cfg := mysql.NewConfig()
+	cfg.Net, cfg.Addr, cfg.User, cfg.DBName = "tcp", net.JoinHostPort(host, strconv.Itoa(port)), user, db
+	if o.Password != "" && !(user == "root" && o.Password == "root") { // IoT-benchmark's default credentials
+		cfg.Passwd = o.Password
+	}
+	cfg.AllowAllFiles = false
+	cfg.Timeout, cfg.ReadTimeout, cfg.WriteTimeout = 10*time.Second, 10*time.Minute, 10*time.Minute
+	cfg.InterpolateParams = false
+	path := o.Extra["write_path"]
+	switch path {
+	case "", "insert":
+		path = "insert"
+	case "load":
+	default:
+		return nil, fmt.Errorf("mysql: target option write_path = %q: allowed: insert, load", path)
+	}
+	conn, err := mysql.NewConnector(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("mysql: %s: %w", cfg.Addr, err)
+	}
+	sdb := sql.OpenDB(conn)
+	sdb.SetMaxOpenConns(1)
+	sdb.SetMaxIdleConns(1)
+	if err := sdb.PingContext(ctx); err != nil {
+		sdb.Close()
+		return nil, fmt.Errorf("mysql: connect to %s as %s: %w", cfg.Addr, user, err)
+	}
+	readerSeq.Lock()
+	readerSeq.n++
+	name := fmt.Sprintf("tsbench%d", readerSeq.n)
+	readerSeq.Unlock()
+	t := &Target{db: sdb, addr: cfg.Addr, writePath: path, reader: name, stmts: map[int]*sql.Stmt{}}
+	if path == "load" {
+		mysql.RegisterReaderHandler(name, t.load.reader)
+	}
+	return t, nil
+}
+
+func (t *Target) wrap(what string, err error) error {
+	return fmt.Errorf("mysql: %s at %s: %w", what, t.addr, err)
+}
+
+var ddl = []string{
+	`CREATE TABLE IF NOT EXISTS points (series INT NOT NULL, t BIGINT NOT NULL, v DOUBLE NULL, s TEXT NULL,
+		PRIMARY KEY (series, t)) ENGINE=InnoDB`,
+	`CREATE TABLE IF NOT EXISTS series (id INT PRIMARY KEY, device VARCHAR(255) NOT NULL, device_index INT NOT NULL,
+		sensor VARCHAR(255) NOT NULL, type VARCHAR(16) NOT NULL, grp VARCHAR(255) NOT NULL, KEY (sensor)) ENGINE=InnoDB`,
+	`CREATE TABLE IF NOT EXISTS devices (name VARCHAR(255) PRIMARY KEY, idx INT NOT NULL, grp VARCHAR(255) NOT NULL,
+		tags TEXT NOT NULL) ENGINE=InnoDB`,
+}
+
+// Setup creates the tables (dropping them first with reset) and records the
+// series and devices.
+func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if reset {
+		if _, err := t.db.ExecContext(ctx, "DROP TABLE IF EXISTS points, series, devices"); err != nil {
+			return t.wrap("drop tables", err)
+		}
+	}
+	for _, q := range ddl {
+		if _, err := t.db.ExecContext(ctx, q); err != nil {
+			return t.wrap("create tables", err)
+		}
+	}
+	if err := t.insertMetadata(ctx, s); err != nil {
+		return err
+	}
+	t.schema = s
+	return nil
+}
+
+func (t *Target) insertMetadata(ctx context.Context, s *ts.Schema) error {
+	tx, err := t.db.BeginTx(ctx, nil)
+	if err != nil {
+		return t.wrap("record series", err)
+	}
+	defer tx.Rollback() //nolint:errcheck
+	for pos, d := range s.Devices {
+		tags := map[string]string{}
+		for _, tg := range d.Tags {
+			tags[tg.Key] = tg.Value
+		}
+		tj, _ := json.Marshal(tags)
+		grp := ""
+		if d.Group < len(s.Groups) {
+			grp = s.Groups[d.Group]
+		}
+		if _, err := tx.ExecContext(ctx, "REPLACE INTO devices (name, idx, grp, tags) VALUES (?, ?, ?, ?)",
+			d.Name, d.Index, grp, string(tj)); err != nil {
+			return t.wrap("record devices", err)
+		}
+		var args []any
+		q := "REPLACE INTO series (id, device, device_index, sensor, type, grp) VALUES "
+		for i, sn := range s.Sensors {
+			if i > 0 {
+				q += ","
+			}
+			q += "(?,?,?,?,?,?)"
+			args = append(args, s.SeriesID(pos, i), d.Name, d.Index, sn.Name, sn.Type.String(), grp)
+		}
+		if _, err := tx.ExecContext(ctx, q, args...); err != nil {
+			return t.wrap("record series", err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return t.wrap("record series", err)
+	}
+	return nil
+}
+
+// Bind prepares a connection that did not run Setup.
+func (t *Target) Bind(ctx context.Context, s *ts.Schema) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.schema = s
+	return nil
+}
+
+func (t *Target) bound() (*ts.Schema, error) {
+	if t.schema == nil {
+		return nil, errors.New("mysql: no schema: call Setup or Bind first")
+	}
+	return t.schema, nil
+}
+
+// ServerVersion implements target.Versioner.
+func (t *Target) ServerVersion(ctx context.Context) (string, error) {
+	var v string
+	if err := t.db.QueryRowContext(ctx, "SELECT VERSION()").Scan(&v); err != nil {
+		return "", t.wrap("server version", err)
+	}
+	return v, nil
+}
+
+// StorageBytes implements target.Sizer from information_schema, after
+// ANALYZE TABLE refreshes InnoDB's estimates (they lag otherwise).
+func (t *Target) StorageBytes(ctx context.Context) (int64, error) {
+	if _, err := t.db.ExecContext(ctx, "ANALYZE TABLE points"); err != nil {
+		return 0, t.wrap("analyze", err)
+	}
+	var n sql.NullInt64
+	err := t.db.QueryRowContext(ctx, `SELECT data_length + index_length FROM information_schema.TABLES
+		WHERE table_schema = DATABASE() AND table_name = 'points'`).Scan(&n)
+	if err != nil {
+		return 0, t.wrap("table size", err)
+	}
+	return n.Int64, nil
+}
+
+// Close ends the connection.
+func (t *Target) Close() error {
+	if t.writePath == "load" {
+		mysql.DeregisterReaderHandler(t.reader)
+	}
+	for _, st := range t.stmts {
+		st.Close()
+	}
+	return t.db.Close()
+}
