@@ -11,7 +11,7 @@ import (
 // (host:port). When it does not, the test fails in CI (CI=true: a missing
 // server there is a broken pipeline, never a skip) and is skipped elsewhere,
 // naming the script that starts it.
-func RequireServer(t *testing.T, name, addr string) {
+func RequireServer(t testing.TB, name, addr string) {
 	t.Helper()
 	conn, err := net.DialTimeout("tcp", addr, 2*time.Second)
 	if err == nil {
