@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# InfluxDB 1.x from Debian, HTTP API on 127.0.0.1:8086, in a throwaway data
+# directory. Reporting to the vendor is switched off.
+SERVICE=influxdb
+. "$(dirname "$0")/lib.sh"
+
+PORT=${TSBENCH_INFLUXDB_PORT:-8086}
+DIR=$(svc_dir influxdb)
+
+case "${1:-}" in
+install)
+  apt_install influxdb
+  ;;
+start)
+  if is_running influxdb; then log "already running on 127.0.0.1:$PORT"; exit 0; fi
+  command -v influxd >/dev/null || die "InfluxDB is not installed: run '$0 install'"
+  rm -rf "$DIR"; mkdir -p "$DIR"
+  cat >"$DIR/influxdb.conf" <<CONF
+reporting-disabled = true
+bind-address = "127.0.0.1:$((PORT + 2))"
+[meta]
+  dir = "$DIR/meta"
+[data]
+  dir = "$DIR/data"
+  wal-dir = "$DIR/wal"
+  query-log-enabled = false
+  max-values-per-tag = 0
+  max-series-per-database = 0
+[http]
+  enabled = true
+  bind-address = "127.0.0.1:$PORT"
+  log-enabled = false
+  max-body-size = 0
+[monitor]
+  store-enabled = false
+[continuous_queries]
+  enabled = false
+CONF
+  start_daemon influxdb "$DIR/log" influxd -config "$DIR/influxdb.conf"
+  wait_port "$PORT" 60 "$(cat "$DIR/pid")" || fail_start influxdb "$DIR/log"
+  for _ in $(seq 1 50); do
+    (exec 3<>/dev/tcp/127.0.0.1/"$PORT" && printf 'GET /ping HTTP/1.0\r\n\r\n' >&3 && grep -q 204 <&3) 2>/dev/null && break
+    sleep 0.2
+  done
+  log "ready: http://127.0.0.1:$PORT (tsbench run --target influxdb)"
+  ;;
+stop)
+  stop_pid influxdb
+  ;;
+status)
+  is_running influxdb
+  ;;
+*)
+  echo "usage: $0 install|start|stop|status" >&2; exit 2
+  ;;
+esac
