@@ -1,0 +1,217 @@
+// Command tsbench-baseline checks that tsbench is not the bottleneck it
+// measures. It writes the same data to a database twice in one run — once
+// through tsbench's runner and target, once through a minimal writer that
+// sends pre-serialised line-protocol bodies (serialised before the clock
+// starts) over the same HTTP API with the same concurrency — and prints both
+// throughputs, their ratio and tsbench's CPU seconds per million points.
+//
+//	go run ./cmd/tsbench-baseline --target influxdb --points 10000000
+//
+// The shape is the one IoT-benchmark's InfluxDB client was measured with:
+// 100 devices x 10 DOUBLE sensors, 10 clients, 100-row batches.
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/tsbench/tsbench/internal/config"
+	"github.com/tsbench/tsbench/internal/gen"
+	"github.com/tsbench/tsbench/internal/runner"
+	"github.com/tsbench/tsbench/internal/sysinfo"
+	"github.com/tsbench/tsbench/internal/target"
+	_ "github.com/tsbench/tsbench/internal/target/all"
+	"github.com/tsbench/tsbench/internal/ts"
+	"github.com/tsbench/tsbench/internal/workload"
+)
+
+// Result is one comparison.
+type Result struct {
+	Target               string
+	Points               int64
+	TsbenchPointsPerSec  float64
+	BaselinePointsPerSec float64
+	Ratio                float64
+	TsbenchCPUPerMillion float64
+	TsbenchStored        int64
+	BaselineStored       int64
+	TsbenchSeconds       float64
+	BaselineSeconds      float64
+}
+
+// endpoints are the line-protocol write URLs of the targets the baseline
+// knows, and the database each uses.
+var endpoints = map[string]string{
+	"influxdb": "http://127.0.0.1:8086/write?db=tsbench_baseline&precision=ms",
+}
+
+func main() {
+	name := flag.String("target", "influxdb", "influxdb")
+	points := flag.Int64("points", 10_000_000, "points to write on each side (rounded up to 100,000)")
+	flag.Parse()
+	if _, ok := endpoints[*name]; !ok {
+		fmt.Fprintf(os.Stderr, "tsbench-baseline: --target %q: allowed: influxdb\n", *name)
+		os.Exit(2)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
+	defer cancel()
+	r, err := Compare(ctx, *name, *points)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "tsbench-baseline:", err)
+		os.Exit(1)
+	}
+	fmt.Printf("target %s, %d points each, 100 devices x 10 DOUBLE sensors, 10 clients, 100-row batches\n", r.Target, r.Points)
+	fmt.Printf("tsbench:  %12.0f points/s (%.2f s, stored %d)\n", r.TsbenchPointsPerSec, r.TsbenchSeconds, r.TsbenchStored)
+	fmt.Printf("baseline: %12.0f points/s (%.2f s, stored %d)\n", r.BaselinePointsPerSec, r.BaselineSeconds, r.BaselineStored)
+	fmt.Printf("ratio tsbench/baseline: %.3f\n", r.Ratio)
+	fmt.Printf("tsbench CPU: %.3f s per million points\n", r.TsbenchCPUPerMillion)
+}
+
+// config100x10 is the comparison's workload.
+func config100x10(name string, loop int64) (*config.Config, error) {
+	return config.FromArgs("DB_SWITCH="+name, "DB_NAME=tsbench_baseline", "DEVICE_NUMBER=100", "SENSOR_NUMBER=10",
+		"CLIENT_NUMBER=10", "BATCH_SIZE_PER_WRITE=100", "INSERT_DATATYPE_PROPORTION=0:0:0:0:1:0",
+		"OPERATION_PROPORTION=1", "LOOP="+strconv.FormatInt(loop, 10), "verify=true", "IS_QUIET_MODE=true")
+}
+
+// Compare runs tsbench, then the baseline, on the same data.
+func Compare(ctx context.Context, name string, points int64) (*Result, error) {
+	loop := max(1, (points+99_999)/100_000)
+	cfg, err := config100x10(name, loop)
+	if err != nil {
+		return nil, err
+	}
+	d, err := target.Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Target: name, Points: loop * 100_000}
+
+	r, err := runner.New(cfg, d, target.Options{Database: cfg.Database})
+	if err != nil {
+		return nil, err
+	}
+	before := sysinfo.SelfUsage()
+	s, err := r.Run(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("tsbench run: %w", err)
+	}
+	cpu := sysinfo.SelfUsage().CPUSeconds - before.CPUSeconds
+	w := s.Op("INGESTION")
+	res.TsbenchSeconds = s.Elapsed
+	res.TsbenchPointsPerSec = w.Throughput
+	res.TsbenchCPUPerMillion = cpu / (float64(w.OKPoints) / 1e6)
+	if s.Verify != nil {
+		res.TsbenchStored = s.Verify.StoredPoints
+	}
+
+	// Same data, pre-serialised, into a fresh database.
+	bodies, err := serialise(cfg, r.Generator())
+	if err != nil {
+		return nil, err
+	}
+	admin, err := d.Open(ctx, target.Options{Database: cfg.Database})
+	if err != nil {
+		return nil, err
+	}
+	defer admin.Close()
+	if err := admin.Setup(ctx, r.Schema(), true); err != nil {
+		return nil, err
+	}
+	secs, err := send(ctx, endpoints[name], bodies)
+	if err != nil {
+		return nil, fmt.Errorf("baseline: %w", err)
+	}
+	res.BaselineSeconds = secs
+	res.BaselinePointsPerSec = float64(res.Points) / secs
+	res.BaselineStored, err = admin.Count(ctx, ts.CountRange{})
+	if err != nil {
+		return nil, err
+	}
+	res.Ratio = res.TsbenchPointsPerSec / res.BaselinePointsPerSec
+	return res, nil
+}
+
+// serialise renders every batch tsbench sent as a line-protocol body,
+// grouped by client in tsbench's order: client c owns devices [10c, 10c+10)
+// and writes batch n of each of them in turn.
+func serialise(cfg *config.Config, g *gen.Generator) ([][][]byte, error) {
+	s := g.Schema()
+	out := make([][][]byte, cfg.Clients)
+	batch := g.NewBatch()
+	var num [32]byte
+	for c := 0; c < cfg.Clients; c++ {
+		devs := workload.ClientDevices(s, cfg.Clients, c)
+		for n := int64(0); n < cfg.Loop; n++ {
+			for i := range devs {
+				g.Fill(batch, &devs[i], n, nil)
+				var b bytes.Buffer
+				prefix := s.Groups[devs[i].Group] + ",device=" + devs[i].Name + " "
+				for r, tm := range batch.Times {
+					b.WriteString(prefix)
+					for sn := range batch.Columns {
+						if sn > 0 {
+							b.WriteByte(',')
+						}
+						b.WriteString(s.Sensors[sn].Name)
+						b.WriteByte('=')
+						b.Write(strconv.AppendFloat(num[:0], batch.Columns[sn].Doubles[r], 'g', -1, 64))
+					}
+					b.WriteByte(' ')
+					b.Write(strconv.AppendInt(num[:0], tm, 10))
+					b.WriteByte('\n')
+				}
+				out[c] = append(out[c], b.Bytes())
+			}
+		}
+	}
+	return out, nil
+}
+
+// send posts every client's bodies, one request at a time per client, the
+// clients in parallel, each over its own kept-alive connection.
+func send(ctx context.Context, url string, bodies [][][]byte) (float64, error) {
+	var wg sync.WaitGroup
+	errs := make(chan error, len(bodies))
+	start := time.Now()
+	for _, mine := range bodies {
+		wg.Add(1)
+		go func(mine [][]byte) {
+			defer wg.Done()
+			client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 1, DisableCompression: true}}
+			for _, body := range mine {
+				req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+				if err != nil {
+					errs <- err
+					return
+				}
+				resp, err := client.Do(req)
+				if err != nil {
+					errs <- err
+					return
+				}
+				msg, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode/100 != 2 {
+					errs <- fmt.Errorf("%s: %s", resp.Status, msg)
+					return
+				}
+			}
+		}(mine)
+	}
+	wg.Wait()
+	secs := time.Since(start).Seconds()
+	close(errs)
+	if err := <-errs; err != nil {
+		return 0, err
+	}
+	return secs, nil
+}
