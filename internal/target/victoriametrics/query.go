@@ -1,0 +1,289 @@
+package victoriametrics
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/url"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tsbench/tsbench/internal/ts"
+)
+
+// selector matches the series of devices x sensors of the current generation.
+func (t *Target) selector(s *ts.Schema, devs []*ts.Device, sensors []int) string {
+	var names, dn []string
+	for _, sn := range sensors {
+		names = append(names, regexp.QuoteMeta(s.Sensors[sn].Name))
+	}
+	for _, d := range devs {
+		dn = append(dn, regexp.QuoteMeta(d.Name))
+	}
+	sel := `{db="` + t.db + `",gen="` + t.gen + `",__name__!="tsbench_generation"`
+	if len(names) > 0 {
+		sel += `,__name__=~"` + strings.Join(names, "|") + `"`
+	}
+	if devs != nil {
+		sel += `,device=~"` + strings.Join(dn, "|") + `"`
+	}
+	return sel + "}"
+}
+
+// seconds renders milliseconds as the API's fractional seconds.
+func seconds(ms int64) string { return strconv.FormatFloat(float64(ms)/1000, 'f', 3, 64) }
+
+type sample struct {
+	t int64
+	v float64
+}
+
+// export returns the raw samples of each matching series with timestamps in
+// [start, end).
+func (t *Target) export(ctx context.Context, sel string, start, end int64) ([][]sample, error) {
+	q := url.Values{"match[]": {sel}, "start": {seconds(start)}, "end": {seconds(end - 1)}}
+	data, _, err := t.get(ctx, "/api/v1/export", q)
+	if err != nil {
+		return nil, err
+	}
+	var out [][]sample
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 1<<20), 1<<30)
+	for sc.Scan() {
+		var line struct {
+			Values     []float64 `json:"values"`
+			Timestamps []int64   `json:"timestamps"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
+			return nil, fmt.Errorf("victoriametrics: decode export: %w", err)
+		}
+		var ss []sample
+		for i, tm := range line.Timestamps {
+			if tm >= start && tm < end {
+				ss = append(ss, sample{tm, line.Values[i]})
+			}
+		}
+		out = append(out, ss)
+	}
+	return out, sc.Err()
+}
+
+// instant evaluates a MetricsQL expression at time at (ms) and returns one
+// value per resulting series.
+func (t *Target) instant(ctx context.Context, expr string, at int64) ([]float64, error) {
+	data, _, err := t.get(ctx, "/api/v1/query", url.Values{"query": {expr}, "time": {seconds(at)}})
+	if err != nil {
+		return nil, err
+	}
+	var r struct {
+		Status string
+		Error  string
+		Data   struct {
+			Result []struct {
+				Value [2]any `json:"value"`
+			} `json:"result"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, fmt.Errorf("victoriametrics: decode %s: %w", expr, err)
+	}
+	if r.Status != "success" {
+		return nil, fmt.Errorf("victoriametrics: %s: %s", expr, r.Error)
+	}
+	var out []float64
+	for _, x := range r.Data.Result {
+		s, _ := x.Value[1].(string)
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return nil, fmt.Errorf("victoriametrics: %s: value %q: %w", expr, s, err)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// Query runs one of Q1..Q10 (see the package doc for where each is computed).
+func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
+	t.mu.Lock()
+	s, err := t.bound()
+	sel := ""
+	var perSensor []string // rollups drop metric names: one selector per sensor
+	if err == nil {
+		sel = t.selector(s, q.Devices, q.Sensors)
+		for _, sn := range q.Sensors {
+			perSensor = append(perSensor, t.selector(s, q.Devices, []int{sn}))
+		}
+	}
+	t.mu.Unlock()
+	if err != nil {
+		return ts.Result{}, err
+	}
+	var res ts.Result
+	switch q.Kind {
+	case ts.AggRange, ts.LatestPoint:
+		expr, at := "", int64(0)
+		if q.Kind == ts.AggRange {
+			fn, err := rollup(q.Agg)
+			if err != nil {
+				return res, err
+			}
+			expr, at = fn+"(%s["+strconv.FormatInt(q.End-q.Start, 10)+"ms])", q.End-1
+		} else {
+			at = time.Now().UnixMilli()
+			expr = "last_over_time(%s[" + strconv.FormatInt(at-s.StartTime+1, 10) + "ms])"
+		}
+		for _, one := range perSensor {
+			vals, err := t.instant(ctx, fmt.Sprintf(expr, one), at)
+			if err != nil {
+				return res, err
+			}
+			for _, v := range vals {
+				res.Add(0, v)
+			}
+		}
+		res.First, res.Last = 0, 0
+		return res, nil
+	}
+	start, end := q.Start, q.End
+	switch q.Kind {
+	case ts.PrecisePoint:
+		end = start + 1
+	case ts.AggValue:
+		start, end = s.StartTime, time.Now().UnixMilli()+1
+	}
+	series, err := t.export(ctx, sel, start, end)
+	if err != nil {
+		return res, err
+	}
+	if q.Kind.Aggregates() {
+		return aggregate(q, series), nil
+	}
+	return rows(q, series), nil
+}
+
+// rows flattens exported samples into time order (newest first for Q9/Q10),
+// applying the value filter.
+func rows(q *ts.Query, series [][]sample) ts.Result {
+	var all []sample
+	for _, ss := range series {
+		for _, x := range ss {
+			if !q.Kind.HasValueFilter() || x.v > q.Lower {
+				all = append(all, x)
+			}
+		}
+	}
+	sort.SliceStable(all, func(i, j int) bool {
+		if q.Kind.Descending() {
+			return all[i].t > all[j].t
+		}
+		return all[i].t < all[j].t
+	})
+	var res ts.Result
+	for _, x := range all {
+		res.Add(x.t, x.v)
+	}
+	return res
+}
+
+// aggregate computes Q5, Q6 and Q7 from exported samples: one value per
+// series (per bucket for Q7) that has a matching sample.
+func aggregate(q *ts.Query, series [][]sample) ts.Result {
+	var res ts.Result
+	for _, ss := range series {
+		type acc struct {
+			n             int64
+			sum, min, max float64
+		}
+		groups := map[int64]*acc{}
+		var order []int64
+		for _, x := range ss {
+			if q.Kind.HasValueFilter() && !(x.v > q.Lower) {
+				continue
+			}
+			b := int64(0)
+			if q.Kind == ts.GroupBy {
+				b = (x.t - q.Start) / q.Bucket
+			}
+			a := groups[b]
+			if a == nil {
+				a = &acc{min: math.Inf(1), max: math.Inf(-1)}
+				groups[b] = a
+				order = append(order, b)
+			}
+			a.n++
+			a.sum += x.v
+			a.min, a.max = math.Min(a.min, x.v), math.Max(a.max, x.v)
+		}
+		for _, b := range order {
+			a := groups[b]
+			v := float64(a.n)
+			switch q.Agg {
+			case ts.Sum:
+				v = a.sum
+			case ts.Avg:
+				v = a.sum / float64(a.n)
+			case ts.Min:
+				v = a.min
+			case ts.Max:
+				v = a.max
+			}
+			res.Add(q.Start+b*q.Bucket, v)
+		}
+	}
+	res.First, res.Last = 0, 0
+	return res
+}
+
+func rollup(a ts.Aggregate) (string, error) {
+	switch a {
+	case ts.Count:
+		return "count_over_time", nil
+	case ts.Sum:
+		return "sum_over_time", nil
+	case ts.Avg:
+		return "avg_over_time", nil
+	case ts.Min:
+		return "min_over_time", nil
+	case ts.Max:
+		return "max_over_time", nil
+	}
+	return "", fmt.Errorf("victoriametrics: aggregate %s: unknown", a)
+}
+
+// Count flushes, then counts the stored samples with a rollup over the range
+// (everything since the schema's start time when the range is empty).
+func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
+	if err := t.flush(ctx); err != nil {
+		return 0, err
+	}
+	t.mu.Lock()
+	s, err := t.bound()
+	sel := ""
+	if err == nil {
+		sel = t.selector(s, r.Devices, nil)
+	}
+	t.mu.Unlock()
+	if err != nil {
+		return 0, err
+	}
+	at, window := r.End-1, r.End-r.Start
+	if r.End <= r.Start {
+		at = time.Now().UnixMilli()
+		window = at - s.StartTime + 1
+	}
+	vals, err := t.instant(ctx, fmt.Sprintf("sum(count_over_time(%s[%dms]))", sel, window), at)
+	if err != nil {
+		return 0, err
+	}
+	var n int64
+	for _, v := range vals {
+		n += int64(v)
+	}
+	return n, nil
+}

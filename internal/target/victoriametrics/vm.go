@@ -1,0 +1,285 @@
+// Package victoriametrics is the "victoriametrics" target: a single-node
+// VictoriaMetrics server over its HTTP API.
+//
+// Mapping: a sensor is a metric name (s_0, ...) and a device the labels
+// device=<name>, group=<group> and its tags, plus db=<DB_NAME> and
+// gen=<generation>: every reset starts a new generation, because
+// VictoriaMetrics cannot take new samples for a deleted series at once; the
+// old generation is deleted. VictoriaMetrics stores float64 values only:
+// BOOLEAN (0/1), INT32, INT64 (exact below 2^53) and FLOAT/DOUBLE are kept,
+// TEXT is declared unsupported.
+//
+// Writes use /api/v1/import, whose JSON lines carry one series each with all
+// its timestamps and values: a columnar batch becomes one line per sensor.
+// Rewritten timestamps collapse through deduplication
+// (-dedup.minScrapeInterval=1ms in scripts/services/victoriametrics.sh).
+//
+// Queries. Raw points come from /api/v1/export (Q1, Q2, Q9 and, with the
+// value filter applied by tsbench to the exported points, Q3 and Q10). Q4
+// (count, sum, avg, min, max over a range) and Q8 (latest point) are
+// MetricsQL rollups computed by the server. Q5, Q6 and Q7 — aggregates with a
+// value filter, and time buckets aligned to the window start — cannot be
+// expressed exactly in MetricsQL (subqueries resample, query_range aligns to
+// its step), so tsbench computes them from exported points: their latency
+// includes the transfer of every point in range. The server must run with
+// -search.disableCache (the script does), or repeated queries would measure
+// its result cache. Data becomes searchable after an internal flush:
+// Count calls /internal/force_flush first.
+package victoriametrics
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"net"
+	"net/http"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tsbench/tsbench/internal/target"
+	"github.com/tsbench/tsbench/internal/ts"
+)
+
+// DefaultPort is where scripts/services/victoriametrics.sh starts the server.
+const DefaultPort = 8428
+
+// Driver registers the target.
+var Driver = &target.Driver{
+	Name:        "victoriametrics",
+	Aliases:     []string{"VictoriaMetrics"},
+	Description: "VictoriaMetrics: /api/v1/import writes; export and MetricsQL queries (Q5-Q7 computed from exported points)",
+	WritePaths:  []string{"import"},
+	Server:      "scripts/services/victoriametrics.sh (VictoriaMetrics 1.79 on 127.0.0.1:8428)",
+	Caps: target.Capabilities{
+		Types:   []ts.DataType{ts.Boolean, ts.Int32, ts.Int64, ts.Float, ts.Double},
+		Queries: ts.QueryKinds,
+	},
+	Open: open,
+}
+
+func init() { target.Register(Driver) }
+
+// Target is one client's HTTP connection.
+type Target struct {
+	base   string
+	db     string
+	client *http.Client
+
+	mu     sync.Mutex
+	schema *ts.Schema
+	gen    string
+	labels []string // per device position: the label part of a metric object
+	buf    bytes.Buffer
+}
+
+func open(ctx context.Context, o target.Options) (target.Target, error) {
+	host, port := o.Host, o.Port
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	if port == 0 {
+		port = DefaultPort
+	}
+	db := o.Database
+	if db == "" {
+		db = "test"
+	}
+	t := &Target{base: "http://" + net.JoinHostPort(host, strconv.Itoa(port)), db: db,
+		client: &http.Client{Transport: &http.Transport{Proxy: nil, MaxIdleConnsPerHost: 4, DisableCompression: true,
+			DialContext: (&net.Dialer{Timeout: 10 * time.Second}).DialContext}}}
+	if _, _, err := t.get(ctx, "/health", nil); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+func (t *Target) do(ctx context.Context, method, path string, q url.Values, body io.Reader) ([]byte, error) {
+	u := t.base + path
+	if len(q) > 0 {
+		u += "?" + q.Encode()
+	}
+	req, err := http.NewRequestWithContext(ctx, method, u, body)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := t.client.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("victoriametrics: %s %s: %w", method, t.base+path, err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, fmt.Errorf("victoriametrics: %s %s: read answer: %w", method, t.base+path, err)
+	}
+	if resp.StatusCode/100 != 2 {
+		return nil, fmt.Errorf("victoriametrics: %s %s: %s: %s", method, t.base+path, resp.Status, strings.TrimSpace(string(data)))
+	}
+	return data, nil
+}
+
+func (t *Target) get(ctx context.Context, path string, q url.Values) ([]byte, http.Header, error) {
+	data, err := t.do(ctx, http.MethodGet, path, q, nil)
+	return data, nil, err
+}
+
+// Setup starts a new generation with reset (deleting the old one), or joins
+// the latest one.
+func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
+	for _, typ := range s.Sensors {
+		if !Driver.Caps.SupportsType(typ.Type) {
+			return fmt.Errorf("victoriametrics: sensor %s of type %s: %w (it stores float64 values only)",
+				typ.Name, typ.Type, target.ErrUnsupported)
+		}
+	}
+	if !reset {
+		return t.Bind(ctx, s)
+	}
+	q := url.Values{"match[]": {`{db="` + t.db + `"}`}}
+	if _, err := t.do(ctx, http.MethodPost, "/api/v1/admin/tsdb/delete_series", q, nil); err != nil {
+		return err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.bindLocked(s, strconv.FormatInt(time.Now().UnixNano(), 10))
+	// A marker series makes the generation findable by Bind.
+	marker := fmt.Sprintf(`{"metric":{"__name__":"tsbench_generation","db":%q,"gen":%q},"values":[1],"timestamps":[%d]}`+"\n",
+		t.db, t.gen, s.StartTime)
+	if _, err := t.do(ctx, http.MethodPost, "/api/v1/import", nil, strings.NewReader(marker)); err != nil {
+		return err
+	}
+	return t.flush(ctx)
+}
+
+// Bind joins the newest generation of the database.
+func (t *Target) Bind(ctx context.Context, s *ts.Schema) error {
+	q := url.Values{"match[]": {`tsbench_generation{db="` + t.db + `"}`}, "start": {"0"}}
+	data, _, err := t.get(ctx, "/api/v1/label/gen/values", q)
+	if err != nil {
+		return err
+	}
+	var r struct{ Data []string }
+	if err := json.Unmarshal(data, &r); err != nil {
+		return fmt.Errorf("victoriametrics: decode generations: %w", err)
+	}
+	sort.Strings(r.Data)
+	gen := "0"
+	if len(r.Data) > 0 {
+		gen = r.Data[len(r.Data)-1]
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.bindLocked(s, gen)
+	return nil
+}
+
+func (t *Target) bindLocked(s *ts.Schema, gen string) {
+	t.schema, t.gen = s, gen
+	t.labels = make([]string, len(s.Devices))
+	for i, d := range s.Devices {
+		grp := ""
+		if d.Group < len(s.Groups) {
+			grp = s.Groups[d.Group]
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, `"db":%q,"gen":%q,"device":%q,"group":%q`, t.db, gen, d.Name, grp)
+		for _, tg := range d.Tags {
+			fmt.Fprintf(&b, `,%q:%q`, tg.Key, tg.Value)
+		}
+		t.labels[i] = b.String()
+	}
+}
+
+func (t *Target) bound() (*ts.Schema, error) {
+	if t.schema == nil {
+		return nil, errors.New("victoriametrics: no schema: call Setup or Bind first")
+	}
+	return t.schema, nil
+}
+
+// flush makes written samples searchable.
+func (t *Target) flush(ctx context.Context) error {
+	_, _, err := t.get(ctx, "/internal/force_flush", nil)
+	return err
+}
+
+// Write imports a batch: one JSON line per sensor with all its samples.
+func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s, err := t.bound()
+	if err != nil {
+		return err
+	}
+	pos := s.DevicePos(b.Device.Index)
+	if pos < 0 {
+		return fmt.Errorf("victoriametrics: device %s is not in the schema", b.Device.Name)
+	}
+	t.buf.Reset()
+	appendImport(&t.buf, t.labels[pos], s.Sensors, b)
+	if _, err := t.do(ctx, http.MethodPost, "/api/v1/import", nil, bytes.NewReader(t.buf.Bytes())); err != nil {
+		return fmt.Errorf("write batch of %s: %w", b.Device.Name, err)
+	}
+	return nil
+}
+
+// appendImport renders a batch in /api/v1/import's JSON-lines format.
+func appendImport(buf *bytes.Buffer, labels string, sensors []ts.Sensor, b *ts.Batch) {
+	var num [32]byte
+	for sn := range b.Columns {
+		c := &b.Columns[sn]
+		buf.WriteString(`{"metric":{"__name__":"`)
+		buf.WriteString(sensors[sn].Name)
+		buf.WriteString(`",`)
+		buf.WriteString(labels)
+		buf.WriteString(`},"values":[`)
+		for i := range b.Times {
+			if i > 0 {
+				buf.WriteByte(',')
+			}
+			v, _ := c.Number(i)
+			buf.Write(strconv.AppendFloat(num[:0], v, 'g', -1, 64))
+		}
+		buf.WriteString(`],"timestamps":[`)
+		for i, tm := range b.Times {
+			if i > 0 {
+				buf.WriteByte(',')
+			}
+			buf.Write(strconv.AppendInt(num[:0], tm, 10))
+		}
+		buf.WriteString("]}\n")
+	}
+}
+
+// ServerVersion implements target.Versioner from the server's build metric.
+func (t *Target) ServerVersion(ctx context.Context) (string, error) {
+	data, _, err := t.get(ctx, "/metrics", nil)
+	if err != nil {
+		return "", err
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "vm_app_version{") {
+			if i := strings.Index(line, `short_version="`); i >= 0 {
+				v := line[i+len(`short_version="`):]
+				return "VictoriaMetrics " + v[:strings.IndexByte(v, '"')], nil
+			}
+		}
+	}
+	return "VictoriaMetrics", nil
+}
+
+// Close releases idle connections.
+func (t *Target) Close() error {
+	t.client.CloseIdleConnections()
+	return nil
+}
