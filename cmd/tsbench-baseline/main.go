@@ -29,6 +29,7 @@ import (
 	"github.com/tsbench/tsbench/internal/sysinfo"
 	"github.com/tsbench/tsbench/internal/target"
 	_ "github.com/tsbench/tsbench/internal/target/all"
+	"github.com/tsbench/tsbench/internal/target/victoriametrics"
 	"github.com/tsbench/tsbench/internal/ts"
 	"github.com/tsbench/tsbench/internal/workload"
 )
@@ -47,18 +48,19 @@ type Result struct {
 	BaselineSeconds      float64
 }
 
-// endpoints are the line-protocol write URLs of the targets the baseline
-// knows, and the database each uses.
+// endpoints are the write URLs (the same API tsbench's target uses) of the
+// targets the baseline knows.
 var endpoints = map[string]string{
-	"influxdb": "http://127.0.0.1:8086/write?db=tsbench_baseline&precision=ms",
+	"influxdb":        "http://127.0.0.1:8086/write?db=tsbench_baseline&precision=ms",
+	"victoriametrics": "http://127.0.0.1:8428/api/v1/import",
 }
 
 func main() {
-	name := flag.String("target", "influxdb", "influxdb")
+	name := flag.String("target", "influxdb", "influxdb or victoriametrics")
 	points := flag.Int64("points", 10_000_000, "points to write on each side (rounded up to 100,000)")
 	flag.Parse()
 	if _, ok := endpoints[*name]; !ok {
-		fmt.Fprintf(os.Stderr, "tsbench-baseline: --target %q: allowed: influxdb\n", *name)
+		fmt.Fprintf(os.Stderr, "tsbench-baseline: --target %q: allowed: influxdb, victoriametrics\n", *name)
 		os.Exit(2)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
@@ -114,10 +116,6 @@ func Compare(ctx context.Context, name string, points int64) (*Result, error) {
 	}
 
 	// Same data, pre-serialised, into a fresh database.
-	bodies, err := serialise(cfg, r.Generator())
-	if err != nil {
-		return nil, err
-	}
 	admin, err := d.Open(ctx, target.Options{Database: cfg.Database})
 	if err != nil {
 		return nil, err
@@ -126,54 +124,92 @@ func Compare(ctx context.Context, name string, points int64) (*Result, error) {
 	if err := admin.Setup(ctx, r.Schema(), true); err != nil {
 		return nil, err
 	}
+	format := lineProtocol
+	if vm, ok := admin.(*victoriametrics.Target); ok {
+		format = importLines(vm)
+	}
+	bodies := serialise(cfg, r.Generator(), format)
 	secs, err := send(ctx, endpoints[name], bodies)
 	if err != nil {
 		return nil, fmt.Errorf("baseline: %w", err)
 	}
 	res.BaselineSeconds = secs
 	res.BaselinePointsPerSec = float64(res.Points) / secs
-	res.BaselineStored, err = admin.Count(ctx, ts.CountRange{})
-	if err != nil {
+	if res.BaselineStored, err = admin.Count(ctx, ts.CountRange{}); err != nil {
 		return nil, err
 	}
 	res.Ratio = res.TsbenchPointsPerSec / res.BaselinePointsPerSec
 	return res, nil
 }
 
-// serialise renders every batch tsbench sent as a line-protocol body,
-// grouped by client in tsbench's order: client c owns devices [10c, 10c+10)
-// and writes batch n of each of them in turn.
-func serialise(cfg *config.Config, g *gen.Generator) ([][][]byte, error) {
+// format renders one batch of a device as a request body.
+type format func(b *bytes.Buffer, s *ts.Schema, d *ts.Device, batch *ts.Batch)
+
+// lineProtocol is InfluxDB's format: one line per row.
+func lineProtocol(b *bytes.Buffer, s *ts.Schema, d *ts.Device, batch *ts.Batch) {
+	var num [32]byte
+	prefix := s.Groups[d.Group] + ",device=" + d.Name + " "
+	for r, tm := range batch.Times {
+		b.WriteString(prefix)
+		for sn := range batch.Columns {
+			if sn > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(s.Sensors[sn].Name)
+			b.WriteByte('=')
+			b.Write(strconv.AppendFloat(num[:0], batch.Columns[sn].Doubles[r], 'g', -1, 64))
+		}
+		b.WriteByte(' ')
+		b.Write(strconv.AppendInt(num[:0], tm, 10))
+		b.WriteByte('\n')
+	}
+}
+
+// importLines is VictoriaMetrics's /api/v1/import format: one JSON line per
+// series, with the labels the target gave the device.
+func importLines(vm *victoriametrics.Target) format {
+	return func(b *bytes.Buffer, s *ts.Schema, d *ts.Device, batch *ts.Batch) {
+		var num [32]byte
+		labels := vm.Labels(d)
+		for sn := range batch.Columns {
+			b.WriteString(`{"metric":{"__name__":"` + s.Sensors[sn].Name + `",` + labels + `},"values":[`)
+			for r := range batch.Times {
+				if r > 0 {
+					b.WriteByte(',')
+				}
+				b.Write(strconv.AppendFloat(num[:0], batch.Columns[sn].Doubles[r], 'g', -1, 64))
+			}
+			b.WriteString(`],"timestamps":[`)
+			for r, tm := range batch.Times {
+				if r > 0 {
+					b.WriteByte(',')
+				}
+				b.Write(strconv.AppendInt(num[:0], tm, 10))
+			}
+			b.WriteString("]}\n")
+		}
+	}
+}
+
+// serialise renders every batch tsbench sent, grouped by client in
+// tsbench's order: client c owns a contiguous device range and writes batch n
+// of each of its devices in turn.
+func serialise(cfg *config.Config, g *gen.Generator, f format) [][][]byte {
 	s := g.Schema()
 	out := make([][][]byte, cfg.Clients)
 	batch := g.NewBatch()
-	var num [32]byte
 	for c := 0; c < cfg.Clients; c++ {
 		devs := workload.ClientDevices(s, cfg.Clients, c)
 		for n := int64(0); n < cfg.Loop; n++ {
 			for i := range devs {
 				g.Fill(batch, &devs[i], n, nil)
 				var b bytes.Buffer
-				prefix := s.Groups[devs[i].Group] + ",device=" + devs[i].Name + " "
-				for r, tm := range batch.Times {
-					b.WriteString(prefix)
-					for sn := range batch.Columns {
-						if sn > 0 {
-							b.WriteByte(',')
-						}
-						b.WriteString(s.Sensors[sn].Name)
-						b.WriteByte('=')
-						b.Write(strconv.AppendFloat(num[:0], batch.Columns[sn].Doubles[r], 'g', -1, 64))
-					}
-					b.WriteByte(' ')
-					b.Write(strconv.AppendInt(num[:0], tm, 10))
-					b.WriteByte('\n')
-				}
+				f(&b, s, &devs[i], batch)
 				out[c] = append(out[c], b.Bytes())
 			}
 		}
 	}
-	return out, nil
+	return out
 }
 
 // send posts every client's bodies, one request at a time per client, the

@@ -11,11 +11,19 @@ import (
 // The comparison writes the same points on both sides and both are stored in
 // full. Speed is not asserted here (noisy machines): run the command for the
 // ratio.
-func TestCompareInfluxDB(t *testing.T) {
-	targettest.RequireServer(t, "influxdb", "127.0.0.1:8086")
+func TestCompare(t *testing.T) {
+	for name, addr := range map[string]string{"influxdb": "127.0.0.1:8086", "victoriametrics": "127.0.0.1:8428"} {
+		t.Run(name, func(t *testing.T) {
+			targettest.RequireServer(t, name, addr)
+			compareSmall(t, name)
+		})
+	}
+}
+
+func compareSmall(t *testing.T, name string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	r, err := Compare(ctx, "influxdb", 200_000)
+	r, err := Compare(ctx, name, 200_000)
 	if err != nil {
 		t.Fatal(err)
 	}

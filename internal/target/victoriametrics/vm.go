@@ -205,6 +205,17 @@ func (t *Target) bound() (*ts.Schema, error) {
 	return t.schema, nil
 }
 
+// Labels returns the label part of the metric object /api/v1/import lines
+// carry for a device (the lean baseline writer builds its bodies with it).
+func (t *Target) Labels(d *ts.Device) string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.schema == nil || t.schema.DevicePos(d.Index) < 0 {
+		return ""
+	}
+	return t.labels[t.schema.DevicePos(d.Index)]
+}
+
 // flush makes written samples searchable.
 func (t *Target) flush(ctx context.Context) error {
 	_, _, err := t.get(ctx, "/internal/force_flush", nil)
