@@ -35,6 +35,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tsbench/tsbench/internal/lineproto"
 	"github.com/tsbench/tsbench/internal/target"
 	"github.com/tsbench/tsbench/internal/ts"
 )
@@ -192,11 +193,11 @@ func (t *Target) Bind(_ context.Context, s *ts.Schema) error {
 	t.lines = make([]string, len(s.Devices))
 	for i, d := range s.Devices {
 		var b strings.Builder
-		b.WriteString(escape(measurement(s, &d), ", "))
+		b.WriteString(lineproto.Escape(measurement(s, &d), ", "))
 		b.WriteString(",device=")
-		b.WriteString(escape(d.Name, ",= "))
+		b.WriteString(lineproto.Escape(d.Name, ",= "))
 		for _, tg := range d.Tags {
-			b.WriteString("," + escape(tg.Key, ",= ") + "=" + escape(tg.Value, ",= "))
+			b.WriteString("," + lineproto.Escape(tg.Key, ",= ") + "=" + lineproto.Escape(tg.Value, ",= "))
 		}
 		b.WriteByte(' ')
 		t.lines[i] = b.String()

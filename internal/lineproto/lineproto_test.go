@@ -1,0 +1,59 @@
+package lineproto
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/tsbench/tsbench/internal/ts"
+)
+
+func TestAppendLines(t *testing.T) {
+	sensors := []ts.Sensor{{Name: "s_0", Type: ts.Boolean}, {Name: "s_1", Type: ts.Int32}, {Name: "s_2", Type: ts.Int64},
+		{Name: "s_3", Type: ts.Float}, {Name: "s_4", Type: ts.Double}, {Name: "s_5", Type: ts.Text}}
+	b := &ts.Batch{Times: []int64{1640966400000, 1640966405000}, Columns: []ts.Column{
+		{Type: ts.Boolean, Bools: []bool{true, false}},
+		{Type: ts.Int32, Int32s: []int32{-7, 12}},
+		{Type: ts.Int64, Int64s: []int64{9007199254740993, 0}},
+		{Type: ts.Float, Floats: []float32{1.5, 0.1}},
+		{Type: ts.Double, Doubles: []float64{-2.25, 1e21}},
+		{Type: ts.Text, Texts: []string{`say "hi"`, `back\slash`}},
+	}}
+	var buf bytes.Buffer
+	AppendRows(&buf, "g_0,device=d_0 ", sensors, b)
+	want := `g_0,device=d_0 s_0=true,s_1=-7i,s_2=9007199254740993i,s_3=1.5,s_4=-2.25,s_5="say \"hi\"" 1640966400000
+g_0,device=d_0 s_0=false,s_1=12i,s_2=0i,s_3=0.10000000149011612,s_4=1e+21,s_5="back\\slash" 1640966405000
+`
+	if buf.String() != want {
+		t.Fatalf("got\n%s\nwant\n%s", buf.String(), want)
+	}
+}
+
+func TestEscapeNames(t *testing.T) {
+	cases := []struct{ in, special, want string }{
+		{"d_0", ",= ", "d_0"},
+		{"my device", ",= ", `my\ device`},
+		{"a,b=c", ",= ", `a\,b\=c`},
+		{"g 0,x", ", ", `g\ 0\,x`},
+	}
+	for _, c := range cases {
+		if got := Escape(c.in, c.special); got != c.want {
+			t.Errorf("Escape(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// Serialising a batch allocates nothing per point.
+func TestAppendLinesAllocations(t *testing.T) {
+	sensors := []ts.Sensor{{Name: "s_0", Type: ts.Double}, {Name: "s_1", Type: ts.Double}}
+	b := &ts.Batch{Times: make([]int64, 100), Columns: []ts.Column{
+		{Type: ts.Double, Doubles: make([]float64, 100)}, {Type: ts.Double, Doubles: make([]float64, 100)}}}
+	var buf bytes.Buffer
+	AppendRows(&buf, "g_0,device=d_0 ", sensors, b)
+	allocs := testing.AllocsPerRun(50, func() {
+		buf.Reset()
+		AppendRows(&buf, "g_0,device=d_0 ", sensors, b)
+	})
+	if allocs != 0 {
+		t.Fatalf("%.0f allocations per batch", allocs)
+	}
+}
