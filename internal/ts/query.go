@@ -140,6 +140,26 @@ func (r *Result) Add(t int64, v float64) {
 	r.Squares += v * v
 }
 
+// Merge adds the answer of a sub-query over other series (another table,
+// another sensor) to r. Rows of both are in time order (newest first when
+// desc), so the merged first and last times are the extremes.
+func (r *Result) Merge(b Result, desc bool) {
+	if b.Points == 0 {
+		return
+	}
+	switch {
+	case r.Points == 0:
+		r.First, r.Last = b.First, b.Last
+	case desc:
+		r.First, r.Last = max(r.First, b.First), min(r.Last, b.Last)
+	default:
+		r.First, r.Last = min(r.First, b.First), max(r.Last, b.Last)
+	}
+	r.Points += b.Points
+	r.Sum += b.Sum
+	r.Squares += b.Squares
+}
+
 // CountRange selects the points Count looks at: the listed devices (all when
 // empty) and times in [Start, End) (all when End <= Start).
 type CountRange struct {

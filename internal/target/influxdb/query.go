@@ -21,14 +21,14 @@ func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 	if q.Kind.HasValueFilter() {
 		// One statement per sensor: InfluxQL's WHERE on fields filters rows.
 		var total ts.Result
-		for i, sn := range q.Sensors {
+		for _, sn := range q.Sensors {
 			one := *q
 			one.Sensors = []int{sn}
 			r, err := t.query(ctx, s, &one)
 			if err != nil {
 				return ts.Result{}, err
 			}
-			total = merge(total, r, i == 0, q.Kind.Descending())
+			total.Merge(r, q.Kind.Descending())
 		}
 		return finish(q, total), nil
 	}
@@ -44,25 +44,6 @@ func finish(q *ts.Query, r ts.Result) ts.Result {
 		r.First, r.Last = 0, 0
 	}
 	return r
-}
-
-// merge adds a sub-query's answer; rows keep time order overall, so the
-// first and last times are the extremes.
-func merge(a, b ts.Result, first, desc bool) ts.Result {
-	if b.Points == 0 {
-		return a
-	}
-	if a.Points == 0 {
-		a.First, a.Last = b.First, b.Last
-	} else if desc {
-		a.First, a.Last = max(a.First, b.First), min(a.Last, b.Last)
-	} else {
-		a.First, a.Last = min(a.First, b.First), max(a.Last, b.Last)
-	}
-	a.Points += b.Points
-	a.Sum += b.Sum
-	a.Squares += b.Squares
-	return a
 }
 
 func (t *Target) query(ctx context.Context, s *ts.Schema, q *ts.Query) (ts.Result, error) {

@@ -1,0 +1,289 @@
+// Package questdb is the "questdb" target: QuestDB 9 with writes in InfluxDB
+// line protocol over HTTP (ILP, port 9000) and queries in SQL over the
+// PostgreSQL wire protocol (port 8812, through pgx).
+//
+// Mapping: a group is a table <DB_NAME>_<group>; a device is the SYMBOL
+// column device (its tags more SYMBOL columns); a sensor is a typed column
+// (BOOLEAN, INT, LONG, FLOAT, DOUBLE, VARCHAR); a row is one line with the
+// designated timestamp ts. Tables are WAL tables, PARTITION BY DAY, with
+// DEDUP UPSERT KEYS(ts, device), so a rewritten row replaces the stored one.
+// WAL tables apply writes asynchronously: Count first waits until every
+// table's writer has caught up with its sequencer (wal_tables()), so
+// verification counts what was really stored. INT and LONG use their minimum
+// value as NULL; the generator never produces it.
+package questdb
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/tsbench/tsbench/internal/lineproto"
+	"github.com/tsbench/tsbench/internal/target"
+	"github.com/tsbench/tsbench/internal/ts"
+)
+
+// Default ports of scripts/services/questdb.sh.
+const (
+	DefaultHTTPPort = 9000
+	DefaultPGPort   = 8812
+)
+
+// Driver registers the target.
+var Driver = &target.Driver{
+	Name:        "questdb",
+	Aliases:     []string{"QuestDB"},
+	Description: "QuestDB: ILP over HTTP writes, SQL over the PostgreSQL wire protocol",
+	WritePaths:  []string{"ilp-http"},
+	Server:      "scripts/services/questdb.sh (QuestDB 9.3.4 on 127.0.0.1:9000 and :8812)",
+	Caps:        target.Capabilities{Types: ts.DataTypes, Queries: ts.QueryKinds},
+	Open:        open,
+}
+
+func init() { target.Register(Driver) }
+
+// Target is one client's connections: HTTP for writes, pgwire for SQL.
+type Target struct {
+	writeURL string
+	pgAddr   string
+	db       string
+	client   *http.Client
+	conn     *pgx.Conn
+
+	mu     sync.Mutex
+	schema *ts.Schema
+	lines  []string // per device position: "table,device=..,tag=.. "
+	buf    bytes.Buffer
+}
+
+func open(ctx context.Context, o target.Options) (target.Target, error) {
+	host := o.Host
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	pgPort, httpPort := DefaultPGPort, DefaultHTTPPort
+	if o.Port != 0 {
+		pgPort = o.Port
+	}
+	if p, err := strconv.Atoi(o.Extra["http_port"]); err == nil {
+		httpPort = p
+	}
+	user, pass := o.User, o.Password
+	if user == "" || user == "root" { // IoT-benchmark's defaults mean QuestDB's own
+		user, pass = "admin", "quest"
+	}
+	db := o.Database
+	if db == "" {
+		db = "test"
+	}
+	t := &Target{
+		writeURL: "http://" + net.JoinHostPort(host, strconv.Itoa(httpPort)) + "/write?precision=ms",
+		pgAddr:   net.JoinHostPort(host, strconv.Itoa(pgPort)),
+		db:       db,
+		client: &http.Client{Transport: &http.Transport{Proxy: nil, MaxIdleConnsPerHost: 4, DisableCompression: true,
+			DialContext: (&net.Dialer{Timeout: 10 * time.Second}).DialContext}},
+	}
+	cfg, err := pgx.ParseConfig(fmt.Sprintf("host=%s port=%d dbname=qdb sslmode=disable connect_timeout=10", host, pgPort))
+	if err != nil {
+		return nil, fmt.Errorf("questdb: %s: %w", t.pgAddr, err)
+	}
+	cfg.User, cfg.Password = user, pass
+	cfg.DefaultQueryExecMode = pgx.QueryExecModeExec
+	if t.conn, err = pgx.ConnectConfig(ctx, cfg); err != nil {
+		return nil, fmt.Errorf("questdb: connect to %s as %s: %w", t.pgAddr, user, err)
+	}
+	return t, nil
+}
+
+func (t *Target) wrap(what string, err error) error {
+	return fmt.Errorf("questdb: %s at %s: %w", what, t.pgAddr, err)
+}
+
+func (t *Target) table(s *ts.Schema, d *ts.Device) string {
+	g := "points"
+	if d.Group < len(s.Groups) {
+		g = s.Groups[d.Group]
+	}
+	return t.db + "_" + g
+}
+
+func (t *Target) tables(s *ts.Schema) []string {
+	var out []string
+	for _, g := range s.Groups {
+		out = append(out, t.db+"_"+g)
+	}
+	return out
+}
+
+var columnTypes = map[ts.DataType]string{ts.Boolean: "BOOLEAN", ts.Int32: "INT", ts.Int64: "LONG",
+	ts.Float: "FLOAT", ts.Double: "DOUBLE", ts.Text: "VARCHAR"}
+
+// Setup creates one table per group (dropping them first with reset).
+func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
+	cols := []string{"device SYMBOL"}
+	if len(s.Devices) > 0 {
+		for _, tg := range s.Devices[0].Tags {
+			cols = append(cols, quote(tg.Key)+" SYMBOL")
+		}
+	}
+	cols = append(cols, "ts TIMESTAMP")
+	for _, sn := range s.Sensors {
+		cols = append(cols, quote(sn.Name)+" "+columnTypes[sn.Type])
+	}
+	for _, tbl := range t.tables(s) {
+		if reset {
+			if _, err := t.conn.Exec(ctx, "DROP TABLE IF EXISTS "+quote(tbl)); err != nil {
+				return t.wrap("drop table", err)
+			}
+		}
+		ddl := "CREATE TABLE IF NOT EXISTS " + quote(tbl) + " (" + strings.Join(cols, ", ") +
+			") TIMESTAMP(ts) PARTITION BY DAY WAL DEDUP UPSERT KEYS(ts, device)"
+		if _, err := t.conn.Exec(ctx, ddl); err != nil {
+			return t.wrap("create table", err)
+		}
+	}
+	return t.Bind(ctx, s)
+}
+
+// Bind prepares the line prefixes of every device.
+func (t *Target) Bind(_ context.Context, s *ts.Schema) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.schema = s
+	t.lines = make([]string, len(s.Devices))
+	for i := range s.Devices {
+		d := &s.Devices[i]
+		var b strings.Builder
+		b.WriteString(lineproto.Escape(t.table(s, d), ", "))
+		b.WriteString(",device=" + lineproto.Escape(d.Name, ",= "))
+		for _, tg := range d.Tags {
+			b.WriteString("," + lineproto.Escape(tg.Key, ",= ") + "=" + lineproto.Escape(tg.Value, ",= "))
+		}
+		b.WriteByte(' ')
+		t.lines[i] = b.String()
+	}
+	return nil
+}
+
+func (t *Target) bound() (*ts.Schema, error) {
+	if t.schema == nil {
+		return nil, errors.New("questdb: no schema: call Setup or Bind first")
+	}
+	return t.schema, nil
+}
+
+// Write sends a batch as ILP over HTTP; QuestDB answers once it accepted it.
+func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s, err := t.bound()
+	if err != nil {
+		return err
+	}
+	pos := s.DevicePos(b.Device.Index)
+	if pos < 0 {
+		return fmt.Errorf("questdb: device %s is not in the schema", b.Device.Name)
+	}
+	t.buf.Reset()
+	lineproto.AppendRows(&t.buf, t.lines[pos], s.Sensors, b)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, t.writeURL, bytes.NewReader(t.buf.Bytes()))
+	if err != nil {
+		return err
+	}
+	resp, err := t.client.Do(req)
+	if err != nil {
+		return fmt.Errorf("questdb: write batch of %s to %s: %w", b.Device.Name, t.writeURL, err)
+	}
+	defer resp.Body.Close()
+	msg, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode/100 != 2 {
+		return fmt.Errorf("questdb: write batch of %s to %s: %s: %s", b.Device.Name, t.writeURL, resp.Status, strings.TrimSpace(string(msg)))
+	}
+	return nil
+}
+
+// settle waits until every WAL table applied what was written (at most 60 s).
+func (t *Target) settle(ctx context.Context) error {
+	s, err := t.bound()
+	if err != nil {
+		return err
+	}
+	names := make([]string, 0, len(s.Groups))
+	for _, tbl := range t.tables(s) {
+		names = append(names, "'"+tbl+"'")
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		var lagging int64
+		err := t.conn.QueryRow(ctx, "SELECT count(*) FROM wal_tables() WHERE name IN ("+strings.Join(names, ",")+
+			") AND (writerTxn < sequencerTxn OR suspended)").Scan(&lagging)
+		if err != nil {
+			return t.wrap("wait for WAL apply", err)
+		}
+		if lagging == 0 {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return t.wrap("wait for WAL apply", errors.New("tables still applying after 60 s"))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// ServerVersion implements target.Versioner.
+func (t *Target) ServerVersion(ctx context.Context) (string, error) {
+	var b string
+	if err := t.conn.QueryRow(ctx, "SELECT build()").Scan(&b); err != nil {
+		return "", t.wrap("server version", err)
+	}
+	if i := strings.Index(b, "QuestDB "); i >= 0 {
+		b = b[i:]
+		if j := strings.IndexByte(b, ','); j > 0 {
+			b = b[:j]
+		}
+	}
+	return b, nil
+}
+
+// StorageBytes implements target.Sizer: the partitions' size on disk.
+func (t *Target) StorageBytes(ctx context.Context) (int64, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s, err := t.bound()
+	if err != nil {
+		return 0, err
+	}
+	if err := t.settle(ctx); err != nil {
+		return 0, err
+	}
+	var total int64
+	for _, tbl := range t.tables(s) {
+		var n *int64
+		if err := t.conn.QueryRow(ctx, "SELECT sum(diskSize) FROM table_partitions('"+tbl+"')").Scan(&n); err != nil {
+			return 0, t.wrap("table size", err)
+		}
+		if n != nil {
+			total += *n
+		}
+	}
+	return total, nil
+}
+
+// Close ends both connections.
+func (t *Target) Close() error {
+	t.client.CloseIdleConnections()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return t.conn.Close(ctx)
+}
+
+func quote(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
