@@ -1,0 +1,228 @@
+// Package iotdb is the "iotdb" target: Apache IoTDB 2.x in its tree model,
+// through the official Go session client, one session per benchmark client.
+//
+// Mapping: GROUP_NUMBER groups become databases root.<DB_NAME>.<group>; a
+// device is the aligned device root.<DB_NAME>.<group>.<device> whose
+// measurements are the sensors (BOOLEAN, INT32, INT64, FLOAT, DOUBLE, TEXT,
+// with IoT-benchmark's default encodings and LZ4). Aligned, because every
+// row carries every sensor, which is what IoT-benchmark's default
+// (VECTOR=true) writes too. A batch is one tablet written with
+// insertAlignedTablet; IoTDB keeps one value per series and time, so a
+// rewrite replaces the stored point. Device tags are not stored (analytics
+// queries are not supported).
+//
+// Queries are IoTDB SQL. GROUP BY ([start, end), bucket) returns empty
+// buckets (count 0, or null) and aggregates over no rows return 0 or null:
+// those are dropped to honour "series and buckets without points are not
+// returned". Value filters run one statement per series, since a filter on a
+// measurement of several devices would join them. Reads take the context;
+// the client's tablet inserts do not, so writes are bounded by the server's
+// own timeouts.
+//
+// IoTDB binds some ports to every interface: scripts/services/iotdb.sh only
+// starts it inside a loopback-only network namespace.
+package iotdb
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/apache/iotdb-client-go/v2/client"
+	"github.com/tsbench/tsbench/internal/target"
+	"github.com/tsbench/tsbench/internal/ts"
+)
+
+// DefaultPort is the client RPC port scripts/services/iotdb.sh uses.
+const DefaultPort = 6667
+
+// Driver registers the target.
+var Driver = &target.Driver{
+	Name:        "iotdb",
+	Aliases:     []string{"IoTDB"},
+	Description: "Apache IoTDB 2.x tree model: aligned tablets through the session API, IoTDB SQL",
+	WritePaths:  []string{"session-tablet"},
+	Server:      "scripts/services/iotdb.sh (IoTDB 2.0.1-beta on 127.0.0.1:6667, inside scripts/netns-run)",
+	Caps:        target.Capabilities{Types: ts.DataTypes, Queries: ts.QueryKinds},
+	Open:        open,
+}
+
+func init() { target.Register(Driver) }
+
+// Target is one client's session.
+type Target struct {
+	session client.Session
+	addr    string
+	db      string
+
+	mu      sync.Mutex
+	schema  *ts.Schema
+	paths   []string // per device position: root.db.group.device
+	schemas []*client.MeasurementSchema
+}
+
+func open(ctx context.Context, o target.Options) (target.Target, error) {
+	host, port := o.Host, o.Port
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	if port == 0 {
+		port = DefaultPort
+	}
+	user, pass := o.User, o.Password
+	if user == "" {
+		user, pass = "root", "root"
+	}
+	db := o.Database
+	if db == "" {
+		db = "test"
+	}
+	t := &Target{addr: fmt.Sprintf("%s:%d", host, port), db: db}
+	t.session = client.NewSession(&client.Config{Host: host, Port: strconv.Itoa(port), UserName: user, Password: pass, FetchSize: 10000})
+	timeout := 10_000
+	if dl, ok := ctx.Deadline(); ok {
+		timeout = min(timeout, max(1, int(timeUntilMs(dl))))
+	}
+	if err := t.session.Open(false, timeout); err != nil {
+		return nil, fmt.Errorf("iotdb: connect to %s as %s: %w", t.addr, user, err)
+	}
+	return t, nil
+}
+
+func (t *Target) wrap(what string, err error) error {
+	return fmt.Errorf("iotdb: %s at %s: %w", what, t.addr, err)
+}
+
+var (
+	dataTypes = map[ts.DataType]client.TSDataType{ts.Boolean: client.BOOLEAN, ts.Int32: client.INT32,
+		ts.Int64: client.INT64, ts.Float: client.FLOAT, ts.Double: client.DOUBLE, ts.Text: client.TEXT}
+	encodings = map[ts.DataType]client.TSEncoding{ts.Boolean: client.RLE, ts.Int32: client.TS_2DIFF,
+		ts.Int64: client.TS_2DIFF, ts.Float: client.GORILLA, ts.Double: client.GORILLA, ts.Text: client.DICTIONARY}
+)
+
+func (t *Target) root() string { return "root." + t.db }
+
+func (t *Target) groupPath(s *ts.Schema, g int) string {
+	name := "g"
+	if g < len(s.Groups) {
+		name = s.Groups[g]
+	}
+	return t.root() + "." + name
+}
+
+// Setup creates a database per group and the aligned devices (deleting the
+// databases first with reset).
+func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
+	if reset {
+		if err := t.session.ExecuteNonQueryStatement("DELETE DATABASE " + t.root() + ".**"); err != nil &&
+			!strings.Contains(err.Error(), "not exist") && !strings.Contains(err.Error(), "does not match") {
+			return t.wrap("delete databases", err)
+		}
+	}
+	for g := range s.Groups {
+		if err := t.session.ExecuteNonQueryStatement("CREATE DATABASE " + t.groupPath(s, g)); err != nil &&
+			!strings.Contains(err.Error(), "already") {
+			return t.wrap("create database", err)
+		}
+	}
+	if err := t.Bind(ctx, s); err != nil {
+		return err
+	}
+	names := make([]string, len(s.Sensors))
+	types := make([]client.TSDataType, len(s.Sensors))
+	encs := make([]client.TSEncoding, len(s.Sensors))
+	comps := make([]client.TSCompressionType, len(s.Sensors))
+	for i, sn := range s.Sensors {
+		names[i], types[i], encs[i], comps[i] = sn.Name, dataTypes[sn.Type], encodings[sn.Type], client.LZ4
+	}
+	for _, p := range t.paths {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := t.session.CreateAlignedTimeseries(p, names, types, encs, comps, nil); err != nil &&
+			!strings.Contains(err.Error(), "already exist") {
+			return t.wrap("create aligned timeseries "+p, err)
+		}
+	}
+	return nil
+}
+
+// Bind prepares device paths and tablet schemas.
+func (t *Target) Bind(_ context.Context, s *ts.Schema) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.schema = s
+	t.paths = make([]string, len(s.Devices))
+	for i, d := range s.Devices {
+		t.paths[i] = t.groupPath(s, d.Group) + "." + d.Name
+	}
+	t.schemas = make([]*client.MeasurementSchema, len(s.Sensors))
+	for i, sn := range s.Sensors {
+		t.schemas[i] = &client.MeasurementSchema{Measurement: sn.Name, DataType: dataTypes[sn.Type]}
+	}
+	return nil
+}
+
+func (t *Target) bound() (*ts.Schema, error) {
+	if t.schema == nil {
+		return nil, errors.New("iotdb: no schema: call Setup or Bind first")
+	}
+	return t.schema, nil
+}
+
+// Write inserts a batch as one aligned tablet.
+func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s, err := t.bound()
+	if err != nil {
+		return err
+	}
+	pos := s.DevicePos(b.Device.Index)
+	if pos < 0 {
+		return fmt.Errorf("iotdb: device %s is not in the schema", b.Device.Name)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	tab, err := client.NewTablet(t.paths[pos], t.schemas, b.Len())
+	if err != nil {
+		return t.wrap("write batch", err)
+	}
+	for r, tm := range b.Times {
+		tab.SetTimestamp(tm, r)
+		for c := range b.Columns {
+			if err := tab.SetValueAt(b.Columns[c].Value(r), c, r); err != nil {
+				return t.wrap("write batch", err)
+			}
+		}
+	}
+	tab.RowSize = b.Len()
+	if err := t.session.InsertAlignedTablet(tab, false); err != nil {
+		return t.wrap("write batch of "+b.Device.Name, err)
+	}
+	return nil
+}
+
+// ServerVersion implements target.Versioner.
+func (t *Target) ServerVersion(ctx context.Context) (string, error) {
+	ds, err := t.session.ExecuteStatementWithContext(ctx, "SHOW VERSION")
+	if err != nil {
+		return "", t.wrap("server version", err)
+	}
+	defer ds.Close()
+	if ok, err := ds.Next(); err != nil || !ok {
+		return "", t.wrap("server version", fmt.Errorf("no answer (%v)", err))
+	}
+	v, err := ds.GetString("Version")
+	if err != nil {
+		return "", t.wrap("server version", err)
+	}
+	return "IoTDB " + v, nil
+}
+
+// Close ends the session.
+func (t *Target) Close() error { return t.session.Close() }

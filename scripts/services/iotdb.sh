@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# Apache IoTDB 2.0.1-beta (the version that assembles from Maven Central),
+# one ConfigNode and one DataNode, client RPC on 127.0.0.1:6667 (root/root).
+#
+# IoTDB binds some ports to the wildcard address whatever its settings say,
+# so this script only starts it inside a network namespace whose only
+# interface is loopback (scripts/netns-run; CI runs everything that way), and
+# refuses elsewhere unless TSBENCH_ALLOW_WILDCARD=1.
+SERVICE=iotdb
+. "$(dirname "$0")/lib.sh"
+
+VERSION=2.0.1-beta
+LIB="$CACHE_DIR/iotdb-$VERSION/lib"
+DIR=$(svc_dir iotdb)
+RPC_PORT=${TSBENCH_IOTDB_PORT:-6667}
+
+loopback_only() {
+  [ "$(ip -o link 2>/dev/null | awk -F': ' '{print $2}' | grep -cv '^lo$')" = 0 ]
+}
+
+case "${1:-}" in
+install)
+  [ -f "$LIB/.complete" ] && exit 0
+  command -v mvn >/dev/null || apt_install maven
+  command -v java >/dev/null || apt_install openjdk-17-jre-headless
+  command -v unzip >/dev/null || apt_install unzip
+  mkdir -p "$LIB" "$CACHE_DIR/iotdb-$VERSION/pom"
+  cat >"$CACHE_DIR/iotdb-$VERSION/pom/pom.xml" <<POM
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>tsbench</groupId><artifactId>iotdb-runtime</artifactId><version>1</version>
+  <dependencies>
+    <dependency><groupId>org.apache.iotdb</groupId><artifactId>iotdb-server</artifactId><version>$VERSION</version></dependency>
+    <dependency><groupId>org.apache.iotdb</groupId><artifactId>iotdb-confignode</artifactId><version>$VERSION</version></dependency>
+  </dependencies>
+</project>
+POM
+  log "fetching IoTDB $VERSION and its dependencies from Maven Central"
+  mvn -q -B -f "$CACHE_DIR/iotdb-$VERSION/pom/pom.xml" dependency:copy-dependencies -DoutputDirectory="$LIB" \
+    -DincludeScope=runtime || die "could not fetch IoTDB"
+  touch "$LIB/.complete"
+  ;;
+start)
+  if is_running iotdb; then log "already running on 127.0.0.1:$RPC_PORT"; exit 0; fi
+  [ -f "$LIB/.complete" ] || die "IoTDB is not installed: run '$0 install'"
+  if ! loopback_only && [ "${TSBENCH_ALLOW_WILDCARD:-}" != 1 ]; then
+    die "IoTDB listens on every interface; start it inside a loopback-only namespace: scripts/netns-run bash -c '$0 start && ...'"
+  fi
+  rm -rf "$DIR"; mkdir -p "$DIR/conf" "$DIR/logs" "$DIR/data"
+  unzip -p "$(ls "$LIB"/node-commons-*.jar | head -1)" iotdb-system.properties.template >"$DIR/conf/iotdb-system.properties"
+  cat >>"$DIR/conf/iotdb-system.properties" <<CONF
+
+# tsbench: loopback addresses and a throwaway data directory (last value wins)
+cn_internal_address=127.0.0.1
+cn_seed_config_node=127.0.0.1:10710
+dn_seed_config_node=127.0.0.1:10710
+dn_rpc_address=127.0.0.1
+dn_rpc_port=$RPC_PORT
+dn_internal_address=127.0.0.1
+cn_system_dir=$DIR/data/cn/system
+cn_consensus_dir=$DIR/data/cn/consensus
+cn_pipe_receiver_file_dir=$DIR/data/cn/pipe
+dn_system_dir=$DIR/data/dn/system
+dn_data_dirs=$DIR/data/dn/data
+dn_consensus_dir=$DIR/data/dn/consensus
+dn_wal_dirs=$DIR/data/dn/wal
+dn_tracing_dir=$DIR/data/dn/tracing
+dn_sync_dir=$DIR/data/dn/sync
+sort_tmp_dir=$DIR/data/dn/tmp
+dn_pipe_receiver_file_dirs=$DIR/data/dn/pipe
+enable_rest_service=false
+CONF
+  cat >"$DIR/conf/logback.xml" <<'XML'
+<configuration>
+  <appender name="OUT" class="ch.qos.logback.core.ConsoleAppender"><encoder><pattern>%d %-5level %logger{30} - %msg%n</pattern></encoder></appender>
+  <root level="WARN"><appender-ref ref="OUT"/></root>
+</configuration>
+XML
+  opens="--add-opens=java.base/java.util.concurrent=ALL-UNNAMED --add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.util=ALL-UNNAMED --add-opens=java.base/java.nio=ALL-UNNAMED --add-opens=java.base/java.io=ALL-UNNAMED --add-opens=java.base/java.net=ALL-UNNAMED"
+  common="-Dlogback.configurationFile=$DIR/conf/logback.xml -Dfile.encoding=UTF-8 -Xss512k -Diotdb-foreground=yes"
+  # shellcheck disable=SC2086
+  start_daemon iotdb-confignode "$DIR/logs/confignode.out" java $opens $common -Xms512m -Xmx512m \
+    -DCONFIGNODE_HOME="$DIR" -DCONFIGNODE_DATA_HOME="$DIR" -DTSFILE_HOME="$DIR" -DCONFIGNODE_CONF="$DIR/conf" \
+    -DTSFILE_CONF="$DIR/conf" -DCONFIGNODE_LOGS="$DIR/logs" -cp "$LIB/*" org.apache.iotdb.confignode.service.ConfigNode -s
+  wait_port 10710 120 "$(cat "$(svc_dir iotdb-confignode)/pid")" || fail_start iotdb "$DIR/logs/confignode.out"
+  # shellcheck disable=SC2086
+  start_daemon iotdb "$DIR/logs/datanode.out" java $opens $common -Xms1g -Xmx2g -XX:MaxDirectMemorySize=1g \
+    -DIOTDB_HOME="$DIR" -DIOTDB_DATA_HOME="$DIR" -DTSFILE_HOME="$DIR" -DIOTDB_CONF="$DIR/conf" \
+    -DTSFILE_CONF="$DIR/conf" -DIOTDB_LOG_DIR="$DIR/logs" -cp "$LIB/*" org.apache.iotdb.db.service.DataNode -s
+  wait_port "$RPC_PORT" 180 "$(cat "$DIR/pid")" || fail_start iotdb "$DIR/logs/datanode.out"
+  log "ready: 127.0.0.1:$RPC_PORT, root/root (tsbench run --target iotdb, inside the same namespace)"
+  ;;
+stop)
+  stop_pid iotdb
+  stop_pid iotdb-confignode
+  ;;
+status)
+  is_running iotdb
+  ;;
+*)
+  echo "usage: $0 install|start|stop|status" >&2; exit 2
+  ;;
+esac
