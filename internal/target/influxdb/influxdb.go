@@ -139,6 +139,31 @@ func (t *Target) ServerVersion(ctx context.Context) (string, error) {
 	return "InfluxDB " + h.Get("X-Influxdb-Version"), nil
 }
 
+// StorageBytes implements target.Sizer: the disk size of the database's
+// shards as SHOW STATS reports them (TSM files and WAL).
+func (t *Target) StorageBytes(ctx context.Context) (int64, error) {
+	resp, err := t.influxql(ctx, "SHOW STATS FOR 'shard'")
+	if err != nil {
+		return 0, err
+	}
+	var n int64
+	for _, r := range resp.Results {
+		for _, se := range r.Series {
+			if se.Tags["database"] != t.db {
+				continue
+			}
+			for _, row := range se.Values {
+				for i, c := range se.Columns {
+					if c == "diskBytes" && i < len(row) {
+						n += int64(num(row[i]))
+					}
+				}
+			}
+		}
+	}
+	return n, nil
+}
+
 // influxql runs a statement and returns its decoded result.
 func (t *Target) influxql(ctx context.Context, q string) (*response, error) {
 	form := url.Values{"q": {q}, "db": {t.db}, "epoch": {"ms"}}

@@ -289,6 +289,31 @@ func (t *Target) ServerVersion(ctx context.Context) (string, error) {
 	return "VictoriaMetrics", nil
 }
 
+// StorageBytes implements target.Sizer: vm_data_size_bytes of every part
+// type, after a flush. It covers the whole server, not only this database.
+func (t *Target) StorageBytes(ctx context.Context) (int64, error) {
+	if err := t.flush(ctx); err != nil {
+		return 0, err
+	}
+	data, _, err := t.get(ctx, "/metrics", nil)
+	if err != nil {
+		return 0, err
+	}
+	var n int64
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "vm_data_size_bytes{") {
+			f := strings.Fields(line)
+			v, err := strconv.ParseFloat(f[len(f)-1], 64)
+			if err == nil {
+				n += int64(v)
+			}
+		}
+	}
+	return n, nil
+}
+
 // Close releases idle connections.
 func (t *Target) Close() error {
 	t.client.CloseIdleConnections()
