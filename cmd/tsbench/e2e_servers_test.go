@@ -69,3 +69,38 @@ func scenariosOn(t *testing.T, target, version string) {
 		})
 	}
 }
+
+// 'tsbench run --target NAME' works against every server the project's
+// scripts start: a mixed workload, verified.
+func TestRunOnEveryServer(t *testing.T) {
+	servers := []struct {
+		target, service, addr string
+		extra                 []string
+	}{
+		{"influxdb", "influxdb", "127.0.0.1:8086", nil},
+		{"victoriametrics", "victoriametrics", "127.0.0.1:8428", []string{"--set", "INSERT_DATATYPE_PROPORTION=1:1:1:1:1:0"}},
+		{"questdb", "questdb", "127.0.0.1:8812", nil},
+		{"iotdb", "iotdb", "127.0.0.1:6667", nil},
+		{"postgres", "postgres", "127.0.0.1:5433", nil},
+		{"mysql", "mariadb", "127.0.0.1:3307", nil},
+	}
+	for _, srv := range servers {
+		t.Run(srv.target, func(t *testing.T) {
+			targettest.RequireServer(t, srv.service, srv.addr)
+			dir := t.TempDir()
+			js := filepath.Join(dir, "s.json")
+			args := append([]string{"run", "--target", srv.target, "--loop", "60", "--quiet", "--data-dir", dir, "--json", js}, srv.extra...)
+			r := tsbench(t, nil, args...)
+			if r.code != 0 {
+				t.Fatalf("exit %d\n%s\n%s", r.code, tail(r.stdout, 30), r.stderr)
+			}
+			s := readSummary(t, js)
+			if s.Verify == nil || !s.Verify.OK || s.Verify.StoredPoints == 0 {
+				t.Fatalf("verify %+v", s.Verify)
+			}
+			if len(s.Operations) != 11 || s.Environment.ServerVersion == "" {
+				t.Fatalf("%d operation rows, server version %q", len(s.Operations), s.Environment.ServerVersion)
+			}
+		})
+	}
+}
