@@ -83,6 +83,7 @@ func TestRunOnEveryServer(t *testing.T) {
 		{"iotdb", "iotdb", "127.0.0.1:6667", nil},
 		{"postgres", "postgres", "127.0.0.1:5433", nil},
 		{"mysql", "mariadb", "127.0.0.1:3307", nil},
+		{"clickhouse", "clickhouse", "127.0.0.1:8124", nil},
 	}
 	for _, srv := range servers {
 		t.Run(srv.target, func(t *testing.T) {

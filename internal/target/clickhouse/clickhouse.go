@@ -1,0 +1,267 @@
+// Package clickhouse is the "clickhouse" target: ClickHouse over its HTTP
+// interface, tested on 18.16 (Debian's package, the only server the reachable
+// registries carry). Newer servers speak the same HTTP interface and SQL used
+// here; clickhouse-go v2 cannot talk to 18.16 (its native handshake hangs and
+// its HTTP mode sends settings 18.16 rejects), so this target writes plain
+// HTTP itself.
+//
+// Layout: one narrow table per database,
+//
+//	points(series UInt32, t Int64, v Nullable(Float64), s Nullable(String))
+//	ENGINE = ReplacingMergeTree() ORDER BY (series, t)
+//
+// ordered by series and time so that every query kind reads one contiguous
+// range per series; numbers share the Float64 column (INT64 exact below
+// 2^53), TEXT goes to s; timestamps are Int64 milliseconds (18.16 has no
+// DateTime64). ReplacingMergeTree keeps one row per (series, t) after merges,
+// and every read uses FINAL so that a rewritten point is counted and returned
+// once even before the merge.
+//
+// Writes POST the batch as TabSeparated rows built straight from the columns
+// into a reused buffer.
+package clickhouse
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tsbench/tsbench/internal/target"
+	"github.com/tsbench/tsbench/internal/ts"
+)
+
+// DefaultPort is the HTTP port of scripts/services/clickhouse.sh.
+const DefaultPort = 8124
+
+// Driver registers the target.
+var Driver = &target.Driver{
+	Name:        "clickhouse",
+	Aliases:     []string{"ClickHouse"},
+	Description: "ClickHouse over HTTP: ReplacingMergeTree ordered by series and time, TabSeparated inserts, reads with FINAL",
+	WritePaths:  []string{"http-tsv"},
+	Server:      "scripts/services/clickhouse.sh (ClickHouse 18.16 on 127.0.0.1:8124)",
+	Caps:        target.Capabilities{Types: ts.DataTypes, Queries: ts.QueryKinds},
+	Open:        open,
+}
+
+func init() { target.Register(Driver) }
+
+// Target is one client's HTTP connection.
+type Target struct {
+	base       string
+	db         string
+	user, pass string
+	client     *http.Client
+
+	mu     sync.Mutex
+	schema *ts.Schema
+	buf    bytes.Buffer
+}
+
+func open(ctx context.Context, o target.Options) (target.Target, error) {
+	host, port := o.Host, o.Port
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	if port == 0 {
+		port = DefaultPort
+	}
+	db := o.Database
+	if db == "" {
+		db = "test"
+	}
+	t := &Target{base: "http://" + net.JoinHostPort(host, strconv.Itoa(port)) + "/", db: db,
+		client: &http.Client{Transport: &http.Transport{Proxy: nil, MaxIdleConnsPerHost: 4, DisableCompression: true,
+			DialContext: (&net.Dialer{Timeout: 10 * time.Second}).DialContext}}}
+	if o.User != "" && o.User != "root" { // IoT-benchmark's default user means ClickHouse's default
+		t.user, t.pass = o.User, o.Password
+	}
+	if _, err := t.exec(ctx, "SELECT 1", nil); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// exec runs a statement; body, when given, is the data of an INSERT.
+func (t *Target) exec(ctx context.Context, query string, body io.Reader) ([]byte, error) {
+	u := t.base
+	if body != nil {
+		u += "?query=" + url.QueryEscape(query)
+	} else {
+		body = strings.NewReader(query)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, body)
+	if err != nil {
+		return nil, err
+	}
+	if t.user != "" {
+		req.Header.Set("X-ClickHouse-User", t.user)
+		req.Header.Set("X-ClickHouse-Key", t.pass)
+	}
+	resp, err := t.client.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("clickhouse: %s: %w", t.base, err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, fmt.Errorf("clickhouse: %s: read answer: %w", t.base, err)
+	}
+	if resp.StatusCode/100 != 2 {
+		return nil, fmt.Errorf("clickhouse: %s: %s: %s", t.base, resp.Status, strings.TrimSpace(string(data)))
+	}
+	return data, nil
+}
+
+func (t *Target) table() string { return "`" + t.db + "`.points" }
+
+// Setup creates the database and table (dropping the table first with reset).
+func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
+	if _, err := t.exec(ctx, "CREATE DATABASE IF NOT EXISTS `"+t.db+"`", nil); err != nil {
+		return err
+	}
+	if reset {
+		if _, err := t.exec(ctx, "DROP TABLE IF EXISTS "+t.table(), nil); err != nil {
+			return err
+		}
+	}
+	_, err := t.exec(ctx, "CREATE TABLE IF NOT EXISTS "+t.table()+
+		" (series UInt32, t Int64, v Nullable(Float64), s Nullable(String)) ENGINE = ReplacingMergeTree() ORDER BY (series, t)", nil)
+	if err != nil {
+		return err
+	}
+	return t.Bind(ctx, s)
+}
+
+// Bind remembers the schema.
+func (t *Target) Bind(_ context.Context, s *ts.Schema) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.schema = s
+	return nil
+}
+
+func (t *Target) bound() (*ts.Schema, error) {
+	if t.schema == nil {
+		return nil, errors.New("clickhouse: no schema: call Setup or Bind first")
+	}
+	return t.schema, nil
+}
+
+// Write inserts a batch as TabSeparated rows.
+func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s, err := t.bound()
+	if err != nil {
+		return err
+	}
+	pos := s.DevicePos(b.Device.Index)
+	if pos < 0 {
+		return fmt.Errorf("clickhouse: device %s is not in the schema", b.Device.Name)
+	}
+	t.buf.Reset()
+	appendTSV(&t.buf, s.SeriesID(pos, 0), b)
+	if _, err := t.exec(ctx, "INSERT INTO "+t.table()+" FORMAT TabSeparated", bytes.NewReader(t.buf.Bytes())); err != nil {
+		return fmt.Errorf("write batch of %s: %w", b.Device.Name, err)
+	}
+	return nil
+}
+
+// appendTSV writes one row per point: series, t, v (\N for TEXT), s (\N for
+// numbers), escaping backslash, tab and newline in text.
+func appendTSV(buf *bytes.Buffer, base int64, b *ts.Batch) {
+	var num [32]byte
+	var id [16]byte
+	for sn := range b.Columns {
+		c := &b.Columns[sn]
+		ids := strconv.AppendInt(id[:0], base+int64(sn), 10)
+		for i, tm := range b.Times {
+			buf.Write(ids)
+			buf.WriteByte('\t')
+			buf.Write(strconv.AppendInt(num[:0], tm, 10))
+			if c.Type == ts.Text {
+				buf.WriteString("\t\\N\t")
+				for _, ch := range []byte(c.Texts[i]) {
+					switch ch {
+					case '\\':
+						buf.WriteString(`\\`)
+					case '\t':
+						buf.WriteString(`\t`)
+					case '\n':
+						buf.WriteString(`\n`)
+					default:
+						buf.WriteByte(ch)
+					}
+				}
+				buf.WriteByte('\n')
+				continue
+			}
+			v, _ := c.Number(i)
+			buf.WriteByte('\t')
+			buf.Write(strconv.AppendFloat(num[:0], v, 'g', -1, 64))
+			buf.WriteString("\t\\N\n")
+		}
+	}
+}
+
+// ServerVersion implements target.Versioner.
+func (t *Target) ServerVersion(ctx context.Context) (string, error) {
+	v, err := t.exec(ctx, "SELECT version()", nil)
+	if err != nil {
+		return "", err
+	}
+	return "ClickHouse " + strings.TrimSpace(string(v)), nil
+}
+
+// StorageBytes implements target.Sizer from system.parts.
+func (t *Target) StorageBytes(ctx context.Context) (int64, error) {
+	v, err := t.exec(ctx, "SELECT sum(bytes_on_disk) FROM system.parts WHERE database = '"+t.db+"' AND table = 'points' AND active", nil)
+	if err != nil {
+		return 0, err
+	}
+	return strconv.ParseInt(strings.TrimSpace(string(v)), 10, 64)
+}
+
+// Close releases idle connections.
+func (t *Target) Close() error {
+	t.client.CloseIdleConnections()
+	return nil
+}
+
+// rows reads a TabSeparated answer of (time, value) lines.
+func rows(data []byte, add func(t int64, v float64, null bool)) error {
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 1<<20), 1<<30)
+	for sc.Scan() {
+		line := sc.Text()
+		i := strings.IndexByte(line, '\t')
+		if i < 0 {
+			return fmt.Errorf("clickhouse: unexpected answer line %q", line)
+		}
+		tm, err := strconv.ParseInt(line[:i], 10, 64)
+		if err != nil {
+			return fmt.Errorf("clickhouse: time %q: %w", line[:i], err)
+		}
+		if line[i+1:] == `\N` {
+			add(tm, 0, true)
+			continue
+		}
+		v, err := strconv.ParseFloat(line[i+1:], 64)
+		if err != nil {
+			return fmt.Errorf("clickhouse: value %q: %w", line[i+1:], err)
+		}
+		add(tm, v, false)
+	}
+	return sc.Err()
+}
