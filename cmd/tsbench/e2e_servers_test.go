@@ -84,6 +84,7 @@ func TestRunOnEveryServer(t *testing.T) {
 		{"postgres", "postgres", "127.0.0.1:5433", nil},
 		{"mysql", "mariadb", "127.0.0.1:3307", nil},
 		{"clickhouse", "clickhouse", "127.0.0.1:8124", nil},
+		{"timescaledb", "timescaledb", "127.0.0.1:5434", nil},
 	}
 	for _, srv := range servers {
 		t.Run(srv.target, func(t *testing.T) {

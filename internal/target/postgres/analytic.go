@@ -11,8 +11,8 @@ import (
 // Analyze runs an analytics query (target.Analyzer); tags are read from the
 // devices table's JSONB column.
 func (t *Target) Analyze(ctx context.Context, a *ts.Analytic) (ts.Result, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
+	t.c.mu.Lock()
+	defer t.c.mu.Unlock()
 	if _, err := t.bound(); err != nil {
 		return ts.Result{}, err
 	}
@@ -20,7 +20,7 @@ func (t *Target) Analyze(ctx context.Context, a *ts.Analytic) (ts.Result, error)
 	if err != nil {
 		return ts.Result{}, err
 	}
-	rows, err := t.conn.Query(ctx, sql, args...)
+	rows, err := t.c.pg.Query(ctx, sql, args...)
 	if err != nil {
 		return ts.Result{}, t.wrap("analytics "+a.Name, err)
 	}

@@ -18,3 +18,11 @@ func TestConformance(t *testing.T) {
 		})
 	}
 }
+
+// The timescaledb driver's SQL (hypertable, time_bucket) passes the suite
+// against the TimescaleDB-enabled PGlite build started by
+// scripts/services/timescaledb.sh — a check of correctness, not speed.
+func TestConformanceTimescaleDB(t *testing.T) {
+	targettest.RequireServer(t, "timescaledb", "127.0.0.1:5434")
+	targettest.Run(t, targettest.Suite{Driver: TimescaleDriver, Options: target.Options{}})
+}

@@ -55,8 +55,11 @@ import (
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
-// DefaultPort is where scripts/services/postgres.sh starts the server.
-const DefaultPort = 5433
+// Default ports of scripts/services/postgres.sh and timescaledb.sh.
+const (
+	DefaultPort          = 5433
+	DefaultTimescalePort = 5434
+)
 
 // Driver registers the target.
 var Driver = &target.Driver{
@@ -72,33 +75,74 @@ var Driver = &target.Driver{
 	Open: open,
 }
 
-func init() { target.Register(Driver) }
+// TimescaleDriver registers the TimescaleDB mode: the same layout as a
+// hypertable, and time_bucket for Q7.
+var TimescaleDriver = &target.Driver{
+	Name:        "timescaledb",
+	Aliases:     []string{"TimescaleDB"},
+	Description: "TimescaleDB: the postgres target with a hypertable (one-day chunks) and time_bucket for Q7",
+	WritePaths:  []string{"insert", "copy"},
+	Server:      "a TimescaleDB server; tested with scripts/services/timescaledb.sh (PGlite + timescaledb, SQL only, 127.0.0.1:5434)",
+	Caps:        target.Capabilities{Types: ts.DataTypes, Queries: ts.QueryKinds},
+	Open: func(ctx context.Context, o target.Options) (target.Target, error) {
+		return openMode(ctx, o, true)
+	},
+}
+
+func init() {
+	target.Register(Driver)
+	target.Register(TimescaleDriver)
+}
 
 // Target is one client's connection.
 type Target struct {
-	conn      *pgx.Conn
+	c         *conn
 	addr      string
 	writePath string
+	timescale bool // hypertables and time_bucket (the timescaledb driver)
 
-	mu     sync.Mutex
 	schema *ts.Schema
-	staged bool // the staging table exists on this connection
 	rows   rowSource
 }
 
+// conn is a server connection and the lock that serialises its use. Each
+// postgres Target has its own; timescaledb Targets share one per address,
+// because the PGlite build it is tested against serves a single connection.
+type conn struct {
+	pg     *pgx.Conn
+	mu     sync.Mutex
+	staged bool // the staging table exists on this connection
+	refs   int
+}
+
+var shared = struct {
+	sync.Mutex
+	conns map[string]*conn
+}{conns: map[string]*conn{}}
+
 func open(ctx context.Context, o target.Options) (target.Target, error) {
+	return openMode(ctx, o, false)
+}
+
+func openMode(ctx context.Context, o target.Options, timescale bool) (target.Target, error) {
 	host, port := o.Host, o.Port
 	if host == "" {
 		host = "127.0.0.1"
 	}
 	if port == 0 {
 		port = DefaultPort
+		if timescale {
+			port = DefaultTimescalePort
+		}
 	}
 	user, db := o.User, o.Database
 	if user == "" || user == "root" { // IoT-benchmark's default user means "not set" here
 		user = "postgres"
 	}
-	if db == "" {
+	switch {
+	case timescale && (db == "" || db == "test"):
+		db = "postgres" // tsbench's default database name; PGlite has only this one
+	case db == "":
 		db = "test"
 	}
 	addr := net.JoinHostPort(host, strconv.Itoa(port))
@@ -107,6 +151,7 @@ func open(ctx context.Context, o target.Options) (target.Target, error) {
 		return nil, fmt.Errorf("postgres: %s: %w", addr, err)
 	}
 	cfg.User = user
+	cfg.Password = "postgres" // servers with trust authentication ignore it
 	if o.Password != "" && o.Password != "root" {
 		cfg.Password = o.Password
 	}
@@ -118,15 +163,43 @@ func open(ctx context.Context, o target.Options) (target.Target, error) {
 	default:
 		return nil, fmt.Errorf("postgres: target option write_path = %q: allowed: copy, insert", path)
 	}
-	conn, err := pgx.ConnectConfig(ctx, cfg)
-	if err != nil {
-		return nil, fmt.Errorf("postgres: connect to %s as %s: %w", addr, user, err)
+	if timescale {
+		// No named prepared statements: PGlite is a single backend that
+		// keeps them across client connections, so cached names collide.
+		cfg.DefaultQueryExecMode = pgx.QueryExecModeExec
 	}
-	return &Target{conn: conn, addr: addr, writePath: path}, nil
+	t := &Target{addr: addr, writePath: path, timescale: timescale}
+	if !timescale {
+		pg, err := pgx.ConnectConfig(ctx, cfg)
+		if err != nil {
+			return nil, fmt.Errorf("postgres: connect to %s as %s: %w", addr, user, err)
+		}
+		t.c = &conn{pg: pg, refs: 1}
+		return t, nil
+	}
+	shared.Lock()
+	defer shared.Unlock()
+	key := addr + "/" + db + "/" + user
+	if c := shared.conns[key]; c != nil {
+		c.refs++
+		t.c = c
+		return t, nil
+	}
+	pg, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("timescaledb: connect to %s as %s: %w", addr, user, err)
+	}
+	t.c = &conn{pg: pg, refs: 1}
+	shared.conns[key] = t.c
+	return t, nil
 }
 
 func (t *Target) wrap(what string, err error) error {
-	return fmt.Errorf("postgres: %s at %s: %w", what, t.addr, err)
+	name := "postgres"
+	if t.timescale {
+		name = "timescaledb"
+	}
+	return fmt.Errorf("%s: %s at %s: %w", name, what, t.addr, err)
 }
 
 const ddl = `
@@ -145,15 +218,29 @@ CREATE TABLE IF NOT EXISTS devices (
 // Setup creates the tables (dropping them first with reset) and records the
 // series and devices.
 func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
-	t.mu.Lock()
-	defer t.mu.Unlock()
+	t.c.mu.Lock()
+	defer t.c.mu.Unlock()
 	if reset {
-		if _, err := t.conn.Exec(ctx, "DROP TABLE IF EXISTS points, series, devices"); err != nil {
-			return t.wrap("drop tables", err)
+		// One by one: TimescaleDB drops a hypertable only on its own.
+		for _, tbl := range []string{"points", "series", "devices"} {
+			if _, err := t.c.pg.Exec(ctx, "DROP TABLE IF EXISTS "+tbl); err != nil {
+				return t.wrap("drop tables", err)
+			}
 		}
 	}
-	if _, err := t.conn.Exec(ctx, ddl); err != nil {
+	if t.timescale {
+		if _, err := t.c.pg.Exec(ctx, "CREATE EXTENSION IF NOT EXISTS timescaledb"); err != nil {
+			return t.wrap("create extension timescaledb", err)
+		}
+	}
+	if _, err := t.c.pg.Exec(ctx, ddl); err != nil {
 		return t.wrap("create tables", err)
+	}
+	if t.timescale {
+		// Integer time in milliseconds: one-day chunks.
+		if _, err := t.c.pg.Exec(ctx, "SELECT create_hypertable('points', 't', chunk_time_interval => 86400000, if_not_exists => true)"); err != nil {
+			return t.wrap("create hypertable", err)
+		}
 	}
 	if err := t.insertMetadata(ctx, s); err != nil {
 		return err
@@ -162,8 +249,13 @@ func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
 	return nil
 }
 
+// insertMetadata records devices and series with one statement per table:
+// arrays unnested server-side, not thousands of single-row statements.
 func (t *Target) insertMetadata(ctx context.Context, s *ts.Schema) error {
-	var b pgx.Batch
+	var names, groups, tagsJSON []string
+	var idxs []int32
+	var ids, devIdx []int32
+	var devs, sensors, types, sgroups []string
 	for pos, d := range s.Devices {
 		tags := map[string]string{}
 		for _, tg := range d.Tags {
@@ -174,17 +266,24 @@ func (t *Target) insertMetadata(ctx context.Context, s *ts.Schema) error {
 		if d.Group < len(s.Groups) {
 			grp = s.Groups[d.Group]
 		}
-		b.Queue(`INSERT INTO devices (name, idx, grp, tags) VALUES ($1, $2, $3, $4)
-			ON CONFLICT (name) DO UPDATE SET idx = EXCLUDED.idx, grp = EXCLUDED.grp, tags = EXCLUDED.tags`,
-			d.Name, d.Index, grp, string(tj))
+		names, idxs, groups, tagsJSON = append(names, d.Name), append(idxs, int32(d.Index)), append(groups, grp), append(tagsJSON, string(tj))
 		for i, sn := range s.Sensors {
-			b.Queue(`INSERT INTO series (id, device, device_index, sensor, type, grp) VALUES ($1, $2, $3, $4, $5, $6)
-				ON CONFLICT (id) DO UPDATE SET device = EXCLUDED.device, device_index = EXCLUDED.device_index,
-				sensor = EXCLUDED.sensor, type = EXCLUDED.type, grp = EXCLUDED.grp`,
-				s.SeriesID(pos, i), d.Name, d.Index, sn.Name, sn.Type.String(), grp)
+			ids = append(ids, int32(s.SeriesID(pos, i)))
+			devs, devIdx = append(devs, d.Name), append(devIdx, int32(d.Index))
+			sensors, types, sgroups = append(sensors, sn.Name), append(types, sn.Type.String()), append(sgroups, grp)
 		}
 	}
-	if err := t.conn.SendBatch(ctx, &b).Close(); err != nil {
+	if _, err := t.c.pg.Exec(ctx, `INSERT INTO devices (name, idx, grp, tags)
+		SELECT n, i, g, j::jsonb FROM unnest($1::text[], $2::integer[], $3::text[], $4::text[]) AS u(n, i, g, j)
+		ON CONFLICT (name) DO UPDATE SET idx = EXCLUDED.idx, grp = EXCLUDED.grp, tags = EXCLUDED.tags`,
+		names, idxs, groups, tagsJSON); err != nil {
+		return t.wrap("record devices", err)
+	}
+	if _, err := t.c.pg.Exec(ctx, `INSERT INTO series (id, device, device_index, sensor, type, grp)
+		SELECT * FROM unnest($1::integer[], $2::text[], $3::integer[], $4::text[], $5::text[], $6::text[])
+		ON CONFLICT (id) DO UPDATE SET device = EXCLUDED.device, device_index = EXCLUDED.device_index,
+		sensor = EXCLUDED.sensor, type = EXCLUDED.type, grp = EXCLUDED.grp`,
+		ids, devs, devIdx, sensors, types, sgroups); err != nil {
 		return t.wrap("record series", err)
 	}
 	return nil
@@ -192,8 +291,8 @@ func (t *Target) insertMetadata(ctx context.Context, s *ts.Schema) error {
 
 // Bind prepares a connection that did not run Setup.
 func (t *Target) Bind(ctx context.Context, s *ts.Schema) error {
-	t.mu.Lock()
-	defer t.mu.Unlock()
+	t.c.mu.Lock()
+	defer t.c.mu.Unlock()
 	t.schema = s
 	return nil
 }
@@ -223,24 +322,44 @@ func seriesIDs(s *ts.Schema, devs []*ts.Device, sensors []int) []int32 {
 // ServerVersion implements target.Versioner.
 func (t *Target) ServerVersion(ctx context.Context) (string, error) {
 	var v string
-	if err := t.conn.QueryRow(ctx, "SHOW server_version").Scan(&v); err != nil {
+	if err := t.c.pg.QueryRow(ctx, "SHOW server_version").Scan(&v); err != nil {
 		return "", t.wrap("server version", err)
 	}
 	return "PostgreSQL " + strings.Fields(v)[0], nil
 }
 
-// StorageBytes implements target.Sizer: the points table with its index.
+// StorageBytes implements target.Sizer: the points table with its index
+// (for a hypertable, all its chunks).
 func (t *Target) StorageBytes(ctx context.Context) (int64, error) {
+	t.c.mu.Lock()
+	defer t.c.mu.Unlock()
+	q := "SELECT pg_total_relation_size('points')"
+	if t.timescale {
+		q = "SELECT hypertable_size('points')"
+	}
 	var n int64
-	if err := t.conn.QueryRow(ctx, "SELECT pg_total_relation_size('points')").Scan(&n); err != nil {
+	if err := t.c.pg.QueryRow(ctx, q).Scan(&n); err != nil {
 		return 0, t.wrap("table size", err)
 	}
 	return n, nil
 }
 
-// Close ends the connection.
+// Close ends the connection (a shared one when its last user closes).
 func (t *Target) Close() error {
+	if t.timescale {
+		shared.Lock()
+		defer shared.Unlock()
+		t.c.refs--
+		if t.c.refs > 0 {
+			return nil
+		}
+		for k, c := range shared.conns {
+			if c == t.c {
+				delete(shared.conns, k)
+			}
+		}
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5e9)
 	defer cancel()
-	return t.conn.Close(ctx)
+	return t.c.pg.Close(ctx)
 }

@@ -10,17 +10,17 @@ import (
 
 // Query runs one of Q1..Q10 (see ts.Query for the semantics).
 func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
+	t.c.mu.Lock()
+	defer t.c.mu.Unlock()
 	s, err := t.bound()
 	if err != nil {
 		return ts.Result{}, err
 	}
-	sql, args, err := querySQL(q, seriesIDs(s, q.Devices, q.Sensors))
+	sql, args, err := querySQL(q, seriesIDs(s, q.Devices, q.Sensors), t.timescale)
 	if err != nil {
 		return ts.Result{}, err
 	}
-	rows, err := t.conn.Query(ctx, sql, args...)
+	rows, err := t.c.pg.Query(ctx, sql, args...)
 	if err != nil {
 		return ts.Result{}, t.wrap(q.Kind.String(), err)
 	}
@@ -49,7 +49,7 @@ func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 
 // querySQL translates a query. Every statement returns (time, value) rows:
 // the time of a point, or of a Q7 bucket's start, or 0 for Q4-Q6.
-func querySQL(q *ts.Query, ids []int32) (string, []any, error) {
+func querySQL(q *ts.Query, ids []int32, timescale bool) (string, []any, error) {
 	const where = "series = ANY($1)"
 	rng := " AND t >= $2 AND t < $3"
 	args := []any{ids}
@@ -83,6 +83,10 @@ func querySQL(q *ts.Query, ids []int32) (string, []any, error) {
 	case ts.GroupBy:
 		if q.Bucket <= 0 {
 			return "", nil, fmt.Errorf("postgres: GROUP_BY bucket %d must be positive", q.Bucket)
+		}
+		if timescale {
+			return "SELECT time_bucket($4::bigint, t, $2::bigint), " + agg + " FROM points WHERE " + where + rng +
+				" GROUP BY series, 1 ORDER BY 1, series", append(args, q.Start, q.End, q.Bucket), nil
 		}
 		return "SELECT $2 + (t - $2) / $4 * $4, " + agg + " FROM points WHERE " + where + rng +
 			" GROUP BY series, (t - $2) / $4 ORDER BY 1, series", append(args, q.Start, q.End, q.Bucket), nil
@@ -118,8 +122,8 @@ func aggSQL(a ts.Aggregate) (string, error) {
 // Count returns the distinct points stored (the primary key makes every
 // stored row a distinct point).
 func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
+	t.c.mu.Lock()
+	defer t.c.mu.Unlock()
 	sql := "SELECT count(*) FROM points WHERE true"
 	var args []any
 	if len(r.Devices) > 0 {
@@ -139,7 +143,7 @@ func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
 		sql += fmt.Sprintf(" AND t >= $%d AND t < $%d", len(args)-1, len(args))
 	}
 	var n int64
-	if err := t.conn.QueryRow(ctx, sql, args...).Scan(&n); err != nil {
+	if err := t.c.pg.QueryRow(ctx, sql, args...).Scan(&n); err != nil {
 		return 0, t.wrap("count", err)
 	}
 	return n, nil

@@ -53,8 +53,8 @@ func (r *rowSource) Err() error { return nil }
 // Write stores a batch through the configured write path; a rewritten point
 // replaces the stored one.
 func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
-	t.mu.Lock()
-	defer t.mu.Unlock()
+	t.c.mu.Lock()
+	defer t.c.mu.Unlock()
 	s, err := t.bound()
 	if err != nil {
 		return err
@@ -76,15 +76,15 @@ func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
 }
 
 func (t *Target) copy(ctx context.Context, b *ts.Batch, base int64) error {
-	if !t.staged {
+	if !t.c.staged {
 		// Temporary: private to this connection; rows vanish at commit.
-		if _, err := t.conn.Exec(ctx, `CREATE TEMPORARY TABLE IF NOT EXISTS stage
+		if _, err := t.c.pg.Exec(ctx, `CREATE TEMPORARY TABLE IF NOT EXISTS stage
 			(series INTEGER, t BIGINT, v DOUBLE PRECISION, s TEXT) ON COMMIT DELETE ROWS`); err != nil {
 			return err
 		}
-		t.staged = true
+		t.c.staged = true
 	}
-	tx, err := t.conn.Begin(ctx)
+	tx, err := t.c.pg.Begin(ctx)
 	if err != nil {
 		return err
 	}
@@ -103,10 +103,18 @@ func (t *Target) copy(ctx context.Context, b *ts.Batch, base int64) error {
 // maxInsertRows keeps a statement under PostgreSQL's 65,535 parameters.
 const maxInsertRows = 8000
 
+// timescaleInsertRows is the statement size for the timescaledb mode: the
+// PGlite build it is tested against crashes on larger messages (~500 rows).
+const timescaleInsertRows = 200
+
 func (t *Target) insert(ctx context.Context, b *ts.Batch, base int64) error {
 	t.rows.reset(b, base)
-	args := make([]any, 0, 4*min(maxInsertRows, int(b.Points())))
-	tx, err := t.conn.Begin(ctx)
+	chunk := maxInsertRows
+	if t.timescale {
+		chunk = timescaleInsertRows
+	}
+	args := make([]any, 0, 4*min(chunk, int(b.Points())))
+	tx, err := t.c.pg.Begin(ctx)
 	if err != nil {
 		return err
 	}
@@ -122,7 +130,7 @@ func (t *Target) insert(ctx context.Context, b *ts.Batch, base int64) error {
 	for t.rows.Next() {
 		vals, _ := t.rows.Values()
 		args = append(args, vals...)
-		if len(args) == 4*maxInsertRows {
+		if len(args) == 4*chunk {
 			if err := flush(); err != nil {
 				return err
 			}
