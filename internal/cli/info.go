@@ -45,9 +45,17 @@ kinds it supports and how to get its server.`,
 	}
 }
 
-// queryList prints supported query kinds compactly: "Q1-Q10" or "Q1,Q2,Q8".
+// queryList prints supported query kinds compactly: "Q1-Q10" or "Q1,Q2,Q8",
+// and which of them tsbench computes from returned points.
 func queryList(c target.Capabilities) string {
 	if len(c.Queries) == 10 {
+		if len(c.ClientSide) > 0 {
+			var cs []string
+			for _, k := range c.ClientSide {
+				cs = append(cs, k.Short())
+			}
+			return "Q1-Q10 (" + strings.Join(cs, ",") + " computed by tsbench)"
+		}
 		return "Q1-Q10"
 	}
 	var qs []string

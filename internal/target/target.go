@@ -71,6 +71,10 @@ type Options struct {
 type Capabilities struct {
 	Types   []ts.DataType
 	Queries []ts.QueryKind
+	// ClientSide lists supported query kinds that tsbench computes from
+	// points the server returned rather than the server answering them: their
+	// latency includes moving every point in range. Reports say so.
+	ClientSide []ts.QueryKind
 	// Compression says the target honours the option compression=on|off
 	// (e.g. codecs, table compression); the compression scenario needs it.
 	Compression bool

@@ -60,8 +60,9 @@ var Driver = &target.Driver{
 	WritePaths:  []string{"import"},
 	Server:      "scripts/services/victoriametrics.sh (VictoriaMetrics 1.79 on 127.0.0.1:8428)",
 	Caps: target.Capabilities{
-		Types:   []ts.DataType{ts.Boolean, ts.Int32, ts.Int64, ts.Float, ts.Double},
-		Queries: ts.QueryKinds,
+		Types:      []ts.DataType{ts.Boolean, ts.Int32, ts.Int64, ts.Float, ts.Double},
+		Queries:    ts.QueryKinds,
+		ClientSide: []ts.QueryKind{ts.AggValue, ts.AggRangeValue, ts.GroupBy},
 	},
 	Open: open,
 }
