@@ -1,5 +1,7 @@
 package ts
 
+import "strconv"
+
 // Sensor is one measured channel. Every device of a schema has the same sensors.
 type Sensor struct {
 	Name string
@@ -49,4 +51,45 @@ func (s *Schema) DevicePos(index int) int {
 		return -1
 	}
 	return p
+}
+
+// SeriesIDs lists the series ids of devices x sensors (devices not in the
+// schema are skipped), devices first: what SQL targets put in IN lists.
+func (s *Schema) SeriesIDs(devs []*Device, sensors []int) []int64 {
+	ids := make([]int64, 0, len(devs)*len(sensors))
+	for _, d := range devs {
+		pos := s.DevicePos(d.Index)
+		if pos < 0 {
+			continue
+		}
+		for _, sn := range sensors {
+			ids = append(ids, s.SeriesID(pos, sn))
+		}
+	}
+	return ids
+}
+
+// AllSensors lists every sensor index, for selections of whole devices.
+func (s *Schema) AllSensors() []int {
+	all := make([]int, len(s.Sensors))
+	for i := range all {
+		all[i] = i
+	}
+	return all
+}
+
+// IDList renders ids as an SQL list, "(1,2,3)", or "(NULL)" when empty.
+func IDList(ids []int64) string {
+	if len(ids) == 0 {
+		return "(NULL)"
+	}
+	b := make([]byte, 0, 8*len(ids))
+	b = append(b, '(')
+	for i, id := range ids {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, id, 10)
+	}
+	return string(append(b, ')'))
 }

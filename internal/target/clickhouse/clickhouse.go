@@ -34,9 +34,9 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/tsbench/tsbench/internal/target"
+	"github.com/tsbench/tsbench/internal/target/httpclient"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -81,8 +81,7 @@ func open(ctx context.Context, o target.Options) (target.Target, error) {
 		db = "test"
 	}
 	t := &Target{base: "http://" + net.JoinHostPort(host, strconv.Itoa(port)) + "/", db: db,
-		client: &http.Client{Transport: &http.Transport{Proxy: nil, MaxIdleConnsPerHost: 4, DisableCompression: true,
-			DialContext: (&net.Dialer{Timeout: 10 * time.Second}).DialContext}}}
+		client: httpclient.New()}
 	if o.User != "" && o.User != "root" { // IoT-benchmark's default user means ClickHouse's default
 		t.user, t.pass = o.User, o.Password
 	}

@@ -17,7 +17,7 @@ func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 	if err != nil {
 		return ts.Result{}, err
 	}
-	sql, err := querySQL(t.table(), q, inList(s, q.Devices, q.Sensors))
+	sql, err := querySQL(t.table(), q, ts.IDList(s.SeriesIDs(q.Devices, q.Sensors)))
 	if err != nil {
 		return ts.Result{}, err
 	}
@@ -36,21 +36,6 @@ func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 		res.First, res.Last = 0, 0
 	}
 	return res, err
-}
-
-func inList(s *ts.Schema, devs []*ts.Device, sensors []int) string {
-	var ids []string
-	for _, d := range devs {
-		if pos := s.DevicePos(d.Index); pos >= 0 {
-			for _, sn := range sensors {
-				ids = append(ids, strconv.FormatInt(s.SeriesID(pos, sn), 10))
-			}
-		}
-	}
-	if len(ids) == 0 {
-		return "(NULL)"
-	}
-	return "(" + strings.Join(ids, ",") + ")"
 }
 
 // querySQL returns a statement yielding (time, value) rows.
@@ -102,11 +87,7 @@ func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
 	}
 	sql := "SELECT count() FROM " + t.table() + " FINAL WHERE 1"
 	if len(r.Devices) > 0 {
-		all := make([]int, len(s.Sensors))
-		for i := range all {
-			all[i] = i
-		}
-		sql += " AND series IN " + inList(s, r.Devices, all)
+		sql += " AND series IN " + ts.IDList(s.SeriesIDs(r.Devices, s.AllSensors()))
 	}
 	if r.End > r.Start {
 		sql += fmt.Sprintf(" AND t >= %d AND t < %d", r.Start, r.End)

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/tsbench/tsbench/internal/ts"
 )
@@ -18,7 +17,7 @@ func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 	if err != nil {
 		return ts.Result{}, err
 	}
-	query, args := querySQL(q, inList(s, q.Devices, q.Sensors))
+	query, args := querySQL(q, ts.IDList(s.SeriesIDs(q.Devices, q.Sensors)))
 	rows, err := t.conn.QueryContext(ctx, query, args...)
 	if err != nil {
 		return ts.Result{}, t.wrap(q.Kind.String(), err)
@@ -43,21 +42,6 @@ func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 		res.First, res.Last = 0, 0
 	}
 	return res, nil
-}
-
-func inList(s *ts.Schema, devs []*ts.Device, sensors []int) string {
-	var ids []string
-	for _, d := range devs {
-		if pos := s.DevicePos(d.Index); pos >= 0 {
-			for _, sn := range sensors {
-				ids = append(ids, strconv.FormatInt(s.SeriesID(pos, sn), 10))
-			}
-		}
-	}
-	if len(ids) == 0 {
-		return "(NULL)"
-	}
-	return "(" + strings.Join(ids, ",") + ")"
 }
 
 // querySQL returns a statement yielding (time, value) rows.
@@ -105,11 +89,7 @@ func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
 	q := "SELECT count(*) FROM points WHERE true"
 	var args []any
 	if len(r.Devices) > 0 {
-		all := make([]int, len(s.Sensors))
-		for i := range all {
-			all[i] = i
-		}
-		q += " AND series IN " + inList(s, r.Devices, all)
+		q += " AND series IN " + ts.IDList(s.SeriesIDs(r.Devices, s.AllSensors()))
 	}
 	if r.End > r.Start {
 		q += " AND t >= ? AND t < ?"

@@ -33,10 +33,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/tsbench/tsbench/internal/lineproto"
 	"github.com/tsbench/tsbench/internal/target"
+	"github.com/tsbench/tsbench/internal/target/httpclient"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -85,13 +85,8 @@ func open(ctx context.Context, o target.Options) (target.Target, error) {
 		db = "test"
 	}
 	t := &Target{base: "http://" + net.JoinHostPort(host, strconv.Itoa(port)), db: db,
-		gzip: o.Extra["gzip"] == "true",
-		client: &http.Client{Transport: &http.Transport{
-			Proxy:               nil, // loopback benchmarks never go through a proxy
-			DialContext:         (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
-			MaxIdleConnsPerHost: 4,
-			DisableCompression:  true,
-		}}}
+		gzip:   o.Extra["gzip"] == "true",
+		client: httpclient.New()}
 	if o.User != "" && o.User != "root" { // IoT-benchmark's default user means "no authentication" here
 		t.user, t.pass = o.User, o.Password
 	}

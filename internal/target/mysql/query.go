@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/tsbench/tsbench/internal/ts"
 )
@@ -18,7 +17,7 @@ func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 	if err != nil {
 		return ts.Result{}, err
 	}
-	query, args, err := querySQL(q, inList(s, q.Devices, q.Sensors))
+	query, args, err := querySQL(q, ts.IDList(s.SeriesIDs(q.Devices, q.Sensors)))
 	if err != nil {
 		return ts.Result{}, err
 	}
@@ -43,32 +42,6 @@ func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 		res.First, res.Last = 0, 0
 	}
 	return res, nil
-}
-
-// inList renders the series ids of a query as an SQL list; they are integers
-// computed here, never user text.
-func inList(s *ts.Schema, devs []*ts.Device, sensors []int) string {
-	var sb strings.Builder
-	sb.WriteByte('(')
-	n := 0
-	for _, d := range devs {
-		pos := s.DevicePos(d.Index)
-		if pos < 0 {
-			continue
-		}
-		for _, sn := range sensors {
-			if n > 0 {
-				sb.WriteByte(',')
-			}
-			sb.WriteString(strconv.FormatInt(s.SeriesID(pos, sn), 10))
-			n++
-		}
-	}
-	if n == 0 {
-		sb.WriteString("NULL")
-	}
-	sb.WriteByte(')')
-	return sb.String()
 }
 
 // querySQL translates a query into rows of (time, value).
@@ -143,11 +116,7 @@ func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
 		if err != nil {
 			return 0, err
 		}
-		all := make([]int, len(s.Sensors))
-		for i := range all {
-			all[i] = i
-		}
-		q += " AND series IN " + inList(s, r.Devices, all)
+		q += " AND series IN " + ts.IDList(s.SeriesIDs(r.Devices, s.AllSensors()))
 	}
 	if r.End > r.Start {
 		q += " AND t >= ? AND t < ?"

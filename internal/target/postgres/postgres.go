@@ -304,19 +304,15 @@ func (t *Target) bound() (*ts.Schema, error) {
 	return t.schema, nil
 }
 
-// seriesIDs lists the series of the devices x sensors of a query.
+// seriesIDs lists the series of devices x sensors as the INTEGER array
+// parameter of "series = ANY($1)".
 func seriesIDs(s *ts.Schema, devs []*ts.Device, sensors []int) []int32 {
-	ids := make([]int32, 0, len(devs)*len(sensors))
-	for _, d := range devs {
-		pos := s.DevicePos(d.Index)
-		if pos < 0 {
-			continue
-		}
-		for _, sn := range sensors {
-			ids = append(ids, int32(s.SeriesID(pos, sn)))
-		}
+	ids := s.SeriesIDs(devs, sensors)
+	out := make([]int32, len(ids))
+	for i, id := range ids {
+		out[i] = int32(id)
 	}
-	return ids
+	return out
 }
 
 // ServerVersion implements target.Versioner.

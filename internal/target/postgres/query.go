@@ -131,11 +131,7 @@ func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
 		if err != nil {
 			return 0, err
 		}
-		all := make([]int, len(s.Sensors))
-		for i := range all {
-			all[i] = i
-		}
-		args = append(args, seriesIDs(s, r.Devices, all))
+		args = append(args, seriesIDs(s, r.Devices, s.AllSensors()))
 		sql += " AND series = ANY($1)"
 	}
 	if r.End > r.Start {

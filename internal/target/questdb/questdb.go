@@ -29,6 +29,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/tsbench/tsbench/internal/lineproto"
 	"github.com/tsbench/tsbench/internal/target"
+	"github.com/tsbench/tsbench/internal/target/httpclient"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -89,8 +90,7 @@ func open(ctx context.Context, o target.Options) (target.Target, error) {
 		writeURL: "http://" + net.JoinHostPort(host, strconv.Itoa(httpPort)) + "/write?precision=ms",
 		pgAddr:   net.JoinHostPort(host, strconv.Itoa(pgPort)),
 		db:       db,
-		client: &http.Client{Transport: &http.Transport{Proxy: nil, MaxIdleConnsPerHost: 4, DisableCompression: true,
-			DialContext: (&net.Dialer{Timeout: 10 * time.Second}).DialContext}},
+		client:   httpclient.New(),
 	}
 	cfg, err := pgx.ParseConfig(fmt.Sprintf("host=%s port=%d dbname=qdb sslmode=disable connect_timeout=10", host, pgPort))
 	if err != nil {

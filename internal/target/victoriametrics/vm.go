@@ -46,6 +46,7 @@ import (
 	"time"
 
 	"github.com/tsbench/tsbench/internal/target"
+	"github.com/tsbench/tsbench/internal/target/httpclient"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -95,8 +96,7 @@ func open(ctx context.Context, o target.Options) (target.Target, error) {
 		db = "test"
 	}
 	t := &Target{base: "http://" + net.JoinHostPort(host, strconv.Itoa(port)), db: db,
-		client: &http.Client{Transport: &http.Transport{Proxy: nil, MaxIdleConnsPerHost: 4, DisableCompression: true,
-			DialContext: (&net.Dialer{Timeout: 10 * time.Second}).DialContext}}}
+		client: httpclient.New()}
 	if _, _, err := t.get(ctx, "/health", nil); err != nil {
 		return nil, err
 	}
