@@ -4,7 +4,8 @@
 // Mapping: GROUP_NUMBER groups become databases root.<DB_NAME>.<group>; a
 // device is the aligned device root.<DB_NAME>.<group>.<device> whose
 // measurements are the sensors (BOOLEAN, INT32, INT64, FLOAT, DOUBLE, TEXT,
-// with IoT-benchmark's default encodings and LZ4). Aligned, because every
+// with IoT-benchmark's default encodings and LZ4, or PLAIN and UNCOMPRESSED
+// with the target option compression=off). Aligned, because every
 // row carries every sensor, which is what IoT-benchmark's default
 // (VECTOR=true) writes too. A batch is one tablet written with
 // insertAlignedTablet; IoTDB keeps one value per series and time, so a
@@ -46,7 +47,7 @@ var Driver = &target.Driver{
 	Description: "Apache IoTDB 2.x tree model: aligned tablets through the session API, IoTDB SQL",
 	WritePaths:  []string{"session-tablet"},
 	Server:      "scripts/services/iotdb.sh (IoTDB 2.0.1-beta on 127.0.0.1:6667, inside scripts/netns-run)",
-	Caps:        target.Capabilities{Types: ts.DataTypes, Queries: ts.QueryKinds},
+	Caps:        target.Capabilities{Types: ts.DataTypes, Queries: ts.QueryKinds, Compression: true},
 	Open:        open,
 }
 
@@ -54,9 +55,10 @@ func init() { target.Register(Driver) }
 
 // Target is one client's session.
 type Target struct {
-	session client.Session
-	addr    string
-	db      string
+	session  client.Session
+	addr     string
+	db       string
+	compress bool // compression=on (default): encodings and LZ4; off: PLAIN, UNCOMPRESSED
 
 	mu      sync.Mutex
 	schema  *ts.Schema
@@ -80,7 +82,14 @@ func open(ctx context.Context, o target.Options) (target.Target, error) {
 	if db == "" {
 		db = "test"
 	}
-	t := &Target{addr: fmt.Sprintf("%s:%d", host, port), db: db}
+	t := &Target{addr: fmt.Sprintf("%s:%d", host, port), db: db, compress: true}
+	switch o.Extra["compression"] {
+	case "", "on":
+	case "off":
+		t.compress = false
+	default:
+		return nil, fmt.Errorf("iotdb: target option compression = %q: allowed: on, off", o.Extra["compression"])
+	}
 	t.session = client.NewSession(&client.Config{Host: host, Port: strconv.Itoa(port), UserName: user, Password: pass, FetchSize: 10000})
 	timeout := 10_000
 	if dl, ok := ctx.Deadline(); ok {
@@ -137,6 +146,9 @@ func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
 	comps := make([]client.TSCompressionType, len(s.Sensors))
 	for i, sn := range s.Sensors {
 		names[i], types[i], encs[i], comps[i] = sn.Name, dataTypes[sn.Type], encodings[sn.Type], client.LZ4
+		if !t.compress {
+			encs[i], comps[i] = client.PLAIN, client.UNCOMPRESSED
+		}
 	}
 	for _, p := range t.paths {
 		if err := ctx.Err(); err != nil {
