@@ -7,15 +7,17 @@ import (
 	"github.com/tsbench/tsbench/internal/target/targettest"
 )
 
-// Both write paths pass the conformance suite against the real server
-// started by scripts/services/postgres.sh.
+// Both layouts with both write paths pass the conformance suite against the
+// real server started by scripts/services/postgres.sh.
 func TestConformance(t *testing.T) {
 	targettest.RequireServer(t, "postgres", "127.0.0.1:5433")
-	for _, path := range []string{"copy", "insert"} {
-		t.Run(path, func(t *testing.T) {
-			targettest.Run(t, targettest.Suite{Driver: Driver,
-				Options: target.Options{Database: "test", Extra: map[string]string{"write_path": path}}})
-		})
+	for _, layout := range []string{"narrow", "wide"} {
+		for _, path := range []string{"copy", "insert"} {
+			t.Run(layout+"/"+path, func(t *testing.T) {
+				targettest.Run(t, targettest.Suite{Driver: Driver, Options: target.Options{Database: "test",
+					Extra: map[string]string{"write_path": path, "layout": layout}}})
+			})
+		}
 	}
 }
 

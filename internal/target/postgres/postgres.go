@@ -100,6 +100,7 @@ type Target struct {
 	addr      string
 	writePath string
 	timescale bool // hypertables and time_bucket (the timescaledb driver)
+	wide      bool // layout=wide: a table per group, a column per sensor
 
 	schema *ts.Schema
 	rows   rowSource
@@ -168,7 +169,15 @@ func openMode(ctx context.Context, o target.Options, timescale bool) (target.Tar
 		// keeps them across client connections, so cached names collide.
 		cfg.DefaultQueryExecMode = pgx.QueryExecModeExec
 	}
-	t := &Target{addr: addr, writePath: path, timescale: timescale}
+	var wide bool
+	switch o.Extra["layout"] {
+	case "", "narrow":
+	case "wide":
+		wide = true
+	default:
+		return nil, fmt.Errorf("postgres: target option layout = %q: allowed: narrow, wide", o.Extra["layout"])
+	}
+	t := &Target{addr: addr, writePath: path, timescale: timescale, wide: wide}
 	if !timescale {
 		pg, err := pgx.ConnectConfig(ctx, cfg)
 		if err != nil {
@@ -244,6 +253,11 @@ func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
 	}
 	if err := t.insertMetadata(ctx, s); err != nil {
 		return err
+	}
+	if t.wide {
+		if err := t.setupWide(ctx, s, reset); err != nil {
+			return err
+		}
 	}
 	t.schema = s
 	return nil

@@ -16,6 +16,9 @@ func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 	if err != nil {
 		return ts.Result{}, err
 	}
+	if t.wide {
+		return t.queryWide(ctx, s, q)
+	}
 	sql, args, err := querySQL(q, seriesIDs(s, q.Devices, q.Sensors), t.timescale)
 	if err != nil {
 		return ts.Result{}, err
@@ -124,6 +127,13 @@ func aggSQL(a ts.Aggregate) (string, error) {
 func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
 	t.c.mu.Lock()
 	defer t.c.mu.Unlock()
+	if t.wide {
+		s, err := t.bound()
+		if err != nil {
+			return 0, err
+		}
+		return t.countWide(ctx, s, r)
+	}
 	sql := "SELECT count(*) FROM points WHERE true"
 	var args []any
 	if len(r.Devices) > 0 {

@@ -64,7 +64,9 @@ func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
 		return fmt.Errorf("postgres: device %s is not in the schema", b.Device.Name)
 	}
 	base := s.SeriesID(pos, 0)
-	if t.writePath == "insert" {
+	if t.wide {
+		err = t.writeWide(ctx, s, b)
+	} else if t.writePath == "insert" {
 		err = t.insert(ctx, b, base)
 	} else {
 		err = t.copy(ctx, b, base)
