@@ -85,6 +85,7 @@ func TestRunOnEveryServer(t *testing.T) {
 		{"mysql", "mariadb", "127.0.0.1:3307", nil},
 		{"clickhouse", "clickhouse", "127.0.0.1:8124", nil},
 		{"timescaledb", "timescaledb", "127.0.0.1:5434", nil},
+		{"cassandra", "cassandra", "127.0.0.1:9042", nil},
 	}
 	for _, srv := range servers {
 		t.Run(srv.target, func(t *testing.T) {
@@ -100,7 +101,7 @@ func TestRunOnEveryServer(t *testing.T) {
 			if s.Verify == nil || !s.Verify.OK || s.Verify.StoredPoints == 0 {
 				t.Fatalf("verify %+v", s.Verify)
 			}
-			if len(s.Operations) != 11 || s.Environment.ServerVersion == "" {
+			if len(s.Operations) != 11 || s.Environment.ServerVersion == "" || s.Failed() {
 				t.Fatalf("%d operation rows, server version %q", len(s.Operations), s.Environment.ServerVersion)
 			}
 		})

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Apache Cassandra 5.0.9 assembled from Maven Central (cassandra-all and its
+# dependencies), a single node with every address on 127.0.0.1, CQL on 9042,
+# 1 GB heap, in a throwaway directory.
+SERVICE=cassandra
+. "$(dirname "$0")/lib.sh"
+
+VERSION=5.0.9
+LIB="$CACHE_DIR/cassandra-$VERSION/lib"
+DIR=$(svc_dir cassandra)
+CQL_PORT=${TSBENCH_CASSANDRA_PORT:-9042}
+
+case "${1:-}" in
+install)
+  [ -f "$LIB/.complete" ] && exit 0
+  command -v mvn >/dev/null || apt_install maven
+  command -v java >/dev/null || apt_install openjdk-17-jre-headless
+  mkdir -p "$LIB" "$CACHE_DIR/cassandra-$VERSION/pom"
+  cat >"$CACHE_DIR/cassandra-$VERSION/pom/pom.xml" <<POM
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>tsbench</groupId><artifactId>cassandra-runtime</artifactId><version>1</version>
+  <dependencies>
+    <dependency><groupId>org.apache.cassandra</groupId><artifactId>cassandra-all</artifactId><version>$VERSION</version></dependency>
+  </dependencies>
+</project>
+POM
+  log "fetching Cassandra $VERSION and its dependencies from Maven Central"
+  mvn -q -B -f "$CACHE_DIR/cassandra-$VERSION/pom/pom.xml" dependency:copy-dependencies -DoutputDirectory="$LIB" \
+    -DincludeScope=runtime || die "could not fetch Cassandra"
+  touch "$LIB/.complete"
+  ;;
+start)
+  if is_running cassandra; then log "already running on 127.0.0.1:$CQL_PORT"; exit 0; fi
+  [ -f "$LIB/.complete" ] || die "Cassandra is not installed: run '$0 install'"
+  rm -rf "$DIR"; mkdir -p "$DIR/conf" "$DIR/logs"
+  cat >"$DIR/conf/cassandra.yaml" <<YAML
+cluster_name: tsbench
+num_tokens: 16
+partitioner: org.apache.cassandra.dht.Murmur3Partitioner
+commitlog_sync: periodic
+commitlog_sync_period: 10000ms
+seed_provider:
+  - class_name: org.apache.cassandra.locator.SimpleSeedProvider
+    parameters:
+      - seeds: "127.0.0.1:7000"
+listen_address: 127.0.0.1
+rpc_address: 127.0.0.1
+storage_port: 7000
+native_transport_port: $CQL_PORT
+start_native_transport: true
+endpoint_snitch: SimpleSnitch
+data_file_directories: [$DIR/data]
+commitlog_directory: $DIR/commitlog
+saved_caches_directory: $DIR/saved_caches
+hints_directory: $DIR/hints
+cdc_raw_directory: $DIR/cdc_raw
+authenticator: AllowAllAuthenticator
+authorizer: AllowAllAuthorizer
+batch_size_fail_threshold: 50000KiB
+batch_size_warn_threshold: 5000KiB
+YAML
+  cat >"$DIR/conf/logback.xml" <<'XML'
+<configuration>
+  <appender name="OUT" class="ch.qos.logback.core.ConsoleAppender"><encoder><pattern>%d %-5level %logger{30} - %msg%n</pattern></encoder></appender>
+  <root level="WARN"><appender-ref ref="OUT"/></root>
+</configuration>
+XML
+  jvm="-Djdk.attach.allowAttachSelf=true -Dio.netty.tryReflectionSetAccessible=true"
+  for m in java.base/jdk.internal.misc java.management.rmi/com.sun.jmx.remote.internal.rmi java.rmi/sun.rmi.registry \
+    java.rmi/sun.rmi.server java.sql/java.sql java.base/java.lang.ref jdk.unsupported/sun.misc \
+    jdk.compiler/com.sun.tools.javac.file jdk.attach/sun.tools.attach; do jvm="$jvm --add-exports $m=ALL-UNNAMED"; done
+  for m in java.base/java.lang.module java.base/jdk.internal.loader java.base/jdk.internal.ref java.base/jdk.internal.reflect \
+    java.base/jdk.internal.math java.base/jdk.internal.module java.base/jdk.internal.util.jar \
+    jdk.management/com.sun.management.internal java.base/sun.nio.ch java.base/java.io java.base/java.lang.reflect \
+    jdk.compiler/com.sun.tools.javac java.base/java.lang java.base/java.util; do jvm="$jvm --add-opens $m=ALL-UNNAMED"; done
+  # shellcheck disable=SC2086
+  start_daemon cassandra "$DIR/logs/stdout.log" java $jvm -Xms1g -Xmx1g -XX:+UseG1GC -Xss256k \
+    -Dcassandra.config="file://$DIR/conf/cassandra.yaml" -Dcassandra.storagedir="$DIR" \
+    -Dlogback.configurationFile="$DIR/conf/logback.xml" -Dcassandra.logdir="$DIR/logs" -Dcassandra-foreground=yes \
+    -Dcassandra.jmx.local.port=7199 -Dcassandra.skip_wait_for_gossip_to_settle=0 -Dcassandra.initial_token=0 \
+    -cp "$LIB/*" org.apache.cassandra.service.CassandraDaemon
+  wait_port "$CQL_PORT" 180 "$(cat "$DIR/pid")" || fail_start cassandra "$DIR/logs/stdout.log"
+  log "ready: 127.0.0.1:$CQL_PORT (tsbench run --target cassandra)"
+  ;;
+stop)
+  stop_pid cassandra
+  ;;
+status)
+  is_running cassandra
+  ;;
+*)
+  echo "usage: $0 install|start|stop|status" >&2; exit 2
+  ;;
+esac
