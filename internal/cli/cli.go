@@ -18,6 +18,7 @@ const (
 	ExitFailure     = 1   // the run could not complete, or operations failed
 	ExitUsage       = 2   // bad input: flag, key or value
 	ExitVerify      = 3   // stored points differ from acknowledged points
+	ExitThreshold   = 99  // a --threshold failed (k6's status for the same)
 	ExitInterrupted = 130 // stopped by SIGINT/SIGTERM; results were still saved
 )
 

@@ -20,6 +20,7 @@ import (
 	"github.com/tsbench/tsbench/internal/summary"
 	"github.com/tsbench/tsbench/internal/sysinfo"
 	"github.com/tsbench/tsbench/internal/target"
+	"github.com/tsbench/tsbench/internal/threshold"
 )
 
 type runFlags struct {
@@ -28,6 +29,7 @@ type runFlags struct {
 	scenario    string
 	sets        []string
 	printConfig bool
+	thresholds  []string
 	scale       float64
 	repeat      int
 	variant     string
@@ -90,7 +92,11 @@ Exit status: 0 success; 1 the run failed or operations failed; 2 bad input;
 			if f.printConfig {
 				return config.Print(cfg, stdout)
 			}
-			return execute(cfg, stdout, stderr)
+			ths, err := parseThresholds(f.thresholds)
+			if err != nil {
+				return err
+			}
+			return execute(cfg, ths, stdout, stderr)
 		},
 	}
 	fl := cmd.Flags()
@@ -99,6 +105,7 @@ Exit status: 0 success; 1 the run failed or operations failed; 2 bad input;
 	fl.StringVar(&f.scenario, "scenario", "", "named workload (see 'tsbench scenarios')")
 	fl.StringArrayVar(&f.sets, "set", nil, "set a configuration key, KEY=VALUE (repeatable; target.KEY=VALUE for target options)")
 	fl.BoolVar(&f.printConfig, "print-config", false, "print the effective configuration as YAML and exit")
+	fl.StringArrayVar(&f.thresholds, "threshold", nil, "pass/fail criterion, e.g. 'INGESTION.p99<50ms', 'INGESTION.throughput>100000', 'errors==0' (repeatable; a failure exits 99)")
 	fl.Float64Var(&f.scale, "scale", 1, "with --scenario: shrink (or grow) the data by this factor, keeping request shapes")
 	fl.IntVar(&f.repeat, "repeat", 0, "with --scenario: run the phases N times and report mean, std, min, max (default: the study's n)")
 	fl.StringVar(&f.variant, "variant", "", "with --scenario: a named variant, e.g. week or month for epics-archiver")
@@ -171,8 +178,8 @@ func loadFile(path string, load func(io.Reader) ([]string, error)) ([]string, er
 
 // execute runs the benchmark and writes every output; its error carries the
 // exit status.
-func execute(cfg *config.Config, stdout, stderr io.Writer) error {
-	s, err := runBenchmark(cfg, "", stdout, stderr)
+func execute(cfg *config.Config, ths []threshold.Threshold, stdout, stderr io.Writer) error {
+	s, err := runBenchmark(cfg, "", ths, stdout, stderr)
 	if err != nil {
 		return err
 	}
@@ -181,7 +188,7 @@ func execute(cfg *config.Config, stdout, stderr io.Writer) error {
 
 // runBenchmark runs one benchmark, prints it and saves it; label names the
 // scenario phase, if any.
-func runBenchmark(cfg *config.Config, label string, stdout, stderr io.Writer) (*summary.Summary, error) {
+func runBenchmark(cfg *config.Config, label string, ths []threshold.Threshold, stdout, stderr io.Writer) (*summary.Summary, error) {
 	driver, _ := target.Lookup(cfg.Target)
 	dataDir := cfg.DataDir
 	if dataDir == "" {
@@ -215,6 +222,9 @@ func runBenchmark(cfg *config.Config, label string, stdout, stderr io.Writer) (*
 	}
 	complete(s, cfg, runID, driver, opts.DataDir)
 	s.Scenario = label
+	for _, th := range ths {
+		s.Thresholds = append(s.Thresholds, th.Evaluate(s))
+	}
 	s.ResultsDir = filepath.Join(dataDir, "runs", runID)
 	if label != "" {
 		fmt.Fprintf(stdout, "==================== %s ====================\n", label)
@@ -222,6 +232,7 @@ func runBenchmark(cfg *config.Config, label string, stdout, stderr io.Writer) (*
 	if err := report.Console(stdout, s); err != nil {
 		return nil, &exitError{ExitFailure, err}
 	}
+	printThresholds(stdout, s.Thresholds)
 	saveOutputs(s, cfg, stdout, stderr)
 	return s, nil
 }
@@ -283,6 +294,8 @@ func outcome(s *summary.Summary) error {
 		return &exitError{code: ExitInterrupted}
 	case s.Verify != nil && !s.Verify.OK && s.Verify.Skipped == "":
 		return &exitError{code: ExitVerify}
+	case thresholdFailed(s):
+		return &exitError{code: ExitThreshold}
 	case s.Failed():
 		return &exitError{code: ExitFailure}
 	}
@@ -349,4 +362,45 @@ func newRunID() string {
 	var b [3]byte
 	_, _ = rand.Read(b[:])
 	return time.Now().UTC().Format("20060102-150405") + "-" + hex.EncodeToString(b[:])
+}
+
+// parseThresholds reads every --threshold before the run starts, so a typo
+// cannot waste a long benchmark.
+func parseThresholds(exprs []string) ([]threshold.Threshold, error) {
+	var out []threshold.Threshold
+	for _, e := range exprs {
+		th, err := threshold.Parse(e)
+		if err != nil {
+			return nil, usageError("--threshold: %v", err)
+		}
+		out = append(out, th)
+	}
+	return out, nil
+}
+
+func printThresholds(w io.Writer, rs []summary.ThresholdResult) {
+	if len(rs) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "Thresholds:")
+	for _, r := range rs {
+		state := "passed"
+		if !r.Passed {
+			state = "FAILED"
+		}
+		if r.Reason != "" {
+			fmt.Fprintf(w, "  %s  %s (%s)\n", state, r.Expr, r.Reason)
+			continue
+		}
+		fmt.Fprintf(w, "  %s  %s (actual %.4g)\n", state, r.Expr, r.Actual)
+	}
+}
+
+func thresholdFailed(s *summary.Summary) bool {
+	for _, r := range s.Thresholds {
+		if !r.Passed {
+			return true
+		}
+	}
+	return false
 }

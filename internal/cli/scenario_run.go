@@ -102,7 +102,7 @@ func executeScenario(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stdout, 
 				}
 				continue
 			}
-			s, err := runBenchmark(configs[i], label, stdout, stderr)
+			s, err := runBenchmark(configs[i], label, nil, stdout, stderr)
 			if err != nil {
 				return err
 			}

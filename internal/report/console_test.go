@@ -172,6 +172,7 @@ func TestConsoleVerifyVariants(t *testing.T) {
 		{nil, "Verify: not run\n"},
 		{&summary.Verify{Error: "count:\n timeout"}, "Verify: FAILED to count stored points: count: timeout\n"},
 		{&summary.Verify{ExpectedPoints: 5, StoredPoints: 5, OK: true}, "Verify: stored 5 points, expected 5: OK\n"},
+		{&summary.Verify{ExpectedPoints: 5, Skipped: "the target cannot count"}, "Verify: skipped: the target cannot count\n"},
 	}
 	for _, c := range cases {
 		s := closedSummary()
@@ -232,5 +233,18 @@ func diffLines(t *testing.T, got, want string) {
 		if gl != wl {
 			t.Fatalf("line %d differs:\n got: %q\nwant: %q\nfull output:\n%s", i+1, gl, wl, got)
 		}
+	}
+}
+
+func TestConsoleEmbeddedEngineNote(t *testing.T) {
+	s := closedSummary()
+	s.Tool.EmbeddedEngine = "sqlite"
+	var buf bytes.Buffer
+	if err := Console(&buf, s); err != nil {
+		t.Fatal(err)
+	}
+	want := "Tool: 3.21 CPU s (0.32 CPU s per million points), peak memory 45.2 MB (includes the embedded sqlite engine, which runs inside tsbench)\n"
+	if !strings.Contains(buf.String(), want) {
+		t.Errorf("output lacks %q:\n%s", want, buf.String())
 	}
 }

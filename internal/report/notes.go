@@ -102,6 +102,9 @@ func verifyLine(v *summary.Verify) string {
 	switch {
 	case v == nil:
 		return "Verify: not run"
+	case v.Skipped != "":
+		// Nothing was counted, so there is neither an OK nor a MISMATCH.
+		return "Verify: skipped: " + oneLine(v.Skipped, exampleMax)
 	case v.Error != "":
 		return "Verify: FAILED to count stored points: " + oneLine(v.Error, exampleMax)
 	}

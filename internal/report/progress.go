@@ -87,7 +87,7 @@ func (p *Progress) Update(s Snapshot) {
 	}
 	p.last, p.lastPhase = now, s.Phase
 	if p.tty {
-		fmt.Fprint(p.w, "\r"+progressText(s)+clearEOL)
+		fmt.Fprint(p.w, "\r"+clip(progressText(s), liveWidth)+clearEOL)
 		p.live = true
 		return
 	}
@@ -113,10 +113,11 @@ func progressText(s Snapshot) string {
 		parts = append(parts, s.Phase)
 	}
 	parts = append(parts, ShortDuration(s.Elapsed))
+	// One measure of what remains: a loop-bound run knows its fraction done,
+	// a time-bound one its time left; both would crowd the line.
 	if s.Total > 0 {
 		parts = append(parts, fmt.Sprintf("%.1f%%", 100*min(s.Done/s.Total, 1)))
-	}
-	if s.TimeLeft > 0 {
+	} else if s.TimeLeft > 0 {
 		parts = append(parts, ShortDuration(s.TimeLeft)+" left")
 	}
 	parts = append(parts,
@@ -124,6 +125,17 @@ func progressText(s Snapshot) string {
 		Compact(s.PointsPerSec)+" points/s",
 		fmt.Sprintf("%d errors", s.Errors))
 	return strings.Join(parts, "  ")
+}
+
+// liveWidth keeps the live line within an 80-column terminal even with
+// extreme figures: a wrapped line leaves a trail of stale copies.
+const liveWidth = 79
+
+func clip(s string, width int) string {
+	if len(s) > width {
+		return s[:width]
+	}
+	return s
 }
 
 // IsTerminal reports whether f is a terminal that understands the live line.

@@ -127,22 +127,31 @@ type Summary struct {
 	Interrupted   bool      `json:"interrupted"`
 	// StopReason says why the measured phase ended: "loop", "duration",
 	// "interrupted" or "error".
-	StopReason    string         `json:"stop_reason"`
-	OpenModel     bool           `json:"open_model"`
-	RatePerSecond float64        `json:"rate_ops_per_s,omitempty"`
-	SchemaSeconds float64        `json:"schema_seconds"`
-	Elapsed       float64        `json:"elapsed_s"`
-	Phases        []Phase        `json:"phases"`
-	Operations    []Operation    `json:"operations"`
-	Intervals     []Interval     `json:"intervals"`
-	Verify        *Verify        `json:"verify"`
-	StorageBytes  int64          `json:"storage_bytes,omitempty"`
-	BytesPerPoint float64        `json:"bytes_per_point,omitempty"`
-	Tool          Tool           `json:"tool"`
-	Environment   Environment    `json:"environment"`
-	Config        map[string]any `json:"config"`
-	DataPath      string         `json:"data_path,omitempty"`
-	ResultsDir    string         `json:"results_dir,omitempty"`
+	StopReason    string            `json:"stop_reason"`
+	OpenModel     bool              `json:"open_model"`
+	RatePerSecond float64           `json:"rate_ops_per_s,omitempty"`
+	SchemaSeconds float64           `json:"schema_seconds"`
+	Elapsed       float64           `json:"elapsed_s"`
+	Phases        []Phase           `json:"phases"`
+	Operations    []Operation       `json:"operations"`
+	Intervals     []Interval        `json:"intervals"`
+	Verify        *Verify           `json:"verify"`
+	StorageBytes  int64             `json:"storage_bytes,omitempty"`
+	BytesPerPoint float64           `json:"bytes_per_point,omitempty"`
+	Tool          Tool              `json:"tool"`
+	Environment   Environment       `json:"environment"`
+	Config        map[string]any    `json:"config"`
+	DataPath      string            `json:"data_path,omitempty"`
+	Thresholds    []ThresholdResult `json:"thresholds,omitempty"`
+	ResultsDir    string            `json:"results_dir,omitempty"`
+}
+
+// ThresholdResult is one threshold checked against the run.
+type ThresholdResult struct {
+	Expr   string  `json:"expr"`
+	Passed bool    `json:"passed"`
+	Actual float64 `json:"actual"`
+	Reason string  `json:"reason,omitempty"` // why it could not be measured
 }
 
 // Failed reports whether any operation failed.

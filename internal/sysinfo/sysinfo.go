@@ -1,74 +1,97 @@
-// Package sysinfo describes the machine a run happens on and what the tool
-// itself costs, so that every result says whether the client could have been
-// the bottleneck.
+// Package sysinfo describes the machine a run happens on and measures what
+// the benchmark process itself costs, so that every result says where it was
+// taken and whether the client could have been the limit.
 package sysinfo
 
 import (
 	"bufio"
 	"context"
+	"io"
 	"os"
 	"runtime"
+	"strconv"
 	"strings"
-	"syscall"
 
 	"github.com/shirou/gopsutil/v4/cpu"
 	"github.com/shirou/gopsutil/v4/host"
 	"github.com/shirou/gopsutil/v4/mem"
+
 	"github.com/tsbench/tsbench/internal/summary"
 )
 
-// Environment describes this machine. It never fails: what cannot be read
-// stays empty.
+// Environment describes the machine. It never fails: a field that cannot be
+// read stays empty, because a missing detail must not cost a run its result.
+// The kernel comes from host.KernelVersionWithContext rather than
+// host.InfoWithContext, which gives up entirely when any of its many parts
+// (boot time, host id, virtualisation) cannot be read, as in some containers.
 func Environment(ctx context.Context) summary.Environment {
-	e := summary.Environment{
-		OS:        runtime.GOOS + "/" + runtime.GOARCH,
-		Cores:     runtime.NumCPU(),
+	env := summary.Environment{
+		OS:        osName(ctx),
 		GoVersion: runtime.Version(),
+		Cores:     logicalCores(ctx),
 	}
-	e.Hostname, _ = os.Hostname()
-	if name := osRelease(); name != "" {
-		e.OS += " " + name
-	}
-	if h, err := host.InfoWithContext(ctx); err == nil {
-		e.Kernel = h.KernelVersion
+	env.Hostname, _ = os.Hostname()
+	env.Kernel, _ = host.KernelVersionWithContext(ctx)
+	if vm, err := mem.VirtualMemoryWithContext(ctx); err == nil {
+		env.MemoryBytes = vm.Total
 	}
 	if infos, err := cpu.InfoWithContext(ctx); err == nil && len(infos) > 0 {
-		e.CPUModel = strings.TrimSpace(infos[0].ModelName)
+		env.CPUModel = strings.TrimSpace(infos[0].ModelName)
 	}
-	if vm, err := mem.VirtualMemoryWithContext(ctx); err == nil {
-		e.MemoryBytes = vm.Total
-	}
-	return e
+	return env
 }
 
-// osRelease returns the distribution's PRETTY_NAME, or "".
-func osRelease() string {
-	f, err := os.Open("/etc/os-release")
-	if err != nil {
-		return ""
+// logicalCores counts the machine's logical CPUs; runtime.NumCPU (the CPUs
+// this process may use) stands in when they cannot be counted.
+func logicalCores(ctx context.Context) int {
+	if n, err := cpu.CountsWithContext(ctx, true); err == nil && n > 0 {
+		return n
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), "PRETTY_NAME="); ok {
-			return strings.Trim(v, `"`)
+	return runtime.NumCPU()
+}
+
+// osName is "linux/amd64" followed by the distribution's name when known,
+// e.g. "linux/amd64 Debian GNU/Linux 12 (bookworm)".
+func osName(ctx context.Context) string {
+	name := runtime.GOOS + "/" + runtime.GOARCH
+	if distro := distroName(ctx); distro != "" {
+		name += " " + distro
+	}
+	return name
+}
+
+// distroName reads PRETTY_NAME from os-release (both standard places), and
+// falls back to gopsutil's platform name and version elsewhere (macOS, BSD).
+func distroName(ctx context.Context) string {
+	for _, path := range []string{"/etc/os-release", "/usr/lib/os-release"} {
+		if f, err := os.Open(path); err == nil {
+			pretty := parseOSRelease(f)
+			f.Close()
+			if pretty != "" {
+				return pretty
+			}
 		}
 	}
-	return ""
-}
-
-// Usage is the tool process's own consumption so far.
-type Usage struct {
-	CPUSeconds   float64 // user + system
-	PeakRSSBytes int64
-}
-
-// SelfUsage reads the process's CPU time and peak resident memory.
-func SelfUsage() Usage {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return Usage{}
+	platform, _, version, err := host.PlatformInformationWithContext(ctx)
+	if err != nil || platform == "" {
+		return ""
 	}
-	cpu := float64(ru.Utime.Sec+ru.Stime.Sec) + float64(ru.Utime.Usec+ru.Stime.Usec)/1e6
-	return Usage{CPUSeconds: cpu, PeakRSSBytes: int64(ru.Maxrss) * 1024} // Maxrss is KiB on Linux
+	return strings.TrimSpace(platform + " " + version)
+}
+
+// parseOSRelease returns PRETTY_NAME, unquoted, or "".
+func parseOSRelease(r io.Reader) string {
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		value, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "PRETTY_NAME=")
+		if !ok {
+			continue
+		}
+		if unq, err := strconv.Unquote(value); err == nil {
+			return unq
+		}
+		// os-release also allows single quotes, which strconv rejects.
+		return strings.Trim(value, `"'`)
+	}
+	return ""
 }

@@ -1,0 +1,47 @@
+package report
+
+import (
+	"testing"
+	"time"
+)
+
+func TestHumanBytes(t *testing.T) {
+	for n, want := range map[int64]string{
+		0: "0 B", 999: "999 B", 1000: "1.0 kB", 45_200_000: "45.2 MB", 999_960: "1.0 MB",
+		3_500_000_000: "3.5 GB", -2048: "-2.0 kB",
+	} {
+		if got := HumanBytes(n); got != want {
+			t.Errorf("HumanBytes(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+func TestCompact(t *testing.T) {
+	for v, want := range map[float64]string{
+		0: "0", 987.4: "987", 12345: "12.3K", 1234567: "1.23M", 5.5e9: "5.50G",
+	} {
+		if got := Compact(v); got != want {
+			t.Errorf("Compact(%v) = %q, want %q", v, got, want)
+		}
+	}
+}
+
+func TestShortDuration(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		0: "0s", 1499 * time.Millisecond: "1s", 65 * time.Second: "1m05s",
+		3723 * time.Second: "1h02m03s", -time.Second: "0s",
+	} {
+		if got := ShortDuration(d); got != want {
+			t.Errorf("ShortDuration(%v) = %q, want %q", d, got, want)
+		}
+	}
+}
+
+func TestOneLine(t *testing.T) {
+	if got := oneLine("a\n\tb   c", 100); got != "a b c" {
+		t.Errorf("oneLine = %q", got)
+	}
+	if got := oneLine("abcdefghij", 6); got != "abc..." {
+		t.Errorf("oneLine cut = %q", got)
+	}
+}

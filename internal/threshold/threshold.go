@@ -1,0 +1,122 @@
+// Package threshold checks a run against pass/fail criteria, as k6 does:
+// "INGESTION.p99<50ms", "INGESTION.throughput>100000", "errors==0". A run
+// whose thresholds fail exits with status 99, so CI pipelines can gate on it.
+package threshold
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/tsbench/tsbench/internal/summary"
+)
+
+// Threshold is one parsed criterion.
+type Threshold struct {
+	Expr      string
+	Operation string  // matrix row (INGESTION, TIME_RANGE, ...); "" for errors
+	Metric    string  // throughput, avg, min, p10..p999, max, ok_operations, fail_operations, errors
+	Op        string  // <, <=, >, >=, ==, !=
+	Value     float64 // latency thresholds in milliseconds
+}
+
+var syntax = regexp.MustCompile(`^\s*(?:([A-Za-z_]+)\.)?([A-Za-z0-9_]+)\s*(<=|>=|==|!=|<|>)\s*([0-9.eE+-]+)\s*(us|µs|ms|s)?\s*$`)
+
+var latencyMetrics = map[string]func(l summary.Latency) float64{
+	"avg": func(l summary.Latency) float64 { return l.Avg }, "min": func(l summary.Latency) float64 { return l.Min },
+	"p10": func(l summary.Latency) float64 { return l.P10 }, "p25": func(l summary.Latency) float64 { return l.P25 },
+	"p50": func(l summary.Latency) float64 { return l.P50 }, "median": func(l summary.Latency) float64 { return l.P50 },
+	"p75": func(l summary.Latency) float64 { return l.P75 }, "p90": func(l summary.Latency) float64 { return l.P90 },
+	"p95": func(l summary.Latency) float64 { return l.P95 }, "p99": func(l summary.Latency) float64 { return l.P99 },
+	"p999": func(l summary.Latency) float64 { return l.P999 }, "max": func(l summary.Latency) float64 { return l.Max },
+}
+
+// Allowed describes the syntax for error messages.
+const Allowed = `OPERATION.METRIC OP VALUE[unit] or errors OP N, e.g. 'INGESTION.p99<50ms', ` +
+	`'INGESTION.throughput>100000', 'errors==0'; METRIC: throughput, ok_operations, fail_operations, ` +
+	`avg, min, p10, p25, p50, p75, p90, p95, p99, p999, max (latencies take us, ms or s; ms by default)`
+
+// Parse reads one threshold expression.
+func Parse(expr string) (Threshold, error) {
+	m := syntax.FindStringSubmatch(expr)
+	if m == nil {
+		return Threshold{}, fmt.Errorf("threshold %q: not understood; allowed: %s", expr, Allowed)
+	}
+	t := Threshold{Expr: strings.TrimSpace(expr), Operation: strings.ToUpper(m[1]), Metric: strings.ToLower(m[2]), Op: m[3]}
+	v, err := strconv.ParseFloat(m[4], 64)
+	if err != nil {
+		return Threshold{}, fmt.Errorf("threshold %q: value %q is not a number", expr, m[4])
+	}
+	_, latency := latencyMetrics[t.Metric]
+	switch {
+	case t.Metric == "errors" && t.Operation == "":
+	case t.Operation == "":
+		return Threshold{}, fmt.Errorf("threshold %q: name the operation, e.g. INGESTION.%s; allowed: %s", expr, t.Metric, Allowed)
+	case latency:
+	case t.Metric == "throughput" || t.Metric == "ok_operations" || t.Metric == "fail_operations":
+		if m[5] != "" {
+			return Threshold{}, fmt.Errorf("threshold %q: %s takes no unit", expr, t.Metric)
+		}
+	default:
+		return Threshold{}, fmt.Errorf("threshold %q: unknown metric %q; allowed: %s", expr, t.Metric, Allowed)
+	}
+	switch m[5] {
+	case "us", "µs":
+		v /= 1000
+	case "s":
+		v *= 1000
+	}
+	t.Value = v
+	return t, nil
+}
+
+// Evaluate checks the threshold against a finished run.
+func (t Threshold) Evaluate(s *summary.Summary) summary.ThresholdResult {
+	r := summary.ThresholdResult{Expr: t.Expr}
+	var actual float64
+	if t.Metric == "errors" {
+		for _, o := range s.Operations {
+			actual += float64(o.FailOperations)
+		}
+	} else {
+		op := s.Op(t.Operation)
+		if op == nil {
+			r.Reason = fmt.Sprintf("the run has no %s operations", t.Operation)
+			return r
+		}
+		switch t.Metric {
+		case "throughput":
+			actual = op.Throughput
+		case "ok_operations":
+			actual = float64(op.OKOperations)
+		case "fail_operations":
+			actual = float64(op.FailOperations)
+		default:
+			if op.OKOperations == 0 {
+				r.Reason = fmt.Sprintf("no successful %s operation to measure", t.Operation)
+				return r
+			}
+			actual = latencyMetrics[t.Metric](op.LatencyMS)
+		}
+	}
+	r.Actual = actual
+	r.Passed = compare(actual, t.Op, t.Value)
+	return r
+}
+
+func compare(a float64, op string, b float64) bool {
+	switch op {
+	case "<":
+		return a < b
+	case "<=":
+		return a <= b
+	case ">":
+		return a > b
+	case ">=":
+		return a >= b
+	case "==":
+		return a == b
+	}
+	return a != b
+}

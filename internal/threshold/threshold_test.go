@@ -1,0 +1,60 @@
+package threshold
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tsbench/tsbench/internal/summary"
+)
+
+func run() *summary.Summary {
+	return &summary.Summary{Operations: []summary.Operation{
+		{Name: "INGESTION", OKOperations: 100, Throughput: 250000, FailOperations: 2,
+			LatencyMS: summary.Latency{Avg: 3, Min: 1, P50: 2.5, P99: 40, Max: 90}},
+		{Name: "TIME_RANGE", OKOperations: 10, LatencyMS: summary.Latency{P99: 7}},
+	}}
+}
+
+func TestEvaluate(t *testing.T) {
+	cases := []struct {
+		expr   string
+		passed bool
+		actual float64
+	}{
+		{"INGESTION.p99<50ms", true, 40},
+		{"INGESTION.p99<50", true, 40},
+		{"INGESTION.p99 < 0.03s", false, 40},
+		{"ingestion.max<=90000us", true, 90},
+		{"INGESTION.throughput>100000", true, 250000},
+		{"INGESTION.throughput>=300000", false, 250000},
+		{"errors==0", false, 2},
+		{"errors<=2", true, 2},
+		{"TIME_RANGE.p99!=7", false, 7},
+		{"INGESTION.fail_operations==2", true, 2},
+		{"INGESTION.median<3", true, 2.5},
+	}
+	for _, c := range cases {
+		th, err := Parse(c.expr)
+		if err != nil {
+			t.Fatalf("%s: %v", c.expr, err)
+		}
+		r := th.Evaluate(run())
+		if r.Passed != c.passed || r.Actual != c.actual {
+			t.Errorf("%s: passed=%v actual=%v, want %v %v", c.expr, r.Passed, r.Actual, c.passed, c.actual)
+		}
+	}
+	// A threshold on an operation the run did not do fails with a reason.
+	th, _ := Parse("GROUP_BY.p99<10ms")
+	if r := th.Evaluate(run()); r.Passed || !strings.Contains(r.Reason, "no GROUP_BY") {
+		t.Fatalf("missing operation: %+v", r)
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	for _, expr := range []string{"", "p99<50ms", "INGESTION.p98<5", "INGESTION.p99<<5", "INGESTION.p99<fast",
+		"INGESTION.throughput>5ms", "INGESTION.p99<5h"} {
+		if _, err := Parse(expr); err == nil || !strings.Contains(err.Error(), "threshold") {
+			t.Errorf("Parse(%q) = %v, want a threshold error", expr, err)
+		}
+	}
+}
