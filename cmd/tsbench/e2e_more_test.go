@@ -244,7 +244,7 @@ func TestPrintConfigRedactsSecrets(t *testing.T) {
 func TestOpenModelRate(t *testing.T) {
 	dir := t.TempDir()
 	js := filepath.Join(dir, "s.json")
-	r := tsbench(t, nil, "run", "--quiet", "--data-dir", dir, "--json", js, "--rate", "200", "--duration", "3s",
+	r := tsbench(t, nil, "run", "--quiet", "--data-dir", dir, "--json", js, "--rate", "50", "--duration", "3s",
 		"--loop", "100000", "--clients", "2", "--set", "OPERATION_PROPORTION=1:0:0:0:0:0:0:0:0:0:0")
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
@@ -254,10 +254,10 @@ func TestOpenModelRate(t *testing.T) {
 	if !s.OpenModel || w == nil || w.ServiceMS == nil {
 		t.Fatalf("open model not reported: %+v", w)
 	}
-	// 200 operations per second for 3 s: allow for start-up and the last
-	// second's edge, but not for a closed loop's thousands.
-	if w.OKOperations < 450 || w.OKOperations > 650 {
-		t.Fatalf("%d operations in 3 s at 200/s", w.OKOperations)
+	// 50 operations a second for 3 s, a rate SQLite keeps up with even on a
+	// loaded machine: about 150, never the thousands of a closed loop.
+	if w.OKOperations < 100 || w.OKOperations > 160 {
+		t.Fatalf("%d operations in 3 s at 50/s", w.OKOperations)
 	}
 	if w.LatencyMS.P50 < w.ServiceMS.P50 {
 		t.Fatalf("latency from intended start (p50 %.3f ms) below service time (p50 %.3f ms)", w.LatencyMS.P50, w.ServiceMS.P50)

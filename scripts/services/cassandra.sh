@@ -31,7 +31,7 @@ POM
   touch "$LIB/.complete"
   ;;
 start)
-  if is_running cassandra; then log "already running on 127.0.0.1:$CQL_PORT"; exit 0; fi
+  if already_up cassandra $CQL_PORT; then log "already running on 127.0.0.1:$CQL_PORT"; exit 0; fi
   [ -f "$LIB/.complete" ] || die "Cassandra is not installed: run '$0 install'"
   rm -rf "$DIR"; mkdir -p "$DIR/conf" "$DIR/logs"
   cat >"$DIR/conf/cassandra.yaml" <<YAML

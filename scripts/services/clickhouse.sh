@@ -14,7 +14,7 @@ install)
   apt_install clickhouse-server clickhouse-client
   ;;
 start)
-  if is_running clickhouse; then log "already running on 127.0.0.1:$HTTP_PORT"; exit 0; fi
+  if already_up clickhouse $HTTP_PORT; then log "already running on 127.0.0.1:$HTTP_PORT"; exit 0; fi
   [ -x /usr/sbin/clickhouse-server ] || die "ClickHouse is not installed: run '$0 install'"
   rm -rf "$DIR"; mkdir -p "$DIR/conf" "$DIR/data/tmp" "$DIR/data/user_files" "$DIR/data/format_schemas" "$DIR/log"
   cp /etc/clickhouse-server/users.xml "$DIR/conf/users.xml"

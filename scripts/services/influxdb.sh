@@ -12,7 +12,7 @@ install)
   apt_install influxdb
   ;;
 start)
-  if is_running influxdb; then log "already running on 127.0.0.1:$PORT"; exit 0; fi
+  if already_up influxdb $PORT; then log "already running on 127.0.0.1:$PORT"; exit 0; fi
   command -v influxd >/dev/null || die "InfluxDB is not installed: run '$0 install'"
   rm -rf "$DIR"; mkdir -p "$DIR"
   cat >"$DIR/influxdb.conf" <<CONF

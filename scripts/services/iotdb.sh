@@ -41,7 +41,7 @@ POM
   touch "$LIB/.complete"
   ;;
 start)
-  if is_running iotdb; then log "already running on 127.0.0.1:$RPC_PORT"; exit 0; fi
+  if already_up iotdb $RPC_PORT; then log "already running on 127.0.0.1:$RPC_PORT"; exit 0; fi
   [ -f "$LIB/.complete" ] || die "IoTDB is not installed: run '$0 install'"
   if ! loopback_only && [ "${TSBENCH_ALLOW_WILDCARD:-}" != 1 ]; then
     die "IoTDB listens on every interface; start it inside a loopback-only namespace: scripts/netns-run bash -c '$0 start && ...'"

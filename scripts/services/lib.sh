@@ -50,12 +50,20 @@ start_daemon() {
   echo $! >"$dir/pid"
 }
 
+# ours PID: true when PID is alive and is one of ours: every server these
+# scripts start names the services directory on its command line, so a pid
+# file left behind and a PID since reused by another program is never
+# mistaken for a server (or killed).
+ours() {
+  kill -0 "$1" 2>/dev/null && tr '\0' ' ' <"/proc/$1/cmdline" 2>/dev/null | grep -qF "$SERVICES_DIR"
+}
+
 # stop_pid NAME: stops the process recorded for NAME (TERM, then KILL).
 stop_pid() {
   local dir; dir=$(svc_dir "$1")
   [ -f "$dir/pid" ] || { log "not running"; return 0; }
   local pid; pid=$(cat "$dir/pid")
-  if kill -0 "$pid" 2>/dev/null; then
+  if ours "$pid"; then
     kill "$pid" 2>/dev/null || true
     for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
     kill -9 "$pid" 2>/dev/null || true
@@ -64,9 +72,20 @@ stop_pid() {
   log "stopped"
 }
 
+# already_up NAME PORT: true when NAME runs and answers on PORT. A recorded
+# process that does not answer (a stale pid file, or a server started in
+# another network namespace) is stopped, so that start begins afresh.
+already_up() {
+  is_running "$1" || return 1
+  wait_port "$2" 2 && return 0
+  log "a recorded $1 process does not answer on 127.0.0.1:$2; restarting"
+  stop_pid "$1"
+  return 1
+}
+
 is_running() {
   local dir; dir=$(svc_dir "$1")
-  [ -f "$dir/pid" ] && kill -0 "$(cat "$dir/pid")" 2>/dev/null
+  [ -f "$dir/pid" ] && ours "$(cat "$dir/pid")"
 }
 
 # fail_start NAME LOGFILE: prints the end of the log and fails.

@@ -12,7 +12,7 @@ install)
   apt_install mariadb-server
   ;;
 start)
-  if is_running mariadb; then log "already running on 127.0.0.1:$PORT"; exit 0; fi
+  if already_up mariadb $PORT; then log "already running on 127.0.0.1:$PORT"; exit 0; fi
   command -v mariadbd >/dev/null || [ -x /usr/sbin/mariadbd ] || die "MariaDB is not installed: run '$0 install'"
   rm -rf "$DIR"; mkdir -p "$DIR"; chown mysql:mysql "$DIR"
   mariadb-install-db --no-defaults --user=mysql --datadir="$DIR/data" --auth-root-authentication-method=normal \

@@ -13,7 +13,7 @@ install)
   apt_install postgresql-15
   ;;
 start)
-  if is_running postgres; then log "already running on 127.0.0.1:$PORT"; exit 0; fi
+  if already_up postgres $PORT; then log "already running on 127.0.0.1:$PORT"; exit 0; fi
   [ -x "$BIN/postgres" ] || die "PostgreSQL 15 is not installed: run '$0 install'"
   rm -rf "$DIR"; mkdir -p "$DIR"; chown postgres:postgres "$DIR"
   runuser -u postgres -- "$BIN/initdb" -D "$DIR/data" -U postgres --auth=trust -E UTF8 --no-sync >"$DIR/initdb.log" 2>&1 \

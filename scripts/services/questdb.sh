@@ -20,7 +20,7 @@ install)
     || die "could not fetch QuestDB"
   ;;
 start)
-  if is_running questdb; then log "already running on 127.0.0.1:9000"; exit 0; fi
+  if already_up questdb 8812; then log "already running on 127.0.0.1:9000"; exit 0; fi
   [ -f "$JAR" ] || die "QuestDB is not installed: run '$0 install'"
   rm -rf "$DIR"; mkdir -p "$DIR/root"
   QDB_HTTP_BIND_TO=127.0.0.1:9000 QDB_HTTP_MIN_NET_BIND_TO=127.0.0.1:9003 QDB_PG_NET_BIND_TO=127.0.0.1:8812 \

@@ -20,7 +20,7 @@ install)
   (cd "$APP" && npm ci --no-audit --no-fund --silent) || die "npm ci failed"
   ;;
 start)
-  if is_running timescaledb; then log "already running on 127.0.0.1:$PORT"; exit 0; fi
+  if already_up timescaledb $PORT; then log "already running on 127.0.0.1:$PORT"; exit 0; fi
   [ -d "$APP/node_modules" ] || die "not installed: run '$0 install'"
   cp "$SRC/server.mjs" "$APP/server.mjs"
   rm -rf "$DIR"; mkdir -p "$DIR"

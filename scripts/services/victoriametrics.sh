@@ -14,7 +14,7 @@ install)
   apt_install victoria-metrics
   ;;
 start)
-  if is_running victoriametrics; then log "already running on 127.0.0.1:$PORT"; exit 0; fi
+  if already_up victoriametrics $PORT; then log "already running on 127.0.0.1:$PORT"; exit 0; fi
   command -v victoria-metrics >/dev/null || die "VictoriaMetrics is not installed: run '$0 install'"
   rm -rf "$DIR"; mkdir -p "$DIR"
   start_daemon victoriametrics "$DIR/log" victoria-metrics -storageDataPath="$DIR/data" \
