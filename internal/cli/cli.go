@@ -90,5 +90,6 @@ verifies what the database stored.`,
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.AddCommand(newRunCmd(stdout, stderr), newScenariosCmd(stdout), newTargetsCmd(stdout), newKeysCmd(stdout), newVersionCmd(stdout))
+	root.AddCommand(newRunsCmd(stdout, stderr), newReportCmd(stdout, stderr), newCompareCmd(stdout), newMonitorCmd(stdout, stderr))
 	return root
 }

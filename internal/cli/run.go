@@ -34,6 +34,12 @@ type runFlags struct {
 	repeat      int
 	variant     string
 	serverCores int
+
+	// Results store, HDR log and resource monitoring (runs.go, monitor.go).
+	results   string
+	hdrLog    string
+	serverPID int
+	resources bool
 }
 
 // keyFlag is a flag that sets one configuration key; it is applied only when
@@ -115,6 +121,14 @@ Exit status: 0 success; 1 the run failed or operations failed; 2 bad input;
 	}
 	fl.Lookup("verify").NoOptDefVal = "true"
 	fl.Lookup("quiet").NoOptDefVal = "true"
+	fl.StringVar(&f.results, "results", "", "results store for this run: an SQLite file, postgres://USER@HOST:PORT/DB, mysql://USER@HOST:PORT/DB, or off (default $"+resultsEnv+", else <data-dir>/results.db)")
+	fl.StringVar(&f.hdrLog, "hdr-log", "", "also write the latency histograms as an HdrHistogram log, DIR/<run id>.hlog")
+	fl.IntVar(&f.serverPID, "server-pid", 0, "the database server's process id, to sample its CPU, memory and I/O (default: found from the service scripts' pid files)")
+	fl.BoolVar(&f.resources, "resources", true, "sample CPU, memory, disk and network of the tool, the host and the server once a second")
+	cmd.PreRunE = func(*cobra.Command, []string) error {
+		activeRun = &f
+		return checkRunStoreFlags(&f)
+	}
 	return cmd
 }
 
@@ -268,8 +282,9 @@ func complete(s *summary.Summary, cfg *config.Config, runID string, d *target.Dr
 	}
 }
 
-// saveOutputs writes the run directory (JSON, CSV) and --json; a failure to
-// save is reported but does not hide the printed result.
+// saveOutputs writes the run directory (JSON, CSV) and --json, stores the
+// run in the results store and writes --hdr-log; a failure to save is
+// reported but does not hide the printed result.
 func saveOutputs(s *summary.Summary, cfg *config.Config, stdout, stderr io.Writer) {
 	if err := report.WriteJSON(filepath.Join(s.ResultsDir, "summary.json"), s); err != nil {
 		fmt.Fprintf(stderr, "tsbench: could not save the run in %s: %v\n", s.ResultsDir, err)
@@ -284,7 +299,11 @@ func saveOutputs(s *summary.Summary, cfg *config.Config, stdout, stderr io.Write
 			fmt.Fprintf(stderr, "tsbench: could not write %s: %v\n", cfg.JSONPath, err)
 		}
 	}
+	if line := resourceLine(s.Resources); line != "" {
+		fmt.Fprintln(stdout, line)
+	}
 	fmt.Fprintf(stdout, "Data: %s\nResults: %s\n", s.DataPath, s.ResultsDir)
+	saveResults(s, cfg, stdout, stderr)
 }
 
 // outcome maps a finished run to its exit status.

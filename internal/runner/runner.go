@@ -47,6 +47,9 @@ type Runner struct {
 
 	// Progress, when set, is called once a second.
 	Progress Progress
+	// Monitor, when set, samples resource use during the measured phase
+	// (see monitor.go).
+	Monitor Monitor
 
 	stopOnce     sync.Once
 	stopCh       chan struct{}
@@ -210,6 +213,7 @@ func (r *Runner) measure(ctx context.Context, clients []*client, s *summary.Summ
 	r.collect(run, start, done, r.totalOps(clients))
 	elapsed := time.Since(start)
 	run.Snapshot(time.Now())
+	r.monitorStop(s, start, time.Now())
 
 	s.Elapsed = elapsed.Seconds()
 	s.Operations = run.Operations(elapsed)
@@ -252,12 +256,14 @@ func (r *Runner) warmPhase(clients []*client, d time.Duration) summary.Phase {
 func (r *Runner) collect(run *metrics.Run, start time.Time, done <-chan struct{}, total int64) {
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
+	r.monitorStart(start)
 	for {
 		select {
 		case <-done:
 			return
 		case now := <-tick.C:
 			iv, tot := run.Snapshot(now)
+			r.monitorTick(now)
 			if r.Progress == nil {
 				continue
 			}

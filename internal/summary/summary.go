@@ -72,6 +72,11 @@ type IntervalOp struct {
 	P50MS    float64 `json:"p50_ms"`
 	P99MS    float64 `json:"p99_ms"`
 	MaxMS    float64 `json:"max_ms"`
+	// Histogram is the interval's HDR histogram (microseconds), encoded as
+	// Operation.Histogram is, when the recorder keeps it: percentiles of any
+	// window can then be recomputed, and --hdr-log writes one histogram per
+	// interval instead of one per run.
+	Histogram string `json:"hdr_histogram,omitempty"`
 }
 
 // Verify is the comparison of stored with acknowledged points.
@@ -144,6 +149,84 @@ type Summary struct {
 	DataPath      string            `json:"data_path,omitempty"`
 	Thresholds    []ThresholdResult `json:"thresholds,omitempty"`
 	ResultsDir    string            `json:"results_dir,omitempty"`
+
+	// MeasureStarted is when the measured phase began (Intervals[i].Start
+	// and ResourceSample.T count from it); zero when unknown.
+	MeasureStarted time.Time `json:"measure_started,omitzero"`
+	// Resources holds what the tool, the host and the database server used,
+	// once a second while the run measured.
+	Resources *Resources `json:"resources,omitempty"`
+	// Published is the published-vs-measured table of a seed scenario's
+	// run, when the scenario fills it in; the HTML report shows it.
+	Published []PublishedFigure `json:"published_vs_measured,omitempty"`
+}
+
+// Resources is the resource use sampled during the measured phase.
+type Resources struct {
+	IntervalSeconds float64 `json:"interval_s"`
+	// Server names the process watched as the database server (with its
+	// descendants), when it runs on this host.
+	Server *ServerProcess `json:"server,omitempty"`
+	// Samples are this host's, one a second.
+	Samples []ResourceSample `json:"samples"`
+	// Remote are samples from 'tsbench monitor' on the database host,
+	// merged by time by 'tsbench report --monitor'.
+	Remote []ResourceSample `json:"remote,omitempty"`
+	// Errors say what could not be sampled (each kind once).
+	Errors []string `json:"errors,omitempty"`
+}
+
+// ServerProcess identifies the database server process.
+type ServerProcess struct {
+	PID    int32  `json:"pid"`
+	Name   string `json:"name,omitempty"`
+	Source string `json:"source"` // "--server-pid", or the pid file it came from
+}
+
+// ResourceSample is one moment's resource use; rates cover the time since
+// the previous sample.
+type ResourceSample struct {
+	Time     time.Time     `json:"time"`
+	T        float64       `json:"t_s"`                // seconds since the measured phase began
+	Hostname string        `json:"hostname,omitempty"` // set on samples taken by 'tsbench monitor'
+	Tool     *ProcessUsage `json:"tool,omitempty"`
+	Server   *ProcessUsage `json:"server,omitempty"`
+	Host     *HostUsage    `json:"host,omitempty"`
+}
+
+// ProcessUsage is a process's (and its descendants') use.
+type ProcessUsage struct {
+	PID            int32   `json:"pid"`
+	Processes      int     `json:"processes,omitempty"` // the process and its descendants
+	CPUPercent     float64 `json:"cpu_percent"`         // 100 = one core busy
+	RSSBytes       uint64  `json:"rss_bytes"`
+	ReadBytesPerS  float64 `json:"read_bytes_per_s"`  // storage reads
+	WriteBytesPerS float64 `json:"write_bytes_per_s"` // storage writes
+}
+
+// HostUsage is the whole machine's use.
+type HostUsage struct {
+	CPUPercent         float64 `json:"cpu_percent"` // of all cores: 100 = every core busy
+	Cores              int     `json:"cores"`
+	MemUsedBytes       uint64  `json:"mem_used_bytes"`
+	MemTotalBytes      uint64  `json:"mem_total_bytes"`
+	DiskReadBytesPerS  float64 `json:"disk_read_bytes_per_s"`
+	DiskWriteBytesPerS float64 `json:"disk_write_bytes_per_s"`
+	NetRecvBytesPerS   float64 `json:"net_recv_bytes_per_s"` // every interface, loopback included
+	NetSentBytesPerS   float64 `json:"net_sent_bytes_per_s"`
+}
+
+// PublishedFigure is one line of a published-vs-measured table: a figure
+// from a seed study beside what the run measured. Scenario code fills
+// Summary.Published; the HTML report prints the table when it is not empty.
+type PublishedFigure struct {
+	Label     string  `json:"label"` // e.g. "write 1,500 series"
+	Unit      string  `json:"unit"`  // e.g. "points/s"
+	Published float64 `json:"published"`
+	Measured  float64 `json:"measured"`
+	Ratio     float64 `json:"ratio,omitempty"` // measured / published
+	Source    string  `json:"source,omitempty"`
+	Note      string  `json:"note,omitempty"`
 }
 
 // ThresholdResult is one threshold checked against the run.

@@ -1,0 +1,83 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tsbench/tsbench/internal/htmlreport"
+	"github.com/tsbench/tsbench/internal/monitor"
+)
+
+func newReportCmd(stdout, stderr io.Writer) *cobra.Command {
+	var sf storeFlags
+	var out, title string
+	var monitors []string
+	cmd := &cobra.Command{
+		Use:   "report ID [ID...] -o report.html",
+		Short: "Write stored runs as one self-contained HTML report with charts",
+		Long: `Write one or more runs as a single HTML file that opens offline (the chart
+library is inside it): throughput and latency over time, each operation's
+latency percentile spectrum from the HDR histograms, resource use of the
+tool, the host and the database server over time, the result matrices,
+thresholds, the published-vs-measured table of seed scenarios, and the
+configuration and environment. Several runs are overlaid in every chart; the
+first is the reference for highlighting configuration differences.
+
+A run is named by its id (or a unique prefix, latest, latest~1, ...) in the
+results store, or by the path of its summary JSON file. --monitor merges
+samples written by 'tsbench monitor' on the database host into each run, by
+time.`,
+		Example: `  tsbench report latest -o report.html
+  tsbench report latest~1 latest -o before-after.html
+  tsbench report 20260301-120000 --monitor db-host.jsonl -o report.html
+  tsbench report ~/.local/share/tsbench/runs/20260301-120000-ab12cd/summary.json`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := context.Background()
+			runs, err := sf.loadRuns(ctx, args)
+			if err != nil {
+				return err
+			}
+			for _, m := range monitors {
+				samples, err := monitor.ReadFile(m)
+				if err != nil {
+					return usageError("--monitor: %v", err)
+				}
+				merged := 0
+				for _, s := range runs {
+					merged += monitor.Merge(s, samples)
+				}
+				if merged == 0 {
+					fmt.Fprintf(stderr, "tsbench: warning: none of the %d samples in %s falls within the runs' measured phases (are the hosts' clocks in step?)\n", len(samples), m)
+				}
+			}
+			var buf bytes.Buffer
+			if err := htmlreport.Write(&buf, runs, htmlreport.Options{Title: title}); err != nil {
+				return &exitError{ExitFailure, err}
+			}
+			if dir := filepath.Dir(out); dir != "" {
+				if err := os.MkdirAll(dir, 0o755); err != nil {
+					return &exitError{ExitFailure, err}
+				}
+			}
+			if err := os.WriteFile(out, buf.Bytes(), 0o644); err != nil {
+				return &exitError{ExitFailure, err}
+			}
+			abs, _ := filepath.Abs(out)
+			fmt.Fprintf(stdout, "Report: %s (%d run(s), %d KiB; open it in any browser, no network needed)\n", abs, len(runs), buf.Len()/1024)
+			return nil
+		},
+	}
+	sf.register(cmd)
+	fl := cmd.Flags()
+	fl.StringVarP(&out, "output", "o", "report.html", "the HTML file to write")
+	fl.StringVar(&title, "title", "", "page title (default: the run ids)")
+	fl.StringArrayVar(&monitors, "monitor", nil, "merge samples from this 'tsbench monitor --out' file (repeatable)")
+	return cmd
+}

@@ -1,0 +1,564 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tsbench/tsbench/internal/config"
+	"github.com/tsbench/tsbench/internal/report"
+	"github.com/tsbench/tsbench/internal/results"
+	"github.com/tsbench/tsbench/internal/summary"
+)
+
+// activeRun is the run command being executed. saveOutputs and the
+// resource monitor read its results-store, HDR-log and monitoring flags:
+// they are reached through code whose signatures do not carry them. The
+// command line runs one command per process, so one pointer suffices.
+var activeRun *runFlags
+
+// resultsEnv names the environment variable that gives the default
+// results store (a path or a postgres:// or mysql:// URL; a password is
+// better kept here than on a command line).
+const resultsEnv = "TSBENCH_RESULTS"
+
+// storeFlags are the flags of the commands that read the results store.
+type storeFlags struct {
+	results string
+	dataDir string
+}
+
+func (sf *storeFlags) register(cmd *cobra.Command) {
+	cmd.PersistentFlags().StringVar(&sf.results, "results", "",
+		"results store: an SQLite file or postgres://USER@HOST:PORT/DB or mysql://USER@HOST:PORT/DB (default $"+resultsEnv+", else <data-dir>/results.db)")
+	cmd.PersistentFlags().StringVar(&sf.dataDir, "data-dir", "", "data directory whose results.db is the default store")
+}
+
+// resultsSpec resolves the store to use: the flag, else $TSBENCH_RESULTS,
+// else <dataDir>/results.db. off reports that storing is turned off.
+func resultsSpec(flag, dataDir string) (spec, def string, off bool) {
+	spec = flag
+	if spec == "" {
+		spec = os.Getenv(resultsEnv)
+	}
+	if dataDir == "" {
+		dataDir = defaultDataDir()
+	}
+	switch strings.ToLower(strings.TrimSpace(spec)) {
+	case "off", "none", "false", "no":
+		return "", "", true
+	}
+	return spec, filepath.Join(dataDir, "results.db"), false
+}
+
+func (sf *storeFlags) open(ctx context.Context) (*results.Store, error) {
+	spec, def, off := resultsSpec(sf.results, sf.dataDir)
+	if off {
+		return nil, usageError("--results %s: this command needs a results store", sf.results)
+	}
+	loc, err := results.ParseLocation(spec, def)
+	if err != nil {
+		return nil, usageError("--results: %v", err)
+	}
+	if loc.Dialect == "sqlite" {
+		if _, err := os.Stat(loc.Path); errors.Is(err, os.ErrNotExist) {
+			return nil, &exitError{ExitFailure, fmt.Errorf("no results store at %s: run 'tsbench run' first, or name one with --results", loc)}
+		}
+	}
+	st, err := results.Open(ctx, loc)
+	if err != nil {
+		return nil, &exitError{ExitFailure, err}
+	}
+	return st, nil
+}
+
+// loadRuns reads runs named by id (anything results.Store.Resolve takes) or
+// by the path of a summary JSON file (summary.json, --json output).
+func (sf *storeFlags) loadRuns(ctx context.Context, refs []string) ([]*summary.Summary, error) {
+	var out []*summary.Summary
+	var st *results.Store
+	defer func() {
+		if st != nil {
+			st.Close()
+		}
+	}()
+	for _, ref := range refs {
+		if looksLikeFile(ref) {
+			s, err := readSummaryFile(ref)
+			if err != nil {
+				return nil, &exitError{ExitUsage, err}
+			}
+			out = append(out, s)
+			continue
+		}
+		if st == nil {
+			var err error
+			if st, err = sf.open(ctx); err != nil {
+				return nil, err
+			}
+		}
+		s, err := st.Get(ctx, ref)
+		if err != nil {
+			if errors.Is(err, results.ErrNotFound) {
+				return nil, &exitError{ExitUsage, err}
+			}
+			return nil, &exitError{ExitFailure, err}
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+func looksLikeFile(ref string) bool {
+	if !strings.HasSuffix(strings.ToLower(ref), ".json") && !strings.ContainsRune(ref, os.PathSeparator) {
+		return false
+	}
+	st, err := os.Stat(ref)
+	return err == nil && !st.IsDir()
+}
+
+func readSummaryFile(path string) (*summary.Summary, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var s summary.Summary
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, fmt.Errorf("%s: not a tsbench summary: %v", path, err)
+	}
+	if s.RunID == "" || s.SchemaVersion == 0 {
+		return nil, fmt.Errorf("%s: not a tsbench summary (no run_id or schema_version)", path)
+	}
+	return &s, nil
+}
+
+// saveResults stores a finished run in the results store and writes its HDR
+// log when asked. A store that cannot be reached or is locked costs the run
+// nothing: its result was printed and its JSON written; the message says
+// where, and how to import it later.
+func saveResults(s *summary.Summary, cfg *config.Config, stdout, stderr io.Writer) {
+	f := activeRun
+	if f == nil {
+		f = &runFlags{resources: true}
+	}
+	if f.hdrLog != "" {
+		if path, err := results.WriteHDRLogFile(f.hdrLog, s); err != nil {
+			fmt.Fprintf(stderr, "tsbench: could not write the HDR log in %s: %v\n", f.hdrLog, err)
+		} else {
+			fmt.Fprintf(stdout, "HDR log: %s\n", path)
+		}
+	}
+	spec, def, off := resultsSpec(f.results, cfg.DataDir)
+	if off {
+		return
+	}
+	kept := filepath.Join(s.ResultsDir, "summary.json")
+	if cfg.JSONPath != "" {
+		kept += " and " + cfg.JSONPath
+	}
+	loc, err := results.ParseLocation(spec, def)
+	if err != nil {
+		fmt.Fprintf(stderr, "tsbench: could not store the run: %v\ntsbench: the run is kept in %s\n", err, kept)
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	st, err := results.Open(ctx, loc)
+	if err == nil {
+		err = st.Save(ctx, s)
+		st.Close()
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "tsbench: could not store the run in the results store %s: %v\n", loc, err)
+		fmt.Fprintf(stderr, "tsbench: the run is kept in %s; store it later with: tsbench runs import %s%s\n",
+			kept, filepath.Join(s.ResultsDir, "summary.json"), resultsFlagText(f.results, loc))
+		return
+	}
+	fmt.Fprintf(stdout, "Stored: run %s in %s (tsbench runs show %s%s)\n", s.RunID, loc, s.RunID, resultsFlagText(f.results, loc))
+}
+
+// resultsFlagText repeats a --results given on the command line, without
+// its password, for a suggested command.
+func resultsFlagText(flag string, loc results.Location) string {
+	if flag == "" {
+		return ""
+	}
+	return " --results '" + loc.String() + "'"
+}
+
+func newRunsCmd(stdout, stderr io.Writer) *cobra.Command {
+	var sf storeFlags
+	var f results.Filter
+	var since string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "runs",
+		Short: "List stored runs; show, export, import or remove one",
+		Long: `List the runs kept in the results store, newest first: id, start time,
+scenario, target, the headline operation (INGESTION when the run wrote) with
+its throughput and p99 latency, and the status (ok, failed, threshold-failed,
+verify-failed, interrupted).
+
+Every 'tsbench run' is stored, interrupted ones too, in <data-dir>/results.db
+(SQLite) unless --results names another store: a file, or a PostgreSQL or
+MySQL/MariaDB database by URL (the password is never printed or stored; it
+may also come from $TSBENCH_RESULTS). A run id may be abbreviated to any
+unique prefix, or given as latest, latest~1, ...`,
+		Example: `  tsbench runs
+  tsbench runs --target postgres --since 7d --limit 5
+  tsbench runs show latest
+  tsbench runs export latest --format csv -o out/
+  tsbench runs export 20260301-120000 --format hdr -o run.hlog
+  tsbench runs --results postgres://bench@db.example:5432/results`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if since != "" {
+				t, err := parseSince(since, time.Now())
+				if err != nil {
+					return usageError("--since %q: %v", since, err)
+				}
+				f.Since = t
+			}
+			if f.Limit < 0 {
+				return usageError("--limit %d: must be >= 0", f.Limit)
+			}
+			ctx := context.Background()
+			st, err := sf.open(ctx)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			runs, err := st.List(ctx, f)
+			if err != nil {
+				return &exitError{ExitFailure, err}
+			}
+			if asJSON {
+				if runs == nil {
+					runs = []results.RunInfo{}
+				}
+				enc := json.NewEncoder(stdout)
+				enc.SetIndent("", "  ")
+				return enc.Encode(runs)
+			}
+			return printRunList(stdout, runs, st.Location())
+		},
+	}
+	sf.register(cmd)
+	fl := cmd.Flags()
+	fl.StringVar(&f.Target, "target", "", "only runs against this target")
+	fl.StringVar(&f.Scenario, "scenario", "", "only runs of scenarios starting with this name")
+	fl.StringVar(&f.Status, "status", "", "only runs with this status: ok, failed, threshold-failed, verify-failed, interrupted")
+	fl.StringVar(&since, "since", "", "only runs started since: a duration back (24h, 7d) or a date/time (2026-03-01, RFC 3339)")
+	fl.IntVar(&f.Limit, "limit", 20, "at most this many runs, newest first (0 = all)")
+	fl.BoolVar(&asJSON, "json", false, "print the list as JSON")
+	cmd.AddCommand(newRunsShowCmd(&sf, stdout), newRunsExportCmd(&sf, stdout), newRunsImportCmd(&sf, stdout, stderr), newRunsRmCmd(&sf, stdout))
+	return cmd
+}
+
+func printRunList(w io.Writer, runs []results.RunInfo, loc results.Location) error {
+	if len(runs) == 0 {
+		_, err := fmt.Fprintf(w, "No runs in %s.\n", loc)
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "RUN ID\tSTARTED (UTC)\tSCENARIO\tTARGET\tOPERATION\tTHROUGHPUT (points/s)\tP99 (ms)\tSTATUS")
+	for _, r := range runs {
+		scen := r.Scenario
+		if scen == "" {
+			scen = "-"
+		}
+		op := r.Operation
+		if op == "" {
+			op = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Started.UTC().Format("2006-01-02 15:04:05"), scen, r.Target, op,
+			formatThousands(r.Throughput), strconv.FormatFloat(r.P99MS, 'f', 2, 64), r.Status)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(w, "%d run(s) from %s\n", len(runs), loc)
+	return err
+}
+
+func formatThousands(v float64) string {
+	s := strconv.FormatFloat(v, 'f', 2, 64)
+	whole, frac, _ := strings.Cut(s, ".")
+	var b strings.Builder
+	for i, c := range whole {
+		if i > 0 && (len(whole)-i)%3 == 0 && c != '-' && whole[i-1] != '-' {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String() + "." + frac
+}
+
+// parseSince reads --since: a duration back from now (90m, 24h, 7d, 2w)
+// or an absolute date or time.
+func parseSince(v string, now time.Time) (time.Time, error) {
+	v = strings.TrimSpace(v)
+	if n, unit := strings.TrimRight(v, "dw"), strings.TrimLeft(v, "0123456789."); (unit == "d" || unit == "w") && n != "" {
+		f, err := strconv.ParseFloat(n, 64)
+		if err == nil {
+			day := 24 * time.Hour
+			if unit == "w" {
+				day *= 7
+			}
+			return now.Add(-time.Duration(f * float64(day))), nil
+		}
+	}
+	if d, err := time.ParseDuration(v); err == nil {
+		return now.Add(-d), nil
+	}
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02 15:04", "2006-01-02"} {
+		if t, err := time.ParseInLocation(layout, v, time.Local); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("want a duration (24h, 7d, 2w) or a date or time (2026-03-01, 2026-03-01T12:00:00Z)")
+}
+
+func newRunsShowCmd(sf *storeFlags, stdout io.Writer) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "show ID",
+		Short: "Print a stored run's matrices (as at the end of the run)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			runs, err := sf.loadRuns(context.Background(), args)
+			if err != nil {
+				return err
+			}
+			s := runs[0]
+			if asJSON {
+				b, err := json.MarshalIndent(s, "", "  ")
+				if err != nil {
+					return err
+				}
+				_, err = fmt.Fprintf(stdout, "%s\n", b)
+				return err
+			}
+			scen := ""
+			if s.Scenario != "" {
+				scen = ", scenario " + s.Scenario
+			}
+			fmt.Fprintf(stdout, "Run %s: target %s%s, started %s, status %s\n", s.RunID, s.Target, scen,
+				s.Started.UTC().Format("2006-01-02 15:04:05 UTC"), results.Status(s))
+			if err := report.Console(stdout, s); err != nil {
+				return err
+			}
+			printThresholds(stdout, s.Thresholds)
+			if line := resourceLine(s.Resources); line != "" {
+				fmt.Fprintln(stdout, line)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the stored summary as JSON instead")
+	return cmd
+}
+
+func newRunsExportCmd(sf *storeFlags, stdout io.Writer) *cobra.Command {
+	var format, out string
+	cmd := &cobra.Command{
+		Use:   "export ID",
+		Short: "Export a stored run as CSV files, JSON, or an HdrHistogram log",
+		Long: `Export a stored run.
+
+  --format json  the summary JSON (as summary.json), to -o FILE or standard output
+  --format csv   result.csv, latency.csv, intervals.csv and resources.csv into
+                 the directory -o DIR (default ./tsbench-<run id>)
+  --format hdr   the latency histograms in the HdrHistogram interval log format
+                 (one tag per operation; values in microseconds), to -o FILE or
+                 standard output`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			switch format {
+			case "json", "csv", "hdr":
+			default:
+				return usageError("--format %q: allowed: csv, json, hdr", format)
+			}
+			runs, err := sf.loadRuns(context.Background(), args)
+			if err != nil {
+				return err
+			}
+			s := runs[0]
+			switch format {
+			case "json":
+				if out == "" {
+					b, err := json.MarshalIndent(s, "", "  ")
+					if err != nil {
+						return err
+					}
+					_, err = fmt.Fprintf(stdout, "%s\n", b)
+					return err
+				}
+				if err := report.WriteJSON(out, s); err != nil {
+					return &exitError{ExitFailure, err}
+				}
+				fmt.Fprintf(stdout, "Wrote %s\n", out)
+			case "csv":
+				dir := out
+				if dir == "" {
+					dir = "tsbench-" + s.RunID
+				}
+				files, err := results.WriteCSV(dir, s)
+				if err != nil {
+					return &exitError{ExitFailure, err}
+				}
+				for _, f := range files {
+					fmt.Fprintf(stdout, "Wrote %s\n", f)
+				}
+			case "hdr":
+				if out == "" {
+					_, err := results.WriteHDRLog(stdout, s)
+					return err
+				}
+				fh, err := os.Create(out)
+				if err != nil {
+					return &exitError{ExitFailure, err}
+				}
+				n, err := results.WriteHDRLog(fh, s)
+				if cerr := fh.Close(); err == nil {
+					err = cerr
+				}
+				if err != nil {
+					return &exitError{ExitFailure, err}
+				}
+				fmt.Fprintf(stdout, "Wrote %s (%d histograms)\n", out, n)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "json", "csv, json or hdr")
+	cmd.Flags().StringVarP(&out, "output", "o", "", "output file (json, hdr) or directory (csv)")
+	return cmd
+}
+
+func newRunsImportCmd(sf *storeFlags, stdout, stderr io.Writer) *cobra.Command {
+	return &cobra.Command{
+		Use:   "import FILE...",
+		Short: "Store runs from their summary JSON files (e.g. runs the store could not take)",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := context.Background()
+			var runs []*summary.Summary
+			for _, a := range args {
+				s, err := readSummaryFile(a)
+				if err != nil {
+					return usageError("%v", err)
+				}
+				runs = append(runs, s)
+			}
+			spec, def, off := resultsSpec(sf.results, sf.dataDir)
+			if off {
+				return usageError("--results %s: import needs a results store", sf.results)
+			}
+			loc, err := results.ParseLocation(spec, def)
+			if err != nil {
+				return usageError("--results: %v", err)
+			}
+			st, err := results.Open(ctx, loc)
+			if err != nil {
+				return &exitError{ExitFailure, err}
+			}
+			defer st.Close()
+			for _, s := range runs {
+				if err := st.Save(ctx, s); err != nil {
+					return &exitError{ExitFailure, err}
+				}
+				fmt.Fprintf(stdout, "Stored: run %s in %s\n", s.RunID, loc)
+			}
+			return nil
+		},
+	}
+}
+
+func newRunsRmCmd(sf *storeFlags, stdout io.Writer) *cobra.Command {
+	return &cobra.Command{
+		Use:   "rm ID...",
+		Short: "Remove runs from the results store",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := context.Background()
+			st, err := sf.open(ctx)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			for _, a := range args {
+				id, err := st.Delete(ctx, a)
+				if err != nil {
+					if errors.Is(err, results.ErrNotFound) {
+						return usageError("%v", err)
+					}
+					return &exitError{ExitFailure, err}
+				}
+				fmt.Fprintf(stdout, "Removed run %s\n", id)
+			}
+			return nil
+		},
+	}
+}
+
+// resourceLine sums up resource samples in one line: mean and peak CPU
+// (in cores) and peak memory of the tool, the server and the host.
+func resourceLine(r *summary.Resources) string {
+	if r == nil || len(r.Samples) == 0 {
+		return ""
+	}
+	type agg struct {
+		sum, peak float64
+		rss       uint64
+		n         int
+	}
+	var tool, server, host agg
+	cores := 0
+	for _, s := range r.Samples {
+		if p := s.Tool; p != nil {
+			tool.sum += p.CPUPercent / 100
+			tool.peak = max(tool.peak, p.CPUPercent/100)
+			tool.rss = max(tool.rss, p.RSSBytes)
+			tool.n++
+		}
+		if p := s.Server; p != nil {
+			server.sum += p.CPUPercent / 100
+			server.peak = max(server.peak, p.CPUPercent/100)
+			server.rss = max(server.rss, p.RSSBytes)
+			server.n++
+		}
+		if h := s.Host; h != nil {
+			c := h.CPUPercent * float64(h.Cores) / 100
+			host.sum += c
+			host.peak = max(host.peak, c)
+			host.rss = max(host.rss, h.MemUsedBytes)
+			host.n++
+			cores = h.Cores
+		}
+	}
+	var parts []string
+	part := func(name string, a agg, mem string) {
+		if a.n == 0 {
+			return
+		}
+		parts = append(parts, fmt.Sprintf("%s %.2f cores mean, %.2f peak, %s %s", name, a.sum/float64(a.n), a.peak,
+			report.HumanBytes(int64(a.rss)), mem))
+	}
+	part("tool", tool, "peak RSS")
+	if r.Server != nil {
+		part(fmt.Sprintf("server (%s, pid %d)", r.Server.Name, r.Server.PID), server, "peak RSS")
+	}
+	part(fmt.Sprintf("host (%d cores)", cores), host, "peak in use")
+	return "Resources: " + strings.Join(parts, "; ")
+}

@@ -1,0 +1,463 @@
+// Package compare sets runs side by side: per operation, throughput and
+// latency (p50, p99, max) of each run against a baseline, with ratios. A
+// difference is called significant only when it exceeds the runs' own
+// spread: the per-second values of both runs (throughput, p50 and p99 of
+// each second) are compared with Welch's t-test, which does not assume equal
+// variances, and the p-values are adjusted for the number of tests made
+// (Holm–Bonferroni), so that a table of many figures does not flag chance
+// differences. Seconds of one run are not independent draws (a slow
+// compaction spans several), so treat a p-value near alpha with care. The
+// maximum is a single extreme value with no spread to test
+// against, so it is shown but never called significant.
+package compare
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/tsbench/tsbench/internal/summary"
+)
+
+// DefaultAlpha is the significance level: a difference whose p-value is
+// below it is significant.
+const DefaultAlpha = 0.05
+
+// MinIntervalSeconds leaves out intervals shorter than this (the last,
+// partial one): their rates are noisy.
+const MinIntervalSeconds = 0.5
+
+// Run identifies a compared run.
+type Run struct {
+	ID       string    `json:"run_id"`
+	Target   string    `json:"target"`
+	Scenario string    `json:"scenario,omitempty"`
+	Started  time.Time `json:"started"`
+	Elapsed  float64   `json:"elapsed_s"`
+}
+
+// Metric is one figure of one operation in two runs.
+type Metric struct {
+	Name           string  `json:"metric"` // throughput, p50, p99, max
+	Unit           string  `json:"unit"`
+	Baseline       float64 `json:"baseline"`
+	Value          float64 `json:"value"`
+	Ratio          float64 `json:"ratio"` // Value / Baseline; 0 when Baseline is 0
+	HigherIsBetter bool    `json:"higher_is_better"`
+	// Test is "welch" when the per-second series were compared, else why
+	// not ("max: single value", "fewer than 2 seconds").
+	Test string `json:"test"`
+	// PValue is Welch's two-sided p-value adjusted (Holm–Bonferroni) for
+	// the number of tests in the comparison; -1 when not tested.
+	PValue      float64 `json:"p_value"`
+	N1          int     `json:"seconds_baseline"`
+	N2          int     `json:"seconds"`
+	Significant bool    `json:"significant"`
+	// Verdict is "better", "worse" (significant only) or "no significant
+	// difference".
+	Verdict string `json:"verdict"`
+}
+
+// Operation is one operation's metrics; Missing says which run lacks it.
+type Operation struct {
+	Name    string   `json:"operation"`
+	Missing string   `json:"missing,omitempty"`
+	Metrics []Metric `json:"metrics,omitempty"`
+}
+
+// Pair compares one run with the baseline.
+type Pair struct {
+	Run        Run         `json:"run"`
+	Operations []Operation `json:"operations"`
+}
+
+// Result is a whole comparison.
+type Result struct {
+	Alpha    float64 `json:"alpha"`
+	Method   string  `json:"method"`
+	Baseline Run     `json:"baseline"`
+	Pairs    []Pair  `json:"comparisons"`
+}
+
+func ref(s *summary.Summary) Run {
+	return Run{ID: s.RunID, Target: s.Target, Scenario: s.Scenario, Started: s.Started, Elapsed: s.Elapsed}
+}
+
+// Compare compares every run in others with base at significance alpha
+// (DefaultAlpha when 0).
+func Compare(base *summary.Summary, others []*summary.Summary, alpha float64) Result {
+	if alpha <= 0 || alpha >= 1 {
+		alpha = DefaultAlpha
+	}
+	res := Result{Alpha: alpha, Baseline: ref(base),
+		Method: fmt.Sprintf("Welch's t-test on per-second values (intervals of at least %.1f s), two-sided, "+
+			"p-values adjusted for the number of figures tested (Holm), significant when p < %g", MinIntervalSeconds, alpha)}
+	for _, o := range others {
+		res.Pairs = append(res.Pairs, comparePair(base, o, alpha))
+	}
+	return res
+}
+
+func comparePair(a, b *summary.Summary, alpha float64) Pair {
+	p := Pair{Run: ref(b)}
+	for _, name := range opNames(a, b) {
+		oa, ob := a.Op(name), b.Op(name)
+		switch {
+		case oa == nil:
+			p.Operations = append(p.Operations, Operation{Name: name, Missing: "baseline"})
+			continue
+		case ob == nil:
+			p.Operations = append(p.Operations, Operation{Name: name, Missing: "run"})
+			continue
+		}
+		op := Operation{Name: name}
+		op.Metrics = append(op.Metrics,
+			metric("throughput", "points/s", oa.Throughput, ob.Throughput, true, series(a, name, rate), series(b, name, rate)),
+			metric("p50", "ms", oa.LatencyMS.P50, ob.LatencyMS.P50, false, series(a, name, p50), series(b, name, p50)),
+			metric("p99", "ms", oa.LatencyMS.P99, ob.LatencyMS.P99, false, series(a, name, p99), series(b, name, p99)),
+			untested("max", "ms", oa.LatencyMS.Max, ob.LatencyMS.Max, false, "single value: no spread to test"),
+		)
+		p.Operations = append(p.Operations, op)
+	}
+	adjust(&p, alpha)
+	return p
+}
+
+// adjust corrects the p-values of a pair's tests for their number
+// (Holm–Bonferroni: the chance of flagging any unchanged figure stays below
+// alpha however many are compared), and sets Significant and Verdict from
+// the adjusted values.
+func adjust(p *Pair, alpha float64) {
+	var tested []*Metric
+	for i := range p.Operations {
+		for j := range p.Operations[i].Metrics {
+			if m := &p.Operations[i].Metrics[j]; m.PValue >= 0 {
+				tested = append(tested, m)
+			}
+		}
+	}
+	sort.SliceStable(tested, func(i, j int) bool { return tested[i].PValue < tested[j].PValue })
+	n := len(tested)
+	running := 0.0
+	for k, m := range tested {
+		running = math.Max(running, math.Min(1, float64(n-k)*m.PValue)) // adjusted p-values never decrease with rank
+		m.PValue = running
+		m.Significant = m.PValue < alpha && m.Baseline != m.Value
+		m.Verdict = "no significant difference"
+		if m.Significant {
+			if (m.Value > m.Baseline) == m.HigherIsBetter {
+				m.Verdict = "better"
+			} else {
+				m.Verdict = "worse"
+			}
+		}
+	}
+}
+
+// opNames lists the operations of both runs, the baseline's order first.
+func opNames(a, b *summary.Summary) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, s := range []*summary.Summary{a, b} {
+		for _, o := range s.Operations {
+			if !seen[o.Name] {
+				seen[o.Name] = true
+				out = append(out, o.Name)
+			}
+		}
+	}
+	return out
+}
+
+type pick func(iv summary.Interval, o *summary.IntervalOp) (float64, bool)
+
+// rate is the points per second of an interval; an interval in which the
+// operation did nothing counts as 0.
+func rate(iv summary.Interval, o *summary.IntervalOp) (float64, bool) {
+	if o == nil {
+		return 0, true
+	}
+	return float64(o.OKPoints) / iv.Seconds, true
+}
+
+func p50(_ summary.Interval, o *summary.IntervalOp) (float64, bool) {
+	if o == nil || o.OKOps == 0 {
+		return 0, false
+	}
+	return o.P50MS, true
+}
+
+func p99(_ summary.Interval, o *summary.IntervalOp) (float64, bool) {
+	if o == nil || o.OKOps == 0 {
+		return 0, false
+	}
+	return o.P99MS, true
+}
+
+// series is an operation's per-second values over the measured phase.
+func series(s *summary.Summary, name string, f pick) []float64 {
+	var out []float64
+	for _, iv := range s.Intervals {
+		if iv.Seconds < MinIntervalSeconds {
+			continue
+		}
+		var op *summary.IntervalOp
+		for i := range iv.Ops {
+			if iv.Ops[i].Name == name {
+				op = &iv.Ops[i]
+			}
+		}
+		if v, ok := f(iv, op); ok {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func ratio(a, b float64) float64 {
+	if a == 0 {
+		return 0
+	}
+	return b / a
+}
+
+func metric(name, unit string, a, b float64, higher bool, sa, sb []float64) Metric {
+	m := Metric{Name: name, Unit: unit, Baseline: a, Value: b, Ratio: ratio(a, b), HigherIsBetter: higher,
+		N1: len(sa), N2: len(sb), PValue: -1}
+	if len(sa) < 2 || len(sb) < 2 {
+		m.Test = "fewer than 2 seconds in a run: not tested"
+		m.Verdict = "not tested"
+		return m
+	}
+	m.Test = "welch"
+	_, _, m.PValue = WelchT(sa, sb) // adjusted, with the verdict, by adjust
+	return m
+}
+
+func untested(name, unit string, a, b float64, higher bool, why string) Metric {
+	return Metric{Name: name, Unit: unit, Baseline: a, Value: b, Ratio: ratio(a, b), HigherIsBetter: higher,
+		Test: why, PValue: -1, Verdict: "not tested"}
+}
+
+// WelchT is Welch's unequal-variances t-test of two samples' means: the t
+// statistic, the Welch–Satterthwaite degrees of freedom and the two-sided
+// p-value. Two samples without any spread give p = 1 when their means are
+// equal and 0 when not.
+func WelchT(a, b []float64) (t, df, p float64) {
+	m1, v1 := meanVar(a)
+	m2, v2 := meanVar(b)
+	n1, n2 := float64(len(a)), float64(len(b))
+	se2 := v1/n1 + v2/n2
+	if se2 == 0 {
+		if m1 == m2 {
+			return 0, n1 + n2 - 2, 1
+		}
+		return math.Inf(sign(m1 - m2)), n1 + n2 - 2, 0
+	}
+	t = (m1 - m2) / math.Sqrt(se2)
+	df = se2 * se2 / ((v1/n1)*(v1/n1)/(n1-1) + (v2/n2)*(v2/n2)/(n2-1))
+	p = StudentTwoSided(t, df)
+	return t, df, p
+}
+
+func sign(x float64) int {
+	if x < 0 {
+		return -1
+	}
+	return 1
+}
+
+// meanVar returns the mean and the sample variance (n-1).
+func meanVar(xs []float64) (mean, variance float64) {
+	for _, x := range xs {
+		mean += x
+	}
+	mean /= float64(len(xs))
+	for _, x := range xs {
+		variance += (x - mean) * (x - mean)
+	}
+	if len(xs) > 1 {
+		variance /= float64(len(xs) - 1)
+	}
+	return mean, variance
+}
+
+// StudentTwoSided is P(|T| >= |t|) for Student's t distribution with df
+// degrees of freedom: I_{df/(df+t²)}(df/2, 1/2).
+func StudentTwoSided(t, df float64) float64 {
+	if math.IsInf(t, 0) {
+		return 0
+	}
+	if df <= 0 || math.IsNaN(t) {
+		return 1
+	}
+	x := df / (df + t*t)
+	return RegIncBeta(df/2, 0.5, x)
+}
+
+// RegIncBeta is the regularised incomplete beta function I_x(a, b),
+// evaluated by its continued fraction (modified Lentz), as in Numerical
+// Recipes' betai.
+func RegIncBeta(a, b, x float64) float64 {
+	switch {
+	case x <= 0:
+		return 0
+	case x >= 1:
+		return 1
+	}
+	la, _ := math.Lgamma(a + b)
+	lb, _ := math.Lgamma(a)
+	lc, _ := math.Lgamma(b)
+	front := math.Exp(la - lb - lc + a*math.Log(x) + b*math.Log(1-x))
+	if x < (a+1)/(a+b+2) {
+		return front * betaCF(a, b, x) / a
+	}
+	return 1 - front*betaCF(b, a, 1-x)/b
+}
+
+func betaCF(a, b, x float64) float64 {
+	const (
+		maxIter = 300
+		eps     = 1e-14
+		tiny    = 1e-300
+	)
+	qab, qap, qam := a+b, a+1, a-1
+	c, d := 1.0, 1-qab*x/qap
+	if math.Abs(d) < tiny {
+		d = tiny
+	}
+	d = 1 / d
+	h := d
+	for m := 1; m <= maxIter; m++ {
+		fm := float64(m)
+		m2 := 2 * fm
+		aa := fm * (b - fm) * x / ((qam + m2) * (a + m2))
+		d = 1 + aa*d
+		if math.Abs(d) < tiny {
+			d = tiny
+		}
+		c = 1 + aa/c
+		if math.Abs(c) < tiny {
+			c = tiny
+		}
+		d = 1 / d
+		h *= d * c
+		aa = -(a + fm) * (qab + fm) * x / ((a + m2) * (qap + m2))
+		d = 1 + aa*d
+		if math.Abs(d) < tiny {
+			d = tiny
+		}
+		c = 1 + aa/c
+		if math.Abs(c) < tiny {
+			c = tiny
+		}
+		d = 1 / d
+		del := d * c
+		h *= del
+		if math.Abs(del-1) < eps {
+			break
+		}
+	}
+	return h
+}
+
+// WriteText prints the comparison as console tables, one per compared run.
+func (r Result) WriteText(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Baseline (A): %s\n", describe(r.Baseline))
+	for i, p := range r.Pairs {
+		label := string(rune('B' + i))
+		if i >= 25 {
+			label = fmt.Sprintf("#%d", i+2)
+		}
+		fmt.Fprintf(&b, "\n%s: %s\n", label, describe(p.Run))
+		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+		fmt.Fprintf(tw, "Operation\tMetric\tA\t%s\t%s/A\tp-value\tVerdict\n", label, label)
+		for _, op := range p.Operations {
+			if op.Missing != "" {
+				which := "A"
+				if op.Missing == "run" {
+					which = label
+				}
+				fmt.Fprintf(tw, "%s\t-\t\t\t\t\tnot in %s\n", op.Name, which)
+				continue
+			}
+			for j, m := range op.Metrics {
+				name := op.Name
+				if j > 0 {
+					name = ""
+				}
+				verdict := m.Verdict
+				if m.Significant {
+					verdict = "* " + verdict
+				}
+				fmt.Fprintf(tw, "%s\t%s (%s)\t%s\t%s\t%s\t%s\t%s\n", name, m.Name, m.Unit, num(m.Baseline), num(m.Value),
+					ratioText(m.Ratio), pText(m.PValue), verdict)
+			}
+		}
+		tw.Flush()
+	}
+	fmt.Fprintf(&b, "\n* significant: %s.\n", r.Method)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func describe(r Run) string {
+	s := r.ID + "  target " + r.Target
+	if r.Scenario != "" {
+		s += "  scenario " + r.Scenario
+	}
+	if !r.Started.IsZero() {
+		s += "  started " + r.Started.UTC().Format("2006-01-02 15:04:05Z")
+	}
+	return s + fmt.Sprintf("  measured %.1f s", r.Elapsed)
+}
+
+func num(v float64) string {
+	switch {
+	case v == 0:
+		return "0"
+	case math.Abs(v) >= 1000:
+		return groupThousands(fmt.Sprintf("%.0f", v))
+	case math.Abs(v) >= 1:
+		return fmt.Sprintf("%.2f", v)
+	}
+	return fmt.Sprintf("%.3g", v)
+}
+
+func groupThousands(s string) string {
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+func ratioText(r float64) string {
+	if r == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.3f", r)
+}
+
+func pText(p float64) string {
+	switch {
+	case p < 0:
+		return "-"
+	case p < 0.001:
+		return "<0.001"
+	}
+	return fmt.Sprintf("%.3f", p)
+}

@@ -1,0 +1,152 @@
+package compare
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tsbench/tsbench/internal/results/resultstest"
+	"github.com/tsbench/tsbench/internal/summary"
+	"github.com/tsbench/tsbench/internal/workload"
+)
+
+func TestStudentTwoSided(t *testing.T) {
+	cases := []struct{ t, df, p float64 }{
+		{2.228138852, 10, 0.05}, // the table's 97.5 % quantile
+		{1.959963985, 1e7, 0.05},
+		{2.0, 10, 0.0733880},
+		{0, 5, 1},
+		{63.65674, 1, 0.01},
+	}
+	for _, c := range cases {
+		if got := StudentTwoSided(c.t, c.df); math.Abs(got-c.p) > 1e-5 {
+			t.Errorf("StudentTwoSided(%v, %v) = %v, want %v", c.t, c.df, got, c.p)
+		}
+	}
+}
+
+func TestWelchT(t *testing.T) {
+	// Welch's example (Wikipedia, "Welch's t-test", example 1): t = -2.46,
+	// df = 25.0, p = 0.021.
+	a := []float64{27.5, 21.0, 19.0, 23.6, 17.0, 17.9, 16.9, 20.1, 21.9, 22.6, 23.1, 19.6, 19.0, 21.7, 21.4}
+	b := []float64{27.1, 22.0, 20.8, 23.4, 23.4, 23.5, 25.8, 22.0, 24.8, 20.2, 21.9, 22.1, 22.9, 20.5, 24.4}
+	tt, df, p := WelchT(a, b)
+	if math.Abs(tt+2.46) > 0.01 || math.Abs(df-25.0) > 0.1 || math.Abs(p-0.021) > 0.001 {
+		t.Errorf("WelchT = %.3f, %.2f, %.4f; want -2.46, 25.0, 0.021", tt, df, p)
+	}
+	if _, _, p := WelchT([]float64{5, 5, 5}, []float64{5, 5}); p != 1 {
+		t.Errorf("no spread, same mean: p = %v", p)
+	}
+	if _, _, p := WelchT([]float64{5, 5, 5}, []float64{6, 6}); p != 0 {
+		t.Errorf("no spread, different means: p = %v", p)
+	}
+}
+
+func synthetic(id string, seed uint64, opsPerSec int, latency time.Duration) *summary.Summary {
+	return resultstest.Summary(resultstest.Run{ID: id, Seconds: 20, Seed: seed, Ops: []resultstest.Op{
+		{Op: workload.Write, OpsPerSec: opsPerSec, Points: 100, Latency: latency, RateNoise: 0.05},
+		{Op: 2, OpsPerSec: 40, Points: 10, Latency: 4 * time.Millisecond, RateNoise: 0.05},
+	}})
+}
+
+func find(t *testing.T, p Pair, op, metric string) Metric {
+	t.Helper()
+	for _, o := range p.Operations {
+		if o.Name != op {
+			continue
+		}
+		for _, m := range o.Metrics {
+			if m.Name == metric {
+				return m
+			}
+		}
+	}
+	t.Fatalf("no %s %s in %+v", op, metric, p)
+	return Metric{}
+}
+
+func TestClearDifferenceIsSignificant(t *testing.T) {
+	a := synthetic("A", 1, 200, 2*time.Millisecond)
+	b := synthetic("B", 2, 300, time.Millisecond) // 1.5x throughput, half the latency
+	res := Compare(a, []*summary.Summary{b}, 0)
+	p := res.Pairs[0]
+	tp := find(t, p, "INGESTION", "throughput")
+	if !tp.Significant || tp.Verdict != "better" || math.Abs(tp.Ratio-1.5) > 0.05 || tp.N1 != 20 || tp.N2 != 20 {
+		t.Errorf("throughput: %+v", tp)
+	}
+	for _, m := range []string{"p50", "p99"} {
+		if l := find(t, p, "INGESTION", m); !l.Significant || l.Verdict != "better" || l.Ratio > 0.6 {
+			t.Errorf("%s: %+v", m, l)
+		}
+	}
+	if mx := find(t, p, "INGESTION", "max"); mx.Significant || mx.PValue != -1 {
+		t.Errorf("max is never tested: %+v", mx)
+	}
+	// The unchanged query operation is not flagged.
+	for _, m := range []string{"throughput", "p50", "p99"} {
+		if q := find(t, p, "TIME_RANGE", m); q.Significant || q.PValue < 0 {
+			t.Errorf("unchanged TIME_RANGE %s flagged: %+v", m, q)
+		}
+	}
+	// Swapped, the same difference is "worse".
+	if w := find(t, Compare(b, []*summary.Summary{a}, 0).Pairs[0], "INGESTION", "throughput"); !w.Significant || w.Verdict != "worse" {
+		t.Errorf("swapped: %+v", w)
+	}
+}
+
+func TestNoiseIsNotSignificant(t *testing.T) {
+	// Twenty pairs of runs of the same workload that differ only by noise:
+	// at alpha 0.05 about one pair in twenty may be flagged by chance.
+	flagged := 0
+	for seed := uint64(10); seed < 30; seed++ {
+		a := synthetic("A", seed, 200, 2*time.Millisecond)
+		b := synthetic("B", seed+100, 200, 2*time.Millisecond)
+		m := find(t, Compare(a, []*summary.Summary{b}, 0).Pairs[0], "INGESTION", "throughput")
+		if m.Ratio < 0.9 || m.Ratio > 1.1 {
+			t.Fatalf("noise moved throughput by %v", m.Ratio)
+		}
+		if m.Significant {
+			flagged++
+		}
+	}
+	if flagged > 3 {
+		t.Errorf("%d of 20 noise-only pairs flagged significant", flagged)
+	}
+}
+
+func TestTooFewSecondsNotTested(t *testing.T) {
+	a := resultstest.Summary(resultstest.Run{ID: "A", Seconds: 1, Ops: []resultstest.Op{{Op: workload.Write, OpsPerSec: 100, Points: 1, Latency: time.Millisecond}}})
+	b := resultstest.Summary(resultstest.Run{ID: "B", Seconds: 1, Ops: []resultstest.Op{{Op: workload.Write, OpsPerSec: 900, Points: 1, Latency: time.Millisecond}}})
+	m := find(t, Compare(a, []*summary.Summary{b}, 0).Pairs[0], "INGESTION", "throughput")
+	if m.Significant || m.PValue != -1 || !strings.Contains(m.Test, "fewer than 2") {
+		t.Errorf("one-second runs: %+v", m)
+	}
+}
+
+func TestMissingOperationAndOutput(t *testing.T) {
+	a := synthetic("A", 1, 200, 2*time.Millisecond)
+	b := resultstest.Summary(resultstest.Run{ID: "B", Seconds: 20, Seed: 3, Ops: []resultstest.Op{
+		{Op: workload.Write, OpsPerSec: 300, Points: 100, Latency: time.Millisecond, RateNoise: 0.05}}})
+	res := Compare(a, []*summary.Summary{b, a}, 0.01)
+	var buf bytes.Buffer
+	if err := res.WriteText(&buf); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	for _, want := range []string{"Baseline (A): A", "B: B", "C: A", "INGESTION", "throughput (points/s)", "* better", "TIME_RANGE", "not in B", "p < 0.01"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	js, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Result
+	if err := json.Unmarshal(js, &back); err != nil || len(back.Pairs) != 2 || back.Pairs[0].Operations[1].Missing != "run" {
+		t.Fatalf("JSON round trip: %v %s", err, js)
+	}
+}

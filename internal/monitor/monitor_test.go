@@ -1,0 +1,204 @@
+package monitor
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/shirou/gopsutil/v4/disk"
+
+	"github.com/tsbench/tsbench/internal/summary"
+	"github.com/tsbench/tsbench/internal/sysinfo"
+)
+
+func requireLinux(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("resource sampling is tested on Linux")
+	}
+}
+
+// spin burns CPU for d.
+func spin(d time.Duration) {
+	end := time.Now().Add(d)
+	x := 0
+	for time.Now().Before(end) {
+		for i := 0; i < 100000; i++ {
+			x += i ^ x
+		}
+	}
+	_ = x
+}
+
+func TestSamplerRates(t *testing.T) {
+	requireLinux(t)
+	child := exec.Command("sleep", "30")
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { child.Process.Kill(); child.Wait() }()
+	s := NewSampler(Options{Host: true, Tool: true, Server: int32(os.Getpid())})
+	ctx := context.Background()
+	t0 := time.Now()
+	first := s.Sample(ctx, t0)
+	if first.Tool == nil || first.Tool.CPUPercent != 0 || first.Host == nil || first.Host.MemTotalBytes == 0 || first.Tool.RSSBytes == 0 {
+		t.Fatalf("baseline sample %+v", first)
+	}
+	// Burn at least 100 ms of CPU (however busy the machine is), and
+	// compare the sampler's rate with the kernel's own account of it.
+	u0, w0 := sysinfo.SelfUsage(), time.Now()
+	for sysinfo.CPUSince(u0) < 0.1 && time.Since(w0) < 10*time.Second {
+		spin(20 * time.Millisecond)
+	}
+	now := time.Now()
+	second := s.Sample(ctx, now)
+	want := 100 * sysinfo.CPUSince(u0) / now.Sub(t0).Seconds()
+	if got := second.Tool.CPUPercent; got <= 0 || got < want-10 || got > want+10 {
+		t.Errorf("tool CPU %.1f %%, getrusage says %.1f %%", got, want)
+	}
+	if second.Host.CPUPercent <= 0 || second.Host.CPUPercent > 100 || second.Host.Cores < 1 {
+		t.Errorf("host %+v", second.Host)
+	}
+	// The "server" here is this process: it has the sleep child below it.
+	if second.Server == nil || second.Server.Processes < 2 || second.Server.CPUPercent < want-10 {
+		t.Errorf("server tree %+v", second.Server)
+	}
+	if len(s.Errors()) != 0 {
+		t.Errorf("errors %v", s.Errors())
+	}
+}
+
+func TestSumDisksSkipsPartitions(t *testing.T) {
+	io := map[string]disk.IOCountersStat{
+		"sda": {ReadBytes: 100, WriteBytes: 10}, "sda1": {ReadBytes: 60, WriteBytes: 6}, "nvme0n1": {ReadBytes: 5},
+		"nvme0n1p2": {ReadBytes: 5}, "loop0": {ReadBytes: 1000}, "dm-0": {WriteBytes: 7}, "vdb": {WriteBytes: 1},
+	}
+	if r, w := sumDisks(io); r != 105 || w != 11 {
+		t.Errorf("sumDisks = %d, %d; want 105, 11", r, w)
+	}
+}
+
+func TestRecorder(t *testing.T) {
+	requireLinux(t)
+	rec := NewRecorder(&summary.ServerProcess{PID: int32(os.Getpid()), Name: "self", Source: "test"})
+	start := time.Now()
+	rec.Start(start)
+	for i := 1; i <= 3; i++ {
+		u0 := sysinfo.SelfUsage()
+		for sysinfo.CPUSince(u0) < 0.03 {
+			spin(10 * time.Millisecond)
+		}
+		rec.Tick(time.Now())
+		time.Sleep(20 * time.Millisecond)
+	}
+	rec.Tick(time.Now()) // may be dropped or taken; never blocks
+	res := rec.Stop(time.Now())
+	rec.Tick(time.Now()) // after Stop: ignored
+	if res == nil || len(res.Samples) < 3 || res.Server == nil || res.Server.Name != "self" {
+		t.Fatalf("resources %+v", res)
+	}
+	prev := 0.0
+	for _, s := range res.Samples {
+		if s.T <= prev || s.Tool == nil || s.Host == nil || s.Server == nil {
+			t.Fatalf("sample %+v after t=%v", s, prev)
+		}
+		prev = s.T
+	}
+	if res.Samples[0].Tool.CPUPercent <= 0 {
+		t.Errorf("first kept sample has no CPU rate: %+v", res.Samples[0].Tool)
+	}
+	if r := (&Recorder{}).Stop(time.Now()); r != nil {
+		t.Errorf("Stop without Start: %+v", r)
+	}
+}
+
+func TestFindServer(t *testing.T) {
+	requireLinux(t)
+	dir := t.TempDir()
+	t.Setenv("TSBENCH_SERVICES_DIR", dir)
+	self := os.Getpid()
+	write := func(name, content string) {
+		os.MkdirAll(filepath.Join(dir, name), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, name, "pid"), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("postgres", strconv.Itoa(self)+"\n")
+	write("mariadb", strconv.Itoa(self))
+	write("questdb", "999999999") // stale
+	sp, err := FindServer("postgres", "127.0.0.1", 0)
+	if err != nil || sp == nil || sp.PID != int32(self) || sp.Source != filepath.Join(dir, "postgres", "pid") {
+		t.Errorf("postgres: %+v %v", sp, err)
+	}
+	if sp, _ := FindServer("mysql", "", 0); sp == nil || !strings.HasSuffix(sp.Source, "mariadb/pid") {
+		t.Errorf("mysql target uses mariadb's pid file: %+v", sp)
+	}
+	if sp, _ := FindServer("postgres", "db.example.com", 0); sp != nil {
+		t.Errorf("remote host: %+v", sp)
+	}
+	for _, name := range []string{"questdb", "sqlite"} {
+		if sp, err := FindServer(name, "", 0); sp != nil || err != nil {
+			t.Errorf("%s: %+v %v", name, sp, err)
+		}
+	}
+	if sp, err := FindServer("sqlite", "", int32(self)); err != nil || sp.Source != "--server-pid" {
+		t.Errorf("--server-pid: %+v %v", sp, err)
+	}
+	if _, err := FindServer("sqlite", "", 999999999); err == nil {
+		t.Error("--server-pid of no process: no error")
+	}
+}
+
+func TestRunWritesLinesAndMerge(t *testing.T) {
+	requireLinux(t)
+	var buf bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 750*time.Millisecond)
+	defer cancel()
+	n, err := Run(ctx, &buf, Options{Host: true}, 200*time.Millisecond)
+	if err != nil || n < 2 {
+		t.Fatalf("Run: %d samples, %v", n, err)
+	}
+	host, _ := os.Hostname()
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	var s summary.ResourceSample
+	if err := json.Unmarshal([]byte(lines[0]), &s); err != nil || s.Hostname != host || s.Host == nil || s.Tool != nil {
+		t.Fatalf("line %q: %v", lines[0], err)
+	}
+
+	// A torn last line (the monitor was killed) is ignored; a bad line in
+	// the middle is an error.
+	path := filepath.Join(t.TempDir(), "m.jsonl")
+	os.WriteFile(path, []byte(buf.String()+`{"time":"2026-`), 0o644)
+	got, err := ReadFile(path)
+	if err != nil || len(got) != n {
+		t.Fatalf("ReadFile: %d samples, %v", len(got), err)
+	}
+	os.WriteFile(path, []byte("garbage\n"+buf.String()), 0o644)
+	if _, err := ReadFile(path); err == nil || !strings.Contains(err.Error(), ":1:") {
+		t.Errorf("bad first line: %v", err)
+	}
+
+	// Merge keeps the samples within the measured phase (a second either
+	// side) and counts their time from its start.
+	start := got[0].Time.Add(-100 * time.Millisecond)
+	run := &summary.Summary{MeasureStarted: start, Elapsed: 0.15}
+	if k := Merge(run, got); k == 0 || k == n && got[n-1].Time.Sub(start) > 1150*time.Millisecond {
+		t.Errorf("merged %d of %d", k, n)
+	}
+	if run.Resources == nil || run.Resources.Remote[0].T < 0 || run.Resources.Remote[0].Hostname != host {
+		t.Errorf("merged %+v", run.Resources)
+	}
+	if k := Merge(&summary.Summary{MeasureStarted: start.Add(time.Hour), Elapsed: 1}, got); k != 0 {
+		t.Errorf("merged %d samples from another time", k)
+	}
+	if k := Merge(&summary.Summary{}, got); k != 0 {
+		t.Errorf("merged %d samples into a run without a start", k)
+	}
+}

@@ -1,0 +1,191 @@
+package monitor
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/shirou/gopsutil/v4/process"
+
+	"github.com/tsbench/tsbench/internal/summary"
+)
+
+// Recorder samples once a second while a run measures; it implements the
+// runner's Monitor hook. Start and Tick only signal its goroutine, so the
+// runner's interval loop never waits for /proc.
+type Recorder struct {
+	sampler *Sampler
+	server  *summary.ServerProcess
+
+	mu      sync.Mutex
+	start   time.Time
+	samples []summary.ResourceSample
+	ticks   chan time.Time
+	done    chan struct{}
+	stopped bool
+	notes   []string
+}
+
+// NewRecorder watches the tool process and the host, and server when not nil.
+func NewRecorder(server *summary.ServerProcess) *Recorder {
+	opts := Options{Host: true, Tool: true}
+	if server != nil {
+		opts.Server = server.PID
+	}
+	return &Recorder{sampler: NewSampler(opts), server: server}
+}
+
+// Start takes the baseline sample and starts the sampling goroutine.
+func (r *Recorder) Start(at time.Time) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.ticks != nil {
+		return
+	}
+	r.start = at
+	r.ticks = make(chan time.Time, 4)
+	r.done = make(chan struct{})
+	r.samples = append(r.samples, r.take(at)) // baseline: rates start from here
+	go r.loop()
+}
+
+// loop takes the samples the ticks ask for. Only it uses the sampler
+// while it runs (Start samples before it starts, Stop after it ended), and
+// it samples without holding r.mu, so Tick never waits for /proc.
+func (r *Recorder) loop() {
+	defer close(r.done)
+	for at := range r.ticks {
+		smp := r.take(at)
+		r.mu.Lock()
+		r.samples = append(r.samples, smp)
+		r.mu.Unlock()
+	}
+}
+
+// take samples now (the tick only says a second has passed).
+func (r *Recorder) take(at time.Time) summary.ResourceSample {
+	now := time.Now()
+	if now.Before(at) {
+		now = at
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	smp := r.sampler.Sample(ctx, now)
+	smp.T = now.Sub(r.start).Seconds()
+	return smp
+}
+
+// AddError records a problem to report with the samples (e.g. a server
+// process that could not be found).
+func (r *Recorder) AddError(msg string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.notes = append(r.notes, msg)
+}
+
+// Tick asks for a sample; it never blocks (a tick is dropped when sampling
+// lags behind).
+func (r *Recorder) Tick(at time.Time) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.ticks == nil || r.stopped {
+		return
+	}
+	select {
+	case r.ticks <- at:
+	default:
+	}
+}
+
+// Stop takes a last sample and returns them all.
+func (r *Recorder) Stop(at time.Time) *summary.Resources {
+	r.mu.Lock()
+	if r.ticks == nil {
+		r.mu.Unlock()
+		return nil
+	}
+	if !r.stopped {
+		r.stopped = true
+		close(r.ticks)
+	}
+	r.mu.Unlock()
+	<-r.done
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if n := len(r.samples); n == 0 || at.Sub(r.samples[n-1].Time) > 200*time.Millisecond {
+		r.samples = append(r.samples, r.take(at))
+	}
+	res := &summary.Resources{IntervalSeconds: 1, Server: r.server, Errors: append(r.notes, r.sampler.Errors()...)}
+	// The baseline sample carries no rates; it is kept only when it is the
+	// only one (a run shorter than a second still shows its memory).
+	res.Samples = r.samples
+	if len(res.Samples) > 1 {
+		res.Samples = res.Samples[1:]
+	}
+	return res
+}
+
+// ServicesDir is where the project's service scripts keep their state,
+// including each server's pid file: $TSBENCH_SERVICES_DIR, else
+// /tmp/tsbench-services.
+func ServicesDir() string {
+	if d := os.Getenv("TSBENCH_SERVICES_DIR"); d != "" {
+		return d
+	}
+	return "/tmp/tsbench-services"
+}
+
+// serviceNames maps a target to the service script that starts its server,
+// where the names differ.
+var serviceNames = map[string]string{"mysql": "mariadb"}
+
+// FindServer returns the server process to watch: pid when > 0 (from
+// --server-pid), else the one recorded by scripts/services/NAME.sh for the
+// target, when the target is on this host and the process is alive. It
+// returns nil when there is nothing to watch, and an error only for a pid
+// that was given but does not exist.
+func FindServer(targetName, host string, pid int32) (*summary.ServerProcess, error) {
+	if pid > 0 {
+		p, err := process.NewProcess(pid)
+		if err != nil {
+			return nil, fmt.Errorf("--server-pid %d: no such process", pid)
+		}
+		name, _ := p.Name()
+		return &summary.ServerProcess{PID: pid, Name: name, Source: "--server-pid"}, nil
+	}
+	if !localHost(host) {
+		return nil, nil
+	}
+	svc := targetName
+	if n, ok := serviceNames[svc]; ok {
+		svc = n
+	}
+	file := filepath.Join(ServicesDir(), svc, "pid")
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil, nil
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 32)
+	if err != nil || n <= 0 {
+		return nil, nil
+	}
+	p, err := process.NewProcess(int32(n))
+	if err != nil {
+		return nil, nil // a stale pid file
+	}
+	name, _ := p.Name()
+	return &summary.ServerProcess{PID: int32(n), Name: name, Source: file}, nil
+}
+
+func localHost(h string) bool {
+	switch strings.ToLower(strings.Trim(h, "[]")) {
+	case "", "localhost", "127.0.0.1", "::1", "0.0.0.0":
+		return true
+	}
+	return strings.HasPrefix(h, "127.")
+}

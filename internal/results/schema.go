@@ -1,0 +1,181 @@
+package results
+
+import (
+	"strconv"
+	"strings"
+)
+
+// The tables. Names carry a tsbench_ prefix: a PostgreSQL or MySQL store may
+// share a database with other things (the benchmark's own tables included).
+var (
+	runColumns = []string{"run_id", "started_ms", "started", "target", "scenario", "status", "stop_reason", "elapsed_s",
+		"headline_op", "headline_throughput", "headline_p99_ms", "total_points", "fail_operations",
+		"hostname", "tool_version", "server_version", "schema_version", "config_json", "environment_json", "summary_json"}
+	operationColumns = []string{"run_id", "name", "ok_operations", "ok_points", "fail_operations", "fail_points", "unsupported",
+		"throughput", "avg_ms", "min_ms", "p10_ms", "p25_ms", "p50_ms", "p75_ms", "p90_ms", "p95_ms", "p99_ms", "p999_ms", "max_ms",
+		"slowest_thread_ms", "hdr_histogram"}
+	intervalColumns = []string{"run_id", "seq", "operation", "t_s", "duration_s", "ok_operations", "ok_points", "fail_operations",
+		"p50_ms", "p99_ms", "max_ms", "hdr_histogram"}
+	resourceColumns = []string{"run_id", "source", "seq", "t_s", "time_ms", "hostname", "tool_cpu_percent", "tool_rss_bytes",
+		"server_pid", "server_cpu_percent", "server_rss_bytes", "server_read_bytes_per_s", "server_write_bytes_per_s",
+		"host_cpu_percent", "host_mem_used_bytes", "host_mem_total_bytes", "host_disk_read_bytes_per_s", "host_disk_write_bytes_per_s",
+		"host_net_recv_bytes_per_s", "host_net_sent_bytes_per_s"}
+	thresholdColumns = []string{"run_id", "seq", "expr", "passed", "actual", "reason"}
+)
+
+// ddlTemplate uses {ID} (a short key), {TEXT} (up to a few KB), {BIG}
+// (anything: a whole summary), {REAL} and {INT}; {INDEX name (cols)} marks
+// an index, inline for MySQL and a separate statement elsewhere.
+var ddlTemplate = []string{
+	`CREATE TABLE IF NOT EXISTS tsbench_meta (
+		name {ID} NOT NULL PRIMARY KEY,
+		value {TEXT} NOT NULL)`,
+	`CREATE TABLE IF NOT EXISTS tsbench_runs (
+		run_id {ID} NOT NULL PRIMARY KEY,
+		started_ms BIGINT NOT NULL,
+		started {ID} NOT NULL,
+		target {ID} NOT NULL,
+		scenario {NAME} NOT NULL,
+		status {ID} NOT NULL,
+		stop_reason {ID},
+		elapsed_s {REAL} NOT NULL,
+		headline_op {ID},
+		headline_throughput {REAL},
+		headline_p99_ms {REAL},
+		total_points BIGINT NOT NULL,
+		fail_operations BIGINT NOT NULL,
+		hostname {NAME},
+		tool_version {ID},
+		server_version {NAME},
+		schema_version {INT},
+		config_json {BIG},
+		environment_json {BIG},
+		summary_json {BIG} NOT NULL
+		{INDEX tsbench_runs_started (started_ms)})`,
+	`CREATE TABLE IF NOT EXISTS tsbench_operations (
+		run_id {ID} NOT NULL,
+		name {ID} NOT NULL,
+		ok_operations BIGINT NOT NULL,
+		ok_points BIGINT NOT NULL,
+		fail_operations BIGINT NOT NULL,
+		fail_points BIGINT NOT NULL,
+		unsupported BIGINT NOT NULL,
+		throughput {REAL} NOT NULL,
+		avg_ms {REAL}, min_ms {REAL}, p10_ms {REAL}, p25_ms {REAL}, p50_ms {REAL}, p75_ms {REAL},
+		p90_ms {REAL}, p95_ms {REAL}, p99_ms {REAL}, p999_ms {REAL}, max_ms {REAL},
+		slowest_thread_ms {REAL},
+		hdr_histogram {BIG},
+		PRIMARY KEY (run_id, name))`,
+	`CREATE TABLE IF NOT EXISTS tsbench_intervals (
+		run_id {ID} NOT NULL,
+		seq {INT} NOT NULL,
+		operation {ID} NOT NULL,
+		t_s {REAL} NOT NULL,
+		duration_s {REAL} NOT NULL,
+		ok_operations BIGINT NOT NULL,
+		ok_points BIGINT NOT NULL,
+		fail_operations BIGINT NOT NULL,
+		p50_ms {REAL}, p99_ms {REAL}, max_ms {REAL},
+		hdr_histogram {BIG},
+		PRIMARY KEY (run_id, seq, operation))`,
+	`CREATE TABLE IF NOT EXISTS tsbench_resources (
+		run_id {ID} NOT NULL,
+		source {ID} NOT NULL,
+		seq {INT} NOT NULL,
+		t_s {REAL} NOT NULL,
+		time_ms BIGINT NOT NULL,
+		hostname {NAME},
+		tool_cpu_percent {REAL}, tool_rss_bytes BIGINT,
+		server_pid {INT}, server_cpu_percent {REAL}, server_rss_bytes BIGINT,
+		server_read_bytes_per_s {REAL}, server_write_bytes_per_s {REAL},
+		host_cpu_percent {REAL}, host_mem_used_bytes BIGINT, host_mem_total_bytes BIGINT,
+		host_disk_read_bytes_per_s {REAL}, host_disk_write_bytes_per_s {REAL},
+		host_net_recv_bytes_per_s {REAL}, host_net_sent_bytes_per_s {REAL},
+		PRIMARY KEY (run_id, source, seq))`,
+	`CREATE TABLE IF NOT EXISTS tsbench_thresholds (
+		run_id {ID} NOT NULL,
+		seq {INT} NOT NULL,
+		expr {TEXT} NOT NULL,
+		passed {INT} NOT NULL,
+		actual {REAL},
+		reason {TEXT},
+		PRIMARY KEY (run_id, seq))`,
+}
+
+type dialect struct {
+	name  string
+	types map[string]string
+}
+
+var dialects = map[string]dialect{
+	"sqlite": {name: "sqlite", types: map[string]string{"{ID}": "TEXT", "{NAME}": "TEXT", "{TEXT}": "TEXT", "{BIG}": "TEXT",
+		"{REAL}": "REAL", "{INT}": "INTEGER"}},
+	"postgres": {name: "postgres", types: map[string]string{"{ID}": "VARCHAR(100)", "{NAME}": "VARCHAR(255)", "{TEXT}": "TEXT",
+		"{BIG}": "TEXT", "{REAL}": "DOUBLE PRECISION", "{INT}": "INTEGER"}},
+	"mysql": {name: "mysql", types: map[string]string{"{ID}": "VARCHAR(100)", "{NAME}": "VARCHAR(255)", "{TEXT}": "TEXT",
+		"{BIG}": "LONGTEXT", "{REAL}": "DOUBLE", "{INT}": "INTEGER"}},
+}
+
+// ddl is the dialect's CREATE statements.
+func (d dialect) ddl() []string {
+	var out []string
+	for _, t := range ddlTemplate {
+		for k, v := range d.types {
+			t = strings.ReplaceAll(t, k, v)
+		}
+		var index string
+		if i := strings.Index(t, "{INDEX "); i >= 0 {
+			j := strings.Index(t[i:], "}") + i
+			index = t[i+len("{INDEX ") : j]
+			t = strings.TrimRight(t[:i], " \t\n") + t[j+1:]
+		}
+		if index == "" {
+			out = append(out, t)
+			continue
+		}
+		name, cols, _ := strings.Cut(index, " ")
+		if d.name == "mysql" {
+			// MySQL has no CREATE INDEX IF NOT EXISTS: declare it inline.
+			t = strings.TrimSuffix(t, ")") + ",\n\t\tINDEX " + name + " " + cols + ")"
+			out = append(out, t)
+			continue
+		}
+		table := strings.Fields(t)[5] // CREATE TABLE IF NOT EXISTS <table>
+		out = append(out, t, "CREATE INDEX IF NOT EXISTS "+name+" ON "+table+" "+cols)
+	}
+	return out
+}
+
+// rebind turns ? placeholders into PostgreSQL's $1, $2, ...
+func (d dialect) rebind(q string) string {
+	if d.name != "postgres" {
+		return q
+	}
+	var b strings.Builder
+	n := 0
+	for _, c := range q {
+		if c == '?' {
+			n++
+			b.WriteString("$" + strconv.Itoa(n))
+			continue
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// likeEscape names the escape character of LIKE patterns built by
+// escapeLike (MySQL's default is already a backslash, and it would need it
+// doubled in the literal).
+func (d dialect) likeEscape() string {
+	if d.name == "mysql" {
+		return ""
+	}
+	return ` ESCAPE '\'`
+}
+
+// duplicate reports a unique-key violation.
+func (d dialect) duplicate(err error) bool {
+	msg := strings.ToLower(err.Error())
+	return strings.Contains(msg, "unique") || strings.Contains(msg, "duplicate")
+}

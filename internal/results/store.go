@@ -1,0 +1,462 @@
+// Package results keeps every run: an embedded SQLite file by default
+// (<data-dir>/results.db), or a PostgreSQL or MySQL/MariaDB database given
+// by URL. A run is stored whole — its summary as JSON, from which it is read
+// back exactly — and also spread over plain tables (runs, operations with
+// their encoded HDR histograms, the per-second series, resource samples and
+// thresholds) so that it can be queried with SQL or charted by other tools.
+// The package also exports runs (CSV, JSON, HdrHistogram interval logs).
+package results
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	_ "github.com/go-sql-driver/mysql" // registers "mysql"
+	_ "github.com/jackc/pgx/v5/stdlib" // registers "pgx"
+	_ "modernc.org/sqlite"             // registers "sqlite"
+
+	"github.com/tsbench/tsbench/internal/summary"
+)
+
+// Store is an open results store.
+type Store struct {
+	db  *sql.DB
+	loc Location
+	d   dialect
+}
+
+// Open connects to the store at loc and creates its tables when missing.
+func Open(ctx context.Context, loc Location) (*Store, error) {
+	var driver string
+	switch loc.Dialect {
+	case "sqlite":
+		driver = "sqlite"
+		if err := os.MkdirAll(filepath.Dir(loc.Path), 0o755); err != nil {
+			return nil, loc.scrubErr("create directory", err)
+		}
+	case "postgres":
+		driver = "pgx"
+	case "mysql":
+		driver = "mysql"
+	default:
+		return nil, fmt.Errorf("results store %s: unknown kind %q", loc, loc.Dialect)
+	}
+	db, err := sql.Open(driver, loc.dsn)
+	if err != nil {
+		return nil, loc.scrubErr("open", err)
+	}
+	if loc.Dialect == "sqlite" {
+		db.SetMaxOpenConns(1) // one writer; readers share it
+	} else {
+		db.SetMaxOpenConns(4)
+	}
+	st := &Store{db: db, loc: loc, d: dialects[loc.Dialect]}
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, loc.scrubErr("connect", err)
+	}
+	if err := st.migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return st, nil
+}
+
+// Location is where the store is.
+func (st *Store) Location() Location { return st.loc }
+
+// Close closes the store.
+func (st *Store) Close() error { return st.db.Close() }
+
+// DB is the underlying database, for tests and tools.
+func (st *Store) DB() *sql.DB { return st.db }
+
+func (st *Store) migrate(ctx context.Context) error {
+	for _, stmt := range st.d.ddl() {
+		if _, err := st.db.ExecContext(ctx, stmt); err != nil {
+			return st.loc.scrubErr("create tables", err)
+		}
+	}
+	var v string
+	err := st.db.QueryRowContext(ctx, st.d.rebind("SELECT value FROM tsbench_meta WHERE name = ?"), "store_version").Scan(&v)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		_, err = st.db.ExecContext(ctx, st.d.rebind("INSERT INTO tsbench_meta (name, value) VALUES (?, ?)"), "store_version", strconv.Itoa(StoreVersion))
+		if err != nil && !st.d.duplicate(err) { // another tsbench created it meanwhile
+			return st.loc.scrubErr("create tables", err)
+		}
+	case err != nil:
+		return st.loc.scrubErr("read version", err)
+	default:
+		if n, _ := strconv.Atoi(v); n > StoreVersion {
+			return fmt.Errorf("results store %s: written by a newer tsbench (store version %s, this one reads %d)", st.loc, v, StoreVersion)
+		}
+	}
+	return nil
+}
+
+// StoreVersion is the version of the store's tables.
+const StoreVersion = 1
+
+// Status is a run's outcome in one word: ok, failed (some operations
+// failed), threshold-failed, verify-failed or interrupted — the most serious
+// that applies.
+func Status(s *summary.Summary) string {
+	switch {
+	case s.Interrupted:
+		return "interrupted"
+	case s.Verify != nil && !s.Verify.OK && s.Verify.Skipped == "":
+		return "verify-failed"
+	case thresholdsFailed(s):
+		return "threshold-failed"
+	case s.Failed():
+		return "failed"
+	}
+	return "ok"
+}
+
+func thresholdsFailed(s *summary.Summary) bool {
+	for _, t := range s.Thresholds {
+		if !t.Passed {
+			return true
+		}
+	}
+	return false
+}
+
+// Headline is the operation a run is summed up by in lists: INGESTION when
+// it wrote, else the operation with the most successful operations.
+func Headline(s *summary.Summary) *summary.Operation {
+	var best *summary.Operation
+	for i := range s.Operations {
+		o := &s.Operations[i]
+		if o.Name == "INGESTION" && o.OKOperations > 0 {
+			return o
+		}
+		if best == nil || o.OKOperations > best.OKOperations {
+			best = o
+		}
+	}
+	return best
+}
+
+// Save stores the run, replacing a stored run with the same id.
+func (st *Store) Save(ctx context.Context, s *summary.Summary) error {
+	if s.RunID == "" {
+		return fmt.Errorf("results store %s: the run has no id", st.loc)
+	}
+	body, err := json.Marshal(s)
+	if err != nil {
+		return fmt.Errorf("results store %s: encode run %s: %w", st.loc, s.RunID, err)
+	}
+	cfgJSON, _ := json.Marshal(s.Config)
+	envJSON, _ := json.Marshal(s.Environment)
+	tx, err := st.db.BeginTx(ctx, nil)
+	if err != nil {
+		return st.loc.scrubErr("save run "+s.RunID, err)
+	}
+	defer tx.Rollback()
+	for _, t := range []string{"tsbench_thresholds", "tsbench_resources", "tsbench_intervals", "tsbench_operations", "tsbench_runs"} {
+		if _, err := tx.ExecContext(ctx, st.d.rebind("DELETE FROM "+t+" WHERE run_id = ?"), s.RunID); err != nil {
+			return st.loc.scrubErr("save run "+s.RunID, err)
+		}
+	}
+	var points, fails int64
+	for _, o := range s.Operations {
+		points += o.OKPoints
+		fails += o.FailOperations
+	}
+	var hOp any
+	var hTput, hP99 any
+	if h := Headline(s); h != nil {
+		hOp, hTput, hP99 = h.Name, h.Throughput, h.LatencyMS.P99
+	}
+	run := []any{s.RunID, s.Started.UTC().UnixMilli(), s.Started.UTC().Format(time.RFC3339Nano), s.Target, s.Scenario,
+		Status(s), s.StopReason, s.Elapsed, hOp, hTput, hP99, points, fails,
+		s.Environment.Hostname, s.Tool.Version, s.Environment.ServerVersion, s.SchemaVersion,
+		string(cfgJSON), string(envJSON), string(body)}
+	if err := st.insert(ctx, tx, "tsbench_runs", runColumns, [][]any{run}); err != nil {
+		return st.loc.scrubErr("save run "+s.RunID, err)
+	}
+	var rows [][]any
+	for _, o := range s.Operations {
+		l := o.LatencyMS
+		rows = append(rows, []any{s.RunID, o.Name, o.OKOperations, o.OKPoints, o.FailOperations, o.FailPoints, o.Unsupported,
+			o.Throughput, l.Avg, l.Min, l.P10, l.P25, l.P50, l.P75, l.P90, l.P95, l.P99, l.P999, l.Max, o.SlowestThreadMS, o.Histogram})
+	}
+	if err := st.insert(ctx, tx, "tsbench_operations", operationColumns, rows); err != nil {
+		return st.loc.scrubErr("save run "+s.RunID, err)
+	}
+	rows = rows[:0]
+	for i, iv := range s.Intervals {
+		for _, o := range iv.Ops {
+			rows = append(rows, []any{s.RunID, i, o.Name, iv.Start, iv.Seconds, o.OKOps, o.OKPoints, o.FailOps, o.P50MS, o.P99MS, o.MaxMS, o.Histogram})
+		}
+	}
+	if err := st.insert(ctx, tx, "tsbench_intervals", intervalColumns, rows); err != nil {
+		return st.loc.scrubErr("save run "+s.RunID, err)
+	}
+	rows = rows[:0]
+	if r := s.Resources; r != nil {
+		rows = append(rows, resourceRows(s.RunID, "local", r.Samples)...)
+		rows = append(rows, resourceRows(s.RunID, "remote", r.Remote)...)
+	}
+	if err := st.insert(ctx, tx, "tsbench_resources", resourceColumns, rows); err != nil {
+		return st.loc.scrubErr("save run "+s.RunID, err)
+	}
+	rows = rows[:0]
+	for i, t := range s.Thresholds {
+		passed := 0
+		if t.Passed {
+			passed = 1
+		}
+		rows = append(rows, []any{s.RunID, i, t.Expr, passed, t.Actual, t.Reason})
+	}
+	if err := st.insert(ctx, tx, "tsbench_thresholds", thresholdColumns, rows); err != nil {
+		return st.loc.scrubErr("save run "+s.RunID, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return st.loc.scrubErr("save run "+s.RunID, err)
+	}
+	return nil
+}
+
+func resourceRows(id, source string, samples []summary.ResourceSample) [][]any {
+	var rows [][]any
+	for i, s := range samples {
+		row := []any{id, source, i, s.T, s.Time.UTC().UnixMilli(), s.Hostname}
+		if p := s.Tool; p != nil {
+			row = append(row, p.CPUPercent, int64(p.RSSBytes))
+		} else {
+			row = append(row, nil, nil)
+		}
+		if p := s.Server; p != nil {
+			row = append(row, p.PID, p.CPUPercent, int64(p.RSSBytes), p.ReadBytesPerS, p.WriteBytesPerS)
+		} else {
+			row = append(row, nil, nil, nil, nil, nil)
+		}
+		if h := s.Host; h != nil {
+			row = append(row, h.CPUPercent, int64(h.MemUsedBytes), int64(h.MemTotalBytes), h.DiskReadBytesPerS, h.DiskWriteBytesPerS,
+				h.NetRecvBytesPerS, h.NetSentBytesPerS)
+		} else {
+			row = append(row, nil, nil, nil, nil, nil, nil, nil)
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+// insert writes rows in multi-row INSERTs.
+func (st *Store) insert(ctx context.Context, tx *sql.Tx, table string, cols []string, rows [][]any) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	per := max(1, 2000/len(cols))
+	one := "(" + strings.TrimSuffix(strings.Repeat("?, ", len(cols)), ", ") + ")"
+	for len(rows) > 0 {
+		n := min(per, len(rows))
+		var b strings.Builder
+		b.WriteString("INSERT INTO " + table + " (" + strings.Join(cols, ", ") + ") VALUES ")
+		args := make([]any, 0, n*len(cols))
+		for i := 0; i < n; i++ {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(one)
+			args = append(args, rows[i]...)
+		}
+		if _, err := tx.ExecContext(ctx, st.d.rebind(b.String()), args...); err != nil {
+			return fmt.Errorf("insert into %s: %w", table, err)
+		}
+		rows = rows[n:]
+	}
+	return nil
+}
+
+// RunInfo is one line of the run list.
+type RunInfo struct {
+	ID            string    `json:"run_id"`
+	Started       time.Time `json:"started"`
+	Target        string    `json:"target"`
+	Scenario      string    `json:"scenario,omitempty"`
+	Status        string    `json:"status"`
+	ElapsedS      float64   `json:"elapsed_s"`
+	Operation     string    `json:"operation,omitempty"` // the headline operation
+	Throughput    float64   `json:"throughput_points_per_s"`
+	P99MS         float64   `json:"p99_ms"`
+	Points        int64     `json:"ok_points"`
+	FailOps       int64     `json:"fail_operations"`
+	Hostname      string    `json:"hostname,omitempty"`
+	ServerVersion string    `json:"server_version,omitempty"`
+}
+
+// Filter selects runs for List. Zero fields select everything.
+type Filter struct {
+	Target   string    // exact target name (case-insensitive)
+	Scenario string    // scenario label prefix (case-insensitive)
+	Status   string    // exact status
+	Since    time.Time // started at or after
+	Limit    int       // newest first; 0 = no limit
+}
+
+// List returns the runs that match f, newest first.
+func (st *Store) List(ctx context.Context, f Filter) ([]RunInfo, error) {
+	q := `SELECT run_id, started, target, scenario, status, elapsed_s, headline_op, headline_throughput, headline_p99_ms,
+		total_points, fail_operations, hostname, server_version FROM tsbench_runs WHERE 1 = 1`
+	var args []any
+	if f.Target != "" {
+		q += " AND LOWER(target) = ?"
+		args = append(args, strings.ToLower(f.Target))
+	}
+	if f.Scenario != "" {
+		q += " AND LOWER(scenario) LIKE ?"
+		args = append(args, strings.ToLower(escapeLike(f.Scenario))+"%")
+		q += st.d.likeEscape()
+	}
+	if f.Status != "" {
+		q += " AND status = ?"
+		args = append(args, f.Status)
+	}
+	if !f.Since.IsZero() {
+		q += " AND started_ms >= ?"
+		args = append(args, f.Since.UTC().UnixMilli())
+	}
+	q += " ORDER BY started_ms DESC, run_id DESC"
+	if f.Limit > 0 {
+		q += " LIMIT " + strconv.Itoa(f.Limit)
+	}
+	rows, err := st.db.QueryContext(ctx, st.d.rebind(q), args...)
+	if err != nil {
+		return nil, st.loc.scrubErr("list runs", err)
+	}
+	defer rows.Close()
+	var out []RunInfo
+	for rows.Next() {
+		var r RunInfo
+		var started string
+		var op, host, ver sql.NullString
+		var tput, p99 sql.NullFloat64
+		if err := rows.Scan(&r.ID, &started, &r.Target, &r.Scenario, &r.Status, &r.ElapsedS, &op, &tput, &p99,
+			&r.Points, &r.FailOps, &host, &ver); err != nil {
+			return nil, st.loc.scrubErr("list runs", err)
+		}
+		r.Started, _ = time.Parse(time.RFC3339Nano, started)
+		r.Operation, r.Throughput, r.P99MS, r.Hostname, r.ServerVersion = op.String, tput.Float64, p99.Float64, host.String, ver.String
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, st.loc.scrubErr("list runs", err)
+	}
+	return out, nil
+}
+
+func escapeLike(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+}
+
+// ErrNotFound is returned for a run id the store does not hold.
+var ErrNotFound = errors.New("no such run")
+
+// Resolve turns a reference into a stored run id: the id itself, a unique
+// prefix of one, "latest" (or "last"), or "latest~N" (the N-th run before
+// the latest).
+func (st *Store) Resolve(ctx context.Context, ref string) (string, error) {
+	ref = strings.TrimSpace(ref)
+	if ref == "" {
+		return "", fmt.Errorf("empty run id")
+	}
+	lower := strings.ToLower(ref)
+	if lower == "latest" || lower == "last" || strings.HasPrefix(lower, "latest~") || strings.HasPrefix(lower, "last~") {
+		n := 0
+		if _, back, ok := strings.Cut(lower, "~"); ok {
+			v, err := strconv.Atoi(back)
+			if err != nil || v < 0 {
+				return "", fmt.Errorf("run %q: want latest~N with N >= 0", ref)
+			}
+			n = v
+		}
+		runs, err := st.List(ctx, Filter{Limit: n + 1})
+		if err != nil {
+			return "", err
+		}
+		if len(runs) <= n {
+			return "", fmt.Errorf("run %q: the store %s holds %d runs: %w", ref, st.loc, len(runs), ErrNotFound)
+		}
+		return runs[n].ID, nil
+	}
+	rows, err := st.db.QueryContext(ctx, st.d.rebind("SELECT run_id FROM tsbench_runs WHERE run_id LIKE ?"+st.d.likeEscape()+" ORDER BY run_id LIMIT 11"),
+		escapeLike(ref)+"%")
+	if err != nil {
+		return "", st.loc.scrubErr("find run", err)
+	}
+	defer rows.Close()
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return "", st.loc.scrubErr("find run", err)
+		}
+		if id == ref {
+			return id, nil
+		}
+		ids = append(ids, id)
+	}
+	if err := rows.Err(); err != nil {
+		return "", st.loc.scrubErr("find run", err)
+	}
+	switch len(ids) {
+	case 0:
+		return "", fmt.Errorf("run %q: not in the results store %s (see 'tsbench runs'): %w", ref, st.loc, ErrNotFound)
+	case 1:
+		return ids[0], nil
+	}
+	return "", fmt.Errorf("run %q is ambiguous: it starts %s; give more of the id", ref, strings.Join(ids, ", "))
+}
+
+// Get reads a stored run; ref is anything Resolve accepts.
+func (st *Store) Get(ctx context.Context, ref string) (*summary.Summary, error) {
+	id, err := st.Resolve(ctx, ref)
+	if err != nil {
+		return nil, err
+	}
+	var body string
+	err = st.db.QueryRowContext(ctx, st.d.rebind("SELECT summary_json FROM tsbench_runs WHERE run_id = ?"), id).Scan(&body)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("run %q: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return nil, st.loc.scrubErr("read run "+id, err)
+	}
+	var s summary.Summary
+	if err := json.Unmarshal([]byte(body), &s); err != nil {
+		return nil, fmt.Errorf("results store %s: run %s: stored summary unreadable: %w", st.loc, id, err)
+	}
+	return &s, nil
+}
+
+// Delete removes a run; ref is anything Resolve accepts. It returns the id.
+func (st *Store) Delete(ctx context.Context, ref string) (string, error) {
+	id, err := st.Resolve(ctx, ref)
+	if err != nil {
+		return "", err
+	}
+	tx, err := st.db.BeginTx(ctx, nil)
+	if err != nil {
+		return "", st.loc.scrubErr("delete run "+id, err)
+	}
+	defer tx.Rollback()
+	for _, t := range []string{"tsbench_thresholds", "tsbench_resources", "tsbench_intervals", "tsbench_operations", "tsbench_runs"} {
+		if _, err := tx.ExecContext(ctx, st.d.rebind("DELETE FROM "+t+" WHERE run_id = ?"), id); err != nil {
+			return "", st.loc.scrubErr("delete run "+id, err)
+		}
+	}
+	return id, st.loc.scrubErr("delete run "+id, tx.Commit())
+}
