@@ -107,6 +107,7 @@ type Config struct {
 	JSONPath         string        // --json
 	CSVOutput        bool          // CSV_OUTPUT
 	Remark           string        // REMARK
+	Thresholds       []string      // THRESHOLDS: pass/fail expressions (internal/threshold)
 
 	// origin records where each key was last set (file:line or "flag"), so
 	// that Resolve can point at the line to fix. Keys never set are absent.

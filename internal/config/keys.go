@@ -265,6 +265,8 @@ var keyTable = concat(
 		key("CSV_OUTPUT", "write the result matrices as CSV files", boolField(func(c *Config) *bool { return &c.CSVOutput })),
 		key("JSON", "write the run summary as JSON to this path", textField(func(c *Config) *string { return &c.JSONPath }, false)),
 		key("REMARK", "free text stored with the run", textField(func(c *Config) *string { return &c.Remark }, false)),
+		key("THRESHOLDS", "pass/fail criteria checked after the run; a failure exits 99 (YAML: a list; elsewhere ';'-separated; --threshold adds more)",
+			thresholdList(), list(";")),
 	)),
 	group("Accepted for IoT-benchmark compatibility, not used", ignoredKeys()),
 )

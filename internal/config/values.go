@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/tsbench/tsbench/internal/threshold"
 )
 
 // binding ties a key to a Config field: how to parse text into it, how to
@@ -221,4 +223,27 @@ func joinInts[T integer](xs []T, sep string) string {
 		parts[i] = strconv.FormatInt(int64(x), 10)
 	}
 	return strings.Join(parts, sep)
+}
+
+// thresholdList binds THRESHOLDS: expressions separated by ';', each checked
+// when read, so that a typo fails before a long run rather than after it.
+func thresholdList() binding {
+	return binding{
+		allowed: threshold.Allowed + "; several separated by ';'",
+		set: func(c *Config, v string) error {
+			var exprs []string
+			for _, e := range strings.Split(v, ";") {
+				if e = strings.TrimSpace(e); e == "" {
+					continue
+				}
+				if _, err := threshold.Parse(e); err != nil {
+					return because("%v", err)
+				}
+				exprs = append(exprs, e)
+			}
+			c.Thresholds = exprs
+			return nil
+		},
+		get: func(c *Config) any { return strings.Join(c.Thresholds, "; ") },
+	}
 }

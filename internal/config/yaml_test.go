@@ -50,6 +50,24 @@ duration: 2m
 	}
 }
 
+// Thresholds are a list in YAML, ';'-separated elsewhere; each is checked
+// as it is read.
+func TestThresholdsKey(t *testing.T) {
+	c := Default()
+	if _, err := loadYAMLText(c, "thresholds:\n  - INGESTION.p99<50ms\n  - 'errors==0'\n"); err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Thresholds) != 2 || c.Thresholds[0] != "INGESTION.p99<50ms" || c.Thresholds[1] != "errors==0" {
+		t.Fatalf("YAML thresholds %q", c.Thresholds)
+	}
+	if err := Set(c, "THRESHOLDS", " INGESTION.throughput>1000 ; ;errors==0"); err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Thresholds) != 2 || c.Thresholds[0] != "INGESTION.throughput>1000" {
+		t.Fatalf("';'-separated thresholds %q", c.Thresholds)
+	}
+}
+
 func TestYAMLErrors(t *testing.T) {
 	tests := []struct {
 		name, text, want string
@@ -58,6 +76,7 @@ func TestYAMLErrors(t *testing.T) {
 		{"list for a scalar key", "host: [a, b]\n", `test.yaml:1: HOST = "<list>": must be a single value`},
 		{"mapping for a scalar key", "loop:\n  a: 1\n", `test.yaml:1: LOOP = "<mapping>": must be a single value`},
 		{"nested target option", "target_options:\n  a: [1]\n", `test.yaml:2: target.a = "<list>"`},
+		{"bad threshold", "thresholds: [errors==0, INGESTION.p98<5ms]\n", `test.yaml:1: THRESHOLDS = "errors==0;INGESTION.p98<5ms": threshold "INGESTION.p98<5ms": unknown metric "p98"`},
 		{"not a mapping", "- a\n- b\n", "test.yaml:1: the configuration must be a mapping"},
 		{"syntax", "a: [\n", "test.yaml: not valid YAML"},
 		{"two documents", "a: 1\n---\nb: 2\n", "want one YAML document"},

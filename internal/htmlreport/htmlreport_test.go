@@ -158,6 +158,11 @@ func TestReportInChromium(t *testing.T) {
 		if c.Drawn != c.Points {
 			t.Errorf("chart %s drew %d of %d points", c.ID, c.Drawn, c.Points)
 		}
+		// Counted in the rendered SVG: every point is a line vertex.
+		if c.DOMVertices != c.Points || c.DOMLines != c.Series {
+			t.Errorf("chart %s: %d points in %d series, but the page shows %d vertices in %d lines",
+				c.ID, c.Points, c.Series, c.DOMVertices, c.DOMLines)
+		}
 	}
 	png := filepath.Join(dir, "report.png")
 	if out := os.Getenv("TSBENCH_ARTIFACTS"); out != "" {

@@ -3,6 +3,7 @@ package metrics
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -131,5 +132,71 @@ func TestIntervals(t *testing.T) {
 	}
 	if n := len(r.Intervals()); n != 2 {
 		t.Fatalf("%d intervals", n)
+	}
+}
+
+// The interval histograms hold every latency of their interval: decoded and
+// added up they equal the run's merged histogram, so percentiles of any
+// window can be recomputed from them.
+func TestIntervalHistogramsAddUp(t *testing.T) {
+	start := time.Now()
+	r := NewRun(2, false, start)
+	for sec := 0; sec < 3; sec++ {
+		for i := 0; i < 50; i++ {
+			r.Client(i%2).Record(workload.Write, 1, time.Duration(100+sec*1000+i*37)*time.Microsecond, 0)
+		}
+		r.Snapshot(start.Add(time.Duration(sec+1) * time.Second))
+	}
+	sum := NewHistogram()
+	for i, iv := range r.Intervals() {
+		h, err := Decode(iv.Ops[0].Histogram)
+		if err != nil {
+			t.Fatalf("interval %d: %v", i, err)
+		}
+		if h.TotalCount() != 50 || ms(h.Max()) != iv.Ops[0].MaxMS {
+			t.Fatalf("interval %d: %d values, max %v (row says %v)", i, h.TotalCount(), ms(h.Max()), iv.Ops[0].MaxMS)
+		}
+		sum.Merge(h)
+	}
+	run, err := Decode(r.Operations(3 * time.Second)[0].Histogram)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !run.Equals(sum) {
+		t.Fatalf("intervals add up to %d values (p99 %d), the run holds %d (p99 %d)",
+			sum.TotalCount(), sum.ValueAtQuantile(99), run.TotalCount(), run.ValueAtQuantile(99))
+	}
+}
+
+// A run known only by its seconds gets matrices from them: counts add up,
+// and the latency columns are those of the merged histogram.
+func TestFromIntervals(t *testing.T) {
+	start := time.Now()
+	r := NewRun(1, false, start)
+	for sec := 0; sec < 4; sec++ {
+		for i := 1; i <= 100; i++ {
+			r.Client(0).Record(workload.Write, 10, time.Duration(i*100)*time.Microsecond, 0)
+		}
+		r.Client(0).Fail(workload.Write, 10, errors.New("x"))
+		r.Snapshot(start.Add(time.Duration(sec+1) * time.Second))
+	}
+	full := r.Operations(4 * time.Second)[0]
+	got := FromIntervals(r.Intervals())
+	if len(got) != 1 {
+		t.Fatalf("%d rows", len(got))
+	}
+	g := got[0]
+	if g.Name != "INGESTION" || g.OKOperations != 400 || g.OKPoints != 4000 || g.FailOperations != 4 || g.Throughput != 1000 {
+		t.Fatalf("row %+v", g)
+	}
+	// Exact for the percentiles; within the histogram's resolution for
+	// the extremes and the mean.
+	if g.LatencyMS.P50 != full.LatencyMS.P50 || g.LatencyMS.P99 != full.LatencyMS.P99 {
+		t.Errorf("percentiles %+v, finished run %+v", g.LatencyMS, full.LatencyMS)
+	}
+	for _, c := range [][2]float64{{g.LatencyMS.Min, full.LatencyMS.Min}, {g.LatencyMS.Max, full.LatencyMS.Max}, {g.LatencyMS.Avg, full.LatencyMS.Avg}} {
+		if math.Abs(c[0]-c[1]) > c[1]*0.001+0.001 {
+			t.Errorf("histogram figure %v, exact %v", c[0], c[1])
+		}
 	}
 }

@@ -76,6 +76,9 @@ func (r *Run) Snapshot(now time.Time) (summary.Interval, Totals) {
 			io.P50MS = ms(h.ValueAtQuantile(50))
 			io.P99MS = ms(h.ValueAtQuantile(99))
 			io.MaxMS = ms(h.Max())
+			// The histogram itself is kept too: percentiles of any window
+			// (and HDR interval logs) are recomputed from it later.
+			io.Histogram = encode(h)
 		}
 		out.Ops = append(out.Ops, io)
 		r.totals.OKOps += ok[op]
@@ -220,4 +223,52 @@ func Decode(s string) (*hdrhistogram.Histogram, error) {
 		return nil, err
 	}
 	return hdrhistogram.Decode(b)
+}
+
+// FromIntervals rebuilds the matrices' rows from a per-second series alone,
+// for a run that never finished (its process was killed): counts are summed,
+// and the latency columns come from the merged interval histograms, so MIN,
+// MAX and AVG are histogram values here (within 0.1 %), not the exact ones a
+// finished run has. Throughput is over the seconds recorded.
+func FromIntervals(ivs []summary.Interval) []summary.Operation {
+	type acc struct {
+		row  summary.Operation
+		hist *hdrhistogram.Histogram
+	}
+	byOp := map[string]*acc{}
+	var seconds float64
+	for _, iv := range ivs {
+		seconds += iv.Seconds
+		for _, o := range iv.Ops {
+			a := byOp[o.Name]
+			if a == nil {
+				a = &acc{row: summary.Operation{Name: o.Name}, hist: NewHistogram()}
+				byOp[o.Name] = a
+			}
+			a.row.OKOperations += o.OKOps
+			a.row.OKPoints += o.OKPoints
+			a.row.FailOperations += o.FailOps
+			if h, err := Decode(o.Histogram); err == nil {
+				a.hist.Merge(h)
+			}
+		}
+	}
+	var out []summary.Operation
+	for op := workload.Op(0); op < workload.NumOps; op++ {
+		a := byOp[op.String()]
+		if a == nil {
+			continue
+		}
+		h := a.hist
+		if seconds > 0 {
+			a.row.Throughput = float64(a.row.OKPoints) / seconds
+		}
+		if n := h.TotalCount(); n > 0 {
+			meanNs := int64(h.Mean() * 1000)
+			a.row.LatencyMS = Percentiles(h, n, meanNs*n, h.Min()*1000, h.Max()*1000)
+			a.row.Histogram = encode(h)
+		}
+		out = append(out, a.row)
+	}
+	return out
 }

@@ -88,6 +88,13 @@ func TestSumDisksSkipsPartitions(t *testing.T) {
 func TestRecorder(t *testing.T) {
 	requireLinux(t)
 	rec := NewRecorder(&summary.ServerProcess{PID: int32(os.Getpid()), Name: "self", Source: "test"})
+	var live []summary.ResourceSample
+	rec.OnSample = func(seq int, s summary.ResourceSample) {
+		if seq != len(live) {
+			t.Errorf("sample %d handed over as seq %d", len(live), seq)
+		}
+		live = append(live, s)
+	}
 	start := time.Now()
 	rec.Start(start)
 	for i := 1; i <= 3; i++ {
@@ -110,6 +117,16 @@ func TestRecorder(t *testing.T) {
 			t.Fatalf("sample %+v after t=%v", s, prev)
 		}
 		prev = s.T
+	}
+	// Every sample the loop took was handed over as it was kept; only the
+	// last one, taken by Stop, comes with the result alone.
+	if len(live) < 2 || len(live) > len(res.Samples) {
+		t.Fatalf("%d samples handed over live, %d kept", len(live), len(res.Samples))
+	}
+	for i := range live {
+		if !live[i].Time.Equal(res.Samples[i].Time) || *live[i].Tool != *res.Samples[i].Tool {
+			t.Errorf("sample %d: live %+v, kept %+v", i, live[i], res.Samples[i])
+		}
 	}
 	if res.Samples[0].Tool.CPUPercent <= 0 {
 		t.Errorf("first kept sample has no CPU rate: %+v", res.Samples[0].Tool)

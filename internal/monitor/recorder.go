@@ -22,6 +22,12 @@ type Recorder struct {
 	sampler *Sampler
 	server  *summary.ServerProcess
 
+	// OnSample, when set before Start, receives each sample as it is taken
+	// (seq counts from 0 in the order of Resources.Samples), so that a
+	// results store keeps them as the run goes. It runs on the sampling
+	// goroutine, never on the runner's.
+	OnSample func(seq int, s summary.ResourceSample)
+
 	mu      sync.Mutex
 	start   time.Time
 	samples []summary.ResourceSample
@@ -63,7 +69,11 @@ func (r *Recorder) loop() {
 		smp := r.take(at)
 		r.mu.Lock()
 		r.samples = append(r.samples, smp)
+		seq := len(r.samples) - 2 // the baseline is not one of Resources.Samples
 		r.mu.Unlock()
+		if r.OnSample != nil {
+			r.OnSample(seq, smp)
+		}
 	}
 }
 

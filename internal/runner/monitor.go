@@ -3,9 +3,7 @@ package runner
 import (
 	"time"
 
-	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/summary"
-	"github.com/tsbench/tsbench/internal/target"
 )
 
 // Monitor watches resources while a run measures. Start is called when the
@@ -19,15 +17,7 @@ type Monitor interface {
 	Stop(at time.Time) *summary.Resources
 }
 
-// NewMonitor, when set, makes the Monitor of every run whose Runner.Monitor
-// is nil; the command line sets it so that every run is watched. A nil
-// result means no monitoring.
-var NewMonitor func(cfg *config.Config, d *target.Driver, opts target.Options) Monitor
-
 func (r *Runner) monitorStart(at time.Time) {
-	if r.Monitor == nil && NewMonitor != nil {
-		r.Monitor = NewMonitor(r.cfg, r.driver, r.opts)
-	}
 	if r.Monitor != nil {
 		r.Monitor.Start(at)
 	}

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"reflect"
 	"sync"
 	"testing"
 	"time"
@@ -54,6 +55,13 @@ func TestMonitorHook(t *testing.T) {
 	}
 	m := &fakeMonitor{}
 	r.Monitor = m
+	var live []summary.Interval
+	r.OnInterval = func(seq int, iv summary.Interval) {
+		if seq != len(live) {
+			t.Errorf("interval %d handed over as seq %d", len(live), seq)
+		}
+		live = append(live, iv)
+	}
 	before := time.Now()
 	s, err := r.Run(context.Background())
 	if err != nil {
@@ -72,15 +80,14 @@ func TestMonitorHook(t *testing.T) {
 	if n := len(s.Intervals); len(m.ticks) != n && len(m.ticks) != n-1 {
 		t.Errorf("%d intervals but %d ticks", n, len(m.ticks))
 	}
-}
-
-// NewMonitor gives runs without a Monitor one.
-func TestNewMonitorDefault(t *testing.T) {
-	m := &fakeMonitor{}
-	NewMonitor = func(*config.Config, *target.Driver, target.Options) Monitor { return m }
-	defer func() { NewMonitor = nil }()
-	s := run(t, "DB_SWITCH=sqlite", "DEVICE_NUMBER=1", "SENSOR_NUMBER=1", "CLIENT_NUMBER=1", "LOOP=5", "OPERATION_PROPORTION=1")
-	if m.start.IsZero() || s.Resources == nil {
-		t.Fatalf("default monitor not used: %+v", s.Resources)
+	// OnInterval saw every closed interval as the summary holds it; only the
+	// last, closed after the clients stopped, comes with the summary alone.
+	if len(live) < 2 || len(live) > len(s.Intervals) {
+		t.Fatalf("%d intervals handed over live, %d in the summary", len(live), len(s.Intervals))
+	}
+	for i, iv := range live {
+		if !reflect.DeepEqual(iv, s.Intervals[i]) {
+			t.Errorf("interval %d: live %+v, summary %+v", i, iv, s.Intervals[i])
+		}
 	}
 }

@@ -50,6 +50,13 @@ type Runner struct {
 	// Monitor, when set, samples resource use during the measured phase
 	// (see monitor.go).
 	Monitor Monitor
+	// OnInterval, when set, receives each one-second interval of the
+	// measured phase as it closes (seq counts from 0, in the order of
+	// Summary.Intervals), so that a results store keeps the run as it goes.
+	// It is called from the interval loop and must not block.
+	OnInterval func(seq int, iv summary.Interval)
+	// OnMeasure, when set, is called once as the measured phase begins.
+	OnMeasure func(start time.Time)
 
 	stopOnce     sync.Once
 	stopCh       chan struct{}
@@ -206,6 +213,9 @@ func (r *Runner) measure(ctx context.Context, clients []*client, s *summary.Summ
 	for _, c := range clients {
 		c.rec = run.Client(c.id)
 	}
+	if r.OnMeasure != nil {
+		r.OnMeasure(start)
+	}
 	close(r.measureStart)
 
 	done := make(chan struct{})
@@ -257,6 +267,7 @@ func (r *Runner) collect(run *metrics.Run, start time.Time, done <-chan struct{}
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
 	r.monitorStart(start)
+	seq := 0
 	for {
 		select {
 		case <-done:
@@ -264,6 +275,10 @@ func (r *Runner) collect(run *metrics.Run, start time.Time, done <-chan struct{}
 		case now := <-tick.C:
 			iv, tot := run.Snapshot(now)
 			r.monitorTick(now)
+			if r.OnInterval != nil && iv.Seconds > 0 {
+				r.OnInterval(seq, iv)
+				seq++
+			}
 			if r.Progress == nil {
 				continue
 			}

@@ -6,6 +6,8 @@ import (
 	"math"
 	"sort"
 	"text/tabwriter"
+
+	"github.com/tsbench/tsbench/internal/summary"
 )
 
 // Measurement is what one repetition of a phase measured.
@@ -233,4 +235,24 @@ func PrintBreakEvens(w io.Writer, bes []BreakEven, targetCompresses bool) {
 			fmt.Fprintf(w, "  %s: compression never pays in this range\n", be.Pair)
 		}
 	}
+}
+
+// Figures turns the table into the published-vs-measured lines a run's
+// summary carries (and the HTML report shows): the rate where the study
+// published one, else the time.
+func (s *Scenario) Figures(rows []Row) []summary.PublishedFigure {
+	var out []summary.PublishedFigure
+	for _, r := range rows {
+		f := summary.PublishedFigure{Label: r.Phase, Source: s.Source, Note: r.Published.Note}
+		switch {
+		case r.Published.Rate > 0:
+			f.Unit, f.Published, f.Measured, f.Ratio = r.Unit, r.Published.Rate, r.Rate.Mean, r.RateRatio
+		case r.Published.Seconds > 0:
+			f.Unit, f.Published, f.Measured, f.Ratio = "s", r.Published.Seconds, r.Seconds.Mean, r.SecondsRatio
+		default:
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
 }

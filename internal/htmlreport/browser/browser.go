@@ -21,7 +21,9 @@ import (
 	"time"
 )
 
-// Chart is what the report says one chart drew.
+// Chart is what one chart drew. The first fields are what the report's
+// script says of it; the DOM fields are counted by this package from the
+// rendered page itself, so a script that misreports cannot pass.
 type Chart struct {
 	ID       string `json:"id"`
 	Title    string `json:"title"`
@@ -29,6 +31,10 @@ type Chart struct {
 	Points   int    `json:"points"`   // data points handed to the chart
 	Drawn    int    `json:"drawn"`    // points laid out on screen (finite coordinates)
 	SVGPaths int    `json:"svgPaths"` // SVG paths in the chart's element
+
+	DOMLines    int `json:"-"` // series lines in the rendered SVG
+	DOMVertices int `json:"-"` // their vertices: data points drawn as a line
+	DOMSymbols  int `json:"-"` // data points drawn as a symbol
 }
 
 // Find returns the Chromium to use: $TSBENCH_CHROMIUM, else chromium,
@@ -125,7 +131,63 @@ func Charts(ctx context.Context, bin, path string) ([]Chart, error) {
 	if err := json.Unmarshal([]byte(text), &charts); err != nil {
 		return nil, fmt.Errorf("%s: #tsbench-chart-check: %v: %q", path, err, tail(text, 200))
 	}
+	drawn := countDrawn(string(dom))
+	for i := range charts {
+		d := drawn[charts[i].ID]
+		charts[i].DOMLines, charts[i].DOMVertices, charts[i].DOMSymbols = d.lines, d.vertices, d.symbols
+	}
 	return charts, nil
+}
+
+// chartStart finds each chart's element in the rendered page.
+var chartStart = regexp.MustCompile(`<div class="chart" id="chart-([^"]+)"`)
+
+// svgPath matches an SVG path element with its attributes.
+var svgPath = regexp.MustCompile(`<path ([^>]*)>`)
+
+var attr = regexp.MustCompile(`([a-z-]+)="([^"]*)"`)
+
+// Grey strokes belong to axes, grid lines, ticks and the toolbox, never to a
+// data series.
+var greys = map[string]bool{"#E0E6F1": true, "#6E7079": true, "#666": true, "#ccc": true, "#000": true, "#fff": true}
+
+type drawnCounts struct{ lines, vertices, symbols int }
+
+// countDrawn reads, for every chart, the data the browser actually laid
+// out in its SVG: a series line is an unfilled path in a series colour
+// placed in plot coordinates (legend entries are translated into place, so
+// they carry a transform); a data symbol is a small circle in a series
+// colour placed by a matrix transform.
+func countDrawn(dom string) map[string]drawnCounts {
+	out := map[string]drawnCounts{}
+	starts := chartStart.FindAllStringSubmatchIndex(dom, -1)
+	for i, st := range starts {
+		end := len(dom)
+		if i+1 < len(starts) {
+			end = starts[i+1][0]
+		}
+		id := dom[st[2]:st[3]]
+		var c drawnCounts
+		for _, m := range svgPath.FindAllStringSubmatch(dom[st[1]:end], -1) {
+			a := map[string]string{}
+			for _, kv := range attr.FindAllStringSubmatch(m[1], -1) {
+				a[kv[1]] = kv[2]
+			}
+			stroke := a["stroke"]
+			if stroke == "" || greys[stroke] {
+				continue
+			}
+			switch tr := a["transform"]; {
+			case tr == "" && a["fill"] == "none":
+				c.lines++
+				c.vertices += strings.Count(a["d"], "M") + strings.Count(a["d"], "L")
+			case strings.HasPrefix(tr, "matrix(") && strings.Contains(a["d"], "A"):
+				c.symbols++
+			}
+		}
+		out[id] = c
+	}
+	return out
 }
 
 // Screenshot writes a PNG of the report's first width x height pixels.
@@ -152,14 +214,15 @@ func Screenshot(ctx context.Context, bin, path, png string, width, height int) e
 	return nil
 }
 
-// CheckDrawn returns an error naming every chart that drew no data point,
-// or nil when each drew some; want, when > 0, is the number of charts
-// expected.
+// CheckDrawn returns an error naming every chart in whose rendered SVG no
+// data point can be found, or nil when each drew some; want, when > 0, is
+// the number of charts expected.
 func CheckDrawn(charts []Chart, want int) error {
 	var bad []string
 	for _, c := range charts {
-		if c.Points == 0 || c.Drawn <= 0 || c.SVGPaths == 0 {
-			bad = append(bad, fmt.Sprintf("%s (%d points, %d drawn, %d SVG paths)", c.ID, c.Points, c.Drawn, c.SVGPaths))
+		if c.Points == 0 || c.Drawn <= 0 || c.DOMVertices+c.DOMSymbols == 0 {
+			bad = append(bad, fmt.Sprintf("%s (%d points given, the page found no drawn data: %d lines with %d vertices, %d symbols)",
+				c.ID, c.Points, c.DOMLines, c.DOMVertices, c.DOMSymbols))
 		}
 	}
 	switch {
