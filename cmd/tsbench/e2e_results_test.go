@@ -23,6 +23,7 @@ import (
 	"github.com/tsbench/tsbench/internal/compare"
 	"github.com/tsbench/tsbench/internal/htmlreport/browser"
 	"github.com/tsbench/tsbench/internal/results"
+	"github.com/tsbench/tsbench/internal/summary"
 )
 
 var storedLine = regexp.MustCompile(`Stored: run (\S+) in (.+) \(tsbench runs show`)
@@ -290,5 +291,78 @@ func TestUnreachableStoreKeepsTheRun(t *testing.T) {
 	r = tsbench(t, env, "run", "--quiet", "--loop", "5", "--results", "off")
 	if r.code != 0 || strings.Contains(r.stdout+r.stderr, "Stored:") || strings.Contains(r.stderr, "could not store") {
 		t.Errorf("--results off: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// A run is in the store while it runs, second by second; one whose process
+// is killed outright keeps the seconds it measured, and 'runs show' prints
+// its matrices from them.
+func TestRunStoredAsItGoes(t *testing.T) {
+	dir := t.TempDir()
+	env := []string{"TSBENCH_DATA_DIR=" + dir, "TSBENCH_RESULTS="}
+	cmd := exec.Command(binary, "run", "--quiet", "--duration", "60s", "--loop", "100000000", "--devices", "4", "--clients", "2",
+		"--set", "OPERATION_PROPORTION=1:0:0:0:0:0:0:0:0:0:0")
+	cmd.Env = append(os.Environ(), env...)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	killed := false
+	defer func() {
+		if !killed {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+	}()
+
+	// Within 30 s the running run is listed and has stored 3 seconds.
+	var live summary.Summary
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(300 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no running run with 3 stored seconds after 30 s: %+v", live.Intervals)
+		}
+		r := tsbench(t, env, "runs", "show", "latest", "--json")
+		if r.code != 0 || json.Unmarshal([]byte(r.stdout), &live) != nil {
+			continue
+		}
+		if len(live.Intervals) >= 3 {
+			break
+		}
+	}
+	if live.StopReason != "incomplete" || live.Resources == nil || len(live.Resources.Samples) == 0 {
+		t.Fatalf("running run: stop reason %q, resources %+v", live.StopReason, live.Resources)
+	}
+	r := tsbench(t, env, "runs", "--status", "running")
+	if r.code != 0 || !strings.Contains(r.stdout, live.RunID) {
+		t.Fatalf("runs --status running: exit %d\n%s", r.code, r.stdout)
+	}
+
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	killed = true
+
+	r = tsbench(t, env, "runs", "show", live.RunID)
+	mustExit(t, r, 0, "runs show of a killed run")
+	for _, want := range []string{"status running", "Incomplete:", "Result Matrix", "INGESTION"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("runs show lacks %q:\n%s", want, resTail(r.stdout, 1500))
+		}
+	}
+	// The matrices add up the stored seconds.
+	r = tsbench(t, env, "runs", "show", live.RunID, "--json")
+	var dead summary.Summary
+	if err := json.Unmarshal([]byte(r.stdout), &dead); err != nil {
+		t.Fatal(err)
+	}
+	var points int64
+	for _, iv := range dead.Intervals {
+		for _, o := range iv.Ops {
+			points += o.OKPoints
+		}
+	}
+	if len(dead.Intervals) < len(live.Intervals) || len(dead.Operations) != 1 || dead.Operations[0].OKPoints != points || points == 0 {
+		t.Fatalf("killed run: %d seconds (%d seen live), operations %+v, %d points in its seconds",
+			len(dead.Intervals), len(live.Intervals), dead.Operations, points)
 	}
 }

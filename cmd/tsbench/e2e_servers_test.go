@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tsbench/tsbench/internal/summary"
 	"github.com/tsbench/tsbench/internal/target/targettest"
 )
 
@@ -18,12 +19,12 @@ func TestScenariosOnServers(t *testing.T) {
 	} {
 		t.Run(srv.target, func(t *testing.T) {
 			targettest.RequireServer(t, srv.service, srv.addr)
-			scenariosOn(t, srv.target, srv.version)
+			scenariosOn(t, srv.target, srv.service, srv.version)
 		})
 	}
 }
 
-func scenariosOn(t *testing.T, target, version string) {
+func scenariosOn(t *testing.T, target, service, version string) {
 	cases := []struct {
 		name   string
 		scale  string
@@ -65,6 +66,10 @@ func scenariosOn(t *testing.T, target, version string) {
 				if !strings.Contains(s.Environment.ServerVersion, version) {
 					t.Errorf("server version %q", s.Environment.ServerVersion)
 				}
+				serverWatched(t, s, service)
+				if len(s.Published) == 0 || s.Published[0].Published <= 0 || s.Published[0].Measured <= 0 {
+					t.Errorf("phase %s: published-vs-measured figures %+v", p.Phase, s.Published)
+				}
 			}
 		})
 	}
@@ -105,5 +110,20 @@ func TestRunOnEveryServer(t *testing.T) {
 				t.Fatalf("%d operation rows, server version %q", len(s.Operations), s.Environment.ServerVersion)
 			}
 		})
+	}
+}
+
+// serverWatched checks that the run found the database server by the pid
+// file its service script wrote, and sampled its process.
+func serverWatched(t *testing.T, s *summary.Summary, service string) {
+	t.Helper()
+	res := s.Resources
+	if res == nil || res.Server == nil || !strings.HasSuffix(res.Server.Source, service+"/pid") {
+		t.Fatalf("server process not found from %s's pid file: %+v", service, res)
+	}
+	for _, smp := range res.Samples {
+		if smp.Server == nil || smp.Server.PID != res.Server.PID || smp.Server.RSSBytes == 0 {
+			t.Fatalf("sample without the server's figures: %+v", smp)
+		}
 	}
 }

@@ -19,32 +19,27 @@ import (
 	"github.com/tsbench/tsbench/internal/target"
 )
 
-func init() {
-	runner.NewMonitor = newRunMonitor
-}
-
-// newRunMonitor watches every run's resources: the tool, the host, and the
-// database server when it runs here (--server-pid, or the pid file its
-// service script wrote).
-func newRunMonitor(cfg *config.Config, d *target.Driver, _ target.Options) runner.Monitor {
-	pid := 0
-	if f := activeRun; f != nil {
-		if !f.resources {
-			return nil
-		}
-		pid = f.serverPID
+// watch attaches the run's observers: resource sampling (the tool, the
+// host, and the database server when it runs here: --server-pid, or the pid
+// file its service script wrote) and the live results store, which gets
+// every second and every resource sample as they close.
+func watch(r *runner.Runner, store *liveStore, cfg *config.Config, d *target.Driver, out runOutputs) {
+	r.OnInterval = store.interval
+	if !out.resources {
+		return
 	}
-	server, err := monitor.FindServer(d.Name, cfg.Host, int32(pid))
+	server, err := monitor.FindServer(d.Name, cfg.Host, int32(out.serverPID))
 	rec := monitor.NewRecorder(server)
 	if err != nil {
 		rec.AddError(err.Error())
 	}
-	return rec
+	rec.OnSample = store.resources
+	r.Monitor = rec
 }
 
-// checkRunStoreFlags rejects bad --results and --server-pid values before
-// the run starts.
-func checkRunStoreFlags(f *runFlags) error {
+// checkRunOutputs rejects bad --results, --server-pid and --hdr-log values
+// before the run starts.
+func checkRunOutputs(f runOutputs) error {
 	if spec, def, off := resultsSpec(f.results, ""); !off {
 		if _, err := results.ParseLocation(spec, def); err != nil {
 			return usageError("--results: %v", err)

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/report"
+	"github.com/tsbench/tsbench/internal/results"
 	"github.com/tsbench/tsbench/internal/runner"
 	"github.com/tsbench/tsbench/internal/scenario"
 	"github.com/tsbench/tsbench/internal/summary"
@@ -35,11 +36,7 @@ type runFlags struct {
 	variant     string
 	serverCores int
 
-	// Results store, HDR log and resource monitoring (runs.go, monitor.go).
-	results   string
-	hdrLog    string
-	serverPID int
-	resources bool
+	runOutputs // results store, HDR log, resource monitoring (store.go)
 }
 
 // keyFlag is a flag that sets one configuration key; it is applied only when
@@ -98,11 +95,7 @@ Exit status: 0 success; 1 the run failed or operations failed; 2 bad input;
 			if f.printConfig {
 				return config.Print(cfg, stdout)
 			}
-			ths, err := parseThresholds(f.thresholds)
-			if err != nil {
-				return err
-			}
-			return execute(cfg, ths, stdout, stderr)
+			return execute(cfg, f.runOutputs, stdout, stderr)
 		},
 	}
 	fl := cmd.Flags()
@@ -125,10 +118,7 @@ Exit status: 0 success; 1 the run failed or operations failed; 2 bad input;
 	fl.StringVar(&f.hdrLog, "hdr-log", "", "also write the latency histograms as an HdrHistogram log, DIR/<run id>.hlog")
 	fl.IntVar(&f.serverPID, "server-pid", 0, "the database server's process id, to sample its CPU, memory and I/O (default: found from the service scripts' pid files)")
 	fl.BoolVar(&f.resources, "resources", true, "sample CPU, memory, disk and network of the tool, the host and the server once a second")
-	cmd.PreRunE = func(*cobra.Command, []string) error {
-		activeRun = &f
-		return checkRunStoreFlags(&f)
-	}
+	cmd.PreRunE = func(*cobra.Command, []string) error { return checkRunOutputs(f.runOutputs) }
 	return cmd
 }
 
@@ -172,6 +162,13 @@ func loadConfig(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stderr io.Wri
 			}
 		}
 	}
+	// --threshold adds to THRESHOLDS from the files.
+	for _, e := range f.thresholds {
+		if _, err := threshold.Parse(e); err != nil {
+			return nil, usageError("--threshold: %v", err)
+		}
+		cfg.Thresholds = append(cfg.Thresholds, e)
+	}
 	if err := config.Resolve(cfg); err != nil {
 		return nil, err
 	}
@@ -192,8 +189,8 @@ func loadFile(path string, load func(io.Reader) ([]string, error)) ([]string, er
 
 // execute runs the benchmark and writes every output; its error carries the
 // exit status.
-func execute(cfg *config.Config, ths []threshold.Threshold, stdout, stderr io.Writer) error {
-	s, err := runBenchmark(cfg, "", ths, stdout, stderr)
+func execute(cfg *config.Config, out runOutputs, stdout, stderr io.Writer) error {
+	s, err := runBenchmark(cfg, "", out, stdout, stderr)
 	if err != nil {
 		return err
 	}
@@ -201,19 +198,19 @@ func execute(cfg *config.Config, ths []threshold.Threshold, stdout, stderr io.Wr
 }
 
 // runBenchmark runs one benchmark, prints it and saves it; label names the
-// scenario phase, if any.
-func runBenchmark(cfg *config.Config, label string, ths []threshold.Threshold, stdout, stderr io.Writer) (*summary.Summary, error) {
+// scenario phase, if any. The run is in the results store from its first
+// measured second on.
+func runBenchmark(cfg *config.Config, label string, out runOutputs, stdout, stderr io.Writer) (*summary.Summary, error) {
 	driver, _ := target.Lookup(cfg.Target)
-	dataDir := cfg.DataDir
-	if dataDir == "" {
-		dataDir = defaultDataDir()
-	}
+	dataDir := dataDirOf(cfg)
 	runID := newRunID()
 	opts := targetOptions(cfg, driver, dataDir)
 	r, err := runner.New(cfg, driver, opts)
 	if err != nil {
 		return nil, &exitError{ExitUsage, err}
 	}
+	store := openLiveStore(out, dataDir, stderr)
+	watch(r, store, cfg, driver, out)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -227,16 +224,19 @@ func runBenchmark(cfg *config.Config, label string, ths []threshold.Threshold, s
 	}
 	fmt.Fprintf(stderr, "tsbench: run %s: target %s, %d clients, %d devices x %d sensors, data in %s\n",
 		runID, driver.Name, cfg.Clients, cfg.Devices, cfg.Sensors, opts.DataDir)
+	r.OnMeasure = func(started time.Time) { store.begin(partialRun(cfg, runID, label, driver, started)) }
 	s, err := r.Run(ctx)
 	if progress != nil {
 		progress.Finish()
 	}
 	if err != nil {
+		store.abandon(runID)
 		return nil, &exitError{ExitFailure, err}
 	}
 	complete(s, cfg, runID, driver, opts.DataDir)
 	s.Scenario = label
-	for _, th := range ths {
+	for _, e := range cfg.Thresholds {
+		th, _ := threshold.Parse(e) // checked when the configuration was read
 		s.Thresholds = append(s.Thresholds, th.Evaluate(s))
 	}
 	s.ResultsDir = filepath.Join(dataDir, "runs", runID)
@@ -247,7 +247,8 @@ func runBenchmark(cfg *config.Config, label string, ths []threshold.Threshold, s
 		return nil, &exitError{ExitFailure, err}
 	}
 	printThresholds(stdout, s.Thresholds)
-	saveOutputs(s, cfg, stdout, stderr)
+	saveOutputs(s, cfg, out, stdout, stderr)
+	store.finish(s, stdout)
 	return s, nil
 }
 
@@ -256,6 +257,15 @@ func runBenchmark(cfg *config.Config, label string, ths []threshold.Threshold, s
 func targetOptions(cfg *config.Config, d *target.Driver, dataDir string) target.Options {
 	return target.Options{Host: cfg.Host, Port: cfg.Port, User: cfg.User, Password: cfg.Password,
 		Database: cfg.Database, DataDir: filepath.Join(dataDir, d.Name), Extra: cfg.TargetOptions}
+}
+
+// partialRun is what is known of a run when it starts measuring: what the
+// results store keeps until the run finishes.
+func partialRun(cfg *config.Config, runID, label string, d *target.Driver, started time.Time) *summary.Summary {
+	return &summary.Summary{SchemaVersion: summary.SchemaVersion, RunID: runID, Target: d.Name, Scenario: label,
+		Started: started.UTC(), MeasureStarted: started.UTC(), StopReason: "running", OpenModel: cfg.Rate > 0,
+		RatePerSecond: cfg.Rate, Config: config.Map(cfg), Environment: sysinfo.Environment(context.Background()),
+		Tool: summary.Tool{Version: Version}}
 }
 
 // complete adds what only the command knows: identity, configuration,
@@ -282,10 +292,9 @@ func complete(s *summary.Summary, cfg *config.Config, runID string, d *target.Dr
 	}
 }
 
-// saveOutputs writes the run directory (JSON, CSV) and --json, stores the
-// run in the results store and writes --hdr-log; a failure to save is
-// reported but does not hide the printed result.
-func saveOutputs(s *summary.Summary, cfg *config.Config, stdout, stderr io.Writer) {
+// saveOutputs writes the run directory (JSON, CSV), --json and --hdr-log;
+// a failure to save is reported but does not hide the printed result.
+func saveOutputs(s *summary.Summary, cfg *config.Config, out runOutputs, stdout, stderr io.Writer) {
 	if err := report.WriteJSON(filepath.Join(s.ResultsDir, "summary.json"), s); err != nil {
 		fmt.Fprintf(stderr, "tsbench: could not save the run in %s: %v\n", s.ResultsDir, err)
 	}
@@ -302,8 +311,14 @@ func saveOutputs(s *summary.Summary, cfg *config.Config, stdout, stderr io.Write
 	if line := resourceLine(s.Resources); line != "" {
 		fmt.Fprintln(stdout, line)
 	}
+	if out.hdrLog != "" {
+		if path, err := results.WriteHDRLogFile(out.hdrLog, s); err != nil {
+			fmt.Fprintf(stderr, "tsbench: could not write the HDR log in %s: %v\n", out.hdrLog, err)
+		} else {
+			fmt.Fprintf(stdout, "HDR log: %s\n", path)
+		}
+	}
 	fmt.Fprintf(stdout, "Data: %s\nResults: %s\n", s.DataPath, s.ResultsDir)
-	saveResults(s, cfg, stdout, stderr)
 }
 
 // outcome maps a finished run to its exit status.
@@ -376,25 +391,19 @@ func defaultDataDir() string {
 	return "tsbench-data"
 }
 
+// dataDirOf is the run's data directory: data_dir, else the default.
+func dataDirOf(cfg *config.Config) string {
+	if cfg.DataDir != "" {
+		return cfg.DataDir
+	}
+	return defaultDataDir()
+}
+
 // newRunID is sortable by time and unique enough across machines.
 func newRunID() string {
 	var b [3]byte
 	_, _ = rand.Read(b[:])
 	return time.Now().UTC().Format("20060102-150405") + "-" + hex.EncodeToString(b[:])
-}
-
-// parseThresholds reads every --threshold before the run starts, so a typo
-// cannot waste a long benchmark.
-func parseThresholds(exprs []string) ([]threshold.Threshold, error) {
-	var out []threshold.Threshold
-	for _, e := range exprs {
-		th, err := threshold.Parse(e)
-		if err != nil {
-			return nil, usageError("--threshold: %v", err)
-		}
-		out = append(out, th)
-	}
-	return out, nil
 }
 
 func printThresholds(w io.Writer, rs []summary.ThresholdResult) {

@@ -15,17 +15,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tsbench/tsbench/internal/config"
+	"github.com/tsbench/tsbench/internal/metrics"
 	"github.com/tsbench/tsbench/internal/report"
 	"github.com/tsbench/tsbench/internal/results"
 	"github.com/tsbench/tsbench/internal/summary"
 )
-
-// activeRun is the run command being executed. saveOutputs and the
-// resource monitor read its results-store, HDR-log and monitoring flags:
-// they are reached through code whose signatures do not carry them. The
-// command line runs one command per process, so one pointer suffices.
-var activeRun *runFlags
 
 // resultsEnv names the environment variable that gives the default
 // results store (a path or a postgres:// or mysql:// URL; a password is
@@ -114,6 +108,11 @@ func (sf *storeFlags) loadRuns(ctx context.Context, refs []string) ([]*summary.S
 			}
 			return nil, &exitError{ExitFailure, err}
 		}
+		if len(s.Operations) == 0 {
+			// A run that never finished (still running, or killed) is
+			// known by the seconds it stored as it went.
+			s.Operations = metrics.FromIntervals(s.Intervals)
+		}
 		out = append(out, s)
 	}
 	return out, nil
@@ -142,51 +141,6 @@ func readSummaryFile(path string) (*summary.Summary, error) {
 	return &s, nil
 }
 
-// saveResults stores a finished run in the results store and writes its HDR
-// log when asked. A store that cannot be reached or is locked costs the run
-// nothing: its result was printed and its JSON written; the message says
-// where, and how to import it later.
-func saveResults(s *summary.Summary, cfg *config.Config, stdout, stderr io.Writer) {
-	f := activeRun
-	if f == nil {
-		f = &runFlags{resources: true}
-	}
-	if f.hdrLog != "" {
-		if path, err := results.WriteHDRLogFile(f.hdrLog, s); err != nil {
-			fmt.Fprintf(stderr, "tsbench: could not write the HDR log in %s: %v\n", f.hdrLog, err)
-		} else {
-			fmt.Fprintf(stdout, "HDR log: %s\n", path)
-		}
-	}
-	spec, def, off := resultsSpec(f.results, cfg.DataDir)
-	if off {
-		return
-	}
-	kept := filepath.Join(s.ResultsDir, "summary.json")
-	if cfg.JSONPath != "" {
-		kept += " and " + cfg.JSONPath
-	}
-	loc, err := results.ParseLocation(spec, def)
-	if err != nil {
-		fmt.Fprintf(stderr, "tsbench: could not store the run: %v\ntsbench: the run is kept in %s\n", err, kept)
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	st, err := results.Open(ctx, loc)
-	if err == nil {
-		err = st.Save(ctx, s)
-		st.Close()
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "tsbench: could not store the run in the results store %s: %v\n", loc, err)
-		fmt.Fprintf(stderr, "tsbench: the run is kept in %s; store it later with: tsbench runs import %s%s\n",
-			kept, filepath.Join(s.ResultsDir, "summary.json"), resultsFlagText(f.results, loc))
-		return
-	}
-	fmt.Fprintf(stdout, "Stored: run %s in %s (tsbench runs show %s%s)\n", s.RunID, loc, s.RunID, resultsFlagText(f.results, loc))
-}
-
 // resultsFlagText repeats a --results given on the command line, without
 // its password, for a suggested command.
 func resultsFlagText(flag string, loc results.Location) string {
@@ -207,7 +161,8 @@ func newRunsCmd(stdout, stderr io.Writer) *cobra.Command {
 		Long: `List the runs kept in the results store, newest first: id, start time,
 scenario, target, the headline operation (INGESTION when the run wrote) with
 its throughput and p99 latency, and the status (ok, failed, threshold-failed,
-verify-failed, interrupted).
+verify-failed, interrupted; running while a run is under way, and for a run
+whose process was killed: the seconds it measured are kept).
 
 Every 'tsbench run' is stored, interrupted ones too, in <data-dir>/results.db
 (SQLite) unless --results names another store: a file, or a PostgreSQL or
@@ -257,7 +212,7 @@ unique prefix, or given as latest, latest~1, ...`,
 	fl := cmd.Flags()
 	fl.StringVar(&f.Target, "target", "", "only runs against this target")
 	fl.StringVar(&f.Scenario, "scenario", "", "only runs of scenarios starting with this name")
-	fl.StringVar(&f.Status, "status", "", "only runs with this status: ok, failed, threshold-failed, verify-failed, interrupted")
+	fl.StringVar(&f.Status, "status", "", "only runs with this status: ok, failed, threshold-failed, verify-failed, interrupted, running")
 	fl.StringVar(&since, "since", "", "only runs started since: a duration back (24h, 7d) or a date/time (2026-03-01, RFC 3339)")
 	fl.IntVar(&f.Limit, "limit", 20, "at most this many runs, newest first (0 = all)")
 	fl.BoolVar(&asJSON, "json", false, "print the list as JSON")
@@ -355,6 +310,10 @@ func newRunsShowCmd(sf *storeFlags, stdout io.Writer) *cobra.Command {
 			}
 			fmt.Fprintf(stdout, "Run %s: target %s%s, started %s, status %s\n", s.RunID, s.Target, scen,
 				s.Started.UTC().Format("2006-01-02 15:04:05 UTC"), results.Status(s))
+			if s.StopReason == "incomplete" {
+				fmt.Fprintf(stdout, "Incomplete: the run did not finish (it is still running, or its process ended abruptly); "+
+					"below are the %d seconds it stored as it went, latencies from their HDR histograms\n", len(s.Intervals))
+			}
 			if err := report.Console(stdout, s); err != nil {
 				return err
 			}

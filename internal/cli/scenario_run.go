@@ -83,6 +83,7 @@ func executeScenario(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stdout, 
 	res := scenarioResult{SchemaVersion: summary.SchemaVersion, Scenario: sc.Name, Variant: f.variant, Scale: f.scale,
 		Repeat: repeat, ServerCores: cores, Target: configs[0].Target, Started: time.Now().UTC()}
 	measured := make([][]scenario.Measurement, len(sc.Phases))
+	var runs []*summary.Summary // every phase's run, to carry the table
 	var worst error
 	for r := 1; r <= repeat && !res.Interrupted; r++ {
 		for i, p := range sc.Phases {
@@ -102,7 +103,7 @@ func executeScenario(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stdout, 
 				}
 				continue
 			}
-			s, err := runBenchmark(configs[i], label, nil, stdout, stderr)
+			s, err := runBenchmark(configs[i], label, f.runOutputs, stdout, stderr)
 			if err != nil {
 				return err
 			}
@@ -112,6 +113,7 @@ func executeScenario(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stdout, 
 				bp.print(stdout)
 				res.BreakPoints = append(res.BreakPoints, bp)
 			}
+			runs = append(runs, s)
 			res.Phases = append(res.Phases, scenarioPhaseResult{Phase: p.Name, Repetition: r, RunID: s.RunID, ResultsDir: s.ResultsDir})
 			if op := s.Op(p.Operation); op != nil && !s.Interrupted {
 				measured[i] = append(measured[i], scenario.Measurement{Seconds: s.Elapsed, Points: op.OKPoints,
@@ -131,6 +133,7 @@ func executeScenario(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stdout, 
 	if err := sc.PrintTable(stdout, res.Rows, f.scale, cores, where); err != nil {
 		return err
 	}
+	attachFigures(runs, sc.Figures(res.Rows), f.runOutputs, dataDirOf(configs[0]), stderr)
 	res.BreakEvens = scenario.BreakEvens(res.Rows)
 	driver, _ := target.Lookup(res.Target)
 	scenario.PrintBreakEvens(stdout, res.BreakEvens, driver != nil && driver.Caps.Compression)
@@ -160,12 +163,24 @@ func phaseConfigs(cmd *cobra.Command, f *runFlags, flags []*keyFlag, sc *scenari
 	return out, nil
 }
 
-func saveScenario(res *scenarioResult, cfg *config.Config, stdout, stderr io.Writer) {
-	dataDir := cfg.DataDir
-	if dataDir == "" {
-		dataDir = defaultDataDir()
+// attachFigures gives every phase's run the scenario's published-vs-measured
+// table, known only once all phases ran, and saves those runs again (run
+// directory and results store), so that a report of any of them shows it.
+func attachFigures(runs []*summary.Summary, figures []summary.PublishedFigure, out runOutputs, dataDir string, stderr io.Writer) {
+	if len(figures) == 0 {
+		return
 	}
-	path := filepath.Join(dataDir, "scenarios", newRunID()+"-"+res.Scenario+".json")
+	for _, s := range runs {
+		s.Published = figures
+		if err := report.WriteJSON(filepath.Join(s.ResultsDir, "summary.json"), s); err != nil {
+			fmt.Fprintf(stderr, "tsbench: could not save the run in %s: %v\n", s.ResultsDir, err)
+		}
+		storeAgain(out, dataDir, s, stderr)
+	}
+}
+
+func saveScenario(res *scenarioResult, cfg *config.Config, stdout, stderr io.Writer) {
+	path := filepath.Join(dataDirOf(cfg), "scenarios", newRunID()+"-"+res.Scenario+".json")
 	if err := report.WriteJSONValue(path, res); err != nil {
 		fmt.Fprintf(stderr, "tsbench: could not save the scenario result %s: %v\n", path, err)
 		return

@@ -14,18 +14,24 @@ var (
 	operationColumns = []string{"run_id", "name", "ok_operations", "ok_points", "fail_operations", "fail_points", "unsupported",
 		"throughput", "avg_ms", "min_ms", "p10_ms", "p25_ms", "p50_ms", "p75_ms", "p90_ms", "p95_ms", "p99_ms", "p999_ms", "max_ms",
 		"slowest_thread_ms", "hdr_histogram"}
+	// op_seq keeps the order of an interval's operations; an interval in
+	// which nothing completed is one row with an empty operation.
 	intervalColumns = []string{"run_id", "seq", "operation", "t_s", "duration_s", "ok_operations", "ok_points", "fail_operations",
-		"p50_ms", "p99_ms", "max_ms", "hdr_histogram"}
+		"p50_ms", "p99_ms", "max_ms", "hdr_histogram", "op_seq"}
+	// time_utc is the sample's time to the nanosecond (time_ms is for SQL).
 	resourceColumns = []string{"run_id", "source", "seq", "t_s", "time_ms", "hostname", "tool_cpu_percent", "tool_rss_bytes",
 		"server_pid", "server_cpu_percent", "server_rss_bytes", "server_read_bytes_per_s", "server_write_bytes_per_s",
 		"host_cpu_percent", "host_mem_used_bytes", "host_mem_total_bytes", "host_disk_read_bytes_per_s", "host_disk_write_bytes_per_s",
-		"host_net_recv_bytes_per_s", "host_net_sent_bytes_per_s"}
+		"host_net_recv_bytes_per_s", "host_net_sent_bytes_per_s",
+		"time_utc", "tool_pid", "tool_processes", "tool_read_bytes_per_s", "tool_write_bytes_per_s", "server_processes", "host_cores"}
 	thresholdColumns = []string{"run_id", "seq", "expr", "passed", "actual", "reason"}
 )
 
-// ddlTemplate uses {ID} (a short key), {TEXT} (up to a few KB), {BIG}
-// (anything: a whole summary), {REAL} and {INT}; {INDEX name (cols)} marks
-// an index, inline for MySQL and a separate statement elsewhere.
+// ddlTemplate uses {ID} (a short key), {NAME} (a label of any length, not
+// indexed), {TEXT} (up to a few KB), {BIG} (anything: a whole summary),
+// {REAL} and {INT}; {INDEX name (cols)} marks an index, inline for MySQL and
+// a separate statement elsewhere. The tables are those of the first stores:
+// columns added since are in addedColumns.
 var ddlTemplate = []string{
 	`CREATE TABLE IF NOT EXISTS tsbench_meta (
 		name {ID} NOT NULL PRIMARY KEY,
@@ -34,18 +40,18 @@ var ddlTemplate = []string{
 		run_id {ID} NOT NULL PRIMARY KEY,
 		started_ms BIGINT NOT NULL,
 		started {ID} NOT NULL,
-		target {ID} NOT NULL,
+		target {NAME} NOT NULL,
 		scenario {NAME} NOT NULL,
 		status {ID} NOT NULL,
-		stop_reason {ID},
+		stop_reason {NAME},
 		elapsed_s {REAL} NOT NULL,
-		headline_op {ID},
+		headline_op {NAME},
 		headline_throughput {REAL},
 		headline_p99_ms {REAL},
 		total_points BIGINT NOT NULL,
 		fail_operations BIGINT NOT NULL,
 		hostname {NAME},
-		tool_version {ID},
+		tool_version {NAME},
 		server_version {NAME},
 		schema_version {INT},
 		config_json {BIG},
@@ -102,27 +108,47 @@ var ddlTemplate = []string{
 		PRIMARY KEY (run_id, seq))`,
 }
 
+// addedColumns came after the first stores were made; migrate adds those a
+// store lacks. They are nullable, so an older tsbench still writes such a
+// store (leaving them NULL) and StoreVersion needs no bump.
+var addedColumns = []struct{ table, column, typ string }{
+	{"tsbench_intervals", "op_seq", "{INT}"},
+	{"tsbench_resources", "time_utc", "{ID}"},
+	{"tsbench_resources", "tool_pid", "{INT}"},
+	{"tsbench_resources", "tool_processes", "{INT}"},
+	{"tsbench_resources", "tool_read_bytes_per_s", "{REAL}"},
+	{"tsbench_resources", "tool_write_bytes_per_s", "{REAL}"},
+	{"tsbench_resources", "server_processes", "{INT}"},
+	{"tsbench_resources", "host_cores", "{INT}"},
+}
+
 type dialect struct {
 	name  string
 	types map[string]string
+	// tableOptions follow each CREATE TABLE.
+	tableOptions string
 }
 
+// Labels are {NAME} = TEXT on the servers: server versions, host names and
+// scenario labels have no length a VARCHAR could promise. MySQL tables
+// declare utf8mb4 because a server's default is often latin1, which rejects
+// (in strict mode) any other character in a label or an error text; the
+// binary collation makes keys case-sensitive as on the other databases.
 var dialects = map[string]dialect{
 	"sqlite": {name: "sqlite", types: map[string]string{"{ID}": "TEXT", "{NAME}": "TEXT", "{TEXT}": "TEXT", "{BIG}": "TEXT",
 		"{REAL}": "REAL", "{INT}": "INTEGER"}},
-	"postgres": {name: "postgres", types: map[string]string{"{ID}": "VARCHAR(100)", "{NAME}": "VARCHAR(255)", "{TEXT}": "TEXT",
+	"postgres": {name: "postgres", types: map[string]string{"{ID}": "VARCHAR(100)", "{NAME}": "TEXT", "{TEXT}": "TEXT",
 		"{BIG}": "TEXT", "{REAL}": "DOUBLE PRECISION", "{INT}": "INTEGER"}},
-	"mysql": {name: "mysql", types: map[string]string{"{ID}": "VARCHAR(100)", "{NAME}": "VARCHAR(255)", "{TEXT}": "TEXT",
-		"{BIG}": "LONGTEXT", "{REAL}": "DOUBLE", "{INT}": "INTEGER"}},
+	"mysql": {name: "mysql", types: map[string]string{"{ID}": "VARCHAR(100)", "{NAME}": "TEXT", "{TEXT}": "TEXT",
+		"{BIG}": "LONGTEXT", "{REAL}": "DOUBLE", "{INT}": "INTEGER"},
+		tableOptions: " ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin"},
 }
 
 // ddl is the dialect's CREATE statements.
 func (d dialect) ddl() []string {
 	var out []string
 	for _, t := range ddlTemplate {
-		for k, v := range d.types {
-			t = strings.ReplaceAll(t, k, v)
-		}
+		t = d.typesIn(t)
 		var index string
 		if i := strings.Index(t, "{INDEX "); i >= 0 {
 			j := strings.Index(t[i:], "}") + i
@@ -130,20 +156,28 @@ func (d dialect) ddl() []string {
 			t = strings.TrimRight(t[:i], " \t\n") + t[j+1:]
 		}
 		if index == "" {
-			out = append(out, t)
+			out = append(out, t+d.tableOptions)
 			continue
 		}
 		name, cols, _ := strings.Cut(index, " ")
 		if d.name == "mysql" {
 			// MySQL has no CREATE INDEX IF NOT EXISTS: declare it inline.
 			t = strings.TrimSuffix(t, ")") + ",\n\t\tINDEX " + name + " " + cols + ")"
-			out = append(out, t)
+			out = append(out, t+d.tableOptions)
 			continue
 		}
 		table := strings.Fields(t)[5] // CREATE TABLE IF NOT EXISTS <table>
-		out = append(out, t, "CREATE INDEX IF NOT EXISTS "+name+" ON "+table+" "+cols)
+		out = append(out, t+d.tableOptions, "CREATE INDEX IF NOT EXISTS "+name+" ON "+table+" "+cols)
 	}
 	return out
+}
+
+// typesIn replaces the type placeholders of a DDL template.
+func (d dialect) typesIn(t string) string {
+	for k, v := range d.types {
+		t = strings.ReplaceAll(t, k, v)
+	}
+	return t
 }
 
 // rebind turns ? placeholders into PostgreSQL's $1, $2, ...
@@ -164,18 +198,15 @@ func (d dialect) rebind(q string) string {
 	return b.String()
 }
 
-// likeEscape names the escape character of LIKE patterns built by
-// escapeLike (MySQL's default is already a backslash, and it would need it
-// doubled in the literal).
-func (d dialect) likeEscape() string {
-	if d.name == "mysql" {
-		return ""
-	}
-	return ` ESCAPE '\'`
-}
+// likeEscape is the escape clause of LIKE patterns built by escapeLike. The
+// escape character is '!' rather than a backslash: a backslash in the
+// literal means different things under PostgreSQL's
+// standard_conforming_strings and MySQL's NO_BACKSLASH_ESCAPES.
+const likeEscape = ` ESCAPE '!'`
 
-// duplicate reports a unique-key violation.
+// duplicate reports a unique-key violation, or an object that already
+// exists (PostgreSQL's word when two sessions create the same table).
 func (d dialect) duplicate(err error) bool {
 	msg := strings.ToLower(err.Error())
-	return strings.Contains(msg, "unique") || strings.Contains(msg, "duplicate")
+	return strings.Contains(msg, "unique") || strings.Contains(msg, "duplicate") || strings.Contains(msg, "already exists")
 }

@@ -1,0 +1,174 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"time"
+
+	"github.com/tsbench/tsbench/internal/results"
+	"github.com/tsbench/tsbench/internal/summary"
+)
+
+// runOutputs are what a run writes besides the console and its run
+// directory: the results store, the HDR log, and resource samples.
+type runOutputs struct {
+	results   string // --results: a store spec, "" for the default, "off"
+	hdrLog    string // --hdr-log DIR
+	serverPID int    // --server-pid
+	resources bool   // --resources
+}
+
+// Deadlines of the store's work at the edges of a run. The journal bounds
+// each of its own writes.
+const (
+	storeOpenTimeout   = 10 * time.Second
+	storeFinishTimeout = time.Minute
+)
+
+// liveStore keeps one run in the results store while it runs: the run is
+// begun when measuring starts, each second and resource sample is
+// journalled as it closes, and the finished summary replaces it all. A
+// store that is down or locked costs the run nothing: the journal drops
+// what it cannot write, and finish reports where the run is kept instead.
+type liveStore struct {
+	out     runOutputs
+	dataDir string
+	loc     results.Location
+	st      *results.Store // nil when storing is off or the store failed to open
+	journal *results.Journal
+	stderr  io.Writer
+}
+
+// openLiveStore opens the run's store before the run starts, so that a
+// store that cannot be reached is reported at once rather than after a
+// long run. It returns nil when storing is off.
+func openLiveStore(out runOutputs, dataDir string, stderr io.Writer) *liveStore {
+	spec, def, off := resultsSpec(out.results, dataDir)
+	if off {
+		return nil
+	}
+	ls := &liveStore{out: out, dataDir: dataDir, stderr: stderr}
+	loc, err := results.ParseLocation(spec, def)
+	if err != nil { // checked before the run; kept for callers that did not
+		fmt.Fprintf(stderr, "tsbench: results store: %v\n", err)
+		return ls
+	}
+	ls.loc = loc
+	ctx, cancel := context.WithTimeout(context.Background(), storeOpenTimeout)
+	defer cancel()
+	if ls.st, err = results.Open(ctx, loc); err != nil {
+		fmt.Fprintf(stderr, "tsbench: warning: %v; the run goes on, and is kept in its run directory\n", err)
+	}
+	return ls
+}
+
+// begin starts journalling the run described by partial (id, target,
+// configuration, environment: what is known before it measures).
+func (ls *liveStore) begin(partial *summary.Summary) {
+	if ls == nil || ls.st == nil {
+		return
+	}
+	ls.journal = results.NewJournal(ls.st, partial)
+}
+
+// interval and resources hand one closed second or one resource sample to
+// the journal; they never block.
+func (ls *liveStore) interval(seq int, iv summary.Interval) {
+	if ls != nil && ls.journal != nil {
+		ls.journal.Interval(seq, iv)
+	}
+}
+
+func (ls *liveStore) resources(seq int, smp summary.ResourceSample) {
+	if ls != nil && ls.journal != nil {
+		ls.journal.Resources(seq, smp)
+	}
+}
+
+// abandon removes a run that ended before it measured anything (it could
+// not connect, say): the store keeps runs, not attempts.
+func (ls *liveStore) abandon(runID string) {
+	if ls == nil || ls.st == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), storeOpenTimeout)
+	defer cancel()
+	if ls.journal != nil {
+		_ = ls.journal.Close(ctx)
+	}
+	_, _ = ls.st.Delete(ctx, runID)
+	ls.st.Close()
+}
+
+// finish stores the finished run whole, replacing what the journal wrote,
+// and says where it went. When the store failed at the start it is tried
+// once more: a lock may have been released meanwhile.
+func (ls *liveStore) finish(s *summary.Summary, stdout io.Writer) {
+	if ls == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), storeFinishTimeout)
+	defer cancel()
+	var journalErr error
+	if ls.journal != nil {
+		journalErr = ls.journal.Close(ctx)
+	}
+	err := ls.save(ctx, s)
+	switch {
+	case err != nil:
+		ls.failed(s, err)
+	case journalErr != nil:
+		fmt.Fprintf(ls.stderr, "tsbench: note: the results store missed part of the run while it ran (%v); the whole run is stored now\n", journalErr)
+		fallthrough
+	default:
+		fmt.Fprintf(stdout, "Stored: run %s in %s (tsbench runs show %s%s)\n", s.RunID, ls.loc, s.RunID, resultsFlagText(ls.out.results, ls.loc))
+	}
+}
+
+// save writes s with the open store, or opens it for the purpose.
+func (ls *liveStore) save(ctx context.Context, s *summary.Summary) error {
+	if ls.loc.Dialect == "" {
+		return fmt.Errorf("no usable results store (--results %q)", results.Redact(ls.out.results))
+	}
+	if ls.st == nil {
+		st, err := results.Open(ctx, ls.loc)
+		if err != nil {
+			return err
+		}
+		ls.st = st
+	}
+	defer func() { ls.st.Close(); ls.st = nil }()
+	return ls.st.Save(ctx, s)
+}
+
+// failed says that the store lost the run, where it is kept instead, and
+// how to store it later.
+func (ls *liveStore) failed(s *summary.Summary, err error) {
+	path := filepath.Join(s.ResultsDir, "summary.json")
+	fmt.Fprintf(ls.stderr, "tsbench: could not store the run in the results store %s: %v\n", ls.loc, err)
+	fmt.Fprintf(ls.stderr, "tsbench: the run is kept in %s; store it later with: tsbench runs import %s%s\n",
+		path, path, resultsFlagText(ls.out.results, ls.loc))
+}
+
+// storeAgain replaces a stored run with an amended summary (a scenario adds
+// its published-vs-measured table once every phase ran). Quietly does
+// nothing when storing is off; a failure is reported.
+func storeAgain(out runOutputs, dataDir string, s *summary.Summary, stderr io.Writer) {
+	ls := &liveStore{out: out, dataDir: dataDir, stderr: stderr}
+	spec, def, off := resultsSpec(out.results, dataDir)
+	if off {
+		return
+	}
+	loc, err := results.ParseLocation(spec, def)
+	if err != nil {
+		return
+	}
+	ls.loc = loc
+	ctx, cancel := context.WithTimeout(context.Background(), storeFinishTimeout)
+	defer cancel()
+	if err := ls.save(ctx, s); err != nil {
+		ls.failed(s, err)
+	}
+}
