@@ -197,7 +197,12 @@ func (st *Store) write(ctx context.Context, s *summary.Summary, status string) e
 	if s.RunID == "" {
 		return fmt.Errorf("results store %s: the run has no id", st.loc)
 	}
-	body, err := json.Marshal(s)
+	// The per-second series lives in tsbench_intervals only: with a
+	// histogram per second it is most of a run's size, and kept twice a
+	// long run would outgrow MySQL's default packet (16 MB) in about 1.5 h.
+	whole := *s
+	whole.Intervals = nil
+	body, err := json.Marshal(&whole)
 	if err != nil {
 		return fmt.Errorf("results store %s: encode run %s: %w", st.loc, s.RunID, err)
 	}
@@ -568,6 +573,10 @@ func (st *Store) Get(ctx context.Context, ref string) (*summary.Summary, error) 
 		if err := st.rebuild(ctx, &s); err != nil {
 			return nil, err
 		}
+		return &s, nil
+	}
+	if s.Intervals, err = st.readIntervals(ctx, id); err != nil {
+		return nil, st.loc.scrubErr("read intervals of run "+id, err)
 	}
 	return &s, nil
 }
