@@ -328,7 +328,7 @@ func outcome(s *summary.Summary) error {
 		return &exitError{code: ExitInterrupted}
 	case s.Verify != nil && !s.Verify.OK && s.Verify.Skipped == "":
 		return &exitError{code: ExitVerify}
-	case thresholdFailed(s):
+	case s.ThresholdFailed():
 		return &exitError{code: ExitThreshold}
 	case s.Failed():
 		return &exitError{code: ExitFailure}
@@ -422,13 +422,4 @@ func printThresholds(w io.Writer, rs []summary.ThresholdResult) {
 		}
 		fmt.Fprintf(w, "  %s  %s (actual %.4g)\n", state, r.Expr, r.Actual)
 	}
-}
-
-func thresholdFailed(s *summary.Summary) bool {
-	for _, r := range s.Thresholds {
-		if !r.Passed {
-			return true
-		}
-	}
-	return false
 }

@@ -237,26 +237,13 @@ func printRunList(w io.Writer, runs []results.RunInfo, loc results.Location) err
 			op = "-"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Started.UTC().Format("2006-01-02 15:04:05"), scen, r.Target, op,
-			formatThousands(r.Throughput), strconv.FormatFloat(r.P99MS, 'f', 2, 64), r.Status)
+			report.GroupThousands(strconv.FormatFloat(r.Throughput, 'f', 2, 64)), strconv.FormatFloat(r.P99MS, 'f', 2, 64), r.Status)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	_, err := fmt.Fprintf(w, "%d run(s) from %s\n", len(runs), loc)
 	return err
-}
-
-func formatThousands(v float64) string {
-	s := strconv.FormatFloat(v, 'f', 2, 64)
-	whole, frac, _ := strings.Cut(s, ".")
-	var b strings.Builder
-	for i, c := range whole {
-		if i > 0 && (len(whole)-i)%3 == 0 && c != '-' && whole[i-1] != '-' {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String() + "." + frac
 }
 
 // parseSince reads --since: a duration back from now (90m, 24h, 7d, 2w)
@@ -309,7 +296,7 @@ func newRunsShowCmd(sf *storeFlags, stdout io.Writer) *cobra.Command {
 				scen = ", scenario " + s.Scenario
 			}
 			fmt.Fprintf(stdout, "Run %s: target %s%s, started %s, status %s\n", s.RunID, s.Target, scen,
-				s.Started.UTC().Format("2006-01-02 15:04:05 UTC"), results.Status(s))
+				s.Started.UTC().Format("2006-01-02 15:04:05 UTC"), s.Status())
 			if s.StopReason == "incomplete" {
 				fmt.Fprintf(stdout, "Incomplete: the run did not finish (it is still running, or its process ended abruptly); "+
 					"below are the %d seconds it stored as it went, latencies from their HDR histograms\n", len(s.Intervals))

@@ -52,14 +52,6 @@ func TestResultsSpec(t *testing.T) {
 	}
 }
 
-func TestFormatThousands(t *testing.T) {
-	for in, want := range map[float64]string{0: "0.00", 999.5: "999.50", 1234567.891: "1,234,567.89", -1234.5: "-1,234.50"} {
-		if got := formatThousands(in); got != want {
-			t.Errorf("formatThousands(%v) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestResourceLine(t *testing.T) {
 	if resourceLine(nil) != "" {
 		t.Error("no resources")

@@ -20,6 +20,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/tsbench/tsbench/internal/report"
 	"github.com/tsbench/tsbench/internal/summary"
 )
 
@@ -422,27 +423,11 @@ func num(v float64) string {
 	case v == 0:
 		return "0"
 	case math.Abs(v) >= 1000:
-		return groupThousands(fmt.Sprintf("%.0f", v))
+		return report.GroupThousands(fmt.Sprintf("%.0f", v))
 	case math.Abs(v) >= 1:
 		return fmt.Sprintf("%.2f", v)
 	}
 	return fmt.Sprintf("%.3g", v)
-}
-
-func groupThousands(s string) string {
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
 }
 
 func ratioText(r float64) string {

@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/tsbench/tsbench/internal/metrics"
+	"github.com/tsbench/tsbench/internal/report"
 	"github.com/tsbench/tsbench/internal/summary"
 )
 
@@ -42,7 +43,7 @@ var pageJS string
 var page = template.Must(template.New("report").Funcs(template.FuncMap{
 	"f2":        func(v float64) string { return fmt.Sprintf("%.2f", v) },
 	"num":       formatNumber,
-	"int":       func(v int64) string { return groupThousands(fmt.Sprint(v)) },
+	"int":       func(v int64) string { return report.GroupThousands(fmt.Sprint(v)) },
 	"bytes":     formatBytes,
 	"time":      func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05 UTC") },
 	"hasPrefix": strings.HasPrefix,
@@ -163,7 +164,7 @@ func build(runs []*summary.Summary, opts Options) model {
 	}
 	var ids []string
 	for i, s := range runs {
-		v := runView{Label: label(i), Index: i, Summary: s, Status: status(s), Verify: verifyText(s.Verify)}
+		v := runView{Label: label(i), Index: i, Summary: s, Status: s.Status(), Verify: verifyText(s.Verify)}
 		for _, o := range s.Operations {
 			v.Points += o.OKPoints
 			if o.ServiceMS != nil {
@@ -206,29 +207,6 @@ func build(runs []*summary.Summary, opts Options) model {
 	return m
 }
 
-func status(s *summary.Summary) string {
-	switch {
-	case s.Interrupted:
-		return "interrupted"
-	case s.Verify != nil && !s.Verify.OK && s.Verify.Skipped == "":
-		return "verify-failed"
-	case thresholdsFailed(s):
-		return "threshold-failed"
-	case s.Failed():
-		return "failed"
-	}
-	return "ok"
-}
-
-func thresholdsFailed(s *summary.Summary) bool {
-	for _, t := range s.Thresholds {
-		if !t.Passed {
-			return true
-		}
-	}
-	return false
-}
-
 func verifyText(v *summary.Verify) string {
 	switch {
 	case v == nil:
@@ -238,9 +216,9 @@ func verifyText(v *summary.Verify) string {
 	case v.Error != "":
 		return "could not count: " + v.Error
 	case v.OK:
-		return fmt.Sprintf("OK: stored %s points, expected %s", groupThousands(fmt.Sprint(v.StoredPoints)), groupThousands(fmt.Sprint(v.ExpectedPoints)))
+		return fmt.Sprintf("OK: stored %s points, expected %s", report.GroupThousands(fmt.Sprint(v.StoredPoints)), report.GroupThousands(fmt.Sprint(v.ExpectedPoints)))
 	}
-	return fmt.Sprintf("MISMATCH: stored %s points, expected %s", groupThousands(fmt.Sprint(v.StoredPoints)), groupThousands(fmt.Sprint(v.ExpectedPoints)))
+	return fmt.Sprintf("MISMATCH: stored %s points, expected %s", report.GroupThousands(fmt.Sprint(v.StoredPoints)), report.GroupThousands(fmt.Sprint(v.ExpectedPoints)))
 }
 
 func opNames(runs []*summary.Summary) []string {
@@ -573,25 +551,9 @@ func formatNumber(v float64) string {
 	case v == 0:
 		return "0"
 	case math.Abs(v) >= 1000:
-		return groupThousands(fmt.Sprintf("%.0f", v))
+		return report.GroupThousands(fmt.Sprintf("%.0f", v))
 	}
 	return fmt.Sprintf("%.2f", v)
-}
-
-func groupThousands(s string) string {
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
 }
 
 func formatBytes(n int64) string {

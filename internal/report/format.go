@@ -80,3 +80,24 @@ func oneLine(s string, max int) string {
 	}
 	return string(r[:max-3]) + "..."
 }
+
+// GroupThousands puts a comma between each group of three digits of a
+// formatted number's integer part: "-1234567.50" becomes "-1,234,567.50".
+func GroupThousands(s string) string {
+	sign := ""
+	if strings.HasPrefix(s, "-") {
+		sign, s = "-", s[1:]
+	}
+	whole, frac, hasFrac := strings.Cut(s, ".")
+	var b strings.Builder
+	for i, c := range whole {
+		if i > 0 && (len(whole)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if hasFrac {
+		return sign + b.String() + "." + frac
+	}
+	return sign + b.String()
+}

@@ -45,3 +45,13 @@ func TestOneLine(t *testing.T) {
 		t.Errorf("oneLine cut = %q", got)
 	}
 }
+
+func TestGroupThousands(t *testing.T) {
+	for in, want := range map[string]string{
+		"0": "0", "999": "999", "1000": "1,000", "-1234567.50": "-1,234,567.50", "123456.7": "123,456.7", "-12": "-12",
+	} {
+		if got := GroupThousands(in); got != want {
+			t.Errorf("GroupThousands(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

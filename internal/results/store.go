@@ -138,35 +138,6 @@ func (st *Store) hasColumn(ctx context.Context, table, column string) bool {
 // StoreVersion is the version of the store's tables.
 const StoreVersion = 1
 
-// Status is a run's outcome in one word: ok, failed (some operations
-// failed), threshold-failed, verify-failed or interrupted — the most serious
-// that applies — or running for a run that has not finished (under way, or
-// its process was killed).
-func Status(s *summary.Summary) string {
-	switch {
-	case s.StopReason == "running" || s.StopReason == "incomplete":
-		return StatusRunning
-	case s.Interrupted:
-		return "interrupted"
-	case s.Verify != nil && !s.Verify.OK && s.Verify.Skipped == "":
-		return "verify-failed"
-	case thresholdsFailed(s):
-		return "threshold-failed"
-	case s.Failed():
-		return "failed"
-	}
-	return "ok"
-}
-
-func thresholdsFailed(s *summary.Summary) bool {
-	for _, t := range s.Thresholds {
-		if !t.Passed {
-			return true
-		}
-	}
-	return false
-}
-
 // Headline is the operation a run is summed up by in lists: INGESTION when
 // it wrote, else the operation with the most successful operations.
 func Headline(s *summary.Summary) *summary.Operation {
@@ -189,7 +160,7 @@ const StatusRunning = "running"
 // Save stores the finished run, replacing whatever is stored under its id —
 // a run journaled while it ran included.
 func (st *Store) Save(ctx context.Context, s *summary.Summary) error {
-	return st.write(ctx, s, Status(s))
+	return st.write(ctx, s, s.Status())
 }
 
 // write stores s whole with the given status, in one transaction.

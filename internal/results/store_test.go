@@ -538,17 +538,17 @@ func TestHDRLogReadsBack(t *testing.T) {
 
 func TestStatusAndHeadline(t *testing.T) {
 	runs := sampleRuns()
-	if Status(runs[0]) != "ok" || Status(runs[2]) != "threshold-failed" {
-		t.Errorf("statuses %s %s", Status(runs[0]), Status(runs[2]))
+	if runs[0].Status() != "ok" || runs[2].Status() != "threshold-failed" {
+		t.Errorf("statuses %s %s", runs[0].Status(), runs[2].Status())
 	}
 	s := *runs[0]
 	s.Interrupted = true
-	if Status(&s) != "interrupted" {
+	if s.Status() != "interrupted" {
 		t.Error("interrupted")
 	}
 	s = *runs[0]
 	s.Verify = &summary.Verify{ExpectedPoints: 2, StoredPoints: 1}
-	if Status(&s) != "verify-failed" {
+	if s.Status() != "verify-failed" {
 		t.Error("verify")
 	}
 	s = *runs[0]

@@ -237,6 +237,36 @@ type ThresholdResult struct {
 	Reason string  `json:"reason,omitempty"` // why it could not be measured
 }
 
+// Status is the run's outcome in one word, the most serious that applies:
+// running (not finished: under way, or its process was killed),
+// interrupted, verify-failed, threshold-failed, failed (some operations
+// failed) or ok.
+func (s *Summary) Status() string {
+	switch {
+	case s.StopReason == "running" || s.StopReason == "incomplete":
+		return "running"
+	case s.Interrupted:
+		return "interrupted"
+	case s.Verify != nil && !s.Verify.OK && s.Verify.Skipped == "":
+		return "verify-failed"
+	case s.ThresholdFailed():
+		return "threshold-failed"
+	case s.Failed():
+		return "failed"
+	}
+	return "ok"
+}
+
+// ThresholdFailed reports whether any threshold failed.
+func (s *Summary) ThresholdFailed() bool {
+	for _, t := range s.Thresholds {
+		if !t.Passed {
+			return true
+		}
+	}
+	return false
+}
+
 // Failed reports whether any operation failed.
 func (s *Summary) Failed() bool {
 	for _, o := range s.Operations {

@@ -4,17 +4,8 @@
 # drew its data points (internal/htmlreport/browser). Called by .ci/run while
 # the network is there; harmless when Chromium is already installed.
 set -euo pipefail
-missing=()
-for p in chromium chromium-driver fonts-liberation; do
-  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
-done
-if [ ${#missing[@]} -eq 0 ]; then
-  echo "chromium: already installed ($(chromium --version 2>/dev/null || echo '?'))"
-  exit 0
-fi
-echo "chromium: installing ${missing[*]}"
-if [ ! -f /tmp/.tsbench-apt-updated ]; then
-  apt-get -o DPkg::Lock::Timeout=600 update -qq && touch /tmp/.tsbench-apt-updated
-fi
-DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-echo "chromium: $(chromium --version)"
+SERVICE=chromium
+# shellcheck source=../services/lib.sh
+. "$(dirname "$0")/../services/lib.sh" # log, apt_install
+apt_install chromium fonts-liberation
+log "$(chromium --version)"

@@ -15,23 +15,10 @@ VERSION=2.2.2
 # published SHA-1 of this jar is 7959933ebcc0f05b2eaa5af0a0c8689fa257b15c.)
 SHA256=22d1d4316c4ec13a68b559e98c8256d69071593731da96136640f864fa14fad8
 URL=https://repo1.maven.org/maven2/org/hdrhistogram/HdrHistogram/$VERSION/HdrHistogram-$VERSION.jar
-CACHE_DIR=${TSBENCH_CACHE_DIR:-$HOME/.cache/tsbench}
+SERVICE=hdrhistogram
+# shellcheck source=../services/lib.sh
+. "$(dirname "$0")/../services/lib.sh" # log, die, apt_install, CACHE_DIR
 JAR=$CACHE_DIR/hdrhistogram/HdrHistogram-$VERSION.jar
-
-log() { echo "[hdrhistogram] $*" >&2; }
-die() { echo "[hdrhistogram] error: $*" >&2; exit 1; }
-
-# apt_install PKG...: installs the Debian packages that are missing.
-apt_install() {
-  local missing=()
-  for p in "$@"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
-  [ ${#missing[@]} -eq 0 ] && return 0
-  log "installing ${missing[*]}"
-  if [ ! -f /tmp/.tsbench-apt-updated ]; then
-    apt-get -o DPkg::Lock::Timeout=600 update -qq && touch /tmp/.tsbench-apt-updated
-  fi
-  DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-}
 
 verified() { [ -f "$1" ] && echo "$SHA256  $1" | sha256sum --check --status; }
 
