@@ -224,7 +224,11 @@ func runBenchmark(cfg *config.Config, label string, out runOutputs, stdout, stde
 	}
 	fmt.Fprintf(stderr, "tsbench: run %s: target %s, %d clients, %d devices x %d sensors, data in %s\n",
 		runID, driver.Name, cfg.Clients, cfg.Devices, cfg.Sensors, opts.DataDir)
-	r.OnMeasure = func(started time.Time) { store.begin(partialRun(cfg, runID, label, driver, started)) }
+	partial := partialRun(cfg, runID, label, driver)
+	r.OnMeasure = func(start time.Time) {
+		partial.MeasureStarted = start.UTC()
+		store.begin(partial)
+	}
 	s, err := r.Run(ctx)
 	if progress != nil {
 		progress.Finish()
@@ -259,11 +263,12 @@ func targetOptions(cfg *config.Config, d *target.Driver, dataDir string) target.
 		Database: cfg.Database, DataDir: filepath.Join(dataDir, d.Name), Extra: cfg.TargetOptions}
 }
 
-// partialRun is what is known of a run when it starts measuring: what the
-// results store keeps until the run finishes.
-func partialRun(cfg *config.Config, runID, label string, d *target.Driver, started time.Time) *summary.Summary {
+// partialRun is what is known of a run before it starts: what the results
+// store keeps until the run finishes. It is made before the run, so that
+// reading the environment never delays the measured phase.
+func partialRun(cfg *config.Config, runID, label string, d *target.Driver) *summary.Summary {
 	return &summary.Summary{SchemaVersion: summary.SchemaVersion, RunID: runID, Target: d.Name, Scenario: label,
-		Started: started.UTC(), MeasureStarted: started.UTC(), StopReason: "running", OpenModel: cfg.Rate > 0,
+		Started: time.Now().UTC(), StopReason: "running", OpenModel: cfg.Rate > 0,
 		RatePerSecond: cfg.Rate, Config: config.Map(cfg), Environment: sysinfo.Environment(context.Background()),
 		Tool: summary.Tool{Version: Version}}
 }

@@ -55,7 +55,8 @@ type Runner struct {
 	// Summary.Intervals), so that a results store keeps the run as it goes.
 	// It is called from the interval loop and must not block.
 	OnInterval func(seq int, iv summary.Interval)
-	// OnMeasure, when set, is called once as the measured phase begins.
+	// OnMeasure, when set, is called once as the measured phase begins,
+	// with its start time; the clients are already running.
 	OnMeasure func(start time.Time)
 
 	stopOnce     sync.Once
@@ -213,10 +214,10 @@ func (r *Runner) measure(ctx context.Context, clients []*client, s *summary.Summ
 	for _, c := range clients {
 		c.rec = run.Client(c.id)
 	}
-	if r.OnMeasure != nil {
-		r.OnMeasure(start)
-	}
 	close(r.measureStart)
+	if r.OnMeasure != nil {
+		r.OnMeasure(start) // after the clients are released: it costs them nothing
+	}
 
 	done := make(chan struct{})
 	go func() { wg.Wait(); close(done) }()
