@@ -9,6 +9,7 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -364,5 +365,43 @@ func TestRunStoredAsItGoes(t *testing.T) {
 	if len(dead.Intervals) < len(live.Intervals) || len(dead.Operations) != 1 || dead.Operations[0].OKPoints != points || points == 0 {
 		t.Fatalf("killed run: %d seconds (%d seen live), operations %+v, %d points in its seconds",
 			len(dead.Intervals), len(live.Intervals), dead.Operations, points)
+	}
+}
+
+// A results store held locked by another process (here, an open exclusive
+// transaction) costs the run nothing either: it runs, prints, writes its
+// JSON, and says the store could not take it, naming the file.
+func TestLockedStoreKeepsTheRun(t *testing.T) {
+	dir := t.TempDir()
+	env := []string{"TSBENCH_DATA_DIR=" + dir, "TSBENCH_RESULTS="}
+	mustExit(t, tsbench(t, env, "run", "--quiet", "--loop", "5"), 0, "first run, creating the store")
+	store := filepath.Join(dir, "results.db")
+	db, err := sql.Open("sqlite", "file:"+store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	conn, err := db.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(context.Background(), "BEGIN EXCLUSIVE"); err != nil {
+		t.Fatal(err)
+	}
+	defer conn.ExecContext(context.Background(), "ROLLBACK")
+
+	r := tsbench(t, env, "run", "--quiet", "--loop", "20")
+	mustExit(t, r, 0, "run with a locked store")
+	if !strings.Contains(r.stdout, "Result Matrix") || strings.Contains(r.stdout, "Stored:") ||
+		!strings.Contains(r.stderr, "could not store the run in the results store "+store) {
+		t.Fatalf("stdout:\n%s\nstderr:\n%s", resTail(r.stdout, 800), r.stderr)
+	}
+	m := regexp.MustCompile(`runs import (\S+summary\.json)`).FindStringSubmatch(r.stderr)
+	if m == nil {
+		t.Fatalf("no summary path in:\n%s", r.stderr)
+	}
+	if s := readSummary(t, m[1]); len(s.Operations) == 0 || s.Op("INGESTION").OKOperations == 0 {
+		t.Fatalf("the kept summary: %+v", s.Operations)
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -28,6 +29,16 @@ func TestThresholds(t *testing.T) {
 	}
 	if s := readSummary(t, js); len(s.Thresholds) != 1 || s.Thresholds[0].Passed {
 		t.Fatalf("saved thresholds %+v", s.Thresholds)
+	}
+	// Also from YAML, listed with the flags' own.
+	yml := filepath.Join(dir, "gate.yaml")
+	if err := os.WriteFile(yml, []byte("thresholds:\n  - errors==0\n  - INGESTION.max<1us\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = tsbench(t, nil, append(base, "--config", yml, "--threshold", "INGESTION.ok_operations>0")...)
+	if r.code != 99 || !strings.Contains(r.stdout, "passed  errors==0") || !strings.Contains(r.stdout, "FAILED  INGESTION.max<1us") ||
+		!strings.Contains(r.stdout, "passed  INGESTION.ok_operations>0") {
+		t.Fatalf("YAML thresholds: exit %d, want 99\n%s", r.code, tail(r.stdout, 8))
 	}
 	r = tsbench(t, nil, append(base, "--threshold", "INGESTION.p98<5ms")...)
 	if r.code != 2 || !strings.Contains(r.stderr, "p98") {
