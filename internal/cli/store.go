@@ -34,7 +34,6 @@ const (
 // what it cannot write, and finish reports where the run is kept instead.
 type liveStore struct {
 	out     runOutputs
-	dataDir string
 	loc     results.Location
 	st      *results.Store // nil when storing is off or the store failed to open
 	journal *results.Journal
@@ -49,7 +48,7 @@ func openLiveStore(out runOutputs, dataDir string, stderr io.Writer) *liveStore 
 	if off {
 		return nil
 	}
-	ls := &liveStore{out: out, dataDir: dataDir, stderr: stderr}
+	ls := &liveStore{out: out, stderr: stderr}
 	loc, err := results.ParseLocation(spec, def)
 	if err != nil { // checked before the run; kept for callers that did not
 		fmt.Fprintf(stderr, "tsbench: results store: %v\n", err)
@@ -156,7 +155,7 @@ func (ls *liveStore) failed(s *summary.Summary, err error) {
 // its published-vs-measured table once every phase ran). Quietly does
 // nothing when storing is off; a failure is reported.
 func storeAgain(out runOutputs, dataDir string, s *summary.Summary, stderr io.Writer) {
-	ls := &liveStore{out: out, dataDir: dataDir, stderr: stderr}
+	ls := &liveStore{out: out, stderr: stderr}
 	spec, def, off := resultsSpec(out.results, dataDir)
 	if off {
 		return
