@@ -46,28 +46,40 @@ func TestSamplerRates(t *testing.T) {
 	defer func() { child.Process.Kill(); child.Wait() }()
 	s := NewSampler(Options{Host: true, Tool: true, Server: int32(os.Getpid())})
 	ctx := context.Background()
+	// The sampler reads its CPU counters somewhere inside Sample, so each
+	// of its readings is bracketed by getrusage before and after the call.
 	t0 := time.Now()
+	before0 := sysinfo.SelfUsage()
 	first := s.Sample(ctx, t0)
+	after0 := sysinfo.SelfUsage()
 	if first.Tool == nil || first.Tool.CPUPercent != 0 || first.Host == nil || first.Host.MemTotalBytes == 0 || first.Tool.RSSBytes == 0 {
 		t.Fatalf("baseline sample %+v", first)
 	}
-	// Burn at least 100 ms of CPU (however busy the machine is), and
-	// compare the sampler's rate with the kernel's own account of it.
-	u0, w0 := sysinfo.SelfUsage(), time.Now()
-	for sysinfo.CPUSince(u0) < 0.1 && time.Since(w0) < 10*time.Second {
+	// Burn at least 300 ms of CPU (however busy the machine is), so that
+	// the clock-tick resolution of /proc stays a small part of it.
+	for w0 := time.Now(); sysinfo.CPUSince(after0) < 0.3 && time.Since(w0) < 10*time.Second; {
 		spin(20 * time.Millisecond)
 	}
 	now := time.Now()
+	before1 := sysinfo.SelfUsage()
 	second := s.Sample(ctx, now)
-	want := 100 * sysinfo.CPUSince(u0) / now.Sub(t0).Seconds()
-	if got := second.Tool.CPUPercent; got <= 0 || got < want-10 || got > want+10 {
-		t.Errorf("tool CPU %.1f %%, getrusage says %.1f %%", got, want)
+	after1 := sysinfo.SelfUsage()
+	// /proc/PID/stat gives user and system time in whole clock ticks
+	// (10 ms each), truncated separately: a difference of two readings
+	// may be off by up to two ticks either way.
+	const slack = 0.02
+	dt := now.Sub(t0).Seconds()
+	lo := before1.CPUSeconds - after0.CPUSeconds - slack
+	hi := after1.CPUSeconds - before0.CPUSeconds + slack
+	if got := second.Tool.CPUPercent * dt / 100; got < lo || got > hi {
+		t.Errorf("tool CPU %.3f s over %.3f s, getrusage brackets it in [%.3f, %.3f] s", got, dt, lo, hi)
 	}
 	if second.Host.CPUPercent <= 0 || second.Host.CPUPercent > 100 || second.Host.Cores < 1 {
 		t.Errorf("host %+v", second.Host)
 	}
-	// The "server" here is this process: it has the sleep child below it.
-	if second.Server == nil || second.Server.Processes < 2 || second.Server.CPUPercent < want-10 {
+	// The "server" here is this process: it has the sleep child below it,
+	// which adds no CPU of its own.
+	if second.Server == nil || second.Server.Processes < 2 || second.Server.CPUPercent*dt/100 < lo || second.Server.CPUPercent*dt/100 > hi {
 		t.Errorf("server tree %+v", second.Server)
 	}
 	if len(s.Errors()) != 0 {
