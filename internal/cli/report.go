@@ -7,17 +7,20 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/tsbench/tsbench/internal/htmlreport"
 	"github.com/tsbench/tsbench/internal/monitor"
+	"github.com/tsbench/tsbench/internal/summary"
 )
 
 func newReportCmd(stdout, stderr io.Writer) *cobra.Command {
 	var sf storeFlags
 	var out, title string
 	var monitors []string
+	storedMonitors := true
 	cmd := &cobra.Command{
 		Use:   "report ID [ID...] -o report.html",
 		Short: "Write stored runs as one self-contained HTML report with charts",
@@ -30,9 +33,10 @@ configuration and environment. Several runs are overlaid in every chart; the
 first is the reference for highlighting configuration differences.
 
 A run is named by its id (or a unique prefix, latest, latest~1, ...) in the
-results store, or by the path of its summary JSON file. --monitor merges
-samples written by 'tsbench monitor' on the database host into each run, by
-time.`,
+results store, or by the path of its summary JSON file. Resource samples
+that 'tsbench monitor' took on the database host are merged into each run by
+time: those of every monitor session in the results store ('tsbench monitor
+--store') that overlaps the run, and those of each --monitor file.`,
 		Example: `  tsbench report latest -o report.html
   tsbench report latest~1 latest -o before-after.html
   tsbench report 20260301-120000 --monitor db-host.jsonl -o report.html
@@ -43,6 +47,11 @@ time.`,
 			runs, err := sf.loadRuns(ctx, args)
 			if err != nil {
 				return err
+			}
+			if storedMonitors && (usesStore(args) || cmd.Flags().Changed("results")) {
+				if err := sf.mergeStoredMonitors(ctx, runs, stderr); err != nil {
+					return err
+				}
 			}
 			for _, m := range monitors {
 				samples, err := monitor.ReadFile(m)
@@ -79,5 +88,42 @@ time.`,
 	fl.StringVarP(&out, "output", "o", "report.html", "the HTML file to write")
 	fl.StringVar(&title, "title", "", "page title (default: the run ids)")
 	fl.StringArrayVar(&monitors, "monitor", nil, "merge samples from this 'tsbench monitor --out' file (repeatable)")
+	fl.BoolVar(&storedMonitors, "stored-monitors", true, "merge the samples of monitor sessions kept in the results store")
 	return cmd
+}
+
+// usesStore reports whether any of refs names a stored run rather than a
+// summary file.
+func usesStore(refs []string) bool {
+	for _, ref := range refs {
+		if !looksLikeFile(ref) {
+			return true
+		}
+	}
+	return false
+}
+
+// mergeStoredMonitors merges into each run the samples of the store's
+// monitor sessions taken during its measured phase, and says how many.
+func (sf *storeFlags) mergeStoredMonitors(ctx context.Context, runs []*summary.Summary, stderr io.Writer) error {
+	st, err := sf.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	for _, s := range runs {
+		if s.MeasureStarted.IsZero() {
+			continue
+		}
+		from := s.MeasureStarted.Add(-time.Second)
+		to := s.MeasureStarted.Add(time.Duration(s.Elapsed*float64(time.Second)) + time.Second)
+		samples, err := st.MonitorSamples(ctx, from, to)
+		if err != nil {
+			return &exitError{ExitFailure, err}
+		}
+		if n := monitor.Merge(s, samples); n > 0 {
+			fmt.Fprintf(stderr, "tsbench: run %s: merged %d samples of monitor sessions in %s\n", s.RunID, n, st.Location())
+		}
+	}
+	return nil
 }

@@ -55,20 +55,39 @@ func resultsSpec(flag, dataDir string) (spec, def string, off bool) {
 	return spec, filepath.Join(dataDir, "results.db"), false
 }
 
-func (sf *storeFlags) open(ctx context.Context) (*results.Store, error) {
+// location is the store the flags name; it is a usage error when storing
+// is turned off or the spec is malformed.
+func (sf *storeFlags) location() (results.Location, error) {
 	spec, def, off := resultsSpec(sf.results, sf.dataDir)
 	if off {
-		return nil, usageError("--results %s: this command needs a results store", sf.results)
+		return results.Location{}, usageError("--results %s: this command needs a results store", sf.results)
 	}
 	loc, err := results.ParseLocation(spec, def)
 	if err != nil {
-		return nil, usageError("--results: %v", err)
+		return results.Location{}, usageError("--results: %v", err)
+	}
+	return loc, nil
+}
+
+// open opens an existing store: a default SQLite file that is not there
+// yet means no run was ever stored, which is said plainly.
+func (sf *storeFlags) open(ctx context.Context) (*results.Store, error) {
+	loc, err := sf.location()
+	if err != nil {
+		return nil, err
 	}
 	if loc.Dialect == "sqlite" {
 		if _, err := os.Stat(loc.Path); errors.Is(err, os.ErrNotExist) {
 			return nil, &exitError{ExitFailure, fmt.Errorf("no results store at %s: run 'tsbench run' first, or name one with --results", loc)}
 		}
 	}
+	return sf.openOrCreate(ctx, loc)
+}
+
+// openOrCreate opens the store at loc, making its tables when missing.
+func (sf *storeFlags) openOrCreate(ctx context.Context, loc results.Location) (*results.Store, error) {
+	ctx, cancel := context.WithTimeout(ctx, storeOpenTimeout)
+	defer cancel()
 	st, err := results.Open(ctx, loc)
 	if err != nil {
 		return nil, &exitError{ExitFailure, err}

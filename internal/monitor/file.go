@@ -13,19 +13,18 @@ import (
 	"github.com/tsbench/tsbench/internal/summary"
 )
 
-// Run samples every interval until ctx ends, writing one JSON object per
-// line (a summary.ResourceSample, stamped with the host name) to w: the
-// server mode of 'tsbench monitor', run on a database host. The first line
-// is written after one interval, when rates are known. It returns the number
-// of samples written.
-func Run(ctx context.Context, w io.Writer, opts Options, interval time.Duration) (int, error) {
+// Run samples every interval until ctx ends, handing each sample (stamped
+// with the host name) and its index to emit: the server mode of 'tsbench
+// monitor', run on a database host. The first sample is taken after one
+// interval, when rates are known. An error from emit ends Run. It returns
+// the number of samples emitted.
+func Run(ctx context.Context, opts Options, interval time.Duration, emit func(seq int, s summary.ResourceSample) error) (int, error) {
 	if interval <= 0 {
 		interval = time.Second
 	}
 	opts.Hostname = true
 	s := NewSampler(opts)
 	s.Sample(ctx, time.Now()) // baseline
-	enc := json.NewEncoder(w)
 	tick := time.NewTicker(interval)
 	defer tick.Stop()
 	n := 0
@@ -34,15 +33,27 @@ func Run(ctx context.Context, w io.Writer, opts Options, interval time.Duration)
 		case <-ctx.Done():
 			return n, nil
 		case now := <-tick.C:
-			smp := s.Sample(context.WithoutCancel(ctx), now)
-			if err := enc.Encode(&smp); err != nil {
+			if err := emit(n, s.Sample(context.WithoutCancel(ctx), now)); err != nil {
 				return n, err
-			}
-			if f, ok := w.(interface{ Sync() error }); ok {
-				_ = f.Sync() // a killed monitor keeps what it wrote
 			}
 			n++
 		}
+	}
+}
+
+// JSONLines returns an emit function for Run that writes each sample as
+// one line of JSON to w, synced when w is a file: a killed monitor keeps
+// what it wrote.
+func JSONLines(w io.Writer) func(int, summary.ResourceSample) error {
+	enc := json.NewEncoder(w)
+	return func(_ int, smp summary.ResourceSample) error {
+		if err := enc.Encode(&smp); err != nil {
+			return err
+		}
+		if f, ok := w.(interface{ Sync() error }); ok {
+			_ = f.Sync()
+		}
+		return nil
 	}
 }
 

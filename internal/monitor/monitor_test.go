@@ -190,7 +190,7 @@ func TestRunWritesLinesAndMerge(t *testing.T) {
 	var buf bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), 750*time.Millisecond)
 	defer cancel()
-	n, err := Run(ctx, &buf, Options{Host: true}, 200*time.Millisecond)
+	n, err := Run(ctx, Options{Host: true}, 200*time.Millisecond, JSONLines(&buf))
 	if err != nil || n < 2 {
 		t.Fatalf("Run: %d samples, %v", n, err)
 	}

@@ -179,8 +179,12 @@ func (r *sampleRow) sample() summary.ResourceSample {
 }
 
 func (st *Store) readSamples(ctx context.Context, id string) ([]summary.ResourceSample, error) {
-	rows, err := st.db.QueryContext(ctx, st.d.rebind("SELECT "+sampleCols+
-		" FROM tsbench_resources WHERE run_id = ? AND source = 'local' ORDER BY seq"), id)
+	return st.querySamples(ctx, "run_id = ? AND source = 'local' ORDER BY seq", id)
+}
+
+// querySamples reads the resource samples that match where.
+func (st *Store) querySamples(ctx context.Context, where string, args ...any) ([]summary.ResourceSample, error) {
+	rows, err := st.db.QueryContext(ctx, st.d.rebind("SELECT "+sampleCols+" FROM tsbench_resources WHERE "+where), args...)
 	if err != nil {
 		return nil, err
 	}

@@ -98,6 +98,16 @@ var ddlTemplate = []string{
 		host_disk_read_bytes_per_s {REAL}, host_disk_write_bytes_per_s {REAL},
 		host_net_recv_bytes_per_s {REAL}, host_net_sent_bytes_per_s {REAL},
 		PRIMARY KEY (run_id, source, seq))`,
+	// A 'tsbench monitor --store' session; its samples are in
+	// tsbench_resources with source 'monitor' and run_id = monitor_id.
+	`CREATE TABLE IF NOT EXISTS tsbench_monitors (
+		monitor_id {ID} NOT NULL PRIMARY KEY,
+		hostname {NAME},
+		started_ms BIGINT NOT NULL,
+		ended_ms BIGINT,
+		server_pid {INT},
+		server_name {NAME},
+		interval_s {REAL} NOT NULL)`,
 	`CREATE TABLE IF NOT EXISTS tsbench_thresholds (
 		run_id {ID} NOT NULL,
 		seq {INT} NOT NULL,

@@ -117,6 +117,7 @@ func runStoreChecks(t *testing.T, st *Store) {
 		{"running", checkRunning},
 		{"save-replaces", checkReplace},
 		{"journal", checkJournal},
+		{"monitor-sessions", checkMonitorSessions},
 		{"delete", checkDelete},
 	}
 	for _, c := range checks {
@@ -135,6 +136,10 @@ func deleteFixture(t *testing.T, st *Store, fx *fixture) {
 		if _, err := st.DB().ExecContext(ctx, q, fx.prefix+"%"); err != nil {
 			t.Errorf("cleanup: %v", err)
 		}
+	}
+	q := st.d.rebind("DELETE FROM tsbench_monitors WHERE monitor_id LIKE ?")
+	if _, err := st.DB().ExecContext(ctx, q, fx.prefix+"%"); err != nil {
+		t.Errorf("cleanup: %v", err)
 	}
 }
 

@@ -1,0 +1,340 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+	"text/tabwriter"
+	"time"
+
+	"github.com/shirou/gopsutil/v4/process"
+	"github.com/spf13/cobra"
+
+	"github.com/tsbench/tsbench/internal/monitor"
+	"github.com/tsbench/tsbench/internal/results"
+	"github.com/tsbench/tsbench/internal/summary"
+)
+
+// monitorStoreTimeout bounds the storing of one sample: a store that hangs
+// costs that sample, not the ones after it.
+const monitorStoreTimeout = 5 * time.Second
+
+func newMonitorCmd(stdout, stderr io.Writer) *cobra.Command {
+	var sf storeFlags
+	var out, service string
+	var toStore bool
+	var pid int
+	var interval, duration time.Duration
+	cmd := &cobra.Command{
+		Use:   "monitor {--out FILE | --store}",
+		Short: "Sample this host's resources into a file or the results store (run it on the database host)",
+		Long: `Sample this host's CPU, memory, disk and network I/O — and a database
+server process with its descendants, given by --pid or --service — once a
+second, until interrupted (Ctrl-C, SIGTERM) or --duration passes. Run it on
+the database host while tsbench runs elsewhere; the samples go
+
+  --out FILE  one JSON object per line, appended to FILE; merge them into a
+              report with 'tsbench report ID --monitor FILE'
+  --store     into the results store (--results, $TSBENCH_RESULTS, else
+              <data-dir>/results.db) as a monitor session; 'tsbench report'
+              merges the samples of any session that overlaps a run by itself
+
+or both. A store shared by both hosts (a PostgreSQL or MySQL database) needs
+no file to be carried over. 'tsbench monitor ls' lists the stored sessions,
+'tsbench monitor rm ID' removes one.
+
+Samples are matched to runs by wall-clock time: the clocks of both hosts
+should agree (NTP).`,
+		Example: `  db-host$     tsbench monitor --out db.jsonl --service postgres
+  client-host$ tsbench run --target postgres --set HOST=db-host
+  client-host$ tsbench report latest --monitor db.jsonl -o report.html
+
+  db-host$     tsbench monitor --store --results postgres://bench@store-host/results --pid 4242
+  client-host$ tsbench run --target postgres --set HOST=db-host --results postgres://bench@store-host/results
+  client-host$ tsbench report latest --results postgres://bench@store-host/results -o report.html`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			toStore = toStore || cmd.Flags().Changed("results")
+			if out == "" && !toStore {
+				return usageError("--out FILE or --store is required: where should the samples go?")
+			}
+			if interval < 100*time.Millisecond {
+				return usageError("--interval %v: must be at least 100ms", interval)
+			}
+			if duration < 0 {
+				return usageError("--duration %v: must be >= 0 (0 = until interrupted)", duration)
+			}
+			opts, server, err := monitorTarget(pid, service)
+			if err != nil {
+				return err
+			}
+			m := &monitorSinks{stderr: stderr}
+			defer m.close()
+			if out != "" {
+				if err := m.openFile(out); err != nil {
+					return err
+				}
+			}
+			if toStore {
+				if err := m.openStore(&sf, opts, server, interval); err != nil {
+					return err
+				}
+			}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			if duration > 0 {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, duration)
+				defer cancel()
+			}
+			host, _ := os.Hostname()
+			what := "host"
+			if opts.Server > 0 {
+				what = fmt.Sprintf("host and process %d", opts.Server)
+			}
+			fmt.Fprintf(stderr, "tsbench monitor: sampling %s on %s every %v into %s (Ctrl-C to stop)\n", what, host, interval, m.where())
+			n, err := monitor.Run(ctx, opts, interval, m.emit)
+			if err != nil {
+				return &exitError{ExitFailure, fmt.Errorf("writing %s: %w", out, err)}
+			}
+			return m.finish(stdout, n)
+		},
+	}
+	sf.register(cmd)
+	fl := cmd.Flags()
+	fl.StringVarP(&out, "out", "o", "", "append samples (JSON lines) to this file")
+	fl.BoolVar(&toStore, "store", false, "record the samples in the results store as a monitor session")
+	fl.IntVar(&pid, "pid", 0, "also sample this process and its descendants (the database server)")
+	fl.StringVar(&service, "service", "", "also sample the server started by scripts/services/NAME.sh (its pid file)")
+	fl.DurationVar(&interval, "interval", time.Second, "time between samples")
+	fl.DurationVar(&duration, "duration", 0, "stop after this long (0 = until interrupted)")
+	cmd.AddCommand(newMonitorLsCmd(&sf, stdout), newMonitorRmCmd(&sf, stdout))
+	return cmd
+}
+
+// monitorTarget resolves --pid or --service to the server process to
+// sample along with the host.
+func monitorTarget(pid int, service string) (monitor.Options, *summary.ServerProcess, error) {
+	opts := monitor.Options{Host: true}
+	switch {
+	case pid < 0:
+		return opts, nil, usageError("--pid %d: must be a process id", pid)
+	case pid > 0:
+		if ok, _ := process.PidExists(int32(pid)); !ok {
+			return opts, nil, usageError("--pid %d: no such process", pid)
+		}
+		opts.Server = int32(pid)
+		sp, _ := monitor.FindServer("", "", int32(pid))
+		return opts, sp, nil
+	case service != "":
+		sp, _ := monitor.FindServer(service, "", 0)
+		if sp == nil {
+			return opts, nil, usageError("--service %s: no running server recorded in %s/%s/pid", service, monitor.ServicesDir(), service)
+		}
+		opts.Server = sp.PID
+		return opts, sp, nil
+	}
+	return opts, nil, nil
+}
+
+// monitorSinks are where a monitor's samples go: a JSON-lines file, a
+// monitor session in the results store, or both.
+type monitorSinks struct {
+	stderr io.Writer
+
+	file     *os.File
+	fileLine func(int, summary.ResourceSample) error
+
+	st        *results.Store
+	session   results.MonitorSession
+	stored    int
+	storeErrs int
+}
+
+func (m *monitorSinks) openFile(path string) error {
+	fh, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return usageError("--out: %v", err)
+	}
+	m.file, m.fileLine = fh, monitor.JSONLines(fh)
+	return nil
+}
+
+// openStore begins the session at once, so that a store that cannot be
+// reached stops the monitor before it samples anything.
+func (m *monitorSinks) openStore(sf *storeFlags, opts monitor.Options, server *summary.ServerProcess, interval time.Duration) error {
+	loc, err := sf.location()
+	if err != nil {
+		return err
+	}
+	if m.st, err = sf.openOrCreate(context.Background(), loc); err != nil {
+		return err
+	}
+	host, _ := os.Hostname()
+	m.session = results.MonitorSession{ID: "mon-" + newRunID(), Hostname: host, Started: time.Now().UTC(),
+		ServerPID: opts.Server, IntervalS: interval.Seconds()}
+	if server != nil {
+		m.session.ServerName = server.Name
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), monitorStoreTimeout)
+	defer cancel()
+	if err := m.st.BeginMonitor(ctx, m.session); err != nil {
+		return &exitError{ExitFailure, err}
+	}
+	return nil
+}
+
+func (m *monitorSinks) where() string {
+	switch {
+	case m.file != nil && m.st != nil:
+		return m.file.Name() + " and " + m.st.Location().String()
+	case m.st != nil:
+		return m.st.Location().String()
+	}
+	return m.file.Name()
+}
+
+// emit writes a sample to the file (a failure there ends the monitor) and
+// to the store (a failure there is counted: the next sample may get
+// through).
+func (m *monitorSinks) emit(seq int, smp summary.ResourceSample) error {
+	if m.fileLine != nil {
+		if err := m.fileLine(seq, smp); err != nil {
+			return err
+		}
+	}
+	if m.st == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), monitorStoreTimeout)
+	defer cancel()
+	if err := m.st.AppendMonitorSample(ctx, m.session.ID, seq, smp); err != nil {
+		if m.storeErrs == 0 {
+			fmt.Fprintf(m.stderr, "tsbench monitor: warning: %v (sampling goes on)\n", err)
+		}
+		m.storeErrs++
+		return nil
+	}
+	m.stored++
+	return nil
+}
+
+// finish ends the session and says where the samples went; samples the
+// store missed make it fail.
+func (m *monitorSinks) finish(stdout io.Writer, n int) error {
+	if m.file != nil {
+		fmt.Fprintf(stdout, "Wrote %d samples to %s\n", n, m.file.Name())
+	}
+	if m.st == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), monitorStoreTimeout)
+	defer cancel()
+	endErr := m.st.EndMonitor(ctx, m.session.ID, time.Now())
+	fmt.Fprintf(stdout, "Stored %d samples as monitor session %s in %s\n", m.stored, m.session.ID, m.st.Location())
+	switch {
+	case m.storeErrs > 0:
+		return &exitError{ExitFailure, fmt.Errorf("the results store %s missed %d of %d samples", m.st.Location(), m.storeErrs, n)}
+	case endErr != nil:
+		return &exitError{ExitFailure, endErr}
+	}
+	return nil
+}
+
+func (m *monitorSinks) close() {
+	if m.file != nil {
+		m.file.Close()
+	}
+	if m.st != nil {
+		m.st.Close()
+	}
+}
+
+func newMonitorLsCmd(sf *storeFlags, stdout io.Writer) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "ls",
+		Short: "List the monitor sessions kept in the results store",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := context.Background()
+			st, err := sf.open(ctx)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			sessions, err := st.Monitors(ctx)
+			if err != nil {
+				return &exitError{ExitFailure, err}
+			}
+			if asJSON {
+				if sessions == nil {
+					sessions = []results.MonitorSession{}
+				}
+				enc := json.NewEncoder(stdout)
+				enc.SetIndent("", "  ")
+				return enc.Encode(sessions)
+			}
+			return printMonitorSessions(stdout, sessions, st.Location())
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the list as JSON")
+	return cmd
+}
+
+func printMonitorSessions(w io.Writer, sessions []results.MonitorSession, loc results.Location) error {
+	if len(sessions) == 0 {
+		_, err := fmt.Fprintf(w, "No monitor sessions in %s.\n", loc)
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "SESSION\tHOST\tSTARTED (UTC)\tENDED (UTC)\tSERVER\tSAMPLES")
+	for _, m := range sessions {
+		ended := "-"
+		if !m.Ended.IsZero() {
+			ended = m.Ended.Format("2006-01-02 15:04:05")
+		}
+		server := "-"
+		if m.ServerPID > 0 {
+			server = m.ServerName + " pid " + strconv.Itoa(int(m.ServerPID))
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\n", m.ID, m.Hostname, m.Started.Format("2006-01-02 15:04:05"), ended, server, m.Samples)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(w, "%d session(s) in %s\n", len(sessions), loc)
+	return err
+}
+
+func newMonitorRmCmd(sf *storeFlags, stdout io.Writer) *cobra.Command {
+	return &cobra.Command{
+		Use:   "rm SESSION [SESSION...]",
+		Short: "Remove monitor sessions and their samples from the results store",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := context.Background()
+			st, err := sf.open(ctx)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			for _, id := range args {
+				if err := st.DeleteMonitor(ctx, id); err != nil {
+					if errors.Is(err, results.ErrNotFound) {
+						return &exitError{ExitUsage, err}
+					}
+					return &exitError{ExitFailure, err}
+				}
+				fmt.Fprintf(stdout, "Removed monitor session %s\n", id)
+			}
+			return nil
+		},
+	}
+}
