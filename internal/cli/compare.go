@@ -22,9 +22,11 @@ p50, p99 and max latency of each run beside the baseline's, with their ratio.
 
 A difference is marked significant (*) only when it exceeds the runs' own
 spread: the per-second values of both runs (points/s, and the p50 and p99 of
-each second) are compared with Welch's t-test, and the p-values are adjusted
-for the number of figures compared (Holm), so a table of many figures does
-not flag chance. The maximum is one extreme value with no spread: it is
+each second) are compared with Welch's t-test, each run's seconds counted as
+their effective number given their lag-1 autocorrelation (a slow compaction
+spans several seconds, which are then worth fewer independent values), and
+the p-values are adjusted for the number of figures compared (Holm), so a
+table of many figures does not flag chance. The maximum is one extreme value with no spread: it is
 shown, never tested. Runs of one or two seconds cannot be tested; run longer
 (--duration 30s) for a verdict.
 

@@ -6,8 +6,9 @@
 // variances, and the p-values are adjusted for the number of tests made
 // (Holm–Bonferroni), so that a table of many figures does not flag chance
 // differences. Seconds of one run are not independent draws (a slow
-// compaction spans several), so treat a p-value near alpha with care. The
-// maximum is a single extreme value with no spread to test
+// compaction spans several): each run's seconds count as their effective
+// number under their lag-1 autocorrelation, which keeps the false alarms
+// of slowly wandering series near alpha. The maximum is a single extreme value with no spread to test
 // against, so it is shown but never called significant.
 package compare
 
@@ -54,9 +55,13 @@ type Metric struct {
 	Test string `json:"test"`
 	// PValue is Welch's two-sided p-value adjusted (Holm–Bonferroni) for
 	// the number of tests in the comparison; -1 when not tested.
-	PValue      float64 `json:"p_value"`
-	N1          int     `json:"seconds_baseline"`
-	N2          int     `json:"seconds"`
+	PValue float64 `json:"p_value"`
+	N1     int     `json:"seconds_baseline"`
+	N2     int     `json:"seconds"`
+	// EffN1 and EffN2 are what the seconds count for in the test, given
+	// how much each second resembles the one before (see EffectiveN).
+	EffN1       float64 `json:"effective_seconds_baseline,omitempty"`
+	EffN2       float64 `json:"effective_seconds,omitempty"`
 	Significant bool    `json:"significant"`
 	// Verdict is "better", "worse" (significant only) or "no significant
 	// difference".
@@ -95,7 +100,8 @@ func Compare(base *summary.Summary, others []*summary.Summary, alpha float64) Re
 		alpha = DefaultAlpha
 	}
 	res := Result{Alpha: alpha, Baseline: ref(base),
-		Method: fmt.Sprintf("Welch's t-test on per-second values (intervals of at least %.1f s), two-sided, "+
+		Method: fmt.Sprintf("Welch's t-test on per-second values (intervals of at least %.1f s; each run's seconds "+
+			"counted as their effective number under lag-1 autocorrelation), two-sided, "+
 			"p-values adjusted for the number of figures tested (Holm), significant when p < %g", MinIntervalSeconds, alpha)}
 	for _, o := range others {
 		res.Pairs = append(res.Pairs, comparePair(base, o, alpha))
@@ -235,7 +241,8 @@ func metric(name, unit string, a, b float64, higher bool, sa, sb []float64) Metr
 		return m
 	}
 	m.Test = "welch"
-	_, _, m.PValue = WelchT(sa, sb) // adjusted, with the verdict, by adjust
+	m.EffN1, m.EffN2 = EffectiveN(sa), EffectiveN(sb)
+	_, _, m.PValue = WelchTEffective(sa, sb) // adjusted, with the verdict, by adjust
 	return m
 }
 
@@ -249,9 +256,20 @@ func untested(name, unit string, a, b float64, higher bool, why string) Metric {
 // p-value. Two samples without any spread give p = 1 when their means are
 // equal and 0 when not.
 func WelchT(a, b []float64) (t, df, p float64) {
+	return welch(a, float64(len(a)), b, float64(len(b)))
+}
+
+// WelchTEffective is WelchT with each sample counted as its EffectiveN:
+// per-second values of a run are not independent draws (a compaction or a
+// checkpoint spans several seconds), and the plain test, taking them as
+// such, calls chance differences significant far more often than alpha.
+func WelchTEffective(a, b []float64) (t, df, p float64) {
+	return welch(a, EffectiveN(a), b, EffectiveN(b))
+}
+
+func welch(a []float64, n1 float64, b []float64, n2 float64) (t, df, p float64) {
 	m1, v1 := meanVar(a)
 	m2, v2 := meanVar(b)
-	n1, n2 := float64(len(a)), float64(len(b))
 	se2 := v1/n1 + v2/n2
 	if se2 == 0 {
 		if m1 == m2 {
@@ -263,6 +281,38 @@ func WelchT(a, b []float64) (t, df, p float64) {
 	df = se2 * se2 / ((v1/n1)*(v1/n1)/(n1-1) + (v2/n2)*(v2/n2)/(n2-1))
 	p = StudentTwoSided(t, df)
 	return t, df, p
+}
+
+// EffectiveN is how many independent values a series of autocorrelated
+// ones is worth when estimating its mean, under the first-order
+// autoregressive approximation: n(1-r)/(1+r), with r the lag-1
+// autocorrelation corrected for its small-sample bias. A negative r counts as 0, so that the correction never
+// claims more than n values; the result is at least 2 (for n >= 2).
+func EffectiveN(xs []float64) float64 {
+	n := float64(len(xs))
+	if len(xs) < 3 {
+		return n
+	}
+	mean, _ := meanVar(xs)
+	var num, den float64
+	for i, x := range xs {
+		den += (x - mean) * (x - mean)
+		if i > 0 {
+			num += (x - mean) * (xs[i-1] - mean)
+		}
+	}
+	if den == 0 {
+		return n
+	}
+	// The sample autocorrelation of a short series is biased low, by about
+	// (1+4r)/n (Kendall); undone here, as otherwise a wandering series of
+	// 30 seconds would still count for too many.
+	r := num / den
+	if n > 4 {
+		r = (n*r + 1) / (n - 4)
+	}
+	r = min(max(r, 0), 0.99)
+	return max(n*(1-r)/(1+r), 2)
 }
 
 func sign(x float64) int {

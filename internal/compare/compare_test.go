@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -148,5 +149,80 @@ func TestMissingOperationAndOutput(t *testing.T) {
 	var back Result
 	if err := json.Unmarshal(js, &back); err != nil || len(back.Pairs) != 2 || back.Pairs[0].Operations[1].Missing != "run" {
 		t.Fatalf("JSON round trip: %v %s", err, js)
+	}
+}
+
+// ar1 is n values of a first-order autoregressive series around mean:
+// each value keeps phi of the last one's deviation, as a slowly wandering
+// per-second throughput does.
+func ar1(rng *rand.Rand, n int, mean, phi, sd float64) []float64 {
+	out := make([]float64, n)
+	dev := rng.NormFloat64() * sd / math.Sqrt(1-phi*phi) // start in the stationary state
+	for i := range out {
+		dev = phi*dev + rng.NormFloat64()*sd
+		out[i] = mean + dev
+	}
+	return out
+}
+
+func TestEffectiveN(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	white := ar1(rng, 4000, 100, 0, 1)
+	wandering := ar1(rng, 4000, 100, 0.8, 1)
+	alternating := make([]float64, 100)
+	for i := range alternating {
+		alternating[i] = float64(i % 2)
+	}
+	cases := []struct {
+		name   string
+		xs     []float64
+		lo, hi float64
+	}{
+		{"independent", white, 3500, 4000},
+		{"phi 0.8: n(1-0.8)/(1+0.8) = 444", wandering, 380, 520},
+		{"negative correlation counts as none", alternating, 100, 100},
+		{"constant", []float64{5, 5, 5, 5}, 4, 4},
+		{"two values", []float64{1, 2}, 2, 2},
+		{"a straight line is worth at least 2", []float64{1, 2, 3, 4, 5, 6, 7, 8}, 2, 4},
+	}
+	for _, c := range cases {
+		if got := EffectiveN(c.xs); got < c.lo || got > c.hi {
+			t.Errorf("%s: EffectiveN = %.1f, want [%v, %v]", c.name, got, c.lo, c.hi)
+		}
+	}
+}
+
+// Pairs of wandering series with the same mean: taking their seconds as
+// independent, Welch's test calls many of them different; counted by
+// their effective number, about alpha of them are.
+func TestAutocorrelatedNoiseIsNotSignificant(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	const pairs = 400
+	plain, effective := 0, 0
+	for range pairs {
+		a, b := ar1(rng, 30, 1000, 0.8, 10), ar1(rng, 30, 1000, 0.8, 10)
+		if _, _, p := WelchT(a, b); p < 0.05 {
+			plain++
+		}
+		if _, _, p := WelchTEffective(a, b); p < 0.05 {
+			effective++
+		}
+	}
+	t.Logf("false alarms at alpha 0.05: plain Welch %d/%d, effective-n Welch %d/%d", plain, pairs, effective, pairs)
+	if float64(effective) > 0.12*pairs || plain < 2*effective {
+		t.Errorf("false alarms: plain %d, effective %d of %d pairs", plain, effective, pairs)
+	}
+	// A real shift of two standard deviations of the series (five of the
+	// difference of two-minute means) is still found.
+	found := 0
+	for range 50 {
+		a, b := ar1(rng, 120, 1000, 0.8, 10), ar1(rng, 120, 1000+2*10/math.Sqrt(1-0.64), 0.8, 10)
+		if _, _, p := WelchTEffective(a, b); p < 0.05 {
+			found++
+		}
+	}
+	t.Logf("a shift of 2 series SDs found in %d of 50 two-minute pairs", found)
+	if found < 40 {
+		t.Errorf("a real shift found in %d of 50 pairs", found)
 	}
 }
