@@ -77,7 +77,7 @@ func (st *Store) rebuild(ctx context.Context, s *summary.Summary) error {
 	if err != nil {
 		return st.loc.scrubErr("read intervals of run "+s.RunID, err)
 	}
-	samples, err := st.readSamples(ctx, s.RunID)
+	samples, err := st.readSamples(ctx, s.RunID, "local")
 	if err != nil {
 		return st.loc.scrubErr("read resource samples of run "+s.RunID, err)
 	}
@@ -178,8 +178,30 @@ func (r *sampleRow) sample() summary.ResourceSample {
 	return s
 }
 
-func (st *Store) readSamples(ctx context.Context, id string) ([]summary.ResourceSample, error) {
-	return st.querySamples(ctx, "run_id = ? AND source = 'local' ORDER BY seq", id)
+func (st *Store) readSamples(ctx context.Context, id, source string) ([]summary.ResourceSample, error) {
+	return st.querySamples(ctx, "run_id = ? AND source = ? ORDER BY seq", id, source)
+}
+
+// readResources fills a finished run's resource samples, this host's and
+// those merged from a database host, from their table. (Runs stored before
+// samples left summary_json have them there too; the table wins.)
+func (st *Store) readResources(ctx context.Context, s *summary.Summary) error {
+	if s.Resources == nil {
+		return nil
+	}
+	for _, src := range []struct {
+		name string
+		dst  *[]summary.ResourceSample
+	}{{"local", &s.Resources.Samples}, {"remote", &s.Resources.Remote}} {
+		got, err := st.readSamples(ctx, s.RunID, src.name)
+		if err != nil {
+			return st.loc.scrubErr("read resource samples of run "+s.RunID, err)
+		}
+		if len(got) > 0 {
+			*src.dst = got
+		}
+	}
+	return nil
 }
 
 // querySamples reads the resource samples that match where.

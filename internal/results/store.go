@@ -168,11 +168,17 @@ func (st *Store) write(ctx context.Context, s *summary.Summary, status string) e
 	if s.RunID == "" {
 		return fmt.Errorf("results store %s: the run has no id", st.loc)
 	}
-	// The per-second series lives in tsbench_intervals only: with a
-	// histogram per second it is most of a run's size, and kept twice a
-	// long run would outgrow MySQL's default packet (16 MB) in about 1.5 h.
+	// The per-second series lives in tsbench_intervals only, and resource
+	// samples in tsbench_resources only: with a histogram per second the
+	// series is most of a run's size, and kept twice a long run would
+	// outgrow MySQL's default packet (16 MB) in about 1.5 h.
 	whole := *s
 	whole.Intervals = nil
+	if r := s.Resources; r != nil && len(r.Samples)+len(r.Remote) > 0 {
+		lean := *r
+		lean.Samples, lean.Remote = nil, nil
+		whole.Resources = &lean
+	}
 	body, err := json.Marshal(&whole)
 	if err != nil {
 		return fmt.Errorf("results store %s: encode run %s: %w", st.loc, s.RunID, err)
@@ -548,6 +554,9 @@ func (st *Store) Get(ctx context.Context, ref string) (*summary.Summary, error) 
 	}
 	if s.Intervals, err = st.readIntervals(ctx, id); err != nil {
 		return nil, st.loc.scrubErr("read intervals of run "+id, err)
+	}
+	if err := st.readResources(ctx, &s); err != nil {
+		return nil, err
 	}
 	return &s, nil
 }

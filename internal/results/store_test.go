@@ -262,6 +262,36 @@ func checkTables(t *testing.T, st *Store, fx *fixture) {
 	if n := count(t, st, "SELECT COUNT(*) FROM tsbench_thresholds WHERE run_id = ? AND passed = 0", fx.runs[2].RunID); n != 1 {
 		t.Errorf("threshold rows %d, want 1", n)
 	}
+	// The series and the samples are kept once, in their tables, not
+	// also in the summary.
+	var body string
+	if err := st.DB().QueryRow(st.d.rebind("SELECT summary_json FROM tsbench_runs WHERE run_id = ?"), id).Scan(&body); err != nil {
+		t.Fatal(err)
+	}
+	var lean summary.Summary
+	if err := json.Unmarshal([]byte(body), &lean); err != nil || len(s.Intervals) == 0 || len(s.Resources.Samples) == 0 ||
+		len(lean.Intervals) != 0 || lean.Resources == nil || len(lean.Resources.Samples) != 0 {
+		t.Errorf("summary_json holds %d intervals and %+v (%v)", len(lean.Intervals), lean.Resources, err)
+	}
+	// Samples merged from a database host come back as they went in.
+	merged := *s
+	res := *s.Resources
+	merged.RunID, merged.Resources = fx.id("with-remote"), &res
+	for i := range 3 {
+		res.Remote = append(res.Remote, monitorSample("db-host", i, fx.base.Add(time.Duration(i)*time.Second)))
+	}
+	if err := st.Save(context.Background(), &merged); err != nil {
+		t.Fatal(err)
+	}
+	back, err := st.Get(context.Background(), merged.RunID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertSameJSON(t, &merged, back)
+	if n := count(t, st, "SELECT COUNT(*) FROM tsbench_resources WHERE run_id = ? AND source = 'remote'", merged.RunID); n != 3 {
+		t.Errorf("remote resource rows %d, want 3", n)
+	}
+
 	var hist string
 	q := st.d.rebind("SELECT hdr_histogram FROM tsbench_operations WHERE run_id = ? AND name = ?")
 	if err := st.DB().QueryRow(q, id, "INGESTION").Scan(&hist); err != nil {
