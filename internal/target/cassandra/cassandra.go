@@ -22,7 +22,6 @@ package cassandra
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -64,9 +63,9 @@ type Target struct {
 	ks       string
 	compress bool
 
-	mu     sync.Mutex
-	schema *ts.Schema
-	insert string
+	mu      sync.Mutex
+	binding target.Binding
+	insert  string
 }
 
 func open(ctx context.Context, o target.Options) (target.Target, error) {
@@ -81,7 +80,8 @@ func open(ctx context.Context, o target.Options) (target.Target, error) {
 	if ks == "" {
 		ks = "test"
 	}
-	t := &Target{addr: fmt.Sprintf("%s:%d", host, port), ks: ks, compress: o.Extra["compression"] != "off"}
+	t := &Target{addr: fmt.Sprintf("%s:%d", host, port), ks: ks, compress: o.Extra["compression"] != "off",
+		binding: target.NewBinding("cassandra")}
 	if c := o.Extra["compression"]; c != "" && c != "on" && c != "off" {
 		return nil, fmt.Errorf("cassandra: target option compression = %q: allowed: on, off", c)
 	}
@@ -148,22 +148,15 @@ func (t *Target) Bind(_ context.Context, s *ts.Schema) error {
 	}
 	t.insert = "INSERT INTO " + t.table() + " (" + strings.Join(names, ", ") + ") VALUES (" +
 		strings.TrimSuffix(strings.Repeat("?, ", len(names)), ", ") + ")"
-	t.schema = s
+	t.binding.Set(s)
 	return nil
-}
-
-func (t *Target) bound() (*ts.Schema, error) {
-	if t.schema == nil {
-		return nil, errors.New("cassandra: no schema: call Setup or Bind first")
-	}
-	return t.schema, nil
 }
 
 // Write sends one unlogged batch per partition (device and day) of the batch.
 func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if _, err := t.bound(); err != nil {
+	if _, err := t.binding.Schema(); err != nil {
 		return err
 	}
 	batches := map[int64]*gocql.Batch{}

@@ -25,7 +25,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -63,9 +62,9 @@ type Target struct {
 	user, pass string
 	client     *http.Client
 
-	mu     sync.Mutex
-	schema *ts.Schema
-	buf    bytes.Buffer
+	mu      sync.Mutex
+	binding target.Binding
+	buf     bytes.Buffer
 }
 
 func open(ctx context.Context, o target.Options) (target.Target, error) {
@@ -81,7 +80,7 @@ func open(ctx context.Context, o target.Options) (target.Target, error) {
 		db = "test"
 	}
 	t := &Target{base: "http://" + net.JoinHostPort(host, strconv.Itoa(port)) + "/", db: db,
-		client: httpclient.New()}
+		client: httpclient.New(), binding: target.NewBinding("clickhouse")}
 	if o.User != "" && o.User != "root" { // IoT-benchmark's default user means ClickHouse's default
 		t.user, t.pass = o.User, o.Password
 	}
@@ -146,28 +145,17 @@ func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
 func (t *Target) Bind(_ context.Context, s *ts.Schema) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.schema = s
+	t.binding.Set(s)
 	return nil
-}
-
-func (t *Target) bound() (*ts.Schema, error) {
-	if t.schema == nil {
-		return nil, errors.New("clickhouse: no schema: call Setup or Bind first")
-	}
-	return t.schema, nil
 }
 
 // Write inserts a batch as TabSeparated rows.
 func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	s, err := t.bound()
+	s, pos, err := t.binding.DevicePos(b.Device)
 	if err != nil {
 		return err
-	}
-	pos := s.DevicePos(b.Device.Index)
-	if pos < 0 {
-		return fmt.Errorf("clickhouse: device %s is not in the schema", b.Device.Name)
 	}
 	t.buf.Reset()
 	appendTSV(&t.buf, s.SeriesID(pos, 0), b)

@@ -12,7 +12,7 @@ import (
 // Query runs one of Q1..Q10 (see ts.Query for the semantics).
 func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 	t.mu.Lock()
-	s, err := t.bound()
+	s, err := t.binding.Schema()
 	t.mu.Unlock()
 	if err != nil {
 		return ts.Result{}, err
@@ -80,7 +80,7 @@ func querySQL(table string, q *ts.Query, in string) (string, error) {
 // Count returns the distinct points: FINAL collapses rewritten rows.
 func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
 	t.mu.Lock()
-	s, err := t.bound()
+	s, err := t.binding.Schema()
 	t.mu.Unlock()
 	if err != nil {
 		return 0, err

@@ -18,7 +18,6 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -63,8 +62,8 @@ type Target struct {
 	conn  *sql.Conn
 	stage string // this connection's staging table
 
-	mu     sync.Mutex
-	schema *ts.Schema
+	mu      sync.Mutex
+	binding target.Binding
 }
 
 func open(ctx context.Context, o target.Options) (target.Target, error) {
@@ -100,7 +99,8 @@ func open(ctx context.Context, o target.Options) (target.Target, error) {
 	}
 	inst.refs++
 	instances.seq++
-	return &Target{path: path, inst: inst, conn: conn, stage: "stage_" + strconv.Itoa(instances.seq)}, nil
+	return &Target{path: path, inst: inst, conn: conn, stage: "stage_" + strconv.Itoa(instances.seq),
+		binding: target.NewBinding("duckdb")}, nil
 }
 
 func (t *Target) wrap(what string, err error) error {
@@ -132,7 +132,7 @@ func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
 	if err := t.insertMetadata(ctx, s); err != nil {
 		return err
 	}
-	t.schema = s
+	t.binding.Set(s)
 	return nil
 }
 
@@ -173,28 +173,17 @@ func lit(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" 
 func (t *Target) Bind(_ context.Context, s *ts.Schema) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.schema = s
+	t.binding.Set(s)
 	return nil
-}
-
-func (t *Target) bound() (*ts.Schema, error) {
-	if t.schema == nil {
-		return nil, errors.New("duckdb: no schema: call Setup or Bind first")
-	}
-	return t.schema, nil
 }
 
 // Write appends a batch to the staging table, then upserts it into points.
 func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	s, err := t.bound()
+	s, pos, err := t.binding.DevicePos(b.Device)
 	if err != nil {
 		return err
-	}
-	pos := s.DevicePos(b.Device.Index)
-	if pos < 0 {
-		return fmt.Errorf("duckdb: device %s is not in the schema", b.Device.Name)
 	}
 	if _, err := t.conn.ExecContext(ctx, "CREATE TABLE IF NOT EXISTS "+t.stage+
 		" (series INTEGER, t BIGINT, v DOUBLE, s VARCHAR)"); err != nil {

@@ -13,7 +13,7 @@ import (
 func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	s, err := t.bound()
+	s, err := t.binding.Schema()
 	if err != nil {
 		return ts.Result{}, err
 	}
@@ -82,7 +82,7 @@ func querySQL(q *ts.Query, in string) (string, []any) {
 func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	s, err := t.bound()
+	s, err := t.binding.Schema()
 	if err != nil {
 		return 0, err
 	}

@@ -24,7 +24,6 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -64,12 +63,12 @@ type Target struct {
 	gzip       bool
 	client     *http.Client
 
-	mu     sync.Mutex
-	schema *ts.Schema
-	lines  []string // per device position: "measurement,device=...,tags " prefix
-	buf    bytes.Buffer
-	zbuf   bytes.Buffer
-	zw     *gzip.Writer
+	mu      sync.Mutex
+	binding target.Binding
+	lines   []string // per device position: "measurement,device=...,tags " prefix
+	buf     bytes.Buffer
+	zbuf    bytes.Buffer
+	zw      *gzip.Writer
 }
 
 func open(ctx context.Context, o target.Options) (target.Target, error) {
@@ -85,8 +84,9 @@ func open(ctx context.Context, o target.Options) (target.Target, error) {
 		db = "test"
 	}
 	t := &Target{base: "http://" + net.JoinHostPort(host, strconv.Itoa(port)), db: db,
-		gzip:   o.Extra["gzip"] == "true",
-		client: httpclient.New()}
+		gzip:    o.Extra["gzip"] == "true",
+		client:  httpclient.New(),
+		binding: target.NewBinding("influxdb")}
 	if o.User != "" && o.User != "root" { // IoT-benchmark's default user means "no authentication" here
 		t.user, t.pass = o.User, o.Password
 	}
@@ -209,7 +209,7 @@ func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
 func (t *Target) Bind(_ context.Context, s *ts.Schema) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.schema = s
+	t.binding.Set(s)
 	t.lines = make([]string, len(s.Devices))
 	for i, d := range s.Devices {
 		var b strings.Builder
@@ -223,13 +223,6 @@ func (t *Target) Bind(_ context.Context, s *ts.Schema) error {
 		t.lines[i] = b.String()
 	}
 	return nil
-}
-
-func (t *Target) bound() (*ts.Schema, error) {
-	if t.schema == nil {
-		return nil, errors.New("influxdb: no schema: call Setup or Bind first")
-	}
-	return t.schema, nil
 }
 
 func measurement(s *ts.Schema, d *ts.Device) string {

@@ -13,7 +13,7 @@ import (
 // Query runs one of Q1..Q10 (see ts.Query for the semantics).
 func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 	t.mu.Lock()
-	s, err := t.bound()
+	s, err := t.binding.Schema()
 	t.mu.Unlock()
 	if err != nil {
 		return ts.Result{}, err
@@ -188,7 +188,7 @@ func aggFunc(a ts.Aggregate) (string, error) {
 // Count adds up count(field) over every field of the selected devices.
 func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
 	t.mu.Lock()
-	s, err := t.bound()
+	s, err := t.binding.Schema()
 	t.mu.Unlock()
 	if err != nil {
 		return 0, err

@@ -17,13 +17,9 @@ import (
 func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	s, err := t.bound()
+	s, pos, err := t.binding.DevicePos(b.Device)
 	if err != nil {
 		return err
-	}
-	pos := s.DevicePos(b.Device.Index)
-	if pos < 0 {
-		return fmt.Errorf("influxdb: device %s is not in the schema", b.Device.Name)
 	}
 	t.buf.Reset()
 	lineproto.AppendRows(&t.buf, t.lines[pos], s.Sensors, b)

@@ -26,7 +26,6 @@ package iotdb
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -61,7 +60,7 @@ type Target struct {
 	compress bool // compression=on (default): encodings and LZ4; off: PLAIN, UNCOMPRESSED
 
 	mu      sync.Mutex
-	schema  *ts.Schema
+	binding target.Binding
 	paths   []string // per device position: root.db.group.device
 	schemas []*client.MeasurementSchema
 }
@@ -82,7 +81,7 @@ func open(ctx context.Context, o target.Options) (target.Target, error) {
 	if db == "" {
 		db = "test"
 	}
-	t := &Target{addr: fmt.Sprintf("%s:%d", host, port), db: db, compress: true}
+	t := &Target{addr: fmt.Sprintf("%s:%d", host, port), db: db, compress: true, binding: target.NewBinding("iotdb")}
 	switch o.Extra["compression"] {
 	case "", "on":
 	case "off":
@@ -166,7 +165,7 @@ func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
 func (t *Target) Bind(_ context.Context, s *ts.Schema) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.schema = s
+	t.binding.Set(s)
 	t.paths = make([]string, len(s.Devices))
 	for i, d := range s.Devices {
 		t.paths[i] = t.groupPath(s, d.Group) + "." + d.Name
@@ -178,24 +177,13 @@ func (t *Target) Bind(_ context.Context, s *ts.Schema) error {
 	return nil
 }
 
-func (t *Target) bound() (*ts.Schema, error) {
-	if t.schema == nil {
-		return nil, errors.New("iotdb: no schema: call Setup or Bind first")
-	}
-	return t.schema, nil
-}
-
 // Write inserts a batch as one aligned tablet.
 func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	s, err := t.bound()
+	_, pos, err := t.binding.DevicePos(b.Device)
 	if err != nil {
 		return err
-	}
-	pos := s.DevicePos(b.Device.Index)
-	if pos < 0 {
-		return fmt.Errorf("iotdb: device %s is not in the schema", b.Device.Name)
 	}
 	if err := ctx.Err(); err != nil {
 		return err

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/apache/iotdb-client-go/v2/client"
+	"github.com/tsbench/tsbench/internal/target"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -15,7 +16,7 @@ import (
 func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	s, err := t.bound()
+	s, err := t.binding.Schema()
 	if err != nil {
 		return ts.Result{}, err
 	}
@@ -150,33 +151,13 @@ func (t *Target) run(ctx context.Context, sql string, q *ts.Query) (ts.Result, e
 	return res, nil
 }
 
-// number reads a result value: booleans 0/1, text 0; false for null.
+// number reads a result value as target.Number does; a nil *client.Binary
+// (a text column's NULL) is NULL too.
 func number(v any) (float64, bool) {
-	switch x := v.(type) {
-	case nil:
+	if b, isText := v.(*client.Binary); isText && b == nil {
 		return 0, false
-	case bool:
-		if x {
-			return 1, true
-		}
-		return 0, true
-	case int32:
-		return float64(x), true
-	case int64:
-		return float64(x), true
-	case float32:
-		return float64(x), true
-	case float64:
-		return x, true
-	case *client.Binary:
-		if x == nil {
-			return 0, false
-		}
-		return 0, true
-	case string:
-		return 0, true
 	}
-	return 0, true
+	return target.Number(v)
 }
 
 // parse reads a LAST query's value column (always text).
@@ -198,7 +179,7 @@ func parse(v string) float64 {
 func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	s, err := t.bound()
+	s, err := t.binding.Schema()
 	if err != nil {
 		return 0, err
 	}

@@ -26,7 +26,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net"
 	"strconv"
@@ -61,11 +60,11 @@ type Target struct {
 	writePath string
 	reader    string // LOAD DATA reader name, unique per Target
 
-	mu     sync.Mutex
-	schema *ts.Schema
-	stmts  map[int]*sql.Stmt // INSERT statements by row count
-	args   []any
-	load   loadBuffer
+	mu      sync.Mutex
+	binding target.Binding
+	stmts   map[int]*sql.Stmt // INSERT statements by row count
+	args    []any
+	load    loadBuffer
 }
 
 var readerSeq struct {
@@ -120,7 +119,8 @@ func open(ctx context.Context, o target.Options) (target.Target, error) {
 	readerSeq.n++
 	name := fmt.Sprintf("tsbench%d", readerSeq.n)
 	readerSeq.Unlock()
-	t := &Target{db: sdb, addr: cfg.Addr, writePath: path, reader: name, stmts: map[int]*sql.Stmt{}}
+	t := &Target{db: sdb, addr: cfg.Addr, writePath: path, reader: name, stmts: map[int]*sql.Stmt{},
+		binding: target.NewBinding("mysql")}
 	if path == "load" {
 		mysql.RegisterReaderHandler(name, t.load.reader)
 	}
@@ -158,7 +158,7 @@ func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
 	if err := t.insertMetadata(ctx, s); err != nil {
 		return err
 	}
-	t.schema = s
+	t.binding.Set(s)
 	return nil
 }
 
@@ -205,15 +205,8 @@ func (t *Target) insertMetadata(ctx context.Context, s *ts.Schema) error {
 func (t *Target) Bind(ctx context.Context, s *ts.Schema) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.schema = s
+	t.binding.Set(s)
 	return nil
-}
-
-func (t *Target) bound() (*ts.Schema, error) {
-	if t.schema == nil {
-		return nil, errors.New("mysql: no schema: call Setup or Bind first")
-	}
-	return t.schema, nil
 }
 
 // ServerVersion implements target.Versioner.

@@ -13,7 +13,7 @@ import (
 func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	s, err := t.bound()
+	s, err := t.binding.Schema()
 	if err != nil {
 		return ts.Result{}, err
 	}
@@ -112,7 +112,7 @@ func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
 	q := "SELECT COUNT(*) FROM points WHERE 1=1"
 	var args []any
 	if len(r.Devices) > 0 {
-		s, err := t.bound()
+		s, err := t.binding.Schema()
 		if err != nil {
 			return 0, err
 		}

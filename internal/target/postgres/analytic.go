@@ -13,7 +13,7 @@ import (
 func (t *Target) Analyze(ctx context.Context, a *ts.Analytic) (ts.Result, error) {
 	t.c.mu.Lock()
 	defer t.c.mu.Unlock()
-	if _, err := t.bound(); err != nil {
+	if _, err := t.binding.Schema(); err != nil {
 		return ts.Result{}, err
 	}
 	sql, args, err := analyticSQL(a)

@@ -43,7 +43,6 @@ package postgres
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net"
 	"strconv"
@@ -102,8 +101,8 @@ type Target struct {
 	timescale bool // hypertables and time_bucket (the timescaledb driver)
 	wide      bool // layout=wide: a table per group, a column per sensor
 
-	schema *ts.Schema
-	rows   rowSource
+	binding target.Binding
+	rows    rowSource
 }
 
 // conn is a server connection and the lock that serialises its use. Each
@@ -177,7 +176,8 @@ func openMode(ctx context.Context, o target.Options, timescale bool) (target.Tar
 	default:
 		return nil, fmt.Errorf("postgres: target option layout = %q: allowed: narrow, wide", o.Extra["layout"])
 	}
-	t := &Target{addr: addr, writePath: path, timescale: timescale, wide: wide}
+	t := &Target{addr: addr, writePath: path, timescale: timescale, wide: wide,
+		binding: target.NewBinding("postgres")}
 	if !timescale {
 		pg, err := pgx.ConnectConfig(ctx, cfg)
 		if err != nil {
@@ -259,7 +259,7 @@ func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
 			return err
 		}
 	}
-	t.schema = s
+	t.binding.Set(s)
 	return nil
 }
 
@@ -307,15 +307,8 @@ func (t *Target) insertMetadata(ctx context.Context, s *ts.Schema) error {
 func (t *Target) Bind(ctx context.Context, s *ts.Schema) error {
 	t.c.mu.Lock()
 	defer t.c.mu.Unlock()
-	t.schema = s
+	t.binding.Set(s)
 	return nil
-}
-
-func (t *Target) bound() (*ts.Schema, error) {
-	if t.schema == nil {
-		return nil, errors.New("postgres: no schema: call Setup or Bind first")
-	}
-	return t.schema, nil
 }
 
 // seriesIDs lists the series of devices x sensors as the INTEGER array

@@ -12,7 +12,7 @@ import (
 func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 	t.c.mu.Lock()
 	defer t.c.mu.Unlock()
-	s, err := t.bound()
+	s, err := t.binding.Schema()
 	if err != nil {
 		return ts.Result{}, err
 	}
@@ -128,7 +128,7 @@ func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
 	t.c.mu.Lock()
 	defer t.c.mu.Unlock()
 	if t.wide {
-		s, err := t.bound()
+		s, err := t.binding.Schema()
 		if err != nil {
 			return 0, err
 		}
@@ -137,7 +137,7 @@ func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
 	sql := "SELECT count(*) FROM points WHERE true"
 	var args []any
 	if len(r.Devices) > 0 {
-		s, err := t.bound()
+		s, err := t.binding.Schema()
 		if err != nil {
 			return 0, err
 		}

@@ -223,7 +223,7 @@ func (t *Target) runWide(ctx context.Context, q *ts.Query, sql string, args []an
 		}
 		tm, _ := vals[0].(int64)
 		for _, v := range vals[1:] {
-			x, ok := number(v)
+			x, ok := target.Number(v)
 			if !ok || (q.Kind.Aggregates() && q.Agg == ts.Count && x == 0) {
 				continue
 			}
@@ -231,28 +231,6 @@ func (t *Target) runWide(ctx context.Context, q *ts.Query, sql string, args []an
 		}
 	}
 	return res, rows.Err()
-}
-
-// number reads a column value: booleans 0/1, text 0; false for NULL.
-func number(v any) (float64, bool) {
-	switch x := v.(type) {
-	case nil:
-		return 0, false
-	case bool:
-		if x {
-			return 1, true
-		}
-		return 0, true
-	case int32:
-		return float64(x), true
-	case int64:
-		return float64(x), true
-	case float32:
-		return float64(x), true
-	case float64:
-		return x, true
-	}
-	return 0, true
 }
 
 // countWide counts rows times sensors: every row carries every sensor.

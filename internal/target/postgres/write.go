@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -55,13 +54,9 @@ func (r *rowSource) Err() error { return nil }
 func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
 	t.c.mu.Lock()
 	defer t.c.mu.Unlock()
-	s, err := t.bound()
+	s, pos, err := t.binding.DevicePos(b.Device)
 	if err != nil {
 		return err
-	}
-	pos := s.DevicePos(b.Device.Index)
-	if pos < 0 {
-		return fmt.Errorf("postgres: device %s is not in the schema", b.Device.Name)
 	}
 	base := s.SeriesID(pos, 0)
 	if t.wide {

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tsbench/tsbench/internal/target"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -15,7 +16,7 @@ import (
 func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	s, err := t.bound()
+	s, err := t.binding.Schema()
 	if err != nil {
 		return ts.Result{}, err
 	}
@@ -141,9 +142,9 @@ func (t *Target) run(ctx context.Context, sql string, q *ts.Query) (ts.Result, e
 		if err != nil {
 			return ts.Result{}, t.wrap(q.Kind.String(), err)
 		}
-		tm, _ := number(vals[0])
+		tm, _ := target.Number(vals[0])
 		for _, v := range vals[skip:] {
-			x, ok := number(v)
+			x, ok := target.Number(v)
 			if !ok {
 				continue // NULL: no point
 			}
@@ -156,36 +157,12 @@ func (t *Target) run(ctx context.Context, sql string, q *ts.Query) (ts.Result, e
 	return res, nil
 }
 
-// number reads a SQL value as a number: booleans 0/1, text 0; false for NULL.
-func number(v any) (float64, bool) {
-	switch x := v.(type) {
-	case nil:
-		return 0, false
-	case bool:
-		if x {
-			return 1, true
-		}
-		return 0, true
-	case int16:
-		return float64(x), true
-	case int32:
-		return float64(x), true
-	case int64:
-		return float64(x), true
-	case float32:
-		return float64(x), true
-	case float64:
-		return x, true
-	}
-	return 0, true // text
-}
-
 // Count waits for the WAL to be applied, then counts rows times sensors: a
 // row holds every sensor and DEDUP makes rows distinct per (ts, device).
 func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	s, err := t.bound()
+	s, err := t.binding.Schema()
 	if err != nil {
 		return 0, err
 	}

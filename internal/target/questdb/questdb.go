@@ -60,10 +60,10 @@ type Target struct {
 	client   *http.Client
 	conn     *pgx.Conn
 
-	mu     sync.Mutex
-	schema *ts.Schema
-	lines  []string // per device position: "table,device=..,tag=.. "
-	buf    bytes.Buffer
+	mu      sync.Mutex
+	binding target.Binding
+	lines   []string // per device position: "table,device=..,tag=.. "
+	buf     bytes.Buffer
 }
 
 func open(ctx context.Context, o target.Options) (target.Target, error) {
@@ -91,6 +91,7 @@ func open(ctx context.Context, o target.Options) (target.Target, error) {
 		pgAddr:   net.JoinHostPort(host, strconv.Itoa(pgPort)),
 		db:       db,
 		client:   httpclient.New(),
+		binding:  target.NewBinding("questdb"),
 	}
 	cfg, err := pgx.ParseConfig(fmt.Sprintf("host=%s port=%d dbname=qdb sslmode=disable connect_timeout=10", host, pgPort))
 	if err != nil {
@@ -158,7 +159,7 @@ func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
 func (t *Target) Bind(_ context.Context, s *ts.Schema) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.schema = s
+	t.binding.Set(s)
 	t.lines = make([]string, len(s.Devices))
 	for i := range s.Devices {
 		d := &s.Devices[i]
@@ -174,24 +175,13 @@ func (t *Target) Bind(_ context.Context, s *ts.Schema) error {
 	return nil
 }
 
-func (t *Target) bound() (*ts.Schema, error) {
-	if t.schema == nil {
-		return nil, errors.New("questdb: no schema: call Setup or Bind first")
-	}
-	return t.schema, nil
-}
-
 // Write sends a batch as ILP over HTTP; QuestDB answers once it accepted it.
 func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	s, err := t.bound()
+	s, pos, err := t.binding.DevicePos(b.Device)
 	if err != nil {
 		return err
-	}
-	pos := s.DevicePos(b.Device.Index)
-	if pos < 0 {
-		return fmt.Errorf("questdb: device %s is not in the schema", b.Device.Name)
 	}
 	t.buf.Reset()
 	lineproto.AppendRows(&t.buf, t.lines[pos], s.Sensors, b)
@@ -213,7 +203,7 @@ func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
 
 // settle waits until every WAL table applied what was written (at most 60 s).
 func (t *Target) settle(ctx context.Context) error {
-	s, err := t.bound()
+	s, err := t.binding.Schema()
 	if err != nil {
 		return err
 	}
@@ -258,7 +248,7 @@ func (t *Target) ServerVersion(ctx context.Context) (string, error) {
 func (t *Target) StorageBytes(ctx context.Context) (int64, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	s, err := t.bound()
+	s, err := t.binding.Schema()
 	if err != nil {
 		return 0, err
 	}

@@ -14,7 +14,7 @@ import (
 func (t *Target) Analyze(ctx context.Context, a *ts.Analytic) (ts.Result, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if _, err := t.bound(); err != nil {
+	if _, err := t.binding.Schema(); err != nil {
 		return ts.Result{}, err
 	}
 	q, args, err := analyticSQL(a)

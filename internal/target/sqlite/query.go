@@ -87,7 +87,7 @@ func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 
 func (t *Target) query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 	var res ts.Result
-	s, err := t.bound()
+	s, err := t.binding.Schema()
 	if err != nil {
 		return res, err
 	}
@@ -108,9 +108,9 @@ func (t *Target) query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 	numericOnly := q.Kind.HasValueFilter() || (q.Kind.Aggregates() && q.Agg.NeedsNumeric())
 	ids := qs.ids[:0]
 	for _, d := range q.Devices {
-		pos := s.DevicePos(d.Index)
-		if pos < 0 {
-			return res, fmt.Errorf("device %q (index %d) is not in the schema", d.Name, d.Index)
+		_, pos, err := t.binding.DevicePos(d)
+		if err != nil {
+			return res, err
 		}
 		for _, i := range q.Sensors {
 			if i < 0 || i >= len(s.Sensors) {
@@ -306,11 +306,11 @@ func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
 
 func (t *Target) count(ctx context.Context, r ts.CountRange) (int64, error) {
 	timed := r.End > r.Start
-	if len(r.Devices) == 0 && (!timed || t.schema == nil) {
+	s, err := t.binding.Schema()
+	if len(r.Devices) == 0 && (!timed || err != nil) {
 		// Everything (or a time range over everything, when no schema says
 		// which series exist: a full scan).
 		var n int64
-		var err error
 		if timed {
 			err = t.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM points WHERE t >= ? AND t < ?`, r.Start, r.End).Scan(&n)
 		} else {
@@ -318,7 +318,6 @@ func (t *Target) count(ctx context.Context, r ts.CountRange) (int64, error) {
 		}
 		return n, err
 	}
-	s, err := t.bound()
 	if err != nil {
 		return 0, err
 	}
@@ -330,9 +329,9 @@ func (t *Target) count(ctx context.Context, r ts.CountRange) (int64, error) {
 	} else {
 		ps := make([]int, 0, len(r.Devices))
 		for _, d := range r.Devices {
-			p := s.DevicePos(d.Index)
-			if p < 0 {
-				return 0, fmt.Errorf("device %q (index %d) is not in the schema", d.Name, d.Index)
+			_, p, err := t.binding.DevicePos(d)
+			if err != nil {
+				return 0, err
 			}
 			ps = append(ps, p)
 		}

@@ -96,8 +96,10 @@ type Target struct {
 	path string
 	db   *sql.DB
 
-	mu     sync.Mutex // guards the schema and the statement caches
-	schema *ts.Schema
+	mu sync.Mutex // guards the binding and the statement caches
+	// binding's errors carry no "sqlite: " prefix: Write, Query and Count
+	// add it with what they were doing.
+	binding target.Binding
 	// numeric[i] tells whether sensor i is numeric (value filters and
 	// sum/avg/min/max apply to it).
 	numeric []bool
@@ -147,7 +149,7 @@ func open(ctx context.Context, o target.Options) (target.Target, error) {
 		db.Close()
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
 	}
-	t := &Target{path: path, db: db}
+	t := &Target{path: path, db: db, binding: target.NewBinding("")}
 	t.w.rem = map[int]*sql.Stmt{}
 	return t, nil
 }
@@ -266,19 +268,11 @@ func checkSchema(s *ts.Schema) error {
 }
 
 func (t *Target) bindLocked(s *ts.Schema) {
-	t.schema = s
+	t.binding.Set(s)
 	t.numeric = make([]bool, len(s.Sensors))
 	for i, sn := range s.Sensors {
 		t.numeric[i] = sn.Type.Numeric()
 	}
-}
-
-// bound returns the schema remembered by Setup or Bind.
-func (t *Target) bound() (*ts.Schema, error) {
-	if t.schema == nil {
-		return nil, errors.New("no schema: call Setup or Bind first")
-	}
-	return t.schema, nil
 }
 
 // insertMetadata fills the series and devices tables, replacing rows with the

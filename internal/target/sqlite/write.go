@@ -82,16 +82,9 @@ func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
 }
 
 func (t *Target) write(ctx context.Context, b *ts.Batch) error {
-	s, err := t.bound()
+	s, pos, err := t.binding.DevicePos(b.Device)
 	if err != nil {
 		return err
-	}
-	if b.Device == nil {
-		return fmt.Errorf("batch has no device")
-	}
-	pos := s.DevicePos(b.Device.Index)
-	if pos < 0 {
-		return fmt.Errorf("device %q (index %d) is not in the schema", b.Device.Name, b.Device.Index)
 	}
 	if len(b.Columns) != len(s.Sensors) {
 		return fmt.Errorf("batch has %d columns, schema has %d sensors", len(b.Columns), len(s.Sensors))

@@ -111,7 +111,7 @@ func (t *Target) instant(ctx context.Context, expr string, at int64) ([]float64,
 // Query runs one of Q1..Q10 (see the package doc for where each is computed).
 func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 	t.mu.Lock()
-	s, err := t.bound()
+	s, err := t.binding.Schema()
 	sel := ""
 	var perSensor []string // rollups drop metric names: one selector per sensor
 	if err == nil {
@@ -263,7 +263,7 @@ func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
 		return 0, err
 	}
 	t.mu.Lock()
-	s, err := t.bound()
+	s, err := t.binding.Schema()
 	sel := ""
 	if err == nil {
 		sel = t.selector(s, r.Devices, nil)

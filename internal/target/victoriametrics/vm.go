@@ -32,7 +32,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 
@@ -76,11 +75,11 @@ type Target struct {
 	db     string
 	client *http.Client
 
-	mu     sync.Mutex
-	schema *ts.Schema
-	gen    string
-	labels []string // per device position: the label part of a metric object
-	buf    bytes.Buffer
+	mu      sync.Mutex
+	binding target.Binding
+	gen     string
+	labels  []string // per device position: the label part of a metric object
+	buf     bytes.Buffer
 }
 
 func open(ctx context.Context, o target.Options) (target.Target, error) {
@@ -96,7 +95,7 @@ func open(ctx context.Context, o target.Options) (target.Target, error) {
 		db = "test"
 	}
 	t := &Target{base: "http://" + net.JoinHostPort(host, strconv.Itoa(port)), db: db,
-		client: httpclient.New()}
+		client: httpclient.New(), binding: target.NewBinding("victoriametrics")}
 	if _, _, err := t.get(ctx, "/health", nil); err != nil {
 		return nil, err
 	}
@@ -183,7 +182,8 @@ func (t *Target) Bind(ctx context.Context, s *ts.Schema) error {
 }
 
 func (t *Target) bindLocked(s *ts.Schema, gen string) {
-	t.schema, t.gen = s, gen
+	t.binding.Set(s)
+	t.gen = gen
 	t.labels = make([]string, len(s.Devices))
 	for i, d := range s.Devices {
 		grp := ""
@@ -199,22 +199,16 @@ func (t *Target) bindLocked(s *ts.Schema, gen string) {
 	}
 }
 
-func (t *Target) bound() (*ts.Schema, error) {
-	if t.schema == nil {
-		return nil, errors.New("victoriametrics: no schema: call Setup or Bind first")
-	}
-	return t.schema, nil
-}
-
 // Labels returns the label part of the metric object /api/v1/import lines
 // carry for a device (the lean baseline writer builds its bodies with it).
 func (t *Target) Labels(d *ts.Device) string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.schema == nil || t.schema.DevicePos(d.Index) < 0 {
+	_, pos, err := t.binding.DevicePos(d)
+	if err != nil {
 		return ""
 	}
-	return t.labels[t.schema.DevicePos(d.Index)]
+	return t.labels[pos]
 }
 
 // flush makes written samples searchable.
@@ -227,13 +221,9 @@ func (t *Target) flush(ctx context.Context) error {
 func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	s, err := t.bound()
+	s, pos, err := t.binding.DevicePos(b.Device)
 	if err != nil {
 		return err
-	}
-	pos := s.DevicePos(b.Device.Index)
-	if pos < 0 {
-		return fmt.Errorf("victoriametrics: device %s is not in the schema", b.Device.Name)
 	}
 	t.buf.Reset()
 	appendImport(&t.buf, t.labels[pos], s.Sensors, b)
