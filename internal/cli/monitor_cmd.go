@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -319,22 +318,9 @@ func newMonitorRmCmd(sf *storeFlags, stdout io.Writer) *cobra.Command {
 		Short: "Remove monitor sessions and their samples from the results store",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := context.Background()
-			st, err := sf.open(ctx)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			for _, id := range args {
-				if err := st.DeleteMonitor(ctx, id); err != nil {
-					if errors.Is(err, results.ErrNotFound) {
-						return &exitError{ExitUsage, err}
-					}
-					return &exitError{ExitFailure, err}
-				}
-				fmt.Fprintf(stdout, "Removed monitor session %s\n", id)
-			}
-			return nil
+			return sf.removeEach(args, stdout, "monitor session", func(ctx context.Context, st *results.Store, id string) (string, error) {
+				return id, st.DeleteMonitor(ctx, id)
+			})
 		},
 	}
 }

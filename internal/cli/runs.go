@@ -456,25 +456,35 @@ func newRunsRmCmd(sf *storeFlags, stdout io.Writer) *cobra.Command {
 		Short: "Remove runs from the results store",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := context.Background()
-			st, err := sf.open(ctx)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			for _, a := range args {
-				id, err := st.Delete(ctx, a)
-				if err != nil {
-					if errors.Is(err, results.ErrNotFound) {
-						return usageError("%v", err)
-					}
-					return &exitError{ExitFailure, err}
-				}
-				fmt.Fprintf(stdout, "Removed run %s\n", id)
-			}
-			return nil
+			return sf.removeEach(args, stdout, "run", func(ctx context.Context, st *results.Store, ref string) (string, error) {
+				return st.Delete(ctx, ref)
+			})
 		},
 	}
+}
+
+// removeEach opens the store and removes what each ref names with remove,
+// which returns the id removed; a ref the store does not hold is a usage
+// error, and what was removed before it stays removed.
+func (sf *storeFlags) removeEach(refs []string, stdout io.Writer, what string,
+	remove func(context.Context, *results.Store, string) (string, error)) error {
+	ctx := context.Background()
+	st, err := sf.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	for _, ref := range refs {
+		id, err := remove(ctx, st, ref)
+		if err != nil {
+			if errors.Is(err, results.ErrNotFound) {
+				return &exitError{ExitUsage, err}
+			}
+			return &exitError{ExitFailure, err}
+		}
+		fmt.Fprintf(stdout, "Removed %s %s\n", what, id)
+	}
+	return nil
 }
 
 // resourceLine sums up resource samples in one line: mean and peak CPU
