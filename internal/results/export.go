@@ -104,10 +104,13 @@ func WriteHDRLog(w io.Writer, s *summary.Summary) (int, error) {
 	if err := lw.OutputComment(fmt.Sprintf("[tsbench run %s, target %s: latency in microseconds, Interval_Max in milliseconds]", s.RunID, s.Target)); err != nil {
 		return 0, err
 	}
-	if err := lw.OutputStartTime(startMs); err != nil {
-		return 0, err
-	}
-	if err := lw.OutputBaseTime(startMs); err != nil {
+	// StartTime and BaseTime are written here, not with the log writer's
+	// methods: those drop the milliseconds, and every interval's absolute
+	// time (base + offset) would move by up to a second. Both readers take
+	// the seconds as a decimal number, as HdrHistogram's Java writer has it.
+	secs := float64(startMs) / 1000
+	if _, err := fmt.Fprintf(w, "#[StartTime: %.3f (seconds since epoch), %s]\n#[BaseTime: %.3f (seconds since epoch)]\n",
+		secs, time.UnixMilli(startMs).UTC().Format("2006-01-02T15:04:05.000Z07:00"), secs); err != nil {
 		return 0, err
 	}
 	if err := lw.OutputLegend(); err != nil {

@@ -105,10 +105,9 @@ func checkLogWithJava(t *testing.T, jar string, s *summary.Summary) {
 			}
 			if m := regexp.MustCompile(`#\[StartTime: ([0-9.]+) `).FindStringSubmatch(ivText); m == nil {
 				t.Errorf("no StartTime in the tool's output:\n%s", ivText)
-			} else if sec, _ := strconv.ParseFloat(m[1], 64); int64(sec) != s.MeasureStarted.Unix() {
-				// Whole seconds: hdrhistogram-go writes StartTime and BaseTime
-				// without their milliseconds.
-				t.Errorf("StartTime %s, want %d (%s)", m[1], s.MeasureStarted.Unix(), s.MeasureStarted)
+			} else if sec, _ := strconv.ParseFloat(m[1], 64); math.Round(sec*1000) != float64(s.MeasureStarted.UnixMilli()) {
+				// To the millisecond, as the run's start is kept.
+				t.Errorf("StartTime %s, want %.3f (%s)", m[1], float64(s.MeasureStarted.UnixMilli())/1000, s.MeasureStarted)
 			}
 			for i, w := range want {
 				at := "interval " + strconv.Itoa(i)

@@ -517,6 +517,7 @@ func TestExportCSV(t *testing.T) {
 func TestHDRLogReadsBack(t *testing.T) {
 	// Without per-interval histograms the log has one per operation.
 	s := sampleRuns()[0]
+	s.MeasureStarted = s.MeasureStarted.Add(345 * time.Millisecond) // a real start has milliseconds
 	for i := range s.Intervals {
 		for j := range s.Intervals[i].Ops {
 			s.Intervals[i].Ops[j].Histogram = ""
@@ -552,6 +553,10 @@ func TestHDRLogReadsBack(t *testing.T) {
 		o := s.Operations[i]
 		if h.Tag() != o.Name || h.TotalCount() != o.OKOperations {
 			t.Errorf("histogram %d: tag %q count %d, want %s %d", i, h.Tag(), h.TotalCount(), o.Name, o.OKOperations)
+		}
+		// The log's base time keeps the start's milliseconds.
+		if start := s.MeasureStarted.UnixMilli(); s.MeasureStarted.IsZero() || h.StartTimeMs() < start-1 || h.StartTimeMs() > start+1 {
+			t.Errorf("histogram %d starts at %d ms, the run's measured phase at %d ms", i, h.StartTimeMs(), start)
 		}
 	}
 
