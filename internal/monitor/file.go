@@ -96,19 +96,36 @@ func ReadFile(path string) ([]summary.ResourceSample, error) {
 }
 
 // Merge adds to s the samples taken during its measured phase (with a
-// second's margin either side), with T counted from the phase's start. It
-// returns how many were merged; 0 also when s has no measured-phase start.
+// second's margin either side), with T counted from the phase's start. A
+// sample s already holds (same host, same time: it came from a file and
+// from the results store both) is not added again. It returns how many
+// were merged; 0 also when s has no measured-phase start.
 func Merge(s *summary.Summary, samples []summary.ResourceSample) int {
 	if s.MeasureStarted.IsZero() {
 		return 0
 	}
 	start := s.MeasureStarted
 	end := start.Add(time.Duration(s.Elapsed * float64(time.Second)))
+	type key struct {
+		host string
+		at   int64
+	}
+	held := map[key]bool{}
+	if s.Resources != nil {
+		for _, smp := range s.Resources.Remote {
+			held[key{smp.Hostname, smp.Time.UnixNano()}] = true
+		}
+	}
 	var picked []summary.ResourceSample
 	for _, smp := range samples {
 		if smp.Time.Before(start.Add(-time.Second)) || smp.Time.After(end.Add(time.Second)) {
 			continue
 		}
+		k := key{smp.Hostname, smp.Time.UnixNano()}
+		if held[k] {
+			continue
+		}
+		held[k] = true
 		smp.T = smp.Time.Sub(start).Seconds()
 		picked = append(picked, smp)
 	}

@@ -224,6 +224,11 @@ func TestRunWritesLinesAndMerge(t *testing.T) {
 	if run.Resources == nil || run.Resources.Remote[0].T < 0 || run.Resources.Remote[0].Hostname != host {
 		t.Errorf("merged %+v", run.Resources)
 	}
+	// The same samples again (from the store and a file both) add nothing.
+	before := len(run.Resources.Remote)
+	if k := Merge(run, got); k != 0 || len(run.Resources.Remote) != before {
+		t.Errorf("merging the same samples again added %d", k)
+	}
 	if k := Merge(&summary.Summary{MeasureStarted: start.Add(time.Hour), Elapsed: 1}, got); k != 0 {
 		t.Errorf("merged %d samples from another time", k)
 	}
