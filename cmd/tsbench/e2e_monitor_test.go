@@ -19,6 +19,45 @@ import (
 
 var monitorStoredLine = regexp.MustCompile(`Stored (\d+) samples as monitor session (mon-\S+) in `)
 
+// background is a tsbench process that runs beside a test, as 'tsbench
+// monitor' does on a database host.
+type background struct {
+	cmd            *exec.Cmd
+	stdout, stderr bytes.Buffer
+}
+
+// startBackground starts tsbench with args; the process is killed when the
+// test ends, unless interrupt ended it first.
+func startBackground(t *testing.T, env []string, args ...string) *background {
+	t.Helper()
+	b := &background{cmd: exec.Command(binary, args...)}
+	b.cmd.Env = append(os.Environ(), env...)
+	b.cmd.Stdout, b.cmd.Stderr = &b.stdout, &b.stderr
+	if err := b.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if b.cmd.ProcessState == nil {
+			b.cmd.Process.Kill()
+			b.cmd.Wait()
+		}
+	})
+	return b
+}
+
+// interrupt stops the process as Ctrl-C does and returns its output; the
+// test fails when the process does not exit 0.
+func (b *background) interrupt(t *testing.T) (stdout, stderr string) {
+	t.Helper()
+	if err := b.cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.cmd.Wait(); err != nil {
+		t.Fatalf("%v after SIGINT: %v\n%s\n%s", b.cmd.Args[1:], err, b.stdout.String(), b.stderr.String())
+	}
+	return b.stdout.String(), b.stderr.String()
+}
+
 // 'tsbench monitor --store' records a monitor session in the results
 // store while a run goes on; 'tsbench report' merges the samples taken
 // during the run's measured phase by itself, as many as the store holds
@@ -32,35 +71,16 @@ func TestMonitorSessionInStoreMergedIntoReport(t *testing.T) {
 	}
 	defer func() { server.Process.Kill(); server.Wait() }()
 
-	mon := exec.Command(binary, "monitor", "--store", "--pid", strconv.Itoa(server.Process.Pid), "--duration", "2m")
-	mon.Env = append(os.Environ(), env...)
-	var monOut, monErr bytes.Buffer
-	mon.Stdout, mon.Stderr = &monOut, &monErr
-	if err := mon.Start(); err != nil {
-		t.Fatal(err)
-	}
-	monDone := false
-	defer func() {
-		if !monDone {
-			mon.Process.Kill()
-			mon.Wait()
-		}
-	}()
+	mon := startBackground(t, env, "monitor", "--store", "--pid", strconv.Itoa(server.Process.Pid), "--duration", "2m")
 	time.Sleep(1500 * time.Millisecond)
 	r := tsbench(t, env, "run", "--quiet", "--duration", "3s", "--loop", "1000000", "--clients", "2", "--devices", "4")
 	mustExit(t, r, 0, "run")
 	id, _ := storedRun(t, r)
 	time.Sleep(1200 * time.Millisecond)
-	if err := mon.Process.Signal(syscall.SIGINT); err != nil {
-		t.Fatal(err)
-	}
-	if err := mon.Wait(); err != nil {
-		t.Fatalf("monitor after SIGINT: %v\n%s\n%s", err, monOut.String(), monErr.String())
-	}
-	monDone = true
-	m := monitorStoredLine.FindStringSubmatch(monOut.String())
+	monOut, monErr := mon.interrupt(t)
+	m := monitorStoredLine.FindStringSubmatch(monOut)
 	if m == nil {
-		t.Fatalf("no 'Stored ... monitor session' line:\n%s\n%s", monOut.String(), monErr.String())
+		t.Fatalf("no 'Stored ... monitor session' line:\n%s\n%s", monOut, monErr)
 	}
 	n, _ := strconv.Atoi(m[1])
 	session := m[2]

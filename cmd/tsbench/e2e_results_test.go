@@ -82,17 +82,7 @@ func TestRunsStoredReportedCompared(t *testing.T) {
 
 	// 'tsbench monitor' samples the host meanwhile, as on a database host.
 	monFile := filepath.Join(dir, "dbhost.jsonl")
-	mon := exec.Command(binary, "monitor", "--out", monFile, "--pid", strconv.Itoa(server.Process.Pid))
-	if err := mon.Start(); err != nil {
-		t.Fatal(err)
-	}
-	monDone := false
-	defer func() {
-		if !monDone {
-			mon.Process.Kill()
-			mon.Wait()
-		}
-	}()
+	mon := startBackground(t, nil, "monitor", "--out", monFile, "--pid", strconv.Itoa(server.Process.Pid))
 	time.Sleep(1500 * time.Millisecond)
 
 	r1 := tsbench(t, env, append(mix, "--server-pid", strconv.Itoa(server.Process.Pid))...)
@@ -105,13 +95,7 @@ func TestRunsStoredReportedCompared(t *testing.T) {
 		t.Errorf("no resource line:\n%s", resTail(r1.stdout, 800))
 	}
 	time.Sleep(1200 * time.Millisecond)
-	if err := mon.Process.Signal(syscall.SIGINT); err != nil {
-		t.Fatal(err)
-	}
-	if err := mon.Wait(); err != nil {
-		t.Fatalf("monitor after SIGINT: %v", err)
-	}
-	monDone = true
+	mon.interrupt(t)
 
 	// The stored run holds the resource samples, the server process among
 	// them, and its histograms.

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -273,12 +272,7 @@ func newMonitorLsCmd(sf *storeFlags, stdout io.Writer) *cobra.Command {
 				return &exitError{ExitFailure, err}
 			}
 			if asJSON {
-				if sessions == nil {
-					sessions = []results.MonitorSession{}
-				}
-				enc := json.NewEncoder(stdout)
-				enc.SetIndent("", "  ")
-				return enc.Encode(sessions)
+				return writeJSONList(stdout, sessions)
 			}
 			return printMonitorSessions(stdout, sessions, st.Location())
 		},

@@ -217,12 +217,7 @@ unique prefix, or given as latest, latest~1, ...`,
 				return &exitError{ExitFailure, err}
 			}
 			if asJSON {
-				if runs == nil {
-					runs = []results.RunInfo{}
-				}
-				enc := json.NewEncoder(stdout)
-				enc.SetIndent("", "  ")
-				return enc.Encode(runs)
+				return writeJSONList(stdout, runs)
 			}
 			return printRunList(stdout, runs, st.Location())
 		},
@@ -237,6 +232,17 @@ unique prefix, or given as latest, latest~1, ...`,
 	fl.BoolVar(&asJSON, "json", false, "print the list as JSON")
 	cmd.AddCommand(newRunsShowCmd(&sf, stdout), newRunsExportCmd(&sf, stdout), newRunsImportCmd(&sf, stdout, stderr), newRunsRmCmd(&sf, stdout))
 	return cmd
+}
+
+// writeJSONList prints items as indented JSON: an empty list as [], not
+// null, so that scripts can always iterate it.
+func writeJSONList[T any](w io.Writer, items []T) error {
+	if items == nil {
+		items = []T{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(items)
 }
 
 func printRunList(w io.Writer, runs []results.RunInfo, loc results.Location) error {
