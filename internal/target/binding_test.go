@@ -92,3 +92,24 @@ func TestBindingRebind(t *testing.T) {
 		t.Fatal("DevicePos(d_0) of the replaced schema succeeded")
 	}
 }
+
+func TestOptionsDefaults(t *testing.T) {
+	cases := []struct {
+		o        Options
+		host     string
+		port     int
+		database string
+	}{
+		{Options{}, "127.0.0.1", 8086, "test"},
+		{Options{Host: "db.example", Port: 5432, Database: "bench"}, "db.example", 5432, "bench"},
+		{Options{Port: 1}, "127.0.0.1", 1, "test"},
+	}
+	for _, c := range cases {
+		if h, p := c.o.HostPort(8086); h != c.host || p != c.port {
+			t.Errorf("%+v: HostPort = %s, %d; want %s, %d", c.o, h, p, c.host, c.port)
+		}
+		if d := c.o.DatabaseOr("test"); d != c.database {
+			t.Errorf("%+v: DatabaseOr = %q, want %q", c.o, d, c.database)
+		}
+	}
+}

@@ -66,6 +66,27 @@ type Options struct {
 	Extra    map[string]string // target-specific settings
 }
 
+// HostPort is where the server listens: HOST and PORT, with 127.0.0.1 and
+// the target's defaultPort (that of its service script) where unset.
+func (o Options) HostPort(defaultPort int) (host string, port int) {
+	host, port = o.Host, o.Port
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	if port == 0 {
+		port = defaultPort
+	}
+	return host, port
+}
+
+// DatabaseOr is DB_NAME, or def where it is unset.
+func (o Options) DatabaseOr(def string) string {
+	if o.Database == "" {
+		return def
+	}
+	return o.Database
+}
+
 // Capabilities say what a target can do, so that a conformance suite checks
 // the declaration instead of skipping silently.
 type Capabilities struct {

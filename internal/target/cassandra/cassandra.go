@@ -69,17 +69,8 @@ type Target struct {
 }
 
 func open(ctx context.Context, o target.Options) (target.Target, error) {
-	host, port := o.Host, o.Port
-	if host == "" {
-		host = "127.0.0.1"
-	}
-	if port == 0 {
-		port = DefaultPort
-	}
-	ks := o.Database
-	if ks == "" {
-		ks = "test"
-	}
+	host, port := o.HostPort(DefaultPort)
+	ks := o.DatabaseOr("test")
 	t := &Target{addr: fmt.Sprintf("%s:%d", host, port), ks: ks, compress: o.Extra["compression"] != "off",
 		binding: target.NewBinding("cassandra")}
 	if c := o.Extra["compression"]; c != "" && c != "on" && c != "off" {

@@ -68,17 +68,8 @@ type Target struct {
 }
 
 func open(ctx context.Context, o target.Options) (target.Target, error) {
-	host, port := o.Host, o.Port
-	if host == "" {
-		host = "127.0.0.1"
-	}
-	if port == 0 {
-		port = DefaultPort
-	}
-	db := o.Database
-	if db == "" {
-		db = "test"
-	}
+	host, port := o.HostPort(DefaultPort)
+	db := o.DatabaseOr("test")
 	t := &Target{base: "http://" + net.JoinHostPort(host, strconv.Itoa(port)) + "/", db: db,
 		client: httpclient.New(), binding: target.NewBinding("clickhouse")}
 	if o.User != "" && o.User != "root" { // IoT-benchmark's default user means ClickHouse's default

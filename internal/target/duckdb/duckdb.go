@@ -67,10 +67,7 @@ type Target struct {
 }
 
 func open(ctx context.Context, o target.Options) (target.Target, error) {
-	name := o.Database
-	if name == "" {
-		name = "test"
-	}
+	name := o.DatabaseOr("test")
 	if strings.ContainsAny(name, `/\`) {
 		return nil, fmt.Errorf("duckdb: database name %q must not contain a path separator", name)
 	}

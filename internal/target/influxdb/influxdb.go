@@ -72,17 +72,8 @@ type Target struct {
 }
 
 func open(ctx context.Context, o target.Options) (target.Target, error) {
-	host, port := o.Host, o.Port
-	if host == "" {
-		host = "127.0.0.1"
-	}
-	if port == 0 {
-		port = DefaultPort
-	}
-	db := o.Database
-	if db == "" {
-		db = "test"
-	}
+	host, port := o.HostPort(DefaultPort)
+	db := o.DatabaseOr("test")
 	t := &Target{base: "http://" + net.JoinHostPort(host, strconv.Itoa(port)), db: db,
 		gzip:    o.Extra["gzip"] == "true",
 		client:  httpclient.New(),

@@ -66,21 +66,12 @@ type Target struct {
 }
 
 func open(ctx context.Context, o target.Options) (target.Target, error) {
-	host, port := o.Host, o.Port
-	if host == "" {
-		host = "127.0.0.1"
-	}
-	if port == 0 {
-		port = DefaultPort
-	}
+	host, port := o.HostPort(DefaultPort)
 	user, pass := o.User, o.Password
 	if user == "" {
 		user, pass = "root", "root"
 	}
-	db := o.Database
-	if db == "" {
-		db = "test"
-	}
+	db := o.DatabaseOr("test")
 	t := &Target{addr: fmt.Sprintf("%s:%d", host, port), db: db, compress: true, binding: target.NewBinding("iotdb")}
 	switch o.Extra["compression"] {
 	case "", "on":

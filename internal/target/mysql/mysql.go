@@ -73,17 +73,8 @@ var readerSeq struct {
 }
 
 func open(ctx context.Context, o target.Options) (target.Target, error) {
-	host, port := o.Host, o.Port
-	if host == "" {
-		host = "127.0.0.1"
-	}
-	if port == 0 {
-		port = DefaultPort
-	}
-	db := o.Database
-	if db == "" {
-		db = "test"
-	}
+	host, port := o.HostPort(DefaultPort)
+	db := o.DatabaseOr("test")
 	user := o.User
 	if user == "" {
 		user = "root"

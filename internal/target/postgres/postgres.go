@@ -125,16 +125,11 @@ func open(ctx context.Context, o target.Options) (target.Target, error) {
 }
 
 func openMode(ctx context.Context, o target.Options, timescale bool) (target.Target, error) {
-	host, port := o.Host, o.Port
-	if host == "" {
-		host = "127.0.0.1"
+	defaultPort := DefaultPort
+	if timescale {
+		defaultPort = DefaultTimescalePort
 	}
-	if port == 0 {
-		port = DefaultPort
-		if timescale {
-			port = DefaultTimescalePort
-		}
-	}
+	host, port := o.HostPort(defaultPort)
 	user, db := o.User, o.Database
 	if user == "" || user == "root" { // IoT-benchmark's default user means "not set" here
 		user = "postgres"

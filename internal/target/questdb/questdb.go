@@ -67,14 +67,8 @@ type Target struct {
 }
 
 func open(ctx context.Context, o target.Options) (target.Target, error) {
-	host := o.Host
-	if host == "" {
-		host = "127.0.0.1"
-	}
-	pgPort, httpPort := DefaultPGPort, DefaultHTTPPort
-	if o.Port != 0 {
-		pgPort = o.Port
-	}
+	host, pgPort := o.HostPort(DefaultPGPort)
+	httpPort := DefaultHTTPPort
 	if p, err := strconv.Atoi(o.Extra["http_port"]); err == nil {
 		httpPort = p
 	}
@@ -82,10 +76,7 @@ func open(ctx context.Context, o target.Options) (target.Target, error) {
 	if user == "" || user == "root" { // IoT-benchmark's defaults mean QuestDB's own
 		user, pass = "admin", "quest"
 	}
-	db := o.Database
-	if db == "" {
-		db = "test"
-	}
+	db := o.DatabaseOr("test")
 	t := &Target{
 		writeURL: "http://" + net.JoinHostPort(host, strconv.Itoa(httpPort)) + "/write?precision=ms",
 		pgAddr:   net.JoinHostPort(host, strconv.Itoa(pgPort)),

@@ -124,10 +124,7 @@ func open(ctx context.Context, o target.Options) (target.Target, error) {
 	if dir == "" {
 		dir = "."
 	}
-	name := o.Database
-	if name == "" {
-		name = DefaultDatabase
-	}
+	name := o.DatabaseOr(DefaultDatabase)
 	if strings.ContainsAny(name, `/\`) {
 		return nil, fmt.Errorf("sqlite: database name %q must not contain a path separator", name)
 	}
