@@ -93,3 +93,19 @@ func TestRejectedBatchesCounted(t *testing.T) {
 		t.Fatalf("the failure table does not show the server's error:\n%s", r.stdout)
 	}
 }
+
+// TSBENCH_PASSWORD gives the password without a command line or file: the
+// server is sent one (MariaDB says "using password: YES"), and it is printed
+// nowhere, --print-config included.
+func TestPasswordFromEnvironment(t *testing.T) {
+	targettest.RequireServer(t, "mariadb", "127.0.0.1:3307")
+	env := []string{"TSBENCH_PASSWORD=s3cr3t-env"}
+	r := tsbench(t, env, "run", "--target", "mysql", "--set", "USERNAME=nobody", "--quiet", "--data-dir", t.TempDir())
+	if r.code != 1 || !strings.Contains(r.stderr, "using password: YES") {
+		t.Fatalf("exit %d, want 1 with a password sent:\n%s", r.code, r.stderr)
+	}
+	p := tsbench(t, env, "run", "--target", "mysql", "--print-config")
+	if strings.Contains(r.stdout+r.stderr+p.stdout+p.stderr, "s3cr3t-env") {
+		t.Fatal("the password from the environment was printed")
+	}
+}

@@ -110,13 +110,19 @@ func TestScenariosSmallScale(t *testing.T) {
 }
 
 type scenarioFile struct {
-	Repeat int `json:"repeat"`
+	Repeat int    `json:"repeat"`
+	Target string `json:"target"`
 	Rows   []struct {
 		Phase string `json:"phase"`
 		Rate  struct {
 			N    int     `json:"N"`
 			Mean float64 `json:"Mean"`
 		} `json:"rate"`
+		Published struct {
+			Rate float64 `json:"Rate"`
+		} `json:"published"`
+		System    string `json:"system"`
+		OwnFigure bool   `json:"own_figure"`
 	} `json:"published_vs_measured"`
 	Phases []struct {
 		Phase      string `json:"phase"`
@@ -141,19 +147,33 @@ type scenarioFile struct {
 
 func readScenario(t *testing.T, dir string) *scenarioFile {
 	t.Helper()
+	all := readScenarios(t, dir)
+	if len(all) != 1 {
+		t.Fatalf("want one scenario result, found %d", len(all))
+	}
+	for _, s := range all {
+		return s
+	}
+	return nil
+}
+
+// readScenarios reads every scenario result saved under dir, by target.
+func readScenarios(t *testing.T, dir string) map[string]*scenarioFile {
+	t.Helper()
 	files, _ := filepath.Glob(filepath.Join(dir, "scenarios", "*.json"))
-	if len(files) != 1 {
-		t.Fatalf("want one scenario result, found %v", files)
+	out := map[string]*scenarioFile{}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s scenarioFile
+		if err := json.Unmarshal(b, &s); err != nil {
+			t.Fatal(err)
+		}
+		out[s.Target] = &s
 	}
-	b, err := os.ReadFile(files[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	var s scenarioFile
-	if err := json.Unmarshal(b, &s); err != nil {
-		t.Fatal(err)
-	}
-	return &s
+	return out
 }
 
 func tail(s string, n int) string {

@@ -91,6 +91,9 @@ func TestRunOnEveryServer(t *testing.T) {
 		{"clickhouse", "clickhouse", "127.0.0.1:8124", nil},
 		{"timescaledb", "timescaledb", "127.0.0.1:5434", nil},
 		{"cassandra", "cassandra", "127.0.0.1:9042", nil},
+		{"hbase", "hbase", "127.0.0.1:2181", nil},
+		{"opentsdb", "opentsdb", "127.0.0.1:4242", []string{"--set", "INSERT_DATATYPE_PROPORTION=1:1:1:1:1:0"}},
+		{"kairosdb", "kairosdb", "127.0.0.1:8080", nil},
 	}
 	for _, srv := range servers {
 		t.Run(srv.target, func(t *testing.T) {

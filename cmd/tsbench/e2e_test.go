@@ -22,6 +22,7 @@ import (
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/gen"
 	"github.com/tsbench/tsbench/internal/summary"
+	"github.com/tsbench/tsbench/internal/testenv"
 	"github.com/tsbench/tsbench/internal/workload"
 	_ "modernc.org/sqlite"
 )
@@ -35,13 +36,15 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	binary = filepath.Join(dir, "tsbench")
-	build := exec.Command("go", "build", "-o", binary, ".")
+	// -buildvcs=auto: stamp the commit (for --version) even where GOFLAGS
+	// turns stamping off, as it may on CI machines.
+	build := exec.Command("go", "build", "-buildvcs=auto", "-o", binary, ".")
 	build.Stdout, build.Stderr = os.Stdout, os.Stderr
 	if err := build.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "build tsbench:", err)
 		os.Exit(1)
 	}
-	code := m.Run()
+	code := testenv.Run(m)
 	os.RemoveAll(dir)
 	os.Exit(code)
 }

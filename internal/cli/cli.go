@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"github.com/tsbench/tsbench/internal/config"
 )
 
@@ -46,6 +48,7 @@ func usageError(format string, args ...any) error {
 
 // Main runs the command line and returns the exit status.
 func Main(args []string, stdout, stderr io.Writer) int {
+	stdout = guardPipe(stdout)
 	root := newRoot(stdout, stderr)
 	root.SetArgs(args)
 	err := root.Execute()
@@ -83,13 +86,44 @@ config.properties and prints the same Result and Latency matrices, and it
 verifies what the database stored.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		CompletionOptions: cobra.CompletionOptions{
-			DisableDefaultCmd: true,
-		},
+		Version:       versionLine(),
 	}
+	root.SetVersionTemplate("{{.Version}}\n")
+	root.SetFlagErrorFunc(flagError) // inherited by every subcommand
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.AddCommand(newRunCmd(stdout, stderr), newScenariosCmd(stdout), newTargetsCmd(stdout), newKeysCmd(stdout), newVersionCmd(stdout))
 	root.AddCommand(newRunsCmd(stdout, stderr), newReportCmd(stdout, stderr), newCompareCmd(stdout), newMonitorCmd(stdout, stderr))
+	addCompletions(root)
 	return root
+}
+
+// flagError adds a did-you-mean to cobra's "unknown flag" error: the
+// nearest flag of the command, or --set for a configuration key written as
+// a flag (--device_number).
+func flagError(cmd *cobra.Command, err error) error {
+	msg := err.Error()
+	name, ok := strings.CutPrefix(msg, "unknown flag: --")
+	if !ok {
+		return err
+	}
+	name, _, _ = strings.Cut(name, "=")
+	var flags []string
+	add := func(f *pflag.Flag) {
+		if !f.Hidden {
+			flags = append(flags, f.Name)
+		}
+	}
+	cmd.Flags().VisitAll(add)
+	cmd.InheritedFlags().VisitAll(add)
+	if s := config.Closest(name, flags); s != "" {
+		return fmt.Errorf("%s (did you mean --%s?)", msg, s)
+	}
+	if k, ok := config.Lookup(name); ok && !strings.HasSuffix(k.Name, "*") {
+		return fmt.Errorf("%s (%s is a configuration key: --set %s=VALUE)", msg, k.Name, k.Name)
+	}
+	if s := config.Suggest(name); s != "" && cmd.Flags().Lookup("set") != nil {
+		return fmt.Errorf("%s (did you mean the configuration key %s? --set %s=VALUE)", msg, s, strings.ToUpper(s))
+	}
+	return err
 }

@@ -3,17 +3,28 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/tsbench/tsbench/internal/compare"
 )
 
+// ExitWorse is the status of 'compare --fail-on worse' when a figure is
+// significantly worse than the baseline's: the same as a failed
+// --threshold, so that CI treats both as "the numbers regressed".
+const ExitWorse = ExitThreshold
+
+// failOnValues are what --fail-on accepts.
+var failOnValues = []string{"none", "worse"}
+
 func newCompareCmd(stdout io.Writer) *cobra.Command {
 	var sf storeFlags
-	var asJSON bool
+	var asJSON, asMarkdown bool
 	var alpha float64
+	var failOn string
 	cmd := &cobra.Command{
 		Use:   "compare A B [C...]",
 		Short: "Compare runs with a baseline: throughput and latency per operation, with significance",
@@ -27,34 +38,85 @@ their effective number given their lag-1 autocorrelation (a slow compaction
 spans several seconds, which are then worth fewer independent values), and
 the p-values are adjusted for the number of figures compared (Holm), so a
 table of many figures does not flag chance. The maximum is one extreme value with no spread: it is
-shown, never tested. Runs of one or two seconds cannot be tested; run longer
-(--duration 30s) for a verdict.
+shown, never tested. When either run has fewer than 5 effective seconds the
+verdict is "too short to tell", without a p-value: run longer (--duration 60s).
+
+Before each table, the settings in which the run differs from the baseline:
+target, server version, host, tsbench version and configuration keys.
+
+Exit status: 0, or with --fail-on worse 99 when any figure is significantly
+worse than the baseline's (figures too short to tell never fail); 2 bad input.
 
 Runs are named as for 'tsbench report': ids, unique prefixes, latest,
 latest~N, or summary JSON files.`,
 		Example: `  tsbench compare latest~1 latest
   tsbench compare 20260301-120000 20260302-093000 --json
-  tsbench compare base.json new.json --alpha 0.01`,
+  tsbench compare base.json new.json --alpha 0.01
+  tsbench compare main.json pr.json --markdown --fail-on worse   # in CI, for the pull request`,
 		Args: cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if alpha <= 0 || alpha >= 1 {
 				return usageError("--alpha %v: must be between 0 and 1, e.g. 0.05", alpha)
+			}
+			if !validFailOn(failOn) {
+				return usageError("--fail-on %q: unknown value; allowed: %s", failOn, strings.Join(failOnValues, ", "))
 			}
 			runs, err := sf.loadRuns(context.Background(), args)
 			if err != nil {
 				return err
 			}
 			res := compare.Compare(runs[0], runs[1:], alpha)
-			if asJSON {
-				enc := json.NewEncoder(stdout)
-				enc.SetIndent("", "  ")
-				return enc.Encode(res)
+			if err := writeComparison(stdout, res, asJSON, asMarkdown); err != nil {
+				return fmt.Errorf("write the comparison: %w", err)
 			}
-			return res.WriteText(stdout)
+			if failOn == "worse" {
+				return failOnWorse(cmd.ErrOrStderr(), res)
+			}
+			return nil
 		},
 	}
 	sf.register(cmd)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the comparison as JSON")
+	cmd.Flags().BoolVar(&asMarkdown, "markdown", false, "print the comparison as GitHub-flavoured Markdown tables, for a pull request")
+	cmd.MarkFlagsMutuallyExclusive("json", "markdown")
 	cmd.Flags().Float64Var(&alpha, "alpha", compare.DefaultAlpha, "significance level")
+	cmd.Flags().StringVar(&failOn, "fail-on", "none", "exit 99 when: worse (any figure significantly worse than the baseline's), none")
 	return cmd
+}
+
+func validFailOn(v string) bool {
+	for _, ok := range failOnValues {
+		if v == ok {
+			return true
+		}
+	}
+	return false
+}
+
+func writeComparison(w io.Writer, res compare.Result, asJSON, asMarkdown bool) error {
+	switch {
+	case asJSON:
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(res)
+	case asMarkdown:
+		return res.WriteMarkdown(w)
+	}
+	return res.WriteText(w)
+}
+
+// failOnWorse fails with ExitWorse when a figure is significantly worse. A
+// gate that passes only because the runs were too short to tell would give
+// false comfort, so that is said on stderr, though it does not fail.
+func failOnWorse(stderr io.Writer, res compare.Result) error {
+	if short := res.Count(compare.VerdictTooShort); short > 0 {
+		fmt.Fprintf(stderr, "tsbench: compare: %d figure(s) too short to tell (fewer than %d effective seconds): "+
+			"--fail-on worse cannot catch a regression in them; run longer\n", short, compare.MinEffectiveSeconds)
+	}
+	worse := res.Figures(compare.VerdictWorse)
+	if len(worse) == 0 {
+		return nil
+	}
+	return &exitError{ExitWorse, fmt.Errorf("compare --fail-on worse: %d figure(s) significantly worse than the baseline: %s",
+		len(worse), strings.Join(worse, ", "))}
 }

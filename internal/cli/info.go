@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"runtime"
 	"strings"
 	"text/tabwriter"
 
@@ -18,7 +17,7 @@ func newVersionCmd(stdout io.Writer) *cobra.Command {
 		Short: "Print tsbench's version",
 		Args:  cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			fmt.Fprintf(stdout, "tsbench %s (%s, %s/%s)\n", Version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+			fmt.Fprintln(stdout, versionLine())
 			return nil
 		},
 	}

@@ -25,12 +25,17 @@ func newReportCmd(stdout, stderr io.Writer) *cobra.Command {
 		Use:   "report ID [ID...] -o report.html",
 		Short: "Write stored runs as one self-contained HTML report with charts",
 		Long: `Write one or more runs as a single HTML file that opens offline (the chart
-library is inside it): throughput and latency over time, each operation's
-latency percentile spectrum from the HDR histograms, resource use of the
-tool, the host and the database server over time, the result matrices,
-thresholds, the published-vs-measured table of seed scenarios, and the
-configuration and environment. Several runs are overlaid in every chart; the
-first is the reference for highlighting configuration differences.
+library is inside it). With several runs, the first (A) is the baseline and
+the page compares, top to bottom: what differs between the runs (target,
+versions, machine, configuration keys), the thresholds with their units, the
+comparison table of 'tsbench compare' (ratio B/A, significance and verdict
+for every operation), throughput over time with one chart per operation,
+then per operation its matrices with the runs side by side and their ratio,
+its latency over time and its latency percentile spectrum from the HDR
+histograms; then resource use of the tool, the host and the database server
+over time, the published-vs-measured table of seed scenarios, and the full
+configuration and environment. A single run gets the same page without the
+comparison.
 
 A run is named by its id (or a unique prefix, latest, latest~1, ...) in the
 results store, or by the path of its summary JSON file. Resource samples

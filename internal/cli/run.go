@@ -4,11 +4,13 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -22,6 +24,7 @@ import (
 	"github.com/tsbench/tsbench/internal/sysinfo"
 	"github.com/tsbench/tsbench/internal/target"
 	"github.com/tsbench/tsbench/internal/threshold"
+	"github.com/tsbench/tsbench/internal/workload"
 )
 
 type runFlags struct {
@@ -35,6 +38,7 @@ type runFlags struct {
 	repeat      int
 	variant     string
 	serverCores int
+	strict      bool // every warning is an error (exit 2)
 
 	runOutputs // results store, HDR log, resource monitoring (store.go)
 }
@@ -50,7 +54,7 @@ func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
 	var f runFlags
 	keyFlags := []*keyFlag{
 		{name: "target", key: "DB_SWITCH", usage: "database target (see 'tsbench targets'); overrides DB_SWITCH"},
-		{name: "duration", key: "duration", usage: "cap on the measured phase, e.g. 30s (TEST_MAX_TIME)"},
+		{name: "duration", key: "duration", usage: "run the measured phase this long, e.g. 30s; with --loop too, whichever ends first"},
 		{name: "warmup", key: "warmup", usage: "run operations this long before measuring, e.g. 5s"},
 		{name: "rate", key: "rate", usage: "open model: operations per second for all clients (0 = closed loop)"},
 		{name: "clients", key: "CLIENT_NUMBER", usage: "concurrent clients"},
@@ -82,11 +86,18 @@ Exit status: 0 success; 1 the run failed or operations failed; 2 bad input;
   tsbench run --set DEVICE_NUMBER=100 --set BATCH_SIZE_PER_WRITE=500 --clients 8
   tsbench run --rate 2000 --duration 30s          # open model, latency from intended start
   tsbench run --target null --loop 100000 --quiet # the tool's own cost
+  tsbench run --scenario iotdb-crrc --target iotdb,kairosdb --scale 0.01 # a study's systems side by side
   tsbench run --print-config --properties conf/config.properties`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if f.scenario != "" {
 				return executeScenario(cmd, &f, keyFlags, stdout, stderr)
+			}
+			if err := scenarioOnlyFlags(cmd); err != nil {
+				return err
+			}
+			if t := targetFlag(keyFlags); t != nil && strings.Contains(t.value, ",") {
+				return usageError("--target = %q: several targets run only with --scenario (one after another, compared at the end)", t.value)
 			}
 			cfg, err := loadConfig(cmd, &f, keyFlags, stderr)
 			if err != nil {
@@ -109,6 +120,7 @@ Exit status: 0 success; 1 the run failed or operations failed; 2 bad input;
 	fl.IntVar(&f.repeat, "repeat", 0, "with --scenario: run the phases N times and report mean, std, min, max (default: the study's n)")
 	fl.StringVar(&f.variant, "variant", "", "with --scenario: a named variant, e.g. week or month for epics-archiver")
 	fl.IntVar(&f.serverCores, "server-cores", 0, "with --scenario: cores of the database host for per-core figures (default: this machine's)")
+	fl.BoolVar(&f.strict, "strict", false, "treat every warning (ignored IoT-benchmark keys, keys set twice, guessed values) as an error: exit 2")
 	for _, k := range keyFlags {
 		fl.StringVar(&k.value, k.name, "", k.usage)
 	}
@@ -122,19 +134,25 @@ Exit status: 0 success; 1 the run failed or operations failed; 2 bad input;
 	return cmd
 }
 
+// passwordEnv gives the database password (PASSWORD) when no file or flag
+// does.
+const passwordEnv = "TSBENCH_PASSWORD"
+
 // loadConfig applies defaults, scenario, files, --set and flags in order.
 // A scenario run calls it once per phase with that phase's settings.
 func loadConfig(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stderr io.Writer, layers ...scenario.Setting) (*config.Config, error) {
 	cfg := config.Default()
-	warn := func(ws []string) {
-		for _, w := range ws {
-			fmt.Fprintln(stderr, "tsbench: warning:", w)
-		}
-	}
+	var warnings []string
+	warn := func(ws []string) { warnings = append(warnings, ws...) }
 	for _, l := range layers {
 		if err := config.Set(cfg, l.Key, l.Value); err != nil {
 			return nil, fmt.Errorf("scenario %s: %w", f.scenario, err)
 		}
+	}
+	// A password from the environment keeps it off command lines and out
+	// of configuration files; a file or --set may still override it.
+	if pw := os.Getenv(passwordEnv); pw != "" {
+		cfg.Password = pw
 	}
 	if f.configFile != "" {
 		ws, err := loadFile(f.configFile, func(r io.Reader) ([]string, error) { return config.LoadYAML(cfg, r, f.configFile) })
@@ -151,15 +169,19 @@ func loadConfig(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stderr io.Wri
 		warn(ws)
 	}
 	for _, s := range f.sets {
-		if err := config.SetArg(cfg, s); err != nil {
+		w, err := config.SetArgWarn(cfg, s)
+		if err != nil {
 			return nil, err
 		}
+		warn(nonEmpty(w))
 	}
 	for _, k := range flags {
 		if cmd.Flags().Changed(k.name) {
-			if err := config.Set(cfg, k.key, k.value); err != nil {
+			w, err := config.SetWarn(cfg, k.key, k.value)
+			if err != nil {
 				return nil, err
 			}
+			warn(nonEmpty(w))
 		}
 	}
 	// --threshold adds to THRESHOLDS from the files.
@@ -172,10 +194,100 @@ func loadConfig(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stderr io.Wri
 	if err := config.Resolve(cfg); err != nil {
 		return nil, err
 	}
-	if _, err := target.Lookup(cfg.Target); err != nil {
+	d, err := target.Lookup(cfg.Target)
+	if err != nil {
 		return nil, usageError("DB_SWITCH = %q (or --target): %v", cfg.Target, err)
 	}
+	keys := make([]string, len(layers))
+	for i, l := range layers {
+		keys[i] = l.Key
+	}
+	if err := checkTargetOptions(d, cfg.TargetOptions, scenarioTargetOptions(keys)); err != nil {
+		return nil, err
+	}
+	if f.scenario == "" {
+		// A scenario's phases differ in their mix; one threshold may apply
+		// to some of them only.
+		if err := checkThresholdOperations(cfg); err != nil {
+			return nil, err
+		}
+	}
+	if err := printWarnings(stderr, warnings, f.strict); err != nil {
+		return nil, err
+	}
 	return cfg, nil
+}
+
+func nonEmpty(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return []string{s}
+}
+
+// ignoredMarker is how config words the warning for an IoT-benchmark key
+// tsbench accepts and does not use.
+const ignoredMarker = " accepted, ignored: "
+
+// printWarnings shows the warnings once, before anything runs: first, as
+// one list, the IoT-benchmark keys tsbench accepts but does not use (an
+// IoT-benchmark file has many, all harmless), then each other warning. With
+// --strict any warning is an error instead.
+func printWarnings(stderr io.Writer, warnings []string, strict bool) error {
+	if len(warnings) == 0 {
+		return nil
+	}
+	if strict {
+		return usageError("--strict: %d warning(s) refused:\n  %s", len(warnings), strings.Join(warnings, "\n  "))
+	}
+	var ignored, other []string
+	for _, w := range warnings {
+		if strings.Contains(w, ignoredMarker) {
+			ignored = append(ignored, w)
+		} else {
+			other = append(other, w)
+		}
+	}
+	if len(ignored) > 0 {
+		fmt.Fprintf(stderr, "tsbench: warning: %d IoT-benchmark key(s) accepted but not used by tsbench (--strict refuses them):\n", len(ignored))
+		for _, w := range ignored {
+			where, why, _ := strings.Cut(w, ignoredMarker)
+			fmt.Fprintf(stderr, "  %s: %s\n", where, why)
+		}
+	}
+	for _, w := range other {
+		fmt.Fprintln(stderr, "tsbench: warning:", w)
+	}
+	return nil
+}
+
+// scenarioOnlyFlags refuses the flags that shape a scenario when there is
+// none: they would do nothing.
+func scenarioOnlyFlags(cmd *cobra.Command) error {
+	for _, name := range []string{"scale", "repeat", "variant", "server-cores"} {
+		if cmd.Flags().Changed(name) {
+			return usageError("--%s applies only to a scenario run: add --scenario NAME (see 'tsbench scenarios') or drop --%s", name, name)
+		}
+	}
+	return nil
+}
+
+// checkThresholdOperations refuses a threshold on an operation the mix never
+// runs: it could only fail, and only after the whole run.
+func checkThresholdOperations(cfg *config.Config) error {
+	for _, e := range cfg.Thresholds {
+		th, err := threshold.Parse(e)
+		if err != nil || th.Operation == "" {
+			continue
+		}
+		for i := 0; i < workload.NumOps; i++ {
+			if workload.Op(i).String() == th.Operation && cfg.Proportion[i] == 0 {
+				return usageError("threshold %q: OPERATION_PROPORTION = %s gives %s weight 0, so the run has none to check",
+					e, strings.Trim(strings.Join(strings.Fields(fmt.Sprint(cfg.Proportion)), ":"), "[]"), th.Operation)
+			}
+		}
+	}
+	return nil
 }
 
 func loadFile(path string, load func(io.Reader) ([]string, error)) ([]string, error) {
@@ -216,6 +328,7 @@ func runBenchmark(cfg *config.Config, label string, out runOutputs, stdout, stde
 	defer cancel()
 	stopSignals := onSignals(r.Interrupt, cancel, stderr)
 	defer stopSignals()
+	pipeDone := whileRunning(stdout, r.Interrupt)
 
 	var progress *report.Progress
 	if !cfg.Quiet {
@@ -230,6 +343,7 @@ func runBenchmark(cfg *config.Config, label string, out runOutputs, stdout, stde
 		store.begin(partial)
 	}
 	s, err := r.Run(ctx)
+	pipeDone()
 	if progress != nil {
 		progress.Finish()
 	}
@@ -244,15 +358,25 @@ func runBenchmark(cfg *config.Config, label string, out runOutputs, stdout, stde
 		s.Thresholds = append(s.Thresholds, th.Evaluate(s))
 	}
 	s.ResultsDir = filepath.Join(dataDir, "runs", runID)
+	// Keep the run before printing it: a reader that stops reading early
+	// (tsbench run | head) must not leave it half-recorded.
+	saved := saveOutputs(s, cfg, out, stderr)
+	saved = append(saved, store.finish(s))
 	if label != "" {
 		fmt.Fprintf(stdout, "==================== %s ====================\n", label)
 	}
-	if err := report.Console(stdout, s); err != nil {
+	if err := report.Console(stdout, s); err != nil && !errors.Is(err, syscall.EPIPE) {
 		return nil, &exitError{ExitFailure, err}
 	}
 	printThresholds(stdout, s.Thresholds)
-	saveOutputs(s, cfg, out, stdout, stderr)
-	store.finish(s, stdout)
+	if line := resourceLine(s.Resources); line != "" {
+		fmt.Fprintln(stdout, line)
+	}
+	for _, line := range saved {
+		if line != "" {
+			fmt.Fprintln(stdout, line)
+		}
+	}
 	return s, nil
 }
 
@@ -297,9 +421,10 @@ func complete(s *summary.Summary, cfg *config.Config, runID string, d *target.Dr
 	}
 }
 
-// saveOutputs writes the run directory (JSON, CSV), --json and --hdr-log;
-// a failure to save is reported but does not hide the printed result.
-func saveOutputs(s *summary.Summary, cfg *config.Config, out runOutputs, stdout, stderr io.Writer) {
+// saveOutputs writes the run directory (JSON, CSV), --json and --hdr-log,
+// and returns the lines that say where they went; a failure to save is
+// reported but does not hide the printed result.
+func saveOutputs(s *summary.Summary, cfg *config.Config, out runOutputs, stderr io.Writer) []string {
 	if err := report.WriteJSON(filepath.Join(s.ResultsDir, "summary.json"), s); err != nil {
 		fmt.Fprintf(stderr, "tsbench: could not save the run in %s: %v\n", s.ResultsDir, err)
 	}
@@ -313,17 +438,15 @@ func saveOutputs(s *summary.Summary, cfg *config.Config, out runOutputs, stdout,
 			fmt.Fprintf(stderr, "tsbench: could not write %s: %v\n", cfg.JSONPath, err)
 		}
 	}
-	if line := resourceLine(s.Resources); line != "" {
-		fmt.Fprintln(stdout, line)
-	}
+	var lines []string
 	if out.hdrLog != "" {
 		if path, err := results.WriteHDRLogFile(out.hdrLog, s); err != nil {
 			fmt.Fprintf(stderr, "tsbench: could not write the HDR log in %s: %v\n", out.hdrLog, err)
 		} else {
-			fmt.Fprintf(stdout, "HDR log: %s\n", path)
+			lines = append(lines, "HDR log: "+path)
 		}
 	}
-	fmt.Fprintf(stdout, "Data: %s\nResults: %s\n", s.DataPath, s.ResultsDir)
+	return append(lines, "Data: "+s.DataPath, "Results: "+s.ResultsDir)
 }
 
 // outcome maps a finished run to its exit status.
@@ -367,11 +490,23 @@ func onSignals(stop, abort func(), stderr io.Writer) (release func()) {
 	return func() { signal.Stop(ch); close(done) }
 }
 
+// snapshot is the progress line's view of a tick: the share of LOOP done
+// when LOOP ends the run, the time left when the duration does (with both,
+// whichever is projected to end it first), and the last second's p99.
 func snapshot(t runner.Tick) report.Snapshot {
 	s := report.Snapshot{Elapsed: t.Elapsed, Done: float64(t.DoneOps), Total: float64(t.TotalOps),
-		OpsPerSec: t.OpsPerSec, PointsPerSec: t.PointsPerSec, Errors: t.Errors, Phase: t.Phase}
+		OpsPerSec: t.OpsPerSec, PointsPerSec: t.PointsPerSec, Errors: t.Errors, Phase: t.Phase, P99MS: t.P99MS}
 	if t.Deadline > 0 {
 		s.TimeLeft = max(0, t.Deadline-t.Elapsed)
+	}
+	if !t.LoopBound {
+		s.Total = 0
+	}
+	if s.Total > 0 && s.TimeLeft > 0 && s.Done > 0 {
+		loopLeft := time.Duration(float64(t.Elapsed) * (s.Total - s.Done) / s.Done)
+		if s.TimeLeft < loopLeft {
+			s.Total = 0 // the duration ends the run first: show the time left
+		}
 	}
 	return s
 }

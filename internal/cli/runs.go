@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/metrics"
 	"github.com/tsbench/tsbench/internal/report"
 	"github.com/tsbench/tsbench/internal/results"
@@ -206,6 +207,9 @@ unique prefix, or given as latest, latest~1, ...`,
 			if f.Limit < 0 {
 				return usageError("--limit %d: must be >= 0", f.Limit)
 			}
+			if err := checkStatus(f.Status); err != nil {
+				return err
+			}
 			ctx := context.Background()
 			st, err := sf.open(ctx)
 			if err != nil {
@@ -232,6 +236,28 @@ unique prefix, or given as latest, latest~1, ...`,
 	fl.BoolVar(&asJSON, "json", false, "print the list as JSON")
 	cmd.AddCommand(newRunsShowCmd(&sf, stdout), newRunsExportCmd(&sf, stdout), newRunsImportCmd(&sf, stdout, stderr), newRunsRmCmd(&sf, stdout))
 	return cmd
+}
+
+// runStatuses are the values of --status: summary.Summary.Status and the
+// results store's "running".
+var runStatuses = []string{"ok", "failed", "threshold-failed", "verify-failed", "interrupted", results.StatusRunning}
+
+// checkStatus refuses a --status no run can have: the filter would match
+// nothing and say "No runs", hiding the typo.
+func checkStatus(v string) error {
+	if v == "" {
+		return nil
+	}
+	for _, s := range runStatuses {
+		if v == s {
+			return nil
+		}
+	}
+	hint := ""
+	if s := config.Closest(v, runStatuses); s != "" {
+		hint = fmt.Sprintf(" (did you mean %s?)", s)
+	}
+	return usageError("--status %q: unknown status%s; allowed: %s", v, hint, strings.Join(runStatuses, ", "))
 }
 
 // writeJSONList prints items as indented JSON: an empty list as [], not

@@ -6,6 +6,7 @@ import (
 	"io"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -43,24 +44,86 @@ type scenarioPhaseResult struct {
 
 // executeScenario runs every phase of a scenario (--repeat times), each as
 // its own run with its own matrices, then prints the published figures
-// beside the measured ones.
+// beside the measured ones. With several targets (--target a,b) it runs the
+// whole scenario on each in turn and then prints the systems side by side.
 func executeScenario(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stdout, stderr io.Writer) error {
 	sc, err := scenario.Lookup(f.scenario)
 	if err != nil {
 		return usageError("--scenario: %v", err)
 	}
+	tf := targetFlag(flags)
+	if tf == nil || !strings.Contains(tf.value, ",") {
+		_, err := runScenario(cmd, f, flags, sc, stdout, stderr)
+		return err
+	}
+	names, err := scenarioTargets(tf.value)
+	if err != nil {
+		return err
+	}
+	var all []scenario.SystemRows
+	var worst error
+	for _, name := range names {
+		tf.value = name
+		res, err := runScenario(cmd, f, flags, sc, stdout, stderr)
+		if res == nil {
+			return err
+		}
+		worst = worse(worst, err)
+		all = append(all, scenario.SystemRows{Target: name, Rows: res.Rows})
+		if res.Interrupted {
+			break
+		}
+	}
+	if err := sc.PrintSystems(stdout, scenario.CompareSystems(all)); err != nil {
+		return err
+	}
+	return worst
+}
+
+func targetFlag(flags []*keyFlag) *keyFlag {
+	for _, k := range flags {
+		if k.name == "target" {
+			return k
+		}
+	}
+	return nil
+}
+
+// scenarioTargets splits --target a,b and checks every name before the
+// first run starts.
+func scenarioTargets(list string) ([]string, error) {
+	var names []string
+	seen := map[string]bool{}
+	for _, n := range strings.Split(list, ",") {
+		n = strings.TrimSpace(n)
+		d, err := target.Lookup(n)
+		if err != nil {
+			return nil, usageError("--target = %q: %v", list, err)
+		}
+		if seen[d.Name] {
+			return nil, usageError("--target = %q: %s is named twice", list, d.Name)
+		}
+		seen[d.Name] = true
+		names = append(names, d.Name)
+	}
+	return names, nil
+}
+
+// runScenario runs the scenario against one target. It returns the result
+// (nil when nothing ran) and the run's exit error.
+func runScenario(cmd *cobra.Command, f *runFlags, flags []*keyFlag, sc *scenario.Scenario, stdout, stderr io.Writer) (*scenarioResult, error) {
 	if err := sc.CheckVariant(f.variant); err != nil {
-		return usageError("--variant: %v", err)
+		return nil, usageError("--variant: %v", err)
 	}
 	if f.scale <= 0 {
-		return usageError("--scale = %v: must be a number > 0 (e.g. 0.01)", f.scale)
+		return nil, usageError("--scale = %v: must be a number > 0 (e.g. 0.01)", f.scale)
 	}
 	repeat := f.repeat
 	if repeat == 0 {
 		repeat = max(1, sc.Repeat)
 	}
 	if repeat < 0 {
-		return usageError("--repeat = %d: must be >= 1", repeat)
+		return nil, usageError("--repeat = %d: must be >= 1", repeat)
 	}
 	cores := f.serverCores
 	if cores == 0 {
@@ -68,16 +131,16 @@ func executeScenario(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stdout, 
 	}
 	configs, err := phaseConfigs(cmd, f, flags, sc, stderr)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if f.printConfig {
 		for i, c := range configs {
 			fmt.Fprintf(stdout, "# phase %s\n", sc.Phases[i].Name)
 			if err := config.Print(c, stdout); err != nil {
-				return err
+				return nil, err
 			}
 		}
-		return nil
+		return nil, nil
 	}
 
 	res := scenarioResult{SchemaVersion: summary.SchemaVersion, Scenario: sc.Name, Variant: f.variant, Scale: f.scale,
@@ -94,7 +157,7 @@ func executeScenario(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stdout, 
 			if p.Analytics != nil {
 				ar, err := runAnalytics(configs[i], p, label, stdout)
 				if err != nil {
-					return err
+					return nil, err
 				}
 				ar.Repetition = r
 				res.Analytics = append(res.Analytics, ar)
@@ -105,7 +168,7 @@ func executeScenario(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stdout, 
 			}
 			s, err := runBenchmark(configs[i], label, f.runOutputs, stdout, stderr)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			if p.BreakPoint {
 				bp := findBreakPoint(s, p)
@@ -128,17 +191,17 @@ func executeScenario(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stdout, 
 			}
 		}
 	}
-	res.Rows = sc.Table(f.variant, f.scale, measured, cores)
+	res.Rows = sc.Table(f.variant, res.Target, f.scale, measured, cores)
 	where := fmt.Sprintf("target %s", res.Target)
 	if err := sc.PrintTable(stdout, res.Rows, f.scale, cores, where); err != nil {
-		return err
+		return nil, err
 	}
 	attachFigures(runs, sc.Figures(res.Rows), f.runOutputs, dataDirOf(configs[0]), stderr)
 	res.BreakEvens = scenario.BreakEvens(res.Rows)
 	driver, _ := target.Lookup(res.Target)
 	scenario.PrintBreakEvens(stdout, res.BreakEvens, driver != nil && driver.Caps.Compression)
 	saveScenario(&res, configs[0], stdout, stderr)
-	return worst
+	return &res, worst
 }
 
 // phaseConfigs builds and validates every phase's configuration before the

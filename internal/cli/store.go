@@ -102,11 +102,12 @@ func (ls *liveStore) abandon(runID string) {
 }
 
 // finish stores the finished run whole, replacing what the journal wrote,
-// and says where it went. When the store failed at the start it is tried
-// once more: a lock may have been released meanwhile.
-func (ls *liveStore) finish(s *summary.Summary, stdout io.Writer) {
+// and returns the line that says where it went ("" when it went nowhere).
+// When the store failed at the start it is tried once more: a lock may have
+// been released meanwhile.
+func (ls *liveStore) finish(s *summary.Summary) string {
 	if ls == nil {
-		return
+		return ""
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), storeFinishTimeout)
 	defer cancel()
@@ -115,15 +116,14 @@ func (ls *liveStore) finish(s *summary.Summary, stdout io.Writer) {
 		journalErr = ls.journal.Close(ctx)
 	}
 	err := ls.save(ctx, s)
-	switch {
-	case err != nil:
+	if err != nil {
 		ls.failed(s, err)
-	case journalErr != nil:
-		fmt.Fprintf(ls.stderr, "tsbench: note: the results store missed part of the run while it ran (%v); the whole run is stored now\n", journalErr)
-		fallthrough
-	default:
-		fmt.Fprintf(stdout, "Stored: run %s in %s (tsbench runs show %s%s)\n", s.RunID, ls.loc, s.RunID, resultsFlagText(ls.out.results, ls.loc))
+		return ""
 	}
+	if journalErr != nil {
+		fmt.Fprintf(ls.stderr, "tsbench: note: the results store missed part of the run while it ran (%v); the whole run is stored now\n", journalErr)
+	}
+	return fmt.Sprintf("Stored: run %s in %s (tsbench runs show %s%s)", s.RunID, ls.loc, s.RunID, resultsFlagText(ls.out.results, ls.loc))
 }
 
 // save writes s with the open store, or opens it for the purpose.

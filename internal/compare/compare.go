@@ -8,26 +8,53 @@
 // differences. Seconds of one run are not independent draws (a slow
 // compaction spans several): each run's seconds count as their effective
 // number under their lag-1 autocorrelation, which keeps the false alarms
-// of slowly wandering series near alpha. The maximum is a single extreme value with no spread to test
-// against, so it is shown but never called significant.
+// of slowly wandering series near alpha. When either run has fewer than
+// MinEffectiveSeconds of them, the figure is "too short to tell" rather than
+// given a p-value that only says the test had no power. The maximum is a
+// single extreme value with no spread to test against, so it is shown but
+// never called significant.
 package compare
 
 import (
 	"fmt"
-	"io"
 	"math"
 	"sort"
-	"strings"
-	"text/tabwriter"
 	"time"
 
-	"github.com/tsbench/tsbench/internal/report"
 	"github.com/tsbench/tsbench/internal/summary"
 )
 
 // DefaultAlpha is the significance level: a difference whose p-value is
 // below it is significant.
 const DefaultAlpha = 0.05
+
+// MinEffectiveSeconds is the fewest effective seconds (EffectiveN) either
+// run must have for a figure to be tested. Below it a p-value says nothing
+// about the runs, only about the test's lack of power:
+//   - Welch's degrees of freedom are then under about 8, and only large
+//     shifts can show: the shift found half the time (before the Holm
+//     adjustment, which asks for more) is 1.5 standard deviations of a
+//     second with 5 effective seconds a side, 2.3 with 3, 4.3 with 2;
+//   - the variances come from 4 or fewer independent values: one time in
+//     ten the estimate is under a fifth of the truth (chi-squared, 3 df),
+//     so the p-value itself is unreliable;
+//   - the lag-1 autocorrelation behind EffectiveN is estimated from as
+//     few lag pairs, so the count is itself shaky.
+//
+// Five is also the usual floor for a t-test in practice, and since
+// EffectiveN is at least 2 and at most n, every run of fewer than 5
+// seconds is too short, whatever its series look like: the user is told to
+// run longer instead of reading "p = 1.000" as "no difference".
+const MinEffectiveSeconds = 5
+
+// Verdicts of a Metric.
+const (
+	VerdictBetter    = "better"
+	VerdictWorse     = "worse"
+	VerdictSame      = "no significant difference"
+	VerdictTooShort  = "too short to tell"
+	VerdictNotTested = "not tested"
+)
 
 // MinIntervalSeconds leaves out intervals shorter than this (the last,
 // partial one): their rates are noisy.
@@ -50,21 +77,24 @@ type Metric struct {
 	Value          float64 `json:"value"`
 	Ratio          float64 `json:"ratio"` // Value / Baseline; 0 when Baseline is 0
 	HigherIsBetter bool    `json:"higher_is_better"`
-	// Test is "welch" when the per-second series were compared, else why
-	// not ("max: single value", "fewer than 2 seconds").
+	// Test is "welch" when the per-second series are compared (or would be,
+	// given MinEffectiveSeconds: see Verdict), else why not ("max: single
+	// value", "fewer than 2 seconds").
 	Test string `json:"test"`
 	// PValue is Welch's two-sided p-value adjusted (Holm–Bonferroni) for
-	// the number of tests in the comparison; -1 when not tested.
-	PValue float64 `json:"p_value"`
-	N1     int     `json:"seconds_baseline"`
-	N2     int     `json:"seconds"`
+	// the number of tests in the comparison; nil (null) when not tested,
+	// among others when the runs are too short to tell.
+	PValue *float64 `json:"p_value"`
+	N1     int      `json:"seconds_baseline"`
+	N2     int      `json:"seconds"`
 	// EffN1 and EffN2 are what the seconds count for in the test, given
 	// how much each second resembles the one before (see EffectiveN).
 	EffN1       float64 `json:"effective_seconds_baseline,omitempty"`
 	EffN2       float64 `json:"effective_seconds,omitempty"`
 	Significant bool    `json:"significant"`
-	// Verdict is "better", "worse" (significant only) or "no significant
-	// difference".
+	// Verdict is "better", "worse" (significant only), "no significant
+	// difference", "too short to tell" (fewer than MinEffectiveSeconds in
+	// a run) or "not tested" (max).
 	Verdict string `json:"verdict"`
 }
 
@@ -77,8 +107,11 @@ type Operation struct {
 
 // Pair compares one run with the baseline.
 type Pair struct {
-	Run        Run         `json:"run"`
-	Operations []Operation `json:"operations"`
+	Run Run `json:"run"`
+	// Differences are the settings in which the run differs from the
+	// baseline (only those), empty when none.
+	Differences []Difference `json:"differences"`
+	Operations  []Operation  `json:"operations"`
 }
 
 // Result is a whole comparison.
@@ -109,8 +142,27 @@ func Compare(base *summary.Summary, others []*summary.Summary, alpha float64) Re
 	return res
 }
 
+// Figures names the figures of the whole comparison that have the verdict,
+// as "B: INGESTION p99".
+func (r Result) Figures(verdict string) []string {
+	var out []string
+	for i, p := range r.Pairs {
+		for _, op := range p.Operations {
+			for _, m := range op.Metrics {
+				if m.Verdict == verdict {
+					out = append(out, fmt.Sprintf("%s: %s %s", label(i), op.Name, m.Name))
+				}
+			}
+		}
+	}
+	return out
+}
+
+// Count is how many figures of the whole comparison have the verdict.
+func (r Result) Count(verdict string) int { return len(r.Figures(verdict)) }
+
 func comparePair(a, b *summary.Summary, alpha float64) Pair {
-	p := Pair{Run: ref(b)}
+	p := Pair{Run: ref(b), Differences: Diff(a, b)}
 	for _, name := range opNames(a, b) {
 		oa, ob := a.Op(name), b.Op(name)
 		switch {
@@ -142,24 +194,24 @@ func adjust(p *Pair, alpha float64) {
 	var tested []*Metric
 	for i := range p.Operations {
 		for j := range p.Operations[i].Metrics {
-			if m := &p.Operations[i].Metrics[j]; m.PValue >= 0 {
+			if m := &p.Operations[i].Metrics[j]; m.PValue != nil {
 				tested = append(tested, m)
 			}
 		}
 	}
-	sort.SliceStable(tested, func(i, j int) bool { return tested[i].PValue < tested[j].PValue })
+	sort.SliceStable(tested, func(i, j int) bool { return *tested[i].PValue < *tested[j].PValue })
 	n := len(tested)
 	running := 0.0
 	for k, m := range tested {
-		running = math.Max(running, math.Min(1, float64(n-k)*m.PValue)) // adjusted p-values never decrease with rank
-		m.PValue = running
-		m.Significant = m.PValue < alpha && m.Baseline != m.Value
-		m.Verdict = "no significant difference"
+		running = math.Max(running, math.Min(1, float64(n-k)**m.PValue)) // adjusted p-values never decrease with rank
+		*m.PValue = running
+		m.Significant = running < alpha && m.Baseline != m.Value
+		m.Verdict = VerdictSame
 		if m.Significant {
 			if (m.Value > m.Baseline) == m.HigherIsBetter {
-				m.Verdict = "better"
+				m.Verdict = VerdictBetter
 			} else {
-				m.Verdict = "worse"
+				m.Verdict = VerdictWorse
 			}
 		}
 	}
@@ -232,23 +284,35 @@ func ratio(a, b float64) float64 {
 	return b / a
 }
 
+// metric compares one figure's per-second series sa and sb, when both runs
+// have enough effective seconds (MinEffectiveSeconds); the p-value is
+// adjusted, and the verdict given, by adjust.
 func metric(name, unit string, a, b float64, higher bool, sa, sb []float64) Metric {
 	m := Metric{Name: name, Unit: unit, Baseline: a, Value: b, Ratio: ratio(a, b), HigherIsBetter: higher,
-		N1: len(sa), N2: len(sb), PValue: -1}
+		N1: len(sa), N2: len(sb), Verdict: VerdictTooShort}
 	if len(sa) < 2 || len(sb) < 2 {
 		m.Test = "fewer than 2 seconds in a run: not tested"
-		m.Verdict = "not tested"
 		return m
 	}
 	m.Test = "welch"
 	m.EffN1, m.EffN2 = EffectiveN(sa), EffectiveN(sb)
-	_, _, m.PValue = WelchTEffective(sa, sb) // adjusted, with the verdict, by adjust
+	if TooShort(m.EffN1, m.EffN2) {
+		return m
+	}
+	_, _, p := WelchTEffective(sa, sb)
+	m.PValue = &p
 	return m
+}
+
+// TooShort reports whether runs with these effective seconds are too short
+// to test (see MinEffectiveSeconds).
+func TooShort(effN1, effN2 float64) bool {
+	return min(effN1, effN2) < MinEffectiveSeconds
 }
 
 func untested(name, unit string, a, b float64, higher bool, why string) Metric {
 	return Metric{Name: name, Unit: unit, Baseline: a, Value: b, Ratio: ratio(a, b), HigherIsBetter: higher,
-		Test: why, PValue: -1, Verdict: "not tested"}
+		Test: why, Verdict: VerdictNotTested}
 }
 
 // WelchT is Welch's unequal-variances t-test of two samples' means: the t
@@ -414,85 +478,4 @@ func betaCF(a, b, x float64) float64 {
 		}
 	}
 	return h
-}
-
-// WriteText prints the comparison as console tables, one per compared run.
-func (r Result) WriteText(w io.Writer) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "Baseline (A): %s\n", describe(r.Baseline))
-	for i, p := range r.Pairs {
-		label := string(rune('B' + i))
-		if i >= 25 {
-			label = fmt.Sprintf("#%d", i+2)
-		}
-		fmt.Fprintf(&b, "\n%s: %s\n", label, describe(p.Run))
-		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-		fmt.Fprintf(tw, "Operation\tMetric\tA\t%s\t%s/A\tp-value\tVerdict\n", label, label)
-		for _, op := range p.Operations {
-			if op.Missing != "" {
-				which := "A"
-				if op.Missing == "run" {
-					which = label
-				}
-				fmt.Fprintf(tw, "%s\t-\t\t\t\t\tnot in %s\n", op.Name, which)
-				continue
-			}
-			for j, m := range op.Metrics {
-				name := op.Name
-				if j > 0 {
-					name = ""
-				}
-				verdict := m.Verdict
-				if m.Significant {
-					verdict = "* " + verdict
-				}
-				fmt.Fprintf(tw, "%s\t%s (%s)\t%s\t%s\t%s\t%s\t%s\n", name, m.Name, m.Unit, num(m.Baseline), num(m.Value),
-					ratioText(m.Ratio), pText(m.PValue), verdict)
-			}
-		}
-		tw.Flush()
-	}
-	fmt.Fprintf(&b, "\n* significant: %s.\n", r.Method)
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-func describe(r Run) string {
-	s := r.ID + "  target " + r.Target
-	if r.Scenario != "" {
-		s += "  scenario " + r.Scenario
-	}
-	if !r.Started.IsZero() {
-		s += "  started " + r.Started.UTC().Format("2006-01-02 15:04:05Z")
-	}
-	return s + fmt.Sprintf("  measured %.1f s", r.Elapsed)
-}
-
-func num(v float64) string {
-	switch {
-	case v == 0:
-		return "0"
-	case math.Abs(v) >= 1000:
-		return report.GroupThousands(fmt.Sprintf("%.0f", v))
-	case math.Abs(v) >= 1:
-		return fmt.Sprintf("%.2f", v)
-	}
-	return fmt.Sprintf("%.3g", v)
-}
-
-func ratioText(r float64) string {
-	if r == 0 {
-		return "-"
-	}
-	return fmt.Sprintf("%.3f", r)
-}
-
-func pText(p float64) string {
-	switch {
-	case p < 0:
-		return "-"
-	case p < 0.001:
-		return "<0.001"
-	}
-	return fmt.Sprintf("%.3f", p)
 }

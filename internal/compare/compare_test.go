@@ -83,12 +83,12 @@ func TestClearDifferenceIsSignificant(t *testing.T) {
 			t.Errorf("%s: %+v", m, l)
 		}
 	}
-	if mx := find(t, p, "INGESTION", "max"); mx.Significant || mx.PValue != -1 {
+	if mx := find(t, p, "INGESTION", "max"); mx.Significant || mx.PValue != nil {
 		t.Errorf("max is never tested: %+v", mx)
 	}
 	// The unchanged query operation is not flagged.
 	for _, m := range []string{"throughput", "p50", "p99"} {
-		if q := find(t, p, "TIME_RANGE", m); q.Significant || q.PValue < 0 {
+		if q := find(t, p, "TIME_RANGE", m); q.Significant || q.PValue == nil {
 			t.Errorf("unchanged TIME_RANGE %s flagged: %+v", m, q)
 		}
 	}
@@ -122,7 +122,7 @@ func TestTooFewSecondsNotTested(t *testing.T) {
 	a := resultstest.Summary(resultstest.Run{ID: "A", Seconds: 1, Ops: []resultstest.Op{{Op: workload.Write, OpsPerSec: 100, Points: 1, Latency: time.Millisecond}}})
 	b := resultstest.Summary(resultstest.Run{ID: "B", Seconds: 1, Ops: []resultstest.Op{{Op: workload.Write, OpsPerSec: 900, Points: 1, Latency: time.Millisecond}}})
 	m := find(t, Compare(a, []*summary.Summary{b}, 0).Pairs[0], "INGESTION", "throughput")
-	if m.Significant || m.PValue != -1 || !strings.Contains(m.Test, "fewer than 2") {
+	if m.Significant || m.PValue != nil || m.Verdict != VerdictTooShort || !strings.Contains(m.Test, "fewer than 2") {
 		t.Errorf("one-second runs: %+v", m)
 	}
 }
@@ -224,5 +224,68 @@ func TestAutocorrelatedNoiseIsNotSignificant(t *testing.T) {
 	t.Logf("a shift of 2 series SDs found in %d of 50 two-minute pairs", found)
 	if found < 40 {
 		t.Errorf("a real shift found in %d of 50 pairs", found)
+	}
+}
+
+// The too-short rule: a figure is tested only when both runs have at least
+// MinEffectiveSeconds effective seconds; otherwise its verdict says so and
+// it has no p-value (null in JSON), whatever the difference.
+func TestTooShortToTell(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	white := func(n int, mean float64) []float64 { return ar1(rng, n, mean, 0, 1) }
+	trend := func(n int, mean float64) []float64 { // a steady climb: worth 2 seconds however long
+		out := make([]float64, n)
+		for i := range out {
+			out[i] = mean + float64(i)
+		}
+		return out
+	}
+	cases := []struct {
+		name     string
+		a, b     []float64
+		tooShort bool
+	}{
+		{"one second each", white(1, 100), white(1, 900), true},
+		{"three seconds: at most 3 effective", white(3, 100), white(3, 900), true},
+		{"four seconds: at most 4 effective", white(4, 100), white(4, 900), true},
+		{"long baseline, short run", white(30, 100), white(4, 900), true},
+		{"twelve seconds of a trend count as 2", trend(12, 100), white(30, 900), true},
+		{"thirty independent seconds each", white(30, 100), white(30, 900), false},
+		{"constant series count in full", []float64{5, 5, 5, 5, 5, 5}, []float64{9, 9, 9, 9, 9, 9}, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := metric("throughput", "points/s", 1, 2, true, c.a, c.b)
+			p := Pair{Operations: []Operation{{Name: "INGESTION", Metrics: []Metric{m}}}}
+			adjust(&p, DefaultAlpha)
+			m = p.Operations[0].Metrics[0]
+			if got := m.Verdict == VerdictTooShort; got != c.tooShort {
+				t.Fatalf("verdict %q (effective seconds %.1f, %.1f), too short: want %v", m.Verdict, m.EffN1, m.EffN2, c.tooShort)
+			}
+			if c.tooShort != (m.PValue == nil) || (c.tooShort && m.Significant) {
+				t.Errorf("p-value %v, significant %v", m.PValue, m.Significant)
+			}
+			js, err := json.Marshal(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.tooShort && !strings.Contains(string(js), `"p_value":null`) {
+				t.Errorf("JSON of a figure too short: %s", js)
+			}
+		})
+	}
+}
+
+func TestTooShortBoundary(t *testing.T) {
+	cases := []struct {
+		n1, n2 float64
+		want   bool
+	}{
+		{5, 5, false}, {4.99, 100, true}, {100, 4.99, true}, {2, 2, true}, {30, 5, false},
+	}
+	for _, c := range cases {
+		if got := TooShort(c.n1, c.n2); got != c.want {
+			t.Errorf("TooShort(%v, %v) = %v, want %v", c.n1, c.n2, got, c.want)
+		}
 	}
 }

@@ -33,12 +33,20 @@ type Config struct {
 	DataDir       string            // where embedded databases and run results go
 
 	// Run control.
-	WorkMode          string        // BENCHMARK_WORK_MODE: only testWithDefaultPath
-	DeleteData        bool          // IS_DELETE_DATA
-	CreateSchema      bool          // CREATE_SCHEMA
-	InitWait          time.Duration // INIT_WAIT_TIME
-	Loop              int64         // LOOP: operations per client
-	MaxTime           time.Duration // TEST_MAX_TIME / --duration (0 = none)
+	WorkMode     string        // BENCHMARK_WORK_MODE: only testWithDefaultPath
+	DeleteData   bool          // IS_DELETE_DATA
+	CreateSchema bool          // CREATE_SCHEMA
+	InitWait     time.Duration // INIT_WAIT_TIME
+	Loop         int64         // LOOP: operations per client
+	MaxTime      time.Duration // TEST_MAX_TIME / --duration (0 = none)
+	// RunFor says MaxTime came from DURATION (--duration): the run lasts
+	// MaxTime, and LOOP ends it earlier only when LOOP was given too (k6
+	// --duration, pgbench -T). From TEST_MAX_TIME it is false: MaxTime only
+	// caps LOOP, as IoT-benchmark defines it.
+	RunFor bool
+	// LoopUnbounded is set by Resolve: RunFor with MaxTime > 0 and LOOP at
+	// its default, so the clients run until MaxTime and LOOP is not used.
+	LoopUnbounded     bool
 	Warmup            time.Duration // --warmup
 	Rate              float64       // --rate: operations per second for all clients (0 = closed loop)
 	OpMinInterval     time.Duration // OP_MIN_INTERVAL (-1 resolved to POINT_STEP)

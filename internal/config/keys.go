@@ -28,8 +28,9 @@ type Key struct {
 
 	set func(c *Config, v string) error // nil for ignored keys
 	get func(c *Config) any             // nil for ignored keys
-	// warn, for an ignored key, returns a warning worth giving about a
-	// value (IS_CLIENT_BIND=false), or "".
+	// warn returns a warning worth giving about a value it accepts
+	// (IS_CLIENT_BIND=false, an OPERATION_PROPORTION with missing fields),
+	// or "".
 	warn func(v string) string
 	// listSep joins a YAML sequence into the text the setter parses, so
 	// that [10, 1, 1] works where "10:1:1" does.
@@ -109,6 +110,9 @@ func hidden(k *Key)                { k.Hidden = true }
 func list(sep string) option       { return func(k *Key) { k.listSep = sep } }
 func unit(u string) option         { return func(k *Key) { k.unit = u } }
 
+// warns gives a key a warning about values it accepts with a guess.
+func warns(f func(v string) string) option { return func(k *Key) { k.warn = f } }
+
 func key(name, doc string, b binding, opts ...option) Key {
 	k := Key{Name: name, Doc: doc, Allowed: b.allowed, Secret: isSecretName(name), set: b.set, get: b.get, unit: b.unit}
 	for _, o := range opts {
@@ -167,10 +171,11 @@ var keyTable = concat(
 		key("INIT_WAIT_TIME", "milliseconds to wait after dropping data",
 			unitDuration(func(c *Config) *time.Duration { return &c.InitWait }, time.Millisecond, 0)),
 		key("LOOP", "operations per client", intField(func(c *Config) *int64 { return &c.Loop }, 1, math.MaxInt64)),
-		key("TEST_MAX_TIME", "wall-clock limit of the measured phase in milliseconds (0 = none)",
-			unitDuration(func(c *Config) *time.Duration { return &c.MaxTime }, time.Millisecond, 0)),
-		key("DURATION", "wall-clock limit of the measured phase (0 = none); same as TEST_MAX_TIME",
-			goDuration(func(c *Config) *time.Duration { return &c.MaxTime }), hidden),
+		key("TEST_MAX_TIME", "wall-clock cap on the measured phase in milliseconds (0 = none); LOOP still applies, as in IoT-benchmark",
+			maxTime(unitDuration(func(c *Config) *time.Duration { return &c.MaxTime }, time.Millisecond, 0), false)),
+		key("DURATION", "length of the measured phase (0 = none), as k6 --duration and pgbench -T: "+
+			"LOOP ends the run first only when given too",
+			maxTime(goDuration(func(c *Config) *time.Duration { return &c.MaxTime }), true), hidden),
 		key("WARMUP", "unmeasured operations before the measured phase, as a duration",
 			goDuration(func(c *Config) *time.Duration { return &c.Warmup })),
 		key("RATE", "operations per second for all clients together (0 = as fast as the server answers)",
@@ -183,7 +188,8 @@ var keyTable = concat(
 			unitDuration(func(c *Config) *time.Duration { return &c.WriteTimeout }, time.Millisecond, 1)),
 		key("READ_OPERATION_TIMEOUT_MS", "query timeout in milliseconds",
 			unitDuration(func(c *Config) *time.Duration { return &c.ReadTimeout }, time.Millisecond, 1)),
-		key("OPERATION_PROPORTION", "weights of write:Q1:...:Q10", operationProportion(), list(":")),
+		key("OPERATION_PROPORTION", "weights of write:Q1:...:Q10", operationProportion(), list(":"),
+			warns(proportionPadding)),
 		key("CLIENT_NUMBER", "concurrent clients, each with its own connection",
 			intField(func(c *Config) *int { return &c.Clients }, 1, maxCount), alias("DATA_CLIENT_NUMBER")),
 		key("SCHEMA_CLIENT_NUMBER", "clients creating the schema (accepted; the schema is created once)",

@@ -1,5 +1,10 @@
 package config
 
+import (
+	"fmt"
+	"strings"
+)
+
 // maxWeight caps one field of a proportion. Real proportions are small
 // integers; the cap keeps every sum of weights far from overflow.
 const maxWeight = 1_000_000_000
@@ -69,4 +74,24 @@ func anyNonZero(w []int64) bool {
 		}
 	}
 	return false
+}
+
+// proportionPadding warns about an OPERATION_PROPORTION with fewer than 11
+// fields. The missing fields count as 0, as in IoT-benchmark (which logs an
+// error and carries on), so that IoT-benchmark files and the short "1"
+// (write only) keep working; but "1:1" is as likely a mix meant for
+// write:Q1 as a typo, so the guess is said out loud (and --strict refuses
+// it).
+func proportionPadding(v string) string {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return ""
+	}
+	n := len(strings.Split(v, ":"))
+	if n >= 11 {
+		return ""
+	}
+	full := v + strings.Repeat(":0", 11-n)
+	return fmt.Sprintf("has %d of the 11 fields write:Q1:...:Q10; the missing %d count as 0 (as in IoT-benchmark): "+
+		"write %s to say so", n, 11-n, full)
 }

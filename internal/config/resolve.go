@@ -16,6 +16,8 @@ import (
 //   - checks values against each other (clients against devices, query
 //     sizes against the schema, numeric sensors against value queries...);
 //   - turns OP_MIN_INTERVAL = -1 into POINT_STEP (Print still shows -1);
+//   - sets LoopUnbounded when DURATION (--duration) is given and LOOP is
+//     not: the run then lasts the duration, as k6 and pgbench -T do;
 //   - like IoT-benchmark, turns IS_DELETE_DATA off when nothing is
 //     written, so that a query-only run reads the data an earlier run left.
 //
@@ -35,6 +37,7 @@ func Resolve(c *Config) error {
 	if c.WriteWeight() == 0 {
 		c.DeleteData = false
 	}
+	c.LoopUnbounded = c.RunFor && c.MaxTime > 0 && c.origin["LOOP"] == ""
 	return nil
 }
 

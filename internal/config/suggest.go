@@ -55,3 +55,25 @@ func editDistance(a, b string) int {
 	}
 	return prev[len(b)]
 }
+
+// Suggest returns the key name closest to name (see suggest), or "".
+func Suggest(name string) string { return suggest(name) }
+
+// Closest returns the candidate closest to name, compared without regard to
+// case, or "" when none is within maxSuggestDistance edits (or, for names of
+// up to four letters, one edit: "ok" must not suggest "off"). The CLI uses it
+// for flag names, filter values and target options.
+func Closest(name string, candidates []string) string {
+	n := strings.ToLower(strings.TrimSpace(name))
+	limit := maxSuggestDistance
+	if len(n) <= 4 {
+		limit = 1
+	}
+	best, bestDist := "", limit+1
+	for _, c := range candidates {
+		if d := editDistance(n, strings.ToLower(c)); d < bestDist {
+			best, bestDist = c, d
+		}
+	}
+	return best
+}

@@ -198,6 +198,22 @@ func goDuration(field func(*Config) *time.Duration) binding {
 	}
 }
 
+// maxTime binds TEST_MAX_TIME (runFor false: a cap on LOOP, as in
+// IoT-benchmark) and DURATION (runFor true: the run lasts this long unless
+// LOOP is also given, as k6 --duration and pgbench -T). The last one set
+// decides.
+func maxTime(b binding, runFor bool) binding {
+	set := b.set
+	b.set = func(c *Config, v string) error {
+		if err := set(c, v); err != nil {
+			return err
+		}
+		c.RunFor = runFor
+		return nil
+	}
+	return b
+}
+
 // parseList splits a separated list of integers in [lo, hi]; an empty
 // string is an empty list.
 func parseList(v, sep string, lo, hi int64) ([]int64, error) {

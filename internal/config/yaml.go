@@ -35,6 +35,10 @@ func LoadYAML(c *Config, r io.Reader, name string) (warnings []string, err error
 			loadTargetOptions(l, v, name)
 			continue
 		}
+		if isNull(v) {
+			l.errs = append(l.errs, nullValue(k.Value, v, src))
+			continue
+		}
 		text, ok := yamlText(v, listSeparator(k.Value))
 		if !ok {
 			l.errs = append(l.errs, notScalar(k.Value, v, src))
@@ -77,6 +81,10 @@ func loadTargetOptions(l *fileLoader, m *yaml.Node, name string) {
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i], resolveAlias(m.Content[i+1])
 		src := fmt.Sprintf("%s:%d", name, k.Line)
+		if isNull(v) {
+			l.errs = append(l.errs, nullValue("target."+k.Value, v, src))
+			continue
+		}
 		text, ok := yamlText(v, "")
 		if !ok {
 			l.errs = append(l.errs, notScalar("target."+k.Value, v, src))
@@ -125,6 +133,19 @@ func yamlText(v *yaml.Node, sep string) (string, bool) {
 		return strings.Join(parts, sep), true
 	}
 	return "", false
+}
+
+// isNull reports a value written as YAML's null (null, Null, NULL, ~). YAML
+// reads it as "no value", which would quietly become "" or a default; an
+// empty value (key:) is taken as "" on purpose and is not null here.
+func isNull(v *yaml.Node) bool {
+	return v.Kind == yaml.ScalarNode && v.Tag == "!!null" && v.Value != "" && v.Style == 0
+}
+
+func nullValue(key string, v *yaml.Node, src string) *Error {
+	return &Error{Source: src, Key: canonical(key), Value: v.Value,
+		Reason: fmt.Sprintf("YAML reads %s as no value; to mean the text, quote it (%s: \"%s\"); "+
+			"for the default, leave the key out", v.Value, key, v.Value)}
 }
 
 func notScalar(key string, v *yaml.Node, src string) *Error {

@@ -1,9 +1,15 @@
 // Package htmlreport writes one or more runs as a single self-contained HTML
-// file: throughput and latency over time, each operation's latency
-// percentile spectrum (from the stored HDR histograms), resource use of the
-// tool, the host and the database server over time, the result matrices,
-// thresholds, the published-vs-measured table of seed scenarios, and the
-// configuration and environment. Several runs are overlaid in every chart.
+// file. With several runs it compares them, top to bottom: what differs
+// between the runs (target, software, machine, configuration), the
+// thresholds, the comparison table of 'tsbench compare' (ratio B/A,
+// significance, verdict for every operation and metric), throughput over
+// time as small multiples (one chart per operation, each on its own axis),
+// then per operation its matrices with the runs side by side and the
+// ratio, its latency over time and its latency percentile spectrum (from the
+// stored HDR histograms), then resource use of the tool, the host and the
+// database server, the published-vs-measured table of seed scenarios, and
+// the full configuration and environment. A single run gets the same page
+// without the comparison.
 //
 // The page needs no network: the chart library (Apache ECharts, vendored in
 // assets/) is embedded in the binary and inlined into the file. Charts draw
@@ -18,13 +24,10 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"math"
 	"sort"
 	"strings"
 	"time"
 
-	"github.com/tsbench/tsbench/internal/metrics"
-	"github.com/tsbench/tsbench/internal/report"
 	"github.com/tsbench/tsbench/internal/summary"
 )
 
@@ -41,11 +44,11 @@ var pageTemplate string
 var pageJS string
 
 var page = template.Must(template.New("report").Funcs(template.FuncMap{
-	"f2":        func(v float64) string { return fmt.Sprintf("%.2f", v) },
-	"num":       formatNumber,
-	"int":       func(v int64) string { return report.GroupThousands(fmt.Sprint(v)) },
-	"bytes":     formatBytes,
-	"time":      func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05 UTC") },
+	"f2":        f2,
+	"num":       num,
+	"int":       count,
+	"bytes":     bytesText,
+	"time":      timeText,
 	"hasPrefix": strings.HasPrefix,
 }).Parse(pageTemplate))
 
@@ -55,8 +58,8 @@ type Options struct {
 	Generated time.Time // default: now
 }
 
-// Write renders the runs (the first is the reference for the configuration
-// table) as one HTML page.
+// Write renders the runs (the first is the baseline the others are
+// compared with) as one HTML page.
 func Write(w io.Writer, runs []*summary.Summary, opts Options) error {
 	if len(runs) == 0 {
 		return fmt.Errorf("no run to report")
@@ -67,22 +70,26 @@ func Write(w io.Writer, runs []*summary.Summary, opts Options) error {
 
 // model is what the template renders.
 type model struct {
-	Title     string
-	Generated time.Time
-	Version   string
-	Runs      []runView
-	Multi     bool
-	Charts    chartData
-	OpNames   []string
-	Resources bool
-	Config    []diffRow
-	Env       []diffRow
-	Published bool
-	Threshold bool
-	Failures  bool
-	OpenModel bool
-	ECharts   template.JS
-	Script    template.JS
+	Title       string
+	Generated   time.Time
+	Version     string
+	Runs        []runView
+	Others      []runView // the runs after the baseline, for ratio columns
+	MatrixCols  int       // columns of an operation's matrix: metric, runs, ratios
+	Multi       bool
+	Differences []difference
+	Compare     *comparison
+	Thresholds  []thresholdRow
+	Charts      chartData
+	Ops         []opMatrix
+	Resources   bool
+	Config      []diffRow
+	Env         []diffRow
+	Published   bool
+	Failures    bool
+	OpenModel   bool
+	ECharts     template.JS
+	Script      template.JS
 }
 
 type runView struct {
@@ -94,58 +101,6 @@ type runView struct {
 	Points  int64
 	Notes   []string
 	Service bool
-}
-
-// chartData is the JSON the page script turns into charts.
-type chartData struct {
-	// Runs is the number of runs: with several, a series' colour follows
-	// its Key (the operation or the figure) and its line style its run.
-	Runs     int       `json:"runs"`
-	Sections []section `json:"sections"`
-}
-
-type section struct {
-	ID     string      `json:"id"`
-	Charts []chartSpec `json:"charts"`
-}
-
-type chartSpec struct {
-	ID       string   `json:"id"`
-	Title    string   `json:"title"`
-	Subtitle string   `json:"subtitle,omitempty"`
-	XName    string   `json:"xName"`
-	YName    string   `json:"yName"`
-	XKind    string   `json:"xKind"` // "seconds" or "percentile"
-	YLog     bool     `json:"yLog"`
-	Series   []series `json:"series"`
-}
-
-type series struct {
-	Name     string       `json:"name"`
-	Run      string       `json:"run"`
-	RunIndex int          `json:"runIndex"`
-	Key      string       `json:"key"`
-	Dashed   bool         `json:"dashed,omitempty"`
-	Data     [][2]float64 `json:"data"`
-}
-
-func (c *chartSpec) add(s series) {
-	if len(s.Data) > 0 {
-		c.Series = append(c.Series, s)
-	}
-}
-
-// mk makes a series of run r showing key (its colour with several runs).
-func mk(multi bool, r runView, key string, dashed bool, data [][2]float64) series {
-	return series{Name: seriesName(multi, r.Label, key), Run: r.Label, RunIndex: r.Index, Key: key, Dashed: dashed, Data: data}
-}
-
-func (c chartSpec) points() int {
-	n := 0
-	for _, s := range c.Series {
-		n += len(s.Data)
-	}
-	return n
 }
 
 // label is the run's letter, then A..Z, AA, AB, ...
@@ -164,47 +119,47 @@ func build(runs []*summary.Summary, opts Options) model {
 	}
 	var ids []string
 	for i, s := range runs {
-		v := runView{Label: label(i), Index: i, Summary: s, Status: s.Status(), Verify: verifyText(s.Verify)}
-		for _, o := range s.Operations {
-			v.Points += o.OKPoints
-			if o.ServiceMS != nil {
-				v.Service = true
-			}
-			if len(o.Failures) > 0 {
-				m.Failures = true
-			}
-		}
-		if r := s.Resources; r != nil {
-			if r.Server != nil {
-				v.Notes = append(v.Notes, fmt.Sprintf("server process %d (%s) from %s, with its descendants", r.Server.PID, r.Server.Name, r.Server.Source))
-			}
-			for _, e := range r.Errors {
-				v.Notes = append(v.Notes, "not sampled: "+e)
-			}
-			if len(r.Remote) > 0 {
-				v.Notes = append(v.Notes, fmt.Sprintf("%d samples from 'tsbench monitor' on %s merged by time", len(r.Remote), r.Remote[0].Hostname))
-			}
-		}
+		v := newRunView(i, s)
 		m.OpenModel = m.OpenModel || s.OpenModel
 		m.Published = m.Published || len(s.Published) > 0
-		m.Threshold = m.Threshold || len(s.Thresholds) > 0
+		m.Failures = m.Failures || s.Failed()
 		m.Runs = append(m.Runs, v)
 		ids = append(ids, s.RunID)
 	}
+	m.Others = m.Runs[1:]
+	m.MatrixCols = 1 + len(m.Runs) + len(m.Others)
 	if m.Title == "" {
 		m.Title = "tsbench report: " + strings.Join(ids, ", ")
 	}
-	m.OpNames = opNames(runs)
-	m.Charts, m.Resources = charts(m.Runs, m.OpNames)
-	m.Config = diffTable(runs, func(s *summary.Summary) map[string]string {
-		out := map[string]string{}
-		for k, v := range s.Config {
-			out[k] = fmt.Sprint(v)
-		}
-		return out
-	})
+	ops := opNames(runs)
+	m.Charts, m.Resources = charts(m.Runs, ops)
+	m.Ops = opMatrices(runs, ops, m.OpenModel)
+	m.Thresholds = thresholdRows(runs)
+	m.Config = diffTable(runs, configMap)
 	m.Env = diffTable(runs, envMap)
+	m.Differences = differences(runs, m.Config, m.Env)
+	m.Compare = buildComparison(runs)
 	return m
+}
+
+func newRunView(i int, s *summary.Summary) runView {
+	v := runView{Label: label(i), Index: i, Summary: s, Status: s.Status(), Verify: verifyText(s.Verify)}
+	for _, o := range s.Operations {
+		v.Points += o.OKPoints
+		v.Service = v.Service || o.ServiceMS != nil
+	}
+	if r := s.Resources; r != nil {
+		if r.Server != nil {
+			v.Notes = append(v.Notes, fmt.Sprintf("server process %d (%s) from %s, with its descendants", r.Server.PID, r.Server.Name, r.Server.Source))
+		}
+		for _, e := range r.Errors {
+			v.Notes = append(v.Notes, "not sampled: "+e)
+		}
+		if len(r.Remote) > 0 {
+			v.Notes = append(v.Notes, fmt.Sprintf("%s samples from 'tsbench monitor' on %s merged by time", count(int64(len(r.Remote))), r.Remote[0].Hostname))
+		}
+	}
+	return v
 }
 
 func verifyText(v *summary.Verify) string {
@@ -216,9 +171,9 @@ func verifyText(v *summary.Verify) string {
 	case v.Error != "":
 		return "could not count: " + v.Error
 	case v.OK:
-		return fmt.Sprintf("OK: stored %s points, expected %s", report.GroupThousands(fmt.Sprint(v.StoredPoints)), report.GroupThousands(fmt.Sprint(v.ExpectedPoints)))
+		return fmt.Sprintf("OK: stored %s points, expected %s", count(v.StoredPoints), count(v.ExpectedPoints))
 	}
-	return fmt.Sprintf("MISMATCH: stored %s points, expected %s", report.GroupThousands(fmt.Sprint(v.StoredPoints)), report.GroupThousands(fmt.Sprint(v.ExpectedPoints)))
+	return fmt.Sprintf("MISMATCH: stored %s points, expected %s", count(v.StoredPoints), count(v.ExpectedPoints))
 }
 
 func opNames(runs []*summary.Summary) []string {
@@ -233,259 +188,6 @@ func opNames(runs []*summary.Summary) []string {
 		}
 	}
 	return out
-}
-
-// seriesName names a series: the run's letter when several runs share the
-// chart, then what it shows.
-func seriesName(multi bool, run, what string) string {
-	if multi {
-		return run + " · " + what
-	}
-	return what
-}
-
-func charts(runs []runView, ops []string) (chartData, bool) {
-	multi := len(runs) > 1
-	tput := chartSpec{ID: "throughput", Title: "Throughput over time", XName: "s", YName: "points/s", XKind: "seconds",
-		Subtitle: "acknowledged points (writes) or returned points (queries) per second of the measured phase"}
-	opsChart := chartSpec{ID: "operations", Title: "Operations per second", XName: "s", YName: "operations/s", XKind: "seconds",
-		Subtitle: "successful operations per second; failed ones dashed"}
-	for _, r := range runs {
-		for _, op := range ops {
-			var pts, okOps, fail [][2]float64
-			anyFail := false
-			for _, iv := range plotted(r.Intervals) {
-				x := round3(iv.Start + iv.Seconds)
-				var o *summary.IntervalOp
-				for i := range iv.Ops {
-					if iv.Ops[i].Name == op {
-						o = &iv.Ops[i]
-					}
-				}
-				var p, k, f float64
-				if o != nil {
-					p, k, f = float64(o.OKPoints)/iv.Seconds, float64(o.OKOps)/iv.Seconds, float64(o.FailOps)/iv.Seconds
-					anyFail = anyFail || o.FailOps > 0
-				}
-				pts = append(pts, [2]float64{x, round3(p)})
-				okOps = append(okOps, [2]float64{x, round3(k)})
-				fail = append(fail, [2]float64{x, round3(f)})
-			}
-			if r.Op(op) == nil {
-				continue
-			}
-			tput.add(mk(multi, r, op, false, pts))
-			opsChart.add(mk(multi, r, op, false, okOps))
-			if anyFail {
-				opsChart.add(mk(multi, r, op+" failed", true, fail))
-			}
-		}
-	}
-	data := chartData{Runs: len(runs)}
-	data.Sections = append(data.Sections, section{ID: "overview", Charts: nonEmpty(tput, opsChart)})
-	for _, op := range ops {
-		lat := chartSpec{ID: "latency-" + op, Title: op + ": latency over time", XName: "s", YName: "ms", XKind: "seconds", YLog: true,
-			Subtitle: "p50, p99 and max of each second (log scale)"}
-		spec := chartSpec{ID: "spectrum-" + op, Title: op + ": latency percentile spectrum", XName: "percentile", YName: "ms",
-			XKind: "percentile", YLog: true, Subtitle: "whole measured phase, from the HDR histogram"}
-		for _, r := range runs {
-			if r.Op(op) == nil {
-				continue
-			}
-			var p50, p99, mx [][2]float64
-			for _, iv := range plotted(r.Intervals) {
-				for _, o := range iv.Ops {
-					if o.Name != op || o.OKOps == 0 {
-						continue
-					}
-					x := round3(iv.Start + iv.Seconds)
-					p50 = append(p50, [2]float64{x, o.P50MS})
-					p99 = append(p99, [2]float64{x, o.P99MS})
-					mx = append(mx, [2]float64{x, o.MaxMS})
-				}
-			}
-			lat.add(mk(multi, r, "p50", false, p50))
-			lat.add(mk(multi, r, "p99", false, p99))
-			lat.add(mk(multi, r, "max", true, mx))
-			spec.add(mk(multi, r, op, false, spectrum(r.Op(op))))
-		}
-		data.Sections = append(data.Sections, section{ID: "op-" + op, Charts: nonEmpty(lat, spec)})
-	}
-	res := resourceCharts(runs)
-	if len(res) > 0 {
-		data.Sections = append(data.Sections, section{ID: "resources", Charts: res})
-	}
-	return data, len(res) > 0
-}
-
-// minPlotted leaves out intervals shorter than this (the last one, cut
-// short by the end of the run): a rate over a few milliseconds is noise.
-const minPlotted = 0.5
-
-// plotted are the intervals the time-series charts show: those of at least
-// minPlotted seconds, or all of them when none is that long.
-func plotted(ivs []summary.Interval) []summary.Interval {
-	var out []summary.Interval
-	for _, iv := range ivs {
-		if iv.Seconds >= minPlotted {
-			out = append(out, iv)
-		}
-	}
-	if len(out) == 0 {
-		for _, iv := range ivs {
-			if iv.Seconds > 0 {
-				out = append(out, iv)
-			}
-		}
-	}
-	return out
-}
-
-func nonEmpty(cs ...chartSpec) []chartSpec {
-	var out []chartSpec
-	for _, c := range cs {
-		if c.points() > 0 {
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
-func round3(v float64) float64 { return math.Round(v*1000) / 1000 }
-
-// spectrum returns (1/(1-q), latency ms) points of the percentile spectrum:
-// five points per decade of 1/(1-q) (90 %, 99 %, 99.9 % ...) up to what the
-// number of operations supports, then the maximum.
-func spectrum(o *summary.Operation) [][2]float64 {
-	if o == nil || o.Histogram == "" {
-		return nil
-	}
-	h, err := metrics.Decode(o.Histogram)
-	if err != nil || h.TotalCount() == 0 {
-		return nil
-	}
-	n := float64(h.TotalCount())
-	lo, hi := o.LatencyMS.Min, o.LatencyMS.Max
-	var out [][2]float64
-	prev := lo
-	for k := 0; ; k++ {
-		x := math.Pow(10, float64(k)/5)
-		if x > n {
-			break
-		}
-		q := 100 * (1 - 1/x)
-		v := float64(h.ValueAtQuantile(q)) / 1000
-		if k == 0 {
-			v = lo
-		}
-		// Clamp into the exact [MIN, MAX] and keep it non-decreasing, as
-		// the matrices do.
-		v = math.Min(math.Max(v, prev), hi)
-		prev = v
-		out = append(out, [2]float64{round3(x), v})
-	}
-	if len(out) == 0 || hi > 0 {
-		out = append(out, [2]float64{round3(math.Max(n, 1)), hi})
-	}
-	return out
-}
-
-// resourceCharts plots CPU (in cores), memory, disk and network over time.
-func resourceCharts(runs []runView) []chartSpec {
-	multi := len(runs) > 1
-	cpu := chartSpec{ID: "cpu", Title: "CPU", XName: "s", YName: "cores busy", XKind: "seconds",
-		Subtitle: "1 = one core fully busy; the host line counts every process"}
-	memory := chartSpec{ID: "memory", Title: "Memory", XName: "s", YName: "MiB", XKind: "seconds",
-		Subtitle: "resident memory of the tool and the server; memory in use on the host"}
-	disk := chartSpec{ID: "disk", Title: "Disk I/O", XName: "s", YName: "MB/s", XKind: "seconds",
-		Subtitle: "bytes read and written per second (host: whole disks; server: its processes)"}
-	netw := chartSpec{ID: "network", Title: "Network I/O", XName: "s", YName: "MB/s", XKind: "seconds",
-		Subtitle: "bytes received and sent per second over every interface, loopback included"}
-	for _, r := range runs {
-		if r.Resources == nil {
-			continue
-		}
-		groups := []struct {
-			prefix  string
-			samples []summary.ResourceSample
-		}{{"", r.Resources.Samples}}
-		if len(r.Resources.Remote) > 0 {
-			groups = append(groups, struct {
-				prefix  string
-				samples []summary.ResourceSample
-			}{"db host " + r.Resources.Remote[0].Hostname + " ", r.Resources.Remote})
-		}
-		for _, g := range groups {
-			type line struct {
-				chart  *chartSpec
-				name   string
-				dashed bool
-				value  func(s summary.ResourceSample) (float64, bool)
-			}
-			lines := []line{
-				{&cpu, "tool", false, func(s summary.ResourceSample) (float64, bool) {
-					return pct(s.Tool, func(p *summary.ProcessUsage) float64 { return p.CPUPercent / 100 })
-				}},
-				{&cpu, "server", false, func(s summary.ResourceSample) (float64, bool) {
-					return pct(s.Server, func(p *summary.ProcessUsage) float64 { return p.CPUPercent / 100 })
-				}},
-				{&cpu, "host", true, func(s summary.ResourceSample) (float64, bool) {
-					if s.Host == nil {
-						return 0, false
-					}
-					return s.Host.CPUPercent * float64(max(s.Host.Cores, 1)) / 100, true
-				}},
-				{&memory, "tool RSS", false, func(s summary.ResourceSample) (float64, bool) {
-					return pct(s.Tool, func(p *summary.ProcessUsage) float64 { return float64(p.RSSBytes) / (1 << 20) })
-				}},
-				{&memory, "server RSS", false, func(s summary.ResourceSample) (float64, bool) {
-					return pct(s.Server, func(p *summary.ProcessUsage) float64 { return float64(p.RSSBytes) / (1 << 20) })
-				}},
-				{&memory, "host used", true, func(s summary.ResourceSample) (float64, bool) {
-					if s.Host == nil {
-						return 0, false
-					}
-					return float64(s.Host.MemUsedBytes) / (1 << 20), true
-				}},
-				{&disk, "host read", false, hostRate(func(h *summary.HostUsage) float64 { return h.DiskReadBytesPerS })},
-				{&disk, "host write", false, hostRate(func(h *summary.HostUsage) float64 { return h.DiskWriteBytesPerS })},
-				{&disk, "server read", true, func(s summary.ResourceSample) (float64, bool) {
-					return pct(s.Server, func(p *summary.ProcessUsage) float64 { return p.ReadBytesPerS / 1e6 })
-				}},
-				{&disk, "server write", true, func(s summary.ResourceSample) (float64, bool) {
-					return pct(s.Server, func(p *summary.ProcessUsage) float64 { return p.WriteBytesPerS / 1e6 })
-				}},
-				{&netw, "received", false, hostRate(func(h *summary.HostUsage) float64 { return h.NetRecvBytesPerS })},
-				{&netw, "sent", true, hostRate(func(h *summary.HostUsage) float64 { return h.NetSentBytesPerS })},
-			}
-			for _, l := range lines {
-				var data [][2]float64
-				for _, s := range g.samples {
-					if v, ok := l.value(s); ok {
-						data = append(data, [2]float64{round3(s.T), round3(v)})
-					}
-				}
-				l.chart.add(mk(multi, r, g.prefix+l.name, l.dashed, data))
-			}
-		}
-	}
-	return nonEmpty(cpu, memory, disk, netw)
-}
-
-func pct(p *summary.ProcessUsage, f func(*summary.ProcessUsage) float64) (float64, bool) {
-	if p == nil {
-		return 0, false
-	}
-	return f(p), true
-}
-
-func hostRate(f func(*summary.HostUsage) float64) func(summary.ResourceSample) (float64, bool) {
-	return func(s summary.ResourceSample) (float64, bool) {
-		if s.Host == nil {
-			return 0, false
-		}
-		return f(s.Host) / 1e6, true
-	}
 }
 
 // diffRow is one key of the configuration or environment table, with each
@@ -532,7 +234,7 @@ func envMap(s *summary.Summary) map[string]string {
 	e := s.Environment
 	m := map[string]string{
 		"hostname": e.Hostname, "os": e.OS, "kernel": e.Kernel, "cpu_model": e.CPUModel,
-		"cores": fmt.Sprint(e.Cores), "memory": formatBytes(int64(e.MemoryBytes)), "go_version": e.GoVersion,
+		"cores": count(int64(e.Cores)), "memory": bytesText(int64(e.MemoryBytes)), "go_version": e.GoVersion,
 		"server_version": e.ServerVersion, "tool_version": s.Tool.Version,
 	}
 	if s.Tool.EmbeddedEngine != "" {
@@ -546,27 +248,13 @@ func envMap(s *summary.Summary) map[string]string {
 	return m
 }
 
-func formatNumber(v float64) string {
-	switch {
-	case v == 0:
-		return "0"
-	case math.Abs(v) >= 1000:
-		return report.GroupThousands(fmt.Sprintf("%.0f", v))
+// configMap is a run's configuration as the page prints it.
+func configMap(s *summary.Summary) map[string]string {
+	out := make(map[string]string, len(s.Config))
+	for k, v := range s.Config {
+		out[k] = configValue(k, v)
 	}
-	return fmt.Sprintf("%.2f", v)
-}
-
-func formatBytes(n int64) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := int64(unit), 0
-	for m := n / unit; m >= unit; m /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
+	return out
 }
 
 // ChartsJSON returns the chart data of a report, as the page embeds it (for

@@ -74,24 +74,115 @@ func TestReportContent(t *testing.T) {
 		"Published vs measured", "write 1,500 series", "196,364", "Thresholds", "INGESTION.p99&lt;50ms", "FAILED",
 		"Failures by error class", "context deadline exceeded", "Configuration", `class="diff"`, "client_number",
 		"Environment", "Test CPU", "server process 200 (postgres)", "merged by time", "Apache ECharts 5.6.0",
-		`id="charts-op-INGESTION"`, `id="charts-op-TIME_RANGE"`, `id="charts-resources"`,
+		`id="charts-op-INGESTION"`, `id="charts-op-TIME_RANGE"`, `id="charts-resources"`, `id="charts-throughput"`,
+		// What differs, at the top: target and configuration.
+		"What differs between the runs", `<td class="l key">target</td><td class="wrap">sqlite</td><td class="wrap">postgres</td>`,
+		// Thresholds with units: the limit and the measured value.
+		"&lt; 50.00 ms", "4.20 ms", "== 0 failed operations", "12 failed operations",
+		// The comparison, as 'tsbench compare' computes it, and the
+		// matrices side by side with the ratio.
+		"Comparison with run A", `id="compare-B"`, "throughput (points/s)", "not in B", `<th class="ratio">B/A</th>`,
+		`id="matrix-INGESTION"`, "25.8 GB",
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("report lacks %q", want)
 		}
 	}
-	// Self-contained: nothing is fetched from anywhere.
+	// The thresholds come before the comparison, the comparison before
+	// the charts.
+	if th, cmp, tp := strings.Index(page, `id="thresholds"`), strings.Index(page, `id="compare"`), strings.Index(page, `id="throughput"`); !(th < cmp && cmp < tp) {
+		t.Errorf("sections out of order: thresholds at %d, comparison at %d, throughput at %d", th, cmp, tp)
+	}
 	markup := regexp.MustCompile(`(?s)<script[^>]*>.*?</script>`).ReplaceAllString(page, "")
+	// One unit system (decimal, as on the console), no Go formatting.
+	for _, leak := range []string{"map[", "MiB", "GiB", "KiB", "<nil>", "%!", "e+0"} {
+		if strings.Contains(markup, leak) {
+			t.Errorf("report shows %q", leak)
+		}
+	}
+	// Self-contained: nothing is fetched from anywhere.
 	if m := regexp.MustCompile(`(?i)<(script|link|img|iframe)[^>]+(src|href)=`).FindString(markup); m != "" {
 		t.Errorf("report loads an external resource: %s", m)
 	}
 	if !strings.Contains(page, "echarts") || len(page) < 600_000 {
 		t.Errorf("the chart library is not inlined (%d bytes)", len(page))
 	}
-	want := []string{"throughput", "operations", "latency-INGESTION", "spectrum-INGESTION", "latency-TIME_RANGE",
-		"spectrum-TIME_RANGE", "cpu", "memory", "disk", "network"}
+	want := []string{"throughput-INGESTION", "throughput-TIME_RANGE", "latency-INGESTION", "spectrum-INGESTION",
+		"latency-TIME_RANGE", "spectrum-TIME_RANGE", "failures-TIME_RANGE", "cpu", "memory", "disk", "network"}
 	if got := expectedCharts(t, runs); strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("charts %v, want %v", got, want)
+	}
+}
+
+// A single run gets the same page without the comparison.
+func TestSingleRun(t *testing.T) {
+	runs := twoRuns()[1:]
+	page := render(t, runs)
+	for _, not := range []string{`id="compare"`, "What differs", `class="ratio"`} {
+		if strings.Contains(page, not) {
+			t.Errorf("single-run report shows %q", not)
+		}
+	}
+	for _, want := range []string{`id="matrix-INGESTION"`, "Result Matrix", `id="charts-throughput"`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("single-run report lacks %q", want)
+		}
+	}
+	if got := expectedCharts(t, runs); len(got) != 7 {
+		t.Errorf("charts %v", got)
+	}
+}
+
+// An embedded database used no network: the report has no network chart
+// for it, nor lines that are zero throughout.
+func TestNoEmptyResources(t *testing.T) {
+	s := twoRuns()[0]
+	s.Tool.EmbeddedEngine = "sqlite"
+	for i := range s.Resources.Samples {
+		s.Resources.Samples[i].Host.DiskReadBytesPerS = 0
+	}
+	js, err := ChartsJSON([]*summary.Summary{s})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d chartData
+	if err := json.Unmarshal(js, &d); err != nil {
+		t.Fatal(err)
+	}
+	for _, sec := range d.Sections {
+		for _, c := range sec.Charts {
+			if c.ID == "network" {
+				t.Error("network chart for an embedded database")
+			}
+			for _, sr := range c.Series {
+				if sr.Key == "host read" {
+					t.Error("disk read line that is zero throughout")
+				}
+			}
+		}
+	}
+}
+
+func TestConfigValue(t *testing.T) {
+	for _, c := range []struct {
+		key  string
+		v    any
+		want string
+	}{
+		{"target_options", map[string]any{}, ""},
+		{"target_options", map[string]any{"b": "x", "a": float64(2)}, "a=2, b=x"},
+		{"loop", float64(1e6), "1,000,000"},
+		{"max_k", 170000, "170,000"},
+		{"port", float64(6667), "6667"},
+		{"data_seed", float64(151658), "151658"},
+		{"out_of_order_ratio", 0.5, "0.5"},
+		{"thresholds", []any{"a<1", "b>2"}, "a<1, b>2"},
+		{"remark", nil, ""},
+		{"verify", true, "true"},
+	} {
+		if got := configValue(c.key, c.v); got != c.want {
+			t.Errorf("configValue(%q, %#v) = %q, want %q", c.key, c.v, got, c.want)
+		}
 	}
 }
 
@@ -133,7 +224,10 @@ func TestReportWithoutResources(t *testing.T) {
 	}
 }
 
-// The report in a real browser: every chart draws its data points.
+// The report in a real browser: every chart draws its data points; each
+// operation has its own small multiple of throughput and its latency and
+// spectrum charts, each drawn; the comparison table shows every
+// operation's ratios.
 func TestReportInChromium(t *testing.T) {
 	bin := browser.Require(t)
 	runs := twoRuns()
@@ -151,6 +245,7 @@ func TestReportInChromium(t *testing.T) {
 	if err := browser.CheckDrawn(charts, len(want)); err != nil {
 		t.Fatalf("%v\n%+v", err, charts)
 	}
+	perOp := map[string][]string{}
 	for i, c := range charts {
 		if c.ID != want[i] {
 			t.Errorf("chart %d is %s, want %s", i, c.ID, want[i])
@@ -163,12 +258,66 @@ func TestReportInChromium(t *testing.T) {
 			t.Errorf("chart %s: %d points in %d series, but the page shows %d vertices in %d lines",
 				c.ID, c.Points, c.Series, c.DOMVertices, c.DOMLines)
 		}
+		if kind, op, ok := strings.Cut(c.ID, "-"); ok && c.DOMVertices > 0 {
+			perOp[op] = append(perOp[op], kind)
+		}
 	}
+	// Small multiples: writes and each query kind on their own axes.
+	for _, op := range []string{"INGESTION", "TIME_RANGE"} {
+		if got := strings.Join(perOp[op], ","); !strings.HasPrefix(got, "throughput,latency,spectrum") {
+			t.Errorf("%s: drawn charts %q, want its throughput, latency and spectrum", op, got)
+		}
+	}
+	checkComparisonInBrowser(t, ctx, bin, path, runs)
+
 	png := filepath.Join(dir, "report.png")
 	if out := os.Getenv("TSBENCH_ARTIFACTS"); out != "" {
 		png = filepath.Join(out, "htmlreport-unit.png")
 	}
 	if err := browser.Screenshot(ctx, bin, path, png, 1400, 2200); err != nil {
 		t.Fatal(err)
+	}
+}
+
+var (
+	compareRowRE = regexp.MustCompile(`(?s)<tr class="cmp" data-op="([^"]+)"(?: data-metric="([^"]+)")?>(.*?)</tr>`)
+	cellRE       = regexp.MustCompile(`(?s)<td[^>]*>(.*?)</td>`)
+)
+
+// checkComparisonInBrowser finds, in the page as Chromium rendered it, a
+// comparison row per operation and metric, with the ratio compare computes.
+func checkComparisonInBrowser(t *testing.T, ctx context.Context, bin, path string, runs []*summary.Summary) {
+	t.Helper()
+	dom, err := browser.DOM(ctx, bin, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{} // "op metric" -> ratio cell
+	for _, m := range compareRowRE.FindAllStringSubmatch(dom, -1) {
+		var cells []string
+		for _, c := range cellRE.FindAllStringSubmatch(m[3], -1) {
+			cells = append(cells, regexp.MustCompile(`<[^>]+>`).ReplaceAllString(c[1], ""))
+		}
+		if m[2] == "" {
+			got[m[1]] = strings.Join(cells, "|")
+			continue
+		}
+		if len(cells) < 5 {
+			t.Errorf("comparison row %s %s: cells %q", m[1], m[2], cells)
+			continue
+		}
+		got[m[1]+" "+m[2]] = cells[len(cells)-3] // ratio, p-value, verdict end the row
+	}
+	a, b := runs[0].Op("INGESTION"), runs[1].Op("INGESTION")
+	for metric, ratio := range map[string]float64{
+		"throughput (points/s)": b.Throughput / a.Throughput, "p50 (ms)": b.LatencyMS.P50 / a.LatencyMS.P50,
+		"p99 (ms)": b.LatencyMS.P99 / a.LatencyMS.P99, "max (ms)": b.LatencyMS.Max / a.LatencyMS.Max,
+	} {
+		if want := ratioText(ratio); got["INGESTION "+metric] != want {
+			t.Errorf("comparison INGESTION %s: ratio %q, want %q (rows %v)", metric, got["INGESTION "+metric], want, got)
+		}
+	}
+	if !strings.Contains(got["TIME_RANGE"], "not in B") {
+		t.Errorf("comparison TIME_RANGE (only in A): %q", got["TIME_RANGE"])
 	}
 }

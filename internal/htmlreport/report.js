@@ -47,56 +47,95 @@
     return n;
   }
 
+  // Axis labels: whole numbers grouped ("400,000"), others as the tooltip.
+  function axisNumber(v) {
+    return Number.isInteger(v) ? v.toLocaleString("en-US") : number(v);
+  }
+
+  // One key in the whole chart (a small multiple, a spectrum): every line
+  // shows the same thing, so colour can tell the runs apart as well.
+  function colourIndex(c, s, keys) {
+    if (Object.keys(keys).length === 1) return s.runIndex;
+    return keys[s.key];
+  }
+
+  // legendHeight estimates the rows a plain (unpaged) legend wraps into,
+  // so that the plot leaves room for all of them.
+  function legendHeight(c, width) {
+    if (c.series.length < 2) return 0;
+    var rows = 1, x = 0;
+    c.series.forEach(function (s) {
+      var w = 34 + 6.4 * s.name.length;
+      if (x > 0 && x + w > width - 20) { rows++; x = 0; }
+      x += w;
+    });
+    return rows * 20;
+  }
+
+  function axes(c) {
+    var percentile = c.xKind === "percentile";
+    // The x axis ends at the last data point: ECharts would otherwise round
+    // it up to the next "nice" tick (a 12 s run drawn out to 14 s).
+    var xAxis = percentile
+      ? { type: "log", logBase: 10, min: 1, max: "dataMax", axisLabel: { formatter: percentLabel } }
+      : { type: "value", min: 0, max: "dataMax", axisLabel: { formatter: axisNumber } };
+    xAxis.name = c.xName;
+    xAxis.nameLocation = "middle";
+    xAxis.nameGap = 24;
+    var yAxis = { type: c.yLog ? "log" : "value", name: c.yName, axisLabel: { formatter: axisNumber },
+      nameTextStyle: { align: "left" } };
+    if (!c.yLog) yAxis.min = 0;
+    return { x: xAxis, y: yAxis };
+  }
+
+  function draw(box, c) {
+    var div = document.createElement("div");
+    div.className = "chart";
+    div.id = "chart-" + c.id;
+    box.appendChild(div);
+    var chart = echarts.init(div, null, { renderer: "svg" });
+    var keys = {};
+    c.series.forEach(function (s) { if (keys[s.key] === undefined) keys[s.key] = Object.keys(keys).length; });
+    var percentile = c.xKind === "percentile";
+    var ax = axes(c);
+    var legend = legendHeight(c, div.clientWidth || 500);
+    var top = c.small ? 34 : (c.subtitle ? 62 : 40);
+    chart.setOption({
+      animation: false,
+      title: { text: c.title, subtext: c.small ? "" : (c.subtitle || ""), left: "center",
+        textStyle: { fontSize: c.small ? 13 : 14 }, subtextStyle: { fontSize: 11 } },
+      tooltip: {
+        trigger: "axis",
+        valueFormatter: number,
+        axisPointer: percentile ? { label: { formatter: function (p) { return percentLabel(p.value); } } } : {}
+      },
+      legend: { type: "plain", show: legend > 0, bottom: 0, itemWidth: 22, itemHeight: 10, textStyle: { fontSize: 11 } },
+      grid: { left: 12, right: 24, top: top, bottom: 30 + legend, containLabel: true },
+      toolbox: c.small ? { show: false } : { right: 10, top: 0, itemSize: 13, feature: { dataZoom: { yAxisIndex: "none" }, restore: {}, saveAsImage: {} } },
+      xAxis: ax.x,
+      yAxis: ax.y,
+      series: c.series.map(function (s) {
+        var style = multi ? runStyles[s.runIndex % runStyles.length] : (s.dashed ? "dashed" : "solid");
+        return {
+          name: s.name, type: "line", data: s.data, showSymbol: s.data.length <= 40, symbolSize: 5,
+          color: palette[colourIndex(c, s, keys) % palette.length],
+          lineStyle: { type: style, width: 1.6 }, emphasis: { focus: "series" }
+        };
+      })
+    });
+    var points = 0;
+    c.series.forEach(function (s) { points += s.data.length; });
+    results.push({
+      id: c.id, op: c.op || "", title: c.title, series: c.series.length, points: points,
+      drawn: drawnPoints(chart), svgPaths: div.querySelectorAll("svg path").length
+    });
+    charts.push(chart);
+  }
+
   data.sections.forEach(function (sec) {
     var box = document.getElementById("charts-" + sec.id);
     if (!box) return;
-    sec.charts.forEach(function (c) {
-      var div = document.createElement("div");
-      div.className = "chart";
-      div.id = "chart-" + c.id;
-      box.appendChild(div);
-      var chart = echarts.init(div, null, { renderer: "svg" });
-      var keys = {};
-      var percentile = c.xKind === "percentile";
-      var xAxis = percentile
-        ? { type: "log", logBase: 10, min: 1, name: c.xName, nameLocation: "middle", nameGap: 28,
-            axisLabel: { formatter: percentLabel } }
-        : { type: "value", min: 0, name: c.xName, nameLocation: "middle", nameGap: 28 };
-      var yAxis = { type: c.yLog ? "log" : "value", name: c.yName, scale: !c.yLog,
-        axisLabel: { formatter: number } };
-      if (!c.yLog) yAxis.min = 0;
-      chart.setOption({
-        animation: false,
-        title: { text: c.title, subtext: c.subtitle || "", left: "center", textStyle: { fontSize: 14 },
-          subtextStyle: { fontSize: 11 } },
-        tooltip: {
-          trigger: "axis",
-          valueFormatter: number,
-          axisPointer: percentile ? { label: { formatter: function (p) { return percentLabel(p.value); } } } : {}
-        },
-        legend: { type: "scroll", bottom: 0 },
-        grid: { left: 50, right: 30, top: 70, bottom: 70, containLabel: true },
-        toolbox: { right: 10, top: 42, itemSize: 13, feature: { dataZoom: { yAxisIndex: "none" }, restore: {}, saveAsImage: {} } },
-        xAxis: xAxis,
-        yAxis: yAxis,
-        series: c.series.map(function (s) {
-          if (keys[s.key] === undefined) keys[s.key] = Object.keys(keys).length;
-          var style = multi ? runStyles[s.runIndex % runStyles.length] : (s.dashed ? "dashed" : "solid");
-          return {
-            name: s.name, type: "line", data: s.data, showSymbol: s.data.length <= 40, symbolSize: 5,
-            color: palette[keys[s.key] % palette.length],
-            lineStyle: { type: style, width: 1.6 }, emphasis: { focus: "series" }
-          };
-        })
-      });
-      var points = 0;
-      c.series.forEach(function (s) { points += s.data.length; });
-      results.push({
-        id: c.id, title: c.title, series: c.series.length, points: points,
-        drawn: drawnPoints(chart), svgPaths: div.querySelectorAll("svg path").length
-      });
-      charts.push(chart);
-    });
+    sec.charts.forEach(function (c) { draw(box, c); });
   });
   window.addEventListener("resize", function () { charts.forEach(function (ch) { ch.resize(); }); });
   window.__tsbenchCharts = results;

@@ -23,6 +23,9 @@ type Snapshot struct {
 	PointsPerSec float64
 	Errors       int64
 	Phase        string
+	// P99MS is the last second's 99th-percentile latency in milliseconds
+	// (0 = none), as pgbench -P shows the last interval's latency.
+	P99MS float64
 }
 
 // ttyInterval bounds how often the live line is redrawn: faster than about 4
@@ -122,8 +125,15 @@ func progressText(s Snapshot) string {
 	}
 	parts = append(parts,
 		Compact(s.OpsPerSec)+" ops/s",
-		Compact(s.PointsPerSec)+" points/s",
-		fmt.Sprintf("%d errors", s.Errors))
+		Compact(s.PointsPerSec)+" points/s")
+	if s.P99MS > 0 {
+		ms := Compact(s.P99MS)
+		if s.P99MS < 1000 {
+			ms = fmt.Sprintf("%.3g", s.P99MS) // 0.0523, 12.3, 987
+		}
+		parts = append(parts, "p99 "+ms+"ms")
+	}
+	parts = append(parts, fmt.Sprintf("%d errors", s.Errors))
 	return strings.Join(parts, "  ")
 }
 

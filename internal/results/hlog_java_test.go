@@ -20,6 +20,7 @@ import (
 	"github.com/tsbench/tsbench/internal/metrics"
 	"github.com/tsbench/tsbench/internal/results/resultstest"
 	"github.com/tsbench/tsbench/internal/summary"
+	"github.com/tsbench/tsbench/internal/testenv"
 	"github.com/tsbench/tsbench/internal/workload"
 )
 
@@ -319,10 +320,6 @@ func requireHdrHistogramJar(t *testing.T) string {
 	if missing == "" {
 		return jar
 	}
-	msg := missing + "; install it with: scripts/ci/install-hdrhistogram.sh (or set TSBENCH_HDRHISTOGRAM_JAR)"
-	if os.Getenv("CI") != "" {
-		t.Fatal(msg)
-	}
-	t.Skip(msg)
+	testenv.Require(t, missing+"; install it with: scripts/ci/install-hdrhistogram.sh (or set TSBENCH_HDRHISTOGRAM_JAR)")
 	return ""
 }

@@ -38,7 +38,7 @@ type client struct {
 func (c *client) run(ctx context.Context) {
 	r := c.r
 	if r.warmupEnd.After(time.Now()) {
-		warm := workload.NewPlan(r.cfg.Proportion, 1<<62) // same mix, not counted against LOOP
+		warm := workload.NewPlan(r.cfg.Proportion, unboundedLoop) // same mix, not counted against LOOP
 		for time.Now().Before(r.warmupEnd) && !r.stopped() {
 			op, _ := warm.Next()
 			c.do(ctx, op, true)

@@ -27,11 +27,18 @@ type Progress func(Tick)
 
 // Tick is the state of the measured phase at one moment.
 type Tick struct {
-	Phase        string // "warm-up" or "measure"
-	Elapsed      time.Duration
-	DoneOps      int64
-	TotalOps     int64 // 0 when unknown
-	Deadline     time.Duration
+	Phase    string // "warm-up" or "measure"
+	Elapsed  time.Duration
+	DoneOps  int64
+	TotalOps int64 // 0 when unknown or unbounded (a run that lasts MaxTime)
+	Deadline time.Duration
+	// LoopBound says LOOP can end the run (it is not unbounded by
+	// --duration); with a Deadline too, whichever comes first ends it.
+	LoopBound bool
+	// P99MS is the worst 99th-percentile latency of the last second's
+	// operations, in milliseconds (0 when none finished), as pgbench -P
+	// shows the last interval's latency.
+	P99MS        float64
 	OpsPerSec    float64
 	PointsPerSec float64
 	Errors       int64
@@ -166,7 +173,7 @@ func (r *Runner) openClients(ctx context.Context) ([]*client, error) {
 		}
 		c := &client{id: i, r: r, conn: conn,
 			devices: workload.ClientDevices(r.schema, cfg.Clients, i),
-			plan:    workload.NewPlan(cfg.Proportion, cfg.Loop),
+			plan:    workload.NewPlan(cfg.Proportion, r.loop()),
 			queries: workload.NewQueries(cfg, r.schema, i),
 			batch:   r.gen.NewBatch(),
 			cursor:  gen.NewCursor(),
@@ -180,6 +187,19 @@ func (r *Runner) openClients(ctx context.Context) ([]*client, error) {
 		c.pacer = r.newPacer(i)
 	}
 	return clients, nil
+}
+
+// unboundedLoop is the plan length of a run that lasts MaxTime: more
+// operations than any run performs (the warm-up plan uses the same).
+const unboundedLoop = 1 << 62
+
+// loop is the number of plan steps per client: LOOP, or unbounded when
+// --duration alone sets the run's length (config.Config.LoopUnbounded).
+func (r *Runner) loop() int64 {
+	if r.cfg.LoopUnbounded {
+		return unboundedLoop
+	}
+	return r.cfg.Loop
 }
 
 func (r *Runner) newPacer(client int) pacer {
@@ -289,9 +309,12 @@ func (r *Runner) collect(run *metrics.Run, start time.Time, done <-chan struct{}
 				pts += o.OKPoints
 			}
 			t := Tick{Phase: "measure", Elapsed: now.Sub(start), DoneOps: tot.OKOps + tot.FailOps,
-				TotalOps: total, Deadline: r.cfg.MaxTime, Errors: tot.FailOps}
+				TotalOps: total, Deadline: r.cfg.MaxTime, Errors: tot.FailOps, LoopBound: !r.cfg.LoopUnbounded}
 			if iv.Seconds > 0 {
 				t.OpsPerSec, t.PointsPerSec = float64(ops)/iv.Seconds, float64(pts)/iv.Seconds
+			}
+			for _, o := range iv.Ops {
+				t.P99MS = max(t.P99MS, o.P99MS)
 			}
 			r.Progress(t)
 		}
@@ -299,8 +322,11 @@ func (r *Runner) collect(run *metrics.Run, start time.Time, done <-chan struct{}
 }
 
 // totalOps is the number of operations the plans hold (a write step is one
-// operation per owned device).
+// operation per owned device); 0 when the run lasts MaxTime instead.
 func (r *Runner) totalOps(clients []*client) int64 {
+	if r.cfg.LoopUnbounded {
+		return 0
+	}
 	var n int64
 	for _, c := range clients {
 		counts := c.plan.Counts()
@@ -330,6 +356,14 @@ func (r *Runner) finish(ctx context.Context, admin target.Target, clients []*cli
 		acked += w.OKPoints
 	}
 	wrote := acked > 0 || (s.Op(workload.Write.String()) != nil)
+	if ctx.Err() != nil {
+		// Aborted (a second Ctrl-C): counting now would report a failed
+		// verification that is no fault of the database.
+		if r.cfg.Verify && wrote {
+			s.Verify = &summary.Verify{ExpectedPoints: acked, Skipped: "the run was aborted; nothing was counted"}
+		}
+		return
+	}
 	if r.cfg.Verify && wrote {
 		s.Verify = r.verify(ctx, admin, acked)
 	}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"sort"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/tsbench/tsbench/internal/summary"
@@ -45,9 +46,14 @@ func Summarise(xs []float64) Stats {
 
 // Row is one line of the published-vs-measured table.
 type Row struct {
-	Phase     string  `json:"phase"`
-	Unit      string  `json:"unit"`
-	Published Figure  `json:"published"`
+	Phase     string `json:"phase"`
+	Unit      string `json:"unit"`
+	Published Figure `json:"published"`
+	// System is the target the published figure belongs to; OwnFigure says
+	// whether that is the measured target (else the study's main system's
+	// figure is shown for reference).
+	System    string  `json:"system,omitempty"`
+	OwnFigure bool    `json:"own_figure"`
 	Seconds   Stats   `json:"seconds"`
 	Rate      Stats   `json:"rate"`       // measured units per second
 	RateRatio float64 `json:"rate_ratio"` // measured mean rate / published rate; 0 = not comparable
@@ -64,15 +70,16 @@ type Row struct {
 	compressed bool
 }
 
-// Table compares measurements (indexed by phase, then repetition) with the
-// published figures. Preparation phases are left out.
-func (s *Scenario) Table(variant string, scale float64, measured [][]Measurement, serverCores int) []Row {
+// Table compares measurements of target (indexed by phase, then repetition)
+// with the published figures, the target's own where the study has them.
+// Preparation phases are left out.
+func (s *Scenario) Table(variant, target string, scale float64, measured [][]Measurement, serverCores int) []Row {
 	var rows []Row
 	for i, p := range s.Phases {
 		if p.Prepare || p.Analytics != nil || i >= len(measured) || len(measured[i]) == 0 {
 			continue
 		}
-		pub := s.PublishedFor(i, variant)
+		pub, own := s.PublishedBy(i, variant, target)
 		per := p.PerUnit
 		if per == 0 {
 			per = 1
@@ -87,7 +94,7 @@ func (s *Scenario) Table(variant string, scale float64, measured [][]Measurement
 				rates = append(rates, float64(m.Points)/per/m.Seconds)
 			}
 		}
-		r := Row{Phase: p.Name, Unit: pub.Unit, Published: pub, Seconds: Summarise(secs), Rate: Summarise(rates),
+		r := Row{Phase: p.Name, Unit: pub.Unit, Published: pub, System: s.systemOf(pub), OwnFigure: own, Seconds: Summarise(secs), Rate: Summarise(rates),
 			BytesPerPoint: Summarise(bpp), pair: p.Pair, level: p.Level, compressed: p.Compressed}
 		if r.Unit == "" {
 			r.Unit = "points/s"
@@ -126,8 +133,12 @@ func (s *Scenario) PrintTable(w io.Writer, rows []Row, scale float64, serverCore
 		return err
 	}
 	for _, r := range rows {
-		if r.Published.Note != "" {
-			fmt.Fprintf(w, "  %s: %s\n", r.Phase, r.Published.Note)
+		note := r.Published.Note
+		if !r.OwnFigure && r.System != "" && r.Published.Rate+r.Published.Seconds > 0 {
+			note = strings.TrimPrefix(note+"; ", "; ") + "published for " + r.System + ", not for the measured target"
+		}
+		if note != "" {
+			fmt.Fprintf(w, "  %s: %s\n", r.Phase, note)
 		}
 	}
 	return nil

@@ -21,6 +21,9 @@ type Figure struct {
 	Rate    float64 // units per second, 0 = not published
 	Unit    string  // what Rate counts: "points/s", "samples/s", "records/s", "events/s"
 	Note    string  // e.g. "mean of n=10", "IoTDB 0.13"
+	// System is the tsbench target that stands for the system the study
+	// measured ("iotdb", "hbase"); empty means the scenario's System.
+	System string
 }
 
 // Phase is one step of a scenario.
@@ -39,6 +42,10 @@ type Phase struct {
 	// once and is not compared.
 	Prepare   bool
 	Published Figure
+	// Others are the figures the study published for other systems in the
+	// same phase, each with its System set (IoTDB's CRRC case also ran
+	// KairosDB): a run against that target is compared with its own figure.
+	Others []Figure
 	// Pair, Level and Compressed place the phase in a compressed-vs-
 	// uncompressed comparison (hakom-compression): phases with the same Pair
 	// and Level differ only in compression.
@@ -63,8 +70,11 @@ type Scenario struct {
 	Source      string // the study it reproduces
 	Hardware    string // the study's server hardware
 	ServerCores int    // cores of the study's database server, 0 = unknown
-	Settings    map[string]string
-	Phases      []Phase
+	// System is the tsbench target standing for the system whose figures
+	// are the phases' Published ones; empty when none does.
+	System   string
+	Settings map[string]string
+	Phases   []Phase
 	// Variants are named alternatives (--variant) that replace settings of
 	// every phase, e.g. a week instead of half an hour.
 	Variants map[string]Variant
@@ -77,7 +87,8 @@ type Scenario struct {
 type Variant struct {
 	Description string
 	Settings    map[string]string
-	Published   map[string]Figure // by phase name
+	Published   map[string]Figure   // by phase name
+	Others      map[string][]Figure // by phase name; replace the phase's Others
 }
 
 var registry = map[string]*Scenario{}
@@ -186,4 +197,53 @@ func (s *Scenario) PublishedFor(phase int, variant string) Figure {
 		return f
 	}
 	return s.Phases[phase].Published
+}
+
+// PublishedBy returns the published figure a run of phase i against target
+// should be compared with: the study's figure for that system when it
+// published one, else the phase's main figure. ok says whether the figure is
+// the target's own.
+func (s *Scenario) PublishedBy(phase int, variant, target string) (f Figure, ok bool) {
+	main := s.PublishedFor(phase, variant)
+	if s.systemOf(main) == target {
+		return main, true
+	}
+	others := s.Phases[phase].Others
+	if v, found := s.variant(variant).Others[s.Phases[phase].Name]; found {
+		others = v
+	}
+	for _, o := range others {
+		if o.System == target {
+			return o, true
+		}
+	}
+	return main, false
+}
+
+func (s *Scenario) systemOf(f Figure) string {
+	if f.System != "" {
+		return f.System
+	}
+	return s.System
+}
+
+// Systems lists the targets the study published figures for, the main
+// system first.
+func (s *Scenario) Systems() []string {
+	var out []string
+	seen := map[string]bool{"": true}
+	add := func(name string) {
+		if !seen[name] {
+			seen[name] = true
+			out = append(out, name)
+		}
+	}
+	add(s.System)
+	for _, p := range s.Phases {
+		add(p.Published.System)
+		for _, o := range p.Others {
+			add(o.System)
+		}
+	}
+	return out
 }

@@ -58,3 +58,26 @@ func TestParseErrors(t *testing.T) {
 		}
 	}
 }
+
+// An unknown operation or metric is refused when the threshold is read,
+// with the nearest name, instead of failing after the whole run.
+func TestParseUnknownNames(t *testing.T) {
+	tests := []struct{ expr, want string }{
+		{"INGESTON.p99<50ms", `unknown operation "INGESTON" (did you mean INGESTION?)`},
+		{"time_rang.p99<5ms", `unknown operation "time_rang" (did you mean TIME_RANGE?)`},
+		{"FOO.p99<5ms", `unknown operation "FOO"; allowed: INGESTION, PRECISE_POINT`},
+		{"INGESTION.avgg<5ms", `unknown metric "avgg" (did you mean avg?)`},
+		{"INGESTION.thruput>5", `unknown metric "thruput"`},
+	}
+	for _, tt := range tests {
+		_, err := Parse(tt.expr)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: %v, want %q", tt.expr, err, tt.want)
+		}
+	}
+	for _, op := range Operations {
+		if _, err := Parse(op + ".p99<5ms"); err != nil {
+			t.Errorf("%s: %v", op, err)
+		}
+	}
+}

@@ -12,23 +12,7 @@ CQL_PORT=${TSBENCH_CASSANDRA_PORT:-9042}
 
 case "${1:-}" in
 install)
-  [ -f "$LIB/.complete" ] && exit 0
-  command -v mvn >/dev/null || apt_install maven
-  command -v java >/dev/null || apt_install openjdk-17-jre-headless
-  mkdir -p "$LIB" "$CACHE_DIR/cassandra-$VERSION/pom"
-  cat >"$CACHE_DIR/cassandra-$VERSION/pom/pom.xml" <<POM
-<project xmlns="http://maven.apache.org/POM/4.0.0">
-  <modelVersion>4.0.0</modelVersion>
-  <groupId>tsbench</groupId><artifactId>cassandra-runtime</artifactId><version>1</version>
-  <dependencies>
-    <dependency><groupId>org.apache.cassandra</groupId><artifactId>cassandra-all</artifactId><version>$VERSION</version></dependency>
-  </dependencies>
-</project>
-POM
-  log "fetching Cassandra $VERSION and its dependencies from Maven Central"
-  mvn -q -B -f "$CACHE_DIR/cassandra-$VERSION/pom/pom.xml" dependency:copy-dependencies -DoutputDirectory="$LIB" \
-    -DincludeScope=runtime || die "could not fetch Cassandra"
-  touch "$LIB/.complete"
+  maven_runtime "$LIB" org.apache.cassandra:cassandra-all:$VERSION
   ;;
 start)
   if already_up cassandra $CQL_PORT; then log "already running on 127.0.0.1:$CQL_PORT"; exit 0; fi
@@ -60,12 +44,7 @@ authorizer: AllowAllAuthorizer
 batch_size_fail_threshold: 50000KiB
 batch_size_warn_threshold: 5000KiB
 YAML
-  cat >"$DIR/conf/logback.xml" <<'XML'
-<configuration>
-  <appender name="OUT" class="ch.qos.logback.core.ConsoleAppender"><encoder><pattern>%d %-5level %logger{30} - %msg%n</pattern></encoder></appender>
-  <root level="WARN"><appender-ref ref="OUT"/></root>
-</configuration>
-XML
+  logback_warn "$DIR/conf/logback.xml"
   jvm="-Djdk.attach.allowAttachSelf=true -Dio.netty.tryReflectionSetAccessible=true"
   for m in java.base/jdk.internal.misc java.management.rmi/com.sun.jmx.remote.internal.rmi java.rmi/sun.rmi.registry \
     java.rmi/sun.rmi.server java.sql/java.sql java.base/java.lang.ref jdk.unsupported/sun.misc \

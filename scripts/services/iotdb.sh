@@ -20,25 +20,8 @@ loopback_only() {
 
 case "${1:-}" in
 install)
-  [ -f "$LIB/.complete" ] && exit 0
-  command -v mvn >/dev/null || apt_install maven
-  command -v java >/dev/null || apt_install openjdk-17-jre-headless
   command -v unzip >/dev/null || apt_install unzip
-  mkdir -p "$LIB" "$CACHE_DIR/iotdb-$VERSION/pom"
-  cat >"$CACHE_DIR/iotdb-$VERSION/pom/pom.xml" <<POM
-<project xmlns="http://maven.apache.org/POM/4.0.0">
-  <modelVersion>4.0.0</modelVersion>
-  <groupId>tsbench</groupId><artifactId>iotdb-runtime</artifactId><version>1</version>
-  <dependencies>
-    <dependency><groupId>org.apache.iotdb</groupId><artifactId>iotdb-server</artifactId><version>$VERSION</version></dependency>
-    <dependency><groupId>org.apache.iotdb</groupId><artifactId>iotdb-confignode</artifactId><version>$VERSION</version></dependency>
-  </dependencies>
-</project>
-POM
-  log "fetching IoTDB $VERSION and its dependencies from Maven Central"
-  mvn -q -B -f "$CACHE_DIR/iotdb-$VERSION/pom/pom.xml" dependency:copy-dependencies -DoutputDirectory="$LIB" \
-    -DincludeScope=runtime || die "could not fetch IoTDB"
-  touch "$LIB/.complete"
+  maven_runtime "$LIB" org.apache.iotdb:iotdb-server:$VERSION org.apache.iotdb:iotdb-confignode:$VERSION
   ;;
 start)
   if already_up iotdb $RPC_PORT; then log "already running on 127.0.0.1:$RPC_PORT"; exit 0; fi
@@ -70,12 +53,7 @@ sort_tmp_dir=$DIR/data/dn/tmp
 dn_pipe_receiver_file_dirs=$DIR/data/dn/pipe
 enable_rest_service=false
 CONF
-  cat >"$DIR/conf/logback.xml" <<'XML'
-<configuration>
-  <appender name="OUT" class="ch.qos.logback.core.ConsoleAppender"><encoder><pattern>%d %-5level %logger{30} - %msg%n</pattern></encoder></appender>
-  <root level="WARN"><appender-ref ref="OUT"/></root>
-</configuration>
-XML
+  logback_warn "$DIR/conf/logback.xml"
   opens="--add-opens=java.base/java.util.concurrent=ALL-UNNAMED --add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.util=ALL-UNNAMED --add-opens=java.base/java.nio=ALL-UNNAMED --add-opens=java.base/java.io=ALL-UNNAMED --add-opens=java.base/java.net=ALL-UNNAMED"
   common="-Dlogback.configurationFile=$DIR/conf/logback.xml -Dfile.encoding=UTF-8 -Xss512k -Diotdb-foreground=yes"
   # shellcheck disable=SC2086

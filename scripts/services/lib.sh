@@ -94,3 +94,48 @@ fail_start() {
   tail -n 30 "$2" >&2 || true
   exit 1
 }
+
+# maven_runtime LIBDIR GROUP:ARTIFACT:VERSION...: copies the artifacts and
+# their runtime dependencies from Maven Central into LIBDIR, once (a
+# .complete marker says the copy finished).
+maven_runtime() {
+  local lib=$1; shift
+  [ -f "$lib/.complete" ] && return 0
+  command -v mvn >/dev/null || apt_install maven
+  command -v java >/dev/null || apt_install openjdk-17-jre-headless
+  mkdir -p "$lib" "$lib.pom"
+  {
+    echo '<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0</modelVersion>'
+    echo "<groupId>tsbench</groupId><artifactId>$SERVICE-runtime</artifactId><version>1</version><dependencies>"
+    local g a v
+    for coord in "$@"; do
+      IFS=: read -r g a v <<<"$coord"
+      echo "<dependency><groupId>$g</groupId><artifactId>$a</artifactId><version>$v</version></dependency>"
+    done
+    echo '</dependencies></project>'
+  } >"$lib.pom/pom.xml"
+  log "fetching $* and their dependencies from Maven Central"
+  mvn -q -B -f "$lib.pom/pom.xml" dependency:copy-dependencies -DoutputDirectory="$lib" \
+    -DincludeScope=runtime || die "could not fetch $*"
+  touch "$lib/.complete"
+}
+
+# Older servers reach into the JDK by reflection; JDK 17 allows it only when
+# the packages are opened to them.
+JDK17_OPENS="--add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.lang.reflect=ALL-UNNAMED
+ --add-opens=java.base/java.util=ALL-UNNAMED --add-opens=java.base/java.util.concurrent=ALL-UNNAMED
+ --add-opens=java.base/java.io=ALL-UNNAMED --add-opens=java.base/java.net=ALL-UNNAMED
+ --add-opens=java.base/java.nio=ALL-UNNAMED --add-opens=java.base/sun.nio.ch=ALL-UNNAMED
+ --add-exports=java.base/jdk.internal.misc=ALL-UNNAMED --add-exports=java.base/sun.net.dns=ALL-UNNAMED
+ --add-exports=java.base/sun.net.util=ALL-UNNAMED"
+
+# logback_warn FILE: a logback configuration that prints warnings and errors
+# to the console (the daemon's log file).
+logback_warn() {
+  cat >"$1" <<'XML'
+<configuration>
+  <appender name="OUT" class="ch.qos.logback.core.ConsoleAppender"><encoder><pattern>%d %-5level %logger{30} - %msg%n</pattern></encoder></appender>
+  <root level="WARN"><appender-ref ref="OUT"/></root>
+</configuration>
+XML
+}

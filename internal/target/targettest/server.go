@@ -2,15 +2,16 @@ package targettest
 
 import (
 	"net"
-	"os"
 	"testing"
 	"time"
+
+	"github.com/tsbench/tsbench/internal/testenv"
 )
 
 // RequireServer checks that the server of a target answers at addr
 // (host:port). When it does not, the test fails in CI (CI=true: a missing
 // server there is a broken pipeline, never a skip) and is skipped elsewhere,
-// naming the script that starts it.
+// naming the script that starts it (see testenv).
 func RequireServer(t testing.TB, name, addr string) {
 	t.Helper()
 	conn, err := net.DialTimeout("tcp", addr, 2*time.Second)
@@ -18,9 +19,5 @@ func RequireServer(t testing.TB, name, addr string) {
 		conn.Close()
 		return
 	}
-	msg := name + " server not reachable at " + addr + " (" + err.Error() + "); start it with: scripts/services/" + name + ".sh install && scripts/services/" + name + ".sh start"
-	if os.Getenv("CI") != "" {
-		t.Fatal(msg)
-	}
-	t.Skip(msg)
+	testenv.Require(t, name+" server not reachable at "+addr+" ("+err.Error()+"); start it with: scripts/services/"+name+".sh install && scripts/services/"+name+".sh start")
 }

@@ -6,14 +6,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math"
 	"net/url"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/tsbench/tsbench/internal/target/clientside"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -39,20 +38,15 @@ func (t *Target) selector(s *ts.Schema, devs []*ts.Device, sensors []int) string
 // seconds renders milliseconds as the API's fractional seconds.
 func seconds(ms int64) string { return strconv.FormatFloat(float64(ms)/1000, 'f', 3, 64) }
 
-type sample struct {
-	t int64
-	v float64
-}
-
 // export returns the raw samples of each matching series with timestamps in
 // [start, end).
-func (t *Target) export(ctx context.Context, sel string, start, end int64) ([][]sample, error) {
+func (t *Target) export(ctx context.Context, sel string, start, end int64) ([]clientside.Series, error) {
 	q := url.Values{"match[]": {sel}, "start": {seconds(start)}, "end": {seconds(end - 1)}}
 	data, _, err := t.get(ctx, "/api/v1/export", q)
 	if err != nil {
 		return nil, err
 	}
-	var out [][]sample
+	var out []clientside.Series
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 1<<20), 1<<30)
 	for sc.Scan() {
@@ -63,10 +57,10 @@ func (t *Target) export(ctx context.Context, sel string, start, end int64) ([][]
 		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
 			return nil, fmt.Errorf("victoriametrics: decode export: %w", err)
 		}
-		var ss []sample
+		var ss clientside.Series
 		for i, tm := range line.Timestamps {
 			if tm >= start && tm < end {
-				ss = append(ss, sample{tm, line.Values[i]})
+				ss = append(ss, clientside.Point{T: tm, V: line.Values[i], Numeric: true})
 			}
 		}
 		out = append(out, ss)
@@ -161,83 +155,7 @@ func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 	if err != nil {
 		return res, err
 	}
-	if q.Kind.Aggregates() {
-		return aggregate(q, series), nil
-	}
-	return rows(q, series), nil
-}
-
-// rows flattens exported samples into time order (newest first for Q9/Q10),
-// applying the value filter.
-func rows(q *ts.Query, series [][]sample) ts.Result {
-	var all []sample
-	for _, ss := range series {
-		for _, x := range ss {
-			if !q.Kind.HasValueFilter() || x.v > q.Lower {
-				all = append(all, x)
-			}
-		}
-	}
-	sort.SliceStable(all, func(i, j int) bool {
-		if q.Kind.Descending() {
-			return all[i].t > all[j].t
-		}
-		return all[i].t < all[j].t
-	})
-	var res ts.Result
-	for _, x := range all {
-		res.Add(x.t, x.v)
-	}
-	return res
-}
-
-// aggregate computes Q5, Q6 and Q7 from exported samples: one value per
-// series (per bucket for Q7) that has a matching sample.
-func aggregate(q *ts.Query, series [][]sample) ts.Result {
-	var res ts.Result
-	for _, ss := range series {
-		type acc struct {
-			n             int64
-			sum, min, max float64
-		}
-		groups := map[int64]*acc{}
-		var order []int64
-		for _, x := range ss {
-			if q.Kind.HasValueFilter() && !(x.v > q.Lower) {
-				continue
-			}
-			b := int64(0)
-			if q.Kind == ts.GroupBy {
-				b = (x.t - q.Start) / q.Bucket
-			}
-			a := groups[b]
-			if a == nil {
-				a = &acc{min: math.Inf(1), max: math.Inf(-1)}
-				groups[b] = a
-				order = append(order, b)
-			}
-			a.n++
-			a.sum += x.v
-			a.min, a.max = math.Min(a.min, x.v), math.Max(a.max, x.v)
-		}
-		for _, b := range order {
-			a := groups[b]
-			v := float64(a.n)
-			switch q.Agg {
-			case ts.Sum:
-				v = a.sum
-			case ts.Avg:
-				v = a.sum / float64(a.n)
-			case ts.Min:
-				v = a.min
-			case ts.Max:
-				v = a.max
-			}
-			res.Add(q.Start+b*q.Bucket, v)
-		}
-	}
-	res.First, res.Last = 0, 0
-	return res
+	return clientside.Answer(q, series), nil
 }
 
 func rollup(a ts.Aggregate) (string, error) {

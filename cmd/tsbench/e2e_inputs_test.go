@@ -1,0 +1,147 @@
+package main
+
+// End-to-end tests of "nothing silent": every input that would do nothing
+// (a misspelt flag, key, target option, threshold operation or filter
+// value, a scenario-only flag without a scenario, a YAML null) exits 2
+// before any work, naming it and, where one is near, what was meant; and
+// --duration means what k6 and pgbench mean by it.
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func inputEnv(t *testing.T) (string, []string) {
+	t.Helper()
+	dir := t.TempDir()
+	return dir, []string{"TSBENCH_DATA_DIR=" + dir, "TSBENCH_RESULTS="}
+}
+
+func writeInputFile(t *testing.T, dir, name, text string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestInputsExitTwoBeforeAnyWork(t *testing.T) {
+	dir, env := inputEnv(t)
+	yamlUnknown := writeInputFile(t, dir, "unknown.yaml", "target: null\n")
+	yamlTypo := writeInputFile(t, dir, "typo.yaml", "target: sqlite\ndevce_number: 3\n")
+	propsTypo := writeInputFile(t, dir, "typo.properties", "DB_SWITCH=null\nDEVICE_NUMBR=10\n")
+	tests := []struct {
+		name string
+		args []string
+		want []string // every string must be in stderr
+	}{
+		{"target option", []string{"run", "--target", "postgres", "--set", "target.wrte_path=copy"},
+			[]string{"target.wrte_path", "did you mean target.write_path?"}},
+		{"target option of a target without options", []string{"run", "--target", "null", "--set", "target.wrte_path=copy"},
+			[]string{"target.wrte_path", "target null takes no target options"}},
+		{"target option value", []string{"run", "--target", "postgres", "--set", "target.write_path=cpy"},
+			[]string{"target.write_path", "did you mean copy?"}},
+		{"--scale without --scenario", []string{"run", "--target", "null", "--scale", "0.1"}, []string{"--scale", "--scenario"}},
+		{"--variant without --scenario", []string{"run", "--variant", "week"}, []string{"--variant", "--scenario"}},
+		{"--repeat without --scenario", []string{"run", "--repeat", "3"}, []string{"--repeat", "--scenario"}},
+		{"--server-cores without --scenario", []string{"run", "--server-cores", "8"}, []string{"--server-cores", "--scenario"}},
+		{"threshold operation", []string{"run", "--target", "null", "--threshold", "INGESTON.p99<50ms"},
+			[]string{"INGESTON", "did you mean INGESTION?"}},
+		{"threshold metric", []string{"run", "--target", "null", "--threshold", "INGESTION.avgg<50ms"},
+			[]string{"avgg", "did you mean avg?"}},
+		{"runs --status", []string{"runs", "--status", "okk"}, []string{`--status "okk"`, "did you mean ok?"}},
+		{"YAML null", []string{"run", "--config", yamlUnknown}, []string{"DB_SWITCH", "null", `quote it (target: "null")`}},
+		{"YAML unknown key", []string{"run", "--config", yamlTypo}, []string{"typo.yaml:2", "devce_number", "did you mean device_number?"}},
+		{".properties unknown key", []string{"run", "--properties", propsTypo},
+			[]string{"typo.properties:2", "DEVICE_NUMBR", "did you mean DEVICE_NUMBER?"}},
+		{"--set unknown key", []string{"run", "--set", "DEVICE_NUMBR=3"}, []string{"DEVICE_NUMBR", "did you mean DEVICE_NUMBER?"}},
+		{"flag typo", []string{"run", "--clinets", "3"}, []string{"--clinets", "did you mean --clients?"}},
+		{"key as a flag", []string{"run", "--device-number", "3"}, []string{"--device-number", "--set DEVICE_NUMBER=VALUE"}},
+		{"flag typo of another command", []string{"runs", "--limt", "3"}, []string{"--limt", "did you mean --limit?"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := tsbench(t, env, tt.args...)
+			if r.code != 2 {
+				t.Fatalf("%v: exit %d, want 2\nstderr: %s", tt.args, r.code, r.stderr)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(r.stderr, w) {
+					t.Errorf("%v: stderr lacks %q:\n%s", tt.args, w, r.stderr)
+				}
+			}
+			if strings.Contains(r.stderr, "tsbench: run ") {
+				t.Errorf("%v: a run started:\n%s", tt.args, r.stderr)
+			}
+		})
+	}
+	if _, err := os.Stat(filepath.Join(dir, "runs")); err == nil {
+		t.Error("a refused input left a run directory")
+	}
+}
+
+// Harmless IoT-benchmark keys and a padded OPERATION_PROPORTION are warnings,
+// listed once before the run; --strict refuses every warning.
+func TestInputWarningsAndStrict(t *testing.T) {
+	dir, env := inputEnv(t)
+	props := writeInputFile(t, dir, "iot.properties",
+		"DB_SWITCH=null\nTEST_DATA_PERSISTENCE=None\nIS_COPY_MODE=false\nLOOP=10\nOPERATION_PROPORTION=1:0\n")
+	r := tsbench(t, env, "run", "--properties", props, "--quiet")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	head := r.stderr[:strings.Index(r.stderr, "tsbench: run ")]
+	for _, w := range []string{"2 IoT-benchmark key(s) accepted but not used", "iot.properties:2: TEST_DATA_PERSISTENCE",
+		"iot.properties:3: IS_COPY_MODE", `iot.properties:5: OPERATION_PROPORTION = "1:0": has 2 of the 11 fields`} {
+		if !strings.Contains(head, w) {
+			t.Errorf("warnings before the run lack %q:\n%s", w, r.stderr)
+		}
+	}
+	if n := strings.Count(r.stderr, "TEST_DATA_PERSISTENCE"); n != 1 {
+		t.Errorf("TEST_DATA_PERSISTENCE named %d times", n)
+	}
+
+	r = tsbench(t, env, "run", "--properties", props, "--quiet", "--strict")
+	if r.code != 2 || !strings.Contains(r.stderr, "--strict: 3 warning(s) refused") || strings.Contains(r.stderr, "tsbench: run ") {
+		t.Errorf("--strict: exit %d\n%s", r.code, r.stderr)
+	}
+	r = tsbench(t, env, "run", "--target", "null", "--set", "OPERATION_PROPORTION=1:1", "--strict")
+	if r.code != 2 || !strings.Contains(r.stderr, "OPERATION_PROPORTION") {
+		t.Errorf("--strict with --set: exit %d\n%s", r.code, r.stderr)
+	}
+	// Without warnings --strict changes nothing.
+	r = tsbench(t, env, "run", "--target", "null", "--loop", "10", "--quiet", "--strict")
+	if r.code != 0 {
+		t.Errorf("--strict without warnings: exit %d\n%s", r.code, r.stderr)
+	}
+}
+
+// --duration alone runs for the duration (k6 --duration, pgbench -T); with
+// --loop too, the loop may end it first.
+func TestInputDurationLikeK6(t *testing.T) {
+	dir, env := inputEnv(t)
+	js := filepath.Join(dir, "d.json")
+	r := tsbench(t, env, "run", "--duration", "2s", "--target", "null", "--json", js)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	s := readSummary(t, js)
+	if s.Elapsed < 1.5 || s.Elapsed > 4 || s.StopReason != "duration" {
+		t.Errorf("--duration 2s alone: elapsed %.2f s, stopped by %s; want about 2 s, by the duration", s.Elapsed, s.StopReason)
+	}
+	if !strings.Contains(r.stderr, " left") {
+		t.Errorf("the progress line shows no time left:\n%s", r.stderr)
+	}
+
+	r = tsbench(t, env, "run", "--duration", "30s", "--loop", "100", "--target", "null", "--json", js, "--quiet")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	s = readSummary(t, js)
+	if s.Elapsed > 4 || s.StopReason != "loop" {
+		t.Errorf("--duration 30s --loop 100: elapsed %.2f s, stopped by %s; want the loop to end it", s.Elapsed, s.StopReason)
+	}
+}

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"math"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/tsbench/tsbench/internal/target/targettest"
+)
+
+// A study re-run on two systems in one command: seed 002's CRRC write and
+// query test against the real IoTDB and KairosDB servers, each verified,
+// then the two systems side by side with the study's ratio (22.8x) beside
+// the measured one, which must equal the ratio of the two saved runs.
+func TestStudySystemsSideBySide(t *testing.T) {
+	targettest.RequireServer(t, "iotdb", "127.0.0.1:6667")
+	targettest.RequireServer(t, "kairosdb", "127.0.0.1:8080")
+	dir := t.TempDir()
+	// Scale 0.001 keeps the request shape (100 clients, one row per request)
+	// with 10 rows per train; 30 sensors instead of 3,000 keep CI short.
+	r := tsbench(t, nil, "run", "--scenario", "iotdb-crrc", "--target", "iotdb,kairosdb", "--scale", "0.001",
+		"--set", "SENSOR_NUMBER=30", "--quiet", "--data-dir", dir)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", r.code, tail(r.stdout, 40), r.stderr)
+	}
+	res := readScenarios(t, dir)
+	rates := map[string]float64{}
+	for _, name := range []string{"iotdb", "kairosdb"} {
+		sf := res[name]
+		if sf == nil {
+			t.Fatalf("no scenario result for %s", name)
+		}
+		for _, p := range sf.Phases {
+			s := readSummary(t, filepath.Join(p.ResultsDir, "summary.json"))
+			if p.Phase == "write" {
+				op := s.Op("INGESTION")
+				if op == nil || op.OKPoints != 100*10*30 || op.FailOperations != 0 || s.Verify == nil || !s.Verify.OK {
+					t.Errorf("%s write: %+v, verify %+v; want 30,000 points", name, op, s.Verify)
+				}
+			}
+			if s.Failed() {
+				t.Errorf("%s %s: failed operations %+v", name, p.Phase, s.Operations)
+			}
+		}
+		row := sf.Rows[0]
+		if row.Phase != "write" || !row.OwnFigure || row.System != name {
+			t.Errorf("%s compared with %s's figure (own %v)", name, row.System, row.OwnFigure)
+		}
+		rates[name] = row.Rate.Mean
+	}
+	if res["kairosdb"].Rows[0].Published.Rate != 224_819.01 {
+		t.Errorf("KairosDB's published figure = %v", res["kairosdb"].Rows[0].Published.Rate)
+	}
+	m := regexp.MustCompile(`(?m)^write\s+ratio\s+iotdb/kairosdb\s+22\.8x\s+([0-9.e+]+)x\s*$`).FindStringSubmatch(r.stdout)
+	if m == nil {
+		t.Fatalf("no iotdb/kairosdb ratio line with the published 22.8x:\n%s", tail(r.stdout, 20))
+	}
+	got, _ := strconv.ParseFloat(m[1], 64)
+	if want := rates["iotdb"] / rates["kairosdb"]; math.Abs(got-want) > 0.005*want {
+		t.Errorf("measured ratio printed %v, runs say %v", got, want)
+	}
+}
+
+// The studies whose systems HBase stands for: das-events' ingest (the
+// study's 10-node HBase row) and the EPICS archiver (Hypertable's stand-in),
+// each phase moving exactly its points and compared with HBase's own figure.
+func TestStudiesOnHBase(t *testing.T) {
+	targettest.RequireServer(t, "hbase", "127.0.0.1:2181")
+	cases := []struct {
+		name, scale string
+		published   float64
+		points      map[string]int64
+	}{
+		{"das-events", "0.002", 96_230, map[string]int64{"ingest": 20 * 1000 * 2}},
+		{"epics-archiver", "0.05", 24_000, map[string]int64{"insert": 13 * 4 * 1667 * 3, "extract": 13 * 4 * 1667 * 3}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			r := tsbench(t, nil, "run", "--scenario", c.name, "--scale", c.scale, "--target", "hbase", "--quiet", "--data-dir", dir)
+			if r.code != 0 {
+				t.Fatalf("exit %d\n%s\n%s", r.code, tail(r.stdout, 40), r.stderr)
+			}
+			sf := readScenario(t, dir)
+			if len(sf.Rows) == 0 || sf.Rows[0].Published.Rate != c.published || !sf.Rows[0].OwnFigure {
+				t.Errorf("first row %+v, want HBase's own published %v", sf.Rows, c.published)
+			}
+			for _, p := range sf.Phases {
+				s := readSummary(t, filepath.Join(p.ResultsDir, "summary.json"))
+				op := s.Op("INGESTION")
+				if p.Phase == "extract" {
+					op = s.Op("TIME_RANGE")
+				}
+				if want := c.points[p.Phase]; op == nil || op.OKPoints != want || op.FailOperations != 0 {
+					t.Errorf("phase %s: %+v, want %d points", p.Phase, op, want)
+				}
+				serverWatched(t, s, "hbase")
+			}
+			if c.name == "das-events" && !strings.Contains(r.stdout, "unsupported") {
+				t.Errorf("das-events analytics on HBase should be reported unsupported:\n%s", tail(r.stdout, 30))
+			}
+		})
+	}
+}
