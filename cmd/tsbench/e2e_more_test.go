@@ -164,7 +164,7 @@ func TestBadInputExitsTwo(t *testing.T) {
 	}{
 		{[]string{"run", "--set", "DEVICE_NUMBER=abc"}, []string{"DEVICE_NUMBER", "abc"}},
 		{[]string{"run", "--properties", props}, []string{"POINT_STEP", "fast", "bad.properties:2"}},
-		{[]string{"run", "--target", "kairosdb"}, []string{"kairosdb", "not supported yet", "sqlite"}},
+		{[]string{"run", "--target", "TDengine-3"}, []string{"TDengine-3", "not supported yet", "sqlite"}},
 		{[]string{"run", "--set", "INSERT_DATATYPE_PROPORTION=1:1:1:1:1:1:1:0:0:0:0"}, []string{"INSERT_DATATYPE_PROPORTION"}},
 		{[]string{"run", "--set", "OUT_OF_ORDER_MODE=RANDOM"}, []string{"OUT_OF_ORDER_MODE", "RANDOM", "POISSON"}},
 		{[]string{"run", "--duration", "soon"}, []string{"soon"}},

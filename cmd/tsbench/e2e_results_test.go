@@ -207,7 +207,8 @@ func TestRunsStoredReportedCompared(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{id1, id2, "Result Matrix", "Latency (ms) Matrix", `id="charts-resources"`, "db host ", "Configuration", "Environment"} {
+	for _, want := range []string{id1, id2, "Result Matrix", "Latency (ms) Matrix", `id="charts-resources"`, "db host ", "Configuration", "Environment",
+		"Comparison with run A", "What differs between the runs"} {
 		if !strings.Contains(string(page), want) {
 			t.Errorf("report lacks %q", want)
 		}
@@ -218,9 +219,9 @@ func TestRunsStoredReportedCompared(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Throughput, operations/s, latency and spectrum per operation (3), CPU,
-	// memory, disk, network.
-	if err := browser.CheckDrawn(charts, 2+2*3+4); err != nil {
+	// Small multiples: throughput, latency and spectrum per operation (3
+	// operations), then CPU, memory, disk and network.
+	if err := browser.CheckDrawn(charts, 3*3+4); err != nil {
 		t.Fatalf("%v\n%+v", err, charts)
 	}
 	if out := artifactDir(); out != "" {

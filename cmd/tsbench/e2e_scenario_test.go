@@ -132,9 +132,10 @@ type scenarioFile struct {
 	} `json:"phases"`
 	Analytics []struct {
 		Queries []struct {
-			Name    string `json:"name"`
-			Checked bool   `json:"checked"`
-			Error   string `json:"error"`
+			Name        string `json:"name"`
+			Checked     bool   `json:"checked"`
+			Unsupported bool   `json:"unsupported"`
+			Error       string `json:"error"`
 		} `json:"queries"`
 	} `json:"analytics"`
 	BreakPoints []struct {

@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/tsbench/tsbench/internal/target/targettest"
@@ -61,47 +60,5 @@ func TestStudySystemsSideBySide(t *testing.T) {
 	got, _ := strconv.ParseFloat(m[1], 64)
 	if want := rates["iotdb"] / rates["kairosdb"]; math.Abs(got-want) > 0.005*want {
 		t.Errorf("measured ratio printed %v, runs say %v", got, want)
-	}
-}
-
-// The studies whose systems HBase stands for: das-events' ingest (the
-// study's 10-node HBase row) and the EPICS archiver (Hypertable's stand-in),
-// each phase moving exactly its points and compared with HBase's own figure.
-func TestStudiesOnHBase(t *testing.T) {
-	targettest.RequireServer(t, "hbase", "127.0.0.1:2181")
-	cases := []struct {
-		name, scale string
-		published   float64
-		points      map[string]int64
-	}{
-		{"das-events", "0.002", 96_230, map[string]int64{"ingest": 20 * 1000 * 2}},
-		{"epics-archiver", "0.05", 24_000, map[string]int64{"insert": 13 * 4 * 1667 * 3, "extract": 13 * 4 * 1667 * 3}},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			dir := t.TempDir()
-			r := tsbench(t, nil, "run", "--scenario", c.name, "--scale", c.scale, "--target", "hbase", "--quiet", "--data-dir", dir)
-			if r.code != 0 {
-				t.Fatalf("exit %d\n%s\n%s", r.code, tail(r.stdout, 40), r.stderr)
-			}
-			sf := readScenario(t, dir)
-			if len(sf.Rows) == 0 || sf.Rows[0].Published.Rate != c.published || !sf.Rows[0].OwnFigure {
-				t.Errorf("first row %+v, want HBase's own published %v", sf.Rows, c.published)
-			}
-			for _, p := range sf.Phases {
-				s := readSummary(t, filepath.Join(p.ResultsDir, "summary.json"))
-				op := s.Op("INGESTION")
-				if p.Phase == "extract" {
-					op = s.Op("TIME_RANGE")
-				}
-				if want := c.points[p.Phase]; op == nil || op.OKPoints != want || op.FailOperations != 0 {
-					t.Errorf("phase %s: %+v, want %d points", p.Phase, op, want)
-				}
-				serverWatched(t, s, "hbase")
-			}
-			if c.name == "das-events" && !strings.Contains(r.stdout, "unsupported") {
-				t.Errorf("das-events analytics on HBase should be reported unsupported:\n%s", tail(r.stdout, 30))
-			}
-		})
 	}
 }

@@ -2,6 +2,9 @@ package cli
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -13,17 +16,34 @@ import (
 	_ "github.com/tsbench/tsbench/internal/target/sqlite"
 )
 
-// Every registered target has an entry in the option table, so that no
-// target's options go unchecked.
-func TestTargetOptionTableCoversEveryTarget(t *testing.T) {
+// Every option a target package reads from Options.Extra is declared in its
+// Driver.Options, so the command line checks it; the packages' sources are
+// read for Extra["NAME"].
+func TestTargetOptionsDeclared(t *testing.T) {
+	read := regexp.MustCompile(`Extra\["([a-z_]+)"\]`)
 	for _, d := range target.Drivers() {
-		if _, ok := targetOptionTable[d.Name]; !ok {
-			t.Errorf("targetOptionTable lacks %s (nil if it takes no options)", d.Name)
+		dir := d.Name
+		if d.Name == "timescaledb" {
+			dir = "postgres" // a mode of the postgres package
 		}
-	}
-	for name := range targetOptionTable {
-		if _, err := target.Lookup(name); err != nil {
-			t.Errorf("targetOptionTable lists %s, which is not registered", name)
+		files, _ := filepath.Glob(filepath.Join("..", "target", dir, "*.go"))
+		declared := map[string]bool{}
+		for _, o := range d.Options {
+			declared[o.Name] = true
+		}
+		for _, f := range files {
+			if strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			src, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range read.FindAllStringSubmatch(string(src), -1) {
+				if !declared[m[1]] {
+					t.Errorf("%s reads target option %s, which its Driver.Options does not declare", f, m[1])
+				}
+			}
 		}
 	}
 }

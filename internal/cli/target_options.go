@@ -3,66 +3,21 @@ package cli
 import (
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/target"
 )
 
-// targetOption is one target-specific setting (target.NAME=VALUE, YAML
-// target_options) that a target reads from target.Options.Extra.
-type targetOption struct {
-	name   string
-	values []string // the accepted values; nil = free-form (see check)
-	check  func(v string) error
-}
-
-// targetOptionTable lists, per registered target, the options its package
-// reads from Options.Extra, so that a misspelt option (target.wrte_path)
-// stops the run before it starts instead of being ignored. It mirrors the
-// target packages (grep 'Extra\[' internal/target) and belongs there in
-// the end; TestTargetOptionTableCoversEveryTarget keeps it complete: a new
-// target needs an entry (nil when it takes no options).
-var targetOptionTable = map[string][]targetOption{
-	"cassandra":       {{name: "compression", values: []string{"on", "off"}}},
-	"clickhouse":      nil,
-	"duckdb":          nil,
-	"hbase":           nil,
-	"influxdb":        {{name: "gzip", values: []string{"true", "false"}}},
-	"iotdb":           {{name: "compression", values: []string{"on", "off"}}},
-	"kairosdb":        nil,
-	"mysql":           {{name: "write_path", values: []string{"insert", "load"}}},
-	"null":            nil,
-	"opentsdb":        nil,
-	"postgres":        postgresOptions,
-	"questdb":         {{name: "http_port", check: portNumber}},
-	"sqlite":          nil,
-	"timescaledb":     postgresOptions,
-	"victoriametrics": nil,
-}
-
-var postgresOptions = []targetOption{
-	{name: "write_path", values: []string{"insert", "copy"}},
-	{name: "layout", values: []string{"narrow", "wide"}},
-}
-
-func portNumber(v string) error {
-	if n, err := strconv.Atoi(v); err != nil || n < 1 || n > 65535 {
-		return fmt.Errorf("must be a port number in [1, 65535]")
-	}
-	return nil
-}
-
 // checkTargetOptions refuses target options the chosen target does not read,
 // and values it would refuse only once connected. skip names options a
 // scenario sets for every target (hakom-compression's compression), which
 // targets without the switch leave alone by design.
 func checkTargetOptions(d *target.Driver, opts map[string]string, skip map[string]bool) error {
-	known, listed := targetOptionTable[d.Name]
+	known := d.Options
 	var names []string
 	for _, o := range known {
-		names = append(names, o.name)
+		names = append(names, o.Name)
 	}
 	for _, k := range sortedOptionNames(opts) {
 		if skip[k] {
@@ -71,18 +26,17 @@ func checkTargetOptions(d *target.Driver, opts map[string]string, skip map[strin
 		v := opts[k]
 		o := findOption(known, k)
 		if o == nil {
-			return &config.Error{Key: "target." + k, Value: redactOption(k, v), Reason: unknownOptionReason(d.Name, k, names, listed)}
+			return &config.Error{Key: "target." + k, Value: redactOption(k, v), Reason: unknownOptionReason(d.Name, k, names)}
 		}
-		if err := o.validate(v); err != nil {
+		if err := validateOption(o, v); err != nil {
 			return &config.Error{Key: "target." + k, Value: v, Reason: fmt.Sprintf("%s: %v", d.Name, err)}
 		}
 	}
 	return nil
 }
 
-func unknownOptionReason(targetName, k string, names []string, listed bool) string {
-	switch {
-	case !listed || len(names) == 0:
+func unknownOptionReason(targetName, k string, names []string) string {
+	if len(names) == 0 {
 		return fmt.Sprintf("target %s takes no target options", targetName)
 	}
 	msg := fmt.Sprintf("target %s has no option %s", targetName, k)
@@ -92,31 +46,31 @@ func unknownOptionReason(targetName, k string, names []string, listed bool) stri
 	return msg + "; its options: " + strings.Join(names, ", ")
 }
 
-func (o *targetOption) validate(v string) error {
+func validateOption(o *target.Option, v string) error {
 	if v == "" {
 		return nil // the target's default
 	}
-	if o.check != nil {
-		return o.check(v)
+	if o.Check != nil {
+		return o.Check(v)
 	}
-	for _, a := range o.values {
+	for _, a := range o.Values {
 		if v == a {
 			return nil
 		}
 	}
-	if o.values == nil {
+	if o.Values == nil {
 		return nil
 	}
-	msg := "allowed: " + strings.Join(o.values, ", ")
-	if s := config.Closest(v, o.values); s != "" {
+	msg := "allowed: " + strings.Join(o.Values, ", ")
+	if s := config.Closest(v, o.Values); s != "" {
 		msg = fmt.Sprintf("did you mean %s? %s", s, msg)
 	}
 	return fmt.Errorf("%s", msg)
 }
 
-func findOption(known []targetOption, name string) *targetOption {
+func findOption(known []target.Option, name string) *target.Option {
 	for i := range known {
-		if known[i].name == name {
+		if known[i].Name == name {
 			return &known[i]
 		}
 	}

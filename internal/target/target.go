@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -129,7 +130,26 @@ type Driver struct {
 	WritePaths  []string // the write paths the target offers, first is default
 	Server      string   // how to get a server: "embedded" or the service script
 	Caps        Capabilities
-	Open        func(ctx context.Context, o Options) (Target, error)
+	// Options are the target options (target.NAME=VALUE) the target reads
+	// from Options.Extra; the command line refuses any other before a run.
+	Options []Option
+	Open    func(ctx context.Context, o Options) (Target, error)
+}
+
+// Option is one target option and what it accepts: one of Values, or what
+// Check allows; neither means any value.
+type Option struct {
+	Name   string
+	Values []string
+	Check  func(v string) error
+}
+
+// PortNumber is the Check of an option that names a TCP port.
+func PortNumber(v string) error {
+	if n, err := strconv.Atoi(v); err != nil || n < 1 || n > 65535 {
+		return fmt.Errorf("must be a port number in [1, 65535]")
+	}
+	return nil
 }
 
 var (

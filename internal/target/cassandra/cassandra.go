@@ -51,7 +51,8 @@ var Driver = &target.Driver{
 			ts.RangeQueryDesc, ts.ValueRangeQueryDesc},
 		Compression: true,
 	},
-	Open: open,
+	Options: []target.Option{{Name: "compression", Values: []string{"on", "off"}}},
+	Open:    open,
 }
 
 func init() { target.Register(Driver) }

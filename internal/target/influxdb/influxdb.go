@@ -50,6 +50,7 @@ var Driver = &target.Driver{
 	WritePaths:  []string{"line-protocol"},
 	Server:      "scripts/services/influxdb.sh (InfluxDB 1.6.7 on 127.0.0.1:8086)",
 	Caps:        target.Capabilities{Types: ts.DataTypes, Queries: ts.QueryKinds},
+	Options:     []target.Option{{Name: "gzip", Values: []string{"true", "false"}}},
 	Open:        open,
 }
 

@@ -47,6 +47,7 @@ var Driver = &target.Driver{
 	WritePaths:  []string{"session-tablet"},
 	Server:      "scripts/services/iotdb.sh (IoTDB 2.0.1-beta on 127.0.0.1:6667, inside scripts/netns-run)",
 	Caps:        target.Capabilities{Types: ts.DataTypes, Queries: ts.QueryKinds, Compression: true},
+	Options:     []target.Option{{Name: "compression", Values: []string{"on", "off"}}},
 	Open:        open,
 }
 

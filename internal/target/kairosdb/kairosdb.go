@@ -50,7 +50,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"net"
 	"net/http"
 	"net/url"
@@ -60,6 +59,7 @@ import (
 
 	"github.com/tsbench/tsbench/internal/target"
 	"github.com/tsbench/tsbench/internal/target/httpclient"
+	"github.com/tsbench/tsbench/internal/target/jsonenc"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -209,14 +209,14 @@ func deviceTags(s *ts.Schema, d *ts.Device) string {
 	}
 	var b []byte
 	b = append(b, `{"device":`...)
-	b = appendString(b, d.Name)
+	b = jsonenc.AppendString(b, d.Name)
 	b = append(b, `,"group":`...)
-	b = appendString(b, grp)
+	b = jsonenc.AppendString(b, grp)
 	for _, tg := range d.Tags {
 		b = append(b, ',')
-		b = appendString(b, tg.Key)
+		b = jsonenc.AppendString(b, tg.Key)
 		b = append(b, ':')
-		b = appendString(b, tg.Value)
+		b = jsonenc.AppendString(b, tg.Value)
 	}
 	return string(append(b, '}'))
 }
@@ -263,7 +263,7 @@ func appendBatch(dst []byte, metrics []string, tags string, b *ts.Batch) ([]byte
 			dst = append(dst, ',')
 		}
 		dst = append(dst, `{"name":`...)
-		dst = appendString(dst, metrics[sn])
+		dst = jsonenc.AppendString(dst, metrics[sn])
 		if c.Type == ts.Text {
 			dst = append(dst, `,"type":"string"`...)
 		}
@@ -290,58 +290,14 @@ func appendBatch(dst []byte, metrics []string, tags string, b *ts.Batch) ([]byte
 
 // appendValue renders value i of c as a KairosDB long, double or string.
 func appendValue(dst []byte, c *ts.Column, i int) ([]byte, error) {
-	switch c.Type {
-	case ts.Boolean:
-		if c.Bools[i] {
-			return append(dst, '1'), nil
-		}
-		return append(dst, '0'), nil
-	case ts.Int32:
-		return strconv.AppendInt(dst, int64(c.Int32s[i]), 10), nil
-	case ts.Int64:
-		return strconv.AppendInt(dst, c.Int64s[i], 10), nil
-	case ts.Float:
-		return appendDouble(dst, float64(c.Floats[i]))
-	case ts.Double:
-		return appendDouble(dst, c.Doubles[i])
+	dst, ok, err := jsonenc.AppendNumber(dst, c, i)
+	if ok || err != nil {
+		return dst, err
 	}
 	if c.Texts[i] == "" {
 		return nil, fmt.Errorf("empty TEXT value: KairosDB rejects empty strings")
 	}
-	return appendString(dst, c.Texts[i]), nil
-}
-
-// appendDouble renders v in plain decimal notation with a decimal point:
-// KairosDB 1.1.3 reads a number without '.' as a long (1e21 would overflow,
-// 1e-5 become 0), and Java's Double.parseDouble reads the shortest
-// representation back to the same double.
-func appendDouble(dst []byte, v float64) ([]byte, error) {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return nil, fmt.Errorf("value %v cannot be sent as JSON", v)
-	}
-	n := len(dst)
-	dst = strconv.AppendFloat(dst, v, 'f', -1, 64)
-	if bytes.IndexByte(dst[n:], '.') < 0 {
-		dst = append(dst, ".0"...)
-	}
-	return dst, nil
-}
-
-// appendString renders s as a JSON string.
-func appendString(dst []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	dst = append(dst, '"')
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '"' || c == '\\':
-			dst = append(dst, '\\', c)
-		case c < 0x20:
-			dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-		default:
-			dst = append(dst, c)
-		}
-	}
-	return append(dst, '"')
+	return jsonenc.AppendString(dst, c.Texts[i]), nil
 }
 
 // Close releases idle connections.

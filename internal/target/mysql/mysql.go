@@ -48,6 +48,7 @@ var Driver = &target.Driver{
 	WritePaths:  []string{"insert", "load"},
 	Server:      "scripts/services/mariadb.sh (MariaDB 10.11 on 127.0.0.1:3307)",
 	Caps:        target.Capabilities{Types: ts.DataTypes, Queries: ts.QueryKinds},
+	Options:     []target.Option{{Name: "write_path", Values: []string{"insert", "load"}}},
 	Open:        open,
 }
 

@@ -37,7 +37,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"net"
 	"net/http"
 	"strconv"
@@ -47,6 +46,7 @@ import (
 
 	"github.com/tsbench/tsbench/internal/target"
 	"github.com/tsbench/tsbench/internal/target/httpclient"
+	"github.com/tsbench/tsbench/internal/target/jsonenc"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -325,36 +325,11 @@ func appendBatch(dst []byte, metrics []string, tags string, b *ts.Batch) ([]byte
 
 // appendValue renders value i of c as an OpenTSDB integer or float.
 func appendValue(dst []byte, c *ts.Column, i int) ([]byte, error) {
-	switch c.Type {
-	case ts.Boolean:
-		if c.Bools[i] {
-			return append(dst, '1'), nil
-		}
-		return append(dst, '0'), nil
-	case ts.Int32:
-		return strconv.AppendInt(dst, int64(c.Int32s[i]), 10), nil
-	case ts.Int64:
-		return strconv.AppendInt(dst, c.Int64s[i], 10), nil
-	case ts.Float:
-		return appendFloat(dst, float64(c.Floats[i]))
-	case ts.Double:
-		return appendFloat(dst, c.Doubles[i])
+	dst, ok, err := jsonenc.AppendNumber(dst, c, i)
+	if !ok {
+		return nil, fmt.Errorf("type %s: %w", c.Type, target.ErrUnsupported)
 	}
-	return nil, fmt.Errorf("type %s: %w", c.Type, target.ErrUnsupported)
-}
-
-// appendFloat renders v with a decimal point (a number without one is
-// stored as an integer) in the shortest form that reads back as v.
-func appendFloat(dst []byte, v float64) ([]byte, error) {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return nil, fmt.Errorf("value %v cannot be sent as JSON", v)
-	}
-	n := len(dst)
-	dst = strconv.AppendFloat(dst, v, 'g', -1, 64)
-	if bytes.IndexAny(dst[n:], ".e") < 0 {
-		dst = append(dst, ".0"...)
-	}
-	return dst, nil
+	return dst, err
 }
 
 // Close releases idle connections.

@@ -31,7 +31,7 @@ func TestAppendBatch(t *testing.T) {
 	if err := dec.Decode(&pts); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	want := []string{"2.0", "0.1", "7", "-3", "1", "0", "1.5", "1.0000000116860974e-07"}
+	want := []string{"2.0", "0.1", "7", "-3", "1", "0", "1.5", "0.00000010000000116860974"}
 	if len(pts) != len(want) {
 		t.Fatalf("%d points, want %d", len(pts), len(want))
 	}

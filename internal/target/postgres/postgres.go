@@ -61,6 +61,13 @@ const (
 )
 
 // Driver registers the target.
+// options are the target options of both drivers: the write path and the
+// table layout.
+var options = []target.Option{
+	{Name: "write_path", Values: []string{"insert", "copy"}},
+	{Name: "layout", Values: []string{"narrow", "wide"}},
+}
+
 var Driver = &target.Driver{
 	Name:        "postgres",
 	Aliases:     []string{"PostgreSQL", "Postgres"},
@@ -71,7 +78,8 @@ var Driver = &target.Driver{
 		Types:   ts.DataTypes,
 		Queries: ts.QueryKinds,
 	},
-	Open: open,
+	Options: options,
+	Open:    open,
 }
 
 // TimescaleDriver registers the TimescaleDB mode: the same layout as a
@@ -83,6 +91,7 @@ var TimescaleDriver = &target.Driver{
 	WritePaths:  []string{"insert", "copy"},
 	Server:      "a TimescaleDB server; tested with scripts/services/timescaledb.sh (PGlite + timescaledb, SQL only, 127.0.0.1:5434)",
 	Caps:        target.Capabilities{Types: ts.DataTypes, Queries: ts.QueryKinds},
+	Options:     options,
 	Open: func(ctx context.Context, o target.Options) (target.Target, error) {
 		return openMode(ctx, o, true)
 	},

@@ -47,6 +47,7 @@ var Driver = &target.Driver{
 	WritePaths:  []string{"ilp-http"},
 	Server:      "scripts/services/questdb.sh (QuestDB 9.3.4 on 127.0.0.1:9000 and :8812)",
 	Caps:        target.Capabilities{Types: ts.DataTypes, Queries: ts.QueryKinds},
+	Options:     []target.Option{{Name: "http_port", Check: target.PortNumber}},
 	Open:        open,
 }
 
