@@ -82,11 +82,19 @@ func newScenariosCmd(stdout io.Writer) *cobra.Command {
 				if s.Hardware != "" {
 					fmt.Fprintf(stdout, "    study hardware: %s\n", s.Hardware)
 				}
+				if sys := s.Systems(); len(sys) > 1 {
+					fmt.Fprintf(stdout, "    systems measured: %s (--target %s runs them side by side)\n", strings.Join(sys, ", "), strings.Join(sys, ","))
+				} else if len(sys) == 1 {
+					fmt.Fprintf(stdout, "    system measured: %s\n", sys[0])
+				}
 				for _, p := range s.Phases {
 					if p.Prepare {
 						continue
 					}
 					fmt.Fprintf(stdout, "    phase %-15s published: %s\n", p.Name, figure(p.Published))
+					for _, o := range p.Others {
+						fmt.Fprintf(stdout, "    %-21s %s: %s\n", "", o.System, figure(o))
+					}
 				}
 				for name, v := range s.Variants {
 					fmt.Fprintf(stdout, "    variant %s: %s\n", name, v.Description)
