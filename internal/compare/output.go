@@ -73,7 +73,7 @@ func writeTableText(b *strings.Builder, p Pair, l string) {
 			if m.Significant {
 				verdict = "* " + verdict
 			}
-			fmt.Fprintf(tw, "%s\t%s (%s)\t%s\t%s\t%s\t%s\t%s\n", name, m.Name, m.Unit, num(m.Baseline), num(m.Value),
+			fmt.Fprintf(tw, "%s\t%s (%s)\t%s\t%s\t%s\t%s\t%s\n", name, m.Name, m.Unit, FormatNumber(m.Baseline), FormatNumber(m.Value),
 				ratioText(m.Ratio), pText(m), verdict)
 		}
 	}
@@ -133,7 +133,7 @@ func writeTableMarkdown(b *strings.Builder, p Pair, l string) {
 				verdict = "**" + verdict + "**"
 			}
 			fmt.Fprintf(b, "| %s | %s (%s) | %s | %s | %s | %s | %s |\n", mdCell(op.Name), m.Name, m.Unit,
-				num(m.Baseline), num(m.Value), ratioText(m.Ratio), pText(m), verdict)
+				FormatNumber(m.Baseline), FormatNumber(m.Value), ratioText(m.Ratio), pText(m), verdict)
 		}
 	}
 }
@@ -156,7 +156,10 @@ func describe(r Run) string {
 	return s + fmt.Sprintf("  measured %.1f s", r.Elapsed)
 }
 
-func num(v float64) string {
+// FormatNumber is compare's number format, shared with the HTML report:
+// whole with grouped thousands from 1,000, two decimals from 1, three
+// significant digits below.
+func FormatNumber(v float64) string {
 	switch {
 	case v == 0:
 		return "0"

@@ -72,7 +72,7 @@ func assign(c *Config, name, value, source string) (string, error) {
 	}
 	k := lookup(name)
 	if k == nil {
-		return "", &unknownKeyError{name: strings.TrimSpace(name), suggestion: suggest(name)}
+		return "", &unknownKeyError{name: strings.TrimSpace(name), suggestion: Suggest(name)}
 	}
 	if k.Ignored != "" {
 		return ignore(c, k, normalize(name), value, source), nil

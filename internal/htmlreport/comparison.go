@@ -60,7 +60,7 @@ func compareRows(other string, p compare.Pair) []compareRow {
 			continue
 		}
 		for j, m := range op.Metrics {
-			r := compareRow{Op: op.Name, Metric: m.Name + " (" + m.Unit + ")", A: num(m.Baseline), B: num(m.Value),
+			r := compareRow{Op: op.Name, Metric: m.Name + " (" + m.Unit + ")", A: compare.FormatNumber(m.Baseline), B: compare.FormatNumber(m.Value),
 				Ratio: ratioText(m.Ratio), P: pText(m), Verdict: m.Verdict}
 			if j == 0 {
 				r.Span = len(op.Metrics)

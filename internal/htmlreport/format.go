@@ -24,20 +24,6 @@ func f2(v float64) string { return report.GroupThousands(fmt.Sprintf("%.2f", v))
 // count formats an integer count with thousands grouped.
 func count(v int64) string { return report.GroupThousands(strconv.FormatInt(v, 10)) }
 
-// num is 'tsbench compare's number format: whole above 1,000, two decimals
-// above 1, three significant digits below.
-func num(v float64) string {
-	switch {
-	case v == 0:
-		return "0"
-	case math.Abs(v) >= 1000:
-		return report.GroupThousands(fmt.Sprintf("%.0f", v))
-	case math.Abs(v) >= 1:
-		return fmt.Sprintf("%.2f", v)
-	}
-	return fmt.Sprintf("%.3g", v)
-}
-
 // ratioText is 'tsbench compare's B/A format; "—" when A is 0.
 func ratioText(r float64) string {
 	if r == 0 || math.IsNaN(r) || math.IsInf(r, 0) {

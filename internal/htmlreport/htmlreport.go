@@ -28,6 +28,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tsbench/tsbench/internal/compare"
 	"github.com/tsbench/tsbench/internal/summary"
 )
 
@@ -45,7 +46,7 @@ var pageJS string
 
 var page = template.Must(template.New("report").Funcs(template.FuncMap{
 	"f2":        f2,
-	"num":       num,
+	"num":       compare.FormatNumber,
 	"int":       count,
 	"bytes":     bytesText,
 	"time":      timeText,

@@ -1,6 +1,7 @@
 package htmlreport
 
 import (
+	"github.com/tsbench/tsbench/internal/compare"
 	"github.com/tsbench/tsbench/internal/summary"
 	"github.com/tsbench/tsbench/internal/threshold"
 )
@@ -197,11 +198,11 @@ func metricOf(expr string) string {
 func thresholdValue(metric string, v float64) string {
 	switch metric {
 	case "":
-		return num(v)
+		return compare.FormatNumber(v)
 	case "ok_operations", "fail_operations", "errors":
 		return count(int64(v)) + " " + thresholdUnit(metric)
 	}
-	return num(v) + " " + thresholdUnit(metric)
+	return compare.FormatNumber(v) + " " + thresholdUnit(metric)
 }
 
 func thresholdCellOf(t summary.ThresholdResult, metric string) thresholdCell {

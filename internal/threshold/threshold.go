@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tsbench/tsbench/internal/suggest"
 	"github.com/tsbench/tsbench/internal/summary"
 	"github.com/tsbench/tsbench/internal/ts"
 )
@@ -37,43 +38,6 @@ func knownOperation(op string) bool {
 // metricNames are the metrics, for suggestions.
 var metricNames = []string{"throughput", "ok_operations", "fail_operations", "errors",
 	"avg", "min", "p10", "p25", "p50", "median", "p75", "p90", "p95", "p99", "p999", "max"}
-
-// closest returns the name in names nearest to s (case-insensitive), or ""
-// when none is within 2 edits (1 for names of up to 4 letters).
-func closest(s string, names []string) string {
-	s = strings.ToUpper(s)
-	limit := 2
-	if len(s) <= 4 {
-		limit = 1
-	}
-	best, bestDist := "", limit+1
-	for _, n := range names {
-		if d := editDistance(s, strings.ToUpper(n)); d < bestDist {
-			best, bestDist = n, d
-		}
-	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
 
 func didYouMean(s string) string {
 	if s == "" {
@@ -130,11 +94,11 @@ func Parse(expr string) (Threshold, error) {
 		}
 	default:
 		return Threshold{}, fmt.Errorf("threshold %q: unknown metric %q%s; allowed: %s", expr, t.Metric,
-			didYouMean(closest(t.Metric, metricNames)), Allowed)
+			didYouMean(suggest.Closest(t.Metric, metricNames)), Allowed)
 	}
 	if t.Operation != "" && !knownOperation(t.Operation) {
 		return Threshold{}, fmt.Errorf("threshold %q: unknown operation %q%s; allowed: %s", expr, m[1],
-			didYouMean(closest(t.Operation, Operations)), strings.Join(Operations, ", "))
+			didYouMean(suggest.Closest(t.Operation, Operations)), strings.Join(Operations, ", "))
 	}
 	switch m[5] {
 	case "us", "µs":
