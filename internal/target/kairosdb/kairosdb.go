@@ -49,7 +49,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -109,25 +108,10 @@ func open(ctx context.Context, o target.Options) (target.Target, error) {
 
 // do sends one request and returns the answer's body, or an error for a
 // status other than 2xx.
-func (t *Target) do(ctx context.Context, method, path string, body io.Reader, header map[string]string) ([]byte, error) {
-	req, err := http.NewRequestWithContext(ctx, method, t.base+path, body)
+func (t *Target) do(ctx context.Context, method, path string, body []byte, header map[string]string) ([]byte, error) {
+	data, err := httpclient.Do(ctx, t.client, method, t.base+path, body, header)
 	if err != nil {
-		return nil, fmt.Errorf("kairosdb: %s %s: %w", method, path, err)
-	}
-	for k, v := range header {
-		req.Header.Set(k, v)
-	}
-	resp, err := t.client.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("kairosdb: %s %s: %w", method, t.base+path, err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return nil, fmt.Errorf("kairosdb: %s %s: read answer: %w", method, t.base+path, err)
-	}
-	if resp.StatusCode/100 != 2 {
-		return nil, fmt.Errorf("kairosdb: %s %s: %s: %s", method, t.base+path, resp.Status, strings.TrimSpace(string(data)))
+		return nil, fmt.Errorf("kairosdb: %w", err)
 	}
 	return data, nil
 }
@@ -246,7 +230,7 @@ func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
 	if err := t.zw.Close(); err != nil {
 		return fmt.Errorf("kairosdb: write batch: gzip: %w", err)
 	}
-	if _, err := t.do(ctx, http.MethodPost, "/api/v1/datapoints", bytes.NewReader(t.zbuf.Bytes()),
+	if _, err := t.do(ctx, http.MethodPost, "/api/v1/datapoints", t.zbuf.Bytes(),
 		map[string]string{"Content-Type": "application/gzip"}); err != nil {
 		return fmt.Errorf("kairosdb: write batch of %s: %w", b.Device.Name, err)
 	}

@@ -1,7 +1,6 @@
 package kairosdb
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -127,7 +126,7 @@ func (t *Target) post(ctx context.Context, req *queryRequest) (*queryResponse, e
 	if err != nil {
 		return nil, fmt.Errorf("kairosdb: encode query: %w", err)
 	}
-	data, err := t.do(ctx, http.MethodPost, "/api/v1/datapoints/query", bytes.NewReader(body),
+	data, err := t.do(ctx, http.MethodPost, "/api/v1/datapoints/query", body,
 		map[string]string{"Content-Type": "application/json"})
 	if err != nil {
 		return nil, err

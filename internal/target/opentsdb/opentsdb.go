@@ -32,11 +32,9 @@
 package opentsdb
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"strconv"
@@ -108,31 +106,14 @@ func metricPart(s string) string {
 // do sends one request and returns the answer's body, or an error with
 // OpenTSDB's own message for a status other than 2xx.
 func (t *Target) do(ctx context.Context, method, path string, body []byte) ([]byte, error) {
-	var rd io.Reader
-	if body != nil {
-		rd = bytes.NewReader(body)
+	data, err := httpclient.Do(ctx, t.client, method, t.base+path, body, jsonHeader)
+	if err != nil && len(data) > 0 {
+		return data, fmt.Errorf("%s %s: %s", method, t.base+path, errorMessage(data))
 	}
-	req, err := http.NewRequestWithContext(ctx, method, t.base+path, rd)
-	if err != nil {
-		return nil, fmt.Errorf("%s %s: %w", method, path, err)
-	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := t.client.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("%s %s: %w", method, t.base+path, err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return nil, fmt.Errorf("%s %s: read answer: %w", method, t.base+path, err)
-	}
-	if resp.StatusCode/100 != 2 {
-		return data, fmt.Errorf("%s %s: %s: %s", method, t.base+path, resp.Status, errorMessage(data))
-	}
-	return data, nil
+	return data, err
 }
+
+var jsonHeader = map[string]string{"Content-Type": "application/json"}
 
 // errorMessage picks OpenTSDB's message out of an error answer.
 func errorMessage(data []byte) string {
