@@ -77,47 +77,106 @@ func (c *client) close() {
 // (/hbase/master or /hbase/meta-region-server): a 0xFF marker, metadata,
 // "PBUF", then a message whose field 1 is a ServerName.
 func (c *client) znode(ctx context.Context, path string) (string, error) {
-	type answer struct {
-		data []byte
-		err  error
+	var data []byte
+	err := c.zookeeper(ctx, func(conn *zk.Conn) (err error) {
+		data, _, err = conn.Get(path)
+		return err
+	})
+	if err != nil {
+		return "", fmt.Errorf("hbase: zookeeper %s: read %s: %w", c.zkAddr, path, err)
 	}
+	addr, err := parseZnode(data)
+	if err != nil {
+		return "", fmt.Errorf("hbase: zookeeper %s: %s: %w", c.zkAddr, path, err)
+	}
+	return addr, nil
+}
+
+// zookeeper runs fn on a fresh ZooKeeper session, bounded by ctx's deadline
+// (go-zookeeper's calls take no context).
+func (c *client) zookeeper(ctx context.Context, fn func(conn *zk.Conn) error) error {
 	ctx, cancel := withDeadline(ctx)
 	defer cancel()
-	ch := make(chan answer, 1)
 	conn, _, err := zk.Connect([]string{c.zkAddr}, 10*time.Second, zk.WithLogInfo(false))
 	if err != nil {
-		return "", fmt.Errorf("hbase: zookeeper %s: %w", c.zkAddr, err)
+		return err
 	}
 	defer conn.Close()
-	go func() {
-		data, _, err := conn.Get(path)
-		ch <- answer{data, err}
-	}()
+	done := make(chan error, 1)
+	go func() { done <- fn(conn) }()
 	select {
 	case <-ctx.Done():
-		return "", fmt.Errorf("hbase: zookeeper %s: read %s: %w", c.zkAddr, path, ctx.Err())
-	case a := <-ch:
-		if a.err != nil {
-			return "", fmt.Errorf("hbase: zookeeper %s: read %s: %w", c.zkAddr, path, a.err)
-		}
-		addr, err := parseZnode(a.data)
-		if err != nil {
-			return "", fmt.Errorf("hbase: zookeeper %s: %s: %w", c.zkAddr, path, err)
-		}
-		return addr, nil
+		return ctx.Err()
+	case err := <-done:
+		return err
 	}
 }
 
-func parseZnode(data []byte) (string, error) {
+// version reads the HBase version a region server published in its znode
+// /hbase/rs/NAME: metadata, "PBUF", then a RegionServerInfo whose field 2
+// is a VersionInfo with the version string in field 1.
+func (c *client) version(ctx context.Context) (string, error) {
+	var data []byte
+	err := c.zookeeper(ctx, func(conn *zk.Conn) error {
+		servers, _, err := conn.Children("/hbase/rs")
+		if err != nil {
+			return err
+		}
+		if len(servers) == 0 {
+			return errors.New("no region server registered")
+		}
+		data, _, err = conn.Get("/hbase/rs/" + servers[0])
+		return err
+	})
+	if err != nil {
+		return "", fmt.Errorf("hbase: zookeeper %s: region servers: %w", c.zkAddr, err)
+	}
+	return parseVersion(data)
+}
+
+func parseVersion(data []byte) (string, error) {
+	msg, err := znodeMessage(data)
+	if err != nil {
+		return "", fmt.Errorf("hbase: region server entry: %w", err)
+	}
+	var version string
+	err = eachField(msg, func(f pbField) error {
+		if f.num != 2 {
+			return nil
+		}
+		return eachField(f.data, func(v pbField) error {
+			if v.num == 1 {
+				version = string(v.data)
+			}
+			return nil
+		})
+	})
+	if err == nil && version == "" {
+		err = errors.New("no version in the region server entry")
+	}
+	return version, err
+}
+
+// znodeMessage strips the metadata (0xFF, a length and an id) and the
+// "PBUF" magic HBase puts before the message of its znodes.
+func znodeMessage(data []byte) ([]byte, error) {
 	if len(data) < 5 || data[0] != 0xFF {
-		return "", errors.New("not an HBase server entry")
+		return nil, errors.New("not an HBase server entry")
 	}
 	skip := 5 + int(binary.BigEndian.Uint32(data[1:]))
-	if len(data) < skip+4 || string(data[skip:skip+4]) != "PBUF" {
-		return "", errors.New("no PBUF magic")
+	if skip < 5 || len(data) < skip+4 || string(data[skip:skip+4]) != "PBUF" {
+		return nil, errors.New("no PBUF magic")
+	}
+	return data[skip+4:], nil
+}
+
+func parseZnode(data []byte) (string, error) {
+	msg, err := znodeMessage(data)
+	if err != nil {
+		return "", err
 	}
 	var server []byte
-	if err := eachField(data[skip+4:], func(f pbField) error {
+	if err := eachField(msg, func(f pbField) error {
 		if f.num == 1 {
 			server = f.data
 		}

@@ -273,3 +273,13 @@ func (t *Target) Close() error {
 	t.cl.close()
 	return nil
 }
+
+// ServerVersion implements target.Versioner: the version a region server
+// published in ZooKeeper.
+func (t *Target) ServerVersion(ctx context.Context) (string, error) {
+	v, err := t.cl.version(ctx)
+	if err != nil {
+		return "", err
+	}
+	return "HBase " + v, nil
+}

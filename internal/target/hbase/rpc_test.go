@@ -67,3 +67,27 @@ func TestParseZnode(t *testing.T) {
 		t.Fatal("garbage parsed")
 	}
 }
+
+func TestParseVersion(t *testing.T) {
+	entry := func(msg pb) []byte {
+		id := []byte("1234@host")
+		b := []byte{0xFF, 0, 0, 0, byte(len(id))}
+		b = append(append(b, id...), "PBUF"...)
+		return append(b, msg...)
+	}
+	tests := []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"region server info", entry(pb{}.uint(1, 16030).bytes(2, pb{}.str(1, "2.6.1").str(2, "https://x"))), "2.6.1"},
+		{"no version", entry(pb{}.uint(1, 16030)), ""},
+		{"no metadata", []byte("PBUF"), ""},
+	}
+	for _, tt := range tests {
+		got, err := parseVersion(tt.data)
+		if got != tt.want || (tt.want == "") != (err != nil) {
+			t.Errorf("%s: %q, %v; want %q", tt.name, got, err, tt.want)
+		}
+	}
+}
