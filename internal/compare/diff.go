@@ -3,6 +3,7 @@ package compare
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/tsbench/tsbench/internal/report"
 	"sort"
 	"strconv"
 
@@ -125,5 +126,5 @@ func bytesText(n uint64) string {
 	if n == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	return report.HumanBytes(int64(n)) // decimal units, as the console and the report
 }
