@@ -3,10 +3,10 @@ package compare
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/tsbench/tsbench/internal/report"
 	"sort"
 	"strconv"
 
+	"github.com/tsbench/tsbench/internal/report"
 	"github.com/tsbench/tsbench/internal/summary"
 )
 
