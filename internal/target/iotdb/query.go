@@ -194,13 +194,18 @@ func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
 		from = []string{t.root() + ".**"}
 	}
 	// One count over tens of thousands of series (CRRC: 100 devices x 300
-	// sensors) exceeds the DataNode's query memory; a few thousand series
-	// per statement do not.
+	// sensors) exceeds the DataNode's query memory. Count at most
+	// countSeriesPerQuery series per statement, and fewer devices again when
+	// the server still says it lacks memory.
 	per := max(1, countSeriesPerQuery/max(1, len(s.Sensors)))
 	var n int64
 	for len(from) > 0 {
 		k := min(per, len(from))
 		c, err := t.countPaths(ctx, from[:k], r)
+		if err != nil && k > 1 && isOutOfMemory(err) {
+			per = k / 2
+			continue
+		}
 		if err != nil {
 			return 0, err
 		}
@@ -210,9 +215,16 @@ func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
 	return n, nil
 }
 
+// isOutOfMemory reports IoTDB's "not enough memory to execute current
+// fragment instance" (status 719).
+func isOutOfMemory(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "error code: 719") || strings.Contains(msg, "not enough memory")
+}
+
 // countSeriesPerQuery bounds the series one count statement covers (a
 // variable for the test that forces one device per statement).
-var countSeriesPerQuery = 3000
+var countSeriesPerQuery = 1000
 
 // countPaths counts the points of the devices (or path patterns) in from.
 func (t *Target) countPaths(ctx context.Context, from []string, r ts.CountRange) (int64, error) {
