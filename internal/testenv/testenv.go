@@ -65,7 +65,11 @@ func Summary(pkg string) string {
 		whys = append(whys, why)
 	}
 	sort.Strings(whys)
-	return fmt.Sprintf("%s: %d tests skipped: %s", pkg, n, strings.Join(whys, "; "))
+	tests := "tests"
+	if n == 1 {
+		tests = "test"
+	}
+	return fmt.Sprintf("%s: %d %s skipped: %s", pkg, n, tests, strings.Join(whys, "; "))
 }
 
 // goCommandStderr is where the line goes. `go test ./...` keeps a passing
