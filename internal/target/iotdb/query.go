@@ -198,10 +198,16 @@ func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
 	// countSeriesPerQuery series per statement, and fewer devices again when
 	// the server still says it lacks memory.
 	per := max(1, countSeriesPerQuery/max(1, len(s.Sensors)))
+	return countInChunks(from, per, func(paths []string) (int64, error) { return t.countPaths(ctx, paths, r) })
+}
+
+// countInChunks adds up count over consecutive chunks of at most per paths,
+// halving the chunk while count fails for want of server memory.
+func countInChunks(from []string, per int, count func(paths []string) (int64, error)) (int64, error) {
 	var n int64
 	for len(from) > 0 {
 		k := min(per, len(from))
-		c, err := t.countPaths(ctx, from[:k], r)
+		c, err := count(from[:k])
 		if err != nil && k > 1 && isOutOfMemory(err) {
 			per = k / 2
 			continue
@@ -222,9 +228,8 @@ func isOutOfMemory(err error) bool {
 	return strings.Contains(msg, "error code: 719") || strings.Contains(msg, "not enough memory")
 }
 
-// countSeriesPerQuery bounds the series one count statement covers (a
-// variable for the test that forces one device per statement).
-var countSeriesPerQuery = 1000
+// countSeriesPerQuery bounds the series one count statement covers.
+const countSeriesPerQuery = 1000
 
 // countPaths counts the points of the devices (or path patterns) in from.
 func (t *Target) countPaths(ctx context.Context, from []string, r ts.CountRange) (int64, error) {
