@@ -85,19 +85,21 @@ func goCommandStderr() (io.Writer, func()) {
 	return f, func() { f.Close() }
 }
 
-// packageName names the package under test from its binary (pkg.test).
+// packageName names the package under test.
+// go test runs a package's binary in the package's directory, so the path
+// from internal/ or cmd/ on names it; elsewhere the binary's name (pkg.test)
+// does.
 func packageName() string {
+	if wd, err := os.Getwd(); err == nil {
+		for _, root := range []string{"/internal/", "/cmd/"} {
+			if i := strings.Index(wd, root); i >= 0 {
+				return wd[i+1:]
+			}
+		}
+	}
 	name := os.Args[0]
 	if i := strings.LastIndexByte(name, '/'); i >= 0 {
 		name = name[i+1:]
-	}
-	if wd, err := os.Getwd(); err == nil {
-		if i := strings.Index(wd, "/internal/"); i >= 0 {
-			return wd[i+1:]
-		}
-		if i := strings.Index(wd, "/cmd/"); i >= 0 {
-			return wd[i+1:]
-		}
 	}
 	return strings.TrimSuffix(name, ".test")
 }

@@ -201,15 +201,9 @@ func (t *Target) awaitEmpty(ctx context.Context, metrics []string) error {
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
 	for {
-		ans, err := t.post(ctx, countRequest(ts.CountRange{}, metrics))
+		left, err := t.count(ctx, ts.CountRange{}, metrics)
 		if err != nil {
 			return err
-		}
-		left := int64(0)
-		for _, s := range ans {
-			for _, v := range s.DPS {
-				left += int64(v)
-			}
 		}
 		if left == 0 {
 			return nil

@@ -192,9 +192,18 @@ func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("opentsdb: count: %w", err)
 	}
-	ans, err := t.post(ctx, countRequest(r, metrics))
+	n, err := t.count(ctx, r, metrics)
 	if err != nil {
 		return 0, fmt.Errorf("opentsdb: count: %w", err)
+	}
+	return n, nil
+}
+
+// count adds up the per-series counts of countRequest's answer.
+func (t *Target) count(ctx context.Context, r ts.CountRange, metrics []string) (int64, error) {
+	ans, err := t.post(ctx, countRequest(r, metrics))
+	if err != nil {
+		return 0, err
 	}
 	var n int64
 	for _, s := range ans {
