@@ -66,6 +66,11 @@ func Run(ctx context.Context, conn target.Target, g *gen.Generator, rows int64, 
 	return out
 }
 
+// Check compares an analytics answer with the generator's (Expect): "" when
+// they agree, else what differs. For engines that compute answers outside
+// the target (internal/analytics/spark).
+func Check(got, want ts.Result) string { return compare(got, want) }
+
 func compare(got, want ts.Result) string {
 	if got.Points != want.Points {
 		return fmt.Sprintf("%d result rows, want %d", got.Points, want.Points)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tsbench/tsbench/internal/analytics"
+	"github.com/tsbench/tsbench/internal/analytics/spark"
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/gen"
 	"github.com/tsbench/tsbench/internal/scenario"
@@ -20,7 +21,8 @@ import (
 type analyticsResult struct {
 	Phase      string              `json:"phase"`
 	Repetition int                 `json:"repetition"`
-	Rows       int64               `json:"rows"` // events analysed
+	Rows       int64               `json:"rows"`   // events analysed
+	Engine     string              `json:"engine"` // sql or spark
 	Outcomes   []analytics.Outcome `json:"queries"`
 }
 
@@ -32,6 +34,10 @@ func (a analyticsResult) failed() bool {
 	}
 	return false
 }
+
+// sparkStartAllowance is added to the analytics deadline for Spark: its
+// JVM and session take 15-20 s to start before the first query.
+const sparkStartAllowance = 2 * time.Minute
 
 // runAnalytics runs a phase's analytics queries on the data earlier phases
 // wrote and prints their times beside the published ones.
@@ -45,7 +51,11 @@ func runAnalytics(cfg *config.Config, p scenario.Phase, label string, stdout io.
 	if dataDir == "" {
 		dataDir = defaultDataDir()
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), cfg.ReadTimeout*time.Duration(max(1, p.AnalyticsRuns)*len(p.Analytics)))
+	timeout := cfg.ReadTimeout * time.Duration(max(1, p.AnalyticsRuns)*len(p.Analytics))
+	if cfg.AnalyticsEngine == "spark" {
+		timeout += sparkStartAllowance
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	conn, err := d.Open(ctx, targetOptions(cfg, d, dataDir))
 	if err != nil {
@@ -64,10 +74,30 @@ func runAnalytics(cfg *config.Config, p scenario.Phase, label string, stdout io.
 	}
 	rowsPerDevice := workload.NewPlan(cfg.Proportion, cfg.Loop).Counts()[workload.Write] * int64(cfg.BatchSize)
 	res.Rows = rowsPerDevice * int64(len(schema.Devices))
-	res.Outcomes = analytics.Run(ctx, conn, g, rowsPerDevice, p.Analytics, max(1, p.AnalyticsRuns))
+	engine := "the target's own SQL"
+	if cfg.AnalyticsEngine == "spark" {
+		eng := spark.Engine{Master: cfg.SparkMaster}
+		master := cfg.SparkMaster
+		if master == "" {
+			master = spark.DefaultMaster
+		}
+		engine = "Apache Spark (master " + master + ", over JDBC)"
+		var err error
+		res.Outcomes, err = eng.Run(ctx, d.Name, targetOptions(cfg, d, dataDir), g, rowsPerDevice, p.Analytics, max(1, p.AnalyticsRuns))
+		if err != nil && len(res.Outcomes) == 0 {
+			return res, &exitError{ExitFailure, err}
+		}
+		if err != nil {
+			fmt.Fprintf(stdout, "tsbench: spark: %v\n", err)
+		}
+	} else {
+		res.Outcomes = analytics.Run(ctx, conn, g, rowsPerDevice, p.Analytics, max(1, p.AnalyticsRuns))
+	}
+	res.Engine = cfg.AnalyticsEngine
 
 	fmt.Fprintf(stdout, "==================== %s ====================\n", label)
-	fmt.Fprintf(stdout, "Analytics over %d events (%d devices x %d rows), target %s\n", res.Rows, len(schema.Devices), rowsPerDevice, d.Name)
+	fmt.Fprintf(stdout, "Analytics over %d events (%d devices x %d rows), target %s, run by %s\n", res.Rows, len(schema.Devices),
+		rowsPerDevice, d.Name, engine)
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "QUERY\tKIND\tRUNS\tMEAN S\tMIN S\tMAX S\tEVENTS/S\tRESULT ROWS\tANSWER\tPUBLISHED S")
 	for _, o := range res.Outcomes {

@@ -1,0 +1,225 @@
+package spark
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+	"github.com/jackc/pgx/v5"
+	"github.com/tsbench/tsbench/internal/gen"
+	"github.com/tsbench/tsbench/internal/scenario"
+	"github.com/tsbench/tsbench/internal/target"
+	_ "github.com/tsbench/tsbench/internal/target/mysql"
+	_ "github.com/tsbench/tsbench/internal/target/postgres"
+	"github.com/tsbench/tsbench/internal/target/targettest"
+	"github.com/tsbench/tsbench/internal/testenv"
+	"github.com/tsbench/tsbench/internal/ts"
+)
+
+// testDB is the database the tests write to: their own, so that they never
+// drop the tables of another package's tests running at the same time.
+const testDB = "tsbench_spark"
+
+// The das-events scenario's five analytics queries, run by Spark against
+// MariaDB over JDBC, give the generator's answers.
+func TestMariaDB(t *testing.T) {
+	targettest.RequireServer(t, "mariadb", "127.0.0.1:3307")
+	engine := requireSpark(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	cfg := mysql.NewConfig()
+	cfg.Net, cfg.Addr, cfg.User = "tcp", "127.0.0.1:3307", "root"
+	conn, err := mysql.NewConnector(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := sql.OpenDB(conn)
+	defer db.Close()
+	if _, err := db.ExecContext(ctx, "CREATE DATABASE IF NOT EXISTS "+testDB); err != nil {
+		t.Fatal(err)
+	}
+	runEngine(ctx, t, engine, "mysql", target.Options{Database: testDB})
+}
+
+// The same against PostgreSQL (tags in JSONB, read by Spark as text).
+func TestPostgres(t *testing.T) {
+	targettest.RequireServer(t, "postgres", "127.0.0.1:5433")
+	engine := requireSpark(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	pg, err := pgx.Connect(ctx, "host=127.0.0.1 port=5433 dbname=postgres user=postgres password=postgres sslmode=disable")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pg.Close(context.Background())
+	var n int
+	if err := pg.QueryRow(ctx, "SELECT count(*) FROM pg_database WHERE datname = $1", testDB).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if n == 0 {
+		if _, err := pg.Exec(ctx, "CREATE DATABASE "+testDB); err != nil && !strings.Contains(err.Error(), "already exists") {
+			t.Fatal(err)
+		}
+	}
+	runEngine(ctx, t, engine, "postgres", target.Options{Database: testDB})
+}
+
+func requireSpark(t *testing.T) Engine {
+	t.Helper()
+	e, err := Engine{}.Locate()
+	if err != nil {
+		testenv.Require(t, "Spark is not installed ("+err.Error()+")")
+	}
+	return e
+}
+
+// runEngine writes 20 devices x 50 events through the real target, then runs
+// das-events' analytics on Spark twice each and checks every answer.
+func runEngine(ctx context.Context, t *testing.T, e Engine, name string, o target.Options) {
+	t.Helper()
+	qs := dasQueries(t)
+	const devices, rows = 20, 50
+	s := &ts.Schema{Database: "events", Groups: []string{"g_0"}, StartTime: 1_451_606_400_000, PointStep: 60_000,
+		Sensors: []ts.Sensor{{Name: "s_0", Type: ts.Boolean}, {Name: "s_1", Type: ts.Double}}}
+	for i := 0; i < devices; i++ {
+		s.Devices = append(s.Devices, ts.Device{Index: i, Name: fmt.Sprintf("house_%d", i),
+			Tags: []ts.Tag{{Key: "tag_0", Value: fmt.Sprintf("value_%d", i%4)}, {Key: "tag_1", Value: fmt.Sprintf("value_%d", i%3)}}})
+	}
+	g, err := gen.New(s, gen.Options{Seed: 3, Ratios: [6]float64{1, 1, 1, 1, 1, 0}, StringLength: 2, DoubleLength: 2, BatchSize: rows})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := target.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := d.Open(ctx, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if err := conn.Setup(ctx, s, true); err != nil {
+		t.Fatal(err)
+	}
+	b := g.NewBatch()
+	for i := range s.Devices {
+		g.Fill(b, &s.Devices[i], 0, nil)
+		if err := conn.Write(ctx, b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.Log = testLog{t}
+	t0 := time.Now()
+	out, err := e.Run(ctx, name, o, g, rows, qs, 2)
+	t.Logf("Spark job on %s took %.1f s", e.Master, time.Since(t0).Seconds())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) != len(qs) {
+		t.Fatalf("%d outcomes for %d queries", len(out), len(qs))
+	}
+	for _, o := range out {
+		t.Logf("%-22s runs %d, seconds %.3f, result rows %d, checked %v", o.Name, o.Runs, o.Seconds, o.Rows, o.Checked)
+		if !o.Checked || o.Error != "" || o.Runs != 2 || len(o.Seconds) != 2 || o.Rows == 0 {
+			t.Errorf("%s: %+v", o.Name, o)
+		}
+	}
+}
+
+// dasQueries are the das-events scenario's analytics queries.
+func dasQueries(t *testing.T) []ts.Analytic {
+	t.Helper()
+	sc, err := scenario.Lookup("das-events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range sc.Phases {
+		if len(p.Analytics) > 0 {
+			if len(p.Analytics) != 5 {
+				t.Fatalf("das-events has %d analytics queries, want 5", len(p.Analytics))
+			}
+			return p.Analytics
+		}
+	}
+	t.Fatal("das-events has no analytics phase")
+	return nil
+}
+
+type testLog struct{ t *testing.T }
+
+func (l testLog) Write(p []byte) (int, error) {
+	l.t.Log(strings.TrimRight(string(p), "\n"))
+	return len(p), nil
+}
+
+// A missing Spark install is an error that names the install script.
+func TestLocateMissing(t *testing.T) {
+	t.Setenv("TSBENCH_SPARK_SUBMIT", "")
+	t.Setenv("TSBENCH_CACHE_DIR", t.TempDir())
+	_, err := Engine{}.Locate()
+	if err == nil || !strings.Contains(err.Error(), InstallScript) {
+		t.Fatalf("Locate without an install: %v, want an error naming %s", err, InstallScript)
+	}
+}
+
+// The password reaches the job in its environment only: not on the command
+// line, and never in an error, even when the job prints it.
+func TestPasswordStaysSecret(t *testing.T) {
+	const secret = "s3cret-Pw"
+	dir := t.TempDir()
+	submit := filepath.Join(dir, "spark-submit")
+	script := `#!/bin/sh
+echo "args: $*" >&2
+[ "$TSBENCH_SPARK_PASSWORD" = "` + secret + `" ] && echo '{"name": "count", "run": 0, "seconds": 0.25}'
+echo "env: $TSBENCH_SPARK_PASSWORD" >&2
+exit 3
+`
+	if err := os.WriteFile(submit, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	job := filepath.Join(dir, "job.py")
+	if err := os.WriteFile(job, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, err := storeFor("mysql", target.Options{User: "bench", Password: secret, Database: "events"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(st.jdbcURL, secret) {
+		t.Fatalf("JDBC URL %q holds the password", st.jdbcURL)
+	}
+	var log strings.Builder
+	e := Engine{Master: "local[1]", Submit: submit, Jars: []string{"a.jar"}, Job: job, DriverMemory: "1g", Log: &log}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	lines, err := e.submit(ctx, st, []jobQuery{{Name: "count", Kind: "COUNT_ROWS", Table: ResultTable("count")}}, 1)
+	if len(lines) != 1 || lines[0].Seconds == nil || *lines[0].Seconds != 0.25 {
+		t.Errorf("lines %+v: the job did not get the password in its environment", lines)
+	}
+	if err == nil {
+		t.Fatal("a failing job gave no error")
+	}
+	for what, text := range map[string]string{"error": err.Error(), "log": log.String()} {
+		if strings.Contains(text, secret) {
+			t.Errorf("the password is in the %s: %s", what, text)
+		}
+	}
+	if !strings.Contains(log.String(), "--user bench") || !strings.Contains(log.String(), "env: ********") {
+		t.Errorf("log %q: want the arguments and the redacted password", log.String())
+	}
+}
+
+// Result tables have plain lower-case names (PostgreSQL folds unquoted ones).
+func TestResultTable(t *testing.T) {
+	for in, want := range map[string]string{"cityUsage": "tsbench_spark_cityusage", "peak-Range x": "tsbench_spark_peak_range_x"} {
+		if got := ResultTable(in); got != want {
+			t.Errorf("ResultTable(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
