@@ -18,8 +18,16 @@ import (
 // every second and every resource sample as they close.
 func watch(r *runner.Runner, store *liveStore, cfg *config.Config, d *target.Driver, out runOutputs) {
 	r.OnInterval = store.interval
+	if rec := resourceRecorder(store, cfg, d, out); rec != nil {
+		r.Monitor = rec
+	}
+}
+
+// resourceRecorder samples the tool, the host and the server for a run
+// that keeps its samples in store; nil with --resources=false.
+func resourceRecorder(store *liveStore, cfg *config.Config, d *target.Driver, out runOutputs) *monitor.Recorder {
 	if !out.resources {
-		return
+		return nil
 	}
 	server, err := monitor.FindServer(d.Name, cfg.Host, int32(out.serverPID))
 	rec := monitor.NewRecorder(server)
@@ -27,7 +35,7 @@ func watch(r *runner.Runner, store *liveStore, cfg *config.Config, d *target.Dri
 		rec.AddError(err.Error())
 	}
 	rec.OnSample = store.resources
-	r.Monitor = rec
+	return rec
 }
 
 // checkRunOutputs rejects bad --results, --server-pid and --hdr-log values

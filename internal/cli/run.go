@@ -62,6 +62,10 @@ func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
 		{name: "sensors", key: "SENSOR_NUMBER", usage: "sensors per device"},
 		{name: "loop", key: "LOOP", usage: "operations per client"},
 		{name: "batch-size", key: "BATCH_SIZE_PER_WRITE", usage: "rows per device per write"},
+		{name: "workload", key: "WORKLOAD", usage: "timeseries (writes and Q1..Q10) or tpcc (TPC-C's five transactions on postgres or mysql)"},
+		{name: "warehouses", key: "TPCC_WAREHOUSES", usage: "TPC-C warehouses (W) to load"},
+		{name: "analytics-engine", key: "ANALYTICS_ENGINE", usage: "what runs a scenario's analytics phase: sql (the target's own) or spark (Apache Spark over JDBC)"},
+		{name: "spark-master", key: "SPARK_MASTER", usage: "Spark master URL with --analytics-engine spark (default local[*]; spark://HOST:7077 for a cluster)"},
 		{name: "verify", key: "verify", usage: "after writing, check stored points equal acknowledged points (true|false)"},
 		{name: "json", key: "json", usage: "also write the JSON summary to this file"},
 		{name: "data-dir", key: "data_dir", usage: "where embedded databases and run results go"},
@@ -93,9 +97,6 @@ Exit status: 0 success; 1 the run failed or operations failed; 2 bad input;
 			if f.scenario != "" {
 				return executeScenario(cmd, &f, keyFlags, stdout, stderr)
 			}
-			if err := scenarioOnlyFlags(cmd); err != nil {
-				return err
-			}
 			if t := targetFlag(keyFlags); t != nil && strings.Contains(t.value, ",") {
 				return usageError("--target = %q: several targets run only with --scenario (one after another, compared at the end)", t.value)
 			}
@@ -103,6 +104,10 @@ Exit status: 0 success; 1 the run failed or operations failed; 2 bad input;
 			if err != nil {
 				return err
 			}
+			if err := scenarioOnlyFlags(cmd, cfg.Workload == config.WorkloadTPCC); err != nil {
+				return err
+			}
+			f.runOutputs.serverCores = f.serverCores
 			if f.printConfig {
 				return config.Print(cfg, stdout)
 			}
@@ -119,7 +124,7 @@ Exit status: 0 success; 1 the run failed or operations failed; 2 bad input;
 	fl.Float64Var(&f.scale, "scale", 1, "with --scenario: shrink (or grow) the data by this factor, keeping request shapes")
 	fl.IntVar(&f.repeat, "repeat", 0, "with --scenario: run the phases N times and report mean, std, min, max (default: the study's n)")
 	fl.StringVar(&f.variant, "variant", "", "with --scenario: a named variant, e.g. week or month for epics-archiver")
-	fl.IntVar(&f.serverCores, "server-cores", 0, "with --scenario: cores of the database host for per-core figures (default: this machine's)")
+	fl.IntVar(&f.serverCores, "server-cores", 0, "with --scenario or --workload tpcc: cores of the database host for per-core figures (default: this machine's)")
 	fl.BoolVar(&f.strict, "strict", false, "treat every warning (ignored IoT-benchmark keys, keys set twice, guessed values) as an error: exit 2")
 	for _, k := range keyFlags {
 		fl.StringVar(&k.value, k.name, "", k.usage)
@@ -262,9 +267,13 @@ func printWarnings(stderr io.Writer, warnings []string, strict bool) error {
 }
 
 // scenarioOnlyFlags refuses the flags that shape a scenario when there is
-// none: they would do nothing.
-func scenarioOnlyFlags(cmd *cobra.Command) error {
+// none: they would do nothing. A TPC-C run reports tpmC per server core, so
+// it takes --server-cores.
+func scenarioOnlyFlags(cmd *cobra.Command, tpcc bool) error {
 	for _, name := range []string{"scale", "repeat", "variant", "server-cores"} {
+		if name == "server-cores" && tpcc {
+			continue
+		}
 		if cmd.Flags().Changed(name) {
 			return usageError("--%s applies only to a scenario run: add --scenario NAME (see 'tsbench scenarios') or drop --%s", name, name)
 		}
@@ -313,6 +322,9 @@ func execute(cfg *config.Config, out runOutputs, stdout, stderr io.Writer) error
 // scenario phase, if any. The run is in the results store from its first
 // measured second on.
 func runBenchmark(cfg *config.Config, label string, out runOutputs, stdout, stderr io.Writer) (*summary.Summary, error) {
+	if cfg.Workload == config.WorkloadTPCC {
+		return runTPCC(cfg, label, out, stdout, stderr)
+	}
 	driver, _ := target.Lookup(cfg.Target)
 	dataDir := dataDirOf(cfg)
 	runID := newRunID()
@@ -352,6 +364,13 @@ func runBenchmark(cfg *config.Config, label string, out runOutputs, stdout, stde
 		return nil, &exitError{ExitFailure, err}
 	}
 	complete(s, cfg, runID, driver, opts.DataDir)
+	return s, finishRun(s, cfg, label, dataDir, store, out, stdout, stderr)
+}
+
+// finishRun finishes a measured run: thresholds, the run directory and the
+// results store, then the console.
+func finishRun(s *summary.Summary, cfg *config.Config, label, dataDir string, store *liveStore, out runOutputs, stdout, stderr io.Writer) error {
+	runID := s.RunID
 	s.Scenario = label
 	for _, e := range cfg.Thresholds {
 		th, _ := threshold.Parse(e) // checked when the configuration was read
@@ -366,7 +385,7 @@ func runBenchmark(cfg *config.Config, label string, out runOutputs, stdout, stde
 		fmt.Fprintf(stdout, "==================== %s ====================\n", label)
 	}
 	if err := report.Console(stdout, s); err != nil && !errors.Is(err, syscall.EPIPE) {
-		return nil, &exitError{ExitFailure, err}
+		return &exitError{ExitFailure, err}
 	}
 	printThresholds(stdout, s.Thresholds)
 	if line := resourceLine(s.Resources); line != "" {
@@ -377,7 +396,7 @@ func runBenchmark(cfg *config.Config, label string, out runOutputs, stdout, stde
 			fmt.Fprintln(stdout, line)
 		}
 	}
-	return s, nil
+	return nil
 }
 
 // targetOptions are the connection settings of cfg's target; embedded
@@ -454,7 +473,7 @@ func outcome(s *summary.Summary) error {
 	switch {
 	case s.Interrupted:
 		return &exitError{code: ExitInterrupted}
-	case s.Verify != nil && !s.Verify.OK && s.Verify.Skipped == "":
+	case s.Verify != nil && !s.Verify.OK && s.Verify.Skipped == "", s.TPCC != nil && !s.TPCC.Consistent():
 		return &exitError{code: ExitVerify}
 	case s.ThresholdFailed():
 		return &exitError{code: ExitThreshold}

@@ -32,6 +32,7 @@ type scenarioResult struct {
 	BreakEvens    []scenario.BreakEven  `json:"compression_break_even,omitempty"`
 	BreakPoints   []breakPointResult    `json:"break_points,omitempty"`
 	Analytics     []analyticsResult     `json:"analytics,omitempty"`
+	Sweep         []summary.SweepPoint  `json:"sweep,omitempty"`
 	Phases        []scenarioPhaseResult `json:"phases"`
 }
 
@@ -129,6 +130,7 @@ func runScenario(cmd *cobra.Command, f *runFlags, flags []*keyFlag, sc *scenario
 	if cores == 0 {
 		cores = runtime.NumCPU()
 	}
+	f.runOutputs.serverCores = cores
 	configs, err := phaseConfigs(cmd, f, flags, sc, stderr)
 	if err != nil {
 		return nil, err
@@ -147,6 +149,7 @@ func runScenario(cmd *cobra.Command, f *runFlags, flags []*keyFlag, sc *scenario
 		Repeat: repeat, ServerCores: cores, Target: configs[0].Target, Started: time.Now().UTC()}
 	measured := make([][]scenario.Measurement, len(sc.Phases))
 	var runs []*summary.Summary // every phase's run, to carry the table
+	var phaseRuns []scenario.PhaseRun
 	var worst error
 	for r := 1; r <= repeat && !res.Interrupted; r++ {
 		for i, p := range sc.Phases {
@@ -177,6 +180,7 @@ func runScenario(cmd *cobra.Command, f *runFlags, flags []*keyFlag, sc *scenario
 				res.BreakPoints = append(res.BreakPoints, bp)
 			}
 			runs = append(runs, s)
+			phaseRuns = append(phaseRuns, scenario.PhaseRun{Phase: p, Summary: s})
 			res.Phases = append(res.Phases, scenarioPhaseResult{Phase: p.Name, Repetition: r, RunID: s.RunID, ResultsDir: s.ResultsDir})
 			if op := s.Op(p.Operation); op != nil && !s.Interrupted {
 				measured[i] = append(measured[i], scenario.Measurement{Seconds: s.Elapsed, Points: op.OKPoints,
@@ -195,6 +199,14 @@ func runScenario(cmd *cobra.Command, f *runFlags, flags []*keyFlag, sc *scenario
 	where := fmt.Sprintf("target %s", res.Target)
 	if err := sc.PrintTable(stdout, res.Rows, f.scale, cores, where); err != nil {
 		return nil, err
+	}
+	if sc.Extra != nil {
+		res.Sweep = sc.Extra(stdout, phaseRuns)
+		for _, s := range runs {
+			if s.TPCC != nil {
+				s.TPCC.Sweep = res.Sweep // the report charts it from any of the runs
+			}
+		}
 	}
 	attachFigures(runs, sc.Figures(res.Rows), f.runOutputs, dataDirOf(configs[0]), stderr)
 	res.BreakEvens = scenario.BreakEvens(res.Rows)

@@ -18,6 +18,9 @@ type runOutputs struct {
 	hdrLog    string // --hdr-log DIR
 	serverPID int    // --server-pid
 	resources bool   // --resources
+	// serverCores are the database host's cores for per-core figures
+	// (--server-cores; 0 = this machine's).
+	serverCores int
 }
 
 // Deadlines of the store's work at the edges of a run. The journal bounds

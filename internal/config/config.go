@@ -109,6 +109,18 @@ type Config struct {
 	QuerySeed      int64        // QUERY_SEED
 	QuerySelection string       // QUERY_DEVICE_SELECTION: random or owned
 
+	// TPC-C.
+	Workload       string // WORKLOAD: WorkloadTimeSeries or WorkloadTPCC
+	TPCCWarehouses int    // TPCC_WAREHOUSES
+	TPCCThink      bool   // TPCC_THINK_TIME
+	TPCCLoad       string // TPCC_LOAD: auto, always, never
+	TPCCTables     string // TPCC_TABLES: logged, unlogged
+	TPCCTablespace string // TPCC_TABLESPACE
+
+	// Analytics.
+	AnalyticsEngine string // ANALYTICS_ENGINE: sql or spark
+	SparkMaster     string // SPARK_MASTER ("" = local[*])
+
 	// Output.
 	Quiet            bool          // --quiet / IS_QUIET_MODE
 	ProgressInterval time.Duration // LOG_PRINT_INTERVAL
@@ -121,6 +133,12 @@ type Config struct {
 	// that Resolve can point at the line to fix. Keys never set are absent.
 	origin map[string]string
 }
+
+// Workloads (WORKLOAD).
+const (
+	WorkloadTimeSeries = "timeseries"
+	WorkloadTPCC       = "tpcc"
+)
 
 // DefaultTagCardinality is the number of distinct values of a tag when
 // TAG_VALUE_CARDINALITY is empty.

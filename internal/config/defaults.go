@@ -31,7 +31,14 @@ func Default() *Config {
 		SchemaClients: 1,
 		Verify:        true,
 		WriteTimeout:  120 * time.Second,
-		ReadTimeout:   300 * time.Second,
+
+		Workload:       WorkloadTimeSeries,
+		TPCCWarehouses: 1,
+		TPCCLoad:       "auto",
+		TPCCTables:     "logged",
+
+		AnalyticsEngine: "sql",
+		ReadTimeout:     300 * time.Second,
 
 		Groups:         1,
 		GroupStrategy:  "mod",

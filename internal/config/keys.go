@@ -264,6 +264,28 @@ var keyTable = concat(
 		key("QUERY_DEVICE_SELECTION", "how a query picks devices: random (IoT-benchmark) or owned (each client reads its own devices in turn, e.g. to read every series once)",
 			oneOf(func(c *Config) *string { return &c.QuerySelection }, "random", "owned")),
 	)),
+	group("TPC-C (WORKLOAD = tpcc)", keys(
+		key("WORKLOAD", "what the run does: timeseries (writes and Q1..Q10) or tpcc (TPC-C's five transactions; "+
+			"CLIENT_NUMBER terminals for --duration, default 60s)",
+			oneOf(func(c *Config) *string { return &c.Workload }, WorkloadTimeSeries, WorkloadTPCC)),
+		key("TPCC_WAREHOUSES", "warehouses loaded (W; about 100 MB and 600,000 rows each)",
+			intField(func(c *Config) *int { return &c.TPCCWarehouses }, 1, 100_000)),
+		key("TPCC_THINK_TIME", "keying and think times of the specification (a terminal then does about 1.3 transactions a minute)",
+			boolField(func(c *Config) *bool { return &c.TPCCThink })),
+		key("TPCC_LOAD", "auto: reuse a complete load of the same shape; always: reload; never: the tables must be there",
+			oneOf(func(c *Config) *string { return &c.TPCCLoad }, "auto", "always", "never")),
+		key("TPCC_TABLES", "logged tables, or PostgreSQL UNLOGGED tables (no write-ahead log)",
+			oneOf(func(c *Config) *string { return &c.TPCCTables }, "logged", "unlogged")),
+		key("TPCC_TABLESPACE", "PostgreSQL tablespace for the TPC-C tables and indexes (empty: the default)",
+			textField(func(c *Config) *string { return &c.TPCCTablespace }, false)),
+	)),
+	group("Analytics (event scenarios)", keys(
+		key("ANALYTICS_ENGINE", "what runs an analytics phase (das-events): sql, the target's own SQL; or spark, Apache Spark "+
+			"reading the event store over JDBC (scripts/ci/install-spark.sh)",
+			oneOf(func(c *Config) *string { return &c.AnalyticsEngine }, "sql", "spark")),
+		key("SPARK_MASTER", "Spark master URL for ANALYTICS_ENGINE=spark: local[*] (default), or spark://HOST:7077 for a cluster",
+			textField(func(c *Config) *string { return &c.SparkMaster }, false)),
+	)),
 	group("Output", keys(
 		key("IS_QUIET_MODE", "no progress lines during the run", boolField(func(c *Config) *bool { return &c.Quiet })),
 		key("LOG_PRINT_INTERVAL", "seconds between progress lines (0 = none)",

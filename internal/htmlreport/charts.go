@@ -87,6 +87,9 @@ func charts(runs []runView, ops []string) (chartData, bool) {
 	for _, op := range ops {
 		data.Sections = append(data.Sections, section{ID: "op-" + op, Charts: opCharts(runs, op)})
 	}
+	if sweep := sweepCharts(runs); len(sweep) > 0 {
+		data.Sections = append(data.Sections, section{ID: "tpcc", Charts: sweep})
+	}
 	res := resourceCharts(runs)
 	if len(res) > 0 {
 		data.Sections = append(data.Sections, section{ID: "resources", Charts: res})
@@ -383,4 +386,27 @@ func withoutZeroKeys(ss []series) []series {
 		}
 	}
 	return out
+}
+
+// sweepCharts draw a TPC-C scenario's connections sweep (tpmC and p90
+// latency by number of connections), one line per run that carries one.
+func sweepCharts(runs []runView) []chartSpec {
+	multi := len(runs) > 1
+	tpm := chartSpec{ID: "sweep-tpmc", Title: "tpmC by connections", Subtitle: "TPC-C New-Orders per minute, disk tables",
+		XName: "connections", YName: "tpmC", XKind: "value"}
+	p90 := chartSpec{ID: "sweep-p90", Title: "p90 latency by connections", Subtitle: "all five transaction types",
+		XName: "connections", YName: "ms", XKind: "value"}
+	for _, r := range runs {
+		if r.TPCC == nil || len(r.TPCC.Sweep) == 0 {
+			continue
+		}
+		var t, l [][2]float64
+		for _, p := range r.TPCC.Sweep {
+			t = append(t, [2]float64{float64(p.Connections), round3(p.TpmC)})
+			l = append(l, [2]float64{float64(p.Connections), round3(p.P90MS)})
+		}
+		tpm.add(mk(multi, r, "", false, t))
+		p90.add(mk(multi, r, "", false, l))
+	}
+	return nonEmpty(tpm, p90)
 }

@@ -87,6 +87,7 @@ type model struct {
 	Config      []diffRow
 	Env         []diffRow
 	Published   bool
+	TPCC        bool // some run is a TPC-C run
 	Failures    bool
 	OpenModel   bool
 	ECharts     template.JS
@@ -123,6 +124,7 @@ func build(runs []*summary.Summary, opts Options) model {
 		v := newRunView(i, s)
 		m.OpenModel = m.OpenModel || s.OpenModel
 		m.Published = m.Published || len(s.Published) > 0
+		m.TPCC = m.TPCC || s.TPCC != nil
 		m.Failures = m.Failures || s.Failed()
 		m.Runs = append(m.Runs, v)
 		ids = append(ids, s.RunID)

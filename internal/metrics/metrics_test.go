@@ -26,7 +26,7 @@ func TestPercentilesAlwaysOrdered(t *testing.T) {
 		for _, n := range []int{1, 2, 7, 1000} {
 			r := NewRun(3, false, time.Now())
 			for i := 0; i < n; i++ {
-				r.Client(i%3).Record(workload.Write, 10, draw(), 0)
+				r.Client(i%3).Record(Kind(workload.Write), 10, draw(), 0)
 			}
 			ops := r.Operations(time.Second)
 			l := ops[0].LatencyMS
@@ -51,7 +51,7 @@ func TestMergeAcrossClients(t *testing.T) {
 	var sum time.Duration
 	for i := 1; i <= 4000; i++ {
 		d := time.Duration(i) * 10 * time.Microsecond
-		r.Client(i%4).Record(workload.Op(3), 2, d, d)
+		r.Client(i%4).Record(Kind(workload.Op(3)), 2, d, d)
 		all.RecordValue(micros(d))
 		sum += d
 	}
@@ -93,12 +93,12 @@ func TestMergeAcrossClients(t *testing.T) {
 func TestFailuresGroupedAndApart(t *testing.T) {
 	r := NewRun(2, false, time.Now())
 	c := r.Client(0)
-	c.Record(workload.Write, 100, time.Millisecond, time.Millisecond)
+	c.Record(Kind(workload.Write), 100, time.Millisecond, time.Millisecond)
 	for i := 0; i < 3; i++ {
-		c.Fail(workload.Write, 100, fmt.Errorf("dial tcp 127.0.0.1:%d: connection refused", 8000+i))
+		c.Fail(Kind(workload.Write), 100, fmt.Errorf("dial tcp 127.0.0.1:%d: connection refused", 8000+i))
 	}
-	r.Client(1).Fail(workload.Write, 100, errors.New("server said: disk full"))
-	r.Client(1).Unsupported(workload.Op(7))
+	r.Client(1).Fail(Kind(workload.Write), 100, errors.New("server said: disk full"))
+	r.Client(1).Unsupported(Kind(workload.Op(7)))
 	ops := r.Operations(time.Second)
 	w := ops[0]
 	if w.OKOperations != 1 || w.FailOperations != 4 || w.FailPoints != 400 || w.OKPoints != 100 {
@@ -119,13 +119,13 @@ func TestFailuresGroupedAndApart(t *testing.T) {
 func TestIntervals(t *testing.T) {
 	start := time.Now()
 	r := NewRun(2, false, start)
-	r.Client(0).Record(workload.Write, 10, time.Millisecond, 0)
-	r.Client(1).Record(workload.Write, 10, 2*time.Millisecond, 0)
+	r.Client(0).Record(Kind(workload.Write), 10, time.Millisecond, 0)
+	r.Client(1).Record(Kind(workload.Write), 10, 2*time.Millisecond, 0)
 	iv, tot := r.Snapshot(start.Add(time.Second))
 	if len(iv.Ops) != 1 || iv.Ops[0].OKOps != 2 || iv.Ops[0].OKPoints != 20 || iv.Seconds != 1 {
 		t.Fatalf("interval %+v", iv)
 	}
-	r.Client(0).Fail(workload.Write, 10, errors.New("x"))
+	r.Client(0).Fail(Kind(workload.Write), 10, errors.New("x"))
 	iv, tot = r.Snapshot(start.Add(2 * time.Second))
 	if tot.OKOps != 2 || tot.FailOps != 1 || iv.Ops[0].FailOps != 1 || iv.Start != 1 {
 		t.Fatalf("second interval %+v totals %+v", iv, tot)
@@ -143,7 +143,7 @@ func TestIntervalHistogramsAddUp(t *testing.T) {
 	r := NewRun(2, false, start)
 	for sec := 0; sec < 3; sec++ {
 		for i := 0; i < 50; i++ {
-			r.Client(i%2).Record(workload.Write, 1, time.Duration(100+sec*1000+i*37)*time.Microsecond, 0)
+			r.Client(i%2).Record(Kind(workload.Write), 1, time.Duration(100+sec*1000+i*37)*time.Microsecond, 0)
 		}
 		r.Snapshot(start.Add(time.Duration(sec+1) * time.Second))
 	}
@@ -175,9 +175,9 @@ func TestFromIntervals(t *testing.T) {
 	r := NewRun(1, false, start)
 	for sec := 0; sec < 4; sec++ {
 		for i := 1; i <= 100; i++ {
-			r.Client(0).Record(workload.Write, 10, time.Duration(i*100)*time.Microsecond, 0)
+			r.Client(0).Record(Kind(workload.Write), 10, time.Duration(i*100)*time.Microsecond, 0)
 		}
-		r.Client(0).Fail(workload.Write, 10, errors.New("x"))
+		r.Client(0).Fail(Kind(workload.Write), 10, errors.New("x"))
 		r.Snapshot(start.Add(time.Duration(sec+1) * time.Second))
 	}
 	full := r.Operations(4 * time.Second)[0]

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
-	"github.com/tsbench/tsbench/internal/workload"
 )
 
 // Histogram range: 1 µs to 1 h at 3 significant digits, as DESIGN.md asks.
@@ -52,17 +51,26 @@ type opStats struct {
 	maxSvcNanos int64
 }
 
+// Kind is what a recorded operation was: an index into the run's kind
+// names (by default the time-series operations, workload.Op; see NewRun and
+// NewRunNamed).
+type Kind int
+
+// MaxKinds bounds the kinds one run records: the per-client arrays are
+// fixed so that recording never allocates or looks up a map.
+const MaxKinds = 16
+
 // intervalStats is what a client accumulated since the last snapshot.
 type intervalStats struct {
-	okOps, okPoints, failOps [workload.NumOps]int64
-	latencies                [workload.NumOps][]int64 // µs
+	okOps, okPoints, failOps [MaxKinds]int64
+	latencies                [MaxKinds][]int64 // µs
 }
 
 // Client records one client's operations. Record and Fail are called only by
 // the client's goroutine; the interval part is shared with the collector and
 // guarded by a mutex that is uncontended but once a second.
 type Client struct {
-	ops       [workload.NumOps]*opStats
+	ops       [MaxKinds]*opStats
 	openModel bool
 	failures  map[failKey]*failure
 
@@ -71,7 +79,7 @@ type Client struct {
 }
 
 type failKey struct {
-	op    workload.Op
+	op    Kind
 	class string
 }
 
@@ -85,7 +93,7 @@ func newClient(openModel bool) *Client {
 	return &Client{openModel: openModel, failures: map[failKey]*failure{}}
 }
 
-func (c *Client) stats(op workload.Op) *opStats {
+func (c *Client) stats(op Kind) *opStats {
 	s := c.ops[op]
 	if s == nil {
 		// Histograms are created on first use: a client that never runs a
@@ -101,7 +109,7 @@ func (c *Client) stats(op workload.Op) *opStats {
 
 // Record accounts for a successful operation. latency runs from the intended
 // start (equal to the send time in the closed model); service from the send.
-func (c *Client) Record(op workload.Op, points int64, latency, service time.Duration) {
+func (c *Client) Record(op Kind, points int64, latency, service time.Duration) {
 	s := c.stats(op)
 	us := micros(latency)
 	s.latency.RecordValue(us)
@@ -127,7 +135,7 @@ func (c *Client) Record(op workload.Op, points int64, latency, service time.Dura
 
 // Fail accounts for a failed operation; its latency is not mixed into the
 // successes'. The error is grouped by class.
-func (c *Client) Fail(op workload.Op, points int64, err error) {
+func (c *Client) Fail(op Kind, points int64, err error) {
 	s := c.stats(op)
 	s.failOps++
 	s.failPoints += points
@@ -146,7 +154,7 @@ func (c *Client) Fail(op workload.Op, points int64, err error) {
 }
 
 // Unsupported accounts for an operation the target cannot express.
-func (c *Client) Unsupported(op workload.Op) { c.stats(op).unsupported++ }
+func (c *Client) Unsupported(op Kind) { c.stats(op).unsupported++ }
 
 // takeInterval hands the collector what accumulated since its last call and
 // gives the client fresh (recycled) buffers.
@@ -154,7 +162,7 @@ func (c *Client) takeInterval(spare *intervalStats) intervalStats {
 	for i := range spare.latencies {
 		spare.latencies[i] = spare.latencies[i][:0]
 	}
-	spare.okOps, spare.okPoints, spare.failOps = [workload.NumOps]int64{}, [workload.NumOps]int64{}, [workload.NumOps]int64{}
+	spare.okOps, spare.okPoints, spare.failOps = [MaxKinds]int64{}, [MaxKinds]int64{}, [MaxKinds]int64{}
 	c.mu.Lock()
 	out := c.interval
 	c.interval = *spare

@@ -3,6 +3,7 @@ package metrics
 import (
 	"encoding/base64"
 	"math"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -17,6 +18,7 @@ type Run struct {
 	clients   []*Client
 	openModel bool
 	start     time.Time
+	names     []string // kind names, by Kind
 
 	mu        sync.Mutex
 	last      time.Time
@@ -31,9 +33,28 @@ type Totals struct {
 }
 
 // NewRun prepares recorders for n clients; start is when the measured phase
-// began.
+// began. Its kinds are the time-series operations (workload.Op).
 func NewRun(n int, openModel bool, start time.Time) *Run {
-	r := &Run{openModel: openModel, start: start, last: start}
+	return NewRunNamed(n, openModel, start, OperationNames())
+}
+
+// OperationNames are the time-series operations' names, by workload.Op.
+func OperationNames() []string {
+	names := make([]string, workload.NumOps)
+	for op := range names {
+		names[op] = workload.Op(op).String()
+	}
+	return names
+}
+
+// NewRunNamed prepares recorders for n clients of a workload whose kinds
+// are names (at most MaxKinds; Kind(i) is names[i]), such as TPC-C's five
+// transactions. The rows of Operations follow the order of names.
+func NewRunNamed(n int, openModel bool, start time.Time, names []string) *Run {
+	if len(names) > MaxKinds {
+		panic("metrics: more than MaxKinds kinds") // programming error
+	}
+	r := &Run{openModel: openModel, start: start, last: start, names: names}
 	for i := 0; i < n; i++ {
 		r.clients = append(r.clients, newClient(openModel))
 	}
@@ -49,8 +70,8 @@ func (r *Run) Client(i int) *Client { return r.clients[i] }
 func (r *Run) Snapshot(now time.Time) (summary.Interval, Totals) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	var ok, pts, fail [workload.NumOps]int64
-	hists := [workload.NumOps]*hdrhistogram.Histogram{}
+	var ok, pts, fail [MaxKinds]int64
+	hists := [MaxKinds]*hdrhistogram.Histogram{}
 	for _, c := range r.clients {
 		iv := c.takeInterval(&r.spare)
 		for op := range iv.latencies {
@@ -71,7 +92,7 @@ func (r *Run) Snapshot(now time.Time) (summary.Interval, Totals) {
 		if ok[op] == 0 && fail[op] == 0 {
 			continue
 		}
-		io := summary.IntervalOp{Name: workload.Op(op).String(), OKOps: ok[op], OKPoints: pts[op], FailOps: fail[op]}
+		io := summary.IntervalOp{Name: r.names[op], OKOps: ok[op], OKPoints: pts[op], FailOps: fail[op]}
 		if h := hists[op]; h != nil {
 			io.P50MS = ms(h.ValueAtQuantile(50))
 			io.P99MS = ms(h.ValueAtQuantile(99))
@@ -102,11 +123,12 @@ func (r *Run) Intervals() []summary.Interval {
 func ms(us int64) float64 { return float64(us) / 1000 }
 
 // Operations merges every client's figures into the rows of the matrices, in
-// the order write, Q1..Q10; kinds that never ran are left out. Call it after
-// the clients stopped. elapsed is the measured phase, for throughput.
+// the order of the run's kinds (write, Q1..Q10 for time series); kinds that
+// never ran are left out. Call it after the clients stopped. elapsed is the
+// measured phase, for throughput.
 func (r *Run) Operations(elapsed time.Duration) []summary.Operation {
 	var out []summary.Operation
-	for op := workload.Op(0); op < workload.NumOps; op++ {
+	for op := Kind(0); int(op) < len(r.names); op++ {
 		if row, ok := r.operation(op, elapsed); ok {
 			out = append(out, row)
 		}
@@ -114,8 +136,8 @@ func (r *Run) Operations(elapsed time.Duration) []summary.Operation {
 	return out
 }
 
-func (r *Run) operation(op workload.Op, elapsed time.Duration) (summary.Operation, bool) {
-	row := summary.Operation{Name: op.String()}
+func (r *Run) operation(op Kind, elapsed time.Duration) (summary.Operation, bool) {
+	row := summary.Operation{Name: r.names[op]}
 	merged := NewHistogram()
 	var service *hdrhistogram.Histogram
 	var sum, svcSum int64
@@ -236,6 +258,7 @@ func FromIntervals(ivs []summary.Interval) []summary.Operation {
 		hist *hdrhistogram.Histogram
 	}
 	byOp := map[string]*acc{}
+	order := OperationNames() // time-series rows first, in matrix order
 	var seconds float64
 	for _, iv := range ivs {
 		seconds += iv.Seconds
@@ -244,6 +267,9 @@ func FromIntervals(ivs []summary.Interval) []summary.Operation {
 			if a == nil {
 				a = &acc{row: summary.Operation{Name: o.Name}, hist: NewHistogram()}
 				byOp[o.Name] = a
+				if !slices.Contains(order, o.Name) {
+					order = append(order, o.Name) // another workload's kinds, as first seen
+				}
 			}
 			a.row.OKOperations += o.OKOps
 			a.row.OKPoints += o.OKPoints
@@ -254,8 +280,8 @@ func FromIntervals(ivs []summary.Interval) []summary.Operation {
 		}
 	}
 	var out []summary.Operation
-	for op := workload.Op(0); op < workload.NumOps; op++ {
-		a := byOp[op.String()]
+	for _, name := range order {
+		a := byOp[name]
 		if a == nil {
 			continue
 		}

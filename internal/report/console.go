@@ -44,6 +44,7 @@ func Console(w io.Writer, s *summary.Summary) error {
 		writeLatencyMatrix(&b, "Service time (ms) Matrix", s.Operations, serviceRow)
 		b.WriteString(openModelNote(s) + "\n")
 	}
+	writeTPCC(&b, s)
 	writeNotes(&b, s)
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -19,9 +19,11 @@ func writeNotes(b *strings.Builder, s *summary.Summary) {
 	writeFailures(b, s.Operations)
 	line(b, unsupportedLine(s))
 	line(b, phasesLine(s.Phases))
-	line(b, verifyLine(s.Verify))
+	if s.TPCC == nil { // a TPC-C run's check is its consistency conditions
+		line(b, verifyLine(s.Verify))
+	}
 	line(b, storageLine(s))
-	line(b, toolLine(s.Tool))
+	line(b, toolLine(s.Tool, s.TPCC != nil))
 	line(b, stopLine(s.StopReason))
 	if s.Interrupted {
 		// Repeated at the end, where the eye lands after the run.
@@ -128,10 +130,14 @@ func storageLine(s *summary.Summary) string {
 
 // toolLine shows what the benchmark itself cost, so that a reader can tell
 // whether the client could have been the limit.
-func toolLine(t summary.Tool) string {
+func toolLine(t summary.Tool, transactions bool) string {
 	text := "Tool: " + f2(t.CPUSeconds) + " CPU s"
+	unit := "points"
+	if transactions {
+		unit = "transactions" // a TPC-C run counts one "point" per transaction
+	}
 	if t.CPUSecondsPerMillionPoints > 0 {
-		text += " (" + f2(t.CPUSecondsPerMillionPoints) + " CPU s per million points)"
+		text += " (" + f2(t.CPUSecondsPerMillionPoints) + " CPU s per million " + unit + ")"
 	}
 	text += ", peak memory " + HumanBytes(t.PeakRSSBytes)
 	if t.EmbeddedEngine != "" {

@@ -111,11 +111,11 @@ func (c *client) measure(ctx context.Context, op workload.Op, warm bool, points 
 			atomic.AddInt64(&c.warmPoints, got)
 		}
 	case err == nil:
-		c.rec.Record(op, got, done.Sub(intended), done.Sub(sent))
+		c.rec.Record(metrics.Kind(op), got, done.Sub(intended), done.Sub(sent))
 	case errors.Is(err, target.ErrUnsupported):
-		c.rec.Unsupported(op)
+		c.rec.Unsupported(metrics.Kind(op))
 	default:
-		c.rec.Fail(op, points, err)
+		c.rec.Fail(metrics.Kind(op), points, err)
 	}
 }
 

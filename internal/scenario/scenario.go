@@ -7,11 +7,13 @@ package scenario
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/tsbench/tsbench/internal/summary"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -81,6 +83,17 @@ type Scenario struct {
 	// Repeat is the study's number of repetitions (HAKOM: n=10); --repeat
 	// overrides it.
 	Repeat int
+	// Extra, when set, prints what the scenario compares beyond the
+	// published-vs-measured table (mot-tpcc: its connections sweep and
+	// in-memory against disk tables) and returns the sweep the report
+	// charts, if any.
+	Extra func(w io.Writer, runs []PhaseRun) []summary.SweepPoint
+}
+
+// PhaseRun is one finished run of a phase.
+type PhaseRun struct {
+	Phase   Phase
+	Summary *summary.Summary
 }
 
 // Variant changes a scenario's settings and published figures.

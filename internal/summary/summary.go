@@ -159,6 +159,71 @@ type Summary struct {
 	// Published is the published-vs-measured table of a seed scenario's
 	// run, when the scenario fills it in; the HTML report shows it.
 	Published []PublishedFigure `json:"published_vs_measured,omitempty"`
+	// TPCC is what a TPC-C run (WORKLOAD = tpcc) measured beyond its
+	// matrices, whose rows are then the five transaction types.
+	TPCC *TPCC `json:"tpcc,omitempty"`
+}
+
+// TPCC is a TPC-C run's own figures.
+type TPCC struct {
+	Warehouses int    `json:"warehouses"`
+	Terminals  int    `json:"terminals"`
+	ThinkTimes bool   `json:"think_times"`
+	Tables     string `json:"tables"` // logged, or unlogged (PostgreSQL)
+	Tablespace string `json:"tablespace,omitempty"`
+	// TpmC is New-Order transactions completed per minute of the measured
+	// phase (those rolled back by design included, as the specification
+	// counts them); TpmTotal counts all five types.
+	TpmC        float64 `json:"tpmc"`
+	TpmTotal    float64 `json:"tpm_total"`
+	ServerCores int     `json:"server_cores,omitempty"`
+	TpmCPerCore float64 `json:"tpmc_per_core,omitempty"`
+	// Rollbacks are New-Orders rolled back by design (1 % name an unused
+	// item); failed transactions are in the matrices' failure columns.
+	Rollbacks       int64       `json:"new_order_rollbacks"`
+	DeliverySkipped int64       `json:"delivery_districts_skipped"`
+	Reconnects      int64       `json:"reconnects,omitempty"`
+	WarmupTx        int64       `json:"warmup_transactions,omitempty"`
+	Load            TPCCLoad    `json:"load"`
+	Consistency     []TPCCCheck `json:"consistency"`
+	// Sweep is a scenario's tpmC by number of connections, attached to
+	// each of its runs for the report.
+	Sweep []SweepPoint `json:"sweep,omitempty"`
+}
+
+// TPCCLoad is the initial population of a TPC-C run.
+type TPCCLoad struct {
+	Loaded  bool    `json:"loaded"` // false: an earlier complete load was reused
+	Seconds float64 `json:"seconds,omitempty"`
+	Rows    int64   `json:"rows,omitempty"`
+}
+
+// TPCCCheck is one consistency condition (TPC-C clause 3.3.2) checked
+// after the run, and how many rows break it.
+type TPCCCheck struct {
+	Number     int    `json:"number"`
+	Condition  string `json:"condition"`
+	Violations int64  `json:"violations"`
+	OK         bool   `json:"ok"`
+	Error      string `json:"error,omitempty"`
+}
+
+// Consistent reports whether every consistency condition held.
+func (t *TPCC) Consistent() bool {
+	for _, c := range t.Consistency {
+		if !c.OK {
+			return false
+		}
+	}
+	return len(t.Consistency) > 0
+}
+
+// SweepPoint is one step of a connections sweep.
+type SweepPoint struct {
+	Label       string  `json:"label"` // the scenario phase
+	Connections int     `json:"connections"`
+	TpmC        float64 `json:"tpmc"`
+	P90MS       float64 `json:"p90_ms"` // 90th percentile over all transaction types
 }
 
 // Resources is the resource use sampled during the measured phase.
@@ -247,7 +312,7 @@ func (s *Summary) Status() string {
 		return "running"
 	case s.Interrupted:
 		return "interrupted"
-	case s.Verify != nil && !s.Verify.OK && s.Verify.Skipped == "":
+	case s.Verify != nil && !s.Verify.OK && s.Verify.Skipped == "", s.TPCC != nil && !s.TPCC.Consistent():
 		return "verify-failed"
 	case s.ThresholdFailed():
 		return "threshold-failed"

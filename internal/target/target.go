@@ -6,6 +6,7 @@ package target
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"sort"
@@ -134,6 +135,21 @@ type Driver struct {
 	// from Options.Extra; the command line refuses any other before a run.
 	Options []Option
 	Open    func(ctx context.Context, o Options) (Target, error)
+	// SQL, when set, says how workloads that are not time series (TPC-C)
+	// reach the server through database/sql, or why they cannot.
+	SQL *SQLAccess
+}
+
+// SQLAccess is a target's database/sql access for transactional workloads.
+type SQLAccess struct {
+	// Dialect is the SQL spoken: "postgres" or "mysql".
+	Dialect string
+	// Open returns a handle whose connections use the target's settings
+	// (HOST, PORT, USERNAME, PASSWORD, DB_NAME); nil when Unsupported.
+	Open func(ctx context.Context, o Options) (*sql.DB, error)
+	// Unsupported says why transactional workloads cannot run on the
+	// target (e.g. one writer at a time); empty when they can.
+	Unsupported string
 }
 
 // Option is one target option and what it accepts: one of Values, or what

@@ -25,6 +25,12 @@ start)
     || fail_start postgres "$DIR/log"
   head -n 1 "$DIR/data/postmaster.pid" >"$DIR/pid"
   runuser -u postgres -- "$BIN/createdb" -h 127.0.0.1 -p "$PORT" test
+  # A tablespace in memory (tmpfs) for the mot-tpcc scenario's in-memory
+  # analogue: UNLOGGED tables there write neither WAL nor data to disk.
+  TMPFS=/dev/shm/tsbench-postgres-$PORT
+  rm -rf "$TMPFS"; mkdir -p "$TMPFS"; chown postgres:postgres "$TMPFS"; chmod 700 "$TMPFS"
+  runuser -u postgres -- "$BIN/psql" -q -h 127.0.0.1 -p "$PORT" -d test \
+    -c "CREATE TABLESPACE tsbench_tmpfs LOCATION '$TMPFS'" >/dev/null
   log "ready: postgres://postgres@127.0.0.1:$PORT/test (tsbench run --target postgres)"
   ;;
 stop)
@@ -32,6 +38,7 @@ stop)
     runuser -u postgres -- "$BIN/pg_ctl" -D "$DIR/data" -m fast -w stop >/dev/null 2>&1 || true
   fi
   stop_pid postgres
+  rm -rf "/dev/shm/tsbench-postgres-$PORT"
   ;;
 status)
   is_running postgres

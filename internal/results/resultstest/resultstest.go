@@ -66,10 +66,10 @@ func Summary(r Run) *summary.Summary {
 					spread = 0.3
 				}
 				d := time.Duration(float64(o.Latency) * math.Exp(spread*rng.NormFloat64()))
-				c.Record(o.Op, pts, d, d)
+				c.Record(metrics.Kind(o.Op), pts, d, d)
 			}
 			for i := 0; i < o.FailPerSec; i++ {
-				c.Fail(o.Op, pts, errTimeout)
+				c.Fail(metrics.Kind(o.Op), pts, errTimeout)
 			}
 		}
 		at := start.Add(time.Duration(sec+1) * time.Second)

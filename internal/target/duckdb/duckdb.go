@@ -39,6 +39,10 @@ var Driver = &target.Driver{
 	Server:      "embedded",
 	Caps:        target.Capabilities{Types: ts.DataTypes, Queries: ts.QueryKinds},
 	Open:        open,
+	SQL: &target.SQLAccess{Dialect: "duckdb", Unsupported: "DuckDB's optimistic concurrency aborts a " +
+		"transaction that updates a row another open transaction updated, and it has no SELECT ... FOR " +
+		"UPDATE; every TPC-C New-Order and Payment updates its district's row, so concurrent terminals " +
+		"would mostly abort; use postgres or mysql"},
 }
 
 func init() { target.Register(Driver) }

@@ -50,6 +50,7 @@ var Driver = &target.Driver{
 	Caps:        target.Capabilities{Types: ts.DataTypes, Queries: ts.QueryKinds},
 	Options:     []target.Option{{Name: "write_path", Values: []string{"insert", "load"}}},
 	Open:        open,
+	SQL:         &target.SQLAccess{Dialect: "mysql", Open: openSQL},
 }
 
 func init() { target.Register(Driver) }
@@ -73,21 +74,47 @@ var readerSeq struct {
 	n int
 }
 
-func open(ctx context.Context, o target.Options) (target.Target, error) {
+// connConfig is the driver configuration of o: HOST, PORT, USERNAME,
+// PASSWORD and DB_NAME (IoT-benchmark's root/root means no password).
+func connConfig(o target.Options) *mysql.Config {
 	host, port := o.HostPort(DefaultPort)
-	db := o.DatabaseOr("test")
 	user := o.User
 	if user == "" {
 		user = "root"
 	}
 	cfg := mysql.NewConfig()
-	cfg.Net, cfg.Addr, cfg.User, cfg.DBName = "tcp", net.JoinHostPort(host, strconv.Itoa(port)), user, db
+	cfg.Net, cfg.Addr, cfg.User, cfg.DBName = "tcp", net.JoinHostPort(host, strconv.Itoa(port)), user, o.DatabaseOr("test")
 	if o.Password != "" && !(user == "root" && o.Password == "root") { // IoT-benchmark's default credentials
 		cfg.Passwd = o.Password
 	}
 	cfg.AllowAllFiles = false
 	cfg.Timeout, cfg.ReadTimeout, cfg.WriteTimeout = 10*time.Second, 10*time.Minute, 10*time.Minute
 	cfg.InterpolateParams = false
+	return cfg
+}
+
+// openSQL is the database/sql handle of SQLAccess (TPC-C).
+func openSQL(ctx context.Context, o target.Options) (*sql.DB, error) {
+	cfg := connConfig(o)
+	// Transactions read dates back, and send each statement once: with
+	// server-side prepared statements every statement would take three
+	// round trips (prepare, execute, close).
+	cfg.ParseTime, cfg.InterpolateParams = true, true
+	conn, err := mysql.NewConnector(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("mysql: %s: %w", cfg.Addr, err)
+	}
+	db := sql.OpenDB(conn)
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("mysql: connect to %s as %s: %w", cfg.Addr, cfg.User, err)
+	}
+	return db, nil
+}
+
+func open(ctx context.Context, o target.Options) (target.Target, error) {
+	cfg := connConfig(o)
+	user := cfg.User
 	path := o.Extra["write_path"]
 	switch path {
 	case "", "insert":

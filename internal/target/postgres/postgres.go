@@ -42,6 +42,7 @@ package postgres
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -50,6 +51,7 @@ import (
 	"sync"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/tsbench/tsbench/internal/target"
 	"github.com/tsbench/tsbench/internal/ts"
 )
@@ -80,6 +82,7 @@ var Driver = &target.Driver{
 	},
 	Options: options,
 	Open:    open,
+	SQL:     &target.SQLAccess{Dialect: "postgres", Open: openSQL},
 }
 
 // TimescaleDriver registers the TimescaleDB mode: the same layout as a
@@ -138,27 +141,11 @@ func openMode(ctx context.Context, o target.Options, timescale bool) (target.Tar
 	if timescale {
 		defaultPort = DefaultTimescalePort
 	}
-	host, port := o.HostPort(defaultPort)
-	user, db := o.User, o.Database
-	if user == "" || user == "root" { // IoT-benchmark's default user means "not set" here
-		user = "postgres"
-	}
-	switch {
-	case timescale && (db == "" || db == "test"):
-		db = "postgres" // tsbench's default database name; PGlite has only this one
-	case db == "":
-		db = "test"
-	}
-	addr := net.JoinHostPort(host, strconv.Itoa(port))
-	cfg, err := pgx.ParseConfig(fmt.Sprintf("host=%s port=%d dbname=%s sslmode=disable connect_timeout=10", host, port, db))
+	cfg, addr, err := connConfig(o, defaultPort, timescale)
 	if err != nil {
-		return nil, fmt.Errorf("postgres: %s: %w", addr, err)
+		return nil, err
 	}
-	cfg.User = user
-	cfg.Password = "postgres" // servers with trust authentication ignore it
-	if o.Password != "" && o.Password != "root" {
-		cfg.Password = o.Password
-	}
+	user := cfg.User
 	path := o.Extra["write_path"]
 	switch path {
 	case "", "insert":
@@ -192,7 +179,7 @@ func openMode(ctx context.Context, o target.Options, timescale bool) (target.Tar
 	}
 	shared.Lock()
 	defer shared.Unlock()
-	key := addr + "/" + db + "/" + user
+	key := addr + "/" + cfg.Database + "/" + user
 	if c := shared.conns[key]; c != nil {
 		c.refs++
 		t.c = c
@@ -205,6 +192,49 @@ func openMode(ctx context.Context, o target.Options, timescale bool) (target.Tar
 	t.c = &conn{pg: pg, refs: 1}
 	shared.conns[key] = t.c
 	return t, nil
+}
+
+// connConfig is the pgx configuration of o: HOST, PORT, USERNAME, PASSWORD
+// and DB_NAME, with IoT-benchmark's defaults (root/root, database test)
+// read as "not set".
+func connConfig(o target.Options, defaultPort int, timescale bool) (*pgx.ConnConfig, string, error) {
+	host, port := o.HostPort(defaultPort)
+	user, db := o.User, o.Database
+	if user == "" || user == "root" { // IoT-benchmark's default user means "not set" here
+		user = "postgres"
+	}
+	switch {
+	case timescale && (db == "" || db == "test"):
+		db = "postgres" // tsbench's default database name; PGlite has only this one
+	case db == "":
+		db = "test"
+	}
+	addr := net.JoinHostPort(host, strconv.Itoa(port))
+	cfg, err := pgx.ParseConfig(fmt.Sprintf("host=%s port=%d dbname=%s sslmode=disable connect_timeout=10", host, port, db))
+	if err != nil {
+		return nil, addr, fmt.Errorf("postgres: %s: %w", addr, err)
+	}
+	cfg.User = user
+	cfg.Password = "postgres" // servers with trust authentication ignore it
+	if o.Password != "" && o.Password != "root" {
+		cfg.Password = o.Password
+	}
+	return cfg, addr, nil
+}
+
+// openSQL is the database/sql handle of SQLAccess (TPC-C): pgx's stdlib
+// driver with the target's connection settings.
+func openSQL(ctx context.Context, o target.Options) (*sql.DB, error) {
+	cfg, addr, err := connConfig(o, DefaultPort, false)
+	if err != nil {
+		return nil, err
+	}
+	db := stdlib.OpenDB(*cfg)
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("postgres: connect to %s as %s: %w", addr, cfg.User, err)
+	}
+	return db, nil
 }
 
 func (t *Target) wrap(what string, err error) error {

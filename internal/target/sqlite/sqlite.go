@@ -84,6 +84,9 @@ var Driver = &target.Driver{
 		Queries: append([]ts.QueryKind(nil), ts.QueryKinds...),
 	},
 	Open: open,
+	SQL: &target.SQLAccess{Dialect: "sqlite", Unsupported: "SQLite lets one connection write at a time " +
+		"(a database-wide lock), so TPC-C's concurrent terminals would measure waits for that lock " +
+		"(SQLITE_BUSY), not transactions; use postgres or mysql"},
 }
 
 func init() { target.Register(Driver) }

@@ -1,0 +1,111 @@
+package main
+
+import (
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tsbench/tsbench/internal/analytics/spark"
+	"github.com/tsbench/tsbench/internal/target/targettest"
+	"github.com/tsbench/tsbench/internal/testenv"
+)
+
+// The MOT TPC-C study on the real PostgreSQL: tpmC, the transaction
+// latency matrix, the published-vs-measured table, the connections sweep
+// and the in-memory analogue; every phase's consistency conditions hold
+// and its tpmC is its committed New-Orders per minute.
+func TestTPCCScenarioOnPostgres(t *testing.T) {
+	targettest.RequireServer(t, "postgres", "127.0.0.1:5433")
+	dir := t.TempDir()
+	r := tsbench(t, nil, "run", "--scenario", "mot-tpcc", "--target", "postgres", "--scale", "0.1", "--duration", "2s",
+		"--quiet", "--data-dir", dir)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", r.code, tail(r.stdout, 60), r.stderr)
+	}
+	for _, want := range []string{"tpmC (New-Orders per minute):", "Transaction (ms)", "Published vs measured: mot-tpcc",
+		"TPC-C by connections (disk tables)", "In-memory analogue vs disk tables", "tables unlogged in tablespace tsbench_tmpfs"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+	res := readScenario(t, dir)
+	if len(res.Rows) != 6 || len(res.Phases) != 6 {
+		t.Fatalf("%d rows, %d phases; want 6 each", len(res.Rows), len(res.Phases))
+	}
+	for i, p := range res.Phases {
+		s := readSummary(t, filepath.Join(p.ResultsDir, "summary.json"))
+		tc := s.TPCC
+		if tc == nil || !tc.Consistent() || len(tc.Consistency) != 11 {
+			t.Fatalf("phase %s: TPC-C figures %+v", p.Phase, tc)
+		}
+		no := s.Op("NEW_ORDER")
+		if no == nil || no.OKOperations == 0 {
+			t.Fatalf("phase %s: no New-Orders: %+v", p.Phase, s.Operations)
+		}
+		if want := float64(no.OKOperations) / (s.Elapsed / 60); math.Abs(tc.TpmC-want) > 1e-6*want {
+			t.Errorf("phase %s: tpmC %v, want %v", p.Phase, tc.TpmC, want)
+		}
+		if got := res.Rows[i].Rate.Mean; math.Abs(got-tc.TpmC) > 1e-6*tc.TpmC {
+			t.Errorf("phase %s: table says %v tpmC, the run %v", p.Phase, got, tc.TpmC)
+		}
+		if len(tc.Sweep) != 5 || tc.Sweep[4].Connections != 16 {
+			t.Errorf("phase %s: sweep %+v", p.Phase, tc.Sweep)
+		}
+	}
+}
+
+// A TPC-C run against MariaDB from the command line, and the targets that
+// cannot run TPC-C saying why.
+func TestTPCCRunOnMariaDB(t *testing.T) {
+	t.Run("unsupported", func(t *testing.T) {
+		for target, why := range map[string]string{"sqlite": "one connection write at a time", "duckdb": "optimistic concurrency",
+			"influxdb": "not an SQL database"} {
+			r := tsbench(t, nil, "run", "--workload", "tpcc", "--target", target, "--data-dir", t.TempDir())
+			if r.code != 2 || !strings.Contains(r.stderr, why) {
+				t.Errorf("%s: exit %d, stderr %q; want 2 and %q", target, r.code, r.stderr, why)
+			}
+		}
+	})
+	targettest.RequireServer(t, "mariadb", "127.0.0.1:3307")
+	dir := t.TempDir()
+	r := tsbench(t, nil, "run", "--workload", "tpcc", "--target", "mysql", "--warehouses", "1", "--clients", "4",
+		"--duration", "3s", "--quiet", "--data-dir", dir, "--json", filepath.Join(dir, "out.json"))
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", r.code, tail(r.stdout, 40), r.stderr)
+	}
+	s := readSummary(t, filepath.Join(dir, "out.json"))
+	if s.TPCC == nil || !s.TPCC.Consistent() || s.TPCC.TpmC <= 0 || len(s.Operations) != 5 {
+		t.Fatalf("TPC-C summary: %+v, operations %+v", s.TPCC, s.Operations)
+	}
+	if !strings.Contains(s.Environment.ServerVersion, "MariaDB") {
+		t.Errorf("server version %q", s.Environment.ServerVersion)
+	}
+}
+
+// das-events' analytics on Apache Spark against MariaDB: every answer
+// Spark wrote back equals the generator's.
+func TestDASAnalyticsOnSpark(t *testing.T) {
+	targettest.RequireServer(t, "mariadb", "127.0.0.1:3307")
+	if _, err := (spark.Engine{}).Locate(); err != nil {
+		testenv.Require(t, "Spark is not installed: "+err.Error())
+	}
+	dir := t.TempDir()
+	r := tsbench(t, nil, "run", "--scenario", "das-events", "--target", "mysql", "--scale", "0.002",
+		"--analytics-engine", "spark", "--quiet", "--data-dir", dir)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", r.code, tail(r.stdout, 40), r.stderr)
+	}
+	if !strings.Contains(r.stdout, "run by Apache Spark (master local[*], over JDBC)") {
+		t.Errorf("output does not say Spark ran the analytics:\n%s", tail(r.stdout, 30))
+	}
+	res := readScenario(t, dir)
+	if len(res.Analytics) != 1 || len(res.Analytics[0].Queries) != 5 {
+		t.Fatalf("analytics: %+v", res.Analytics)
+	}
+	for _, o := range res.Analytics[0].Queries {
+		if !o.Checked || o.Error != "" {
+			t.Errorf("%s: %+v", o.Name, o)
+		}
+	}
+}

@@ -1,0 +1,222 @@
+package cli
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"io"
+	"runtime"
+	"time"
+
+	"github.com/tsbench/tsbench/internal/config"
+	"github.com/tsbench/tsbench/internal/metrics"
+	"github.com/tsbench/tsbench/internal/report"
+	"github.com/tsbench/tsbench/internal/summary"
+	"github.com/tsbench/tsbench/internal/target"
+	"github.com/tsbench/tsbench/internal/tpcc"
+)
+
+// defaultTPCCDuration is a TPC-C run's measured phase when --duration is
+// not given: LOOP means nothing to a terminal.
+const defaultTPCCDuration = time.Minute
+
+// setupTimeout bounds connecting, loading and checking.
+const setupTimeout = 2 * time.Hour
+
+// tpccConfig maps the run configuration onto a TPC-C run.
+func tpccConfig(cfg *config.Config) tpcc.Config {
+	d := cfg.MaxTime
+	if d == 0 {
+		d = defaultTPCCDuration
+	}
+	return tpcc.Config{Warehouses: cfg.TPCCWarehouses, Terminals: cfg.Clients, Duration: d, Warmup: cfg.Warmup,
+		Think: cfg.TPCCThink, Unlogged: cfg.TPCCTables == "unlogged", Tablespace: cfg.TPCCTablespace,
+		Load: cfg.TPCCLoad, Seed: cfg.DataSeed, TxTimeout: cfg.WriteTimeout}
+}
+
+// tpccAccess is the target's SQL access, or a usage error saying why it
+// cannot run TPC-C.
+func tpccAccess(d *target.Driver) (*target.SQLAccess, error) {
+	switch {
+	case d.SQL != nil && d.SQL.Open != nil:
+		return d.SQL, nil
+	case d.SQL != nil:
+		return nil, usageError("WORKLOAD = tpcc: target %s cannot run TPC-C: %s", d.Name, d.SQL.Unsupported)
+	}
+	return nil, usageError("WORKLOAD = tpcc: target %s is not an SQL database with transactions; TPC-C runs on postgres "+
+		"(and PostgreSQL-wire servers) and mysql (MySQL, MariaDB)", d.Name)
+}
+
+// runTPCC loads (or reuses) the TPC-C tables, runs the terminals, checks
+// the consistency conditions and reports like any run: matrices (one row
+// per transaction type), results store, thresholds.
+func runTPCC(cfg *config.Config, label string, out runOutputs, stdout, stderr io.Writer) (*summary.Summary, error) {
+	driver, _ := target.Lookup(cfg.Target)
+	access, err := tpccAccess(driver)
+	if err != nil {
+		return nil, err
+	}
+	tc := tpccConfig(cfg)
+	if err := tc.Validate(); err != nil {
+		return nil, usageError("%v", err)
+	}
+	dataDir := dataDirOf(cfg)
+	runID := newRunID()
+	opts := targetOptions(cfg, driver, dataDir)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	setup, cancelSetup := context.WithTimeout(ctx, setupTimeout)
+	defer cancelSetup()
+	stopLoad := onSignals(cancelSetup, cancel, stderr)
+	db, err := access.Open(setup, opts)
+	if err != nil {
+		stopLoad()
+		return nil, &exitError{ExitFailure, err}
+	}
+	defer db.Close()
+	fmt.Fprintf(stderr, "tsbench: run %s: TPC-C on %s, %d warehouses, %d terminals, %v measured\n",
+		runID, driver.Name, tc.Warehouses, tc.Terminals, tc.Duration)
+	load, consts, err := tpcc.Prepare(setup, db, access.Dialect, &tc)
+	stopLoad()
+	switch {
+	case setup.Err() != nil:
+		return nil, &exitError{ExitInterrupted, fmt.Errorf("%s: TPC-C load interrupted", driver.Name)}
+	case err != nil:
+		return nil, &exitError{ExitFailure, fmt.Errorf("%s: %w", driver.Name, err)}
+	case load.Loaded && !tpcc.AllOK(load.Checks):
+		return nil, &exitError{ExitVerify, fmt.Errorf("%s: the fresh TPC-C load breaks consistency conditions: %+v", driver.Name, load.Checks)}
+	}
+	if load.Loaded {
+		fmt.Fprintf(stderr, "tsbench: loaded %d warehouses (%d rows) in %.1f s; the twelve consistency conditions hold\n",
+			tc.Warehouses, load.Rows, load.Seconds)
+	}
+	r, err := tpcc.NewRun(db, access.Dialect, tc, consts)
+	if err != nil {
+		return nil, usageError("%v", err)
+	}
+	s, store, err := measureTPCC(ctx, cancel, r, cfg, runID, label, driver, out, dataDir, stdout, stderr)
+	if err != nil {
+		return nil, err
+	}
+	s.TPCC = tpccFigures(s, tc, load, out.serverCores)
+	if ctx.Err() == nil {
+		check, cancelCheck := context.WithTimeout(context.Background(), setupTimeout)
+		s.TPCC.Consistency, _ = tpcc.CheckConsistency(check, db, access.Dialect, false)
+		s.Environment.ServerVersion = sqlVersion(check, db)
+		cancelCheck()
+	}
+	complete(s, cfg, runID, driver, opts.DataDir)
+	return s, finishRun(s, cfg, label, dataDir, store, out, stdout, stderr)
+}
+
+// measureTPCC runs the terminals with progress, live store and resource
+// sampling, as runBenchmark does for time series.
+func measureTPCC(ctx context.Context, abort func(), r *tpcc.Run, cfg *config.Config, runID, label string, driver *target.Driver,
+	out runOutputs, dataDir string, stdout, stderr io.Writer) (*summary.Summary, *liveStore, error) {
+	store := openLiveStore(out, dataDir, stderr)
+	mon := resourceRecorder(store, cfg, driver, out)
+	stopSignals := onSignals(r.Interrupt, abort, stderr)
+	defer stopSignals()
+	pipeDone := whileRunning(stdout, r.Interrupt)
+	var progress *report.Progress
+	if !cfg.Quiet {
+		progress = report.NewProgress(stderr, isTerminal(stderr), cfg.ProgressInterval)
+	}
+	partial := partialRun(cfg, runID, label, driver)
+	started := time.Now().UTC()
+	hooks := tpcc.Hooks{
+		OnMeasure: func(start time.Time) {
+			partial.MeasureStarted = start.UTC()
+			store.begin(partial)
+			if mon != nil {
+				mon.Start(start)
+			}
+		},
+		OnInterval: store.interval,
+		Progress: func(elapsed time.Duration, iv summary.Interval, tot metrics.Totals) {
+			if mon != nil {
+				mon.Tick(time.Now())
+			}
+			if progress != nil {
+				progress.Update(tpccSnapshot(elapsed, iv, tot, cfg.MaxTime))
+			}
+		},
+	}
+	res, err := r.Execute(ctx, hooks)
+	pipeDone()
+	if progress != nil {
+		progress.Finish()
+	}
+	if err != nil {
+		store.abandon(runID)
+		return nil, nil, &exitError{ExitFailure, fmt.Errorf("%s: %w", driver.Name, err)}
+	}
+	s := &summary.Summary{SchemaVersion: summary.SchemaVersion, Target: driver.Name, Started: started,
+		Elapsed: res.Elapsed.Seconds(), Operations: res.Operations, Intervals: res.Intervals,
+		Interrupted: res.Interrupted, StopReason: res.StopReason, MeasureStarted: partial.MeasureStarted}
+	if mon != nil {
+		s.Resources = mon.Stop(time.Now())
+	}
+	if cfg.Warmup > 0 {
+		s.Phases = append(s.Phases, summary.Phase{Name: "warm-up", Seconds: cfg.Warmup.Seconds(), Operations: res.WarmupTx})
+	}
+	s.TPCC = &summary.TPCC{Rollbacks: res.Rollbacks, DeliverySkipped: res.DeliverySkipped, Reconnects: res.Reconnects,
+		WarmupTx: res.WarmupTx}
+	return s, store, nil
+}
+
+func tpccSnapshot(elapsed time.Duration, iv summary.Interval, tot metrics.Totals, limit time.Duration) report.Snapshot {
+	if limit == 0 {
+		limit = defaultTPCCDuration
+	}
+	s := report.Snapshot{Phase: "measure", Elapsed: elapsed, Done: float64(tot.OKOps + tot.FailOps), Errors: tot.FailOps,
+		TimeLeft: max(0, limit-elapsed)}
+	var ops int64
+	for _, o := range iv.Ops {
+		ops += o.OKOps
+		s.P99MS = max(s.P99MS, o.P99MS)
+	}
+	if iv.Seconds > 0 {
+		s.OpsPerSec = float64(ops) / iv.Seconds
+		s.PointsPerSec = s.OpsPerSec
+	}
+	return s
+}
+
+// tpccFigures computes tpmC, tpmTotal and tpmC per core.
+func tpccFigures(s *summary.Summary, tc tpcc.Config, load tpcc.LoadResult, cores int) *summary.TPCC {
+	t := s.TPCC
+	t.Warehouses, t.Terminals, t.ThinkTimes, t.Tablespace = tc.Warehouses, tc.Terminals, tc.Think, tc.Tablespace
+	t.Tables = "logged"
+	if tc.Unlogged {
+		t.Tables = "unlogged"
+	}
+	t.Load = summary.TPCCLoad{Loaded: load.Loaded, Seconds: load.Seconds, Rows: load.Rows}
+	if cores == 0 {
+		cores = runtime.NumCPU()
+	}
+	t.ServerCores = cores
+	if minutes := s.Elapsed / 60; minutes > 0 {
+		var all int64
+		for _, o := range s.Operations {
+			all += o.OKOperations
+		}
+		if no := s.Op(tpcc.NewOrder.String()); no != nil {
+			t.TpmC = float64(no.OKOperations) / minutes
+		}
+		t.TpmTotal = float64(all) / minutes
+		t.TpmCPerCore = t.TpmC / float64(cores)
+	}
+	return t
+}
+
+// sqlVersion asks the server for its version (SELECT version() works on
+// PostgreSQL and MySQL alike).
+func sqlVersion(ctx context.Context, db *sql.DB) string {
+	var v string
+	if err := db.QueryRowContext(ctx, "SELECT version()").Scan(&v); err != nil {
+		return ""
+	}
+	return v
+}

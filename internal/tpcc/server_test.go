@@ -1,0 +1,134 @@
+package tpcc
+
+import (
+	"context"
+	"database/sql"
+	"math"
+	"net"
+	"testing"
+	"time"
+
+	"github.com/tsbench/tsbench/internal/summary"
+	"github.com/tsbench/tsbench/internal/target"
+	"github.com/tsbench/tsbench/internal/target/mysql"
+	"github.com/tsbench/tsbench/internal/target/postgres"
+	"github.com/tsbench/tsbench/internal/testenv"
+)
+
+// TestOnServers loads one warehouse into the real PostgreSQL and MariaDB
+// servers of scripts/services, runs the mix for a few seconds, and checks
+// what the database holds: the twelve consistency conditions after the
+// load and eleven after the run, the mix, and the rows the committed
+// transactions must have added (one order per committed New-Order, one
+// history row per Payment).
+func TestOnServers(t *testing.T) {
+	for _, c := range []struct {
+		driver *target.Driver
+		addr   string
+	}{{postgres.Driver, "127.0.0.1:5433"}, {mysql.Driver, "127.0.0.1:3307"}} {
+		t.Run(c.driver.Name, func(t *testing.T) {
+			if conn, err := net.DialTimeout("tcp", c.addr, 2*time.Second); err != nil {
+				testenv.Require(t, c.driver.Name+" server not running on "+c.addr+" (scripts/services/"+service(c.driver.Name)+".sh start)")
+			} else {
+				conn.Close()
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+			defer cancel()
+			db, err := c.driver.SQL.Open(ctx, target.Options{Database: "test"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			runOn(ctx, t, db, c.driver.SQL.Dialect)
+		})
+	}
+}
+
+func service(name string) string {
+	if name == "mysql" {
+		return "mariadb"
+	}
+	return name
+}
+
+func runOn(ctx context.Context, t *testing.T, db *sql.DB, dialect string) {
+	cfg := Config{Warehouses: 1, Terminals: 4, Duration: 6 * time.Second, Load: LoadAlways, Seed: 7, TxTimeout: 30 * time.Second}
+	load, c, err := Prepare(ctx, db, dialect, &cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !load.Loaded || !AllOK(load.Checks) || len(load.Checks) != 12 {
+		t.Fatalf("fresh load: loaded %v, checks %+v", load.Loaded, load.Checks)
+	}
+	t.Logf("%s: loaded %d rows in %.1f s", dialect, load.Rows, load.Seconds)
+	orders0, history0 := count(ctx, t, db, "tpcc_orders"), count(ctx, t, db, "tpcc_history")
+
+	r, err := NewRun(db, dialect, cfg, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := r.Execute(ctx, Hooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string]summary.Operation{}
+	var total, failed int64
+	for _, o := range res.Operations {
+		rows[o.Name] = o
+		total += o.OKOperations
+		failed += o.FailOperations
+		if o.OKOperations > 0 && !(o.LatencyMS.Min <= o.LatencyMS.P90 && o.LatencyMS.P90 <= o.LatencyMS.Max) {
+			t.Errorf("%s: latency not ordered: %+v", o.Name, o.LatencyMS)
+		}
+		for _, f := range o.Failures {
+			t.Logf("%s: %d failed: %s", o.Name, f.Operations, f.Example)
+		}
+	}
+	no, pay := rows["NEW_ORDER"], rows["PAYMENT"]
+	t.Logf("%s: %d transactions in %.1f s (%.0f tpmC), %d failed, %d rollbacks", dialect, total, res.Elapsed.Seconds(),
+		float64(no.OKOperations)/res.Elapsed.Minutes(), failed, res.Rollbacks)
+	if total < 200 {
+		t.Fatalf("only %d transactions committed", total)
+	}
+	if float64(failed) > 0.01*float64(total+failed) {
+		t.Errorf("%d of %d transactions failed", failed, total+failed)
+	}
+	// The mix: a terminal's every 100 transactions follow it exactly, so
+	// the shares are off by at most one partial deck per terminal.
+	tolerance := math.Max(0.02, float64(cfg.Terminals)*100/float64(total+failed))
+	for tx, cards := range Mix {
+		o := rows[Tx(tx).String()]
+		share := float64(o.OKOperations+o.FailOperations) / float64(total+failed)
+		if math.Abs(share-float64(cards)/100) > tolerance {
+			t.Errorf("%s: %.3f of transactions, want %.2f ± %.3f", Tx(tx), share, float64(cards)/100, tolerance)
+		}
+	}
+	if no.OKOperations >= 700 && res.Rollbacks == 0 {
+		t.Errorf("%d New-Orders and not one rolled back (1 %% should)", no.OKOperations)
+	}
+	if float64(res.Rollbacks) > 0.05*float64(no.OKOperations)+3 {
+		t.Errorf("%d rollbacks of %d New-Orders", res.Rollbacks, no.OKOperations)
+	}
+	if got, want := count(ctx, t, db, "tpcc_orders")-orders0, no.OKOperations-res.Rollbacks; got != want {
+		t.Errorf("orders grew by %d, want %d (committed New-Orders)", got, want)
+	}
+	if got := count(ctx, t, db, "tpcc_history") - history0; got != pay.OKOperations {
+		t.Errorf("history grew by %d, want %d (committed Payments)", got, pay.OKOperations)
+	}
+	checks, err := CheckConsistency(ctx, db, dialect, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !AllOK(checks) || len(checks) != 11 {
+		t.Errorf("after the run: %+v", checks)
+	}
+}
+
+func count(ctx context.Context, t *testing.T, db *sql.DB, table string) int64 {
+	t.Helper()
+	var n int64
+	if err := db.QueryRowContext(ctx, "SELECT COUNT(*) FROM "+table).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}

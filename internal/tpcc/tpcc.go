@@ -1,0 +1,113 @@
+// Package tpcc is the TPC-C workload (TPC Benchmark C, standard
+// specification revision 5.11): its nine tables, a loader for W warehouses,
+// the five transactions sent as interactive SQL statements (as BenchmarkSQL
+// sends them, not as stored procedures), terminals drawing the standard mix,
+// optional keying and think times, and the consistency conditions checked
+// after a run.
+//
+// It speaks database/sql to any target that declares target.SQLAccess
+// (PostgreSQL, and with it any PostgreSQL-wire server such as openGauss or
+// MogDB by its address; MySQL and MariaDB). Tables are named tpcc_*, so
+// they sit beside a time-series run's tables in the same database.
+//
+// Isolation is each server's default (PostgreSQL READ COMMITTED, InnoDB
+// REPEATABLE READ); rows a transaction reads and then writes are read with
+// SELECT ... FOR UPDATE, and running totals are updated in place (x = x +
+// ?), which keeps the consistency conditions true at those levels. A
+// transaction the server aborts (deadlock, serialisation failure) is
+// counted as failed under the server's message; it is not retried.
+package tpcc
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Tx is one of the five transaction types.
+type Tx int
+
+// The transaction types, in the order the matrices print them.
+const (
+	NewOrder Tx = iota
+	Payment
+	OrderStatus
+	Delivery
+	StockLevel
+	NumTx
+)
+
+var txNames = [NumTx]string{"NEW_ORDER", "PAYMENT", "ORDER_STATUS", "DELIVERY", "STOCK_LEVEL"}
+
+func (t Tx) String() string { return txNames[t] }
+
+// Names are the transaction types' names, by Tx: the rows of a TPC-C run's
+// matrices.
+func Names() []string { return txNames[:] }
+
+// Mix is the standard mix in cards per deck of 100 (clause 5.2.3: at least
+// 43 % Payment and 4 % each of Order-Status, Delivery and Stock-Level; the
+// rest New-Order).
+var Mix = [NumTx]int{NewOrder: 45, Payment: 43, OrderStatus: 4, Delivery: 4, StockLevel: 4}
+
+// Keying and mean think times of clause 5.2.5.7, used when Config.Think is
+// set.
+var (
+	keying = [NumTx]time.Duration{18 * time.Second, 3 * time.Second, 2 * time.Second, 2 * time.Second, 2 * time.Second}
+	think  = [NumTx]time.Duration{12 * time.Second, 12 * time.Second, 10 * time.Second, 5 * time.Second, 5 * time.Second}
+)
+
+// Load policies: reuse a complete load of the same shape, always reload,
+// or never load (the tables must be there).
+const (
+	LoadAuto   = "auto"
+	LoadAlways = "always"
+	LoadNever  = "never"
+)
+
+// Config is one TPC-C run.
+type Config struct {
+	Warehouses int
+	Terminals  int           // concurrent connections; terminal i's home warehouse is i mod W + 1
+	Duration   time.Duration // the measured phase
+	Warmup     time.Duration // transactions run but not measured
+	Think      bool          // keying and think times (clause 5.2.5); off: back to back
+	Unlogged   bool          // PostgreSQL UNLOGGED tables (no write-ahead log)
+	Tablespace string        // PostgreSQL tablespace for tables and indexes ("" = default)
+	Load       string        // LoadAuto, LoadAlways or LoadNever
+	Seed       int64         // loader and terminal randomness
+	TxTimeout  time.Duration // per transaction
+}
+
+// Validate reports the first setting out of range, naming its key.
+func (c *Config) Validate() error {
+	switch {
+	case c.Warehouses < 1:
+		return fmt.Errorf("TPCC_WAREHOUSES = %d: must be >= 1", c.Warehouses)
+	case c.Terminals < 1:
+		return fmt.Errorf("CLIENT_NUMBER = %d: TPC-C needs at least one terminal", c.Terminals)
+	case c.Duration <= 0:
+		return fmt.Errorf("duration = %v: a TPC-C run lasts a time; give --duration (e.g. 60s)", c.Duration)
+	}
+	switch c.Load {
+	case LoadAuto, LoadAlways, LoadNever:
+	default:
+		return fmt.Errorf("TPCC_LOAD = %q: allowed: %s", c.Load, strings.Join([]string{LoadAuto, LoadAlways, LoadNever}, ", "))
+	}
+	return nil
+}
+
+// Table sizes of clause 4.3.3.1.
+const (
+	items             = 100_000
+	districtsPerW     = 10
+	customersPerD     = 3_000
+	ordersPerD        = 3_000
+	firstUndelivered  = 2_101 // orders from here on are new (undelivered) at load
+	stockPerW         = items
+	invalidItem       = items + 1 // the unused item id of a rolled-back New-Order
+	maxItemsPerOrder  = 15
+	minItemsPerOrder  = 5
+	initialNextOrder  = ordersPerD + 1
+	lastNameSyllables = 1000
+)
