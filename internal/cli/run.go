@@ -57,6 +57,7 @@ func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
 		{name: "duration", key: "duration", usage: "run the measured phase this long, e.g. 30s; with --loop too, whichever ends first"},
 		{name: "warmup", key: "warmup", usage: "run operations this long before measuring, e.g. 5s"},
 		{name: "rate", key: "rate", usage: "open model: operations per second for all clients (0 = closed loop)"},
+		{name: "retries", key: "RETRIES", usage: "retry a write that failed on a connection error or timeout up to N times (exponential backoff, jitter)"},
 		{name: "clients", key: "CLIENT_NUMBER", usage: "concurrent clients"},
 		{name: "devices", key: "DEVICE_NUMBER", usage: "devices"},
 		{name: "sensors", key: "SENSOR_NUMBER", usage: "sensors per device"},
@@ -470,14 +471,14 @@ func saveOutputs(s *summary.Summary, cfg *config.Config, out runOutputs, stderr 
 
 // outcome maps a finished run to its exit status.
 func outcome(s *summary.Summary) error {
-	switch {
-	case s.Interrupted:
+	switch s.Status() {
+	case "interrupted":
 		return &exitError{code: ExitInterrupted}
-	case s.Verify != nil && !s.Verify.OK && s.Verify.Skipped == "", s.TPCC != nil && !s.TPCC.Consistent():
+	case "verify-failed":
 		return &exitError{code: ExitVerify}
-	case s.ThresholdFailed():
+	case "threshold-failed":
 		return &exitError{code: ExitThreshold}
-	case s.Failed():
+	case "failed":
 		return &exitError{code: ExitFailure}
 	}
 	return nil

@@ -54,6 +54,9 @@ type Config struct {
 	OpMinIntervalRand bool          // OP_MIN_INTERVAL_RANDOM
 	WriteTimeout      time.Duration // WRITE_OPERATION_TIMEOUT_MS
 	ReadTimeout       time.Duration // READ_OPERATION_TIMEOUT_MS
+	Retries           int           // RETRIES: further attempts of a failed write (0 = none)
+	RetryBackoff      time.Duration // RETRY_BACKOFF_MS: wait before the first retry, doubled each time
+	RetryMaxBackoff   time.Duration // RETRY_MAX_BACKOFF_MS: cap on that wait
 	Proportion        [11]int64     // OPERATION_PROPORTION: write, Q1..Q10
 	Clients           int           // CLIENT_NUMBER / DATA_CLIENT_NUMBER
 	SchemaClients     int           // SCHEMA_CLIENT_NUMBER (accepted; schema is created once)

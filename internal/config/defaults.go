@@ -32,6 +32,9 @@ func Default() *Config {
 		Verify:        true,
 		WriteTimeout:  120 * time.Second,
 
+		RetryBackoff:    100 * time.Millisecond,
+		RetryMaxBackoff: 5 * time.Second,
+
 		Workload:       WorkloadTimeSeries,
 		TPCCWarehouses: 1,
 		TPCCLoad:       "auto",

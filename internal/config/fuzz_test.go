@@ -4,6 +4,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The readers must never panic, whatever the input: each fuzz target loads,
@@ -67,4 +68,41 @@ func exercise(t *testing.T, c *Config) {
 		t.Fatalf("Print: %v", err)
 	}
 	Map(c)
+}
+
+// durationKeys are the keys whose values are durations, in each of the
+// forms the configuration takes: Go durations (30s, 1h30m) and integers of
+// a unit (milliseconds).
+var durationKeys = []string{"DURATION", "WARMUP", "TEST_MAX_TIME", "WRITE_OPERATION_TIMEOUT_MS",
+	"READ_OPERATION_TIMEOUT_MS", "OP_MIN_INTERVAL", "RETRY_BACKOFF_MS", "RETRY_MAX_BACKOFF_MS", "INIT_WAIT_TIME"}
+
+// FuzzDurationValues gives every duration key the same arbitrary text: it
+// is refused with a message naming the key, or gives a duration that is
+// not negative (OP_MIN_INTERVAL's -1, "POINT_STEP", resolves to one).
+func FuzzDurationValues(f *testing.F) {
+	for _, s := range []string{"30s", "1h30m", "-1", "1000", "0", "9223372036854775807", "1e3", " 5m ", "-5s", "1.5h", "ms"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		for _, k := range durationKeys {
+			c := Default()
+			if err := Set(c, k, v); err != nil {
+				asError(t, err)
+				if !strings.Contains(err.Error(), k) {
+					t.Fatalf("%s = %q: the message does not name the key: %v", k, v, err)
+				}
+				continue
+			}
+			if err := Resolve(c); err != nil {
+				asError(t, err)
+				continue
+			}
+			for _, d := range []time.Duration{c.MaxTime, c.Warmup, c.WriteTimeout, c.ReadTimeout, c.OpMinInterval,
+				c.RetryBackoff, c.RetryMaxBackoff, c.InitWait} {
+				if d < 0 {
+					t.Fatalf("%s = %q gave a negative duration %v", k, v, d)
+				}
+			}
+		}
+	})
 }

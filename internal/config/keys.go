@@ -188,6 +188,13 @@ var keyTable = concat(
 			unitDuration(func(c *Config) *time.Duration { return &c.WriteTimeout }, time.Millisecond, 1)),
 		key("READ_OPERATION_TIMEOUT_MS", "query timeout in milliseconds",
 			unitDuration(func(c *Config) *time.Duration { return &c.ReadTimeout }, time.Millisecond, 1)),
+		key("RETRIES", "further attempts of a write that failed on a connection error or a timeout (0 = none); "+
+			"a retried batch counts once, its latency includes the retries",
+			intField(func(c *Config) *int { return &c.Retries }, 0, 100)),
+		key("RETRY_BACKOFF_MS", "milliseconds before the first retry, doubled for each further one, with jitter",
+			unitDuration(func(c *Config) *time.Duration { return &c.RetryBackoff }, time.Millisecond, 1)),
+		key("RETRY_MAX_BACKOFF_MS", "cap in milliseconds on the wait between retries",
+			unitDuration(func(c *Config) *time.Duration { return &c.RetryMaxBackoff }, time.Millisecond, 1)),
 		key("OPERATION_PROPORTION", "weights of write:Q1:...:Q10", operationProportion(), list(":"),
 			warns(proportionPadding)),
 		key("CLIENT_NUMBER", "concurrent clients, each with its own connection",

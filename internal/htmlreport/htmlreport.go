@@ -45,12 +45,13 @@ var pageTemplate string
 var pageJS string
 
 var page = template.Must(template.New("report").Funcs(template.FuncMap{
-	"f2":        f2,
-	"num":       compare.FormatNumber,
-	"int":       count,
-	"bytes":     bytesText,
-	"time":      timeText,
-	"hasPrefix": strings.HasPrefix,
+	"f2":            f2,
+	"closedWarning": func() string { return summary.ClosedModelWarning },
+	"num":           compare.FormatNumber,
+	"int":           count,
+	"bytes":         bytesText,
+	"time":          timeText,
+	"hasPrefix":     strings.HasPrefix,
 }).Parse(pageTemplate))
 
 // Options tune the report.
@@ -150,6 +151,9 @@ func newRunView(i int, s *summary.Summary) runView {
 	for _, o := range s.Operations {
 		v.Points += o.OKPoints
 		v.Service = v.Service || o.ServiceMS != nil
+	}
+	if n := s.RetriesNote(); n != "" {
+		v.Notes = append(v.Notes, n)
 	}
 	if r := s.Resources; r != nil {
 		if r.Server != nil {

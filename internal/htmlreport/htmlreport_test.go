@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"html"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -319,5 +320,29 @@ func checkComparisonInBrowser(t *testing.T, ctx context.Context, bin, path strin
 	}
 	if !strings.Contains(got["TIME_RANGE"], "not in B") {
 		t.Errorf("comparison TIME_RANGE (only in A): %q", got["TIME_RANGE"])
+	}
+}
+
+// A closed-model run carries the one-line warning that its latency
+// excludes queueing time; an open-model run does not. Retries and
+// reconnections are noted, and failures show their cause.
+func TestClosedModelWarningRetriesAndCauses(t *testing.T) {
+	runs := twoRuns()[1:]
+	s := runs[0]
+	s.OpenModel = false
+	s.Operations[0].Retries = 7
+	s.Reconnects = 3
+	s.Operations[0].FailOperations = 1
+	s.Operations[0].Failures = []summary.Failure{{Class: "refused", Cause: "connection", Example: "dial tcp: refused", Operations: 1}}
+	page := render(t, runs)
+	warning := html.EscapeString(summary.ClosedModelWarning)
+	for _, want := range []string{warning, "Retries: INGESTION 7", "connections re-opened: 3", `<td class="l">connection</td>`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	s.OpenModel = true
+	if page := render(t, runs); strings.Contains(page, warning) {
+		t.Error("an open-model run shows the closed-model warning")
 	}
 }

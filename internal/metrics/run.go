@@ -1,7 +1,12 @@
 package metrics
 
 import (
+	"bytes"
+	"compress/zlib"
 	"encoding/base64"
+	"encoding/binary"
+	"fmt"
+	"io"
 	"math"
 	"slices"
 	"sort"
@@ -23,8 +28,15 @@ type Run struct {
 	mu        sync.Mutex
 	last      time.Time
 	spare     intervalStats
-	intervals []summary.Interval
+	intervals []summary.Interval // histograms in spill
+	spill     spill
 	totals    Totals
+	// latency and service are the phase's histograms by kind, filled by
+	// collect (see the package comment for why not one per client).
+	latency, service [MaxKinds]*hdrhistogram.Histogram
+	// second are the interval histograms collect fills, reset and reused
+	// each second rather than 188 KB each allocated anew.
+	second [MaxKinds]*hdrhistogram.Histogram
 }
 
 // Totals are running sums over all intervals, for progress lines.
@@ -70,23 +82,7 @@ func (r *Run) Client(i int) *Client { return r.clients[i] }
 func (r *Run) Snapshot(now time.Time) (summary.Interval, Totals) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	var ok, pts, fail [MaxKinds]int64
-	hists := [MaxKinds]*hdrhistogram.Histogram{}
-	for _, c := range r.clients {
-		iv := c.takeInterval(&r.spare)
-		for op := range iv.latencies {
-			ok[op] += iv.okOps[op]
-			pts[op] += iv.okPoints[op]
-			fail[op] += iv.failOps[op]
-			if len(iv.latencies[op]) > 0 && hists[op] == nil {
-				hists[op] = NewHistogram()
-			}
-			for _, us := range iv.latencies[op] {
-				hists[op].RecordValue(us)
-			}
-		}
-		r.spare = iv // recycle the buffers the client just handed over
-	}
+	ok, pts, fail, hists := r.collect()
 	out := summary.Interval{Start: r.last.Sub(r.start).Seconds(), Seconds: now.Sub(r.last).Seconds()}
 	for op := range ok {
 		if ok[op] == 0 && fail[op] == 0 {
@@ -108,25 +104,71 @@ func (r *Run) Snapshot(now time.Time) (summary.Interval, Totals) {
 	}
 	r.last = now
 	if out.Seconds > 0 {
-		r.intervals = append(r.intervals, out)
+		r.intervals = append(r.intervals, r.spill.keep(r, out))
 	}
 	return out, r.totals
+}
+
+// collect takes what every client recorded since the last call: counts and
+// latency histograms of that interval, by kind (valid until the next call).
+// Its latencies (and service times) also go into the phase's histograms.
+// r.mu must be held.
+func (r *Run) collect() (ok, pts, fail [MaxKinds]int64, hists [MaxKinds]*hdrhistogram.Histogram) {
+	for _, c := range r.clients {
+		iv := c.takeInterval(&r.spare)
+		for op := range iv.latencies {
+			ok[op] += iv.okOps[op]
+			pts[op] += iv.okPoints[op]
+			fail[op] += iv.failOps[op]
+			if len(iv.latencies[op]) > 0 && hists[op] == nil {
+				if r.second[op] == nil {
+					r.second[op] = NewHistogram()
+				}
+				hists[op] = r.second[op]
+				hists[op].Reset()
+			}
+			for _, us := range iv.latencies[op] {
+				hists[op].RecordValue(int64(us))
+			}
+			if len(iv.services[op]) > 0 && r.service[op] == nil {
+				r.service[op] = NewHistogram()
+			}
+			for _, us := range iv.services[op] {
+				r.service[op].RecordValue(int64(us))
+			}
+		}
+		r.spare = iv // recycle the buffers the client just handed over
+	}
+	for op, h := range hists {
+		if h == nil {
+			continue
+		}
+		if r.latency[op] == nil {
+			r.latency[op] = NewHistogram()
+		}
+		r.latency[op].Merge(h) // same range and precision: nothing is dropped
+	}
+	return ok, pts, fail, hists
 }
 
 // Intervals returns the time series so far.
 func (r *Run) Intervals() []summary.Interval {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return append([]summary.Interval(nil), r.intervals...)
+	return r.spill.restore(r.intervals)
 }
 
 func ms(us int64) float64 { return float64(us) / 1000 }
 
 // Operations merges every client's figures into the rows of the matrices, in
 // the order of the run's kinds (write, Q1..Q10 for time series); kinds that
-// never ran are left out. Call it after the clients stopped. elapsed is the
-// measured phase, for throughput.
+// never ran are left out. Call it after the clients stopped and after the
+// last Snapshot: what was recorded since counts here but in no interval.
+// elapsed is the measured phase, for throughput.
 func (r *Run) Operations(elapsed time.Duration) []summary.Operation {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.collect()
 	var out []summary.Operation
 	for op := Kind(0); int(op) < len(r.names); op++ {
 		if row, ok := r.operation(op, elapsed); ok {
@@ -138,8 +180,6 @@ func (r *Run) Operations(elapsed time.Duration) []summary.Operation {
 
 func (r *Run) operation(op Kind, elapsed time.Duration) (summary.Operation, bool) {
 	row := summary.Operation{Name: r.names[op]}
-	merged := NewHistogram()
-	var service *hdrhistogram.Histogram
 	var sum, svcSum int64
 	minNs, maxNs := int64(math.MaxInt64), int64(0)
 	minSvc, maxSvc := int64(math.MaxInt64), int64(0)
@@ -151,12 +191,7 @@ func (r *Run) operation(op Kind, elapsed time.Duration) (summary.Operation, bool
 			continue
 		}
 		seen = true
-		merged.Merge(s.latency)
-		if s.service != nil {
-			if service == nil {
-				service = NewHistogram()
-			}
-			service.Merge(s.service)
+		if r.openModel {
 			svcSum += s.sumSvcNanos
 			minSvc, maxSvc = min(minSvc, s.minSvcNanos), max(maxSvc, s.maxSvcNanos)
 		}
@@ -165,6 +200,7 @@ func (r *Run) operation(op Kind, elapsed time.Duration) (summary.Operation, bool
 		row.FailOperations += s.failOps
 		row.FailPoints += s.failPoints
 		row.Unsupported += s.unsupported
+		row.Retries += s.retries
 		sum += s.sumNanos
 		minNs, maxNs = min(minNs, s.minNanos), max(maxNs, s.maxNanos)
 		row.SlowestThreadMS = max(row.SlowestThreadMS, float64(s.sumNanos)/1e6)
@@ -174,7 +210,7 @@ func (r *Run) operation(op Kind, elapsed time.Duration) (summary.Operation, bool
 			}
 			agg := failures[k.class]
 			if agg == nil {
-				agg = &summary.Failure{Class: k.class, Example: f.example}
+				agg = &summary.Failure{Class: k.class, Cause: f.cause, Example: f.example}
 				failures[k.class] = agg
 			}
 			agg.Operations += f.operations
@@ -187,8 +223,16 @@ func (r *Run) operation(op Kind, elapsed time.Duration) (summary.Operation, bool
 	if elapsed > 0 {
 		row.Throughput = float64(row.OKPoints) / elapsed.Seconds()
 	}
+	merged := r.latency[op]
+	if merged == nil { // failures only
+		merged = NewHistogram()
+	}
 	row.LatencyMS = Percentiles(merged, row.OKOperations, sum, minNs, maxNs)
-	if service != nil {
+	if r.openModel {
+		service := r.service[op]
+		if service == nil {
+			service = NewHistogram()
+		}
 		l := Percentiles(service, row.OKOperations, svcSum, minSvc, maxSvc)
 		row.ServiceMS = &l
 	}
@@ -238,13 +282,51 @@ func encode(h *hdrhistogram.Histogram) string {
 	return base64.StdEncoding.EncodeToString(b)
 }
 
-// Decode parses a histogram written by Operations.
+// Decode parses a histogram written by Operations. Its geometry must be
+// within tsbench's own (1 µs .. 1 h, 3 significant digits): a summary is
+// input too, and a header claiming a wider range would have the decoder
+// allocate gigabytes of counts.
 func Decode(s string) (*hdrhistogram.Histogram, error) {
 	b, err := base64.StdEncoding.DecodeString(s)
 	if err != nil {
 		return nil, err
 	}
+	if err := checkGeometry(b); err != nil {
+		return nil, err
+	}
 	return hdrhistogram.Decode(b)
+}
+
+// checkGeometry reads the header of HdrHistogram's V2 compressed format,
+// which hdrhistogram-go's Encode gives base64-encoded (4-byte cookie, 4-byte
+// length, then zlib of: cookie, payload length, normalising offset,
+// significant digits as int32s; lowest and highest trackable values as
+// int64s; all big-endian) and refuses a geometry wider than NewHistogram's.
+func checkGeometry(encoded []byte) error {
+	b, err := base64.StdEncoding.DecodeString(string(encoded))
+	if err != nil {
+		return fmt.Errorf("histogram: %w", err)
+	}
+	if len(b) < 8 {
+		return fmt.Errorf("histogram: %d bytes, too short for a header", len(b))
+	}
+	z, err := zlib.NewReader(bytes.NewReader(b[8:]))
+	if err != nil {
+		return fmt.Errorf("histogram: %w", err)
+	}
+	defer z.Close()
+	var h [32]byte
+	if _, err := io.ReadFull(z, h[:]); err != nil {
+		return fmt.Errorf("histogram: header: %w", err)
+	}
+	digits := int32(binary.BigEndian.Uint32(h[12:16]))
+	lowest := int64(binary.BigEndian.Uint64(h[16:24]))
+	highest := int64(binary.BigEndian.Uint64(h[24:32]))
+	if digits < 1 || digits > sigFigs || lowest < lowestMicros || highest > highestMicros || highest < 2*lowest {
+		return fmt.Errorf("histogram: range %d..%d at %d significant digits, outside tsbench's %d..%d at %d",
+			lowest, highest, digits, lowestMicros, highestMicros, sigFigs)
+	}
+	return nil
 }
 
 // FromIntervals rebuilds the matrices' rows from a per-second series alone,

@@ -43,6 +43,8 @@ func Console(w io.Writer, s *summary.Summary) error {
 	if s.OpenModel {
 		writeLatencyMatrix(&b, "Service time (ms) Matrix", s.Operations, serviceRow)
 		b.WriteString(openModelNote(s) + "\n")
+	} else if s.ClosedModel() {
+		b.WriteString(summary.ClosedModelWarning + "\n")
 	}
 	writeTPCC(&b, s)
 	writeNotes(&b, s)

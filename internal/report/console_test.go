@@ -61,6 +61,7 @@ Operation                AVG         MIN         P10         P25         MEDIAN 
 INGESTION                55.52       3.25        44.43       47.13       50.36       56.13       68.90       83.95       160.30      368.19      403.33      55934.34
 VALUE_RANGE_QUERY_DESC   1.23        0.10        0.20        0.30        1.00        1.50        2.00        2.50        4.25        9.75        12.00       1234.50
 -----------------------------------------------------------------------------------------------------------------------------------------------------------------------
+Closed model: a client sends its next operation only when the last one returned, so latency excludes the time operations would have queued behind a slow server (coordinated omission); use --rate for latency from the intended start.
 Phases (not in the matrices): schema 0.04 second; warm-up 5.00 second, 100 operations, 100000 points
 Verify: stored 10000000 points, expected 10000000: OK
 Tool: 3.21 CPU s (0.32 CPU s per million points), peak memory 45.2 MB
@@ -113,9 +114,11 @@ func openSummary() *summary.Summary {
 	s.Operations[0].FailOperations = 3
 	s.Operations[0].FailPoints = 3000
 	s.Operations[0].Failures = []summary.Failure{
-		{Class: "timeout", Example: "context deadline\nexceeded", Operations: 2, Points: 2000},
-		{Class: "http 500", Example: "server error", Operations: 1, Points: 1000},
+		{Class: "timeout", Cause: "timeout", Example: "context deadline\nexceeded", Operations: 2, Points: 2000},
+		{Class: "http 500", Cause: "server", Example: "server error", Operations: 1, Points: 1000},
 	}
+	s.Operations[0].Retries = 5
+	s.Reconnects = 2
 	s.Verify = &summary.Verify{ExpectedPoints: 10000000, StoredPoints: 9999000}
 	s.Interrupted = true
 	s.StopReason = "interrupted"
@@ -144,9 +147,10 @@ GROUP_BY                 0.00        0.00        0.00        0.00        0.00   
 -----------------------------------------------------------------------------------------------------------------------------------------------------------------------
 Open model at 200.00 operations/s: latency counts from the intended start time (coordinated omission corrected); service time counts from the actual send.
 Failures by error class:
-Operation                Class     failOperation  failPoint   Example
-INGESTION                timeout   2              2000        context deadline exceeded
-INGESTION                http 500  1              1000        server error
+Operation                Cause       Class     failOperation  failPoint   Example
+INGESTION                timeout     timeout   2              2000        context deadline exceeded
+INGESTION                server      http 500  1              1000        server error
+Retries: INGESTION 5 (a retried operation counts once, as ok or failed; its latency includes its retries); connections re-opened: 2
 Unsupported by target influxdb: GROUP_BY (7 operations)
 Phases (not in the matrices): schema 0.04 second; warm-up 5.00 second, 100 operations, 100000 points
 Verify: stored 9999000 points, expected 10000000: MISMATCH

@@ -17,6 +17,7 @@ const exampleMax = 160
 // and stop lines, whose absence would itself be a question.
 func writeNotes(b *strings.Builder, s *summary.Summary) {
 	writeFailures(b, s.Operations)
+	line(b, s.RetriesNote())
 	line(b, unsupportedLine(s))
 	line(b, phasesLine(s.Phases))
 	if s.TPCC == nil { // a TPC-C run's check is its consistency conditions
@@ -50,18 +51,18 @@ func writeFailures(b *strings.Builder, ops []summary.Operation) {
 		return
 	}
 	b.WriteString("Failures by error class:\n")
-	b.WriteString(failureRow("Operation", "Class", "failOperation", "failPoint", "Example", classWidth) + "\n")
+	b.WriteString(failureRow("Operation", "Cause", "Class", "failOperation", "failPoint", "Example", classWidth) + "\n")
 	for _, o := range ops {
 		for _, f := range o.Failures {
-			b.WriteString(failureRow(o.Name, f.Class,
+			b.WriteString(failureRow(o.Name, f.Cause, f.Class,
 				strconv.FormatInt(f.Operations, 10), strconv.FormatInt(f.Points, 10),
 				oneLine(f.Example, exampleMax), classWidth) + "\n")
 		}
 	}
 }
 
-func failureRow(op, class, ops, points, example string, classWidth int) string {
-	return strings.TrimRight(pad(op, resultWidth)+pad(class, classWidth)+pad(ops, 15)+pad(points, 12)+example, " ")
+func failureRow(op, cause, class, ops, points, example string, classWidth int) string {
+	return strings.TrimRight(pad(op, resultWidth)+pad(cause, 12)+pad(class, classWidth)+pad(ops, 15)+pad(points, 12)+example, " ")
 }
 
 // unsupportedLine names the operations the target could not express; they

@@ -48,3 +48,46 @@ func BenchmarkNullTarget(b *testing.B) {
 	b.ReportMetric(float64(points)/cpu, "points/CPU-s")
 	b.ReportMetric(float64(points)/b.Elapsed().Seconds(), "points/s")
 }
+
+// BenchmarkCRRCNull measures the tool's cost per operation in seed 002's
+// CRRC shape, where the client's own cost per request decides what a
+// benchmark can show: 100 clients, 100 devices x 300 DOUBLE sensors, one
+// row per write, against the null target. It reports CPU-µs per operation
+// (the goal: at most 4) and the cores the run kept busy (CPU seconds over
+// wall seconds: close to the machine's cores when nothing serialises the
+// clients).
+func BenchmarkCRRCNull(b *testing.B) {
+	const clients, loop = 100, 2000
+	c, err := config.FromArgs("DB_SWITCH=null", "DEVICE_NUMBER=100", "SENSOR_NUMBER=300", "CLIENT_NUMBER=100",
+		"BATCH_SIZE_PER_WRITE=1", "INSERT_DATATYPE_PROPORTION=0:0:0:0:1:0", "LOOP=2000",
+		"OPERATION_PROPORTION=1:0:0:0:0:0:0:0:0:0:0", "verify=false")
+	if err != nil {
+		b.Fatal(err)
+	}
+	d, err := target.Lookup("null")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var ops int64
+	before := sysinfo.SelfUsage()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r, err := New(c, d, target.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		s, err := r.Run(context.Background())
+		if err != nil {
+			b.Fatal(err)
+		}
+		ops += s.Op("INGESTION").OKOperations
+	}
+	b.StopTimer()
+	cpu := sysinfo.SelfUsage().CPUSeconds - before.CPUSeconds
+	if ops != int64(b.N)*clients*loop {
+		b.Fatalf("%d operations acknowledged, want %d", ops, int64(b.N)*clients*loop)
+	}
+	b.ReportMetric(cpu/float64(ops)*1e6, "CPU-µs/op")
+	b.ReportMetric(cpu/b.Elapsed().Seconds(), "cores")
+	b.ReportMetric(float64(ops)/b.Elapsed().Seconds(), "ops/s")
+}

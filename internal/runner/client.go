@@ -86,7 +86,9 @@ func (c *client) do(ctx context.Context, op workload.Op, warm bool) {
 // measure times one operation and records it. In the open model latency
 // counts from the operation's intended start, so a slow server cannot hide
 // the queue it causes (coordinated omission); service time counts from the
-// send.
+// send. A write that fails on a connection error or a timeout is sent again
+// up to RETRIES times (see retry): the operation is recorded once, and its
+// latency includes the failed attempts and the waits between them.
 func (c *client) measure(ctx context.Context, op workload.Op, warm bool, points int64, call func(context.Context) (int64, error)) {
 	intended := c.pacer.wait(c.r.stopCh)
 	if !warm && c.r.stopped() {
@@ -96,11 +98,18 @@ func (c *client) measure(ctx context.Context, op workload.Op, warm bool, points 
 	if op == workload.Write {
 		timeout = c.r.cfg.WriteTimeout
 	}
-	octx, cancel := context.WithTimeout(ctx, timeout)
+	attempt := func() (int64, error) {
+		octx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		return call(octx)
+	}
 	sent := time.Now()
-	got, err := call(octx)
+	got, err := attempt()
+	var retries int64
+	if op == workload.Write {
+		got, err, retries = c.retry(ctx, got, err, attempt)
+	}
 	done := time.Now()
-	cancel()
 	if intended.IsZero() {
 		intended = sent
 	}
@@ -110,6 +119,7 @@ func (c *client) measure(ctx context.Context, op workload.Op, warm bool, points 
 			atomic.AddInt64(&c.warmOps, 1)
 			atomic.AddInt64(&c.warmPoints, got)
 		}
+		return
 	case err == nil:
 		c.rec.Record(metrics.Kind(op), got, done.Sub(intended), done.Sub(sent))
 	case errors.Is(err, target.ErrUnsupported):
@@ -117,6 +127,41 @@ func (c *client) measure(ctx context.Context, op workload.Op, warm bool, points 
 	default:
 		c.rec.Fail(metrics.Kind(op), points, err)
 	}
+	if retries > 0 {
+		c.rec.Retried(metrics.Kind(op), retries)
+	}
+}
+
+// retry sends a failed write again while RETRIES allows, the failure is
+// transient (metrics.Transient: the connection or the clock failed it, the
+// server did not refuse it), and the run goes on: a stop or the deadline
+// ends the retries, so a dead server never holds the run past its end. It
+// returns the last attempt's outcome and the number of retries made.
+func (c *client) retry(ctx context.Context, got int64, err error, attempt func() (int64, error)) (int64, error, int64) {
+	var n int64
+	for int(n) < c.r.cfg.Retries && err != nil && metrics.Transient(err) && ctx.Err() == nil {
+		if !sleepUntil(time.Now().Add(c.backoff(n)), c.r.stopCh) || c.r.deadlineHit() {
+			break
+		}
+		n++
+		got, err = attempt()
+	}
+	return got, err, n
+}
+
+// backoff is the wait before retry n (from 0): RETRY_BACKOFF doubled n
+// times, capped at RETRY_MAX_BACKOFF, then drawn uniformly from its upper
+// half so that clients that failed together do not retry together.
+func (c *client) backoff(n int64) time.Duration {
+	d := c.r.cfg.RetryMaxBackoff
+	if n < 30 {
+		d = min(d, c.r.cfg.RetryBackoff<<n)
+	}
+	half := int64(d / 2)
+	if half <= 0 {
+		return d
+	}
+	return time.Duration(half + c.pacer.rng.Int64N(half+1))
 }
 
 func (c *client) warmOpsNow() int64    { return atomic.LoadInt64(&c.warmOps) }

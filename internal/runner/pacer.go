@@ -58,15 +58,19 @@ func (p *pacer) stepDone() {
 	p.stepFrom = time.Now()
 }
 
-func sleepUntil(t time.Time, stop <-chan struct{}) {
+// sleepUntil waits until t or until stop closes; it reports whether it
+// waited the whole time.
+func sleepUntil(t time.Time, stop <-chan struct{}) bool {
 	d := time.Until(t)
 	if d <= 0 {
-		return
+		return true
 	}
 	timer := time.NewTimer(d)
 	defer timer.Stop()
 	select {
 	case <-timer.C:
+		return true
 	case <-stop:
+		return false
 	}
 }

@@ -351,6 +351,9 @@ func (r *Runner) finish(ctx context.Context, admin target.Target, clients []*cli
 	}
 	for _, c := range clients {
 		acked += c.warmPointsNow()
+		if rc, ok := c.conn.(target.Reconnector); ok {
+			s.Reconnects += rc.Reconnects()
+		}
 	}
 	if w := s.Op(workload.Write.String()); w != nil {
 		acked += w.OKPoints
@@ -364,6 +367,11 @@ func (r *Runner) finish(ctx context.Context, admin target.Target, clients []*cli
 		}
 		return
 	}
+	// Whatever the server does now (it may be stopped, or gone), what comes
+	// after the measured phase is bounded, by READ_OPERATION_TIMEOUT in all:
+	// the run's results are waiting.
+	ctx, cancel := context.WithTimeout(ctx, r.cfg.ReadTimeout)
+	defer cancel()
 	if r.cfg.Verify && wrote {
 		s.Verify = r.verify(ctx, admin, acked)
 	}
@@ -393,6 +401,12 @@ func (r *Runner) verify(ctx context.Context, admin target.Target, acked int64) *
 		rng.Devices = append(rng.Devices, &r.schema.Devices[i])
 	}
 	n, err := admin.Count(ctx, rng)
+	if err != nil && metrics.Cause(err) == metrics.CauseConnection {
+		// The admin connection sat idle through the run: a server that
+		// restarted meanwhile has dropped it, and a target re-opens a
+		// dropped connection on its next operation.
+		n, err = admin.Count(ctx, rng)
+	}
 	switch {
 	case errors.Is(err, target.ErrUnsupported):
 		v.Skipped = err.Error() // the target keeps nothing to count (null)

@@ -4,7 +4,11 @@
 // SchemaVersion.
 package summary
 
-import "time"
+import (
+	"fmt"
+	"strings"
+	"time"
+)
 
 // SchemaVersion is the version of the JSON format written by --json.
 const SchemaVersion = 1
@@ -27,7 +31,10 @@ type Latency struct {
 
 // Failure counts the failed operations of one error class.
 type Failure struct {
-	Class      string `json:"class"`   // a short, stable description of the error
+	Class string `json:"class"` // a short, stable description of the error
+	// Cause is connection (refused or broken), timeout, or server (the
+	// server answered with an error): metrics.Cause.
+	Cause      string `json:"cause,omitempty"`
 	Example    string `json:"example"` // the first full error text seen
 	Operations int64  `json:"operations"`
 	Points     int64  `json:"points"`
@@ -35,14 +42,17 @@ type Failure struct {
 
 // Operation is one row of the Result and Latency matrices.
 type Operation struct {
-	Name           string  `json:"name"` // INGESTION, PRECISE_POINT, ...
-	OKOperations   int64   `json:"ok_operations"`
-	OKPoints       int64   `json:"ok_points"`
-	FailOperations int64   `json:"fail_operations"`
-	FailPoints     int64   `json:"fail_points"`
-	Unsupported    int64   `json:"unsupported_operations,omitempty"`
-	Throughput     float64 `json:"throughput_points_per_s"`
-	LatencyMS      Latency `json:"latency_ms"`
+	Name           string `json:"name"` // INGESTION, PRECISE_POINT, ...
+	OKOperations   int64  `json:"ok_operations"`
+	OKPoints       int64  `json:"ok_points"`
+	FailOperations int64  `json:"fail_operations"`
+	FailPoints     int64  `json:"fail_points"`
+	Unsupported    int64  `json:"unsupported_operations,omitempty"`
+	// Retries counts further attempts (RETRIES): the operation itself is
+	// counted once, as ok or failed, whatever its attempts.
+	Retries    int64   `json:"retries,omitempty"`
+	Throughput float64 `json:"throughput_points_per_s"`
+	LatencyMS  Latency `json:"latency_ms"`
 	// ServiceMS is the time the server took, measured from the actual send;
 	// it differs from LatencyMS only in the open model (--rate), where
 	// latency counts from the intended start.
@@ -132,15 +142,19 @@ type Summary struct {
 	Interrupted   bool      `json:"interrupted"`
 	// StopReason says why the measured phase ended: "loop", "duration",
 	// "interrupted" or "error".
-	StopReason    string            `json:"stop_reason"`
-	OpenModel     bool              `json:"open_model"`
-	RatePerSecond float64           `json:"rate_ops_per_s,omitempty"`
-	SchemaSeconds float64           `json:"schema_seconds"`
-	Elapsed       float64           `json:"elapsed_s"`
-	Phases        []Phase           `json:"phases"`
-	Operations    []Operation       `json:"operations"`
-	Intervals     []Interval        `json:"intervals"`
-	Verify        *Verify           `json:"verify"`
+	StopReason    string      `json:"stop_reason"`
+	OpenModel     bool        `json:"open_model"`
+	RatePerSecond float64     `json:"rate_ops_per_s,omitempty"`
+	SchemaSeconds float64     `json:"schema_seconds"`
+	Elapsed       float64     `json:"elapsed_s"`
+	Phases        []Phase     `json:"phases"`
+	Operations    []Operation `json:"operations"`
+	Intervals     []Interval  `json:"intervals"`
+	Verify        *Verify     `json:"verify"`
+	// Reconnects counts connections the targets re-opened after the
+	// server dropped them (or after a timeout abandoned one), during the
+	// measured phase and warm-up.
+	Reconnects    int64             `json:"reconnects,omitempty"`
 	StorageBytes  int64             `json:"storage_bytes,omitempty"`
 	BytesPerPoint float64           `json:"bytes_per_point,omitempty"`
 	Tool          Tool              `json:"tool"`
@@ -312,14 +326,22 @@ func (s *Summary) Status() string {
 		return "running"
 	case s.Interrupted:
 		return "interrupted"
-	case s.Verify != nil && !s.Verify.OK && s.Verify.Skipped == "", s.TPCC != nil && !s.TPCC.Consistent():
+	case s.Verify.Mismatch(), s.TPCC != nil && !s.TPCC.Consistent():
 		return "verify-failed"
 	case s.ThresholdFailed():
 		return "threshold-failed"
-	case s.Failed():
+	case s.Failed(), s.Verify != nil && s.Verify.Error != "":
+		// Counting failed (the server is down): the run failed, but no
+		// mismatch was seen.
 		return "failed"
 	}
 	return "ok"
+}
+
+// Mismatch reports whether verification counted the stored points and
+// found a number other than the acknowledged one.
+func (v *Verify) Mismatch() bool {
+	return v != nil && !v.OK && v.Skipped == "" && v.Error == ""
 }
 
 // ThresholdFailed reports whether any threshold failed.
@@ -340,6 +362,38 @@ func (s *Summary) Failed() bool {
 		}
 	}
 	return false
+}
+
+// ClosedModelWarning is the one line the console and the HTML report show
+// under a closed-model run's latencies.
+const ClosedModelWarning = "Closed model: a client sends its next operation only when the last one returned, " +
+	"so latency excludes the time operations would have queued behind a slow server (coordinated omission); " +
+	"use --rate for latency from the intended start."
+
+// ClosedModel reports whether the run measured latency in the closed model
+// (no --rate), which the warning above qualifies.
+func (s *Summary) ClosedModel() bool { return !s.OpenModel && len(s.Operations) > 0 }
+
+// RetriesNote says how many retries and reconnections the run needed, or
+// "" when none.
+func (s *Summary) RetriesNote() string {
+	var parts []string
+	for _, o := range s.Operations {
+		if o.Retries > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", o.Name, o.Retries))
+		}
+	}
+	var out string
+	if len(parts) > 0 {
+		out = "Retries: " + strings.Join(parts, ", ") + " (a retried operation counts once, as ok or failed; its latency includes its retries)"
+	}
+	if s.Reconnects > 0 {
+		if out != "" {
+			out += "; "
+		}
+		out += fmt.Sprintf("connections re-opened: %d", s.Reconnects)
+	}
+	return out
 }
 
 // Op returns the operation row with the given name, or nil.

@@ -37,6 +37,19 @@ type Target interface {
 // kind; the run reports such operations as unsupported, never as a pass.
 var ErrUnsupported = errors.New("not supported by this target")
 
+// ErrConnection is wrapped by a target whose driver reports a lost or
+// refused connection in an error type of its own that hides the network
+// error (e.g. a server still starting up after a crash refuses logins):
+// the failure then counts as a connection failure, which RETRIES retries.
+var ErrConnection = errors.New("no connection to the server")
+
+// Reconnector is implemented by targets that re-open, on the next
+// operation, a connection the server dropped (or that a timeout abandoned
+// mid-answer). Reconnects counts those re-openings; the run reports them.
+type Reconnector interface {
+	Reconnects() int64
+}
+
 // Versioner is implemented by targets that can tell the server's version.
 type Versioner interface {
 	ServerVersion(ctx context.Context) (string, error)

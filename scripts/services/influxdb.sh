@@ -7,6 +7,16 @@ SERVICE=influxdb
 PORT=${TSBENCH_INFLUXDB_PORT:-8086}
 DIR=$(svc_dir influxdb)
 
+# launch: starts influxd on the configuration in $DIR and waits for /ping.
+launch() {
+  start_daemon influxdb "$DIR/log" influxd -config "$DIR/influxdb.conf"
+  wait_port "$PORT" 60 "$(cat "$DIR/pid")" || fail_start influxdb "$DIR/log"
+  for _ in $(seq 1 50); do
+    (exec 3<>/dev/tcp/127.0.0.1/"$PORT" && printf 'GET /ping HTTP/1.0\r\n\r\n' >&3 && grep -q 204 <&3) 2>/dev/null && break
+    sleep 0.2
+  done
+}
+
 case "${1:-}" in
 install)
   apt_install influxdb
@@ -36,13 +46,16 @@ bind-address = "127.0.0.1:$((PORT + 2))"
 [continuous_queries]
   enabled = false
 CONF
-  start_daemon influxdb "$DIR/log" influxd -config "$DIR/influxdb.conf"
-  wait_port "$PORT" 60 "$(cat "$DIR/pid")" || fail_start influxdb "$DIR/log"
-  for _ in $(seq 1 50); do
-    (exec 3<>/dev/tcp/127.0.0.1/"$PORT" && printf 'GET /ping HTTP/1.0\r\n\r\n' >&3 && grep -q 204 <&3) 2>/dev/null && break
-    sleep 0.2
-  done
+  launch
   log "ready: http://127.0.0.1:$PORT (tsbench run --target influxdb)"
+  ;;
+resume)
+  # Starts again on the data a crash or a kill left (fault tests): the WAL
+  # is replayed; nothing is re-created.
+  if already_up influxdb $PORT; then log "already running on 127.0.0.1:$PORT"; exit 0; fi
+  [ -f "$DIR/influxdb.conf" ] || die "nothing to resume in $DIR: run '$0 start'"
+  launch
+  log "resumed: http://127.0.0.1:$PORT"
   ;;
 stop)
   stop_pid influxdb
@@ -51,6 +64,6 @@ status)
   is_running influxdb
   ;;
 *)
-  echo "usage: $0 install|start|stop|status" >&2; exit 2
+  echo "usage: $0 install|start|resume|stop|status" >&2; exit 2
   ;;
 esac

@@ -8,6 +8,16 @@ PORT=${TSBENCH_POSTGRES_PORT:-5433}
 BIN=/usr/lib/postgresql/15/bin
 DIR=$(svc_dir postgres)
 
+# launch: starts the server on the cluster in $DIR/data and records its PID.
+launch() {
+  # Benchmark settings: no fsync wait per commit is NOT set — durability is
+  # part of what is measured; only memory and connections are sized.
+  runuser -u postgres -- "$BIN/pg_ctl" -D "$DIR/data" -l "$DIR/log" -w -t 60 \
+    -o "-p $PORT -k $DIR -c listen_addresses=127.0.0.1 -c max_connections=300 -c shared_buffers=512MB" start >/dev/null \
+    || fail_start postgres "$DIR/log"
+  head -n 1 "$DIR/data/postmaster.pid" >"$DIR/pid"
+}
+
 case "${1:-}" in
 install)
   apt_install postgresql-15
@@ -18,12 +28,7 @@ start)
   rm -rf "$DIR"; mkdir -p "$DIR"; chown postgres:postgres "$DIR"
   runuser -u postgres -- "$BIN/initdb" -D "$DIR/data" -U postgres --auth=trust -E UTF8 --no-sync >"$DIR/initdb.log" 2>&1 \
     || fail_start postgres "$DIR/initdb.log"
-  # Benchmark settings: no fsync wait per commit is NOT set — durability is
-  # part of what is measured; only memory and connections are sized.
-  runuser -u postgres -- "$BIN/pg_ctl" -D "$DIR/data" -l "$DIR/log" -w -t 60 \
-    -o "-p $PORT -k $DIR -c listen_addresses=127.0.0.1 -c max_connections=300 -c shared_buffers=512MB" start >/dev/null \
-    || fail_start postgres "$DIR/log"
-  head -n 1 "$DIR/data/postmaster.pid" >"$DIR/pid"
+  launch
   runuser -u postgres -- "$BIN/createdb" -h 127.0.0.1 -p "$PORT" test
   # A tablespace in memory (tmpfs) for the mot-tpcc scenario's in-memory
   # analogue: UNLOGGED tables there write neither WAL nor data to disk.
@@ -32,6 +37,14 @@ start)
   runuser -u postgres -- "$BIN/psql" -q -h 127.0.0.1 -p "$PORT" -d test \
     -c "CREATE TABLESPACE tsbench_tmpfs LOCATION '$TMPFS'" >/dev/null
   log "ready: postgres://postgres@127.0.0.1:$PORT/test (tsbench run --target postgres)"
+  ;;
+resume)
+  # Starts again on the data a crash or a kill left (fault tests): crash
+  # recovery replays the WAL; nothing is re-created.
+  if already_up postgres $PORT; then log "already running on 127.0.0.1:$PORT"; exit 0; fi
+  [ -d "$DIR/data" ] || die "no cluster to resume in $DIR/data: run '$0 start'"
+  launch
+  log "resumed: postgres://postgres@127.0.0.1:$PORT/test"
   ;;
 stop)
   if [ -f "$DIR/data/postmaster.pid" ]; then
@@ -44,6 +57,6 @@ status)
   is_running postgres
   ;;
 *)
-  echo "usage: $0 install|start|stop|status" >&2; exit 2
+  echo "usage: $0 install|start|resume|stop|status" >&2; exit 2
   ;;
 esac

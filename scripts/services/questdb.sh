@@ -9,6 +9,15 @@ VERSION=9.3.4
 JAR="$CACHE_DIR/questdb/questdb-$VERSION.jar"
 DIR=$(svc_dir questdb)
 
+# launch: starts QuestDB on the root directory in $DIR and waits for both ports.
+launch() {
+  QDB_HTTP_BIND_TO=127.0.0.1:9000 QDB_HTTP_MIN_NET_BIND_TO=127.0.0.1:9003 QDB_PG_NET_BIND_TO=127.0.0.1:8812 \
+  QDB_LINE_TCP_NET_BIND_TO=127.0.0.1:9009 QDB_LINE_UDP_ENABLED=false QDB_TELEMETRY_ENABLED=false \
+    start_daemon questdb "$DIR/log" java -Xms256m -Xmx1g -XX:+UseParallelGC -p "$JAR" \
+      -m io.questdb/io.questdb.ServerMain -d "$DIR/root"
+  wait_port 8812 90 "$(cat "$DIR/pid")" && wait_port 9000 30 "$(cat "$DIR/pid")" || fail_start questdb "$DIR/log"
+}
+
 case "${1:-}" in
 install)
   [ -f "$JAR" ] && exit 0
@@ -23,12 +32,16 @@ start)
   if already_up questdb 8812; then log "already running on 127.0.0.1:9000"; exit 0; fi
   [ -f "$JAR" ] || die "QuestDB is not installed: run '$0 install'"
   rm -rf "$DIR"; mkdir -p "$DIR/root"
-  QDB_HTTP_BIND_TO=127.0.0.1:9000 QDB_HTTP_MIN_NET_BIND_TO=127.0.0.1:9003 QDB_PG_NET_BIND_TO=127.0.0.1:8812 \
-  QDB_LINE_TCP_NET_BIND_TO=127.0.0.1:9009 QDB_LINE_UDP_ENABLED=false QDB_TELEMETRY_ENABLED=false \
-    start_daemon questdb "$DIR/log" java -Xms256m -Xmx1g -XX:+UseParallelGC -p "$JAR" \
-      -m io.questdb/io.questdb.ServerMain -d "$DIR/root"
-  wait_port 8812 90 "$(cat "$DIR/pid")" && wait_port 9000 30 "$(cat "$DIR/pid")" || fail_start questdb "$DIR/log"
+  launch
   log "ready: ILP http://127.0.0.1:9000, SQL postgres://admin:quest@127.0.0.1:8812/qdb (tsbench run --target questdb)"
+  ;;
+resume)
+  # Starts again on the data a crash or a kill left (fault tests): tables
+  # and their WAL are recovered; nothing is re-created.
+  if already_up questdb 8812; then log "already running on 127.0.0.1:9000"; exit 0; fi
+  [ -d "$DIR/root" ] || die "nothing to resume in $DIR/root: run '$0 start'"
+  launch
+  log "resumed: ILP http://127.0.0.1:9000, SQL postgres://admin:quest@127.0.0.1:8812/qdb"
   ;;
 stop)
   stop_pid questdb
@@ -37,6 +50,6 @@ status)
   is_running questdb
   ;;
 *)
-  echo "usage: $0 install|start|stop|status" >&2; exit 2
+  echo "usage: $0 install|start|resume|stop|status" >&2; exit 2
   ;;
 esac

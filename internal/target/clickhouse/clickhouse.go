@@ -243,3 +243,6 @@ func rows(data []byte, add func(t int64, v float64, null bool)) error {
 	}
 	return sc.Err()
 }
+
+// Reconnects counts the HTTP connections re-opened (target.Reconnector).
+func (t *Target) Reconnects() int64 { return httpclient.Reconnects(t.client) }

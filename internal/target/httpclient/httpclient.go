@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -18,14 +19,49 @@ import (
 // kept alive (a handshake per request would be measured, not the server),
 // never go through a proxy, and keep Go's TCP_NODELAY — whose absence in
 // IoT-benchmark's InfluxDB client stalls every request by ~40 ms. Bodies are
-// not compressed unless a target asks for it itself.
+// not compressed unless a target asks for it itself. A connection the server
+// closed is replaced on the next request; Reconnects counts those.
 func New() *http.Client {
-	return &http.Client{Transport: &http.Transport{
-		Proxy:               nil,
-		DialContext:         (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+	t := &countingTransport{}
+	dialer := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}
+	t.base = &http.Transport{
+		Proxy: nil,
+		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			c, err := dialer.DialContext(ctx, network, addr)
+			if err == nil {
+				t.dials.Add(1)
+			}
+			return c, err
+		},
 		MaxIdleConnsPerHost: 4,
 		DisableCompression:  true,
-	}}
+	}
+	return &http.Client{Transport: t}
+}
+
+// countingTransport is an http.Transport that counts the connections it
+// opened.
+type countingTransport struct {
+	base  *http.Transport
+	dials atomic.Int64
+}
+
+func (t *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	return t.base.RoundTrip(r)
+}
+
+// CloseIdleConnections lets http.Client.CloseIdleConnections reach the
+// transport.
+func (t *countingTransport) CloseIdleConnections() { t.base.CloseIdleConnections() }
+
+// Reconnects is the number of connections c opened after its first: one
+// benchmark client sends one request at a time, so each further connection
+// replaced one the server (or a timeout) closed.
+func Reconnects(c *http.Client) int64 {
+	if t, ok := c.Transport.(*countingTransport); ok {
+		return max(0, t.dials.Load()-1)
+	}
+	return 0
 }
 
 // Do sends one request with an optional body and returns the answer's body

@@ -289,3 +289,6 @@ func (t *Target) Close() error {
 	t.client.CloseIdleConnections()
 	return nil
 }
+
+// Reconnects counts the HTTP connections re-opened (target.Reconnector).
+func (t *Target) Reconnects() int64 { return httpclient.Reconnects(t.client) }

@@ -11,7 +11,9 @@ import (
 // Analyze runs an analytics query (target.Analyzer); tags are read from the
 // devices table's JSONB column.
 func (t *Target) Analyze(ctx context.Context, a *ts.Analytic) (ts.Result, error) {
-	t.c.mu.Lock()
+	if err := t.c.lock(ctx); err != nil {
+		return ts.Result{}, t.wrap("analytics query", err)
+	}
 	defer t.c.mu.Unlock()
 	if _, err := t.binding.Schema(); err != nil {
 		return ts.Result{}, err

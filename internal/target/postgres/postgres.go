@@ -53,6 +53,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/tsbench/tsbench/internal/target"
+	"github.com/tsbench/tsbench/internal/target/pgwire"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -121,11 +122,39 @@ type Target struct {
 // postgres Target has its own; timescaledb Targets share one per address,
 // because the PGlite build it is tested against serves a single connection.
 type conn struct {
-	pg     *pgx.Conn
+	wire   *pgwire.Conn
+	pg     *pgx.Conn // wire's connection as of the last lock
 	mu     sync.Mutex
 	staged bool // the staging table exists on this connection
 	refs   int
 }
+
+func newConn(ctx context.Context, cfg *pgx.ConnConfig) (*conn, error) {
+	wire, err := pgwire.Connect(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	pg, _ := wire.Get(ctx)
+	return &conn{wire: wire, pg: pg, refs: 1}, nil
+}
+
+// lock takes the connection for one operation, re-opened first when it was
+// closed (pgwire.Conn.Get). On error the lock is not held.
+func (c *conn) lock(ctx context.Context) error {
+	c.mu.Lock()
+	pg, err := c.wire.Get(ctx)
+	if err != nil {
+		c.mu.Unlock()
+		return err
+	}
+	if pg != c.pg { // a new session: its temporary staging table is gone
+		c.pg, c.staged = pg, false
+	}
+	return nil
+}
+
+// Reconnects counts the connections re-opened (target.Reconnector).
+func (t *Target) Reconnects() int64 { return t.c.wire.Reconnects() }
 
 var shared = struct {
 	sync.Mutex
@@ -170,11 +199,9 @@ func openMode(ctx context.Context, o target.Options, timescale bool) (target.Tar
 	t := &Target{addr: addr, writePath: path, timescale: timescale, wide: wide,
 		binding: target.NewBinding("postgres")}
 	if !timescale {
-		pg, err := pgx.ConnectConfig(ctx, cfg)
-		if err != nil {
+		if t.c, err = newConn(ctx, cfg); err != nil {
 			return nil, fmt.Errorf("postgres: connect to %s as %s: %w", addr, user, err)
 		}
-		t.c = &conn{pg: pg, refs: 1}
 		return t, nil
 	}
 	shared.Lock()
@@ -185,11 +212,9 @@ func openMode(ctx context.Context, o target.Options, timescale bool) (target.Tar
 		t.c = c
 		return t, nil
 	}
-	pg, err := pgx.ConnectConfig(ctx, cfg)
-	if err != nil {
+	if t.c, err = newConn(ctx, cfg); err != nil {
 		return nil, fmt.Errorf("timescaledb: connect to %s as %s: %w", addr, user, err)
 	}
-	t.c = &conn{pg: pg, refs: 1}
 	shared.conns[key] = t.c
 	return t, nil
 }
@@ -242,7 +267,7 @@ func (t *Target) wrap(what string, err error) error {
 	if t.timescale {
 		name = "timescaledb"
 	}
-	return fmt.Errorf("%s: %s at %s: %w", name, what, t.addr, err)
+	return fmt.Errorf("%s: %s at %s: %w", name, what, t.addr, t.c.wire.Failed(err))
 }
 
 const ddl = `
@@ -261,7 +286,9 @@ CREATE TABLE IF NOT EXISTS devices (
 // Setup creates the tables (dropping them first with reset) and records the
 // series and devices.
 func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
-	t.c.mu.Lock()
+	if err := t.c.lock(ctx); err != nil {
+		return t.wrap("create schema", err)
+	}
 	defer t.c.mu.Unlock()
 	if reset {
 		// One by one: TimescaleDB drops a hypertable only on its own.
@@ -358,6 +385,10 @@ func seriesIDs(s *ts.Schema, devs []*ts.Device, sensors []int) []int32 {
 
 // ServerVersion implements target.Versioner.
 func (t *Target) ServerVersion(ctx context.Context) (string, error) {
+	if err := t.c.lock(ctx); err != nil {
+		return "", t.wrap("server version", err)
+	}
+	defer t.c.mu.Unlock()
 	var v string
 	if err := t.c.pg.QueryRow(ctx, "SHOW server_version").Scan(&v); err != nil {
 		return "", t.wrap("server version", err)
@@ -368,7 +399,9 @@ func (t *Target) ServerVersion(ctx context.Context) (string, error) {
 // StorageBytes implements target.Sizer: the points table with its index
 // (for a hypertable, all its chunks).
 func (t *Target) StorageBytes(ctx context.Context) (int64, error) {
-	t.c.mu.Lock()
+	if err := t.c.lock(ctx); err != nil {
+		return 0, err
+	}
 	defer t.c.mu.Unlock()
 	q := "SELECT pg_total_relation_size('points')"
 	if t.timescale {
@@ -398,5 +431,5 @@ func (t *Target) Close() error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5e9)
 	defer cancel()
-	return t.c.pg.Close(ctx)
+	return t.c.wire.Close(ctx)
 }

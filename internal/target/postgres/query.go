@@ -10,7 +10,9 @@ import (
 
 // Query runs one of Q1..Q10 (see ts.Query for the semantics).
 func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
-	t.c.mu.Lock()
+	if err := t.c.lock(ctx); err != nil {
+		return ts.Result{}, t.wrap("query", err)
+	}
 	defer t.c.mu.Unlock()
 	s, err := t.binding.Schema()
 	if err != nil {
@@ -125,7 +127,9 @@ func aggSQL(a ts.Aggregate) (string, error) {
 // Count returns the distinct points stored (the primary key makes every
 // stored row a distinct point).
 func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
-	t.c.mu.Lock()
+	if err := t.c.lock(ctx); err != nil {
+		return 0, t.wrap("count", err)
+	}
 	defer t.c.mu.Unlock()
 	if t.wide {
 		s, err := t.binding.Schema()

@@ -52,7 +52,9 @@ func (r *rowSource) Err() error { return nil }
 // Write stores a batch through the configured write path; a rewritten point
 // replaces the stored one.
 func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
-	t.c.mu.Lock()
+	if err := t.c.lock(ctx); err != nil {
+		return t.wrap("write batch", err)
+	}
 	defer t.c.mu.Unlock()
 	s, pos, err := t.binding.DevicePos(b.Device)
 	if err != nil {

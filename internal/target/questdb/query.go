@@ -16,6 +16,9 @@ import (
 func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if err := t.useSQL(ctx); err != nil {
+		return ts.Result{}, err
+	}
 	s, err := t.binding.Schema()
 	if err != nil {
 		return ts.Result{}, err
@@ -162,6 +165,9 @@ func (t *Target) run(ctx context.Context, sql string, q *ts.Query) (ts.Result, e
 func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if err := t.useSQL(ctx); err != nil {
+		return 0, err
+	}
 	s, err := t.binding.Schema()
 	if err != nil {
 		return 0, err

@@ -30,6 +30,7 @@ import (
 	"github.com/tsbench/tsbench/internal/lineproto"
 	"github.com/tsbench/tsbench/internal/target"
 	"github.com/tsbench/tsbench/internal/target/httpclient"
+	"github.com/tsbench/tsbench/internal/target/pgwire"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -59,7 +60,8 @@ type Target struct {
 	pgAddr   string
 	db       string
 	client   *http.Client
-	conn     *pgx.Conn
+	wire     *pgwire.Conn // SQL over pgwire, re-opened when closed
+	conn     *pgx.Conn    // wire's connection, as of the last useSQL
 
 	mu      sync.Mutex
 	binding target.Binding
@@ -91,13 +93,33 @@ func open(ctx context.Context, o target.Options) (target.Target, error) {
 	}
 	cfg.User, cfg.Password = user, pass
 	cfg.DefaultQueryExecMode = pgx.QueryExecModeExec
-	if t.conn, err = pgx.ConnectConfig(ctx, cfg); err != nil {
+	if t.wire, err = pgwire.Connect(ctx, cfg); err != nil {
 		return nil, fmt.Errorf("questdb: connect to %s as %s: %w", t.pgAddr, user, err)
 	}
-	return t, nil
+	return t, t.useSQL(ctx)
+}
+
+// useSQL readies the SQL connection for a statement, re-opening it when
+// the server dropped it (a restart, a timeout mid-statement).
+func (t *Target) useSQL(ctx context.Context) error {
+	pg, err := t.wire.Get(ctx)
+	if err != nil {
+		return t.wrap("SQL connection", err)
+	}
+	t.conn = pg
+	return nil
+}
+
+// Reconnects counts the connections re-opened, HTTP and SQL
+// (target.Reconnector).
+func (t *Target) Reconnects() int64 {
+	return httpclient.Reconnects(t.client) + t.wire.Reconnects()
 }
 
 func (t *Target) wrap(what string, err error) error {
+	if t.wire != nil {
+		err = t.wire.Failed(err)
+	}
 	return fmt.Errorf("questdb: %s at %s: %w", what, t.pgAddr, err)
 }
 
@@ -122,6 +144,9 @@ var columnTypes = map[ts.DataType]string{ts.Boolean: "BOOLEAN", ts.Int32: "INT",
 
 // Setup creates one table per group (dropping them first with reset).
 func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
+	if err := t.useSQL(ctx); err != nil {
+		return err
+	}
 	cols := []string{"device SYMBOL"}
 	if len(s.Devices) > 0 {
 		for _, tg := range s.Devices[0].Tags {
@@ -223,6 +248,9 @@ func (t *Target) settle(ctx context.Context) error {
 
 // ServerVersion implements target.Versioner.
 func (t *Target) ServerVersion(ctx context.Context) (string, error) {
+	if err := t.useSQL(ctx); err != nil {
+		return "", err
+	}
 	var b string
 	if err := t.conn.QueryRow(ctx, "SELECT build()").Scan(&b); err != nil {
 		return "", t.wrap("server version", err)
@@ -240,6 +268,9 @@ func (t *Target) ServerVersion(ctx context.Context) (string, error) {
 func (t *Target) StorageBytes(ctx context.Context) (int64, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if err := t.useSQL(ctx); err != nil {
+		return 0, err
+	}
 	s, err := t.binding.Schema()
 	if err != nil {
 		return 0, err
@@ -265,7 +296,7 @@ func (t *Target) Close() error {
 	t.client.CloseIdleConnections()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	return t.conn.Close(ctx)
+	return t.wire.Close(ctx)
 }
 
 func quote(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }

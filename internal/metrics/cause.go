@@ -1,0 +1,53 @@
+package metrics
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"syscall"
+
+	"github.com/tsbench/tsbench/internal/target"
+)
+
+// Causes of a failed operation, as the summary's failures name them.
+const (
+	// CauseConnection: the connection could not be made or broke (refused,
+	// reset, closed, the server went away mid-answer).
+	CauseConnection = "connection"
+	// CauseTimeout: no answer within the operation's timeout.
+	CauseTimeout = "timeout"
+	// CauseServer: the server (or the target for it) answered with an
+	// error: a rejected batch, a type conflict, a failed query.
+	CauseServer = "server"
+)
+
+// Cause says why an operation failed, from the error's chain: a timeout, a
+// broken or refused connection, or anything else, which is the server's
+// refusal. Targets wrap their errors with %w, so the network error under a
+// driver's message is found.
+func Cause(err error) string {
+	var ne net.Error
+	switch {
+	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &ne) && ne.Timeout():
+		return CauseTimeout
+	case brokenConnection(err):
+		return CauseConnection
+	default:
+		return CauseServer
+	}
+}
+
+// Transient reports whether an operation that failed with err may succeed
+// if sent again: the server did not refuse it, the connection or the clock
+// failed it.
+func Transient(err error) bool { return Cause(err) != CauseServer }
+
+func brokenConnection(err error) bool {
+	var op *net.OpError
+	return errors.As(err, &op) ||
+		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) ||
+		errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ECONNABORTED) ||
+		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, net.ErrClosed) || errors.Is(err, target.ErrConnection)
+}

@@ -1,0 +1,62 @@
+package metrics
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/tsbench/tsbench/internal/target"
+)
+
+func TestCause(t *testing.T) {
+	refused := &net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}
+	cases := []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"deadline", fmt.Errorf("influxdb: write: %w", context.DeadlineExceeded), CauseTimeout},
+		{"net timeout", &net.DNSError{Err: "i/o timeout", IsTimeout: true}, CauseTimeout},
+		{"refused", fmt.Errorf("POST http://127.0.0.1:1/write: %w", refused), CauseConnection},
+		{"reset", fmt.Errorf("read: %w", syscall.ECONNRESET), CauseConnection},
+		{"eof", fmt.Errorf("questdb: %w", io.ErrUnexpectedEOF), CauseConnection},
+		{"closed", fmt.Errorf("use: %w", net.ErrClosed), CauseConnection},
+		{"target says so", fmt.Errorf("reconnect: %w: FATAL: the database system is starting up", target.ErrConnection), CauseConnection},
+		{"server answer", errors.New(`POST /write: 400 Bad Request: {"error":"field type conflict"}`), CauseServer},
+		{"sql error", errors.New("ERROR: new row violates check constraint (SQLSTATE 23514)"), CauseServer},
+	}
+	for _, c := range cases {
+		if got := Cause(c.err); got != c.want {
+			t.Errorf("%s: Cause(%v) = %q, want %q", c.name, c.err, got, c.want)
+		}
+		if got, want := Transient(c.err), c.want != CauseServer; got != want {
+			t.Errorf("%s: Transient = %v, want %v", c.name, got, want)
+		}
+	}
+}
+
+func TestRetriesAndCausesReachTheRow(t *testing.T) {
+	run := NewRun(2, false, time.Now())
+	a, b := run.Client(0), run.Client(1)
+	a.Record(0, 10, 5e6, 5e6)
+	a.Retried(0, 2)
+	b.Fail(0, 10, fmt.Errorf("x: %w", syscall.ECONNREFUSED))
+	b.Retried(0, 3)
+	ops := run.Operations(1e9)
+	if len(ops) != 1 {
+		t.Fatalf("rows = %d, want 1", len(ops))
+	}
+	o := ops[0]
+	if o.Retries != 5 || o.OKOperations != 1 || o.FailOperations != 1 || o.OKPoints != 10 || o.FailPoints != 10 {
+		t.Errorf("row = %+v: want 5 retries, 1 ok and 1 failed operation of 10 points each", o)
+	}
+	if len(o.Failures) != 1 || o.Failures[0].Cause != CauseConnection {
+		t.Errorf("failures = %+v, want one connection failure", o.Failures)
+	}
+}

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Memory-flatness check, CI's short form: runs cmd/tsbench-memcheck on the
+# null target, closed loop, for two shapes, comparing RSS at FIRST (10 s)
+# with RSS at the end of DURATION (60 s); the full form is 1 min and 10 min,
+# MEMCHECK_FIRST=1m MEMCHECK_DURATION=10m. Each check fails when RSS grew by
+# more than 10 MB (tsbench-memcheck --max-growth).
+#
+# Shapes:
+#   default  tsbench's own defaults (4 clients, 20 devices x 10 sensors,
+#            100-row batches, the default write/query mix): what
+#            'tsbench run --target null --duration D' runs, so what users run.
+#   1000x1   1,000 clients, 1,000 devices x 10 sensors, 1-row batches, same
+#            mix: the most operations, goroutines and per-client recorders.
+#
+# Both shapes always run; the exit status is 1 when either failed. Needs
+# Linux (/proc) and Go; builds tsbench and the checker once, into a
+# temporary directory.
+set -euo pipefail
+
+FIRST=${MEMCHECK_FIRST:-10s}
+DURATION=${MEMCHECK_DURATION:-60s}
+
+cd "$(dirname "$0")/../.."
+bin=$(mktemp -d)
+trap 'rm -rf "$bin"' EXIT
+go build -o "$bin/tsbench" ./cmd/tsbench
+go build -o "$bin/tsbench-memcheck" ./cmd/tsbench-memcheck
+
+status=0
+check() {
+  local name=$1
+  shift
+  echo "== memcheck $name: --first $FIRST --duration $DURATION $*"
+  if ! "$bin/tsbench-memcheck" --tsbench "$bin/tsbench" --first "$FIRST" --duration "$DURATION" "$@"; then
+    echo "== memcheck $name: FAILED"
+    status=1
+  fi
+}
+
+check default
+check 1000x1 --clients 1000 --devices 1000 --batch 1
+exit $status
