@@ -294,13 +294,7 @@ func TestFaultStall(t *testing.T) {
 func TestFaultCrashRestart(t *testing.T) {
 	eachFaultServer(t, func(t *testing.T, fs *faultServer, svc *fault.Service) {
 		t.Run("no retries", func(t *testing.T) {
-			fs.reset(t)
-			fr := startFaultRun(t, fs)
-			fr.waitWriting(t, fs)
-			svc.Kill(t)
-			time.Sleep(500 * time.Millisecond)
-			svc.Resume(t)
-			code, s := fr.wait(t, 2*time.Minute)
+			fr, code, s := crashRun(t, fs, svc)
 			if code != 1 {
 				t.Fatalf("exit %d, want 1 (operations failed)\n%s", code, fr.output())
 			}
@@ -317,13 +311,7 @@ func TestFaultCrashRestart(t *testing.T) {
 			stored(t, fs, s, w.OKPoints)
 		})
 		t.Run("retries", func(t *testing.T) {
-			fs.reset(t)
-			fr := startFaultRun(t, fs, "RETRIES=40", "RETRY_BACKOFF_MS=100", "RETRY_MAX_BACKOFF_MS=1000")
-			fr.waitWriting(t, fs)
-			svc.Kill(t)
-			time.Sleep(500 * time.Millisecond)
-			svc.Resume(t)
-			code, s := fr.wait(t, 2*time.Minute)
+			fr, code, s := crashRun(t, fs, svc, "RETRIES=40", "RETRY_BACKOFF_MS=100", "RETRY_MAX_BACKOFF_MS=1000")
 			if code != 0 {
 				t.Fatalf("exit %d\n%s", code, fr.output())
 			}
@@ -337,6 +325,21 @@ func TestFaultCrashRestart(t *testing.T) {
 			stored(t, fs, s, faultPoints)
 		})
 	})
+}
+
+// crashRun kills the server once the run writes and starts it again on
+// its data half a second later; it returns the run's exit status and
+// summary.
+func crashRun(t *testing.T, fs *faultServer, svc *fault.Service, extra ...string) (*faultRun, int, *summary.Summary) {
+	t.Helper()
+	fs.reset(t)
+	fr := startFaultRun(t, fs, extra...)
+	fr.waitWriting(t, fs)
+	svc.Kill(t)
+	time.Sleep(500 * time.Millisecond)
+	svc.Resume(t)
+	code, s := fr.wait(t, 2*time.Minute)
+	return fr, code, s
 }
 
 // Refuse: the server goes away after setup and stays down. The run goes on

@@ -39,6 +39,7 @@ type runFlags struct {
 	variant     string
 	serverCores int
 	strict      bool // every warning is an error (exit 2)
+	profiles    profiles
 
 	runOutputs // results store, HDR log, resource monitoring (store.go)
 }
@@ -95,6 +96,11 @@ Exit status: 0 success; 1 the run failed or operations failed; 2 bad input;
   tsbench run --print-config --properties conf/config.properties`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			stop, err := f.profiles.start(stderr)
+			if err != nil {
+				return err
+			}
+			defer stop()
 			if f.scenario != "" {
 				return executeScenario(cmd, &f, keyFlags, stdout, stderr)
 			}
@@ -126,6 +132,8 @@ Exit status: 0 success; 1 the run failed or operations failed; 2 bad input;
 	fl.IntVar(&f.repeat, "repeat", 0, "with --scenario: run the phases N times and report mean, std, min, max (default: the study's n)")
 	fl.StringVar(&f.variant, "variant", "", "with --scenario: a named variant, e.g. week or month for epics-archiver")
 	fl.IntVar(&f.serverCores, "server-cores", 0, "with --scenario or --workload tpcc: cores of the database host for per-core figures (default: this machine's)")
+	fl.StringVar(&f.profiles.cpu, "cpuprofile", "", "write tsbench's own CPU profile (pprof format) to this file")
+	fl.StringVar(&f.profiles.mem, "memprofile", "", "write tsbench's own memory profile (pprof format, allocations since the start) to this file at the end")
 	fl.BoolVar(&f.strict, "strict", false, "treat every warning (ignored IoT-benchmark keys, keys set twice, guessed values) as an error: exit 2")
 	for _, k := range keyFlags {
 		fl.StringVar(&k.value, k.name, "", k.usage)

@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -34,35 +35,43 @@ func defaultOptions(batch int) Options {
 }
 
 // Any batch, in any delivery mode, holds exactly the values Value computes for
-// its rows: batches are recomputable point by point.
+// its rows: batches are recomputable point by point. With one row per batch
+// the cursor carries each series' phase from batch to batch, over more rows
+// than the longest period (10,000), so its wrap-around is crossed too.
 func TestFillMatchesValue(t *testing.T) {
-	for _, mode := range []OrderMode{InOrder, Poisson, BatchOrder} {
-		t.Run(mode.String(), func(t *testing.T) {
-			o := defaultOptions(7)
-			o.Order = Order{Mode: mode, Ratio: 0.3, Lambda: 20, MaxDelay: 100}
-			s := testSchema(3, allTypes()...)
-			g := mustNew(t, s, o)
-			b := g.NewBatch()
-			cur := NewCursor()
-			for _, dev := range []int{0, 2} {
-				for n := int64(0); n < 40; n++ {
-					g.Fill(b, &s.Devices[dev], n, cur)
-					if b.Len() != 7 {
-						t.Fatalf("batch has %d rows, want 7", b.Len())
-					}
-					for i, k := range b.Rows {
-						if b.Times[i] != g.Time(k) {
-							t.Fatalf("row %d time %d, want %d", k, b.Times[i], g.Time(k))
-						}
-						for sn := range s.Sensors {
-							if got, want := b.Columns[sn].Value(i), g.Value(dev, sn, k); got != want {
-								t.Fatalf("dev %d sensor %d row %d: batch %v, Value %v", dev, sn, k, got, want)
-							}
-						}
+	for _, c := range []struct{ batch, batches int64 }{{7, 40}, {1, 10_500}} {
+		for _, mode := range []OrderMode{InOrder, Poisson, BatchOrder} {
+			t.Run(fmt.Sprintf("%s/batch%d", mode, c.batch), func(t *testing.T) {
+				fillMatchesValue(t, mode, c.batch, c.batches)
+			})
+		}
+	}
+}
+
+func fillMatchesValue(t *testing.T, mode OrderMode, batch, batches int64) {
+	o := defaultOptions(int(batch))
+	o.Order = Order{Mode: mode, Ratio: 0.3, Lambda: 20, MaxDelay: 100}
+	s := testSchema(3, allTypes()...)
+	g := mustNew(t, s, o)
+	b := g.NewBatch()
+	cur := NewCursor()
+	for _, dev := range []int{0, 2, 0} {
+		for n := int64(0); n < batches; n++ {
+			g.Fill(b, &s.Devices[dev], n, cur)
+			if b.Len() != int(batch) {
+				t.Fatalf("batch has %d rows, want %d", b.Len(), batch)
+			}
+			for i, k := range b.Rows {
+				if b.Times[i] != g.Time(k) {
+					t.Fatalf("row %d time %d, want %d", k, b.Times[i], g.Time(k))
+				}
+				for sn := range s.Sensors {
+					if got, want := b.Columns[sn].Value(i), g.Value(dev, sn, k); got != want {
+						t.Fatalf("dev %d sensor %d row %d: batch %v, Value %v", dev, sn, k, got, want)
 					}
 				}
 			}
-		})
+		}
 	}
 }
 

@@ -99,10 +99,15 @@ func (g *Generator) seriesKey(device, sensor int) uint64 {
 func (g *Generator) NewBatch() *ts.Batch {
 	n := g.opts.BatchSize
 	b := &ts.Batch{
-		Times:   make([]int64, 0, n),
-		Rows:    make([]int64, 0, n),
-		Columns: make([]ts.Column, len(g.schema.Sensors)),
+		Times:    make([]int64, 0, n),
+		Rows:     make([]int64, 0, n),
+		Columns:  make([]ts.Column, len(g.schema.Sensors)),
+		Decimals: -1,
 	}
+	if g.scale != 0 {
+		b.Decimals = g.opts.DoubleLength
+	}
+	var doubles []float64
 	for i, sn := range g.schema.Sensors {
 		c := &b.Columns[i]
 		c.Type = sn.Type
@@ -116,12 +121,28 @@ func (g *Generator) NewBatch() *ts.Batch {
 		case ts.Float:
 			c.Floats = make([]float32, 0, n)
 		case ts.Double:
-			c.Doubles = make([]float64, 0, n)
+			// One backing array for all DOUBLE columns, each its own
+			// n-value window: a one-row batch's values then sit in a
+			// few cache lines, not one allocation per sensor.
+			if doubles == nil {
+				doubles = make([]float64, n*countType(g.schema.Sensors, ts.Double))
+			}
+			c.Doubles, doubles = doubles[:0:n], doubles[n:]
 		case ts.Text:
 			c.Texts = make([]string, 0, n)
 		}
 	}
 	return b
+}
+
+func countType(sensors []ts.Sensor, t ts.DataType) int {
+	n := 0
+	for _, s := range sensors {
+		if s.Type == t {
+			n++
+		}
+	}
+	return n
 }
 
 // Fill makes b the n-th batch (0-based) that device dev sends, reusing b's
@@ -134,17 +155,73 @@ func (g *Generator) Fill(b *ts.Batch, dev *ts.Device, n int64, cur *Cursor) {
 	for i, k := range b.Rows {
 		b.Times[i] = g.Time(k)
 	}
+	states := cur.series(g, dev.Index)
+	if len(b.Rows) == 1 && states != nil && !g.opts.Change.active() {
+		g.fillRow(b, states)
+		return
+	}
 	var scratch [256]float64
 	for s := range b.Columns {
-		g.fillColumn(&b.Columns[s], dev.Index, s, b.Rows, scratch[:])
+		var st *seriesState
+		if states != nil {
+			st = &states[s]
+		}
+		g.fillColumn(&b.Columns[s], dev.Index, s, b.Rows, scratch[:], st)
 	}
+}
+
+// fillRow is Fill for a batch of one row (seed 002's CRRC shape: 300
+// sensors, one row per write), where per-column set-up would cost more than
+// the values: DOUBLE columns of periodic or random sensors are computed
+// here directly, the rest as any batch. The values are the same.
+func (g *Generator) fillRow(b *ts.Batch, states []seriesState) {
+	k := b.Rows[0]
+	rows := b.Rows[:1]
+	var scratch [1]float64
+	for s := range b.Columns {
+		c, sm, st := &b.Columns[s], &g.models[s], &states[s]
+		if c.Type != ts.Double || sm.model == Walk {
+			g.fillColumn(c, b.Device.Index, s, rows, scratch[:], st)
+			continue
+		}
+		var v float64
+		switch sm.model {
+		case Random:
+			v = sm.offset + sm.amp*signed(stream(st.key, k))
+		case Constant:
+			v = sm.constantAt(st.key, &st.ph, k)
+		default:
+			v = sm.periodicAt(st.key, &st.ph, k)
+		}
+		if g.scale != 0 {
+			v = math.Round(v*g.scale) / g.scale
+		}
+		c.Doubles = append(c.Doubles[:0], v)
+	}
+}
+
+// seriesState is what a Cursor keeps of one series between batches: its
+// key (two hashes) and its phase (a division or two), which a batch of one
+// row per sensor would otherwise recompute for every value.
+type seriesState struct {
+	key uint64
+	ph  phase
+}
+
+func (g *Generator) newSeriesState(device, sensor int) seriesState {
+	key := g.seriesKey(device, sensor)
+	return seriesState{key: key, ph: g.models[sensor].newPhase(key)}
 }
 
 // fillColumn computes one sensor's values in chunks that fit the scratch
 // buffer, then converts them to the sensor's type.
-func (g *Generator) fillColumn(c *ts.Column, device, sensor int, rows []int64, scratch []float64) {
+func (g *Generator) fillColumn(c *ts.Column, device, sensor int, rows []int64, scratch []float64, st *seriesState) {
 	sm := &g.models[sensor]
-	key := g.seriesKey(device, sensor)
+	if st == nil {
+		local := g.newSeriesState(device, sensor)
+		st = &local
+	}
+	key := st.key
 	g.resize(c, len(rows))
 	if g.opts.Change.active() {
 		rows = g.opts.Change.effective(key, rows, make([]int64, len(rows)))
@@ -159,7 +236,7 @@ func (g *Generator) fillColumn(c *ts.Column, device, sensor int, rows []int64, s
 		if c.Type == ts.Double {
 			vals = c.Doubles[start:end] // compute in place: no copy for the common type
 		}
-		sm.fill(key, rows[start:end], vals)
+		sm.fill(key, &st.ph, rows[start:end], vals)
 		g.convert(c, sm, start, vals)
 	}
 }
@@ -253,13 +330,13 @@ func makeArena(seed uint64, strLen int) string {
 // puts in any batch that carries row k.
 func (g *Generator) Value(device, sensor int, k int64) any {
 	c := ts.Column{Type: g.models[sensor].typ}
-	g.fillColumn(&c, device, sensor, []int64{k}, make([]float64, 1))
+	g.fillColumn(&c, device, sensor, []int64{k}, make([]float64, 1), nil)
 	return c.Value(0)
 }
 
 // Number is Value as a float64 (booleans 0/1); ok is false for TEXT.
 func (g *Generator) Number(device, sensor int, k int64) (v float64, ok bool) {
 	c := ts.Column{Type: g.models[sensor].typ}
-	g.fillColumn(&c, device, sensor, []int64{k}, make([]float64, 1))
+	g.fillColumn(&c, device, sensor, []int64{k}, make([]float64, 1), nil)
 	return c.Number(0)
 }

@@ -86,6 +86,39 @@ func (o Order) window(batch int) (units int, lambda float64) {
 // client keeps one; it is not safe for concurrent use.
 type Cursor struct {
 	windows map[int]*permWindow
+	// states keeps each device's series keys and phases (seriesState), by
+	// device index, up to maxCursorSeries series in all.
+	states      map[int][]seriesState
+	statesCount int
+}
+
+// maxCursorSeries bounds what a Cursor keeps of series: 2^20 of them, 32 MB.
+// A client with more devices times sensors recomputes the rest each batch.
+const maxCursorSeries = 1 << 20
+
+// series returns the kept state of device's series, made on first use; nil
+// without a cursor or beyond its bound.
+func (c *Cursor) series(g *Generator, device int) []seriesState {
+	if c == nil {
+		return nil
+	}
+	if st, ok := c.states[device]; ok {
+		return st
+	}
+	n := len(g.models)
+	if c.statesCount+n > maxCursorSeries {
+		return nil
+	}
+	if c.states == nil {
+		c.states = map[int][]seriesState{}
+	}
+	st := make([]seriesState, n)
+	for s := range st {
+		st[s] = g.newSeriesState(device, s)
+	}
+	c.states[device] = st
+	c.statesCount += n
+	return st
 }
 
 type permWindow struct {

@@ -4,50 +4,51 @@
 package lineproto
 
 import (
-	"bytes"
 	"strconv"
 	"strings"
 
+	"github.com/tsbench/tsbench/internal/numfmt"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
-// AppendRows writes one line per row of the batch:
+// AppendRows appends one line per row of the batch to dst:
 //
 //	g_0,device=d_0 s_0=true,s_1=12i,s_2=1.5,s_3="ab" 1640966400000
-func AppendRows(buf *bytes.Buffer, prefix string, sensors []ts.Sensor, b *ts.Batch) {
-	var num [32]byte
+//
+// Plain appends to a slice the caller reuses: no allocation, no per-byte
+// call.
+func AppendRows(dst []byte, prefix string, sensors []ts.Sensor, b *ts.Batch) []byte {
 	for i, tm := range b.Times {
-		buf.WriteString(prefix)
+		dst = append(dst, prefix...)
 		for sn := range b.Columns {
 			if sn > 0 {
-				buf.WriteByte(',')
+				dst = append(dst, ',')
 			}
-			buf.WriteString(sensors[sn].Name)
-			buf.WriteByte('=')
+			dst = append(dst, sensors[sn].Name...)
+			dst = append(dst, '=')
 			c := &b.Columns[sn]
 			switch c.Type {
 			case ts.Boolean:
-				buf.WriteString(strconv.FormatBool(c.Bools[i]))
+				dst = strconv.AppendBool(dst, c.Bools[i])
 			case ts.Int32:
-				buf.Write(strconv.AppendInt(num[:0], int64(c.Int32s[i]), 10))
-				buf.WriteByte('i')
+				dst = append(strconv.AppendInt(dst, int64(c.Int32s[i]), 10), 'i')
 			case ts.Int64:
-				buf.Write(strconv.AppendInt(num[:0], c.Int64s[i], 10))
-				buf.WriteByte('i')
+				dst = append(strconv.AppendInt(dst, c.Int64s[i], 10), 'i')
 			case ts.Float:
-				buf.Write(strconv.AppendFloat(num[:0], float64(c.Floats[i]), 'g', -1, 64))
+				dst = strconv.AppendFloat(dst, float64(c.Floats[i]), 'g', -1, 64)
 			case ts.Double:
-				buf.Write(strconv.AppendFloat(num[:0], c.Doubles[i], 'g', -1, 64))
+				dst = numfmt.AppendFloat(dst, c.Doubles[i], b.Decimals)
 			case ts.Text:
-				buf.WriteByte('"')
-				writeEscaped(buf, c.Texts[i], `"\`)
-				buf.WriteByte('"')
+				dst = append(dst, '"')
+				dst = appendEscaped(dst, c.Texts[i], `"\`)
+				dst = append(dst, '"')
 			}
 		}
-		buf.WriteByte(' ')
-		buf.Write(strconv.AppendInt(num[:0], tm, 10))
-		buf.WriteByte('\n')
+		dst = append(dst, ' ')
+		dst = strconv.AppendInt(dst, tm, 10)
+		dst = append(dst, '\n')
 	}
+	return dst
 }
 
 // Escape backslash-escapes the characters special in a line-protocol name.
@@ -55,16 +56,15 @@ func Escape(s, special string) string {
 	if !strings.ContainsAny(s, special) {
 		return s
 	}
-	var b bytes.Buffer
-	writeEscaped(&b, s, special)
-	return b.String()
+	return string(appendEscaped(nil, s, special))
 }
 
-func writeEscaped(b *bytes.Buffer, s, special string) {
+func appendEscaped(dst []byte, s, special string) []byte {
 	for i := 0; i < len(s); i++ {
 		if strings.IndexByte(special, s[i]) >= 0 {
-			b.WriteByte('\\')
+			dst = append(dst, '\\')
 		}
-		b.WriteByte(s[i])
+		dst = append(dst, s[i])
 	}
+	return dst
 }

@@ -1,7 +1,6 @@
 package lineproto
 
 import (
-	"bytes"
 	"testing"
 
 	"github.com/tsbench/tsbench/internal/ts"
@@ -18,13 +17,15 @@ func TestAppendLines(t *testing.T) {
 		{Type: ts.Double, Doubles: []float64{-2.25, 1e21}},
 		{Type: ts.Text, Texts: []string{`say "hi"`, `back\slash`}},
 	}}
-	var buf bytes.Buffer
-	AppendRows(&buf, "g_0,device=d_0 ", sensors, b)
 	want := `g_0,device=d_0 s_0=true,s_1=-7i,s_2=9007199254740993i,s_3=1.5,s_4=-2.25,s_5="say \"hi\"" 1640966400000
 g_0,device=d_0 s_0=false,s_1=12i,s_2=0i,s_3=0.10000000149011612,s_4=1e+21,s_5="back\\slash" 1640966405000
 `
-	if buf.String() != want {
-		t.Fatalf("got\n%s\nwant\n%s", buf.String(), want)
+	// The decimals hint changes nothing in the text, whatever it says.
+	for _, d := range []int{-1, 0, 2, 9} {
+		b.Decimals = d
+		if got := string(AppendRows(nil, "g_0,device=d_0 ", sensors, b)); got != want {
+			t.Fatalf("decimals %d: got\n%s\nwant\n%s", d, got, want)
+		}
 	}
 }
 
@@ -47,11 +48,9 @@ func TestAppendLinesAllocations(t *testing.T) {
 	sensors := []ts.Sensor{{Name: "s_0", Type: ts.Double}, {Name: "s_1", Type: ts.Double}}
 	b := &ts.Batch{Times: make([]int64, 100), Columns: []ts.Column{
 		{Type: ts.Double, Doubles: make([]float64, 100)}, {Type: ts.Double, Doubles: make([]float64, 100)}}}
-	var buf bytes.Buffer
-	AppendRows(&buf, "g_0,device=d_0 ", sensors, b)
+	buf := AppendRows(nil, "g_0,device=d_0 ", sensors, b)
 	allocs := testing.AllocsPerRun(50, func() {
-		buf.Reset()
-		AppendRows(&buf, "g_0,device=d_0 ", sensors, b)
+		buf = AppendRows(buf[:0], "g_0,device=d_0 ", sensors, b)
 	})
 	if allocs != 0 {
 		t.Fatalf("%.0f allocations per batch", allocs)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tsbench/tsbench/internal/config"
+	"github.com/tsbench/tsbench/internal/summary"
 	"github.com/tsbench/tsbench/internal/sysinfo"
 	"github.com/tsbench/tsbench/internal/target"
 	_ "github.com/tsbench/tsbench/internal/target/null"
@@ -16,32 +17,11 @@ import (
 // sensors, 10 clients, 100-row batches; 10 million points per run.
 // points/CPU-s is the figure to watch (IoT-benchmark's FakeDB: ~14.6 M).
 func BenchmarkNullTarget(b *testing.B) {
-	c, err := config.FromArgs("DB_SWITCH=null", "DEVICE_NUMBER=100", "SENSOR_NUMBER=10", "CLIENT_NUMBER=10",
-		"BATCH_SIZE_PER_WRITE=100", "INSERT_DATATYPE_PROPORTION=0:0:0:0:1:0", "LOOP=100",
-		"OPERATION_PROPORTION=1:0:0:0:0:0:0:0:0:0:0", "verify=false")
-	if err != nil {
-		b.Fatal(err)
-	}
-	d, err := target.Lookup("null")
-	if err != nil {
-		b.Fatal(err)
-	}
+	runs, cpu := benchNull(b, "DEVICE_NUMBER=100", "SENSOR_NUMBER=10", "CLIENT_NUMBER=10", "BATCH_SIZE_PER_WRITE=100", "LOOP=100")
 	var points int64
-	before := sysinfo.SelfUsage()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		r, err := New(c, d, target.Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		s, err := r.Run(context.Background())
-		if err != nil {
-			b.Fatal(err)
-		}
+	for _, s := range runs {
 		points += s.Op("INGESTION").OKPoints
 	}
-	b.StopTimer()
-	cpu := sysinfo.SelfUsage().CPUSeconds - before.CPUSeconds
 	if points != int64(b.N)*10_000_000 {
 		b.Fatalf("%d points acknowledged, want %d", points, int64(b.N)*10_000_000)
 	}
@@ -58,9 +38,25 @@ func BenchmarkNullTarget(b *testing.B) {
 // clients).
 func BenchmarkCRRCNull(b *testing.B) {
 	const clients, loop = 100, 2000
-	c, err := config.FromArgs("DB_SWITCH=null", "DEVICE_NUMBER=100", "SENSOR_NUMBER=300", "CLIENT_NUMBER=100",
-		"BATCH_SIZE_PER_WRITE=1", "INSERT_DATATYPE_PROPORTION=0:0:0:0:1:0", "LOOP=2000",
-		"OPERATION_PROPORTION=1:0:0:0:0:0:0:0:0:0:0", "verify=false")
+	runs, cpu := benchNull(b, "DEVICE_NUMBER=100", "SENSOR_NUMBER=300", "CLIENT_NUMBER=100", "BATCH_SIZE_PER_WRITE=1", "LOOP=2000")
+	var ops int64
+	for _, s := range runs {
+		ops += s.Op("INGESTION").OKOperations
+	}
+	if ops != int64(b.N)*clients*loop {
+		b.Fatalf("%d operations acknowledged, want %d", ops, int64(b.N)*clients*loop)
+	}
+	b.ReportMetric(cpu/float64(ops)*1e6, "CPU-µs/op")
+	b.ReportMetric(cpu/b.Elapsed().Seconds(), "cores")
+	b.ReportMetric(float64(ops)/b.Elapsed().Seconds(), "ops/s")
+}
+
+// benchNull runs b.N write-only runs of shape against the null target and
+// returns their summaries and the CPU seconds the process spent on them.
+func benchNull(b *testing.B, shape ...string) ([]*summary.Summary, float64) {
+	args := append([]string{"DB_SWITCH=null", "INSERT_DATATYPE_PROPORTION=0:0:0:0:1:0",
+		"OPERATION_PROPORTION=1:0:0:0:0:0:0:0:0:0:0", "verify=false"}, shape...)
+	c, err := config.FromArgs(args...)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -68,7 +64,7 @@ func BenchmarkCRRCNull(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var ops int64
+	var runs []*summary.Summary
 	before := sysinfo.SelfUsage()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -80,14 +76,8 @@ func BenchmarkCRRCNull(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		ops += s.Op("INGESTION").OKOperations
+		runs = append(runs, s)
 	}
 	b.StopTimer()
-	cpu := sysinfo.SelfUsage().CPUSeconds - before.CPUSeconds
-	if ops != int64(b.N)*clients*loop {
-		b.Fatalf("%d operations acknowledged, want %d", ops, int64(b.N)*clients*loop)
-	}
-	b.ReportMetric(cpu/float64(ops)*1e6, "CPU-µs/op")
-	b.ReportMetric(cpu/b.Elapsed().Seconds(), "cores")
-	b.ReportMetric(float64(ops)/b.Elapsed().Seconds(), "ops/s")
+	return runs, sysinfo.SelfUsage().CPUSeconds - before.CPUSeconds
 }

@@ -79,6 +79,11 @@ type Batch struct {
 	// Rows holds the row index of each timestamp (the generator's k): a target
 	// never needs it, tests and verification do.
 	Rows []int64
+	// Decimals is the places the generator rounded DOUBLE values to
+	// (DOUBLE_LENGTH), or -1: a hint that lets text formats write them
+	// without a shortest-digits search (numfmt.AppendFloat), never trusted
+	// blindly.
+	Decimals int
 }
 
 // Len is the number of rows in the batch.

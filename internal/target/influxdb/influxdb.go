@@ -67,7 +67,7 @@ type Target struct {
 	mu      sync.Mutex
 	binding target.Binding
 	lines   []string // per device position: "measurement,device=...,tags " prefix
-	buf     bytes.Buffer
+	buf     []byte   // the request body, reused
 	zbuf    bytes.Buffer
 	zw      *gzip.Writer
 }

@@ -21,9 +21,8 @@ func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
 	if err != nil {
 		return err
 	}
-	t.buf.Reset()
-	lineproto.AppendRows(&t.buf, t.lines[pos], s.Sensors, b)
-	var body io.Reader = bytes.NewReader(t.buf.Bytes())
+	t.buf = lineproto.AppendRows(t.buf[:0], t.lines[pos], s.Sensors, b)
+	var body io.Reader = bytes.NewReader(t.buf)
 	hdr := map[string]string{"Content-Type": "text/plain; charset=utf-8"}
 	if t.gzip {
 		if err := t.compress(); err != nil {
@@ -46,7 +45,7 @@ func (t *Target) compress() error {
 	} else {
 		t.zw.Reset(&t.zbuf)
 	}
-	if _, err := t.zw.Write(t.buf.Bytes()); err != nil {
+	if _, err := t.zw.Write(t.buf); err != nil {
 		return err
 	}
 	return t.zw.Close()

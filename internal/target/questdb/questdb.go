@@ -66,7 +66,7 @@ type Target struct {
 	mu      sync.Mutex
 	binding target.Binding
 	lines   []string // per device position: "table,device=..,tag=.. "
-	buf     bytes.Buffer
+	buf     []byte   // the request body, reused
 }
 
 func open(ctx context.Context, o target.Options) (target.Target, error) {
@@ -200,9 +200,8 @@ func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
 	if err != nil {
 		return err
 	}
-	t.buf.Reset()
-	lineproto.AppendRows(&t.buf, t.lines[pos], s.Sensors, b)
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, t.writeURL, bytes.NewReader(t.buf.Bytes()))
+	t.buf = lineproto.AppendRows(t.buf[:0], t.lines[pos], s.Sensors, b)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, t.writeURL, bytes.NewReader(t.buf))
 	if err != nil {
 		return err
 	}

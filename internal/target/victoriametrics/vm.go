@@ -44,6 +44,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tsbench/tsbench/internal/numfmt"
 	"github.com/tsbench/tsbench/internal/target"
 	"github.com/tsbench/tsbench/internal/target/httpclient"
 	"github.com/tsbench/tsbench/internal/ts"
@@ -79,7 +80,7 @@ type Target struct {
 	binding target.Binding
 	gen     string
 	labels  []string // per device position: the label part of a metric object
-	buf     bytes.Buffer
+	buf     []byte   // the request body, reused
 }
 
 func open(ctx context.Context, o target.Options) (target.Target, error) {
@@ -216,40 +217,44 @@ func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
 	if err != nil {
 		return err
 	}
-	t.buf.Reset()
-	appendImport(&t.buf, t.labels[pos], s.Sensors, b)
-	if _, err := t.do(ctx, http.MethodPost, "/api/v1/import", nil, bytes.NewReader(t.buf.Bytes())); err != nil {
+	t.buf = appendImport(t.buf[:0], t.labels[pos], s.Sensors, b)
+	if _, err := t.do(ctx, http.MethodPost, "/api/v1/import", nil, bytes.NewReader(t.buf)); err != nil {
 		return fmt.Errorf("write batch of %s: %w", b.Device.Name, err)
 	}
 	return nil
 }
 
-// appendImport renders a batch in /api/v1/import's JSON-lines format.
-func appendImport(buf *bytes.Buffer, labels string, sensors []ts.Sensor, b *ts.Batch) {
-	var num [32]byte
+// appendImport appends a batch in /api/v1/import's JSON-lines format to
+// dst: one line per sensor with all its values and timestamps.
+func appendImport(dst []byte, labels string, sensors []ts.Sensor, b *ts.Batch) []byte {
 	for sn := range b.Columns {
 		c := &b.Columns[sn]
-		buf.WriteString(`{"metric":{"__name__":"`)
-		buf.WriteString(sensors[sn].Name)
-		buf.WriteString(`",`)
-		buf.WriteString(labels)
-		buf.WriteString(`},"values":[`)
+		dst = append(dst, `{"metric":{"__name__":"`...)
+		dst = append(dst, sensors[sn].Name...)
+		dst = append(dst, `",`...)
+		dst = append(dst, labels...)
+		dst = append(dst, `},"values":[`...)
 		for i := range b.Times {
 			if i > 0 {
-				buf.WriteByte(',')
+				dst = append(dst, ',')
+			}
+			if c.Type == ts.Double {
+				dst = numfmt.AppendFloat(dst, c.Doubles[i], b.Decimals)
+				continue
 			}
 			v, _ := c.Number(i)
-			buf.Write(strconv.AppendFloat(num[:0], v, 'g', -1, 64))
+			dst = strconv.AppendFloat(dst, v, 'g', -1, 64)
 		}
-		buf.WriteString(`],"timestamps":[`)
+		dst = append(dst, `],"timestamps":[`...)
 		for i, tm := range b.Times {
 			if i > 0 {
-				buf.WriteByte(',')
+				dst = append(dst, ',')
 			}
-			buf.Write(strconv.AppendInt(num[:0], tm, 10))
+			dst = strconv.AppendInt(dst, tm, 10)
 		}
-		buf.WriteString("]}\n")
+		dst = append(dst, "]}\n"...)
 	}
+	return dst
 }
 
 // ServerVersion implements target.Versioner from the server's build metric.

@@ -1,0 +1,64 @@
+package numfmt
+
+import (
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"testing"
+)
+
+func same(t *testing.T, v float64, d int) {
+	t.Helper()
+	got := string(AppendFloat(nil, v, d))
+	if want := strconv.FormatFloat(v, 'g', -1, 64); got != want {
+		t.Fatalf("AppendFloat(%v, %d) = %q, strconv writes %q", v, d, got, want)
+	}
+}
+
+// The generator's values (rounded to d places, as gen does), values with
+// fewer places than the hint, values with more (not decimals at all),
+// the edges of the fast path's range and special values: always strconv's
+// bytes.
+func TestAppendFloatIsStrconv(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for d := 0; d <= MaxDecimals; d++ {
+		scale := math.Pow10(d)
+		for i := 0; i < 20000; i++ {
+			x := (rng.Float64()*2 - 1) * math.Pow10(rng.IntN(9)-3)
+			same(t, math.Round(x*scale)/scale, d)
+			same(t, x, d)
+			same(t, math.Round(x*100)/100, d)
+		}
+	}
+	for _, v := range []float64{0, math.Copysign(0, -1), 1e-4, -1e-4, 0.000099999, 999999.99, 1e6, -1e6, 999999.999999,
+		0.1, 0.2, 0.3, 1.005, 100, 1e21, 5e-324, math.MaxFloat64, math.Inf(1), math.Inf(-1), math.NaN(), 123456.789} {
+		for d := -1; d <= MaxDecimals+1; d++ {
+			same(t, v, d)
+		}
+	}
+}
+
+func FuzzAppendFloat(f *testing.F) {
+	f.Add(12.34, 2)
+	f.Add(-0.05, 2)
+	f.Add(999999.5, 1)
+	f.Fuzz(func(t *testing.T, v float64, d int) { same(t, v, d) })
+}
+
+func BenchmarkAppendFloat(b *testing.B) {
+	vals := make([]float64, 1024)
+	for i := range vals {
+		vals[i] = math.Round((float64(i)*0.731-300)*100) / 100
+	}
+	var buf [32]byte
+	b.Run("numfmt", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			AppendFloat(buf[:0], vals[i&1023], 2)
+		}
+	})
+	b.Run("strconv", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			strconv.AppendFloat(buf[:0], vals[i&1023], 'g', -1, 64)
+		}
+	})
+}
