@@ -37,6 +37,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -197,7 +198,8 @@ func parseFlags(args []string) (*options, error) {
 func parseMB(s string) (float64, error) {
 	t := strings.TrimSpace(strings.TrimSuffix(strings.ToUpper(strings.TrimSpace(s)), "MB"))
 	v, err := strconv.ParseFloat(t, 64)
-	if err != nil || v < 0 {
+	// ParseFloat takes NaN and Inf, and against NaN every growth would pass.
+	if err != nil || v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
 		return 0, errors.New("want a number of MB >= 0, e.g. 10MB")
 	}
 	return v, nil

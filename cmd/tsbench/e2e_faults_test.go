@@ -146,10 +146,16 @@ type faultRun struct {
 
 func startFaultRun(t *testing.T, fs *faultServer, extra ...string) *faultRun {
 	t.Helper()
+	return startRun(t, setArgs(fs.settings(extra...))...)
+}
+
+// startRun starts 'tsbench run' with args in the background, quiet, its
+// data and JSON summary in a directory of the test's.
+func startRun(t *testing.T, args ...string) *faultRun {
+	t.Helper()
 	dir := t.TempDir()
 	fr := &faultRun{dir: dir, json: filepath.Join(dir, "s.json"), started: time.Now()}
-	args := append([]string{"run", "--quiet", "--data-dir", dir, "--json", fr.json}, setArgs(fs.settings(extra...))...)
-	fr.cmd = exec.Command(binary, args...)
+	fr.cmd = exec.Command(binary, append([]string{"run", "--quiet", "--data-dir", dir, "--json", fr.json}, args...)...)
 	fr.cmd.Stdout, fr.cmd.Stderr = &fr.stdout, &fr.stderr
 	if err := fr.cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -534,22 +540,10 @@ func TestCoordinatedOmissionStall(t *testing.T) {
 	fs.reset(t)
 	// One device per client (a plan step is one operation), one 10-point
 	// row per write: the server's own time is well under a millisecond.
-	dir := t.TempDir()
-	fr := &faultRun{dir: dir, json: filepath.Join(dir, "s.json"), started: time.Now()}
-	fr.cmd = exec.Command(binary, "run", "--target", "victoriametrics", "--quiet", "--data-dir", dir, "--json", fr.json,
+	fr := startRun(t, "--target", "victoriametrics",
 		"--rate", fmt.Sprint(rate), "--duration", "10s", "--clients", fmt.Sprint(clients), "--devices", fmt.Sprint(clients),
 		"--sensors", "10", "--batch-size", "1", "--set", "DB_NAME=co_stall", "--set", "OPERATION_PROPORTION=1:0:0:0:0:0:0:0:0:0:0",
 		"--set", "INSERT_DATATYPE_PROPORTION=0:0:0:0:1:0", "--set", "SENSOR_NUMBER=10", "--set", "DEVICE_NUMBER=4")
-	fr.cmd.Stdout, fr.cmd.Stderr = &fr.stdout, &fr.stderr
-	if err := fr.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if fr.cmd.ProcessState == nil {
-			fr.cmd.Process.Kill()
-			fr.cmd.Wait()
-		}
-	})
 	fr.waitWriting(t, fs)
 	time.Sleep(2 * time.Second) // well inside the 10 s measured phase
 	stall := svc.Freeze(t, 2*time.Second)

@@ -312,6 +312,10 @@ func parseSince(v string, now time.Time) (time.Time, error) {
 		}
 	}
 	if d, err := time.ParseDuration(v); err == nil {
+		// "-24h" would be a day ahead: a time back from now is never negative.
+		if d < 0 {
+			return time.Time{}, fmt.Errorf("a duration back from now must not be negative; want e.g. 24h, 7d, 2w")
+		}
 		return now.Add(-d), nil
 	}
 	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02 15:04", "2006-01-02"} {

@@ -55,6 +55,27 @@ func FuzzSet(f *testing.F) {
 	})
 }
 
+// FuzzSetArg feeds one whole --set argument, as the command line gives it:
+// the KEY=VALUE split, then Set. A refusal is a *Error that names the key,
+// or says the argument is not KEY=VALUE.
+func FuzzSetArg(f *testing.F) {
+	for _, s := range []string{"DEVICE_NUMBER=10", " device-number = 10 ", "=5", "DEVICE_NUMBER", "target.host=a=b",
+		"THRESHOLDS=INGESTION.p99<50ms;errors==0", "WARMUP=-5s", "no_such_key=1", "TAG_VALUE_CARDINALITY=3,,4", "\x00=\xff"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, arg string) {
+		c := Default()
+		if _, err := SetArgWarn(c, arg); err != nil {
+			e := asError(t, err)
+			if e.Key == "" && !strings.Contains(err.Error(), "--set") {
+				t.Fatalf("--set %q: the message names neither the key nor --set: %v", arg, err)
+			}
+			return
+		}
+		exercise(t, c)
+	})
+}
+
 // exercise runs what follows loading: Resolve, SensorTypes, Print, Map.
 func exercise(t *testing.T, c *Config) {
 	if err := Resolve(c); err != nil {

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/tsbench/tsbench/internal/config"
@@ -32,23 +33,30 @@ func BenchmarkNullTarget(b *testing.B) {
 // BenchmarkCRRCNull measures the tool's cost per operation in seed 002's
 // CRRC shape, where the client's own cost per request decides what a
 // benchmark can show: 100 clients, 100 devices x 300 DOUBLE sensors, one
-// row per write, against the null target. It reports CPU-µs per operation
-// (the goal: at most 4) and the cores the run kept busy (CPU seconds over
-// wall seconds: close to the machine's cores when nothing serialises the
-// clients).
+// row per write, against the null target; and the same with 1,000 clients
+// and devices. It reports CPU-µs per operation (the goal: at most 4) and
+// the cores the run kept busy (CPU seconds over wall seconds: close to the
+// machine's cores when nothing serialises the clients).
+//
+//	go test -run '^$' -bench CRRCNull -count 3 ./internal/runner
 func BenchmarkCRRCNull(b *testing.B) {
-	const clients, loop = 100, 2000
-	runs, cpu := benchNull(b, "DEVICE_NUMBER=100", "SENSOR_NUMBER=300", "CLIENT_NUMBER=100", "BATCH_SIZE_PER_WRITE=1", "LOOP=2000")
-	var ops int64
-	for _, s := range runs {
-		ops += s.Op("INGESTION").OKOperations
+	for _, clients := range []int64{100, 1000} {
+		b.Run(fmt.Sprintf("clients=%d", clients), func(b *testing.B) {
+			loop := 200_000 / clients
+			runs, cpu := benchNull(b, fmt.Sprintf("DEVICE_NUMBER=%d", clients), "SENSOR_NUMBER=300",
+				fmt.Sprintf("CLIENT_NUMBER=%d", clients), "BATCH_SIZE_PER_WRITE=1", fmt.Sprintf("LOOP=%d", loop))
+			var ops int64
+			for _, s := range runs {
+				ops += s.Op("INGESTION").OKOperations
+			}
+			if ops != int64(b.N)*clients*loop {
+				b.Fatalf("%d operations acknowledged, want %d", ops, int64(b.N)*clients*loop)
+			}
+			b.ReportMetric(cpu/float64(ops)*1e6, "CPU-µs/op")
+			b.ReportMetric(cpu/b.Elapsed().Seconds(), "cores")
+			b.ReportMetric(float64(ops)/b.Elapsed().Seconds(), "ops/s")
+		})
 	}
-	if ops != int64(b.N)*clients*loop {
-		b.Fatalf("%d operations acknowledged, want %d", ops, int64(b.N)*clients*loop)
-	}
-	b.ReportMetric(cpu/float64(ops)*1e6, "CPU-µs/op")
-	b.ReportMetric(cpu/b.Elapsed().Seconds(), "cores")
-	b.ReportMetric(float64(ops)/b.Elapsed().Seconds(), "ops/s")
 }
 
 // benchNull runs b.N write-only runs of shape against the null target and

@@ -26,6 +26,7 @@ type client struct {
 	cursor  *gen.Cursor
 	rec     *metrics.Client
 	pacer   pacer
+	opctx   *opContext // each operation's context, re-armed (opctx.go)
 
 	written int64 // write steps done: batch n of every owned device is the n-th
 
@@ -37,6 +38,7 @@ type client struct {
 // deadline passes or the run is stopped.
 func (c *client) run(ctx context.Context) {
 	r := c.r
+	c.opctx = newOpContext(ctx)
 	if r.warmupEnd.After(time.Now()) {
 		warm := workload.NewPlan(r.cfg.Proportion, unboundedLoop) // same mix, not counted against LOOP
 		for time.Now().Before(r.warmupEnd) && !r.stopped() {
@@ -99,9 +101,9 @@ func (c *client) measure(ctx context.Context, op workload.Op, warm bool, points 
 		timeout = c.r.cfg.WriteTimeout
 	}
 	attempt := func() (int64, error) {
-		octx, cancel := context.WithTimeout(ctx, timeout)
-		defer cancel()
-		return call(octx)
+		c.opctx.arm(timeout)
+		defer c.opctx.disarm()
+		return call(c.opctx)
 	}
 	sent := time.Now()
 	got, err := attempt()

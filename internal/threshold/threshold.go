@@ -5,6 +5,7 @@ package threshold
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -105,6 +106,11 @@ func Parse(expr string) (Threshold, error) {
 		v /= 1000
 	case "s":
 		v *= 1000
+	}
+	// 1e308s is finite, but not once in milliseconds; a threshold of ±Inf
+	// would never fail (or never pass) whatever the run measured.
+	if math.IsInf(v, 0) {
+		return Threshold{}, fmt.Errorf("threshold %q: value %s%s is out of range", expr, m[4], m[5])
 	}
 	t.Value = v
 	return t, nil

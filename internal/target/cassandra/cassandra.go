@@ -26,6 +26,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gocql/gocql"
@@ -67,7 +68,21 @@ type Target struct {
 	mu      sync.Mutex
 	binding target.Binding
 	insert  string
+
+	connects, initial atomic.Int64 // connections gocql made; those of the session's start
 }
+
+// ObserveConnect counts the connections gocql makes (gocql.ConnectObserver):
+// it re-opens those the server dropped by itself.
+func (t *Target) ObserveConnect(c gocql.ObservedConnect) {
+	if c.Err == nil {
+		t.connects.Add(1)
+	}
+}
+
+// Reconnects counts the connections made after the session started
+// (target.Reconnector).
+func (t *Target) Reconnects() int64 { return t.connects.Load() - t.initial.Load() }
 
 func open(ctx context.Context, o target.Options) (target.Target, error) {
 	host, port := o.HostPort(DefaultPort)
@@ -87,11 +102,13 @@ func open(ctx context.Context, o target.Options) (target.Target, error) {
 	if o.User != "" && o.User != "root" {
 		cluster.Authenticator = gocql.PasswordAuthenticator{Username: o.User, Password: o.Password}
 	}
+	cluster.ConnectObserver = t
 	s, err := cluster.CreateSession()
 	if err != nil {
 		return nil, fmt.Errorf("cassandra: connect to %s: %w", t.addr, err)
 	}
 	t.session = s
+	t.initial.Store(t.connects.Load())
 	return t, nil
 }
 

@@ -58,6 +58,7 @@ func init() { target.Register(Driver) }
 // Target is one client's connection.
 type Target struct {
 	db        *sql.DB
+	conn      *target.CountingConnector // db's: re-opened connections counted
 	addr      string
 	writePath string
 	reader    string // LOAD DATA reader name, unique per Target
@@ -123,10 +124,11 @@ func open(ctx context.Context, o target.Options) (target.Target, error) {
 	default:
 		return nil, fmt.Errorf("mysql: target option write_path = %q: allowed: insert, load", path)
 	}
-	conn, err := mysql.NewConnector(cfg)
+	mc, err := mysql.NewConnector(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("mysql: %s: %w", cfg.Addr, err)
 	}
+	conn := &target.CountingConnector{Connector: mc}
 	sdb := sql.OpenDB(conn)
 	sdb.SetMaxOpenConns(1)
 	sdb.SetMaxIdleConns(1)
@@ -138,13 +140,17 @@ func open(ctx context.Context, o target.Options) (target.Target, error) {
 	readerSeq.n++
 	name := fmt.Sprintf("tsbench%d", readerSeq.n)
 	readerSeq.Unlock()
-	t := &Target{db: sdb, addr: cfg.Addr, writePath: path, reader: name, stmts: map[int]*sql.Stmt{},
+	t := &Target{db: sdb, conn: conn, addr: cfg.Addr, writePath: path, reader: name, stmts: map[int]*sql.Stmt{},
 		binding: target.NewBinding("mysql")}
 	if path == "load" {
 		mysql.RegisterReaderHandler(name, t.load.reader)
 	}
 	return t, nil
 }
+
+// Reconnects counts the connections database/sql re-opened
+// (target.Reconnector).
+func (t *Target) Reconnects() int64 { return t.conn.Reconnects() }
 
 func (t *Target) wrap(what string, err error) error {
 	return fmt.Errorf("mysql: %s at %s: %w", what, t.addr, err)

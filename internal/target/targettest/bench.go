@@ -65,3 +65,19 @@ func BenchmarkWrite(b *testing.B, d *target.Driver, o target.Options) {
 	b.ReportMetric(points/b.Elapsed().Seconds(), "points/s")
 	b.ReportMetric((sysinfo.SelfUsage().CPUSeconds-before.CPUSeconds)/(points/1e6), "CPU-s/Mpoints")
 }
+
+// BenchmarkSerialise is a text target's client work per batch without the
+// network: generation of the lean shape's batches and serialise, which
+// appends a request body to dst (reused: it must not allocate).
+func BenchmarkSerialise(b *testing.B, serialise func(dst []byte, s *ts.Schema, batch *ts.Batch) []byte) {
+	s, g := LeanShape(b, "tsbench_bench")
+	batch := g.NewBatch()
+	var buf []byte
+	b.ReportAllocs()
+	b.ResetTimer()
+	for n := 0; n < b.N; n++ {
+		g.Fill(batch, &s.Devices[n%100], int64(n/100), nil)
+		buf = serialise(buf[:0], s, batch)
+	}
+	b.ReportMetric(b.Elapsed().Seconds()*1e9/(float64(b.N)*float64(batch.Points())), "ns/point")
+}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/tsbench/tsbench/internal/target"
 	"github.com/tsbench/tsbench/internal/target/targettest"
+	"github.com/tsbench/tsbench/internal/ts"
 )
 
 // BenchmarkWrite is the lean-client comparison's shape against the server:
@@ -14,17 +15,10 @@ func BenchmarkWrite(b *testing.B) {
 	targettest.BenchmarkWrite(b, Driver, target.Options{Database: "tsbench_bench"})
 }
 
-// BenchmarkSerialise is the client's work per batch without the network:
-// generation and the JSON-lines import body into a reused buffer.
+// BenchmarkSerialise is generation and the JSON-lines import body, without
+// the network.
 func BenchmarkSerialise(b *testing.B) {
-	s, g := targettest.LeanShape(b, "tsbench_bench")
-	batch := g.NewBatch()
-	var buf []byte
-	b.ReportAllocs()
-	b.ResetTimer()
-	for n := 0; n < b.N; n++ {
-		g.Fill(batch, &s.Devices[n%100], int64(n/100), nil)
-		buf = appendImport(buf[:0], `"device":"d_0"`, s.Sensors, batch)
-	}
-	b.ReportMetric(b.Elapsed().Seconds()*1e9/(float64(b.N)*float64(batch.Points())), "ns/point")
+	targettest.BenchmarkSerialise(b, func(dst []byte, s *ts.Schema, batch *ts.Batch) []byte {
+		return appendImport(dst, `"device":"d_0"`, s.Sensors, batch)
+	})
 }
