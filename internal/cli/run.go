@@ -72,6 +72,11 @@ func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
 		{name: "json", key: "json", usage: "also write the JSON summary to this file"},
 		{name: "data-dir", key: "data_dir", usage: "where embedded databases and run results go"},
 		{name: "quiet", key: "IS_QUIET_MODE", usage: "no progress output (true|false)"},
+		{name: "workers", key: "WORKERS", usage: "scale out: N tsbench processes share this run's clients and devices (with --worker-index, --group)"},
+		{name: "worker-index", key: "WORKER_INDEX", usage: "this process's share, 0..N-1, with --workers N"},
+		{name: "group", key: "RUN_GROUP", usage: "with --workers: the name the workers meet and are merged by ('tsbench merge --group NAME')"},
+		{name: "start-at", key: "START_AT", usage: "with --workers: begin at this RFC 3339 time instead of waiting at the results store's barrier"},
+		{name: "barrier-timeout", key: "BARRIER_TIMEOUT", usage: "with --workers: longest wait for the other workers, e.g. 10m"},
 	}
 	cmd := &cobra.Command{
 		Use:   "run",
@@ -343,6 +348,12 @@ func runBenchmark(cfg *config.Config, label string, out runOutputs, stdout, stde
 		return nil, &exitError{ExitUsage, err}
 	}
 	store := openLiveStore(out, dataDir, stderr)
+	if cfg.Scaled() {
+		if r.Barrier, err = barrierFor(cfg, store, runID); err != nil {
+			store.abandon(runID)
+			return nil, err
+		}
+	}
 	watch(r, store, cfg, driver, out)
 
 	ctx, cancel := context.WithCancel(context.Background())
@@ -422,7 +433,7 @@ func partialRun(cfg *config.Config, runID, label string, d *target.Driver) *summ
 	return &summary.Summary{SchemaVersion: summary.SchemaVersion, RunID: runID, Target: d.Name, Scenario: label,
 		Started: time.Now().UTC(), StopReason: "running", OpenModel: cfg.Rate > 0,
 		RatePerSecond: cfg.Rate, Config: config.Map(cfg), Environment: sysinfo.Environment(context.Background()),
-		Tool: summary.Tool{Version: Version}}
+		Tool: summary.Tool{Version: Version}, Worker: workerOf(cfg)}
 }
 
 // complete adds what only the command knows: identity, configuration,
@@ -486,7 +497,7 @@ func outcome(s *summary.Summary) error {
 		return &exitError{code: ExitVerify}
 	case "threshold-failed":
 		return &exitError{code: ExitThreshold}
-	case "failed":
+	case "failed", "incomplete":
 		return &exitError{code: ExitFailure}
 	}
 	return nil

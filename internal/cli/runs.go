@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -230,7 +231,8 @@ unique prefix, or given as latest, latest~1, ...`,
 	fl := cmd.Flags()
 	fl.StringVar(&f.Target, "target", "", "only runs against this target")
 	fl.StringVar(&f.Scenario, "scenario", "", "only runs of scenarios starting with this name")
-	fl.StringVar(&f.Status, "status", "", "only runs with this status: ok, failed, threshold-failed, verify-failed, interrupted, running")
+	fl.StringVar(&f.Status, "status", "", "only runs with this status: ok, failed, threshold-failed, verify-failed, interrupted, incomplete, running")
+	fl.StringVar(&f.Group, "group", "", "only the runs of this run group (RUN_GROUP): its workers' runs and their merges")
 	fl.StringVar(&since, "since", "", "only runs started since: a duration back (24h, 7d) or a date/time (2026-03-01, RFC 3339)")
 	fl.IntVar(&f.Limit, "limit", 20, "at most this many runs, newest first (0 = all)")
 	fl.BoolVar(&asJSON, "json", false, "print the list as JSON")
@@ -240,7 +242,7 @@ unique prefix, or given as latest, latest~1, ...`,
 
 // runStatuses are the values of --status: summary.Summary.Status and the
 // results store's "running".
-var runStatuses = []string{"ok", "failed", "threshold-failed", "verify-failed", "interrupted", results.StatusRunning}
+var runStatuses = []string{"ok", "failed", "threshold-failed", "verify-failed", "interrupted", "incomplete", results.StatusRunning}
 
 // checkStatus refuses a --status no run can have: the filter would match
 // nothing and say "No runs", hiding the typo.
@@ -276,8 +278,13 @@ func printRunList(w io.Writer, runs []results.RunInfo, loc results.Location) err
 		_, err := fmt.Fprintf(w, "No runs in %s.\n", loc)
 		return err
 	}
+	grouped := slices.ContainsFunc(runs, func(r results.RunInfo) bool { return r.Group != "" })
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "RUN ID\tSTARTED (UTC)\tSCENARIO\tTARGET\tOPERATION\tTHROUGHPUT (points/s)\tP99 (ms)\tSTATUS")
+	header := "RUN ID\tSTARTED (UTC)\tSCENARIO\tTARGET\tOPERATION\tTHROUGHPUT (points/s)\tP99 (ms)\tSTATUS"
+	if grouped {
+		header += "\tGROUP"
+	}
+	fmt.Fprintln(tw, header)
 	for _, r := range runs {
 		scen := r.Scenario
 		if scen == "" {
@@ -287,14 +294,30 @@ func printRunList(w io.Writer, runs []results.RunInfo, loc results.Location) err
 		if op == "" {
 			op = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Started.UTC().Format("2006-01-02 15:04:05"), scen, r.Target, op,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s", r.ID, r.Started.UTC().Format("2006-01-02 15:04:05"), scen, r.Target, op,
 			report.GroupThousands(strconv.FormatFloat(r.Throughput, 'f', 2, 64)), strconv.FormatFloat(r.P99MS, 'f', 2, 64), r.Status)
+		if grouped {
+			fmt.Fprintf(tw, "\t%s", groupCell(r))
+		}
+		fmt.Fprintln(tw)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	_, err := fmt.Fprintf(w, "%d run(s) from %s\n", len(runs), loc)
 	return err
+}
+
+// groupCell is a run's group: "G worker I" for a worker's run, "G merged"
+// for a merge, "-" for a run of its own.
+func groupCell(r results.RunInfo) string {
+	switch {
+	case r.Group == "":
+		return "-"
+	case r.WorkerIndex == nil:
+		return r.Group + " merged"
+	}
+	return fmt.Sprintf("%s worker %d", r.Group, *r.WorkerIndex)
 }
 
 // parseSince reads --since: a duration back from now (90m, 24h, 7d, 2w)

@@ -233,6 +233,11 @@ func phaseConfigs(cmd *cobra.Command, f *runFlags, flags []*keyFlag, sc *scenari
 		if err != nil {
 			return nil, fmt.Errorf("phase %s: %w", p.Name, err)
 		}
+		if c.Scaled() {
+			// Each phase would need its own group and barrier.
+			return nil, usageError("--workers/--group (WORKERS, RUN_GROUP) split single runs, not a scenario's phases: " +
+				"print a phase's configuration with --print-config and run it as workers")
+		}
 		out = append(out, c)
 	}
 	return out, nil

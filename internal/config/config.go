@@ -64,6 +64,13 @@ type Config struct {
 	ClusterIndex      int           // BENCHMARK_INDEX (with BENCHMARK_CLUSTER): device offset
 	Cluster           bool          // BENCHMARK_CLUSTER
 
+	// Scale-out: several tsbench processes acting as one run (WORKERS).
+	Workers        int           // WORKERS: processes sharing the clients and devices (1 = alone)
+	WorkerIndex    int           // WORKER_INDEX: this process's share, 0..Workers-1
+	RunGroup       string        // RUN_GROUP: the name tying the workers' runs together
+	StartAt        time.Time     // START_AT: the workers start measuring at this instant (zero: the store barrier)
+	BarrierTimeout time.Duration // BARRIER_TIMEOUT: longest wait at the start barrier
+
 	// Schema.
 	Groups         int               // GROUP_NUMBER
 	GroupStrategy  string            // SG_STRATEGY: mod, div, hash
@@ -160,6 +167,21 @@ func (c *Config) WriteWeight() int64 { return c.Proportion[0] }
 
 // QueryWeight is the weight of query kind k.
 func (c *Config) QueryWeight(k ts.QueryKind) int64 { return c.Proportion[k] }
+
+// ClientRange is the clients [lo, hi) of CLIENT_NUMBER this process runs:
+// all of them alone, worker i's contiguous share of WORKERS. Client numbers
+// stay global, so a client's devices, queries and pacing are the same
+// whichever process runs it: N workers together do exactly what one
+// process would.
+func (c *Config) ClientRange() (lo, hi int) {
+	n := max(1, c.Workers)
+	return c.WorkerIndex * c.Clients / n, (c.WorkerIndex + 1) * c.Clients / n
+}
+
+// Scaled reports whether this process is a worker of a run group: one of
+// WORKERS > 1, or the only one of a group (the one-worker step of a
+// scaling series, merged like the others).
+func (c *Config) Scaled() bool { return c.Workers > 1 || c.RunGroup != "" }
 
 // DeviceOffset is the global index of this instance's first device
 // (IoT-benchmark cluster mode: instance i owns devices [i*N, (i+1)*N)).

@@ -33,6 +33,8 @@ func Default() *Config {
 		WriteTimeout:  120 * time.Second,
 
 		RetryBackoff:    100 * time.Millisecond,
+		Workers:         1,
+		BarrierTimeout:  5 * time.Minute,
 		RetryMaxBackoff: 5 * time.Second,
 
 		Workload:       WorkloadTimeSeries,

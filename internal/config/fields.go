@@ -82,6 +82,32 @@ func startTime() binding {
 	}
 }
 
+// startAt binds START_AT: empty (the store barrier decides) or a time.
+func startAt() binding {
+	return binding{
+		allowed: "empty, or an RFC 3339 time such as 2026-11-23T10:00:00Z (or epoch milliseconds)",
+		set: func(c *Config, v string) error {
+			v = strings.TrimSpace(v)
+			if v == "" {
+				c.StartAt = time.Time{}
+				return nil
+			}
+			t, ok := parseTime(v)
+			if !ok {
+				return badValue()
+			}
+			c.StartAt = t
+			return nil
+		},
+		get: func(c *Config) any {
+			if c.StartAt.IsZero() {
+				return ""
+			}
+			return c.StartAt.Format(time.RFC3339Nano)
+		},
+	}
+}
+
 func parseTime(v string) (time.Time, bool) {
 	if ms, err := strconv.ParseInt(v, 10, 64); err == nil {
 		return time.UnixMilli(ms).UTC(), true

@@ -208,6 +208,19 @@ var keyTable = concat(
 		key("BENCHMARK_INDEX", "instance number in cluster mode: instance i owns devices [i*N, (i+1)*N)",
 			intField(func(c *Config) *int { return &c.ClusterIndex }, 0, maxCount)),
 	)),
+	group("Scale-out (several tsbench processes as one run)", keys(
+		key("WORKERS", "tsbench processes (on one machine or several) sharing this run's clients and devices; "+
+			"each runs CLIENT_NUMBER/WORKERS clients, and 'tsbench merge' adds their results up",
+			intField(func(c *Config) *int { return &c.Workers }, 1, maxCount)),
+		key("WORKER_INDEX", "this process's share with WORKERS > 1: worker i runs clients [i*C/N, (i+1)*C/N) and their devices",
+			intField(func(c *Config) *int { return &c.WorkerIndex }, 0, maxCount)),
+		key("RUN_GROUP", "the name tying the workers' runs together: the start barrier and 'tsbench merge --group' use it",
+			textField(func(c *Config) *string { return &c.RunGroup }, false)),
+		key("START_AT", "with WORKERS > 1: start measuring at this RFC 3339 time instead of waiting at the results store's barrier",
+			startAt()),
+		key("BARRIER_TIMEOUT", "longest wait for the other workers at the start barrier",
+			goDuration(func(c *Config) *time.Duration { return &c.BarrierTimeout })),
+	)),
 	group("Schema", keys(
 		key("GROUP_NUMBER", "storage groups (databases, measurements) the devices are spread over",
 			intField(func(c *Config) *int { return &c.Groups }, 1, maxCount)),

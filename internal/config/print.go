@@ -72,6 +72,30 @@ func Map(c *Config) map[string]any {
 	return out
 }
 
+// FromMap rebuilds a configuration from what Map made of it (a stored
+// run's configuration), source naming it in errors. Secrets are not in the
+// map: a redacted password or token is left empty, for the caller to give.
+func FromMap(m map[string]any, source string) (*Config, error) {
+	text, err := yaml.Marshal(m)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", source, err)
+	}
+	c := Default()
+	if _, err := LoadYAML(c, bytes.NewReader(text), source); err != nil {
+		return nil, err
+	}
+	if c.Password == Redacted {
+		c.Password = ""
+	}
+	if c.Token == Redacted {
+		c.Token = ""
+	}
+	if err := Resolve(c); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
 // shown is one key as Print and Map show it.
 type shown struct {
 	group, name string

@@ -65,6 +65,7 @@ func recheck(c *Config) error {
 var crossChecks = []func(*Config) error{
 	checkGroups,
 	checkClients,
+	checkWorkers,
 	checkQuerySizes,
 	checkNumericSensors,
 	checkTagCardinality,
@@ -93,6 +94,37 @@ func checkClients(c *Config) error {
 			fmt.Sprintf("at most DEVICE_NUMBER = %d while writes have weight", c.Devices),
 			"more clients than devices: each writing client must own at least one device; "+
 				"lower CLIENT_NUMBER, raise DEVICE_NUMBER, or set the write weight of OPERATION_PROPORTION to 0")
+	}
+	return nil
+}
+
+// checkWorkers: a worker's share is whole clients, so there cannot be more
+// workers than clients; the index must be one of the shares; the workers
+// need a group name to find each other and their results.
+func checkWorkers(c *Config) error {
+	if c.WorkerIndex >= c.Workers {
+		return conflict(c, "WORKER_INDEX", c.WorkerIndex, fmt.Sprintf("an integer in [0, %d] (WORKERS - 1)", c.Workers-1), "")
+	}
+	if !c.Scaled() {
+		if !c.StartAt.IsZero() {
+			return conflict(c, "START_AT", c.StartAt.Format(time.RFC3339), "empty while WORKERS = 1 and RUN_GROUP is empty",
+				"a start time makes several workers begin together; set WORKERS and RUN_GROUP (--workers, --group) too, or drop it")
+		}
+		return nil
+	}
+	switch {
+	case c.Workers > c.Clients:
+		return conflict(c, "WORKERS", c.Workers, fmt.Sprintf("an integer in [1, %d] (CLIENT_NUMBER)", c.Clients),
+			"each worker runs whole clients: raise CLIENT_NUMBER or lower WORKERS")
+	case c.Cluster:
+		return conflict(c, "WORKERS", c.Workers, "1 with BENCHMARK_CLUSTER = true",
+			"BENCHMARK_CLUSTER gives each instance DEVICE_NUMBER devices of its own (IoT-benchmark's split); "+
+				"WORKERS splits one run's clients; use one or the other")
+	case c.Workload == WorkloadTPCC:
+		return conflict(c, "WORKERS", c.Workers, "1 with WORKLOAD = tpcc", "TPC-C runs are not split between workers")
+	case strings.TrimSpace(c.RunGroup) == "":
+		return conflict(c, "RUN_GROUP", "", "a name shared by the workers of one run, e.g. --group nightly-42",
+			fmt.Sprintf("WORKERS = %d needs it: the workers meet at the start barrier and are merged by it", c.Workers))
 	}
 	return nil
 }

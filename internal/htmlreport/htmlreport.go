@@ -88,6 +88,7 @@ type model struct {
 	Config      []diffRow
 	Env         []diffRow
 	Published   bool
+	Merged      bool // some run is a merge of workers' runs
 	TPCC        bool // some run is a TPC-C run
 	Failures    bool
 	OpenModel   bool
@@ -125,6 +126,7 @@ func build(runs []*summary.Summary, opts Options) model {
 		v := newRunView(i, s)
 		m.OpenModel = m.OpenModel || s.OpenModel
 		m.Published = m.Published || len(s.Published) > 0
+		m.Merged = m.Merged || s.Merge != nil
 		m.TPCC = m.TPCC || s.TPCC != nil
 		m.Failures = m.Failures || s.Failed()
 		m.Runs = append(m.Runs, v)
@@ -177,10 +179,16 @@ func verifyText(v *summary.Verify) string {
 		return "skipped: " + v.Skipped
 	case v.Error != "":
 		return "could not count: " + v.Error
-	case v.OK:
-		return fmt.Sprintf("OK: stored %s points, expected %s", count(v.StoredPoints), count(v.ExpectedPoints))
 	}
-	return fmt.Sprintf("MISMATCH: stored %s points, expected %s", count(v.StoredPoints), count(v.ExpectedPoints))
+	verdict := "MISMATCH"
+	if v.OK {
+		verdict = "OK"
+	}
+	text := fmt.Sprintf("%s: stored %s points, expected %s", verdict, count(v.StoredPoints), count(v.ExpectedPoints))
+	if v.Method != "" {
+		text += " (" + v.Method + ")"
+	}
+	return text
 }
 
 func opNames(runs []*summary.Summary) []string {

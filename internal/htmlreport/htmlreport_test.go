@@ -346,3 +346,23 @@ func TestClosedModelWarningRetriesAndCauses(t *testing.T) {
 		t.Error("an open-model run shows the closed-model warning")
 	}
 }
+
+// A merged run shows its workers, and an incomplete one names the missing.
+func TestMergedRunShowsItsWorkers(t *testing.T) {
+	s := twoRuns()[0]
+	s.Merge = &summary.Merge{Group: "nightly-42", Workers: 3, Missing: []int{1},
+		Problems: []string{"worker 1 (run r1 on hostb) did not finish: its process ended while it ran"},
+		Runs: []summary.MergedRun{{Index: 0, RunID: "r0", Hostname: "hosta", Status: "ok", Points: 1000, Operations: 10, OffsetMS: 1.5},
+			{Index: 2, RunID: "r2", Hostname: "hostc", Status: "ok", Points: 2000, Operations: 20}}}
+	s.Verify.Method = "counted once on the server over the 12 devices of 2 workers"
+	page := render(t, []*summary.Summary{s})
+	for _, want := range []string{`href="#workers"`, "2 of 3 workers of group nightly-42", "incomplete, worker(s) 1 missing",
+		"<td class=\"l\">hostc</td>", "did not finish", "counted once on the server"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	if s.Status() != "incomplete" {
+		t.Fatalf("status %q", s.Status())
+	}
+}

@@ -235,6 +235,7 @@ func (r *Run) operation(op Kind, elapsed time.Duration) (summary.Operation, bool
 		}
 		l := Percentiles(service, row.OKOperations, svcSum, minSvc, maxSvc)
 		row.ServiceMS = &l
+		row.ServiceHistogram = encode(service)
 	}
 	row.Histogram = encode(merged)
 	for _, f := range failures {
@@ -269,8 +270,11 @@ func Percentiles(h *hdrhistogram.Histogram, n, sumNanos, minNanos, maxNanos int6
 	}
 }
 
-// encode returns the histogram in HdrHistogram's compressed V2 format,
-// base64-encoded, or "" when it is empty.
+// Encode returns the histogram in HdrHistogram's compressed V2 format,
+// base64-encoded, or "" when it is empty: the form of the summary's
+// histograms, which Decode reads.
+func Encode(h *hdrhistogram.Histogram) string { return encode(h) }
+
 func encode(h *hdrhistogram.Histogram) string {
 	if h.TotalCount() == 0 {
 		return ""

@@ -17,6 +17,8 @@ const exampleMax = 160
 // and stop lines, whose absence would itself be a question.
 func writeNotes(b *strings.Builder, s *summary.Summary) {
 	writeFailures(b, s.Operations)
+	line(b, workerLine(s.Worker))
+	writeMerge(b, s.Merge)
 	line(b, s.RetriesNote())
 	line(b, unsupportedLine(s))
 	line(b, phasesLine(s.Phases))
@@ -115,7 +117,11 @@ func verifyLine(v *summary.Verify) string {
 	if v.OK {
 		verdict = "OK"
 	}
-	return fmt.Sprintf("Verify: stored %d points, expected %d: %s", v.StoredPoints, v.ExpectedPoints, verdict)
+	text := fmt.Sprintf("Verify: stored %d points, expected %d: %s", v.StoredPoints, v.ExpectedPoints, verdict)
+	if v.Method != "" {
+		text += " (" + v.Method + ")"
+	}
+	return text
 }
 
 func storageLine(s *summary.Summary) string {
@@ -162,4 +168,43 @@ func stopLine(reason string) string {
 		return "Stop reason: " + reason + " (" + text + ")"
 	}
 	return "Stop reason: " + reason
+}
+
+// workerLine says which share of a scaled-out run this process ran.
+func workerLine(w *summary.Worker) string {
+	if w == nil {
+		return ""
+	}
+	text := fmt.Sprintf("Worker: %d of %d in group %s (clients %d..%d); merge the group with: tsbench merge --group %s",
+		w.Index, w.Workers, w.Group, w.Clients[0], w.Clients[1]-1, w.Group)
+	return text
+}
+
+// IncompleteBanner heads a merged run that lacks some workers' shares.
+const IncompleteBanner = "*** INCOMPLETE: the merged run lacks the share of worker(s) %s; its counts are short by their share ***"
+
+// writeMerge lists the workers a merged run adds up, and what is missing.
+func writeMerge(b *strings.Builder, m *summary.Merge) {
+	if m == nil {
+		return
+	}
+	fmt.Fprintf(b, "Merged: %d of %d workers of group %s (counts are sums; percentiles from the added histograms)\n",
+		len(m.Runs), m.Workers, m.Group)
+	b.WriteString(strings.TrimRight(pad("worker", 8)+pad("run", 26)+pad("host", 20)+pad("status", 18)+pad("okOperation", 13)+
+		pad("okPoint", 14)+pad("elapsed_s", 11)+pad("start_offset_ms", 17)+"tool_cpu_s", " ") + "\n")
+	for _, r := range m.Runs {
+		b.WriteString(strings.TrimRight(pad(strconv.Itoa(r.Index), 8)+pad(r.RunID, 26)+pad(r.Hostname, 20)+pad(r.Status, 18)+
+			pad(strconv.FormatInt(r.Operations, 10), 13)+pad(strconv.FormatInt(r.Points, 10), 14)+pad(f2(r.Elapsed), 11)+
+			pad(f2(r.OffsetMS), 17)+f2(r.CPUSeconds), " ") + "\n")
+	}
+	if len(m.Missing) > 0 {
+		ids := make([]string, len(m.Missing))
+		for i, x := range m.Missing {
+			ids[i] = strconv.Itoa(x)
+		}
+		b.WriteString(fmt.Sprintf(IncompleteBanner, strings.Join(ids, ", ")) + "\n")
+		for _, p := range m.Problems {
+			b.WriteString("  " + p + "\n")
+		}
+	}
 }

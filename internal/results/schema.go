@@ -10,7 +10,8 @@ import (
 var (
 	runColumns = []string{"run_id", "started_ms", "started", "target", "scenario", "status", "stop_reason", "elapsed_s",
 		"headline_op", "headline_throughput", "headline_p99_ms", "total_points", "fail_operations",
-		"hostname", "tool_version", "server_version", "schema_version", "config_json", "environment_json", "summary_json"}
+		"hostname", "tool_version", "server_version", "schema_version", "config_json", "environment_json", "summary_json",
+		"run_group", "worker_index"}
 	operationColumns = []string{"run_id", "name", "ok_operations", "ok_points", "fail_operations", "fail_points", "unsupported",
 		"throughput", "avg_ms", "min_ms", "p10_ms", "p25_ms", "p50_ms", "p75_ms", "p90_ms", "p95_ms", "p99_ms", "p999_ms", "max_ms",
 		"slowest_thread_ms", "hdr_histogram"}
@@ -108,6 +109,17 @@ var ddlTemplate = []string{
 		server_pid {INT},
 		server_name {NAME},
 		interval_s {REAL} NOT NULL)`,
+	// The workers of a scaled-out run meet here (workers.go): each
+	// registers each stage it reached, and waits for the others'.
+	`CREATE TABLE IF NOT EXISTS tsbench_workers (
+		run_group {ID} NOT NULL,
+		worker_index {INT} NOT NULL,
+		stage {ID} NOT NULL,
+		workers {INT} NOT NULL,
+		run_id {ID} NOT NULL,
+		hostname {NAME},
+		at_ms BIGINT NOT NULL,
+		PRIMARY KEY (run_group, worker_index, stage))`,
 	`CREATE TABLE IF NOT EXISTS tsbench_thresholds (
 		run_id {ID} NOT NULL,
 		seq {INT} NOT NULL,
@@ -130,6 +142,8 @@ var addedColumns = []struct{ table, column, typ string }{
 	{"tsbench_resources", "tool_write_bytes_per_s", "{REAL}"},
 	{"tsbench_resources", "server_processes", "{INT}"},
 	{"tsbench_resources", "host_cores", "{INT}"},
+	{"tsbench_runs", "run_group", "{ID}"},
+	{"tsbench_runs", "worker_index", "{INT}"},
 }
 
 type dialect struct {

@@ -260,10 +260,23 @@ func runRow(s *summary.Summary, status, body string) []any {
 	}
 	cfgJSON, _ := json.Marshal(s.Config) // encodable: the whole summary was
 	envJSON, _ := json.Marshal(s.Environment)
+	group, index := groupOf(s)
 	return []any{s.RunID, s.Started.UTC().UnixMilli(), s.Started.UTC().Format(time.RFC3339Nano), s.Target, s.Scenario,
 		status, s.StopReason, s.Elapsed, hOp, hTput, hP99, points, fails,
 		s.Environment.Hostname, s.Tool.Version, s.Environment.ServerVersion, s.SchemaVersion,
-		string(cfgJSON), string(envJSON), body}
+		string(cfgJSON), string(envJSON), body, group, index}
+}
+
+// groupOf is a run's group and worker index columns: a worker's, or a
+// merged run's group with no index; NULL for a run of its own.
+func groupOf(s *summary.Summary) (group, index any) {
+	switch {
+	case s.Worker != nil:
+		return s.Worker.Group, s.Worker.Index
+	case s.Merge != nil && s.Merge.Group != "":
+		return s.Merge.Group, nil
+	}
+	return nil, nil
 }
 
 func operationRows(s *summary.Summary) [][]any {
@@ -403,6 +416,10 @@ type RunInfo struct {
 	FailOps       int64     `json:"fail_operations"`
 	Hostname      string    `json:"hostname,omitempty"`
 	ServerVersion string    `json:"server_version,omitempty"`
+	// Group is the run group of a worker's or a merged run; WorkerIndex is
+	// a worker's index (nil for a merged run and a run of its own).
+	Group       string `json:"group,omitempty"`
+	WorkerIndex *int   `json:"worker_index,omitempty"`
 }
 
 // Filter selects runs for List. Zero fields select everything.
@@ -411,13 +428,14 @@ type Filter struct {
 	Scenario string    // scenario label prefix (case-insensitive)
 	Status   string    // exact status
 	Since    time.Time // started at or after
+	Group    string    // exact run group (RUN_GROUP)
 	Limit    int       // newest first; 0 = no limit
 }
 
 // List returns the runs that match f, newest first.
 func (st *Store) List(ctx context.Context, f Filter) ([]RunInfo, error) {
 	q := `SELECT run_id, started, target, scenario, status, elapsed_s, headline_op, headline_throughput, headline_p99_ms,
-		total_points, fail_operations, hostname, server_version FROM tsbench_runs WHERE 1 = 1`
+		total_points, fail_operations, hostname, server_version, run_group, worker_index FROM tsbench_runs WHERE 1 = 1`
 	var args []any
 	if f.Target != "" {
 		q += " AND LOWER(target) = ?"
@@ -431,6 +449,10 @@ func (st *Store) List(ctx context.Context, f Filter) ([]RunInfo, error) {
 	if f.Status != "" {
 		q += " AND status = ?"
 		args = append(args, f.Status)
+	}
+	if f.Group != "" {
+		q += " AND run_group = ?"
+		args = append(args, f.Group)
 	}
 	if !f.Since.IsZero() {
 		q += " AND started_ms >= ?"
@@ -449,11 +471,17 @@ func (st *Store) List(ctx context.Context, f Filter) ([]RunInfo, error) {
 	for rows.Next() {
 		var r RunInfo
 		var started string
-		var op, host, ver sql.NullString
+		var op, host, ver, group sql.NullString
 		var tput, p99 sql.NullFloat64
+		var index sql.NullInt64
 		if err := rows.Scan(&r.ID, &started, &r.Target, &r.Scenario, &r.Status, &r.ElapsedS, &op, &tput, &p99,
-			&r.Points, &r.FailOps, &host, &ver); err != nil {
+			&r.Points, &r.FailOps, &host, &ver, &group, &index); err != nil {
 			return nil, st.loc.scrubErr("list runs", err)
+		}
+		r.Group = group.String
+		if index.Valid {
+			i := int(index.Int64)
+			r.WorkerIndex = &i
 		}
 		r.Started, _ = time.Parse(time.RFC3339Nano, started)
 		r.Operation, r.Throughput, r.P99MS, r.Hostname, r.ServerVersion = op.String, tput.Float64, p99.Float64, host.String, ver.String

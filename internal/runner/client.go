@@ -17,7 +17,8 @@ import (
 // client is one concurrent worker with its own connection, devices, batch
 // buffer and operation sequence.
 type client struct {
-	id        int
+	id        int // the client's number among CLIENT_NUMBER (global across workers)
+	slot      int // its place among this process's clients
 	r         *Runner
 	conn      target.Target
 	devices   []ts.Device

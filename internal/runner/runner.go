@@ -65,6 +65,9 @@ type Runner struct {
 	// OnMeasure, when set, is called once as the measured phase begins,
 	// with its start time; the clients are already running.
 	OnMeasure func(start time.Time)
+	// Barrier, when set, makes this run one worker of several (WORKERS >
+	// 1) that begin together.
+	Barrier Barrier
 
 	stopOnce     sync.Once
 	stopCh       chan struct{}
@@ -72,6 +75,18 @@ type Runner struct {
 	warmupEnd    time.Time
 	measureStart chan struct{}
 	deadline     time.Time
+}
+
+// Barrier has the workers of a scaled-out run begin together
+// (internal/cluster). Worker 0 creates the schema and then calls
+// SchemaReady; the others call WaitSchema before binding to it. Every
+// worker calls Ready once its clients are connected: it returns the
+// instant they all begin (warm-up, then measuring).
+type Barrier interface {
+	Kind() string
+	SchemaReady(ctx context.Context) error
+	WaitSchema(ctx context.Context) error
+	Ready(ctx context.Context) (time.Time, error)
 }
 
 // New prepares a run of cfg against the driver.
@@ -125,7 +140,7 @@ func (r *Runner) Run(ctx context.Context) (*summary.Summary, error) {
 		return nil, fmt.Errorf("%s: connect: %w", r.driver.Name, err)
 	}
 	defer admin.Close()
-	if err := r.setup(ctx, admin, s); err != nil {
+	if err := r.schemaBarrier(ctx, admin, s); err != nil {
 		return nil, err
 	}
 	clients, err := r.openClients(ctx)
@@ -137,15 +152,72 @@ func (r *Runner) Run(ctx context.Context) (*summary.Summary, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := r.startBarrier(ctx, s); err != nil {
+		return nil, err
+	}
 
 	elapsed := r.measure(ctx, clients, s)
 	r.finish(ctx, admin, clients, s, elapsed)
 	return s, nil
 }
 
-// setup creates the schema (timed on its own: excluded from throughput).
-func (r *Runner) setup(ctx context.Context, admin target.Target, s *summary.Summary) error {
-	if !r.cfg.CreateSchema {
+// schemaBarrier sets up the schema; with a barrier only worker 0 creates
+// it, and the others wait until it has.
+func (r *Runner) schemaBarrier(ctx context.Context, admin target.Target, s *summary.Summary) error {
+	if r.Barrier == nil {
+		return r.setup(ctx, admin, s, r.cfg.CreateSchema)
+	}
+	first := r.cfg.WorkerIndex == 0
+	if !first {
+		if err := r.Barrier.WaitSchema(r.stopContext(ctx)); err != nil {
+			return err
+		}
+	}
+	if err := r.setup(ctx, admin, s, r.cfg.CreateSchema && first); err != nil {
+		return err
+	}
+	if first {
+		return r.Barrier.SchemaReady(ctx)
+	}
+	return nil
+}
+
+// startBarrier waits at the barrier until every worker is ready, then until
+// the start instant they agreed on, and records this worker's share.
+func (r *Runner) startBarrier(ctx context.Context, s *summary.Summary) error {
+	if r.Barrier == nil {
+		return nil
+	}
+	lo, hi := r.cfg.ClientRange()
+	s.Worker = &summary.Worker{Group: r.cfg.RunGroup, Index: r.cfg.WorkerIndex, Workers: r.cfg.Workers,
+		Clients: [2]int{lo, hi}, Barrier: r.Barrier.Kind()}
+	start, err := r.Barrier.Ready(r.stopContext(ctx))
+	if err != nil {
+		return err
+	}
+	s.Worker.StartAt = start.UTC()
+	sleepUntil(start, r.stopCh)
+	return nil
+}
+
+// stopContext is ctx, also ended by Interrupt: a wait at the barrier ends
+// on the first Ctrl-C.
+func (r *Runner) stopContext(ctx context.Context) context.Context {
+	c, cancel := context.WithCancel(ctx)
+	go func() {
+		select {
+		case <-r.stopCh:
+		case <-c.Done():
+		}
+		cancel()
+	}()
+	return c
+}
+
+// setup creates the schema when create is set (timed on its own: excluded
+// from throughput), else binds to the existing one.
+func (r *Runner) setup(ctx context.Context, admin target.Target, s *summary.Summary, create bool) error {
+	if !create {
 		if b, ok := admin.(target.Binder); ok {
 			return b.Bind(ctx, r.schema)
 		}
@@ -166,12 +238,13 @@ func (r *Runner) setup(ctx context.Context, admin target.Target, s *summary.Summ
 func (r *Runner) openClients(ctx context.Context) ([]*client, error) {
 	cfg := r.cfg
 	var clients []*client
-	for i := 0; i < cfg.Clients; i++ {
+	lo, hi := cfg.ClientRange() // all clients, or this worker's share
+	for i := lo; i < hi; i++ {
 		conn, err := r.driver.Open(ctx, r.opts)
 		if err != nil {
 			return clients, fmt.Errorf("%s: connect client %d: %w", r.driver.Name, i, err)
 		}
-		c := &client{id: i, r: r, conn: conn,
+		c := &client{id: i, slot: i - lo, r: r, conn: conn,
 			devices: workload.ClientDevices(r.schema, cfg.Clients, i),
 			plan:    workload.NewPlan(cfg.Proportion, r.loop()),
 			queries: workload.NewQueries(cfg, r.schema, i),
@@ -232,7 +305,7 @@ func (r *Runner) measure(ctx context.Context, clients []*client, s *summary.Summ
 	}
 	run := metrics.NewRun(len(clients), cfg.Rate > 0, start)
 	for _, c := range clients {
-		c.rec = run.Client(c.id)
+		c.rec = run.Client(c.slot)
 	}
 	close(r.measureStart)
 	if r.OnMeasure != nil {
@@ -373,7 +446,7 @@ func (r *Runner) finish(ctx context.Context, admin target.Target, clients []*cli
 	ctx, cancel := context.WithTimeout(ctx, r.cfg.ReadTimeout)
 	defer cancel()
 	if r.cfg.Verify && wrote {
-		s.Verify = r.verify(ctx, admin, acked)
+		s.Verify = r.verify(ctx, admin, clients, acked)
 	}
 	if v, ok := admin.(target.Versioner); ok {
 		if ver, err := v.ServerVersion(ctx); err == nil {
@@ -393,12 +466,21 @@ func (r *Runner) finish(ctx context.Context, admin target.Target, clients []*cli
 }
 
 // verify compares the distinct points the target stored for this run's
-// devices with the points it acknowledged (warm-up included).
-func (r *Runner) verify(ctx context.Context, admin target.Target, acked int64) *summary.Verify {
+// devices with the points it acknowledged (warm-up included). A worker
+// counts the devices of its own clients: the others' are theirs to count.
+func (r *Runner) verify(ctx context.Context, admin target.Target, clients []*client, acked int64) *summary.Verify {
 	v := &summary.Verify{ExpectedPoints: acked}
 	rng := ts.CountRange{}
 	for i := range r.schema.Devices {
 		rng.Devices = append(rng.Devices, &r.schema.Devices[i])
+	}
+	if r.cfg.Scaled() {
+		rng.Devices = rng.Devices[:0]
+		for _, c := range clients {
+			for i := range c.devices {
+				rng.Devices = append(rng.Devices, &c.devices[i])
+			}
+		}
 	}
 	n, err := admin.Count(ctx, rng)
 	if err != nil && metrics.Cause(err) == metrics.CauseConnection {

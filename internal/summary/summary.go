@@ -64,6 +64,9 @@ type Operation struct {
 	// HdrHistogram compressed format, base64: percentiles can be recomputed
 	// and runs merged later.
 	Histogram string `json:"hdr_histogram,omitempty"`
+	// ServiceHistogram is the service-time histogram of an open-model run,
+	// encoded the same way, so that merged runs add service times exactly.
+	ServiceHistogram string `json:"service_hdr_histogram,omitempty"`
 }
 
 // Interval is one second (or one interval) of the measured phase.
@@ -96,7 +99,10 @@ type Verify struct {
 	OK             bool   `json:"ok"`
 	Error          string `json:"error,omitempty"`   // counting failed
 	Skipped        string `json:"skipped,omitempty"` // why nothing could be counted
-
+	// Method says how a merged run was verified: counted once on the
+	// server over every worker's devices, or the sum of the workers' own
+	// counts.
+	Method string `json:"method,omitempty"`
 }
 
 // Tool is what the benchmark process itself cost.
@@ -176,6 +182,54 @@ type Summary struct {
 	// TPCC is what a TPC-C run (WORKLOAD = tpcc) measured beyond its
 	// matrices, whose rows are then the five transaction types.
 	TPCC *TPCC `json:"tpcc,omitempty"`
+	// Worker says which share of a scaled-out run this is (WORKERS > 1).
+	Worker *Worker `json:"worker,omitempty"`
+	// Merge describes a run made by 'tsbench merge' from its workers' runs.
+	Merge *Merge `json:"merge,omitempty"`
+}
+
+// Worker is one process's share of a run split between WORKERS processes.
+type Worker struct {
+	Group   string `json:"group"`
+	Index   int    `json:"index"`
+	Workers int    `json:"workers"`
+	// Clients are the global client numbers [lo, hi) this worker ran.
+	Clients [2]int `json:"clients"`
+	// StartAt is the instant the barrier gave for the measured phase to
+	// begin, and Barrier how the workers agreed on it ("store" or
+	// "start-at").
+	StartAt time.Time `json:"start_at,omitzero"`
+	Barrier string    `json:"barrier,omitempty"`
+}
+
+// Merge is the provenance of a merged run: which workers' runs it adds up,
+// and which are missing or unfinished (then the run is incomplete).
+type Merge struct {
+	Group   string      `json:"group,omitempty"`
+	Workers int         `json:"workers"`
+	Runs    []MergedRun `json:"runs"`
+	// Missing are the worker indexes with no finished run: the merged
+	// counts lack their share.
+	Missing []int `json:"missing,omitempty"`
+	// Problems say why each missing index is missing.
+	Problems []string `json:"problems,omitempty"`
+}
+
+// Complete reports whether every worker's share is in the merged run.
+func (m *Merge) Complete() bool { return m == nil || len(m.Missing) == 0 }
+
+// MergedRun is one worker's run as the merge saw it.
+type MergedRun struct {
+	Index      int     `json:"index"`
+	RunID      string  `json:"run_id"`
+	Hostname   string  `json:"hostname,omitempty"`
+	Status     string  `json:"status"`
+	Points     int64   `json:"points"`
+	Operations int64   `json:"operations"`
+	Elapsed    float64 `json:"elapsed_s"`
+	CPUSeconds float64 `json:"cpu_seconds"`
+	// OffsetMS is when this worker began measuring, after the earliest.
+	OffsetMS float64 `json:"start_offset_ms"`
 }
 
 // TPCC is a TPC-C run's own figures.
@@ -318,12 +372,14 @@ type ThresholdResult struct {
 
 // Status is the run's outcome in one word, the most serious that applies:
 // running (not finished: under way, or its process was killed),
-// interrupted, verify-failed, threshold-failed, failed (some operations
-// failed) or ok.
+// incomplete (a merged run lacking some workers' shares), interrupted,
+// verify-failed, threshold-failed, failed (some operations failed) or ok.
 func (s *Summary) Status() string {
 	switch {
 	case s.StopReason == "running" || s.StopReason == "incomplete":
 		return "running"
+	case !s.Merge.Complete():
+		return "incomplete"
 	case s.Interrupted:
 		return "interrupted"
 	case s.Verify.Mismatch(), s.TPCC != nil && !s.TPCC.Consistent():

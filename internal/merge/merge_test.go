@@ -1,0 +1,186 @@
+package merge
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/tsbench/tsbench/internal/metrics"
+	"github.com/tsbench/tsbench/internal/summary"
+)
+
+// share is one worker's run built from its latency samples (µs), as the
+// runner would record them.
+func share(index, workers int, start time.Time, samples []int64) *summary.Summary {
+	h := metrics.NewHistogram()
+	var sum, lo, hi int64 = 0, math.MaxInt64, 0
+	for _, us := range samples {
+		h.RecordValue(us)
+		sum += us * 1000
+		lo, hi = min(lo, us*1000), max(hi, us*1000)
+	}
+	n := int64(len(samples))
+	op := summary.Operation{Name: "INGESTION", OKOperations: n, OKPoints: 10 * n,
+		LatencyMS: metrics.Percentiles(h, n, sum, lo, hi), Histogram: metrics.Encode(h)}
+	return &summary.Summary{SchemaVersion: summary.SchemaVersion, RunID: "w" + string(rune('0'+index)), Target: "postgres",
+		Started: start, MeasureStarted: start, Elapsed: 2, StopReason: "loop",
+		Worker:     &summary.Worker{Group: "g", Index: index, Workers: workers},
+		Operations: []summary.Operation{op},
+		Verify:     &summary.Verify{ExpectedPoints: 10 * n, StoredPoints: 10 * n, OK: true}}
+}
+
+// The merged histogram is, bucket for bucket, the histogram of every
+// worker's samples together, and its percentiles are that histogram's;
+// MIN, MAX and AVG are exact.
+func TestHistogramsAddExactly(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	start := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+	all := metrics.NewHistogram()
+	var runs []*summary.Summary
+	var sum, lo, hi, n int64 = 0, math.MaxInt64, 0, 0
+	for w := 0; w < 3; w++ {
+		var samples []int64
+		for i := 0; i < 2000+w*500; i++ {
+			// Workers differ in their latencies: averaging their
+			// percentiles would be wrong, adding histograms is not.
+			us := int64(100+rng.ExpFloat64()*float64(500*(w+1))) + 1
+			samples = append(samples, us)
+			all.RecordValue(us)
+			sum, lo, hi, n = sum+us*1000, min(lo, us*1000), max(hi, us*1000), n+1
+		}
+		runs = append(runs, share(w, 3, start.Add(time.Duration(w)*time.Millisecond), samples))
+	}
+	m, err := Runs(runs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	op := m.Op("INGESTION")
+	got, err := metrics.Decode(op.Histogram)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(bars(got), bars(all)) || got.TotalCount() != n {
+		t.Fatalf("merged histogram (%d values) differs from the samples' (%d)", got.TotalCount(), n)
+	}
+	want := metrics.Percentiles(all, n, sum, lo, hi)
+	if math.Abs(op.LatencyMS.Avg-want.Avg) > 1e-9 || op.LatencyMS.Min != want.Min || op.LatencyMS.Max != want.Max ||
+		op.LatencyMS.P99 != want.P99 || op.LatencyMS.P50 != want.P50 || op.LatencyMS.P999 != want.P999 {
+		t.Fatalf("merged latency %+v, want %+v", op.LatencyMS, want)
+	}
+	if op.OKOperations != n || op.OKPoints != 10*n || m.Verify.ExpectedPoints != 10*n || !m.Verify.OK {
+		t.Fatalf("counts: %+v, verify %+v", op, m.Verify)
+	}
+	if !m.Merge.Complete() || len(m.Merge.Runs) != 3 || m.Merge.Runs[2].OffsetMS != 2 {
+		t.Fatalf("provenance %+v", m.Merge)
+	}
+	// Throughput is over the merged span: from the first start to the
+	// last end (2 s + 2 ms).
+	if wantT := float64(10*n) / 2.002; math.Abs(op.Throughput-wantT) > 1e-6 {
+		t.Fatalf("throughput %v, want %v", op.Throughput, wantT)
+	}
+}
+
+func bars(h *hdrhistogram.Histogram) []hdrhistogram.Bar {
+	var out []hdrhistogram.Bar
+	for _, b := range h.Distribution() {
+		if b.Count > 0 {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// Per-second series align by wall-clock second: an interval joins the
+// merged second in which it began.
+func TestIntervalsAlignByWallClock(t *testing.T) {
+	start := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+	a := share(0, 2, start, []int64{100})
+	b := share(1, 2, start.Add(1300*time.Millisecond), []int64{200})
+	hist := func(us int64) string {
+		h := metrics.NewHistogram()
+		h.RecordValue(us)
+		return metrics.Encode(h)
+	}
+	iv := func(t0 float64, ops, us int64) summary.Interval {
+		return summary.Interval{Start: t0, Seconds: 1, Ops: []summary.IntervalOp{{Name: "INGESTION", OKOps: ops, Histogram: hist(us)}}}
+	}
+	a.Intervals = []summary.Interval{iv(0, 1, 100), iv(1, 2, 100), iv(2, 3, 100)}
+	b.Intervals = []summary.Interval{iv(0, 10, 5000), iv(1, 20, 5000)} // at 1.3 s and 2.3 s
+	m, err := Runs([]*summary.Summary{b, a}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []int64
+	for _, iv := range m.Intervals {
+		got = append(got, iv.Ops[0].OKOps)
+	}
+	if !slices.Equal(got, []int64{1, 12, 23}) {
+		t.Fatalf("merged seconds hold %v operations, want [1 12 23]", got)
+	}
+	if p99 := m.Intervals[1].Ops[0].P99MS; p99 < 4.9 || p99 > 5.1 {
+		t.Fatalf("second 1's p99 %v ms: it comes from the merged histogram (10 of 12 at 5 ms)", p99)
+	}
+	if m.Elapsed < 3.29 || m.Elapsed > 3.31 {
+		t.Fatalf("elapsed %v, want 3.3 s (first start to last end)", m.Elapsed)
+	}
+}
+
+// A worker that never finished, or left no run, makes the merge
+// incomplete, naming it; the finished shares are still added up.
+func TestMissingWorkersAreNamed(t *testing.T) {
+	start := time.Now()
+	killed := share(1, 4, start, []int64{100})
+	killed.StopReason = "incomplete" // what the store says of a run whose process died
+	runs := []*summary.Summary{share(0, 4, start, []int64{100, 200}), killed, share(3, 4, start, []int64{300})}
+	m, err := Runs(runs, Options{Registered: []int{0, 1, 2, 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(m.Merge.Missing, []int{1, 2}) || m.Status() != "incomplete" {
+		t.Fatalf("missing %v, status %s", m.Merge.Missing, m.Status())
+	}
+	text := strings.Join(m.Merge.Problems, "\n")
+	for _, want := range []string{"worker 1 (run w1", "did not finish", "worker 2 registered at the barrier but left no run"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("problems lack %q:\n%s", want, text)
+		}
+	}
+	if m.Op("INGESTION").OKOperations != 3 {
+		t.Fatalf("the finished shares hold 3 operations, merged %d", m.Op("INGESTION").OKOperations)
+	}
+}
+
+func TestRefusesRunsThatAreNotOneGroup(t *testing.T) {
+	start := time.Now()
+	mk := func(edit func(*summary.Summary)) []*summary.Summary {
+		a, b := share(0, 2, start, []int64{1}), share(1, 2, start, []int64{1})
+		edit(b)
+		return []*summary.Summary{a, b}
+	}
+	cases := []struct {
+		name string
+		runs []*summary.Summary
+		want string
+	}{
+		{"no runs", nil, "no runs"},
+		{"not a worker", mk(func(s *summary.Summary) { s.Worker = nil }), "not a worker's run"},
+		{"other group", mk(func(s *summary.Summary) { s.Worker.Group = "h" }), `of group "h"`},
+		{"other target", mk(func(s *summary.Summary) { s.Target = "mysql" }), "ran mysql"},
+		{"same index", mk(func(s *summary.Summary) { s.Worker.Index = 0 }), "both worker 0"},
+		{"other size", mk(func(s *summary.Summary) { s.Worker.Workers = 3 }), "one of 3 workers"},
+		{"bad histogram", mk(func(s *summary.Summary) { s.Operations[0].Histogram = "bm90IGEgaGlzdG9ncmFt" }), "INGESTION"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Runs(c.runs, Options{})
+			if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("error %v, want ErrInput mentioning %q", err, c.want)
+			}
+		})
+	}
+}
