@@ -72,6 +72,8 @@ func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
 		{name: "json", key: "json", usage: "also write the JSON summary to this file"},
 		{name: "data-dir", key: "data_dir", usage: "where embedded databases and run results go"},
 		{name: "quiet", key: "IS_QUIET_MODE", usage: "no progress output (true|false)"},
+		{name: "data", key: "DATA", usage: "replay your own data instead of generating: a CSV, Parquet or IoT-benchmark file or directory, or a 'tsbench generate' directory"},
+		{name: "data-format", key: "DATA_FORMAT", usage: "format of --data: auto, csv, parquet, iot-benchmark"},
 		{name: "workers", key: "WORKERS", usage: "scale out: N tsbench processes share this run's clients and devices (with --worker-index, --group)"},
 		{name: "worker-index", key: "WORKER_INDEX", usage: "this process's share, 0..N-1, with --workers N"},
 		{name: "group", key: "RUN_GROUP", usage: "with --workers: the name the workers meet and are merged by ('tsbench merge --group NAME')"},
@@ -343,9 +345,9 @@ func runBenchmark(cfg *config.Config, label string, out runOutputs, stdout, stde
 	dataDir := dataDirOf(cfg)
 	runID := newRunID()
 	opts := targetOptions(cfg, driver, dataDir)
-	r, err := runner.New(cfg, driver, opts)
+	r, replay, err := newRunner(cfg, driver, opts, dataDir, stderr)
 	if err != nil {
-		return nil, &exitError{ExitUsage, err}
+		return nil, err
 	}
 	store := openLiveStore(out, dataDir, stderr)
 	if cfg.Scaled() {
@@ -384,7 +386,24 @@ func runBenchmark(cfg *config.Config, label string, out runOutputs, stdout, stde
 		return nil, &exitError{ExitFailure, err}
 	}
 	complete(s, cfg, runID, driver, opts.DataDir)
+	s.Replay = replay
 	return s, finishRun(s, cfg, label, dataDir, store, out, stdout, stderr)
+}
+
+// newRunner prepares the run: of generated data, or replaying DATA.
+func newRunner(cfg *config.Config, driver *target.Driver, opts target.Options, dataDir string, stderr io.Writer) (*runner.Runner, *summary.Replay, error) {
+	if cfg.Data == "" {
+		r, err := runner.New(cfg, driver, opts)
+		if err != nil {
+			return nil, nil, &exitError{ExitUsage, err}
+		}
+		return r, nil, nil
+	}
+	ds, replay, err := replayData(cfg, dataDir, stderr)
+	if err != nil {
+		return nil, nil, err
+	}
+	return runner.NewReplay(cfg, driver, opts, ds, repeats(cfg)), replay, nil
 }
 
 // finishRun finishes a measured run: thresholds, the run directory and the

@@ -64,6 +64,12 @@ type Config struct {
 	ClusterIndex      int           // BENCHMARK_INDEX (with BENCHMARK_CLUSTER): device offset
 	Cluster           bool          // BENCHMARK_CLUSTER
 
+	// Own data: replay a file instead of generating (DATA).
+	Data         string                 // DATA: a CSV, Parquet or IoT-benchmark file or directory, or a dataset directory
+	DataFormat   string                 // DATA_FORMAT: auto, csv, parquet, iot-benchmark
+	DataTimeUnit string                 // DATA_TIME_UNIT: auto, s, ms, us, ns
+	DataTypes    map[string]ts.DataType // DATA_TYPES: declared sensor types
+
 	// Scale-out: several tsbench processes acting as one run (WORKERS).
 	Workers        int           // WORKERS: processes sharing the clients and devices (1 = alone)
 	WorkerIndex    int           // WORKER_INDEX: this process's share, 0..Workers-1

@@ -34,6 +34,8 @@ func Default() *Config {
 
 		RetryBackoff:    100 * time.Millisecond,
 		Workers:         1,
+		DataFormat:      "auto",
+		DataTimeUnit:    "auto",
 		BarrierTimeout:  5 * time.Minute,
 		RetryMaxBackoff: 5 * time.Second,
 

@@ -82,6 +82,44 @@ func startTime() binding {
 	}
 }
 
+// dataTypes binds DATA_TYPES: sensor=TYPE pairs.
+func dataTypes() binding {
+	return binding{
+		allowed: "SENSOR=TYPE pairs separated by commas, TYPE one of BOOLEAN, INT32, INT64, FLOAT, DOUBLE, TEXT",
+		set: func(c *Config, v string) error {
+			var out map[string]ts.DataType // nil when none: what Default has
+			for _, pair := range strings.Split(v, ",") {
+				pair = strings.TrimSpace(pair)
+				if pair == "" {
+					continue
+				}
+				name, typ, ok := strings.Cut(pair, "=")
+				name = strings.TrimSpace(name)
+				if !ok || name == "" {
+					return because("%q is not SENSOR=TYPE", pair)
+				}
+				t, err := ts.ParseDataType(strings.TrimSpace(typ))
+				if err != nil {
+					return because("%s: %v", name, err)
+				}
+				if out == nil {
+					out = map[string]ts.DataType{}
+				}
+				out[name] = t
+			}
+			c.DataTypes = out
+			return nil
+		},
+		get: func(c *Config) any {
+			var parts []string
+			for _, k := range sortedKeys(c.DataTypes) {
+				parts = append(parts, k+"="+c.DataTypes[k].String())
+			}
+			return strings.Join(parts, ",")
+		},
+	}
+}
+
 // startAt binds START_AT: empty (the store barrier decides) or a time.
 func startAt() binding {
 	return binding{

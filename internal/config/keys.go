@@ -208,6 +208,16 @@ var keyTable = concat(
 		key("BENCHMARK_INDEX", "instance number in cluster mode: instance i owns devices [i*N, (i+1)*N)",
 			intField(func(c *Config) *int { return &c.ClusterIndex }, 0, maxCount)),
 	)),
+	group("Your own data (replayed instead of generated)", keys(
+		key("DATA", "replay this file or directory instead of generating data: CSV (long: time, device, sensor, value; "+
+			"or wide: time, device, a column per sensor), Parquet, IoT-benchmark data files, or a 'tsbench generate' directory",
+			textField(func(c *Config) *string { return &c.Data }, false)),
+		key("DATA_FORMAT", "format of DATA (auto: by extension and layout)",
+			oneOf(func(c *Config) *string { return &c.DataFormat }, "auto", "csv", "parquet", "iot-benchmark")),
+		key("DATA_TIME_UNIT", "unit of DATA's integer timestamps (auto: by magnitude); text timestamps are RFC 3339",
+			oneOf(func(c *Config) *string { return &c.DataTimeUnit }, "auto", "s", "ms", "us", "ns")),
+		key("DATA_TYPES", "declared types of DATA's sensors, SENSOR=TYPE,... (others are inferred)", dataTypes(), list(",")),
+	)),
 	group("Scale-out (several tsbench processes as one run)", keys(
 		key("WORKERS", "tsbench processes (on one machine or several) sharing this run's clients and devices; "+
 			"each runs CLIENT_NUMBER/WORKERS clients, and 'tsbench merge' adds their results up",

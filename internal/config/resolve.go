@@ -113,6 +113,8 @@ func checkWorkers(c *Config) error {
 		return nil
 	}
 	switch {
+	case c.Data != "":
+		return conflict(c, "WORKERS", c.Workers, "1 with DATA", "a replayed file is not split between workers (yet): run it from one process")
 	case c.Workers > c.Clients:
 		return conflict(c, "WORKERS", c.Workers, fmt.Sprintf("an integer in [1, %d] (CLIENT_NUMBER)", c.Clients),
 			"each worker runs whole clients: raise CLIENT_NUMBER or lower WORKERS")

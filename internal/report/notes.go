@@ -18,6 +18,7 @@ const exampleMax = 160
 func writeNotes(b *strings.Builder, s *summary.Summary) {
 	writeFailures(b, s.Operations)
 	line(b, workerLine(s.Worker))
+	line(b, replayLine(s.Replay))
 	writeMerge(b, s.Merge)
 	line(b, s.RetriesNote())
 	line(b, unsupportedLine(s))
@@ -118,6 +119,9 @@ func verifyLine(v *summary.Verify) string {
 		verdict = "OK"
 	}
 	text := fmt.Sprintf("Verify: stored %d points, expected %d: %s", v.StoredPoints, v.ExpectedPoints, verdict)
+	if v.DuplicatePoints > 0 {
+		text += fmt.Sprintf(" (%d written points repeat an earlier series and time of the data: expected once)", v.DuplicatePoints)
+	}
 	if v.Method != "" {
 		text += " (" + v.Method + ")"
 	}
@@ -207,4 +211,20 @@ func writeMerge(b *strings.Builder, m *summary.Merge) {
 			b.WriteString("  " + p + "\n")
 		}
 	}
+}
+
+// replayLine says whose data the run wrote.
+func replayLine(r *summary.Replay) string {
+	if r == nil {
+		return ""
+	}
+	text := fmt.Sprintf("Data: replayed %s (%s: %d devices x %d sensors, %d rows", r.Source, r.Format, r.Devices, r.Sensors, r.Rows)
+	if r.DuplicateRows > 0 {
+		text += fmt.Sprintf(", %d repeating an earlier device and time", r.DuplicateRows)
+	}
+	text += ")"
+	if r.Repeat {
+		text += ", repeated with shifted times"
+	}
+	return text
 }

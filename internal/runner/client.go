@@ -7,7 +7,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/tsbench/tsbench/internal/gen"
 	"github.com/tsbench/tsbench/internal/metrics"
 	"github.com/tsbench/tsbench/internal/target"
 	"github.com/tsbench/tsbench/internal/ts"
@@ -25,7 +24,7 @@ type client struct {
 	plan      *workload.Plan
 	queries   *workload.Queries
 	batch     *ts.Batch
-	cursor    *gen.Cursor
+	filler    filler // fills batch n of a device: generated, or replayed
 	rec       *metrics.Client
 	pacer     pacer
 	opctx     *opContext // each operation's context, re-armed (opctx.go)
@@ -34,6 +33,9 @@ type client struct {
 	written int64 // write steps done: batch n of every owned device is the n-th
 
 	warmOps, warmPoints int64 // acknowledged during warm-up (not measured)
+	// duplicatePoints are points of acknowledged batches whose (device,
+	// time) an earlier row of a replayed file already had.
+	duplicatePoints int64
 	query               ts.Query
 }
 
@@ -71,9 +73,19 @@ func (c *client) do(ctx context.Context, op workload.Op, warm bool) {
 			if !warm && (c.r.stopped() || c.r.deadlineHit()) {
 				return
 			}
-			c.r.gen.Fill(c.batch, &c.devices[i], c.written, c.cursor)
+			if err := c.filler.fill(c.batch, &c.devices[i], c.written); err != nil {
+				c.failFill(warm, err)
+				continue
+			}
+			if c.batch.Len() == 0 {
+				continue // a replayed device whose rows are all written
+			}
 			c.measure(ctx, op, warm, c.batch.Points(), func(ctx context.Context) (int64, error) {
-				return c.batch.Points(), c.conn.Write(ctx, c.batch)
+				err := c.conn.Write(ctx, c.batch)
+				if err == nil && c.batch.Duplicates > 0 {
+					atomic.AddInt64(&c.duplicatePoints, c.batch.Duplicates*int64(len(c.batch.Columns)))
+				}
+				return c.batch.Points(), err
 			})
 		}
 		c.written++
@@ -135,6 +147,14 @@ func (c *client) measure(ctx context.Context, op workload.Op, warm bool, points 
 	}
 	if retries > 0 {
 		c.rec.Retried(metrics.Kind(op), retries)
+	}
+}
+
+// failFill counts a batch that could not be made (a replayed dataset that
+// cannot be read) as a failed write: it was attempted, and not sent.
+func (c *client) failFill(warm bool, err error) {
+	if !warm && c.rec != nil {
+		c.rec.Fail(metrics.Kind(workload.Write), 0, err)
 	}
 }
 

@@ -11,9 +11,11 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tsbench/tsbench/internal/config"
+	"github.com/tsbench/tsbench/internal/dataset"
 	"github.com/tsbench/tsbench/internal/gen"
 	"github.com/tsbench/tsbench/internal/metrics"
 	"github.com/tsbench/tsbench/internal/summary"
@@ -50,7 +52,8 @@ type Runner struct {
 	driver *target.Driver
 	opts   target.Options
 	schema *ts.Schema
-	gen    *gen.Generator
+	gen    *gen.Generator // nil when a dataset is replayed
+	src    source
 
 	// Progress, when set, is called once a second.
 	Progress Progress
@@ -96,14 +99,24 @@ func New(cfg *config.Config, d *target.Driver, opts target.Options) (*Runner, er
 	if err != nil {
 		return nil, err
 	}
-	return &Runner{cfg: cfg, driver: d, opts: opts, schema: schema, gen: g,
+	return &Runner{cfg: cfg, driver: d, opts: opts, schema: schema, gen: g, src: genSource{g},
 		stopCh: make(chan struct{}), measureStart: make(chan struct{})}, nil
+}
+
+// NewReplay prepares a run that writes the rows of a dataset (the user's
+// own data) instead of generated ones: the schema is the dataset's, batch
+// n of a device is its rows [n*B, (n+1)*B), and with repeat the rows start
+// again, shifted in time, once a device's are all written.
+func NewReplay(cfg *config.Config, d *target.Driver, opts target.Options, ds *dataset.Dataset, repeat bool) *Runner {
+	return &Runner{cfg: cfg, driver: d, opts: opts, schema: ds.Schema(cfg.Database),
+		src:    dataSource{ds: ds, rows: cfg.BatchSize, repeat: repeat},
+		stopCh: make(chan struct{}), measureStart: make(chan struct{})}
 }
 
 // Schema is the run's schema.
 func (r *Runner) Schema() *ts.Schema { return r.schema }
 
-// Generator is the run's data generator.
+// Generator is the run's data generator (nil for a replay).
 func (r *Runner) Generator() *gen.Generator { return r.gen }
 
 // Interrupt stops the clients after their current operation; what was
@@ -248,8 +261,8 @@ func (r *Runner) openClients(ctx context.Context) ([]*client, error) {
 			devices: workload.ClientDevices(r.schema, cfg.Clients, i),
 			plan:    workload.NewPlan(cfg.Proportion, r.loop()),
 			queries: workload.NewQueries(cfg, r.schema, i),
-			batch:   r.gen.NewBatch(),
-			cursor:  gen.NewCursor(),
+			batch:   r.src.newBatch(),
+			filler:  r.src.newFiller(),
 		}
 		clients = append(clients, c)
 		if b, ok := conn.(target.Binder); ok {
@@ -422,8 +435,10 @@ func (r *Runner) finish(ctx context.Context, admin target.Target, clients []*cli
 			s.Phases[i] = r.warmPhase(clients, time.Duration(s.Phases[i].Seconds*float64(time.Second)))
 		}
 	}
+	var duplicates int64
 	for _, c := range clients {
 		acked += c.warmPointsNow()
+		duplicates += atomic.LoadInt64(&c.duplicatePoints)
 		if rc, ok := c.conn.(target.Reconnector); ok {
 			s.Reconnects += rc.Reconnects()
 		}
@@ -446,7 +461,7 @@ func (r *Runner) finish(ctx context.Context, admin target.Target, clients []*cli
 	ctx, cancel := context.WithTimeout(ctx, r.cfg.ReadTimeout)
 	defer cancel()
 	if r.cfg.Verify && wrote {
-		s.Verify = r.verify(ctx, admin, clients, acked)
+		s.Verify = r.verify(ctx, admin, clients, acked, duplicates)
 	}
 	if v, ok := admin.(target.Versioner); ok {
 		if ver, err := v.ServerVersion(ctx); err == nil {
@@ -458,8 +473,8 @@ func (r *Runner) finish(ctx context.Context, admin target.Target, clients []*cli
 			s.StorageBytes = n
 			// Per point only when the database held nothing else: the
 			// size covers everything stored, earlier runs' data included.
-			if acked > 0 && r.cfg.DeleteData && r.cfg.CreateSchema {
-				s.BytesPerPoint = float64(n) / float64(acked)
+			if stored := acked - duplicates; stored > 0 && r.cfg.DeleteData && r.cfg.CreateSchema {
+				s.BytesPerPoint = float64(n) / float64(stored)
 			}
 		}
 	}
@@ -468,8 +483,12 @@ func (r *Runner) finish(ctx context.Context, admin target.Target, clients []*cli
 // verify compares the distinct points the target stored for this run's
 // devices with the points it acknowledged (warm-up included). A worker
 // counts the devices of its own clients: the others' are theirs to count.
-func (r *Runner) verify(ctx context.Context, admin target.Target, clients []*client, acked int64) *summary.Verify {
-	v := &summary.Verify{ExpectedPoints: acked}
+//
+// A replayed file may hold a (device, time) more than once: the server
+// keeps one point per series and time, so those rows' points are expected
+// once (duplicates, counted and reported).
+func (r *Runner) verify(ctx context.Context, admin target.Target, clients []*client, acked, duplicates int64) *summary.Verify {
+	v := &summary.Verify{ExpectedPoints: acked - duplicates, DuplicatePoints: duplicates}
 	rng := ts.CountRange{}
 	for i := range r.schema.Devices {
 		rng.Devices = append(rng.Devices, &r.schema.Devices[i])
@@ -496,7 +515,7 @@ func (r *Runner) verify(ctx context.Context, admin target.Target, clients []*cli
 		v.Error = fmt.Sprintf("%s: count stored points: %v", r.driver.Name, err)
 	default:
 		v.StoredPoints = n
-		v.OK = n == acked
+		v.OK = n == v.ExpectedPoints
 	}
 	return v
 }

@@ -99,6 +99,9 @@ type Verify struct {
 	OK             bool   `json:"ok"`
 	Error          string `json:"error,omitempty"`   // counting failed
 	Skipped        string `json:"skipped,omitempty"` // why nothing could be counted
+	// DuplicatePoints are points of a replayed file that repeat an earlier
+	// (series, time) of it: written, and expected stored once.
+	DuplicatePoints int64 `json:"duplicate_points,omitempty"`
 	// Method says how a merged run was verified: counted once on the
 	// server over every worker's devices, or the sum of the workers' own
 	// counts.
@@ -186,6 +189,24 @@ type Summary struct {
 	Worker *Worker `json:"worker,omitempty"`
 	// Merge describes a run made by 'tsbench merge' from its workers' runs.
 	Merge *Merge `json:"merge,omitempty"`
+	// Replay describes the user's data a run replayed (DATA), when it did.
+	Replay *Replay `json:"replay,omitempty"`
+}
+
+// Replay is the data a run wrote instead of generated data.
+type Replay struct {
+	Source  string `json:"source"`  // the file or directory given
+	Dataset string `json:"dataset"` // the dataset directory it was read from
+	Format  string `json:"format"`
+	Devices int    `json:"devices"`
+	Sensors int    `json:"sensors"`
+	Rows    int64  `json:"rows"`
+	// DuplicateRows repeat an earlier (device, time) of the file.
+	DuplicateRows int64 `json:"duplicate_rows"`
+	// Repeat says the rows started again, shifted in time, once written
+	// (LOOP or --duration longer than the file).
+	Repeat        bool    `json:"repeat"`
+	ImportSeconds float64 `json:"import_seconds,omitempty"`
 }
 
 // Worker is one process's share of a run split between WORKERS processes.

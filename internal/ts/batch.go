@@ -84,6 +84,10 @@ type Batch struct {
 	// without a shortest-digits search (numfmt.AppendFloat), never trusted
 	// blindly.
 	Decimals int
+	// Duplicates counts the rows that repeat a time the device already had
+	// (a replayed file's duplicates, internal/dataset): the server stores
+	// each (series, time) once, so verification expects them once.
+	Duplicates int64
 }
 
 // Len is the number of rows in the batch.

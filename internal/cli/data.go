@@ -1,0 +1,171 @@
+package cli
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/tsbench/tsbench/internal/config"
+	"github.com/tsbench/tsbench/internal/dataset"
+	"github.com/tsbench/tsbench/internal/summary"
+	"github.com/tsbench/tsbench/internal/ts"
+	"github.com/tsbench/tsbench/internal/workload"
+)
+
+// replayData opens the data a run replays (DATA): a dataset directory as
+// it is, anything else imported once into <data-dir>/datasets (kept, and
+// reused while the files are unchanged). It fits the configuration to
+// the data (devices, sensors, groups, and LOOP for one pass unless LOOP or
+// a duration is given) and says whether the rows repeat.
+func replayData(cfg *config.Config, dataDir string, stderr io.Writer) (*dataset.Dataset, *summary.Replay, error) {
+	rep := &summary.Replay{Source: cfg.Data}
+	dir := cfg.Data
+	if !dataset.IsDataset(dir) {
+		var err error
+		if dir, err = importData(cfg, dataDir, rep, stderr); err != nil {
+			return nil, nil, err
+		}
+	}
+	ds, err := dataset.Open(dir)
+	if err != nil {
+		return nil, nil, usageError("DATA = %q: %v", cfg.Data, err)
+	}
+	rep.Dataset, rep.Format, rep.Devices, rep.Sensors = dir, ds.Format, len(ds.Devices), len(ds.Sensors)
+	rep.Rows, rep.DuplicateRows = ds.Rows, ds.DuplicateRows
+	if err := fitConfig(cfg, ds); err != nil {
+		ds.Close()
+		return nil, nil, err
+	}
+	// The rows start again when LOOP or a duration asks for more batches
+	// than a device has; the summary says so only when they will.
+	steps := workload.NewPlan(cfg.Proportion, cfg.Loop).Counts()[workload.Write]
+	rep.Repeat = repeats(cfg) && (cfg.LoopUnbounded || steps*int64(cfg.BatchSize) > ds.MaxRows())
+	return ds, rep, nil
+}
+
+// repeats reports whether a replay may start a device's rows again.
+func repeats(cfg *config.Config) bool { return cfg.Origin("LOOP") != "" || cfg.LoopUnbounded }
+
+// importData imports cfg.Data into the dataset cache and returns the
+// dataset's directory.
+func importData(cfg *config.Config, dataDir string, rep *summary.Replay, stderr io.Writer) (string, error) {
+	key, err := importKey(cfg)
+	if err != nil {
+		return "", usageError("DATA = %q: %v", cfg.Data, err)
+	}
+	dir := filepath.Join(dataDir, "datasets", key)
+	if dataset.IsDataset(dir) {
+		return dir, nil
+	}
+	fmt.Fprintf(stderr, "tsbench: importing %s (once: kept in %s)\n", cfg.Data, dir)
+	t0 := time.Now()
+	m, err := dataset.Import(cfg.Data, dir, dataset.ImportOptions{Format: cfg.DataFormat, TimeUnit: cfg.DataTimeUnit,
+		Types: cfg.DataTypes, Groups: cfg.Groups, GroupPrefix: cfg.GroupPrefix})
+	if err != nil {
+		os.RemoveAll(dir)
+		if dataset.IsInputError(err) {
+			return "", usageError("DATA: %v", err)
+		}
+		return "", &exitError{ExitFailure, fmt.Errorf("DATA: %w", err)}
+	}
+	rep.ImportSeconds = time.Since(t0).Seconds()
+	fmt.Fprintf(stderr, "tsbench: imported %d rows of %d devices x %d sensors (%d duplicate rows) in %.2f s\n",
+		m.Rows, len(m.Devices), len(m.Sensors), m.DuplicateRows, rep.ImportSeconds)
+	for _, n := range m.Notes {
+		fmt.Fprintln(stderr, "tsbench: note:", n)
+	}
+	return dir, nil
+}
+
+// importKey names an import by what decides its content: the files (path,
+// size, modification time) and the import settings.
+func importKey(cfg *config.Config) (string, error) {
+	abs, err := filepath.Abs(cfg.Data)
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\n%s\n%s\n%v\n%d\n%s\n", abs, cfg.DataFormat, cfg.DataTimeUnit, cfg.DataTypes, cfg.Groups, cfg.GroupPrefix)
+	err = filepath.Walk(abs, func(path string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(h, "%s %d %d\n", path, info.Size(), info.ModTime().UnixNano())
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16], nil
+}
+
+// fitConfig makes the configuration describe the data: its devices,
+// sensors and groups; and, unless LOOP or a duration says otherwise, LOOP
+// such that every row is written once.
+func fitConfig(cfg *config.Config, ds *dataset.Dataset) error {
+	cfg.Devices, cfg.Sensors, cfg.Groups = len(ds.Devices), len(ds.Sensors), len(ds.Groups)
+	var counts [6]int64
+	for _, s := range ds.Sensors {
+		counts[s.Type]++
+	}
+	cfg.TypeProportion = counts
+	if cfg.Origin("LOOP") == "" && !cfg.LoopUnbounded && cfg.WriteWeight() > 0 {
+		cfg.Loop = onePass(cfg, ds.MaxRows())
+	}
+	if err := config.Resolve(cfg); err != nil {
+		return usageError("with DATA = %q (%d devices, %d sensors): %v", cfg.Data, cfg.Devices, cfg.Sensors, err)
+	}
+	return nil
+}
+
+// onePass is the LOOP whose write steps write every device's rows once:
+// ceil(rows / BATCH_SIZE) write steps, the plan's write share of LOOP.
+func onePass(cfg *config.Config, rows int64) int64 {
+	steps := (rows + int64(cfg.BatchSize) - 1) / int64(cfg.BatchSize)
+	var total int64
+	for _, w := range cfg.Proportion {
+		total += w
+	}
+	loop := (steps*total + cfg.WriteWeight() - 1) / cfg.WriteWeight()
+	for workload.NewPlan(cfg.Proportion, loop).Counts()[workload.Write] < steps {
+		loop++ // apportioning may round the write share down
+	}
+	return max(1, loop)
+}
+
+// writeDataset writes the generated workload of cfg as a dataset: every
+// device's batches 0..W-1 (W the write steps of LOOP), exactly what a run
+// of cfg writes, for 'tsbench run --data' to replay.
+func writeDataset(cfg *config.Config, dir string, gen generatedSource) (*dataset.Manifest, error) {
+	s := gen.schema
+	m := dataset.Manifest{Source: "generated", Format: "generated", Database: s.Database, Groups: s.Groups, Sensors: s.Sensors,
+		Decimals: gen.batch.Decimals, Generated: config.Map(cfg)}
+	for _, d := range s.Devices {
+		m.Devices = append(m.Devices, dataset.Device{Name: d.Name, Index: d.Index, Group: d.Group, Tags: d.Tags})
+	}
+	w, err := dataset.Create(dir, m)
+	if err != nil {
+		return nil, err
+	}
+	writes := workload.NewPlan(cfg.Proportion, cfg.Loop).Counts()[workload.Write]
+	for p := range s.Devices {
+		for n := int64(0); n < writes; n++ {
+			gen.fill(gen.batch, &s.Devices[p], n)
+			if err := w.Write(p, gen.batch); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return w.Close()
+}
+
+// generatedSource is the generator of a configuration, one batch buffer.
+type generatedSource struct {
+	schema *ts.Schema
+	batch  *ts.Batch
+	fill   func(b *ts.Batch, dev *ts.Device, n int64)
+}

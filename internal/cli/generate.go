@@ -1,0 +1,82 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tsbench/tsbench/internal/gen"
+	"github.com/tsbench/tsbench/internal/ts"
+	"github.com/tsbench/tsbench/internal/workload"
+)
+
+func newGenerateCmd(stdout, stderr io.Writer) *cobra.Command {
+	var f runFlags
+	var out string
+	keyFlags := []*keyFlag{
+		{name: "clients", key: "CLIENT_NUMBER", usage: "concurrent clients (decides the device split only at replay)"},
+		{name: "devices", key: "DEVICE_NUMBER", usage: "devices"},
+		{name: "sensors", key: "SENSOR_NUMBER", usage: "sensors per device"},
+		{name: "loop", key: "LOOP", usage: "operations per client: its write steps are the batches generated per device"},
+		{name: "batch-size", key: "BATCH_SIZE_PER_WRITE", usage: "rows per device per write"},
+	}
+	cmd := &cobra.Command{
+		Use:   "generate --out DIR",
+		Short: "Write the generated workload once, as files every database then receives unchanged",
+		Long: `Generate the data a run of the configuration writes — every device's batches
+of the write steps of LOOP, the same values, times and out-of-order delivery
+— into DIR, in tsbench's compact dataset format. 'tsbench run --data DIR'
+replays it through any target, so that every database of a comparison
+receives identical bytes, and the load is not slowed by generation.
+
+Configuration comes from --config, --properties, --set and the flags below,
+as for 'tsbench run'.`,
+		Example: `  tsbench generate --out /data/crrc --properties conf/config.properties
+  tsbench run --data /data/crrc --target influxdb`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if out == "" {
+				return usageError("generate: --out DIR is required: the directory the dataset goes to")
+			}
+			cfg, err := loadConfig(cmd, &f, keyFlags, stderr)
+			if err != nil {
+				return err
+			}
+			if cfg.LoopUnbounded {
+				return usageError("generate: DURATION sets no number of batches; give LOOP (--loop)")
+			}
+			if cfg.Data != "" {
+				return usageError("generate: DATA = %q: generate writes generated data; a file is already data", cfg.Data)
+			}
+			schema := workload.Schema(cfg)
+			g, err := gen.New(schema, workload.GenOptions(cfg))
+			if err != nil {
+				return usageError("%v", err)
+			}
+			cur := gen.NewCursor()
+			src := generatedSource{schema: schema, batch: g.NewBatch(),
+				fill: func(b *ts.Batch, dev *ts.Device, n int64) { g.Fill(b, dev, n, cur) }}
+			t0 := time.Now()
+			m, err := writeDataset(cfg, out, src)
+			if err != nil {
+				return &exitError{ExitFailure, err}
+			}
+			fmt.Fprintf(stdout, "Generated %d rows of %d devices x %d sensors (%d points) into %s in %.2f s\n",
+				m.Rows, len(m.Devices), len(m.Sensors), m.Points(), out, time.Since(t0).Seconds())
+			fmt.Fprintf(stdout, "Replay it with: tsbench run --data %s --target NAME\n", out)
+			return nil
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&out, "out", "", "directory to write the dataset to (replaced if it holds one)")
+	fl.StringVar(&f.configFile, "config", "", "YAML configuration file")
+	fl.StringVar(&f.properties, "properties", "", "IoT-benchmark config.properties file")
+	fl.StringArrayVar(&f.sets, "set", nil, "set a configuration key, KEY=VALUE (repeatable)")
+	fl.BoolVar(&f.strict, "strict", false, "treat every warning as an error: exit 2")
+	for _, k := range keyFlags {
+		fl.StringVar(&k.value, k.name, "", k.usage)
+	}
+	return cmd
+}

@@ -1,0 +1,404 @@
+package dataset
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/tsbench/tsbench/internal/ts"
+)
+
+// CSV layouts. Long: one point per line, columns time, device, sensor and
+// value (in any order, found by name). Wide: one row per line, a time and
+// a device column (by name, else the first two) and one column per sensor;
+// without a device column the file is one device named after the file.
+const (
+	layoutLong = "csv-long"
+	layoutWide = "csv-wide"
+)
+
+// Column names recognised in headers (lower case).
+var (
+	timeNames   = []string{"time", "timestamp", "ts", "t"}
+	deviceNames = []string{"device", "device_id", "deviceid", "device_name", "host", "tag"}
+	sensorNames = []string{"sensor", "measurement", "metric", "field", "sensor_id", "name"}
+	valueNames  = []string{"value", "val", "v"}
+)
+
+// csvLayout is where a CSV file's columns are.
+type csvLayout struct {
+	kind                        string
+	time, device, sensor, value int // column numbers; device -1 = one device
+	sensors                     []string
+	sensorCols                  []int // wide: each sensor's column
+	header                      []string
+	deviceName                  string // without a device column
+}
+
+func findColumn(header []string, names []string) int {
+	for i, h := range header {
+		for _, n := range names {
+			if strings.EqualFold(strings.TrimSpace(h), n) {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+func layoutOf(file string, header []string) (*csvLayout, error) {
+	l := &csvLayout{header: header, time: findColumn(header, timeNames), device: findColumn(header, deviceNames),
+		sensor: findColumn(header, sensorNames), value: findColumn(header, valueNames)}
+	if len(header) == 4 && l.time >= 0 && l.device >= 0 && l.sensor >= 0 && l.value >= 0 {
+		l.kind = layoutLong
+		return l, nil
+	}
+	l.kind, l.sensor, l.value = layoutWide, -1, -1
+	if l.time < 0 {
+		l.time = 0
+	}
+	if l.device < 0 {
+		// No device column: the file is one device, named after it.
+		l.deviceName = strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
+	}
+	for i, h := range header {
+		if i == l.time || i == l.device {
+			continue
+		}
+		name := strings.TrimSpace(h)
+		if name == "" {
+			return nil, &InputError{File: file, Line: 1, Column: fmt.Sprint(i + 1), Msg: "a sensor column without a name"}
+		}
+		l.sensors = append(l.sensors, name)
+		l.sensorCols = append(l.sensorCols, i)
+	}
+	if len(l.sensors) == 0 {
+		return nil, &InputError{File: file, Line: 1, Msg: "no sensor columns: want time, device, sensor, value (long) or time, device, then one column per sensor (wide)"}
+	}
+	return l, nil
+}
+
+// csvFile reads one CSV file record by record, with line numbers.
+type csvFile struct {
+	name string
+	f    *os.File
+	r    *csv.Reader
+}
+
+func openCSV(name string) (*csvFile, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, &InputError{File: name, Msg: err.Error()}
+	}
+	r := csv.NewReader(f)
+	if strings.EqualFold(filepath.Ext(name), ".tsv") {
+		r.Comma = '\t'
+	}
+	r.ReuseRecord = true
+	return &csvFile{name: name, f: f, r: r}, nil
+}
+
+// next returns the next record and its line, io.EOF at the end, or an
+// InputError naming the line.
+func (c *csvFile) next() ([]string, int64, error) {
+	rec, err := c.r.Read()
+	if err == io.EOF {
+		return nil, 0, io.EOF
+	}
+	line, _ := c.r.FieldPos(0)
+	if err != nil {
+		var pe *csv.ParseError
+		if errors.As(err, &pe) {
+			return nil, int64(pe.Line), &InputError{File: c.name, Line: int64(pe.Line), Column: fmt.Sprint(pe.Column), Msg: pe.Err.Error()}
+		}
+		return nil, int64(line), &InputError{File: c.name, Line: int64(line), Msg: err.Error()}
+	}
+	return rec, int64(line), nil
+}
+
+// importCSV reads CSV files in two passes: the first finds the layout, the
+// sensors, their types and the time unit; the second converts.
+func importCSV(files []string, dir string, o ImportOptions) (*Manifest, error) {
+	scan, err := scanCSV(files, o)
+	if err != nil {
+		return nil, err
+	}
+	t, err := newTable(dir, strings.Join(files, ","), scan.layouts[0].kind, scan.sensors, o)
+	if err != nil {
+		return nil, err
+	}
+	for i, f := range files {
+		if err := convertCSV(t, f, scan.layouts[i], scan); err != nil {
+			t.w.f.Close()
+			return nil, err
+		}
+	}
+	m, err := t.close()
+	if err != nil {
+		return nil, &InputError{File: files[0], Msg: err.Error()}
+	}
+	return m, nil
+}
+
+// csvScan is what the first pass learnt.
+type csvScan struct {
+	layouts []*csvLayout
+	sensors []ts.Sensor
+	index   map[string]int // sensor name -> position
+	time    timeParser
+}
+
+func scanCSV(files []string, o ImportOptions) (*csvScan, error) {
+	s := &csvScan{index: map[string]int{}, time: timeParser{unit: o.TimeUnit}}
+	if s.time.unit == "auto" {
+		s.time.unit = ""
+	}
+	kinds := map[string]kind{}
+	var order []string
+	for _, name := range files {
+		c, err := openCSV(name)
+		if err != nil {
+			return nil, err
+		}
+		header, _, err := c.next()
+		if err != nil {
+			c.f.Close()
+			if err == io.EOF {
+				return nil, &InputError{File: name, Msg: "empty file"}
+			}
+			return nil, err
+		}
+		l, err := layoutOf(name, append([]string(nil), header...))
+		if err != nil {
+			c.f.Close()
+			return nil, err
+		}
+		if len(s.layouts) > 0 && l.kind != s.layouts[0].kind {
+			c.f.Close()
+			return nil, &InputError{File: name, Line: 1, Msg: fmt.Sprintf("%s layout, the first file is %s", l.kind, s.layouts[0].kind)}
+		}
+		s.layouts = append(s.layouts, l)
+		add := func(sensor string) {
+			if _, ok := kinds[sensor]; !ok {
+				kinds[sensor] = kindNone
+				order = append(order, sensor)
+			}
+		}
+		for _, sn := range l.sensors {
+			add(sn)
+		}
+		for {
+			rec, line, err := c.next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				c.f.Close()
+				return nil, err
+			}
+			if s.time.unit == "" {
+				if n, ok := integer(rec[l.time]); ok {
+					s.time.unit = unitOf(n)
+				}
+			}
+			if l.kind == layoutLong {
+				sensor := strings.TrimSpace(rec[l.sensor])
+				if sensor == "" {
+					c.f.Close()
+					return nil, &InputError{File: name, Line: line, Column: l.header[l.sensor], Msg: "empty sensor name"}
+				}
+				add(sensor)
+				if v := rec[l.value]; strings.TrimSpace(v) != "" {
+					kinds[sensor] = widen(kinds[sensor], kindOf(v))
+				}
+				continue
+			}
+			for i, col := range l.sensorCols {
+				if v := rec[col]; strings.TrimSpace(v) != "" {
+					kinds[l.sensors[i]] = widen(kinds[l.sensors[i]], kindOf(v))
+				}
+			}
+		}
+		c.f.Close()
+	}
+	if s.time.unit == "" {
+		s.time.unit = "ms" // every timestamp is RFC 3339 text
+	}
+	for _, name := range order {
+		ty, declared := o.Types[name]
+		if !declared {
+			ty = kinds[name].dataType()
+		}
+		s.index[name] = len(s.sensors)
+		s.sensors = append(s.sensors, ts.Sensor{Name: name, Type: ty})
+	}
+	for name := range o.Types {
+		if _, ok := s.index[name]; !ok {
+			return nil, &InputError{File: files[0], Msg: fmt.Sprintf("DATA_TYPES names sensor %q, which the data does not have; it has %s", name, strings.Join(order, ", "))}
+		}
+	}
+	return s, nil
+}
+
+func integer(text string) (int64, bool) {
+	var n int64
+	_, err := fmt.Sscan(strings.TrimSpace(text), &n)
+	return n, err == nil && !strings.ContainsAny(text, ".eE")
+}
+
+// convertCSV is the second pass over one file.
+func convertCSV(t *table, name string, l *csvLayout, s *csvScan) error {
+	c, err := openCSV(name)
+	if err != nil {
+		return err
+	}
+	defer c.f.Close()
+	if _, _, err := c.next(); err != nil { // the header
+		return err
+	}
+	if l.kind == layoutLong {
+		return convertLong(t, c, l, s)
+	}
+	for {
+		rec, line, err := c.next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		device := l.deviceName
+		if l.device >= 0 {
+			if device = strings.TrimSpace(rec[l.device]); device == "" {
+				return &InputError{File: name, Line: line, Column: l.header[l.device], Msg: "empty device name"}
+			}
+		}
+		tm, cut, err := s.time.parse(rec[l.time])
+		if err != nil {
+			return &InputError{File: name, Line: line, Column: l.header[l.time], Msg: err.Error()}
+		}
+		p, b := t.row(device)
+		for i, col := range l.sensorCols {
+			if strings.TrimSpace(rec[col]) == "" {
+				undoRow(b, i)
+				return &InputError{File: name, Line: line, Column: l.header[col],
+					Msg: "empty value: tsbench replays complete rows (a value for every sensor at every time)"}
+			}
+			if err := appendValue(&b.Columns[s.index[l.sensors[i]]], rec[col]); err != nil {
+				undoRow(b, i)
+				return &InputError{File: name, Line: line, Column: l.header[col], Msg: err.Error()}
+			}
+		}
+		b.Times = append(b.Times, tm)
+		if cut {
+			t.subMillis++
+		}
+		if err := t.done(p); err != nil {
+			return err
+		}
+	}
+}
+
+// undoRow drops the first n values of a row that failed part-way; the
+// import fails anyway, this keeps the batch square for the error path.
+func undoRow(b *ts.Batch, n int) {
+	for i := 0; i < n; i++ {
+		c := &b.Columns[i]
+		switch c.Type {
+		case ts.Boolean:
+			c.Bools = c.Bools[:len(c.Bools)-1]
+		case ts.Int32:
+			c.Int32s = c.Int32s[:len(c.Int32s)-1]
+		case ts.Int64:
+			c.Int64s = c.Int64s[:len(c.Int64s)-1]
+		case ts.Float:
+			c.Floats = c.Floats[:len(c.Floats)-1]
+		case ts.Double:
+			c.Doubles = c.Doubles[:len(c.Doubles)-1]
+		default:
+			c.Texts = c.Texts[:len(c.Texts)-1]
+		}
+	}
+}
+
+// convertLong pivots a long file: the lines of one device and time, which
+// must be consecutive, make one row, and the row must have every sensor.
+func convertLong(t *table, c *csvFile, l *csvLayout, s *csvScan) error {
+	var (
+		device    string
+		tm        int64
+		cut       bool
+		started   int64 // the line the current row began on
+		values    = make([]string, len(s.sensors))
+		have      = make([]bool, len(s.sensors))
+		collected int
+	)
+	emit := func() error {
+		if collected == 0 {
+			return nil
+		}
+		if collected < len(s.sensors) {
+			var missing []string
+			for i, ok := range have {
+				if !ok {
+					missing = append(missing, s.sensors[i].Name)
+				}
+			}
+			return &InputError{File: c.name, Line: started, Msg: fmt.Sprintf("device %s at %d ms lacks sensor(s) %s on its consecutive lines: "+
+				"tsbench replays complete rows (a value for every sensor at every time)", device, tm, strings.Join(missing, ", "))}
+		}
+		p, b := t.row(device)
+		for i, v := range values {
+			if err := appendValue(&b.Columns[i], v); err != nil {
+				undoRow(b, i)
+				return &InputError{File: c.name, Line: started, Column: l.header[l.value], Msg: fmt.Sprintf("sensor %s: %v", s.sensors[i].Name, err)}
+			}
+		}
+		b.Times = append(b.Times, tm)
+		if cut {
+			t.subMillis++
+		}
+		for i := range have {
+			have[i] = false
+		}
+		collected = 0
+		return t.done(p)
+	}
+	for {
+		rec, line, err := c.next()
+		if err == io.EOF {
+			return emit()
+		}
+		if err != nil {
+			return err
+		}
+		dev := strings.TrimSpace(rec[l.device])
+		if dev == "" {
+			return &InputError{File: c.name, Line: line, Column: l.header[l.device], Msg: "empty device name"}
+		}
+		at, atCut, err := s.time.parse(rec[l.time])
+		if err != nil {
+			return &InputError{File: c.name, Line: line, Column: l.header[l.time], Msg: err.Error()}
+		}
+		i := s.index[strings.TrimSpace(rec[l.sensor])]
+		if strings.TrimSpace(rec[l.value]) == "" {
+			return &InputError{File: c.name, Line: line, Column: l.header[l.value], Msg: "empty value"}
+		}
+		if collected > 0 && (dev != device || at != tm || have[i]) {
+			// A new row: another device or time, or the same sensor again
+			// (a duplicate row of this device and time).
+			if err := emit(); err != nil {
+				return err
+			}
+		}
+		if collected == 0 {
+			device, tm, cut, started = dev, at, atCut, line
+		}
+		values[i], have[i] = rec[l.value], true
+		collected++
+	}
+}

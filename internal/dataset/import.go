@@ -1,0 +1,155 @@
+package dataset
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/tsbench/tsbench/internal/ts"
+)
+
+// ImportOptions say how to read a user's file.
+type ImportOptions struct {
+	// Format is auto (by extension and header), csv, parquet or
+	// iot-benchmark.
+	Format string
+	// TimeUnit is the unit of integer timestamps: auto (by magnitude), s,
+	// ms, us or ns. Text timestamps are RFC 3339 whatever it says.
+	TimeUnit string
+	// Types declares sensor types by name; others are inferred (CSV) or
+	// taken from the file's schema (Parquet).
+	Types map[string]ts.DataType
+	// Groups spreads the devices over this many storage groups, by device
+	// number modulo (GROUP_NUMBER), named GroupPrefix + number.
+	Groups      int
+	GroupPrefix string
+}
+
+// InputError is a fault of the user's file, where it is: exit status 2.
+type InputError struct {
+	File   string
+	Line   int64  // 1-based; 0 when not about one line (a Parquet row group, say)
+	Column string // the column's name or number, when about one
+	Msg    string
+}
+
+func (e *InputError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ":%d", e.Line)
+	}
+	if e.Column != "" {
+		fmt.Fprintf(&b, ": column %s", e.Column)
+	}
+	return b.String() + ": " + e.Msg
+}
+
+// IsInputError reports whether err is a fault of the input file.
+func IsInputError(err error) bool {
+	var ie *InputError
+	return errors.As(err, &ie)
+}
+
+// Import reads src (a file, or a directory of files of one format) into a
+// new dataset in dir. Nothing is half-written: on an error the dataset in
+// dir has no manifest and cannot be opened.
+func Import(src, dir string, o ImportOptions) (*Manifest, error) {
+	files, err := inputFiles(src)
+	if err != nil {
+		return nil, err
+	}
+	format := o.Format
+	if format == "" || format == "auto" {
+		if format, err = detect(files); err != nil {
+			return nil, err
+		}
+	}
+	switch format {
+	case "csv":
+		return importCSV(files, dir, o)
+	case "parquet":
+		return importParquet(files, dir, o)
+	case "iot-benchmark":
+		return importIoTBenchmark(src, files, dir, o)
+	}
+	return nil, &InputError{File: src, Msg: fmt.Sprintf("format %q: allowed: auto, csv, parquet, iot-benchmark", format)}
+}
+
+// inputFiles lists the files to import: src itself, or the regular files
+// of the directory src in name order (hidden ones left out).
+func inputFiles(src string) ([]string, error) {
+	st, err := os.Stat(src)
+	if err != nil {
+		return nil, &InputError{File: src, Msg: "cannot read it: " + strings.TrimPrefix(err.Error(), "stat "+src+": ")}
+	}
+	if !st.IsDir() {
+		return []string{src}, nil
+	}
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		return nil, &InputError{File: src, Msg: err.Error()}
+	}
+	var out []string
+	for _, e := range entries {
+		if e.Type().IsRegular() && !strings.HasPrefix(e.Name(), ".") {
+			out = append(out, filepath.Join(src, e.Name()))
+		}
+	}
+	sort.Strings(out)
+	if len(out) == 0 {
+		return nil, &InputError{File: src, Msg: "the directory holds no files to replay"}
+	}
+	return out, nil
+}
+
+// detect names the format of the files by their extensions: .csv (also
+// .txt, .tsv) is csv, .parquet parquet; IoT-benchmark's data directories
+// are named by iot-benchmark's own layout (iotbench.go).
+func detect(files []string) (string, error) {
+	if isIoTBenchmark(files) {
+		return "iot-benchmark", nil
+	}
+	format := ""
+	for _, f := range files {
+		var this string
+		switch strings.ToLower(filepath.Ext(f)) {
+		case ".csv", ".txt", ".tsv":
+			this = "csv"
+		case ".parquet", ".parq":
+			this = "parquet"
+		default:
+			return "", &InputError{File: f, Msg: "unknown format: name it .csv or .parquet, or give DATA_FORMAT (--data-format csv|parquet|iot-benchmark)"}
+		}
+		if format != "" && this != format {
+			return "", &InputError{File: f, Msg: fmt.Sprintf("a %s file among %s files: replay one format at a time", this, format)}
+		}
+		format = this
+	}
+	return format, nil
+}
+
+// groupOf is the storage group of device number p.
+func (o ImportOptions) groupOf(p int) int {
+	if o.Groups <= 1 {
+		return 0
+	}
+	return p % o.Groups
+}
+
+// groups names the storage groups of n devices.
+func (o ImportOptions) groups(n int) []string {
+	k := max(1, min(o.Groups, n))
+	prefix := o.GroupPrefix
+	if prefix == "" {
+		prefix = "g_"
+	}
+	out := make([]string, k)
+	for i := range out {
+		out[i] = fmt.Sprintf("%s%d", prefix, i)
+	}
+	return out
+}

@@ -1,0 +1,224 @@
+package dataset
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+
+	"github.com/tsbench/tsbench/internal/ts"
+)
+
+// Chunk and buffer sizes of the writer: a device's rows are flushed as a
+// chunk once they fill chunkBytes, and every device's once all together
+// hold bufferBytes, so memory stays bounded whatever the number of devices.
+const (
+	chunkBytes  = 64 << 10
+	bufferBytes = 64 << 20
+	stepSamples = 100_000
+)
+
+// Writer makes a dataset directory from rows given device by device, in
+// any interleaving.
+type Writer struct {
+	dir      string
+	f        *os.File
+	offset   int64
+	m        Manifest
+	pending  [][]byte  // by device position: rows not yet in a chunk
+	times    [][]int64 // by device position: every row's time, for duplicates
+	buffered int
+	steps    []int64 // a sample of the gaps between a device's rows
+}
+
+// Create starts a dataset in dir (made if missing; an existing dataset
+// there is replaced). m gives the source, format, sensors and groups, and
+// any devices known in advance; AddDevice adds others.
+func Create(dir string, m Manifest) (*Writer, error) {
+	if len(m.Sensors) == 0 {
+		return nil, fmt.Errorf("dataset %s: no sensors", dir)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("dataset %s: %w", dir, err)
+	}
+	os.Remove(filepath.Join(dir, manifestName)) // a half-written dataset is never mistaken for one
+	f, err := os.Create(filepath.Join(dir, dataName))
+	if err != nil {
+		return nil, fmt.Errorf("dataset %s: %w", dir, err)
+	}
+	m.Version = FormatVersion
+	m.MinTime, m.MaxTime = math.MaxInt64, math.MinInt64
+	w := &Writer{dir: dir, f: f, m: m}
+	devices := m.Devices
+	w.m.Devices = nil
+	for _, d := range devices {
+		w.AddDevice(d)
+	}
+	return w, nil
+}
+
+// AddDevice adds a device and returns its position; its Index, when 0 for
+// any but the first, is its position.
+func (w *Writer) AddDevice(d Device) int {
+	p := len(w.m.Devices)
+	if p > 0 && d.Index == 0 {
+		d.Index = w.m.Devices[0].Index + p
+	}
+	d.Rows, d.Chunks, d.Duplicates = 0, nil, nil
+	w.m.Devices = append(w.m.Devices, d)
+	w.pending = append(w.pending, nil)
+	w.times = append(w.times, nil)
+	return p
+}
+
+// Devices is the number of devices so far.
+func (w *Writer) Devices() int { return len(w.m.Devices) }
+
+// Write appends the rows of b to the device at position p.
+func (w *Writer) Write(p int, b *ts.Batch) error {
+	if len(b.Columns) != len(w.m.Sensors) {
+		return fmt.Errorf("dataset %s: a batch of %d columns for %d sensors", w.dir, len(b.Columns), len(w.m.Sensors))
+	}
+	d := &w.m.Devices[p]
+	for i, t := range b.Times {
+		if n := len(w.times[p]); n > 0 && len(w.steps) < stepSamples {
+			if gap := t - w.times[p][n-1]; gap > 0 {
+				w.steps = append(w.steps, gap)
+			}
+		}
+		w.times[p] = append(w.times[p], t)
+		w.m.MinTime, w.m.MaxTime = min(w.m.MinTime, t), max(w.m.MaxTime, t)
+		before := len(w.pending[p])
+		w.pending[p] = appendRow(w.pending[p], b, i, t)
+		w.buffered += len(w.pending[p]) - before
+		d.Rows++
+		w.m.Rows++
+		if len(w.pending[p]) >= chunkBytes {
+			if err := w.flush(p); err != nil {
+				return err
+			}
+		}
+	}
+	if w.buffered >= bufferBytes {
+		return w.flushAll()
+	}
+	return nil
+}
+
+// appendRow encodes row i of b (at time t).
+func appendRow(dst []byte, b *ts.Batch, i int, t int64) []byte {
+	dst = binary.LittleEndian.AppendUint64(dst, uint64(t))
+	for s := range b.Columns {
+		c := &b.Columns[s]
+		switch c.Type {
+		case ts.Boolean:
+			v := byte(0)
+			if c.Bools[i] {
+				v = 1
+			}
+			dst = append(dst, v)
+		case ts.Int32:
+			dst = binary.LittleEndian.AppendUint32(dst, uint32(c.Int32s[i]))
+		case ts.Int64:
+			dst = binary.LittleEndian.AppendUint64(dst, uint64(c.Int64s[i]))
+		case ts.Float:
+			dst = binary.LittleEndian.AppendUint32(dst, math.Float32bits(c.Floats[i]))
+		case ts.Double:
+			dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(c.Doubles[i]))
+		default:
+			dst = binary.AppendUvarint(dst, uint64(len(c.Texts[i])))
+			dst = append(dst, c.Texts[i]...)
+		}
+	}
+	return dst
+}
+
+// flush writes the device's pending rows as one chunk.
+func (w *Writer) flush(p int) error {
+	buf := w.pending[p]
+	if len(buf) == 0 {
+		return nil
+	}
+	d := &w.m.Devices[p]
+	var inChunks int64
+	for _, c := range d.Chunks {
+		inChunks += c.Rows
+	}
+	if _, err := w.f.Write(buf); err != nil {
+		return fmt.Errorf("dataset %s: write: %w", w.dir, err)
+	}
+	d.Chunks = append(d.Chunks, Chunk{Offset: w.offset, Bytes: int64(len(buf)), Rows: d.Rows - inChunks})
+	w.offset += int64(len(buf))
+	w.buffered -= len(buf)
+	w.pending[p] = buf[:0]
+	return nil
+}
+
+func (w *Writer) flushAll() error {
+	for p := range w.pending {
+		if err := w.flush(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Close writes what is pending, finds the duplicates and the typical step,
+// and writes the manifest; the dataset is complete only then.
+func (w *Writer) Close() (*Manifest, error) {
+	if err := w.flushAll(); err != nil {
+		w.f.Close()
+		return nil, err
+	}
+	if err := w.f.Close(); err != nil {
+		return nil, fmt.Errorf("dataset %s: %w", w.dir, err)
+	}
+	for p := range w.m.Devices {
+		d := &w.m.Devices[p]
+		d.Duplicates = duplicates(w.times[p])
+		w.m.DuplicateRows += int64(len(d.Duplicates))
+		w.times[p] = nil
+	}
+	if w.m.Rows == 0 {
+		w.m.MinTime, w.m.MaxTime = 0, 0
+	}
+	w.m.Step = median(w.steps)
+	b, err := json.MarshalIndent(&w.m, "", " ")
+	if err != nil {
+		return nil, fmt.Errorf("dataset %s: %w", w.dir, err)
+	}
+	if err := os.WriteFile(filepath.Join(w.dir, manifestName), b, 0o644); err != nil {
+		return nil, fmt.Errorf("dataset %s: %w", w.dir, err)
+	}
+	return &w.m, nil
+}
+
+// duplicates returns the positions of the times that an earlier position
+// already had, in increasing order.
+func duplicates(times []int64) []int64 {
+	order := make([]int, len(times))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return times[order[a]] < times[order[b]] })
+	var out []int64
+	for i := 1; i < len(order); i++ {
+		if times[order[i]] == times[order[i-1]] {
+			out = append(out, int64(order[i])) // stable: the later one
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func median(xs []int64) int64 {
+	if len(xs) == 0 {
+		return 1
+	}
+	slices.Sort(xs)
+	return xs[len(xs)/2]
+}
