@@ -36,7 +36,7 @@ type client struct {
 	// duplicatePoints are points of acknowledged batches whose (device,
 	// time) an earlier row of a replayed file already had.
 	duplicatePoints int64
-	query               ts.Query
+	query           ts.Query
 }
 
 // run executes the warm-up and then the measured plan until it is done, the
