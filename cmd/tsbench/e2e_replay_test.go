@@ -8,6 +8,7 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"math"
 	"os"
@@ -140,6 +141,16 @@ func checkReplay(t *testing.T, s *summary.Summary, pts []userPoint) {
 	}
 	if w := s.Op("INGESTION"); w == nil || w.OKPoints != int64(len(pts)) {
 		t.Fatalf("INGESTION %+v: want every one of the file's %d points written", w, len(pts))
+	}
+	var answered int64
+	for _, q := range v.Queries {
+		if !q.OK || q.Error != "" {
+			t.Fatalf("query check %+v", q)
+		}
+		answered += q.Points
+	}
+	if len(v.Queries) != 3 || answered == 0 {
+		t.Fatalf("query checks %+v: want TIME_RANGE, AGG_RANGE and LATEST_POINT, with points", v.Queries)
 	}
 	rp := s.Replay
 	if rp == nil || rp.Devices != len(userDevices) || rp.Sensors != len(userSensors) || rp.Rows != userRows*3+1 || rp.DuplicateRows != 1 || rp.Repeat {
@@ -365,5 +376,33 @@ func TestReplayBadInput(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dataDir, "sqlite")); err == nil {
 			t.Errorf("%s: the run wrote to the database although the data was refused", c.name)
 		}
+	}
+}
+
+// The query check catches a database that stores every point but not its
+// value: a trigger makes SQLite keep each value plus one. The count agrees;
+// the answers do not: exit 3.
+func TestReplayQueryCheckCatchesWrongValues(t *testing.T) {
+	pts := userData()
+	file := filepath.Join(t.TempDir(), "plant.csv")
+	writeLongCSV(t, file, pts)
+	dataDir := t.TempDir()
+	args := []string{"--data", file, "--clients", "3", "--set", "OPERATION_PROPORTION=1:0:0:0:0:0:0:0:0:0:0"}
+	replayRun(t, dataDir, args...)
+	rw, err := sql.Open("sqlite", "file:"+filepath.Join(dataDir, "sqlite", "test.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rw.Exec(`CREATE TRIGGER off_by_one AFTER INSERT ON points BEGIN
+		UPDATE points SET v = v + 1 WHERE series = NEW.series AND t = NEW.t; END`); err != nil {
+		t.Fatal(err)
+	}
+	rw.Close()
+	jsonPath := filepath.Join(t.TempDir(), "s.json")
+	r := tsbench(t, nil, append([]string{"run", "--quiet", "--results", "off", "--data-dir", dataDir, "--json", jsonPath,
+		"--set", "IS_DELETE_DATA=false", "--set", "CREATE_SCHEMA=false"}, args...)...)
+	s := readSummary(t, jsonPath)
+	if r.code != 3 || !s.Verify.OK || !strings.Contains(r.stdout, "MISMATCH TIME_RANGE: sum of values") {
+		t.Fatalf("exit %d, verify %+v, want 3 with the count OK and the answers refused\n%s", r.code, s.Verify, r.stdout)
 	}
 }

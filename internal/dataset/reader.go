@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/tsbench/tsbench/internal/target/clientside"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -240,4 +241,35 @@ func decodeValue(c *ts.Column, data []byte) (int, error) {
 		c.Doubles = append(c.Doubles, math.Float64frombits(binary.LittleEndian.Uint64(data)))
 	}
 	return w, nil
+}
+
+// Series returns what a replay that wrote the first rows rows of dev (all
+// repetitions counted) leaves stored for sensor s: one point per time, the
+// last row's value, as a database keeps it. For checking query answers.
+func (ds *Dataset) Series(dev *ts.Device, s int, rows int64) (clientside.Series, error) {
+	const step = 1024
+	r := ds.NewReader(step, true)
+	b := ds.NewBatch(step)
+	byTime := map[int64]clientside.Point{}
+	var order []int64
+	for n := int64(0); n*step < rows; n++ {
+		if err := r.Fill(b, dev, n); err != nil {
+			return nil, err
+		}
+		for i, t := range b.Times {
+			if n*step+int64(i) >= rows {
+				break
+			}
+			v, numeric := b.Columns[s].Number(i)
+			if _, seen := byTime[t]; !seen {
+				order = append(order, t)
+			}
+			byTime[t] = clientside.Point{T: t, V: v, Numeric: numeric}
+		}
+	}
+	out := make(clientside.Series, len(order))
+	for i, t := range order {
+		out[i] = byTime[t]
+	}
+	return out, nil
 }

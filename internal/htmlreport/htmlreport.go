@@ -188,6 +188,26 @@ func verifyText(v *summary.Verify) string {
 	if v.Method != "" {
 		text += " (" + v.Method + ")"
 	}
+	if v.DuplicatePoints > 0 {
+		text += fmt.Sprintf("; %s written points repeat an earlier series and time of the data (expected once)", count(v.DuplicatePoints))
+	}
+	if len(v.Queries) > 0 {
+		agree := 0
+		var bad []string
+		for _, q := range v.Queries {
+			if q.OK {
+				agree++
+			} else if q.Error == "" {
+				bad = append(bad, "MISMATCH "+q.Query+": "+q.Detail)
+			} else {
+				bad = append(bad, q.Query+" failed: "+q.Error)
+			}
+		}
+		text += fmt.Sprintf("; query answers: %d of %d agree with the data written", agree, len(v.Queries))
+		if len(bad) > 0 {
+			text += " (" + strings.Join(bad, "; ") + ")"
+		}
+	}
 	return text
 }
 

@@ -25,6 +25,7 @@ func writeNotes(b *strings.Builder, s *summary.Summary) {
 	line(b, phasesLine(s.Phases))
 	if s.TPCC == nil { // a TPC-C run's check is its consistency conditions
 		line(b, verifyLine(s.Verify))
+		line(b, queryCheckLine(s.Verify))
 	}
 	line(b, storageLine(s))
 	line(b, toolLine(s.Tool, s.TPCC != nil))
@@ -225,6 +226,35 @@ func replayLine(r *summary.Replay) string {
 	text += ")"
 	if r.Repeat {
 		text += ", repeated with shifted times"
+	}
+	return text
+}
+
+// queryCheckLine says how the query answers checked after a replay
+// compared with the data.
+func queryCheckLine(v *summary.Verify) string {
+	if v == nil || len(v.Queries) == 0 {
+		return ""
+	}
+	var names, bad []string
+	agree := 0
+	for _, q := range v.Queries {
+		switch {
+		case q.Error != "":
+			bad = append(bad, q.Query+" failed: "+oneLine(q.Error, exampleMax))
+		case !q.OK:
+			bad = append(bad, "MISMATCH "+q.Query+": "+q.Detail)
+		default:
+			agree++
+			names = append(names, q.Query)
+		}
+	}
+	text := fmt.Sprintf("Query answers: %d of %d agree with the data written", agree, len(v.Queries))
+	if len(names) > 0 {
+		text += " (" + strings.Join(names, ", ") + ")"
+	}
+	if len(bad) > 0 {
+		text += "; " + strings.Join(bad, "; ")
 	}
 	return text
 }

@@ -462,6 +462,7 @@ func (r *Runner) finish(ctx context.Context, admin target.Target, clients []*cli
 	defer cancel()
 	if r.cfg.Verify && wrote {
 		s.Verify = r.verify(ctx, admin, clients, acked, duplicates)
+		s.Verify.Queries = r.checkQueries(ctx, admin, clients, s)
 	}
 	if v, ok := admin.(target.Versioner); ok {
 		if ver, err := v.ServerVersion(ctx); err == nil {

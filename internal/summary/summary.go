@@ -102,6 +102,9 @@ type Verify struct {
 	// DuplicatePoints are points of a replayed file that repeat an earlier
 	// (series, time) of it: written, and expected stored once.
 	DuplicatePoints int64 `json:"duplicate_points,omitempty"`
+	// Queries are the query answers checked after a replay against the
+	// data the run wrote.
+	Queries []QueryCheck `json:"queries,omitempty"`
 	// Method says how a merged run was verified: counted once on the
 	// server over every worker's devices, or the sum of the workers' own
 	// counts.
@@ -415,10 +418,28 @@ func (s *Summary) Status() string {
 	return "ok"
 }
 
+// QueryCheck is one query answer compared with the data.
+type QueryCheck struct {
+	Query  string `json:"query"`
+	OK     bool   `json:"ok"`
+	Points int64  `json:"points"`
+	Detail string `json:"detail,omitempty"` // how the answer differs
+	Error  string `json:"error,omitempty"`  // the query failed: nothing compared
+}
+
 // Mismatch reports whether verification counted the stored points and
-// found a number other than the acknowledged one.
+// found a number other than the acknowledged one, or a query answer that
+// differs from the data.
 func (v *Verify) Mismatch() bool {
-	return v != nil && !v.OK && v.Skipped == "" && v.Error == ""
+	if v == nil {
+		return false
+	}
+	for _, q := range v.Queries {
+		if !q.OK && q.Error == "" {
+			return true
+		}
+	}
+	return !v.OK && v.Skipped == "" && v.Error == ""
 }
 
 // ThresholdFailed reports whether any threshold failed.

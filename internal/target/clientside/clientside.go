@@ -8,6 +8,7 @@
 package clientside
 
 import (
+	"fmt"
 	"math"
 	"sort"
 
@@ -142,4 +143,37 @@ func Aggregate(q *ts.Query, all []Series) ts.Result {
 	}
 	r.First, r.Last = 0, 0 // aggregate row order is not defined
 	return r
+}
+
+// Diff compares a query's result with the expected one as the conformance
+// suite does — points, the sum of values (to a relative 1e-9), and for row
+// queries the first and last timestamps (their order) — and says how they
+// differ, or "" when they agree.
+func Diff(q *ts.Query, got, want ts.Result) string {
+	if got.Points != want.Points {
+		return fmt.Sprintf("points = %d, want %d", got.Points, want.Points)
+	}
+	if d := math.Abs(got.Sum - want.Sum); d > 1e-9*math.Max(1, math.Abs(want.Sum)) {
+		return fmt.Sprintf("sum of values = %.12g, want %.12g", got.Sum, want.Sum)
+	}
+	if !q.Kind.Aggregates() && q.Kind != ts.LatestPoint && (got.First != want.First || got.Last != want.Last) {
+		return fmt.Sprintf("first/last timestamps = %d/%d, want %d/%d (order of rows)", got.First, got.Last, want.First, want.Last)
+	}
+	return ""
+}
+
+// InWindow keeps the points of a series a query reads from the whole
+// series: time = Start for Q1, Start <= time < End for kinds with a time
+// range, all of them for Q5 and Q8.
+func InWindow(q *ts.Query, sr Series) Series {
+	var out Series
+	for _, p := range sr {
+		switch {
+		case q.Kind == ts.PrecisePoint && p.T != q.Start:
+		case q.Kind.HasTimeRange() && (p.T < q.Start || p.T >= q.End):
+		default:
+			out = append(out, p)
+		}
+	}
+	return out
 }

@@ -11,7 +11,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
+	"github.com/tsbench/tsbench/internal/target/clientside"
 	"testing"
 	"time"
 
@@ -197,18 +197,7 @@ func checkQueries(ctx context.Context, t *testing.T, conn target.Target, d *Data
 
 // Compare returns "" when got matches want: points exactly, the sum of values
 // to a relative 1e-9, and for row queries the first and last timestamps.
-func Compare(q *ts.Query, got, want ts.Result) string {
-	if got.Points != want.Points {
-		return fmt.Sprintf("points = %d, want %d", got.Points, want.Points)
-	}
-	if d := math.Abs(got.Sum - want.Sum); d > 1e-9*math.Max(1, math.Abs(want.Sum)) {
-		return fmt.Sprintf("sum of values = %.12g, want %.12g", got.Sum, want.Sum)
-	}
-	if !q.Kind.Aggregates() && q.Kind != ts.LatestPoint && (got.First != want.First || got.Last != want.Last) {
-		return fmt.Sprintf("first/last timestamps = %d/%d, want %d/%d (order of rows)", got.First, got.Last, want.First, want.Last)
-	}
-	return ""
-}
+func Compare(q *ts.Query, got, want ts.Result) string { return clientside.Diff(q, got, want) }
 
 func checkUnsupportedTypes(ctx context.Context, t *testing.T, s Suite, caps target.Capabilities) {
 	for _, typ := range ts.DataTypes {
