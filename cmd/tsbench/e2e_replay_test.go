@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/parquet-go/parquet-go"
+
 	"github.com/tsbench/tsbench/internal/dataset"
 	"github.com/tsbench/tsbench/internal/summary"
 	"github.com/tsbench/tsbench/internal/target"
@@ -405,4 +407,58 @@ func TestReplayQueryCheckCatchesWrongValues(t *testing.T) {
 	if r.code != 3 || !s.Verify.OK || !strings.Contains(r.stdout, "MISMATCH TIME_RANGE: sum of values") {
 		t.Fatalf("exit %d, verify %+v, want 3 with the count OK and the answers refused\n%s", r.code, s.Verify, r.stdout)
 	}
+}
+
+// plantRow is a row of the test's data as a Parquet file holds it.
+type plantRow struct {
+	Time   int64   `parquet:"time,timestamp(millisecond)"`
+	Device string  `parquet:"device"`
+	Temp   float64 `parquet:"temp"`
+	Count  int64   `parquet:"count"`
+	OK     bool    `parquet:"ok"`
+}
+
+// writeParquet writes the data in wide rows, row groups of 256 rows.
+func writeParquetFile(t *testing.T, path string, pts []userPoint) {
+	var rows []plantRow
+	for i := 0; i < len(pts); i += len(userSensors) {
+		r := pts[i : i+len(userSensors)]
+		rows = append(rows, plantRow{Time: r[0].t, Device: r[0].device, Temp: r[0].v, Count: int64(r[1].v), OK: r[2].v == 1})
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := parquet.NewGenericWriter[plantRow](f, parquet.MaxRowsPerRowGroup(256))
+	if _, err := w.Write(rows); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+}
+
+// A Parquet file replays into SQLite and PostgreSQL: counts, duplicates
+// and query answers as the file says.
+func TestReplayParquet(t *testing.T) {
+	pts := userData()
+	file := filepath.Join(t.TempDir(), "plant.parquet")
+	writeParquetFile(t, file, pts)
+	dataDir := t.TempDir()
+	s := replayRun(t, dataDir, "--data", file, "--clients", "3", "--batch-size", "20", "--set", "OPERATION_PROPORTION=1:0:0:0:0:0:0:0:0:0:0")
+	checkReplay(t, s, pts)
+	if s.Replay.Format != "parquet-wide" {
+		t.Fatalf("format %q", s.Replay.Format)
+	}
+	checkAnswers(t, s, "sqlite", target.Options{Database: "test", DataDir: filepath.Join(dataDir, "sqlite")}, pts)
+
+	targettest.RequireServer(t, "postgres", "127.0.0.1:5433")
+	s = replayRun(t, t.TempDir(), "--data", file, "--target", "postgres", "--set", "DB_NAME=test", "--clients", "2",
+		"--set", "OPERATION_PROPORTION=1:0:0:0:0:0:0:0:0:0:0")
+	checkReplay(t, s, pts)
+	if n, _ := fingerprint(t); n != 3*userRows*3 {
+		t.Fatalf("the server holds %d points", n)
+	}
+	checkAnswers(t, s, "postgres", target.Options{Database: "test"}, pts)
 }

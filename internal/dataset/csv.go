@@ -17,8 +17,8 @@ import (
 // a device column (by name, else the first two) and one column per sensor;
 // without a device column the file is one device named after the file.
 const (
-	layoutLong = "csv-long"
-	layoutWide = "csv-wide"
+	layoutLong = "long"
+	layoutWide = "wide"
 )
 
 // Column names recognised in headers (lower case).
@@ -82,14 +82,35 @@ func layoutOf(file string, header []string) (*csvLayout, error) {
 	return l, nil
 }
 
+// records is a file read as text records: the header first, then one
+// record per row, each with its line (or row) number. CSV files are read
+// as they are; Parquet files are turned into such records (parquet.go), so
+// that both go through the same layout detection, type inference, pivot
+// and checks.
+type records interface {
+	next() ([]string, int64, error)
+	close() error
+	file() string
+	// unit is what the numbers of next count: "line" or "row".
+	unit() string
+	// missing reports whether column i of the last record has no value:
+	// an empty CSV cell, a Parquet null (an empty Parquet string is a
+	// value).
+	missing(i int) bool
+}
+
+// openFunc opens one file of a format as records.
+type openFunc func(name string, o ImportOptions) (records, error)
+
 // csvFile reads one CSV file record by record, with line numbers.
 type csvFile struct {
 	name string
 	f    *os.File
 	r    *csv.Reader
+	rec  []string // the last record
 }
 
-func openCSV(name string) (*csvFile, error) {
+func openCSV(name string, _ ImportOptions) (records, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, &InputError{File: name, Msg: err.Error()}
@@ -102,6 +123,16 @@ func openCSV(name string) (*csvFile, error) {
 	return &csvFile{name: name, f: f, r: r}, nil
 }
 
+func (c *csvFile) close() error       { return c.f.Close() }
+func (c *csvFile) missing(i int) bool { return strings.TrimSpace(c.rec[i]) == "" }
+func (c *csvFile) file() string       { return c.name }
+func (c *csvFile) unit() string       { return "line" }
+
+// inputErr is an InputError at a record of c.
+func inputErr(c records, line int64, column, msg string) *InputError {
+	return &InputError{File: c.file(), Line: line, Unit: c.unit(), Column: column, Msg: msg}
+}
+
 // next returns the next record and its line, io.EOF at the end, or an
 // InputError naming the line.
 func (c *csvFile) next() ([]string, int64, error) {
@@ -109,6 +140,7 @@ func (c *csvFile) next() ([]string, int64, error) {
 	if err == io.EOF {
 		return nil, 0, io.EOF
 	}
+	c.rec = rec
 	line, _ := c.r.FieldPos(0)
 	if err != nil {
 		var pe *csv.ParseError
@@ -120,19 +152,25 @@ func (c *csvFile) next() ([]string, int64, error) {
 	return rec, int64(line), nil
 }
 
-// importCSV reads CSV files in two passes: the first finds the layout, the
-// sensors, their types and the time unit; the second converts.
+// importCSV reads CSV files.
 func importCSV(files []string, dir string, o ImportOptions) (*Manifest, error) {
-	scan, err := scanCSV(files, o)
+	return importRecords(files, dir, o, "csv", openCSV)
+}
+
+// importRecords reads files of one format as records in two passes: the
+// first finds the layout, the sensors, their types and the time unit; the
+// second converts.
+func importRecords(files []string, dir string, o ImportOptions, format string, open openFunc) (*Manifest, error) {
+	scan, err := scanCSV(files, o, open)
 	if err != nil {
 		return nil, err
 	}
-	t, err := newTable(dir, strings.Join(files, ","), scan.layouts[0].kind, scan.sensors, o)
+	t, err := newTable(dir, strings.Join(files, ","), format+"-"+scan.layouts[0].kind, scan.sensors, o)
 	if err != nil {
 		return nil, err
 	}
 	for i, f := range files {
-		if err := convertCSV(t, f, scan.layouts[i], scan); err != nil {
+		if err := convertCSV(t, f, scan.layouts[i], scan, o, open); err != nil {
 			t.w.f.Close()
 			return nil, err
 		}
@@ -152,7 +190,7 @@ type csvScan struct {
 	time    timeParser
 }
 
-func scanCSV(files []string, o ImportOptions) (*csvScan, error) {
+func scanCSV(files []string, o ImportOptions, open openFunc) (*csvScan, error) {
 	s := &csvScan{index: map[string]int{}, time: timeParser{unit: o.TimeUnit}}
 	if s.time.unit == "auto" {
 		s.time.unit = ""
@@ -160,13 +198,13 @@ func scanCSV(files []string, o ImportOptions) (*csvScan, error) {
 	kinds := map[string]kind{}
 	var order []string
 	for _, name := range files {
-		c, err := openCSV(name)
+		c, err := open(name, o)
 		if err != nil {
 			return nil, err
 		}
 		header, _, err := c.next()
 		if err != nil {
-			c.f.Close()
+			c.close()
 			if err == io.EOF {
 				return nil, &InputError{File: name, Msg: "empty file"}
 			}
@@ -174,11 +212,11 @@ func scanCSV(files []string, o ImportOptions) (*csvScan, error) {
 		}
 		l, err := layoutOf(name, append([]string(nil), header...))
 		if err != nil {
-			c.f.Close()
+			c.close()
 			return nil, err
 		}
 		if len(s.layouts) > 0 && l.kind != s.layouts[0].kind {
-			c.f.Close()
+			c.close()
 			return nil, &InputError{File: name, Line: 1, Msg: fmt.Sprintf("%s layout, the first file is %s", l.kind, s.layouts[0].kind)}
 		}
 		s.layouts = append(s.layouts, l)
@@ -197,7 +235,7 @@ func scanCSV(files []string, o ImportOptions) (*csvScan, error) {
 				break
 			}
 			if err != nil {
-				c.f.Close()
+				c.close()
 				return nil, err
 			}
 			if s.time.unit == "" {
@@ -208,28 +246,34 @@ func scanCSV(files []string, o ImportOptions) (*csvScan, error) {
 			if l.kind == layoutLong {
 				sensor := strings.TrimSpace(rec[l.sensor])
 				if sensor == "" {
-					c.f.Close()
-					return nil, &InputError{File: name, Line: line, Column: l.header[l.sensor], Msg: "empty sensor name"}
+					c.close()
+					return nil, inputErr(c, line, l.header[l.sensor], "empty sensor name")
 				}
 				add(sensor)
-				if v := rec[l.value]; strings.TrimSpace(v) != "" {
+				if v := rec[l.value]; !c.missing(l.value) {
 					kinds[sensor] = widen(kinds[sensor], kindOf(v))
 				}
 				continue
 			}
 			for i, col := range l.sensorCols {
-				if v := rec[col]; strings.TrimSpace(v) != "" {
+				if v := rec[col]; !c.missing(col) {
 					kinds[l.sensors[i]] = widen(kinds[l.sensors[i]], kindOf(v))
 				}
 			}
 		}
-		c.f.Close()
+		c.close()
 	}
 	if s.time.unit == "" {
 		s.time.unit = "ms" // every timestamp is RFC 3339 text
 	}
 	for _, name := range order {
 		ty, declared := o.Types[name]
+		if !declared {
+			ty, declared = o.columnTypes[name] // a Parquet column's own type
+		}
+		if !declared && o.valueType != nil {
+			ty, declared = *o.valueType, true // a long Parquet file's value column
+		}
 		if !declared {
 			ty = kinds[name].dataType()
 		}
@@ -251,12 +295,12 @@ func integer(text string) (int64, bool) {
 }
 
 // convertCSV is the second pass over one file.
-func convertCSV(t *table, name string, l *csvLayout, s *csvScan) error {
-	c, err := openCSV(name)
+func convertCSV(t *table, name string, l *csvLayout, s *csvScan, o ImportOptions, open openFunc) error {
+	c, err := open(name, o)
 	if err != nil {
 		return err
 	}
-	defer c.f.Close()
+	defer c.close()
 	if _, _, err := c.next(); err != nil { // the header
 		return err
 	}
@@ -274,23 +318,22 @@ func convertCSV(t *table, name string, l *csvLayout, s *csvScan) error {
 		device := l.deviceName
 		if l.device >= 0 {
 			if device = strings.TrimSpace(rec[l.device]); device == "" {
-				return &InputError{File: name, Line: line, Column: l.header[l.device], Msg: "empty device name"}
+				return inputErr(c, line, l.header[l.device], "empty device name")
 			}
 		}
 		tm, cut, err := s.time.parse(rec[l.time])
 		if err != nil {
-			return &InputError{File: name, Line: line, Column: l.header[l.time], Msg: err.Error()}
+			return inputErr(c, line, l.header[l.time], err.Error())
 		}
 		p, b := t.row(device)
 		for i, col := range l.sensorCols {
-			if strings.TrimSpace(rec[col]) == "" {
+			if c.missing(col) {
 				undoRow(b, i)
-				return &InputError{File: name, Line: line, Column: l.header[col],
-					Msg: "empty value: tsbench replays complete rows (a value for every sensor at every time)"}
+				return inputErr(c, line, l.header[col], "empty value: tsbench replays complete rows (a value for every sensor at every time)")
 			}
 			if err := appendValue(&b.Columns[s.index[l.sensors[i]]], rec[col]); err != nil {
 				undoRow(b, i)
-				return &InputError{File: name, Line: line, Column: l.header[col], Msg: err.Error()}
+				return inputErr(c, line, l.header[col], err.Error())
 			}
 		}
 		b.Times = append(b.Times, tm)
@@ -327,7 +370,7 @@ func undoRow(b *ts.Batch, n int) {
 
 // convertLong pivots a long file: the lines of one device and time, which
 // must be consecutive, make one row, and the row must have every sensor.
-func convertLong(t *table, c *csvFile, l *csvLayout, s *csvScan) error {
+func convertLong(t *table, c records, l *csvLayout, s *csvScan) error {
 	var (
 		device    string
 		tm        int64
@@ -348,14 +391,14 @@ func convertLong(t *table, c *csvFile, l *csvLayout, s *csvScan) error {
 					missing = append(missing, s.sensors[i].Name)
 				}
 			}
-			return &InputError{File: c.name, Line: started, Msg: fmt.Sprintf("device %s at %d ms lacks sensor(s) %s on its consecutive lines: "+
-				"tsbench replays complete rows (a value for every sensor at every time)", device, tm, strings.Join(missing, ", "))}
+			return inputErr(c, started, "", fmt.Sprintf("device %s at %d ms lacks sensor(s) %s on its consecutive lines: "+
+				"tsbench replays complete rows (a value for every sensor at every time)", device, tm, strings.Join(missing, ", ")))
 		}
 		p, b := t.row(device)
 		for i, v := range values {
 			if err := appendValue(&b.Columns[i], v); err != nil {
 				undoRow(b, i)
-				return &InputError{File: c.name, Line: started, Column: l.header[l.value], Msg: fmt.Sprintf("sensor %s: %v", s.sensors[i].Name, err)}
+				return inputErr(c, started, l.header[l.value], fmt.Sprintf("sensor %s: %v", s.sensors[i].Name, err))
 			}
 		}
 		b.Times = append(b.Times, tm)
@@ -378,15 +421,15 @@ func convertLong(t *table, c *csvFile, l *csvLayout, s *csvScan) error {
 		}
 		dev := strings.TrimSpace(rec[l.device])
 		if dev == "" {
-			return &InputError{File: c.name, Line: line, Column: l.header[l.device], Msg: "empty device name"}
+			return inputErr(c, line, l.header[l.device], "empty device name")
 		}
 		at, atCut, err := s.time.parse(rec[l.time])
 		if err != nil {
-			return &InputError{File: c.name, Line: line, Column: l.header[l.time], Msg: err.Error()}
+			return inputErr(c, line, l.header[l.time], err.Error())
 		}
 		i := s.index[strings.TrimSpace(rec[l.sensor])]
-		if strings.TrimSpace(rec[l.value]) == "" {
-			return &InputError{File: c.name, Line: line, Column: l.header[l.value], Msg: "empty value"}
+		if c.missing(l.value) {
+			return inputErr(c, line, l.header[l.value], "empty value")
 		}
 		if collected > 0 && (dev != device || at != tm || have[i]) {
 			// A new row: another device or time, or the same sensor again

@@ -26,12 +26,18 @@ type ImportOptions struct {
 	// number modulo (GROUP_NUMBER), named GroupPrefix + number.
 	Groups      int
 	GroupPrefix string
+
+	// columnTypes and valueType are a typed file's own types (Parquet's
+	// schema): what sensors get unless Types declares otherwise.
+	columnTypes map[string]ts.DataType
+	valueType   *ts.DataType
 }
 
 // InputError is a fault of the user's file, where it is: exit status 2.
 type InputError struct {
 	File   string
-	Line   int64  // 1-based; 0 when not about one line (a Parquet row group, say)
+	Line   int64  // 1-based; 0 when not about one line
+	Unit   string // what Line counts: "line" (text files, the default) or "row" (Parquet)
 	Column string // the column's name or number, when about one
 	Msg    string
 }
@@ -39,7 +45,10 @@ type InputError struct {
 func (e *InputError) Error() string {
 	var b strings.Builder
 	b.WriteString(e.File)
-	if e.Line > 0 {
+	switch {
+	case e.Line > 0 && e.Unit == "row":
+		fmt.Fprintf(&b, ": row %d", e.Line)
+	case e.Line > 0:
 		fmt.Fprintf(&b, ":%d", e.Line)
 	}
 	if e.Column != "" {
