@@ -462,3 +462,33 @@ func TestReplayParquet(t *testing.T) {
 	}
 	checkAnswers(t, s, "postgres", target.Options{Database: "test"}, pts)
 }
+
+// With a duration longer than the file, the rows start again with their
+// times shifted by the file's span: every repeated point is new, and the
+// verification still counts every distinct one.
+func TestReplayRepeatsWithShiftedTimes(t *testing.T) {
+	pts := userData()
+	file := filepath.Join(t.TempDir(), "plant.csv")
+	writeLongCSV(t, file, pts)
+	dataDir := t.TempDir()
+	s := replayRun(t, dataDir, "--data", file, "--clients", "3", "--batch-size", "50", "--duration", "2s",
+		"--set", "OPERATION_PROPORTION=1:0:0:0:0:0:0:0:0:0:0")
+	w := s.Op("INGESTION")
+	if !s.Replay.Repeat || w == nil || w.OKPoints <= int64(len(pts)) {
+		t.Fatalf("repeat %v, wrote %+v: want more than the file's %d points in 2 s", s.Replay.Repeat, w, len(pts))
+	}
+	v := s.Verify
+	if !v.OK || v.StoredPoints != v.ExpectedPoints || v.ExpectedPoints+v.DuplicatePoints != w.OKPoints || len(v.Queries) != 3 {
+		t.Fatalf("verify %+v for %d written points", v, w.OKPoints)
+	}
+	for _, q := range v.Queries { // the latest points are in the last repetition
+		if !q.OK {
+			t.Fatalf("query check after a repeating replay: %+v", q)
+		}
+	}
+	db := openDB(t, filepath.Join(dataDir, "sqlite", "test.db"))
+	span := int64(userRows-1)*userStep + userStep // the file's range plus its step
+	if last := queryInt(t, db, "SELECT max(t) FROM points"); last < userStart+span {
+		t.Fatalf("latest stored time %d: no repetition past the file's span", last)
+	}
+}

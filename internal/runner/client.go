@@ -36,6 +36,9 @@ type client struct {
 	// duplicatePoints are points of acknowledged batches whose (device,
 	// time) an earlier row of a replayed file already had.
 	duplicatePoints int64
+	// stored counts each device's acknowledged batches (by position in
+	// devices): what a replay's query check computes its answers from.
+	stored []int64
 	query           ts.Query
 }
 
@@ -82,8 +85,11 @@ func (c *client) do(ctx context.Context, op workload.Op, warm bool) {
 			}
 			c.measure(ctx, op, warm, c.batch.Points(), func(ctx context.Context) (int64, error) {
 				err := c.conn.Write(ctx, c.batch)
-				if err == nil && c.batch.Duplicates > 0 {
-					atomic.AddInt64(&c.duplicatePoints, c.batch.Duplicates*int64(len(c.batch.Columns)))
+				if err == nil {
+					c.stored[i]++
+					if c.batch.Duplicates > 0 {
+						atomic.AddInt64(&c.duplicatePoints, c.batch.Duplicates*int64(len(c.batch.Columns)))
+					}
 				}
 				return c.batch.Points(), err
 			})

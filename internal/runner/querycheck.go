@@ -29,9 +29,8 @@ func (r *Runner) checkQueries(ctx context.Context, admin target.Target, clients 
 	}
 	rows := map[int]int64{} // rows written, by device index
 	for _, c := range clients {
-		n := c.written * int64(r.cfg.BatchSize)
 		for i := range c.devices {
-			rows[c.devices[i].Index] = n
+			rows[c.devices[i].Index] = c.stored[i] * int64(r.cfg.BatchSize)
 		}
 	}
 	var kinds []ts.QueryKind

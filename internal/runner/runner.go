@@ -264,6 +264,7 @@ func (r *Runner) openClients(ctx context.Context) ([]*client, error) {
 			batch:   r.src.newBatch(),
 			filler:  r.src.newFiller(),
 		}
+		c.stored = make([]int64, len(c.devices))
 		clients = append(clients, c)
 		if b, ok := conn.(target.Binder); ok {
 			if err := b.Bind(ctx, r.schema); err != nil {
