@@ -39,7 +39,7 @@ type client struct {
 	// stored counts each device's acknowledged batches (by position in
 	// devices): what a replay's query check computes its answers from.
 	stored []int64
-	query           ts.Query
+	query  ts.Query
 }
 
 // run executes the warm-up and then the measured plan until it is done, the
