@@ -238,16 +238,25 @@ func checkAnswers(t *testing.T, s *summary.Summary, driver string, opts target.O
 	}
 }
 
+// replayIntoSQLite replays file into a fresh SQLite database and checks
+// the verification, the format read and the query answers.
+func replayIntoSQLite(t *testing.T, file, format string, pts []userPoint, batch string) (*summary.Summary, string) {
+	t.Helper()
+	dataDir := t.TempDir()
+	s := replayRun(t, dataDir, "--data", file, "--clients", "3", "--batch-size", batch, "--set", "OPERATION_PROPORTION=1:0:0:0:0:0:0:0:0:0:0")
+	checkReplay(t, s, pts)
+	if s.Replay.Format != format {
+		t.Fatalf("format %q, want %q", s.Replay.Format, format)
+	}
+	checkAnswers(t, s, "sqlite", target.Options{Database: "test", DataDir: filepath.Join(dataDir, "sqlite")}, pts)
+	return s, dataDir
+}
+
 func TestReplayCSVIntoSQLite(t *testing.T) {
 	pts := userData()
 	file := filepath.Join(t.TempDir(), "plant.csv")
 	writeLongCSV(t, file, pts)
-	dataDir := t.TempDir()
-	s := replayRun(t, dataDir, "--data", file, "--clients", "3", "--batch-size", "16", "--set", "OPERATION_PROPORTION=1")
-	checkReplay(t, s, pts)
-	if s.Replay.Format != "csv-long" {
-		t.Fatalf("format %q", s.Replay.Format)
-	}
+	_, dataDir := replayIntoSQLite(t, file, "csv-long", pts, "16")
 	// Every stored point, read back with plain SQL, is the file's.
 	db := openDB(t, filepath.Join(dataDir, "sqlite", "test.db"))
 	rows, err := db.Query(`SELECT s.device, s.sensor, p.t, p.v FROM points p JOIN series s ON s.id = p.series`)
@@ -273,7 +282,6 @@ func TestReplayCSVIntoSQLite(t *testing.T) {
 	if n != 3*userRows*3 {
 		t.Fatalf("%d points stored", n)
 	}
-	checkAnswers(t, s, "sqlite", target.Options{Database: "test", DataDir: filepath.Join(dataDir, "sqlite")}, pts)
 }
 
 func sameNumber(v any, w float64) bool {
@@ -287,20 +295,10 @@ func sameNumber(v any, w float64) bool {
 }
 
 func TestReplayWideCSVIntoPostgres(t *testing.T) {
-	targettest.RequireServer(t, "postgres", "127.0.0.1:5433")
 	pts := userData()
 	file := filepath.Join(t.TempDir(), "plant.csv")
 	writeWideCSV(t, file, pts)
-	s := replayRun(t, t.TempDir(), "--data", file, "--target", "postgres", "--set", "DB_NAME=test", "--clients", "2",
-		"--batch-size", "25", "--set", "OPERATION_PROPORTION=1")
-	checkReplay(t, s, pts)
-	if s.Replay.Format != "csv-wide" {
-		t.Fatalf("format %q", s.Replay.Format)
-	}
-	if n, _ := fingerprint(t); n != 3*userRows*3 {
-		t.Fatalf("the server holds %d points", n)
-	}
-	checkAnswers(t, s, "postgres", target.Options{Database: "test"}, pts)
+	replayIntoPostgres(t, file, "csv-wide", pts)
 }
 
 // generate -> replay writes exactly what the direct run writes, out-of-
@@ -445,18 +443,22 @@ func TestReplayParquet(t *testing.T) {
 	pts := userData()
 	file := filepath.Join(t.TempDir(), "plant.parquet")
 	writeParquetFile(t, file, pts)
-	dataDir := t.TempDir()
-	s := replayRun(t, dataDir, "--data", file, "--clients", "3", "--batch-size", "20", "--set", "OPERATION_PROPORTION=1:0:0:0:0:0:0:0:0:0:0")
-	checkReplay(t, s, pts)
-	if s.Replay.Format != "parquet-wide" {
-		t.Fatalf("format %q", s.Replay.Format)
-	}
-	checkAnswers(t, s, "sqlite", target.Options{Database: "test", DataDir: filepath.Join(dataDir, "sqlite")}, pts)
+	replayIntoSQLite(t, file, "parquet-wide", pts, "20")
 
+	replayIntoPostgres(t, file, "parquet-wide", pts)
+}
+
+// replayIntoPostgres replays file into PostgreSQL and checks the
+// verification, the format, the server's own count and query answers.
+func replayIntoPostgres(t *testing.T, file, format string, pts []userPoint) {
+	t.Helper()
 	targettest.RequireServer(t, "postgres", "127.0.0.1:5433")
-	s = replayRun(t, t.TempDir(), "--data", file, "--target", "postgres", "--set", "DB_NAME=test", "--clients", "2",
-		"--set", "OPERATION_PROPORTION=1:0:0:0:0:0:0:0:0:0:0")
+	s := replayRun(t, t.TempDir(), "--data", file, "--target", "postgres", "--set", "DB_NAME=test", "--clients", "2",
+		"--batch-size", "25", "--set", "OPERATION_PROPORTION=1:0:0:0:0:0:0:0:0:0:0")
 	checkReplay(t, s, pts)
+	if s.Replay.Format != format {
+		t.Fatalf("format %q, want %q", s.Replay.Format, format)
+	}
 	if n, _ := fingerprint(t); n != 3*userRows*3 {
 		t.Fatalf("the server holds %d points", n)
 	}

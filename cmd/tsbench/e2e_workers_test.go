@@ -175,7 +175,7 @@ func checkMergedHistogram(t *testing.T, op summary.Operation, shares []*summary.
 	if got.TotalCount() != op.OKOperations || all.TotalCount() != op.OKOperations {
 		t.Fatalf("%s: merged histogram counts %d, the workers' seconds %d, operations %d", op.Name, got.TotalCount(), all.TotalCount(), op.OKOperations)
 	}
-	if !slices.Equal(bars(got), bars(all)) {
+	if !slices.Equal(metrics.Buckets(got), metrics.Buckets(all)) {
 		t.Fatalf("%s: merged histogram differs from the workers' samples bucket by bucket", op.Name)
 	}
 }
@@ -187,16 +187,6 @@ func decodeHist(t *testing.T, name, s string) *hdrhistogram.Histogram {
 		t.Fatalf("%s: %v", name, err)
 	}
 	return h
-}
-
-func bars(h *hdrhistogram.Histogram) []hdrhistogram.Bar {
-	var out []hdrhistogram.Bar
-	for _, b := range h.Distribution() {
-		if b.Count > 0 {
-			out = append(out, b)
-		}
-	}
-	return out
 }
 
 // A worker killed mid-run makes the merged run incomplete, naming its

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/tsbench/tsbench/internal/metrics"
 	"github.com/tsbench/tsbench/internal/summary"
 )
@@ -64,7 +63,7 @@ func TestHistogramsAddExactly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(bars(got), bars(all)) || got.TotalCount() != n {
+	if !slices.Equal(metrics.Buckets(got), metrics.Buckets(all)) || got.TotalCount() != n {
 		t.Fatalf("merged histogram (%d values) differs from the samples' (%d)", got.TotalCount(), n)
 	}
 	want := metrics.Percentiles(all, n, sum, lo, hi)
@@ -83,16 +82,6 @@ func TestHistogramsAddExactly(t *testing.T) {
 	if wantT := float64(10*n) / 2.002; math.Abs(op.Throughput-wantT) > 1e-6 {
 		t.Fatalf("throughput %v, want %v", op.Throughput, wantT)
 	}
-}
-
-func bars(h *hdrhistogram.Histogram) []hdrhistogram.Bar {
-	var out []hdrhistogram.Bar
-	for _, b := range h.Distribution() {
-		if b.Count > 0 {
-			out = append(out, b)
-		}
-	}
-	return out
 }
 
 // Per-second series align by wall-clock second: an interval joins the

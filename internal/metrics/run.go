@@ -286,6 +286,18 @@ func encode(h *hdrhistogram.Histogram) string {
 	return base64.StdEncoding.EncodeToString(b)
 }
 
+// Buckets are a histogram's non-empty buckets, lowest first: equal
+// Buckets mean equal histograms, count for count.
+func Buckets(h *hdrhistogram.Histogram) []hdrhistogram.Bar {
+	var out []hdrhistogram.Bar
+	for _, b := range h.Distribution() {
+		if b.Count > 0 {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
 // Decode parses a histogram written by Operations. Its geometry must be
 // within tsbench's own (1 µs .. 1 h, 3 significant digits): a summary is
 // input too, and a header claiming a wider range would have the decoder
