@@ -321,6 +321,9 @@ func TestWorkerInputErrors(t *testing.T) {
 		{[]string{"run", "--target", "null", "--workers", "3", "--group", "g", "--clients", "2"}, "CLIENT_NUMBER"},
 		{[]string{"run", "--target", "null", "--workers", "2", "--group", "g", "--clients", "2", "--results", "off"}, "--start-at"},
 		{[]string{"run", "--scenario", "mot-ingest", "--group", "g"}, "not a scenario's phases"},
+		{[]string{"run", "--scenario", "mot-ingest", "--data", "x.csv"}, "not in a scenario's phases"},
+		{[]string{"generate"}, "--out DIR is required"},
+		{[]string{"generate", "--out", "x", "--set", "DATA=y.csv"}, "a file is already data"},
 		{[]string{"merge"}, "--group NAME or as RUN|FILE"},
 		{[]string{"merge", "--group", "g", "x.json"}, "--group NAME or as RUN|FILE"},
 	}

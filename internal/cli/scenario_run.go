@@ -233,6 +233,9 @@ func phaseConfigs(cmd *cobra.Command, f *runFlags, flags []*keyFlag, sc *scenari
 		if err != nil {
 			return nil, fmt.Errorf("phase %s: %w", p.Name, err)
 		}
+		if c.Data != "" {
+			return nil, usageError("--data (DATA) replays your data in a run of its own, not in a scenario's phases: drop --scenario, or --data")
+		}
 		if c.Scaled() {
 			// Each phase would need its own group and barrier.
 			return nil, usageError("--workers/--group (WORKERS, RUN_GROUP) split single runs, not a scenario's phases: " +

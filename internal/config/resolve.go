@@ -66,6 +66,7 @@ var crossChecks = []func(*Config) error{
 	checkGroups,
 	checkClients,
 	checkWorkers,
+	checkData,
 	checkQuerySizes,
 	checkNumericSensors,
 	checkTagCardinality,
@@ -127,6 +128,14 @@ func checkWorkers(c *Config) error {
 	case strings.TrimSpace(c.RunGroup) == "":
 		return conflict(c, "RUN_GROUP", "", "a name shared by the workers of one run, e.g. --group nightly-42",
 			fmt.Sprintf("WORKERS = %d needs it: the workers meet at the start barrier and are merged by it", c.Workers))
+	}
+	return nil
+}
+
+// checkData: a replay writes time series; TPC-C has its own data.
+func checkData(c *Config) error {
+	if c.Data != "" && c.Workload == WorkloadTPCC {
+		return conflict(c, "DATA", c.Data, "empty with WORKLOAD = tpcc", "TPC-C loads and runs its own tables; DATA replays time series")
 	}
 	return nil
 }

@@ -48,6 +48,10 @@ func TestWorkerSettings(t *testing.T) {
 		{"start at alone", []string{"START_AT=2026-11-23T10:00:00Z"}, "START_AT"},
 		{"bad start at", []string{"WORKERS=2", "RUN_GROUP=g", "CLIENT_NUMBER=2", "DEVICE_NUMBER=2", "START_AT=soon"}, "RFC 3339"},
 		{"bad barrier timeout", []string{"BARRIER_TIMEOUT=-1s"}, "BARRIER_TIMEOUT"},
+		{"data with TPC-C", []string{"DATA=x.csv", "WORKLOAD=tpcc", "DB_SWITCH=postgres"}, "TPC-C loads and runs its own tables"},
+		{"data with workers", []string{"DATA=x.csv", "WORKERS=2", "RUN_GROUP=g", "CLIENT_NUMBER=2", "DEVICE_NUMBER=2"}, "1 with DATA"},
+		{"bad data type", []string{"DATA_TYPES=temp=REAL"}, "DATA_TYPES"},
+		{"bad time unit", []string{"DATA_TIME_UNIT=minutes"}, "DATA_TIME_UNIT"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
