@@ -1,15 +1,19 @@
 // Package kubernetes_test checks the Kubernetes manifests of
-// deploy/kubernetes: each document decodes strictly into the Kubernetes API
-// type of its kind (an unknown or misspelled field fails), and the pieces
-// are wired together as 'tsbench run --workers' needs them.
+// deploy/kubernetes before anyone applies them: every document decodes
+// strictly into the Kubernetes API type of its kind (an unknown, misspelled
+// or wrongly cased field fails, as it would with kubectl's strict field
+// validation), and the pieces are wired together as 'tsbench run --workers'
+// needs them. The mutation tests break the real manifests on purpose and
+// expect each check to notice.
 package kubernetes_test
 
 import (
-	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -18,213 +22,640 @@ import (
 
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
-	sigsjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
 
 	"github.com/tsbench/tsbench/internal/config"
 )
 
-// manifests are the decoded documents of every *.yaml file here.
+// ---- reading and strict decoding -----------------------------------------
+
+// manifests are the decoded documents of a set of manifest files, by name.
 type manifests struct {
 	jobs       map[string]*batchv1.Job
 	configMaps map[string]*corev1.ConfigMap
 	secrets    map[string]*corev1.Secret
 }
 
-// strict decodes a YAML document as the API server decodes JSON: field
-// names match case-sensitively, and unknown or duplicate fields are errors.
-func strict(doc []byte, v any) error {
-	j, err := yaml.YAMLToJSON(doc)
-	if err != nil {
-		return err
+// docSeparator is a YAML document marker line.
+var docSeparator = regexp.MustCompile(`(?m)^---[ \t]*(#.*)?$`)
+
+// splitDocuments splits a multi-document YAML file, dropping documents
+// that hold only comments and blank lines.
+func splitDocuments(b []byte) []string {
+	var docs []string
+	for _, d := range docSeparator.Split(string(b), -1) {
+		for _, l := range strings.Split(d, "\n") {
+			if t := strings.TrimSpace(l); t != "" && !strings.HasPrefix(t, "#") {
+				docs = append(docs, d)
+				break
+			}
+		}
 	}
-	problems, err := sigsjson.UnmarshalStrict(j, v)
-	if err != nil {
-		return err
-	}
-	if len(problems) > 0 {
-		return errors.Join(problems...)
-	}
-	return nil
+	return docs
 }
 
-// decode reads one document strictly into the type of its kind.
-func decode(m *manifests, name string, doc []byte) error {
-	var head struct{ Kind string }
-	if err := yaml.Unmarshal(doc, &head); err != nil {
-		return fmt.Errorf("%s: %w", name, err)
+// parse decodes every document of files (name to content), each strictly
+// into the type its kind names.
+func parse(files map[string][]byte) (*manifests, error) {
+	m := &manifests{
+		jobs:       map[string]*batchv1.Job{},
+		configMaps: map[string]*corev1.ConfigMap{},
+		secrets:    map[string]*corev1.Secret{},
 	}
-	var err error
+	names := make([]string, 0, len(files))
+	for n := range files {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		for i, doc := range splitDocuments(files[n]) {
+			if err := m.add([]byte(doc)); err != nil {
+				return nil, fmt.Errorf("%s, document %d: %w", n, i+1, err)
+			}
+		}
+	}
+	return m, nil
+}
+
+func (m *manifests) add(doc []byte) error {
+	var head struct {
+		APIVersion string `json:"apiVersion"`
+		Kind       string `json:"kind"`
+		Metadata   struct {
+			Name string `json:"name"`
+		} `json:"metadata"`
+	}
+	if err := yaml.Unmarshal(doc, &head); err != nil {
+		return err
+	}
+	if head.Metadata.Name == "" {
+		return errors.New("no metadata.name")
+	}
+	type target struct {
+		apiVersion string
+		obj        any
+		store      func()
+	}
+	var t target
 	switch head.Kind {
 	case "Job":
 		j := &batchv1.Job{}
-		err = strict(doc, j)
-		m.jobs[j.Name] = j
+		t = target{"batch/v1", j, func() { m.jobs[j.Name] = j }}
 	case "ConfigMap":
 		c := &corev1.ConfigMap{}
-		err = strict(doc, c)
-		m.configMaps[c.Name] = c
+		t = target{"v1", c, func() { m.configMaps[c.Name] = c }}
 	case "Secret":
 		s := &corev1.Secret{}
-		err = strict(doc, s)
-		m.secrets[s.Name] = s
+		t = target{"v1", s, func() { m.secrets[s.Name] = s }}
 	default:
-		return fmt.Errorf("%s: kind %q: this test knows Job, ConfigMap and Secret", name, head.Kind)
+		return fmt.Errorf("kind %q: this test decodes Job, ConfigMap and Secret; teach it the new kind", head.Kind)
 	}
-	if err != nil {
-		return fmt.Errorf("%s (%s): %w", name, head.Kind, err)
+	if head.APIVersion != t.apiVersion {
+		return fmt.Errorf("%s %s: apiVersion %q, want %q", head.Kind, head.Metadata.Name, head.APIVersion, t.apiVersion)
+	}
+	if err := strictDecode(doc, t.obj); err != nil {
+		return fmt.Errorf("%s %s: %w", head.Kind, head.Metadata.Name, err)
+	}
+	t.store()
+	return nil
+}
+
+// strictDecode decodes one YAML document into v, refusing unknown fields
+// and duplicate keys (sigs.k8s.io/yaml's UnmarshalStrict) and field names
+// in the wrong case. The last needs a check of its own: UnmarshalStrict
+// decodes through encoding/json, which matches field names without regard
+// to case, so it takes "CompletionMode" for "completionMode"; the API
+// server does not.
+func strictDecode(doc []byte, v any) error {
+	if err := yaml.UnmarshalStrict(doc, v); err != nil {
+		return err
+	}
+	var generic any
+	if err := yaml.Unmarshal(doc, &generic); err != nil {
+		return err
+	}
+	return exactFieldNames(reflect.TypeOf(v), generic, "")
+}
+
+var jsonUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
+
+// exactFieldNames walks a decoded document alongside the Go type it was
+// decoded into and reports the first key that names no field exactly.
+func exactFieldNames(t reflect.Type, v any, path string) error {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if reflect.PointerTo(t).Implements(jsonUnmarshaler) {
+		return nil // decodes itself: Quantity, IntOrString, Time, ...
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		obj, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		fields := jsonFields(t)
+		keys := make([]string, 0, len(obj))
+		for k := range obj {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			ft, ok := fields[k]
+			if !ok {
+				return fmt.Errorf("unknown field %q (field names are case-sensitive)", strings.TrimPrefix(path+"."+k, "."))
+			}
+			if err := exactFieldNames(ft, obj[k], path+"."+k); err != nil {
+				return err
+			}
+		}
+	case reflect.Map:
+		obj, _ := v.(map[string]any)
+		for k, e := range obj {
+			if err := exactFieldNames(t.Elem(), e, path+"."+k); err != nil {
+				return err
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		list, _ := v.([]any)
+		for i, e := range list {
+			if err := exactFieldNames(t.Elem(), e, fmt.Sprintf("%s[%d]", path, i)); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }
 
-func load(t *testing.T) *manifests {
-	t.Helper()
-	files, err := filepath.Glob("*.yaml")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no manifests: %v", err)
-	}
-	m := &manifests{jobs: map[string]*batchv1.Job{}, configMaps: map[string]*corev1.ConfigMap{}, secrets: map[string]*corev1.Secret{}}
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
+// jsonFields maps a struct's JSON field names, inlined structs included,
+// to their types.
+func jsonFields(t reflect.Type) map[string]reflect.Type {
+	out := map[string]reflect.Type{}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		if tag == "-" || (!f.IsExported() && !f.Anonymous) {
+			continue
 		}
-		for i, doc := range bytes.Split(b, []byte("\n---")) {
-			if len(bytes.TrimSpace(stripComments(doc))) == 0 {
+		name, opts, _ := strings.Cut(tag, ",")
+		if (f.Anonymous && name == "") || slices.Contains(strings.Split(opts, ","), "inline") {
+			inner := f.Type
+			for inner.Kind() == reflect.Pointer {
+				inner = inner.Elem()
+			}
+			if inner.Kind() == reflect.Struct {
+				for k, v := range jsonFields(inner) {
+					out[k] = v
+				}
 				continue
 			}
-			if err := decode(m, fmt.Sprintf("%s document %d", f, i+1), doc); err != nil {
-				t.Fatal(err)
-			}
 		}
-	}
-	return m
-}
-
-func stripComments(doc []byte) []byte {
-	var out [][]byte
-	for _, l := range bytes.Split(doc, []byte("\n")) {
-		if !bytes.HasPrefix(bytes.TrimSpace(l), []byte("#")) {
-			out = append(out, l)
+		if name == "" {
+			name = f.Name
 		}
-	}
-	return bytes.Join(out, []byte("\n"))
-}
-
-// The strict decode is what catches a misspelled field: prove it can fail.
-func TestStrictDecodeRefusesUnknownFields(t *testing.T) {
-	for _, doc := range []string{
-		"apiVersion: batch/v1\nkind: Job\nmetadata: {name: x}\nspec:\n  completionsMode: Indexed\n",
-		"apiVersion: batch/v1\nkind: Job\nmetadata: {name: x}\nspec:\n  template:\n    spec:\n      containers: [{name: a, imag: x}]\n",
-		"apiVersion: v1\nkind: Secret\nmetadata: {name: x}\nstringdata: {a: b}\n",
-	} {
-		m := &manifests{jobs: map[string]*batchv1.Job{}, configMaps: map[string]*corev1.ConfigMap{}, secrets: map[string]*corev1.Secret{}}
-		if err := decode(m, "test", []byte(doc)); err == nil || !strings.Contains(err.Error(), "unknown field") {
-			t.Errorf("decoded %q without complaint (%v)", doc, err)
-		}
-	}
-}
-
-// runFlags are the flags of 'tsbench run' the Job may use (they mirror
-// 'tsbench run --help'); a flag outside it is a typo the Job would only
-// reveal in the cluster.
-var runFlags = []string{"--config", "--workers", "--worker-index", "--group", "--barrier-timeout", "--start-at", "--quiet", "--results", "--set"}
-
-// image is the image the guide builds and the Jobs run.
-const image = "tsbench:0.1.0"
-
-func TestWorkersJob(t *testing.T) {
-	m := load(t)
-	job := m.jobs["tsbench-run-1"]
-	if job == nil {
-		t.Fatalf("no Job tsbench-run-1 among %d jobs", len(m.jobs))
-	}
-	s := job.Spec
-	if s.CompletionMode == nil || *s.CompletionMode != batchv1.IndexedCompletion {
-		t.Fatalf("completionMode %v, want Indexed: the completion index is the worker index", s.CompletionMode)
-	}
-	if s.BackoffLimit == nil || *s.BackoffLimit != 0 {
-		t.Errorf("backoffLimit %v, want 0: a retried worker would run its share twice", s.BackoffLimit)
-	}
-	if s.Template.Spec.RestartPolicy != corev1.RestartPolicyNever {
-		t.Errorf("restartPolicy %q, want Never", s.Template.Spec.RestartPolicy)
-	}
-	if len(s.Template.Spec.Containers) != 1 {
-		t.Fatalf("%d containers, want 1", len(s.Template.Spec.Containers))
-	}
-	c := s.Template.Spec.Containers[0]
-	args := flagValues(t, c.Args)
-	workers, err := strconv.Atoi(args["--workers"])
-	if err != nil || workers < 2 {
-		t.Fatalf("--workers %q", args["--workers"])
-	}
-	if s.Parallelism == nil || s.Completions == nil || int(*s.Parallelism) != workers || int(*s.Completions) != workers {
-		t.Fatalf("parallelism %s, completions %s: both must be --workers = %d", int32Text(s.Parallelism), int32Text(s.Completions), workers)
-	}
-	if args["--worker-index"] != "$(JOB_COMPLETION_INDEX)" || args["--group"] != "$(TSBENCH_GROUP)" {
-		t.Fatalf("--worker-index %q, --group %q", args["--worker-index"], args["--group"])
-	}
-	env := envOf(c)
-	if f := env["JOB_COMPLETION_INDEX"].ValueFrom; f == nil || f.FieldRef == nil ||
-		f.FieldRef.FieldPath != "metadata.annotations['batch.kubernetes.io/job-completion-index']" {
-		t.Fatalf("JOB_COMPLETION_INDEX is not the pod's completion index: %+v", env["JOB_COMPLETION_INDEX"])
-	}
-	if f := env["TSBENCH_GROUP"].ValueFrom; f == nil || f.FieldRef == nil || !strings.Contains(f.FieldRef.FieldPath, "job-name") {
-		t.Fatalf("TSBENCH_GROUP is not the job name: %+v", env["TSBENCH_GROUP"])
-	}
-	checkSecrets(t, m, c)
-	checkContainer(t, c)
-	if sc := s.Template.Spec.SecurityContext; sc == nil || sc.RunAsNonRoot == nil || !*sc.RunAsNonRoot {
-		t.Errorf("the pod does not require a non-root user")
-	}
-	cfg := benchConfig(t, m, c, args["--config"])
-	if cfg.Clients < workers {
-		t.Errorf("CLIENT_NUMBER %d < %d workers: tsbench would refuse it", cfg.Clients, workers)
-	}
-}
-
-func TestMergeJob(t *testing.T) {
-	m := load(t)
-	job := m.jobs["tsbench-merge-1"]
-	if job == nil {
-		t.Fatal("no merge Job")
-	}
-	c := job.Spec.Template.Spec.Containers[0]
-	if len(c.Args) < 3 || c.Args[0] != "merge" || c.Args[1] != "--group" || c.Args[2] != "tsbench-run-1" {
-		t.Fatalf("merge args %v: want merge --group <the workers' job name>", c.Args)
-	}
-	checkSecrets(t, m, c)
-	checkContainer(t, c)
-}
-
-// flagValues reads 'run FLAG VALUE ...' args, refusing unknown flags.
-func flagValues(t *testing.T, args []string) map[string]string {
-	t.Helper()
-	if len(args) == 0 || args[0] != "run" {
-		t.Fatalf("args %v: want 'run' first", args)
-	}
-	out := map[string]string{}
-	for i := 1; i < len(args); i++ {
-		name, value, inline := strings.Cut(args[i], "=")
-		if !slices.Contains(runFlags, name) {
-			t.Fatalf("arg %q: not a 'tsbench run' flag the Job may use (%v)", args[i], runFlags)
-		}
-		switch {
-		case inline:
-		case name == "--quiet":
-			value = "true"
-		case i+1 < len(args):
-			i++
-			value = args[i]
-		default:
-			t.Fatalf("flag %s has no value", name)
-		}
-		out[name] = value
+		out[name] = f.Type
 	}
 	return out
 }
 
-func envOf(c corev1.Container) map[string]corev1.EnvVar {
+// ---- the contract with tsbench --------------------------------------------
+
+// flagSpec describes a flag the manifests may pass to tsbench: whether it
+// takes a value as the next argument, and the configuration key it sets
+// ("" for none), as the CLI maps it.
+type flagSpec struct {
+	value bool
+	key   string
+}
+
+// runFlags are the flags of 'tsbench run' the worker Job may use. They
+// mirror 'tsbench run --help' (the scale-out subset); anything else is a
+// typo or a flag that does not belong in a manifest (--results would put
+// the store's password in the pod spec). --quiet is optional-valued, so a
+// value must be attached (--quiet=false), never the next argument.
+var runFlags = map[string]flagSpec{
+	"--config":          {value: true},
+	"--workers":         {value: true, key: "WORKERS"},
+	"--worker-index":    {value: true, key: "WORKER_INDEX"},
+	"--group":           {value: true, key: "RUN_GROUP"},
+	"--barrier-timeout": {value: true, key: "BARRIER_TIMEOUT"},
+	"--start-at":        {value: true, key: "START_AT"},
+	"--quiet":           {key: "IS_QUIET_MODE"},
+}
+
+// mergeFlags mirror 'tsbench merge --help' likewise.
+var mergeFlags = map[string]flagSpec{
+	"--group":   {value: true},
+	"--workers": {value: true},
+	"--verify":  {},
+}
+
+const (
+	completionIndexPath = "metadata.annotations['batch.kubernetes.io/job-completion-index']"
+	jobNamePath         = "metadata.labels['batch.kubernetes.io/job-name']"
+)
+
+// secretEnv are the variables tsbench reads credentials from; they must
+// come from a Secret, never from a literal value.
+var secretEnv = []string{"TSBENCH_PASSWORD", "TSBENCH_RESULTS"}
+
+// parseArgs reads 'COMMAND --flag value ...' as tsbench's flag parser does,
+// refusing flags outside allowed and positional arguments.
+func parseArgs(args []string, command string, allowed map[string]flagSpec) (map[string]string, error) {
+	if len(args) == 0 || args[0] != command {
+		return nil, fmt.Errorf("args %q: want %q first", args, command)
+	}
+	out := map[string]string{}
+	for i := 1; i < len(args); i++ {
+		name, value, inline := strings.Cut(args[i], "=")
+		spec, ok := allowed[name]
+		if !ok {
+			return nil, fmt.Errorf("arg %q: not a 'tsbench %s' flag these manifests may use", args[i], command)
+		}
+		if _, twice := out[name]; twice {
+			return nil, fmt.Errorf("flag %s given twice", name)
+		}
+		switch {
+		case inline:
+		case !spec.value:
+			value = "true"
+		case i+1 < len(args) && !strings.HasPrefix(args[i+1], "--"):
+			i++
+			value = args[i]
+		default:
+			return nil, fmt.Errorf("flag %s has no value", name)
+		}
+		out[name] = value
+	}
+	return out, nil
+}
+
+// ---- the checks --------------------------------------------------------------
+
+// checker collects every problem rather than stopping at the first.
+type checker struct {
+	m    *manifests
+	errs []error
+}
+
+func (c *checker) fail(format string, args ...any) {
+	c.errs = append(c.errs, fmt.Errorf(format, args...))
+}
+
+// check runs every wiring check; image is the image the guide builds.
+func check(m *manifests, image string) []error {
+	c := &checker{m: m}
+	var workers, merges []*batchv1.Job
+	for _, name := range sortedKeys(m.jobs) {
+		j := m.jobs[name]
+		if j.Spec.CompletionMode != nil && *j.Spec.CompletionMode == batchv1.IndexedCompletion {
+			workers = append(workers, j)
+		} else {
+			merges = append(merges, j)
+		}
+	}
+	if len(workers) != 1 {
+		c.fail("%d Jobs with completionMode Indexed, want exactly 1 (the workers)", len(workers))
+	}
+	if len(m.configMaps) == 0 || len(m.secrets) == 0 {
+		c.fail("want a ConfigMap and a Secret among the manifests")
+	}
+	for _, j := range workers {
+		c.workerJob(j)
+	}
+	for _, j := range merges {
+		c.mergeJob(j, workers)
+	}
+	for _, j := range append(workers, merges...) {
+		c.pod(j, image)
+	}
+	for _, name := range sortedKeys(m.secrets) {
+		c.exampleSecret(m.secrets[name])
+	}
+	return c.errs
+}
+
+// workerJob: Indexed, N pods at once, no retries, and 'tsbench run' with
+// the worker index and group wired from the pod's own metadata.
+func (c *checker) workerJob(j *batchv1.Job) {
+	s := j.Spec
+	if s.BackoffLimit == nil || *s.BackoffLimit != 0 {
+		c.fail("Job %s: backoffLimit %s, want 0: a retried worker would run its share a second time", j.Name, int32Text(s.BackoffLimit))
+	}
+	ctr, ok := c.onlyContainer(j)
+	if !ok {
+		return
+	}
+	args, err := parseArgs(ctr.Args, "run", runFlags)
+	if err != nil {
+		c.fail("Job %s: %v", j.Name, err)
+		return
+	}
+	for _, f := range []string{"--config", "--workers", "--worker-index", "--group"} {
+		if args[f] == "" {
+			c.fail("Job %s: no %s", j.Name, f)
+		}
+	}
+	workers, err := strconv.Atoi(args["--workers"])
+	if err != nil || workers < 1 {
+		c.fail("Job %s: --workers %q is not a count of workers", j.Name, args["--workers"])
+		return
+	}
+	if s.Parallelism == nil || int(*s.Parallelism) != workers || s.Completions == nil || int(*s.Completions) != workers {
+		c.fail("Job %s: parallelism %s and completions %s must both be --workers = %d (all workers meet at the barrier at once)",
+			j.Name, int32Text(s.Parallelism), int32Text(s.Completions), workers)
+	}
+	env := envByName(ctr)
+	if args["--worker-index"] != "$(JOB_COMPLETION_INDEX)" {
+		c.fail("Job %s: --worker-index %q, want $(JOB_COMPLETION_INDEX)", j.Name, args["--worker-index"])
+	}
+	if e := env["JOB_COMPLETION_INDEX"]; e.ValueFrom == nil || e.ValueFrom.FieldRef == nil || e.ValueFrom.FieldRef.FieldPath != completionIndexPath {
+		c.fail("Job %s: env JOB_COMPLETION_INDEX must come from fieldRef %s", j.Name, completionIndexPath)
+	}
+	if args["--group"] != "$(TSBENCH_GROUP)" {
+		c.fail("Job %s: --group %q, want $(TSBENCH_GROUP) (the Job's name)", j.Name, args["--group"])
+	}
+	if e := env["TSBENCH_GROUP"]; e.ValueFrom == nil || e.ValueFrom.FieldRef == nil || e.ValueFrom.FieldRef.FieldPath != jobNamePath {
+		c.fail("Job %s: env TSBENCH_GROUP must come from fieldRef %s", j.Name, jobNamePath)
+	}
+	text, ok := c.configFile(j, ctr, args["--config"])
+	if !ok {
+		return
+	}
+	// Resolve the configuration as each worker's tsbench will: the file,
+	// then the flags, with the pod's variables expanded.
+	for i := range workers {
+		if err := c.resolveWorker(j, ctr, text, i); err != nil {
+			c.fail("Job %s, worker %d of %d: %v", j.Name, i, workers, err)
+		}
+	}
+}
+
+// resolveWorker loads the bench configuration with tsbench's own loader,
+// applies worker i's flags and resolves it.
+func (c *checker) resolveWorker(j *batchv1.Job, ctr corev1.Container, text string, i int) error {
+	cfg := config.Default()
+	warnings, err := config.LoadYAML(cfg, strings.NewReader(text), "bench.yaml")
+	if err != nil {
+		return err
+	}
+	if len(warnings) > 0 {
+		// An unknown key is only a warning to tsbench; here it is a typo.
+		return fmt.Errorf("bench.yaml: %s", strings.Join(warnings, "; "))
+	}
+	vars, err := podEnv(j, ctr, i)
+	if err != nil {
+		return err
+	}
+	args, err := parseArgs(expand(ctr.Args, vars), "run", runFlags)
+	if err != nil {
+		return err
+	}
+	for _, name := range sortedKeys(args) {
+		if key := runFlags[name].key; key != "" {
+			if err := config.Set(cfg, key, args[name]); err != nil {
+				return fmt.Errorf("%s %s: %w", name, args[name], err)
+			}
+		}
+	}
+	if err := config.Resolve(cfg); err != nil {
+		return err
+	}
+	if lo, hi := cfg.ClientRange(); hi <= lo {
+		return fmt.Errorf("no clients of CLIENT_NUMBER = %d for this worker", cfg.Clients)
+	}
+	return nil
+}
+
+// podEnv are the values the container's plain and downward-API variables
+// take in pod i of Job j (the Secret's are left out).
+func podEnv(j *batchv1.Job, ctr corev1.Container, i int) (map[string]string, error) {
+	vars := map[string]string{}
+	for _, e := range ctr.Env {
+		switch {
+		case e.ValueFrom == nil:
+			vars[e.Name] = e.Value
+		case e.ValueFrom.FieldRef != nil:
+			switch p := e.ValueFrom.FieldRef.FieldPath; p {
+			case completionIndexPath:
+				vars[e.Name] = strconv.Itoa(i)
+			case jobNamePath:
+				vars[e.Name] = j.Name
+			default:
+				return nil, fmt.Errorf("env %s: fieldRef %s is not one this test knows", e.Name, p)
+			}
+		}
+	}
+	return vars, nil
+}
+
+var varRef = regexp.MustCompile(`\$\(([A-Za-z_][A-Za-z0-9_]*)\)`)
+
+// expand replaces $(VAR) as the kubelet does in args. A reference to an
+// undefined variable is kept as written, which tsbench would then be given
+// literally: the flag parser or the config check reports it.
+func expand(args []string, vars map[string]string) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = varRef.ReplaceAllStringFunc(a, func(ref string) string {
+			if v, ok := vars[ref[2:len(ref)-1]]; ok {
+				return v
+			}
+			return ref
+		})
+	}
+	return out
+}
+
+// configFile finds the text of --config in the ConfigMap mounted at its
+// directory.
+func (c *checker) configFile(j *batchv1.Job, ctr corev1.Container, path string) (string, bool) {
+	dir, file := filepath.Split(path)
+	var volume string
+	for _, vm := range ctr.VolumeMounts {
+		if filepath.Clean(vm.MountPath) == filepath.Clean(dir) {
+			volume = vm.Name
+		}
+	}
+	var cm *corev1.ConfigMap
+	for _, v := range j.Spec.Template.Spec.Volumes {
+		if v.Name == volume && v.ConfigMap != nil {
+			cm = c.m.configMaps[v.ConfigMap.Name]
+			if cm == nil {
+				c.fail("Job %s: volume %s is ConfigMap %q, which no manifest defines", j.Name, volume, v.ConfigMap.Name)
+				return "", false
+			}
+		}
+	}
+	if cm == nil {
+		c.fail("Job %s: --config %s is on no ConfigMap volume", j.Name, path)
+		return "", false
+	}
+	text, ok := cm.Data[file]
+	if !ok {
+		c.fail("Job %s: ConfigMap %s has no key %s (--config %s)", j.Name, cm.Name, file, path)
+		return "", false
+	}
+	var keys map[string]any
+	if err := yaml.Unmarshal([]byte(text), &keys); err != nil {
+		c.fail("ConfigMap %s, %s: %v", cm.Name, file, err)
+		return "", false
+	}
+	for k := range keys {
+		if secretName.MatchString(k) {
+			c.fail("ConfigMap %s sets %s: credentials belong in the Secret", cm.Name, k)
+		}
+	}
+	return text, true
+}
+
+// mergeJob: one pod running 'tsbench merge --group' with the workers' Job
+// name, which is their group.
+func (c *checker) mergeJob(j *batchv1.Job, workers []*batchv1.Job) {
+	s := j.Spec
+	if (s.Parallelism != nil && *s.Parallelism != 1) || (s.Completions != nil && *s.Completions != 1) {
+		c.fail("Job %s: a merge runs once: parallelism %s, completions %s", j.Name, int32Text(s.Parallelism), int32Text(s.Completions))
+	}
+	ctr, ok := c.onlyContainer(j)
+	if !ok {
+		return
+	}
+	args, err := parseArgs(ctr.Args, "merge", mergeFlags)
+	if err != nil {
+		c.fail("Job %s: %v", j.Name, err)
+		return
+	}
+	if !slices.ContainsFunc(workers, func(w *batchv1.Job) bool { return w.Name == args["--group"] }) {
+		c.fail("Job %s: merge --group %q, want the workers' Job name", j.Name, args["--group"])
+	}
+}
+
+// pod: what every Job's pod needs, whatever it runs.
+func (c *checker) pod(j *batchv1.Job, image string) {
+	ps := j.Spec.Template.Spec
+	if ps.RestartPolicy != corev1.RestartPolicyNever {
+		c.fail("Job %s: restartPolicy %q, want Never", j.Name, ps.RestartPolicy)
+	}
+	ctr, ok := c.onlyContainer(j)
+	if !ok {
+		return
+	}
+	if ctr.Image != image {
+		c.fail("Job %s: image %q, want %q, the one the README builds", j.Name, ctr.Image, image)
+	}
+	if !nonRoot(ps.SecurityContext, ctr.SecurityContext) {
+		c.fail("Job %s: runAsNonRoot is not true", j.Name)
+	}
+	if sc := ctr.SecurityContext; sc == nil || sc.ReadOnlyRootFilesystem == nil || !*sc.ReadOnlyRootFilesystem {
+		c.fail("Job %s: readOnlyRootFilesystem is not true", j.Name)
+	}
+	for _, r := range []corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceMemory} {
+		req, okReq := ctr.Resources.Requests[r]
+		lim, okLim := ctr.Resources.Limits[r]
+		switch {
+		case !okReq || !okLim:
+			c.fail("Job %s: %s request and limit must both be set", j.Name, r)
+		case req.Cmp(lim) > 0:
+			c.fail("Job %s: %s request %s above its limit %s", j.Name, r, req.String(), lim.String())
+		}
+	}
+	c.dataDir(j, ctr)
+	c.credentials(j, ctr)
+}
+
+// dataDir: with a read-only root, TSBENCH_DATA_DIR must be an emptyDir.
+func (c *checker) dataDir(j *batchv1.Job, ctr corev1.Container) {
+	dir := envByName(ctr)["TSBENCH_DATA_DIR"].Value
+	if dir == "" {
+		c.fail("Job %s: env TSBENCH_DATA_DIR is not set", j.Name)
+		return
+	}
+	for _, vm := range ctr.VolumeMounts {
+		if filepath.Clean(vm.MountPath) != filepath.Clean(dir) {
+			continue
+		}
+		for _, v := range j.Spec.Template.Spec.Volumes {
+			if v.Name == vm.Name && v.EmptyDir != nil && !vm.ReadOnly {
+				return
+			}
+		}
+	}
+	c.fail("Job %s: TSBENCH_DATA_DIR %s is not a writable emptyDir mount", j.Name, dir)
+}
+
+var (
+	credentialsInURL = regexp.MustCompile(`://[^/@\s:]*:[^/@\s]+@`)
+	secretName       = regexp.MustCompile(`(?i)password|passwd|token|secret|_pwd?$`)
+)
+
+// credentials: TSBENCH_PASSWORD and TSBENCH_RESULTS come from a Secret the
+// manifests define, by a key it has; nothing else carries a credential in
+// plain text.
+func (c *checker) credentials(j *batchv1.Job, ctr corev1.Container) {
+	env := envByName(ctr)
+	for _, name := range secretEnv {
+		e, ok := env[name]
+		if !ok || e.Value != "" || e.ValueFrom == nil || e.ValueFrom.SecretKeyRef == nil {
+			c.fail("Job %s: env %s must come from a secretKeyRef", j.Name, name)
+			continue
+		}
+		ref := e.ValueFrom.SecretKeyRef
+		sec := c.m.secrets[ref.Name]
+		if sec == nil {
+			c.fail("Job %s: env %s refers to Secret %q, which no manifest defines", j.Name, name, ref.Name)
+			continue
+		}
+		_, inString := sec.StringData[ref.Key]
+		_, inData := sec.Data[ref.Key]
+		if !inString && !inData {
+			c.fail("Job %s: env %s refers to key %q, which Secret %s lacks", j.Name, name, ref.Key, ref.Name)
+		}
+	}
+	for _, e := range ctr.Env {
+		if e.Value == "" {
+			continue
+		}
+		if credentialsInURL.MatchString(e.Value) || secretName.MatchString(e.Name) {
+			c.fail("Job %s: env %s has a literal value that looks like a credential", j.Name, e.Name)
+		}
+	}
+	for _, a := range append(slices.Clone(ctr.Command), ctr.Args...) {
+		if credentialsInURL.MatchString(a) || secretName.MatchString(a) {
+			c.fail("Job %s: argument %q carries a credential", j.Name, a)
+		}
+	}
+}
+
+// exampleSecret: the Secret manifest is a template; every value is a
+// placeholder to replace.
+func (c *checker) exampleSecret(s *corev1.Secret) {
+	if len(s.Data) > 0 {
+		c.fail("Secret %s: data is set; the example holds placeholders in stringData only", s.Name)
+	}
+	for _, k := range sortedKeys(s.StringData) {
+		if !strings.Contains(s.StringData[k], "CHANGE-ME") {
+			c.fail("Secret %s: %s is not a CHANGE-ME placeholder", s.Name, k)
+		}
+	}
+}
+
+func (c *checker) onlyContainer(j *batchv1.Job) (corev1.Container, bool) {
+	ps := j.Spec.Template.Spec
+	if len(ps.Containers) != 1 || len(ps.InitContainers) > 0 {
+		c.fail("Job %s: %d containers, %d init containers: want one container", j.Name, len(ps.Containers), len(ps.InitContainers))
+		return corev1.Container{}, false
+	}
+	return ps.Containers[0], true
+}
+
+func nonRoot(pod *corev1.PodSecurityContext, ctr *corev1.SecurityContext) bool {
+	if ctr != nil && ctr.RunAsNonRoot != nil {
+		return *ctr.RunAsNonRoot
+	}
+	return pod != nil && pod.RunAsNonRoot != nil && *pod.RunAsNonRoot
+}
+
+func envByName(c corev1.Container) map[string]corev1.EnvVar {
 	out := map[string]corev1.EnvVar{}
 	for _, e := range c.Env {
 		out[e.Name] = e
@@ -232,106 +663,13 @@ func envOf(c corev1.Container) map[string]corev1.EnvVar {
 	return out
 }
 
-var credentialsInURL = regexp.MustCompile(`://[^/@\s]+:[^/@\s]+@`)
-
-// checkSecrets: the passwords come from the Secret by reference, the Secret
-// exists and has the keys, and no plain value carries a credential.
-func checkSecrets(t *testing.T, m *manifests, c corev1.Container) {
-	t.Helper()
-	env := envOf(c)
-	for _, name := range []string{"TSBENCH_PASSWORD", "TSBENCH_RESULTS"} {
-		e, ok := env[name]
-		if !ok || e.Value != "" || e.ValueFrom == nil || e.ValueFrom.SecretKeyRef == nil {
-			t.Fatalf("%s must come from a secretKeyRef: %+v", name, e)
-		}
-		ref := e.ValueFrom.SecretKeyRef
-		sec := m.secrets[ref.Name]
-		if sec == nil {
-			t.Fatalf("%s refers to Secret %q, which no manifest defines", name, ref.Name)
-		}
-		if _, ok := sec.StringData[ref.Key]; !ok {
-			if _, ok := sec.Data[ref.Key]; !ok {
-				t.Fatalf("Secret %s has no key %q", ref.Name, ref.Key)
-			}
-		}
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
 	}
-	for _, e := range c.Env {
-		low := strings.ToLower(e.Name)
-		if e.Value != "" && (credentialsInURL.MatchString(e.Value) || strings.Contains(low, "password") || strings.Contains(low, "token")) {
-			t.Fatalf("env %s has a plain value that looks like a secret", e.Name)
-		}
-	}
-	for _, a := range c.Args {
-		if credentialsInURL.MatchString(a) || strings.Contains(strings.ToLower(a), "password") {
-			t.Fatalf("arg %q carries a credential", a)
-		}
-	}
-}
-
-// checkContainer: the image the guide builds, resources bounded, a
-// read-only root with the data directory on a volume.
-func checkContainer(t *testing.T, c corev1.Container) {
-	t.Helper()
-	if c.Image != image {
-		t.Errorf("image %q, want %q (what the README builds)", c.Image, image)
-	}
-	for _, r := range []corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceMemory} {
-		if _, ok := c.Resources.Requests[r]; !ok {
-			t.Errorf("no %s request", r)
-		}
-		if _, ok := c.Resources.Limits[r]; !ok {
-			t.Errorf("no %s limit", r)
-		}
-	}
-	if sc := c.SecurityContext; sc == nil || sc.ReadOnlyRootFilesystem == nil || !*sc.ReadOnlyRootFilesystem {
-		t.Errorf("the root filesystem is not read-only")
-	}
-	dataDir := envOf(c)["TSBENCH_DATA_DIR"].Value
-	if dataDir == "" || !slices.ContainsFunc(c.VolumeMounts, func(v corev1.VolumeMount) bool { return v.MountPath == dataDir }) {
-		t.Errorf("TSBENCH_DATA_DIR %q is not a mounted volume (the root filesystem is read-only)", dataDir)
-	}
-}
-
-// benchConfig is the configuration the Job's --config names, read by
-// tsbench's own loader from the ConfigMap mounted there.
-func benchConfig(t *testing.T, m *manifests, c corev1.Container, path string) *config.Config {
-	t.Helper()
-	dir, file := filepath.Split(path)
-	var cmName string
-	for _, vm := range c.VolumeMounts {
-		if filepath.Clean(vm.MountPath) == filepath.Clean(dir) {
-			cmName = vm.Name
-		}
-	}
-	if cmName == "" {
-		t.Fatalf("--config %s is on no volume", path)
-	}
-	var cm *corev1.ConfigMap
-	for _, job := range m.jobs {
-		for _, v := range job.Spec.Template.Spec.Volumes {
-			if v.Name == cmName && v.ConfigMap != nil {
-				cm = m.configMaps[v.ConfigMap.Name]
-			}
-		}
-	}
-	if cm == nil {
-		t.Fatalf("volume %s is not a ConfigMap of these manifests", cmName)
-	}
-	text, ok := cm.Data[file]
-	if !ok {
-		t.Fatalf("ConfigMap %s has no key %s", cm.Name, file)
-	}
-	cfg := config.Default()
-	if _, err := config.LoadYAML(cfg, strings.NewReader(text), cm.Name+"/"+file); err != nil {
-		t.Fatal(err)
-	}
-	if err := config.Resolve(cfg); err != nil {
-		t.Fatal(err)
-	}
-	if regexp.MustCompile(`(?im)^\s*(password|token)\s*:`).MatchString(text) {
-		t.Fatalf("the ConfigMap sets a password or token: it belongs in the Secret")
-	}
-	return cfg
+	slices.Sort(keys)
+	return keys
 }
 
 func int32Text(p *int32) string {
@@ -339,4 +677,188 @@ func int32Text(p *int32) string {
 		return "unset"
 	}
 	return strconv.Itoa(int(*p))
+}
+
+// ---- the image the guide builds ---------------------------------------------
+
+var dockerBuild = regexp.MustCompile(`docker build\b[^\n]*?\s-t\s+(\S+)`)
+
+// guideImage is the image tag every 'docker build -t' in the guide and in
+// the Dockerfile's header builds; they must agree.
+func guideImage(readme, dockerfile string) (string, error) {
+	var tags []string
+	for _, text := range []string{readme, dockerfile} {
+		for _, m := range dockerBuild.FindAllStringSubmatch(text, -1) {
+			tags = append(tags, m[1])
+		}
+	}
+	if len(tags) == 0 {
+		return "", errors.New("no 'docker build -t IMAGE' in README.md or the Dockerfile")
+	}
+	for _, t := range tags[1:] {
+		if t != tags[0] {
+			return "", fmt.Errorf("the guide builds %q and also %q", tags[0], t)
+		}
+	}
+	return tags[0], nil
+}
+
+// ---- the tests ----------------------------------------------------------------
+
+// readFiles reads the manifests of this directory.
+func readFiles(t *testing.T) map[string][]byte {
+	t.Helper()
+	names, err := filepath.Glob("*.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(names) == 0 {
+		t.Fatal("no *.yaml manifests here")
+	}
+	files := map[string][]byte{}
+	for _, n := range names {
+		b, err := os.ReadFile(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[n] = b
+	}
+	return files
+}
+
+func image(t *testing.T) string {
+	t.Helper()
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dockerfile, err := os.ReadFile(filepath.Join("..", "..", "Dockerfile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := guideImage(string(readme), string(dockerfile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return img
+}
+
+func TestManifestsDecodeStrictly(t *testing.T) {
+	m, err := parse(readFiles(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.jobs) == 0 || len(m.configMaps) == 0 || len(m.secrets) == 0 {
+		t.Fatalf("decoded %d Jobs, %d ConfigMaps, %d Secrets: want each kind", len(m.jobs), len(m.configMaps), len(m.secrets))
+	}
+}
+
+func TestManifestsWiring(t *testing.T) {
+	m, err := parse(readFiles(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, err := range check(m, image(t)) {
+		t.Error(err)
+	}
+}
+
+// The strict decode is what catches a misspelled field: prove it can fail,
+// and that it still accepts a correct document.
+func TestStrictDecode(t *testing.T) {
+	const job = "apiVersion: batch/v1\nkind: Job\nmetadata: {name: x}\nspec:\n"
+	for _, tc := range []struct {
+		name, doc, want string // want: "" decodes, else a part of the error
+	}{
+		{"valid", job + "  completionMode: Indexed\n  completions: 2\n", ""},
+		{"misspelled field", job + "  completionsMode: Indexed\n", `unknown field "spec.completionsMode"`},
+		{"wrong case", job + "  CompletionMode: Indexed\n", `unknown field "spec.CompletionMode"`},
+		{"nested unknown field", job + "  template:\n    spec:\n      containers: [{name: a, imag: x}]\n", `unknown field "spec.template.spec.containers[0].imag"`},
+		{"inlined metadata, wrong case", job + "  template:\n    metadata: {Labels: {a: b}}\n", `unknown field "spec.template.metadata.Labels"`},
+		{"duplicate key", job + "  parallelism: 2\n  parallelism: 4\n", `already set`},
+		{"wrong type", job + "  parallelism: four\n", `cannot unmarshal string`},
+		{"resource quantity", job + "  template:\n    spec:\n      containers: [{name: a, resources: {limits: {cpu: 2x}}}]\n", `quantities must match`},
+		{"secret, wrong case", "apiVersion: v1\nkind: Secret\nmetadata: {name: x}\nstringdata: {a: b}\n", `unknown field "stringdata"`},
+		{"configmap, unknown field", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndatas: {a: b}\n", `unknown field "datas"`},
+		{"unknown kind", "apiVersion: v1\nkind: Service\nmetadata: {name: x}\n", `kind "Service"`},
+		{"wrong apiVersion", "apiVersion: batch/v1beta1\nkind: Job\nmetadata: {name: x}\n", `apiVersion "batch/v1beta1"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := parse(map[string][]byte{"test.yaml": []byte(tc.doc)})
+			switch {
+			case tc.want == "" && err != nil:
+				t.Fatalf("refused a valid document: %v", err)
+			case tc.want != "" && err == nil:
+				t.Fatalf("decoded without complaint, want an error with %q", tc.want)
+			case tc.want != "" && !strings.Contains(err.Error(), tc.want):
+				t.Fatalf("error %q, want one with %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestSplitDocuments(t *testing.T) {
+	in := "# header\n---\na: 1\n--- # second\nb: 2\n---\n# only a comment\n---\n\n"
+	got := splitDocuments([]byte(in))
+	if len(got) != 2 || !strings.Contains(got[0], "a: 1") || !strings.Contains(got[1], "b: 2") {
+		t.Fatalf("split into %q", got)
+	}
+}
+
+// Each mutation breaks one thing in the real manifests; the decode or one
+// of the checks must say so. This is the proof that the checks can fail.
+func TestMutationsAreCaught(t *testing.T) {
+	for _, tc := range []struct {
+		name, file, old, new, want string
+	}{
+		{"misspelled completionMode", "job.yaml", "completionMode:", "completionsMode:", "unknown field"},
+		{"not indexed", "job.yaml", "completionMode: Indexed", "completionMode: NonIndexed", "Indexed"},
+		{"parallelism differs", "job.yaml", "parallelism: 4", "parallelism: 3", "parallelism 3"},
+		{"completions differ", "job.yaml", "completions: 4", "completions: 5", "completions 5"},
+		{"workers arg differs", "job.yaml", `- "4"`, `- "2"`, "--workers = 2"},
+		{"retries", "job.yaml", "backoffLimit: 0", "backoffLimit: 6", "backoffLimit 6"},
+		{"index not wired", "job.yaml", "- $(JOB_COMPLETION_INDEX)", "- \"0\"", "--worker-index"},
+		{"index from a label", "job.yaml", "metadata.annotations['batch.kubernetes.io/job-completion-index']", "metadata.labels['batch.kubernetes.io/job-completion-index']", "JOB_COMPLETION_INDEX"},
+		{"group from elsewhere", "job.yaml", jobNamePath, "metadata.name", "TSBENCH_GROUP"},
+		{"unknown flag", "job.yaml", "- --quiet", "- --quite", `"--quite"`},
+		{"bad barrier timeout", "job.yaml", "- 10m", "- ten-minutes", "BARRIER_TIMEOUT"},
+		{"password in plain text", "job.yaml", "secretKeyRef:\n                  name: tsbench-secrets\n                  key: password", "fieldRef:\n                  fieldPath: metadata.name", "TSBENCH_PASSWORD"},
+		{"credentials in a value", "job.yaml", "value: /var/lib/tsbench", "value: postgres://u:pw@h/db", "credential"},
+		{"secret name mismatch", "secret.example.yaml", "name: tsbench-secrets", "name: tsbench-secret", "no manifest defines"},
+		{"secret key missing", "secret.example.yaml", "  results-url:", "  results_url:", `key "results-url"`},
+		{"real secret value", "secret.example.yaml", "password: CHANGE-ME", "password: hunter2", "placeholder"},
+		{"no cpu limit", "job.yaml", "limits:\n              cpu: \"2\"\n", "limits:\n", "cpu request and limit"},
+		{"root allowed", "job.yaml", "runAsNonRoot: true", "runAsNonRoot: false", "runAsNonRoot"},
+		{"writable root", "job.yaml", "readOnlyRootFilesystem: true", "readOnlyRootFilesystem: false", "readOnlyRootFilesystem"},
+		{"data dir not mounted", "job.yaml", "mountPath: /var/lib/tsbench", "mountPath: /var/lib/other", "TSBENCH_DATA_DIR"},
+		{"another image", "job.yaml", "image: tsbench:0.1.0", "image: tsbench:latest", "the one the README builds"},
+		{"config key misspelled", "configmap.yaml", "client_number:", "client_numbr:", "client_numbr"},
+		{"too few clients", "configmap.yaml", "client_number: 16", "client_number: 3", "WORKERS"},
+		{"password in config", "configmap.yaml", "username: tsbench", "username: tsbench\n    password: x", "credentials belong in the Secret"},
+		{"config file renamed", "configmap.yaml", "bench.yaml: |", "benchmark.yaml: |", "has no key bench.yaml"},
+		{"merge group differs", "merge-job.yaml", `"tsbench-run-1"]`, `"tsbench-run-2"]`, "the workers' Job name"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			files := readFiles(t)
+			text := string(files[tc.file])
+			if strings.Count(text, tc.old) != 1 {
+				t.Fatalf("%s holds %q %d times, want once: update this mutation", tc.file, tc.old, strings.Count(text, tc.old))
+			}
+			files[tc.file] = []byte(strings.Replace(text, tc.old, tc.new, 1))
+			m, err := parse(files)
+			var errs []error
+			if err != nil {
+				errs = []error{err}
+			} else {
+				errs = check(m, image(t))
+			}
+			if len(errs) == 0 {
+				t.Fatal("went unnoticed")
+			}
+			joined := errors.Join(errs...).Error()
+			if !strings.Contains(joined, tc.want) {
+				t.Fatalf("errors %q, want one with %q", joined, tc.want)
+			}
+		})
+	}
 }

@@ -279,11 +279,9 @@ func encode(h *hdrhistogram.Histogram) string {
 	if h.TotalCount() == 0 {
 		return ""
 	}
-	b, err := h.Encode(hdrhistogram.V2CompressedEncodingCookieBase)
-	if err != nil {
-		return ""
-	}
-	return base64.StdEncoding.EncodeToString(b)
+	e := encoders.Get().(*encoder)
+	defer encoders.Put(e)
+	return base64.StdEncoding.EncodeToString(e.encodeV2(h))
 }
 
 // Buckets are a histogram's non-empty buckets, lowest first: equal

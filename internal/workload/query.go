@@ -24,6 +24,7 @@ type Queries struct {
 	owned   []ts.Device // QUERY_DEVICE_SELECTION=owned: the client's devices
 	devs    []*ts.Device
 	sens    []int
+	draw    picker // scratch of the draws, reused: a query allocates nothing
 }
 
 // NewQueries prepares the query builder of one client.
@@ -58,11 +59,11 @@ func (q *Queries) Next(kind ts.QueryKind, dst *ts.Query) {
 		q.inTurn(pool, q.drawn-1)
 	} else {
 		q.devs = q.devs[:0]
-		for _, i := range pick(len(q.schema.Devices), c.QueryDevices, key) {
+		for _, i := range q.draw.pick(len(q.schema.Devices), c.QueryDevices, key) {
 			q.devs = append(q.devs, &q.schema.Devices[i])
 		}
 		q.sens = q.sens[:0]
-		for _, i := range pick(len(pool), c.QuerySensors, key^0x5e45) {
+		for _, i := range q.draw.pick(len(pool), c.QuerySensors, key^0x5e45) {
 			q.sens = append(q.sens, pool[i])
 		}
 	}
@@ -96,14 +97,26 @@ func (q *Queries) inTurn(pool []int, i int64) {
 	q.sens = append(q.sens[:0], pool[s0:min(s0+c.QuerySensors, len(pool))]...)
 }
 
+// picker draws distinct indexes; its buffers are reused from draw to draw.
+type picker struct {
+	chosen  []int
+	swapped map[int]int // the slots a draw touched, and the index each holds
+}
+
 // pick draws k distinct indexes from [0, n) in draw order, with a partial
-// Fisher-Yates shuffle driven by hashes of key.
-func pick(n, k int, key uint64) []int {
+// Fisher-Yates shuffle driven by hashes of key. Only the slots it touches
+// are kept, so a draw from millions of devices costs k steps, and with the
+// buffers reused (cleared, not remade) a draw allocates nothing. The
+// result is valid until the next pick.
+func (p *picker) pick(n, k int, key uint64) []int {
 	k = min(k, n)
-	chosen := make([]int, 0, k)
-	swapped := map[int]int{} // sparse Fisher-Yates: only touched slots
+	if p.swapped == nil {
+		p.swapped = map[int]int{}
+	}
+	clear(p.swapped)
+	p.chosen = p.chosen[:0]
 	at := func(i int) int {
-		if v, ok := swapped[i]; ok {
+		if v, ok := p.swapped[i]; ok {
 			return v
 		}
 		return i
@@ -111,10 +124,10 @@ func pick(n, k int, key uint64) []int {
 	for i := 0; i < k; i++ {
 		j := i + int(mixKey(key, uint64(i), 0x9d)%uint64(n-i))
 		vi, vj := at(i), at(j)
-		swapped[i], swapped[j] = vj, vi
-		chosen = append(chosen, vj)
+		p.swapped[i], p.swapped[j] = vj, vi
+		p.chosen = append(p.chosen, vj)
 	}
-	return chosen
+	return p.chosen
 }
 
 // mixKey hashes three values (splitmix64 finaliser over a combination).

@@ -1,6 +1,7 @@
 package workload
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/tsbench/tsbench/internal/config"
@@ -161,5 +162,29 @@ func TestQueriesOwnedReadEverySeriesOnce(t *testing.T) {
 		if n != 1 {
 			t.Fatalf("series %v read %d times", k, n)
 		}
+	}
+}
+
+// A draw is distinct indexes in range, the same for the same key, and
+// allocates nothing once its buffers have grown.
+func TestPickReusesItsBuffers(t *testing.T) {
+	var p picker
+	for _, c := range []struct{ n, k int }{{1, 1}, {10, 3}, {10, 10}, {1_000_000, 5}, {50, 40}} {
+		for key := uint64(0); key < 50; key++ {
+			got := append([]int(nil), p.pick(c.n, c.k, key)...)
+			seen := map[int]bool{}
+			for _, i := range got {
+				if i < 0 || i >= c.n || seen[i] {
+					t.Fatalf("pick(%d, %d, %d) = %v: not distinct indexes in range", c.n, c.k, key, got)
+				}
+				seen[i] = true
+			}
+			if again := p.pick(c.n, c.k, key); !slices.Equal(again, got) || len(got) != c.k {
+				t.Fatalf("pick(%d, %d, %d) = %v, then %v", c.n, c.k, key, got, again)
+			}
+		}
+	}
+	if a := testing.AllocsPerRun(100, func() { p.pick(1_000_000, 5, 7) }); a != 0 {
+		t.Fatalf("a draw allocates %v times", a)
 	}
 }
