@@ -17,7 +17,12 @@ COPY . .
 ARG VERSION=0.1.0-dev
 ARG WITH_DUCKDB=false
 # netgo and osusergo keep Go's own resolver and user lookup, so that the
-# cgo build stays free of glibc's NSS as well.
+# cgo build stays free of glibc's NSS as well. The linker still warns that
+# DuckDB's own dlopen, getpwuid and getaddrinfo want glibc's shared
+# libraries at run time: they serve extension loading, the home directory
+# and DuckDB's HTTP client. tsbench only uses the built-in extensions, so a
+# failing lookup there should be harmless, but this variant has been run
+# on a Debian host, not inside distroless.
 RUN set -eu; \
     ldflags="-s -w -X github.com/tsbench/tsbench/internal/cli.Version=${VERSION}"; \
     if [ "${WITH_DUCKDB}" = true ]; then \

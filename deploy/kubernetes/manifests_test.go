@@ -8,12 +8,11 @@
 package kubernetes_test
 
 import (
-	"encoding/json"
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -22,6 +21,7 @@ import (
 
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	sigsjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
 
 	"github.com/tsbench/tsbench/internal/config"
@@ -120,102 +120,26 @@ func (m *manifests) add(doc []byte) error {
 	return nil
 }
 
-// strictDecode decodes one YAML document into v, refusing unknown fields
-// and duplicate keys (sigs.k8s.io/yaml's UnmarshalStrict) and field names
-// in the wrong case. The last needs a check of its own: UnmarshalStrict
-// decodes through encoding/json, which matches field names without regard
-// to case, so it takes "CompletionMode" for "completionMode"; the API
-// server does not.
+// strictDecode decodes one YAML document into v as the API server decodes
+// a request: a key twice in the YAML, an unknown field, or a field name in
+// the wrong case ("CompletionMode" is not "completionMode", which
+// encoding/json would accept) is an error. sigs.k8s.io/yaml's
+// UnmarshalStrict sees the duplicate keys (which converting the YAML to
+// JSON would drop); sigs.k8s.io/json, the decoder Kubernetes itself uses,
+// the rest.
 func strictDecode(doc []byte, v any) error {
 	if err := yaml.UnmarshalStrict(doc, v); err != nil {
 		return err
 	}
-	var generic any
-	if err := yaml.Unmarshal(doc, &generic); err != nil {
+	j, err := yaml.YAMLToJSON(doc)
+	if err != nil {
 		return err
 	}
-	return exactFieldNames(reflect.TypeOf(v), generic, "")
-}
-
-var jsonUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
-
-// exactFieldNames walks a decoded document alongside the Go type it was
-// decoded into and reports the first key that names no field exactly.
-func exactFieldNames(t reflect.Type, v any, path string) error {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
+	problems, err := sigsjson.UnmarshalStrict(j, v)
+	if err != nil {
+		return err
 	}
-	if reflect.PointerTo(t).Implements(jsonUnmarshaler) {
-		return nil // decodes itself: Quantity, IntOrString, Time, ...
-	}
-	switch t.Kind() {
-	case reflect.Struct:
-		obj, ok := v.(map[string]any)
-		if !ok {
-			return nil
-		}
-		fields := jsonFields(t)
-		keys := make([]string, 0, len(obj))
-		for k := range obj {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
-			ft, ok := fields[k]
-			if !ok {
-				return fmt.Errorf("unknown field %q (field names are case-sensitive)", strings.TrimPrefix(path+"."+k, "."))
-			}
-			if err := exactFieldNames(ft, obj[k], path+"."+k); err != nil {
-				return err
-			}
-		}
-	case reflect.Map:
-		obj, _ := v.(map[string]any)
-		for k, e := range obj {
-			if err := exactFieldNames(t.Elem(), e, path+"."+k); err != nil {
-				return err
-			}
-		}
-	case reflect.Slice, reflect.Array:
-		list, _ := v.([]any)
-		for i, e := range list {
-			if err := exactFieldNames(t.Elem(), e, fmt.Sprintf("%s[%d]", path, i)); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// jsonFields maps a struct's JSON field names, inlined structs included,
-// to their types.
-func jsonFields(t reflect.Type) map[string]reflect.Type {
-	out := map[string]reflect.Type{}
-	for i := range t.NumField() {
-		f := t.Field(i)
-		tag := f.Tag.Get("json")
-		if tag == "-" || (!f.IsExported() && !f.Anonymous) {
-			continue
-		}
-		name, opts, _ := strings.Cut(tag, ",")
-		if (f.Anonymous && name == "") || slices.Contains(strings.Split(opts, ","), "inline") {
-			inner := f.Type
-			for inner.Kind() == reflect.Pointer {
-				inner = inner.Elem()
-			}
-			if inner.Kind() == reflect.Struct {
-				for k, v := range jsonFields(inner) {
-					out[k] = v
-				}
-				continue
-			}
-		}
-		if name == "" {
-			name = f.Name
-		}
-		out[name] = f.Type
-	}
-	return out
+	return errors.Join(problems...)
 }
 
 // ---- the contract with tsbench --------------------------------------------
@@ -563,24 +487,36 @@ func (c *checker) pod(j *batchv1.Job, image string) {
 	c.credentials(j, ctr)
 }
 
-// dataDir: with a read-only root, TSBENCH_DATA_DIR must be an emptyDir.
+// dataDir: with a read-only root, the directories tsbench writes must be
+// emptyDir mounts: TSBENCH_DATA_DIR (run results, embedded databases) and
+// the temporary directory ($TMPDIR, else /tmp), where a run spills its
+// per-second histograms to keep its memory flat.
 func (c *checker) dataDir(j *batchv1.Job, ctr corev1.Container) {
-	dir := envByName(ctr)["TSBENCH_DATA_DIR"].Value
+	env := envByName(ctr)
+	dir := env["TSBENCH_DATA_DIR"].Value
 	if dir == "" {
 		c.fail("Job %s: env TSBENCH_DATA_DIR is not set", j.Name)
-		return
+	} else if !writableEmptyDir(j, ctr, dir) {
+		c.fail("Job %s: TSBENCH_DATA_DIR %s is not a writable emptyDir mount", j.Name, dir)
 	}
+	tmp := cmp.Or(env["TMPDIR"].Value, "/tmp")
+	if !writableEmptyDir(j, ctr, tmp) {
+		c.fail("Job %s: the temporary directory %s is not a writable emptyDir mount", j.Name, tmp)
+	}
+}
+
+func writableEmptyDir(j *batchv1.Job, ctr corev1.Container, dir string) bool {
 	for _, vm := range ctr.VolumeMounts {
-		if filepath.Clean(vm.MountPath) != filepath.Clean(dir) {
+		if filepath.Clean(vm.MountPath) != filepath.Clean(dir) || vm.ReadOnly {
 			continue
 		}
 		for _, v := range j.Spec.Template.Spec.Volumes {
-			if v.Name == vm.Name && v.EmptyDir != nil && !vm.ReadOnly {
-				return
+			if v.Name == vm.Name && v.EmptyDir != nil {
+				return true
 			}
 		}
 	}
-	c.fail("Job %s: TSBENCH_DATA_DIR %s is not a writable emptyDir mount", j.Name, dir)
+	return false
 }
 
 var (
@@ -771,9 +707,9 @@ func TestStrictDecode(t *testing.T) {
 		name, doc, want string // want: "" decodes, else a part of the error
 	}{
 		{"valid", job + "  completionMode: Indexed\n  completions: 2\n", ""},
-		{"misspelled field", job + "  completionsMode: Indexed\n", `unknown field "spec.completionsMode"`},
+		{"misspelled field", job + "  completionsMode: Indexed\n", `unknown field "completionsMode"`},
 		{"wrong case", job + "  CompletionMode: Indexed\n", `unknown field "spec.CompletionMode"`},
-		{"nested unknown field", job + "  template:\n    spec:\n      containers: [{name: a, imag: x}]\n", `unknown field "spec.template.spec.containers[0].imag"`},
+		{"nested unknown field", job + "  template:\n    spec:\n      containers: [{name: a, imag: x}]\n", `unknown field "imag"`},
 		{"inlined metadata, wrong case", job + "  template:\n    metadata: {Labels: {a: b}}\n", `unknown field "spec.template.metadata.Labels"`},
 		{"duplicate key", job + "  parallelism: 2\n  parallelism: 4\n", `already set`},
 		{"wrong type", job + "  parallelism: four\n", `cannot unmarshal string`},
@@ -831,6 +767,7 @@ func TestMutationsAreCaught(t *testing.T) {
 		{"root allowed", "job.yaml", "runAsNonRoot: true", "runAsNonRoot: false", "runAsNonRoot"},
 		{"writable root", "job.yaml", "readOnlyRootFilesystem: true", "readOnlyRootFilesystem: false", "readOnlyRootFilesystem"},
 		{"data dir not mounted", "job.yaml", "mountPath: /var/lib/tsbench", "mountPath: /var/lib/other", "TSBENCH_DATA_DIR"},
+		{"no writable /tmp", "merge-job.yaml", "mountPath: /tmp", "mountPath: /scratch", "temporary directory /tmp"},
 		{"another image", "job.yaml", "image: tsbench:0.1.0", "image: tsbench:latest", "the one the README builds"},
 		{"config key misspelled", "configmap.yaml", "client_number:", "client_numbr:", "client_numbr"},
 		{"too few clients", "configmap.yaml", "client_number: 16", "client_number: 3", "WORKERS"},
