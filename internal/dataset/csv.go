@@ -219,6 +219,13 @@ func scanCSV(files []string, o ImportOptions, open openFunc) (*csvScan, error) {
 			c.close()
 			return nil, &InputError{File: name, Line: 1, Msg: fmt.Sprintf("%s layout, the first file is %s", l.kind, s.layouts[0].kind)}
 		}
+		if first := s.layouts; len(first) > 0 && l.kind == layoutWide && !sameSet(l.sensors, first[0].sensors) {
+			// Every row needs every sensor: files of other columns would
+			// make rows with gaps.
+			c.close()
+			return nil, &InputError{File: name, Line: 1, Msg: fmt.Sprintf("sensor columns %s, the first file's are %s: the files of one dataset need the same sensors",
+				strings.Join(l.sensors, ","), strings.Join(first[0].sensors, ","))}
+		}
 		s.layouts = append(s.layouts, l)
 		add := func(sensor string) {
 			if _, ok := kinds[sensor]; !ok {
@@ -269,12 +276,6 @@ func scanCSV(files []string, o ImportOptions, open openFunc) (*csvScan, error) {
 	for _, name := range order {
 		ty, declared := o.Types[name]
 		if !declared {
-			ty, declared = o.columnTypes[name] // a Parquet column's own type
-		}
-		if !declared && o.valueType != nil {
-			ty, declared = *o.valueType, true // a long Parquet file's value column
-		}
-		if !declared {
 			ty = kinds[name].dataType()
 		}
 		s.index[name] = len(s.sensors)
@@ -286,6 +287,23 @@ func scanCSV(files []string, o ImportOptions, open openFunc) (*csvScan, error) {
 		}
 	}
 	return s, nil
+}
+
+// sameSet reports whether a and b hold the same names, in any order.
+func sameSet(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	seen := map[string]bool{}
+	for _, x := range a {
+		seen[x] = true
+	}
+	for _, x := range b {
+		if !seen[x] {
+			return false
+		}
+	}
+	return true
 }
 
 func integer(text string) (int64, bool) {

@@ -81,3 +81,20 @@ func TestCSVErrors(t *testing.T) {
 		}
 	}
 }
+
+// A directory of wide files must have one set of sensors.
+func TestCSVDirectoryOfDifferentSensors(t *testing.T) {
+	dir := t.TempDir()
+	for name, content := range map[string]string{
+		"a.csv": "time,device,t,h\n1767225600000,d1,1,2\n",
+		"b.csv": "time,device,t\n1767225600000,d2,1\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := Import(dir, t.TempDir(), ImportOptions{})
+	if !IsInputError(err) || !strings.Contains(err.Error(), "b.csv:1: sensor columns t, the first file's are t,h") {
+		t.Fatalf("%v, want an InputError naming b.csv's columns", err)
+	}
+}

@@ -26,11 +26,6 @@ type ImportOptions struct {
 	// number modulo (GROUP_NUMBER), named GroupPrefix + number.
 	Groups      int
 	GroupPrefix string
-
-	// columnTypes and valueType are a typed file's own types (Parquet's
-	// schema): what sensors get unless Types declares otherwise.
-	columnTypes map[string]ts.DataType
-	valueType   *ts.DataType
 }
 
 // InputError is a fault of the user's file, where it is: exit status 2.

@@ -1,12 +1,17 @@
 package dataset
 
 import (
+	"bytes"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"math/big"
 	"os"
 	"strconv"
-	"time"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/format"
@@ -14,61 +19,166 @@ import (
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
-// importParquet reads Parquet files, in the layouts CSV has (long or wide,
-// columns found by name): each file is read row group by row group, a
-// bounded number of rows at a time, and its rows go through the same
-// pivot and checks as CSV records. Sensors take their column's Parquet
-// type (a long file's value column's) unless DATA_TYPES says otherwise;
-// a TIMESTAMP column keeps its unit, plain integers follow DATA_TIME_UNIT.
+// importParquet reads Parquet files in the layouts CSV has (csv.go: long or
+// wide, columns found by the same names), with the file's own types: each
+// value goes straight from the Parquet value to its sensor's column, no
+// text in between. A file is streamed row group by row group, parquetRows
+// rows at a time; a long file's sensor column is read once before (that
+// column alone) to learn the sensors. Sensors take their column's type (a
+// long file's value column's) unless DATA_TYPES declares another; a
+// TIMESTAMP time column keeps its unit, plain integers follow
+// DATA_TIME_UNIT. Several files must share one schema.
 func importParquet(files []string, dir string, o ImportOptions) (*Manifest, error) {
-	first, err := openParquet(files[0], o)
+	im, err := newParquetImport(files, o)
 	if err != nil {
 		return nil, err
 	}
-	pf := first.(*parquetFile)
-	header := pf.header
-	types := pf.types
-	first.close()
-	o.columnTypes = map[string]ts.DataType{}
-	l, err := layoutOf(files[0], header)
+	t, err := newTable(dir, strings.Join(files, ","), "parquet-"+im.layout.kind, im.sensors, o)
 	if err != nil {
 		return nil, err
 	}
-	if l.kind == layoutLong {
-		vt := types[l.value]
-		o.valueType = &vt
-	} else {
-		for i, name := range l.sensors {
-			o.columnTypes[name] = types[l.sensorCols[i]]
+	for _, name := range files {
+		if err := im.convert(t, name); err != nil {
+			t.w.f.Close()
+			return nil, err
 		}
 	}
-	return importRecords(files, dir, o, "parquet", openParquet)
+	m, err := t.close()
+	if err != nil {
+		return nil, &InputError{File: files[0], Msg: err.Error()}
+	}
+	return m, nil
 }
 
-// parquetRows is how many rows a Parquet file is read by at a time.
+// parquetRows is how many rows of a Parquet file are read at a time.
 const parquetRows = 1024
 
-// parquetFile reads a Parquet file as text records (records): its column
-// names, then each row, numbered from 1.
-type parquetFile struct {
-	name   string
-	f      *os.File
-	pf     *parquet.File
-	header []string
-	types  []ts.DataType   // each column's, TEXT for byte arrays
-	tsUnit []time.Duration // a TIMESTAMP column's unit, else 0
-	index  []int           // column -> leaf column index
-	group  int             // the row group being read
-	rows   parquet.Rows
-	buf    []parquet.Row
-	n, at  int // rows in buf, and the next one
-	row    int64
-	rec    []string
-	null   []bool
-	sent   bool // the header was returned
+// pqSource is how a column's values are read: its physical type and the
+// logical type that changes their meaning.
+type pqSource int
+
+const (
+	pqBool      pqSource = iota
+	pqInt32              // INT32, signed (INT(8|16|32, true), TIME, or none)
+	pqUint32             // INT32 as INT(8|16|32, false)
+	pqInt64              // INT64, signed
+	pqUint64             // INT64 as INT(64, false)
+	pqFloat              // FLOAT
+	pqDouble             // DOUBLE
+	pqText               // BYTE_ARRAY or FIXED_LEN_BYTE_ARRAY: STRING, ENUM, JSON or none
+	pqUUID               // FIXED_LEN_BYTE_ARRAY(16) as UUID
+	pqDecimal            // DECIMAL in any physical type: an unscaled integer
+	pqTimestamp          // INT64 as TIMESTAMP(unit)
+	pqDate               // INT32 as DATE: days since the epoch
+	pqInt96              // legacy INT96 timestamps: nanoseconds of the day, Julian day
+)
+
+// pqColumn is one column of a Parquet file's flat schema.
+type pqColumn struct {
+	name  string
+	leaf  int // the leaf column index of its values
+	src   pqSource
+	unit  string // pqTimestamp: ms, us or ns
+	scale int    // pqDecimal
+	ofDay bool   // a TIME (of the day): no time column
+	// typ is the sensor type its values have unless declared otherwise.
+	typ  ts.DataType
+	desc string // the Parquet type, for messages
 }
 
-func openParquet(name string, _ ImportOptions) (records, error) {
+// same reports whether two files' columns are read alike.
+func (c *pqColumn) same(d *pqColumn) bool {
+	return c.name == d.name && c.src == d.src && c.unit == d.unit && c.scale == d.scale && c.ofDay == d.ofDay
+}
+
+// pqColumnOf reads a schema field's type.
+func pqColumnOf(field parquet.Field, leaf int) (pqColumn, error) {
+	t := field.Type()
+	c := pqColumn{name: field.Name(), leaf: leaf, desc: t.String()}
+	var lt format.LogicalTypeValue
+	if l := t.LogicalType(); l != nil {
+		lt = l.Value
+	}
+	switch l := lt.(type) {
+	case *format.TimestampType:
+		if t.Kind() != parquet.Int64 || l.Unit.Value == nil {
+			break
+		}
+		c.src, c.typ = pqTimestamp, ts.Int64
+		switch l.Unit.Value.(type) {
+		case *format.MilliSeconds:
+			c.unit = "ms"
+		case *format.MicroSeconds:
+			c.unit = "us"
+		case *format.NanoSeconds:
+			c.unit = "ns"
+		default:
+			return c, fmt.Errorf("TIMESTAMP in unit %s: tsbench reads MILLIS, MICROS and NANOS", l.Unit.Value)
+		}
+		return c, nil
+	case *format.DateType:
+		if t.Kind() == parquet.Int32 {
+			c.src, c.typ = pqDate, ts.Int32
+			return c, nil
+		}
+	case *format.IntType:
+		if !l.IsSigned {
+			switch {
+			case t.Kind() == parquet.Int32 && l.BitWidth < 32:
+				c.src, c.typ = pqUint32, ts.Int32 // UINT8 and UINT16 fit
+				return c, nil
+			case t.Kind() == parquet.Int32:
+				c.src, c.typ = pqUint32, ts.Int64
+				return c, nil
+			case t.Kind() == parquet.Int64:
+				c.src, c.typ = pqUint64, ts.Int64
+				return c, nil
+			}
+		}
+	case *format.DecimalType:
+		c.src, c.typ, c.scale = pqDecimal, ts.Double, int(l.Scale)
+		return c, nil
+	case *format.UUIDType:
+		c.src, c.typ = pqUUID, ts.Text
+		return c, nil
+	case *format.TimeType:
+		c.ofDay = true // a plain integer below, but no time column
+	case *format.StringType, *format.EnumType, *format.JsonType, nil:
+		// By the physical type below.
+	default:
+		return c, fmt.Errorf("Parquet type %s: tsbench reads BOOLEAN, INT32, INT64, FLOAT, DOUBLE, strings, DECIMAL, DATE, TIMESTAMP and INT96", c.desc)
+	}
+	switch t.Kind() {
+	case parquet.Boolean:
+		c.src, c.typ = pqBool, ts.Boolean
+	case parquet.Int32:
+		c.src, c.typ = pqInt32, ts.Int32
+	case parquet.Int64:
+		c.src, c.typ = pqInt64, ts.Int64
+	case parquet.Float:
+		c.src, c.typ = pqFloat, ts.Float
+	case parquet.Double:
+		c.src, c.typ = pqDouble, ts.Double
+	case parquet.ByteArray, parquet.FixedLenByteArray:
+		c.src, c.typ = pqText, ts.Text
+	case parquet.Int96:
+		c.src, c.typ = pqInt96, ts.Int64
+	default:
+		return c, fmt.Errorf("Parquet type %s: tsbench reads BOOLEAN, INT32, INT64, FLOAT, DOUBLE, strings, DECIMAL, DATE, TIMESTAMP and INT96", c.desc)
+	}
+	return c, nil
+}
+
+// pqFile is an open Parquet file and its flat schema.
+type pqFile struct {
+	name    string
+	f       *os.File
+	pf      *parquet.File
+	columns []pqColumn
+	header  []string
+}
+
+func openParquet(name string) (*pqFile, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, &InputError{File: name, Msg: err.Error()}
@@ -78,142 +188,740 @@ func openParquet(name string, _ ImportOptions) (records, error) {
 		f.Close()
 		return nil, &InputError{File: name, Msg: err.Error()}
 	}
-	pf, err := parquet.OpenFile(f, st.Size())
+	pf, err := parquet.OpenFile(f, st.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {
 		f.Close()
 		return nil, &InputError{File: name, Msg: "not a Parquet file: " + err.Error()}
 	}
-	p := &parquetFile{name: name, f: f, pf: pf, buf: make([]parquet.Row, parquetRows)}
+	p := &pqFile{name: name, f: f, pf: pf}
+	fail := func(column, msg string) (*pqFile, error) {
+		f.Close()
+		return nil, &InputError{File: name, Column: column, Msg: msg}
+	}
 	schema := pf.Schema()
 	for _, field := range schema.Fields() {
 		if !field.Leaf() {
-			f.Close()
-			return nil, &InputError{File: name, Column: field.Name(), Msg: "a nested column: tsbench reads flat tables (one column per time, device, sensor or value)"}
+			return fail(field.Name(), "a nested column: tsbench reads flat tables (one column per time, device, sensor or value)")
+		}
+		if field.Repeated() {
+			return fail(field.Name(), "a repeated column (a list per row): tsbench reads one value per column and row")
 		}
 		leaf, ok := schema.Lookup(field.Name())
 		if !ok {
-			f.Close()
-			return nil, &InputError{File: name, Column: field.Name(), Msg: "column not found in the file's schema"}
+			return fail(field.Name(), "column not found in the file's schema")
 		}
-		typ, unit, err := parquetType(field.Type())
+		c, err := pqColumnOf(field, leaf.ColumnIndex)
 		if err != nil {
-			f.Close()
-			return nil, &InputError{File: name, Column: field.Name(), Msg: err.Error()}
+			return fail(field.Name(), err.Error())
 		}
-		p.header = append(p.header, field.Name())
-		p.index = append(p.index, leaf.ColumnIndex)
-		p.types = append(p.types, typ)
-		p.tsUnit = append(p.tsUnit, unit)
+		p.columns = append(p.columns, c)
+		p.header = append(p.header, c.name)
 	}
-	p.rec = make([]string, len(p.header))
-	p.null = make([]bool, len(p.header))
+	if len(p.columns) == 0 {
+		return fail("", "no columns")
+	}
 	return p, nil
 }
 
-// parquetType maps a column's type to a sensor type, and gives the unit
-// of a TIMESTAMP column.
-func parquetType(t parquet.Type) (ts.DataType, time.Duration, error) {
-	if lt := t.LogicalType(); lt != nil {
-		if tt, ok := lt.Value.(*format.TimestampType); ok && tt.Unit.Value != nil {
-			return ts.Int64, tt.Unit.Value.Duration(), nil
-		}
-	}
-	switch t.Kind() {
-	case parquet.Boolean:
-		return ts.Boolean, 0, nil
-	case parquet.Int32:
-		return ts.Int32, 0, nil
-	case parquet.Int64:
-		return ts.Int64, 0, nil
-	case parquet.Float:
-		return ts.Float, 0, nil
-	case parquet.Double:
-		return ts.Double, 0, nil
-	case parquet.ByteArray, parquet.FixedLenByteArray:
-		return ts.Text, 0, nil
-	}
-	return 0, 0, fmt.Errorf("Parquet type %s: tsbench reads BOOLEAN, INT32, INT64, FLOAT, DOUBLE, byte arrays and TIMESTAMP", t)
+func (p *pqFile) close() error { return p.f.Close() }
+
+// errAt is an InputError at row (from 1; 0 for none) and column of p.
+func (p *pqFile) errAt(row int64, column, msg string) *InputError {
+	return &InputError{File: p.name, Line: row, Unit: "row", Column: column, Msg: msg}
 }
 
-func (p *parquetFile) file() string       { return p.name }
-func (p *parquetFile) unit() string       { return "row" }
-func (p *parquetFile) missing(i int) bool { return p.null[i] }
-
-func (p *parquetFile) close() error {
-	if p.rows != nil {
-		p.rows.Close()
-	}
-	return p.f.Close()
+// pqRows streams a file's rows: row group by row group, parquetRows at a
+// time. The values of the current row stay valid until the next call of
+// next (Clone keeps one longer).
+type pqRows struct {
+	p      *pqFile
+	group  int
+	rows   parquet.Rows
+	ended  bool  // rows is read out (closed before the next group opens)
+	want   int64 // the group's rows, and those read so far
+	got    int64
+	buf    []parquet.Row
+	n, at  int
+	row    int64           // the current row's number in the file, from 1
+	values []parquet.Value // the current row's, by column position
+	pos    []int           // leaf column index -> column position
 }
 
-// next returns the header, then each row as text, numbered from 1.
-func (p *parquetFile) next() ([]string, int64, error) {
-	if !p.sent {
-		p.sent = true
-		return p.header, 0, nil
+func (p *pqFile) rows() *pqRows {
+	r := &pqRows{p: p, buf: make([]parquet.Row, parquetRows), values: make([]parquet.Value, len(p.columns))}
+	r.pos = make([]int, len(p.pf.Schema().Columns()))
+	for i := range r.pos {
+		r.pos[i] = -1
 	}
-	for p.at >= p.n {
-		if err := p.fill(); err != nil {
-			return nil, 0, err
+	for i, c := range p.columns {
+		r.pos[c.leaf] = i
+	}
+	return r
+}
+
+// next moves to the next row: false at the end of the file.
+func (r *pqRows) next() (bool, error) {
+	for r.at >= r.n {
+		if r.rows != nil && r.ended {
+			r.rows.Close()
+			r.rows = nil
 		}
-	}
-	row := p.buf[p.at]
-	p.at++
-	p.row++
-	for i := range p.rec {
-		p.rec[i], p.null[i] = "", true
-	}
-	for _, v := range row {
-		for i, c := range p.index {
-			if c == v.Column() && !v.IsNull() {
-				p.rec[i], p.null[i] = p.text(i, v), false
+		if r.rows == nil {
+			groups := r.p.pf.RowGroups()
+			if r.group >= len(groups) {
+				return false, nil
+			}
+			g := groups[r.group]
+			r.rows, r.ended, r.want, r.got = g.Rows(), false, g.NumRows(), 0
+			r.group++
+		}
+		n, err := r.rows.ReadRows(r.buf)
+		r.n, r.at = n, 0
+		r.got += int64(n)
+		if err != nil && !errors.Is(err, io.EOF) {
+			return false, r.p.errAt(r.row+1, "", "reading the file: "+err.Error())
+		}
+		if err != nil || n == 0 || r.got >= r.want {
+			r.ended = true
+			if r.got != r.want {
+				return false, r.p.errAt(r.row+1, "", fmt.Sprintf("row group %d: %d of its %d rows could be read", r.group, r.got, r.want))
 			}
 		}
 	}
-	return p.rec, p.row, nil
+	row := r.buf[r.at]
+	r.at++
+	r.row++
+	clear(r.values)
+	for _, v := range row {
+		if c := v.Column(); c >= 0 && c < len(r.pos) && r.pos[c] >= 0 {
+			r.values[r.pos[c]] = v
+		}
+	}
+	return true, nil
 }
 
-// fill reads the next rows into buf, moving to the next row group when one
-// is read out; io.EOF after the last.
-func (p *parquetFile) fill() error {
-	if p.rows == nil {
-		groups := p.pf.RowGroups()
-		if p.group >= len(groups) {
-			return io.EOF
-		}
-		p.rows = groups[p.group].Rows()
-		p.group++
+func (r *pqRows) close() {
+	if r.rows != nil {
+		r.rows.Close()
+		r.rows = nil
 	}
-	n, err := p.rows.ReadRows(p.buf)
-	p.n, p.at = n, 0
-	if errors.Is(err, io.EOF) || (err == nil && n == 0) {
-		p.rows.Close()
-		p.rows = nil
-		return nil
+}
+
+// parquetImport is what the files' schemas (and a long file's sensor
+// column) say, and the conversion's state.
+type parquetImport struct {
+	files   []string
+	layout  *csvLayout // the first file's
+	columns []pqColumn
+	sensors []ts.Sensor
+	index   map[string]int // sensor name -> position
+	time    timeParser     // plain integer and text times; unit "" until the first
+}
+
+func newParquetImport(files []string, o ImportOptions) (*parquetImport, error) {
+	im := &parquetImport{files: files, index: map[string]int{}, time: timeParser{unit: o.TimeUnit}}
+	if im.time.unit == "auto" {
+		im.time.unit = ""
 	}
+	first, err := openParquet(files[0])
 	if err != nil {
-		return &InputError{File: p.name, Line: p.row + 1, Unit: "row", Msg: err.Error()}
+		return nil, err
+	}
+	first.close()
+	im.columns = first.columns
+	if findColumn(first.header, timeNames) < 0 {
+		return nil, &InputError{File: first.name, Column: "time",
+			Msg: fmt.Sprintf("no time column: want one named %s or %s (any case); the file has %s",
+				strings.Join(timeNames[:len(timeNames)-1], ", "), timeNames[len(timeNames)-1], strings.Join(first.header, ", "))}
+	}
+	if im.layout, err = layoutOf(first.name, first.header); err != nil {
+		return nil, err
+	}
+	l := im.layout
+	switch tc := &im.columns[l.time]; {
+	case tc.ofDay, tc.src == pqBool, tc.src == pqFloat, tc.src == pqDouble, tc.src == pqDecimal, tc.src == pqUUID:
+		return nil, &InputError{File: first.name, Column: tc.name,
+			Msg: fmt.Sprintf("a time column of type %s: want a TIMESTAMP, integers (s, ms, us or ns since the epoch, DATA_TIME_UNIT) or RFC 3339 text", tc.desc)}
+	}
+	for _, name := range files[1:] {
+		f, err := openParquet(name)
+		if err != nil {
+			return nil, err
+		}
+		f.close()
+		if err := im.sameSchema(f); err != nil {
+			return nil, err
+		}
+	}
+	if l.kind == layoutLong {
+		if err := im.scanSensors(o); err != nil {
+			return nil, err
+		}
+	} else {
+		for i, name := range l.sensors {
+			ty, declared := o.Types[name]
+			if !declared {
+				ty = im.columns[l.sensorCols[i]].typ
+			}
+			im.index[name] = len(im.sensors)
+			im.sensors = append(im.sensors, ts.Sensor{Name: name, Type: ty})
+		}
+	}
+	for name := range o.Types {
+		if _, ok := im.index[name]; !ok {
+			have := make([]string, len(im.sensors))
+			for i, s := range im.sensors {
+				have[i] = s.Name
+			}
+			return nil, &InputError{File: files[0], Msg: fmt.Sprintf("DATA_TYPES names sensor %q, which the data does not have; it has %s", name, strings.Join(have, ", "))}
+		}
+	}
+	return im, nil
+}
+
+// sameSchema refuses a file whose columns differ from the first file's.
+func (im *parquetImport) sameSchema(f *pqFile) error {
+	if len(f.columns) != len(im.columns) {
+		return &InputError{File: f.name, Msg: fmt.Sprintf("columns %s; the first file, %s, has %s: replay files of one schema",
+			strings.Join(f.header, ", "), im.files[0], strings.Join(im.layout.header, ", "))}
+	}
+	for i := range f.columns {
+		c, d := &f.columns[i], &im.columns[i]
+		if c.name != d.name {
+			return &InputError{File: f.name, Msg: fmt.Sprintf("columns %s; the first file, %s, has %s: replay files of one schema",
+				strings.Join(f.header, ", "), im.files[0], strings.Join(im.layout.header, ", "))}
+		}
+		if !c.same(d) {
+			return &InputError{File: f.name, Column: c.name, Msg: fmt.Sprintf("of type %s, %s in the first file, %s: replay files of one schema",
+				c.desc, d.desc, im.files[0])}
+		}
 	}
 	return nil
 }
 
-// text is a value as the CSV path reads it: exact for every type (floats
-// in their shortest round-tripping form), a TIMESTAMP as RFC 3339.
-func (p *parquetFile) text(i int, v parquet.Value) string {
-	if u := p.tsUnit[i]; u > 0 {
-		return time.Unix(0, v.Int64()*int64(u)).UTC().Format(time.RFC3339Nano)
+// scanSensors reads the sensor column of every long file (that column
+// alone, page by page) for the sensors in order of appearance; they take
+// the value column's type unless declared.
+func (im *parquetImport) scanSensors(o ImportOptions) error {
+	l := im.layout
+	sc := &im.columns[l.sensor]
+	vt := im.columns[l.value].typ
+	buf := make([]parquet.Value, parquetRows)
+	for _, name := range im.files {
+		f, err := openParquet(name)
+		if err != nil {
+			return err
+		}
+		err = func() error {
+			defer f.close()
+			var row int64
+			for _, g := range f.pf.RowGroups() {
+				chunk := g.ColumnChunks()[sc.leaf]
+				if err := im.scanChunk(f, sc, chunk, buf, &row, o, vt); err != nil {
+					return err
+				}
+			}
+			return nil
+		}()
+		if err != nil {
+			return err
+		}
 	}
-	switch v.Kind() {
-	case parquet.Boolean:
+	if len(im.sensors) == 0 {
+		return &InputError{File: im.files[0], Msg: "no rows"}
+	}
+	return nil
+}
+
+func (im *parquetImport) scanChunk(f *pqFile, sc *pqColumn, chunk parquet.ColumnChunk, buf []parquet.Value, row *int64, o ImportOptions, vt ts.DataType) error {
+	pages := chunk.Pages()
+	defer pages.Close()
+	for {
+		page, err := pages.ReadPage()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return f.errAt(*row+1, sc.name, "reading the file: "+err.Error())
+		}
+		values, want, got := page.Values(), page.NumValues(), int64(0)
+		for got < want {
+			n, err := values.ReadValues(buf)
+			for _, v := range buf[:n] {
+				*row++
+				if v.IsNull() {
+					parquet.Release(page)
+					return f.errAt(*row, sc.name, "null sensor name")
+				}
+				name := sc.name0(v)
+				if name == "" {
+					parquet.Release(page)
+					return f.errAt(*row, sc.name, "empty sensor name")
+				}
+				if _, ok := im.index[name]; !ok {
+					ty, declared := o.Types[name]
+					if !declared {
+						ty = vt
+					}
+					im.index[name] = len(im.sensors)
+					im.sensors = append(im.sensors, ts.Sensor{Name: name, Type: ty})
+				}
+			}
+			got += int64(n)
+			if err != nil && !errors.Is(err, io.EOF) {
+				parquet.Release(page)
+				return f.errAt(*row+1, sc.name, "reading the file: "+err.Error())
+			}
+			if err != nil || n == 0 {
+				break
+			}
+		}
+		parquet.Release(page)
+		if got != want {
+			return f.errAt(*row+1, sc.name, fmt.Sprintf("a page of %d values gave %d", want, got))
+		}
+	}
+}
+
+// name0 is a device or sensor name value as text, trimmed (as CSV's
+// are); v is not null.
+func (c *pqColumn) name0(v parquet.Value) string {
+	if c.src == pqText {
+		return string(bytes.TrimSpace(v.ByteArray()))
+	}
+	return strings.TrimSpace(c.text(v))
+}
+
+// nameOf is a name value as text, last itself when equal (no allocation
+// for the usual run of rows of one device).
+func (c *pqColumn) nameOf(v parquet.Value, last string) string {
+	if c.src == pqText {
+		if b := bytes.TrimSpace(v.ByteArray()); string(b) == last {
+			return last
+		}
+	}
+	return c.name0(v)
+}
+
+// convert is the pass over one file that writes its rows.
+func (im *parquetImport) convert(t *table, name string) error {
+	f, err := openParquet(name)
+	if err != nil {
+		return err
+	}
+	defer f.close()
+	// The schema was checked; each file's layout differs only in the
+	// device a file without a device column is.
+	l, err := layoutOf(name, f.header)
+	if err != nil {
+		return err
+	}
+	r := f.rows()
+	defer r.close()
+	if l.kind == layoutLong {
+		return im.convertLong(t, f, r, l)
+	}
+	var last string // the last row's device
+	for {
+		ok, err := r.next()
+		if err != nil || !ok {
+			return err
+		}
+		vs := r.values
+		device := l.deviceName
+		if l.device >= 0 {
+			if device, err = im.name(f, r, l.device, "device", last); err != nil {
+				return err
+			}
+			last = device
+		}
+		tm, cut, err := im.millis(f, r, l.time)
+		if err != nil {
+			return err
+		}
+		p, b := t.row(device)
+		for i, col := range l.sensorCols {
+			c := &f.columns[col]
+			if vs[col].IsNull() {
+				undoRow(b, i)
+				return f.errAt(r.row, c.name, "null value: tsbench replays complete rows (a value for every sensor at every time)")
+			}
+			if err := c.put(&b.Columns[i], vs[col]); err != nil {
+				undoRow(b, i)
+				return f.errAt(r.row, c.name, err.Error())
+			}
+		}
+		b.Times = append(b.Times, tm)
+		if cut {
+			t.subMillis++
+		}
+		if err := t.done(p); err != nil {
+			return err
+		}
+	}
+}
+
+// name reads column i of the current row as a device or sensor name.
+func (im *parquetImport) name(f *pqFile, r *pqRows, i int, what, last string) (string, error) {
+	c := &f.columns[i]
+	v := r.values[i]
+	if v.IsNull() {
+		return "", f.errAt(r.row, c.name, "null "+what+" name")
+	}
+	s := c.nameOf(v, last)
+	if s == "" {
+		return "", f.errAt(r.row, c.name, "empty "+what+" name")
+	}
+	return s, nil
+}
+
+// sensorAt reads column i of the current row as a sensor name, and gives
+// its position.
+func (im *parquetImport) sensorAt(f *pqFile, r *pqRows, i int) (int, error) {
+	c := &f.columns[i]
+	if v := r.values[i]; c.src == pqText && !v.IsNull() {
+		if p, ok := im.index[string(bytes.TrimSpace(v.ByteArray()))]; ok { // no allocation
+			return p, nil
+		}
+	}
+	name, err := im.name(f, r, i, "sensor", "")
+	if err != nil {
+		return 0, err
+	}
+	p, ok := im.index[name]
+	if !ok { // the first pass saw every name: the file changed since
+		return 0, f.errAt(r.row, c.name, fmt.Sprintf("sensor %q was not in the file when it was first read", name))
+	}
+	return p, nil
+}
+
+// millis reads column i of the current row as a time in ms, and whether a
+// part below a millisecond was cut off.
+func (im *parquetImport) millis(f *pqFile, r *pqRows, i int) (int64, bool, error) {
+	c := &f.columns[i]
+	v := r.values[i]
+	if v.IsNull() {
+		return 0, false, f.errAt(r.row, c.name, "null time")
+	}
+	ms, cut, err := im.timeOf(c, v)
+	if err != nil {
+		return 0, false, f.errAt(r.row, c.name, err.Error())
+	}
+	return ms, cut, nil
+}
+
+func (im *parquetImport) timeOf(c *pqColumn, v parquet.Value) (int64, bool, error) {
+	var n int64
+	switch c.src {
+	case pqTimestamp:
+		p := timeParser{unit: c.unit}
+		return p.millis(v.Int64())
+	case pqDate:
+		return int64(v.Int32()) * 86_400_000, false, nil
+	case pqInt96:
+		ns, err := int96Nanos(v)
+		if err != nil {
+			return 0, false, err
+		}
+		return floorDiv(ns, 1_000_000), ns%1_000_000 != 0, nil
+	case pqText:
+		text := string(v.ByteArray())
+		if im.time.unit == "" {
+			if n, err := strconv.ParseInt(strings.TrimSpace(text), 10, 64); err == nil {
+				im.time.unit = unitOf(n)
+			}
+		}
+		return im.time.parse(text)
+	case pqInt32:
+		n = int64(v.Int32())
+	case pqUint32:
+		n = int64(v.Uint32())
+	case pqInt64:
+		n = v.Int64()
+	case pqUint64:
+		u := v.Uint64()
+		if u > math.MaxInt64 {
+			return 0, false, fmt.Errorf("%d is out of range for a time", u)
+		}
+		n = int64(u)
+	default:
+		return 0, false, fmt.Errorf("a %s is not a time", c.desc)
+	}
+	if im.time.unit == "" {
+		im.time.unit = unitOf(n)
+	}
+	return im.time.millis(n)
+}
+
+// julianEpoch is the Julian day of 1970-01-01.
+const julianEpoch = 2_440_588
+
+// int96Nanos is an INT96 timestamp (8 bytes of nanoseconds within the day,
+// then 4 of the Julian day, little-endian) in ns since the epoch.
+func int96Nanos(v parquet.Value) (int64, error) {
+	i := v.Int96()
+	nanos := int64(uint64(i[1])<<32 | uint64(i[0]))
+	day := int64(i[2]) - julianEpoch
+	const nsPerDay = 86_400 * 1_000_000_000
+	if day > math.MaxInt64/nsPerDay-1 || day < math.MinInt64/nsPerDay+1 || nanos < 0 || nanos >= nsPerDay {
+		return 0, fmt.Errorf("INT96 timestamp out of range (Julian day %d, %d ns)", i[2], nanos)
+	}
+	return day*nsPerDay + nanos, nil
+}
+
+// convertLong pivots a long file as CSV's convertLong does: the rows of one
+// device and time, which must be consecutive, make one row, which must
+// have every sensor; a sensor again starts a new row (a duplicate).
+func (im *parquetImport) convertLong(t *table, f *pqFile, r *pqRows, l *csvLayout) error {
+	var (
+		device    string
+		tm        int64
+		cut       bool
+		started   int64 // the row the current row began on
+		values    = make([]parquet.Value, len(im.sensors))
+		have      = make([]bool, len(im.sensors))
+		collected int
+	)
+	vc := &f.columns[l.value]
+	emit := func() error {
+		if collected == 0 {
+			return nil
+		}
+		if collected < len(im.sensors) {
+			var missing []string
+			for i, ok := range have {
+				if !ok {
+					missing = append(missing, im.sensors[i].Name)
+				}
+			}
+			return f.errAt(started, "", fmt.Sprintf("device %s at %d ms lacks sensor(s) %s on its consecutive rows: "+
+				"tsbench replays complete rows (a value for every sensor at every time)", device, tm, strings.Join(missing, ", ")))
+		}
+		p, b := t.row(device)
+		for i, v := range values {
+			if err := vc.put(&b.Columns[i], v); err != nil {
+				undoRow(b, i)
+				return f.errAt(started, vc.name, fmt.Sprintf("sensor %s: %v", im.sensors[i].Name, err))
+			}
+		}
+		b.Times = append(b.Times, tm)
+		if cut {
+			t.subMillis++
+		}
+		clear(have)
+		collected = 0
+		return t.done(p)
+	}
+	for {
+		ok, err := r.next()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return emit()
+		}
+		dev, err := im.name(f, r, l.device, "device", device)
+		if err != nil {
+			return err
+		}
+		at, atCut, err := im.millis(f, r, l.time)
+		if err != nil {
+			return err
+		}
+		i, err := im.sensorAt(f, r, l.sensor)
+		if err != nil {
+			return err
+		}
+		v := r.values[l.value]
+		if v.IsNull() {
+			return f.errAt(r.row, vc.name, "null value: tsbench replays complete rows (a value for every sensor at every time)")
+		}
+		if collected > 0 && (dev != device || at != tm || have[i]) {
+			// A new row: another device or time, or the same sensor again
+			// (a duplicate row of this device and time).
+			if err := emit(); err != nil {
+				return err
+			}
+		}
+		if collected == 0 {
+			device, tm, cut, started = dev, at, atCut, r.row
+		}
+		values[i], have[i] = v.Clone(), true
+		collected++
+	}
+}
+
+// put appends v (not null), a value of column c, to col, converted to
+// col's type: directly when the types agree or widen exactly, else through
+// its text as CSV values are (range and format checked).
+func (c *pqColumn) put(col *ts.Column, v parquet.Value) error {
+	switch col.Type {
+	case ts.Boolean:
+		if c.src == pqBool {
+			col.Bools = append(col.Bools, v.Boolean())
+			return nil
+		}
+	case ts.Int32:
+		switch c.src {
+		case pqInt32, pqDate:
+			col.Int32s = append(col.Int32s, v.Int32())
+			return nil
+		case pqUint32:
+			if u := v.Uint32(); u <= math.MaxInt32 {
+				col.Int32s = append(col.Int32s, int32(u))
+				return nil
+			}
+		}
+	case ts.Int64:
+		switch c.src {
+		case pqInt32, pqDate:
+			col.Int64s = append(col.Int64s, int64(v.Int32()))
+			return nil
+		case pqUint32:
+			col.Int64s = append(col.Int64s, int64(v.Uint32()))
+			return nil
+		case pqInt64, pqTimestamp:
+			col.Int64s = append(col.Int64s, v.Int64())
+			return nil
+		case pqUint64:
+			if u := v.Uint64(); u <= math.MaxInt64 {
+				col.Int64s = append(col.Int64s, int64(u))
+				return nil
+			}
+		case pqInt96:
+			ns, err := int96Nanos(v)
+			if err != nil {
+				return err
+			}
+			col.Int64s = append(col.Int64s, ns)
+			return nil
+		}
+	case ts.Float:
+		if c.src == pqFloat {
+			x := v.Float()
+			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+				return fmt.Errorf("%v is not a finite FLOAT", x)
+			}
+			col.Floats = append(col.Floats, x)
+			return nil
+		}
+	case ts.Double:
+		var x float64
+		switch c.src {
+		case pqDouble:
+			x = v.Double()
+		case pqFloat:
+			x = float64(v.Float())
+		case pqInt32:
+			x = float64(v.Int32())
+		case pqUint32:
+			x = float64(v.Uint32())
+		default:
+			return appendText(col, c, v)
+		}
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return fmt.Errorf("%v is not a finite DOUBLE", x)
+		}
+		col.Doubles = append(col.Doubles, x)
+		return nil
+	default: // TEXT
+		s, err := c.textChecked(v)
+		if err != nil {
+			return err
+		}
+		col.Texts = append(col.Texts, s)
+		return nil
+	}
+	return appendText(col, c, v)
+}
+
+// appendText converts through the value's text (a declared type other
+// than the column's, a DECIMAL, out-of-range unsigned values).
+func appendText(col *ts.Column, c *pqColumn, v parquet.Value) error {
+	s, err := c.textChecked(v)
+	if err != nil {
+		return err
+	}
+	return appendValue(col, s)
+}
+
+// textChecked is c.text, refusing bytes that are not UTF-8 text.
+func (c *pqColumn) textChecked(v parquet.Value) (string, error) {
+	if c.src == pqText {
+		b := v.ByteArray()
+		if !utf8.Valid(b) {
+			return "", fmt.Errorf("bytes that are not UTF-8 text (%s)", c.desc)
+		}
+		return string(b), nil
+	}
+	if c.src == pqInt96 {
+		ns, err := int96Nanos(v)
+		return strconv.FormatInt(ns, 10), err
+	}
+	return c.text(v), nil
+}
+
+// text is a value as text: exact for every type (floats in their shortest
+// round-tripping form, decimals in full), times as the integers they are
+// (INT96 in ns).
+func (c *pqColumn) text(v parquet.Value) string {
+	switch c.src {
+	case pqBool:
 		return strconv.FormatBool(v.Boolean())
-	case parquet.Int32:
+	case pqInt32, pqDate:
 		return strconv.FormatInt(int64(v.Int32()), 10)
-	case parquet.Int64:
+	case pqUint32:
+		return strconv.FormatUint(uint64(v.Uint32()), 10)
+	case pqInt64, pqTimestamp:
 		return strconv.FormatInt(v.Int64(), 10)
-	case parquet.Float:
+	case pqUint64:
+		return strconv.FormatUint(v.Uint64(), 10)
+	case pqFloat:
 		return strconv.FormatFloat(float64(v.Float()), 'g', -1, 32)
-	case parquet.Double:
+	case pqDouble:
 		return strconv.FormatFloat(v.Double(), 'g', -1, 64)
+	case pqUUID:
+		if b := v.ByteArray(); len(b) == 16 {
+			h := hex.EncodeToString(b)
+			return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+		}
+	case pqDecimal:
+		return decimalText(c, v)
+	case pqInt96:
+		ns, _ := int96Nanos(v)
+		return strconv.FormatInt(ns, 10)
 	}
 	return string(v.ByteArray())
+}
+
+// decimalText is a DECIMAL value in full: its unscaled integer (INT32,
+// INT64, or big-endian two's complement bytes) with the scale's decimal
+// point.
+func decimalText(c *pqColumn, v parquet.Value) string {
+	var digits string
+	switch v.Kind() {
+	case parquet.Int32:
+		digits = strconv.FormatInt(int64(v.Int32()), 10)
+	case parquet.Int64:
+		digits = strconv.FormatInt(v.Int64(), 10)
+	default:
+		b := v.ByteArray()
+		n := new(big.Int).SetBytes(b)
+		if len(b) > 0 && b[0]&0x80 != 0 {
+			n.Sub(n, new(big.Int).Lsh(big.NewInt(1), uint(8*len(b))))
+		}
+		digits = n.String()
+	}
+	if c.scale <= 0 {
+		return digits + strings.Repeat("0", -c.scale)
+	}
+	sign := ""
+	if strings.HasPrefix(digits, "-") {
+		sign, digits = "-", digits[1:]
+	}
+	if len(digits) <= c.scale {
+		digits = strings.Repeat("0", c.scale-len(digits)+1) + digits
+	}
+	k := len(digits) - c.scale
+	return sign + digits[:k] + "." + digits[k:]
 }
