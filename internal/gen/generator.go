@@ -32,6 +32,7 @@ type Generator struct {
 	models []sensorModel
 	scale  float64 // 10^DoubleLength
 	arena  string  // TEXT values are slices of it: no allocation per value
+	row    rowPlan // how fillRow computes a one-row batch
 }
 
 // New prepares a generator for the schema.
@@ -64,6 +65,7 @@ func New(s *ts.Schema, o Options) (*Generator, error) {
 		g.models[i] = newSensorModel(g.seed, i, pickModel(g.seed, i, o.Ratios), sn.Type)
 	}
 	g.arena = makeArena(g.seed, o.StringLength)
+	g.row = newRowPlan(s.Sensors, g.models)
 	return g, nil
 }
 
@@ -157,9 +159,10 @@ func (g *Generator) Fill(b *ts.Batch, dev *ts.Device, n int64, cur *Cursor) {
 	}
 	states := cur.series(g, dev.Index)
 	if len(b.Rows) == 1 && states != nil && !g.opts.Change.active() {
-		g.fillRow(b, states)
+		g.fillRow(b, states, cur)
 		return
 	}
+	cur.leaveRow()
 	var scratch [256]float64
 	for s := range b.Columns {
 		var st *seriesState
@@ -167,36 +170,6 @@ func (g *Generator) Fill(b *ts.Batch, dev *ts.Device, n int64, cur *Cursor) {
 			st = &states[s]
 		}
 		g.fillColumn(&b.Columns[s], dev.Index, s, b.Rows, scratch[:], st)
-	}
-}
-
-// fillRow is Fill for a batch of one row (seed 002's CRRC shape: 300
-// sensors, one row per write), where per-column set-up would cost more than
-// the values: DOUBLE columns of periodic or random sensors are computed
-// here directly, the rest as any batch. The values are the same.
-func (g *Generator) fillRow(b *ts.Batch, states []seriesState) {
-	k := b.Rows[0]
-	rows := b.Rows[:1]
-	var scratch [1]float64
-	for s := range b.Columns {
-		c, sm, st := &b.Columns[s], &g.models[s], &states[s]
-		if c.Type != ts.Double || sm.model == Walk {
-			g.fillColumn(c, b.Device.Index, s, rows, scratch[:], st)
-			continue
-		}
-		var v float64
-		switch sm.model {
-		case Random:
-			v = sm.offset + sm.amp*signed(stream(st.key, k))
-		case Constant:
-			v = sm.constantAt(st.key, &st.ph, k)
-		default:
-			v = sm.periodicAt(st.key, &st.ph, k)
-		}
-		if g.scale != 0 {
-			v = math.Round(v*g.scale) / g.scale
-		}
-		c.Doubles = append(c.Doubles[:0], v)
 	}
 }
 
@@ -271,14 +244,14 @@ func (g *Generator) convert(c *ts.Column, sm *sensorModel, start int, vals []flo
 	case ts.Double:
 		if g.scale != 0 {
 			for i, v := range vals {
-				vals[i] = math.Round(v*g.scale) / g.scale
+				vals[i] = g.round(v)
 			}
 		}
 	case ts.Float:
 		out := c.Floats[start:]
 		for i, v := range vals {
 			if g.scale != 0 {
-				v = math.Round(v*g.scale) / g.scale
+				v = g.round(v)
 			}
 			out[i] = float32(v)
 		}

@@ -190,15 +190,21 @@ func (sm *sensorModel) constantAt(key uint64, ph *phase, k int64) float64 {
 // stepped from the previous row's when k follows it: fillPeriodic for one
 // row, without the loop.
 func (sm *sensorModel) periodicAt(key uint64, ph *phase, k int64) float64 {
+	return sm.offset + sm.shape(ph.step(k, sm.periodN)) + sm.noise*signed(stream(key, k))
+}
+
+// step moves a periodic series' phase to row k and returns it: one
+// increment when k follows the previous row, a division otherwise.
+func (ph *phase) step(k, period int64) int64 {
 	if k == ph.lastK+1 && ph.lastR >= 0 {
-		if ph.lastR++; ph.lastR == sm.periodN {
+		if ph.lastR++; ph.lastR == period {
 			ph.lastR = 0
 		}
 	} else {
-		ph.lastR = (k + ph.shift) % sm.periodN
+		ph.lastR = (k + ph.shift) % period
 	}
 	ph.lastK = k
-	return sm.offset + sm.shape(ph.lastR) + sm.noise*signed(stream(key, k))
+	return ph.lastR
 }
 
 // shape is the periodic model's value at phase r of its period, before the

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"sort"
+
+	"github.com/tsbench/tsbench/internal/ts"
 )
 
 // OrderMode is how the delivery order of rows departs from time order.
@@ -90,6 +92,14 @@ type Cursor struct {
 	// device index, up to maxCursorSeries series in all.
 	states      map[int][]seriesState
 	statesCount int
+	// row holds the DOUBLE values of rowBatch, a one-row batch whose
+	// DOUBLE columns fillRow pointed at it (see rowOf).
+	row      []float64
+	rowBatch *ts.Batch
+	// rowStates are fillRow's states by device (a device has one when it
+	// has states), lastRow the one it used last.
+	rowStates map[int]*rowState
+	lastRow   *rowState
 }
 
 // maxCursorSeries bounds what a Cursor keeps of series: 2^20 of them, 32 MB.

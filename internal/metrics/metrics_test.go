@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -198,5 +199,63 @@ func TestFromIntervals(t *testing.T) {
 		if math.Abs(c[0]-c[1]) > c[1]*0.001+0.001 {
 			t.Errorf("histogram figure %v, exact %v", c[0], c[1])
 		}
+	}
+}
+
+// Drains between snapshots change nothing: an interval drained several
+// times holds the same counts and histogram as one taken whole, and the
+// phase's rows count every operation once.
+func TestDrainKeepsIntervalsWhole(t *testing.T) {
+	start := time.Now()
+	drained, whole := NewRun(2, true, start), NewRun(2, true, start)
+	hist := NewHistogram()
+	for sec := 1; sec <= 3; sec++ {
+		for i := 1; i <= 400; i++ {
+			d := time.Duration(sec*i) * time.Microsecond
+			for _, r := range []*Run{drained, whole} {
+				r.Client(i%2).Record(Kind(workload.Write), 5, d, d/2)
+			}
+			if sec < 3 {
+				hist.RecordValue(micros(d))
+			}
+			if i%100 == 0 {
+				drained.Drain()
+			}
+		}
+		if sec == 3 {
+			break // the third second's operations are in no interval
+		}
+		at := start.Add(time.Duration(sec) * time.Second)
+		a, _ := drained.Snapshot(at)
+		b, _ := whole.Snapshot(at)
+		if len(a.Ops) != 1 || a.Ops[0].OKOps != 400 || a.Ops[0].OKPoints != 2000 {
+			t.Fatalf("second %d drained: %+v", sec, a.Ops)
+		}
+		if a.Ops[0].Histogram != b.Ops[0].Histogram || a.Ops[0].P99MS != b.Ops[0].P99MS {
+			t.Fatalf("second %d: drained interval differs from the whole one", sec)
+		}
+	}
+	a, b := drained.Operations(3 * time.Second)[0], whole.Operations(3 * time.Second)[0]
+	if a.OKOperations != 1200 || a.Histogram != b.Histogram || *a.ServiceMS != *b.ServiceMS {
+		t.Fatalf("phase rows differ: drained %+v, whole %+v", a, b)
+	}
+	h, err := Decode(a.Histogram)
+	if err != nil || h.TotalCount() != 1200 {
+		t.Fatalf("phase histogram: %v, %d values, want 1200", err, h.TotalCount())
+	}
+	ivs := drained.Intervals()
+	if len(ivs) != 2 {
+		t.Fatalf("%d intervals, want 2", len(ivs))
+	}
+	merged := NewHistogram()
+	for _, iv := range ivs {
+		h, err := Decode(iv.Ops[0].Histogram)
+		if err != nil {
+			t.Fatal(err)
+		}
+		merged.Merge(h)
+	}
+	if !slices.Equal(Buckets(merged), Buckets(hist)) {
+		t.Fatal("the drained intervals' histograms are not the first two seconds' latencies")
 	}
 }

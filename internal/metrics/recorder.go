@@ -3,8 +3,9 @@
 // one-second interval snapshots for the time series, and one HDR histogram
 // per operation kind for the whole phase (1 µs .. 1 h, 3 significant
 // digits). Clients record without sharing anything hot: each appends its
-// latencies to its own buffers, which the collector takes once a second
-// (Snapshot) and records into that second's histograms and the phase's.
+// latencies to its own buffers, which the collector takes several times a
+// second (Run.Drain) and records into that second's histograms and the
+// phase's.
 //
 // The phase's histograms are the collector's, not one per client and kind
 // merged at the end: such a histogram is 188 KB whatever it holds, so 1,000
@@ -69,20 +70,22 @@ type Kind int
 // fixed so that recording never allocates or looks up a map.
 const MaxKinds = 16
 
-// intervalStats is what a client accumulated since the last snapshot.
+// intervalStats is what a client accumulated since the collector last
+// drained it.
 type intervalStats struct {
 	okOps, okPoints, failOps [MaxKinds]int64
 	// latencies run from the intended start (open model) or the send;
 	// services from the send, in the open model only. Microseconds fit in
-	// 32 bits (micros caps them at an hour): these buffers hold a second
-	// of every client's operations, so their size is most of what the
-	// recording costs in memory at many clients.
+	// 32 bits (micros caps them at an hour): these buffers hold a
+	// quarter of a second (DrainEvery) of every client's operations, so
+	// their size is most of what the recording costs in memory at many
+	// clients.
 	latencies, services [MaxKinds][]uint32 // µs
 }
 
 // Client records one client's operations. Record and Fail are called only by
 // the client's goroutine; the interval part is shared with the collector and
-// guarded by a mutex that is uncontended but once a second.
+// guarded by a mutex that is uncontended but when the collector drains it.
 type Client struct {
 	ops       [MaxKinds]*opStats
 	openModel bool

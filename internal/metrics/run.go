@@ -31,12 +31,22 @@ type Run struct {
 	intervals []summary.Interval // histograms in spill
 	spill     spill
 	totals    Totals
-	// latency and service are the phase's histograms by kind, filled by
-	// collect (see the package comment for why not one per client).
+	// latency and service are the phase's histograms by kind (see the
+	// package comment for why not one per client): latency is filled from
+	// each closed interval's histograms, service directly by Drain.
 	latency, service [MaxKinds]*hdrhistogram.Histogram
-	// second are the interval histograms collect fills, reset and reused
-	// each second rather than 188 KB each allocated anew.
-	second [MaxKinds]*hdrhistogram.Histogram
+	// second are the open interval's histograms, filled by every Drain
+	// since the interval began, reset and reused each interval rather than
+	// 188 KB each allocated anew; pending are its counts.
+	second  [MaxKinds]*hdrhistogram.Histogram
+	pending pendingCounts
+}
+
+// pendingCounts are the open interval's counts, by kind; used marks the
+// kinds whose second histogram holds this interval's latencies.
+type pendingCounts struct {
+	ok, pts, fail [MaxKinds]int64
+	used          [MaxKinds]bool
 }
 
 // Totals are running sums over all intervals, for progress lines.
@@ -76,13 +86,29 @@ func NewRunNamed(n int, openModel bool, start time.Time, names []string) *Run {
 // Client returns client i's recorder.
 func (r *Run) Client(i int) *Client { return r.clients[i] }
 
+// Drain takes what every client recorded since the last Drain into the
+// open interval, without closing it. The collector calls it several times
+// a second (see DrainEvery): the clients' latency buffers then hold a
+// fraction of a second, not a whole one, which at millions of operations a
+// second is most of what recording costs in memory (and what the GC lets
+// swing).
+func (r *Run) Drain() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.drain()
+}
+
+// DrainEvery is how often the collector drains the clients' buffers.
+const DrainEvery = time.Second / 4
+
 // Snapshot closes the current interval at now: it collects what every client
 // recorded since the previous snapshot into one interval of the time series.
 // The collector calls it once a second and once at the end.
 func (r *Run) Snapshot(now time.Time) (summary.Interval, Totals) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	ok, pts, fail, hists := r.collect()
+	r.drain()
+	ok, pts, fail, hists := r.closeInterval()
 	out := summary.Interval{Start: r.last.Sub(r.start).Seconds(), Seconds: now.Sub(r.last).Seconds()}
 	for op := range ok {
 		if ok[op] == 0 && fail[op] == 0 {
@@ -109,26 +135,26 @@ func (r *Run) Snapshot(now time.Time) (summary.Interval, Totals) {
 	return out, r.totals
 }
 
-// collect takes what every client recorded since the last call: counts and
-// latency histograms of that interval, by kind (valid until the next call).
-// Its latencies (and service times) also go into the phase's histograms.
-// r.mu must be held.
-func (r *Run) collect() (ok, pts, fail [MaxKinds]int64, hists [MaxKinds]*hdrhistogram.Histogram) {
+// drain takes what every client recorded since the last call into the open
+// interval: its counts, its latency histograms (r.second) and the phase's
+// service histograms. r.mu must be held.
+func (r *Run) drain() {
+	p := &r.pending
 	for _, c := range r.clients {
 		iv := c.takeInterval(&r.spare)
 		for op := range iv.latencies {
-			ok[op] += iv.okOps[op]
-			pts[op] += iv.okPoints[op]
-			fail[op] += iv.failOps[op]
-			if len(iv.latencies[op]) > 0 && hists[op] == nil {
+			p.ok[op] += iv.okOps[op]
+			p.pts[op] += iv.okPoints[op]
+			p.fail[op] += iv.failOps[op]
+			if len(iv.latencies[op]) > 0 && !p.used[op] {
 				if r.second[op] == nil {
 					r.second[op] = NewHistogram()
 				}
-				hists[op] = r.second[op]
-				hists[op].Reset()
+				r.second[op].Reset()
+				p.used[op] = true
 			}
 			for _, us := range iv.latencies[op] {
-				hists[op].RecordValue(int64(us))
+				r.second[op].RecordValue(int64(us))
 			}
 			if len(iv.services[op]) > 0 && r.service[op] == nil {
 				r.service[op] = NewHistogram()
@@ -139,16 +165,25 @@ func (r *Run) collect() (ok, pts, fail [MaxKinds]int64, hists [MaxKinds]*hdrhist
 		}
 		r.spare = iv // recycle the buffers the client just handed over
 	}
-	for op, h := range hists {
-		if h == nil {
+}
+
+// closeInterval ends the open interval: it returns its counts and latency
+// histograms by kind (valid until the next interval closes), adds the
+// histograms to the phase's, and starts a new interval. r.mu must be held.
+func (r *Run) closeInterval() (ok, pts, fail [MaxKinds]int64, hists [MaxKinds]*hdrhistogram.Histogram) {
+	p := r.pending
+	r.pending = pendingCounts{}
+	for op, used := range p.used {
+		if !used {
 			continue
 		}
+		hists[op] = r.second[op]
 		if r.latency[op] == nil {
 			r.latency[op] = NewHistogram()
 		}
-		r.latency[op].Merge(h) // same range and precision: nothing is dropped
+		r.latency[op].Merge(hists[op]) // same range and precision: nothing is dropped
 	}
-	return ok, pts, fail, hists
+	return p.ok, p.pts, p.fail, hists
 }
 
 // Intervals returns the time series so far.
@@ -168,7 +203,8 @@ func ms(us int64) float64 { return float64(us) / 1000 }
 func (r *Run) Operations(elapsed time.Duration) []summary.Operation {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.collect()
+	r.drain()
+	r.closeInterval()
 	var out []summary.Operation
 	for op := Kind(0); int(op) < len(r.names); op++ {
 		if row, ok := r.operation(op, elapsed); ok {

@@ -19,6 +19,13 @@ import (
 // cancels nothing: the next arm checks the clock. AfterFunc lets contexts
 // that drivers derive from it (net/http, pgx) register without a goroutine
 // each, as they do with the standard library's own contexts.
+//
+// Its timer is not reset for every operation: that takes the runtime's
+// timer locks twice per operation, shared by the clients of a processor.
+// The timer is left running while operations follow one another; when it
+// fires before the armed deadline (a later operation's), expire sets it
+// again for that deadline. So it fires about once per timeout period, and
+// is reset only when an operation's deadline comes before the timer's.
 type opContext struct {
 	parent context.Context
 	timer  *time.Timer
@@ -26,6 +33,8 @@ type opContext struct {
 	mu        sync.Mutex
 	deadline  time.Time
 	armed     bool
+	timerSet  bool      // the timer will fire, at timerAt
+	timerAt   time.Time // when the set timer fires
 	done      chan struct{}
 	err       error
 	parentErr error // the parent's cancellation: permanent
@@ -44,30 +53,40 @@ func newOpContext(parent context.Context) *opContext {
 
 // arm starts an operation that may last d.
 func (c *opContext) arm(d time.Duration) {
+	now := time.Now()
 	c.mu.Lock()
 	if c.err != nil && c.parentErr == nil {
 		// The last operation's deadline passed: a fresh, open channel.
 		c.done, c.err = make(chan struct{}), nil
 	}
-	c.deadline, c.armed = time.Now().Add(d), true
+	c.deadline, c.armed = now.Add(d), true
+	if !c.timerSet || c.deadline.Before(c.timerAt) {
+		c.timerSet, c.timerAt = true, c.deadline
+		c.timer.Reset(d)
+	}
 	c.mu.Unlock()
-	c.timer.Reset(d)
 }
 
-// disarm ends the operation.
+// disarm ends the operation; the timer is left to fire (see opContext).
 func (c *opContext) disarm() {
-	c.timer.Stop()
 	c.mu.Lock()
 	c.armed = false
 	c.mu.Unlock()
 }
 
-// expire runs when the timer fires: the deadline counts only if it is the
-// armed operation's and has passed (the timer may fire late, or race a
-// re-arm).
+// expire runs when the timer fires. The armed operation's deadline has
+// passed, or the timer was set for an earlier operation's and is set again
+// for the armed one's; with no operation armed it is left unset until the
+// next arm.
 func (c *opContext) expire() {
+	now := time.Now()
 	c.mu.Lock()
-	live := c.armed && !time.Now().Before(c.deadline)
+	c.timerSet = false
+	live := c.armed && !now.Before(c.deadline)
+	if c.armed && !live {
+		c.timerSet, c.timerAt = true, c.deadline
+		c.timer.Reset(c.deadline.Sub(now))
+	}
 	c.mu.Unlock()
 	if live {
 		c.cancel(context.DeadlineExceeded, false)

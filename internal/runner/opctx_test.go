@@ -63,6 +63,34 @@ func TestOpContext(t *testing.T) {
 		t.Fatalf("%.1f allocations per operation", allocs)
 	}
 
+	c.disarm()
+	c.arm(20 * time.Millisecond) // shorter than the timer set for the hour: it still ends in time
+	select {
+	case <-c.Done():
+	case <-time.After(2 * time.Second):
+		t.Fatal("a short deadline after a long one did not end the operation")
+	}
+	c.disarm()
+
+	// Operations that each end in time never time out, though the timer set
+	// by the first fires while later ones run.
+	for start := time.Now(); time.Since(start) < 500*time.Millisecond; {
+		c.arm(200 * time.Millisecond)
+		time.Sleep(time.Millisecond)
+		if c.Err() != nil {
+			t.Fatalf("an operation within its deadline was cancelled: %v", c.Err())
+		}
+		c.disarm()
+	}
+	c.arm(20 * time.Millisecond) // and a late one still times out
+	select {
+	case <-c.Done():
+	case <-time.After(2 * time.Second):
+		t.Fatal("the deadline did not end an operation after many short ones")
+	}
+	c.disarm()
+	c.arm(time.Hour)
+
 	cancelParent()
 	deadline := time.Now().Add(2 * time.Second)
 	for !closed(c.Done()) && time.Now().Before(deadline) {

@@ -370,16 +370,21 @@ func (r *Runner) warmPhase(clients []*client, d time.Duration) summary.Phase {
 	return p
 }
 
-// collect snapshots the interval series once a second until the clients end.
+// collect snapshots the interval series once a second until the clients
+// end, draining the clients' latency buffers in between (metrics.DrainEvery).
 func (r *Runner) collect(run *metrics.Run, start time.Time, done <-chan struct{}, total int64) {
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
+	drain := time.NewTicker(metrics.DrainEvery)
+	defer drain.Stop()
 	r.monitorStart(start)
 	seq := 0
 	for {
 		select {
 		case <-done:
 			return
+		case <-drain.C:
+			run.Drain()
 		case now := <-tick.C:
 			iv, tot := run.Snapshot(now)
 			r.monitorTick(now)
