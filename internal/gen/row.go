@@ -3,6 +3,7 @@ package gen
 import (
 	"math"
 
+	"github.com/tsbench/tsbench/internal/numfmt"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -211,16 +212,7 @@ func (c *Cursor) leaveRow() {
 }
 
 // round rounds v to DOUBLE_LENGTH decimals: math.Round(v*scale)/scale,
-// with math.Round written as adding the largest double below one half
-// (signed as x) and truncating. That gives math.Round's value for every
-// input (the sum rounds up to the next integer exactly when x's fraction is
-// at least one half) without a branch: math.Round's bit manipulation, or a
-// truncation corrected by a comparison, costs a mispredicted branch on half
-// of all values.
+// with numfmt.Round, which is math.Round without a branch.
 func (g *Generator) round(v float64) float64 {
-	x := v * g.scale
-	return math.Trunc(x+math.Copysign(belowHalf, x)) / g.scale
+	return numfmt.Round(v*g.scale) / g.scale
 }
-
-// belowHalf is the largest float64 below 0.5.
-const belowHalf = 0.49999999999999994

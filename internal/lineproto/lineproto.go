@@ -11,21 +11,37 @@ import (
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
-// AppendRows appends one line per row of the batch to dst:
+// Keys are a measurement's field keys as each field of a line starts:
+// "s_0=" for the first sensor, ",s_1=" for the others, escaped. A target
+// makes them once per schema, so that a field costs one append.
+type Keys []string
+
+// NewKeys makes the field keys of the sensors, in order.
+func NewKeys(sensors []ts.Sensor) Keys {
+	keys := make(Keys, len(sensors))
+	for i, sn := range sensors {
+		k := Escape(sn.Name, ",= ") + "="
+		if i > 0 {
+			k = "," + k
+		}
+		keys[i] = k
+	}
+	return keys
+}
+
+// AppendRows appends one line per row of the batch to dst, keys being
+// NewKeys of the batch's sensors:
 //
 //	g_0,device=d_0 s_0=true,s_1=12i,s_2=1.5,s_3="ab" 1640966400000
 //
 // Plain appends to a slice the caller reuses: no allocation, no per-byte
 // call.
-func AppendRows(dst []byte, prefix string, sensors []ts.Sensor, b *ts.Batch) []byte {
+func AppendRows(dst []byte, prefix string, keys Keys, b *ts.Batch) []byte {
+	keys = keys[:len(b.Columns)]
 	for i, tm := range b.Times {
 		dst = append(dst, prefix...)
 		for sn := range b.Columns {
-			if sn > 0 {
-				dst = append(dst, ',')
-			}
-			dst = append(dst, sensors[sn].Name...)
-			dst = append(dst, '=')
+			dst = append(dst, keys[sn]...)
 			c := &b.Columns[sn]
 			switch c.Type {
 			case ts.Boolean:

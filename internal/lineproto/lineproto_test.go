@@ -23,8 +23,20 @@ g_0,device=d_0 s_0=false,s_1=12i,s_2=0i,s_3=0.10000000149011612,s_4=1e+21,s_5="b
 	// The decimals hint changes nothing in the text, whatever it says.
 	for _, d := range []int{-1, 0, 2, 9} {
 		b.Decimals = d
-		if got := string(AppendRows(nil, "g_0,device=d_0 ", sensors, b)); got != want {
+		if got := string(AppendRows(nil, "g_0,device=d_0 ", NewKeys(sensors), b)); got != want {
 			t.Fatalf("decimals %d: got\n%s\nwant\n%s", d, got, want)
+		}
+	}
+}
+
+// Field keys are escaped (a sensor name may hold a space, a comma or an
+// equals sign: replayed data's column names do).
+func TestKeysEscaped(t *testing.T) {
+	keys := NewKeys([]ts.Sensor{{Name: "temp"}, {Name: "my temp"}, {Name: "a,b=c"}})
+	want := Keys{"temp=", `,my\ temp=`, `,a\,b\=c=`}
+	for i := range want {
+		if keys[i] != want[i] {
+			t.Fatalf("keys %q, want %q", keys, want)
 		}
 	}
 }
@@ -48,9 +60,10 @@ func TestAppendLinesAllocations(t *testing.T) {
 	sensors := []ts.Sensor{{Name: "s_0", Type: ts.Double}, {Name: "s_1", Type: ts.Double}}
 	b := &ts.Batch{Times: make([]int64, 100), Columns: []ts.Column{
 		{Type: ts.Double, Doubles: make([]float64, 100)}, {Type: ts.Double, Doubles: make([]float64, 100)}}}
-	buf := AppendRows(nil, "g_0,device=d_0 ", sensors, b)
+	keys := NewKeys(sensors)
+	buf := AppendRows(nil, "g_0,device=d_0 ", keys, b)
 	allocs := testing.AllocsPerRun(50, func() {
-		buf = AppendRows(buf[:0], "g_0,device=d_0 ", sensors, b)
+		buf = AppendRows(buf[:0], "g_0,device=d_0 ", keys, b)
 	})
 	if allocs != 0 {
 		t.Fatalf("%.0f allocations per batch", allocs)

@@ -30,7 +30,7 @@ func AppendFloat(dst []byte, v float64, decimals int) []byte {
 	if decimals >= 0 && decimals <= MaxDecimals {
 		if a := math.Abs(v); a >= 1e-4 && a < 1e6 {
 			scale := pow10f[decimals]
-			if n := math.Round(v * scale); n/scale == v {
+			if n := Round(v * scale); n/scale == v {
 				return appendFixed(dst, n, decimals)
 			}
 		}
@@ -38,27 +38,66 @@ func AppendFloat(dst []byte, v float64, decimals int) []byte {
 	return strconv.AppendFloat(dst, v, 'g', -1, 64)
 }
 
+// Round is math.Round, written as adding the largest double below one half
+// (signed as x) and truncating: the same value for every input (the sum
+// reaches the next integer exactly when x's fraction is at least one
+// half), without math.Round's bit manipulation or a branch that
+// mispredicts on half of all values.
+func Round(x float64) float64 {
+	return math.Trunc(x + math.Copysign(belowHalf, x))
+}
+
+// belowHalf is the largest float64 below 0.5.
+const belowHalf = 0.49999999999999994
+
+// digitPairs are "00" to "99": two digits per division by 100.
+const digitPairs = "00010203040506070809101112131415161718192021222324252627282930313233343536373839" +
+	"404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+
 // appendFixed writes n / 10^d in plain decimal notation, without trailing
-// zeros in the fraction (nor a point when none is left); n is integral and
-// below 1e15 in magnitude.
+// zeros in the fraction (nor a point when none is left); n is integral,
+// non-zero and below 1e15 in magnitude. The digits of n are written once,
+// right to left, then the point is put in: no division by a variable power
+// of ten, no second integer formatting.
 func appendFixed(dst []byte, n float64, d int) []byte {
 	if n < 0 {
 		dst = append(dst, '-')
 		n = -n
 	}
-	u := uint64(n)
-	ip, fp := u/pow10i[d], u%pow10i[d]
-	dst = strconv.AppendUint(dst, ip, 10)
-	if fp == 0 {
-		return dst
+	var buf [20]byte
+	i := len(buf)
+	for u := uint64(n); ; {
+		if u < 10 {
+			i--
+			buf[i] = byte('0' + u)
+			break
+		}
+		q := u / 100
+		r := (u - q*100) * 2
+		i -= 2
+		buf[i], buf[i+1] = digitPairs[r], digitPairs[r+1]
+		if q == 0 {
+			break // u had two digits, the first not a zero
+		}
+		u = q
 	}
-	for fp%10 == 0 {
-		fp /= 10
-		d--
+	digits := buf[i:]
+	for d > 0 && digits[len(digits)-1] == '0' {
+		digits, d = digits[:len(digits)-1], d-1
 	}
-	dst = append(dst, '.')
-	for p := pow10i[d-1]; p > fp && p > 1; p /= 10 {
-		dst = append(dst, '0') // leading zeros of the fraction
+	whole := len(digits) - d
+	switch {
+	case d == 0:
+		return append(dst, digits...)
+	case whole > 0:
+		dst = append(dst, digits[:whole]...)
+		dst = append(dst, '.')
+		return append(dst, digits[whole:]...)
+	default:
+		dst = append(dst, "0."...)
+		for ; whole < 0; whole++ {
+			dst = append(dst, '0') // leading zeros of the fraction
+		}
+		return append(dst, digits...)
 	}
-	return strconv.AppendUint(dst, fp, 10)
 }

@@ -38,6 +38,38 @@ func TestAppendFloatIsStrconv(t *testing.T) {
 	}
 }
 
+// Round gives math.Round(x) for every input, halves, signed
+// zeros, huge values and non-finite ones included.
+func TestRoundIsMathRound(t *testing.T) {
+	if belowHalf != math.Nextafter(0.5, 0) {
+		t.Fatalf("belowHalf = %v, not the double below 0.5", belowHalf)
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	special := []float64{0, math.Copysign(0, -1), 0.5, -0.5, 1.5, -2.5, 0.49999999999999994, -0.49999999999999994,
+		0.005, -0.005, 1.005, 4503599627370495.5, -4503599627370495.5, 1e300, -1e300, math.MaxFloat64,
+		math.SmallestNonzeroFloat64, math.Inf(1), math.Inf(-1), math.NaN()}
+	for digits := 0; digits <= 6; digits++ {
+		scale := math.Pow10(digits)
+		values := append([]float64(nil), special...)
+		for i := 0; i < 100_000; i++ {
+			values = append(values, (rng.Float64()*2-1)*math.Pow10(rng.IntN(20)-6),
+				float64(rng.IntN(2_000_001)-1_000_000)/2/scale) // halves at the rounding place
+			// Exact halves of every magnitude, and their neighbours.
+			half := (float64(rng.Int64N(1<<uint(rng.IntN(53)))) + 0.5) / scale
+			if rng.IntN(2) == 0 {
+				half = -half
+			}
+			values = append(values, half, math.Nextafter(half, 0), math.Nextafter(half, math.Inf(1)))
+		}
+		for _, v := range values {
+			got, want := Round(v*scale), math.Round(v*scale)
+			if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
+				t.Fatalf("Round(%v) = %v, math.Round gives %v", v*scale, got, want)
+			}
+		}
+	}
+}
+
 func FuzzAppendFloat(f *testing.F) {
 	f.Add(12.34, 2)
 	f.Add(-0.05, 2)

@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -28,16 +29,36 @@ func New() *http.Client {
 		Proxy: nil,
 		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
 			c, err := dialer.DialContext(ctx, network, addr)
-			if err == nil {
-				t.dials.Add(1)
+			if err != nil {
+				return nil, err
 			}
-			return c, err
+			t.dials.Add(1)
+			return pooledConn{c}, nil
 		},
 		MaxIdleConnsPerHost: 4,
 		DisableCompression:  true,
 	}
 	return &http.Client{Transport: t}
 }
+
+// pooledConn is a connection whose ReadFrom copies through a pooled
+// buffer. net/http writes a request body with io.Copy into the connection,
+// through a LimitedReader (so the body's own WriteTo is not used), and
+// *net.TCPConn's ReadFrom, with no file to splice from, copies through a
+// fresh 32 KB buffer: an allocation the size of the body per request, most
+// of what a write to an HTTP target allocated.
+type pooledConn struct{ net.Conn }
+
+var copyBuffers = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
+
+func (c pooledConn) ReadFrom(r io.Reader) (int64, error) {
+	buf := copyBuffers.Get().(*[]byte)
+	defer copyBuffers.Put(buf)
+	return io.CopyBuffer(writerOnly{c.Conn}, r, *buf)
+}
+
+// writerOnly hides the connection's own ReadFrom from io.CopyBuffer.
+type writerOnly struct{ io.Writer }
 
 // countingTransport is an http.Transport that counts the connections it
 // opened.

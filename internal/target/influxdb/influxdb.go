@@ -66,8 +66,9 @@ type Target struct {
 
 	mu      sync.Mutex
 	binding target.Binding
-	lines   []string // per device position: "measurement,device=...,tags " prefix
-	buf     []byte   // the request body, reused
+	keys    lineproto.Keys // the schema's field keys
+	lines   []string       // per device position: "measurement,device=...,tags " prefix
+	buf     []byte         // the request body, reused
 	zbuf    bytes.Buffer
 	zw      *gzip.Writer
 }
@@ -202,6 +203,7 @@ func (t *Target) Bind(_ context.Context, s *ts.Schema) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.binding.Set(s)
+	t.keys = lineproto.NewKeys(s.Sensors)
 	t.lines = make([]string, len(s.Devices))
 	for i, d := range s.Devices {
 		var b strings.Builder

@@ -17,11 +17,11 @@ import (
 func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	s, pos, err := t.binding.DevicePos(b.Device)
+	_, pos, err := t.binding.DevicePos(b.Device)
 	if err != nil {
 		return err
 	}
-	t.buf = lineproto.AppendRows(t.buf[:0], t.lines[pos], s.Sensors, b)
+	t.buf = lineproto.AppendRows(t.buf[:0], t.lines[pos], t.keys, b)
 	var body io.Reader = bytes.NewReader(t.buf)
 	hdr := map[string]string{"Content-Type": "text/plain; charset=utf-8"}
 	if t.gzip {

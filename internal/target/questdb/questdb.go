@@ -65,8 +65,9 @@ type Target struct {
 
 	mu      sync.Mutex
 	binding target.Binding
-	lines   []string // per device position: "table,device=..,tag=.. "
-	buf     []byte   // the request body, reused
+	keys    lineproto.Keys // the schema's field keys
+	lines   []string       // per device position: "table,device=..,tag=.. "
+	buf     []byte         // the request body, reused
 }
 
 func open(ctx context.Context, o target.Options) (target.Target, error) {
@@ -177,6 +178,7 @@ func (t *Target) Bind(_ context.Context, s *ts.Schema) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.binding.Set(s)
+	t.keys = lineproto.NewKeys(s.Sensors)
 	t.lines = make([]string, len(s.Devices))
 	for i := range s.Devices {
 		d := &s.Devices[i]
@@ -196,11 +198,11 @@ func (t *Target) Bind(_ context.Context, s *ts.Schema) error {
 func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	s, pos, err := t.binding.DevicePos(b.Device)
+	_, pos, err := t.binding.DevicePos(b.Device)
 	if err != nil {
 		return err
 	}
-	t.buf = lineproto.AppendRows(t.buf[:0], t.lines[pos], s.Sensors, b)
+	t.buf = lineproto.AppendRows(t.buf[:0], t.lines[pos], t.keys, b)
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, t.writeURL, bytes.NewReader(t.buf))
 	if err != nil {
 		return err

@@ -225,8 +225,11 @@ func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
 }
 
 // appendImport appends a batch in /api/v1/import's JSON-lines format to
-// dst: one line per sensor with all its values and timestamps.
+// dst: one line per sensor with all its values and timestamps. The
+// timestamps are the same on every line: they are formatted for the first
+// and copied for the others.
 func appendImport(dst []byte, labels string, sensors []ts.Sensor, b *ts.Batch) []byte {
+	var stamps []byte // the first line's timestamps, within dst
 	for sn := range b.Columns {
 		c := &b.Columns[sn]
 		dst = append(dst, `{"metric":{"__name__":"`...)
@@ -245,6 +248,11 @@ func appendImport(dst []byte, labels string, sensors []ts.Sensor, b *ts.Batch) [
 			v, _ := c.Number(i)
 			dst = strconv.AppendFloat(dst, v, 'g', -1, 64)
 		}
+		if stamps != nil {
+			dst = append(dst, stamps...)
+			continue
+		}
+		start := len(dst)
 		dst = append(dst, `],"timestamps":[`...)
 		for i, tm := range b.Times {
 			if i > 0 {
@@ -253,6 +261,7 @@ func appendImport(dst []byte, labels string, sensors []ts.Sensor, b *ts.Batch) [
 			dst = strconv.AppendInt(dst, tm, 10)
 		}
 		dst = append(dst, "]}\n"...)
+		stamps = dst[start:]
 	}
 	return dst
 }
