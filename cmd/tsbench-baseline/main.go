@@ -47,10 +47,10 @@ type Result struct {
 	// of what the HTTP exchange alone (client library and the kernel's
 	// loopback, charged to the sender) costs on this machine.
 	BaselineCPUPerMillion float64
-	TsbenchStored        int64
-	BaselineStored       int64
-	TsbenchSeconds       float64
-	BaselineSeconds      float64
+	TsbenchStored         int64
+	BaselineStored        int64
+	TsbenchSeconds        float64
+	BaselineSeconds       float64
 }
 
 // endpoints are the write URLs (the same API tsbench's target uses) of the
