@@ -82,26 +82,6 @@ func layoutOf(file string, header []string) (*csvLayout, error) {
 	return l, nil
 }
 
-// records is a file read as text records: the header first, then one
-// record per row, each with its line (or row) number. CSV files are read
-// as they are; Parquet files are turned into such records (parquet.go), so
-// that both go through the same layout detection, type inference, pivot
-// and checks.
-type records interface {
-	next() ([]string, int64, error)
-	close() error
-	file() string
-	// unit is what the numbers of next count: "line" or "row".
-	unit() string
-	// missing reports whether column i of the last record has no value:
-	// an empty CSV cell, a Parquet null (an empty Parquet string is a
-	// value).
-	missing(i int) bool
-}
-
-// openFunc opens one file of a format as records.
-type openFunc func(name string, o ImportOptions) (records, error)
-
 // csvFile reads one CSV file record by record, with line numbers.
 type csvFile struct {
 	name string
@@ -110,7 +90,7 @@ type csvFile struct {
 	rec  []string // the last record
 }
 
-func openCSV(name string, _ ImportOptions) (records, error) {
+func openCSV(name string) (*csvFile, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, &InputError{File: name, Msg: err.Error()}
@@ -123,14 +103,14 @@ func openCSV(name string, _ ImportOptions) (records, error) {
 	return &csvFile{name: name, f: f, r: r}, nil
 }
 
-func (c *csvFile) close() error       { return c.f.Close() }
-func (c *csvFile) missing(i int) bool { return strings.TrimSpace(c.rec[i]) == "" }
-func (c *csvFile) file() string       { return c.name }
-func (c *csvFile) unit() string       { return "line" }
+func (c *csvFile) close() error { return c.f.Close() }
 
-// inputErr is an InputError at a record of c.
-func inputErr(c records, line int64, column, msg string) *InputError {
-	return &InputError{File: c.file(), Line: line, Unit: c.unit(), Column: column, Msg: msg}
+// missing reports whether column i of the last record is an empty cell.
+func (c *csvFile) missing(i int) bool { return strings.TrimSpace(c.rec[i]) == "" }
+
+// inputErr is an InputError at a line of c.
+func inputErr(c *csvFile, line int64, column, msg string) *InputError {
+	return &InputError{File: c.name, Line: line, Unit: "line", Column: column, Msg: msg}
 }
 
 // next returns the next record and its line, io.EOF at the end, or an
@@ -152,34 +132,18 @@ func (c *csvFile) next() ([]string, int64, error) {
 	return rec, int64(line), nil
 }
 
-// importCSV reads CSV files.
+// importCSV reads CSV files in two passes: the first finds the layout,
+// the sensors, their types and the time unit; the second converts.
 func importCSV(files []string, dir string, o ImportOptions) (*Manifest, error) {
-	return importRecords(files, dir, o, "csv", openCSV)
-}
-
-// importRecords reads files of one format as records in two passes: the
-// first finds the layout, the sensors, their types and the time unit; the
-// second converts.
-func importRecords(files []string, dir string, o ImportOptions, format string, open openFunc) (*Manifest, error) {
-	scan, err := scanCSV(files, o, open)
+	scan, err := scanCSV(files, o)
 	if err != nil {
 		return nil, err
 	}
-	t, err := newTable(dir, strings.Join(files, ","), format+"-"+scan.layouts[0].kind, scan.sensors, o)
+	t, err := newTable(dir, strings.Join(files, ","), "csv-"+scan.layouts[0].kind, scan.sensors, o)
 	if err != nil {
 		return nil, err
 	}
-	for i, f := range files {
-		if err := convertCSV(t, f, scan.layouts[i], scan, o, open); err != nil {
-			t.w.f.Close()
-			return nil, err
-		}
-	}
-	m, err := t.close()
-	if err != nil {
-		return nil, &InputError{File: files[0], Msg: err.Error()}
-	}
-	return m, nil
+	return t.fill(files, func(i int, name string) error { return convertCSV(t, name, scan.layouts[i], scan) })
 }
 
 // csvScan is what the first pass learnt.
@@ -190,7 +154,7 @@ type csvScan struct {
 	time    timeParser
 }
 
-func scanCSV(files []string, o ImportOptions, open openFunc) (*csvScan, error) {
+func scanCSV(files []string, o ImportOptions) (*csvScan, error) {
 	s := &csvScan{index: map[string]int{}, time: timeParser{unit: o.TimeUnit}}
 	if s.time.unit == "auto" {
 		s.time.unit = ""
@@ -198,7 +162,7 @@ func scanCSV(files []string, o ImportOptions, open openFunc) (*csvScan, error) {
 	kinds := map[string]kind{}
 	var order []string
 	for _, name := range files {
-		c, err := open(name, o)
+		c, err := openCSV(name)
 		if err != nil {
 			return nil, err
 		}
@@ -313,8 +277,8 @@ func integer(text string) (int64, bool) {
 }
 
 // convertCSV is the second pass over one file.
-func convertCSV(t *table, name string, l *csvLayout, s *csvScan, o ImportOptions, open openFunc) error {
-	c, err := open(name, o)
+func convertCSV(t *table, name string, l *csvLayout, s *csvScan) error {
+	c, err := openCSV(name)
 	if err != nil {
 		return err
 	}
@@ -388,7 +352,7 @@ func undoRow(b *ts.Batch, n int) {
 
 // convertLong pivots a long file: the lines of one device and time, which
 // must be consecutive, make one row, and the row must have every sensor.
-func convertLong(t *table, c records, l *csvLayout, s *csvScan) error {
+func convertLong(t *table, c *csvFile, l *csvLayout, s *csvScan) error {
 	var (
 		device    string
 		tm        int64

@@ -37,17 +37,7 @@ func importParquet(files []string, dir string, o ImportOptions) (*Manifest, erro
 	if err != nil {
 		return nil, err
 	}
-	for _, name := range files {
-		if err := im.convert(t, name); err != nil {
-			t.w.f.Close()
-			return nil, err
-		}
-	}
-	m, err := t.close()
-	if err != nil {
-		return nil, &InputError{File: files[0], Msg: err.Error()}
-	}
-	return m, nil
+	return t.fill(files, func(_ int, name string) error { return im.convert(t, name) })
 }
 
 // parquetRows is how many rows of a Parquet file are read at a time.

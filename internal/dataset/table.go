@@ -72,6 +72,23 @@ func (t *table) flush(p int) error {
 }
 
 // close writes every pending row and the manifest.
+// fill converts each file into the table with convert (given the file's
+// position and name), in order, then closes it; the first error abandons
+// the table.
+func (t *table) fill(files []string, convert func(i int, name string) error) (*Manifest, error) {
+	for i, name := range files {
+		if err := convert(i, name); err != nil {
+			t.w.f.Close()
+			return nil, err
+		}
+	}
+	m, err := t.close()
+	if err != nil {
+		return nil, &InputError{File: files[0], Msg: err.Error()}
+	}
+	return m, nil
+}
+
 func (t *table) close() (*Manifest, error) {
 	for p := range t.pending {
 		if err := t.flush(p); err != nil {
