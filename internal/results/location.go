@@ -63,8 +63,12 @@ func sqliteLocation(path string) (Location, error) {
 	if err == nil {
 		path = abs
 	}
-	return Location{Dialect: "sqlite", Path: path, dsn: sqliteDSN(path, 5*time.Second), display: path}, nil
+	return Location{Dialect: "sqlite", Path: path, dsn: sqliteDSN(path, sqliteBusyTimeout), display: path}, nil
 }
+
+// sqliteBusyTimeout is how long a store locked by another tsbench is waited
+// for before the operation fails.
+const sqliteBusyTimeout = 5 * time.Second
 
 // sqliteDSN builds the modernc.org/sqlite URI: a busy timeout (a store
 // locked by another tsbench waits that long, then fails clearly), WAL, and

@@ -23,7 +23,8 @@ import (
 
 	_ "github.com/go-sql-driver/mysql" // registers "mysql"
 	_ "github.com/jackc/pgx/v5/stdlib" // registers "pgx"
-	_ "modernc.org/sqlite"             // registers "sqlite"
+	"modernc.org/sqlite"               // registers "sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/tsbench/tsbench/internal/summary"
 )
@@ -61,7 +62,7 @@ func Open(ctx context.Context, loc Location) (*Store, error) {
 		db.SetMaxOpenConns(4)
 	}
 	st := &Store{db: db, loc: loc, d: dialects[loc.Dialect]}
-	if err := db.PingContext(ctx); err != nil {
+	if err := st.connect(ctx); err != nil {
 		db.Close()
 		return nil, loc.scrubErr("connect", err)
 	}
@@ -70,6 +71,30 @@ func Open(ctx context.Context, loc Location) (*Store, error) {
 		return nil, err
 	}
 	return st, nil
+}
+
+// connect pings the store. Several tsbench opening a new SQLite file at once
+// all switch it to WAL, and that switch, which needs the file to itself, can
+// fail with SQLITE_BUSY without waiting on the busy timeout; it is retried for
+// as long as the busy timeout would have waited.
+func (st *Store) connect(ctx context.Context) error {
+	deadline := time.Now().Add(sqliteBusyTimeout)
+	for {
+		err := st.db.PingContext(ctx)
+		if err == nil || st.loc.Dialect != "sqlite" || !sqliteBusy(err) || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
+
+func sqliteBusy(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_BUSY
 }
 
 // Location is where the store is.
