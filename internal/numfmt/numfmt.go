@@ -56,48 +56,44 @@ const digitPairs = "000102030405060708091011121314151617181920212223242526272829
 
 // appendFixed writes n / 10^d in plain decimal notation, without trailing
 // zeros in the fraction (nor a point when none is left); n is integral,
-// non-zero and below 1e15 in magnitude. The digits of n are written once,
-// right to left, then the point is put in: no division by a variable power
-// of ten, no second integer formatting.
+// non-zero and below 1e15 in magnitude. The fraction's trailing zeros are
+// divided off first; then the text is built right to left in a scratch
+// array (fraction, point, whole part two digits at a time) and appended
+// once: no division by a variable power of ten, one capacity check.
 func appendFixed(dst []byte, n float64, d int) []byte {
-	if n < 0 {
-		dst = append(dst, '-')
-		n = -n
+	u := uint64(math.Abs(n))
+	for d > 0 && u%10 == 0 {
+		u, d = u/10, d-1
 	}
-	var buf [20]byte
+	var buf [24]byte
 	i := len(buf)
-	for u := uint64(n); ; {
-		if u < 10 {
-			i--
-			buf[i] = byte('0' + u)
-			break
-		}
+	for ; d > 0; d-- {
+		q := u / 10
+		i--
+		buf[i] = byte('0' + u - q*10)
+		u = q
+	}
+	if i < len(buf) {
+		i--
+		buf[i] = '.'
+	}
+	for u >= 100 {
 		q := u / 100
 		r := (u - q*100) * 2
 		i -= 2
 		buf[i], buf[i+1] = digitPairs[r], digitPairs[r+1]
-		if q == 0 {
-			break // u had two digits, the first not a zero
-		}
 		u = q
 	}
-	digits := buf[i:]
-	for d > 0 && digits[len(digits)-1] == '0' {
-		digits, d = digits[:len(digits)-1], d-1
+	if u >= 10 {
+		i -= 2
+		buf[i], buf[i+1] = digitPairs[u*2], digitPairs[u*2+1]
+	} else {
+		i--
+		buf[i] = byte('0' + u) // the whole part's only digit, or the 0 of "0.x"
 	}
-	whole := len(digits) - d
-	switch {
-	case d == 0:
-		return append(dst, digits...)
-	case whole > 0:
-		dst = append(dst, digits[:whole]...)
-		dst = append(dst, '.')
-		return append(dst, digits[whole:]...)
-	default:
-		dst = append(dst, "0."...)
-		for ; whole < 0; whole++ {
-			dst = append(dst, '0') // leading zeros of the fraction
-		}
-		return append(dst, digits...)
+	if n < 0 {
+		i--
+		buf[i] = '-'
 	}
+	return append(dst, buf[i:]...)
 }

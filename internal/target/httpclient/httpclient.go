@@ -10,7 +10,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -111,11 +110,7 @@ func Do(ctx context.Context, c *http.Client, method, url string, body []byte, he
 		return nil, fmt.Errorf("%s %s: read answer: %w", method, url, err)
 	}
 	if resp.StatusCode/100 != 2 {
-		msg := strings.TrimSpace(string(data))
-		if len(msg) > 500 {
-			msg = msg[:500] + "..."
-		}
-		return data, fmt.Errorf("%s %s: %s: %s", method, url, resp.Status, msg)
+		return data, fmt.Errorf("%s %s: %s: %s", method, url, resp.Status, trim(data))
 	}
 	return data, nil
 }

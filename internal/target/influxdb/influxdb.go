@@ -23,6 +23,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -63,6 +64,7 @@ type Target struct {
 	user, pass string
 	gzip       bool
 	client     *http.Client
+	poster     *httpclient.Poster // the write requests
 
 	mu      sync.Mutex
 	binding target.Binding
@@ -86,6 +88,18 @@ func open(ctx context.Context, o target.Options) (target.Target, error) {
 	if _, err := t.ServerVersion(ctx); err != nil {
 		return nil, err
 	}
+	hdr := []string{"Content-Type", "text/plain; charset=utf-8"}
+	if t.gzip {
+		hdr = append(hdr, "Content-Encoding", "gzip")
+	}
+	if t.user != "" {
+		hdr = append(hdr, "Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(t.user+":"+t.pass)))
+	}
+	p, err := httpclient.NewPoster(t.base+"/write?"+url.Values{"db": {db}, "precision": {"ms"}}.Encode(), hdr...)
+	if err != nil {
+		return nil, fmt.Errorf("influxdb: %w", err)
+	}
+	t.poster = p
 	return t, nil
 }
 
@@ -229,8 +243,11 @@ func measurement(s *ts.Schema, d *ts.Device) string {
 // Close releases idle connections.
 func (t *Target) Close() error {
 	t.client.CloseIdleConnections()
+	t.poster.Close()
 	return nil
 }
 
 // Reconnects counts the HTTP connections re-opened (target.Reconnector).
-func (t *Target) Reconnects() int64 { return httpclient.Reconnects(t.client) }
+func (t *Target) Reconnects() int64 {
+	return httpclient.Reconnects(t.client) + t.poster.Reconnects()
+}

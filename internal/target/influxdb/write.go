@@ -1,12 +1,9 @@
 package influxdb
 
 import (
-	"bytes"
 	"compress/gzip"
 	"context"
 	"fmt"
-	"io"
-	"net/http"
 	"strings"
 
 	"github.com/tsbench/tsbench/internal/lineproto"
@@ -22,18 +19,15 @@ func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
 		return err
 	}
 	t.buf = lineproto.AppendRows(t.buf[:0], t.lines[pos], t.keys, b)
-	var body io.Reader = bytes.NewReader(t.buf)
-	hdr := map[string]string{"Content-Type": "text/plain; charset=utf-8"}
+	body := t.buf
 	if t.gzip {
 		if err := t.compress(); err != nil {
 			return err
 		}
-		body = bytes.NewReader(t.zbuf.Bytes())
-		hdr["Content-Encoding"] = "gzip"
+		body = t.zbuf.Bytes()
 	}
-	_, _, err = t.do(ctx, http.MethodPost, "/write?db="+t.db+"&precision=ms", body, hdr)
-	if err != nil {
-		return fmt.Errorf("write batch of %s: %w", b.Device.Name, err)
+	if err := t.poster.Post(ctx, body); err != nil {
+		return fmt.Errorf("influxdb: write batch of %s: %w", b.Device.Name, err)
 	}
 	return nil
 }

@@ -75,6 +75,7 @@ type Target struct {
 	base   string
 	db     string
 	client *http.Client
+	poster *httpclient.Poster // the import requests
 
 	mu      sync.Mutex
 	binding target.Binding
@@ -91,6 +92,11 @@ func open(ctx context.Context, o target.Options) (target.Target, error) {
 	if _, _, err := t.get(ctx, "/health", nil); err != nil {
 		return nil, err
 	}
+	p, err := httpclient.NewPoster(t.base + "/api/v1/import")
+	if err != nil {
+		return nil, fmt.Errorf("victoriametrics: %w", err)
+	}
+	t.poster = p
 	return t, nil
 }
 
@@ -218,8 +224,8 @@ func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
 		return err
 	}
 	t.buf = appendImport(t.buf[:0], t.labels[pos], s.Sensors, b)
-	if _, err := t.do(ctx, http.MethodPost, "/api/v1/import", nil, bytes.NewReader(t.buf)); err != nil {
-		return fmt.Errorf("write batch of %s: %w", b.Device.Name, err)
+	if err := t.poster.Post(ctx, t.buf); err != nil {
+		return fmt.Errorf("victoriametrics: write batch of %s: %w", b.Device.Name, err)
 	}
 	return nil
 }
@@ -313,8 +319,11 @@ func (t *Target) StorageBytes(ctx context.Context) (int64, error) {
 // Close releases idle connections.
 func (t *Target) Close() error {
 	t.client.CloseIdleConnections()
+	t.poster.Close()
 	return nil
 }
 
 // Reconnects counts the HTTP connections re-opened (target.Reconnector).
-func (t *Target) Reconnects() int64 { return httpclient.Reconnects(t.client) }
+func (t *Target) Reconnects() int64 {
+	return httpclient.Reconnects(t.client) + t.poster.Reconnects()
+}
