@@ -16,7 +16,6 @@ import (
 const MaxDecimals = 9
 
 var pow10f = [MaxDecimals + 1]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9}
-var pow10i = [MaxDecimals + 1]uint64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9}
 
 // AppendFloat appends v as strconv.AppendFloat(dst, v, 'g', -1, 64) does.
 // decimals is a hint: the places v was rounded to (-1 if unknown). When v
