@@ -28,8 +28,12 @@ var pow10f = [MaxDecimals + 1]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8,
 func AppendFloat(dst []byte, v float64, decimals int) []byte {
 	if decimals >= 0 && decimals <= MaxDecimals {
 		if a := math.Abs(v); a >= 1e-4 && a < 1e6 {
+			// Round(x), as an integer: below 1e15 in magnitude the
+			// conversion truncates exactly, in one instruction, where
+			// math.Trunc is a call on baseline amd64.
 			scale := pow10f[decimals]
-			if n := Round(v * scale); n/scale == v {
+			x := v * scale
+			if n := int64(x + math.Copysign(belowHalf, x)); float64(n)/scale == v {
 				return appendFixed(dst, n, decimals)
 			}
 		}
@@ -59,8 +63,11 @@ const digitPairs = "000102030405060708091011121314151617181920212223242526272829
 // divided off first; then the text is built right to left in a scratch
 // array (fraction, point, whole part two digits at a time) and appended
 // once: no division by a variable power of ten, one capacity check.
-func appendFixed(dst []byte, n float64, d int) []byte {
-	u := uint64(math.Abs(n))
+func appendFixed(dst []byte, n int64, d int) []byte {
+	u := uint64(n)
+	if n < 0 {
+		u = uint64(-n)
+	}
 	for d > 0 && u%10 == 0 {
 		u, d = u/10, d-1
 	}
