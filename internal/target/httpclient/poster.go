@@ -126,16 +126,15 @@ func (p *Poster) Post(ctx context.Context, body []byte) error {
 	stop := context.AfterFunc(ctx, p.abort)
 	code, text, err := p.exchange(ctx, deadline, body)
 	stop()
-	if p.setInFlight(false) {
-		// Cancelled while the request ran: its connection is closed.
+	aborted := p.setInFlight(false) // cancelled while the request ran: its connection is closed
+	if aborted && err != nil && ctx.Err() != nil {
+		err = ctx.Err()
+	}
+	if aborted || err != nil {
 		p.drop()
-		if cerr := ctx.Err(); cerr != nil && err != nil {
-			err = cerr
-		}
 	}
 	switch {
 	case err != nil:
-		p.drop()
 		if errors.Is(err, os.ErrDeadlineExceeded) {
 			err = context.DeadlineExceeded // what net/http says, and not a net.Error here
 		}
