@@ -61,6 +61,7 @@ func fillMatchesValue(t *testing.T, mode OrderMode, batch, batches int64) {
 			if b.Len() != int(batch) {
 				t.Fatalf("batch has %d rows, want %d", b.Len(), batch)
 			}
+			checkFixed(t, b, batch > 1)
 			for i, k := range b.Rows {
 				if b.Times[i] != g.Time(k) {
 					t.Fatalf("row %d time %d, want %d", k, b.Times[i], g.Time(k))
@@ -70,6 +71,31 @@ func fillMatchesValue(t *testing.T, mode OrderMode, batch, batches int64) {
 						t.Fatalf("dev %d sensor %d row %d: batch %v, Value %v", dev, sn, k, got, want)
 					}
 				}
+			}
+		}
+	}
+}
+
+// checkFixed holds a batch's DOUBLE columns to ts.Column.Fixed's promise:
+// when kept, each integer divided by 10^Decimals is exactly the value.
+// Batches of several rows (the column path) keep them; one-row batches
+// may not, and then say so by the length.
+func checkFixed(t *testing.T, b *ts.Batch, mustKeep bool) {
+	t.Helper()
+	for sn := range b.Columns {
+		c := &b.Columns[sn]
+		if c.Type != ts.Double {
+			continue
+		}
+		if len(c.Fixed) != len(c.Doubles) {
+			if mustKeep {
+				t.Fatalf("sensor %d: %d integers for %d values", sn, len(c.Fixed), len(c.Doubles))
+			}
+			continue
+		}
+		for i, n := range c.Fixed {
+			if v := float64(n) / math.Pow10(b.Decimals); v != c.Doubles[i] {
+				t.Fatalf("sensor %d row %d: Fixed %d / 10^%d = %v, value %v", sn, i, n, b.Decimals, v, c.Doubles[i])
 			}
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/tsbench/tsbench/internal/numfmt"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -226,6 +227,9 @@ func (g *Generator) resize(c *ts.Column, n int) {
 		c.Floats = grow(c.Floats, n)
 	case ts.Double:
 		c.Doubles = grow(c.Doubles, n)
+		if g.scale != 0 {
+			c.Fixed = grow(c.Fixed, n)
+		}
 	case ts.Text:
 		c.Texts = grow(c.Texts, n)
 	}
@@ -243,8 +247,16 @@ func (g *Generator) convert(c *ts.Column, sm *sensorModel, start int, vals []flo
 	switch c.Type {
 	case ts.Double:
 		if g.scale != 0 {
+			fixed := c.Fixed[start:]
 			for i, v := range vals {
-				vals[i] = g.round(v)
+				// g.round, keeping the integer; 0 (which text
+				// formats write from the float) when it is beyond
+				// an int64's exact range.
+				n := numfmt.Round(v * g.scale)
+				vals[i], fixed[i] = n/g.scale, 0
+				if math.Abs(n) < 1<<53 {
+					fixed[i] = int64(n)
+				}
 			}
 		}
 	case ts.Float:

@@ -198,7 +198,9 @@ func (c *Cursor) rowOf(g *Generator, b *ts.Batch) []float64 {
 	}
 	c.row = c.row[:len(d)]
 	for slot, s := range d {
-		b.Columns[s].Doubles = c.row[slot : slot+1 : slot+1]
+		// The row's values are rounded in place, their integers not
+		// kept: Fixed is emptied, which says so.
+		b.Columns[s].Doubles, b.Columns[s].Fixed = c.row[slot:slot+1:slot+1], nil
 	}
 	c.rowBatch = b
 	return c.row

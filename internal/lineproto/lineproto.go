@@ -4,6 +4,7 @@
 package lineproto
 
 import (
+	"encoding/binary"
 	"strconv"
 	"strings"
 
@@ -14,19 +15,41 @@ import (
 // Keys are a measurement's field keys as each field of a line starts:
 // "s_0=" for the first sensor, ",s_1=" for the others, escaped. A target
 // makes them once per schema, so that a field costs one append.
-type Keys []string
+type Keys struct {
+	text []string
+	// words holds each key of up to 8 bytes as a little-endian word (0
+	// for a longer one), stored whole where there is room: a
+	// variable-length append calls memmove, which for a few bytes costs
+	// as much as the value's text.
+	words []uint64
+}
 
 // NewKeys makes the field keys of the sensors, in order.
 func NewKeys(sensors []ts.Sensor) Keys {
-	keys := make(Keys, len(sensors))
+	keys := Keys{text: make([]string, len(sensors)), words: make([]uint64, len(sensors))}
 	for i, sn := range sensors {
 		k := Escape(sn.Name, ",= ") + "="
 		if i > 0 {
 			k = "," + k
 		}
-		keys[i] = k
+		keys.text[i] = k
+		if len(k) <= 8 {
+			var w [8]byte
+			copy(w[:], k)
+			keys.words[i] = binary.LittleEndian.Uint64(w[:])
+		}
 	}
 	return keys
+}
+
+// appendKey appends key i.
+func (k *Keys) appendKey(dst []byte, i int) []byte {
+	m, key := len(dst), k.text[i]
+	if w := k.words[i]; w != 0 && cap(dst)-m >= 8 {
+		binary.LittleEndian.PutUint64(dst[m:m+8], w)
+		return dst[:m+len(key)]
+	}
+	return append(dst, key...)
 }
 
 // AppendRows appends one line per row of the batch to dst, keys being
@@ -37,11 +60,11 @@ func NewKeys(sensors []ts.Sensor) Keys {
 // Plain appends to a slice the caller reuses: no allocation, no per-byte
 // call.
 func AppendRows(dst []byte, prefix string, keys Keys, b *ts.Batch) []byte {
-	keys = keys[:len(b.Columns)]
+	keys.text, keys.words = keys.text[:len(b.Columns)], keys.words[:len(b.Columns)]
 	for i, tm := range b.Times {
 		dst = append(dst, prefix...)
 		for sn := range b.Columns {
-			dst = append(dst, keys[sn]...)
+			dst = keys.appendKey(dst, sn)
 			c := &b.Columns[sn]
 			switch c.Type {
 			case ts.Boolean:
@@ -53,7 +76,11 @@ func AppendRows(dst []byte, prefix string, keys Keys, b *ts.Batch) []byte {
 			case ts.Float:
 				dst = strconv.AppendFloat(dst, float64(c.Floats[i]), 'g', -1, 64)
 			case ts.Double:
-				dst = numfmt.AppendFloat(dst, c.Doubles[i], b.Decimals)
+				if len(c.Fixed) == len(c.Doubles) {
+					dst = numfmt.AppendFixed(dst, c.Doubles[i], c.Fixed[i], b.Decimals)
+				} else {
+					dst = numfmt.AppendFloat(dst, c.Doubles[i], b.Decimals)
+				}
 			case ts.Text:
 				dst = append(dst, '"')
 				dst = appendEscaped(dst, c.Texts[i], `"\`)
@@ -61,7 +88,7 @@ func AppendRows(dst []byte, prefix string, keys Keys, b *ts.Batch) []byte {
 			}
 		}
 		dst = append(dst, ' ')
-		dst = strconv.AppendInt(dst, tm, 10)
+		dst = numfmt.AppendInt(dst, tm)
 		dst = append(dst, '\n')
 	}
 	return dst

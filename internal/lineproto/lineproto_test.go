@@ -3,6 +3,7 @@ package lineproto
 import (
 	"testing"
 
+	"github.com/tsbench/tsbench/internal/gen"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -31,12 +32,41 @@ g_0,device=d_0 s_0=false,s_1=12i,s_2=0i,s_3=0.10000000149011612,s_4=1e+21,s_5="b
 
 // Field keys are escaped (a sensor name may hold a space, a comma or an
 // equals sign: replayed data's column names do).
+// A generated batch's text is the same whether its DOUBLEs are written from
+// the integers the generator kept or from the floats alone.
+func TestFixedIsTheFloatsText(t *testing.T) {
+	s := &ts.Schema{Sensors: []ts.Sensor{{Name: "s_0", Type: ts.Double}, {Name: "s_1", Type: ts.Double}}, Devices: []ts.Device{{Name: "d_0"}},
+		Groups: []string{"g_0"}, StartTime: 1640966400000, PointStep: 5000}
+	g, err := gen.New(s, gen.Options{Seed: 7, Ratios: [6]float64{1, 1, 1, 1, 1, 1}, DoubleLength: 2, BatchSize: 500})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := g.NewBatch()
+	keys := NewKeys(s.Sensors)
+	for n := int64(0); n < 20; n++ {
+		g.Fill(b, &s.Devices[0], n, nil)
+		if len(b.Columns[0].Fixed) != b.Len() {
+			t.Fatalf("the generator kept %d integers for %d rows", len(b.Columns[0].Fixed), b.Len())
+		}
+		fixed := string(AppendRows(nil, "g_0,device=d_0 ", keys, b))
+		for i := range b.Columns {
+			b.Columns[i].Fixed = nil
+		}
+		if floats := string(AppendRows(nil, "g_0,device=d_0 ", keys, b)); fixed != floats {
+			t.Fatalf("batch %d: from the integers\n%s\nfrom the floats\n%s", n, fixed, floats)
+		}
+	}
+}
+
 func TestKeysEscaped(t *testing.T) {
 	keys := NewKeys([]ts.Sensor{{Name: "temp"}, {Name: "my temp"}, {Name: "a,b=c"}})
-	want := Keys{"temp=", `,my\ temp=`, `,a\,b\=c=`}
+	want := []string{"temp=", `,my\ temp=`, `,a\,b\=c=`}
 	for i := range want {
-		if keys[i] != want[i] {
-			t.Fatalf("keys %q, want %q", keys, want)
+		if keys.text[i] != want[i] {
+			t.Fatalf("keys %q, want %q", keys.text, want)
+		}
+		if got := string(keys.appendKey(make([]byte, 0, 16), i)); got != want[i] {
+			t.Fatalf("key %d appended as %q, want %q", i, got, want[i])
 		}
 	}
 }

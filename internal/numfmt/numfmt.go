@@ -8,6 +8,7 @@
 package numfmt
 
 import (
+	"encoding/binary"
 	"math"
 	"strconv"
 )
@@ -41,6 +42,53 @@ func AppendFloat(dst []byte, v float64, decimals int) []byte {
 	return strconv.AppendFloat(dst, v, 'g', -1, 64)
 }
 
+// AppendFixed appends v, known to be float64(n) / 10^decimals (the
+// generator made it so, and kept n: ts.Column.Fixed), as AppendFloat(dst,
+// v, decimals) does: the same bytes, written from n without the float
+// arithmetic that recovers it, which is half of AppendFloat's cost. n
+// outside the range where that text is plain decimal (|v| below 1e-4, from
+// 1e6 on, zero: -0 is "-0") goes to AppendFloat.
+func AppendFixed(dst []byte, v float64, n int64, decimals int) []byte {
+	u := uint64(n)
+	if n < 0 {
+		u = -u
+	}
+	if m := len(dst); decimals == 2 && u-1 < 999_999 && cap(dst)-m >= 8 {
+		// The default's path, written out: 0 < |n| < 10^6 is within
+		// the plain-decimal range and 8 bytes (appendFixed).
+		q := u / 100
+		c := cents[u-q*100]
+		w, k := digitsWord(q, uint64(c&0xffffff), int(c>>24))
+		if n < 0 {
+			w, k = w<<8|'-', k+1
+		}
+		binary.LittleEndian.PutUint64(dst[m:m+8], w)
+		return dst[:m+k]
+	}
+	if decimals >= 0 && decimals <= MaxDecimals {
+		if u >= minFixed[decimals] && u < maxFixed[decimals] {
+			return appendFixed(dst, n, decimals)
+		}
+	}
+	return AppendFloat(dst, v, decimals)
+}
+
+// minFixed[d] and maxFixed[d] bound |n| for AppendFixed's own path: n / 10^d
+// at least 1e-4 (and n not zero) and below 1e6, the range in which
+// strconv's 'g' writes no exponent.
+var minFixed, maxFixed = func() (lo, hi [MaxDecimals + 1]uint64) {
+	for d := range lo {
+		lo[d], hi[d] = 1, 1_000_000
+		for i := 0; i < d; i++ {
+			hi[d] *= 10
+			if i >= 4 {
+				lo[d] *= 10
+			}
+		}
+	}
+	return lo, hi
+}()
+
 // Round is math.Round, written as adding the largest double below one half
 // (signed as x) and truncating: the same value for every input (the sum
 // reaches the next integer exactly when x's fraction is at least one
@@ -59,14 +107,28 @@ const digitPairs = "000102030405060708091011121314151617181920212223242526272829
 
 // appendFixed writes n / 10^d in plain decimal notation, without trailing
 // zeros in the fraction (nor a point when none is left); n is integral,
-// non-zero and below 1e15 in magnitude. The fraction's trailing zeros are
-// divided off first; then the text is built right to left in a scratch
-// array (fraction, point, whole part two digits at a time) and appended
-// once: no division by a variable power of ten, one capacity check.
+// non-zero and below 1e15 in magnitude. The text is built right to left —
+// fraction (with d = 2, the default, split off whole by one multiply-shift),
+// point, whole part two digits at a time — with no division by a variable
+// power of ten. A text of up to 8 bytes, which generated values are, is
+// built in a register and stored as one 8-byte word; a longer one in a
+// scratch array, then appended.
 func appendFixed(dst []byte, n int64, d int) []byte {
 	u := uint64(n)
 	if n < 0 {
 		u = uint64(-n)
+	}
+	if m := len(dst); u < 1_000_000 && d <= 5 && cap(dst)-m >= 8 {
+		// At most 6 digits, or a 0 and d ≤ 5 of them, a point and a
+		// sign: 8 bytes.
+		w, k := shortText(u, d)
+		if n < 0 {
+			w, k = w<<8|'-', k+1
+		}
+		// Storing whole bytes into the array and copying it would stall
+		// the copy's load on the stores; one word store does not.
+		binary.LittleEndian.PutUint64(dst[m:m+8], w)
+		return dst[:m+k]
 	}
 	for d > 0 && u%10 == 0 {
 		u, d = u/10, d-1
@@ -103,3 +165,83 @@ func appendFixed(dst []byte, n int64, d int) []byte {
 	}
 	return append(dst, buf[i:]...)
 }
+
+// shortText is the text of u / 10^d (u < 10^6, d ≤ 5) as k bytes in w, the
+// first in its lowest byte (the order a little-endian store writes them):
+// each character, made last to first, is shifted in at the bottom.
+func shortText(u uint64, d int) (w uint64, k int) {
+	if d == 2 {
+		q := u / 100
+		c := cents[u-q*100]
+		w, k, u = uint64(c&0xffffff), int(c>>24), q
+	} else {
+		for d > 0 && u%10 == 0 {
+			u, d = u/10, d-1
+		}
+		for ; d > 0; d-- {
+			q := u / 10
+			w, k = w<<8|('0'+u-q*10), k+1
+			u = q
+		}
+		if k > 0 {
+			w, k = w<<8|'.', k+1
+		}
+	}
+	return digitsWord(u, w, k)
+}
+
+// digitsWord shifts the decimal digits of u in below the k bytes of text in
+// w, which must leave room for them (8 bytes in all).
+func digitsWord(u, w uint64, k int) (uint64, int) {
+	for u >= 100 {
+		q := u / 100
+		w, k = w<<16|uint64(pairWords[u-q*100]), k+2
+		u = q
+	}
+	if u >= 10 {
+		return w<<16 | uint64(pairWords[u]), k + 2
+	}
+	return w<<8 | ('0' + u), k + 1
+}
+
+// AppendInt appends v as strconv.AppendInt(dst, v, 10) does. Timestamps in
+// milliseconds (13 digits), formatted once per row, take the fast path:
+// from 10^8 to 10^16, with 16 bytes to spare, the text is two words, the
+// high digits' and the low eight's, made with 32-bit arithmetic and stored
+// whole.
+func AppendInt(dst []byte, v int64) []byte {
+	m := len(dst)
+	if v < 1e8 || v >= 1e16 || cap(dst)-m < 16 {
+		return strconv.AppendInt(dst, v, 10)
+	}
+	hi, lo := uint64(v)/1e8, uint32(uint64(v)%1e8)
+	w, k := digitsWord(hi, 0, 0)
+	a, b := lo/10000, lo%10000
+	binary.LittleEndian.PutUint64(dst[m:m+8], w)
+	binary.LittleEndian.PutUint64(dst[m+k:m+k+8], uint64(pairWords[a/100])|uint64(pairWords[a%100])<<16|
+		uint64(pairWords[b/100])<<32|uint64(pairWords[b%100])<<48)
+	return dst[:m+k+8]
+}
+
+// cents[f] is the text of a fraction of f hundredths, as shortText builds
+// it (".f" or ".ff", or nothing for 0) in its low three bytes, and its
+// length in the top one: a table, because whether the last digit is a zero
+// is a branch that random values mispredict.
+var cents = func() (t [100]uint32) {
+	for f := 1; f < 100; f++ {
+		if f%10 == 0 {
+			t[f] = 2<<24 | uint32('0'+f/10)<<8 | '.'
+		} else {
+			t[f] = 3<<24 | uint32(pairWords[f])<<8 | '.'
+		}
+	}
+	return t
+}()
+
+// pairWords[r] is digitPairs' "rr" as a little-endian 16-bit word.
+var pairWords = func() (t [100]uint16) {
+	for r := range t {
+		t[r] = uint16(digitPairs[2*r]) | uint16(digitPairs[2*r+1])<<8
+	}
+	return t
+}()

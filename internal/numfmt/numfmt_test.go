@@ -9,9 +9,21 @@ import (
 
 func same(t *testing.T, v float64, d int) {
 	t.Helper()
-	got := string(AppendFloat(nil, v, d))
-	if want := strconv.FormatFloat(v, 'g', -1, 64); got != want {
-		t.Fatalf("AppendFloat(%v, %d) = %q, strconv writes %q", v, d, got, want)
+	want := strconv.FormatFloat(v, 'g', -1, 64)
+	appended(t, want, func(dst []byte) []byte { return AppendFloat(dst, v, d) })
+}
+
+// appended checks that app appends want, both to nil and after a text
+// already in a buffer with room to spare (where a short text is stored as
+// one word past it, the bytes beyond the text then cut off).
+func appended(t *testing.T, want string, app func(dst []byte) []byte) {
+	t.Helper()
+	if got := string(app(nil)); got != want {
+		t.Fatalf("appended %q, strconv writes %q", got, want)
+	}
+	dst := append(make([]byte, 0, 64), "s_1="...)
+	if got := string(app(dst)); got != "s_1="+want {
+		t.Fatalf("appended %q after s_1=, strconv writes %q", got, want)
 	}
 }
 
@@ -35,6 +47,62 @@ func TestAppendFloatIsStrconv(t *testing.T) {
 		for d := -1; d <= MaxDecimals+1; d++ {
 			same(t, v, d)
 		}
+	}
+}
+
+// AppendFixed writes strconv's bytes for every n the generator may keep:
+// the fast path's bounds and one past them, zero, random magnitudes of
+// both signs; and for a decimals hint it does not handle, falls back.
+func TestAppendFixedIsStrconv(t *testing.T) {
+	check := func(n int64, d int) {
+		t.Helper()
+		v := float64(n) / math.Pow10(d)
+		want := strconv.FormatFloat(v, 'g', -1, 64)
+		appended(t, want, func(dst []byte) []byte { return AppendFixed(dst, v, n, d) })
+	}
+	for _, n := range []int64{1, 10, 99, 100, 999_999, 1_000_000, 1_000_001, math.MinInt64 + 1} {
+		check(n, 2) // the ends of the default's own path
+		check(-n, 2)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for d := 0; d <= MaxDecimals; d++ {
+		for _, u := range []uint64{minFixed[d], maxFixed[d]} {
+			for _, n := range []int64{int64(u) - 1, int64(u), int64(u) + 1} {
+				check(n, d)
+				check(-n, d)
+			}
+		}
+		for i := 0; i < 20000; i++ {
+			n := rng.Int64N(max(1, int64(maxFixed[d])*10>>rng.IntN(40)))
+			check(n, d)
+			check(-n, d)
+		}
+	}
+	for _, v := range []float64{1.25, 1e300, math.NaN()} {
+		for _, d := range []int{-1, MaxDecimals + 1} {
+			if got, want := string(AppendFixed(nil, v, 125, d)), strconv.FormatFloat(v, 'g', -1, 64); got != want {
+				t.Fatalf("AppendFixed(%v, 125, %d) = %q, want %q", v, d, got, want)
+			}
+		}
+	}
+}
+
+// AppendInt writes strconv's bytes: both ends of the fast path and one
+// past them, negative values, random magnitudes.
+func TestAppendIntIsStrconv(t *testing.T) {
+	check := func(v int64) {
+		t.Helper()
+		appended(t, strconv.FormatInt(v, 10), func(dst []byte) []byte { return AppendInt(dst, v) })
+	}
+	for _, v := range []int64{0, 1, -1, 99_999_999, 1e8, 1e8 + 1, 1640966400000, 1e16 - 1, 1e16, math.MaxInt64, math.MinInt64} {
+		check(v)
+		check(-v)
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for i := 0; i < 100000; i++ {
+		v := rng.Int64() >> rng.IntN(63)
+		check(v)
+		check(-v)
 	}
 }
 
@@ -86,6 +154,15 @@ func BenchmarkAppendFloat(b *testing.B) {
 	b.Run("numfmt", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
 			AppendFloat(buf[:0], vals[i&1023], 2)
+		}
+	})
+	fixed := make([]int64, len(vals))
+	for i, v := range vals {
+		fixed[i] = int64(math.Round(v * 100))
+	}
+	b.Run("fixed", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			AppendFixed(buf[:0], vals[i&1023], fixed[i&1023], 2)
 		}
 	})
 	b.Run("strconv", func(b *testing.B) {

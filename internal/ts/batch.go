@@ -11,6 +11,12 @@ type Column struct {
 	Floats  []float32
 	Doubles []float64
 	Texts   []string
+	// Fixed, when as long as Doubles, holds each DOUBLE value as the
+	// integer the generator rounded it to: Doubles[i] is exactly
+	// float64(Fixed[i]) / 10^Batch.Decimals. Text formats write the value
+	// from it (numfmt.AppendFixed) without recovering it from the float.
+	// Any other length means not known (a replayed file's values).
+	Fixed []int64
 }
 
 // Len is the number of values in the column.

@@ -18,11 +18,12 @@ func BenchmarkWrite(b *testing.B) {
 
 // BenchmarkSerialise is generation and line protocol, without the network.
 func BenchmarkSerialise(b *testing.B) {
-	var keys lineproto.Keys
+	var keys *lineproto.Keys
 	targettest.BenchmarkSerialise(b, func(dst []byte, s *ts.Schema, batch *ts.Batch) []byte {
 		if keys == nil {
-			keys = lineproto.NewKeys(s.Sensors)
+			k := lineproto.NewKeys(s.Sensors)
+			keys = &k
 		}
-		return lineproto.AppendRows(dst, "g_0,device=d_0 ", keys, batch)
+		return lineproto.AppendRows(dst, "g_0,device=d_0 ", *keys, batch)
 	})
 }

@@ -248,7 +248,11 @@ func appendImport(dst []byte, labels string, sensors []ts.Sensor, b *ts.Batch) [
 				dst = append(dst, ',')
 			}
 			if c.Type == ts.Double {
-				dst = numfmt.AppendFloat(dst, c.Doubles[i], b.Decimals)
+				if len(c.Fixed) == len(c.Doubles) {
+					dst = numfmt.AppendFixed(dst, c.Doubles[i], c.Fixed[i], b.Decimals)
+				} else {
+					dst = numfmt.AppendFloat(dst, c.Doubles[i], b.Decimals)
+				}
 				continue
 			}
 			v, _ := c.Number(i)
@@ -264,7 +268,7 @@ func appendImport(dst []byte, labels string, sensors []ts.Sensor, b *ts.Batch) [
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = strconv.AppendInt(dst, tm, 10)
+			dst = numfmt.AppendInt(dst, tm)
 		}
 		dst = append(dst, "]}\n"...)
 		stamps = dst[start:]
