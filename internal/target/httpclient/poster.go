@@ -34,8 +34,8 @@ import (
 // same request with raw system calls (sysConn) and reading the answer into
 // a reused buffer. The request's head is built once; head and body leave in
 // one writev, the body as is; the answer's head is parsed for its status
-// and framing only. Nothing is allocated per request but the context's
-// AfterFunc registration.
+// and framing only. Nothing is allocated per request: the abort's
+// registration with the context is kept while the context stays (watch).
 //
 // A request runs under its context as with net/http: the context's deadline
 // is the request's, and a cancelled context (an interrupted run) closes the
@@ -55,9 +55,19 @@ type Poster struct {
 	dials    atomic.Int64
 	abort    func() // p.closeConn, made once
 
+	// The abort's registration with the context, kept from request to
+	// request while the context stays the same (a runner client's
+	// operation context, re-armed for each): registering costs two
+	// allocations and a lock. done is the context's Done channel when it
+	// was made; a context that was cancelled and re-armed has a new one,
+	// and its old registration has run.
+	stop func() bool
+	done <-chan struct{}
+
 	mu       sync.Mutex
-	inFlight bool // a request runs: an abort may close its connection
-	aborted  bool // an abort closed it
+	ctx      context.Context // the request in flight's
+	inFlight bool            // a request runs: an abort may close its connection
+	aborted  bool            // an abort closed it
 }
 
 const (
@@ -92,23 +102,46 @@ func NewPoster(rawURL string, header ...string) (*Poster, error) {
 }
 
 // closeConn aborts the request in flight. The context runs it on a
-// goroutine of its own, which may be scheduled after the request ended: it
-// then does nothing, rather than close the next request's connection.
+// goroutine of its own, which may be scheduled after the request ended, or
+// once the next has begun under the same context re-armed: it then does
+// nothing (no request, or its context is not cancelled), rather than close
+// a connection a live request uses.
 func (p *Poster) closeConn() {
 	p.mu.Lock()
-	if p.inFlight && p.conn != nil {
+	if p.inFlight && p.conn != nil && p.ctx.Err() != nil {
 		p.conn.Close()
 		p.aborted = true
 	}
 	p.mu.Unlock()
 }
 
-func (p *Poster) setInFlight(on bool) (aborted bool) {
+func (p *Poster) setInFlight(ctx context.Context) (aborted bool) {
 	p.mu.Lock()
-	p.inFlight, aborted = on, p.aborted
+	p.ctx, p.inFlight, aborted = ctx, ctx != nil, p.aborted
 	p.aborted = false
 	p.mu.Unlock()
 	return aborted
+}
+
+// watch makes sure a cancellation of ctx aborts the request about to run:
+// the registration made for an earlier request stands while ctx has the
+// same Done channel (a context that never ends needs none).
+func (p *Poster) watch(ctx context.Context) {
+	done := ctx.Done()
+	if done == p.done {
+		return
+	}
+	p.unwatch()
+	if done != nil {
+		p.stop, p.done = context.AfterFunc(ctx, p.abort), done
+	}
+}
+
+func (p *Poster) unwatch() {
+	if p.stop != nil {
+		p.stop()
+	}
+	p.stop, p.done = nil, nil
 }
 
 // Post sends body and returns nil on a 2xx answer. Any other answer is an
@@ -122,11 +155,10 @@ func (p *Poster) Post(ctx context.Context, body []byte) error {
 	if !ok {
 		deadline = time.Now().Add(time.Hour)
 	}
-	p.setInFlight(true)
-	stop := context.AfterFunc(ctx, p.abort)
+	p.setInFlight(ctx)
+	p.watch(ctx)
 	code, text, err := p.exchange(ctx, deadline, body)
-	stop()
-	aborted := p.setInFlight(false) // cancelled while the request ran: its connection is closed
+	aborted := p.setInFlight(nil) // cancelled while the request ran: its connection is closed
 	if aborted && err != nil && ctx.Err() != nil {
 		err = ctx.Err()
 	}
@@ -306,7 +338,10 @@ func (f readerFunc) Read(b []byte) (int, error) { return f(b) }
 func (p *Poster) Reconnects() int64 { return max(0, p.dials.Load()-1) }
 
 // Close closes the connection.
-func (p *Poster) Close() { p.drop() }
+func (p *Poster) Close() {
+	p.unwatch()
+	p.drop()
+}
 
 func trim(body []byte) string {
 	msg := strings.TrimSpace(string(body))
