@@ -190,11 +190,10 @@ func TestPosterFailures(t *testing.T) {
 	}
 }
 
-// Cancelling the context (an interrupted run) ends a request the server
-// never answers at once, and the next request gets a new connection.
-func TestPosterCancelAborts(t *testing.T) {
-	stalls := make(chan bool, 2)
-	stalls <- true
+// stallingPoster is a Poster to a server that answers each request at once,
+// except that for each value sent on stalls it holds one request for 5 s
+// and hangs up.
+func stallingPoster(t *testing.T, stalls chan bool) *Poster {
 	u, _ := answering(t, func(c net.Conn) bool {
 		select {
 		case <-stalls:
@@ -208,11 +207,20 @@ func TestPosterCancelAborts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer p.Close()
+	t.Cleanup(p.Close)
+	return p
+}
+
+// Cancelling the context (an interrupted run) ends a request the server
+// never answers at once, and the next request gets a new connection.
+func TestPosterCancelAborts(t *testing.T) {
+	stalls := make(chan bool, 2)
+	stalls <- true
+	p := stallingPoster(t, stalls)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	time.AfterFunc(100*time.Millisecond, cancel)
 	start := time.Now()
-	err = p.Post(ctx, []byte("m s=1 1\n"))
+	err := p.Post(ctx, []byte("m s=1 1\n"))
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled write: %v, want context.Canceled", err)
 	}
@@ -258,20 +266,7 @@ func (c *rearmed) rearm() {
 // request it catches, and a write after each goes through.
 func TestPosterCancelAfterRearm(t *testing.T) {
 	stalls := make(chan bool, 2)
-	u, _ := answering(t, func(c net.Conn) bool {
-		select {
-		case <-stalls:
-			time.Sleep(5 * time.Second)
-			return false
-		default:
-			return reply(http.StatusNoContent, "")(c)
-		}
-	})
-	p, err := NewPoster(u)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	p := stallingPoster(t, stalls)
 	ctx := &rearmed{Context: withTimeout(t, time.Minute), done: make(chan struct{})}
 	for round := range 2 {
 		if err := p.Post(ctx, []byte("m s=1 1\n")); err != nil {
