@@ -258,8 +258,9 @@ func (s *Sampler) sampleTree(ctx context.Context, pid int32, children bool, prev
 // descendants lists every process below pid.
 func descendants(ctx context.Context, pid int32) []int32 {
 	// The pids alone, each asked for its parent: ProcessesWithContext
-	// would also read each process's start time (and the boot time), a
-	// third of the tool's monitoring cost, once a second.
+	// would also read each process's start time (and the boot time),
+	// which more than doubles the cost of a sample (4.9 ms against 1.9
+	// with 70 processes), taken once a second.
 	all, err := process.PidsWithContext(ctx)
 	if err != nil {
 		return nil

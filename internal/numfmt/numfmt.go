@@ -45,9 +45,9 @@ func AppendFloat(dst []byte, v float64, decimals int) []byte {
 // AppendFixed appends v, known to be float64(n) / 10^decimals (the
 // generator made it so, and kept n: ts.Column.Fixed), as AppendFloat(dst,
 // v, decimals) does: the same bytes, written from n without the float
-// arithmetic that recovers it, which is half of AppendFloat's cost. n
-// outside the range where that text is plain decimal (|v| below 1e-4, from
-// 1e6 on, zero: -0 is "-0") goes to AppendFloat.
+// arithmetic that recovers it. Where strconv's text is not plain decimal
+// (|v| below 1e-4 or from 1e6 on) and for n = 0 (v may be -0, or beyond
+// what the generator kept), v goes to AppendFloat.
 func AppendFixed(dst []byte, v float64, n int64, decimals int) []byte {
 	u := uint64(n)
 	if n < 0 {

@@ -13,9 +13,10 @@ type Column struct {
 	Texts   []string
 	// Fixed, when as long as Doubles, holds each DOUBLE value as the
 	// integer the generator rounded it to: Doubles[i] is exactly
-	// float64(Fixed[i]) / 10^Batch.Decimals. Text formats write the value
-	// from it (numfmt.AppendFixed) without recovering it from the float.
-	// Any other length means not known (a replayed file's values).
+	// float64(Fixed[i]) / 10^Batch.Decimals, unless Fixed[i] is 0 (the
+	// value is zero, or too large for an exact int64). Text formats write
+	// the value from it (numfmt.AppendFixed) without recovering it from
+	// the float. Any other length means not known (a replayed file's).
 	Fixed []int64
 }
 
