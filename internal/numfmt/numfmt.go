@@ -53,17 +53,11 @@ func AppendFixed(dst []byte, v float64, n int64, decimals int) []byte {
 	if n < 0 {
 		u = -u
 	}
-	if m := len(dst); decimals == 2 && u-1 < 999_999 && cap(dst)-m >= 8 {
-		// The default's path, written out: 0 < |n| < 10^6 is within
-		// the plain-decimal range and 8 bytes (appendFixed).
-		q := u / 100
-		c := cents[u-q*100]
-		w, k := digitsWord(q, uint64(c&0xffffff), int(c>>24))
-		if n < 0 {
-			w, k = w<<8|'-', k+1
-		}
-		binary.LittleEndian.PutUint64(dst[m:m+8], w)
-		return dst[:m+k]
+	if decimals == 2 && u-1 < 999_999 && cap(dst)-len(dst) >= 8 {
+		// The default's path, without appendFixed's calls: 0 < |n| <
+		// 10^6 is within the plain-decimal range and 8 bytes.
+		w, k := digitsWord(splitCents(u))
+		return putText(dst, w, k, n < 0)
 	}
 	if decimals >= 0 && decimals <= MaxDecimals {
 		if u >= minFixed[decimals] && u < maxFixed[decimals] {
@@ -118,17 +112,11 @@ func appendFixed(dst []byte, n int64, d int) []byte {
 	if n < 0 {
 		u = uint64(-n)
 	}
-	if m := len(dst); u < 1_000_000 && d <= 5 && cap(dst)-m >= 8 {
+	if u < 1_000_000 && d <= 5 && cap(dst)-len(dst) >= 8 {
 		// At most 6 digits, or a 0 and d ≤ 5 of them, a point and a
 		// sign: 8 bytes.
 		w, k := shortText(u, d)
-		if n < 0 {
-			w, k = w<<8|'-', k+1
-		}
-		// Storing whole bytes into the array and copying it would stall
-		// the copy's load on the stores; one word store does not.
-		binary.LittleEndian.PutUint64(dst[m:m+8], w)
-		return dst[:m+k]
+		return putText(dst, w, k, n < 0)
 	}
 	for d > 0 && u%10 == 0 {
 		u, d = u/10, d-1
@@ -171,23 +159,42 @@ func appendFixed(dst []byte, n int64, d int) []byte {
 // each character, made last to first, is shifted in at the bottom.
 func shortText(u uint64, d int) (w uint64, k int) {
 	if d == 2 {
-		q := u / 100
-		c := cents[u-q*100]
-		w, k, u = uint64(c&0xffffff), int(c>>24), q
-	} else {
-		for d > 0 && u%10 == 0 {
-			u, d = u/10, d-1
-		}
-		for ; d > 0; d-- {
-			q := u / 10
-			w, k = w<<8|('0'+u-q*10), k+1
-			u = q
-		}
-		if k > 0 {
-			w, k = w<<8|'.', k+1
-		}
+		return digitsWord(splitCents(u))
+	}
+	for d > 0 && u%10 == 0 {
+		u, d = u/10, d-1
+	}
+	for ; d > 0; d-- {
+		q := u / 10
+		w, k = w<<8|('0'+u-q*10), k+1
+		u = q
+	}
+	if k > 0 {
+		w, k = w<<8|'.', k+1
 	}
 	return digitsWord(u, w, k)
+}
+
+// splitCents splits u hundredths, with one multiply-shift, into the whole
+// part and the fraction's text from the cents table (w and its length k),
+// for digitsWord to put the whole part's digits before.
+func splitCents(u uint64) (whole, w uint64, k int) {
+	q := u / 100
+	c := cents[u-q*100]
+	return q, uint64(c & 0xffffff), int(c >> 24)
+}
+
+// putText appends the k-byte text in w (after a '-' when neg) with one
+// 8-byte store past dst's end, which has room for it. Storing the bytes in
+// an array and copying it would stall the copy's load on the stores; one
+// word store does not.
+func putText(dst []byte, w uint64, k int, neg bool) []byte {
+	if neg {
+		w, k = w<<8|'-', k+1
+	}
+	m := len(dst)
+	binary.LittleEndian.PutUint64(dst[m:m+8], w)
+	return dst[:m+k]
 }
 
 // digitsWord shifts the decimal digits of u in below the k bytes of text in

@@ -64,10 +64,9 @@ type Poster struct {
 	stop func() bool
 	done <-chan struct{}
 
-	mu       sync.Mutex
-	ctx      context.Context // the request in flight's
-	inFlight bool            // a request runs: an abort may close its connection
-	aborted  bool            // an abort closed it
+	mu      sync.Mutex
+	ctx     context.Context // the request in flight's (nil between requests): an abort may close its connection
+	aborted bool            // an abort closed it
 }
 
 const (
@@ -108,7 +107,7 @@ func NewPoster(rawURL string, header ...string) (*Poster, error) {
 // a connection a live request uses.
 func (p *Poster) closeConn() {
 	p.mu.Lock()
-	if p.inFlight && p.conn != nil && p.ctx.Err() != nil {
+	if p.ctx != nil && p.conn != nil && p.ctx.Err() != nil {
 		p.conn.Close()
 		p.aborted = true
 	}
@@ -117,8 +116,7 @@ func (p *Poster) closeConn() {
 
 func (p *Poster) setInFlight(ctx context.Context) (aborted bool) {
 	p.mu.Lock()
-	p.ctx, p.inFlight, aborted = ctx, ctx != nil, p.aborted
-	p.aborted = false
+	p.ctx, aborted, p.aborted = ctx, p.aborted, false
 	p.mu.Unlock()
 	return aborted
 }

@@ -99,6 +99,9 @@ func (s *sysConn) advance(n int) {
 // read reads into p what the socket has, waiting until it has something;
 // io.EOF when the server closed the connection.
 func (s *sysConn) read(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil // readReady needs a byte to point at
+	}
 	s.buf, s.n, s.errno = p, 0, 0
 	err := s.rc.Read(s.readFn)
 	s.buf = nil
