@@ -13,6 +13,18 @@ VERSION=2.0.1-beta
 LIB="$CACHE_DIR/iotdb-$VERSION/lib"
 DIR=$(svc_dir iotdb)
 RPC_PORT=${TSBENCH_IOTDB_PORT:-6667}
+# A DataNode whose file system has less than this share of its space free
+# sets itself read-only a few seconds after it starts (IoTDB's default is
+# 0.05), and from then on refuses every write and schema change with "DataNode
+# is not enough" or a null schema region. A CI machine's shared disk has been
+# seen at 4.8 % free, so this throwaway server allows down to 1 %, and start
+# refuses below that with the reason rather than leaving a server that fails
+# every test.
+DISK_FREE_MIN=0.01
+
+# free_share DIR: available / total space of DIR's file system, as IoTDB
+# computes it.
+free_share() { df -Pk "$1" | awk 'NR == 2 { printf "%.4f", $4 / $2 }'; }
 
 loopback_only() {
   [ "$(ip -o link 2>/dev/null | awk -F': ' '{print $2}' | grep -cv '^lo$')" = 0 ]
@@ -30,6 +42,10 @@ start)
     die "IoTDB listens on every interface; start it inside a loopback-only namespace: scripts/netns-run bash -c '$0 start && ...'"
   fi
   rm -rf "$DIR"; mkdir -p "$DIR/conf" "$DIR/logs" "$DIR/data"
+  free=$(free_share "$DIR")
+  if awk -v f="$free" -v min=$DISK_FREE_MIN 'BEGIN { exit !(f < min) }'; then
+    die "the file system of $DIR has $free of its space free, below $DISK_FREE_MIN: the DataNode would start read-only (disk_space_warning_threshold) and refuse every write; free some space first"
+  fi
   unzip -p "$(ls "$LIB"/node-commons-*.jar | head -1)" iotdb-system.properties.template >"$DIR/conf/iotdb-system.properties"
   cat >>"$DIR/conf/iotdb-system.properties" <<CONF
 
@@ -52,6 +68,7 @@ dn_sync_dir=$DIR/data/dn/sync
 sort_tmp_dir=$DIR/data/dn/tmp
 dn_pipe_receiver_file_dirs=$DIR/data/dn/pipe
 enable_rest_service=false
+disk_space_warning_threshold=$DISK_FREE_MIN
 CONF
   logback_warn "$DIR/conf/logback.xml"
   opens="--add-opens=java.base/java.util.concurrent=ALL-UNNAMED --add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.util=ALL-UNNAMED --add-opens=java.base/java.nio=ALL-UNNAMED --add-opens=java.base/java.io=ALL-UNNAMED --add-opens=java.base/java.net=ALL-UNNAMED"
