@@ -1,6 +1,9 @@
 package lineproto
 
 import (
+	"fmt"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/tsbench/tsbench/internal/gen"
@@ -85,17 +88,68 @@ func TestEscapeNames(t *testing.T) {
 	}
 }
 
-// Serialising a batch allocates nothing per point.
+// Serialising a batch allocates nothing per point, on the general path and
+// on the hundredths' own (appendCentRows).
 func TestAppendLinesAllocations(t *testing.T) {
 	sensors := []ts.Sensor{{Name: "s_0", Type: ts.Double}, {Name: "s_1", Type: ts.Double}}
-	b := &ts.Batch{Times: make([]int64, 100), Columns: []ts.Column{
-		{Type: ts.Double, Doubles: make([]float64, 100)}, {Type: ts.Double, Doubles: make([]float64, 100)}}}
 	keys := NewKeys(sensors)
-	buf := AppendRows(nil, "g_0,device=d_0 ", keys, b)
-	allocs := testing.AllocsPerRun(50, func() {
-		buf = AppendRows(buf[:0], "g_0,device=d_0 ", keys, b)
-	})
-	if allocs != 0 {
-		t.Fatalf("%.0f allocations per batch", allocs)
+	for _, decimals := range []int{-1, 2} {
+		b := &ts.Batch{Times: make([]int64, 100), Decimals: decimals, Columns: []ts.Column{
+			{Type: ts.Double, Doubles: make([]float64, 100), Fixed: make([]int64, 100)},
+			{Type: ts.Double, Doubles: make([]float64, 100), Fixed: make([]int64, 100)}}}
+		if got := centsOnly(keys, b); got != (decimals == 2) {
+			t.Fatalf("decimals %d: centsOnly %v", decimals, got)
+		}
+		buf := AppendRows(nil, "g_0,device=d_0 ", keys, b)
+		allocs := testing.AllocsPerRun(50, func() {
+			buf = AppendRows(buf[:0], "g_0,device=d_0 ", keys, b)
+		})
+		if allocs != 0 {
+			t.Fatalf("decimals %d: %.0f allocations per batch", decimals, allocs)
+		}
+	}
+}
+
+// A batch of hundredths (appendCentRows) reads as strconv writes each value,
+// whatever the values' lengths (a long one takes the general way mid-row),
+// the prefix's and the buffer's room.
+func TestCentRowsAreStrconv(t *testing.T) {
+	fixed := []int64{1, -1, 10, -10, 100, 12345, -99999, 999_999, -999_999, 1_000_000, -1_000_000,
+		123_456_789, -9_007_199_254_740_991, 0, 4_200, 7}
+	var sensors []ts.Sensor
+	b := &ts.Batch{Decimals: 2}
+	for c := range 13 { // s_10= and the like: 5 bytes and a comma, the most a word holds but for two
+		sensors = append(sensors, ts.Sensor{Name: fmt.Sprintf("s_%d", c), Type: ts.Double})
+		col := ts.Column{Type: ts.Double}
+		for r := range fixed {
+			n := fixed[(r+c)%len(fixed)]
+			col.Fixed, col.Doubles = append(col.Fixed, n), append(col.Doubles, float64(n)/100)
+		}
+		b.Columns = append(b.Columns, col)
+	}
+	b.Columns[5].Doubles[3], b.Columns[5].Fixed[3] = 1e21, 0 // beyond what Fixed keeps
+	for r := range fixed {
+		b.Times = append(b.Times, 1640966400000+int64(r)*5000)
+	}
+	keys := NewKeys(sensors)
+	if !centsOnly(keys, b) {
+		t.Fatal("the batch does not take appendCentRows")
+	}
+	for _, prefix := range []string{"g,device=d ", strings.Repeat("p", 300) + ",device=d_0 "} {
+		var want []byte
+		for r, tm := range b.Times {
+			want = append(want, prefix...)
+			for c := range b.Columns {
+				want = append(want, keys.text[c]...)
+				want = strconv.AppendFloat(want, b.Columns[c].Doubles[r], 'g', -1, 64)
+			}
+			want = append(strconv.AppendInt(append(want, ' '), tm, 10), '\n')
+		}
+		for _, dst := range [][]byte{nil, make([]byte, 3, 40), append(make([]byte, 0, 1<<16), "head\n"...)} {
+			head := string(dst)
+			if got := string(AppendRows(dst, prefix, keys, b)); got != head+string(want) {
+				t.Fatalf("prefix %.12q, buffer of %d: got\n%s\nwant\n%s", prefix, cap(dst), got, head+string(want))
+			}
+		}
 	}
 }

@@ -53,11 +53,10 @@ func AppendFixed(dst []byte, v float64, n int64, decimals int) []byte {
 	if n < 0 {
 		u = -u
 	}
-	if decimals == 2 && u-1 < 999_999 && cap(dst)-len(dst) >= 8 {
-		// The default's path, without appendFixed's calls: 0 < |n| <
-		// 10^6 is within the plain-decimal range and 8 bytes.
-		w, k := digitsWord(splitCents(u))
-		return putText(dst, w, k, n < 0)
+	if decimals == 2 {
+		if out, ok := AppendCents(dst, n); ok {
+			return out
+		}
 	}
 	if decimals >= 0 && decimals <= MaxDecimals {
 		if u >= minFixed[decimals] && u < maxFixed[decimals] {
@@ -65,6 +64,22 @@ func AppendFixed(dst []byte, v float64, n int64, decimals int) []byte {
 		}
 	}
 	return AppendFloat(dst, v, decimals)
+}
+
+// AppendCents is AppendFixed for the default's 2 decimals on its usual
+// path, small enough to inline into a serialiser's loop: it appends n / 100
+// when 0 < |n| < 10^6 (plain decimal, at most 8 bytes) and dst has 8 bytes
+// to spare, and reports false, leaving dst as it was, otherwise.
+func AppendCents(dst []byte, n int64) ([]byte, bool) {
+	u := uint64(n)
+	if n < 0 {
+		u = -u
+	}
+	if u-1 >= 999_999 || cap(dst)-len(dst) < 8 {
+		return dst, false
+	}
+	w, k := digitsWord(splitCents(u))
+	return putText(dst, w, k, n < 0), true
 }
 
 // minFixed[d] and maxFixed[d] bound |n| for AppendFixed's own path: n / 10^d

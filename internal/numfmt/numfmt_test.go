@@ -87,6 +87,33 @@ func TestAppendFixedIsStrconv(t *testing.T) {
 	}
 }
 
+// AppendCents takes n / 100 for 0 < |n| < 10^6 with 8 bytes to spare, and
+// leaves everything else, dst untouched, to AppendFixed.
+func TestAppendCentsRange(t *testing.T) {
+	room := make([]byte, 3, 11)
+	for _, c := range []struct {
+		n    int64
+		room []byte
+		ok   bool
+	}{
+		{1, room, true}, {-1, room, true}, {999_999, room, true}, {-999_999, room, true},
+		{0, room, false}, {1_000_000, room, false}, {-1_000_000, room, false}, {math.MinInt64, room, false},
+		{1, room[:4], false}, {1, nil, false},
+	} {
+		got, ok := AppendCents(c.room, c.n)
+		if ok != c.ok {
+			t.Fatalf("AppendCents(cap %d, %d): ok %v", cap(c.room)-len(c.room), c.n, ok)
+		}
+		want := string(c.room)
+		if ok {
+			want += strconv.FormatFloat(float64(c.n)/100, 'g', -1, 64)
+		}
+		if string(got) != want {
+			t.Fatalf("AppendCents(%d) = %q, want %q", c.n, got, want)
+		}
+	}
+}
+
 // AppendInt writes strconv's bytes: both ends of the fast path and one
 // past them, negative values, random magnitudes.
 func TestAppendIntIsStrconv(t *testing.T) {

@@ -51,7 +51,7 @@ type Poster struct {
 	conn     *net.TCPConn
 	sys      *sysConn
 	used     time.Time // when the connection last finished a request
-	deadline time.Time // the connection's deadline, as last set
+	deadline time.Time // the connection's deadline, as last set (zero: none)
 	dials    atomic.Int64
 	abort    func() // p.closeConn, made once
 
@@ -77,6 +77,9 @@ const (
 	// trimmed to 500 bytes anyway).
 	maxResponse = 1 << 20
 	dialTimeout = 10 * time.Second
+	// deadlineSlack is how far past a request's deadline the connection's
+	// may lie (exchange).
+	deadlineSlack = time.Second
 )
 
 // NewPoster returns a Poster for rawURL ("http://host:port/path?query");
@@ -186,11 +189,17 @@ func (p *Poster) exchange(ctx context.Context, deadline time.Time, body []byte) 
 			return 0, nil, err
 		}
 	}
-	if !deadline.Equal(p.deadline) {
-		if err := p.conn.SetDeadline(deadline); err != nil {
+	if deadline.After(p.deadline) || p.deadline.Sub(deadline) > deadlineSlack {
+		// The connection's deadline is a backstop: a context that ends,
+		// by its deadline or a cancel, closes the connection through the
+		// abort. So it may run up to deadlineSlack past the request's,
+		// and is moved about once per slack rather than for each request
+		// (whose deadline moves with the clock), which takes the
+		// runtime's timer locks twice.
+		if err := p.conn.SetDeadline(deadline.Add(deadlineSlack)); err != nil {
 			return 0, nil, err
 		}
-		p.deadline = deadline
+		p.deadline = deadline.Add(deadlineSlack)
 	}
 	p.req = strconv.AppendInt(append(p.req[:0], p.head...), int64(len(body)), 10)
 	p.req = append(p.req, "\r\n\r\n"...)

@@ -176,9 +176,15 @@ func TestPosterFailures(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer p.Close()
+			start := time.Now()
 			err = p.Post(withTimeout(t, 300*time.Millisecond), []byte("m s=1 1\n"))
 			if err == nil {
 				t.Fatal("the write succeeded")
+			}
+			// By the context's deadline, not the connection's backstop
+			// (deadlineSlack later).
+			if took := time.Since(start); took > 300*time.Millisecond+deadlineSlack*3/4 {
+				t.Errorf("the write failed after %v, past its context's deadline", took)
 			}
 			if got := metrics.Cause(err); got != c.cause {
 				t.Errorf("cause %q, want %q: %v", got, c.cause, err)
