@@ -6,6 +6,7 @@
 // throughputs, their ratio and tsbench's CPU seconds per million points.
 //
 //	go run ./cmd/tsbench-baseline --target influxdb --points 10000000
+//	go run ./cmd/tsbench-baseline --target victoriametrics --points 3000000 --runs 5 # and the medians
 //
 // The shape is the one IoT-benchmark's InfluxDB client was measured with:
 // 100 devices x 10 DOUBLE sensors, 10 clients, 100-row batches.
@@ -17,6 +18,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -64,24 +66,82 @@ var endpoints = map[string]string{
 func main() {
 	name := flag.String("target", "influxdb", "influxdb or victoriametrics")
 	points := flag.Int64("points", 10_000_000, "points to write on each side (rounded up to 100,000)")
+	runs := flag.Int("runs", 1, "comparisons to run one after another; with more than one, their medians are printed too")
 	flag.Parse()
 	if _, ok := endpoints[*name]; !ok {
 		fmt.Fprintf(os.Stderr, "tsbench-baseline: --target %q: allowed: influxdb, victoriametrics\n", *name)
 		os.Exit(2)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
-	defer cancel()
-	r, err := Compare(ctx, *name, *points)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "tsbench-baseline:", err)
-		os.Exit(1)
+	if *runs < 1 || *points < 1 {
+		fmt.Fprintf(os.Stderr, "tsbench-baseline: --runs %d, --points %d: both must be at least 1\n", *runs, *points)
+		os.Exit(2)
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute*time.Duration(*runs))
+	defer cancel()
+	var all []*Result
+	for i := range *runs {
+		r, err := Compare(ctx, *name, *points)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "tsbench-baseline:", err)
+			os.Exit(1)
+		}
+		if *runs > 1 {
+			fmt.Printf("== run %d of %d\n", i+1, *runs)
+		}
+		r.print()
+		all = append(all, r)
+	}
+	if *runs > 1 {
+		m := medians(all)
+		fmt.Printf("== medians of %d runs: ratio %.3f; CPU s per million points: tsbench %.3f, baseline %.3f; tsbench/baseline CPU %.2f\n",
+			*runs, m.Ratio, m.TsbenchCPUPerMillion, m.BaselineCPUPerMillion, m.CPURatio)
+	}
+}
+
+func (r *Result) print() {
 	fmt.Printf("target %s, %d points each, 100 devices x 10 DOUBLE sensors, 10 clients, 100-row batches\n", r.Target, r.Points)
 	fmt.Printf("tsbench:  %12.0f points/s (%.2f s, stored %d)\n", r.TsbenchPointsPerSec, r.TsbenchSeconds, r.TsbenchStored)
 	fmt.Printf("baseline: %12.0f points/s (%.2f s, stored %d)\n", r.BaselinePointsPerSec, r.BaselineSeconds, r.BaselineStored)
 	fmt.Printf("ratio tsbench/baseline: %.3f\n", r.Ratio)
 	fmt.Printf("tsbench CPU: %.3f s per million points (generation, serialisation, sending)\n", r.TsbenchCPUPerMillion)
 	fmt.Printf("baseline CPU: %.3f s per million points (sending pre-serialised bodies only)\n", r.BaselineCPUPerMillion)
+}
+
+// Medians are the middle figures of several comparisons, each taken alone
+// (the medians of a noisy machine's runs, which one run cannot give).
+type Medians struct {
+	Ratio                 float64
+	TsbenchCPUPerMillion  float64
+	BaselineCPUPerMillion float64
+	// CPURatio is tsbench's CPU per point over the baseline's, run by run:
+	// both sides of one run share the machine's state at the time.
+	CPURatio float64
+}
+
+func medians(rs []*Result) Medians {
+	pick := func(f func(*Result) float64) float64 {
+		v := make([]float64, len(rs))
+		for i, r := range rs {
+			v[i] = f(r)
+		}
+		return median(v)
+	}
+	return Medians{
+		Ratio:                 pick(func(r *Result) float64 { return r.Ratio }),
+		TsbenchCPUPerMillion:  pick(func(r *Result) float64 { return r.TsbenchCPUPerMillion }),
+		BaselineCPUPerMillion: pick(func(r *Result) float64 { return r.BaselineCPUPerMillion }),
+		CPURatio:              pick(func(r *Result) float64 { return r.TsbenchCPUPerMillion / r.BaselineCPUPerMillion }),
+	}
+}
+
+// median of v (the mean of the middle two for an even count); v is sorted.
+func median(v []float64) float64 {
+	slices.Sort(v)
+	n := len(v)
+	if n%2 == 1 {
+		return v[n/2]
+	}
+	return (v[n/2-1] + v[n/2]) / 2
 }
 
 // config100x10 is the comparison's workload.
