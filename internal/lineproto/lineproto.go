@@ -59,7 +59,8 @@ func (k *Keys) appendKey(dst []byte, i int) []byte {
 //	g_0,device=d_0 s_0=true,s_1=12i,s_2=1.5,s_3="ab" 1640966400000
 //
 // Plain appends to a slice the caller reuses: no allocation, no per-byte
-// call.
+// call. The generator's default batch (DOUBLEs to 2 places) has a loop of
+// its own, a quarter faster in a throw-away comparison on the same batch.
 func AppendRows(dst []byte, prefix string, keys Keys, b *ts.Batch) []byte {
 	keys.text, keys.words = keys.text[:len(b.Columns)], keys.words[:len(b.Columns)]
 	if centsOnly(keys, b) {

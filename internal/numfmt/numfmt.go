@@ -66,10 +66,10 @@ func AppendFixed(dst []byte, v float64, n int64, decimals int) []byte {
 	return AppendFloat(dst, v, decimals)
 }
 
-// AppendCents is AppendFixed for the default's 2 decimals on its usual
-// path, small enough to inline into a serialiser's loop: it appends n / 100
-// when 0 < |n| < 10^6 (plain decimal, at most 8 bytes) and dst has 8 bytes
-// to spare, and reports false, leaving dst as it was, otherwise.
+// AppendCents is AppendFixed's usual path for the default's 2 decimals, for
+// a serialiser's loop to call without AppendFixed's other checks: it appends
+// n / 100 when 0 < |n| < 10^6 (plain decimal, at most 8 bytes) and dst has 8
+// bytes to spare, and reports false, leaving dst as it was, otherwise.
 func AppendCents(dst []byte, n int64) ([]byte, bool) {
 	u := uint64(n)
 	if n < 0 {
