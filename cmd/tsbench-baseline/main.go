@@ -54,6 +54,7 @@ type Result struct {
 	BaselineStored        int64
 	TsbenchSeconds        float64
 	BaselineSeconds       float64
+	BaselineFirst         bool // the baseline wrote before tsbench (Compare)
 }
 
 // endpoints are the write URLs (the same API tsbench's target uses) of the
@@ -66,7 +67,7 @@ var endpoints = map[string]string{
 func main() {
 	name := flag.String("target", "influxdb", "influxdb or victoriametrics")
 	points := flag.Int64("points", 10_000_000, "points to write on each side (rounded up to 100,000)")
-	runs := flag.Int("runs", 1, "comparisons to run one after another; with more than one, their medians are printed too")
+	runs := flag.Int("runs", 1, "comparisons to run one after another, tsbench and the baseline taking turns to go first; with more than one, their medians are printed too")
 	flag.Parse()
 	if _, ok := endpoints[*name]; !ok {
 		fmt.Fprintf(os.Stderr, "tsbench-baseline: --target %q: allowed: influxdb, victoriametrics\n", *name)
@@ -80,7 +81,7 @@ func main() {
 	defer cancel()
 	var all []*Result
 	for i := range *runs {
-		r, err := Compare(ctx, *name, *points)
+		r, err := Compare(ctx, *name, *points, i%2 == 1)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "tsbench-baseline:", err)
 			os.Exit(1)
@@ -99,7 +100,11 @@ func main() {
 }
 
 func (r *Result) print() {
-	fmt.Printf("target %s, %d points each, 100 devices x 10 DOUBLE sensors, 10 clients, 100-row batches\n", r.Target, r.Points)
+	first := "tsbench"
+	if r.BaselineFirst {
+		first = "the baseline"
+	}
+	fmt.Printf("target %s, %d points each, 100 devices x 10 DOUBLE sensors, 10 clients, 100-row batches; %s first\n", r.Target, r.Points, first)
 	fmt.Printf("tsbench:  %12.0f points/s (%.2f s, stored %d)\n", r.TsbenchPointsPerSec, r.TsbenchSeconds, r.TsbenchStored)
 	fmt.Printf("baseline: %12.0f points/s (%.2f s, stored %d)\n", r.BaselinePointsPerSec, r.BaselineSeconds, r.BaselineStored)
 	fmt.Printf("ratio tsbench/baseline: %.3f\n", r.Ratio)
@@ -151,8 +156,11 @@ func config100x10(name string, loop int64) (*config.Config, error) {
 		"OPERATION_PROPORTION=1", "LOOP="+strconv.FormatInt(loop, 10), "verify=true", "IS_QUIET_MODE=true")
 }
 
-// Compare runs tsbench, then the baseline, on the same data.
-func Compare(ctx context.Context, name string, points int64) (*Result, error) {
+// Compare writes the same data through tsbench and through the baseline
+// writer, each into a fresh database. baselineFirst swaps their order: runs
+// that alternate it give a server that is still warming up (a fresh
+// process, caches, the first series) to neither side.
+func Compare(ctx context.Context, name string, points int64, baselineFirst bool) (*Result, error) {
 	loop := max(1, (points+99_999)/100_000)
 	cfg, err := config100x10(name, loop)
 	if err != nil {
@@ -162,16 +170,33 @@ func Compare(ctx context.Context, name string, points int64) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Target: name, Points: loop * 100_000}
-
 	r, err := runner.New(cfg, d, target.Options{Database: cfg.Database})
 	if err != nil {
 		return nil, err
 	}
+	res := &Result{Target: name, Points: loop * 100_000, BaselineFirst: baselineFirst}
+	sides := []func() error{
+		func() error { return res.runTsbench(ctx, r) },
+		func() error { return res.runBaseline(ctx, cfg, d, r) },
+	}
+	if baselineFirst {
+		sides[0], sides[1] = sides[1], sides[0]
+	}
+	for _, side := range sides {
+		if err := side(); err != nil {
+			return nil, err
+		}
+	}
+	res.Ratio = res.TsbenchPointsPerSec / res.BaselinePointsPerSec
+	return res, nil
+}
+
+// runTsbench is tsbench's side: the runner, with its verification.
+func (res *Result) runTsbench(ctx context.Context, r *runner.Runner) error {
 	before := sysinfo.SelfUsage()
 	s, err := r.Run(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("tsbench run: %w", err)
+		return fmt.Errorf("tsbench run: %w", err)
 	}
 	cpu := sysinfo.SelfUsage().CPUSeconds - before.CPUSeconds
 	w := s.Op("INGESTION")
@@ -181,34 +206,36 @@ func Compare(ctx context.Context, name string, points int64) (*Result, error) {
 	if s.Verify != nil {
 		res.TsbenchStored = s.Verify.StoredPoints
 	}
+	return nil
+}
 
-	// Same data, pre-serialised, into a fresh database.
+// runBaseline is the baseline's side: the runner's data, serialised before
+// the clock starts, sent by the bare writer into a fresh database and
+// counted.
+func (res *Result) runBaseline(ctx context.Context, cfg *config.Config, d *target.Driver, r *runner.Runner) error {
 	admin, err := d.Open(ctx, target.Options{Database: cfg.Database})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer admin.Close()
 	if err := admin.Setup(ctx, r.Schema(), true); err != nil {
-		return nil, err
+		return err
 	}
 	format := lineProtocol
 	if vm, ok := admin.(*victoriametrics.Target); ok {
 		format = importLines(vm)
 	}
 	bodies := serialise(cfg, r.Generator(), format)
-	before = sysinfo.SelfUsage()
-	secs, err := send(ctx, endpoints[name], bodies)
+	before := sysinfo.SelfUsage()
+	secs, err := send(ctx, endpoints[res.Target], bodies)
 	if err != nil {
-		return nil, fmt.Errorf("baseline: %w", err)
+		return fmt.Errorf("baseline: %w", err)
 	}
 	res.BaselineCPUPerMillion = (sysinfo.SelfUsage().CPUSeconds - before.CPUSeconds) / (float64(res.Points) / 1e6)
 	res.BaselineSeconds = secs
 	res.BaselinePointsPerSec = float64(res.Points) / secs
-	if res.BaselineStored, err = admin.Count(ctx, ts.CountRange{}); err != nil {
-		return nil, err
-	}
-	res.Ratio = res.TsbenchPointsPerSec / res.BaselinePointsPerSec
-	return res, nil
+	res.BaselineStored, err = admin.Count(ctx, ts.CountRange{})
+	return err
 }
 
 // format renders one batch of a device as a request body.
