@@ -67,6 +67,7 @@ var endpoints = map[string]string{
 func main() {
 	name := flag.String("target", "influxdb", "influxdb or victoriametrics")
 	points := flag.Int64("points", 10_000_000, "points to write on each side (rounded up to 100,000)")
+	settle := flag.Duration("settle", 10*time.Second, "pause before each side, for the server to finish the last side's background work (InfluxDB compacts what was just written)")
 	runs := flag.Int("runs", 1, "comparisons to run one after another, tsbench and the baseline taking turns to go first; with more than one, their medians are printed too")
 	flag.Parse()
 	if _, ok := endpoints[*name]; !ok {
@@ -77,11 +78,15 @@ func main() {
 		fmt.Fprintf(os.Stderr, "tsbench-baseline: --runs %d, --points %d: both must be at least 1\n", *runs, *points)
 		os.Exit(2)
 	}
+	if *settle < 0 {
+		fmt.Fprintf(os.Stderr, "tsbench-baseline: --settle %v: must not be negative\n", *settle)
+		os.Exit(2)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute*time.Duration(*runs))
 	defer cancel()
 	var all []*Result
 	for i := range *runs {
-		r, err := Compare(ctx, *name, *points, i%2 == 1)
+		r, err := Compare(ctx, *name, *points, i%2 == 1, *settle)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "tsbench-baseline:", err)
 			os.Exit(1)
@@ -157,10 +162,12 @@ func config100x10(name string, loop int64) (*config.Config, error) {
 }
 
 // Compare writes the same data through tsbench and through the baseline
-// writer, each into a fresh database. baselineFirst swaps their order: runs
-// that alternate it give a server that is still warming up (a fresh
-// process, caches, the first series) to neither side.
-func Compare(ctx context.Context, name string, points int64, baselineFirst bool) (*Result, error) {
+// writer, each into a fresh database, after a pause of settle each.
+// baselineFirst swaps their order: runs that alternate it give a server
+// that is still warming up (a fresh process, caches, the first series) to
+// neither side, and the pause keeps the first side's background work (a
+// compaction of what it wrote) out of the second side's time.
+func Compare(ctx context.Context, name string, points int64, baselineFirst bool, settle time.Duration) (*Result, error) {
 	loop := max(1, (points+99_999)/100_000)
 	cfg, err := config100x10(name, loop)
 	if err != nil {
@@ -183,6 +190,11 @@ func Compare(ctx context.Context, name string, points int64, baselineFirst bool)
 		sides[0], sides[1] = sides[1], sides[0]
 	}
 	for _, side := range sides {
+		select {
+		case <-time.After(settle):
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
 		if err := side(); err != nil {
 			return nil, err
 		}
