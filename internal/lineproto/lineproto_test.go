@@ -118,7 +118,7 @@ func TestCentRowsAreStrconv(t *testing.T) {
 		123_456_789, -9_007_199_254_740_991, 0, 4_200, 7}
 	var sensors []ts.Sensor
 	b := &ts.Batch{Decimals: 2}
-	for c := range 13 { // s_10= and the like: 5 bytes and a comma, the most a word holds but for two
+	for c := range 13 { // keys "s_0=" to ",s_12=": up to 6 bytes, each one word
 		sensors = append(sensors, ts.Sensor{Name: fmt.Sprintf("s_%d", c), Type: ts.Double})
 		col := ts.Column{Type: ts.Double}
 		for r := range fixed {
