@@ -81,7 +81,7 @@ func AppendRows(dst []byte, prefix string, keys Keys, b *ts.Batch) []byte {
 			case ts.Float:
 				dst = strconv.AppendFloat(dst, float64(c.Floats[i]), 'g', -1, 64)
 			case ts.Double:
-				if len(c.Fixed) == len(c.Doubles) {
+				if c.HasFixed() {
 					dst = numfmt.AppendFixed(dst, c.Doubles[i], c.Fixed[i], b.Decimals)
 				} else {
 					dst = numfmt.AppendFloat(dst, c.Doubles[i], b.Decimals)
@@ -108,7 +108,7 @@ func centsOnly(keys Keys, b *ts.Batch) bool {
 	}
 	for sn := range b.Columns {
 		c := &b.Columns[sn]
-		if c.Type != ts.Double || len(c.Fixed) != len(c.Doubles) || keys.words[sn] == 0 {
+		if c.Type != ts.Double || !c.HasFixed() || keys.words[sn] == 0 {
 			return false
 		}
 	}

@@ -20,6 +20,10 @@ type Column struct {
 	Fixed []int64
 }
 
+// HasFixed tells whether Fixed holds the column's DOUBLEs as integers (see
+// Fixed).
+func (c *Column) HasFixed() bool { return len(c.Fixed) == len(c.Doubles) }
+
 // Len is the number of values in the column.
 func (c *Column) Len() int {
 	switch c.Type {

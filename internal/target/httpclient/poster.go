@@ -196,10 +196,11 @@ func (p *Poster) exchange(ctx context.Context, deadline time.Time, body []byte) 
 		// and is moved about once per slack rather than for each request
 		// (whose deadline moves with the clock), which takes the
 		// runtime's timer locks twice.
-		if err := p.conn.SetDeadline(deadline.Add(deadlineSlack)); err != nil {
+		d := deadline.Add(deadlineSlack)
+		if err := p.conn.SetDeadline(d); err != nil {
 			return 0, nil, err
 		}
-		p.deadline = deadline.Add(deadlineSlack)
+		p.deadline = d
 	}
 	p.req = strconv.AppendInt(append(p.req[:0], p.head...), int64(len(body)), 10)
 	p.req = append(p.req, "\r\n\r\n"...)

@@ -248,7 +248,7 @@ func appendImport(dst []byte, labels string, sensors []ts.Sensor, b *ts.Batch) [
 				dst = append(dst, ',')
 			}
 			if c.Type == ts.Double {
-				if len(c.Fixed) == len(c.Doubles) {
+				if c.HasFixed() {
 					dst = numfmt.AppendFixed(dst, c.Doubles[i], c.Fixed[i], b.Decimals)
 				} else {
 					dst = numfmt.AppendFloat(dst, c.Doubles[i], b.Decimals)
