@@ -8,8 +8,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -234,5 +236,44 @@ func TestRunWritesLinesAndMerge(t *testing.T) {
 	}
 	if k := Merge(&summary.Summary{}, got); k != 0 {
 		t.Errorf("merged %d samples into a run without a start", k)
+	}
+}
+
+// TestDescendantsBothWays builds a tree of three processes below a shell
+// and finds it through the kernel's child lists and through every
+// process's parent: both must name the same three.
+func TestDescendantsBothWays(t *testing.T) {
+	requireLinux(t)
+	if !haveChildLists() {
+		t.Fatal("this kernel keeps no /proc/PID/task/TID/children lists; the test needs them to compare")
+	}
+	sh := exec.Command("sh", "-c", `sleep 30 & sh -c "sleep 30 & wait" & wait`)
+	sh.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // one group, killed whole
+	if err := sh.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { syscall.Kill(-sh.Process.Pid, syscall.SIGKILL); sh.Wait() }()
+	root := int32(sh.Process.Pid)
+	ctx := context.Background()
+	var scanned []int32
+	for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		if scanned = scanParents(ctx, root); len(scanned) == 3 {
+			break
+		}
+	}
+	if len(scanned) != 3 {
+		t.Fatalf("scanning parents found %v below %d, want 3 processes", scanned, root)
+	}
+	listed, ok := childLists(root)
+	slices.Sort(scanned)
+	slices.Sort(listed)
+	if !ok || !slices.Equal(listed, scanned) {
+		t.Errorf("child lists found %v (ok %v), scanning parents %v", listed, ok, scanned)
+	}
+	if got := descendants(ctx, root); !slices.Equal(got, scanned) {
+		t.Errorf("descendants = %v, want %v", got, scanned)
+	}
+	if got, _ := childLists(1 << 30); len(got) != 0 {
+		t.Errorf("a pid that does not exist has descendants %v", got)
 	}
 }

@@ -13,8 +13,10 @@ import (
 	"os"
 	"regexp"
 	"runtime"
-	"sort"
+	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/shirou/gopsutil/v4/cpu"
@@ -255,12 +257,65 @@ func (s *Sampler) sampleTree(ctx context.Context, pid int32, children bool, prev
 	return u
 }
 
-// descendants lists every process below pid.
+// descendants lists every process below pid, in ascending order.
 func descendants(ctx context.Context, pid int32) []int32 {
+	out, ok := childLists(pid)
+	if !ok {
+		out = scanParents(ctx, pid)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// haveChildLists says whether this kernel keeps /proc/PID/task/TID/children
+// (CONFIG_PROC_CHILDREN), checked on this process's main thread.
+var haveChildLists = sync.OnceValue(func() bool {
+	pid := strconv.Itoa(os.Getpid())
+	_, err := os.Stat("/proc/" + pid + "/task/" + pid + "/children")
+	return err == nil
+})
+
+// childLists walks the tree below root through the kernel's list of each
+// thread's children: a directory and one small file per thread of the
+// tree's processes, where asking every process on the host for its parent
+// reads all of /proc (2 ms and 580 KB per sample with 70 processes, most
+// of the sample's cost). ok is false where the kernel keeps no such lists.
+func childLists(root int32) (out []int32, ok bool) {
+	if !haveChildLists() {
+		return nil, false
+	}
+	seen := map[int32]bool{root: true}
+	for queue := []int32{root}; len(queue) > 0; queue = queue[1:] {
+		dir := "/proc/" + strconv.Itoa(int(queue[0])) + "/task/"
+		tasks, err := os.ReadDir(dir)
+		if err != nil {
+			continue // the process ended
+		}
+		for _, t := range tasks {
+			list, err := os.ReadFile(dir + t.Name() + "/children")
+			if err != nil {
+				continue // the thread ended
+			}
+			for _, f := range strings.Fields(string(list)) {
+				k, err := strconv.ParseInt(f, 10, 32)
+				if err == nil && !seen[int32(k)] {
+					seen[int32(k)] = true
+					out = append(out, int32(k))
+					queue = append(queue, int32(k))
+				}
+			}
+		}
+	}
+	return out, true
+}
+
+// scanParents finds the tree below pid by asking every process for its
+// parent.
+func scanParents(ctx context.Context, pid int32) []int32 {
 	// The pids alone, each asked for its parent: ProcessesWithContext
 	// would also read each process's start time (and the boot time),
-	// which more than doubles the cost of a sample (4.9 ms against 1.9
-	// with 70 processes), taken once a second.
+	// which more than doubles the cost (4.9 ms against 1.9 with 70
+	// processes).
 	all, err := process.PidsWithContext(ctx)
 	if err != nil {
 		return nil
@@ -273,12 +328,9 @@ func descendants(ctx context.Context, pid int32) []int32 {
 		}
 	}
 	var out []int32
-	queue := []int32{pid}
 	seen := map[int32]bool{pid: true}
-	for len(queue) > 0 {
-		p := queue[0]
-		queue = queue[1:]
-		for _, k := range kids[p] {
+	for queue := []int32{pid}; len(queue) > 0; queue = queue[1:] {
+		for _, k := range kids[queue[0]] {
 			if !seen[k] {
 				seen[k] = true
 				out = append(out, k)
@@ -286,6 +338,5 @@ func descendants(ctx context.Context, pid int32) []int32 {
 			}
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
 	return out
 }
