@@ -4,9 +4,12 @@
 // sends pre-serialised line-protocol bodies (serialised before the clock
 // starts) over the same HTTP API with the same concurrency — and prints both
 // throughputs, their ratio and tsbench's CPU seconds per million points.
+// With --floor, a third writer sends the same bodies as whole requests to a
+// bare socket: the least CPU per point the exchange can cost here.
 //
 //	go run ./cmd/tsbench-baseline --target influxdb --points 10000000
 //	go run ./cmd/tsbench-baseline --target victoriametrics --points 3000000 --runs 5 # and the medians
+//	go run ./cmd/tsbench-baseline --target influxdb --points 3000000 --runs 5 --floor
 //
 // The shape is the one IoT-benchmark's InfluxDB client was measured with:
 // 100 devices x 10 DOUBLE sensors, 10 clients, 100-row batches.
@@ -54,7 +57,18 @@ type Result struct {
 	BaselineStored        int64
 	TsbenchSeconds        float64
 	BaselineSeconds       float64
-	BaselineFirst         bool // the baseline wrote before tsbench (Compare)
+	// The floor's figures (--floor): the same bodies as whole HTTP
+	// requests written to a bare socket (sendBare).
+	Floor *Lean
+	Order []string // the sides in the order they wrote
+}
+
+// Lean is what one side that sends pre-serialised bodies measured.
+type Lean struct {
+	Seconds       float64
+	PointsPerSec  float64
+	CPUPerMillion float64
+	Stored        int64
 }
 
 // endpoints are the write URLs (the same API tsbench's target uses) of the
@@ -68,7 +82,8 @@ func main() {
 	name := flag.String("target", "influxdb", "influxdb or victoriametrics")
 	points := flag.Int64("points", 10_000_000, "points to write on each side (rounded up to 100,000)")
 	settle := flag.Duration("settle", 10*time.Second, "pause before each side, for the server to finish the last side's background work (InfluxDB compacts what was just written)")
-	runs := flag.Int("runs", 1, "comparisons to run one after another, tsbench and the baseline taking turns to go first; with more than one, their medians are printed too")
+	runs := flag.Int("runs", 1, "comparisons to run one after another, the sides taking turns to go first; with more than one, their medians are printed too")
+	floor := flag.Bool("floor", false, "add a third side: the same bodies as whole HTTP requests built before the clock, written to a bare socket (no HTTP library), whose CPU is the exchange's floor on this machine")
 	flag.Parse()
 	if _, ok := endpoints[*name]; !ok {
 		fmt.Fprintf(os.Stderr, "tsbench-baseline: --target %q: allowed: influxdb, victoriametrics\n", *name)
@@ -86,7 +101,7 @@ func main() {
 	defer cancel()
 	var all []*Result
 	for i := range *runs {
-		r, err := Compare(ctx, *name, *points, i%2 == 1, *settle)
+		r, err := Compare(ctx, *name, Plan{Points: *points, First: i, Settle: *settle, Floor: *floor})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "tsbench-baseline:", err)
 			os.Exit(1)
@@ -101,20 +116,24 @@ func main() {
 		m := medians(all)
 		fmt.Printf("== medians of %d runs: ratio %.3f; CPU s per million points: tsbench %.3f, baseline %.3f; tsbench/baseline CPU %.2f\n",
 			*runs, m.Ratio, m.TsbenchCPUPerMillion, m.BaselineCPUPerMillion, m.CPURatio)
+		if *floor {
+			fmt.Printf("== medians of %d runs: floor %.3f CPU s per million points; tsbench above it %.3f\n", *runs, m.FloorCPUPerMillion, m.AboveFloor)
+		}
 	}
 }
 
 func (r *Result) print() {
-	first := "tsbench"
-	if r.BaselineFirst {
-		first = "the baseline"
-	}
-	fmt.Printf("target %s, %d points each, 100 devices x 10 DOUBLE sensors, 10 clients, 100-row batches; %s first\n", r.Target, r.Points, first)
+	fmt.Printf("target %s, %d points each, 100 devices x 10 DOUBLE sensors, 10 clients, 100-row batches; in turn: %s\n", r.Target, r.Points, strings.Join(r.Order, ", "))
 	fmt.Printf("tsbench:  %12.0f points/s (%.2f s, stored %d)\n", r.TsbenchPointsPerSec, r.TsbenchSeconds, r.TsbenchStored)
 	fmt.Printf("baseline: %12.0f points/s (%.2f s, stored %d)\n", r.BaselinePointsPerSec, r.BaselineSeconds, r.BaselineStored)
 	fmt.Printf("ratio tsbench/baseline: %.3f\n", r.Ratio)
 	fmt.Printf("tsbench CPU: %.3f s per million points (generation, serialisation, sending)\n", r.TsbenchCPUPerMillion)
 	fmt.Printf("baseline CPU: %.3f s per million points (sending pre-serialised bodies only)\n", r.BaselineCPUPerMillion)
+	if f := r.Floor; f != nil {
+		fmt.Printf("floor:    %12.0f points/s (%.2f s, stored %d)\n", f.PointsPerSec, f.Seconds, f.Stored)
+		fmt.Printf("floor CPU: %.3f s per million points (whole requests built before the clock, written to a bare socket); tsbench above it: %.3f\n",
+			f.CPUPerMillion, r.TsbenchCPUPerMillion-f.CPUPerMillion)
+	}
 }
 
 // Medians are the middle figures of several comparisons, each taken alone
@@ -126,6 +145,10 @@ type Medians struct {
 	// CPURatio is tsbench's CPU per point over the baseline's, run by run:
 	// both sides of one run share the machine's state at the time.
 	CPURatio float64
+	// With the floor: its CPU per point, and tsbench's above it run by
+	// run (generation, serialisation and measurement).
+	FloorCPUPerMillion float64
+	AboveFloor         float64
 }
 
 func medians(rs []*Result) Medians {
@@ -136,12 +159,17 @@ func medians(rs []*Result) Medians {
 		}
 		return median(v)
 	}
-	return Medians{
+	m := Medians{
 		Ratio:                 pick(func(r *Result) float64 { return r.Ratio }),
 		TsbenchCPUPerMillion:  pick(func(r *Result) float64 { return r.TsbenchCPUPerMillion }),
 		BaselineCPUPerMillion: pick(func(r *Result) float64 { return r.BaselineCPUPerMillion }),
 		CPURatio:              pick(func(r *Result) float64 { return r.TsbenchCPUPerMillion / r.BaselineCPUPerMillion }),
 	}
+	if rs[0].Floor != nil {
+		m.FloorCPUPerMillion = pick(func(r *Result) float64 { return r.Floor.CPUPerMillion })
+		m.AboveFloor = pick(func(r *Result) float64 { return r.TsbenchCPUPerMillion - r.Floor.CPUPerMillion })
+	}
+	return m
 }
 
 // median of v (the mean of the middle two for an even count); v is sorted.
@@ -161,14 +189,23 @@ func config100x10(name string, loop int64) (*config.Config, error) {
 		"OPERATION_PROPORTION=1", "LOOP="+strconv.FormatInt(loop, 10), "verify=true", "IS_QUIET_MODE=true")
 }
 
-// Compare writes the same data through tsbench and through the baseline
-// writer, each into a fresh database, after a pause of settle each.
-// baselineFirst swaps their order: runs that alternate it give a server
-// that is still warming up (a fresh process, caches, the first series) to
-// neither side, and the pause keeps the first side's background work (a
-// compaction of what it wrote) out of the second side's time.
-func Compare(ctx context.Context, name string, points int64, baselineFirst bool, settle time.Duration) (*Result, error) {
-	loop := max(1, (points+99_999)/100_000)
+// Plan is how one comparison runs.
+type Plan struct {
+	Points int64         // on each side, rounded up to 100,000
+	First  int           // the side that writes first, counted round the sides
+	Settle time.Duration // pause before each side
+	Floor  bool          // add the bare-socket side
+}
+
+// Compare writes the same data through tsbench, through the baseline
+// writer and, with p.Floor, through the bare socket, each into a fresh
+// database, after a pause of p.Settle each. Runs that turn p.First round
+// the sides give a server that is still warming up (a fresh process,
+// caches, the first series) to none of them, and the pause keeps one
+// side's background work (a compaction of what it wrote) out of the next
+// side's time.
+func Compare(ctx context.Context, name string, p Plan) (*Result, error) {
+	loop := max(1, (p.Points+99_999)/100_000)
 	cfg, err := config100x10(name, loop)
 	if err != nil {
 		return nil, err
@@ -181,22 +218,38 @@ func Compare(ctx context.Context, name string, points int64, baselineFirst bool,
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Target: name, Points: loop * 100_000, BaselineFirst: baselineFirst}
-	sides := []func() error{
-		func() error { return res.runTsbench(ctx, r) },
-		func() error { return res.runBaseline(ctx, cfg, d, r) },
+	res := &Result{Target: name, Points: loop * 100_000}
+	sides := []struct {
+		name string
+		run  func() error
+	}{
+		{"tsbench", func() error { return res.runTsbench(ctx, r) }},
+		{"the baseline", func() error {
+			b, err := res.runLean(ctx, cfg, d, r, send)
+			if err != nil {
+				return err
+			}
+			res.BaselineSeconds, res.BaselinePointsPerSec, res.BaselineCPUPerMillion, res.BaselineStored = b.Seconds, b.PointsPerSec, b.CPUPerMillion, b.Stored
+			return nil
+		}},
+		{"the floor", func() (err error) {
+			res.Floor, err = res.runLean(ctx, cfg, d, r, sendBare)
+			return err
+		}},
 	}
-	if baselineFirst {
-		sides[0], sides[1] = sides[1], sides[0]
+	if !p.Floor {
+		sides = sides[:2]
 	}
-	for _, side := range sides {
+	for i := range sides {
+		side := sides[(p.First+i)%len(sides)]
+		res.Order = append(res.Order, side.name)
 		select {
-		case <-time.After(settle):
+		case <-time.After(p.Settle):
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}
-		if err := side(); err != nil {
-			return nil, err
+		if err := side.run(); err != nil {
+			return nil, fmt.Errorf("%s: %w", side.name, err)
 		}
 	}
 	res.Ratio = res.TsbenchPointsPerSec / res.BaselinePointsPerSec
@@ -221,17 +274,21 @@ func (res *Result) runTsbench(ctx context.Context, r *runner.Runner) error {
 	return nil
 }
 
-// runBaseline is the baseline's side: the runner's data, serialised before
-// the clock starts, sent by the bare writer into a fresh database and
-// counted.
-func (res *Result) runBaseline(ctx context.Context, cfg *config.Config, d *target.Driver, r *runner.Runner) error {
+// sender posts every client's bodies, the clients in parallel, and says
+// how long that took.
+type sender func(ctx context.Context, url string, bodies [][][]byte) (float64, error)
+
+// runLean is a side that sends pre-serialised bodies: the runner's data,
+// serialised before the clock starts, sent by send into a fresh database
+// and counted.
+func (res *Result) runLean(ctx context.Context, cfg *config.Config, d *target.Driver, r *runner.Runner, send sender) (*Lean, error) {
 	admin, err := d.Open(ctx, target.Options{Database: cfg.Database})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer admin.Close()
 	if err := admin.Setup(ctx, r.Schema(), true); err != nil {
-		return err
+		return nil, err
 	}
 	format := lineProtocol
 	if vm, ok := admin.(*victoriametrics.Target); ok {
@@ -241,13 +298,15 @@ func (res *Result) runBaseline(ctx context.Context, cfg *config.Config, d *targe
 	before := sysinfo.SelfUsage()
 	secs, err := send(ctx, endpoints[res.Target], bodies)
 	if err != nil {
-		return fmt.Errorf("baseline: %w", err)
+		return nil, err
 	}
-	res.BaselineCPUPerMillion = (sysinfo.SelfUsage().CPUSeconds - before.CPUSeconds) / (float64(res.Points) / 1e6)
-	res.BaselineSeconds = secs
-	res.BaselinePointsPerSec = float64(res.Points) / secs
-	res.BaselineStored, err = admin.Count(ctx, ts.CountRange{})
-	return err
+	l := &Lean{
+		Seconds:       secs,
+		PointsPerSec:  float64(res.Points) / secs,
+		CPUPerMillion: (sysinfo.SelfUsage().CPUSeconds - before.CPUSeconds) / (float64(res.Points) / 1e6),
+	}
+	l.Stored, err = admin.Count(ctx, ts.CountRange{})
+	return l, err
 }
 
 // format renders one batch of a device as a request body.
