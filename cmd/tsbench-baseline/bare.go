@@ -14,10 +14,11 @@ import (
 // sendBare posts every client's bodies like send, but as whole HTTP/1.1
 // requests built before the clock starts, written to a bare TCP connection
 // and answered by reading the status line, the headers and the body they
-// announce: no HTTP library, the least a client can do per request. Its
-// CPU is the machine's floor for the exchange alone (the kernel's loopback
-// path, which it charges to the sender, and Go's network poller): what
-// neither tsbench nor any other Go client can go below.
+// announce: no HTTP library, the least a client can do per request. On
+// Linux it makes its system calls raw, inside the runtime poller (bareIO),
+// as tsbench's own writer does. Its CPU is the machine's floor for the
+// exchange alone (the kernel's loopback path, which it charges to the
+// sender, and Go's network poller): what no Go client can go below.
 func sendBare(ctx context.Context, url string, bodies [][][]byte) (float64, error) {
 	addr, path, _ := strings.Cut(strings.TrimPrefix(url, "http://"), "/")
 	requests := make([][][]byte, len(bodies))
@@ -27,7 +28,7 @@ func sendBare(ctx context.Context, url string, bodies [][][]byte) (float64, erro
 			requests[c] = append(requests[c], append([]byte(head), body...))
 		}
 	}
-	conns := make([]net.Conn, len(requests))
+	conns := make([]bareIO, len(requests))
 	for c := range conns {
 		var d net.Dialer
 		conn, err := d.DialContext(ctx, "tcp", addr)
@@ -36,7 +37,9 @@ func sendBare(ctx context.Context, url string, bodies [][][]byte) (float64, erro
 		}
 		defer conn.Close()
 		defer context.AfterFunc(ctx, func() { conn.Close() })()
-		conns[c] = conn
+		if conns[c], err = newBareIO(conn.(*net.TCPConn)); err != nil {
+			return 0, err
+		}
 	}
 	var wg sync.WaitGroup
 	errs := make(chan error, len(requests))
@@ -59,11 +62,17 @@ func sendBare(ctx context.Context, url string, bodies [][][]byte) (float64, erro
 	return secs, ctx.Err()
 }
 
+// bareIO writes a whole request and reads what the socket has.
+type bareIO interface {
+	write(p []byte) error
+	read(p []byte) (int, error)
+}
+
 // exchangeAll writes each request and reads its answer, one at a time.
-func exchangeAll(conn net.Conn, requests [][]byte) error {
+func exchangeAll(conn bareIO, requests [][]byte) error {
 	buf := make([]byte, 0, 4096)
 	for _, req := range requests {
-		if _, err := conn.Write(req); err != nil {
+		if err := conn.write(req); err != nil {
 			return err
 		}
 		var err error
@@ -75,13 +84,13 @@ func exchangeAll(conn net.Conn, requests [][]byte) error {
 }
 
 // readAnswer reads one response into buf and checks its status is 2xx.
-func readAnswer(conn net.Conn, buf []byte) ([]byte, error) {
+func readAnswer(conn bareIO, buf []byte) ([]byte, error) {
 	end, size := -1, 0
 	for end < 0 || len(buf) < end+size {
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
 		}
-		n, err := conn.Read(buf[len(buf):cap(buf)])
+		n, err := conn.read(buf[len(buf):cap(buf)])
 		if err != nil {
 			return buf, err
 		}
