@@ -256,18 +256,18 @@ func Compare(ctx context.Context, name string, p Plan) (*Result, error) {
 	return res, nil
 }
 
-// runTsbench is tsbench's side: the runner, with its verification.
+// runTsbench is tsbench's side: the runner, with its verification. Its
+// CPU is the runner's while it measured, as the other sides' is while they
+// send: neither counts setting up the database or counting what it stored.
 func (res *Result) runTsbench(ctx context.Context, r *runner.Runner) error {
-	before := sysinfo.SelfUsage()
 	s, err := r.Run(ctx)
 	if err != nil {
 		return fmt.Errorf("tsbench run: %w", err)
 	}
-	cpu := sysinfo.SelfUsage().CPUSeconds - before.CPUSeconds
 	w := s.Op("INGESTION")
 	res.TsbenchSeconds = s.Elapsed
 	res.TsbenchPointsPerSec = w.Throughput
-	res.TsbenchCPUPerMillion = cpu / (float64(w.OKPoints) / 1e6)
+	res.TsbenchCPUPerMillion = sysinfo.CPUPerMillionPoints(s.Tool.MeasuredCPUSeconds, w.OKPoints)
 	if s.Verify != nil {
 		res.TsbenchStored = s.Verify.StoredPoints
 	}

@@ -466,17 +466,12 @@ func complete(s *summary.Summary, cfg *config.Config, runID string, d *target.Dr
 	s.Environment = sysinfo.Environment(context.Background())
 	s.Environment.ServerVersion = serverVersion
 	u := sysinfo.SelfUsage()
-	s.Tool = summary.Tool{Version: Version, CPUSeconds: u.CPUSeconds, PeakRSSBytes: u.PeakRSSBytes}
+	s.Tool = summary.Tool{Version: Version, CPUSeconds: u.CPUSeconds, PeakRSSBytes: u.PeakRSSBytes,
+		MeasuredCPUSeconds: s.Tool.MeasuredCPUSeconds} // the runner's
 	if d.Server == "embedded" {
 		s.Tool.EmbeddedEngine = d.Name
 	}
-	var points int64
-	for _, o := range s.Operations {
-		points += o.OKPoints
-	}
-	if points > 0 {
-		s.Tool.CPUSecondsPerMillionPoints = u.CPUSeconds / (float64(points) / 1e6)
-	}
+	s.Tool.CPUSecondsPerMillionPoints = sysinfo.CPUPerMillionPoints(s.Tool.OperationsCPU(), s.OKPoints())
 }
 
 // saveOutputs writes the run directory (JSON, CSV), --json and --hdr-log,

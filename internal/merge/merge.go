@@ -19,6 +19,7 @@ import (
 	"github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/tsbench/tsbench/internal/metrics"
 	"github.com/tsbench/tsbench/internal/summary"
+	"github.com/tsbench/tsbench/internal/sysinfo"
 )
 
 // Options say what the merge expects beyond the runs themselves.
@@ -171,6 +172,7 @@ func mergeRuns(runs []*summary.Summary) *summary.Summary {
 		out.Interrupted = out.Interrupted || s.Interrupted
 		out.Reconnects += s.Reconnects
 		out.Tool.CPUSeconds += s.Tool.CPUSeconds
+		out.Tool.MeasuredCPUSeconds += s.Tool.MeasuredCPUSeconds
 		out.Tool.PeakRSSBytes = max(out.Tool.PeakRSSBytes, s.Tool.PeakRSSBytes)
 		if !slices.Contains(hosts, s.Environment.Hostname) {
 			hosts = append(hosts, s.Environment.Hostname)
@@ -191,13 +193,10 @@ func mergeRuns(runs []*summary.Summary) *summary.Summary {
 	// The server's size as the last worker to finish saw it: after every
 	// write of the run.
 	out.StorageBytes = last.StorageBytes
-	var points int64
-	for _, o := range out.Operations {
-		points += o.OKPoints
+	if slices.ContainsFunc(runs, func(s *summary.Summary) bool { return s.Tool.MeasuredCPUSeconds == 0 }) {
+		out.Tool.MeasuredCPUSeconds = 0 // a worker without it: the whole processes' CPU, for all
 	}
-	if points > 0 {
-		out.Tool.CPUSecondsPerMillionPoints = out.Tool.CPUSeconds / (float64(points) / 1e6)
-	}
+	out.Tool.CPUSecondsPerMillionPoints = sysinfo.CPUPerMillionPoints(out.Tool.OperationsCPU(), out.OKPoints())
 	if first.BytesPerPoint > 0 && out.Verify != nil && out.Verify.ExpectedPoints > 0 {
 		// Worker 0 emptied the database first: the size is this run's alone.
 		out.BytesPerPoint = float64(out.StorageBytes) / float64(out.Verify.ExpectedPoints)

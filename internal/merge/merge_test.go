@@ -173,3 +173,37 @@ func TestRefusesRunsThatAreNotOneGroup(t *testing.T) {
 		})
 	}
 }
+
+// The merged tool cost adds the workers' CPU, and relates the measured
+// part to the points when every worker kept it, the whole processes' CPU
+// when one did not.
+func TestToolCostAdds(t *testing.T) {
+	start := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+	cases := []struct {
+		name           string
+		measured       [2]float64
+		wantMeasured   float64
+		wantPerMillion float64
+	}{
+		{"both measured", [2]float64{0.5, 0.7}, 1.2, 1.2 / 0.02},
+		{"one without", [2]float64{0.5, 0}, 0, 5.0 / 0.02},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var runs []*summary.Summary
+			for w := range 2 {
+				s := share(w, 2, start, make([]int64, 1000)) // 10,000 points each
+				s.Tool = summary.Tool{CPUSeconds: 2 + float64(w), MeasuredCPUSeconds: c.measured[w]}
+				runs = append(runs, s)
+			}
+			m, err := Runs(runs, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.Tool.CPUSeconds != 5 || math.Abs(m.Tool.MeasuredCPUSeconds-c.wantMeasured) > 1e-12 ||
+				math.Abs(m.Tool.CPUSecondsPerMillionPoints-c.wantPerMillion) > 1e-9 {
+				t.Errorf("tool %+v; want 5 CPU s, %v measured, %v per million points", m.Tool, c.wantMeasured, c.wantPerMillion)
+			}
+		})
+	}
+}

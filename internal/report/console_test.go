@@ -252,3 +252,29 @@ func TestConsoleEmbeddedEngineNote(t *testing.T) {
 		t.Errorf("output lacks %q:\n%s", want, buf.String())
 	}
 }
+
+func TestToolLine(t *testing.T) {
+	cases := []struct {
+		name         string
+		tool         summary.Tool
+		transactions bool
+		want         string
+	}{
+		{"whole process only (a run saved before the measured part was kept)",
+			summary.Tool{CPUSeconds: 3.214, CPUSecondsPerMillionPoints: 0.3214, PeakRSSBytes: 45_200_000}, false,
+			"Tool: 3.21 CPU s (0.32 CPU s per million points), peak memory 45.2 MB"},
+		{"with the measured part",
+			summary.Tool{CPUSeconds: 0.4, MeasuredCPUSeconds: 0.33, CPUSecondsPerMillionPoints: 0.11, PeakRSSBytes: 62_100_000}, false,
+			"Tool: 0.40 CPU s, 0.33 while measuring (0.11 CPU s per million points), peak memory 62.1 MB"},
+		{"TPC-C counts transactions",
+			summary.Tool{CPUSeconds: 2, MeasuredCPUSeconds: 1.5, CPUSecondsPerMillionPoints: 150, PeakRSSBytes: 1_000_000}, true,
+			"Tool: 2.00 CPU s, 1.50 while measuring (150.00 CPU s per million transactions), peak memory 1.0 MB"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := toolLine(c.tool, c.transactions); got != c.want {
+				t.Errorf("toolLine = %q\nwant        %q", got, c.want)
+			}
+		})
+	}
+}

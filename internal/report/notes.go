@@ -144,6 +144,9 @@ func storageLine(s *summary.Summary) string {
 // whether the client could have been the limit.
 func toolLine(t summary.Tool, transactions bool) string {
 	text := "Tool: " + f2(t.CPUSeconds) + " CPU s"
+	if t.MeasuredCPUSeconds > 0 {
+		text += ", " + f2(t.MeasuredCPUSeconds) + " while measuring"
+	}
 	unit := "points"
 	if transactions {
 		unit = "transactions" // a TPC-C run counts one "point" per transaction

@@ -19,6 +19,7 @@ import (
 	"github.com/tsbench/tsbench/internal/gen"
 	"github.com/tsbench/tsbench/internal/metrics"
 	"github.com/tsbench/tsbench/internal/summary"
+	"github.com/tsbench/tsbench/internal/sysinfo"
 	"github.com/tsbench/tsbench/internal/target"
 	"github.com/tsbench/tsbench/internal/ts"
 	"github.com/tsbench/tsbench/internal/workload"
@@ -321,6 +322,7 @@ func (r *Runner) measure(ctx context.Context, clients []*client, s *summary.Summ
 	for _, c := range clients {
 		c.rec = run.Client(c.slot)
 	}
+	cpu := sysinfo.SelfUsage()
 	close(r.measureStart)
 	if r.OnMeasure != nil {
 		r.OnMeasure(start) // after the clients are released: it costs them nothing
@@ -329,6 +331,7 @@ func (r *Runner) measure(ctx context.Context, clients []*client, s *summary.Summ
 	done := make(chan struct{})
 	go func() { wg.Wait(); close(done) }()
 	r.collect(run, start, done, r.totalOps(clients))
+	s.Tool.MeasuredCPUSeconds = sysinfo.CPUSince(cpu)
 	elapsed := time.Since(start)
 	run.Snapshot(time.Now())
 	r.monitorStop(s, start, time.Now())

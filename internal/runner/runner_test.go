@@ -7,7 +7,9 @@ import (
 
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/summary"
+	"github.com/tsbench/tsbench/internal/sysinfo"
 	"github.com/tsbench/tsbench/internal/target"
+	_ "github.com/tsbench/tsbench/internal/target/null"
 	_ "github.com/tsbench/tsbench/internal/target/sqlite"
 )
 
@@ -79,5 +81,19 @@ func TestMaxTimeStops(t *testing.T) {
 	}
 	if s.Verify == nil || !s.Verify.OK {
 		t.Fatalf("verify %+v", s.Verify)
+	}
+}
+
+// The tool's CPU while measuring leaves out the warm-up: a second of the
+// null target at full speed before 50 measured steps is most of the run's
+// CPU, and none of the measured part's.
+func TestMeasuredCPULeavesOutWarmup(t *testing.T) {
+	before := sysinfo.SelfUsage()
+	s := run(t, "DB_SWITCH=null", "DEVICE_NUMBER=4", "SENSOR_NUMBER=10", "CLIENT_NUMBER=2", "LOOP=50",
+		"BATCH_SIZE_PER_WRITE=10", "OPERATION_PROPORTION=1", "warmup=1s")
+	whole := sysinfo.CPUSince(before)
+	m := s.Tool.MeasuredCPUSeconds
+	if !(m > 0) || m >= whole/2 {
+		t.Errorf("measured CPU %.4f s of the run's %.4f s: want above 0 and below half (the warm-up took the rest)", m, whole)
 	}
 }

@@ -116,7 +116,13 @@ type Tool struct {
 	Version      string  `json:"version"`
 	CPUSeconds   float64 `json:"cpu_seconds"`
 	PeakRSSBytes int64   `json:"peak_rss_bytes"`
-	// CPUSecondsPerMillionPoints relates the tool's cost to the work done.
+	// MeasuredCPUSeconds is the part of CPUSeconds spent while the run
+	// measured (from the clients' release to the end of the last
+	// operation): the operations' own cost, without start-up, schema,
+	// warm-up, verification and reports. 0 in runs saved before it was kept.
+	MeasuredCPUSeconds float64 `json:"measured_cpu_seconds,omitempty"`
+	// CPUSecondsPerMillionPoints relates the tool's cost to the work done:
+	// MeasuredCPUSeconds where known, else CPUSeconds.
 	CPUSecondsPerMillionPoints float64 `json:"cpu_seconds_per_million_points"`
 	// EmbeddedEngine names the database engine that ran inside the tool's
 	// process (sqlite, duckdb): its work is part of the CPU and memory above.
@@ -502,4 +508,22 @@ func (s *Summary) Op(name string) *Operation {
 		}
 	}
 	return nil
+}
+
+// OKPoints is the points of every operation that succeeded.
+func (s *Summary) OKPoints() int64 {
+	var n int64
+	for _, o := range s.Operations {
+		n += o.OKPoints
+	}
+	return n
+}
+
+// OperationsCPU is the CPU the tool spent on its operations:
+// MeasuredCPUSeconds where known, else the whole process's.
+func (t Tool) OperationsCPU() float64 {
+	if t.MeasuredCPUSeconds > 0 {
+		return t.MeasuredCPUSeconds
+	}
+	return t.CPUSeconds
 }
