@@ -16,9 +16,10 @@ import (
 // and answered by reading the status line, the headers and the body they
 // announce: no HTTP library, the least a client can do per request. On
 // Linux it makes its system calls raw, inside the runtime poller (bareIO),
-// as tsbench's own writer does. Its CPU is the machine's floor for the
-// exchange alone (the kernel's loopback path, which it charges to the
-// sender, and Go's network poller): what no Go client can go below.
+// as tsbench's own writer does. Its CPU is the floor for the exchange
+// alone on the machine (the kernel's loopback path, which it charges to
+// the sender, and Go's network poller): what a client's generation,
+// serialisation and measurement come on top of.
 func sendBare(ctx context.Context, url string, bodies [][][]byte) (float64, error) {
 	addr, path, _ := strings.Cut(strings.TrimPrefix(url, "http://"), "/")
 	requests := make([][][]byte, len(bodies))
