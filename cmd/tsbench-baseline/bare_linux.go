@@ -23,18 +23,12 @@ func newBareIO(c *net.TCPConn) (bareIO, error) {
 func (r rawIO) write(p []byte) error {
 	var errno syscall.Errno
 	err := r.rc.Write(func(fd uintptr) bool {
-		for len(p) > 0 {
-			n, _, e := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
-			switch e {
-			case 0:
-				p = p[n:]
-			case syscall.EAGAIN:
-				return false
-			case syscall.EINTR:
-			default:
-				errno = e
-				return true
+		for len(p) > 0 && errno == 0 {
+			n, done, e := rawCall(syscall.SYS_WRITE, fd, p)
+			if !done {
+				return false // the socket's buffer is full: wait until it drains
 			}
+			p, errno = p[n:], e
 		}
 		return true
 	})
@@ -48,20 +42,9 @@ func (r rawIO) read(p []byte) (int, error) {
 	var got int
 	var errno syscall.Errno
 	err := r.rc.Read(func(fd uintptr) bool {
-		for {
-			n, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
-			switch e {
-			case 0:
-				got = int(n)
-				return true
-			case syscall.EAGAIN:
-				return false
-			case syscall.EINTR:
-			default:
-				errno = e
-				return true
-			}
-		}
+		var done bool
+		got, done, errno = rawCall(syscall.SYS_READ, fd, p)
+		return done
 	})
 	switch {
 	case err != nil:
@@ -72,4 +55,22 @@ func (r rawIO) read(p []byte) (int, error) {
 		return 0, io.EOF
 	}
 	return got, nil
+}
+
+// rawCall makes read(2) or write(2) (trap) on p, again when a signal
+// interrupted it; done is false when the socket is not ready (EAGAIN),
+// for the poller to wait.
+func rawCall(trap, fd uintptr, p []byte) (n int, done bool, errno syscall.Errno) {
+	for {
+		r, _, e := syscall.RawSyscall(trap, fd, uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
+		switch e {
+		case 0:
+			return int(r), true, 0
+		case syscall.EAGAIN:
+			return 0, false, 0
+		case syscall.EINTR:
+		default:
+			return 0, true, e
+		}
+	}
 }
