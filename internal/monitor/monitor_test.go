@@ -277,3 +277,19 @@ func TestDescendantsBothWays(t *testing.T) {
 		t.Errorf("a pid that does not exist has descendants %v", got)
 	}
 }
+
+// BenchmarkSample is one sample of the host, the tool and a server (this
+// process with a child), as the recorder takes once a second:
+// go test -run '^$' -bench Sample -benchmem ./internal/monitor
+func BenchmarkSample(b *testing.B) {
+	child := exec.Command("sleep", "60")
+	if err := child.Start(); err != nil {
+		b.Fatal(err)
+	}
+	defer func() { child.Process.Kill(); child.Wait() }()
+	s := NewSampler(Options{Host: true, Tool: true, Server: int32(os.Getpid())})
+	ctx := context.Background()
+	for b.Loop() {
+		s.Sample(ctx, time.Now())
+	}
+}
