@@ -118,17 +118,21 @@ func TestCentRowsAreStrconv(t *testing.T) {
 		123_456_789, -9_007_199_254_740_991, 0, 4_200, 7}
 	var sensors []ts.Sensor
 	b := &ts.Batch{Decimals: 2}
-	for c := range 13 { // keys "s_0=" to ",s_12=": up to 6 bytes, each one word
+	// 48 rows of 13 values, three chunks (19, 19 and 10 rows); keys "s_0="
+	// to ",s_12=", up to 6 bytes, each one word.
+	rows := 3 * len(fixed)
+	for c := range 13 {
 		sensors = append(sensors, ts.Sensor{Name: fmt.Sprintf("s_%d", c), Type: ts.Double})
 		col := ts.Column{Type: ts.Double}
-		for r := range fixed {
-			n := fixed[(r+c)%len(fixed)]
+		for r := range rows {
+			n := fixed[(5*r+c)%len(fixed)]
 			col.Fixed, col.Doubles = append(col.Fixed, n), append(col.Doubles, float64(n)/100)
 		}
 		b.Columns = append(b.Columns, col)
 	}
 	b.Columns[5].Doubles[3], b.Columns[5].Fixed[3] = 1e21, 0 // beyond what Fixed keeps
-	for r := range fixed {
+	b.Columns[12].Doubles[40], b.Columns[12].Fixed[40] = -1e21, 0
+	for r := range rows {
 		b.Times = append(b.Times, 1640966400000+int64(r)*5000)
 	}
 	keys := NewKeys(sensors)
@@ -150,6 +154,20 @@ func TestCentRowsAreStrconv(t *testing.T) {
 			if got := string(AppendRows(dst, prefix, keys, b)); got != head+string(want) {
 				t.Fatalf("prefix %.12q, buffer of %d: got\n%s\nwant\n%s", prefix, cap(dst), got, head+string(want))
 			}
+		}
+	}
+}
+
+func TestCentsOnlyBounds(t *testing.T) {
+	for _, cols := range []int{0, 1, centChunk, centChunk + 1} {
+		var sensors []ts.Sensor
+		b := &ts.Batch{Decimals: 2}
+		for c := range cols {
+			sensors = append(sensors, ts.Sensor{Name: fmt.Sprintf("s%d", c%100), Type: ts.Double})
+			b.Columns = append(b.Columns, ts.Column{Type: ts.Double, Fixed: []int64{1}, Doubles: []float64{0.01}})
+		}
+		if got, want := centsOnly(NewKeys(sensors), b), cols >= 1 && cols <= centChunk; got != want {
+			t.Errorf("%d columns: centsOnly = %v, want %v", cols, got, want)
 		}
 	}
 }

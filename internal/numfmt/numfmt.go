@@ -71,15 +71,42 @@ func AppendFixed(dst []byte, v float64, n int64, decimals int) []byte {
 // n / 100 when 0 < |n| < 10^6 (plain decimal, at most 8 bytes) and dst has 8
 // bytes to spare, and reports false, leaving dst as it was, otherwise.
 func AppendCents(dst []byte, n int64) ([]byte, bool) {
-	u := uint64(n)
-	if n < 0 {
-		u = -u
-	}
-	if u-1 >= 999_999 || cap(dst)-len(dst) < 8 {
+	u, ok := centsMagnitude(n)
+	if !ok || cap(dst)-len(dst) < 8 {
 		return dst, false
 	}
 	w, k := digitsWord(splitCents(u))
 	return putText(dst, w, k, n < 0), true
+}
+
+// CentsWords makes AppendCents' text of each of fixed's hundredths without
+// appending it: fixed[i]'s text goes to words[i*stride] as the bytes a
+// little-endian store writes, its length to lens[i*stride], and a length 0
+// says that the value is outside AppendCents' range. A serialiser that
+// interleaves columns makes a column's words in one call and then stores
+// them itself, where a call per value would cost its own loop the spill
+// and reload of everything it keeps in registers.
+func CentsWords(words []uint64, lens []uint8, fixed []int64, stride int) {
+	for i, n := range fixed {
+		var w uint64
+		var k int
+		if u, ok := centsMagnitude(n); ok {
+			w, k = digitsWord(splitCents(u))
+			if n < 0 {
+				w, k = w<<8|'-', k+1
+			}
+		}
+		words[i*stride], lens[i*stride] = w, uint8(k)
+	}
+}
+
+// centsMagnitude is |n| when 0 < |n| < 10^6: AppendCents' range.
+func centsMagnitude(n int64) (uint64, bool) {
+	u := uint64(n)
+	if n < 0 {
+		u = -u
+	}
+	return u, u-1 < 999_999
 }
 
 // minFixed[d] and maxFixed[d] bound |n| for AppendFixed's own path: n / 10^d

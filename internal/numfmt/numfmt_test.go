@@ -1,6 +1,7 @@
 package numfmt
 
 import (
+	"encoding/binary"
 	"math"
 	"math/rand/v2"
 	"strconv"
@@ -110,6 +111,36 @@ func TestAppendCentsRange(t *testing.T) {
 		}
 		if string(got) != want {
 			t.Fatalf("AppendCents(%d) = %q, want %q", c.n, got, want)
+		}
+	}
+}
+
+// CentsWords makes AppendCents' text word by word, every stride-th slot,
+// and a length 0 (word 0) outside its range; the slots between are left
+// alone.
+func TestCentsWords(t *testing.T) {
+	fixed := []int64{1, -1, 10, 99, 100, 12345, -12340, 999_999, -999_999, 0, 1_000_000, -1_000_000, math.MinInt64, math.MaxInt64}
+	const stride, sentinel = 3, 0xdead
+	words, lens := make([]uint64, stride*len(fixed)), make([]uint8, stride*len(fixed))
+	for i := range words {
+		words[i], lens[i] = sentinel, sentinel&0xff
+	}
+	CentsWords(words, lens, fixed, stride)
+	for i, n := range fixed {
+		w, k := words[i*stride], int(lens[i*stride])
+		var text [8]byte
+		binary.LittleEndian.PutUint64(text[:], w)
+		want := ""
+		if _, ok := AppendCents(make([]byte, 0, 8), n); ok {
+			want = strconv.FormatFloat(float64(n)/100, 'g', -1, 64)
+		}
+		if got := string(text[:k]); got != want || k == 0 && w != 0 {
+			t.Errorf("CentsWords(%d) = %q (word %#x), want %q", n, got, w, want)
+		}
+		for j := i*stride + 1; j < (i+1)*stride; j++ {
+			if words[j] != sentinel || lens[j] != sentinel&0xff {
+				t.Fatalf("slot %d between strides changed", j)
+			}
 		}
 	}
 }
