@@ -39,13 +39,19 @@ func spin(d time.Duration) {
 	_ = x
 }
 
+// startChild starts a sleep below this process, which then has a tree as a
+// server has, until the test ends.
+func startChild(tb testing.TB) {
+	child := exec.Command("sleep", "60")
+	if err := child.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { child.Process.Kill(); child.Wait() })
+}
+
 func TestSamplerRates(t *testing.T) {
 	requireLinux(t)
-	child := exec.Command("sleep", "30")
-	if err := child.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { child.Process.Kill(); child.Wait() }()
+	startChild(t)
 	s := NewSampler(Options{Host: true, Tool: true, Server: int32(os.Getpid())})
 	ctx := context.Background()
 	// The sampler reads its CPU counters somewhere inside Sample, so each
@@ -282,11 +288,7 @@ func TestDescendantsBothWays(t *testing.T) {
 // process with a child), as the recorder takes once a second:
 // go test -run '^$' -bench Sample -benchmem ./internal/monitor
 func BenchmarkSample(b *testing.B) {
-	child := exec.Command("sleep", "60")
-	if err := child.Start(); err != nil {
-		b.Fatal(err)
-	}
-	defer func() { child.Process.Kill(); child.Wait() }()
+	startChild(b)
 	s := NewSampler(Options{Host: true, Tool: true, Server: int32(os.Getpid())})
 	ctx := context.Background()
 	for b.Loop() {
