@@ -308,7 +308,7 @@ func (res *Result) runLean(ctx context.Context, cfg *config.Config, d *target.Dr
 	l := &Lean{
 		Seconds:       secs,
 		PointsPerSec:  float64(res.Points) / secs,
-		CPUPerMillion: (sysinfo.SelfUsage().CPUSeconds - before.CPUSeconds) / (float64(res.Points) / 1e6),
+		CPUPerMillion: sysinfo.CPUPerMillionPoints(sysinfo.CPUSince(before), res.Points),
 	}
 	l.Stored, err = admin.Count(ctx, ts.CountRange{})
 	return l, err
