@@ -194,7 +194,8 @@ func countOnce(ctx context.Context, cfg *config.Config, runs []*summary.Summary,
 		var stored int64
 		if stored, err = t.Count(ctx, rng); err == nil {
 			v := m.Verify
-			v.StoredPoints, v.OK, v.Error = stored, stored == v.ExpectedPoints, ""
+			v.Judge(stored)
+			v.Error = ""
 			v.Method = fmt.Sprintf("counted once on the server over the %d devices of %d workers", len(rng.Devices), len(m.Merge.Runs))
 			return
 		}

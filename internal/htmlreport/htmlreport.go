@@ -191,6 +191,9 @@ func verifyText(v *summary.Verify) string {
 	if v.DuplicatePoints > 0 {
 		text += fmt.Sprintf("; %s written points repeat an earlier series and time of the data (expected once)", count(v.DuplicatePoints))
 	}
+	if v.InDoubtPoints > 0 {
+		text += fmt.Sprintf("; up to %s more allowed: points of writes in doubt (their connection broke or their time ran out after sending)", count(v.InDoubtPoints))
+	}
 	if len(v.Queries) > 0 {
 		agree := 0
 		var bad []string

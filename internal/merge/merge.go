@@ -273,6 +273,8 @@ func verifySum(runs []*summary.Summary) *summary.Verify {
 		}
 		v.ExpectedPoints += s.Verify.ExpectedPoints
 		v.StoredPoints += s.Verify.StoredPoints
+		v.DuplicatePoints += s.Verify.DuplicatePoints
+		v.InDoubtPoints += s.Verify.InDoubtPoints
 		v.OK = v.OK && s.Verify.OK
 		if s.Verify.Error != "" && v.Error == "" {
 			v.Error = fmt.Sprintf("worker %d: %s", s.Worker.Index, s.Verify.Error)

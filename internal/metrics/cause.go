@@ -43,6 +43,21 @@ func Cause(err error) string {
 // failed it.
 func Transient(err error) bool { return Cause(err) != CauseServer }
 
+// InDoubt reports whether a write that failed with err may have been stored
+// all the same: it timed out, or its connection broke once the request could
+// have reached the server (a server killed between committing a batch and
+// answering it). A refused connection, a failed dial and a failed
+// re-opening sent nothing, and a server's refusal stored nothing.
+func InDoubt(err error) bool {
+	return Transient(err) && !notSent(err)
+}
+
+func notSent(err error) bool {
+	var op *net.OpError
+	return errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, target.ErrNotSent) ||
+		errors.As(err, &op) && op.Op == "dial"
+}
+
 func brokenConnection(err error) bool {
 	var op *net.OpError
 	return errors.As(err, &op) ||

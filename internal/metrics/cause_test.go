@@ -16,20 +16,24 @@ import (
 
 func TestCause(t *testing.T) {
 	refused := &net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}
+	dialTimeout := &net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "i/o timeout", IsTimeout: true}}
 	cases := []struct {
-		name string
-		err  error
-		want string
+		name    string
+		err     error
+		want    string
+		inDoubt bool // the write may have been stored
 	}{
-		{"deadline", fmt.Errorf("influxdb: write: %w", context.DeadlineExceeded), CauseTimeout},
-		{"net timeout", &net.DNSError{Err: "i/o timeout", IsTimeout: true}, CauseTimeout},
-		{"refused", fmt.Errorf("POST http://127.0.0.1:1/write: %w", refused), CauseConnection},
-		{"reset", fmt.Errorf("read: %w", syscall.ECONNRESET), CauseConnection},
-		{"eof", fmt.Errorf("questdb: %w", io.ErrUnexpectedEOF), CauseConnection},
-		{"closed", fmt.Errorf("use: %w", net.ErrClosed), CauseConnection},
-		{"target says so", fmt.Errorf("reconnect: %w: FATAL: the database system is starting up", target.ErrConnection), CauseConnection},
-		{"server answer", errors.New(`POST /write: 400 Bad Request: {"error":"field type conflict"}`), CauseServer},
-		{"sql error", errors.New("ERROR: new row violates check constraint (SQLSTATE 23514)"), CauseServer},
+		{"deadline", fmt.Errorf("influxdb: write: %w", context.DeadlineExceeded), CauseTimeout, true},
+		{"net timeout", &net.DNSError{Err: "i/o timeout", IsTimeout: true}, CauseTimeout, true},
+		{"dial timeout", fmt.Errorf("POST: %w", dialTimeout), CauseTimeout, false},
+		{"refused", fmt.Errorf("POST http://127.0.0.1:1/write: %w", refused), CauseConnection, false},
+		{"reset", fmt.Errorf("read: %w", syscall.ECONNRESET), CauseConnection, true},
+		{"eof", fmt.Errorf("questdb: %w", io.ErrUnexpectedEOF), CauseConnection, true},
+		{"closed", fmt.Errorf("use: %w", net.ErrClosed), CauseConnection, true},
+		{"conn closed", fmt.Errorf("postgres: write: %w: conn closed", target.ErrConnection), CauseConnection, true},
+		{"reconnect", fmt.Errorf("reconnect: %w (%w): FATAL: the database system is starting up", target.ErrConnection, target.ErrNotSent), CauseConnection, false},
+		{"server answer", errors.New(`POST /write: 400 Bad Request: {"error":"field type conflict"}`), CauseServer, false},
+		{"sql error", errors.New("ERROR: new row violates check constraint (SQLSTATE 23514)"), CauseServer, false},
 	}
 	for _, c := range cases {
 		if got := Cause(c.err); got != c.want {
@@ -37,6 +41,9 @@ func TestCause(t *testing.T) {
 		}
 		if got, want := Transient(c.err), c.want != CauseServer; got != want {
 			t.Errorf("%s: Transient = %v, want %v", c.name, got, want)
+		}
+		if got := InDoubt(c.err); got != c.inDoubt {
+			t.Errorf("%s: InDoubt = %v, want %v", c.name, got, c.inDoubt)
 		}
 	}
 }

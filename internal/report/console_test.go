@@ -177,6 +177,8 @@ func TestConsoleVerifyVariants(t *testing.T) {
 		{&summary.Verify{Error: "count:\n timeout"}, "Verify: FAILED to count stored points: count: timeout\n"},
 		{&summary.Verify{ExpectedPoints: 5, StoredPoints: 5, OK: true}, "Verify: stored 5 points, expected 5: OK\n"},
 		{&summary.Verify{ExpectedPoints: 5, Skipped: "the target cannot count"}, "Verify: skipped: the target cannot count\n"},
+		{&summary.Verify{ExpectedPoints: 5, StoredPoints: 7, InDoubtPoints: 2, OK: true},
+			"Verify: stored 7 points, expected 5: OK (up to 2 more allowed: points of writes in doubt, whose connection broke or clock ran out after sending)\n"},
 	}
 	for _, c := range cases {
 		s := closedSummary()

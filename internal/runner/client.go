@@ -36,6 +36,10 @@ type client struct {
 	// duplicatePoints are points of acknowledged batches whose (device,
 	// time) an earlier row of a replayed file already had.
 	duplicatePoints int64
+	// inDoubtPoints are points of write attempts that failed in a way
+	// that may still have stored them (metrics.InDoubt): verification
+	// allows for them.
+	inDoubtPoints int64
 	// stored counts each device's acknowledged batches (by position in
 	// devices): what a replay's query check computes its answers from.
 	stored []int64
@@ -125,7 +129,11 @@ func (c *client) measure(ctx context.Context, op workload.Op, warm bool, points 
 	attempt := func() (int64, error) {
 		c.opctx.arm(timeout)
 		defer c.opctx.disarm()
-		return call(c.opctx)
+		got, err := call(c.opctx)
+		if err != nil && points > 0 && metrics.InDoubt(err) {
+			atomic.AddInt64(&c.inDoubtPoints, points)
+		}
+		return got, err
 	}
 	sent := time.Now()
 	got, err := attempt()

@@ -444,10 +444,11 @@ func (r *Runner) finish(ctx context.Context, admin target.Target, clients []*cli
 			s.Phases[i] = r.warmPhase(clients, time.Duration(s.Phases[i].Seconds*float64(time.Second)))
 		}
 	}
-	var duplicates int64
+	var duplicates, inDoubt int64
 	for _, c := range clients {
 		acked += c.warmPointsNow()
 		duplicates += atomic.LoadInt64(&c.duplicatePoints)
+		inDoubt += atomic.LoadInt64(&c.inDoubtPoints)
 		if rc, ok := c.conn.(target.Reconnector); ok {
 			s.Reconnects += rc.Reconnects()
 		}
@@ -470,7 +471,8 @@ func (r *Runner) finish(ctx context.Context, admin target.Target, clients []*cli
 	ctx, cancel := context.WithTimeout(ctx, r.cfg.ReadTimeout)
 	defer cancel()
 	if r.cfg.Verify && wrote {
-		s.Verify = r.verify(ctx, admin, clients, acked, duplicates)
+		s.Verify = &summary.Verify{ExpectedPoints: acked - duplicates, DuplicatePoints: duplicates, InDoubtPoints: inDoubt}
+		r.verify(ctx, admin, clients, s.Verify)
 		s.Verify.Queries = r.checkQueries(ctx, admin, clients, s)
 	}
 	if v, ok := admin.(target.Versioner); ok {
@@ -490,15 +492,16 @@ func (r *Runner) finish(ctx context.Context, admin target.Target, clients []*cli
 	}
 }
 
-// verify compares the distinct points the target stored for this run's
-// devices with the points it acknowledged (warm-up included). A worker
-// counts the devices of its own clients: the others' are theirs to count.
+// verify counts the distinct points the target stored for this run's
+// devices and judges v, the points it acknowledged (warm-up included), by
+// them. A worker counts the devices of its own clients: the others' are
+// theirs to count.
 //
 // A replayed file may hold a (device, time) more than once: the server
 // keeps one point per series and time, so those rows' points are expected
-// once (duplicates, counted and reported).
-func (r *Runner) verify(ctx context.Context, admin target.Target, clients []*client, acked, duplicates int64) *summary.Verify {
-	v := &summary.Verify{ExpectedPoints: acked - duplicates, DuplicatePoints: duplicates}
+// once (duplicates, counted and reported). Writes in doubt may add up to
+// their points (summary.Verify.Judge).
+func (r *Runner) verify(ctx context.Context, admin target.Target, clients []*client, v *summary.Verify) {
 	rng := ts.CountRange{}
 	for i := range r.schema.Devices {
 		rng.Devices = append(rng.Devices, &r.schema.Devices[i])
@@ -524,10 +527,8 @@ func (r *Runner) verify(ctx context.Context, admin target.Target, clients []*cli
 	case err != nil:
 		v.Error = fmt.Sprintf("%s: count stored points: %v", r.driver.Name, err)
 	default:
-		v.StoredPoints = n
-		v.OK = n == v.ExpectedPoints
+		v.Judge(n)
 	}
-	return v
 }
 
 func minTime(a, b time.Time) time.Time {

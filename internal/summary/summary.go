@@ -102,6 +102,11 @@ type Verify struct {
 	// DuplicatePoints are points of a replayed file that repeat an earlier
 	// (series, time) of it: written, and expected stored once.
 	DuplicatePoints int64 `json:"duplicate_points,omitempty"`
+	// InDoubtPoints are points of write attempts that failed after they
+	// could have reached the server (a timeout, a connection lost mid-way):
+	// the server may have stored them or not, so up to this many more than
+	// expected are stored by a correct server. Never fewer than expected.
+	InDoubtPoints int64 `json:"in_doubt_points,omitempty"`
 	// Queries are the query answers checked after a replay against the
 	// data the run wrote.
 	Queries []QueryCheck `json:"queries,omitempty"`
@@ -431,6 +436,13 @@ type QueryCheck struct {
 	Points int64  `json:"points"`
 	Detail string `json:"detail,omitempty"` // how the answer differs
 	Error  string `json:"error,omitempty"`  // the query failed: nothing compared
+}
+
+// Judge records the stored count and whether it is right: every
+// acknowledged point, and no more than the writes in doubt may add.
+func (v *Verify) Judge(stored int64) {
+	v.StoredPoints = stored
+	v.OK = stored >= v.ExpectedPoints && stored <= v.ExpectedPoints+v.InDoubtPoints
 }
 
 // Mismatch reports whether verification counted the stored points and

@@ -43,6 +43,11 @@ var ErrUnsupported = errors.New("not supported by this target")
 // the failure then counts as a connection failure, which RETRIES retries.
 var ErrConnection = errors.New("no connection to the server")
 
+// ErrNotSent is wrapped, beside ErrConnection, by a target that failed an
+// operation before sending any of it (its connection could not be re-opened):
+// a write that failed so cannot have been stored, so it is not in doubt.
+var ErrNotSent = errors.New("nothing was sent")
+
 // Reconnector is implemented by targets that re-open, on the next
 // operation, a connection the server dropped (or that a timeout abandoned
 // mid-answer). Reconnects counts those re-openings; the run reports them.

@@ -36,14 +36,15 @@ func Connect(ctx context.Context, cfg *pgx.ConnConfig) (*Conn, error) {
 // a client recovers on its next operation once the server is back. A
 // failed re-open wraps target.ErrConnection: a server that answers but
 // refuses logins (starting up, in recovery) still left the operation
-// without a connection.
+// without a connection. It wraps target.ErrNotSent too: the operation
+// never reached the server.
 func (c *Conn) Get(ctx context.Context) (*pgx.Conn, error) {
 	if !c.pg.IsClosed() {
 		return c.pg, nil
 	}
 	pg, err := pgx.ConnectConfig(ctx, c.cfg)
 	if err != nil {
-		return nil, fmt.Errorf("reconnect: %w: %w", target.ErrConnection, err)
+		return nil, fmt.Errorf("reconnect: %w (%w): %w", target.ErrConnection, target.ErrNotSent, err)
 	}
 	c.pg = pg
 	c.reconnects.Add(1)
