@@ -41,35 +41,31 @@ import (
 	"github.com/tsbench/tsbench/internal/workload"
 )
 
-// Result is one comparison.
+// Result is one comparison: what each side measured, writing the same
+// points.
 type Result struct {
-	Target               string
-	Points               int64
-	TsbenchPointsPerSec  float64
-	BaselinePointsPerSec float64
-	Ratio                float64
-	TsbenchCPUPerMillion float64
-	// BaselineCPUPerMillion is the lean writer's CPU seconds per million
-	// points, sending bodies serialised before its clock started: what the
-	// HTTP exchange alone (fasthttp's client and the kernel's loopback,
-	// charged to the sender) costs on this machine.
-	BaselineCPUPerMillion float64
-	TsbenchStored         int64
-	BaselineStored        int64
-	TsbenchSeconds        float64
-	BaselineSeconds       float64
-	// The floor's figures (--floor): the same bodies as whole HTTP
-	// requests written to a bare socket (sendBare).
-	Floor *Lean
+	Target string
+	Points int64
+	// Tsbench is tsbench's own side: generation, serialisation and
+	// sending, through the runner.
+	Tsbench Side
+	// Baseline sends bodies serialised before its clock started, with
+	// fasthttp: what the HTTP exchange alone (the client and the kernel's
+	// loopback, charged to the sender) costs on this machine.
+	Baseline Side
+	// Floor (--floor) sends the same bodies as whole HTTP requests
+	// written to a bare socket (sendBare); nil without it.
+	Floor *Side
+	Ratio float64  // Tsbench's throughput over the Baseline's
 	Order []string // the sides in the order they wrote
 }
 
-// Lean is what one side that sends pre-serialised bodies measured.
-type Lean struct {
+// Side is what one side of a comparison measured.
+type Side struct {
 	Seconds       float64
 	PointsPerSec  float64
-	CPUPerMillion float64
-	Stored        int64
+	CPUPerMillion float64 // CPU seconds per million points while it sent
+	Stored        int64   // points the server counted afterwards
 }
 
 // endpoints are the write URLs (the same API tsbench's target uses) of the
@@ -125,16 +121,20 @@ func main() {
 
 func (r *Result) print() {
 	fmt.Printf("target %s, %d points each, 100 devices x 10 DOUBLE sensors, 10 clients, 100-row batches; in turn: %s\n", r.Target, r.Points, strings.Join(r.Order, ", "))
-	fmt.Printf("tsbench:  %12.0f points/s (%.2f s, stored %d)\n", r.TsbenchPointsPerSec, r.TsbenchSeconds, r.TsbenchStored)
-	fmt.Printf("baseline: %12.0f points/s (%.2f s, stored %d)\n", r.BaselinePointsPerSec, r.BaselineSeconds, r.BaselineStored)
+	r.Tsbench.print("tsbench:  ")
+	r.Baseline.print("baseline: ")
 	fmt.Printf("ratio tsbench/baseline: %.3f\n", r.Ratio)
-	fmt.Printf("tsbench CPU: %.3f s per million points (generation, serialisation, sending)\n", r.TsbenchCPUPerMillion)
-	fmt.Printf("baseline CPU: %.3f s per million points (sending pre-serialised bodies only)\n", r.BaselineCPUPerMillion)
+	fmt.Printf("tsbench CPU: %.3f s per million points (generation, serialisation, sending)\n", r.Tsbench.CPUPerMillion)
+	fmt.Printf("baseline CPU: %.3f s per million points (sending pre-serialised bodies only)\n", r.Baseline.CPUPerMillion)
 	if f := r.Floor; f != nil {
-		fmt.Printf("floor:    %12.0f points/s (%.2f s, stored %d)\n", f.PointsPerSec, f.Seconds, f.Stored)
+		f.print("floor:    ")
 		fmt.Printf("floor CPU: %.3f s per million points (whole requests built before the clock, written to a bare socket); tsbench above it: %.3f\n",
-			f.CPUPerMillion, r.TsbenchCPUPerMillion-f.CPUPerMillion)
+			f.CPUPerMillion, r.Tsbench.CPUPerMillion-f.CPUPerMillion)
 	}
+}
+
+func (s *Side) print(label string) {
+	fmt.Printf("%s%12.0f points/s (%.2f s, stored %d)\n", label, s.PointsPerSec, s.Seconds, s.Stored)
 }
 
 // Medians are the middle figures of several comparisons, each taken alone
@@ -162,13 +162,13 @@ func medians(rs []*Result) Medians {
 	}
 	m := Medians{
 		Ratio:                 pick(func(r *Result) float64 { return r.Ratio }),
-		TsbenchCPUPerMillion:  pick(func(r *Result) float64 { return r.TsbenchCPUPerMillion }),
-		BaselineCPUPerMillion: pick(func(r *Result) float64 { return r.BaselineCPUPerMillion }),
-		CPURatio:              pick(func(r *Result) float64 { return r.TsbenchCPUPerMillion / r.BaselineCPUPerMillion }),
+		TsbenchCPUPerMillion:  pick(func(r *Result) float64 { return r.Tsbench.CPUPerMillion }),
+		BaselineCPUPerMillion: pick(func(r *Result) float64 { return r.Baseline.CPUPerMillion }),
+		CPURatio:              pick(func(r *Result) float64 { return r.Tsbench.CPUPerMillion / r.Baseline.CPUPerMillion }),
 	}
 	if rs[0].Floor != nil {
 		m.FloorCPUPerMillion = pick(func(r *Result) float64 { return r.Floor.CPUPerMillion })
-		m.AboveFloor = pick(func(r *Result) float64 { return r.TsbenchCPUPerMillion - r.Floor.CPUPerMillion })
+		m.AboveFloor = pick(func(r *Result) float64 { return r.Tsbench.CPUPerMillion - r.Floor.CPUPerMillion })
 	}
 	return m
 }
@@ -225,17 +225,10 @@ func Compare(ctx context.Context, name string, p Plan) (*Result, error) {
 		run  func() error
 	}{
 		{"tsbench", func() error { return res.runTsbench(ctx, r) }},
-		{"the baseline", func() error {
-			b, err := res.runLean(ctx, cfg, d, r, send)
-			if err != nil {
-				return err
-			}
-			res.BaselineSeconds, res.BaselinePointsPerSec, res.BaselineCPUPerMillion, res.BaselineStored = b.Seconds, b.PointsPerSec, b.CPUPerMillion, b.Stored
-			return nil
-		}},
-		{"the floor", func() (err error) {
-			res.Floor, err = res.runLean(ctx, cfg, d, r, sendBare)
-			return err
+		{"the baseline", func() error { return res.runLean(ctx, cfg, d, r, send, &res.Baseline) }},
+		{"the floor", func() error {
+			res.Floor = &Side{}
+			return res.runLean(ctx, cfg, d, r, sendBare, res.Floor)
 		}},
 	}
 	if !p.Floor {
@@ -257,7 +250,7 @@ func Compare(ctx context.Context, name string, p Plan) (*Result, error) {
 			return nil, fmt.Errorf("%s: %w", side.name, err)
 		}
 	}
-	res.Ratio = res.TsbenchPointsPerSec / res.BaselinePointsPerSec
+	res.Ratio = res.Tsbench.PointsPerSec / res.Baseline.PointsPerSec
 	return res, nil
 }
 
@@ -270,11 +263,10 @@ func (res *Result) runTsbench(ctx context.Context, r *runner.Runner) error {
 		return fmt.Errorf("tsbench run: %w", err)
 	}
 	w := s.Op("INGESTION")
-	res.TsbenchSeconds = s.Elapsed
-	res.TsbenchPointsPerSec = w.Throughput
-	res.TsbenchCPUPerMillion = sysinfo.CPUPerMillionPoints(s.Tool.MeasuredCPUSeconds, w.OKPoints)
+	res.Tsbench = Side{Seconds: s.Elapsed, PointsPerSec: w.Throughput,
+		CPUPerMillion: sysinfo.CPUPerMillionPoints(s.Tool.MeasuredCPUSeconds, w.OKPoints)}
 	if s.Verify != nil {
-		res.TsbenchStored = s.Verify.StoredPoints
+		res.Tsbench.Stored = s.Verify.StoredPoints
 	}
 	return nil
 }
@@ -285,15 +277,15 @@ type sender func(ctx context.Context, url string, bodies [][][]byte) (float64, e
 
 // runLean is a side that sends pre-serialised bodies: the runner's data,
 // serialised before the clock starts, sent by send into a fresh database
-// and counted.
-func (res *Result) runLean(ctx context.Context, cfg *config.Config, d *target.Driver, r *runner.Runner, send sender) (*Lean, error) {
+// and counted, its figures going to out.
+func (res *Result) runLean(ctx context.Context, cfg *config.Config, d *target.Driver, r *runner.Runner, send sender, out *Side) error {
 	admin, err := d.Open(ctx, target.Options{Database: cfg.Database})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer admin.Close()
 	if err := admin.Setup(ctx, r.Schema(), true); err != nil {
-		return nil, err
+		return err
 	}
 	format := lineProtocol
 	if vm, ok := admin.(*victoriametrics.Target); ok {
@@ -303,15 +295,15 @@ func (res *Result) runLean(ctx context.Context, cfg *config.Config, d *target.Dr
 	before := sysinfo.SelfUsage()
 	secs, err := send(ctx, endpoints[res.Target], bodies)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	l := &Lean{
+	*out = Side{
 		Seconds:       secs,
 		PointsPerSec:  float64(res.Points) / secs,
 		CPUPerMillion: sysinfo.CPUPerMillionPoints(sysinfo.CPUSince(before), res.Points),
 	}
-	l.Stored, err = admin.Count(ctx, ts.CountRange{})
-	return l, err
+	out.Stored, err = admin.Count(ctx, ts.CountRange{})
+	return err
 }
 
 // format renders one batch of a device as a request body.

@@ -22,23 +22,23 @@ func TestMedians(t *testing.T) {
 		runs []*Result
 		want Medians
 	}{
-		{"one", []*Result{{Ratio: 1.1, TsbenchCPUPerMillion: 0.09, BaselineCPUPerMillion: 0.1}},
+		{"one", []*Result{{Ratio: 1.1, Tsbench: Side{CPUPerMillion: 0.09}, Baseline: Side{CPUPerMillion: 0.1}}},
 			Medians{Ratio: 1.1, TsbenchCPUPerMillion: 0.09, BaselineCPUPerMillion: 0.1, CPURatio: 0.9}},
 		{"odd: each figure's own middle run", []*Result{
-			{Ratio: 0.9, TsbenchCPUPerMillion: 0.3, BaselineCPUPerMillion: 0.1},
-			{Ratio: 1.2, TsbenchCPUPerMillion: 0.1, BaselineCPUPerMillion: 0.4},
-			{Ratio: 1.0, TsbenchCPUPerMillion: 0.2, BaselineCPUPerMillion: 0.2}},
+			{Ratio: 0.9, Tsbench: Side{CPUPerMillion: 0.3}, Baseline: Side{CPUPerMillion: 0.1}},
+			{Ratio: 1.2, Tsbench: Side{CPUPerMillion: 0.1}, Baseline: Side{CPUPerMillion: 0.4}},
+			{Ratio: 1.0, Tsbench: Side{CPUPerMillion: 0.2}, Baseline: Side{CPUPerMillion: 0.2}}},
 			Medians{Ratio: 1.0, TsbenchCPUPerMillion: 0.2, BaselineCPUPerMillion: 0.2, CPURatio: 1}},
 		{"even: the middle two's mean", []*Result{
-			{Ratio: 1, TsbenchCPUPerMillion: 0.1, BaselineCPUPerMillion: 0.1},
-			{Ratio: 2, TsbenchCPUPerMillion: 0.4, BaselineCPUPerMillion: 0.1},
-			{Ratio: 4, TsbenchCPUPerMillion: 0.2, BaselineCPUPerMillion: 0.1},
-			{Ratio: 3, TsbenchCPUPerMillion: 0.3, BaselineCPUPerMillion: 0.1}},
+			{Ratio: 1, Tsbench: Side{CPUPerMillion: 0.1}, Baseline: Side{CPUPerMillion: 0.1}},
+			{Ratio: 2, Tsbench: Side{CPUPerMillion: 0.4}, Baseline: Side{CPUPerMillion: 0.1}},
+			{Ratio: 4, Tsbench: Side{CPUPerMillion: 0.2}, Baseline: Side{CPUPerMillion: 0.1}},
+			{Ratio: 3, Tsbench: Side{CPUPerMillion: 0.3}, Baseline: Side{CPUPerMillion: 0.1}}},
 			Medians{Ratio: 2.5, TsbenchCPUPerMillion: 0.25, BaselineCPUPerMillion: 0.1, CPURatio: 2.5}},
 		{"with the floor: tsbench above it run by run", []*Result{
-			{Ratio: 1, TsbenchCPUPerMillion: 0.10, BaselineCPUPerMillion: 0.1, Floor: &Lean{CPUPerMillion: 0.09}},
-			{Ratio: 1, TsbenchCPUPerMillion: 0.20, BaselineCPUPerMillion: 0.1, Floor: &Lean{CPUPerMillion: 0.05}},
-			{Ratio: 1, TsbenchCPUPerMillion: 0.12, BaselineCPUPerMillion: 0.1, Floor: &Lean{CPUPerMillion: 0.07}}},
+			{Ratio: 1, Tsbench: Side{CPUPerMillion: 0.10}, Baseline: Side{CPUPerMillion: 0.1}, Floor: &Side{CPUPerMillion: 0.09}},
+			{Ratio: 1, Tsbench: Side{CPUPerMillion: 0.20}, Baseline: Side{CPUPerMillion: 0.1}, Floor: &Side{CPUPerMillion: 0.05}},
+			{Ratio: 1, Tsbench: Side{CPUPerMillion: 0.12}, Baseline: Side{CPUPerMillion: 0.1}, Floor: &Side{CPUPerMillion: 0.07}}},
 			Medians{Ratio: 1, TsbenchCPUPerMillion: 0.12, BaselineCPUPerMillion: 0.1, CPURatio: 1.2, FloorCPUPerMillion: 0.07, AboveFloor: 0.05}},
 	}
 	for _, c := range cases {
@@ -99,11 +99,11 @@ func TestCompareWithFloor(t *testing.T) {
 			if want := []string{"the floor", "tsbench", "the baseline"}; !slices.Equal(r.Order, want) {
 				t.Errorf("order %v, want %v", r.Order, want)
 			}
-			if r.Points != 100_000 || r.TsbenchStored != r.Points || r.BaselineStored != r.Points || r.Floor.Stored != r.Points {
-				t.Errorf("points %d; stored: tsbench %d, baseline %d, floor %d", r.Points, r.TsbenchStored, r.BaselineStored, r.Floor.Stored)
+			if r.Points != 100_000 || r.Tsbench.Stored != r.Points || r.Baseline.Stored != r.Points || r.Floor.Stored != r.Points {
+				t.Errorf("points %d; stored: tsbench %d, baseline %d, floor %d", r.Points, r.Tsbench.Stored, r.Baseline.Stored, r.Floor.Stored)
 			}
-			for what, v := range map[string]float64{"tsbench points/s": r.TsbenchPointsPerSec, "baseline points/s": r.BaselinePointsPerSec,
-				"floor points/s": r.Floor.PointsPerSec, "tsbench CPU": r.TsbenchCPUPerMillion, "baseline CPU": r.BaselineCPUPerMillion, "floor CPU": r.Floor.CPUPerMillion} {
+			for what, v := range map[string]float64{"tsbench points/s": r.Tsbench.PointsPerSec, "baseline points/s": r.Baseline.PointsPerSec,
+				"floor points/s": r.Floor.PointsPerSec, "tsbench CPU": r.Tsbench.CPUPerMillion, "baseline CPU": r.Baseline.CPUPerMillion, "floor CPU": r.Floor.CPUPerMillion} {
 				if !(v > 0) || math.IsInf(v, 0) {
 					t.Errorf("%s = %v", what, v)
 				}
