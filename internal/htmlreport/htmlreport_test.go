@@ -366,3 +366,25 @@ func TestMergedRunShowsItsWorkers(t *testing.T) {
 		t.Fatalf("status %q", s.Status())
 	}
 }
+
+// The verification line names the duplicates and the writes in doubt that
+// widen what a correct server may hold.
+func TestVerifyText(t *testing.T) {
+	cases := []struct {
+		v    *summary.Verify
+		want string
+	}{
+		{nil, "not run"},
+		{&summary.Verify{Skipped: "null keeps nothing"}, "skipped: null keeps nothing"},
+		{&summary.Verify{ExpectedPoints: 5000, StoredPoints: 5000, OK: true}, "OK: stored 5,000 points, expected 5,000"},
+		{&summary.Verify{ExpectedPoints: 5000, StoredPoints: 5050, InDoubtPoints: 100, OK: true},
+			"OK: stored 5,050 points, expected 5,000; up to 100 more allowed: points of writes in doubt"},
+		{&summary.Verify{ExpectedPoints: 5000, StoredPoints: 4999, InDoubtPoints: 100},
+			"MISMATCH: stored 4,999 points, expected 5,000; up to 100 more allowed"},
+	}
+	for _, c := range cases {
+		if got := verifyText(c.v); !strings.HasPrefix(got, c.want) {
+			t.Errorf("verifyText(%+v) = %q, want it to start %q", c.v, got, c.want)
+		}
+	}
+}
