@@ -511,6 +511,41 @@ func rejectQuestDB(t *testing.T, fs *faultServer) (int64, string) {
 	return faultOps, "failed to parse line protocol"
 }
 
+// Writes in doubt: PostgreSQL is stopped for 3 s, longer than the 1 s write
+// timeout. A write sent on an open connection just before or during the
+// stall times out without an answer, yet the server has the request and
+// may commit it when it resumes: tsbench counts it in doubt, and its
+// verification accepts the server's count anywhere from the acknowledged
+// points up to that many more. A re-opening that timed out sent nothing
+// and is not in doubt. Before writes in doubt were counted, such a run
+// ended in a MISMATCH against a server that did nothing wrong.
+func TestFaultInDoubt(t *testing.T) {
+	fs := faultServers[0]
+	targettest.RequireServer(t, fs.service, fs.addr)
+	svc := fault.Find(t, fs.service)
+	fs.reset(t)
+	fr := startFaultRun(t, fs, "WRITE_OPERATION_TIMEOUT_MS=1000")
+	fr.waitWriting(t, fs)
+	svc.Freeze(t, 3*time.Second)
+	code, s := fr.wait(t, 2*time.Minute)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1 (operations failed)\n%s", code, fr.output())
+	}
+	w := ingestion(t, fr, s)
+	if s.Verify == nil {
+		t.Fatalf("no verification\n%s", fr.output())
+	}
+	inDoubt := s.Verify.InDoubtPoints
+	if inDoubt == 0 || inDoubt > w.FailPoints || inDoubt%faultOpPoints != 0 {
+		t.Fatalf("%d points in doubt of %d failed: want some, whole writes, no more than failed\n%s", inDoubt, w.FailPoints, fr.output())
+	}
+	if !strings.Contains(fr.stdout.String(), fmt.Sprintf("up to %d more allowed: points of writes in doubt", inDoubt)) {
+		t.Fatalf("the console does not say that %d points are in doubt:\n%s", inDoubt, fr.stdout.String())
+	}
+	storedWithin(t, fs, s, w.OKPoints, inDoubt)
+	t.Logf("%d of %d failed points in doubt; %d of them stored", inDoubt, w.FailPoints, s.Verify.StoredPoints-w.OKPoints)
+}
+
 // A server stopped for good mid-run never holds tsbench past its end: the
 // measured phase ends at --duration plus at most one write timeout, and
 // what follows (verification, the server's version and size) is bounded
