@@ -192,7 +192,7 @@ func verifyText(v *summary.Verify) string {
 		text += fmt.Sprintf("; %s written points repeat an earlier series and time of the data (expected once)", count(v.DuplicatePoints))
 	}
 	if v.InDoubtPoints > 0 {
-		text += fmt.Sprintf("; up to %s more allowed: points of writes in doubt (their connection broke or their time ran out after sending)", count(v.InDoubtPoints))
+		text += fmt.Sprintf("; up to %s more allowed: points of writes in doubt (which timed out or lost their connection after sending)", count(v.InDoubtPoints))
 	}
 	if len(v.Queries) > 0 {
 		agree := 0

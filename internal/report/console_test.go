@@ -178,7 +178,7 @@ func TestConsoleVerifyVariants(t *testing.T) {
 		{&summary.Verify{ExpectedPoints: 5, StoredPoints: 5, OK: true}, "Verify: stored 5 points, expected 5: OK\n"},
 		{&summary.Verify{ExpectedPoints: 5, Skipped: "the target cannot count"}, "Verify: skipped: the target cannot count\n"},
 		{&summary.Verify{ExpectedPoints: 5, StoredPoints: 7, InDoubtPoints: 2, OK: true},
-			"Verify: stored 7 points, expected 5: OK (up to 2 more allowed: points of writes in doubt, whose connection broke or clock ran out after sending)\n"},
+			"Verify: stored 7 points, expected 5: OK (up to 2 more allowed: points of writes in doubt, which timed out or lost their connection after sending)\n"},
 	}
 	for _, c := range cases {
 		s := closedSummary()

@@ -124,7 +124,7 @@ func verifyLine(v *summary.Verify) string {
 		text += fmt.Sprintf(" (%d written points repeat an earlier series and time of the data: expected once)", v.DuplicatePoints)
 	}
 	if v.InDoubtPoints > 0 {
-		text += fmt.Sprintf(" (up to %d more allowed: points of writes in doubt, whose connection broke or clock ran out after sending)", v.InDoubtPoints)
+		text += fmt.Sprintf(" (up to %d more allowed: points of writes in doubt, which timed out or lost their connection after sending)", v.InDoubtPoints)
 	}
 	if v.Method != "" {
 		text += " (" + v.Method + ")"

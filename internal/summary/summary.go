@@ -104,8 +104,8 @@ type Verify struct {
 	DuplicatePoints int64 `json:"duplicate_points,omitempty"`
 	// InDoubtPoints are points of write attempts that failed after they
 	// could have reached the server (a timeout, a connection lost mid-way):
-	// the server may have stored them or not, so up to this many more than
-	// expected are stored by a correct server. Never fewer than expected.
+	// the server may have stored them or not, so a correct server holds
+	// from ExpectedPoints up to this many more, never fewer.
 	InDoubtPoints int64 `json:"in_doubt_points,omitempty"`
 	// Queries are the query answers checked after a replay against the
 	// data the run wrote.
@@ -446,8 +446,8 @@ func (v *Verify) Judge(stored int64) {
 }
 
 // Mismatch reports whether verification counted the stored points and
-// found a number other than the acknowledged one, or a query answer that
-// differs from the data.
+// found a number Judge does not accept, or a query answer that differs
+// from the data.
 func (v *Verify) Mismatch() bool {
 	if v == nil {
 		return false
