@@ -225,10 +225,14 @@ func Compare(ctx context.Context, name string, p Plan) (*Result, error) {
 		run  func() error
 	}{
 		{"tsbench", func() error { return res.runTsbench(ctx, r) }},
-		{"the baseline", func() error { return res.runLean(ctx, cfg, d, r, send, &res.Baseline) }},
+		{"the baseline", func() (err error) {
+			res.Baseline, err = res.runLean(ctx, cfg, d, r, send)
+			return err
+		}},
 		{"the floor", func() error {
-			res.Floor = &Side{}
-			return res.runLean(ctx, cfg, d, r, sendBare, res.Floor)
+			f, err := res.runLean(ctx, cfg, d, r, sendBare)
+			res.Floor = &f
+			return err
 		}},
 	}
 	if !p.Floor {
@@ -277,15 +281,15 @@ type sender func(ctx context.Context, url string, bodies [][][]byte) (float64, e
 
 // runLean is a side that sends pre-serialised bodies: the runner's data,
 // serialised before the clock starts, sent by send into a fresh database
-// and counted, its figures going to out.
-func (res *Result) runLean(ctx context.Context, cfg *config.Config, d *target.Driver, r *runner.Runner, send sender, out *Side) error {
+// and counted.
+func (res *Result) runLean(ctx context.Context, cfg *config.Config, d *target.Driver, r *runner.Runner, send sender) (Side, error) {
 	admin, err := d.Open(ctx, target.Options{Database: cfg.Database})
 	if err != nil {
-		return err
+		return Side{}, err
 	}
 	defer admin.Close()
 	if err := admin.Setup(ctx, r.Schema(), true); err != nil {
-		return err
+		return Side{}, err
 	}
 	format := lineProtocol
 	if vm, ok := admin.(*victoriametrics.Target); ok {
@@ -295,15 +299,15 @@ func (res *Result) runLean(ctx context.Context, cfg *config.Config, d *target.Dr
 	before := sysinfo.SelfUsage()
 	secs, err := send(ctx, endpoints[res.Target], bodies)
 	if err != nil {
-		return err
+		return Side{}, err
 	}
-	*out = Side{
+	s := Side{
 		Seconds:       secs,
 		PointsPerSec:  float64(res.Points) / secs,
 		CPUPerMillion: sysinfo.CPUPerMillionPoints(sysinfo.CPUSince(before), res.Points),
 	}
-	out.Stored, err = admin.Count(ctx, ts.CountRange{})
-	return err
+	s.Stored, err = admin.Count(ctx, ts.CountRange{})
+	return s, err
 }
 
 // format renders one batch of a device as a request body.
