@@ -262,7 +262,7 @@ func (l *loader) customers(ctx context.Context, g *random, w, d int) error {
 	for c := 1; c <= customersPerD; c++ {
 		last := c - 1 // the first 1,000 customers take every name once
 		if c > lastNameSyllables {
-			last = g.nuRand(255, l.c.Last, 0, lastNameSyllables-1)
+			last = g.nuRand(maxCLast, l.c.Last, 0, lastNameSyllables-1)
 		}
 		credit := "GC"
 		if g.r.IntN(10) == 0 {

@@ -19,22 +19,43 @@ type constants struct {
 // loadConstants draws the C values used by the loader.
 func loadConstants(seed int64) constants {
 	r := rand.New(rand.NewPCG(uint64(seed), 0x7c))
-	return constants{Last: r.IntN(256), ID: r.IntN(1024), Item: r.IntN(8192)}
+	return constants{Last: r.IntN(maxCLast + 1), ID: r.IntN(maxCID + 1), Item: r.IntN(maxCItem + 1)}
 }
 
 // runConstants derives the run's C values from the load's. For C_LAST the
-// difference must lie in [65, 119] and not be 96 or 112 (clause 2.1.6.1),
-// so that a run does not draw exactly the load's names.
+// distance |C_Run - C_Load| must lie in [65, 119] and not be 96 or 112
+// (clause 2.1.6.1), so that a run does not draw exactly the load's names;
+// C_Run is drawn uniformly from the values in [0, 255] at such a distance.
+// (Adding a delta modulo 256 is not enough: a wrap-around leaves a
+// distance of 256 - delta, which breaks the rule for about a third of the
+// loads.) For C_ID and OL_I_ID the specification lets the run use any
+// value in [0, A], so they are drawn afresh in that range.
 func runConstants(load constants, seed int64) constants {
 	r := rand.New(rand.NewPCG(uint64(seed), 0x7d))
-	var delta int
-	for {
-		delta = 65 + r.IntN(55)
-		if delta != 96 && delta != 112 {
-			break
+	var allowed []int
+	for c := 0; c <= maxCLast; c++ {
+		if validCLastDelta(c - load.Last) {
+			allowed = append(allowed, c)
 		}
 	}
-	return constants{Last: (load.Last + delta) % 256, ID: r.IntN(1024), Item: r.IntN(8192)}
+	return constants{Last: allowed[r.IntN(len(allowed))], ID: r.IntN(maxCID + 1), Item: r.IntN(maxCItem + 1)}
+}
+
+// The A of NURand for C_LAST, C_ID and OL_I_ID: C lies in [0, A]
+// (clause 2.1.6).
+const (
+	maxCLast = 255
+	maxCID   = 1023
+	maxCItem = 8191
+)
+
+// validCLastDelta reports whether C_Run - C_Load = delta obeys clause
+// 2.1.6.1.
+func validCLastDelta(delta int) bool {
+	if delta < 0 {
+		delta = -delta
+	}
+	return delta >= 65 && delta <= 119 && delta != 96 && delta != 112
 }
 
 func newRandom(seed, stream int64, c constants) *random {
@@ -49,10 +70,10 @@ func (g *random) nuRand(a, c, x, y int) int {
 	return ((g.intn(0, a)|g.intn(x, y))+c)%(y-x+1) + x
 }
 
-func (g *random) customerID() int { return g.nuRand(1023, g.c.ID, 1, customersPerD) }
-func (g *random) itemID() int     { return g.nuRand(8191, g.c.Item, 1, items) }
+func (g *random) customerID() int { return g.nuRand(maxCID, g.c.ID, 1, customersPerD) }
+func (g *random) itemID() int     { return g.nuRand(maxCItem, g.c.Item, 1, items) }
 func (g *random) lastNameNumber() int {
-	return g.nuRand(255, g.c.Last, 0, lastNameSyllables-1)
+	return g.nuRand(maxCLast, g.c.Last, 0, lastNameSyllables-1)
 }
 
 const alnum = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"

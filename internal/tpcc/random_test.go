@@ -1,6 +1,7 @@
 package tpcc
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -39,13 +40,96 @@ func TestNURandIsSkewed(t *testing.T) {
 	}
 }
 
-func TestRunConstantsDelta(t *testing.T) {
-	for seed := int64(0); seed < 500; seed++ {
+// cLastRule is clause 2.1.6.1's rule for C_LAST, written out here apart
+// from validCLastDelta so that a mistake there cannot hide one in
+// runConstants.
+func cLastRule(load, run int) bool {
+	d := run - load
+	if d < 0 {
+		d = -d
+	}
+	return run >= 0 && run <= 255 && d >= 65 && d <= 119 && d != 96 && d != 112
+}
+
+// runConstantsMod256 is the formula tsbench used before issue 41: the
+// load's C plus an allowed delta, modulo 256. Kept to show that
+// TestRunConstantsFollowClause2161 catches it.
+func runConstantsMod256(load constants, seed int64) constants {
+	r := rand.New(rand.NewPCG(uint64(seed), 0x7d))
+	var delta int
+	for {
+		delta = 65 + r.IntN(55)
+		if delta != 96 && delta != 112 {
+			break
+		}
+	}
+	return constants{Last: (load.Last + delta) % 256, ID: r.IntN(1024), Item: r.IntN(8192)}
+}
+
+// cLastViolations counts the seeds in [0, n) for which derive breaks
+// clause 2.1.6.1, failing at once on a constant out of its range [0, A].
+func cLastViolations(t *testing.T, derive func(constants, int64) constants, n int64) int64 {
+	t.Helper()
+	var bad int64
+	for seed := int64(0); seed < n; seed++ {
 		l := loadConstants(seed)
-		r := runConstants(l, seed)
-		delta := (r.Last - l.Last + 256) % 256
-		if delta < 65 || delta > 119 || delta == 96 || delta == 112 {
-			t.Fatalf("seed %d: C_LAST run %d load %d: delta %d breaks clause 2.1.6.1", seed, r.Last, l.Last, delta)
+		r := derive(l, seed)
+		if r.ID < 0 || r.ID > 1023 || r.Item < 0 || r.Item > 8191 {
+			t.Fatalf("seed %d: C_ID %d or C for OL_I_ID %d out of [0, 1023] / [0, 8191]", seed, r.ID, r.Item)
+		}
+		if !cLastRule(l.Last, r.Last) {
+			bad++
+		}
+	}
+	return bad
+}
+
+// The run's C for C_LAST keeps 65 <= |C_Run - C_Load| <= 119, not 96 or
+// 112, for every seed; the old modulo-256 formula breaks it for about a
+// third of them (a wrap-around makes the distance 256 - delta).
+func TestRunConstantsFollowClause2161(t *testing.T) {
+	const seeds = 100_000
+	for _, c := range []struct {
+		name    string
+		derive  func(constants, int64) constants
+		wantBad bool
+	}{
+		{"runConstants", runConstants, false},
+		{"old (C_Load + delta) mod 256", runConstantsMod256, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			bad := cLastViolations(t, c.derive, seeds)
+			t.Logf("%d of %d seeds break clause 2.1.6.1 (%.1f %%)", bad, seeds, 100*float64(bad)/seeds)
+			if gotBad := bad > 0; gotBad != c.wantBad {
+				t.Errorf("%d of %d seeds break clause 2.1.6.1; want violations: %v", bad, seeds, c.wantBad)
+			}
+		})
+	}
+}
+
+// Every load constant in [0, 255] gets a valid run constant, the edges
+// (where only one sign of the delta fits) included.
+func TestRunConstantsEveryLoadValue(t *testing.T) {
+	for load := 0; load <= 255; load++ {
+		for seed := int64(0); seed < 20; seed++ {
+			if r := runConstants(constants{Last: load}, seed); !cLastRule(load, r.Last) {
+				t.Fatalf("C_Load %d seed %d: C_Run %d breaks clause 2.1.6.1", load, seed, r.Last)
+			}
+		}
+	}
+}
+
+func TestValidCLastDelta(t *testing.T) {
+	for _, c := range []struct {
+		delta int
+		want  bool
+	}{
+		{0, false}, {64, false}, {65, true}, {-65, true}, {95, true}, {96, false}, {-96, false},
+		{97, true}, {111, true}, {112, false}, {-112, false}, {119, true}, {-119, true}, {120, false}, {-120, false},
+		{191, false}, // 256 - 65: the distance a wrap-around leaves
+	} {
+		if got := validCLastDelta(c.delta); got != c.want {
+			t.Errorf("validCLastDelta(%d) = %v, want %v", c.delta, got, c.want)
 		}
 	}
 }
