@@ -21,7 +21,11 @@ import (
 // load and eleven after the run, the mix, and the rows the committed
 // transactions must have added (one order per committed New-Order, one
 // history row per Payment).
-func TestOnServers(t *testing.T) {
+func TestOnServers(t *testing.T) { onServers(t, runOn) }
+
+// onServers runs f as a subtest on each server of scripts/services that
+// speaks a dialect of this package, in its database "test".
+func onServers(t *testing.T, f func(ctx context.Context, t *testing.T, db *sql.DB, dialect string)) {
 	for _, c := range []struct {
 		driver *target.Driver
 		addr   string
@@ -39,7 +43,7 @@ func TestOnServers(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer db.Close()
-			runOn(ctx, t, db, c.driver.SQL.Dialect)
+			f(ctx, t, db, c.driver.SQL.Dialect)
 		})
 	}
 }

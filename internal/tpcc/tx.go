@@ -24,6 +24,9 @@ type terminal struct {
 	warehouses int
 	stmts      map[string]string // statement text in the dialect, by the ?-form
 	now        func() time.Time
+	// trace, when set (by tests), sees every statement the terminal sends,
+	// in order, in its dialect and with its arguments.
+	trace func(query string, args []any)
 
 	deliverySkipped int64 // districts a Delivery found without new orders
 }
@@ -77,11 +80,24 @@ type txn struct {
 }
 
 func (x *txn) exec(q string, args ...any) (sql.Result, error) {
-	return x.tx.ExecContext(x.ctx, x.t.sql(q), args...)
+	return x.tx.ExecContext(x.ctx, x.send(q, args), args...)
 }
 
 func (x *txn) row(q string, args ...any) *sql.Row {
-	return x.tx.QueryRowContext(x.ctx, x.t.sql(q), args...)
+	return x.tx.QueryRowContext(x.ctx, x.send(q, args), args...)
+}
+
+func (x *txn) query(q string, args ...any) (*sql.Rows, error) {
+	return x.tx.QueryContext(x.ctx, x.send(q, args), args...)
+}
+
+// send is the statement q in the terminal's dialect, shown to the trace.
+func (x *txn) send(q string, args []any) string {
+	s := x.t.sql(q)
+	if x.t.trace != nil {
+		x.t.trace(s, args)
+	}
+	return s
 }
 
 // otherWarehouse is a warehouse other than the home one, uniformly.
@@ -193,122 +209,231 @@ func (x *txn) orderLine(orderID, d int, l orderLine) error {
 	return nil
 }
 
-// customerByName is the middle customer (rounded up) of those with the
-// last name, ordered by first name (clause 2.5.2.2).
-func (x *txn) customerByName(w, d int, last string) (int, error) {
-	rows, err := x.tx.QueryContext(x.ctx, x.t.sql(`SELECT c_id FROM tpcc_customer WHERE c_w_id = ? AND c_d_id = ? AND c_last = ?
-		ORDER BY c_first`), w, d, last)
+// customerKey is how the terminal names the customer of a Payment or an
+// Order-Status: 60 % by last name, else by id (clauses 2.5.1.2, 2.6.1.2).
+type customerKey struct {
+	last string // by last name when set
+	id   int
+}
+
+func (g *random) customerKey() customerKey {
+	if g.intn(1, 100) <= 60 {
+		return customerKey{last: lastName(g.lastNameNumber())}
+	}
+	return customerKey{id: g.customerID()}
+}
+
+// customerRead is one customer read in its two forms: by last name (the
+// customers of that name sorted by first name) and by id.
+type customerRead struct{ byName, byID string }
+
+type scanner interface{ Scan(dest ...any) error }
+
+// readCustomer reads the customer k names in warehouse w, district d. By
+// last name the one statement returns every customer of that name and the
+// one at position ceil(n/2) is kept (clauses 2.5.2.2, 2.6.2.2), so the
+// columns come from that read and the customer is not read twice.
+func readCustomer[T any](x *txn, r customerRead, w, d int, k customerKey, scan func(scanner, *T) error) (T, error) {
+	var c T
+	if k.last != "" {
+		return readCustomerByName(x, r.byName, w, d, k.last, scan)
+	}
+	if err := scan(x.row(r.byID, w, d, k.id), &c); err != nil {
+		return c, fmt.Errorf("customer %d of warehouse %d district %d: %w", k.id, w, d, err)
+	}
+	return c, nil
+}
+
+func readCustomerByName[T any](x *txn, q string, w, d int, last string, scan func(scanner, *T) error) (T, error) {
+	var none T
+	all, err := scanAll(x, scan, q, w, d, last)
 	if err != nil {
-		return 0, err
+		return none, fmt.Errorf("customers named %s in warehouse %d district %d: %w", last, w, d, err)
+	}
+	if len(all) == 0 {
+		return none, fmt.Errorf("no customer named %s in warehouse %d district %d", last, w, d)
+	}
+	return all[(len(all)+1)/2-1], nil // position ceil(n/2), counted from 1
+}
+
+// scanAll is every row query q returns.
+func scanAll[T any](x *txn, scan func(scanner, *T) error, q string, args ...any) ([]T, error) {
+	rows, err := x.query(q, args...)
+	if err != nil {
+		return nil, err
 	}
 	defer rows.Close()
-	var ids []int
+	var all []T
 	for rows.Next() {
-		var id int
-		if err := rows.Scan(&id); err != nil {
-			return 0, err
+		var c T
+		if err := scan(rows, &c); err != nil {
+			return nil, err
 		}
-		ids = append(ids, id)
+		all = append(all, c)
 	}
-	if err := rows.Err(); err != nil {
-		return 0, err
-	}
-	if len(ids) == 0 {
-		return 0, fmt.Errorf("no customer named %s in warehouse %d district %d", last, w, d)
-	}
-	return ids[(len(ids)-1)/2], nil
+	return all, rows.Err()
 }
 
-// chooseCustomer is the 60 % by last name, 40 % by id of Payment and
-// Order-Status.
-func (x *txn) chooseCustomer(w, d int) (int, error) {
-	g := x.t.g
-	if g.intn(1, 100) <= 60 {
-		return x.customerByName(w, d, lastName(g.lastNameNumber()))
-	}
-	return g.customerID(), nil
+// paymentInput is what a Payment terminal keys (clause 2.5.1.2).
+type paymentInput struct {
+	d        int // district of the home warehouse
+	cw, cd   int // the customer's warehouse and district
+	customer customerKey
+	amount   int64 // H_AMOUNT in cents
 }
 
-// payment is clause 2.5.2.
-func (x *txn) payment() error {
-	t, g := x.t, x.t.g
-	d := g.intn(1, districtsPerW)
-	cw, cd := t.w, d
+func (t *terminal) paymentInput() paymentInput {
+	g := t.g
+	in := paymentInput{d: g.intn(1, districtsPerW)}
+	in.cw, in.cd = t.w, in.d
 	if t.warehouses > 1 && g.intn(1, 100) > 85 {
-		cw, cd = t.otherWarehouse(), g.intn(1, districtsPerW)
+		in.cw, in.cd = t.otherWarehouse(), g.intn(1, districtsPerW)
 	}
-	amount := int64(g.intn(100, 500_000))
-	c, err := x.chooseCustomer(cw, cd)
+	in.amount = int64(g.intn(100, 500_000))
+	in.customer = g.customerKey()
+	return in
+}
+
+// address is a warehouse's or a district's name and address, which the
+// Payment terminal shows.
+type address struct{ name, street1, street2, city, state, zip string }
+
+func (a *address) scan(s scanner) error {
+	return s.Scan(&a.name, &a.street1, &a.street2, &a.city, &a.state, &a.zip)
+}
+
+// payer is the customer of a Payment as its read returns it. C_DATA comes
+// back only for bad credit: only then is it needed (it is rewritten), and
+// it is the longest column.
+type payer struct {
+	id                                                             int
+	first, middle, last, street1, street2, city, state, zip, phone string
+	since                                                          time.Time
+	credit, creditLim, discount, balance, data                     string
+}
+
+func scanPayer(s scanner, c *payer) error {
+	return s.Scan(&c.id, &c.first, &c.middle, &c.last, &c.street1, &c.street2, &c.city, &c.state, &c.zip, &c.phone,
+		&c.since, &c.credit, &c.creditLim, &c.discount, &c.balance, &c.data)
+}
+
+const payerColumns = `c_id, c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone,
+	c_since, c_credit, c_credit_lim, c_discount, c_balance, CASE WHEN c_credit = 'BC' THEN c_data ELSE '' END`
+
+// payerRead locks the customer (FOR UPDATE): the Payment updates it next.
+// By name that locks every customer of the name (three on average) until
+// commit; choosing one and reading it again by id to lock only that one
+// would be the second read clause 2.5.2.2 does not have. The rows are
+// locked in first-name order, the same in every Payment, so two of them
+// do not deadlock on each other's customers.
+var payerRead = customerRead{
+	byName: `SELECT ` + payerColumns + ` FROM tpcc_customer WHERE c_w_id = ? AND c_d_id = ? AND c_last = ?
+		ORDER BY c_first FOR UPDATE`,
+	byID: `SELECT ` + payerColumns + ` FROM tpcc_customer WHERE c_w_id = ? AND c_d_id = ? AND c_id = ? FOR UPDATE`,
+}
+
+// payment is clause 2.5.2, in its order: the warehouse, the district, then
+// the customer, then the history row.
+func (x *txn) payment() error {
+	in := x.t.paymentInput()
+	w, err := x.payWarehouse(in)
 	if err != nil {
-		return fmt.Errorf("payment: customer: %w", err)
+		return fmt.Errorf("payment: warehouse %d: %w", x.t.w, err)
 	}
-	if _, err := x.exec(`UPDATE tpcc_warehouse SET w_ytd = w_ytd + ? WHERE w_id = ?`, cents(amount), t.w); err != nil {
-		return fmt.Errorf("payment: warehouse: %w", err)
-	}
-	var wName, dName, street, city, state, zip string
-	if err := x.row(`SELECT w_name, w_street_1, w_city, w_state, w_zip FROM tpcc_warehouse WHERE w_id = ?`, t.w).
-		Scan(&wName, &street, &city, &state, &zip); err != nil {
-		return fmt.Errorf("payment: warehouse: %w", err)
-	}
-	if _, err := x.exec(`UPDATE tpcc_district SET d_ytd = d_ytd + ? WHERE d_w_id = ? AND d_id = ?`, cents(amount), t.w, d); err != nil {
-		return fmt.Errorf("payment: district: %w", err)
-	}
-	if err := x.row(`SELECT d_name, d_street_1, d_city, d_state, d_zip FROM tpcc_district WHERE d_w_id = ? AND d_id = ?`, t.w, d).
-		Scan(&dName, &street, &city, &state, &zip); err != nil {
-		return fmt.Errorf("payment: district: %w", err)
-	}
-	var credit, data string
-	if err := x.row(`SELECT c_credit, c_data FROM tpcc_customer WHERE c_w_id = ? AND c_d_id = ? AND c_id = ? FOR UPDATE`,
-		cw, cd, c).Scan(&credit, &data); err != nil {
-		return fmt.Errorf("payment: customer: %w", err)
-	}
-	if credit == "BC" {
-		// Bad credit: the payment is prepended to C_DATA (clause 2.5.2.2).
-		data = fmt.Sprintf("%d %d %d %d %d %s|%s", c, cd, cw, d, t.w, cents(amount), data)
-		if len(data) > 500 {
-			data = data[:500]
-		}
-		_, err = x.exec(`UPDATE tpcc_customer SET c_balance = c_balance - ?, c_ytd_payment = c_ytd_payment + ?,
-			c_payment_cnt = c_payment_cnt + 1, c_data = ? WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?`,
-			cents(amount), cents(amount), data, cw, cd, c)
-	} else {
-		_, err = x.exec(`UPDATE tpcc_customer SET c_balance = c_balance - ?, c_ytd_payment = c_ytd_payment + ?,
-			c_payment_cnt = c_payment_cnt + 1 WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?`,
-			cents(amount), cents(amount), cw, cd, c)
-	}
+	d, err := x.payDistrict(in)
 	if err != nil {
-		return fmt.Errorf("payment: customer: %w", err)
+		return fmt.Errorf("payment: district %d of warehouse %d: %w", in.d, x.t.w, err)
 	}
-	hData := wName + "    " + dName
+	c, err := readCustomer(x, payerRead, in.cw, in.cd, in.customer, scanPayer)
+	if err != nil {
+		return fmt.Errorf("payment: %w", err)
+	}
+	if err := x.payCustomer(in, c); err != nil {
+		return fmt.Errorf("payment: customer %d of warehouse %d district %d: %w", c.id, in.cw, in.cd, err)
+	}
 	if _, err := x.exec(`INSERT INTO tpcc_history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, c, cd, cw, d, t.w, t.now(), cents(amount), hData); err != nil {
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, c.id, in.cd, in.cw, in.d, x.t.w, x.t.now(), cents(in.amount), w.name+"    "+d.name); err != nil {
 		return fmt.Errorf("payment: history: %w", err)
 	}
 	return nil
 }
 
-// orderStatus is clause 2.6.2.
+func (x *txn) payWarehouse(in paymentInput) (address, error) {
+	var a address
+	if _, err := x.exec(`UPDATE tpcc_warehouse SET w_ytd = w_ytd + ? WHERE w_id = ?`, cents(in.amount), x.t.w); err != nil {
+		return a, err
+	}
+	return a, a.scan(x.row(`SELECT w_name, w_street_1, w_street_2, w_city, w_state, w_zip FROM tpcc_warehouse WHERE w_id = ?`, x.t.w))
+}
+
+func (x *txn) payDistrict(in paymentInput) (address, error) {
+	var a address
+	if _, err := x.exec(`UPDATE tpcc_district SET d_ytd = d_ytd + ? WHERE d_w_id = ? AND d_id = ?`, cents(in.amount), x.t.w, in.d); err != nil {
+		return a, err
+	}
+	return a, a.scan(x.row(`SELECT d_name, d_street_1, d_street_2, d_city, d_state, d_zip FROM tpcc_district
+		WHERE d_w_id = ? AND d_id = ?`, x.t.w, in.d))
+}
+
+// payCustomer books the payment on the customer; a bad-credit customer's
+// C_DATA gets the payment prepended (clause 2.5.2.2).
+func (x *txn) payCustomer(in paymentInput, c payer) error {
+	amount := cents(in.amount)
+	if c.credit != "BC" {
+		_, err := x.exec(`UPDATE tpcc_customer SET c_balance = c_balance - ?, c_ytd_payment = c_ytd_payment + ?,
+			c_payment_cnt = c_payment_cnt + 1 WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?`, amount, amount, in.cw, in.cd, c.id)
+		return err
+	}
+	data := fmt.Sprintf("%d %d %d %d %d %s|%s", c.id, in.cd, in.cw, in.d, x.t.w, amount, c.data)
+	if len(data) > 500 {
+		data = data[:500]
+	}
+	_, err := x.exec(`UPDATE tpcc_customer SET c_balance = c_balance - ?, c_ytd_payment = c_ytd_payment + ?,
+		c_payment_cnt = c_payment_cnt + 1, c_data = ? WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?`,
+		amount, amount, data, in.cw, in.cd, c.id)
+	return err
+}
+
+// statusCustomer is the customer of an Order-Status as its read returns it.
+type statusCustomer struct {
+	id                           int
+	balance, first, middle, last string
+}
+
+func scanStatusCustomer(s scanner, c *statusCustomer) error {
+	return s.Scan(&c.id, &c.balance, &c.first, &c.middle, &c.last)
+}
+
+var statusCustomerRead = customerRead{
+	byName: `SELECT c_id, c_balance, c_first, c_middle, c_last FROM tpcc_customer WHERE c_w_id = ? AND c_d_id = ? AND c_last = ?
+		ORDER BY c_first`,
+	byID: `SELECT c_id, c_balance, c_first, c_middle, c_last FROM tpcc_customer WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?`,
+}
+
+// orderStatus is clause 2.6.2: the customer, its latest order, and that
+// order's lines.
 func (x *txn) orderStatus() error {
 	t := x.t
 	d := t.g.intn(1, districtsPerW)
-	c, err := x.chooseCustomer(t.w, d)
+	c, err := readCustomer(x, statusCustomerRead, t.w, d, t.g.customerKey(), scanStatusCustomer)
 	if err != nil {
-		return fmt.Errorf("order-status: customer: %w", err)
-	}
-	var balance, first, last string
-	if err := x.row(`SELECT c_balance, c_first, c_last FROM tpcc_customer WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?`,
-		t.w, d, c).Scan(&balance, &first, &last); err != nil {
-		return fmt.Errorf("order-status: customer: %w", err)
+		return fmt.Errorf("order-status: %w", err)
 	}
 	var orderID int
 	var carrier sql.NullInt64
 	var entry time.Time
 	if err := x.row(`SELECT o_id, o_carrier_id, o_entry_d FROM tpcc_orders WHERE o_w_id = ? AND o_d_id = ? AND o_c_id = ?
-		ORDER BY o_id DESC LIMIT 1`, t.w, d, c).Scan(&orderID, &carrier, &entry); err != nil {
-		return fmt.Errorf("order-status: last order of customer %d: %w", c, err)
+		ORDER BY o_id DESC LIMIT 1`, t.w, d, c.id).Scan(&orderID, &carrier, &entry); err != nil {
+		return fmt.Errorf("order-status: last order of customer %d: %w", c.id, err)
 	}
-	rows, err := x.tx.QueryContext(x.ctx, t.sql(`SELECT ol_i_id, ol_supply_w_id, ol_quantity, ol_amount, ol_delivery_d
-		FROM tpcc_order_line WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?`), t.w, d, orderID)
+	return x.statusLines(d, orderID)
+}
+
+// statusLines reads the order lines an Order-Status shows.
+func (x *txn) statusLines(d, orderID int) error {
+	t := x.t
+	rows, err := x.query(`SELECT ol_i_id, ol_supply_w_id, ol_quantity, ol_amount, ol_delivery_d
+		FROM tpcc_order_line WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?`, t.w, d, orderID)
 	if err != nil {
 		return fmt.Errorf("order-status: order lines: %w", err)
 	}
