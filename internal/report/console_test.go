@@ -280,3 +280,23 @@ func TestToolLine(t *testing.T) {
 		})
 	}
 }
+
+// The run names the server version it measured, after the verification
+// line; a run without one (an embedded engine that does not say) has no
+// such line.
+func TestConsoleServerLine(t *testing.T) {
+	for _, c := range []struct{ version, want string }{
+		{"VictoriaMetrics v1.148.8", "Verify: stored 10000000 points, expected 10000000: OK\nServer: VictoriaMetrics v1.148.8\nTool: "},
+		{"", "Verify: stored 10000000 points, expected 10000000: OK\nTool: "},
+	} {
+		s := closedSummary()
+		s.Environment.ServerVersion = c.version
+		var buf bytes.Buffer
+		if err := Console(&buf, s); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(buf.String(), c.want) {
+			t.Errorf("version %q: output lacks %q:\n%s", c.version, c.want, buf.String())
+		}
+	}
+}

@@ -27,6 +27,7 @@ func writeNotes(b *strings.Builder, s *summary.Summary) {
 		line(b, verifyLine(s.Verify))
 		line(b, queryCheckLine(s.Verify))
 	}
+	line(b, serverLine(s.Environment.ServerVersion))
 	line(b, storageLine(s))
 	line(b, toolLine(s.Tool, s.TPCC != nil))
 	line(b, stopLine(s.StopReason))
@@ -34,6 +35,15 @@ func writeNotes(b *strings.Builder, s *summary.Summary) {
 		// Repeated at the end, where the eye lands after the run.
 		line(b, interruptedBanner)
 	}
+}
+
+// serverLine names the server version the run measured, as the server
+// reported it: figures from two releases are not the same measurement.
+func serverLine(version string) string {
+	if version == "" {
+		return ""
+	}
+	return "Server: " + version
 }
 
 func line(b *strings.Builder, text string) {

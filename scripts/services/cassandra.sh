@@ -60,7 +60,7 @@ YAML
     -Dcassandra.jmx.local.port=7199 -Dcassandra.skip_wait_for_gossip_to_settle=0 -Dcassandra.initial_token=0 \
     -cp "$LIB/*" org.apache.cassandra.service.CassandraDaemon
   wait_port "$CQL_PORT" 180 "$(cat "$DIR/pid")" || fail_start cassandra "$DIR/logs/stdout.log"
-  log "ready: 127.0.0.1:$CQL_PORT (tsbench run --target cassandra)"
+  ready "$VERSION" "127.0.0.1:$CQL_PORT (tsbench run --target cassandra)"
   ;;
 stop)
   stop_pid cassandra

@@ -27,7 +27,7 @@ start)
   chown -R clickhouse:clickhouse "$DIR" 2>/dev/null || true
   start_daemon clickhouse "$DIR/log/stdout" runuser -u clickhouse -- /usr/sbin/clickhouse-server --config-file="$DIR/conf/config.xml"
   wait_port "$HTTP_PORT" 60 "$(cat "$DIR/pid")" || fail_start clickhouse "$DIR/log/clickhouse-server.err.log"
-  log "ready: http://127.0.0.1:$HTTP_PORT (tsbench run --target clickhouse)"
+  ready "$(deb_version clickhouse-server)" "http://127.0.0.1:$HTTP_PORT (tsbench run --target clickhouse)"
   ;;
 stop)
   # runuser forwards the signal to the server it started.

@@ -58,7 +58,7 @@ CONF
     org.apache.hadoop.hbase.master.HMaster start
   wait_port 16020 120 "$(cat "$DIR/pid")" || fail_start hbase "$DIR/logs/hbase.out"
   "${HBASE_JAVA[@]}" "$HERE/hbase/HBaseAdmin.java" wait 120 >>"$DIR/logs/admin.out" 2>&1 || fail_start hbase "$DIR/logs/admin.out"
-  log "ready: ZooKeeper 127.0.0.1:$ZK_PORT (tsbench run --target hbase)"
+  ready "$VERSION" "ZooKeeper 127.0.0.1:$ZK_PORT (tsbench run --target hbase)"
   ;;
 stop)
   stop_pid hbase

@@ -47,7 +47,7 @@ bind-address = "127.0.0.1:$((PORT + 2))"
   enabled = false
 CONF
   launch
-  log "ready: http://127.0.0.1:$PORT (tsbench run --target influxdb)"
+  ready "$(deb_version influxdb)" "http://127.0.0.1:$PORT (tsbench run --target influxdb)"
   ;;
 resume)
   # Starts again on the data a crash or a kill left (fault tests): the WAL

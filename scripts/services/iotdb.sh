@@ -83,7 +83,7 @@ CONF
     -DIOTDB_HOME="$DIR" -DIOTDB_DATA_HOME="$DIR" -DTSFILE_HOME="$DIR" -DIOTDB_CONF="$DIR/conf" \
     -DTSFILE_CONF="$DIR/conf" -DIOTDB_LOG_DIR="$DIR/logs" -cp "$LIB/*" org.apache.iotdb.db.service.DataNode -s
   wait_port "$RPC_PORT" 180 "$(cat "$DIR/pid")" || fail_start iotdb "$DIR/logs/datanode.out"
-  log "ready: 127.0.0.1:$RPC_PORT, root/root (tsbench run --target iotdb, inside the same namespace)"
+  ready "$VERSION" "127.0.0.1:$RPC_PORT, root/root (tsbench run --target iotdb, inside the same namespace)"
   ;;
 stop)
   stop_pid iotdb

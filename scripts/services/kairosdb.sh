@@ -46,7 +46,7 @@ CONF
   start_daemon kairosdb "$DIR/logs/kairosdb.out" java $JDK17_OPENS -Xms256m -Xmx2g \
     -Dlogback.configurationFile="$DIR/logback.xml" -cp "$LIB/*" org.kairosdb.core.Main -c run -p "$DIR/kairosdb.properties"
   wait_port "$PORT" 90 "$(cat "$DIR/pid")" || fail_start kairosdb "$DIR/logs/kairosdb.out"
-  log "ready: http://127.0.0.1:$PORT (tsbench run --target kairosdb)"
+  ready "$VERSION" "http://127.0.0.1:$PORT (tsbench run --target kairosdb)"
   ;;
 stop)
   stop_pid kairosdb

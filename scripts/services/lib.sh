@@ -15,6 +15,13 @@ CACHE_DIR=${TSBENCH_CACHE_DIR:-$HOME/.cache/tsbench}
 svc_dir() { echo "$SERVICES_DIR/$1"; }
 
 log() { echo "[$SERVICE] $*" >&2; }
+
+# ready VERSION WHERE: says that the server is up, which version it runs and
+# where to reach it, so that a CI log shows what each test measured.
+ready() { local v=$1; shift; log "ready: $SERVICE $v, $*"; }
+
+# deb_version PKG: the installed Debian package's version.
+deb_version() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null || echo "(version unknown)"; }
 die() { echo "[$SERVICE] error: $*" >&2; exit 1; }
 
 # apt_install PKG...: installs the Debian packages that are missing (an

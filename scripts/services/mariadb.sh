@@ -25,7 +25,7 @@ start)
     mariadb --no-defaults -h 127.0.0.1 -P "$PORT" -u root -e "CREATE DATABASE IF NOT EXISTS test" 2>/dev/null && break
     sleep 0.2
   done
-  log "ready: mysql://root@127.0.0.1:$PORT/test (tsbench run --target mysql)"
+  ready "$(deb_version mariadb-server)" "mysql://root@127.0.0.1:$PORT/test (tsbench run --target mysql)"
   ;;
 stop)
   stop_pid mariadb

@@ -54,7 +54,7 @@ CONF
   start_daemon opentsdb "$DIR/logs/tsd.out" java -Xms256m -Xmx1g -Dlogback.configurationFile="$DIR/logback.xml" \
     -cp "$LIB/*" net.opentsdb.tools.TSDMain --config="$DIR/opentsdb.conf"
   wait_port "$PORT" 90 "$(cat "$DIR/pid")" || fail_start opentsdb "$DIR/logs/tsd.out"
-  log "ready: http://127.0.0.1:$PORT (tsbench run --target opentsdb)"
+  ready "$VERSION (HBase $HBASE_VERSION)" "http://127.0.0.1:$PORT (tsbench run --target opentsdb)"
   ;;
 stop)
   stop_pid opentsdb

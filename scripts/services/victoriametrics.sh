@@ -1,33 +1,62 @@
 #!/usr/bin/env bash
-# VictoriaMetrics (single node) from Debian, HTTP on 127.0.0.1:8428, in a
-# throwaway data directory. Retention is 100 years: the default (1 month)
-# silently drops benchmark data with old timestamps. The result cache is off
-# so that repeated queries measure the engine, not the cache.
-SERVICE=victoriametrics
+# VictoriaMetrics (single node), HTTP on 127.0.0.1, in a throwaway data
+# directory, in one of two releases:
+#   victoriametrics.sh          the current release, built from its module
+#                               with the Go toolchain (pinned: VERSION), on 8428;
+#   victoriametrics-1.79.sh     Debian's 1.79 (2022), on 8438: the old-version
+#                               check, since users still run old releases too.
+# Retention is 100 years: the default (1 month) silently drops benchmark data
+# with old timestamps. The result cache is off so that repeated queries
+# measure the engine, not the cache.
+SERVICE=${TSBENCH_VM_SERVICE:-victoriametrics}
 . "$(dirname "$0")/lib.sh"
 
-PORT=${TSBENCH_VICTORIAMETRICS_PORT:-8428}
-DIR=$(svc_dir victoriametrics)
+# The newest release that builds with this machine's Go; v1.152 and later
+# need Go 1.27.
+VERSION=v1.148.8
+CURRENT_BIN="$CACHE_DIR/victoriametrics-$VERSION/victoria-metrics"
+DIR=$(svc_dir "$SERVICE")
+
+if [ "$SERVICE" = victoriametrics-1.79 ]; then
+  PORT=${TSBENCH_VICTORIAMETRICS_OLD_PORT:-8438}
+  BIN=/usr/bin/victoria-metrics
+  RELEASE="$(deb_version victoria-metrics) (Debian)"
+else
+  PORT=${TSBENCH_VICTORIAMETRICS_PORT:-8428}
+  BIN=$CURRENT_BIN
+  RELEASE=$VERSION
+fi
+
+# install_current: go install of the pinned release into the cache, with its
+# version compiled in so that the server reports it (/metrics vm_app_version).
+install_current() {
+  [ -x "$CURRENT_BIN" ] && return 0
+  command -v go >/dev/null || die "the Go toolchain is needed to build VictoriaMetrics $VERSION"
+  log "building VictoriaMetrics $VERSION with $(go version | cut -d' ' -f3)"
+  GOBIN=$(dirname "$CURRENT_BIN") GOFLAGS=-mod=mod go install \
+    -ldflags "-X github.com/VictoriaMetrics/VictoriaMetrics/lib/buildinfo.Version=victoria-metrics-$VERSION" \
+    "github.com/VictoriaMetrics/VictoriaMetrics/app/victoria-metrics@$VERSION" || die "could not build VictoriaMetrics $VERSION"
+}
 
 case "${1:-}" in
 install)
-  apt_install victoria-metrics
+  if [ "$SERVICE" = victoriametrics-1.79 ]; then apt_install victoria-metrics; else install_current; fi
   ;;
 start)
-  if already_up victoriametrics $PORT; then log "already running on 127.0.0.1:$PORT"; exit 0; fi
-  command -v victoria-metrics >/dev/null || die "VictoriaMetrics is not installed: run '$0 install'"
+  if already_up "$SERVICE" "$PORT"; then log "already running on 127.0.0.1:$PORT"; exit 0; fi
+  [ -x "$BIN" ] || die "VictoriaMetrics $RELEASE is not installed: run '$0 install'"
   rm -rf "$DIR"; mkdir -p "$DIR"
-  start_daemon victoriametrics "$DIR/log" victoria-metrics -storageDataPath="$DIR/data" \
+  start_daemon "$SERVICE" "$DIR/log" "$BIN" -storageDataPath="$DIR/data" \
     -httpListenAddr=127.0.0.1:"$PORT" -retentionPeriod=100y -search.disableCache \
     -search.latencyOffset=0s -dedup.minScrapeInterval=1ms
-  wait_port "$PORT" 60 "$(cat "$DIR/pid")" || fail_start victoriametrics "$DIR/log"
-  log "ready: http://127.0.0.1:$PORT (tsbench run --target victoriametrics)"
+  wait_port "$PORT" 60 "$(cat "$DIR/pid")" || fail_start "$SERVICE" "$DIR/log"
+  ready "$RELEASE" "http://127.0.0.1:$PORT (tsbench run --target victoriametrics --set PORT=$PORT)"
   ;;
 stop)
-  stop_pid victoriametrics
+  stop_pid "$SERVICE"
   ;;
 status)
-  is_running victoriametrics
+  is_running "$SERVICE"
   ;;
 *)
   echo "usage: $0 install|start|stop|status" >&2; exit 2

@@ -10,7 +10,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/tsbench/tsbench/internal/target/clientside"
 	"github.com/tsbench/tsbench/internal/ts"
@@ -35,11 +34,28 @@ func (t *Target) selector(s *ts.Schema, devs []*ts.Device, sensors []int) string
 	return sel + "}"
 }
 
+// horizon (2200-01-01, in ms) bounds the queries that have no end of their
+// own: Q5's export, Q8's latest point and the count of everything. It is a
+// data bound, never the wall clock: a run writes far faster than its
+// POINT_STEP, so its last points lie ahead of the clock (up to the server's
+// -futureRetention), and a query bounded by "now" misses them. Both 1.79
+// and 1.148 answer instant queries at this time with a window reaching
+// back to any benchmark's START_TIME; at the year 3000 they answer nothing.
+const horizon int64 = 7258118400000
+
 // seconds renders milliseconds as the API's fractional seconds.
 func seconds(ms int64) string { return strconv.FormatFloat(float64(ms)/1000, 'f', 3, 64) }
 
+// clamp moves a range's start to the schema's START_TIME, before which the
+// series hold only their registration sample (see register). It reports
+// false for a range that ends there.
+func clamp(s *ts.Schema, start, end int64) (int64, bool) {
+	start = max(start, s.StartTime)
+	return start, end > start
+}
+
 // export returns the raw samples of each matching series with timestamps in
-// [start, end).
+// [start, end), start at START_TIME or later.
 func (t *Target) export(ctx context.Context, sel string, start, end int64) ([]clientside.Series, error) {
 	q := url.Values{"match[]": {sel}, "start": {seconds(start)}, "end": {seconds(end - 1)}}
 	data, _, err := t.get(ctx, "/api/v1/export", q)
@@ -127,9 +143,13 @@ func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 			if err != nil {
 				return res, err
 			}
-			expr, at = fn+"(%s["+strconv.FormatInt(q.End-q.Start, 10)+"ms])", q.End-1
+			start, ok := clamp(s, q.Start, q.End)
+			if !ok {
+				return res, nil
+			}
+			expr, at = fn+"(%s["+strconv.FormatInt(q.End-start, 10)+"ms])", q.End-1
 		} else {
-			at = time.Now().UnixMilli()
+			at = horizon
 			expr = "last_over_time(%s[" + strconv.FormatInt(at-s.StartTime+1, 10) + "ms])"
 		}
 		for _, one := range perSensor {
@@ -149,7 +169,11 @@ func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 	case ts.PrecisePoint:
 		end = start + 1
 	case ts.AggValue:
-		start, end = s.StartTime, time.Now().UnixMilli()+1
+		start, end = s.StartTime, horizon+1
+	}
+	start, ok := clamp(s, start, end)
+	if !ok {
+		return clientside.Answer(q, nil), nil
 	}
 	series, err := t.export(ctx, sel, start, end)
 	if err != nil {
@@ -175,7 +199,8 @@ func rollup(a ts.Aggregate) (string, error) {
 }
 
 // Count flushes, then counts the stored samples with a rollup over the range
-// (everything since the schema's start time when the range is empty).
+// (everything from the schema's start time to the horizon when the range is
+// empty).
 func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
 	if err := t.flush(ctx); err != nil {
 		return 0, err
@@ -190,10 +215,16 @@ func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	at, window := r.End-1, r.End-r.Start
+	at, window := r.End-1, int64(0)
 	if r.End <= r.Start {
-		at = time.Now().UnixMilli()
+		at = horizon
 		window = at - s.StartTime + 1
+	} else {
+		start, ok := clamp(s, r.Start, r.End)
+		if !ok {
+			return 0, nil
+		}
+		window = r.End - start
 	}
 	vals, err := t.instant(ctx, fmt.Sprintf("sum(count_over_time(%s[%dms]))", sel, window), at)
 	if err != nil {

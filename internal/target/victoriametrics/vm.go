@@ -5,7 +5,9 @@
 // device=<name>, group=<group> and its tags, plus db=<DB_NAME> and
 // gen=<generation>: every reset starts a new generation, because
 // VictoriaMetrics cannot take new samples for a deleted series at once; the
-// old generation is deleted. VictoriaMetrics stores float64 values only:
+// old generation is deleted. Setup registers every series of the new
+// generation with a sample at START_TIME - 1 ms, outside every answer (see
+// register for why). VictoriaMetrics stores float64 values only:
 // BOOLEAN (0/1), INT32, INT64 (exact below 2^53) and FLOAT/DOUBLE are kept,
 // TEXT is declared unsupported.
 //
@@ -21,7 +23,9 @@
 // value filter, and time buckets aligned to the window start — cannot be
 // expressed exactly in MetricsQL (subqueries resample, query_range aligns to
 // its step), so tsbench computes them from exported points: their latency
-// includes the transfer of every point in range. The server must run with
+// includes the transfer of every point in range. Queries without an end of
+// their own are bounded by a far horizon, never by the wall clock (see
+// horizon). The server must run with
 // -search.disableCache (the script does), or repeated queries would measure
 // its result cache. Data becomes searchable after an internal flush:
 // Count calls /internal/force_flush first.
@@ -59,7 +63,7 @@ var Driver = &target.Driver{
 	Aliases:     []string{"VictoriaMetrics"},
 	Description: "VictoriaMetrics: /api/v1/import writes; export and MetricsQL queries (Q5-Q7 computed from exported points)",
 	WritePaths:  []string{"import"},
-	Server:      "scripts/services/victoriametrics.sh (VictoriaMetrics 1.79 on 127.0.0.1:8428)",
+	Server:      "scripts/services/victoriametrics.sh (VictoriaMetrics v1.148.8 on 127.0.0.1:8428; victoriametrics-1.79.sh: Debian's 1.79 on 8438)",
 	Caps: target.Capabilities{
 		Types:      []ts.DataType{ts.Boolean, ts.Int32, ts.Int64, ts.Float, ts.Double},
 		Queries:    ts.QueryKinds,
@@ -154,29 +158,105 @@ func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
 	if _, err := t.do(ctx, http.MethodPost, "/api/v1/import", nil, strings.NewReader(marker)); err != nil {
 		return err
 	}
+	if err := t.register(ctx, s); err != nil {
+		return err
+	}
 	return t.flush(ctx)
 }
 
-// Bind joins the newest generation of the database.
+// registerChunk is how many series one registration request creates.
+const registerChunk = 10_000
+
+// register creates every series of the schema before the run, with one
+// sample at START_TIME - 1 ms, which no answer includes: every query, export
+// and count starts at START_TIME at the earliest (clamp).
+//
+// Why: VictoriaMetrics makes a new series searchable only after an internal
+// flush (a second or more), and a query that finds no series in the
+// meantime is cached as empty, per day of data, long after the flush: a run
+// whose queries start with its writes, on series its writes create, was
+// seen answering every query with 0 points for all of its 8 seconds (1.79
+// and 1.148). Created here, on the day the data starts, and flushed by
+// Setup, the series are searchable from the first query on. (A sample at
+// the epoch registers the series but not the data's day; a NaN is dropped.)
+func (t *Target) register(ctx context.Context, s *ts.Schema) error {
+	var body []byte
+	n := 0
+	send := func() error {
+		if n == 0 {
+			return nil
+		}
+		_, err := t.do(ctx, http.MethodPost, "/api/v1/import", nil, bytes.NewReader(body))
+		body, n = body[:0], 0
+		if err != nil {
+			return fmt.Errorf("victoriametrics: register series: %w", err)
+		}
+		return nil
+	}
+	for pos := range s.Devices {
+		for _, sn := range s.Sensors {
+			body = append(body, `{"metric":{"__name__":"`...)
+			body = append(body, sn.Name...)
+			body = append(body, `",`...)
+			body = append(body, t.labels[pos]...)
+			body = append(body, `},"values":[0],"timestamps":[`...)
+			body = numfmt.AppendInt(body, s.StartTime-1)
+			body = append(body, "]}\n"...)
+			if n++; n == registerChunk {
+				if err := send(); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return send()
+}
+
+// Bind joins the newest generation of the database. The generations are
+// read from the marker series' own samples, which lie at the schema's
+// START_TIME, through the export API with that exact time range: a label
+// API asked for all time may narrow the range itself, and VictoriaMetrics
+// 1.148 returns no label values for a series whose only sample is years old.
 func (t *Target) Bind(ctx context.Context, s *ts.Schema) error {
-	q := url.Values{"match[]": {`tsbench_generation{db="` + t.db + `"}`}, "start": {"0"}}
-	data, _, err := t.get(ctx, "/api/v1/label/gen/values", q)
+	gens, err := t.generations(ctx, s.StartTime)
 	if err != nil {
 		return err
 	}
-	var r struct{ Data []string }
-	if err := json.Unmarshal(data, &r); err != nil {
-		return fmt.Errorf("victoriametrics: decode generations: %w", err)
-	}
-	sort.Strings(r.Data)
-	gen := "0"
-	if len(r.Data) > 0 {
-		gen = r.Data[len(r.Data)-1]
+	gen := "0" // no generation yet: queries find nothing, as on an empty database
+	if len(gens) > 0 {
+		gen = gens[len(gens)-1]
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.bindLocked(s, gen)
 	return nil
+}
+
+// generations lists, oldest first, the generations whose marker lies at
+// start. Generation names are nanosecond clock readings of equal length, so
+// their string order is their age order.
+func (t *Target) generations(ctx context.Context, start int64) ([]string, error) {
+	q := url.Values{"match[]": {`tsbench_generation{db="` + t.db + `"}`},
+		"start": {seconds(start)}, "end": {seconds(start)}}
+	data, _, err := t.get(ctx, "/api/v1/export", q)
+	if err != nil {
+		return nil, err
+	}
+	var gens []string
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		var line struct {
+			Metric struct {
+				Gen string `json:"gen"`
+			} `json:"metric"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
+			return nil, fmt.Errorf("victoriametrics: decode generation markers: %w", err)
+		}
+		gens = append(gens, line.Metric.Gen)
+	}
+	sort.Strings(gens)
+	return gens, sc.Err()
 }
 
 func (t *Target) bindLocked(s *ts.Schema, gen string) {
@@ -277,6 +357,8 @@ func appendImport(dst []byte, labels string, sensors []ts.Sensor, b *ts.Batch) [
 }
 
 // ServerVersion implements target.Versioner from the server's build metric.
+// A server built without version information (Debian's package, a plain
+// go install) reports an empty one, and is said to.
 func (t *Target) ServerVersion(ctx context.Context) (string, error) {
 	data, _, err := t.get(ctx, "/metrics", nil)
 	if err != nil {
@@ -285,14 +367,17 @@ func (t *Target) ServerVersion(ctx context.Context) (string, error) {
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	for sc.Scan() {
 		line := sc.Text()
-		if strings.HasPrefix(line, "vm_app_version{") {
-			if i := strings.Index(line, `short_version="`); i >= 0 {
-				v := line[i+len(`short_version="`):]
-				return "VictoriaMetrics " + v[:strings.IndexByte(v, '"')], nil
+		if !strings.HasPrefix(line, "vm_app_version{") {
+			continue
+		}
+		if i := strings.Index(line, `short_version="`); i >= 0 {
+			v := line[i+len(`short_version="`):]
+			if v = v[:strings.IndexByte(v, '"')]; v != "" {
+				return "VictoriaMetrics " + v, nil
 			}
 		}
 	}
-	return "VictoriaMetrics", nil
+	return "VictoriaMetrics (the server reports no version)", nil
 }
 
 // StorageBytes implements target.Sizer: vm_data_size_bytes of every part

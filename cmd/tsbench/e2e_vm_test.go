@@ -1,0 +1,67 @@
+package main
+
+import (
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/tsbench/tsbench/internal/summary"
+	"github.com/tsbench/tsbench/internal/target/targettest"
+)
+
+// vmReleases are the VictoriaMetrics servers the project's scripts start:
+// the current release and Debian's 1.79.
+var vmReleases = []struct{ service, port string }{
+	{"victoriametrics", "8428"},
+	{"victoriametrics-1.79", "8438"},
+}
+
+// TestVictoriaMetricsReleases runs tsbench against both releases:
+//   - a mixed run of a few seconds in which every query kind returns points
+//     (new series are searchable only after the server's flush, and an
+//     early empty answer used to be cached for the whole run);
+//   - a run whose START_TIME is an hour ago, so that most of its points lie
+//     ahead of the wall clock, which verifies every point.
+func TestVictoriaMetricsReleases(t *testing.T) {
+	for _, vm := range vmReleases {
+		t.Run(vm.service, func(t *testing.T) {
+			targettest.RequireServer(t, vm.service, "127.0.0.1:"+vm.port)
+			t.Run("queries-see-data", func(t *testing.T) {
+				s := runVM(t, vm.port, "--devices", "4", "--sensors", "5", "--loop", "1000000", "--duration", "4s",
+					"--set", "INSERT_DATATYPE_PROPORTION=1:1:1:1:1:0")
+				for _, op := range s.Operations {
+					if op.OKPoints == 0 || op.FailOperations != 0 {
+						t.Errorf("%s: %d points in %d operations, %d failed", op.Name, op.OKPoints, op.OKOperations, op.FailOperations)
+					}
+				}
+			})
+			t.Run("future-points", func(t *testing.T) {
+				hourAgo := time.Now().Add(-time.Hour).UTC().Format(time.RFC3339)
+				s := runVM(t, vm.port, "--set", "START_TIME="+hourAgo, "--devices", "2", "--sensors", "2", "--clients", "2",
+					"--loop", "60", "--set", "INSERT_DATATYPE_PROPORTION=1:1:1:1:1:0")
+				if want := s.Op("INGESTION").OKPoints; s.Verify.StoredPoints != want {
+					t.Fatalf("stored %d of %d points", s.Verify.StoredPoints, want)
+				}
+			})
+		})
+	}
+}
+
+// runVM runs tsbench against the VictoriaMetrics on port and returns its
+// verified summary.
+func runVM(t *testing.T, port string, args ...string) *summary.Summary {
+	t.Helper()
+	dir := t.TempDir()
+	js := filepath.Join(dir, "s.json")
+	args = append([]string{"run", "--target", "victoriametrics", "--set", "PORT=" + port, "--quiet",
+		"--data-dir", dir, "--json", js}, args...)
+	r := tsbench(t, nil, args...)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", r.code, tail(r.stdout, 30), r.stderr)
+	}
+	s := readSummary(t, js)
+	if s.Verify == nil || !s.Verify.OK || s.Verify.StoredPoints == 0 {
+		t.Fatalf("verify %+v", s.Verify)
+	}
+	return s
+}
