@@ -48,6 +48,21 @@ var runSettings = []setting{
 	{"tsbench version", func(s *summary.Summary) string { return s.Tool.Version }},
 }
 
+// outputKeys are the configuration keys that say where a run's results
+// and files went, or how it printed them: two runs that differ only there
+// measured the same thing, so they are not listed as differences.
+var outputKeys = map[string]bool{
+	"json":               true, // --json FILE
+	"data_dir":           true, // --data-dir: embedded databases and run results
+	"csv_output":         true,
+	"is_quiet_mode":      true,
+	"log_print_interval": true,
+}
+
+// OutputKey reports whether a configuration key only says where or how a
+// run's results went (see outputKeys).
+func OutputKey(key string) bool { return outputKeys[key] }
+
 // Diff lists what differs between the baseline a and the run b: the run
 // settings above, then the configuration keys in name order. Only the
 // differing ones are listed; never nil, so that JSON shows [] rather than
@@ -60,6 +75,9 @@ func Diff(a, b *summary.Summary) []Difference {
 		}
 	}
 	for _, k := range configKeys(a.Config, b.Config) {
+		if OutputKey(k) {
+			continue
+		}
 		va, oka := a.Config[k]
 		vb, okb := b.Config[k]
 		ta, tb := valueText(va, oka), valueText(vb, okb)

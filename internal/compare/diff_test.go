@@ -36,6 +36,9 @@ func TestDiff(t *testing.T) {
 			s.Config["batch_size_per_write"] = 1.5e6
 		}, []Difference{{"target", "sqlite", "duckdb"}, {"server version", "3.45", NotSet}, {"host", "ci-1", "ci-2"},
 			{"cores", "4", "8"}, {"batch_size_per_write", "100", "1500000"}, {"db_switch", "sqlite", "duckdb"}}},
+		{"where the outputs went is no difference", func(s *summary.Summary) {
+			s.Config["json"], s.Config["data_dir"], s.Config["is_quiet_mode"] = "ts2.json", "/tmp/other", true
+		}, []Difference{}},
 		{"the tool's version", func(s *summary.Summary) { s.Tool.Version = "0.2.0" },
 			[]Difference{{"tsbench version", "0.1.0", "0.2.0"}}},
 		{"what always differs (id, start, length) is no difference", func(s *summary.Summary) {

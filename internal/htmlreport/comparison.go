@@ -113,7 +113,7 @@ func differences(runs []*summary.Summary, config, env []diffRow) []difference {
 		}
 	}
 	for _, row := range config {
-		if row.Differs && !runIdentityKeys[row.Key] {
+		if row.Differs && !runIdentityKeys[row.Key] && !compare.OutputKey(row.Key) {
 			out = append(out, difference{Group: "config", Key: row.Key, Values: row.Values})
 		}
 	}

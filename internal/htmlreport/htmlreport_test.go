@@ -388,3 +388,21 @@ func TestVerifyText(t *testing.T) {
 		}
 	}
 }
+
+// Where a run's outputs went (its JSON file, its data directory) is not a
+// difference in what was measured: "What differs" leaves it out, and names
+// a real configuration difference.
+func TestWhatDiffersLeavesOutOutputs(t *testing.T) {
+	runs := twoRuns()
+	runs[0].Config["json"], runs[1].Config["json"] = "ts1.json", "ts2.json"
+	runs[0].Config["data_dir"], runs[1].Config["data_dir"] = "/tmp/a", "/tmp/b"
+	diffs := differences(runs, diffTable(runs, configMap), nil)
+	var keys []string
+	for _, d := range diffs {
+		keys = append(keys, d.Key)
+	}
+	got := strings.Join(keys, ",")
+	if strings.Contains(got, "json") || strings.Contains(got, "data_dir") || !strings.Contains(got, "client_number") {
+		t.Fatalf("differences %s: want client_number and no output path", got)
+	}
+}

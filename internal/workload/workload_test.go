@@ -109,8 +109,9 @@ func TestQueries(t *testing.T) {
 					}
 				}
 			}
-			if want := s.StartTime + round*4*1000; q.Start != want || q.End != want+50000 {
-				t.Fatalf("%s round %d: window [%d, %d), want start %d", k, round, q.Start, q.End, want)
+			// IoT-benchmark's windows include their end: [start, start+50 s].
+			if want := s.StartTime + round*4*1000; q.Start != want || q.End != want+50000+1 {
+				t.Fatalf("%s round %d: window [%d, %d), want [%d, %d]", k, round, q.Start, q.End, want, want+50000)
 			}
 			if q.Agg != ts.Avg || q.Lower != -5 || q.Bucket != 20000 {
 				t.Fatalf("%s: parameters %+v", k, q)
