@@ -281,3 +281,33 @@ func checkPaymentReads(ctx context.Context, t *testing.T, db *sql.DB, stmts []se
 	}
 	return "good credit"
 }
+
+// The statement parsing the checks above rely on, on both dialects' forms.
+func TestSentParsing(t *testing.T) {
+	for _, c := range []struct {
+		query   string
+		kind    string
+		columns []string
+		filters []string // columns compared with a parameter
+	}{
+		{"UPDATE tpcc_warehouse SET w_ytd = w_ytd + $1 WHERE w_id = $2", "UPDATE tpcc_warehouse", nil, []string{"w_id"}},
+		{"SELECT c_id, c_balance,\n\t\tc_first FROM tpcc_customer WHERE c_w_id = ? AND c_last = ? ORDER BY c_first",
+			"SELECT tpcc_customer", []string{"c_id", "c_balance", "c_first"}, []string{"c_w_id", "c_last"}},
+		{"SELECT CASE WHEN c_credit = 'BC' THEN c_data ELSE '' END FROM tpcc_customer WHERE c_id = $3 FOR UPDATE",
+			"SELECT tpcc_customer", []string{"CASE WHEN c_credit = 'BC' THEN c_data ELSE '' END"}, []string{"c_id"}},
+		{"INSERT INTO tpcc_history (h_c_id) VALUES (?)", "INSERT tpcc_history", nil, nil},
+	} {
+		s := sent{query: c.query}
+		if got := s.kind(); got != c.kind {
+			t.Errorf("kind(%q) = %q, want %q", c.query, got, c.kind)
+		}
+		if got := s.columns(); !slices.Equal(got, c.columns) {
+			t.Errorf("columns(%q) = %q, want %q", c.query, got, c.columns)
+		}
+		for _, col := range []string{"w_id", "c_w_id", "c_last", "c_id", "c_credit", "c_first"} {
+			if got, want := s.filters(col), slices.Contains(c.filters, col); got != want {
+				t.Errorf("filters(%q, %s) = %v, want %v", c.query, col, got, want)
+			}
+		}
+	}
+}
