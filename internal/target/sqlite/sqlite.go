@@ -401,13 +401,13 @@ func valuesSQL(head string, cols, rows int) string {
 	return b.String()
 }
 
-// ServerVersion is SQLite's library version, e.g. "3.50.4".
+// ServerVersion is SQLite's library version, e.g. "SQLite 3.50.4".
 func (t *Target) ServerVersion(ctx context.Context) (string, error) {
 	var v string
 	if err := t.db.QueryRowContext(ctx, `SELECT sqlite_version()`).Scan(&v); err != nil {
 		return "", fmt.Errorf("sqlite: version: %w", err)
 	}
-	return v, nil
+	return "SQLite " + v, nil
 }
 
 // StorageBytes moves the write-ahead log into the database file and returns

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 
@@ -610,7 +611,7 @@ func TestSetupAndBind(t *testing.T) {
 		t.Fatalf("Count = %d, want 12", n)
 	}
 
-	if v, err := a.ServerVersion(ctx); err != nil || v == "" {
+	if v, err := a.ServerVersion(ctx); err != nil || !strings.HasPrefix(v, "SQLite 3.") {
 		t.Fatalf("ServerVersion = %q, %v", v, err)
 	}
 	if size, err := a.StorageBytes(ctx); err != nil || size <= 0 {
