@@ -128,3 +128,21 @@ func TestOpMinIntervalStep(t *testing.T) {
 		t.Errorf("Print lost the raw -1:\n%s", b.String())
 	}
 }
+
+// USE_SSL=true is refused with the reason (no target has TLS yet): a
+// plaintext connection where TLS was asked for would carry the password in
+// the clear. false, IoT-benchmark's default, is accepted.
+func TestUseSSLNeverPlaintext(t *testing.T) {
+	for _, c := range []struct {
+		value string
+		ok    bool
+	}{{"false", true}, {"FALSE", true}, {"true", false}, {"True", false}, {"1", false}, {"maybe", false}} {
+		_, err := loadProps(Default(), "USE_SSL="+c.value+"\n")
+		if (err == nil) != c.ok {
+			t.Errorf("USE_SSL=%s: error %v, want accepted %v", c.value, err, c.ok)
+		}
+		if !c.ok && c.value != "maybe" && (err == nil || !strings.Contains(err.Error(), "will not connect in plaintext")) {
+			t.Errorf("USE_SSL=%s: error %v does not say why", c.value, err)
+		}
+	}
+}

@@ -116,6 +116,28 @@ func boolField(field func(*Config) *bool) binding {
 	}
 }
 
+// plaintextRefused binds USE_SSL. No target connects over TLS yet, so the
+// only way to honour USE_SSL=true would be a plaintext connection carrying
+// the user's password, to a server they expected to reach over TLS: true is
+// refused, false (IoT-benchmark's default) accepted.
+func plaintextRefused() binding {
+	return binding{
+		allowed: "false (no tsbench target connects over TLS yet)",
+		set: func(c *Config, v string) error {
+			on, err := strconv.ParseBool(strings.ToLower(strings.TrimSpace(v)))
+			if err != nil {
+				return badValue()
+			}
+			if on {
+				return because("no tsbench target connects over TLS yet, and tsbench will not connect in plaintext " +
+					"when TLS was asked for; benchmark a server that accepts plaintext connections on a trusted network, or leave USE_SSL false")
+			}
+			return nil
+		},
+		get: func(*Config) any { return false },
+	}
+}
+
 // textField binds a string field; values are trimmed like every other value.
 func textField(field func(*Config) *string, nonEmpty bool) binding {
 	b := binding{
