@@ -26,9 +26,12 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
+	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -106,16 +109,15 @@ func openSQL(ctx context.Context, o target.Options) (*sql.DB, error) {
 		return nil, fmt.Errorf("mysql: %s: %w", cfg.Addr, err)
 	}
 	db := sql.OpenDB(conn)
-	if err := db.PingContext(ctx); err != nil {
+	if err := pingCreating(ctx, db, cfg); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("mysql: connect to %s as %s: %w", cfg.Addr, cfg.User, err)
+		return nil, err
 	}
 	return db, nil
 }
 
 func open(ctx context.Context, o target.Options) (target.Target, error) {
 	cfg := connConfig(o)
-	user := cfg.User
 	path := o.Extra["write_path"]
 	switch path {
 	case "", "insert":
@@ -132,9 +134,9 @@ func open(ctx context.Context, o target.Options) (target.Target, error) {
 	sdb := sql.OpenDB(conn)
 	sdb.SetMaxOpenConns(1)
 	sdb.SetMaxIdleConns(1)
-	if err := sdb.PingContext(ctx); err != nil {
+	if err := pingCreating(ctx, sdb, cfg); err != nil {
 		sdb.Close()
-		return nil, fmt.Errorf("mysql: connect to %s as %s: %w", cfg.Addr, user, err)
+		return nil, err
 	}
 	readerSeq.Lock()
 	readerSeq.n++
@@ -146,6 +148,74 @@ func open(ctx context.Context, o target.Options) (target.Target, error) {
 		mysql.RegisterReaderHandler(name, t.load.reader)
 	}
 	return t, nil
+}
+
+// pingCreating connects db, creating cfg's database first when the server
+// says it does not exist: a benchmark run with DB_NAME=crashdb should not
+// need a CREATE DATABASE of its own beforehand.
+func pingCreating(ctx context.Context, db *sql.DB, cfg *mysql.Config) error {
+	err := db.PingContext(ctx)
+	if isError(err, errBadDB) {
+		if err := createDatabase(ctx, cfg); err != nil {
+			return err
+		}
+		err = db.PingContext(ctx)
+	}
+	if err != nil {
+		return fmt.Errorf("mysql: connect to %s as %s: %w", cfg.Addr, cfg.User, err)
+	}
+	return nil
+}
+
+// Server error numbers.
+const (
+	errBadDB = 1049 // ER_BAD_DB_ERROR: unknown database
+)
+
+func isError(err error, number uint16) bool {
+	var me *mysql.MySQLError
+	return errors.As(err, &me) && me.Number == number
+}
+
+// createDatabase creates cfg's database over a connection to no database.
+// IF NOT EXISTS: another client of the same run may create it first. When
+// the user may not, the error names the database and the command that does.
+func createDatabase(ctx context.Context, cfg *mysql.Config) error {
+	ncfg := cfg.Clone()
+	ncfg.DBName = ""
+	conn, err := mysql.NewConnector(ncfg)
+	if err != nil {
+		return createRefused(cfg, err)
+	}
+	db := sql.OpenDB(conn)
+	defer db.Close()
+	if _, err := db.ExecContext(ctx, "CREATE DATABASE IF NOT EXISTS "+quoteIdent(cfg.DBName)); err != nil {
+		return createRefused(cfg, err)
+	}
+	return nil
+}
+
+// createRefused says that cfg's database is missing and could not be
+// created, and how a user who may (root, say) creates it.
+func createRefused(cfg *mysql.Config, err error) error {
+	host, port, _ := net.SplitHostPort(cfg.Addr)
+	sqlText := "CREATE DATABASE " + quoteIdent(cfg.DBName)
+	return fmt.Errorf("mysql: database %q does not exist at %s and user %s could not create it (%w); create it with: mysql -h %s -P %s -u root -p -e %s",
+		cfg.DBName, cfg.Addr, cfg.User, err, host, port, shellQuote(sqlText))
+}
+
+// quoteIdent quotes a MySQL identifier (backticks, doubled inside).
+func quoteIdent(s string) string { return "`" + strings.ReplaceAll(s, "`", "``") + "`" }
+
+var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_.,:/@%+=-]+$`)
+
+// shellQuote makes s one word for a POSIX shell, so that the command in an
+// error can be pasted as it is.
+func shellQuote(s string) string {
+	if shellSafe.MatchString(s) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // Reconnects counts the connections database/sql re-opened

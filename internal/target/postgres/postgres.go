@@ -44,13 +44,16 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/tsbench/tsbench/internal/target"
 	"github.com/tsbench/tsbench/internal/target/pgwire"
@@ -199,8 +202,8 @@ func openMode(ctx context.Context, o target.Options, timescale bool) (target.Tar
 	t := &Target{addr: addr, writePath: path, timescale: timescale, wide: wide,
 		binding: target.NewBinding("postgres")}
 	if !timescale {
-		if t.c, err = newConn(ctx, cfg); err != nil {
-			return nil, fmt.Errorf("postgres: connect to %s as %s: %w", addr, user, err)
+		if t.c, err = connectCreating(ctx, cfg, "postgres", addr); err != nil {
+			return nil, err
 		}
 		return t, nil
 	}
@@ -212,8 +215,8 @@ func openMode(ctx context.Context, o target.Options, timescale bool) (target.Tar
 		t.c = c
 		return t, nil
 	}
-	if t.c, err = newConn(ctx, cfg); err != nil {
-		return nil, fmt.Errorf("timescaledb: connect to %s as %s: %w", addr, user, err)
+	if t.c, err = connectCreating(ctx, cfg, "timescaledb", addr); err != nil {
+		return nil, err
 	}
 	shared.conns[key] = t.c
 	return t, nil
@@ -235,10 +238,13 @@ func connConfig(o target.Options, defaultPort int, timescale bool) (*pgx.ConnCon
 		db = "test"
 	}
 	addr := net.JoinHostPort(host, strconv.Itoa(port))
-	cfg, err := pgx.ParseConfig(fmt.Sprintf("host=%s port=%d dbname=%s sslmode=disable connect_timeout=10", host, port, db))
+	cfg, err := pgx.ParseConfig(fmt.Sprintf("host=%s port=%d sslmode=disable connect_timeout=10", host, port))
 	if err != nil {
 		return nil, addr, fmt.Errorf("postgres: %s: %w", addr, err)
 	}
+	// Set here, not in the connection string, where a name with a space
+	// or a quote would be misread.
+	cfg.Database = db
 	cfg.User = user
 	cfg.Password = "postgres" // servers with trust authentication ignore it
 	if o.Password != "" && o.Password != "root" {
@@ -255,11 +261,96 @@ func openSQL(ctx context.Context, o target.Options) (*sql.DB, error) {
 		return nil, err
 	}
 	db := stdlib.OpenDB(*cfg)
-	if err := db.PingContext(ctx); err != nil {
+	err = db.PingContext(ctx)
+	if missingDatabase(err) {
+		if err := createDatabase(ctx, cfg, "postgres", addr); err != nil {
+			db.Close()
+			return nil, err
+		}
+		err = db.PingContext(ctx)
+	}
+	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("postgres: connect to %s as %s: %w", addr, cfg.User, err)
 	}
 	return db, nil
+}
+
+// maintenanceDB is the database every PostgreSQL cluster has, where a
+// missing one is created from.
+const maintenanceDB = "postgres"
+
+// connectCreating connects with cfg, creating cfg's database first when the
+// server says it does not exist: a benchmark run with DB_NAME=crashdb
+// should not need a createdb of its own beforehand. name (postgres,
+// timescaledb) starts the error.
+func connectCreating(ctx context.Context, cfg *pgx.ConnConfig, name, addr string) (*conn, error) {
+	c, err := newConn(ctx, cfg)
+	if missingDatabase(err) {
+		if err := createDatabase(ctx, cfg, name, addr); err != nil {
+			return nil, err
+		}
+		c, err = newConn(ctx, cfg)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: connect to %s as %s: %w", name, addr, cfg.User, err)
+	}
+	return c, nil
+}
+
+// missingDatabase tells whether err is the server's invalid_catalog_name
+// (3D000): the database named in the connection does not exist.
+func missingDatabase(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && pe.Code == "3D000"
+}
+
+// createDatabase creates cfg's database from the maintenance database.
+// When the user may not create it, the error names the database and the
+// command that does.
+func createDatabase(ctx context.Context, cfg *pgx.ConnConfig, name, addr string) error {
+	mcfg := cfg.Copy()
+	mcfg.Database = maintenanceDB
+	pg, err := pgx.ConnectConfig(ctx, mcfg)
+	if err != nil {
+		return createRefused(cfg, name, addr, err)
+	}
+	defer pg.Close(context.WithoutCancel(ctx))
+	_, err = pg.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{cfg.Database}.Sanitize())
+	if err != nil && !createdByOther(err) {
+		return createRefused(cfg, name, addr, err)
+	}
+	return nil
+}
+
+// createdByOther tells whether CREATE DATABASE failed because another
+// client of the same run created the database first: duplicate_database
+// (42P04) when it had committed, a unique violation on pg_database's name
+// index (23505) when both were inserting at once.
+func createdByOther(err error) bool {
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) {
+		return false
+	}
+	return pe.Code == "42P04" || pe.Code == "23505" && pe.ConstraintName == "pg_database_datname_index"
+}
+
+// createRefused says that cfg's database is missing and could not be
+// created, and how a user who may (the superuser postgres, say) creates it.
+func createRefused(cfg *pgx.ConnConfig, name, addr string, err error) error {
+	return fmt.Errorf("%s: database %q does not exist at %s and user %s could not create it (%w); create it with: createdb -h %s -p %d -U postgres %s",
+		name, cfg.Database, addr, cfg.User, err, cfg.Host, cfg.Port, shellQuote(cfg.Database))
+}
+
+var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_.,:/@%+=-]+$`)
+
+// shellQuote makes s one word for a POSIX shell, so that the command in an
+// error can be pasted as it is.
+func shellQuote(s string) string {
+	if shellSafe.MatchString(s) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func (t *Target) wrap(what string, err error) error {
