@@ -7,7 +7,8 @@
 // result table back and checks it against the generator (analytics.Expect,
 // analytics.Check), exactly as analytics.Run checks the target's own answers.
 //
-// The job is scripts/spark/das_analytics.py, submitted with spark-submit;
+// The job is scripts/spark/das_analytics.py, built into the binary (package
+// scripts/spark) and written to a temporary file for each spark-submit;
 // Spark and the JDBC drivers come from scripts/ci/install-spark.sh. The
 // master is local[*] unless Engine.Master names a cluster
 // (spark://host:7077): nothing else changes, but the executors must then
@@ -35,6 +36,7 @@ import (
 	"github.com/tsbench/tsbench/internal/gen"
 	"github.com/tsbench/tsbench/internal/target"
 	"github.com/tsbench/tsbench/internal/ts"
+	sparkjob "github.com/tsbench/tsbench/scripts/spark"
 )
 
 // DefaultMaster runs Spark inside the job's own JVM with one worker thread
@@ -43,9 +45,6 @@ const DefaultMaster = "local[*]"
 
 // InstallScript installs what this package runs.
 const InstallScript = "scripts/ci/install-spark.sh"
-
-// JobPath is the Spark job, relative to the repository root.
-const JobPath = "scripts/spark/das_analytics.py"
 
 // passwordEnv carries the database password to the job, so that it never
 // appears on a command line.
@@ -61,8 +60,8 @@ type Engine struct {
 	Submit string
 	// Jars are the JDBC drivers; default every jar install-spark.sh fetched.
 	Jars []string
-	// Job is das_analytics.py; default $TSBENCH_SPARK_JOB, else JobPath
-	// found from the working directory or the executable upwards.
+	// Job is a das_analytics.py to run instead of the built-in one;
+	// default $TSBENCH_SPARK_JOB, else "" (the built-in one).
 	Job string
 	// DriverMemory is spark.driver.memory; default 1g.
 	DriverMemory string
@@ -86,7 +85,8 @@ func CacheDir() string {
 }
 
 // Locate fills in the defaults of e and checks that Spark, the JDBC drivers
-// and the job are there; the error names the install script.
+// and the job are there; the error names the install script (or the job
+// that is not there).
 func (e Engine) Locate() (Engine, error) {
 	if e.Master == "" {
 		e.Master = DefaultMaster
@@ -115,40 +115,32 @@ func (e Engine) Locate() (Engine, error) {
 		e.Job = os.Getenv("TSBENCH_SPARK_JOB")
 	}
 	if e.Job == "" {
-		e.Job = findJob()
+		return e, nil
 	}
-	if _, err := os.Stat(e.Job); e.Job == "" || err != nil {
-		return e, fmt.Errorf("spark: the Spark job %s was not found from the working directory or the executable (set TSBENCH_SPARK_JOB)", JobPath)
+	if fi, err := os.Stat(e.Job); err != nil || fi.IsDir() {
+		return e, fmt.Errorf("spark: the Spark job %s is not a file (unset TSBENCH_SPARK_JOB to run the built-in %s)", e.Job, sparkjob.Name)
 	}
+	// spark-submit runs in the job's temporary directory, where a relative
+	// path would name nothing.
+	job, err := filepath.Abs(e.Job)
+	if err != nil {
+		return e, fmt.Errorf("spark: the Spark job %s: %w", e.Job, err)
+	}
+	e.Job = job
 	return e, nil
 }
 
-// findJob looks for JobPath in the working directory, the executable's
-// directory and their parents.
-func findJob() string {
-	var starts []string
-	if wd, err := os.Getwd(); err == nil {
-		starts = append(starts, wd)
+// jobFile is the job spark-submit runs: e.Job, or the built-in one written
+// into dir (the job's temporary directory, removed after it).
+func (e Engine) jobFile(dir string) (string, error) {
+	if e.Job != "" {
+		return e.Job, nil
 	}
-	if exe, err := os.Executable(); err == nil {
-		if exe, err := filepath.EvalSymlinks(exe); err == nil {
-			starts = append(starts, filepath.Dir(exe))
-		}
+	p := filepath.Join(dir, sparkjob.Name)
+	if err := os.WriteFile(p, []byte(sparkjob.Job), 0o644); err != nil {
+		return "", fmt.Errorf("spark: write the job: %w", err)
 	}
-	for _, dir := range starts {
-		for {
-			p := filepath.Join(dir, JobPath)
-			if _, err := os.Stat(p); err == nil {
-				return p
-			}
-			parent := filepath.Dir(dir)
-			if parent == dir {
-				break
-			}
-			dir = parent
-		}
-	}
-	return ""
+	return p, nil
 }
 
 // jobQuery is one query as the job reads it (--queries).
@@ -293,6 +285,10 @@ func (e Engine) submit(ctx context.Context, st *store, jq []jobQuery, runs int) 
 	if err := os.WriteFile(logConf, []byte(log4j2), 0o644); err != nil {
 		return nil, fmt.Errorf("spark: %w", err)
 	}
+	job, err := e.jobFile(tmp)
+	if err != nil {
+		return nil, err
+	}
 	queries, _ := json.Marshal(jq)
 
 	conf := map[string]string{
@@ -321,7 +317,7 @@ func (e Engine) submit(ctx context.Context, st *store, jq []jobQuery, runs int) 
 	for _, k := range keys {
 		args = append(args, "--conf", k+"="+conf[k])
 	}
-	args = append(args, e.Job, "--jdbc-url", st.jdbcURL, "--driver", st.driverClass, "--user", st.user,
+	args = append(args, job, "--jdbc-url", st.jdbcURL, "--driver", st.driverClass, "--user", st.user,
 		"--password-env", passwordEnv, "--queries", string(queries), "--runs", strconv.Itoa(runs))
 
 	cmd := exec.CommandContext(ctx, e.Submit, args...)
@@ -366,7 +362,7 @@ func (e Engine) submit(ctx context.Context, st *store, jq []jobQuery, runs int) 
 		return lines, fmt.Errorf("spark: the job did not finish in time (%w); last log lines:\n%s", ctx.Err(), stderr.String())
 	}
 	if err != nil {
-		return lines, fmt.Errorf("spark: %s on %s: %w; last log lines:\n%s", JobPath, e.Master, err, stderr.String())
+		return lines, fmt.Errorf("spark: %s on %s: %w; last log lines:\n%s", filepath.Base(job), e.Master, err, stderr.String())
 	}
 	return lines, nil
 }

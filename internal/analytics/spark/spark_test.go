@@ -223,3 +223,90 @@ func TestResultTable(t *testing.T) {
 		}
 	}
 }
+
+// fakeSubmit is a spark-submit that prints the job file it was given to
+// standard error and reports one run of "count" when that file starts
+// with want.
+func fakeSubmit(t *testing.T, want string) string {
+	t.Helper()
+	submit := filepath.Join(t.TempDir(), "spark-submit")
+	script := `#!/bin/sh
+for a; do case "$a" in *.py) job=$a;; esac; done
+echo "job: $job" >&2
+head -n 1 "$job" | grep -qF '` + want + `' && echo '{"name": "count", "run": 0, "seconds": 0.5}'
+exit 0
+`
+	if err := os.WriteFile(submit, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return submit
+}
+
+// submitOnce runs e's job once on a fake store and returns the job's lines
+// and Spark's log.
+func submitOnce(t *testing.T, e Engine) ([]jobLine, string) {
+	t.Helper()
+	st, err := storeFor("mysql", target.Options{Database: "events"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log strings.Builder
+	e.Master, e.Jars, e.DriverMemory, e.Log = "local[1]", []string{"a.jar"}, "1g", &log
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	lines, err := e.submit(ctx, st, []jobQuery{{Name: "count", Kind: "COUNT_ROWS", Table: ResultTable("count")}}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lines, log.String()
+}
+
+// Without TSBENCH_SPARK_JOB the job built into the binary runs, from a
+// temporary file that is gone once the job ends: no checkout is needed.
+func TestBuiltInJob(t *testing.T) {
+	t.Setenv("TSBENCH_SPARK_JOB", "")
+	t.Chdir(t.TempDir()) // nothing of the checkout around
+	e, err := Engine{Submit: fakeSubmit(t, `"""The das-events analytics phase`), Jars: []string{"a.jar"}}.Locate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Job != "" {
+		t.Fatalf("Locate chose job %q, want the built-in one", e.Job)
+	}
+	lines, log := submitOnce(t, e)
+	if len(lines) != 1 {
+		t.Fatalf("lines %+v, log %q: spark-submit did not get the built-in job", lines, log)
+	}
+	job := strings.TrimSpace(strings.TrimPrefix(log, "job: "))
+	if filepath.Base(job) != "das_analytics.py" {
+		t.Fatalf("log %q: want the job's path", log)
+	}
+	if _, err := os.Stat(job); !os.IsNotExist(err) {
+		t.Errorf("the job's temporary file %s is still there (%v)", job, err)
+	}
+}
+
+// TSBENCH_SPARK_JOB replaces the built-in job, also as a path relative to
+// the working directory; one that names no file is an error that says so.
+func TestJobOverride(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if err := os.WriteFile("mine.py", []byte("# my job\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TSBENCH_SPARK_JOB", "mine.py")
+	e, err := Engine{Submit: fakeSubmit(t, "# my job"), Jars: []string{"a.jar"}}.Locate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(dir, "mine.py"); e.Job != want {
+		t.Fatalf("Locate chose job %q, want %q", e.Job, want)
+	}
+	if lines, log := submitOnce(t, e); len(lines) != 1 {
+		t.Fatalf("lines %+v, log %q: spark-submit did not get TSBENCH_SPARK_JOB", lines, log)
+	}
+	t.Setenv("TSBENCH_SPARK_JOB", "missing.py")
+	if _, err := (Engine{Submit: e.Submit, Jars: e.Jars}).Locate(); err == nil || !strings.Contains(err.Error(), "missing.py") {
+		t.Fatalf("Locate with a missing TSBENCH_SPARK_JOB: %v, want an error naming it", err)
+	}
+}

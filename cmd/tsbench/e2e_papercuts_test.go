@@ -1,0 +1,137 @@
+package main
+
+// Papercuts a user meets outside the checkout (issue 32): the Spark job
+// must come with the binary, and a DB_NAME that does not exist yet must be
+// created by the target, not end the run.
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+	"github.com/jackc/pgx/v5"
+	"github.com/tsbench/tsbench/internal/analytics/spark"
+	"github.com/tsbench/tsbench/internal/target/targettest"
+	"github.com/tsbench/tsbench/internal/testenv"
+)
+
+// tsbenchIn runs the binary like tsbench does, but from working directory
+// dir.
+func tsbenchIn(t *testing.T, dir string, env []string, args ...string) result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	r := result{stdout: out.String(), stderr: errb.String()}
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		r.code = ee.ExitCode()
+	case err != nil:
+		t.Fatalf("run tsbench %v in %s: %v", args, dir, err)
+	}
+	return r
+}
+
+// freshDB is a database name no other test or run uses.
+func freshDB(prefix string) string {
+	b := make([]byte, 5)
+	rand.Read(b)
+	return prefix + hex.EncodeToString(b)
+}
+
+// dropMariaDB removes database name from the MariaDB server after the test.
+func dropMariaDB(t *testing.T, name string) {
+	t.Cleanup(func() {
+		cfg := mysql.NewConfig()
+		cfg.Net, cfg.Addr, cfg.User = "tcp", "127.0.0.1:3307", "root"
+		conn, err := mysql.NewConnector(cfg)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		db := sql.OpenDB(conn)
+		defer db.Close()
+		if _, err := db.Exec("DROP DATABASE IF EXISTS `" + name + "`"); err != nil {
+			t.Errorf("drop database %s: %v", name, err)
+		}
+	})
+}
+
+// das-events with the Spark engine, run from a directory with no checkout
+// around it (so the job cannot be found on disk) and into a database that
+// does not exist yet: the built-in job runs and every answer is checked
+// and right.
+func TestSparkAwayFromCheckout(t *testing.T) {
+	targettest.RequireServer(t, "mariadb", "127.0.0.1:3307")
+	if _, err := (spark.Engine{}).Locate(); err != nil {
+		testenv.Require(t, "Spark is not installed: "+err.Error())
+	}
+	db := freshDB("tsbench_away_")
+	dropMariaDB(t, db)
+	work, data := t.TempDir(), t.TempDir()
+	r := tsbenchIn(t, work, []string{"TSBENCH_SPARK_JOB="}, "run", "--scenario", "das-events", "--target", "mysql",
+		"--scale", "0.002", "--set", "DB_NAME="+db, "--analytics-engine", "spark", "--quiet", "--data-dir", data)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", r.code, tail(r.stdout, 40), r.stderr)
+	}
+	if !strings.Contains(r.stdout, "run by Apache Spark") {
+		t.Errorf("output does not say Spark ran the analytics:\n%s", tail(r.stdout, 30))
+	}
+	res := readScenario(t, data)
+	if len(res.Analytics) != 1 || len(res.Analytics[0].Queries) != 5 {
+		t.Fatalf("analytics: %+v", res.Analytics)
+	}
+	for _, o := range res.Analytics[0].Queries {
+		if !o.Checked || o.Error != "" {
+			t.Errorf("%s: %+v", o.Name, o)
+		}
+	}
+}
+
+// A run with DB_NAME naming a database that does not exist yet creates it
+// (two clients opening it at once) and writes every point into it.
+func TestRunCreatesPostgresDatabase(t *testing.T) {
+	targettest.RequireServer(t, "postgres", "127.0.0.1:5433")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	pg, err := pgx.Connect(ctx, "host=127.0.0.1 port=5433 dbname=postgres user=postgres password=postgres sslmode=disable")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pg.Close(context.Background()) }) // after the drop below
+	db := freshDB("tsbench_crashdb_")
+	t.Cleanup(func() {
+		if _, err := pg.Exec(context.Background(), "DROP DATABASE IF EXISTS "+db+" WITH (FORCE)"); err != nil {
+			t.Errorf("drop database %s: %v", db, err)
+		}
+	})
+	r := tsbench(t, nil, "run", "--target", "postgres", "--set", "DB_NAME="+db, "--devices", "4", "--clients", "2",
+		"--loop", "20", "--quiet", "--data-dir", t.TempDir())
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", r.code, tail(r.stdout, 40), r.stderr)
+	}
+	in, err := pgx.Connect(ctx, "host=127.0.0.1 port=5433 user=postgres password=postgres sslmode=disable dbname="+db)
+	if err != nil {
+		t.Fatalf("the run did not create database %s: %v", db, err)
+	}
+	defer in.Close(context.Background())
+	var n int64
+	if err := in.QueryRow(ctx, "SELECT count(*) FROM points").Scan(&n); err != nil || n == 0 {
+		t.Errorf("points in %s: %d (%v), want some", db, n, err)
+	}
+}
