@@ -151,8 +151,8 @@ func checkReplay(t *testing.T, s *summary.Summary, pts []userPoint) {
 		}
 		answered += q.Points
 	}
-	if len(v.Queries) != 3 || answered == 0 {
-		t.Fatalf("query checks %+v: want TIME_RANGE, AGG_RANGE and LATEST_POINT, with points", v.Queries)
+	if len(v.Queries) != 3*5 || answered == 0 {
+		t.Fatalf("query checks %+v: want QUERY_CHECKS (5) of TIME_RANGE, AGG_RANGE and LATEST_POINT, with points", v.Queries)
 	}
 	rp := s.Replay
 	if rp == nil || rp.Devices != len(userDevices) || rp.Sensors != len(userSensors) || rp.Rows != userRows*3+1 || rp.DuplicateRows != 1 || rp.Repeat {
@@ -402,7 +402,7 @@ func TestReplayQueryCheckCatchesWrongValues(t *testing.T) {
 	r := tsbench(t, nil, append([]string{"run", "--quiet", "--results", "off", "--data-dir", dataDir, "--json", jsonPath,
 		"--set", "IS_DELETE_DATA=false", "--set", "CREATE_SCHEMA=false"}, args...)...)
 	s := readSummary(t, jsonPath)
-	if r.code != 3 || !s.Verify.OK || !strings.Contains(r.stdout, "MISMATCH TIME_RANGE: sum of values") {
+	if r.code != 3 || !s.Verify.OK || !strings.Contains(r.stdout, "MISMATCH TIME_RANGE (devices [") || !strings.Contains(r.stdout, "): sum of values") {
 		t.Fatalf("exit %d, verify %+v, want 3 with the count OK and the answers refused\n%s", r.code, s.Verify, r.stdout)
 	}
 }
@@ -480,7 +480,7 @@ func TestReplayRepeatsWithShiftedTimes(t *testing.T) {
 		t.Fatalf("repeat %v, wrote %+v: want more than the file's %d points in 2 s", s.Replay.Repeat, w, len(pts))
 	}
 	v := s.Verify
-	if !v.OK || v.StoredPoints != v.ExpectedPoints || v.ExpectedPoints+v.DuplicatePoints != w.OKPoints || len(v.Queries) != 3 {
+	if !v.OK || v.StoredPoints != v.ExpectedPoints || v.ExpectedPoints+v.DuplicatePoints != w.OKPoints || len(v.Queries) != 3*5 {
 		t.Fatalf("verify %+v for %d written points", v, w.OKPoints)
 	}
 	for _, q := range v.Queries { // the latest points are in the last repetition

@@ -126,6 +126,11 @@ func TestRunOnEveryServer(t *testing.T) {
 			if len(s.Operations) != 11 || s.Environment.ServerVersion == "" || s.Failed() {
 				t.Fatalf("%d operation rows, server version %q", len(s.Operations), s.Environment.ServerVersion)
 			}
+			// The generated run's answers were checked against the
+			// generator: QUERY_CHECKS (5) of each of the ten kinds.
+			if n := len(s.Verify.Queries); n != 50 || s.Verify.Mismatch() || !strings.Contains(r.stdout, "Query answers: 50 of 50 agree") {
+				t.Fatalf("%d query checks, mismatch %v:\n%s", n, s.Verify.Mismatch(), tail(r.stdout, 12))
+			}
 		})
 	}
 }

@@ -61,6 +61,7 @@ type Config struct {
 	Clients           int           // CLIENT_NUMBER / DATA_CLIENT_NUMBER
 	SchemaClients     int           // SCHEMA_CLIENT_NUMBER (accepted; schema is created once)
 	Verify            bool          // --verify
+	QueryChecks       int           // QUERY_CHECKS: answers checked per query kind after the run
 	ClusterIndex      int           // BENCHMARK_INDEX (with BENCHMARK_CLUSTER): device offset
 	Cluster           bool          // BENCHMARK_CLUSTER
 

@@ -32,6 +32,7 @@ func Default() *Config {
 		Clients:       4,
 		SchemaClients: 1,
 		Verify:        true,
+		QueryChecks:   5,
 		WriteTimeout:  120 * time.Second,
 
 		RetryBackoff:    100 * time.Millisecond,

@@ -204,6 +204,8 @@ var keyTable = concat(
 			intField(func(c *Config) *int { return &c.SchemaClients }, 1, maxCount)),
 		key("VERIFY", "after the run, check that the database stores every acknowledged point",
 			boolField(func(c *Config) *bool { return &c.Verify })),
+		key("QUERY_CHECKS", "after a verified run, query answers checked per kind against the data written (0 = none)",
+			intField(func(c *Config) *int { return &c.QueryChecks }, 0, 1000)),
 		key("BENCHMARK_CLUSTER", "one of several tsbench instances sharing the devices",
 			boolField(func(c *Config) *bool { return &c.Cluster })),
 		key("BENCHMARK_INDEX", "instance number in cluster mode: instance i owns devices [i*N, (i+1)*N)",

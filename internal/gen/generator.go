@@ -76,6 +76,10 @@ func (g *Generator) Schema() *ts.Schema { return g.schema }
 // BatchSize is the number of rows per batch.
 func (g *Generator) BatchSize() int { return g.opts.BatchSize }
 
+// InOrder reports whether rows are delivered in time order, so that the
+// first n*BatchSize rows of a device are exactly its first n batches.
+func (g *Generator) InOrder() bool { return g.opts.Order.Mode == InOrder }
+
 // ModelOf tells which value model a sensor follows.
 func (g *Generator) ModelOf(sensor int) Model { return g.models[sensor].model }
 

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -249,28 +250,46 @@ func replayLine(r *summary.Replay) string {
 // queryCheckLine says how the query answers checked after a replay
 // compared with the data.
 func queryCheckLine(v *summary.Verify) string {
-	if v == nil || len(v.Queries) == 0 {
+	if v == nil {
 		return ""
 	}
-	var names, bad []string
+	if v.QueriesSkipped != "" {
+		return "Query answers: not checked: " + v.QueriesSkipped
+	}
+	if len(v.Queries) == 0 {
+		return ""
+	}
+	var kinds, bad []string
 	agree := 0
 	for _, q := range v.Queries {
 		switch {
 		case q.Error != "":
 			bad = append(bad, q.Query+" failed: "+oneLine(q.Error, exampleMax))
 		case !q.OK:
-			bad = append(bad, "MISMATCH "+q.Query+": "+q.Detail)
+			bad = append(bad, "MISMATCH "+q.Query+" ("+q.Window+"): "+q.Detail)
 		default:
 			agree++
-			names = append(names, q.Query)
+			if !slices.Contains(kinds, q.Query) {
+				kinds = append(kinds, q.Query)
+			}
 		}
 	}
 	text := fmt.Sprintf("Query answers: %d of %d agree with the data written", agree, len(v.Queries))
-	if len(names) > 0 {
-		text += " (" + strings.Join(names, ", ") + ")"
+	if len(kinds) > 0 {
+		text += " (" + strings.Join(kinds, ", ") + ")"
+	}
+	if v.QueriesSeconds > 0 {
+		text += fmt.Sprintf(", checked in %s s after the measured run", f2(v.QueriesSeconds))
+	}
+	if len(bad) > shownDisagreements {
+		bad = append(bad[:shownDisagreements], fmt.Sprintf("and %d more (the JSON summary lists every check)", len(bad)-shownDisagreements))
 	}
 	if len(bad) > 0 {
 		text += "; " + strings.Join(bad, "; ")
 	}
 	return text
 }
+
+// shownDisagreements bounds the disagreements the console lists: one wrong
+// answer usually repeats in every check of its kind.
+const shownDisagreements = 3

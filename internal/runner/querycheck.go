@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/tsbench/tsbench/internal/summary"
 	"github.com/tsbench/tsbench/internal/target"
@@ -13,18 +14,32 @@ import (
 	"github.com/tsbench/tsbench/internal/workload"
 )
 
-// defaultChecks are the kinds checked after a write-only replay: a range,
-// an aggregate and the latest points cover every stored value's path.
+// defaultChecks are the kinds checked after a write-only run: a range, an
+// aggregate and the latest points cover every stored value's path.
 var defaultChecks = []ts.QueryKind{ts.TimeRange, ts.AggRange, ts.LatestPoint}
 
-// checkQueries asks the target, after a replay whose every write was
-// stored, one query of each kind the mix runs (defaultChecks for a
-// write-only mix) with the parameters client 0 draws, and compares each
-// answer with the one computed from the rows the run wrote (the file's
-// last value for a repeated time). nil when there is nothing to check.
+// expectation computes, from the rows a run wrote, what a query must
+// answer: the generator for a generated run, the file for a replay.
+type expectation interface {
+	// series returns the points of one series that q's time condition
+	// selects among the device's first rows rows.
+	series(q *ts.Query, dev *ts.Device, sensor int, rows int64) (clientside.Series, error)
+}
+
+// checkQueries asks the target, after a run whose every write was stored,
+// QUERY_CHECKS queries of each kind the mix runs (defaultChecks for a
+// write-only mix), with the parameters client 0 draws, and compares each
+// answer with the one computed from the rows the run wrote. The checks are
+// timed apart from the measured run. nil when there is nothing to check.
 func (r *Runner) checkQueries(ctx context.Context, admin target.Target, clients []*client, s *summary.Summary) []summary.QueryCheck {
-	src, ok := r.src.(dataSource)
-	if !ok || s.Verify == nil || !s.Verify.OK || s.Interrupted || s.Failed() {
+	exp, ok := r.src.(expectation)
+	if !ok || r.cfg.QueryChecks == 0 || s.Verify == nil || !s.Verify.OK || s.Interrupted || s.Failed() {
+		return nil
+	}
+	if g, ok := r.src.(genSource); ok && !g.g.InOrder() && s.StopReason != "loop" {
+		// A window of out-of-order rows is a permutation sent over several
+		// batches: stopped inside one, the rows it stored are not a prefix.
+		s.Verify.QueriesSkipped = "an out-of-order run stopped before its loop ended; its stored rows are not a prefix of the data"
 		return nil
 	}
 	rows := map[int]int64{} // rows written, by device index
@@ -33,6 +48,26 @@ func (r *Runner) checkQueries(ctx context.Context, admin target.Target, clients 
 			rows[c.devices[i].Index] = c.stored[i] * int64(r.cfg.BatchSize)
 		}
 	}
+	start := time.Now()
+	defer func() { s.Verify.QueriesSeconds = time.Since(start).Seconds() }()
+	queries := workload.NewQueries(r.cfg, r.schema, 0)
+	var out []summary.QueryCheck
+	for _, k := range r.checkedKinds() {
+		for range r.cfg.QueryChecks {
+			var q ts.Query
+			queries.Next(k, &q)
+			q.Devices, q.Sensors = ownDevices(q.Devices, rows), slices.Clone(q.Sensors)
+			if len(q.Devices) == 0 {
+				continue // another worker's devices: theirs to check
+			}
+			out = append(out, checkQuery(ctx, admin, exp, &q, rows))
+		}
+	}
+	return out
+}
+
+// checkedKinds are the query kinds of the mix, or defaultChecks.
+func (r *Runner) checkedKinds() []ts.QueryKind {
 	var kinds []ts.QueryKind
 	for _, k := range ts.QueryKinds {
 		if r.cfg.QueryWeight(k) > 0 {
@@ -40,34 +75,33 @@ func (r *Runner) checkQueries(ctx context.Context, admin target.Target, clients 
 		}
 	}
 	if len(kinds) == 0 {
-		kinds = defaultChecks
+		return defaultChecks
 	}
-	queries := workload.NewQueries(r.cfg, r.schema, 0)
-	var out []summary.QueryCheck
-	for _, k := range kinds {
-		var q ts.Query
-		queries.Next(k, &q)
-		q.Devices, q.Sensors = slices.Clone(q.Devices), slices.Clone(q.Sensors)
-		out = append(out, r.checkQuery(ctx, admin, src, &q, rows))
+	return kinds
+}
+
+// ownDevices keeps the devices whose rows this process wrote.
+func ownDevices(devs []*ts.Device, rows map[int]int64) []*ts.Device {
+	var out []*ts.Device
+	for _, d := range devs {
+		if _, ok := rows[d.Index]; ok {
+			out = append(out, d)
+		}
 	}
 	return out
 }
 
-func (r *Runner) checkQuery(ctx context.Context, admin target.Target, src dataSource, q *ts.Query, rows map[int]int64) summary.QueryCheck {
-	qc := summary.QueryCheck{Query: q.Kind.String()}
+func checkQuery(ctx context.Context, admin target.Target, exp expectation, q *ts.Query, rows map[int]int64) summary.QueryCheck {
+	qc := summary.QueryCheck{Query: q.Kind.String(), Window: describeWindow(q)}
 	var all []clientside.Series
 	for _, d := range q.Devices {
-		n := rows[d.Index]
-		if !src.repeat {
-			n = min(n, src.ds.Devices[d.Index-src.ds.Devices[0].Index].Rows)
-		}
 		for _, sn := range q.Sensors {
-			sr, err := src.ds.Series(d, sn, n)
+			sr, err := exp.series(q, d, sn, rows[d.Index])
 			if err != nil {
 				qc.Error = fmt.Sprintf("read the data: %v", err)
 				return qc
 			}
-			all = append(all, clientside.InWindow(q, sr))
+			all = append(all, sr)
 		}
 	}
 	want := clientside.Answer(q, all)
@@ -83,4 +117,69 @@ func (r *Runner) checkQuery(ctx context.Context, admin target.Target, src dataSo
 		qc.OK = qc.Detail == ""
 	}
 	return qc
+}
+
+// describeWindow names a checked query's parameters, so that a
+// disagreement can be re-run by hand.
+func describeWindow(q *ts.Query) string {
+	var devs []string
+	for _, d := range q.Devices {
+		devs = append(devs, d.Name)
+	}
+	return fmt.Sprintf("devices %v sensors %v time [%d, %d)", devs, q.Sensors, q.Start, q.End)
+}
+
+// series of a replay: the file's points of the series, the last value for a
+// repeated time, within the query's window.
+func (s dataSource) series(q *ts.Query, dev *ts.Device, sensor int, rows int64) (clientside.Series, error) {
+	if !s.repeat {
+		rows = min(rows, s.ds.Devices[dev.Index-s.ds.Devices[0].Index].Rows)
+	}
+	sr, err := s.ds.Series(dev, sensor, rows)
+	if err != nil {
+		return nil, err
+	}
+	return clientside.InWindow(q, sr), nil
+}
+
+// series of a generated run: the generator's rows within the window, computed
+// from their indexes alone (row k is at START_TIME + k*POINT_STEP).
+func (s genSource) series(q *ts.Query, dev *ts.Device, sensor int, rows int64) (clientside.Series, error) {
+	lo, hi := s.rowWindow(q, rows)
+	out := make(clientside.Series, 0, max(hi-lo, 0))
+	for k := lo; k < hi; k++ {
+		v, numeric := s.g.Number(dev.Index, sensor, k)
+		out = append(out, clientside.Point{T: s.g.Time(k), V: v, Numeric: numeric})
+	}
+	return out, nil
+}
+
+// rowWindow is the rows [lo, hi) of the first rows that q's time condition
+// selects.
+func (s genSource) rowWindow(q *ts.Query, rows int64) (lo, hi int64) {
+	switch {
+	case q.Kind == ts.PrecisePoint:
+		k, exact := s.g.RowAt(q.Start)
+		if !exact || k < 0 || k >= rows {
+			return 0, 0
+		}
+		return k, k + 1
+	case q.Kind.HasTimeRange():
+		return min(s.firstRowFrom(q.Start), rows), min(s.firstRowFrom(q.End), rows)
+	case q.Kind == ts.LatestPoint:
+		return max(rows-1, 0), rows
+	}
+	return 0, rows // the whole series: Q5's value filter
+}
+
+// firstRowFrom is the first row at time t or later.
+func (s genSource) firstRowFrom(t int64) int64 {
+	k, exact := s.g.RowAt(t)
+	switch {
+	case k < 0:
+		return 0
+	case exact:
+		return k
+	}
+	return k + 1
 }

@@ -107,9 +107,14 @@ type Verify struct {
 	// the server may have stored them or not, so a correct server holds
 	// from ExpectedPoints up to this many more, never fewer.
 	InDoubtPoints int64 `json:"in_doubt_points,omitempty"`
-	// Queries are the query answers checked after a replay against the
-	// data the run wrote.
+	// Queries are the query answers checked after the run against the
+	// data it wrote (QUERY_CHECKS per kind), generated or replayed.
 	Queries []QueryCheck `json:"queries,omitempty"`
+	// QueriesSeconds is how long the checks took, outside the measured run.
+	QueriesSeconds float64 `json:"queries_seconds,omitempty"`
+	// QueriesSkipped says why no answer was checked, when that is worth
+	// saying (a run whose stored rows cannot be computed).
+	QueriesSkipped string `json:"queries_skipped,omitempty"`
 	// Method says how a merged run was verified: counted once on the
 	// server over every worker's devices, or the sum of the workers' own
 	// counts.
@@ -432,6 +437,7 @@ func (s *Summary) Status() string {
 // QueryCheck is one query answer compared with the data.
 type QueryCheck struct {
 	Query  string `json:"query"`
+	Window string `json:"window,omitempty"` // devices, sensors and time range asked
 	OK     bool   `json:"ok"`
 	Points int64  `json:"points"`
 	Detail string `json:"detail,omitempty"` // how the answer differs

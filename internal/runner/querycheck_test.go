@@ -1,0 +1,127 @@
+package runner
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tsbench/tsbench/internal/config"
+	"github.com/tsbench/tsbench/internal/summary"
+	"github.com/tsbench/tsbench/internal/target"
+	"github.com/tsbench/tsbench/internal/ts"
+)
+
+// A generated run ends with QUERY_CHECKS answers of every kind in its mix
+// checked against the generator, all agreeing on a correct target.
+func TestGeneratedRunChecksAnswers(t *testing.T) {
+	s := run(t, "DB_SWITCH=sqlite", "DEVICE_NUMBER=3", "SENSOR_NUMBER=4", "CLIENT_NUMBER=2", "LOOP=40",
+		"BATCH_SIZE_PER_WRITE=20", "QUERY_CHECKS=3")
+	v := s.Verify
+	if v == nil || !v.OK || len(v.Queries) != 3*len(ts.QueryKinds) {
+		t.Fatalf("verify %+v: want %d checked answers", v, 3*len(ts.QueryKinds))
+	}
+	withPoints := 0
+	for _, q := range v.Queries {
+		if !q.OK || q.Error != "" || q.Window == "" {
+			t.Errorf("check %+v", q)
+		}
+		if q.Points > 0 {
+			withPoints++
+		}
+	}
+	if withPoints < len(v.Queries)/2 || v.QueriesSeconds <= 0 {
+		t.Fatalf("%d of %d checks had points, %v s: the checks must read real data", withPoints, len(v.Queries), v.QueriesSeconds)
+	}
+	if s.Verify.Mismatch() {
+		t.Fatal("a run whose answers agree is a mismatch")
+	}
+}
+
+// QUERY_CHECKS=0 checks nothing.
+func TestNoQueryChecks(t *testing.T) {
+	s := run(t, "DB_SWITCH=sqlite", "DEVICE_NUMBER=1", "SENSOR_NUMBER=6", "CLIENT_NUMBER=1", "LOOP=11", "QUERY_CHECKS=0")
+	if s.Verify == nil || !s.Verify.OK || len(s.Verify.Queries) != 0 {
+		t.Fatalf("verify %+v", s.Verify)
+	}
+}
+
+// altered is a real target whose range queries return one value off: the
+// checks must see it and fail verification.
+type altered struct{ target.Target }
+
+func (a altered) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
+	r, err := a.Target.Query(ctx, q)
+	if q.Kind == ts.TimeRange && r.Points > 0 {
+		r.Sum += 0.01
+	}
+	return r, err
+}
+
+// Bind forwards to the real target, which binds its client connections to
+// the schema the admin connection created.
+func (a altered) Bind(ctx context.Context, s *ts.Schema) error {
+	if b, ok := a.Target.(target.Binder); ok {
+		return b.Bind(ctx, s)
+	}
+	return nil
+}
+
+func TestAlteredAnswerFailsVerification(t *testing.T) {
+	c, err := config.FromArgs("DB_SWITCH=sqlite", "DEVICE_NUMBER=2", "SENSOR_NUMBER=2", "CLIENT_NUMBER=1", "LOOP=22")
+	if err != nil {
+		t.Fatal(err)
+	}
+	real, err := target.Lookup("sqlite")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := *real
+	d.Open = func(ctx context.Context, o target.Options) (target.Target, error) {
+		conn, err := real.Open(ctx, o)
+		if err != nil {
+			return nil, err
+		}
+		return altered{conn}, nil
+	}
+	r, err := New(c, &d, target.Options{Database: "test", DataDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	s, err := r.Run(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.Verify.OK || !s.Verify.Mismatch() {
+		t.Fatalf("stored count OK %v, mismatch %v: the altered answers went unnoticed", s.Verify.OK, s.Verify.Mismatch())
+	}
+	bad := badChecks(s.Verify)
+	if len(bad) == 0 || len(bad) != countKind(s.Verify, "TIME_RANGE") {
+		t.Fatalf("disagreements %v: want every TIME_RANGE check and nothing else", bad)
+	}
+	if !strings.Contains(bad[0].Detail, "sum of values") || !strings.Contains(bad[0].Window, "devices [") {
+		t.Fatalf("disagreement %+v does not say what differs and which query", bad[0])
+	}
+}
+
+func badChecks(v *summary.Verify) []summary.QueryCheck {
+	var out []summary.QueryCheck
+	for _, q := range v.Queries {
+		if !q.OK {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+func countKind(v *summary.Verify, kind string) int {
+	n := 0
+	for _, q := range v.Queries {
+		if q.Query == kind {
+			n++
+		}
+	}
+	return n
+}
