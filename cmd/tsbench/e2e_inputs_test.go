@@ -147,3 +147,24 @@ func TestInputDurationLikeK6(t *testing.T) {
 		t.Errorf("--duration 30s --loop 100: elapsed %.2f s, stopped by %s; want the loop to end it", s.Elapsed, s.StopReason)
 	}
 }
+
+// IoT-benchmark's own configuration/conf/config.properties sets no key:
+// given to tsbench, it runs IoT-benchmark's default workload (20 clients,
+// 6000 devices x 200 sensors), and the header says which defaults applied.
+func TestIoTBenchmarkOwnPropertiesFile(t *testing.T) {
+	dir, env := inputEnv(t)
+	props := writeInputFile(t, dir, "config.properties",
+		"# IoT-benchmark's shipped file: every key commented out\n#DB_SWITCH=IoTDB-200-SESSION_BY_TABLET\n#DEVICE_NUMBER=6000\n#LOOP=100\n")
+	for _, flag := range []string{"--config", "--properties"} {
+		r := tsbench(t, env, "run", flag, props, "--target", "null", "--loop", "1", "--quiet")
+		if r.code != 0 {
+			t.Fatalf("%s: exit %d\n%s", flag, r.code, r.stderr)
+		}
+		for _, want := range []string{"target null, 20 clients, 6000 devices x 200 sensors",
+			"keys the .properties file leaves out take IoT-benchmark's defaults: CLIENT_NUMBER=20"} {
+			if !strings.Contains(r.stderr, want) {
+				t.Errorf("%s: stderr lacks %q:\n%s", flag, want, r.stderr)
+			}
+		}
+	}
+}

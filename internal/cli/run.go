@@ -165,7 +165,14 @@ const passwordEnv = "TSBENCH_PASSWORD"
 // loadConfig applies defaults, scenario, files, --set and flags in order.
 // A scenario run calls it once per phase with that phase's settings.
 func loadConfig(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stderr io.Writer, layers ...scenario.Setting) (*config.Config, error) {
+	propsFile := f.properties
+	if strings.HasSuffix(f.configFile, ".properties") {
+		propsFile = f.configFile // IoT-benchmark's format, whichever flag named it
+	}
 	cfg := config.Default()
+	if propsFile != "" {
+		cfg = config.IoTBenchmarkDefault()
+	}
 	var warnings []string
 	warn := func(ws []string) { warnings = append(warnings, ws...) }
 	for _, l := range layers {
@@ -178,15 +185,15 @@ func loadConfig(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stderr io.Wri
 	if pw := os.Getenv(passwordEnv); pw != "" {
 		cfg.Password = pw
 	}
-	if f.configFile != "" {
+	if f.configFile != "" && f.configFile != propsFile {
 		ws, err := loadFile(f.configFile, func(r io.Reader) ([]string, error) { return config.LoadYAML(cfg, r, f.configFile) })
 		if err != nil {
 			return nil, err
 		}
 		warn(ws)
 	}
-	if f.properties != "" {
-		ws, err := loadFile(f.properties, func(r io.Reader) ([]string, error) { return config.LoadProperties(cfg, r, f.properties) })
+	if propsFile != "" {
+		ws, err := loadFile(propsFile, func(r io.Reader) ([]string, error) { return config.LoadProperties(cfg, r, propsFile) })
 		if err != nil {
 			return nil, err
 		}
@@ -374,6 +381,9 @@ func runBenchmark(cfg *config.Config, label string, out runOutputs, stdout, stde
 	}
 	fmt.Fprintf(stderr, "tsbench: run %s: target %s, %d clients, %d devices x %d sensors, data in %s\n",
 		runID, driver.Name, cfg.Clients, cfg.Devices, cfg.Sensors, opts.DataDir)
+	if used := config.IoTBenchmarkDefaultsUsed(cfg); len(used) > 0 {
+		fmt.Fprintf(stderr, "tsbench: keys the .properties file leaves out take IoT-benchmark's defaults: %s\n", strings.Join(used, ", "))
+	}
 	partial := partialRun(cfg, runID, label, driver)
 	r.OnMeasure = func(start time.Time) {
 		partial.MeasureStarted = start.UTC()

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/tsbench/tsbench/internal/ts"
@@ -94,4 +95,52 @@ func Default() *Config {
 		ProgressInterval: 5 * time.Second,
 		CSVOutput:        true,
 	}
+}
+
+// IoTBenchmarkDefaults are the keys whose default in IoT-benchmark (its
+// Config.java and DBConfig.java) differs from tsbench's, with IoT-benchmark's
+// value. A config.properties sets only what it changes, and IoT-benchmark's
+// own files set little more than the connection (its
+// configuration/conf/config.properties sets nothing at all): read on top of
+// tsbench's defaults, such a file would run another workload. Read on top of
+// these, it runs the one it runs in IoT-benchmark.
+var IoTBenchmarkDefaults = []struct{ Key, Value string }{
+	{"DB_SWITCH", "IoTDB-200-SESSION_BY_TABLET"},
+	{"CLIENT_NUMBER", "20"},
+	{"SCHEMA_CLIENT_NUMBER", "20"},
+	{"DEVICE_NUMBER", "6000"},
+	{"SENSOR_NUMBER", "200"},
+	{"LOOP", "100"},
+	{"OPERATION_PROPORTION", "1:0:0:0:0:0:0:0:0:0:0"},
+	{"INIT_WAIT_TIME", "1000"},
+	{"IS_QUIET_MODE", "true"},
+}
+
+// IoTBenchmarkDefault is the configuration a config.properties file starts
+// from: tsbench's defaults with IoTBenchmarkDefaults applied. Flags, --set
+// and YAML files start from Default.
+func IoTBenchmarkDefault() *Config {
+	c := Default()
+	for _, d := range IoTBenchmarkDefaults {
+		if _, err := assign(c, d.Key, d.Value, IoTBenchmarkOrigin); err != nil {
+			panic(fmt.Sprintf("config: IoT-benchmark default %s=%s: %v", d.Key, d.Value, err)) // a bug in the table above
+		}
+	}
+	return c
+}
+
+// IoTBenchmarkOrigin is the Origin of a key that took IoT-benchmark's
+// default.
+const IoTBenchmarkOrigin = "IoT-benchmark's default"
+
+// IoTBenchmarkDefaultsUsed lists, as KEY=VALUE, the IoT-benchmark defaults
+// that nothing overrode: what the run header says it applied.
+func IoTBenchmarkDefaultsUsed(c *Config) []string {
+	var out []string
+	for _, d := range IoTBenchmarkDefaults {
+		if c.Origin(d.Key) == IoTBenchmarkOrigin {
+			out = append(out, d.Key+"="+d.Value)
+		}
+	}
+	return out
 }

@@ -386,3 +386,42 @@ func TestSet(t *testing.T) {
 		t.Errorf("OP_MIN_INTERVAL=-1 resolved to %v, want POINT_STEP 5s", c.OpMinInterval)
 	}
 }
+
+// A config.properties starts from IoT-benchmark's defaults: its own
+// configuration/conf/config.properties, whose every key is commented out,
+// runs 20 clients on 6000 devices x 200 sensors, LOOP 100, writes only, on
+// IoTDB. Keys the file sets win; YAML and flags keep tsbench's defaults.
+func TestPropertiesStartFromIoTBenchmarkDefaults(t *testing.T) {
+	c := IoTBenchmarkDefault()
+	if _, err := LoadProperties(c, strings.NewReader("# DEVICE_NUMBER=6000\n# every key commented out\n"), "config.properties"); err != nil {
+		t.Fatal(err)
+	}
+	want := []int64{20, 20, 6000, 200, 100}
+	got := []int64{int64(c.Clients), int64(c.SchemaClients), int64(c.Devices), int64(c.Sensors), c.Loop}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("clients, schema clients, devices, sensors, loop = %v, want %v", got, want)
+		}
+	}
+	if c.Target != "IoTDB-200-SESSION_BY_TABLET" || c.Proportion != [11]int64{1} || c.InitWait != time.Second {
+		t.Fatalf("target %s, proportion %v, init wait %v", c.Target, c.Proportion, c.InitWait)
+	}
+	if used := IoTBenchmarkDefaultsUsed(c); len(used) != len(IoTBenchmarkDefaults) {
+		t.Fatalf("defaults used %v, want all %d", used, len(IoTBenchmarkDefaults))
+	}
+	c = IoTBenchmarkDefault()
+	if _, err := LoadProperties(c, strings.NewReader("DEVICE_NUMBER=10\nCLIENT_NUMBER=2\n"), "config.properties"); err != nil {
+		t.Fatal(err)
+	}
+	if c.Devices != 10 || c.Clients != 2 || c.Sensors != 200 {
+		t.Fatalf("devices %d, clients %d, sensors %d: the file's keys win, the rest are IoT-benchmark's", c.Devices, c.Clients, c.Sensors)
+	}
+	for _, u := range IoTBenchmarkDefaultsUsed(c) {
+		if strings.HasPrefix(u, "DEVICE_NUMBER=") || strings.HasPrefix(u, "CLIENT_NUMBER=") {
+			t.Fatalf("%s reported as a default although the file set it", u)
+		}
+	}
+	if d := Default(); d.Devices != 20 || d.Target != "sqlite" || len(IoTBenchmarkDefaultsUsed(d)) != 0 {
+		t.Fatalf("tsbench's own defaults changed: %d devices, target %s", d.Devices, d.Target)
+	}
+}
