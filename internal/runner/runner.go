@@ -96,6 +96,9 @@ type Barrier interface {
 // New prepares a run of cfg against the driver.
 func New(cfg *config.Config, d *target.Driver, opts target.Options) (*Runner, error) {
 	schema := workload.Schema(cfg)
+	if err := checkTypes(d, schema, cfg.TypeProportion); err != nil {
+		return nil, err
+	}
 	g, err := gen.New(schema, workload.GenOptions(cfg))
 	if err != nil {
 		return nil, err
