@@ -5,6 +5,7 @@ package report
 
 import (
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -66,17 +67,51 @@ func banner(title string, width int) string {
 }
 
 // row lays cells out left-aligned: the first in a resultWidth column, the
-// rest in columns of width. A cell as wide as its column still gets one space
-// (IoT-benchmark glues "VALUE_RANGE_QUERY_DESC0" together at width 20).
-// Trailing spaces are dropped: IoT-benchmark pads the last column too, but
-// invisible padding only gets in the way of diffs and golden files.
+// rest in columns of width, every cell padded as Java's "%-25s" pads it: to
+// the width when shorter, the last one too, and not at all when as wide
+// (IoT-benchmark glues such a cell to the next). The matrices are then the
+// same bytes as IoT-benchmark's, so the two tools' output diffs line by
+// line.
 func row(first string, rest []string, width int) string {
 	var b strings.Builder
-	b.WriteString(pad(first, resultWidth))
+	b.WriteString(javaPad(first, resultWidth))
 	for _, c := range rest {
-		b.WriteString(pad(c, width))
+		b.WriteString(javaPad(c, width))
 	}
-	return strings.TrimRight(b.String(), " ")
+	return b.String()
+}
+
+// javaPad is Java's String.format("%-Ns", s).
+func javaPad(s string, width int) string {
+	if len(s) >= width {
+		return s
+	}
+	return s + strings.Repeat(" ", width-len(s))
+}
+
+// iotBenchmarkOps are the rows of IoT-benchmark's matrices, in its order:
+// every operation it knows but its verification and device queries, a row
+// of zeros for those that did not run.
+var iotBenchmarkOps = []string{"INGESTION", "PRECISE_POINT", "TIME_RANGE", "VALUE_RANGE", "AGG_RANGE", "AGG_VALUE",
+	"AGG_RANGE_VALUE", "GROUP_BY", "LATEST_POINT", "RANGE_QUERY_DESC", "VALUE_RANGE_QUERY_DESC", "GROUP_BY_DESC", "SET_OPERATION"}
+
+// matrixOps are the rows a run's matrices print: IoT-benchmark's thirteen
+// when every operation is one of them, else (TPC-C, a scenario's own
+// operations) the run's operations as they are.
+func matrixOps(ops []summary.Operation) []summary.Operation {
+	byName := map[string]summary.Operation{}
+	for _, o := range ops {
+		if !slices.Contains(iotBenchmarkOps, o.Name) {
+			return ops
+		}
+		byName[o.Name] = o
+	}
+	out := make([]summary.Operation, len(iotBenchmarkOps))
+	for i, name := range iotBenchmarkOps {
+		out[i] = byName[name]
+		out[i].Name = name
+	}
+	return out
 }
 
 func pad(s string, width int) string {
@@ -89,7 +124,7 @@ func pad(s string, width int) string {
 func writeResultMatrix(b *strings.Builder, ops []summary.Operation) {
 	b.WriteString(banner("Result Matrix", resultBannerWidth) + "\n")
 	b.WriteString(row(resultHeader[0], resultHeader[1:], resultWidth) + "\n")
-	for _, o := range ops {
+	for _, o := range matrixOps(ops) {
 		b.WriteString(row(o.Name, resultCells(o), resultWidth) + "\n")
 	}
 	b.WriteString(strings.Repeat("-", resultBannerWidth) + "\n")
@@ -102,14 +137,16 @@ func resultCells(o summary.Operation) []string {
 		strconv.FormatInt(o.OKPoints, 10),
 		strconv.FormatInt(o.FailOperations, 10),
 		strconv.FormatInt(o.FailPoints, 10),
-		f2(o.Throughput),
+		javaF2(o.Throughput),
 	}
 }
 
+// writeLatencyMatrix prints a latency matrix after a blank line, as
+// IoT-benchmark's starts.
 func writeLatencyMatrix(b *strings.Builder, title string, ops []summary.Operation, cells func(summary.Operation) []string) {
-	b.WriteString(banner(title, latencyBannerWidth) + "\n")
+	b.WriteString("\n" + banner(title, latencyBannerWidth) + "\n")
 	b.WriteString(row("Operation", latencyHeader, latencyWidth) + "\n")
-	for _, o := range ops {
+	for _, o := range matrixOps(ops) {
 		b.WriteString(row(o.Name, cells(o), latencyWidth) + "\n")
 	}
 	b.WriteString(strings.Repeat("-", latencyBannerWidth) + "\n")
@@ -122,7 +159,7 @@ func latencyValues(l summary.Latency) []float64 {
 
 func latencyRow(o summary.Operation) []string {
 	cells := formatAll(latencyValues(o.LatencyMS))
-	return append(cells, f2(o.SlowestThreadMS))
+	return append(cells, javaF2(o.SlowestThreadMS))
 }
 
 // serviceRow prints "-" under SLOWEST_THREAD: the per-client sum is only
@@ -140,7 +177,7 @@ func serviceRow(o summary.Operation) []string {
 func formatAll(vs []float64) []string {
 	out := make([]string, len(vs))
 	for i, v := range vs {
-		out[i] = f2(v)
+		out[i] = javaF2(v)
 	}
 	return out
 }

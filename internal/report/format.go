@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"strings"
 	"time"
 )
@@ -68,6 +69,23 @@ func ShortDuration(d time.Duration) string {
 
 // f2 is IoT-benchmark's number format: String.format("%.2f").
 func f2(v float64) string { return fmt.Sprintf("%.2f", v) }
+
+// javaF2 is Java's String.format("%.2f", v), which IoT-benchmark's matrices
+// use: the exact binary value rounded half up, where Go's %.2f rounds a
+// tie to even (0.125 is "0.13" in Java, "0.12" in Go). A value that only
+// looks like a tie (2.675 is 2.67499999... in binary) rounds down in both.
+func javaF2(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return f2(v)
+	}
+	exact := new(big.Float).SetFloat64(v).Text('f', 1100) // every binary fraction ends by then
+	dot := strings.IndexByte(exact, '.')
+	if tail := strings.TrimRight(exact[dot+3:], "0"); tail != "5" {
+		return f2(v) // not a tie: both round to nearest
+	}
+	away := math.Copysign(0.005, v)
+	return f2(v + away) // a tie: half up, away from zero as Java's HALF_UP
+}
 
 // oneLine collapses runs of whitespace (including newlines of multi-line
 // server errors) to single spaces and cuts the text to max runes, so that an

@@ -55,3 +55,17 @@ func TestGroupThousands(t *testing.T) {
 		}
 	}
 }
+
+// javaF2 rounds as Java's String.format("%.2f") does (HALF_UP on the exact
+// binary value), which IoT-benchmark's matrices print.
+func TestJavaF2(t *testing.T) {
+	for v, want := range map[float64]string{
+		0.125: "0.13", 0.375: "0.38", 2.625: "2.63", -0.125: "-0.13", // exact ties: up, away from zero
+		2.675: "2.67", 1.005: "1.00", 0.115: "0.12", // look like ties, are not in binary
+		0: "0.00", 175260.544: "175260.54", 55934.345: "55934.35", 1e9: "1000000000.00",
+	} {
+		if got := javaF2(v); got != want {
+			t.Errorf("javaF2(%v) = %s, want %s", v, got, want)
+		}
+	}
+}
