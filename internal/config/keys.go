@@ -396,6 +396,12 @@ func ignoredKeys() []Key {
 		ignored("used only with USE_SSL=true, which tsbench refuses (no target connects over TLS yet)",
 			"TRUST_STORE_PATH", "TRUST_STORE_PWD", "KEY_STORE_PATH", "KEY_STORE_PWD", "SSL_PROTOCOL"),
 		ignored("the IoTDB REST interface is not a tsbench target", "REST_*"),
+		ignored("tsbench samples the server's CPU, memory, disk and network itself (--resources, tsbench monitor)",
+			"MONITOR_INTERVAL", "NET_DEVICE"),
+		ignored("IoT-benchmark adapter setting (CnosDB shards, IoTDB cluster node discovery); pass target settings with target_options",
+			"CNOSDB_SHARD_NUMBER", "IS_ALL_NODES_VISIBLE"),
+		ignored("tags of older IoT-benchmark releases; tsbench's are TAG_NUMBER, TAG_KEY_PREFIX, TAG_VALUE_PREFIX and TAG_VALUE_CARDINALITY",
+			"DEVICE_TAGS", "TAG_NAME_PREFIX"),
 		ignored("the Kafka source is not supported", "KAFKA_*", "ZOOKEEPER_*", "TOPIC_NAME"),
 	)
 }

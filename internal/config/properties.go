@@ -31,10 +31,27 @@ func LoadProperties(c *Config, r io.Reader, name string) (warnings []string, err
 		return nil, err
 	}
 	l := newFileLoader(c)
-	for _, e := range entries {
+	for _, e := range dataClientsLast(entries) {
 		l.assign(e.key, e.value, fmt.Sprintf("%s:%d", name, e.line))
 	}
 	return l.result()
+}
+
+// dataClientsLast moves DATA_CLIENT_NUMBER after every other key: in
+// IoT-benchmark it wins over CLIENT_NUMBER wherever each stands in the
+// file (CLIENT_NUMBER is only its fallback), while tsbench, which takes
+// both as one key, would let the later line win.
+func dataClientsLast(entries []propEntry) []propEntry {
+	out := make([]propEntry, 0, len(entries))
+	var last []propEntry
+	for _, e := range entries {
+		if strings.EqualFold(strings.TrimSpace(e.key), "DATA_CLIENT_NUMBER") {
+			last = append(last, e)
+			continue
+		}
+		out = append(out, e)
+	}
+	return append(out, last...)
 }
 
 // propEntry is one key/value pair and the line its logical line starts on.

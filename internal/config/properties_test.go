@@ -425,3 +425,34 @@ func TestPropertiesStartFromIoTBenchmarkDefaults(t *testing.T) {
 		t.Fatalf("tsbench's own defaults changed: %d devices, target %s", d.Devices, d.Target)
 	}
 }
+
+// Keys of IoT-benchmark's releases load (accepted with a note), so that
+// its shipped files and older users' files run; a key no release has is
+// still refused.
+func TestIoTBenchmarkReleaseKeysLoad(t *testing.T) {
+	for _, k := range []string{"MONITOR_INTERVAL=0", "NET_DEVICE=e", "CNOSDB_SHARD_NUMBER=32", "IS_ALL_NODES_VISIBLE=false",
+		"DEVICE_TAGS=a", "TAG_NAME_PREFIX=t", "IoTDB_DIALECT_MODE=tree", "ENCODING_DOUBLE=GORILLA", "TEST_DATA_STORE_IP=127.0.0.1"} {
+		warnings, err := LoadProperties(IoTBenchmarkDefault(), strings.NewReader(k+"\n"), "old.properties")
+		if err != nil || len(warnings) != 1 || !strings.Contains(warnings[0], "old.properties:1") {
+			t.Errorf("%s: warnings %v, error %v: want it accepted with one note", k, warnings, err)
+		}
+	}
+	if _, err := LoadProperties(IoTBenchmarkDefault(), strings.NewReader("DEVICE_NUMBR=3\n"), "typo.properties"); err == nil {
+		t.Error("a key no release has was accepted")
+	}
+}
+
+// DATA_CLIENT_NUMBER wins over CLIENT_NUMBER wherever it stands, as in
+// IoT-benchmark, where CLIENT_NUMBER is only its fallback.
+func TestDataClientNumberWins(t *testing.T) {
+	for _, file := range []string{"DATA_CLIENT_NUMBER=7\nCLIENT_NUMBER=3\n", "CLIENT_NUMBER=3\nDATA_CLIENT_NUMBER=7\n"} {
+		c := IoTBenchmarkDefault()
+		if _, err := LoadProperties(c, strings.NewReader(file), "c.properties"); err != nil || c.Clients != 7 {
+			t.Errorf("%q: clients %d, error %v; want 7", file, c.Clients, err)
+		}
+	}
+	c := IoTBenchmarkDefault()
+	if _, err := LoadProperties(c, strings.NewReader("CLIENT_NUMBER=3\n"), "c.properties"); err != nil || c.Clients != 3 {
+		t.Errorf("CLIENT_NUMBER alone: clients %d, error %v", c.Clients, err)
+	}
+}
