@@ -1,57 +1,77 @@
 package config
 
 import (
-	"github.com/tsbench/tsbench/internal/apportion"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
 // SensorTypes assigns a data type to each of n sensors by the proportion
-// prop (BOOLEAN:INT32:INT64:FLOAT:DOUBLE:TEXT). The schema builder and the
-// validation in Resolve both use it, so the check "enough numeric sensors
-// for the queries" is about the schema that will really be created. The
-// arithmetic is package apportion's, which also divides the operation mix.
-//
-// Counts come from largest-remainder apportionment: type t first gets
-// floor(n*prop[t]/sum); the sensors left over go one each to the types with
-// the largest remainders, ties going to the earlier type in proportion
-// order. So 1:1:1:1:1:1 with 300 sensors gives exactly 50 of each, and 1:2
-// (BOOLEAN:INT32) with 10 sensors gives 3 BOOLEAN and 7 INT32 (quotas 3.33
-// and 6.67).
-//
-// Order comes from smooth weighted round-robin over those counts: at each
-// sensor every type's credit grows by its count, the type with the most
-// credit (earliest on ties) takes the sensor and pays n. This spreads each
-// type evenly over the sensor indexes, so with 1:1:1:1:1:1 s_0 is BOOLEAN,
-// s_1 INT32, ..., s_5 TEXT, s_6 BOOLEAN again, and with 1:2 and 10 sensors
-// the order is INT32 BOOLEAN INT32 INT32 BOOLEAN INT32 INT32 INT32 BOOLEAN
-// INT32.
+// prop (BOOLEAN:INT32:INT64:FLOAT:DOUBLE:TEXT) as IoT-benchmark does (its
+// Config.initSensorCodes), so that a configuration gives every sensor the
+// type it has there: the types stand in contiguous blocks in proportion
+// order, sensor i taking the type t whose cumulative share (prop[0] + ... +
+// prop[t]) / sum is the first to reach (i+1)/n. With 1:1:1:1:1:1 and 10
+// sensors that is BOOLEAN, INT32 x2, INT64 x2, FLOAT, DOUBLE x2, TEXT x2
+// (1:2:2:1:2:2); with 300 sensors 50 of each. The arithmetic is Java's
+// double arithmetic, step for step, so the boundaries fall where they fall
+// there. The schema builder and the validation in Resolve both use it, so
+// the check "enough numeric sensors for the queries" is about the schema
+// that will really be created.
 //
 // It returns nil when n <= 0 or when prop has a negative weight or sums to 0.
 func SensorTypes(prop [6]int64, n int) []ts.DataType {
-	counts := typeCounts(prop, n)
-	if counts == nil {
+	cumulative, ok := typeShares(prop)
+	if !ok || n <= 0 {
 		return nil
 	}
-	seq := apportion.NewSequence(counts)
 	out := make([]ts.DataType, n)
 	for i := range out {
-		out[i] = ts.DataType(seq.Next())
+		position := float64(i+1) / float64(n)
+		t := len(cumulative) - 1
+		for k, share := range cumulative {
+			if position <= share && prop[k] > 0 {
+				t = k
+				break
+			}
+		}
+		out[i] = ts.DataType(t)
 	}
 	return out
 }
 
-// typeCounts is how many of n sensors each type gets. The weight cap is the
-// one parsing applies; it keeps the sum of weights from overflowing.
-func typeCounts(prop [6]int64, n int) []int64 {
-	for _, w := range prop {
-		if w > maxWeight {
-			return nil
+// typeShares is the cumulative share of each type, computed as IoT-benchmark
+// computes it (sums of doubles, then one division each); false for a
+// negative or oversized weight or a zero sum.
+func typeShares(prop [6]int64) ([6]float64, bool) {
+	var cumulative [6]float64
+	sum, running := 0.0, 0.0
+	for i, w := range prop {
+		if w < 0 || w > maxWeight {
+			return cumulative, false
 		}
+		running += float64(w)
+		cumulative[i] = running
+		sum += float64(w)
 	}
-	if n <= 0 {
+	if sum == 0 {
+		return cumulative, false
+	}
+	for i := range cumulative {
+		cumulative[i] /= sum
+	}
+	return cumulative, true
+}
+
+// typeCounts is how many of n sensors each type gets.
+func typeCounts(prop [6]int64, n int) []int64 {
+	types := SensorTypes(prop, n)
+	if types == nil {
 		return nil
 	}
-	return apportion.Counts(prop[:], int64(n))
+	counts := make([]int64, len(prop))
+	for _, t := range types {
+		counts[t]++
+	}
+	return counts
 }
 
 // numericSensors counts the sensors SensorTypes makes numeric (INT32, INT64,

@@ -21,8 +21,8 @@ func TestTypesCheckedBeforeTheRun(t *testing.T) {
 		want   []string // "" when the run may start
 	}{
 		{numbers, []string{"INSERT_DATATYPE_PROPORTION=1:1:1:1:1:0"}, nil},
-		{numbers, []string{"SENSOR_NUMBER=10"}, []string{"cannot store TEXT", "sensor s_5:", "use INSERT_DATATYPE_PROPORTION=1:1:1:1:1:0"}},
-		{numbers, []string{"SENSOR_NUMBER=60"}, []string{"sensors s_5, s_11, s_17, s_23, s_29, and 5 more"}},
+		{numbers, []string{"SENSOR_NUMBER=10"}, []string{"cannot store TEXT", "sensors s_8, s_9:", "use INSERT_DATATYPE_PROPORTION=1:1:1:1:1:0"}},
+		{numbers, []string{"SENSOR_NUMBER=60"}, []string{"sensors s_50, s_51, s_52, s_53, s_54, and 5 more"}},
 		{doubles, []string{"INSERT_DATATYPE_PROPORTION=1:0:0:3:0:0", "QUERY_SENSOR_NUM=1"},
 			[]string{"cannot store BOOLEAN or FLOAT", "use INSERT_DATATYPE_PROPORTION=0:0:0:0:1:0 (it stores DOUBLE)"}},
 	}
