@@ -9,7 +9,7 @@ import (
 // 1-6) and IoT-benchmark define them: QUERY_DEVICE_NUM devices and
 // QUERY_SENSOR_NUM sensors drawn without repeats; a window starting at
 // START_TIME + n*STEP_SIZE*POINT_STEP, where n counts this client's earlier
-// queries of the same kind, and QUERY_INTERVAL long, its end included as in
+// queries of the same kind (Q9 counting with Q2, Q10 with Q3: windowKind), and QUERY_INTERVAL long, its end included as in
 // IoT-benchmark (closedEnd). Draws are hashes of
 // (QUERY_SEED, client, query number), so a client's queries are the same in
 // every run. Value filters and sum/avg/min/max use numeric sensors only.
@@ -47,8 +47,8 @@ func NewQueries(c *config.Config, s *ts.Schema, client int) *Queries {
 // the query is valid until the next call.
 func (q *Queries) Next(kind ts.QueryKind, dst *ts.Query) {
 	c := q.cfg
-	n := q.made[kind]
-	q.made[kind]++
+	n := q.made[windowKind(kind)]
+	q.made[windowKind(kind)]++
 	q.drawn++
 	key := mixKey(q.seed, q.client, uint64(q.drawn))
 
@@ -79,6 +79,20 @@ func (q *Queries) Next(kind ts.QueryKind, dst *ts.Query) {
 		Agg:     c.QueryAggregate,
 		Bucket:  c.GroupByUnit,
 	}
+}
+
+// windowKind is the kind whose window sequence a kind follows: Q9 and Q10
+// are Q2 and Q3 in descending order, and in IoT-benchmark they draw their
+// windows from Q2's and Q3's sequence (it builds them with the same
+// getRangeQuery and getValueRangeQuery), so the four share two sequences.
+func windowKind(kind ts.QueryKind) ts.QueryKind {
+	switch kind {
+	case ts.RangeQueryDesc:
+		return ts.TimeRange
+	case ts.ValueRangeQueryDesc:
+		return ts.ValueRange
+	}
+	return kind
 }
 
 // closedEnd turns IoT-benchmark's closed window end into ts.Query's
