@@ -153,6 +153,11 @@ type Driver struct {
 	// from Options.Extra; the command line refuses any other before a run.
 	Options []Option
 	Open    func(ctx context.Context, o Options) (Target, error)
+	// Refuses, when set, names the DB_SWITCH spellings of this database
+	// that the target does not run as they ask (another API, another
+	// insert mode), each with what to use instead; Lookup refuses them
+	// rather than run the target in their place.
+	Refuses map[string]string
 	// SQL, when set, says how workloads that are not time series (TPC-C)
 	// reach the server through database/sql, or why they cannot.
 	SQL *SQLAccess
@@ -238,11 +243,21 @@ func Lookup(name string) (*Driver, error) {
 	for _, d := range drivers {
 		for _, a := range d.Aliases {
 			if strings.EqualFold(a, name) || strings.EqualFold(a, base) {
-				return d, nil
+				return d, refused(d, name)
 			}
 		}
 	}
 	return nil, fmt.Errorf("database %q is not supported yet (supported: %s)", name, strings.Join(namesLocked(), ", "))
+}
+
+// refused is the error for a DB_SWITCH spelling the driver refuses, or nil.
+func refused(d *Driver, name string) error {
+	for variant, instead := range d.Refuses {
+		if strings.Contains(strings.ToUpper(name), strings.ToUpper(variant)) {
+			return fmt.Errorf("database %q: the %s target does not run it (%s)", name, d.Name, instead)
+		}
+	}
+	return nil
 }
 
 func namesLocked() []string {

@@ -45,8 +45,11 @@ const DefaultPort = 8086
 
 // Driver registers the target.
 var Driver = &target.Driver{
-	Name:        "influxdb",
-	Aliases:     []string{"InfluxDB"},
+	Name:    "influxdb",
+	Aliases: []string{"InfluxDB"},
+	Refuses: map[string]string{
+		"-2": "it speaks InfluxDB 1.x's /write and InfluxQL, not 2.x's token, bucket and Flux API; DB_SWITCH=InfluxDB (or --target influxdb) runs InfluxDB 1.x",
+	},
 	Description: "InfluxDB 1.x: line protocol over HTTP, InfluxQL queries",
 	WritePaths:  []string{"line-protocol"},
 	Server:      "scripts/services/influxdb.sh (InfluxDB 1.6.7 on 127.0.0.1:8086)",

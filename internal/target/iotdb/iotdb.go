@@ -41,8 +41,12 @@ const DefaultPort = 6667
 
 // Driver registers the target.
 var Driver = &target.Driver{
-	Name:        "iotdb",
-	Aliases:     []string{"IoTDB"},
+	Name:    "iotdb",
+	Aliases: []string{"IoTDB"},
+	Refuses: map[string]string{
+		"-JDBC": "it writes through IoTDB's session API, in tablets; DB_SWITCH=IoTDB-200-SESSION_BY_TABLET (or --target iotdb) runs that",
+		"-REST": "it writes through IoTDB's session API, in tablets; DB_SWITCH=IoTDB-200-SESSION_BY_TABLET (or --target iotdb) runs that",
+	},
 	Description: "Apache IoTDB 2.x tree model: aligned tablets through the session API, IoTDB SQL",
 	WritePaths:  []string{"session-tablet"},
 	Server:      "scripts/services/iotdb.sh (IoTDB 2.0.1-beta on 127.0.0.1:6667, inside scripts/netns-run)",
