@@ -456,3 +456,40 @@ func TestDataClientNumberWins(t *testing.T) {
 		t.Errorf("CLIENT_NUMBER alone: clients %d, error %v", c.Clients, err)
 	}
 }
+
+// Fractional weights, which IoT-benchmark reads as doubles, are the same
+// proportions in whole numbers; bad fields are still refused.
+func TestFractionalProportions(t *testing.T) {
+	for _, c := range []struct {
+		key, value string
+		ok         bool
+		want       string // the proportion as tsbench keeps it
+	}{
+		{"OPERATION_PROPORTION", "0.5:0.5", true, "1:1:0:0:0:0:0:0:0:0:0"},
+		{"OPERATION_PROPORTION", "0.9:0.05:0.05", true, "18:1:1:0:0:0:0:0:0:0:0"},
+		{"INSERT_DATATYPE_PROPORTION", "0.1:0.2:0.7:0:0:0", true, "1:2:7:0:0:0"},
+		{"INSERT_DATATYPE_PROPORTION", "1:1:1:1:1:1", true, "1:1:1:1:1:1"},
+		{"OPERATION_PROPORTION", "3", true, "3:0:0:0:0:0:0:0:0:0:0"},
+		{"OPERATION_PROPORTION", "-0.5:1", false, ""},
+		{"OPERATION_PROPORTION", "0.1234567:1", false, ""},
+		{"OPERATION_PROPORTION", "1.:x", false, ""},
+		{"OPERATION_PROPORTION", ".:1", false, ""},
+	} {
+		cfg := Default()
+		_, err := LoadProperties(cfg, strings.NewReader(c.key+"="+c.value+"\n"), "p.properties")
+		if (err == nil) != c.ok {
+			t.Errorf("%s=%s: error %v, want accepted %v", c.key, c.value, err, c.ok)
+			continue
+		}
+		if !c.ok {
+			continue
+		}
+		got := joinInts(cfg.Proportion[:], ":")
+		if c.key == "INSERT_DATATYPE_PROPORTION" {
+			got = joinInts(cfg.TypeProportion[:], ":")
+		}
+		if got != c.want {
+			t.Errorf("%s=%s: kept %s, want %s", c.key, c.value, got, c.want)
+		}
+	}
+}

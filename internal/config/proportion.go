@@ -2,6 +2,8 @@ package config
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 )
 
@@ -15,10 +17,10 @@ const maxWeight = 1_000_000_000
 // rather than silently dropping it.
 func typeProportion() binding {
 	return binding{
-		allowed: "6 non-negative integers BOOLEAN:INT32:INT64:FLOAT:DOUBLE:TEXT, not all 0, " +
+		allowed: "6 non-negative weights (integers, or decimals as IoT-benchmark takes them) BOOLEAN:INT32:INT64:FLOAT:DOUBLE:TEXT, not all 0, " +
 			"or the 11-field form ending in STRING:BLOB:TIMESTAMP:DATE:OBJECT = 0:0:0:0:0",
 		set: func(c *Config, v string) error {
-			w, err := parseList(v, ":", 0, maxWeight)
+			w, err := parseWeights(v)
 			if err != nil {
 				return err
 			}
@@ -43,10 +45,10 @@ func typeProportion() binding {
 // of newer IoT-benchmark versions are accepted only with weight 0.
 func operationProportion() binding {
 	return binding{
-		allowed: "up to 13 non-negative integers write:Q1:...:Q10[:Q11:Q12], not all 0; " +
+		allowed: "up to 13 non-negative weights (integers or decimals) write:Q1:...:Q10[:Q11:Q12], not all 0; " +
 			"missing fields are 0 and Q11, Q12 must be 0",
 		set: func(c *Config, v string) error {
-			w, err := parseList(v, ":", 0, maxWeight)
+			w, err := parseWeights(v)
 			if err != nil {
 				return err
 			}
@@ -65,6 +67,83 @@ func operationProportion() binding {
 		},
 		get: func(c *Config) any { return joinInts(c.Proportion[:], ":") },
 	}
+}
+
+// maxDecimals bounds the decimals of a fractional weight.
+const maxDecimals = 6
+
+// parseWeights reads a ':'-separated proportion. IoT-benchmark reads its
+// fields as doubles, so 0.5:0.5 and 0.1:0.2:0.7 are proportions there too;
+// tsbench apportions whole numbers, so decimal fields are scaled to integers
+// by the same power of ten and reduced by their greatest common divisor
+// (0.1:0.2:0.7 is 1:2:7). The ratios are exactly the file's.
+func parseWeights(v string) ([]int64, error) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return nil, nil
+	}
+	parts := strings.Split(v, ":")
+	decimals := 0
+	for _, p := range parts {
+		if _, frac, ok := strings.Cut(strings.TrimSpace(p), "."); ok {
+			decimals = max(decimals, len(frac))
+		}
+	}
+	if decimals > maxDecimals {
+		return nil, because("a weight has more than %d decimals", maxDecimals)
+	}
+	scale := int64(math.Pow10(decimals))
+	out := make([]int64, len(parts))
+	for i, p := range parts {
+		n, err := scaledWeight(strings.TrimSpace(p), decimals, scale)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = n
+	}
+	if decimals == 0 {
+		return out, nil // whole numbers stay as written
+	}
+	return reduceWeights(out), nil
+}
+
+// scaledWeight is a non-negative decimal field times scale, exactly.
+func scaledWeight(p string, decimals int, scale int64) (int64, error) {
+	whole, frac, _ := strings.Cut(p, ".")
+	if whole == "" && frac == "" {
+		return 0, badValue()
+	}
+	frac += strings.Repeat("0", decimals-len(frac))
+	n, err := strconv.ParseInt(whole+frac, 10, 64)
+	if err != nil || n < 0 || (whole != "" && strings.HasPrefix(whole, "-")) {
+		return 0, badValue()
+	}
+	if n > maxWeight {
+		return 0, because("a weight is above %d", maxWeight/max(scale, 1))
+	}
+	return n, nil
+}
+
+// reduceWeights divides every weight by their greatest common divisor.
+func reduceWeights(w []int64) []int64 {
+	g := int64(0)
+	for _, x := range w {
+		g = gcd(g, x)
+	}
+	if g <= 1 {
+		return w
+	}
+	for i := range w {
+		w[i] /= g
+	}
+	return w
+}
+
+func gcd(a, b int64) int64 {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
 }
 
 func anyNonZero(w []int64) bool {
