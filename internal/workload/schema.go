@@ -6,6 +6,7 @@ package workload
 import (
 	"fmt"
 	"hash/fnv"
+	"strconv"
 
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/gen"
@@ -31,24 +32,44 @@ func Schema(c *config.Config) *ts.Schema {
 	for i := range s.Devices {
 		idx := offset + i
 		name := fmt.Sprintf("%s%d", c.DevicePrefix, idx)
-		s.Devices[i] = ts.Device{Index: idx, Name: name, Group: groupOf(c, i, idx, name), Tags: tags(c, name)}
+		s.Devices[i] = ts.Device{Index: idx, Name: name, Group: groupOf(c, idx), Tags: tags(c, name)}
 	}
 	return s
 }
 
 // groupOf maps a device to a storage group as IoT-benchmark's SG_STRATEGY
-// does: mod (index mod groups), div (contiguous ranges of this instance's
-// devices, pos being the position among them) or hash (of the name).
-func groupOf(c *config.Config, pos, idx int, name string) int {
+// does (MetaUtil.mappingId over the device's global index): mod (index mod
+// groups), div (runs of DEVICE_NUMBER/GROUP_NUMBER devices, the runs taken
+// mod groups when they do not divide evenly) or hash (Java's hashCode of
+// the index's decimal text, mod groups). A negative hashCode, which
+// IoT-benchmark turns into a group named g_-N, is taken mod groups here.
+func groupOf(c *config.Config, idx int) int {
 	switch c.GroupStrategy {
 	case "div":
-		per := (c.Devices + c.Groups - 1) / c.Groups
-		return min(pos/per, c.Groups-1)
+		per := c.Devices / c.Groups
+		if per == 0 {
+			return idx % c.Groups
+		}
+		return (idx / per) % c.Groups
 	case "hash":
-		return int(fnvHash(name) % uint32(c.Groups))
+		h := int(javaStringHash(strconv.Itoa(idx))) % c.Groups
+		if h < 0 {
+			h += c.Groups
+		}
+		return h
 	default:
 		return idx % c.Groups
 	}
+}
+
+// javaStringHash is Java's String.hashCode: s[0]*31^(n-1) + ... + s[n-1]
+// in 32-bit arithmetic that wraps.
+func javaStringHash(s string) int32 {
+	var h int32
+	for i := 0; i < len(s); i++ {
+		h = 31*h + int32(s[i])
+	}
+	return h
 }
 
 // tags gives a device TAG_NUMBER tags whose values are chosen by a hash of

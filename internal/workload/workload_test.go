@@ -2,6 +2,7 @@ package workload
 
 import (
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/tsbench/tsbench/internal/config"
@@ -195,5 +196,34 @@ func TestPickReusesItsBuffers(t *testing.T) {
 	}
 	if a := testing.AllocsPerRun(100, func() { p.pick(1_000_000, 5, 7) }); a != 0 {
 		t.Fatalf("a draw allocates %v times", a)
+	}
+}
+
+// SG_STRATEGY maps devices to groups as IoT-benchmark's MetaUtil.mappingId
+// does; the expected groups were computed with its formulas (Java integer
+// arithmetic and String.hashCode), not with this code.
+func TestGroupStrategies(t *testing.T) {
+	for _, c := range []struct {
+		strategy        string
+		devices, groups int
+		want            []int
+	}{
+		{"mod", 7, 3, []int{0, 1, 2, 0, 1, 2, 0}},
+		{"div", 10, 3, []int{0, 0, 0, 1, 1, 1, 2, 2, 2, 0}}, // runs of 10/3 = 3, taken mod 3
+		{"div", 7, 2, []int{0, 0, 0, 1, 1, 1, 0}},
+		{"hash", 12, 5, []int{3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 2, 3}},
+	} {
+		cfg := cfg(t, "DEVICE_NUMBER="+strconv.Itoa(c.devices), "GROUP_NUMBER="+strconv.Itoa(c.groups), "SG_STRATEGY="+c.strategy,
+			"CLIENT_NUMBER=1")
+		s := Schema(cfg)
+		for i, d := range s.Devices {
+			if d.Group != c.want[i] {
+				t.Errorf("%s, %d devices, %d groups: device %d in group %d, want %d", c.strategy, c.devices, c.groups, i, d.Group, c.want[i])
+			}
+		}
+	}
+	// A negative hashCode (IoT-benchmark would name the group g_-6) is taken mod groups.
+	if g := javaStringHash("8888888"); g != -182727880 {
+		t.Fatalf("hashCode(\"8888888\") = %d, want -182727880", g)
 	}
 }
