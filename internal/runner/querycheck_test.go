@@ -5,9 +5,7 @@ import (
 	"math"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/summary"
 	"github.com/tsbench/tsbench/internal/target"
 	"github.com/tsbench/tsbench/internal/ts"
@@ -69,10 +67,6 @@ func (a altered) Bind(ctx context.Context, s *ts.Schema) error {
 }
 
 func TestAlteredAnswerFailsVerification(t *testing.T) {
-	c, err := config.FromArgs("DB_SWITCH=sqlite", "DEVICE_NUMBER=2", "SENSOR_NUMBER=2", "CLIENT_NUMBER=1", "LOOP=22")
-	if err != nil {
-		t.Fatal(err)
-	}
 	real, err := target.Lookup("sqlite")
 	if err != nil {
 		t.Fatal(err)
@@ -85,16 +79,7 @@ func TestAlteredAnswerFailsVerification(t *testing.T) {
 		}
 		return altered{conn}, nil
 	}
-	r, err := New(c, &d, target.Options{Database: "test", DataDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	s, err := r.Run(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := runOn(t, &d, "DB_SWITCH=sqlite", "DEVICE_NUMBER=2", "SENSOR_NUMBER=2", "CLIENT_NUMBER=1", "LOOP=22")
 	if !s.Verify.OK || !s.Verify.Mismatch() {
 		t.Fatalf("stored count OK %v, mismatch %v: the altered answers went unnoticed", s.Verify.OK, s.Verify.Mismatch())
 	}

@@ -15,13 +15,21 @@ import (
 
 func run(t *testing.T, args ...string) *summary.Summary {
 	t.Helper()
+	return runOn(t, nil, args...)
+}
+
+// runOn runs the configuration against driver d, or the one DB_SWITCH
+// names when d is nil.
+func runOn(t *testing.T, d *target.Driver, args ...string) *summary.Summary {
+	t.Helper()
 	c, err := config.FromArgs(args...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := target.Lookup(c.Target)
-	if err != nil {
-		t.Fatal(err)
+	if d == nil {
+		if d, err = target.Lookup(c.Target); err != nil {
+			t.Fatal(err)
+		}
 	}
 	r, err := New(c, d, target.Options{Database: "test", DataDir: t.TempDir()})
 	if err != nil {
