@@ -70,6 +70,13 @@ type Config struct {
 	DataFormat   string                 // DATA_FORMAT: auto, csv, parquet, iot-benchmark
 	DataTimeUnit string                 // DATA_TIME_UNIT: auto, s, ms, us, ns
 	DataTypes    map[string]ts.DataType // DATA_TYPES: declared sensor types
+	// DATA_TIME_FORMAT (strftime), DATA_TIMEZONE, and the columns of the
+	// time, the device and the sensors (comma-separated names).
+	DataTimeFormat    string
+	DataTimezone      string
+	DataTimeColumn    string
+	DataDeviceColumns string
+	DataSensorColumns string
 
 	// Scale-out: several tsbench processes acting as one run (WORKERS).
 	Workers        int           // WORKERS: processes sharing the clients and devices (1 = alone)

@@ -217,8 +217,20 @@ var keyTable = concat(
 			textField(func(c *Config) *string { return &c.Data }, false)),
 		key("DATA_FORMAT", "format of DATA (auto: by extension and layout)",
 			oneOf(func(c *Config) *string { return &c.DataFormat }, "auto", "csv", "parquet", "iot-benchmark")),
-		key("DATA_TIME_UNIT", "unit of DATA's integer timestamps (auto: by magnitude); text timestamps are RFC 3339",
+		key("DATA_TIME_UNIT", "unit of DATA's integer timestamps (auto: by magnitude)",
 			oneOf(func(c *Config) *string { return &c.DataTimeUnit }, "auto", "s", "ms", "us", "ns")),
+		key("DATA_TIME_FORMAT", "layout of DATA's text times, strftime style (%b %d %Y; empty: detected from the first 1000 rows: "+
+			"RFC 3339, ISO 8601 with or without a zone, 2006-01-02, 2006-01-02 15:04:05[.fraction], integers)",
+			textField(func(c *Config) *string { return &c.DataTimeFormat }, false)),
+		key("DATA_TIMEZONE", "zone of DATA's times written without one: an IANA name (Europe/Paris) or an offset (+05:30)",
+			textField(func(c *Config) *string { return &c.DataTimezone }, false)),
+		key("DATA_TIME_COLUMN", "DATA's time column (empty: the column whose values are times, by name first)",
+			textField(func(c *Config) *string { return &c.DataTimeColumn }, false)),
+		key("DATA_DEVICE_COLUMNS", "DATA's device column(s), COL,... (several: joined into the device name and kept as its tags; "+
+			"empty: named device, host... or text columns whose values repeat)",
+			textField(func(c *Config) *string { return &c.DataDeviceColumns }, false), list(",")),
+		key("DATA_SENSOR_COLUMNS", "DATA's measured columns, COL,... (others are left out; empty: every other column)",
+			textField(func(c *Config) *string { return &c.DataSensorColumns }, false), list(",")),
 		key("DATA_TYPES", "declared types of DATA's sensors, SENSOR=TYPE,... (others are inferred)", dataTypes(), list(",")),
 	)),
 	group("Scale-out (several tsbench processes as one run)", keys(

@@ -36,7 +36,8 @@ type csvLayout struct {
 	sensors                     []string
 	sensorCols                  []int // wide: each sensor's column
 	header                      []string
-	deviceName                  string // without a device column
+	tp                          timeParser // how the time column reads
+	deviceName                  string     // without a device column
 }
 
 func findColumn(header []string, names []string) int {
@@ -50,7 +51,18 @@ func findColumn(header []string, names []string) int {
 	return -1
 }
 
-func layoutOf(file string, header []string) (*csvLayout, error) {
+// layoutOf finds a CSV file's columns and the format of its times.
+func layoutOf(file string, header []string, sample []sampled, o ImportOptions, to timeOptions) (*csvLayout, error) {
+	l, err := layoutByName(file, header)
+	if err != nil {
+		return nil, err
+	}
+	return l, l.detectTime(file, sample, to)
+}
+
+// layoutByName finds the columns by their names alone (Parquet's columns
+// are typed: their content needs no guessing).
+func layoutByName(file string, header []string) (*csvLayout, error) {
 	l := &csvLayout{header: header, time: findColumn(header, timeNames), device: findColumn(header, deviceNames),
 		sensor: findColumn(header, sensorNames), value: findColumn(header, valueNames)}
 	if len(header) == 4 && l.time >= 0 && l.device >= 0 && l.sensor >= 0 && l.value >= 0 {
@@ -80,6 +92,29 @@ func layoutOf(file string, header []string) (*csvLayout, error) {
 		return nil, &InputError{File: file, Line: 1, Msg: "no sensor columns: want time, device, sensor, value (long) or time, device, then one column per sensor (wide)"}
 	}
 	return l, nil
+}
+
+// detectTime finds the format of the time column from the sample.
+func (l *csvLayout) detectTime(file string, sample []sampled, to timeOptions) error {
+	values := columnValues(sample, l.time)
+	p, at, msg := to.detectTime(l.header[l.time], values)
+	if at >= 0 {
+		return &InputError{File: file, Line: sample[at].line, Column: l.header[l.time], Msg: msg}
+	}
+	l.tp = p
+	return nil
+}
+
+// columnValues are column i's values in the sample (the CSV reader gives
+// every record the header's length).
+func columnValues(sample []sampled, i int) []string {
+	out := make([]string, len(sample))
+	for j, r := range sample {
+		if i < len(r.rec) {
+			out[j] = r.rec[i]
+		}
+	}
+	return out
 }
 
 // csvFile reads one CSV file record by record, with line numbers.
@@ -151,106 +186,149 @@ type csvScan struct {
 	layouts []*csvLayout
 	sensors []ts.Sensor
 	index   map[string]int // sensor name -> position
-	time    timeParser
+	kinds   map[string]kind
+	order   []string // sensor names in order of appearance
 }
 
 func scanCSV(files []string, o ImportOptions) (*csvScan, error) {
-	s := &csvScan{index: map[string]int{}, time: timeParser{unit: o.TimeUnit}}
-	if s.time.unit == "auto" {
-		s.time.unit = ""
+	to, err := newTimeOptions(o)
+	if err != nil {
+		return nil, &InputError{File: files[0], Msg: err.Error()}
 	}
-	kinds := map[string]kind{}
-	var order []string
+	s := &csvScan{index: map[string]int{}, kinds: map[string]kind{}}
 	for _, name := range files {
-		c, err := openCSV(name)
-		if err != nil {
+		if err := s.scanFile(name, o, to); err != nil {
 			return nil, err
 		}
-		header, _, err := c.next()
-		if err != nil {
-			c.close()
-			if err == io.EOF {
-				return nil, &InputError{File: name, Msg: "empty file"}
-			}
-			return nil, err
-		}
-		l, err := layoutOf(name, append([]string(nil), header...))
-		if err != nil {
-			c.close()
-			return nil, err
-		}
-		if len(s.layouts) > 0 && l.kind != s.layouts[0].kind {
-			c.close()
-			return nil, &InputError{File: name, Line: 1, Msg: fmt.Sprintf("%s layout, the first file is %s", l.kind, s.layouts[0].kind)}
-		}
-		if first := s.layouts; len(first) > 0 && l.kind == layoutWide && !sameSet(l.sensors, first[0].sensors) {
-			// Every row needs every sensor: files of other columns would
-			// make rows with gaps.
-			c.close()
-			return nil, &InputError{File: name, Line: 1, Msg: fmt.Sprintf("sensor columns %s, the first file's are %s: the files of one dataset need the same sensors",
-				strings.Join(l.sensors, ","), strings.Join(first[0].sensors, ","))}
-		}
-		s.layouts = append(s.layouts, l)
-		add := func(sensor string) {
-			if _, ok := kinds[sensor]; !ok {
-				kinds[sensor] = kindNone
-				order = append(order, sensor)
-			}
-		}
-		for _, sn := range l.sensors {
-			add(sn)
-		}
-		for {
-			rec, line, err := c.next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				c.close()
-				return nil, err
-			}
-			if s.time.unit == "" {
-				if n, ok := integer(rec[l.time]); ok {
-					s.time.unit = unitOf(n)
-				}
-			}
-			if l.kind == layoutLong {
-				sensor := strings.TrimSpace(rec[l.sensor])
-				if sensor == "" {
-					c.close()
-					return nil, inputErr(c, line, l.header[l.sensor], "empty sensor name")
-				}
-				add(sensor)
-				if v := rec[l.value]; !c.missing(l.value) {
-					kinds[sensor] = widen(kinds[sensor], kindOf(v))
-				}
-				continue
-			}
-			for i, col := range l.sensorCols {
-				if v := rec[col]; !c.missing(col) {
-					kinds[l.sensors[i]] = widen(kinds[l.sensors[i]], kindOf(v))
-				}
-			}
-		}
-		c.close()
 	}
-	if s.time.unit == "" {
-		s.time.unit = "ms" // every timestamp is RFC 3339 text
-	}
-	for _, name := range order {
+	for _, name := range s.order {
 		ty, declared := o.Types[name]
 		if !declared {
-			ty = kinds[name].dataType()
+			ty = s.kinds[name].dataType()
 		}
 		s.index[name] = len(s.sensors)
 		s.sensors = append(s.sensors, ts.Sensor{Name: name, Type: ty})
 	}
 	for name := range o.Types {
 		if _, ok := s.index[name]; !ok {
-			return nil, &InputError{File: files[0], Msg: fmt.Sprintf("DATA_TYPES names sensor %q, which the data does not have; it has %s", name, strings.Join(order, ", "))}
+			return nil, &InputError{File: files[0], Msg: fmt.Sprintf("DATA_TYPES names sensor %q, which the data does not have; it has %s", name, strings.Join(s.order, ", "))}
 		}
 	}
 	return s, nil
+}
+
+// sampled is a record of a file's first rows, kept to decide its layout.
+type sampled struct {
+	rec  []string
+	line int64
+}
+
+// readSample reads the header and up to sampleRows records of c.
+func readSample(c *csvFile) ([]string, []sampled, error) {
+	header, _, err := c.next()
+	if err == io.EOF {
+		return nil, nil, &InputError{File: c.name, Msg: "empty file"}
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	header = append([]string(nil), header...)
+	var sample []sampled
+	for len(sample) < sampleRows {
+		rec, line, err := c.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		sample = append(sample, sampled{append([]string(nil), rec...), line})
+	}
+	return header, sample, nil
+}
+
+// scanFile learns one file's layout, and its sensors and their kinds.
+func (s *csvScan) scanFile(name string, o ImportOptions, to timeOptions) error {
+	c, err := openCSV(name)
+	if err != nil {
+		return err
+	}
+	defer c.close()
+	header, sample, err := readSample(c)
+	if err != nil {
+		return err
+	}
+	l, err := layoutOf(name, header, sample, o, to)
+	if err != nil {
+		return err
+	}
+	if err := s.addLayout(name, l); err != nil {
+		return err
+	}
+	for _, r := range sample {
+		if err := s.observe(c, l, r.rec, r.line); err != nil {
+			return err
+		}
+	}
+	for {
+		rec, line, err := c.next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := s.observe(c, l, rec, line); err != nil {
+			return err
+		}
+	}
+}
+
+// addLayout checks that a file's layout agrees with the first file's.
+func (s *csvScan) addLayout(name string, l *csvLayout) error {
+	if len(s.layouts) > 0 && l.kind != s.layouts[0].kind {
+		return &InputError{File: name, Line: 1, Msg: fmt.Sprintf("%s layout, the first file is %s", l.kind, s.layouts[0].kind)}
+	}
+	if first := s.layouts; len(first) > 0 && l.kind == layoutWide && !sameSet(l.sensors, first[0].sensors) {
+		// Every row needs every sensor: files of other columns would
+		// make rows with gaps.
+		return &InputError{File: name, Line: 1, Msg: fmt.Sprintf("sensor columns %s, the first file's are %s: the files of one dataset need the same sensors",
+			strings.Join(l.sensors, ","), strings.Join(first[0].sensors, ","))}
+	}
+	s.layouts = append(s.layouts, l)
+	for _, sn := range l.sensors {
+		s.addSensor(sn)
+	}
+	return nil
+}
+
+func (s *csvScan) addSensor(sensor string) {
+	if _, ok := s.kinds[sensor]; !ok {
+		s.kinds[sensor] = kindNone
+		s.order = append(s.order, sensor)
+	}
+}
+
+// observe widens the kinds of one record's values.
+func (s *csvScan) observe(c *csvFile, l *csvLayout, rec []string, line int64) error {
+	c.rec = rec
+	if l.kind == layoutLong {
+		sensor := strings.TrimSpace(rec[l.sensor])
+		if sensor == "" {
+			return inputErr(c, line, l.header[l.sensor], "empty sensor name")
+		}
+		s.addSensor(sensor)
+		if v := rec[l.value]; !c.missing(l.value) {
+			s.kinds[sensor] = widen(s.kinds[sensor], kindOf(v))
+		}
+		return nil
+	}
+	for i, col := range l.sensorCols {
+		if v := rec[col]; !c.missing(col) {
+			s.kinds[l.sensors[i]] = widen(s.kinds[l.sensors[i]], kindOf(v))
+		}
+	}
+	return nil
 }
 
 // sameSet reports whether a and b hold the same names, in any order.
@@ -303,7 +381,7 @@ func convertCSV(t *table, name string, l *csvLayout, s *csvScan) error {
 				return inputErr(c, line, l.header[l.device], "empty device name")
 			}
 		}
-		tm, cut, err := s.time.parse(rec[l.time])
+		tm, cut, err := l.tp.parse(rec[l.time])
 		if err != nil {
 			return inputErr(c, line, l.header[l.time], err.Error())
 		}
@@ -405,7 +483,7 @@ func convertLong(t *table, c *csvFile, l *csvLayout, s *csvScan) error {
 		if dev == "" {
 			return inputErr(c, line, l.header[l.device], "empty device name")
 		}
-		at, atCut, err := s.time.parse(rec[l.time])
+		at, atCut, err := l.tp.parse(rec[l.time])
 		if err != nil {
 			return inputErr(c, line, l.header[l.time], err.Error())
 		}

@@ -17,8 +17,19 @@ type ImportOptions struct {
 	// iot-benchmark.
 	Format string
 	// TimeUnit is the unit of integer timestamps: auto (by magnitude), s,
-	// ms, us or ns. Text timestamps are RFC 3339 whatever it says.
+	// ms, us or ns.
 	TimeUnit string
+	// TimeFormat is the layout of text times in strftime style (%Y-%m-%d);
+	// empty: detected from the first rows (CSV). TimeZone is the zone of
+	// times without one: an IANA name or an offset; empty is UTC.
+	TimeFormat, TimeZone string
+	// TimeColumn, DeviceColumns and SensorColumns name the CSV columns of
+	// the time, the device (several are joined into its name and kept as
+	// its tags) and the sensors (the others are left out); empty: found
+	// by name and content.
+	TimeColumn    string
+	DeviceColumns []string
+	SensorColumns []string
 	// Types declares sensor types by name; others are inferred (CSV) or
 	// taken from the file's schema (Parquet).
 	Types map[string]ts.DataType
@@ -154,6 +165,18 @@ func (o ImportOptions) groups(n int) []string {
 	out := make([]string, k)
 	for i := range out {
 		out[i] = fmt.Sprintf("%s%d", prefix, i)
+	}
+	return out
+}
+
+// SplitColumns reads a comma-separated list of column names
+// (DATA_DEVICE_COLUMNS, DATA_SENSOR_COLUMNS); empty gives none.
+func SplitColumns(text string) []string {
+	var out []string
+	for _, c := range strings.Split(text, ",") {
+		if c = strings.TrimSpace(c); c != "" {
+			out = append(out, c)
+		}
 	}
 	return out
 }

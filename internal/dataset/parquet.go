@@ -324,7 +324,7 @@ func newParquetImport(files []string, o ImportOptions) (*parquetImport, error) {
 			Msg: fmt.Sprintf("no time column: want one named %s or %s (any case); the file has %s",
 				strings.Join(timeNames[:len(timeNames)-1], ", "), timeNames[len(timeNames)-1], strings.Join(first.header, ", "))}
 	}
-	if im.layout, err = layoutOf(first.name, first.header); err != nil {
+	if im.layout, err = layoutByName(first.name, first.header); err != nil {
 		return nil, err
 	}
 	l := im.layout
@@ -502,7 +502,7 @@ func (im *parquetImport) convert(t *table, name string) error {
 	defer f.close()
 	// The schema was checked; each file's layout differs only in the
 	// device a file without a device column is.
-	l, err := layoutOf(name, f.header)
+	l, err := layoutByName(name, f.header)
 	if err != nil {
 		return err
 	}

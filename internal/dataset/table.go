@@ -199,10 +199,13 @@ func (k kind) dataType() ts.DataType {
 	return ts.Text
 }
 
-// timeParser reads timestamps in one unit: integers in s, ms, us or ns, or
-// RFC 3339 text.
+// timeParser reads timestamps in one format: integers in s, ms, us or ns,
+// or text in one layout (RFC 3339 when none is given).
 type timeParser struct {
-	unit string // s, ms, us, ns; "" until known (auto)
+	unit   string // s, ms, us, ns; "" until known (auto)
+	layout string // Go layout of text times; "" = integers or RFC 3339
+	format string // how messages name the format
+	loc    *time.Location
 }
 
 // unitOf guesses the unit of an integer timestamp by its magnitude: any
@@ -227,6 +230,13 @@ func unitOf(v int64) string {
 // below a millisecond was cut off.
 func (p *timeParser) parse(text string) (int64, bool, error) {
 	v := strings.TrimSpace(text)
+	if p.layout != "" {
+		t, err := time.ParseInLocation(p.layout, v, p.loc)
+		if err != nil {
+			return 0, false, fmt.Errorf("%q is not a timestamp in the file's format, %s", text, p.format)
+		}
+		return t.UnixMilli(), t.Nanosecond()%int(time.Millisecond) != 0, nil
+	}
 	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
 		return p.millis(n)
 	}

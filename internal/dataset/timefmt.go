@@ -1,0 +1,272 @@
+package dataset
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	// Timezone names (DATA_TIMEZONE) must resolve on machines without a
+	// zoneinfo database, such as minimal containers.
+	_ "time/tzdata"
+)
+
+// sampleRows is how many rows of a file decide its time format and its
+// columns: enough to see every layout a real file mixes in its head, few
+// enough to keep in memory.
+const sampleRows = 1000
+
+// timeLayout is a text time format: a Go layout and how messages name it.
+type timeLayout struct {
+	layout, name string
+}
+
+// integerTimes stands for integer timestamps among the candidates.
+const integerTimes = "integer"
+
+// textLayouts are the text formats detection tries, in order: the first
+// that reads every sampled value wins. Layouts without seconds' fractions
+// still read them: Go accepts a fraction after the seconds field.
+var textLayouts = []timeLayout{
+	{time.RFC3339Nano, "RFC 3339 (2006-01-02T15:04:05Z07:00)"},
+	{"2006-01-02T15:04:05", "ISO 8601 without a zone (2006-01-02T15:04:05[.fraction])"},
+	{"2006-01-02 15:04:05", "2006-01-02 15:04:05[.fraction]"},
+	{"2006-01-02T15:04", "2006-01-02T15:04"},
+	{"2006-01-02 15:04", "2006-01-02 15:04"},
+	{"2006-01-02", "a date (2006-01-02)"},
+	{"2006-01", "a month (2006-01)"},
+}
+
+// yearLayout reads a column named year of four-digit integers as years,
+// not as seconds since 1970.
+var yearLayout = timeLayout{"2006", "a year (2006)"}
+
+// timeOptions are the settings that decide how a time column is read.
+type timeOptions struct {
+	unit   string         // DATA_TIME_UNIT of integers: s, ms, us, ns or "" (by magnitude)
+	format *timeLayout    // DATA_TIME_FORMAT translated, or nil (detected)
+	loc    *time.Location // DATA_TIMEZONE of times without a zone
+}
+
+// newTimeOptions checks and translates the import's time settings.
+func newTimeOptions(o ImportOptions) (timeOptions, error) {
+	to := timeOptions{unit: o.TimeUnit}
+	if to.unit == "auto" {
+		to.unit = ""
+	}
+	loc, err := loadZone(o.TimeZone)
+	if err != nil {
+		return to, err
+	}
+	to.loc = loc
+	if o.TimeFormat != "" {
+		layout, err := strftimeLayout(o.TimeFormat)
+		if err != nil {
+			return to, err
+		}
+		to.format = &timeLayout{layout, fmt.Sprintf("DATA_TIME_FORMAT %s", o.TimeFormat)}
+	}
+	return to, nil
+}
+
+// candidates are the formats tried on a column, in order.
+func (to timeOptions) candidates(column string) []timeLayout {
+	if to.format != nil {
+		return []timeLayout{*to.format}
+	}
+	var out []timeLayout
+	if strings.EqualFold(strings.TrimSpace(column), "year") {
+		out = append(out, yearLayout)
+	}
+	out = append(out, timeLayout{integerTimes, "integer (s, ms, us or ns since the epoch)"})
+	return append(out, textLayouts...)
+}
+
+// tried names the candidates for an error message.
+func tried(cands []timeLayout) string {
+	names := make([]string, len(cands))
+	for i, c := range cands {
+		names[i] = c.name
+	}
+	return strings.Join(names, "; ")
+}
+
+// parserFor is the parser of one candidate layout.
+func (to timeOptions) parserFor(c timeLayout, first string) timeParser {
+	if c.layout != integerTimes {
+		return timeParser{unit: "ms", layout: c.layout, format: c.name, loc: to.loc}
+	}
+	p := timeParser{unit: to.unit, format: c.name}
+	if p.unit == "" {
+		// As before: the first value's magnitude decides the unit.
+		n, _ := strconv.ParseInt(strings.TrimSpace(first), 10, 64)
+		p.unit = unitOf(n)
+	}
+	return p
+}
+
+// readsAll reports how many of values p reads before the first it cannot.
+func (p *timeParser) readsAll(values []string) int {
+	for i, v := range values {
+		if p.layout == "" {
+			if _, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err != nil {
+				return i
+			}
+		}
+		if _, _, err := p.parse(v); err != nil {
+			return i
+		}
+	}
+	return len(values)
+}
+
+// detectTime finds the first candidate format that reads every sampled
+// value of a column. Without one, it returns the position of the value
+// that stopped the candidate that got furthest, and the message.
+func (to timeOptions) detectTime(column string, values []string) (timeParser, int, string) {
+	if len(values) == 0 {
+		return to.parserFor(timeLayout{integerTimes, "integer"}, "0"), -1, ""
+	}
+	cands := to.candidates(column)
+	best, bestAt := 0, -1
+	for _, c := range cands {
+		p := to.parserFor(c, values[0])
+		n := p.readsAll(values)
+		if n == len(values) {
+			return p, -1, ""
+		}
+		if n > bestAt {
+			best, bestAt = n, n
+		}
+	}
+	hint := ""
+	if to.format == nil {
+		hint = ", or give its format as DATA_TIME_FORMAT (strftime, e.g. %b %d %Y)"
+	}
+	return timeParser{}, best, fmt.Sprintf("%q is not a timestamp: tried %s%s", values[best], tried(cands), hint)
+}
+
+// loadZone reads DATA_TIMEZONE: an IANA name, or a fixed offset such as
+// +05:30, -0800 or UTC+2. Empty is UTC.
+func loadZone(name string) (*time.Location, error) {
+	n := strings.TrimSpace(name)
+	switch strings.ToUpper(n) {
+	case "", "UTC", "Z", "GMT":
+		return time.UTC, nil
+	}
+	if secs, ok := fixedOffset(n); ok {
+		return time.FixedZone(n, secs), nil
+	}
+	loc, err := time.LoadLocation(n)
+	if err != nil {
+		return nil, fmt.Errorf("DATA_TIMEZONE %q: not an IANA zone name (Europe/Paris) nor an offset (+05:30): %w", name, err)
+	}
+	return loc, nil
+}
+
+// fixedOffset reads [UTC|GMT]±H[H][[:]MM] as seconds east of UTC.
+func fixedOffset(s string) (int, bool) {
+	u := strings.ToUpper(s)
+	u = strings.TrimPrefix(strings.TrimPrefix(u, "UTC"), "GMT")
+	if len(u) < 2 || (u[0] != '+' && u[0] != '-') {
+		return 0, false
+	}
+	sign, rest := 1, u[1:]
+	if u[0] == '-' {
+		sign = -1
+	}
+	hh, mm := rest, "0"
+	if i := strings.IndexByte(rest, ':'); i >= 0 {
+		hh, mm = rest[:i], rest[i+1:]
+	} else if len(rest) > 2 {
+		hh, mm = rest[:len(rest)-2], rest[len(rest)-2:]
+	}
+	h, err1 := strconv.Atoi(hh)
+	m, err2 := strconv.Atoi(mm)
+	if err1 != nil || err2 != nil || len(hh) > 2 || h > 14 || m > 59 {
+		return 0, false
+	}
+	return sign * (h*3600 + m*60), true
+}
+
+// strftimeDirectives translate strftime directives to Go layout elements.
+// Numbers take the unpadded elements, which read one or two digits, as
+// strptime does.
+var strftimeDirectives = map[byte]string{
+	'Y': "2006", 'y': "06", 'm': "1", 'd': "2", 'e': "_2", 'j': "__2",
+	'H': "15", 'I': "3", 'M': "4", 'S': "5", 'p': "PM", 'f': "999999999",
+	'b': "Jan", 'h': "Jan", 'B': "January", 'a': "Mon", 'A': "Monday",
+	'z': "-0700", 'F': "2006-01-02", 'T': "15:04:05", 'R': "15:04", 'D': "1/2/06",
+}
+
+// goLayoutWords are what Go's layout reads as elements: literal text of a
+// DATA_TIME_FORMAT must not contain them, as Go has no escape.
+var goLayoutWords = []string{"Jan", "Mon", "MST", "PM", "pm"}
+
+// strftimeLayout translates a strftime format to a Go layout. Unsupported
+// directives, and literal text Go would read as layout elements, are
+// refused by name.
+func strftimeLayout(format string) (string, error) {
+	var b, lit strings.Builder
+	flush := func() error {
+		if err := checkLiteral(format, lit.String()); err != nil {
+			return err
+		}
+		b.WriteString(lit.String())
+		lit.Reset()
+		return nil
+	}
+	for i := 0; i < len(format); i++ {
+		if format[i] != '%' {
+			lit.WriteByte(format[i])
+			continue
+		}
+		if i+1 == len(format) {
+			return "", fmt.Errorf("DATA_TIME_FORMAT %q: a lone %% at the end", format)
+		}
+		i++
+		d := format[i]
+		if d == '%' {
+			lit.WriteByte('%')
+			continue
+		}
+		el, ok := strftimeDirectives[d]
+		if !ok {
+			return "", fmt.Errorf("DATA_TIME_FORMAT %q: directive %%%c is not supported; supported: %s", format, d, supportedDirectives())
+		}
+		if d == 'f' && !strings.HasSuffix(lit.String(), ".") && !strings.HasSuffix(lit.String(), ",") {
+			return "", fmt.Errorf("DATA_TIME_FORMAT %q: %%f must follow a . or , (as in %%S.%%f)", format)
+		}
+		if err := flush(); err != nil {
+			return "", err
+		}
+		b.WriteString(el)
+	}
+	if err := flush(); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}
+
+// checkLiteral refuses literal text that Go's layout would take for
+// elements (digits, month and day names, zone words).
+func checkLiteral(format, lit string) error {
+	bad := strings.ContainsAny(lit, "0123456789")
+	for _, w := range goLayoutWords {
+		bad = bad || strings.Contains(lit, w)
+	}
+	if bad {
+		return fmt.Errorf("DATA_TIME_FORMAT %q: literal text %q cannot be read (digits and the words %s are layout elements)",
+			format, lit, strings.Join(goLayoutWords, ", "))
+	}
+	return nil
+}
+
+func supportedDirectives() string {
+	const order = "YymdejHIMSpfbhBaAzFTRD"
+	parts := make([]string, len(order))
+	for i := range order {
+		parts[i] = "%" + order[i:i+1]
+	}
+	return strings.Join(parts, " ") + " %%"
+}

@@ -1,0 +1,118 @@
+package dataset
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// Every time format is detected from a one-device wide file and read into
+// the right milliseconds.
+func TestTimeFormats(t *testing.T) {
+	utc := func(s string) int64 {
+		tm, err := time.Parse(time.RFC3339Nano, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tm.UnixMilli()
+	}
+	cases := []struct {
+		name, column, first, second string
+		o                           ImportOptions
+		want                        int64 // the first row's time
+		step                        int64
+	}{
+		{"seconds", "time", "1262304000", "1262304060", ImportOptions{}, utc("2010-01-01T00:00:00Z"), 60_000},
+		{"milliseconds", "time", "1262304000000", "1262304000500", ImportOptions{}, utc("2010-01-01T00:00:00Z"), 500},
+		{"microseconds", "time", "1262304000000000", "1262304000001000", ImportOptions{}, utc("2010-01-01T00:00:00Z"), 1},
+		{"nanoseconds", "time", "1262304000000000000", "1262304000002000000", ImportOptions{}, utc("2010-01-01T00:00:00Z"), 2},
+		{"declared unit", "time", "5", "6", ImportOptions{TimeUnit: "ms"}, 5, 1},
+		{"RFC 3339 with a zone", "time", "2010-01-01T01:00:00+01:00", "2010-01-01T01:00:01+01:00", ImportOptions{}, utc("2010-01-01T00:00:00Z"), 1000},
+		{"ISO 8601 without a zone", "time", "2010-01-01T01:00:00", "2010-01-01T02:00:00", ImportOptions{}, utc("2010-01-01T01:00:00Z"), 3_600_000},
+		{"ISO 8601 with a fraction", "time", "2010-01-01T01:00:00.250", "2010-01-01T01:00:00.500", ImportOptions{}, utc("2010-01-01T01:00:00.25Z"), 250},
+		{"a date", "date", "2012-01-01", "2012-01-02", ImportOptions{}, utc("2012-01-01T00:00:00Z"), 86_400_000},
+		{"date and time with a space", "time", "2012-01-01 10:00:00", "2012-01-01 10:00:01.5", ImportOptions{}, utc("2012-01-01T10:00:00Z"), 1500},
+		{"a month", "month", "1958-03", "1958-04", ImportOptions{}, utc("1958-03-01T00:00:00Z"), 31 * 86_400_000},
+		{"a year", "year", "2001", "2002", ImportOptions{}, utc("2001-01-01T00:00:00Z"), 365 * 86_400_000},
+		{"DATA_TIME_FORMAT month name", "date", "Jan 1 2000", "Jan 02 2000", ImportOptions{TimeFormat: "%b %d %Y"}, utc("2000-01-01T00:00:00Z"), 86_400_000},
+		{"DATA_TIME_FORMAT slashes", "time", "2000/01/01 00:00", "2000/01/01 00:05", ImportOptions{TimeFormat: "%Y/%m/%d %H:%M"}, utc("2000-01-01T00:00:00Z"), 300_000},
+		{"DATA_TIME_FORMAT fraction", "time", "01.01.2000 10:00:00.5", "01.01.2000 10:00:01", ImportOptions{TimeFormat: "%d.%m.%Y %H:%M:%S.%f"}, utc("2000-01-01T10:00:00.5Z"), 500},
+		{"DATA_TIMEZONE IANA", "time", "2010-07-01T12:00:00", "2010-07-01T13:00:00", ImportOptions{TimeZone: "Europe/Paris"}, utc("2010-07-01T10:00:00Z"), 3_600_000},
+		{"DATA_TIMEZONE offset", "date", "2012-01-01", "2012-01-02", ImportOptions{TimeZone: "+05:30"}, utc("2011-12-31T18:30:00Z"), 86_400_000},
+		{"DATA_TIMEZONE leaves zoned times", "time", "2010-01-01T00:00:00Z", "2010-01-01T00:00:01Z", ImportOptions{TimeZone: "-08:00"}, utc("2010-01-01T00:00:00Z"), 1000},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			content := c.column + ",v\n" + c.first + ",1\n" + c.second + ",2\n"
+			m, err := Import(writeTempFile(t, "one.csv", content), t.TempDir(), c.o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.MinTime != c.want || m.MaxTime-m.MinTime != c.step || m.Rows != 2 {
+				t.Fatalf("min %d (want %d), step %d (want %d), rows %d", m.MinTime, c.want, m.MaxTime-m.MinTime, c.step, m.Rows)
+			}
+		})
+	}
+}
+
+// Bad times and bad settings are input errors naming where and what.
+func TestTimeFormatErrors(t *testing.T) {
+	cases := []struct {
+		name, content string
+		o             ImportOptions
+		want          []string
+	}{
+		{"no format reads a value", "time,v\n2012-01-01,1\n2012-13-45,2\n", ImportOptions{},
+			[]string{"x.csv:3: column time:", `"2012-13-45" is not a timestamp`, "RFC 3339", "a date (2006-01-02)", "DATA_TIME_FORMAT"}},
+		{"formats mixed in the sample", "date,v\n2012-01-01,1\n2012-01-01T00:00:00,2\n", ImportOptions{},
+			[]string{"x.csv:3: column date:", `"2012-01-01T00:00:00" is not a timestamp`}},
+		{"a bad time after the sample", "time,v\n" + strings.Repeat("2012-01-01,1\n", sampleRows) + "soon,2\n", ImportOptions{},
+			[]string{"x.csv:1002: column time:", `"soon" is not a timestamp in the file's format, a date (2006-01-02)`}},
+		{"DATA_TIME_FORMAT that does not fit", "date,v\nJan 1 2000,1\n", ImportOptions{TimeFormat: "%Y-%m-%d"},
+			[]string{"x.csv:2: column date:", `"Jan 1 2000" is not a timestamp: tried DATA_TIME_FORMAT %Y-%m-%d`}},
+		{"an unsupported directive", "date,v\nJan 1 2000,1\n", ImportOptions{TimeFormat: "%b %d %Y %Q"},
+			[]string{"directive %Q is not supported"}},
+		{"a literal Go reads as a layout", "date,v\n2000 Jan,1\n", ImportOptions{TimeFormat: "%Y Jan"},
+			[]string{`literal text " Jan"`}},
+		{"an unknown zone", "date,v\n2012-01-01,1\n", ImportOptions{TimeZone: "Mars/Olympus"},
+			[]string{`DATA_TIMEZONE "Mars/Olympus"`}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Import(writeTempFile(t, "x.csv", c.content), t.TempDir(), c.o)
+			if !IsInputError(err) {
+				t.Fatalf("%v: want an InputError", err)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("%v\nwant %q in it", err, w)
+				}
+			}
+		})
+	}
+}
+
+// The strftime translation, directive by directive.
+func TestStrftimeLayout(t *testing.T) {
+	cases := map[string]string{
+		"%Y-%m-%d":          "2006-1-2",
+		"%b %d %Y":          "Jan 2 2006",
+		"%Y/%m/%d %H:%M":    "2006/1/2 15:4",
+		"%d.%m.%y %I:%M %p": "2.1.06 3:4 PM",
+		"%A, %B %e %Y %T":   "Monday, January _2 2006 15:04:05",
+		"%F %H:%M:%S.%f %z": "2006-01-02 15:4:5.999999999 -0700",
+		"100%% %Y":          "",
+	}
+	for in, want := range cases {
+		got, err := strftimeLayout(in)
+		if want == "" {
+			if err == nil {
+				t.Errorf("%s: %q, want an error (a digit in the literal)", in, got)
+			}
+			continue
+		}
+		if err != nil || got != want {
+			t.Errorf("%s: %q %v, want %q", in, got, err, want)
+		}
+	}
+}
