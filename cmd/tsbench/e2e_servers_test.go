@@ -112,24 +112,14 @@ func TestRunOnEveryServer(t *testing.T) {
 	for _, srv := range servers {
 		t.Run(srv.target, func(t *testing.T) {
 			targettest.RequireServer(t, srv.service, srv.addr)
-			dir := t.TempDir()
-			js := filepath.Join(dir, "s.json")
-			args := append([]string{"run", "--target", srv.target, "--loop", "60", "--quiet", "--data-dir", dir, "--json", js}, srv.extra...)
-			r := tsbench(t, nil, args...)
-			if r.code != 0 {
-				t.Fatalf("exit %d\n%s\n%s", r.code, tail(r.stdout, 30), r.stderr)
-			}
-			s := readSummary(t, js)
-			if s.Verify == nil || !s.Verify.OK || s.Verify.StoredPoints == 0 {
-				t.Fatalf("verify %+v", s.Verify)
-			}
+			s, stdout := runVerified(t, append([]string{"--target", srv.target, "--loop", "60"}, srv.extra...)...)
 			if len(s.Operations) != 11 || s.Environment.ServerVersion == "" || s.Failed() {
 				t.Fatalf("%d operation rows, server version %q", len(s.Operations), s.Environment.ServerVersion)
 			}
 			// The generated run's answers were checked against the
 			// generator: QUERY_CHECKS (5) of each of the ten kinds.
-			if n := len(s.Verify.Queries); n != 50 || s.Verify.Mismatch() || !strings.Contains(r.stdout, "Query answers: 50 of 50 agree") {
-				t.Fatalf("%d query checks, mismatch %v:\n%s", n, s.Verify.Mismatch(), tail(r.stdout, 12))
+			if n := len(s.Verify.Queries); n != 50 || s.Verify.Mismatch() || !strings.Contains(stdout, "Query answers: 50 of 50 agree") {
+				t.Fatalf("%d query checks, mismatch %v:\n%s", n, s.Verify.Mismatch(), tail(stdout, 12))
 			}
 		})
 	}

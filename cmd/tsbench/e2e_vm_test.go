@@ -51,11 +51,18 @@ func TestVictoriaMetricsReleases(t *testing.T) {
 // verified summary.
 func runVM(t *testing.T, port string, args ...string) *summary.Summary {
 	t.Helper()
+	s, _ := runVerified(t, append([]string{"--target", "victoriametrics", "--set", "PORT=" + port}, args...)...)
+	return s
+}
+
+// runVerified runs 'tsbench run ARGS --quiet' into a directory of its own,
+// requires exit 0 and a verification that counted stored points, and
+// returns the summary and the console output.
+func runVerified(t *testing.T, args ...string) (*summary.Summary, string) {
+	t.Helper()
 	dir := t.TempDir()
 	js := filepath.Join(dir, "s.json")
-	args = append([]string{"run", "--target", "victoriametrics", "--set", "PORT=" + port, "--quiet",
-		"--data-dir", dir, "--json", js}, args...)
-	r := tsbench(t, nil, args...)
+	r := tsbench(t, nil, append([]string{"run", "--quiet", "--data-dir", dir, "--json", js}, args...)...)
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", r.code, tail(r.stdout, 30), r.stderr)
 	}
@@ -63,5 +70,5 @@ func runVM(t *testing.T, port string, args ...string) *summary.Summary {
 	if s.Verify == nil || !s.Verify.OK || s.Verify.StoredPoints == 0 {
 		t.Fatalf("verify %+v", s.Verify)
 	}
-	return s
+	return s, r.stdout
 }
