@@ -65,6 +65,17 @@ const (
 	LoadNever  = "never"
 )
 
+// Modes: how a terminal sends a transaction's statements.
+const (
+	// ModeBatched sends, on PostgreSQL, each group of statements that do
+	// not need each other's answers in one round trip (a pgx pipeline),
+	// BEGIN and COMMIT included. Elsewhere it is ModeInteractive.
+	ModeBatched = "batched"
+	// ModeInteractive sends one statement per round trip through
+	// database/sql, as BenchmarkSQL does.
+	ModeInteractive = "interactive"
+)
+
 // Config is one TPC-C run.
 type Config struct {
 	Warehouses int
@@ -77,6 +88,7 @@ type Config struct {
 	Load       string        // LoadAuto, LoadAlways or LoadNever
 	Seed       int64         // loader and terminal randomness
 	TxTimeout  time.Duration // per transaction
+	Mode       string        // ModeBatched ("" too) or ModeInteractive
 }
 
 // Validate reports the first setting out of range, naming its key.
@@ -93,6 +105,11 @@ func (c *Config) Validate() error {
 	case LoadAuto, LoadAlways, LoadNever:
 	default:
 		return fmt.Errorf("TPCC_LOAD = %q: allowed: %s", c.Load, strings.Join([]string{LoadAuto, LoadAlways, LoadNever}, ", "))
+	}
+	switch c.Mode {
+	case "", ModeBatched, ModeInteractive:
+	default:
+		return fmt.Errorf("TPCC_MODE = %q: allowed: %s, %s", c.Mode, ModeBatched, ModeInteractive)
 	}
 	return nil
 }

@@ -27,6 +27,12 @@ type terminal struct {
 	// trace, when set (by tests), sees every statement the terminal sends,
 	// in order, in its dialect and with its arguments.
 	trace func(query string, args []any)
+	// batched: statements go in pgx pipelines (ModeBatched on PostgreSQL).
+	batched bool
+	// roundTrips counts the requests the terminal waited for an answer
+	// to: a statement, BEGIN or COMMIT when interactive, a pipeline when
+	// batched.
+	roundTrips int64
 
 	deliverySkipped int64 // districts a Delivery found without new orders
 }
@@ -43,6 +49,15 @@ func (t *terminal) sql(q string) string {
 
 // run executes one transaction of type tx inside a database transaction.
 func (t *terminal) run(ctx context.Context, tx Tx) error {
+	if t.batched {
+		return t.runBatched(ctx, tx)
+	}
+	return t.runInteractive(ctx, tx)
+}
+
+// runInteractive sends one statement per round trip through database/sql.
+func (t *terminal) runInteractive(ctx context.Context, tx Tx) error {
+	t.roundTrips += 2 // BEGIN, and COMMIT or ROLLBACK
 	dbtx, err := t.conn.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
@@ -93,9 +108,15 @@ func (x *txn) query(q string, args ...any) (*sql.Rows, error) {
 
 // send is the statement q in the terminal's dialect, shown to the trace.
 func (x *txn) send(q string, args []any) string {
-	s := x.t.sql(q)
-	if x.t.trace != nil {
-		x.t.trace(s, args)
+	x.t.roundTrips++
+	return x.t.traced(q, args)
+}
+
+// traced is the statement q in the terminal's dialect, shown to the trace.
+func (t *terminal) traced(q string, args []any) string {
+	s := t.sql(q)
+	if t.trace != nil {
+		t.trace(s, args)
 	}
 	return s
 }
@@ -113,23 +134,43 @@ type orderLine struct {
 	number, item, supply, quantity int
 }
 
-// newOrder is clause 2.4.2.
-func (x *txn) newOrder() error {
-	t, g := x.t, x.t.g
-	d, c := g.intn(1, districtsPerW), g.customerID()
-	lines := make([]orderLine, g.intn(minItemsPerOrder, maxItemsPerOrder))
+// newOrderInput is what a New-Order terminal keys (clause 2.4.1), with
+// the lines sorted as they are processed.
+type newOrderInput struct {
+	d, c     int
+	lines    []orderLine
+	allLocal int
+}
+
+func (t *terminal) newOrderInput() newOrderInput {
+	g := t.g
+	in := newOrderInput{d: g.intn(1, districtsPerW), c: g.customerID(), allLocal: 1}
+	in.lines = make([]orderLine, g.intn(minItemsPerOrder, maxItemsPerOrder))
 	rollback := g.intn(1, 100) == 1
-	allLocal := 1
-	for i := range lines {
+	for i := range in.lines {
 		l := orderLine{number: i + 1, item: g.itemID(), supply: t.w, quantity: g.intn(1, 10)}
 		if t.warehouses > 1 && g.intn(1, 100) == 1 {
-			l.supply, allLocal = t.otherWarehouse(), 0
+			l.supply, in.allLocal = t.otherWarehouse(), 0
 		}
-		lines[i] = l
+		in.lines[i] = l
 	}
 	if rollback {
-		lines[len(lines)-1].item = invalidItem
+		in.lines[len(in.lines)-1].item = invalidItem
 	}
+	// Stock rows are locked in one global order, so that two New-Orders
+	// never wait for each other in a cycle.
+	sort.Slice(in.lines, func(i, j int) bool {
+		a, b := in.lines[i], in.lines[j]
+		return a.supply < b.supply || a.supply == b.supply && a.item < b.item
+	})
+	return in
+}
+
+// newOrder is clause 2.4.2.
+func (x *txn) newOrder() error {
+	t := x.t
+	in := t.newOrderInput()
+	d, c, lines := in.d, in.c, in.lines
 	var discount, wTax, dTax float64
 	var last, credit string
 	if err := x.row(`SELECT c_discount, c_last, c_credit FROM tpcc_customer WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?`,
@@ -148,18 +189,12 @@ func (x *txn) newOrder() error {
 		return fmt.Errorf("new-order: district: %w", err)
 	}
 	if _, err := x.exec(`INSERT INTO tpcc_orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local)
-		VALUES (?, ?, ?, ?, ?, NULL, ?, ?)`, orderID, d, t.w, c, t.now(), len(lines), allLocal); err != nil {
+		VALUES (?, ?, ?, ?, ?, NULL, ?, ?)`, orderID, d, t.w, c, t.now(), len(lines), in.allLocal); err != nil {
 		return fmt.Errorf("new-order: order: %w", err)
 	}
 	if _, err := x.exec(`INSERT INTO tpcc_new_order (no_o_id, no_d_id, no_w_id) VALUES (?, ?, ?)`, orderID, d, t.w); err != nil {
 		return fmt.Errorf("new-order: new order: %w", err)
 	}
-	// Stock rows are locked in one global order, so that two New-Orders
-	// never wait for each other in a cycle.
-	sort.Slice(lines, func(i, j int) bool {
-		a, b := lines[i], lines[j]
-		return a.supply < b.supply || a.supply == b.supply && a.item < b.item
-	})
 	for _, l := range lines {
 		if err := x.orderLine(orderID, d, l); err != nil {
 			return err
