@@ -38,6 +38,8 @@ type csvLayout struct {
 	header                      []string
 	tp                          timeParser // how the time column reads
 	deviceName                  string     // without a device column
+	devices                     []int      // CSV: the device columns, joined into its name
+	tags                        bool       // CSV: the device columns are kept as tags
 }
 
 func findColumn(header []string, names []string) int {
@@ -49,15 +51,6 @@ func findColumn(header []string, names []string) int {
 		}
 	}
 	return -1
-}
-
-// layoutOf finds a CSV file's columns and the format of its times.
-func layoutOf(file string, header []string, sample []sampled, o ImportOptions, to timeOptions) (*csvLayout, error) {
-	l, err := layoutByName(file, header)
-	if err != nil {
-		return nil, err
-	}
-	return l, l.detectTime(file, sample, to)
 }
 
 // layoutByName finds the columns by their names alone (Parquet's columns
@@ -375,17 +368,16 @@ func convertCSV(t *table, name string, l *csvLayout, s *csvScan) error {
 		if err != nil {
 			return err
 		}
-		device := l.deviceName
-		if l.device >= 0 {
-			if device = strings.TrimSpace(rec[l.device]); device == "" {
-				return inputErr(c, line, l.header[l.device], "empty device name")
-			}
+		device, err := l.deviceOf(c, rec, line)
+		if err != nil {
+			return err
 		}
 		tm, cut, err := l.tp.parse(rec[l.time])
 		if err != nil {
 			return inputErr(c, line, l.header[l.time], err.Error())
 		}
 		p, b := t.row(device)
+		t.tag(p, l.tagsOf(rec))
 		for i, col := range l.sensorCols {
 			if c.missing(col) {
 				undoRow(b, i)
@@ -479,9 +471,9 @@ func convertLong(t *table, c *csvFile, l *csvLayout, s *csvScan) error {
 		if err != nil {
 			return err
 		}
-		dev := strings.TrimSpace(rec[l.device])
-		if dev == "" {
-			return inputErr(c, line, l.header[l.device], "empty device name")
+		dev, err := l.deviceOf(c, rec, line)
+		if err != nil {
+			return err
 		}
 		at, atCut, err := l.tp.parse(rec[l.time])
 		if err != nil {

@@ -50,6 +50,13 @@ func (t *table) row(device string) (int, *ts.Batch) {
 	return p, t.pending[p]
 }
 
+// tag gives the device at position p its tags, the first time.
+func (t *table) tag(p int, tags []ts.Tag) {
+	if d := &t.w.m.Devices[p]; len(tags) > 0 && len(d.Tags) == 0 {
+		d.Tags = tags
+	}
+}
+
 // done sends the device's rows on once enough have gathered.
 func (t *table) done(p int) error {
 	b := t.pending[p]

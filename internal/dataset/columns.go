@@ -1,0 +1,235 @@
+package dataset
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/tsbench/tsbench/internal/ts"
+)
+
+// More names of CSV columns, for files whose columns are found by name
+// and by content (lower case).
+var (
+	// dateNames are time columns by name, preferred among the columns
+	// whose values read as times.
+	dateNames = []string{"time", "timestamp", "ts", "t", "date", "datetime", "date_time", "time_stamp", "year"}
+	// placeNames are device columns by name beyond deviceNames: what real
+	// files key their series by.
+	placeNames = []string{"location", "symbol", "ticker", "source", "city", "station", "site", "region", "country", "hostname", "node"}
+)
+
+// deviceSep joins the values of several device columns into a name.
+const deviceSep = "_"
+
+// layoutOf finds a CSV file's columns, by name and by content (the
+// sample), and the format of its times. DATA_TIME_COLUMN,
+// DATA_DEVICE_COLUMNS and DATA_SENSOR_COLUMNS override what is found.
+func layoutOf(file string, header []string, sample []sampled, o ImportOptions, to timeOptions) (*csvLayout, error) {
+	l := &csvLayout{header: header, time: -1, device: -1, sensor: -1, value: -1}
+	devices, err := columnsNamed(file, header, o.DeviceColumns, "DATA_DEVICE_COLUMNS")
+	if err != nil {
+		return nil, err
+	}
+	sensors, err := columnsNamed(file, header, o.SensorColumns, "DATA_SENSOR_COLUMNS")
+	if err != nil {
+		return nil, err
+	}
+	if err := l.findTime(file, sample, o.TimeColumn, append(devices, sensors...), to); err != nil {
+		return nil, err
+	}
+	taken := append([]int{l.time}, sensors...)
+	if sensor, value := findColumn(header, sensorNames), findColumn(header, valueNames); len(sensors) == 0 && sensor >= 0 && value >= 0 {
+		// A long file's sensor names repeat too: they are not devices.
+		taken = append(taken, sensor, value)
+	}
+	if len(devices) == 0 {
+		devices = findDevices(header, sample, taken, to)
+	}
+	l.devices, l.tags = devices, len(devices) > 1
+	if len(devices) > 0 {
+		l.device = devices[0]
+	} else {
+		// No device column: the file is one device, named after it.
+		l.deviceName = strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
+	}
+	if len(sensors) == 0 && l.isLong(header) {
+		return l, nil
+	}
+	return l, l.wideSensors(file, sensors)
+}
+
+// columnsNamed finds the columns a key names; an unknown name is an
+// input error listing the file's columns.
+func columnsNamed(file string, header, names []string, key string) ([]int, error) {
+	var out []int
+	for _, n := range names {
+		i := findColumn(header, []string{n})
+		if i < 0 {
+			return nil, &InputError{File: file, Line: 1, Msg: fmt.Sprintf("%s names column %q, which the file does not have; it has %s",
+				key, n, strings.Join(header, ", "))}
+		}
+		out = append(out, i)
+	}
+	return out, nil
+}
+
+// findTime finds the time column and its format: the named one, else the
+// one whose values read as times. Preferred in turn: a column named as a
+// time (dateNames) whose values read; the first column of text times; the
+// first column if it holds integers (epoch times, as before).
+func (l *csvLayout) findTime(file string, sample []sampled, named string, skip []int, to timeOptions) error {
+	if named != "" {
+		if l.time = findColumn(l.header, []string{named}); l.time < 0 {
+			return &InputError{File: file, Line: 1, Msg: fmt.Sprintf("DATA_TIME_COLUMN names column %q, which the file does not have; it has %s",
+				named, strings.Join(l.header, ", "))}
+		}
+		return l.detectTime(file, sample, to)
+	}
+	textTime, nameTime := -1, -1
+	for i, h := range l.header {
+		if slices.Contains(skip, i) {
+			continue
+		}
+		p, at, _ := to.detectTime(h, columnValues(sample, i))
+		if at >= 0 {
+			continue
+		}
+		if nameTime < 0 && isNamed(h, dateNames) {
+			nameTime = i
+		}
+		if textTime < 0 && p.layout != "" {
+			textTime = i
+		}
+	}
+	switch {
+	case nameTime >= 0:
+		l.time = nameTime
+	case textTime >= 0:
+		l.time = textTime
+	default:
+		// Nothing reads: the error is about the column named as a time,
+		// else the first, which the time is when nothing says otherwise.
+		l.time = max(0, findColumn(l.header, dateNames))
+	}
+	return l.detectTime(file, sample, to)
+}
+
+func isNamed(h string, names []string) bool { return findColumn([]string{h}, names) == 0 }
+
+// findDevices finds the device columns among those not taken: the ones
+// named as devices, else the text columns whose values repeat (a series'
+// key: a city, a symbol, a source), other than times.
+func findDevices(header []string, sample []sampled, taken []int, to timeOptions) []int {
+	var named, repeating []int
+	for i, h := range header {
+		if slices.Contains(taken, i) {
+			continue
+		}
+		if isNamed(h, deviceNames) || isNamed(h, placeNames) {
+			named = append(named, i)
+			continue
+		}
+		values := columnValues(sample, i)
+		if isSeriesKey(values) {
+			if _, at, _ := to.detectTime(h, values); at >= 0 {
+				repeating = append(repeating, i)
+			}
+		}
+	}
+	if len(named) > 0 {
+		return named
+	}
+	return repeating
+}
+
+// isSeriesKey reports whether values are text (not numbers or booleans,
+// none empty) and some repeat: the key of several rows each.
+func isSeriesKey(values []string) bool {
+	if len(values) == 0 {
+		return false
+	}
+	seen := map[string]bool{}
+	for _, v := range values {
+		v = strings.TrimSpace(v)
+		if v == "" || kindOf(v) != kindText {
+			return false
+		}
+		seen[v] = true
+	}
+	return len(seen) < len(values) || len(values) == 1
+}
+
+// isLong reports whether the file is long (a point a line): columns named
+// as a sensor and a value, besides the time and the device columns, and
+// nothing else. It sets the sensor and value columns.
+func (l *csvLayout) isLong(header []string) bool {
+	sensor, value := findColumn(header, sensorNames), findColumn(header, valueNames)
+	if sensor < 0 || value < 0 || sensor == l.time || value == l.time ||
+		slices.Contains(l.devices, sensor) || slices.Contains(l.devices, value) {
+		return false
+	}
+	if len(header) != 2+len(l.devices)+1 {
+		return false
+	}
+	l.kind, l.sensor, l.value = layoutLong, sensor, value
+	return true
+}
+
+// wideSensors sets a wide file's sensor columns: the ones named, else all
+// but the time and the device columns.
+func (l *csvLayout) wideSensors(file string, named []int) error {
+	l.kind = layoutWide
+	cols := named
+	if len(cols) == 0 {
+		for i := range l.header {
+			if i != l.time && !slices.Contains(l.devices, i) {
+				cols = append(cols, i)
+			}
+		}
+	}
+	for _, i := range cols {
+		name := strings.TrimSpace(l.header[i])
+		if name == "" {
+			return &InputError{File: file, Line: 1, Column: fmt.Sprint(i + 1), Msg: "a sensor column without a name"}
+		}
+		if i == l.time || slices.Contains(l.devices, i) {
+			return &InputError{File: file, Line: 1, Column: name, Msg: "DATA_SENSOR_COLUMNS names the time or a device column"}
+		}
+		l.sensors = append(l.sensors, name)
+		l.sensorCols = append(l.sensorCols, i)
+	}
+	if len(l.sensors) == 0 {
+		return &InputError{File: file, Line: 1, Msg: "no sensor columns: want time, device, sensor, value (long) or time, device, then one column per sensor (wide)"}
+	}
+	return nil
+}
+
+// deviceOf is a record's device: its device columns' values joined, or
+// the file's name; and its tags when several columns make it.
+func (l *csvLayout) deviceOf(c *csvFile, rec []string, line int64) (string, error) {
+	if len(l.devices) == 0 {
+		return l.deviceName, nil
+	}
+	parts := make([]string, len(l.devices))
+	for j, i := range l.devices {
+		if parts[j] = strings.TrimSpace(rec[i]); parts[j] == "" {
+			return "", inputErr(c, line, l.header[i], "empty device name")
+		}
+	}
+	return strings.Join(parts, deviceSep), nil
+}
+
+// tagsOf are a record's device tags: each device column's name and value,
+// when several columns make the device.
+func (l *csvLayout) tagsOf(rec []string) []ts.Tag {
+	if !l.tags {
+		return nil
+	}
+	out := make([]ts.Tag, len(l.devices))
+	for j, i := range l.devices {
+		out[j] = ts.Tag{Key: strings.TrimSpace(l.header[i]), Value: strings.TrimSpace(rec[i])}
+	}
+	return out
+}
