@@ -31,7 +31,7 @@ func tpccConfig(cfg *config.Config) tpcc.Config {
 	}
 	return tpcc.Config{Warehouses: cfg.TPCCWarehouses, Terminals: cfg.Clients, Duration: d, Warmup: cfg.Warmup,
 		Think: cfg.TPCCThink, Unlogged: cfg.TPCCTables == "unlogged", Tablespace: cfg.TPCCTablespace,
-		Load: cfg.TPCCLoad, Seed: cfg.DataSeed, TxTimeout: cfg.WriteTimeout}
+		Load: cfg.TPCCLoad, Seed: cfg.DataSeed, TxTimeout: cfg.WriteTimeout, Mode: cfg.TPCCMode}
 }
 
 // tpccAccess is the target's SQL access, or a usage error saying why it

@@ -140,6 +140,7 @@ type Config struct {
 	TPCCLoad       string // TPCC_LOAD: auto, always, never
 	TPCCTables     string // TPCC_TABLES: logged, unlogged
 	TPCCTablespace string // TPCC_TABLESPACE
+	TPCCMode       string // TPCC_MODE: batched (also ""), interactive
 
 	// Analytics.
 	AnalyticsEngine string // ANALYTICS_ENGINE: sql or spark
