@@ -5,14 +5,10 @@ package main
 // created by the target, not end the run.
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
-	"errors"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -25,26 +21,10 @@ import (
 )
 
 // tsbenchIn runs the binary like tsbench does, but from working directory
-// dir.
+// dir, with room for a Spark job.
 func tsbenchIn(t *testing.T, dir string, env []string, args ...string) result {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, binary, args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	r := result{stdout: out.String(), stderr: errb.String()}
-	var ee *exec.ExitError
-	switch {
-	case errors.As(err, &ee):
-		r.code = ee.ExitCode()
-	case err != nil:
-		t.Fatalf("run tsbench %v in %s: %v", args, dir, err)
-	}
-	return r
+	return runBinary(t, dir, 4*time.Minute, env, args...)
 }
 
 // freshDB is a database name no other test or run uses.

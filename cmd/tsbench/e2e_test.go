@@ -57,9 +57,18 @@ type result struct {
 // tsbench runs the binary with a time bound and returns its outcome.
 func tsbench(t *testing.T, env []string, args ...string) result {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	return runBinary(t, "", 3*time.Minute, env, args...)
+}
+
+// runBinary runs the binary in working directory dir ("" for the test's),
+// bounded by limit, and fails the test on a stack trace: bad input must
+// never panic.
+func runBinary(t *testing.T, dir string, limit time.Duration, env []string, args ...string) result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, binary, args...)
+	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -70,7 +79,7 @@ func tsbench(t *testing.T, env []string, args ...string) result {
 	case errors.As(err, &ee):
 		r.code = ee.ExitCode()
 	case err != nil:
-		t.Fatalf("run tsbench %v: %v", args, err)
+		t.Fatalf("run tsbench %v in %q: %v", args, dir, err)
 	}
 	if strings.Contains(r.stderr, "goroutine ") || strings.Contains(r.stderr, "panic:") {
 		t.Fatalf("tsbench %v printed a stack trace:\n%s", args, r.stderr)
