@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/tsbench/tsbench/internal/ts"
@@ -160,20 +161,6 @@ func (c *csvFile) next() ([]string, int64, error) {
 	return rec, int64(line), nil
 }
 
-// importCSV reads CSV files in two passes: the first finds the layout,
-// the sensors, their types and the time unit; the second converts.
-func importCSV(files []string, dir string, o ImportOptions) (*Manifest, error) {
-	scan, err := scanCSV(files, o)
-	if err != nil {
-		return nil, err
-	}
-	t, err := newTable(dir, strings.Join(files, ","), "csv-"+scan.layouts[0].kind, scan.sensors, o)
-	if err != nil {
-		return nil, err
-	}
-	return t.fill(files, func(i int, name string) error { return convertCSV(t, name, scan.layouts[i], scan) })
-}
-
 // csvScan is what the first pass learnt.
 type csvScan struct {
 	layouts []*csvLayout
@@ -193,6 +180,11 @@ func scanCSV(files []string, o ImportOptions) (*csvScan, error) {
 		if err := s.scanFile(name, o, to); err != nil {
 			return nil, err
 		}
+	}
+	if s.layouts[0].kind == layoutLong {
+		// A long file's sensors, in the order they first appear, would
+		// change with the order of its lines: by name, they do not.
+		slices.Sort(s.order)
 	}
 	for _, name := range s.order {
 		ty, declared := o.Types[name]
@@ -347,57 +339,6 @@ func integer(text string) (int64, bool) {
 	return n, err == nil && !strings.ContainsAny(text, ".eE")
 }
 
-// convertCSV is the second pass over one file.
-func convertCSV(t *table, name string, l *csvLayout, s *csvScan) error {
-	c, err := openCSV(name)
-	if err != nil {
-		return err
-	}
-	defer c.close()
-	if _, _, err := c.next(); err != nil { // the header
-		return err
-	}
-	if l.kind == layoutLong {
-		return convertLong(t, c, l, s)
-	}
-	for {
-		rec, line, err := c.next()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		device, err := l.deviceOf(c, rec, line)
-		if err != nil {
-			return err
-		}
-		tm, cut, err := l.tp.parse(rec[l.time])
-		if err != nil {
-			return inputErr(c, line, l.header[l.time], err.Error())
-		}
-		p, b := t.row(device)
-		t.tag(p, l.tagsOf(rec))
-		for i, col := range l.sensorCols {
-			if c.missing(col) {
-				undoRow(b, i)
-				return inputErr(c, line, l.header[col], "empty value: tsbench replays complete rows (a value for every sensor at every time)")
-			}
-			if err := appendValue(&b.Columns[s.index[l.sensors[i]]], rec[col]); err != nil {
-				undoRow(b, i)
-				return inputErr(c, line, l.header[col], err.Error())
-			}
-		}
-		b.Times = append(b.Times, tm)
-		if cut {
-			t.subMillis++
-		}
-		if err := t.done(p); err != nil {
-			return err
-		}
-	}
-}
-
 // undoRow drops the first n values of a row that failed part-way; the
 // import fails anyway, this keeps the batch square for the error path.
 func undoRow(b *ts.Batch, n int) {
@@ -417,83 +358,5 @@ func undoRow(b *ts.Batch, n int) {
 		default:
 			c.Texts = c.Texts[:len(c.Texts)-1]
 		}
-	}
-}
-
-// convertLong pivots a long file: the lines of one device and time, which
-// must be consecutive, make one row, and the row must have every sensor.
-func convertLong(t *table, c *csvFile, l *csvLayout, s *csvScan) error {
-	var (
-		device    string
-		tm        int64
-		cut       bool
-		started   int64 // the line the current row began on
-		values    = make([]string, len(s.sensors))
-		have      = make([]bool, len(s.sensors))
-		collected int
-	)
-	emit := func() error {
-		if collected == 0 {
-			return nil
-		}
-		if collected < len(s.sensors) {
-			var missing []string
-			for i, ok := range have {
-				if !ok {
-					missing = append(missing, s.sensors[i].Name)
-				}
-			}
-			return inputErr(c, started, "", fmt.Sprintf("device %s at %d ms lacks sensor(s) %s on its consecutive lines: "+
-				"tsbench replays complete rows (a value for every sensor at every time)", device, tm, strings.Join(missing, ", ")))
-		}
-		p, b := t.row(device)
-		for i, v := range values {
-			if err := appendValue(&b.Columns[i], v); err != nil {
-				undoRow(b, i)
-				return inputErr(c, started, l.header[l.value], fmt.Sprintf("sensor %s: %v", s.sensors[i].Name, err))
-			}
-		}
-		b.Times = append(b.Times, tm)
-		if cut {
-			t.subMillis++
-		}
-		for i := range have {
-			have[i] = false
-		}
-		collected = 0
-		return t.done(p)
-	}
-	for {
-		rec, line, err := c.next()
-		if err == io.EOF {
-			return emit()
-		}
-		if err != nil {
-			return err
-		}
-		dev, err := l.deviceOf(c, rec, line)
-		if err != nil {
-			return err
-		}
-		at, atCut, err := l.tp.parse(rec[l.time])
-		if err != nil {
-			return inputErr(c, line, l.header[l.time], err.Error())
-		}
-		i := s.index[strings.TrimSpace(rec[l.sensor])]
-		if c.missing(l.value) {
-			return inputErr(c, line, l.header[l.value], "empty value")
-		}
-		if collected > 0 && (dev != device || at != tm || have[i]) {
-			// A new row: another device or time, or the same sensor again
-			// (a duplicate row of this device and time).
-			if err := emit(); err != nil {
-				return err
-			}
-		}
-		if collected == 0 {
-			device, tm, cut, started = dev, at, atCut, line
-		}
-		values[i], have[i] = rec[l.value], true
-		collected++
 	}
 }

@@ -33,7 +33,7 @@ func TestCSVImport(t *testing.T) {
 		{name: "long, RFC 3339, consecutive sensors", file: "a.csv",
 			content: "Time,Device,Sensor,Value\n2026-01-01T00:00:00Z,d1,t,1\n2026-01-01T00:00:00Z,d1,on,true\n" +
 				"2026-01-01T00:00:01Z,d1,t,1.5\n2026-01-01T00:00:01Z,d1,on,false\n2026-01-01T00:00:00Z,d2,t,2\n2026-01-01T00:00:00Z,d2,on,true\n",
-			format: "csv-long", sensors: []ts.Sensor{{Name: "t", Type: ts.Double}, {Name: "on", Type: ts.Boolean}}, devices: []string{"d1", "d2"},
+			format: "csv-long", sensors: []ts.Sensor{{Name: "on", Type: ts.Boolean}, {Name: "t", Type: ts.Double}}, devices: []string{"d1", "d2"},
 			rows: 3, firstTime: 1_767_225_600_000},
 		{name: "long, a repeated sensor starts a duplicate row", file: "b.csv",
 			content: "time,device,sensor,value\n5000,d,v,1\n5000,d,v,2\n6000,d,v,3\n",
