@@ -61,8 +61,8 @@ func TestInputsExitTwoBeforeAnyWork(t *testing.T) {
 		{"flag typo", []string{"run", "--clinets", "3"}, []string{"--clinets", "did you mean --clients?"}},
 		{"key as a flag", []string{"run", "--device-number", "3"}, []string{"--device-number", "--set DEVICE_NUMBER=VALUE"}},
 		{"flag typo of another command", []string{"runs", "--limt", "3"}, []string{"--limt", "did you mean --limit?"}},
-		{"TLS asked for: never plaintext", []string{"run", "--target", "postgres", "--set", "USE_SSL=true"},
-			[]string{"USE_SSL", "will not connect in plaintext"}},
+		{"TLS asked of a target without it", []string{"run", "--target", "influxdb", "--set", "USE_SSL=true"},
+			[]string{"TLS", "does not connect over TLS yet", "will not connect in plaintext"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

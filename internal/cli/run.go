@@ -236,6 +236,9 @@ func loadConfig(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stderr io.Wri
 	if err := checkTargetOptions(d, cfg.TargetOptions, scenarioTargetOptions(keys)); err != nil {
 		return nil, err
 	}
+	if err := checkTLS(cfg, d); err != nil {
+		return nil, err
+	}
 	if f.scenario == "" {
 		// A scenario's phases differ in their mix; one threshold may apply
 		// to some of them only.
@@ -381,6 +384,9 @@ func runBenchmark(cfg *config.Config, label string, out runOutputs, stdout, stde
 	}
 	fmt.Fprintf(stderr, "tsbench: run %s: target %s, %d clients, %d devices x %d sensors, data in %s\n",
 		runID, driver.Name, cfg.Clients, cfg.Devices, cfg.Sensors, opts.DataDir)
+	if note := tlsNote(cfg); note != "" {
+		fmt.Fprintln(stderr, "tsbench: "+note)
+	}
 	if used := config.IoTBenchmarkDefaultsUsed(cfg); len(used) > 0 {
 		fmt.Fprintf(stderr, "tsbench: keys the .properties file leaves out take IoT-benchmark's defaults: %s\n", strings.Join(used, ", "))
 	}
@@ -396,7 +402,7 @@ func runBenchmark(cfg *config.Config, label string, out runOutputs, stdout, stde
 	}
 	if err != nil {
 		store.abandon(runID)
-		return nil, &exitError{ExitFailure, err}
+		return nil, connectError(err)
 	}
 	complete(s, cfg, runID, driver, opts.DataDir)
 	s.Replay = replay
@@ -455,7 +461,47 @@ func finishRun(s *summary.Summary, cfg *config.Config, label, dataDir string, st
 // targets keep their files under dataDir/<target>.
 func targetOptions(cfg *config.Config, d *target.Driver, dataDir string) target.Options {
 	return target.Options{Host: cfg.Host, Port: cfg.Port, User: cfg.User, Password: cfg.Password,
-		Database: cfg.Database, DataDir: filepath.Join(dataDir, d.Name), Extra: cfg.TargetOptions}
+		Database: cfg.Database, DataDir: filepath.Join(dataDir, d.Name), Extra: cfg.TargetOptions,
+		TLS: target.TLS{Mode: cfg.TLS, CAFile: cfg.TLSCAFile, CertFile: cfg.TLSCertFile, KeyFile: cfg.TLSKeyFile,
+			ServerName: cfg.TLSServerName}}
+}
+
+// checkTLS refuses TLS asked of a target that cannot connect over it: the
+// alternative would be a plaintext connection carrying the password.
+func checkTLS(cfg *config.Config, d *target.Driver) error {
+	if cfg.TLS == "off" || d.Caps.TLS {
+		return nil
+	}
+	var with []string
+	for _, x := range target.Drivers() {
+		if x.Caps.TLS {
+			with = append(with, x.Name)
+		}
+	}
+	return usageError("TLS = %q (or USE_SSL): the %s target does not connect over TLS yet, and tsbench will not connect "+
+		"in plaintext when TLS was asked for (targets with TLS: %s)", cfg.TLS, d.Name, strings.Join(with, ", "))
+}
+
+// tlsNote says how the run's connections are encrypted, when they are:
+// above all when the server is not verified.
+func tlsNote(cfg *config.Config) string {
+	switch cfg.TLS {
+	case "on":
+		return "TLS on: the server's certificate chain and host name are verified"
+	case "insecure":
+		return "TLS insecure: connections are encrypted, but the server's certificate is NOT verified (TLS=insecure)"
+	}
+	return ""
+}
+
+// connectError is the exit status of a failed connection: bad input (2)
+// when the server offers no TLS where TLS was asked for, a failed run (1)
+// otherwise.
+func connectError(err error) error {
+	if errors.Is(err, target.ErrNoTLS) {
+		return &exitError{ExitUsage, err}
+	}
+	return &exitError{ExitFailure, err}
 }
 
 // partialRun is what is known of a run before it starts: what the results

@@ -72,11 +72,14 @@ func runTPCC(cfg *config.Config, label string, out runOutputs, stdout, stderr io
 	db, err := access.Open(setup, opts)
 	if err != nil {
 		stopLoad()
-		return nil, &exitError{ExitFailure, err}
+		return nil, connectError(err)
 	}
 	defer db.Close()
 	fmt.Fprintf(stderr, "tsbench: run %s: TPC-C on %s, %d warehouses, %d terminals, %v measured\n",
 		runID, driver.Name, tc.Warehouses, tc.Terminals, tc.Duration)
+	if note := tlsNote(cfg); note != "" {
+		fmt.Fprintln(stderr, "tsbench: "+note)
+	}
 	load, consts, err := tpcc.Prepare(setup, db, access.Dialect, &tc)
 	stopLoad()
 	switch {

@@ -28,6 +28,11 @@ type Config struct {
 	User          string            // USERNAME
 	Password      string            // PASSWORD (secret: never printed)
 	Token         string            // TOKEN (secret: never printed)
+	TLS           string            // TLS: off, on or insecure
+	TLSCAFile     string            // TLS_CA_FILE
+	TLSCertFile   string            // TLS_CERT_FILE
+	TLSKeyFile    string            // TLS_KEY_FILE
+	TLSServerName string            // TLS_SERVER_NAME
 	Database      string            // DB_NAME
 	TargetOptions map[string]string // target-specific settings (YAML target_options, --set target.KEY=V)
 	DataDir       string            // where embedded databases and run results go

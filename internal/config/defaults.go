@@ -24,6 +24,7 @@ func Default() *Config {
 		Password:      "root",
 		Database:      "test",
 		TargetOptions: map[string]string{},
+		TLS:           "off",
 
 		WorkMode:      workModeDefault,
 		DeleteData:    true,
@@ -47,6 +48,7 @@ func Default() *Config {
 		TPCCWarehouses: 1,
 		TPCCLoad:       "auto",
 		TPCCTables:     "logged",
+		TPCCMode:       "batched",
 
 		AnalyticsEngine: "sql",
 		ReadTimeout:     300 * time.Second,

@@ -129,20 +129,20 @@ func TestOpMinIntervalStep(t *testing.T) {
 	}
 }
 
-// USE_SSL=true is refused with the reason (no target has TLS yet): a
-// plaintext connection where TLS was asked for would carry the password in
-// the clear. false, IoT-benchmark's default, is accepted.
-func TestUseSSLNeverPlaintext(t *testing.T) {
+// USE_SSL=true is TLS=on (IoT-benchmark's switch), false leaves TLS off;
+// TLS takes off, on and insecure only.
+func TestUseSSLIsTLS(t *testing.T) {
 	for _, c := range []struct {
-		value string
-		ok    bool
-	}{{"false", true}, {"FALSE", true}, {"true", false}, {"True", false}, {"1", false}, {"maybe", false}} {
-		_, err := loadProps(Default(), "USE_SSL="+c.value+"\n")
-		if (err == nil) != c.ok {
-			t.Errorf("USE_SSL=%s: error %v, want accepted %v", c.value, err, c.ok)
-		}
-		if !c.ok && c.value != "maybe" && (err == nil || !strings.Contains(err.Error(), "will not connect in plaintext")) {
-			t.Errorf("USE_SSL=%s: error %v does not say why", c.value, err)
+		file string
+		tls  string // "" when refused
+	}{
+		{"USE_SSL=false\n", "off"}, {"USE_SSL=true\n", "on"}, {"USE_SSL=True\n", "on"},
+		{"TLS=insecure\nUSE_SSL=true\n", "insecure"}, {"USE_SSL=maybe\n", ""}, {"TLS=yes\n", ""},
+	} {
+		cfg := Default()
+		_, err := loadProps(cfg, c.file)
+		if (err == nil) != (c.tls != "") || (err == nil && cfg.TLS != c.tls) {
+			t.Errorf("%q: TLS %q, error %v; want %q", c.file, cfg.TLS, err, c.tls)
 		}
 	}
 }

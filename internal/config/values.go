@@ -116,25 +116,24 @@ func boolField(field func(*Config) *bool) binding {
 	}
 }
 
-// plaintextRefused binds USE_SSL. No target connects over TLS yet, so the
-// only way to honour USE_SSL=true would be a plaintext connection carrying
-// the user's password, to a server they expected to reach over TLS: true is
-// refused, false (IoT-benchmark's default) accepted.
-func plaintextRefused() binding {
+// useSSL binds USE_SSL, IoT-benchmark's TLS switch: true turns TLS on
+// (verifying the server), false leaves TLS as it is. A target that cannot
+// connect over TLS then refuses the run, so that TLS asked for never
+// becomes a plaintext connection carrying the password.
+func useSSL() binding {
 	return binding{
-		allowed: "false (no tsbench target connects over TLS yet)",
+		allowed: "true or false",
 		set: func(c *Config, v string) error {
 			on, err := strconv.ParseBool(strings.ToLower(strings.TrimSpace(v)))
 			if err != nil {
 				return badValue()
 			}
-			if on {
-				return because("no tsbench target connects over TLS yet, and tsbench will not connect in plaintext " +
-					"when TLS was asked for; benchmark a server that accepts plaintext connections on a trusted network, or leave USE_SSL false")
+			if on && c.TLS == "off" {
+				c.TLS = "on"
 			}
 			return nil
 		},
-		get: func(*Config) any { return false },
+		get: func(c *Config) any { return c.TLS != "off" },
 	}
 }
 

@@ -84,6 +84,7 @@ type Options struct {
 	Database string
 	DataDir  string            // for embedded targets: where files go
 	Extra    map[string]string // target-specific settings
+	TLS      TLS               // how to connect over TLS; off unless asked for
 }
 
 // HostPort is where the server listens: HOST and PORT, with 127.0.0.1 and
@@ -110,6 +111,9 @@ func (o Options) DatabaseOr(def string) string {
 // Capabilities say what a target can do, so that a conformance suite checks
 // the declaration instead of skipping silently.
 type Capabilities struct {
+	// TLS says the target connects over TLS when asked (TLS=on); a run
+	// that asks a target without it is refused before it connects.
+	TLS     bool
 	Types   []ts.DataType
 	Queries []ts.QueryKind
 	// ClientSide lists supported query kinds that tsbench computes from

@@ -81,6 +81,7 @@ var Driver = &target.Driver{
 	WritePaths:  []string{"insert", "copy"},
 	Server:      "scripts/services/postgres.sh (PostgreSQL 15 on 127.0.0.1:5433)",
 	Caps: target.Capabilities{
+		TLS:     true,
 		Types:   ts.DataTypes,
 		Queries: ts.QueryKinds,
 	},
@@ -97,7 +98,7 @@ var TimescaleDriver = &target.Driver{
 	Description: "TimescaleDB: the postgres target with a hypertable (one-day chunks) and time_bucket for Q7",
 	WritePaths:  []string{"insert", "copy"},
 	Server:      "a TimescaleDB server; tested with scripts/services/timescaledb.sh (PGlite + timescaledb, SQL only, 127.0.0.1:5434)",
-	Caps:        target.Capabilities{Types: ts.DataTypes, Queries: ts.QueryKinds},
+	Caps:        target.Capabilities{TLS: true, Types: ts.DataTypes, Queries: ts.QueryKinds},
 	Options:     options,
 	Open: func(ctx context.Context, o target.Options) (target.Target, error) {
 		return openMode(ctx, o, true)
@@ -242,6 +243,12 @@ func connConfig(o target.Options, defaultPort int, timescale bool) (*pgx.ConnCon
 	if err != nil {
 		return nil, addr, fmt.Errorf("postgres: %s: %w", addr, err)
 	}
+	// TLS as asked (TLS and TLS_* keys), and never a retry in plaintext:
+	// sslmode=disable above leaves no fallback, and TLSConfig nil means off.
+	if cfg.TLSConfig, err = o.TLS.Config(host); err != nil {
+		return nil, addr, fmt.Errorf("postgres: %s: %w", addr, err)
+	}
+	cfg.Fallbacks = nil
 	// Set here, not in the connection string, where a name with a space
 	// or a quote would be misread.
 	cfg.Database = db
@@ -271,7 +278,7 @@ func openSQL(ctx context.Context, o target.Options) (*sql.DB, error) {
 	}
 	if err != nil {
 		db.Close()
-		return nil, fmt.Errorf("postgres: connect to %s as %s: %w", addr, cfg.User, err)
+		return nil, connectError("postgres", addr, cfg, err)
 	}
 	return db, nil
 }
@@ -293,9 +300,18 @@ func connectCreating(ctx context.Context, cfg *pgx.ConnConfig, name, addr string
 		c, err = newConn(ctx, cfg)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: connect to %s as %s: %w", name, addr, cfg.User, err)
+		return nil, connectError(name, addr, cfg, err)
 	}
 	return c, nil
+}
+
+// connectError says why a connection failed: ErrNoTLS when the server
+// answered TLS asked for with a refusal (it has no TLS).
+func connectError(name, addr string, cfg *pgx.ConnConfig, err error) error {
+	if cfg.TLSConfig != nil && strings.Contains(err.Error(), "server refused TLS connection") {
+		return fmt.Errorf("%s: %s: %w", name, addr, target.ErrNoTLS)
+	}
+	return fmt.Errorf("%s: connect to %s as %s: %w", name, addr, cfg.User, err)
 }
 
 // missingDatabase tells whether err is the server's invalid_catalog_name
