@@ -343,20 +343,24 @@ func integer(text string) (int64, bool) {
 // import fails anyway, this keeps the batch square for the error path.
 func undoRow(b *ts.Batch, n int) {
 	for i := 0; i < n; i++ {
-		c := &b.Columns[i]
-		switch c.Type {
-		case ts.Boolean:
-			c.Bools = c.Bools[:len(c.Bools)-1]
-		case ts.Int32:
-			c.Int32s = c.Int32s[:len(c.Int32s)-1]
-		case ts.Int64:
-			c.Int64s = c.Int64s[:len(c.Int64s)-1]
-		case ts.Float:
-			c.Floats = c.Floats[:len(c.Floats)-1]
-		case ts.Double:
-			c.Doubles = c.Doubles[:len(c.Doubles)-1]
-		default:
-			c.Texts = c.Texts[:len(c.Texts)-1]
-		}
+		dropLast(&b.Columns[i])
+	}
+}
+
+// dropLast drops a column's last value.
+func dropLast(c *ts.Column) {
+	switch c.Type {
+	case ts.Boolean:
+		c.Bools = c.Bools[:len(c.Bools)-1]
+	case ts.Int32:
+		c.Int32s = c.Int32s[:len(c.Int32s)-1]
+	case ts.Int64:
+		c.Int64s = c.Int64s[:len(c.Int64s)-1]
+	case ts.Float:
+		c.Floats = c.Floats[:len(c.Floats)-1]
+	case ts.Double:
+		c.Doubles = c.Doubles[:len(c.Doubles)-1]
+	default:
+		c.Texts = c.Texts[:len(c.Texts)-1]
 	}
 }

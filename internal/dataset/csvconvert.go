@@ -3,6 +3,7 @@ package dataset
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -11,9 +12,16 @@ import (
 
 // importCSV reads CSV files in two passes: the first finds the layout,
 // the sensors, their types and the time format; the second gathers every
-// record, sorted by device, time and input position (sorter.go), into the
-// table. A file sorted by series, sorted by time or shuffled so gives the
-// same dataset, and a long file's points of one row need not be adjacent.
+// record, checked, into a sort by device, time and input position
+// (sorter.go), and writes the sorted rows into the table. A file sorted by
+// series, sorted by time or shuffled so gives the same dataset, and a long
+// file's points of one row need not be adjacent.
+//
+// A row that repeats an earlier row's device and time goes after all of
+// the device's first rows (the repeats in time order, then the repeats of
+// repeats): a batch then never holds one point twice, which upserts such
+// as PostgreSQL's refuse, and the file's later value is still written
+// last, as it would be in file order.
 func importCSV(files []string, dir string, o ImportOptions) (*Manifest, error) {
 	scan, err := scanCSV(files, o)
 	if err != nil {
@@ -23,8 +31,10 @@ func importCSV(files []string, dir string, o ImportOptions) (*Manifest, error) {
 	if err != nil {
 		return nil, err
 	}
-	im := &csvImport{files: files, scan: scan, sorter: newRowSorter(dir), tags: map[string][]ts.Tag{}}
+	im := &csvImport{files: files, scan: scan, sorter: newRowSorter(dir), repeats: newRowSorter(dir),
+		tags: map[string][]ts.Tag{}, check: newCheckBatch(scan.sensors)}
 	defer im.sorter.cleanup()
+	defer im.repeats.cleanup()
 	return t.fill(files, func(i int, name string) error {
 		if err := im.gather(i, name); err != nil {
 			return err
@@ -38,15 +48,37 @@ func importCSV(files []string, dir string, o ImportOptions) (*Manifest, error) {
 
 // csvImport is the second pass's state.
 type csvImport struct {
-	files  []string
-	scan   *csvScan
-	sorter *rowSorter
-	tags   map[string][]ts.Tag // by device name, when its columns make tags
-	row    longRow             // long: the row being pivoted
+	files   []string
+	scan    *csvScan
+	sorter  *rowSorter          // every record
+	repeats *rowSorter          // rows repeating an earlier row's device and time
+	tags    map[string][]ts.Tag // by device name, when its columns make tags
+	check   *ts.Batch           // a scratch column per sensor, to check values
+	row     longRow             // long: the row being pivoted
+	last    sortRecord          // the last row written: its device, time and rank
+	wrote   bool
 }
 
-// gather reads one file's records into the sorter: their device and time
-// parsed, their values kept as text and checked to be there.
+func newCheckBatch(sensors []ts.Sensor) *ts.Batch {
+	b := &ts.Batch{Columns: make([]ts.Column, len(sensors))}
+	for i, s := range sensors {
+		b.Columns[i].Type = s.Type
+	}
+	return b
+}
+
+// checkValue reports whether text is a value of sensor i, before the sort
+// takes the value away from its line.
+func (im *csvImport) checkValue(i int, text string) error {
+	c := &im.check.Columns[i]
+	if err := appendValue(c, text); err != nil {
+		return err
+	}
+	dropLast(c)
+	return nil
+}
+
+// gather reads one file's records into the sorter.
 func (im *csvImport) gather(file int, name string) error {
 	c, err := openCSV(name)
 	if err != nil {
@@ -76,7 +108,8 @@ func (im *csvImport) gather(file int, name string) error {
 	}
 }
 
-// record makes the sort record of a CSV record.
+// record makes the sort record of a CSV record: its device and time
+// parsed, its values checked and kept as text.
 func (im *csvImport) record(c *csvFile, l *csvLayout, rec []string, line int64) (sortRecord, error) {
 	device, err := l.deviceOf(c, rec, line)
 	if err != nil {
@@ -92,49 +125,73 @@ func (im *csvImport) record(c *csvFile, l *csvLayout, rec []string, line int64) 
 	// Clones: the reader's fields share the whole line's memory.
 	r := sortRecord{device: strings.Clone(device), time: tm, cut: cut, line: line, sensor: -1}
 	if l.kind == layoutLong {
+		r.sensor = im.scan.index[strings.TrimSpace(rec[l.sensor])]
 		if c.missing(l.value) {
 			return r, inputErr(c, line, l.header[l.value], "empty value")
 		}
-		r.sensor = im.scan.index[strings.TrimSpace(rec[l.sensor])]
+		if err := im.checkValue(r.sensor, rec[l.value]); err != nil {
+			return r, inputErr(c, line, l.header[l.value], fmt.Sprintf("sensor %s: %v", im.scan.sensors[r.sensor].Name, err))
+		}
 		r.values = []string{strings.Clone(rec[l.value])}
 		return r, nil
 	}
-	r.values = make([]string, len(l.sensorCols))
+	r.values = make([]string, len(im.scan.sensors))
 	for i, col := range l.sensorCols {
 		if c.missing(col) {
 			return r, inputErr(c, line, l.header[col], "empty value: tsbench replays complete rows (a value for every sensor at every time)")
 		}
-		r.values[i] = strings.Clone(rec[col])
+		k := im.scan.index[l.sensors[i]]
+		if err := im.checkValue(k, rec[col]); err != nil {
+			return r, inputErr(c, line, l.header[col], err.Error())
+		}
+		r.values[k] = strings.Clone(rec[col])
 	}
 	return r, nil
 }
 
-// errAt is an input error at a record's line.
-func (im *csvImport) errAt(file int, line int64, column, msg string) *InputError {
-	return &InputError{File: im.files[file], Line: line, Unit: "line", Column: column, Msg: msg}
-}
-
-// drain writes the sorted records into the table.
+// drain writes the sorted records into the table, then the repeats.
 func (im *csvImport) drain(t *table) error {
 	if im.scan.layouts[0].kind == layoutWide {
-		return im.sorter.each(func(r *sortRecord) error { return im.wideRow(t, r) })
+		if err := im.sorter.each(func(r *sortRecord) error { return im.put(t, r) }); err != nil {
+			return err
+		}
+	} else {
+		im.row = newLongRow(len(im.scan.sensors))
+		if err := im.sorter.each(func(r *sortRecord) error { return im.longPoint(t, r) }); err != nil {
+			return err
+		}
+		if err := im.emit(t); err != nil {
+			return err
+		}
 	}
-	im.row = newLongRow(len(im.scan.sensors))
-	if err := im.sorter.each(func(r *sortRecord) error { return im.longPoint(t, r) }); err != nil {
-		return err
-	}
-	return im.emit(t)
+	return im.repeats.each(func(r *sortRecord) error { return im.write(t, r) })
 }
 
-// wideRow writes the row of a wide record.
-func (im *csvImport) wideRow(t *table, r *sortRecord) error {
-	l := im.scan.layouts[r.file]
+// put writes a row, or sets it aside when it repeats the last row's
+// device and time.
+func (im *csvImport) put(t *table, r *sortRecord) error {
+	rank := 0
+	if im.wrote && r.device == im.last.device && r.time == im.last.time {
+		rank = im.last.rank + 1
+	}
+	im.last.device, im.last.time, im.last.rank, im.wrote = r.device, r.time, rank, true
+	if rank == 0 {
+		return im.write(t, r)
+	}
+	repeat := *r
+	repeat.rank, repeat.values = rank, slices.Clone(r.values)
+	return im.repeats.add(repeat)
+}
+
+// write appends a row, its values in the dataset's sensor order.
+func (im *csvImport) write(t *table, r *sortRecord) error {
 	p, b := t.row(r.device)
 	t.tag(p, im.tags[r.device])
 	for i, v := range r.values {
-		if err := appendValue(&b.Columns[im.scan.index[l.sensors[i]]], v); err != nil {
+		if err := appendValue(&b.Columns[i], v); err != nil {
+			// Checked when read: the file changed since.
 			undoRow(b, i)
-			return im.errAt(r.file, r.line, l.header[l.sensorCols[i]], err.Error())
+			return fmt.Errorf("%s:%d: %v (was the file changed during the import?)", im.files[r.file], r.line, err)
 		}
 	}
 	b.Times = append(b.Times, r.time)
@@ -146,27 +203,18 @@ func (im *csvImport) wideRow(t *table, r *sortRecord) error {
 
 // longRow is the row a long file's points of one device and time make.
 type longRow struct {
-	device     string
-	time       int64
-	cut        bool
-	file       int
-	line       int64 // the first point's
-	values     []string
-	files      []int // where each value came from, for errors
-	lines      []int64
+	sortRecord // the row: device, time, the first point's file and line, values
 	have       []bool
 	collected  int
-	sensorsLen int
 }
 
 func newLongRow(sensors int) longRow {
-	return longRow{values: make([]string, sensors), files: make([]int, sensors), lines: make([]int64, sensors),
-		have: make([]bool, sensors), sensorsLen: sensors}
+	return longRow{sortRecord: sortRecord{sensor: -1, values: make([]string, sensors)}, have: make([]bool, sensors)}
 }
 
 // longPoint adds a point to the row being pivoted; another device or
-// time, or a sensor the row has already (a duplicate row), starts the
-// next row.
+// time, or a sensor the row has already (a repeated row), starts the next
+// row.
 func (im *csvImport) longPoint(t *table, r *sortRecord) error {
 	w := &im.row
 	if w.collected > 0 && (r.device != w.device || r.time != w.time || w.have[r.sensor]) {
@@ -177,7 +225,7 @@ func (im *csvImport) longPoint(t *table, r *sortRecord) error {
 	if w.collected == 0 {
 		w.device, w.time, w.cut, w.file, w.line = r.device, r.time, r.cut, r.file, r.line
 	}
-	w.values[r.sensor], w.files[r.sensor], w.lines[r.sensor], w.have[r.sensor] = r.values[0], r.file, r.line, true
+	w.values[r.sensor], w.have[r.sensor] = r.values[0], true
 	w.collected++
 	return nil
 }
@@ -188,26 +236,13 @@ func (im *csvImport) emit(t *table) error {
 	if w.collected == 0 {
 		return nil
 	}
-	if w.collected < w.sensorsLen {
-		return im.errAt(w.file, w.line, "", fmt.Sprintf("device %s at %s lacks sensor(s) %s: "+
-			"tsbench replays complete rows (a value for every sensor at every time)", w.device, fmtMillis(w.time), im.lacking()))
-	}
-	p, b := t.row(w.device)
-	t.tag(p, im.tags[w.device])
-	for i, v := range w.values {
-		if err := appendValue(&b.Columns[i], v); err != nil {
-			undoRow(b, i)
-			l := im.scan.layouts[w.files[i]]
-			return im.errAt(w.files[i], w.lines[i], l.header[l.value], fmt.Sprintf("sensor %s: %v", im.scan.sensors[i].Name, err))
-		}
-	}
-	b.Times = append(b.Times, w.time)
-	if w.cut {
-		t.subMillis++
+	if w.collected < len(w.have) {
+		return &InputError{File: im.files[w.file], Line: w.line, Unit: "line", Msg: fmt.Sprintf("device %s at %d ms lacks sensor(s) %s (%s): "+
+			"tsbench replays complete rows (a value for every sensor at every time)", w.device, w.time, im.lacking(), fmtMillis(w.time))}
 	}
 	clear(w.have)
 	w.collected = 0
-	return t.done(p)
+	return im.put(t, &w.sortRecord)
 }
 
 // lacking names the sensors the pivoted row has no value of.

@@ -14,8 +14,11 @@
 //	        little-endian) | TEXT uvarint length + UTF-8 bytes
 //	chunk = consecutive rows of one device, in the order they came
 //
-// Rows keep their file order (out-of-order data stays out of order); a
-// device's chunks, read in turn, give its rows in that order. Every row has
+// Rows of Parquet and IoT-benchmark files keep their file order
+// (out-of-order data stays out of order); CSV imports sort each device's
+// rows by time, rows repeating a device and time after its first ones
+// (csvconvert.go). A device's chunks, read in turn, give its rows in that
+// order. Every row has
 // a value for every sensor: tsbench's batches have no nulls.
 //
 // Batch n of a device holds its rows [n*B, (n+1)*B) (B = BATCH_SIZE_PER_WRITE),

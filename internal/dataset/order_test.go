@@ -122,16 +122,26 @@ func TestAnyRowOrder(t *testing.T) {
 	}
 }
 
-// A device's rows come out in time order whatever the file's.
+// A device's rows come out in time order whatever the file's; rows that
+// repeat a device and time follow its first rows (in time order, the
+// file's later value last), so no batch holds a point twice.
 func TestRowsSortedByTime(t *testing.T) {
-	dir := t.TempDir()
-	content := "time,device,v\n3000,d,3\n1000,d,1\n2000,d,2\n1000,d,9\n"
-	if _, err := Import(writeTempFile(t, "d.csv", content), dir, ImportOptions{TimeUnit: "ms"}); err != nil {
-		t.Fatal(err)
+	cases := []struct{ name, content string }{
+		{"wide", "time,device,v\n3000,d,3\n2000,d,7\n1000,d,1\n2000,d,2\n1000,d,9\n1000,d,8\n"},
+		{"long", "time,device,sensor,value\n3000,d,v,3\n2000,d,v,7\n1000,d,v,1\n2000,d,v,2\n1000,d,v,9\n1000,d,v,8\n"},
 	}
-	want := []string{"d v 1000 1", "d v 1000 9", "d v 2000 2", "d v 3000 3"}
-	if got := points(t, dir); !slices.Equal(got, want) {
-		t.Fatalf("%q, want %q (by time, duplicates in file order)", got, want)
+	want := []string{"d v 1000 1", "d v 2000 7", "d v 3000 3", "d v 1000 9", "d v 2000 2", "d v 1000 8"}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			m, err := Import(writeTempFile(t, "d.csv", c.content), dir, ImportOptions{TimeUnit: "ms"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := points(t, dir); !slices.Equal(got, want) || m.DuplicateRows != 3 {
+				t.Fatalf("%q (%d duplicates), want %q (3)", got, m.DuplicateRows, want)
+			}
+		})
 	}
 }
 
@@ -143,7 +153,7 @@ func TestSortedInputErrors(t *testing.T) {
 		want          string
 	}{
 		{"long: a row lacks a sensor", "date,city,sensor,value\n2012-01-02,Oslo,t,1\n2012-01-01,Oslo,t,1\n2012-01-01,Oslo,h,1\n2012-01-03,Oslo,t,1\n2012-01-02,Oslo,h,5\n",
-			ImportOptions{}, "x.csv:5: device Oslo at 2012-01-03T00:00:00Z lacks sensor(s) h"},
+			ImportOptions{}, "x.csv:5: device Oslo at 1325548800000 ms lacks sensor(s) h (2012-01-03T00:00:00Z)"},
 		{"long: a bad value", "date,city,sensor,value\n2012-01-02,Oslo,t,1\n2012-01-01,Oslo,t,abc\n",
 			ImportOptions{Types: map[string]ts.DataType{"t": ts.Double}}, `x.csv:3: column value: sensor t: "abc" is not a finite DOUBLE`},
 		{"wide: a bad value", "date,city,t\n2012-01-02,Oslo,1\n2012-01-01,Oslo,abc\n",

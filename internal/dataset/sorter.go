@@ -31,20 +31,21 @@ const (
 )
 
 // sortRecord is a CSV record on its way to the table: its key (device,
-// time, then where it stands in the input, so that equal keys keep their
-// input order) and its values.
+// rank, time, then where it stands in the input, so that equal keys keep
+// their input order) and its values.
 type sortRecord struct {
 	device string
+	rank   int // 0, or how many earlier rows had the device and time
 	time   int64
 	cut    bool // the time had a part below a millisecond
 	file   int
 	line   int64
-	sensor int      // long: the sensor's position; wide: -1
-	values []string // wide: the sensor columns' values; long: the one value
+	sensor int      // a long file's point: the sensor's position; a row: -1
+	values []string // a row: every sensor's value, in the dataset's order; a point: its value
 }
 
 func compareRecords(a, b *sortRecord) int {
-	return cmp.Or(strings.Compare(a.device, b.device), cmp.Compare(a.time, b.time),
+	return cmp.Or(strings.Compare(a.device, b.device), cmp.Compare(a.rank, b.rank), cmp.Compare(a.time, b.time),
 		cmp.Compare(a.file, b.file), cmp.Compare(a.line, b.line))
 }
 
@@ -211,9 +212,10 @@ func appendString(b []byte, s string) []byte {
 	return append(b, s...)
 }
 
-// encodeRecord appends r: device, time, cut, file, line, sensor, values.
+// encodeRecord appends r: device, rank, time, cut, file, line, sensor, values.
 func encodeRecord(b []byte, r *sortRecord) []byte {
 	b = appendString(b, r.device)
+	b = binary.AppendUvarint(b, uint64(r.rank))
 	b = binary.AppendVarint(b, r.time)
 	cut := byte(0)
 	if r.cut {
@@ -260,6 +262,7 @@ func decodeRecord(rd *bufio.Reader, r *sortRecord) error {
 		return string(b)
 	}
 	r.device = str()
+	r.rank = int(num())
 	r.time = snum()
 	var cut byte
 	if err == nil {
