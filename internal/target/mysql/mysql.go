@@ -50,7 +50,7 @@ var Driver = &target.Driver{
 	Description: "MySQL/MariaDB: narrow InnoDB table, multi-row INSERT or LOAD DATA LOCAL INFILE with replace",
 	WritePaths:  []string{"insert", "load"},
 	Server:      "scripts/services/mariadb.sh (MariaDB 10.11 on 127.0.0.1:3307)",
-	Caps:        target.Capabilities{Types: ts.DataTypes, Queries: ts.QueryKinds},
+	Caps:        target.Capabilities{TLS: true, Types: ts.DataTypes, Queries: ts.QueryKinds},
 	Options:     []target.Option{{Name: "write_path", Values: []string{"insert", "load"}}},
 	Open:        open,
 	SQL:         &target.SQLAccess{Dialect: "mysql", Open: openSQL},
@@ -79,8 +79,10 @@ var readerSeq struct {
 }
 
 // connConfig is the driver configuration of o: HOST, PORT, USERNAME,
-// PASSWORD and DB_NAME (IoT-benchmark's root/root means no password).
-func connConfig(o target.Options) *mysql.Config {
+// PASSWORD and DB_NAME (IoT-benchmark's root/root means no password), and
+// TLS as asked (TLS and TLS_* keys): the driver then never falls back to
+// plaintext.
+func connConfig(o target.Options) (*mysql.Config, error) {
 	host, port := o.HostPort(DefaultPort)
 	user := o.User
 	if user == "" {
@@ -94,12 +96,20 @@ func connConfig(o target.Options) *mysql.Config {
 	cfg.AllowAllFiles = false
 	cfg.Timeout, cfg.ReadTimeout, cfg.WriteTimeout = 10*time.Second, 10*time.Minute, 10*time.Minute
 	cfg.InterpolateParams = false
-	return cfg
+	tlsCfg, err := o.TLS.Config(host)
+	if err != nil {
+		return nil, fmt.Errorf("mysql: %s: %w", cfg.Addr, err)
+	}
+	cfg.TLS = tlsCfg
+	return cfg, nil
 }
 
 // openSQL is the database/sql handle of SQLAccess (TPC-C).
 func openSQL(ctx context.Context, o target.Options) (*sql.DB, error) {
-	cfg := connConfig(o)
+	cfg, err := connConfig(o)
+	if err != nil {
+		return nil, err
+	}
 	// Transactions read dates back, and send each statement once: with
 	// server-side prepared statements every statement would take three
 	// round trips (prepare, execute, close).
@@ -117,7 +127,10 @@ func openSQL(ctx context.Context, o target.Options) (*sql.DB, error) {
 }
 
 func open(ctx context.Context, o target.Options) (target.Target, error) {
-	cfg := connConfig(o)
+	cfg, err := connConfig(o)
+	if err != nil {
+		return nil, err
+	}
 	path := o.Extra["write_path"]
 	switch path {
 	case "", "insert":
@@ -161,7 +174,10 @@ func pingCreating(ctx context.Context, db *sql.DB, cfg *mysql.Config) error {
 		}
 		err = db.PingContext(ctx)
 	}
-	if err != nil {
+	switch {
+	case errors.Is(err, mysql.ErrNoTLS):
+		return fmt.Errorf("mysql: %s: %w", cfg.Addr, target.ErrNoTLS)
+	case err != nil:
 		return fmt.Errorf("mysql: connect to %s as %s: %w", cfg.Addr, cfg.User, err)
 	}
 	return nil
