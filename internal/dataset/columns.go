@@ -77,8 +77,10 @@ func columnsNamed(file string, header, names []string, key string) ([]int, error
 
 // findTime finds the time column and its format: the named one, else the
 // one whose values read as times. Preferred in turn: a column named as a
-// time (dateNames) whose values read; the first column of text times; the
-// first column if it holds integers (epoch times, as before).
+// time (dateNames) of text times; any column of text times; a column
+// named as a time of integers; the first column of integers (epoch
+// times, as before). A named column that reads as nothing is reported
+// rather than passed over for integers, which any number column is.
 func (l *csvLayout) findTime(file string, sample []sampled, named string, skip []int, to timeOptions) error {
 	if named != "" {
 		if l.time = findColumn(l.header, []string{named}); l.time < 0 {
@@ -87,31 +89,39 @@ func (l *csvLayout) findTime(file string, sample []sampled, named string, skip [
 		}
 		return l.detectTime(file, sample, to)
 	}
-	textTime, nameTime := -1, -1
+	nameText, anyText, nameInt, nameFails := -1, -1, -1, -1
+	first := func(at *int, i int) {
+		if *at < 0 {
+			*at = i
+		}
+	}
 	for i, h := range l.header {
 		if slices.Contains(skip, i) {
 			continue
 		}
 		p, at, _ := to.detectTime(h, columnValues(sample, i))
-		if at >= 0 {
-			continue
-		}
-		if nameTime < 0 && isNamed(h, dateNames) {
-			nameTime = i
-		}
-		if textTime < 0 && p.layout != "" {
-			textTime = i
+		switch byName := isNamed(h, dateNames); {
+		case at >= 0 && byName:
+			first(&nameFails, i)
+		case at >= 0:
+		case p.layout != "" && byName:
+			first(&nameText, i)
+		case p.layout != "":
+			first(&anyText, i)
+		case byName:
+			first(&nameInt, i)
 		}
 	}
+	l.time = 0
 	switch {
-	case nameTime >= 0:
-		l.time = nameTime
-	case textTime >= 0:
-		l.time = textTime
-	default:
-		// Nothing reads: the error is about the column named as a time,
-		// else the first, which the time is when nothing says otherwise.
-		l.time = max(0, findColumn(l.header, dateNames))
+	case nameText >= 0:
+		l.time = nameText
+	case anyText >= 0:
+		l.time = anyText
+	case nameFails >= 0:
+		l.time = nameFails // its error says what it holds
+	case nameInt >= 0:
+		l.time = nameInt
 	}
 	return l.detectTime(file, sample, to)
 }

@@ -68,6 +68,8 @@ func TestTimeFormatErrors(t *testing.T) {
 			[]string{"x.csv:3: column date:", `"2012-01-01T00:00:00" is not a timestamp`}},
 		{"a bad time after the sample", "time,v\n" + strings.Repeat("2012-01-01,1\n", sampleRows) + "soon,2\n", ImportOptions{},
 			[]string{"x.csv:1002: column time:", `"soon" is not a timestamp in the file's format, a date (2006-01-02)`}},
+		{"a date column that reads as nothing is reported, not passed over for integers", "STATION,DATE,T\nS1,Jan 1 2000,1\n", ImportOptions{},
+			[]string{"x.csv:2: column DATE:", `"Jan 1 2000" is not a timestamp`}},
 		{"DATA_TIME_FORMAT that does not fit", "date,v\nJan 1 2000,1\n", ImportOptions{TimeFormat: "%Y-%m-%d"},
 			[]string{"x.csv:2: column date:", `"Jan 1 2000" is not a timestamp: tried DATA_TIME_FORMAT %Y-%m-%d`}},
 		{"an unsupported directive", "date,v\nJan 1 2000,1\n", ImportOptions{TimeFormat: "%b %d %Y %Q"},

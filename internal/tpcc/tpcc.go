@@ -1,9 +1,11 @@
 // Package tpcc is the TPC-C workload (TPC Benchmark C, standard
 // specification revision 5.11): its nine tables, a loader for W warehouses,
-// the five transactions sent as interactive SQL statements (as BenchmarkSQL
-// sends them, not as stored procedures), terminals drawing the standard mix,
-// optional keying and think times, and the consistency conditions checked
-// after a run.
+// the five transactions sent as SQL statements (not as stored procedures)
+// either batched (on PostgreSQL, statements that do not need each other's
+// answers share a pgx pipeline, as BenchBase batches them) or interactive
+// (one per round trip, as BenchmarkSQL sends them), terminals drawing the
+// standard mix, optional keying and think times, and the consistency
+// conditions checked after a run.
 //
 // It speaks database/sql to any target that declares target.SQLAccess
 // (PostgreSQL, and with it any PostgreSQL-wire server such as openGauss or
