@@ -108,7 +108,8 @@ var orderStatusCase = txCase{
 }
 
 // TestStatementsOnServers runs Payment and Order-Status on the real
-// servers with a trace on the terminal and checks, for every transaction,
+// servers, in each mode, with a trace on the terminal and checks, for
+// every transaction,
 // the statements it sent: their order (Payment: warehouse, then district,
 // then the customer), exactly one customer read returning the columns of
 // the specification, the customer chosen by last name being the middle one
@@ -117,14 +118,16 @@ var orderStatusCase = txCase{
 // conditions must hold afterwards.
 func TestStatementsOnServers(t *testing.T) {
 	onServers(t, func(ctx context.Context, t *testing.T, db *sql.DB, dialect string) {
-		term := loadedTerminal(ctx, t, db, dialect)
-		defer term.conn.Close()
-		for _, c := range []struct {
-			name string
-			tc   txCase
-			runs int
-		}{{"payment", paymentCase, 200}, {"order-status", orderStatusCase, 60}} {
-			t.Run(c.name, func(t *testing.T) { checkStatements(ctx, t, db, term, c.tc, c.runs) })
+		for _, mode := range modes {
+			term := loadedTerminal(ctx, t, db, dialect, mode)
+			defer term.conn.Close()
+			for _, c := range []struct {
+				name string
+				tc   txCase
+				runs int
+			}{{"payment", paymentCase, 200}, {"order-status", orderStatusCase, 60}} {
+				t.Run(mode+"/"+c.name, func(t *testing.T) { checkStatements(ctx, t, db, term, c.tc, c.runs) })
+			}
 		}
 		checks, err := CheckConsistency(ctx, db, dialect, false)
 		if err != nil {
@@ -137,10 +140,11 @@ func TestStatementsOnServers(t *testing.T) {
 }
 
 // loadedTerminal is one terminal on a one-warehouse load (an existing one
-// is reused).
-func loadedTerminal(ctx context.Context, t *testing.T, db *sql.DB, dialect string) *terminal {
+// is reused), sending in the given mode.
+func loadedTerminal(ctx context.Context, t *testing.T, db *sql.DB, dialect, mode string) *terminal {
 	t.Helper()
-	cfg := Config{Warehouses: 1, Terminals: 1, Duration: time.Second, Load: LoadAuto, Seed: 11, TxTimeout: 30 * time.Second}
+	cfg := Config{Warehouses: 1, Terminals: 1, Duration: time.Second, Load: LoadAuto, Seed: 11, TxTimeout: 30 * time.Second,
+		Mode: mode}
 	_, c, err := Prepare(ctx, db, dialect, &cfg)
 	if err != nil {
 		t.Fatal(err)
