@@ -45,7 +45,7 @@ func layoutOf(file string, header []string, sample []sampled, o ImportOptions, t
 		taken = append(taken, sensor, value)
 	}
 	if len(devices) == 0 {
-		devices = findDevices(header, sample, taken, to)
+		devices = findDevices(header, sample, taken, repeats(columnValues(sample, l.time)), to)
 	}
 	l.devices, l.tags = devices, len(devices) > 1
 	if len(devices) > 0 {
@@ -129,10 +129,13 @@ func (l *csvLayout) findTime(file string, sample []sampled, named string, skip [
 func isNamed(h string, names []string) bool { return findColumn([]string{h}, names) == 0 }
 
 // findDevices finds the device columns among those not taken: the ones
-// named as devices, else the text columns whose values repeat (a series'
-// key: a city, a symbol, a source), other than times.
-func findDevices(header []string, sample []sampled, taken []int, to timeOptions) []int {
-	var named, repeating []int
+// named as devices, else the text columns (other than times) that key
+// series: constant over the sample (a file sorted by series shows one),
+// or repeating while the times repeat too (several series share times).
+// Text that varies along unique times is a TEXT sensor (the weather of a
+// one-city file).
+func findDevices(header []string, sample []sampled, taken []int, timesRepeat bool, to timeOptions) []int {
+	var named, keys []int
 	for i, h := range header {
 		if slices.Contains(taken, i) {
 			continue
@@ -142,33 +145,45 @@ func findDevices(header []string, sample []sampled, taken []int, to timeOptions)
 			continue
 		}
 		values := columnValues(sample, i)
-		if isSeriesKey(values) {
+		if distinct, ok := textDistinct(values); ok && (distinct == 1 || (timesRepeat && distinct < len(values))) {
 			if _, at, _ := to.detectTime(h, values); at >= 0 {
-				repeating = append(repeating, i)
+				keys = append(keys, i)
 			}
 		}
 	}
 	if len(named) > 0 {
 		return named
 	}
-	return repeating
+	return keys
 }
 
-// isSeriesKey reports whether values are text (not numbers or booleans,
-// none empty) and some repeat: the key of several rows each.
-func isSeriesKey(values []string) bool {
+// textDistinct counts the distinct values, when all are text (not
+// numbers or booleans, none empty).
+func textDistinct(values []string) (int, bool) {
 	if len(values) == 0 {
-		return false
+		return 0, false
 	}
 	seen := map[string]bool{}
 	for _, v := range values {
 		v = strings.TrimSpace(v)
 		if v == "" || kindOf(v) != kindText {
-			return false
+			return 0, false
 		}
 		seen[v] = true
 	}
-	return len(seen) < len(values) || len(values) == 1
+	return len(seen), true
+}
+
+// repeats reports whether some value occurs twice.
+func repeats(values []string) bool {
+	seen := make(map[string]bool, len(values))
+	for _, v := range values {
+		if seen[v] {
+			return true
+		}
+		seen[v] = true
+	}
+	return false
 }
 
 // isLong reports whether the file is long (a point a line): columns named

@@ -31,6 +31,14 @@ func TestCSVColumns(t *testing.T) {
 			content: "date,location,temp_max,temp_min\n2012-01-01,Seattle,12.8,5\n2012-01-01,New York,5.1,-1.2\n" +
 				"2012-01-02,Seattle,10.6,2.8\n2012-01-02,New York,7,0.5\n",
 			format: "csv-wide", devices: []string{"New York", "Seattle"}, sensors: []string{"temp_max", "temp_min"}, rows: 4, minTime: day("2012-01-01")},
+		{name: "one city's weather: text along unique dates is a sensor", file: "seattle-weather.csv",
+			content: "date,precipitation,temp_max,temp_min,wind,weather\n2012-01-01,0.0,12.8,5.0,4.7,drizzle\n" +
+				"2012-01-02,10.9,10.6,2.8,4.5,rain\n2012-01-03,0.8,11.7,7.2,2.3,rain\n",
+			format: "csv-wide", devices: []string{"seattle-weather"}, sensors: []string{"precipitation", "temp_max", "temp_min", "wind", "weather"},
+			rows: 3, minTime: day("2012-01-01")},
+		{name: "a series key by content, the sample holding one series", file: "one.csv",
+			content: "grid,date,load\nnorth-east,2012-01-01,5\nnorth-east,2012-01-02,6\n",
+			format: "csv-wide", devices: []string{"north-east"}, sensors: []string{"load"}, rows: 2, minTime: day("2012-01-01")},
 		{name: "monthly stock prices by symbol", file: "stocks.csv",
 			content: "symbol,date,open,close\nAAPL,2000-01-01,25.5,25.9\nAAPL,2000-02-01,26,27.1\nMSFT,2000-01-01,39.8,39.6\nMSFT,2000-02-01,36,35.4\n",
 			format:  "csv-wide", devices: []string{"AAPL", "MSFT"}, sensors: []string{"open", "close"}, rows: 4, minTime: day("2000-01-01")},
