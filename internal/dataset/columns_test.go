@@ -38,7 +38,7 @@ func TestCSVColumns(t *testing.T) {
 			rows: 3, minTime: day("2012-01-01")},
 		{name: "a series key by content, the sample holding one series", file: "one.csv",
 			content: "grid,date,load\nnorth-east,2012-01-01,5\nnorth-east,2012-01-02,6\n",
-			format: "csv-wide", devices: []string{"north-east"}, sensors: []string{"load"}, rows: 2, minTime: day("2012-01-01")},
+			format:  "csv-wide", devices: []string{"north-east"}, sensors: []string{"load"}, rows: 2, minTime: day("2012-01-01")},
 		{name: "monthly stock prices by symbol", file: "stocks.csv",
 			content: "symbol,date,open,close\nAAPL,2000-01-01,25.5,25.9\nAAPL,2000-02-01,26,27.1\nMSFT,2000-01-01,39.8,39.6\nMSFT,2000-02-01,36,35.4\n",
 			format:  "csv-wide", devices: []string{"AAPL", "MSFT"}, sensors: []string{"open", "close"}, rows: 4, minTime: day("2000-01-01")},
