@@ -28,14 +28,14 @@ func TestPublishedBy(t *testing.T) {
 		}
 	}
 	das, _ := Lookup("das-events")
-	// The wikipedia variant's main figure is HBase's and MySQL's is the other.
-	if f, own := das.PublishedBy(0, "wikipedia", "hbase"); f.Rate != 8993 || !own {
-		t.Errorf("das-events wikipedia hbase = %v, %v", f.Rate, own)
+	wiki, _ := Lookup("das-wikipedia")
+	if f, own := wiki.PublishedBy(0, "", "hbase"); f.Rate != 8993.381291 || !own {
+		t.Errorf("das-wikipedia hbase = %v, %v", f.Rate, own)
 	}
-	if f, own := das.PublishedBy(0, "wikipedia", "mysql"); f.Rate != 4438 || !own {
-		t.Errorf("das-events wikipedia mysql = %v, %v", f.Rate, own)
+	if f, own := wiki.PublishedBy(0, "", "mysql"); f.Rate != 4438 || !own {
+		t.Errorf("das-wikipedia mysql = %v, %v", f.Rate, own)
 	}
-	if f, own := das.PublishedBy(0, "", "hbase"); f.Rate != 96_230 || !own {
+	if f, own := das.PublishedBy(0, "", "hbase"); f.Rate != 96_230.01591 || !own {
 		t.Errorf("das-events hbase = %v, %v", f.Rate, own)
 	}
 	if got := strings.Join(sc.Systems(), ","); got != "iotdb,kairosdb" {
