@@ -79,10 +79,7 @@ func (p *pipe) flush() error {
 // commit sends what is queued and COMMIT in one round trip.
 func (p *pipe) commit() error {
 	p.b.Queue("COMMIT")
-	if err := p.flush(); err != nil {
-		return err
-	}
-	return nil
+	return p.flush()
 }
 
 // abort ends a failed transaction with ROLLBACK when the server still has
