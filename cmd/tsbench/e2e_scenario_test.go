@@ -20,10 +20,12 @@ func TestScenariosSmallScale(t *testing.T) {
 	}{
 		{"hakom-load", []string{"--scale", "0.01"}, map[string]int64{
 			"write": 15 * 1440, "load-25000": 250 * 1440, "read": 250 * 1440, "parallel-read": 250 * 1440, "parallel-write": 75 * 1440}},
+		// A bulk request keeps its 100 series at any scale: one at 0.01.
 		{"hakom-scaling", []string{"--scale", "0.01", "--repeat", "2"}, map[string]int64{
-			"write-single": 10 * 2976, "read-single": 10 * 2976, "write-bulk": 10 * 2976, "read-bulk": 10 * 2976}},
+			"write-single": 10 * 2976, "read-single": 10 * 2976, "write-bulk": 100 * 2976, "read-bulk": 100 * 2976}},
+		// One PV keeps its 133,360 samples at any scale.
 		{"epics-archiver", []string{"--scale", "0.05"}, map[string]int64{
-			"insert": 13 * 4 * 1667 * 3, "extract": 13 * 4 * 1667 * 3}},
+			"insert": 133_360 * 3, "extract": 133_360 * 3}},
 		{"iotdb-crrc", []string{"--scale", "0.0005", "--clients", "10"}, map[string]int64{
 			"write": 100 * 5 * 3000}},
 		{"mot-ingest", []string{"--scale", "0.005"}, map[string]int64{
@@ -31,7 +33,9 @@ func TestScenariosSmallScale(t *testing.T) {
 		{"das-events", []string{"--scale", "0.005"}, map[string]int64{
 			"ingest": 50 * 1000 * 2}},
 		{"hakom-compression", []string{"--scale", "0.01"}, map[string]int64{
-			"write-25-on": 10 * 2976, "read-25-on": 10 * 2976, "write-100-off": 10 * 2976, "read-100-off": 10 * 2976}},
+			"write-25-on": 100 * 2976, "read-25-on": 100 * 2976, "write-100-off": 100 * 2976, "read-100-off": 100 * 2976}},
+		{"das-wikipedia", []string{"--scale", "0.005"}, map[string]int64{
+			"ingest": 8 * 1000 * 2}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -191,7 +195,7 @@ func TestScenariosListed(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
-	for _, name := range []string{"hakom-load", "hakom-scaling", "hakom-compression", "epics-archiver", "iotdb-crrc", "das-events", "mot-ingest"} {
+	for _, name := range []string{"hakom-load", "hakom-scaling", "hakom-compression", "epics-archiver", "iotdb-crrc", "das-events", "das-wikipedia", "mot-ingest"} {
 		if !strings.Contains(r.stdout, name+"\n") {
 			t.Errorf("scenario %s not listed:\n%s", name, r.stdout)
 		}
