@@ -201,7 +201,7 @@ func (s *Scenario) PrintTable(w io.Writer, rows []Row, scale float64, serverCore
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%.1f\t%.1f\t%.1f\t%.1f\t%d\t%s\t%s\t%s\t%.1f\t%.4g\t%s\t%s\t%s\n",
 			r.Phase, r.Unit, num(r.Published.Rate), r.Rate.Mean, r.Rate.Std, r.Rate.Min, r.Rate.Max, r.Rate.N,
-			rat, ratio(r.SizeRatio), pubCore, r.MeasuredPerCore, r.Seconds.Mean, secs(r.Published.Seconds),
+			rat, sizeRatio(r.SizeRatio), pubCore, r.MeasuredPerCore, r.Seconds.Mean, secs(r.Published.Seconds),
 			ratio(r.SecondsRatio), num(r.BytesPerPoint.Mean))
 	}
 	if err := tw.Flush(); err != nil {
@@ -262,6 +262,13 @@ func ratio(v float64) string {
 		return "-"
 	}
 	return fmt.Sprintf("%.3f", v)
+}
+
+func sizeRatio(v float64) string {
+	if v == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.3g", v)
 }
 
 func secs(v float64) string {
