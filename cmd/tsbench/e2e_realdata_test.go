@@ -145,3 +145,37 @@ func TestRealDataBadInput(t *testing.T) {
 		})
 	}
 }
+
+// The column and time keys reach the import from the command line: a file
+// whose times read only with DATA_TIME_FORMAT, in DATA_TIMEZONE, keyed by
+// two columns joined (DATA_DEVICE_COLUMNS), with a column left out
+// (DATA_SENSOR_COLUMNS).
+func TestRealDataKeys(t *testing.T) {
+	lines := []string{"when,country,city,temp,note"}
+	for day := 0; day < 20; day++ {
+		d := time.Date(2000, 1, 1+day, 0, 0, 0, 0, time.UTC).Format("Jan 02 2006")
+		for c, place := range []string{"FR,Paris", "DE,Berlin"} {
+			lines = append(lines, fmt.Sprintf("%s,%s,%d.5,x", d, place, 10+c+day%3))
+		}
+	}
+	file := filepath.Join(t.TempDir(), "places.csv")
+	if err := os.WriteFile(file, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dataDir := t.TempDir()
+	s := replayRun(t, dataDir, "--data", file, "--target", "sqlite", "--clients", "2",
+		"--set", "DATA_TIME_FORMAT=%b %d %Y", "--set", "DATA_TIMEZONE=+02:00", "--set", "DATA_TIME_COLUMN=when",
+		"--set", "DATA_DEVICE_COLUMNS=country,city", "--set", "DATA_SENSOR_COLUMNS=temp")
+	rp, v := s.Replay, s.Verify
+	if rp == nil || rp.Devices != 2 || rp.Sensors != 1 || rp.Rows != 40 {
+		t.Fatalf("replay %+v: want 2 devices (country and city joined) x 1 sensor, 40 rows", rp)
+	}
+	if v == nil || !v.OK || v.StoredPoints != 40 {
+		t.Fatalf("verify %+v: want 40 points", v)
+	}
+	// Midnight at +02:00 is 22:00 UTC the day before.
+	db := openDB(t, filepath.Join(dataDir, "sqlite", "test.db"))
+	if got, want := queryInt(t, db, "SELECT min(t) FROM points"), time.Date(1999, 12, 31, 22, 0, 0, 0, time.UTC).UnixMilli(); got != want {
+		t.Fatalf("first time %d, want %d", got, want)
+	}
+}

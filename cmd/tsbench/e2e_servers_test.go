@@ -41,7 +41,7 @@ func scenariosOn(t *testing.T, srv serverCase) {
 		points map[string]int64
 	}{
 		{"das-events", "0.002", map[string]int64{"ingest": 20 * 1000 * 2}},
-		{"epics-archiver", "0.05", map[string]int64{"insert": 13 * 4 * 1667 * 3, "extract": 13 * 4 * 1667 * 3}},
+		{"epics-archiver", "0.05", map[string]int64{"insert": 133_360 * 3, "extract": 133_360 * 3}},
 	}
 	target := srv.target
 	for _, c := range cases {

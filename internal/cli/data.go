@@ -63,8 +63,7 @@ func importData(cfg *config.Config, dataDir string, rep *summary.Replay, stderr 
 	}
 	fmt.Fprintf(stderr, "tsbench: importing %s (once: kept in %s)\n", cfg.Data, dir)
 	t0 := time.Now()
-	m, err := dataset.Import(cfg.Data, dir, dataset.ImportOptions{Format: cfg.DataFormat, TimeUnit: cfg.DataTimeUnit,
-		Types: cfg.DataTypes, Groups: cfg.Groups, GroupPrefix: cfg.GroupPrefix})
+	m, err := dataset.Import(cfg.Data, dir, importOptions(cfg))
 	if err != nil {
 		os.RemoveAll(dir)
 		if dataset.IsInputError(err) {
@@ -81,15 +80,29 @@ func importData(cfg *config.Config, dataDir string, rep *summary.Replay, stderr 
 	return dir, nil
 }
 
-// importKey names an import by what decides its content: the files (path,
-// size, modification time) and the import settings.
+// importOptions are the import settings of cfg's DATA_* keys.
+func importOptions(cfg *config.Config) dataset.ImportOptions {
+	return dataset.ImportOptions{Format: cfg.DataFormat, TimeUnit: cfg.DataTimeUnit,
+		TimeFormat: cfg.DataTimeFormat, TimeZone: cfg.DataTimezone, TimeColumn: cfg.DataTimeColumn,
+		DeviceColumns: dataset.SplitColumns(cfg.DataDeviceColumns), SensorColumns: dataset.SplitColumns(cfg.DataSensorColumns),
+		Types: cfg.DataTypes, Groups: cfg.Groups, GroupPrefix: cfg.GroupPrefix}
+}
+
+// importVersion changes whenever the import turns the same file into
+// another dataset (rows now sorted, devices and sensors ordered by name):
+// a dataset cached by an older tsbench is then imported again.
+const importVersion = 2
+
+// importKey names an import by what decides its content: the importer's
+// version, the files (path, size, modification time) and the import
+// settings.
 func importKey(cfg *config.Config) (string, error) {
 	abs, err := filepath.Abs(cfg.Data)
 	if err != nil {
 		return "", err
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\n%s\n%s\n%v\n%d\n%s\n", abs, cfg.DataFormat, cfg.DataTimeUnit, cfg.DataTypes, cfg.Groups, cfg.GroupPrefix)
+	fmt.Fprintf(h, "v%d\n%s\n%+v\n", importVersion, abs, importOptions(cfg))
 	err = filepath.Walk(abs, func(path string, info os.FileInfo, err error) error {
 		if err != nil {
 			return err
