@@ -239,6 +239,9 @@ func loadConfig(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stderr io.Wri
 	if err := checkTLS(cfg, d); err != nil {
 		return nil, err
 	}
+	if err := fitDefaultTypes(cfg, d, stderr); err != nil {
+		return nil, err
+	}
 	if f.scenario == "" {
 		// A scenario's phases differ in their mix; one threshold may apply
 		// to some of them only.
@@ -480,6 +483,28 @@ func checkTLS(cfg *config.Config, d *target.Driver) error {
 	}
 	return usageError("TLS = %q (or USE_SSL): the %s target does not connect over TLS yet, and tsbench will not connect "+
 		"in plaintext when TLS was asked for (targets with TLS: %s)", cfg.TLS, d.Name, strings.Join(with, ", "))
+}
+
+// fitDefaultTypes leaves out of a default INSERT_DATATYPE_PROPORTION the
+// types the target cannot store (TEXT on VictoriaMetrics and OpenTSDB), and
+// says so: the default is tsbench's choice, not the user's. A proportion
+// the user set is kept, and refused before the run if it does not fit.
+func fitDefaultTypes(cfg *config.Config, d *target.Driver, stderr io.Writer) error {
+	if cfg.Origin("INSERT_DATATYPE_PROPORTION") != "" || cfg.Data != "" {
+		return nil
+	}
+	fit := runner.FitTypes(d, cfg.TypeProportion)
+	if fit == cfg.TypeProportion {
+		return nil
+	}
+	was := runner.ProportionText(cfg.TypeProportion)
+	cfg.TypeProportion = fit
+	if err := config.Resolve(cfg); err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "tsbench: note: the %s target cannot store every type of the default INSERT_DATATYPE_PROPORTION %s: "+
+		"it runs with %s (set INSERT_DATATYPE_PROPORTION to choose)\n", d.Name, was, runner.ProportionText(fit))
+	return nil
 }
 
 // tlsNote says how the run's connections are encrypted, when they are:

@@ -43,12 +43,12 @@ func checkTypes(d *target.Driver, s *ts.Schema, proportion [6]int64) error {
 	}
 	return fmt.Errorf("target %s cannot store %s, the type of %s %s: INSERT_DATATYPE_PROPORTION = %q; "+
 		"use INSERT_DATATYPE_PROPORTION=%s (it stores %s)", d.Name, strings.Join(names, " or "), label, strings.Join(bad, ", "),
-		proportionText(proportion), proportionText(fitting(d, proportion)), typeList(d.Caps.Types))
+		proportionText(proportion), proportionText(FitTypes(d, proportion)), typeList(d.Caps.Types))
 }
 
-// fitting is the proportion with the types the target cannot store left
+// FitTypes is the proportion with the types the target cannot store left
 // out, or every type it stores alike when nothing would be left.
-func fitting(d *target.Driver, p [6]int64) [6]int64 {
+func FitTypes(d *target.Driver, p [6]int64) [6]int64 {
 	var out [6]int64
 	left := int64(0)
 	for i, t := range ts.DataTypes {
@@ -66,6 +66,9 @@ func fitting(d *target.Driver, p [6]int64) [6]int64 {
 	}
 	return out
 }
+
+// ProportionText is a type proportion as INSERT_DATATYPE_PROPORTION writes it.
+func ProportionText(p [6]int64) string { return proportionText(p) }
 
 func proportionText(p [6]int64) string {
 	parts := make([]string, len(p))
