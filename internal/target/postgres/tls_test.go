@@ -3,7 +3,6 @@ package postgres
 import (
 	"context"
 	"errors"
-	"strings"
 	"testing"
 	"time"
 
@@ -18,43 +17,19 @@ import (
 // without TLS asked for TLS is ErrNoTLS, never a plaintext connection.
 func TestTLS(t *testing.T) {
 	ca := testenv.StartPostgresTLS(t)
-	other := testenv.WriteCerts(t, t.TempDir()) // a CA that signed nothing of the server's
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	for _, c := range []struct {
-		name string
-		tls  target.TLS
-		want string // "" to connect, over TLS
-	}{
-		{"verified", target.TLS{Mode: "on", CAFile: ca}, ""},
-		{"insecure", target.TLS{Mode: "insecure"}, ""},
-		{"another CA", target.TLS{Mode: "on", CAFile: other}, "certificate signed by unknown authority"},
-		{"another host name", target.TLS{Mode: "on", CAFile: ca, ServerName: "db.example"}, "not db.example"},
-		{"system CAs", target.TLS{Mode: "on"}, "certificate"},
-		{"plaintext", target.TLS{Mode: "off"}, "no encryption"},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			db, err := openSQL(ctx, target.Options{Port: testenv.PostgresTLSPort, Database: "test", TLS: c.tls})
-			if c.want != "" {
-				if err == nil {
-					db.Close()
-					t.Fatalf("connected; want an error saying %q", c.want)
-				}
-				if !strings.Contains(err.Error(), c.want) {
-					t.Fatalf("error %v, want one saying %q", err, c.want)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer db.Close()
-			var ssl bool
-			if err := db.QueryRowContext(ctx, "SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()").Scan(&ssl); err != nil || !ssl {
-				t.Fatalf("pg_stat_ssl says ssl = %v (%v): the connection is not encrypted", ssl, err)
-			}
-		})
-	}
+	cases := append(targettest.TLSCases(ca, testenv.WriteCerts(t, t.TempDir())),
+		targettest.TLSCase{Name: "system CAs", TLS: target.TLS{Mode: "on"}, Want: "certificate"},
+		targettest.TLSCase{Name: "plaintext", TLS: target.TLS{Mode: "off"}, Want: "no encryption"})
+	targettest.RunTLS(t, cases, func(ctx context.Context, tls target.TLS) (bool, error) {
+		db, err := openSQL(ctx, target.Options{Port: testenv.PostgresTLSPort, Database: "test", TLS: tls})
+		if err != nil {
+			return false, err
+		}
+		defer db.Close()
+		var ssl bool
+		err = db.QueryRowContext(ctx, "SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()").Scan(&ssl)
+		return ssl, err
+	})
 }
 
 // TLS asked of the server without TLS (scripts/services' plain PostgreSQL)
