@@ -19,7 +19,7 @@ func TestScenariosOnServers(t *testing.T) {
 	for _, srv := range []serverCase{
 		{"postgres", "postgres", "127.0.0.1:5433", "PostgreSQL 15", true, nil},
 		{"mysql", "mariadb", "127.0.0.1:3307", "10.11", true, map[string]float64{"das-events": 5741}},
-		{"hbase", "hbase", "127.0.0.1:2181", "HBase 2.6", false, map[string]float64{"das-events": 96_230, "epics-archiver": 24_000}},
+		{"hbase", "hbase", "127.0.0.1:2181", "HBase 2.6", false, map[string]float64{"das-events": 96_230.01591, "epics-archiver": 24_000}},
 	} {
 		t.Run(srv.target, func(t *testing.T) {
 			targettest.RequireServer(t, srv.service, srv.addr)

@@ -130,7 +130,11 @@ func (t *Target) run(ctx context.Context, sql string, q *ts.Query) (ts.Result, e
 			if err != nil {
 				return ts.Result{}, t.wrap(q.Kind.String(), err)
 			}
-			res.Add(0, parse(v))
+			typ, err := ds.GetString("DataType")
+			if err != nil {
+				return ts.Result{}, t.wrap(q.Kind.String(), err)
+			}
+			res.Add(0, parse(v, typ))
 			continue
 		}
 		for _, c := range cols {
@@ -160,15 +164,22 @@ func number(v any) (float64, bool) {
 	return target.Number(v)
 }
 
-// parse reads a LAST query's value column (always text).
-func parse(v string) float64 {
+// parse reads a LAST query's value column, always text, as the type its
+// DataType column names: a FLOAT's text ("20.29") stands for the nearest
+// float32, which the table holds and every other query returns
+// (20.290000915...), not for the float64 20.29.
+func parse(v, dataType string) float64 {
 	switch v {
 	case "true":
 		return 1
 	case "false":
 		return 0
 	}
-	f, err := strconv.ParseFloat(v, 64)
+	bits := 64
+	if dataType == "FLOAT" {
+		bits = 32
+	}
+	f, err := strconv.ParseFloat(v, bits)
 	if err != nil {
 		return 0 // a TEXT value
 	}

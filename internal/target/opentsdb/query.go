@@ -109,6 +109,7 @@ func buildQuery(q *ts.Query, metrics []string) (queryRequest, bool, error) {
 			return req, false, err
 		}
 		down = "0all-" + name
+		req.End = allEnd(q.End)
 	}
 	for _, d := range q.Devices {
 		for _, sn := range q.Sensors {
@@ -214,10 +215,16 @@ func (t *Target) count(ctx context.Context, r ts.CountRange, metrics []string) (
 	return n, nil
 }
 
+// allEnd is the end to ask a "0all" downsampler for, to cover up to end
+// (exclusive): the downsampler's one interval leaves out a point at the
+// query's end, where a raw query keeps it (a Q4 window ending on a row
+// counted 50 of its 51 points), so it is asked for the half-open end as is.
+func allEnd(end int64) int64 { return end }
+
 // countRequest asks for the count of every sensor's points of the listed
 // devices (all when none), grouped by device so no two series meet.
 func countRequest(r ts.CountRange, metrics []string) *queryRequest {
-	req := &queryRequest{Start: max(r.Start, 1), End: r.End - 1, MsResolution: true}
+	req := &queryRequest{Start: max(r.Start, 1), End: allEnd(r.End), MsResolution: true}
 	if r.End <= r.Start {
 		req.Start, req.End = 1, maxTime
 	}

@@ -33,6 +33,7 @@ func Queries(s *ts.Schema) []ts.Query {
 		{at(5), at(5) + 37_500},   // starts on a row, ends between rows
 		{at(60) + 1, at(119) + 1}, // starts between rows, ends after the last row
 		{at(0) - 10_000, at(200)}, // covers everything
+		{at(30), at(40) + 1},      // IoT-benchmark's closed window: ends on a row, data beyond
 	}
 	var qs []ts.Query
 	add := func(q ts.Query) { qs = append(qs, q) }
