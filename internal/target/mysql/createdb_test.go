@@ -2,12 +2,9 @@ package mysql
 
 import (
 	"context"
-	"crypto/rand"
 	"database/sql"
-	"encoding/hex"
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -34,14 +31,6 @@ func admin(t *testing.T) *sql.DB {
 	return db
 }
 
-// freshName is a database or user name no other test uses; the prefix may
-// need quoting, so that the quoting is tested too.
-func freshName(prefix string) string {
-	b := make([]byte, 6)
-	rand.Read(b)
-	return prefix + hex.EncodeToString(b)
-}
-
 // dropDatabase removes name after the test.
 func dropDatabase(t *testing.T, db *sql.DB, name string) {
 	t.Cleanup(func() {
@@ -64,25 +53,11 @@ func databaseExists(t *testing.T, db *sql.DB, name string) bool {
 // open it at the same time; the clients then work in it.
 func TestCreatesMissingDatabase(t *testing.T) {
 	adm := admin(t)
-	name := freshName("tsbench-New ")
+	name := targettest.FreshName("tsbench-New ")
 	dropDatabase(t, adm, name)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	var wg sync.WaitGroup
-	errs := make([]error, 4)
-	for i := range errs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[i] = openAndCheck(ctx, name)
-		}()
-	}
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			t.Errorf("client %d: %v", i, err)
-		}
-	}
+	targettest.OpenConcurrently(ctx, t, 4, func(ctx context.Context) error { return openAndCheck(ctx, name) })
 	if !databaseExists(t, adm, name) {
 		t.Fatalf("database %q was not created", name)
 	}
@@ -109,7 +84,7 @@ func openAndCheck(ctx context.Context, name string) error {
 // The database/sql handle (TPC-C) creates a missing database too.
 func TestSQLCreatesMissingDatabase(t *testing.T) {
 	adm := admin(t)
-	name := freshName("tsbench_sql_")
+	name := targettest.FreshName("tsbench_sql_")
 	dropDatabase(t, adm, name)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -132,7 +107,7 @@ func TestSQLCreatesMissingDatabase(t *testing.T) {
 // nothing is created.
 func TestMissingDatabaseRefused(t *testing.T) {
 	adm := admin(t)
-	user, name := freshName("tsb_nocreate_"), freshName("tsbench_refused_")
+	user, name := targettest.FreshName("tsb_nocreate_"), targettest.FreshName("tsbench_refused_")
 	account := "'" + user + "'@'%'"
 	for _, q := range []string{"CREATE USER " + account, "GRANT SELECT ON *.* TO " + account} {
 		if _, err := adm.Exec(q); err != nil {

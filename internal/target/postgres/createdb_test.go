@@ -2,11 +2,8 @@ package postgres
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -30,14 +27,6 @@ func admin(t *testing.T) *pgx.Conn {
 	}
 	t.Cleanup(func() { pg.Close(context.Background()) })
 	return pg
-}
-
-// freshName is a database or role name no other test uses; the prefix may
-// need quoting, so that the quoting is tested too.
-func freshName(prefix string) string {
-	b := make([]byte, 6)
-	rand.Read(b)
-	return prefix + hex.EncodeToString(b)
 }
 
 // dropDatabase removes name after the test, whoever still holds it open.
@@ -64,25 +53,11 @@ func databaseExists(t *testing.T, pg *pgx.Conn, name string) bool {
 // clients open it at the same time; the clients then work in it.
 func TestCreatesMissingDatabase(t *testing.T) {
 	pg := admin(t)
-	name := freshName("tsbench-New ")
+	name := targettest.FreshName("tsbench-New ")
 	dropDatabase(t, pg, name)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	var wg sync.WaitGroup
-	errs := make([]error, 4)
-	for i := range errs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[i] = openAndCheck(ctx, name)
-		}()
-	}
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			t.Errorf("client %d: %v", i, err)
-		}
-	}
+	targettest.OpenConcurrently(ctx, t, 4, func(ctx context.Context) error { return openAndCheck(ctx, name) })
 	if !databaseExists(t, pg, name) {
 		t.Fatalf("database %q was not created", name)
 	}
@@ -109,7 +84,7 @@ func openAndCheck(ctx context.Context, name string) error {
 // The database/sql handle (TPC-C) creates a missing database too.
 func TestSQLCreatesMissingDatabase(t *testing.T) {
 	pg := admin(t)
-	name := freshName("tsbench_sql_")
+	name := targettest.FreshName("tsbench_sql_")
 	dropDatabase(t, pg, name)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -134,7 +109,7 @@ func TestMissingDatabaseRefused(t *testing.T) {
 	pg := admin(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	role, name := freshName("tsbench_nocreate_"), freshName("tsbench_refused_")
+	role, name := targettest.FreshName("tsbench_nocreate_"), targettest.FreshName("tsbench_refused_")
 	if _, err := pg.Exec(ctx, "CREATE ROLE "+role+" LOGIN NOCREATEDB"); err != nil {
 		t.Fatal(err)
 	}
