@@ -2,7 +2,6 @@ package dataset
 
 import (
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -52,7 +51,7 @@ func layoutOf(file string, header []string, sample []sampled, o ImportOptions, t
 		l.device = devices[0]
 	} else {
 		// No device column: the file is one device, named after it.
-		l.deviceName = strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
+		l.deviceName = stem(file)
 	}
 	if len(sensors) == 0 && l.isLong(header) {
 		return l, nil

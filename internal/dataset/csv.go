@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -69,7 +67,7 @@ func layoutByName(file string, header []string) (*csvLayout, error) {
 	}
 	if l.device < 0 {
 		// No device column: the file is one device, named after it.
-		l.deviceName = strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
+		l.deviceName = stem(file)
 	}
 	for i, h := range header {
 		if i == l.time || i == l.device {
@@ -114,18 +112,18 @@ func columnValues(sample []sampled, i int) []string {
 // csvFile reads one CSV file record by record, with line numbers.
 type csvFile struct {
 	name string
-	f    *os.File
+	f    *inputFile
 	r    *csv.Reader
 	rec  []string // the last record
 }
 
 func openCSV(name string) (*csvFile, error) {
-	f, err := os.Open(name)
+	f, err := openInput(name)
 	if err != nil {
-		return nil, &InputError{File: name, Msg: err.Error()}
+		return nil, err
 	}
 	r := csv.NewReader(f)
-	if strings.EqualFold(filepath.Ext(name), ".tsv") {
+	if innerExt(name) == ".tsv" {
 		r.Comma = '\t'
 	}
 	r.ReuseRecord = true
@@ -152,6 +150,10 @@ func (c *csvFile) next() ([]string, int64, error) {
 	c.rec = rec
 	line, _ := c.r.FieldPos(0)
 	if err != nil {
+		var ie *InputError
+		if errors.As(err, &ie) {
+			return nil, int64(line), ie
+		}
 		var pe *csv.ParseError
 		if errors.As(err, &pe) {
 			return nil, int64(pe.Line), &InputError{File: c.name, Line: int64(pe.Line), Column: fmt.Sprint(pe.Column), Msg: pe.Err.Error()}

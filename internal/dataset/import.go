@@ -121,9 +121,10 @@ func inputFiles(src string) ([]string, error) {
 	return out, nil
 }
 
-// detect names the format of the files by their extensions: .csv (also
-// .txt, .tsv) is csv, .parquet parquet; IoT-benchmark's data directories
-// are named by iot-benchmark's own layout (iotbench.go).
+// detect names the format of the files by their extensions (inside a
+// .gz: x.csv.gz is CSV): .csv (also .txt, .tsv) is csv, .parquet parquet;
+// IoT-benchmark's data directories are named by iot-benchmark's own layout
+// (iotbench.go).
 func detect(files []string) (string, error) {
 	if isIoTBenchmark(files) {
 		return "iot-benchmark", nil
@@ -131,13 +132,16 @@ func detect(files []string) (string, error) {
 	format := ""
 	for _, f := range files {
 		var this string
-		switch strings.ToLower(filepath.Ext(f)) {
+		switch innerExt(f) {
 		case ".csv", ".txt", ".tsv":
 			this = "csv"
 		case ".parquet", ".parq":
 			this = "parquet"
 		default:
 			return "", &InputError{File: f, Msg: "unknown format: name it .csv or .parquet, or give DATA_FORMAT (--data-format csv|parquet|iot-benchmark)"}
+		}
+		if this == "parquet" && isGzip(f) {
+			return "", &InputError{File: f, Msg: "a gzip-compressed Parquet file: Parquet compresses its own pages; give the .parquet file"}
 		}
 		if format != "" && this != format {
 			return "", &InputError{File: f, Msg: fmt.Sprintf("a %s file among %s files: replay one format at a time", this, format)}
