@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Apache Cassandra 5.0.9 assembled from Maven Central (cassandra-all and its
 # dependencies), a single node with every address on 127.0.0.1, CQL on 9042,
-# 1 GB heap, in a throwaway directory.
+# 1 GB heap, in a throwaway directory. With TSBENCH_CASSANDRA_TLS_DIR (a
+# directory holding server.crt and server.key, PEM) the server takes TLS
+# connections only on its CQL port (client_encryption_options, not
+# optional): the TLS tests start such a second server, on other ports
+# (TSBENCH_CASSANDRA_PORT, _STORAGE_PORT, _JMX_PORT).
 SERVICE=cassandra
 . "$(dirname "$0")/lib.sh"
 
@@ -9,6 +13,8 @@ VERSION=5.0.9
 LIB="$CACHE_DIR/cassandra-$VERSION/lib"
 DIR=$(svc_dir cassandra)
 CQL_PORT=${TSBENCH_CASSANDRA_PORT:-9042}
+STORAGE_PORT=${TSBENCH_CASSANDRA_STORAGE_PORT:-7000}
+JMX_PORT=${TSBENCH_CASSANDRA_JMX_PORT:-7199}
 
 case "${1:-}" in
 install)
@@ -27,10 +33,10 @@ commitlog_sync_period: 10000ms
 seed_provider:
   - class_name: org.apache.cassandra.locator.SimpleSeedProvider
     parameters:
-      - seeds: "127.0.0.1:7000"
+      - seeds: "127.0.0.1:$STORAGE_PORT"
 listen_address: 127.0.0.1
 rpc_address: 127.0.0.1
-storage_port: 7000
+storage_port: $STORAGE_PORT
 native_transport_port: $CQL_PORT
 start_native_transport: true
 endpoint_snitch: SimpleSnitch
@@ -44,6 +50,21 @@ authorizer: AllowAllAuthorizer
 batch_size_fail_threshold: 50000KiB
 batch_size_warn_threshold: 5000KiB
 YAML
+  if [ -n "${TSBENCH_CASSANDRA_TLS_DIR:-}" ]; then
+    # Cassandra reads its key from a key store: one made from the PEM pair,
+    # with a throwaway password (the key is the test's, made for this run).
+    openssl pkcs12 -export -in "$TSBENCH_CASSANDRA_TLS_DIR/server.crt" -inkey "$TSBENCH_CASSANDRA_TLS_DIR/server.key" \
+      -name server -out "$DIR/conf/server.p12" -passout pass:tsbench-test-keystore
+    cat >>"$DIR/conf/cassandra.yaml" <<YAML
+client_encryption_options:
+  enabled: true
+  optional: false
+  keystore: $DIR/conf/server.p12
+  keystore_password: tsbench-test-keystore
+  store_type: PKCS12
+  require_client_auth: false
+YAML
+  fi
   logback_warn "$DIR/conf/logback.xml"
   jvm="-Djdk.attach.allowAttachSelf=true -Dio.netty.tryReflectionSetAccessible=true"
   for m in java.base/jdk.internal.misc java.management.rmi/com.sun.jmx.remote.internal.rmi java.rmi/sun.rmi.registry \
@@ -57,7 +78,7 @@ YAML
   start_daemon cassandra "$DIR/logs/stdout.log" java $jvm -Xms1g -Xmx1g -XX:+UseG1GC -Xss256k \
     -Dcassandra.config="file://$DIR/conf/cassandra.yaml" -Dcassandra.storagedir="$DIR" \
     -Dlogback.configurationFile="$DIR/conf/logback.xml" -Dcassandra.logdir="$DIR/logs" -Dcassandra-foreground=yes \
-    -Dcassandra.jmx.local.port=7199 -Dcassandra.skip_wait_for_gossip_to_settle=0 -Dcassandra.initial_token=0 \
+    -Dcassandra.jmx.local.port=$JMX_PORT -Dcassandra.skip_wait_for_gossip_to_settle=0 -Dcassandra.initial_token=0 \
     -cp "$LIB/*" org.apache.cassandra.service.CassandraDaemon
   wait_port "$CQL_PORT" 180 "$(cat "$DIR/pid")" || fail_start cassandra "$DIR/logs/stdout.log"
   ready "$VERSION" "127.0.0.1:$CQL_PORT (tsbench run --target cassandra)"

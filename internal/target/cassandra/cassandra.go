@@ -51,6 +51,7 @@ var Driver = &target.Driver{
 		Queries: []ts.QueryKind{ts.PrecisePoint, ts.TimeRange, ts.ValueRange, ts.AggRange, ts.AggRangeValue,
 			ts.RangeQueryDesc, ts.ValueRangeQueryDesc},
 		Compression: true,
+		TLS:         true,
 	},
 	Options: []target.Option{{Name: "compression", Values: []string{"on", "off"}}},
 	Open:    open,
@@ -103,9 +104,18 @@ func open(ctx context.Context, o target.Options) (target.Target, error) {
 		cluster.Authenticator = gocql.PasswordAuthenticator{Username: o.User, Password: o.Password}
 	}
 	cluster.ConnectObserver = t
+	tlsCfg, err := o.TLS.Config(host)
+	if err != nil {
+		return nil, fmt.Errorf("cassandra: %w", err)
+	}
+	if tlsCfg != nil {
+		// gocql verifies nothing unless told to (EnableHostVerification):
+		// TLS=on must check the chain and the name, insecure neither.
+		cluster.SslOpts = &gocql.SslOptions{Config: tlsCfg, EnableHostVerification: !tlsCfg.InsecureSkipVerify}
+	}
 	s, err := cluster.CreateSession()
 	if err != nil {
-		return nil, fmt.Errorf("cassandra: connect to %s: %w", t.addr, err)
+		return nil, connectError(t.addr, tlsCfg != nil, err)
 	}
 	t.session = s
 	t.initial.Store(t.connects.Load())
@@ -215,4 +225,16 @@ func daysOf(start, end int64) string {
 		ds = append(ds, strconv.FormatInt(d, 10))
 	}
 	return "(" + strings.Join(ds, ",") + ")"
+}
+
+// connectError says why a session could not start. gocql flattens the
+// errors of its connections into text, so the TLS handshake's own words are
+// looked for: a server that answers the handshake with something other than
+// TLS offers no TLS on that port (target.ErrNoTLS, and never a retry in
+// plaintext).
+func connectError(addr string, tls bool, err error) error {
+	if tls && strings.Contains(err.Error(), "first record does not look like a TLS handshake") {
+		return fmt.Errorf("cassandra: %s: %w (%v)", addr, target.ErrNoTLS, err)
+	}
+	return fmt.Errorf("cassandra: connect to %s: %w", addr, err)
 }

@@ -1,0 +1,104 @@
+package testenv
+
+import (
+	"context"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// Ports of the TLS-only Cassandra and IoTDB the TLS tests start beside the
+// plain ones of scripts/services (9042/7000/7199 and 6667/10710-10760).
+const (
+	CassandraTLSPort = 9142
+	IoTDBTLSPort     = 6767
+)
+
+// StartCassandraTLS starts, through scripts/services/cassandra.sh, a second
+// Cassandra that takes TLS connections only on CassandraTLSPort, with a
+// certificate for 127.0.0.1 signed by a CA the test makes, and stops it
+// when the test ends. It returns the CA file. Cassandra takes about 40 s
+// and 1 GB to start: one such server per test binary at a time.
+func StartCassandraTLS(t testing.TB) string {
+	t.Helper()
+	requireInstalled(t, "cassandra")
+	return startJVMTLS(t, "cassandra", CassandraTLSPort,
+		"TSBENCH_CASSANDRA_PORT="+strconv.Itoa(CassandraTLSPort),
+		"TSBENCH_CASSANDRA_STORAGE_PORT=7100", "TSBENCH_CASSANDRA_JMX_PORT=7299")
+}
+
+// StartIoTDBTLS starts, through scripts/services/iotdb.sh, a second IoTDB
+// (ConfigNode and DataNode) whose client RPC port IoTDBTLSPort takes TLS
+// only (enable_thrift_ssl), its internal ports moved off the plain
+// server's, and stops it when the test ends. It returns the CA file. IoTDB
+// binds some ports to every interface, so the script starts it only inside
+// a loopback-only network namespace (scripts/netns-run), as CI runs tests.
+func StartIoTDBTLS(t testing.TB) string {
+	t.Helper()
+	requireInstalled(t, "iotdb")
+	ifs, err := net.Interfaces()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, i := range ifs {
+		if i.Flags&net.FlagLoopback == 0 {
+			Require(t, "a TLS iotdb runs only inside a loopback-only network namespace (scripts/netns-run go test ...)")
+		}
+	}
+	return startJVMTLS(t, "iotdb", IoTDBTLSPort,
+		"TSBENCH_IOTDB_PORT="+strconv.Itoa(IoTDBTLSPort), "TSBENCH_IOTDB_INTERNAL_PORT=11710")
+}
+
+// requireInstalled skips (fails in CI) the test when the service's server
+// has not been assembled by "scripts/services/SERVICE.sh install", which
+// leaves $TSBENCH_CACHE_DIR/SERVICE-VERSION/lib/.complete.
+func requireInstalled(t testing.TB, service string) {
+	t.Helper()
+	cache := os.Getenv("TSBENCH_CACHE_DIR")
+	if cache == "" {
+		home, _ := os.UserHomeDir()
+		cache = filepath.Join(home, ".cache", "tsbench")
+	}
+	done, _ := filepath.Glob(filepath.Join(cache, service+"-*", "lib", ".complete"))
+	_, errJava := exec.LookPath("java")
+	_, errSSL := exec.LookPath("openssl")
+	if len(done) == 0 || errJava != nil || errSSL != nil {
+		Require(t, "a TLS "+service+" needs java, openssl and scripts/services/"+service+".sh install")
+	}
+}
+
+// startJVMTLS runs scripts/services/SERVICE.sh start with the test's
+// certificate (TSBENCH_<SERVICE>_TLS_DIR), its own services directory and
+// env, and stop when the test ends; it returns the CA file.
+func startJVMTLS(t testing.TB, service string, port int, env ...string) string {
+	t.Helper()
+	certs, services := t.TempDir(), t.TempDir()
+	ca := WriteCerts(t, certs)
+	script := filepath.Join(repoRoot(t), "scripts", "services", service+".sh")
+	env = append(append(os.Environ(), "TSBENCH_SERVICES_DIR="+services), env...)
+	env = append(env, "TSBENCH_"+map[string]string{"cassandra": "CASSANDRA", "iotdb": "IOTDB"}[service]+"_TLS_DIR="+certs)
+	run := func(action string, limit time.Duration) error {
+		ctx, cancel := context.WithTimeout(context.Background(), limit)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, "bash", script, action)
+		cmd.Env = env
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Logf("%s.sh %s: %v\n%s", service, action, err, out)
+		}
+		return err
+	}
+	start := time.Now()
+	// The scripts wait up to 180 s for a JVM server's port.
+	if err := run("start", 5*time.Minute); err != nil {
+		run("stop", time.Minute)
+		t.Fatalf("start a TLS %s on 127.0.0.1:%d", service, port)
+	}
+	t.Logf("a TLS-only %s answers on 127.0.0.1:%d after %s", service, port, time.Since(start).Round(time.Second))
+	t.Cleanup(func() { run("stop", time.Minute) })
+	return ca
+}
