@@ -64,10 +64,19 @@ type writerOnly struct{ io.Writer }
 type countingTransport struct {
 	base  *http.Transport
 	dials atomic.Int64
+	auth  string // the Authorization header's value, set on requests without one (Endpoint)
 }
 
 func (t *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	return t.base.RoundTrip(r)
+	if t.auth != "" && r.Header.Get("Authorization") == "" {
+		r = r.Clone(r.Context()) // a RoundTripper must not change the caller's request
+		r.Header.Set("Authorization", t.auth)
+	}
+	resp, err := t.base.RoundTrip(r)
+	if err != nil && t.base.TLSClientConfig != nil {
+		err = tlsError(err)
+	}
+	return resp, err
 }
 
 // CloseIdleConnections lets http.Client.CloseIdleConnections reach the

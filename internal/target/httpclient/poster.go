@@ -3,6 +3,7 @@ package httpclient
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -48,12 +49,14 @@ type Poster struct {
 	req  []byte // head, the body's length and the blank line: reused
 	resp []byte // the answer: reused, grown for a long one
 
-	conn     *net.TCPConn
-	sys      *sysConn
-	used     time.Time // when the connection last finished a request
-	deadline time.Time // the connection's deadline, as last set (zero: none)
-	dials    atomic.Int64
-	abort    func() // p.closeConn, made once
+	conn      *net.TCPConn
+	sys       *sysConn    // the plain connection's reads and writes
+	tls       *tls.Conn   // over conn, for https (sys is then nil)
+	tlsConfig *tls.Config // nil: plain http
+	used      time.Time   // when the connection last finished a request
+	deadline  time.Time   // the connection's deadline, as last set (zero: none)
+	dials     atomic.Int64
+	abort     func() // p.closeConn, made once
 
 	// The abort's registration with the context, kept from request to
 	// request while the context stays the same (a runner client's
@@ -82,18 +85,31 @@ const (
 	deadlineSlack = time.Second
 )
 
-// NewPoster returns a Poster for rawURL ("http://host:port/path?query");
-// header lists names and values in turn, set on every request.
+// NewPoster returns a Poster for rawURL ("http://host:port/path?query", or
+// https:// verified against the system's authorities); header lists names
+// and values in turn, set on every request. Endpoint.Poster gives one with
+// the TLS settings of the TLS keys.
 func NewPoster(rawURL string, header ...string) (*Poster, error) {
+	return newPoster(rawURL, nil, header...)
+}
+
+// newPoster is NewPoster with cfg for an https URL (nil: the defaults).
+func newPoster(rawURL string, cfg *tls.Config, header ...string) (*Poster, error) {
 	u, err := url.Parse(rawURL)
-	if err != nil || u.Scheme != "http" || u.Host == "" {
-		return nil, fmt.Errorf("post to %s: only http://host:port/path URLs are supported", rawURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("post to %s: only http:// and https://host:port/path URLs are supported", rawURL)
 	}
 	addr := u.Host
 	if u.Port() == "" {
-		addr = net.JoinHostPort(u.Hostname(), "80")
+		addr = net.JoinHostPort(u.Hostname(), map[string]string{"http": "80", "https": "443"}[u.Scheme])
 	}
 	p := &Poster{url: strings.SplitN(rawURL, "?", 2)[0], addr: addr, resp: make([]byte, 4096)}
+	if u.Scheme == "https" {
+		if cfg == nil {
+			cfg = &tls.Config{ServerName: u.Hostname(), MinVersion: tls.VersionTLS12}
+		}
+		p.tlsConfig = cfg
+	}
 	p.abort = p.closeConn
 	p.head = fmt.Appendf(nil, "POST %s HTTP/1.1\r\nHost: %s\r\n", u.RequestURI(), u.Host)
 	for i := 0; i+1 < len(header); i += 2 {
@@ -204,7 +220,7 @@ func (p *Poster) exchange(ctx context.Context, deadline time.Time, body []byte) 
 	}
 	p.req = strconv.AppendInt(append(p.req[:0], p.head...), int64(len(body)), 10)
 	p.req = append(p.req, "\r\n\r\n"...)
-	if err := p.sys.writev(p.req, body); err != nil {
+	if err := p.write(body); err != nil {
 		return 0, nil, err
 	}
 	h, text, err := p.readResponse()
@@ -230,25 +246,63 @@ func (p *Poster) dial(ctx context.Context, deadline time.Time) error {
 		c.Close()
 		return fmt.Errorf("dial %s: not a TCP connection", p.addr)
 	}
-	sys, err := newSysConn(tc)
-	if err != nil {
+	var sys *sysConn
+	var tc2 *tls.Conn
+	if p.tlsConfig != nil {
+		// The handshake runs under the request's context and deadline; a
+		// server that answers it in plaintext is ErrNoTLS (tlsError), and
+		// nothing is retried without TLS.
+		tc2 = tls.Client(tc, p.tlsConfig)
+		hctx, cancel := context.WithDeadline(ctx, deadline)
+		err = tc2.HandshakeContext(hctx)
+		cancel()
+		if err != nil {
+			c.Close()
+			return tlsError(err)
+		}
+	} else if sys, err = newSysConn(tc); err != nil {
 		c.Close()
 		return err
 	}
 	p.dials.Add(1)
 	p.mu.Lock()
-	p.conn, p.sys, p.deadline = tc, sys, time.Time{}
+	p.conn, p.sys, p.tls, p.deadline = tc, sys, tc2, time.Time{}
 	p.mu.Unlock()
 	return nil
+}
+
+// write sends the request's head (p.req) and body: in one writev on a
+// plain connection; over TLS, as one Write of the two joined in p.req (a
+// copy into a reused buffer, which the encryption copies anyway), so that
+// head and body leave in the same records rather than a short one first.
+func (p *Poster) write(body []byte) error {
+	if p.tls == nil {
+		return p.sys.writev(p.req, body)
+	}
+	p.req = append(p.req, body...)
+	_, err := p.tls.Write(p.req)
+	return err
+}
+
+// read reads into b what the connection has, waiting until it has
+// something.
+func (p *Poster) read(b []byte) (int, error) {
+	if p.tls == nil {
+		return p.sys.read(b)
+	}
+	return p.tls.Read(b)
 }
 
 // drop closes the connection; the next request opens another.
 func (p *Poster) drop() {
 	p.mu.Lock()
 	if p.conn != nil {
+		// The TCP connection itself, over TLS too: no close_notify, which
+		// could wait on a write, and a request's framing already says
+		// where its answer ends.
 		p.conn.Close()
 	}
-	p.conn, p.sys = nil, nil
+	p.conn, p.sys, p.tls = nil, nil, nil
 	p.mu.Unlock()
 }
 
@@ -284,7 +338,7 @@ func (p *Poster) fill(have int) (int, error) {
 		}
 		p.resp = append(p.resp, make([]byte, len(p.resp))...)
 	}
-	n, err := p.sys.read(p.resp[have:])
+	n, err := p.read(p.resp[have:])
 	if err == io.EOF {
 		err = fmt.Errorf("%w: the server closed the connection", target.ErrConnection)
 		if have > 0 {
@@ -306,7 +360,7 @@ func (p *Poster) readBody(h *responseHead, n, have int) ([]byte, error) {
 	case h.chunked:
 		h.close = true // framing read by net/http's decoder, which reads ahead
 		body, err := io.ReadAll(io.LimitReader(httputil.NewChunkedReader(io.MultiReader(
-			bytes.NewReader(p.resp[n:have]), readerFunc(p.sys.read))), maxResponse))
+			bytes.NewReader(p.resp[n:have]), readerFunc(p.read))), maxResponse))
 		return body, err
 	case h.length < 0: // the body runs to the connection's end
 		h.close = true
