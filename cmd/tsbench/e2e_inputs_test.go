@@ -168,3 +168,74 @@ func TestIoTBenchmarkOwnPropertiesFile(t *testing.T) {
 		}
 	}
 }
+
+// A .properties file runs IoT-benchmark's operation draws: each client
+// draws each operation from java.util.Random seeded with its index. The
+// counts below are what IoT-benchmark's OperationController draws for
+// clients 0..2, LOOP 50, proportion 1:1:1 (write, Q1, Q2), computed by a
+// Java program that draws with java.util.Random itself: 15/13/22, 20/17/13
+// and 19/12/19. tsbench's own spread order gives 17/17/16 to each client.
+func TestPropertiesDrawOperationsAsIoTBenchmark(t *testing.T) {
+	dir, env := inputEnv(t)
+	props := writeInputFile(t, dir, "mix.properties",
+		"CLIENT_NUMBER=3\nDEVICE_NUMBER=3\nSENSOR_NUMBER=2\nLOOP=50\nOPERATION_PROPORTION=1:1:1:0:0:0:0:0:0:0:0\n")
+	want := map[string]int64{"INGESTION": 54, "PRECISE_POINT": 42, "TIME_RANGE": 54}
+	spread := map[string]int64{"INGESTION": 51, "PRECISE_POINT": 51, "TIME_RANGE": 48}
+	for _, tc := range []struct {
+		name  string
+		extra []string
+		want  map[string]int64
+	}{
+		{"properties default: random", nil, want},
+		{"spread asked for", []string{"--set", "OPERATION_ORDER=spread"}, spread},
+	} {
+		js := filepath.Join(dir, "x.json")
+		args := append([]string{"run", "--config", props, "--target", "null", "--json", js, "--quiet"}, tc.extra...)
+		r := tsbench(t, env, args...)
+		if r.code != 0 {
+			t.Fatalf("%s: exit %d\n%s", tc.name, r.code, r.stderr)
+		}
+		got := map[string]int64{}
+		for _, op := range readSummary(t, js).Operations {
+			got[op.Name] = op.OKOperations
+		}
+		for name, n := range tc.want {
+			if got[name] != n {
+				t.Errorf("%s: %s ran %d times, want %d (all: %v)", tc.name, name, got[name], n, got)
+			}
+		}
+	}
+}
+
+// What IoT-benchmark refuses, or reads its own way, in a .properties file.
+func TestPropertiesIoTBenchmarkRules(t *testing.T) {
+	dir, env := inputEnv(t)
+	base := "CLIENT_NUMBER=1\nDEVICE_NUMBER=1\nSENSOR_NUMBER=2\n"
+	for _, tc := range []struct {
+		name, props string
+		code        int
+		want        []string
+	}{
+		{"LOOP below the weighted kinds", "LOOP=2\nOPERATION_PROPORTION=1:1:1:0:0:0:0:0:0:0:0\n", 2,
+			[]string{"LOOP = \"2\"", "cannot run the 3 kinds"}},
+		{"a workload key at another value", "LOOP=5\nREAL_INSERT_RATE=0.5\n", 2,
+			[]string{"REAL_INSERT_RATE = \"0.5\"", "lower LOOP or the write weight"}},
+		{"IoTDB aggregate without a counterpart", "LOOP=5\nQUERY_AGGREGATE_FUN=last_value\n", 2,
+			[]string{"QUERY_AGGREGATE_FUN = \"last_value\"", "max (max_value)"}},
+		{"DOUBLE_LENGTH -1 rounds to whole numbers", "LOOP=5\nDOUBLE_LENGTH=-1\n", 0,
+			[]string{"DOUBLE_LENGTH = -1 in a .properties file: values are whole numbers"}},
+		{"START_TIME without a zone", "LOOP=5\nSTART_TIME=2022-01-01T00:00:00\n", 0,
+			[]string{"START_TIME 2022-01-01T00:00:00 has no zone: read as UTC"}},
+	} {
+		props := writeInputFile(t, dir, "rules.properties", base+tc.props)
+		r := tsbench(t, env, "run", "--config", props, "--target", "null", "--quiet")
+		if r.code != tc.code {
+			t.Fatalf("%s: exit %d, want %d\n%s", tc.name, r.code, tc.code, r.stderr)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(r.stderr, w) {
+				t.Errorf("%s: stderr lacks %q:\n%s", tc.name, w, r.stderr)
+			}
+		}
+	}
+}

@@ -71,6 +71,11 @@ func (s *Sequence) Next() int {
 		return -1
 	}
 	s.step++
+	return s.pick()
+}
+
+// pick advances the credits one step and returns the index chosen.
+func (s *Sequence) pick() int {
 	best := -1
 	for i, c := range s.counts {
 		s.credit[i] += c
@@ -80,4 +85,17 @@ func (s *Sequence) Next() int {
 	}
 	s.credit[best] -= s.total
 	return best
+}
+
+// Skip starts the sequence n steps later without shortening it: the credits
+// return to zero after sum(counts) steps, so the sequence is periodic, and
+// the sum(counts) steps that follow the skipped ones are a rotation of it,
+// with the same counts. Skip must be called before Next.
+func (s *Sequence) Skip(n int64) {
+	if s.total == 0 {
+		return
+	}
+	for n %= s.total; n > 0; n-- {
+		s.pick()
+	}
 }

@@ -120,6 +120,9 @@ func importKey(cfg *config.Config) (string, error) {
 // sensors and groups; and, unless LOOP or a duration says otherwise, LOOP
 // such that every row is written once.
 func fitConfig(cfg *config.Config, ds *dataset.Dataset) error {
+	if err := spreadReplay(cfg); err != nil {
+		return err
+	}
 	cfg.Devices, cfg.Sensors, cfg.Groups = len(ds.Devices), len(ds.Sensors), len(ds.Groups)
 	var counts [6]int64
 	for _, s := range ds.Sensors {
@@ -133,6 +136,22 @@ func fitConfig(cfg *config.Config, ds *dataset.Dataset) error {
 		return usageError("with DATA = %q (%d devices, %d sensors): %v", cfg.Data, cfg.Devices, cfg.Sensors, err)
 	}
 	return nil
+}
+
+// spreadReplay makes a replay run in the spread operation order: a replay
+// writes each row of its file once, which IoT-benchmark's random draws
+// (different write counts per client) would not. Only an explicit
+// OPERATION_ORDER=random is refused; a .properties file's default gives
+// way.
+func spreadReplay(cfg *config.Config) error {
+	if cfg.OperationOrder != workload.OrderRandom {
+		return nil
+	}
+	if o := cfg.Origin("OPERATION_ORDER"); o != config.IoTBenchmarkOrigin {
+		return usageError("OPERATION_ORDER = random (%s): a replay (DATA = %q) writes every row of the file once, "+
+			"which needs OPERATION_ORDER = spread; leave it out or set spread", o, cfg.Data)
+	}
+	return config.Derive(cfg, "OPERATION_ORDER", workload.OrderSpread, "a replay writes every row once")
 }
 
 // onePass is the LOOP whose write steps write every device's rows once:
@@ -164,9 +183,9 @@ func writeDataset(cfg *config.Config, dir string, gen generatedSource) (*dataset
 	if err != nil {
 		return nil, err
 	}
-	writes := workload.NewPlan(cfg.Proportion, cfg.Loop).Counts()[workload.Write]
+	writes := workload.DeviceWriteSteps(cfg)
 	for p := range s.Devices {
-		for n := int64(0); n < writes; n++ {
+		for n := int64(0); n < writes[p]; n++ {
 			gen.fill(gen.batch, &s.Devices[p], n)
 			if err := w.Write(p, gen.batch); err != nil {
 				return nil, err

@@ -225,6 +225,13 @@ func loadConfig(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stderr io.Wri
 	if err := config.Resolve(cfg); err != nil {
 		return nil, err
 	}
+	if propsFile != "" {
+		notes, err := config.IoTBenchmarkRules(cfg, time.Local)
+		if err != nil {
+			return nil, err
+		}
+		warn(notes)
+	}
 	d, err := target.Lookup(cfg.Target)
 	if err != nil {
 		return nil, usageError("DB_SWITCH = %q (or --target): %v", cfg.Target, err)
@@ -464,7 +471,7 @@ func finishRun(s *summary.Summary, cfg *config.Config, label, dataDir string, st
 // targets keep their files under dataDir/<target>.
 func targetOptions(cfg *config.Config, d *target.Driver, dataDir string) target.Options {
 	return target.Options{Host: cfg.Host, Port: cfg.Port, User: cfg.User, Password: cfg.Password,
-		Database: cfg.Database, DataDir: filepath.Join(dataDir, d.Name), Extra: cfg.TargetOptions,
+		Token: cfg.Token, Database: cfg.Database, DataDir: filepath.Join(dataDir, d.Name), Extra: cfg.TargetOptions,
 		TLS: target.TLS{Mode: cfg.TLS, CAFile: cfg.TLSCAFile, CertFile: cfg.TLSCertFile, KeyFile: cfg.TLSKeyFile,
 			ServerName: cfg.TLSServerName}}
 }

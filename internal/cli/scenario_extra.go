@@ -43,6 +43,11 @@ const sparkStartAllowance = 2 * time.Minute
 // wrote and prints their times beside the published ones.
 func runAnalytics(cfg *config.Config, p scenario.Phase, label string, stdout io.Writer) (analyticsResult, error) {
 	res := analyticsResult{Phase: p.Name}
+	if cfg.OperationOrder == workload.OrderRandom {
+		// The analytics read every device's rows [0, rows): one count for
+		// all devices, which random draws do not give.
+		return res, usageError("OPERATION_ORDER = random: the analytics phase needs every device to hold the same rows; set OPERATION_ORDER = spread")
+	}
 	d, err := target.Lookup(cfg.Target)
 	if err != nil {
 		return res, usageError("%v", err)

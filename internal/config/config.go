@@ -28,6 +28,8 @@ type Config struct {
 	User          string            // USERNAME
 	Password      string            // PASSWORD (secret: never printed)
 	Token         string            // TOKEN (secret: never printed)
+	PasswordFile  string            // PASSWORD_FILE: where Password was read from
+	TokenFile     string            // TOKEN_FILE: where Token was read from
 	TLS           string            // TLS: off, on or insecure
 	TLSCAFile     string            // TLS_CA_FILE
 	TLSCertFile   string            // TLS_CERT_FILE
@@ -63,6 +65,7 @@ type Config struct {
 	RetryBackoff      time.Duration // RETRY_BACKOFF_MS: wait before the first retry, doubled each time
 	RetryMaxBackoff   time.Duration // RETRY_MAX_BACKOFF_MS: cap on that wait
 	Proportion        [11]int64     // OPERATION_PROPORTION: write, Q1..Q10
+	OperationOrder    string        // OPERATION_ORDER: spread, random
 	Clients           int           // CLIENT_NUMBER / DATA_CLIENT_NUMBER
 	SchemaClients     int           // SCHEMA_CLIENT_NUMBER (accepted; schema is created once)
 	Verify            bool          // --verify
@@ -72,7 +75,7 @@ type Config struct {
 
 	// Own data: replay a file instead of generating (DATA).
 	Data         string                 // DATA: a CSV, Parquet or IoT-benchmark file or directory, or a dataset directory
-	DataFormat   string                 // DATA_FORMAT: auto, csv, parquet, iot-benchmark
+	DataFormat   string                 // DATA_FORMAT: auto, csv, parquet, iot-benchmark, influx, prometheus
 	DataTimeUnit string                 // DATA_TIME_UNIT: auto, s, ms, us, ns
 	DataTypes    map[string]ts.DataType // DATA_TYPES: declared sensor types
 	// DATA_TIME_FORMAT (strftime), DATA_TIMEZONE, and the columns of the
@@ -91,23 +94,26 @@ type Config struct {
 	BarrierTimeout time.Duration // BARRIER_TIMEOUT: longest wait at the start barrier
 
 	// Schema.
-	Groups         int               // GROUP_NUMBER
-	GroupStrategy  string            // SG_STRATEGY: mod, div, hash
-	Devices        int               // DEVICE_NUMBER
-	Sensors        int               // SENSOR_NUMBER
-	TypeProportion [6]int64          // INSERT_DATATYPE_PROPORTION (BOOLEAN..TEXT)
-	GroupPrefix    string            // GROUP_NAME_PREFIX
-	DevicePrefix   string            // DEVICE_NAME_PREFIX
-	SensorPrefix   string            // SENSOR_NAME_PREFIX
-	Tags           int               // TAG_NUMBER
-	TagKeyPrefix   string            // TAG_KEY_PREFIX
-	TagValuePrefix string            // TAG_VALUE_PREFIX
-	TagCardinality []int             // TAG_VALUE_CARDINALITY
-	BatchSize      int               // BATCH_SIZE_PER_WRITE
-	PointStep      int64             // POINT_STEP (ms)
-	StartTime      time.Time         // START_TIME
-	Precision      string            // TIMESTAMP_PRECISION: ms
-	Extra          map[string]string // keys accepted for compatibility but not acted on (by upper-case name)
+	Groups         int       // GROUP_NUMBER
+	GroupStrategy  string    // SG_STRATEGY: mod, div, hash
+	Devices        int       // DEVICE_NUMBER
+	Sensors        int       // SENSOR_NUMBER
+	TypeProportion [6]int64  // INSERT_DATATYPE_PROPORTION (BOOLEAN..TEXT)
+	GroupPrefix    string    // GROUP_NAME_PREFIX
+	DevicePrefix   string    // DEVICE_NAME_PREFIX
+	SensorPrefix   string    // SENSOR_NAME_PREFIX
+	Tags           int       // TAG_NUMBER
+	TagKeyPrefix   string    // TAG_KEY_PREFIX
+	TagValuePrefix string    // TAG_VALUE_PREFIX
+	TagCardinality []int     // TAG_VALUE_CARDINALITY
+	BatchSize      int       // BATCH_SIZE_PER_WRITE
+	PointStep      int64     // POINT_STEP (ms)
+	StartTime      time.Time // START_TIME
+	// StartTimeZoneless says START_TIME was written without a zone (and
+	// read as UTC).
+	StartTimeZoneless bool
+	Precision         string            // TIMESTAMP_PRECISION: ms
+	Extra             map[string]string // keys accepted for compatibility but not acted on (by upper-case name)
 
 	// Data generation.
 	DataSeed       int64          // DATA_SEED

@@ -93,6 +93,7 @@ func Default() *Config {
 		GroupByUnit:    20000,
 		QuerySeed:      151658,
 		QuerySelection: "random",
+		OperationOrder: "spread",
 
 		ProgressInterval: 5 * time.Second,
 		CSVOutput:        true,
@@ -114,6 +115,7 @@ var IoTBenchmarkDefaults = []struct{ Key, Value string }{
 	{"SENSOR_NUMBER", "200"},
 	{"LOOP", "100"},
 	{"OPERATION_PROPORTION", "1:0:0:0:0:0:0:0:0:0:0"},
+	{"OPERATION_ORDER", "random"},
 	{"INIT_WAIT_TIME", "1000"},
 	{"IS_QUIET_MODE", "true"},
 }

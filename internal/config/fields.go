@@ -47,7 +47,7 @@ func precision() binding {
 				c.Precision = "ms"
 				return nil
 			case "us", "ns":
-				return because("not supported: tsbench generates millisecond timestamps")
+				return because("not supported: tsbench generates and writes millisecond timestamps; set TIMESTAMP_PRECISION = ms")
 			}
 			return badValue()
 		},
@@ -76,6 +76,7 @@ func startTime() binding {
 				return because("has a fraction of a millisecond; timestamps are whole milliseconds")
 			}
 			c.StartTime = t
+			c.StartTimeZoneless = zonelessTime(strings.TrimSpace(v))
 			return nil
 		},
 		get: func(c *Config) any { return c.StartTime.Format(timeLayout) },
@@ -163,6 +164,17 @@ func parseTime(v string) (time.Time, bool) {
 	return time.Time{}, false
 }
 
+// zonelessTime reports whether v is a date-time without a zone (read as
+// UTC).
+func zonelessTime(v string) bool {
+	for _, layout := range zoneless {
+		if _, err := time.Parse(layout, v); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
 // opMinInterval keeps -1 as written (OpMinIntervalStep) and lets Resolve
 // turn it into POINT_STEP, because POINT_STEP may come later in the file.
 func opMinInterval() binding {
@@ -210,9 +222,16 @@ func outOfOrderMode() binding {
 
 func aggregate() binding {
 	return binding{
-		allowed: "count, sum, avg, min or max",
+		allowed: "count, sum, avg, min or max (IoTDB's names max_value and min_value too)",
 		set: func(c *Config, v string) error {
-			a, err := ts.ParseAggregate(strings.TrimSpace(v))
+			v = strings.ToLower(strings.TrimSpace(v))
+			switch v {
+			case "max_value", "min_value": // IoTDB's names of max and min
+				v = strings.TrimSuffix(v, "_value")
+			case "first_value", "last_value", "max_time", "min_time", "extreme", "mode", "stddev", "variance":
+				return because("IoTDB's %s is not supported: use count, sum, avg, min (min_value) or max (max_value)", v)
+			}
+			a, err := ts.ParseAggregate(v)
 			if err != nil {
 				return badValue()
 			}

@@ -2,6 +2,8 @@ package config
 
 import (
 	"math"
+	"os"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -167,7 +169,13 @@ var keyTable = concat(
 		key("TLS_SERVER_NAME", "host name the server's certificate must carry (default: HOST)",
 			textField(func(c *Config) *string { return &c.TLSServerName }, false)),
 		key("USE_SSL", "IoT-benchmark's TLS switch: true is TLS=on", useSSL()),
-		key("TOKEN", "authentication token; no target sends one yet (InfluxDB 2.x's token API is not supported)", textField(func(c *Config) *string { return &c.Token }, false)),
+		key("PASSWORD_FILE", "file whose content (less a final line break) is PASSWORD, so that it is neither typed on a command line nor kept in a configuration",
+			secretFile(func(c *Config) (*string, *string) { return &c.Password, &c.PasswordFile })),
+		key("TOKEN", "authentication token: Authorization: Token for influxdb (InfluxDB 2.x/3.x, and 1.x's v1 API where it takes one), "+
+			"Bearer for victoriametrics (vmauth and Prometheus-compatible gateways) and questdb's HTTP; it replaces USERNAME/PASSWORD on those requests",
+			textField(func(c *Config) *string { return &c.Token }, false)),
+		key("TOKEN_FILE", "file whose content (less a final line break) is TOKEN",
+			secretFile(func(c *Config) (*string, *string) { return &c.Token, &c.TokenFile })),
 		key("DB_NAME", "database name", textField(func(c *Config) *string { return &c.Database }, true)),
 		key("TARGET_OPTIONS", "target-specific settings", targetOptions()),
 		key("DATA_DIR", "where embedded databases keep their files (empty: the CLI's default)",
@@ -207,6 +215,11 @@ var keyTable = concat(
 			unitDuration(func(c *Config) *time.Duration { return &c.RetryMaxBackoff }, time.Millisecond, 1)),
 		key("OPERATION_PROPORTION", "weights of write:Q1:...:Q10", operationProportion(), list(":"),
 			warns(proportionPadding)),
+		key("OPERATION_ORDER", "how each client orders its operations: spread (tsbench's default: exactly "+
+			"OPERATION_PROPORTION over LOOP, interleaved evenly, each client starting at another place) or random "+
+			"(IoT-benchmark's, the default of a .properties file: each operation drawn from the proportions with "+
+			"java.util.Random seeded with the client's index, so each client runs the operations it runs in IoT-benchmark)",
+			oneOf(func(c *Config) *string { return &c.OperationOrder }, "spread", "random")),
 		key("CLIENT_NUMBER", "concurrent clients, each with its own connection",
 			intField(func(c *Config) *int { return &c.Clients }, 1, maxCount), alias("DATA_CLIENT_NUMBER")),
 		key("SCHEMA_CLIENT_NUMBER", "clients creating the schema (accepted; the schema is created once)",
@@ -222,10 +235,11 @@ var keyTable = concat(
 	)),
 	group("Your own data (replayed instead of generated)", keys(
 		key("DATA", "replay this file or directory instead of generating data: CSV (long: time, device, sensor, value; "+
-			"or wide: time, device, a column per sensor), Parquet, IoT-benchmark data files, or a 'tsbench generate' directory",
+			"or wide: time, device, a column per sensor), Parquet, IoT-benchmark data files, InfluxDB line protocol, "+
+			"Prometheus/VictoriaMetrics JSON-line exports (any text format may be .gz), or a 'tsbench generate' directory",
 			textField(func(c *Config) *string { return &c.Data }, false)),
 		key("DATA_FORMAT", "format of DATA (auto: by extension and layout)",
-			oneOf(func(c *Config) *string { return &c.DataFormat }, "auto", "csv", "parquet", "iot-benchmark")),
+			oneOf(func(c *Config) *string { return &c.DataFormat }, "auto", "csv", "parquet", "iot-benchmark", "influx", "prometheus")),
 		key("DATA_TIME_UNIT", "unit of DATA's integer timestamps (auto: by magnitude)",
 			oneOf(func(c *Config) *string { return &c.DataTimeUnit }, "auto", "s", "ms", "us", "ns")),
 		key("DATA_TIME_FORMAT", "layout of DATA's text times, strftime style (%b %d %Y; empty: detected from the first 1000 rows: "+
@@ -353,6 +367,7 @@ var keyTable = concat(
 		key("THRESHOLDS", "pass/fail criteria checked after the run; a failure exits 99 (YAML: a list; elsewhere ';'-separated; --threshold adds more)",
 			thresholdList(), list(";")),
 	)),
+	group("IoT-benchmark keys whose default tsbench always runs (other values refused)", defaultOnlyKeys()),
 	group("Accepted for IoT-benchmark compatibility, not used", ignoredKeys()),
 )
 
@@ -371,6 +386,64 @@ func concat(parts ...[]Key) []Key {
 	return out
 }
 
+// defaultOnlyKeys are IoT-benchmark keys whose default is what tsbench
+// always does. Their default is accepted; another value would ask for
+// another workload than tsbench runs, so it is refused (exit 2) with what
+// to use instead, never taken and ignored.
+func defaultOnlyKeys() []Key {
+	return keys(
+		onlyDefault("REAL_INSERT_RATE", "1.0", "share of the write batches that are sent",
+			"tsbench sends every batch; to write less, lower LOOP or the write weight of OPERATION_PROPORTION"),
+		onlyDefault("IS_SENSOR_TS_ALIGNMENT", "true", "all sensors of a device share each timestamp",
+			"tsbench writes aligned rows; unaligned series are not generated"),
+		onlyDefault("TS_ALIGNMENT_RATIO", "1.0", "share of aligned points when IS_SENSOR_TS_ALIGNMENT is false",
+			"tsbench writes aligned rows; unaligned series are not generated"),
+		onlyDefault("IS_REGULAR_FREQUENCY", "true", "timestamps at exactly START_TIME + k*POINT_STEP",
+			"tsbench's timestamps are regular so that every answer can be checked; for late delivery use IS_OUT_OF_ORDER"),
+		onlyDefault("DEVICE_NUM_PER_WRITE", "1", "devices per write request",
+			"a tsbench write carries one device; to send more points per request raise BATCH_SIZE_PER_WRITE"),
+		onlyDefault("IS_RECORD_CURRENT_REALLY_TIME", "false", "stamp rows with the wall clock",
+			"timestamps come from START_TIME so that runs are reproducible and checkable; set START_TIME to a recent time instead"),
+		onlyDefault("INTERVAL_BETWEEN_WRITE_BATCH", "0", "milliseconds between write batches",
+			"pace with OP_MIN_INTERVAL (per operation) or --rate (operations per second)"),
+		onlyDefault("IS_RECENT_QUERY", "false", "query windows near the latest written time",
+			"query windows follow START_TIME + n*STEP_SIZE*POINT_STEP per client; move them with QUERY_LOWER_BOUND and STEP_SIZE"),
+		onlyDefault("ENABLE_FIXED_QUERY", "false", "repeat one fixed query",
+			"each query draws its own parameters; a fixed window is not supported"),
+		onlyDefault("RESULT_ROW_LIMIT", "-1", "LIMIT on query answers (-1: none)",
+			"queries return every matching point, which the answer checks need"),
+		onlyDefault("ALIGN_BY_DEVICE", "false", "IoTDB's ALIGN BY DEVICE in queries",
+			"the iotdb target's queries have their own shape; see docs/iot-benchmark.md"),
+	)
+}
+
+// onlyDefault declares an IoT-benchmark key of which tsbench does only the
+// default: the default (or an equal number) is accepted, any other value
+// refused saying what to use instead.
+func onlyDefault(name, def, doc, instead string) Key {
+	return Key{Name: name, Doc: "IoT-benchmark key: " + doc, Allowed: def + " only (IoT-benchmark's default)",
+		set: func(c *Config, v string) error {
+			if !sameValue(v, def) {
+				return because("tsbench runs only %s = %s: %s", name, def, instead)
+			}
+			return nil
+		},
+		get: func(c *Config) any { return def },
+	}
+}
+
+// sameValue compares a key's text with a default: booleans without case,
+// numbers by value (1 and 1.0 are the same rate).
+func sameValue(v, def string) bool {
+	v = strings.TrimSpace(v)
+	if strings.EqualFold(v, def) {
+		return true
+	}
+	a, errA := strconv.ParseFloat(v, 64)
+	b, errB := strconv.ParseFloat(def, 64)
+	return errA == nil && errB == nil && a == b
+}
+
 // ignoredKeys lists IoT-benchmark keys tsbench takes without complaint,
 // grouped by the reason it does not act on them.
 func ignoredKeys() []Key {
@@ -383,21 +456,10 @@ func ignoredKeys() []Key {
 	}
 	return concat(
 		clientBind,
-		ignored("tsbench writes every device", "REAL_INSERT_RATE"),
-		ignored("tsbench writes aligned rows: all sensors of a device share each timestamp",
-			"IS_SENSOR_TS_ALIGNMENT", "TS_ALIGNMENT_RATIO"),
-		ignored("timestamps are always START_TIME + k*POINT_STEP; use IS_OUT_OF_ORDER for late delivery", "IS_REGULAR_FREQUENCY"),
 		ignored("tsbench computes every value from the seed and its index and never repeats a buffer", "WORKLOAD_BUFFER_SIZE"),
-		ignored("a tsbench write carries one device", "DEVICE_NUM_PER_WRITE"),
-		ignored("timestamps come from START_TIME so that runs are reproducible and checkable", "IS_RECORD_CURRENT_REALLY_TIME"),
-		ignored("pace with OP_MIN_INTERVAL or rate", "INTERVAL_BETWEEN_WRITE_BATCH"),
 		ignored("the OBJECT type is not generated", "OBJECT_LENGTH", "OBJECT_QUERY_FULL_CONTENT"),
 		ignored("copy and anomaly modes belong to verificationWriteMode, which tsbench does not support",
 			"IS_COPY_MODE", "IS_ADD_ANOMALY", "ANOMALY_RATE", "ANOMALY_TIMES"),
-		ignored("query windows always follow START_TIME + n*STEP_SIZE*POINT_STEP per client",
-			"IS_RECENT_QUERY", "ENABLE_FIXED_QUERY"),
-		ignored("queries return every matching point; this shapes IoTDB/InfluxDB queries only",
-			"RESULT_ROW_LIMIT", "ALIGN_BY_DEVICE"),
 		ignored("Q12 set operations are not supported", "QUERY_SET_OP_TYPE", "QUERY_SET_OP_NUM"),
 		ignored("writing to a second database is not supported; run tsbench once per target and compare",
 			"IS_DOUBLE_WRITE", "ANOTHER_*"),
@@ -428,4 +490,36 @@ func ignoredKeys() []Key {
 			"DEVICE_TAGS", "TAG_NAME_PREFIX"),
 		ignored("the Kafka source is not supported", "KAFKA_*", "ZOOKEEPER_*", "TOPIC_NAME"),
 	)
+}
+
+// secretFile binds a key naming a file that holds a secret (PASSWORD_FILE,
+// TOKEN_FILE): the secret is read when the key is set, and a final line
+// break (echo's, an editor's) is not part of it. The error for an
+// unreadable file names the file, never its content. The name is shown
+// redacted like the secret (the key's name says secret): a stored run's
+// configuration, read back, gives it as Redacted, which reads no file and
+// leaves the secret to the caller as for PASSWORD.
+func secretFile(fields func(*Config) (secret, file *string)) binding {
+	return binding{
+		allowed: "the path of a readable, non-empty file",
+		set: func(c *Config, v string) error {
+			v = strings.TrimSpace(v)
+			secret, file := fields(c)
+			if v == "" || v == Redacted {
+				*file = ""
+				return nil
+			}
+			data, err := os.ReadFile(v)
+			if err != nil {
+				return because("cannot read it: %v", err)
+			}
+			text := strings.TrimSuffix(strings.TrimSuffix(string(data), "\n"), "\r")
+			if text == "" {
+				return because("%s is empty", v)
+			}
+			*secret, *file = text, v
+			return nil
+		},
+		get: func(c *Config) any { _, file := fields(c); return *file },
+	}
 }

@@ -193,7 +193,10 @@ func TestBadValues(t *testing.T) {
 		{"not finite", "QUERY_LOWER_VALUE", "NaN", ""},
 		{"bad enum", "SG_STRATEGY", "random", ""},
 		{"bad enum", "OUT_OF_ORDER_MODE", "2", ""},
-		{"bad enum", "QUERY_AGGREGATE_FUN", "max_time", ""},
+		{"bad enum", "QUERY_AGGREGATE_FUN", "median", ""},
+		{"IoTDB aggregate", "QUERY_AGGREGATE_FUN", "max_time", "use count, sum, avg, min (min_value) or max (max_value)"},
+		{"workload key", "REAL_INSERT_RATE", "0.5", "to write less, lower LOOP"},
+		{"workload key", "ALIGN_BY_DEVICE", "true", "tsbench runs only ALIGN_BY_DEVICE = false"},
 		{"bad enum", "BENCHMARK_WORK_MODE", "fastMode", ""},
 		{"unsupported", "BENCHMARK_WORK_MODE", "generateDataMode", "not supported"},
 		{"unsupported", "TIMESTAMP_PRECISION", "us", "not supported"},
@@ -254,7 +257,7 @@ func TestErrorMessage(t *testing.T) {
 		t.Errorf("got %v, want %s", err, want)
 	}
 	_, err = loadProps(Default(), "TIMESTAMP_PRECISION=us")
-	const want2 = `test.properties:1: TIMESTAMP_PRECISION = "us": not supported: tsbench generates millisecond timestamps (allowed: ms)`
+	const want2 = `test.properties:1: TIMESTAMP_PRECISION = "us": not supported: tsbench generates and writes millisecond timestamps; set TIMESTAMP_PRECISION = ms (allowed: ms)`
 	if err == nil || err.Error() != want2 {
 		t.Errorf("got %v, want %s", err, want2)
 	}
@@ -491,5 +494,21 @@ func TestFractionalProportions(t *testing.T) {
 		if got != c.want {
 			t.Errorf("%s=%s: kept %s, want %s", c.key, c.value, got, c.want)
 		}
+	}
+}
+
+// IoT-benchmark's defaults of the keys tsbench runs only at their default
+// are accepted in any spelling of the same value, and IoTDB's names of max
+// and min are max and min.
+func TestIoTBenchmarkValuesAccepted(t *testing.T) {
+	c := Default()
+	ws, err := loadProps(c, "REAL_INSERT_RATE=1\nTS_ALIGNMENT_RATIO=1.00\nIS_SENSOR_TS_ALIGNMENT=TRUE\nDEVICE_NUM_PER_WRITE=1\n"+
+		"INTERVAL_BETWEEN_WRITE_BATCH=0\nIS_RECENT_QUERY=false\nENABLE_FIXED_QUERY=false\nRESULT_ROW_LIMIT=-1\n"+
+		"ALIGN_BY_DEVICE=false\nIS_REGULAR_FREQUENCY=true\nIS_RECORD_CURRENT_REALLY_TIME=false\nQUERY_AGGREGATE_FUN=max_value\n")
+	if err != nil || len(ws) != 0 {
+		t.Fatalf("err %v, warnings %v", err, ws)
+	}
+	if got := c.QueryAggregate.String(); got != "max" {
+		t.Errorf("max_value read as %s", got)
 	}
 }

@@ -29,6 +29,13 @@ func SetWarn(c *Config, key, value string) (string, error) {
 	return msg, err
 }
 
+// Derive sets key to value for a reason the run itself gives (a replayed
+// file, a target's limits); Origin then gives that reason.
+func Derive(c *Config, key, value, why string) error {
+	_, err := assign(c, key, value, why)
+	return err
+}
+
 // SetArg is Set for one "KEY=VALUE" argument of --set.
 func SetArg(c *Config, arg string) error {
 	_, err := SetArgWarn(c, arg)

@@ -43,6 +43,18 @@ type Order struct {
 	// (0 = open-ended). The last window is cut to it, so a complete run
 	// sends exactly rows [0, Rows) however the rows were shuffled.
 	Rows int64
+	// DeviceRows, when set, is Rows by device index: clients that draw
+	// their operations at random (OPERATION_ORDER=random) write different
+	// numbers of batches, so each device's last window is cut to its own.
+	DeviceRows func(device int) int64
+}
+
+// rowsOf is how many rows device sends in a complete run (0 = open-ended).
+func (o Order) rowsOf(device int) int64 {
+	if o.DeviceRows != nil {
+		return o.DeviceRows(device)
+	}
+	return o.Rows
 }
 
 // maxWindowRows bounds the memory of a cached window (4 bytes a unit).
@@ -147,14 +159,14 @@ func (o Order) rows(dst []int64, batch, device int, n int64, cur *Cursor, seed u
 		first := n * int64(batch)
 		w, off := first/int64(units), int(first%int64(units))
 		base := w * int64(units)
-		perm := o.perm(cur, device, w, o.cut(units, base, o.Rows), lambda, seed)
+		perm := o.perm(cur, device, w, o.cut(units, base, o.rowsOf(device)), lambda, seed)
 		for _, p := range perm[off : off+batch] {
 			dst = append(dst, base+int64(p))
 		}
 	case BatchOrder:
 		units, lambda := o.window(batch)
 		w, off := n/int64(units), int(n%int64(units))
-		perm := o.perm(cur, device, w, o.cut(units, w*int64(units), o.Rows/int64(batch)), lambda, seed)
+		perm := o.perm(cur, device, w, o.cut(units, w*int64(units), o.rowsOf(device)/int64(batch)), lambda, seed)
 		first := (w*int64(units) + int64(perm[off])) * int64(batch)
 		for k := first; k < first+int64(batch); k++ {
 			dst = append(dst, k)
@@ -170,7 +182,7 @@ func (o Order) rows(dst []int64, batch, device int, n int64, cur *Cursor, seed u
 // cut shortens the window that starts at unit base so that it ends at total
 // units (when total is known and the window reaches past it).
 func (o Order) cut(units int, base, total int64) int {
-	if o.Rows > 0 && base < total && base+int64(units) > total {
+	if total > 0 && base < total && base+int64(units) > total {
 		return int(total - base)
 	}
 	return units

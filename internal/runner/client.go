@@ -52,7 +52,7 @@ func (c *client) run(ctx context.Context) {
 	r := c.r
 	c.opctx = newOpContext(ctx)
 	if r.warmupEnd.After(time.Now()) {
-		warm := workload.NewPlan(r.cfg.Proportion, unboundedLoop) // same mix, not counted against LOOP
+		warm := workload.ClientPlan(workload.OrderSpread, r.cfg.Proportion, unboundedLoop, c.id, r.cfg.Clients) // same mix, not counted against LOOP
 		for time.Now().Before(r.warmupEnd) && !r.stopped() {
 			op, _ := warm.Next()
 			c.do(ctx, op, true)

@@ -263,7 +263,7 @@ func (r *Runner) openClients(ctx context.Context) ([]*client, error) {
 		}
 		c := &client{id: i, slot: i - lo, r: r, conn: conn,
 			devices: workload.ClientDevices(r.schema, cfg.Clients, i),
-			plan:    workload.NewPlan(cfg.Proportion, r.loop()),
+			plan:    workload.ClientPlan(cfg.OperationOrder, cfg.Proportion, r.loop(), i, cfg.Clients),
 			queries: workload.NewQueries(cfg, r.schema, i),
 			batch:   r.src.newBatch(),
 			filler:  r.src.newFiller(),

@@ -109,15 +109,50 @@ func GenOptions(c *config.Config) gen.Options {
 		if c.OutOfOrderMode == config.OutOfOrderBatch {
 			o.Order.Mode = gen.BatchOrder
 		}
+		if c.OperationOrder == OrderRandom {
+			o.Order.DeviceRows = deviceRows(c)
+		}
 	}
 	return o
+}
+
+// DeviceWriteSteps is, by device position, how many write steps a
+// complete run of c gives the device: its client's share of LOOP, which is
+// the same for every client in OrderSpread and drawn per client in
+// OrderRandom.
+func DeviceWriteSteps(c *config.Config) []int64 {
+	steps := make([]int64, c.Devices)
+	for client := 0; client < c.Clients; client++ {
+		writes := ClientPlan(c.OperationOrder, c.Proportion, c.Loop, client, c.Clients).Counts()[Write]
+		lo, hi := clientRange(c.Devices, c.Clients, client)
+		for pos := lo; pos < hi; pos++ {
+			steps[pos] = writes
+		}
+	}
+	return steps
+}
+
+// deviceRows is, by device index, how many rows the device sends in a
+// complete run when the clients draw their operations at random.
+func deviceRows(c *config.Config) func(device int) int64 {
+	steps := DeviceWriteSteps(c)
+	offset := c.DeviceOffset()
+	return func(device int) int64 {
+		if pos := device - offset; pos >= 0 && pos < len(steps) {
+			return steps[pos] * int64(c.BatchSize)
+		}
+		return 0
+	}
 }
 
 // ClientDevices splits devices between clients in contiguous, balanced
 // ranges (sizes differ by at most one), as IoT-benchmark binds them.
 func ClientDevices(s *ts.Schema, clients, client int) []ts.Device {
-	n := len(s.Devices)
-	lo := client * n / clients
-	hi := (client + 1) * n / clients
+	lo, hi := clientRange(len(s.Devices), clients, client)
 	return s.Devices[lo:hi]
+}
+
+// clientRange is the positions [lo, hi) of the devices client owns.
+func clientRange(devices, clients, client int) (lo, hi int) {
+	return client * devices / clients, (client + 1) * devices / clients
 }
