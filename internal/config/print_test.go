@@ -2,6 +2,8 @@ package config
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -150,6 +152,64 @@ func TestKeyTable(t *testing.T) {
 		"target": "DB_SWITCH", "kafka_location": "KAFKA_*", "TEST_DATA_STORE_IP": "TEST_DATA_STORE_*"} {
 		if k, ok := Lookup(name); !ok || k.Name != want {
 			t.Errorf("Lookup(%s) = %s, %v; want %s", name, k.Name, ok, want)
+		}
+	}
+}
+
+// PASSWORD_FILE and TOKEN_FILE read their secret from a file (less a final
+// line break); the secret is shown nowhere: not in Print, Map or the errors
+// about such a file; a stored configuration read back (FromMap) reads no
+// file and leaves the secrets empty.
+func TestSecretFiles(t *testing.T) {
+	dir := t.TempDir()
+	pw, tok, empty := filepath.Join(dir, "pw"), filepath.Join(dir, "tok"), filepath.Join(dir, "empty")
+	for path, text := range map[string]string{pw: "pw-file-0xFEED\n", tok: "tok-file-0xBEAD\r\n", empty: "\n"} {
+		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := Default()
+	if _, err := loadProps(c, "PASSWORD_FILE="+pw+"\nTOKEN_FILE="+tok+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	if c.Password != "pw-file-0xFEED" || c.Token != "tok-file-0xBEAD" {
+		t.Fatalf("password %q, token %q: want the files' contents less the line break", c.Password, c.Token)
+	}
+	var b strings.Builder
+	if err := Print(c, &b); err != nil {
+		t.Fatal(err)
+	}
+	m := Map(c)
+	js, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, out := range []string{b.String(), string(js)} {
+		for _, s := range []string{"pw-file-0xFEED", "tok-file-0xBEAD"} {
+			if strings.Contains(out, s) {
+				t.Errorf("secret %q shown in\n%s", s, out)
+			}
+		}
+	}
+	for _, k := range []string{"password", "token", "password_file", "token_file"} {
+		if m[k] != Redacted {
+			t.Errorf("Map[%s] = %#v, want %q", k, m[k], Redacted)
+		}
+	}
+	back, err := FromMap(m, "stored run")
+	if err != nil {
+		t.Fatalf("a stored configuration with secret files does not read back: %v", err)
+	}
+	if back.Password != "" || back.Token != "" {
+		t.Errorf("read back: password %q, token %q; want both empty", back.Password, back.Token)
+	}
+	for _, tc := range []struct{ line, want string }{
+		{"PASSWORD_FILE=" + filepath.Join(dir, "absent"), "PASSWORD_FILE = \"***\": cannot read it"},
+		{"TOKEN_FILE=" + empty, "TOKEN_FILE = \"***\": " + empty + " is empty"},
+	} {
+		_, err := loadProps(Default(), tc.line+"\n")
+		if e := asError(t, err); !strings.Contains(e.Error(), tc.want) {
+			t.Errorf("%s: error %q, want one saying %q", tc.line, e.Error(), tc.want)
 		}
 	}
 }

@@ -81,6 +81,7 @@ type Options struct {
 	Port     int
 	User     string
 	Password string
+	Token    string // TOKEN: a secret like Password, for servers that take tokens
 	Database string
 	DataDir  string            // for embedded targets: where files go
 	Extra    map[string]string // target-specific settings
