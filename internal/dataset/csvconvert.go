@@ -27,14 +27,14 @@ func importCSV(files []string, dir string, o ImportOptions) (*Manifest, error) {
 	if err != nil {
 		return nil, err
 	}
+	o.describe(func(in *Inspection) { in.fromCSV(scan) })
 	t, err := newTable(dir, strings.Join(files, ","), "csv-"+scan.layouts[0].kind, scan.sensors, o)
 	if err != nil {
 		return nil, err
 	}
-	im := &csvImport{files: files, scan: scan, sorter: newRowSorter(dir), repeats: newRowSorter(dir),
-		tags: map[string][]ts.Tag{}, check: newCheckBatch(scan.sensors)}
-	defer im.sorter.cleanup()
-	defer im.repeats.cleanup()
+	im := newSortImport(dir, files, scan.sensors, scan.layouts[0].kind == layoutLong, o)
+	im.scan = scan
+	defer im.cleanup()
 	return t.fill(files, func(i int, name string) error {
 		if err := im.gather(i, name); err != nil {
 			return err
@@ -46,17 +46,40 @@ func importCSV(files []string, dir string, o ImportOptions) (*Manifest, error) {
 	})
 }
 
-// csvImport is the second pass's state.
-type csvImport struct {
+// absent stands for a missing value among a record's values: only an
+// inspection (ImportOptions.inspect) lets one through, to count it.
+const absent = "\x00"
+
+// sortImport gathers the records of a file of any text format into a
+// sort by device, time and input position, then writes them as rows:
+// rows as they are (wide), or points of one device and time pivoted into
+// rows (long, and formats whose lines are series or partial rows).
+type sortImport struct {
 	files   []string
-	scan    *csvScan
+	sensors []ts.Sensor
+	long    bool
+	o       ImportOptions
+	scan    *csvScan            // CSV: what the first pass learnt
 	sorter  *rowSorter          // every record
 	repeats *rowSorter          // rows repeating an earlier row's device and time
 	tags    map[string][]ts.Tag // by device name, when its columns make tags
+	groups  map[string]int      // by device name, when the format names groups
 	check   *ts.Batch           // a scratch column per sensor, to check values
 	row     longRow             // long: the row being pivoted
 	last    sortRecord          // the last row written: its device, time and rank
 	wrote   bool
+	sparse  string // the format's words for a row lacking sensors
+	current string // the device whose rows the table holds unflushed
+}
+
+func newSortImport(dir string, files []string, sensors []ts.Sensor, long bool, o ImportOptions) *sortImport {
+	return &sortImport{files: files, sensors: sensors, long: long, o: o, sorter: newRowSorter(dir), repeats: newRowSorter(dir),
+		tags: map[string][]ts.Tag{}, check: newCheckBatch(sensors), sparse: "sensor(s)"}
+}
+
+func (im *sortImport) cleanup() {
+	im.sorter.cleanup()
+	im.repeats.cleanup()
 }
 
 func newCheckBatch(sensors []ts.Sensor) *ts.Batch {
@@ -69,7 +92,7 @@ func newCheckBatch(sensors []ts.Sensor) *ts.Batch {
 
 // checkValue reports whether text is a value of sensor i, before the sort
 // takes the value away from its line.
-func (im *csvImport) checkValue(i int, text string) error {
+func (im *sortImport) checkValue(i int, text string) error {
 	c := &im.check.Columns[i]
 	if err := appendValue(c, text); err != nil {
 		return err
@@ -79,7 +102,7 @@ func (im *csvImport) checkValue(i int, text string) error {
 }
 
 // gather reads one file's records into the sorter.
-func (im *csvImport) gather(file int, name string) error {
+func (im *sortImport) gather(file int, name string) error {
 	c, err := openCSV(name)
 	if err != nil {
 		return err
@@ -110,7 +133,7 @@ func (im *csvImport) gather(file int, name string) error {
 
 // record makes the sort record of a CSV record: its device and time
 // parsed, its values checked and kept as text.
-func (im *csvImport) record(c *csvFile, l *csvLayout, rec []string, line int64) (sortRecord, error) {
+func (im *sortImport) record(c *csvFile, l *csvLayout, rec []string, line int64) (sortRecord, error) {
 	device, err := l.deviceOf(c, rec, line)
 	if err != nil {
 		return sortRecord{}, err
@@ -127,20 +150,31 @@ func (im *csvImport) record(c *csvFile, l *csvLayout, rec []string, line int64) 
 	if l.kind == layoutLong {
 		r.sensor = im.scan.index[strings.TrimSpace(rec[l.sensor])]
 		if c.missing(l.value) {
-			return r, inputErr(c, line, l.header[l.value], "empty value")
+			if im.o.inspect != nil {
+				im.o.inspect.Missing++
+				r.values = []string{absent}
+				return r, nil
+			}
+			return r, inputErr(c, line, l.header[l.value], "empty value: sparse data cannot be replayed yet")
 		}
 		if err := im.checkValue(r.sensor, rec[l.value]); err != nil {
-			return r, inputErr(c, line, l.header[l.value], fmt.Sprintf("sensor %s: %v", im.scan.sensors[r.sensor].Name, err))
+			return r, inputErr(c, line, l.header[l.value], fmt.Sprintf("sensor %s: %v", im.sensors[r.sensor].Name, err))
 		}
 		r.values = []string{strings.Clone(rec[l.value])}
 		return r, nil
 	}
-	r.values = make([]string, len(im.scan.sensors))
+	r.values = make([]string, len(im.sensors))
 	for i, col := range l.sensorCols {
-		if c.missing(col) {
-			return r, inputErr(c, line, l.header[col], "empty value: tsbench replays complete rows (a value for every sensor at every time)")
-		}
 		k := im.scan.index[l.sensors[i]]
+		if c.missing(col) {
+			if im.o.inspect != nil {
+				r.values[k] = absent
+				im.o.inspect.Missing++
+				continue
+			}
+			return r, inputErr(c, line, l.header[col], "empty value: tsbench replays complete rows (a value for every sensor at every time); "+
+				"sparse data cannot be replayed yet")
+		}
 		if err := im.checkValue(k, rec[col]); err != nil {
 			return r, inputErr(c, line, l.header[col], err.Error())
 		}
@@ -150,13 +184,13 @@ func (im *csvImport) record(c *csvFile, l *csvLayout, rec []string, line int64) 
 }
 
 // drain writes the sorted records into the table, then the repeats.
-func (im *csvImport) drain(t *table) error {
-	if im.scan.layouts[0].kind == layoutWide {
+func (im *sortImport) drain(t *table) error {
+	if !im.long {
 		if err := im.sorter.each(func(r *sortRecord) error { return im.put(t, r) }); err != nil {
 			return err
 		}
 	} else {
-		im.row = newLongRow(len(im.scan.sensors))
+		im.row = newLongRow(len(im.sensors))
 		if err := im.sorter.each(func(r *sortRecord) error { return im.longPoint(t, r) }); err != nil {
 			return err
 		}
@@ -169,7 +203,7 @@ func (im *csvImport) drain(t *table) error {
 
 // put writes a row, or sets it aside when it repeats the last row's
 // device and time.
-func (im *csvImport) put(t *table, r *sortRecord) error {
+func (im *sortImport) put(t *table, r *sortRecord) error {
 	rank := 0
 	if im.wrote && r.device == im.last.device && r.time == im.last.time {
 		rank = im.last.rank + 1
@@ -183,11 +217,27 @@ func (im *csvImport) put(t *table, r *sortRecord) error {
 	return im.repeats.add(repeat)
 }
 
-// write appends a row, its values in the dataset's sensor order.
-func (im *csvImport) write(t *table, r *sortRecord) error {
+// write appends a row, its values in the dataset's sensor order. The
+// rows come device by device: the last device's rows go on to the writer
+// when the next device starts, so that memory holds one device's.
+func (im *sortImport) write(t *table, r *sortRecord) error {
+	if r.device != im.current && im.current != "" {
+		if p, ok := t.devices[im.current]; ok {
+			if err := t.flush(p); err != nil {
+				return err
+			}
+		}
+	}
+	im.current = r.device
 	p, b := t.row(r.device)
 	t.tag(p, im.tags[r.device])
+	if im.groups != nil {
+		t.w.m.Devices[p].Group = im.groups[r.device]
+	}
 	for i, v := range r.values {
+		if v == absent {
+			v = zeroText(b.Columns[i].Type) // an inspection's stand-in
+		}
 		if err := appendValue(&b.Columns[i], v); err != nil {
 			// Checked when read: the file changed since.
 			undoRow(b, i)
@@ -201,6 +251,17 @@ func (im *csvImport) write(t *table, r *sortRecord) error {
 	return t.done(p)
 }
 
+// zeroText is a type's zero value as text.
+func zeroText(ty ts.DataType) string {
+	switch ty {
+	case ts.Boolean:
+		return "false"
+	case ts.Text:
+		return ""
+	}
+	return "0"
+}
+
 // longRow is the row a long file's points of one device and time make.
 type longRow struct {
 	sortRecord // the row: device, time, the first point's file and line, values
@@ -212,33 +273,69 @@ func newLongRow(sensors int) longRow {
 	return longRow{sortRecord: sortRecord{sensor: -1, values: make([]string, sensors)}, have: make([]bool, sensors)}
 }
 
-// longPoint adds a point to the row being pivoted; another device or
-// time, or a sensor the row has already (a repeated row), starts the next
-// row.
-func (im *csvImport) longPoint(t *table, r *sortRecord) error {
+// longPoint adds a record's values to the row being pivoted: a point
+// (sensor >= 0: one value) or a partial row (sensor -1: a value or absent
+// per sensor). Another device or time, or a sensor the row has already (a
+// repeated row), starts the next row.
+func (im *sortImport) longPoint(t *table, r *sortRecord) error {
 	w := &im.row
-	if w.collected > 0 && (r.device != w.device || r.time != w.time || w.have[r.sensor]) {
-		if err := im.emit(t); err != nil {
-			return err
+	if w.collected > 0 {
+		next := r.device != w.device || r.time != w.time
+		for s := range im.present(r) {
+			next = next || w.have[s]
+		}
+		if next {
+			if err := im.emit(t); err != nil {
+				return err
+			}
 		}
 	}
 	if w.collected == 0 {
 		w.device, w.time, w.cut, w.file, w.line = r.device, r.time, r.cut, r.file, r.line
 	}
-	w.values[r.sensor], w.have[r.sensor] = r.values[0], true
-	w.collected++
+	for s, v := range im.present(r) {
+		w.values[s], w.have[s] = v, true
+		w.collected++
+	}
 	return nil
 }
 
-// emit writes the pivoted row, which must have every sensor.
-func (im *csvImport) emit(t *table) error {
+// present yields a record's sensors and values, absent ones left out.
+func (im *sortImport) present(r *sortRecord) func(func(int, string) bool) {
+	return func(yield func(int, string) bool) {
+		if r.sensor >= 0 {
+			if r.values[0] != absent {
+				yield(r.sensor, r.values[0])
+			}
+			return
+		}
+		for s, v := range r.values {
+			if v != absent && !yield(s, v) {
+				return
+			}
+		}
+	}
+}
+
+// emit writes the pivoted row, which must have every sensor; an
+// inspection counts the lacking ones as missing points instead.
+func (im *sortImport) emit(t *table) error {
 	w := &im.row
 	if w.collected == 0 {
 		return nil
 	}
 	if w.collected < len(w.have) {
-		return &InputError{File: im.files[w.file], Line: w.line, Unit: "line", Msg: fmt.Sprintf("device %s at %d ms lacks sensor(s) %s (%s): "+
-			"tsbench replays complete rows (a value for every sensor at every time)", w.device, w.time, im.lacking(), fmtMillis(w.time))}
+		if im.o.inspect == nil {
+			return &InputError{File: im.files[w.file], Line: w.line, Unit: "line", Msg: fmt.Sprintf("device %s at %d ms lacks %s %s (%s): "+
+				"tsbench replays complete rows (a value for every sensor at every time); sparse data cannot be replayed yet",
+				w.device, w.time, im.sparse, im.lacking(), fmtMillis(w.time))}
+		}
+		for s, ok := range w.have {
+			if !ok {
+				w.values[s] = absent
+				im.o.inspect.Missing++
+			}
+		}
 	}
 	clear(w.have)
 	w.collected = 0
@@ -246,11 +343,11 @@ func (im *csvImport) emit(t *table) error {
 }
 
 // lacking names the sensors the pivoted row has no value of.
-func (im *csvImport) lacking() string {
+func (im *sortImport) lacking() string {
 	var out []string
 	for i, ok := range im.row.have {
 		if !ok {
-			out = append(out, im.scan.sensors[i].Name)
+			out = append(out, im.sensors[i].Name)
 		}
 	}
 	return strings.Join(out, ", ")

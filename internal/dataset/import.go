@@ -1,8 +1,10 @@
 package dataset
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -13,8 +15,9 @@ import (
 
 // ImportOptions say how to read a user's file.
 type ImportOptions struct {
-	// Format is auto (by extension and header), csv, parquet or
-	// iot-benchmark.
+	// Format is auto (by extension and content), csv, parquet,
+	// iot-benchmark, influx (line protocol) or prometheus (JSON lines of
+	// /api/v1/export).
 	Format string
 	// TimeUnit is the unit of integer timestamps: auto (by magnitude), s,
 	// ms, us or ns.
@@ -37,6 +40,9 @@ type ImportOptions struct {
 	// number modulo (GROUP_NUMBER), named GroupPrefix + number.
 	Groups      int
 	GroupPrefix string
+	// inspect, when set, makes the import count missing values instead of
+	// refusing them, and describe how it read the files (Inspect).
+	inspect *Inspection
 }
 
 // InputError is a fault of the user's file, where it is: exit status 2.
@@ -90,8 +96,12 @@ func Import(src, dir string, o ImportOptions) (*Manifest, error) {
 		return importParquet(files, dir, o)
 	case "iot-benchmark":
 		return importIoTBenchmark(src, files, dir, o)
+	case "influx":
+		return importInflux(files, dir, o)
+	case "prometheus":
+		return importPrometheus(files, dir, o)
 	}
-	return nil, &InputError{File: src, Msg: fmt.Sprintf("format %q: allowed: auto, csv, parquet, iot-benchmark", format)}
+	return nil, &InputError{File: src, Msg: fmt.Sprintf("format %q: allowed: %s", format, strings.Join(Formats, ", "))}
 }
 
 // inputFiles lists the files to import: src itself, or the regular files
@@ -121,10 +131,14 @@ func inputFiles(src string) ([]string, error) {
 	return out, nil
 }
 
+// Formats are the values of ImportOptions.Format (DATA_FORMAT).
+var Formats = []string{"auto", "csv", "parquet", "iot-benchmark", "influx", "prometheus"}
+
 // detect names the format of the files by their extensions (inside a
-// .gz: x.csv.gz is CSV): .csv (also .txt, .tsv) is csv, .parquet parquet;
-// IoT-benchmark's data directories are named by iot-benchmark's own layout
-// (iotbench.go).
+// .gz: x.csv.gz is CSV): .csv and .tsv are csv, .parquet parquet, .lp
+// (.line, .influx) influx, .jsonl (.ndjson) prometheus; a .txt file or one
+// of another extension by its first line (sniff). IoT-benchmark's data
+// directories are named by iot-benchmark's own layout (iotbench.go).
 func detect(files []string) (string, error) {
 	if isIoTBenchmark(files) {
 		return "iot-benchmark", nil
@@ -133,12 +147,23 @@ func detect(files []string) (string, error) {
 	for _, f := range files {
 		var this string
 		switch innerExt(f) {
-		case ".csv", ".txt", ".tsv":
+		case ".csv", ".tsv":
 			this = "csv"
 		case ".parquet", ".parq":
 			this = "parquet"
+		case ".lp", ".line", ".influx":
+			this = "influx"
+		case ".jsonl", ".ndjson":
+			this = "prometheus"
 		default:
-			return "", &InputError{File: f, Msg: "unknown format: name it .csv or .parquet, or give DATA_FORMAT (--data-format csv|parquet|iot-benchmark)"}
+			this = sniff(f)
+			if this == "" && innerExt(f) == ".txt" {
+				this = "csv"
+			}
+			if this == "" {
+				return "", &InputError{File: f, Msg: "unknown format: name it .csv, .parquet, .lp (line protocol) or .jsonl (Prometheus export), " +
+					"or give DATA_FORMAT (--data-format " + strings.Join(Formats[1:], "|") + ")"}
+			}
 		}
 		if this == "parquet" && isGzip(f) {
 			return "", &InputError{File: f, Msg: "a gzip-compressed Parquet file: Parquet compresses its own pages; give the .parquet file"}
@@ -149,6 +174,39 @@ func detect(files []string) (string, error) {
 		format = this
 	}
 	return format, nil
+}
+
+// sniff names a file's format by its first data line: a JSON object with
+// a "metric" is a Prometheus export; an InfluxDB export's header, or a
+// line that parses as line protocol with a timestamp, is line protocol.
+// "" when neither.
+func sniff(name string) string {
+	in, err := openInput(name)
+	if err != nil {
+		return ""
+	}
+	defer in.Close()
+	br := bufio.NewReader(io.LimitReader(in, 1<<20))
+	for {
+		line, err := br.ReadString('\n')
+		t := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(t, "# INFLUXDB EXPORT"), t == "# DDL", t == "# DML":
+			return "influx"
+		case t == "" || strings.HasPrefix(t, "#"):
+		case strings.HasPrefix(t, "{") && strings.Contains(t, `"metric"`):
+			return "prometheus"
+		default:
+			var p lpLine
+			if parseLP([]byte(t), &p) == nil && p.hasTime {
+				return "influx"
+			}
+			return ""
+		}
+		if err != nil {
+			return ""
+		}
+	}
 }
 
 // groupOf is the storage group of device number p.

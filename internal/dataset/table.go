@@ -18,6 +18,9 @@ type table struct {
 	sensors []ts.Sensor
 	devices map[string]int
 	pending []*ts.Batch // by device position
+	// groupNames, when set, are the groups the format names (the
+	// importer sets each device's); else GROUP_NUMBER spreads the devices.
+	groupNames []string
 	// subMillis counts timestamps that had a part below a millisecond
 	// (tsbench's unit), cut off.
 	subMillis int64
@@ -103,6 +106,9 @@ func (t *table) close() (*Manifest, error) {
 		}
 	}
 	t.w.m.Groups = t.o.groups(len(t.pending))
+	if t.groupNames != nil {
+		t.w.m.Groups = t.groupNames
+	}
 	for p := range t.w.m.Devices {
 		t.w.m.Devices[p].Group = min(t.w.m.Devices[p].Group, len(t.w.m.Groups)-1)
 	}

@@ -1,0 +1,563 @@
+package dataset
+
+// InfluxDB line protocol files: what TSBS's influx-format data files hold
+// and what `influx_inspect export` writes.
+//
+//	measurement[,tag=value...] field=value[,field=value...] [timestamp]
+//
+// The measurement is the device's group, the tag set the device (several
+// tags are joined into its name, sorted by key, and kept as its tags;
+// DATA_DEVICE_COLUMNS names the tags that make it), the fields its sensors
+// (floats DOUBLE, integers 1i and unsigned 1u INT64, strings TEXT,
+// booleans BOOLEAN). Timestamps are integers of any precision: nanoseconds
+// by default, DATA_TIME_UNIT, or by the magnitude of the first. Lines
+// starting with # are comments; an export's DDL section (between "# DDL"
+// and "# DML": CREATE DATABASE statements) is skipped.
+//
+// influx_inspect export writes one field per line, series by series, and
+// TSBS every field of a point on one line: the import sorts and pivots
+// either into rows (csvconvert.go), and a device lacking a field at one of
+// its times is sparse data, refused.
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/tsbench/tsbench/internal/ts"
+)
+
+// lpKind is a field value's line-protocol type.
+type lpKind int
+
+const (
+	lpFloat lpKind = iota + 1
+	lpInt
+	lpUint
+	lpString
+	lpBool
+)
+
+func (k lpKind) String() string {
+	return [...]string{"", "float", "integer", "unsigned", "string", "boolean"}[k]
+}
+
+// lpField is a field of a line: its key, kind, value as tsbench's text
+// (integers without their suffix, booleans true/false, strings unquoted)
+// and 1-based column.
+type lpField struct {
+	key  string
+	kind lpKind
+	text string
+	col  int
+}
+
+// lpLine is a parsed line.
+type lpLine struct {
+	measurement string
+	tags        []ts.Tag // in the line's order
+	fields      []lpField
+	time        int64
+	hasTime     bool
+	timeCol     int
+}
+
+// lpError is a fault at a column of a line.
+type lpError struct {
+	col int
+	msg string
+}
+
+// parseLP parses one line (no newline) into p, reusing its slices.
+func parseLP(line []byte, p *lpLine) *lpError {
+	p.tags, p.fields, p.hasTime = p.tags[:0], p.fields[:0], false
+	i := 0
+	var ok bool
+	if p.measurement, i, ok = lpToken(line, i, ",", " "); !ok || p.measurement == "" {
+		return &lpError{1, "no measurement name"}
+	}
+	for i < len(line) && line[i] == ',' {
+		var key, val string
+		start := i + 2
+		if key, i, ok = lpToken(line, i+1, "=", ", "); !ok || key == "" || i >= len(line) || line[i] != '=' {
+			return &lpError{start, "a tag without a key=value"}
+		}
+		if val, i, ok = lpToken(line, i+1, ",", " "); !ok || val == "" {
+			return &lpError{i + 1, fmt.Sprintf("tag %s has no value", key)}
+		}
+		p.tags = append(p.tags, ts.Tag{Key: key, Value: val})
+	}
+	if i >= len(line) || line[i] != ' ' {
+		return &lpError{i + 1, "no fields: want measurement[,tag=value...] field=value[,...] [timestamp]"}
+	}
+	for i < len(line) && line[i] == ' ' {
+		i++
+	}
+	for {
+		var key string
+		start := i + 1
+		if key, i, ok = lpToken(line, i, "=", ", "); !ok || key == "" || i >= len(line) || line[i] != '=' {
+			return &lpError{start, "a field without a key=value"}
+		}
+		f := lpField{key: key, col: i + 2}
+		var err *lpError
+		if i, err = lpValue(line, i+1, &f); err != nil {
+			return err
+		}
+		p.fields = append(p.fields, f)
+		if i >= len(line) || line[i] != ',' {
+			break
+		}
+		i++
+	}
+	for i < len(line) && line[i] == ' ' {
+		i++
+	}
+	if i < len(line) {
+		p.timeCol = i + 1
+		end := i
+		for end < len(line) && line[end] != ' ' {
+			end++
+		}
+		n, err := strconv.ParseInt(string(line[i:end]), 10, 64)
+		if err != nil {
+			return &lpError{i + 1, fmt.Sprintf("timestamp %q is not an integer", line[i:end])}
+		}
+		for j := end; j < len(line); j++ {
+			if line[j] != ' ' {
+				return &lpError{j + 1, "text after the timestamp"}
+			}
+		}
+		p.time, p.hasTime = n, true
+	}
+	return nil
+}
+
+// lpToken reads an escaped name from i up to an unescaped byte of stops
+// (or the end): a backslash escapes a comma, equals sign, space or
+// backslash; before other bytes it is itself. It returns the name, the
+// position of the stop, and false on a newline inside.
+func lpToken(line []byte, i int, stops ...string) (string, int, bool) {
+	all := strings.Join(stops, "")
+	var b []byte
+	start := i
+	escaped := false
+	for ; i < len(line); i++ {
+		c := line[i]
+		if c == '\\' && i+1 < len(line) && strings.IndexByte(",= \\", line[i+1]) >= 0 {
+			if b == nil {
+				b = append([]byte(nil), line[start:i]...)
+			}
+			b = append(b, line[i+1])
+			i++
+			escaped = true
+			continue
+		}
+		if strings.IndexByte(all, c) >= 0 {
+			break
+		}
+		if escaped {
+			b = append(b, c)
+		}
+	}
+	if escaped {
+		return string(b), i, true
+	}
+	return string(line[start:i]), i, true
+}
+
+// lpValue reads a field value from i into f and returns where it ends.
+func lpValue(line []byte, i int, f *lpField) (int, *lpError) {
+	if i >= len(line) || line[i] == ' ' || line[i] == ',' {
+		return i, &lpError{i + 1, fmt.Sprintf("field %s has no value", f.key)}
+	}
+	if line[i] == '"' {
+		var b []byte
+		for j := i + 1; j < len(line); j++ {
+			switch c := line[j]; {
+			case c == '\\' && j+1 < len(line) && (line[j+1] == '"' || line[j+1] == '\\'):
+				b = append(b, line[j+1])
+				j++
+			case c == '"':
+				f.kind, f.text = lpString, string(b)
+				return j + 1, nil
+			default:
+				b = append(b, c)
+			}
+		}
+		return len(line), &lpError{i + 1, fmt.Sprintf("field %s: a string without its closing quote", f.key)}
+	}
+	end := i
+	for end < len(line) && line[end] != ',' && line[end] != ' ' {
+		end++
+	}
+	v := string(line[i:end])
+	switch last := v[len(v)-1]; {
+	case v == "t" || v == "T" || v == "true" || v == "True" || v == "TRUE":
+		f.kind, f.text = lpBool, "true"
+	case v == "f" || v == "F" || v == "false" || v == "False" || v == "FALSE":
+		f.kind, f.text = lpBool, "false"
+	case last == 'i':
+		if _, err := strconv.ParseInt(v[:len(v)-1], 10, 64); err != nil {
+			return end, &lpError{i + 1, fmt.Sprintf("field %s: %q is not an integer", f.key, v)}
+		}
+		f.kind, f.text = lpInt, v[:len(v)-1]
+	case last == 'u':
+		u, err := strconv.ParseUint(v[:len(v)-1], 10, 64)
+		if err != nil {
+			return end, &lpError{i + 1, fmt.Sprintf("field %s: %q is not an unsigned integer", f.key, v)}
+		}
+		if u > 1<<63-1 {
+			return end, &lpError{i + 1, fmt.Sprintf("field %s: %q exceeds INT64, the widest integer tsbench writes", f.key, v)}
+		}
+		f.kind, f.text = lpUint, v[:len(v)-1]
+	default:
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return end, &lpError{i + 1, fmt.Sprintf("field %s: %q is not a value: want a float, 1i, 1u, \"text\" or true/false", f.key, v)}
+		}
+		if x != x || x > 1.7976931348623157e308 || x < -1.7976931348623157e308 {
+			return end, &lpError{i + 1, fmt.Sprintf("field %s: %q is not a finite number", f.key, v)}
+		}
+		f.kind, f.text = lpFloat, v
+	}
+	return end, nil
+}
+
+// lpReader reads a line-protocol file's data lines, skipping comments,
+// blank lines and an export's DDL section; lines may be of any length.
+type lpReader struct {
+	name string
+	in   *inputFile
+	br   *bufio.Reader
+	line int64
+	ddl  bool
+	buf  []byte
+}
+
+func openLP(name string) (*lpReader, error) {
+	in, err := openInput(name)
+	if err != nil {
+		return nil, err
+	}
+	return &lpReader{name: name, in: in, br: bufio.NewReaderSize(in, 256<<10)}, nil
+}
+
+func (r *lpReader) close() error { return r.in.Close() }
+
+// next returns the next data line (valid until the next call) and its
+// number, or io.EOF.
+func (r *lpReader) next() ([]byte, int64, error) {
+	for {
+		raw, err := r.br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			r.buf = append(r.buf[:0], raw...)
+			for errors.Is(err, bufio.ErrBufferFull) {
+				raw, err = r.br.ReadSlice('\n')
+				r.buf = append(r.buf, raw...)
+			}
+			raw = r.buf
+		}
+		if err != nil && err != io.EOF {
+			var ie *InputError
+			if errors.As(err, &ie) {
+				return nil, r.line + 1, ie
+			}
+			return nil, r.line + 1, &InputError{File: r.name, Line: r.line + 1, Msg: err.Error()}
+		}
+		if len(raw) == 0 && err == io.EOF {
+			return nil, 0, io.EOF
+		}
+		r.line++
+		text := bytes.TrimRight(raw, "\r\n")
+		trimmed := bytes.TrimSpace(text)
+		switch {
+		case len(trimmed) == 0:
+		case trimmed[0] == '#':
+			switch string(trimmed) {
+			case "# DDL":
+				r.ddl = true
+			case "# DML":
+				r.ddl = false
+			}
+		case r.ddl:
+		default:
+			return text, r.line, nil
+		}
+		if err == io.EOF {
+			return nil, 0, io.EOF
+		}
+	}
+}
+
+// lpScan is what the first pass learnt.
+type lpScan struct {
+	measurements []string
+	kinds        map[string]lpKind
+	kindAt       map[string][2]int64 // where a field got its kind: line, column
+	tagKeys      []string
+	unit         string
+	sensors      []ts.Sensor
+	index        map[string]int
+	keep         map[string]bool // DATA_SENSOR_COLUMNS, when given
+}
+
+func lpErr(file string, line int64, col int, msg string) *InputError {
+	return &InputError{File: file, Line: line, Column: strconv.Itoa(col), Msg: msg}
+}
+
+func scanLP(files []string, o ImportOptions) (*lpScan, error) {
+	s := &lpScan{kinds: map[string]lpKind{}, kindAt: map[string][2]int64{}, unit: o.TimeUnit}
+	if s.unit == "auto" {
+		s.unit = ""
+	}
+	if len(o.SensorColumns) > 0 {
+		s.keep = map[string]bool{}
+		for _, c := range o.SensorColumns {
+			s.keep[c] = true
+		}
+	}
+	seenM, seenT := map[string]bool{}, map[string]bool{}
+	var p lpLine
+	lines := 0
+	for _, name := range files {
+		r, err := openLP(name)
+		if err != nil {
+			return nil, err
+		}
+		for {
+			text, line, err := r.next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				r.close()
+				return nil, err
+			}
+			if e := parseLP(text, &p); e != nil {
+				r.close()
+				return nil, lpErr(name, line, e.col, e.msg)
+			}
+			if !p.hasTime {
+				r.close()
+				return nil, lpErr(name, line, len(text)+1, "no timestamp: a replay needs every point's time")
+			}
+			if s.unit == "" {
+				s.unit = unitOf(p.time)
+			}
+			lines++
+			if !seenM[p.measurement] {
+				seenM[p.measurement] = true
+				s.measurements = append(s.measurements, p.measurement)
+			}
+			for _, t := range p.tags {
+				if !seenT[t.Key] {
+					seenT[t.Key] = true
+					s.tagKeys = append(s.tagKeys, t.Key)
+				}
+			}
+			for _, f := range p.fields {
+				if s.keep != nil && !s.keep[f.key] {
+					continue
+				}
+				if err := s.kind(name, line, f); err != nil {
+					r.close()
+					return nil, err
+				}
+			}
+		}
+		r.close()
+	}
+	if lines == 0 {
+		return nil, &InputError{File: files[0], Msg: "no data lines: want measurement[,tag=value...] field=value[,...] timestamp"}
+	}
+	slices.Sort(s.measurements)
+	slices.Sort(s.tagKeys)
+	var names []string
+	for k := range s.kinds {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	for c := range s.keep {
+		if _, ok := s.kinds[c]; !ok {
+			return nil, &InputError{File: files[0], Msg: fmt.Sprintf("DATA_SENSOR_COLUMNS names field %q, which the data does not have; it has %s", c, strings.Join(names, ", "))}
+		}
+	}
+	s.index = map[string]int{}
+	for _, n := range names {
+		ty, declared := o.Types[n]
+		if !declared {
+			ty = map[lpKind]ts.DataType{lpFloat: ts.Double, lpInt: ts.Int64, lpUint: ts.Int64, lpString: ts.Text, lpBool: ts.Boolean}[s.kinds[n]]
+		}
+		s.index[n] = len(s.sensors)
+		s.sensors = append(s.sensors, ts.Sensor{Name: n, Type: ty})
+	}
+	for n := range o.Types {
+		if _, ok := s.index[n]; !ok {
+			return nil, &InputError{File: files[0], Msg: fmt.Sprintf("DATA_TYPES names sensor %q, which the data does not have; it has %s", n, strings.Join(names, ", "))}
+		}
+	}
+	return s, nil
+}
+
+// kind widens a field's kind by a value: integers and floats mix as
+// floats; other mixes are refused, naming where the field got its kind.
+func (s *lpScan) kind(file string, line int64, f lpField) error {
+	k, ok := s.kinds[f.key]
+	switch {
+	case !ok:
+		s.kinds[f.key], s.kindAt[f.key] = f.kind, [2]int64{line, int64(f.col)}
+	case k == f.kind:
+	case isNumber(k) && isNumber(f.kind):
+		if k == lpFloat || f.kind == lpFloat {
+			s.kinds[f.key] = lpFloat
+		} else {
+			s.kinds[f.key] = lpInt
+		}
+	default:
+		at := s.kindAt[f.key]
+		return lpErr(file, line, f.col, fmt.Sprintf("field %s is a %s here, a %s at line %d column %d: one type per field", f.key, f.kind, k, at[0], at[1]))
+	}
+	return nil
+}
+
+func isNumber(k lpKind) bool { return k == lpFloat || k == lpInt || k == lpUint }
+
+// importInflux imports line-protocol files.
+func importInflux(files []string, dir string, o ImportOptions) (*Manifest, error) {
+	s, err := scanLP(files, o)
+	if err != nil {
+		return nil, err
+	}
+	o.describe(func(in *Inspection) {
+		in.Time.Column, in.Time.Format = "timestamp", "integer, "+s.unit+" since the epoch"
+		in.DeviceColumns = s.tagKeys
+		if len(o.DeviceColumns) > 0 {
+			in.DeviceColumns = o.DeviceColumns
+		}
+		for _, sn := range s.sensors {
+			in.Sensors = append(in.Sensors, SensorFound{Name: sn.Name, Column: "field " + sn.Name + " (" + s.kinds[sn.Name].String() + ")"})
+		}
+	})
+	t, err := newTable(dir, strings.Join(files, ","), "influx", s.sensors, o)
+	if err != nil {
+		return nil, err
+	}
+	t.groupNames = s.measurements
+	im := newSortImport(dir, files, s.sensors, true, o)
+	im.groups, im.sparse = map[string]int{}, "field(s)"
+	defer im.cleanup()
+	tp := timeParser{unit: s.unit}
+	return t.fill(files, func(i int, name string) error {
+		if err := gatherLP(im, s, tp, i, name); err != nil {
+			return err
+		}
+		if i < len(files)-1 {
+			return nil
+		}
+		return im.drain(t)
+	})
+}
+
+// gatherLP reads one file's lines into the sort: a line of one field as a
+// point, others as partial rows.
+func gatherLP(im *sortImport, s *lpScan, tp timeParser, file int, name string) error {
+	r, err := openLP(name)
+	if err != nil {
+		return err
+	}
+	defer r.close()
+	var p lpLine
+	group := map[string]int{}
+	for i, m := range s.measurements {
+		group[m] = i
+	}
+	several := len(s.measurements) > 1
+	for {
+		text, line, err := r.next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if e := parseLP(text, &p); e != nil {
+			return lpErr(name, line, e.col, e.msg)
+		}
+		device, tags, e := lpDevice(&p, im.o.DeviceColumns, several)
+		if e != nil {
+			return lpErr(name, line, e.col, e.msg)
+		}
+		if _, ok := im.groups[device]; !ok {
+			im.groups[device] = group[p.measurement]
+			im.tags[device] = tags
+		}
+		tm, cut, terr := tp.millis(p.time)
+		if terr != nil {
+			return lpErr(name, line, p.timeCol, terr.Error())
+		}
+		rec := sortRecord{device: device, time: tm, cut: cut, file: file, line: line, sensor: -1}
+		for _, f := range p.fields {
+			k, ok := s.index[f.key]
+			if !ok {
+				continue // left out by DATA_SENSOR_COLUMNS
+			}
+			if err := im.checkValue(k, f.text); err != nil {
+				return lpErr(name, line, f.col, fmt.Sprintf("field %s: %v", f.key, err))
+			}
+			if len(p.fields) == 1 {
+				rec.sensor, rec.values = k, []string{f.text}
+				break
+			}
+			if rec.values == nil {
+				rec.values = make([]string, len(s.sensors))
+				for j := range rec.values {
+					rec.values[j] = absent
+				}
+			}
+			rec.values[k] = f.text
+		}
+		if rec.values == nil {
+			continue // no field kept
+		}
+		if err := im.sorter.add(rec); err != nil {
+			return err
+		}
+	}
+}
+
+// lpDevice names a line's device: its tags' values joined, sorted by key
+// (or in the order of DATA_DEVICE_COLUMNS); the measurement's name
+// without tags; prefixed by the measurement when the file has several. It
+// returns the tags kept.
+func lpDevice(p *lpLine, named []string, several bool) (string, []ts.Tag, *lpError) {
+	var tags []ts.Tag
+	if len(named) > 0 {
+		for _, k := range named {
+			j := slices.IndexFunc(p.tags, func(t ts.Tag) bool { return t.Key == k })
+			if j < 0 {
+				return "", nil, &lpError{len(p.measurement) + 1, fmt.Sprintf("no tag %s (DATA_DEVICE_COLUMNS)", k)}
+			}
+			tags = append(tags, p.tags[j])
+		}
+	} else {
+		tags = slices.Clone(p.tags)
+		slices.SortFunc(tags, func(a, b ts.Tag) int { return strings.Compare(a.Key, b.Key) })
+	}
+	parts := make([]string, 0, len(tags)+1)
+	if several || len(tags) == 0 {
+		parts = append(parts, p.measurement)
+	}
+	for _, t := range tags {
+		parts = append(parts, t.Value)
+	}
+	if len(tags) < 2 {
+		tags = nil // one tag is the name itself, as CSV's one device column
+	}
+	return strings.Join(parts, deviceSep), tags, nil
+}

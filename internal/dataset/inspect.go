@@ -1,0 +1,218 @@
+package dataset
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Inspection is what tsbench finds in a user's data before any run: how
+// it reads the file and what the file holds. 'tsbench data inspect'
+// prints it.
+type Inspection struct {
+	Source string `json:"source"`
+	// Format is the dataset format the import makes: csv-wide, csv-long,
+	// influx, prometheus, parquet, iot-benchmark; or "dataset" for a
+	// dataset directory.
+	Format string `json:"format"`
+	Gzip   bool   `json:"gzip,omitempty"`
+	Files  int    `json:"files"`
+	Time   struct {
+		Column string `json:"column,omitempty"` // the column, or the format's field
+		Format string `json:"format,omitempty"` // as detected or given
+		Zone   string `json:"zone,omitempty"`   // of times without one
+	} `json:"time"`
+	// DeviceColumns are the columns (tags, labels) whose values name a
+	// device; none: the file is one device.
+	DeviceColumns []string      `json:"device_columns"`
+	Groups        []string      `json:"groups"`
+	Sensors       []SensorFound `json:"sensors"`
+	Devices       int           `json:"devices"`
+	Rows          int64         `json:"rows"`
+	// Points present, and missing: a (device, time) row lacking a sensor
+	// (an empty cell, a null, a series without that time).
+	Points        int64  `json:"points"`
+	Missing       int64  `json:"missing_points"`
+	DuplicateRows int64  `json:"duplicate_rows"`
+	MinTime       string `json:"min_time"`
+	MaxTime       string `json:"max_time"`
+	SpanMillis    int64  `json:"span_ms"`
+	StepMillis    int64  `json:"median_step_ms"`
+	// Replayable is false when tsbench cannot replay the data as it is;
+	// Problem says why.
+	Replayable bool     `json:"replayable"`
+	Problem    string   `json:"problem,omitempty"`
+	Notes      []string `json:"notes,omitempty"`
+}
+
+// SensorFound is one sensor, its type and the column it comes from.
+type SensorFound struct {
+	Name   string `json:"name"`
+	Type   string `json:"type"`
+	Column string `json:"column,omitempty"`
+}
+
+// describe lets an importer say how it reads its files, when inspecting.
+func (o ImportOptions) describe(fn func(*Inspection)) {
+	if o.inspect != nil {
+		fn(o.inspect)
+	}
+}
+
+// Inspect reads src (a file, a directory of files of one format, or a
+// dataset directory) as an import would, and says what it found. Missing
+// values, which an import refuses, are counted instead. Faults of the
+// input are InputErrors naming file, line and column.
+func Inspect(src string, o ImportOptions) (*Inspection, error) {
+	in := &Inspection{Source: src}
+	if IsDataset(src) {
+		ds, err := Open(src)
+		if err != nil {
+			return nil, &InputError{File: src, Msg: err.Error()}
+		}
+		defer ds.Close()
+		in.Format, in.Files, in.Time.Column = "dataset ("+ds.Format+")", 1, "time"
+		in.fromManifest(&ds.Manifest)
+		return in, nil
+	}
+	tmp, err := os.MkdirTemp("", "tsbench-inspect-")
+	if err != nil {
+		return nil, fmt.Errorf("inspect: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	files, err := inputFiles(src)
+	if err != nil {
+		return nil, err
+	}
+	in.Files = len(files)
+	for _, f := range files {
+		in.Gzip = in.Gzip || isGzip(f)
+	}
+	o.inspect = in
+	m, err := Import(src, filepath.Join(tmp, "dataset"), o)
+	if err != nil {
+		return nil, err
+	}
+	in.Format = m.Format
+	in.fromManifest(m)
+	return in, nil
+}
+
+// fromManifest fills in what the dataset holds.
+func (in *Inspection) fromManifest(m *Manifest) {
+	in.Groups, in.Devices, in.Rows, in.DuplicateRows = m.Groups, len(m.Devices), m.Rows, m.DuplicateRows
+	if len(in.Sensors) != len(m.Sensors) {
+		in.Sensors = nil
+		for _, s := range m.Sensors {
+			in.Sensors = append(in.Sensors, SensorFound{Name: s.Name})
+		}
+	}
+	for i, s := range m.Sensors {
+		in.Sensors[i].Name, in.Sensors[i].Type = s.Name, s.Type.String()
+	}
+	in.Points = m.Points() - in.Missing
+	in.MinTime, in.MaxTime = fmtMillis(m.MinTime), fmtMillis(m.MaxTime)
+	in.SpanMillis, in.StepMillis = m.MaxTime-m.MinTime, m.Step
+	in.Notes = m.Notes
+	in.Replayable = in.Missing == 0
+	if !in.Replayable {
+		in.Problem = fmt.Sprintf("%d points are missing (sparse data): tsbench replays complete rows, a value for every sensor at every time of a device", in.Missing)
+	}
+	if in.DeviceColumns == nil {
+		in.DeviceColumns = []string{}
+	}
+}
+
+// fromCSV is what the CSV importer found.
+func (in *Inspection) fromCSV(s *csvScan) {
+	l := s.layouts[0]
+	in.Time.Column, in.Time.Format = l.header[l.time], l.tp.describe()
+	for _, i := range l.devices {
+		in.DeviceColumns = append(in.DeviceColumns, l.header[i])
+	}
+	for _, sn := range s.sensors {
+		col := sn.Name
+		if l.kind == layoutLong {
+			col = l.header[l.sensor] + "=" + sn.Name + ", " + l.header[l.value]
+		}
+		in.Sensors = append(in.Sensors, SensorFound{Name: sn.Name, Column: col})
+	}
+}
+
+// describe names the format a parser reads, for an inspection.
+func (p *timeParser) describe() string {
+	if p.layout == "" {
+		return fmt.Sprintf("integer, %s since the epoch", p.unit)
+	}
+	zone := ""
+	if p.loc != nil && !strings.Contains(p.layout, "Z07") && !strings.Contains(p.layout, "-07") {
+		zone = ", in " + p.loc.String()
+	}
+	return p.format + zone
+}
+
+// Table writes the inspection as a two-column table.
+func (in *Inspection) Table() string {
+	var b strings.Builder
+	row := func(k, format string, args ...any) { fmt.Fprintf(&b, "%-12s %s\n", k, fmt.Sprintf(format, args...)) }
+	format := in.Format
+	if in.Gzip {
+		format += ", gzip-compressed"
+	}
+	row("Source", "%s (%d file%s)", in.Source, in.Files, plural(in.Files))
+	row("Format", "%s", format)
+	tm := in.Time.Column
+	if in.Time.Format != "" {
+		tm += ": " + in.Time.Format
+	}
+	row("Time", "%s", tm)
+	devs := strings.Join(in.DeviceColumns, ", ")
+	if devs == "" {
+		devs = "none: one device"
+	}
+	row("Devices", "%d (by %s)", in.Devices, devs)
+	row("Groups", "%d (%s)", len(in.Groups), strings.Join(in.Groups, ", "))
+	row("Sensors", "%d", len(in.Sensors))
+	for _, s := range in.Sensors {
+		col := ""
+		if s.Column != "" && s.Column != s.Name {
+			col = " (from " + s.Column + ")"
+		}
+		fmt.Fprintf(&b, "  %-24s %-8s%s\n", s.Name, s.Type, col)
+	}
+	row("Rows", "%d", in.Rows)
+	row("Points", "%d present, %d missing", in.Points, in.Missing)
+	row("Span", "%s .. %s (%s)", in.MinTime, in.MaxTime, fmtSpan(in.SpanMillis))
+	row("Median step", "%s", fmtSpan(in.StepMillis))
+	row("Duplicates", "%d rows repeat a device and time", in.DuplicateRows)
+	if in.Replayable {
+		row("Replayable", "yes")
+	} else {
+		row("Replayable", "no: %s", in.Problem)
+	}
+	for _, n := range in.Notes {
+		row("Note", "%s", n)
+	}
+	return b.String()
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// fmtSpan writes a duration in milliseconds in the largest fitting unit.
+func fmtSpan(ms int64) string {
+	d := time.Duration(ms) * time.Millisecond
+	switch {
+	case ms == 0:
+		return "0"
+	case ms%(86_400_000) == 0:
+		return fmt.Sprintf("%dd", ms/86_400_000)
+	}
+	return d.String()
+}

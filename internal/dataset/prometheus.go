@@ -1,0 +1,277 @@
+package dataset
+
+// Prometheus-style JSON-line exports, as VictoriaMetrics' /api/v1/export
+// writes them: one series a line,
+//
+//	{"metric":{"__name__":"temp","city":"Oslo"},"values":[1.5,2],"timestamps":[1700000000000,1700000060000]}
+//
+// The metric name is the sensor (DOUBLE unless DATA_TYPES says otherwise),
+// the other labels the device (several are joined into its name, sorted
+// by label, and kept as its tags; DATA_DEVICE_COLUMNS names the labels
+// that make it). Timestamps are milliseconds (DATA_TIME_UNIT overrides).
+// The series of one device must share their timestamps: a series lacking
+// a time its device's other series have is sparse data, refused, as is a
+// null or NaN value.
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/tsbench/tsbench/internal/ts"
+)
+
+// promSeries is one line of an export.
+type promSeries struct {
+	Metric     map[string]string `json:"metric"`
+	Values     []json.RawMessage `json:"values"`
+	Timestamps []int64           `json:"timestamps"`
+}
+
+// parseProm parses one line; an error carries its 1-based column.
+func parseProm(line []byte, s *promSeries) *lpError {
+	*s = promSeries{Values: s.Values[:0], Timestamps: s.Timestamps[:0]}
+	if err := json.Unmarshal(line, s); err != nil {
+		var se *json.SyntaxError
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &se):
+			return &lpError{int(se.Offset), "not JSON: " + se.Error()}
+		case errors.As(err, &te):
+			return &lpError{int(te.Offset), fmt.Sprintf("%s is a JSON %s: want %s", te.Field, te.Value, te.Type)}
+		}
+		return &lpError{1, err.Error()}
+	}
+	col := func(key string) int { return bytes.Index(line, []byte(`"`+key+`"`)) + 1 }
+	switch {
+	case s.Metric == nil:
+		return &lpError{1, `no "metric": want {"metric":{"__name__":...,labels},"values":[...],"timestamps":[...]}`}
+	case s.Metric["__name__"] == "":
+		return &lpError{col("metric"), `the metric has no "__name__": it names the sensor`}
+	case len(s.Values) != len(s.Timestamps):
+		return &lpError{col("values"), fmt.Sprintf("%d values and %d timestamps: want one timestamp per value", len(s.Values), len(s.Timestamps))}
+	}
+	return nil
+}
+
+// promValue reads value i of a series: a finite number (or a string of
+// one), else missing.
+func promValue(raw json.RawMessage) (string, bool) {
+	v := strings.TrimSpace(string(raw))
+	if len(v) >= 2 && v[0] == '"' {
+		v = v[1 : len(v)-1]
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		return "", false
+	}
+	return v, true
+}
+
+// promScan is what the first pass learnt.
+type promScan struct {
+	labels  []string
+	sensors []ts.Sensor
+	index   map[string]int
+}
+
+func scanProm(files []string, o ImportOptions) (*promScan, error) {
+	names, labels := map[string]bool{}, map[string]bool{}
+	var s promSeries
+	lines := 0
+	for _, name := range files {
+		r, err := openLP(name)
+		if err != nil {
+			return nil, err
+		}
+		for {
+			text, line, err := r.next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				r.close()
+				return nil, err
+			}
+			if e := parseProm(text, &s); e != nil {
+				r.close()
+				return nil, lpErr(name, line, e.col, e.msg)
+			}
+			lines++
+			names[s.Metric["__name__"]] = true
+			for k := range s.Metric {
+				if k != "__name__" {
+					labels[k] = true
+				}
+			}
+		}
+		r.close()
+	}
+	if lines == 0 {
+		return nil, &InputError{File: files[0], Msg: `no series: want lines {"metric":{"__name__":...},"values":[...],"timestamps":[...]}`}
+	}
+	ps := &promScan{index: map[string]int{}}
+	for l := range labels {
+		ps.labels = append(ps.labels, l)
+	}
+	slices.Sort(ps.labels)
+	var sorted []string
+	for n := range names {
+		sorted = append(sorted, n)
+	}
+	slices.Sort(sorted)
+	for _, c := range o.DeviceColumns {
+		if !labels[c] {
+			return nil, &InputError{File: files[0], Msg: fmt.Sprintf("DATA_DEVICE_COLUMNS names label %q, which no series has; they have %s", c, strings.Join(ps.labels, ", "))}
+		}
+	}
+	keep := map[string]bool{}
+	for _, c := range o.SensorColumns {
+		if !names[c] {
+			return nil, &InputError{File: files[0], Msg: fmt.Sprintf("DATA_SENSOR_COLUMNS names metric %q, which the data does not have; it has %s", c, strings.Join(sorted, ", "))}
+		}
+		keep[c] = true
+	}
+	for _, n := range sorted {
+		if len(keep) > 0 && !keep[n] {
+			continue
+		}
+		ty, declared := o.Types[n]
+		if !declared {
+			ty = ts.Double
+		}
+		ps.index[n] = len(ps.sensors)
+		ps.sensors = append(ps.sensors, ts.Sensor{Name: n, Type: ty})
+	}
+	for n := range o.Types {
+		if _, ok := ps.index[n]; !ok {
+			return nil, &InputError{File: files[0], Msg: fmt.Sprintf("DATA_TYPES names sensor %q, which the data does not have; it has %s", n, strings.Join(sorted, ", "))}
+		}
+	}
+	return ps, nil
+}
+
+// importPrometheus imports JSON-line exports.
+func importPrometheus(files []string, dir string, o ImportOptions) (*Manifest, error) {
+	ps, err := scanProm(files, o)
+	if err != nil {
+		return nil, err
+	}
+	unit := o.TimeUnit
+	if unit == "" || unit == "auto" {
+		unit = "ms"
+	}
+	o.describe(func(in *Inspection) {
+		in.Time.Column, in.Time.Format = "timestamps", "integer, "+unit+" since the epoch"
+		in.DeviceColumns = ps.labels
+		if len(o.DeviceColumns) > 0 {
+			in.DeviceColumns = o.DeviceColumns
+		}
+		for _, sn := range ps.sensors {
+			in.Sensors = append(in.Sensors, SensorFound{Name: sn.Name, Column: "__name__=" + sn.Name})
+		}
+	})
+	t, err := newTable(dir, strings.Join(files, ","), "prometheus", ps.sensors, o)
+	if err != nil {
+		return nil, err
+	}
+	im := newSortImport(dir, files, ps.sensors, true, o)
+	im.sparse = "series"
+	defer im.cleanup()
+	tp := timeParser{unit: unit}
+	return t.fill(files, func(i int, name string) error {
+		if err := gatherProm(im, ps, tp, i, name); err != nil {
+			return err
+		}
+		if i < len(files)-1 {
+			return nil
+		}
+		return im.drain(t)
+	})
+}
+
+// gatherProm reads one file's series into the sort, a point per value.
+func gatherProm(im *sortImport, ps *promScan, tp timeParser, file int, name string) error {
+	r, err := openLP(name)
+	if err != nil {
+		return err
+	}
+	defer r.close()
+	var s promSeries
+	for {
+		text, line, err := r.next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if e := parseProm(text, &s); e != nil {
+			return lpErr(name, line, e.col, e.msg)
+		}
+		k, ok := ps.index[s.Metric["__name__"]]
+		if !ok {
+			continue // left out by DATA_SENSOR_COLUMNS
+		}
+		device, tags := promDevice(s.Metric, im.o.DeviceColumns, stem(name))
+		if _, ok := im.tags[device]; !ok {
+			im.tags[device] = tags
+		}
+		valuesCol := bytes.Index(text, []byte(`"values"`)) + 1
+		for j, raw := range s.Values {
+			v, ok := promValue(raw)
+			if !ok {
+				if im.o.inspect != nil {
+					im.o.inspect.Missing++
+					continue
+				}
+				return lpErr(name, line, valuesCol, fmt.Sprintf("series %s of %s: values[%d] is %s, not a number: a missing value; sparse data cannot be replayed yet",
+					ps.sensors[k].Name, device, j, raw))
+			}
+			if err := im.checkValue(k, v); err != nil {
+				return lpErr(name, line, valuesCol, fmt.Sprintf("values[%d]: %v", j, err))
+			}
+			tm, cut, terr := tp.millis(s.Timestamps[j])
+			if terr != nil {
+				return lpErr(name, line, bytes.Index(text, []byte(`"timestamps"`))+1, terr.Error())
+			}
+			rec := sortRecord{device: device, time: tm, cut: cut, file: file, line: line, sensor: k, values: []string{v}}
+			if err := im.sorter.add(rec); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// promDevice names a series' device: its labels' values (but __name__)
+// joined, sorted by label or in the order of DATA_DEVICE_COLUMNS; without
+// labels, the file's name. Several labels are kept as its tags.
+func promDevice(metric map[string]string, named []string, file string) (string, []ts.Tag) {
+	keys := named
+	if len(keys) == 0 {
+		for k := range metric {
+			if k != "__name__" {
+				keys = append(keys, k)
+			}
+		}
+		slices.Sort(keys)
+	}
+	if len(keys) == 0 {
+		return file, nil
+	}
+	parts := make([]string, len(keys))
+	tags := make([]ts.Tag, len(keys))
+	for i, k := range keys {
+		parts[i], tags[i] = metric[k], ts.Tag{Key: k, Value: metric[k]}
+	}
+	if len(tags) < 2 {
+		tags = nil
+	}
+	return strings.Join(parts, deviceSep), tags
+}
