@@ -1,0 +1,61 @@
+package output
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"time"
+)
+
+// Post sends one request body to a receiver's URL and reads the answer: an
+// HTTP receiver's whole transport. A status other than 2xx is an error that
+// quotes the start of the answer. The URL's password never appears in an
+// error.
+func Post(ctx context.Context, client *http.Client, rawURL string, body []byte, header http.Header) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, rawURL, bytes.NewReader(body))
+	if err != nil {
+		return fmt.Errorf("post %s: %w", Redact(rawURL), err)
+	}
+	for k, v := range header {
+		req.Header[k] = v
+	}
+	if u := req.URL.User; u != nil { // user:password@ in the URL: basic auth, not sent in the URL
+		pw, _ := u.Password()
+		req.SetBasicAuth(u.Username(), pw)
+		req.URL.User = nil
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		if uerr, ok := err.(*url.Error); ok {
+			err = uerr.Err
+		}
+		return fmt.Errorf("post %s: %w", Redact(rawURL), err)
+	}
+	defer resp.Body.Close()
+	msg, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
+	if resp.StatusCode/100 != 2 {
+		return fmt.Errorf("post %s: %s: %s", Redact(rawURL), resp.Status, bytes.TrimSpace(msg))
+	}
+	return nil
+}
+
+// Redact masks the password of a URL.
+func Redact(rawURL string) string {
+	if u, err := url.Parse(rawURL); err == nil {
+		return u.Redacted()
+	}
+	return "(bad URL)"
+}
+
+// NewHTTPClient is the client of an HTTP receiver: bounded connection and
+// answer times, so a receiver that never answers costs a send timeout and
+// no more.
+func NewHTTPClient() *http.Client {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.ResponseHeaderTimeout = 10 * time.Second
+	t.MaxIdleConnsPerHost = 2
+	return &http.Client{Transport: t, Timeout: 30 * time.Second}
+}

@@ -1,0 +1,129 @@
+// Package otlp sends samples as OpenTelemetry metrics over HTTP/protobuf
+// (OTLP/HTTP, POST to an endpoint such as http://HOST:4318/v1/metrics),
+// built with the official OTLP protobuf types. Counters are cumulative
+// monotonic sums starting when measuring began; the rest are gauges. Names
+// are the Prometheus ones, so that a collector exporting to Prometheus gives
+// the same series as --out prometheus-rw.
+package otlp
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	colmetrics "go.opentelemetry.io/proto/otlp/collector/metrics/v1"
+	common "go.opentelemetry.io/proto/otlp/common/v1"
+	metrics "go.opentelemetry.io/proto/otlp/metrics/v1"
+	resource "go.opentelemetry.io/proto/otlp/resource/v1"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/tsbench/tsbench/internal/output"
+)
+
+// Receiver is one OTLP/HTTP metrics endpoint.
+type Receiver struct {
+	url     string
+	version string
+	client  *http.Client
+}
+
+// New makes a receiver for url; version is the tool's, sent as the
+// instrumentation scope's.
+func New(url, version string) *Receiver {
+	return &Receiver{url: url, version: version, client: output.NewHTTPClient()}
+}
+
+var header = http.Header{"Content-Type": {"application/x-protobuf"}, "User-Agent": {"tsbench"}}
+
+// Send posts the batch as one ExportMetricsServiceRequest.
+func (r *Receiver) Send(ctx context.Context, batch []*output.Sample) error {
+	body, err := proto.Marshal(Request(batch, r.version))
+	if err != nil {
+		return fmt.Errorf("otlp: encode: %w", err)
+	}
+	if err := output.Post(ctx, r.client, r.url, body, header); err != nil {
+		return fmt.Errorf("otlp: %w", err)
+	}
+	return nil
+}
+
+// Close releases the idle connections.
+func (r *Receiver) Close(context.Context) error {
+	r.client.CloseIdleConnections()
+	return nil
+}
+
+// Request is the batch as one export request: one resource (service
+// tsbench), one scope, one metric per name with a data point per series and
+// second; the run's labels are each point's attributes.
+func Request(batch []*output.Sample, version string) *colmetrics.ExportMetricsServiceRequest {
+	var ms []*metrics.Metric
+	byName := map[string]*metrics.Metric{}
+	for _, s := range batch {
+		start := uint64(s.Time.Add(-time.Duration(s.T * float64(time.Second))).UnixNano())
+		for _, p := range s.Points() {
+			m := byName[p.Name]
+			if m == nil {
+				m = &metrics.Metric{Name: p.Name, Description: p.Help, Unit: unit(p.Name)}
+				if p.Kind == output.Counter {
+					m.Data = &metrics.Metric_Sum{Sum: &metrics.Sum{IsMonotonic: true,
+						AggregationTemporality: metrics.AggregationTemporality_AGGREGATION_TEMPORALITY_CUMULATIVE}}
+				} else {
+					m.Data = &metrics.Metric_Gauge{Gauge: &metrics.Gauge{}}
+				}
+				byName[p.Name] = m
+				ms = append(ms, m)
+			}
+			dp := &metrics.NumberDataPoint{Attributes: attributes(p.Labels), TimeUnixNano: uint64(p.Time.UnixNano())}
+			switch d := m.Data.(type) {
+			case *metrics.Metric_Sum:
+				dp.StartTimeUnixNano = start
+				dp.Value = &metrics.NumberDataPoint_AsInt{AsInt: int64(p.Value)}
+				d.Sum.DataPoints = append(d.Sum.DataPoints, dp)
+			case *metrics.Metric_Gauge:
+				dp.Value = &metrics.NumberDataPoint_AsDouble{AsDouble: p.Value}
+				d.Gauge.DataPoints = append(d.Gauge.DataPoints, dp)
+			}
+		}
+	}
+	return &colmetrics.ExportMetricsServiceRequest{ResourceMetrics: []*metrics.ResourceMetrics{{
+		Resource: &resource.Resource{Attributes: []*common.KeyValue{str("service.name", "tsbench")}},
+		ScopeMetrics: []*metrics.ScopeMetrics{{
+			Scope:   &common.InstrumentationScope{Name: "github.com/tsbench/tsbench", Version: version},
+			Metrics: ms,
+		}},
+	}}}
+}
+
+func attributes(ls []output.Label) []*common.KeyValue {
+	out := make([]*common.KeyValue, len(ls))
+	for i, l := range ls {
+		out[i] = str(l.Name, l.Value)
+	}
+	return out
+}
+
+func str(k, v string) *common.KeyValue {
+	return &common.KeyValue{Key: k, Value: &common.AnyValue{Value: &common.AnyValue_StringValue{StringValue: v}}}
+}
+
+// unit is the UCUM unit OTLP carries beside the name.
+func unit(name string) string {
+	switch {
+	case strings.HasSuffix(name, "_seconds"):
+		return "s"
+	case strings.HasSuffix(name, "_bytes"):
+		return "By"
+	case strings.HasSuffix(name, "_bytes_per_second"):
+		return "By/s"
+	case strings.HasSuffix(name, "_cores"):
+		return "{core}"
+	case strings.HasSuffix(name, "_ratio"):
+		return "1"
+	case strings.HasSuffix(name, "_per_second"):
+		return "1/s"
+	}
+	return "1"
+}

@@ -1,0 +1,82 @@
+// Package outputtest runs a short benchmark in the test's process, on the
+// null target, with an exporter wired to the runner as the run command
+// wires it, so that a receiver's test can check what reached its server
+// against the run's own summary.
+package outputtest
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/tsbench/tsbench/internal/config"
+	"github.com/tsbench/tsbench/internal/output"
+	"github.com/tsbench/tsbench/internal/runner"
+	"github.com/tsbench/tsbench/internal/summary"
+	"github.com/tsbench/tsbench/internal/target"
+	_ "github.com/tsbench/tsbench/internal/target/null" // the target of the runs
+)
+
+// Labels gives a run's labels, with a run id of its own so that runs of
+// one server's earlier tests never mix with this one's.
+func Labels(t testing.TB) output.Labels {
+	return output.Labels{RunID: fmt.Sprintf("test-%s-%d", t.Name(), time.Now().UnixNano()), Worker: "0",
+		Target: "null", Phase: "measure"}
+}
+
+// Run runs the null target for d with the given receivers and returns the
+// run's summary and the exporter's reports. extra are configuration
+// settings (KEY=VALUE) on top of a small mixed workload.
+func Run(t testing.TB, d time.Duration, labels output.Labels, opts output.Options, names []string,
+	rs []output.Receiver, extra ...string) (*summary.Summary, []output.Report, error) {
+	t.Helper()
+	args := append([]string{"DB_SWITCH=null", "DEVICE_NUMBER=4", "SENSOR_NUMBER=4", "CLIENT_NUMBER=2",
+		"LOOP=1000000000", "duration=" + d.String(), "warmup=0s", "IS_QUIET_MODE=true"}, extra...)
+	cfg, err := config.FromArgs(args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	drv, err := target.Lookup("null")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := runner.New(cfg, drv, target.Options{Database: "test", DataDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	exp := output.New(labels, names, rs, opts)
+	r.OnInterval = exp.Interval
+	ctx, cancel := context.WithTimeout(context.Background(), d+time.Minute)
+	defer cancel()
+	s, err := r.Run(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reports, err := exp.Finish(s)
+	return s, reports, err
+}
+
+// Totals are a run's operations and points, over every operation kind.
+func Totals(s *summary.Summary) (ops, points, failed int64) {
+	for _, o := range s.Operations {
+		ops += o.OKOperations
+		points += o.OKPoints
+		failed += o.FailOperations
+	}
+	return ops, points, failed
+}
+
+// P99s are each second's p99 of one operation, in seconds, in the
+// summary's order (seconds in which it did not run are left out).
+func P99s(s *summary.Summary, op string) []float64 {
+	var out []float64
+	for _, iv := range s.Intervals {
+		for _, o := range iv.Ops {
+			if o.Name == op && o.OKOps+o.FailOps > 0 {
+				out = append(out, o.P99MS/1000)
+			}
+		}
+	}
+	return out
+}
