@@ -6,6 +6,12 @@
 # so this script only starts it inside a network namespace whose only
 # interface is loopback (scripts/netns-run; CI runs everything that way), and
 # refuses elsewhere unless TSBENCH_ALLOW_WILDCARD=1.
+#
+# With TSBENCH_IOTDB_TLS_DIR (a directory holding server.crt and server.key,
+# PEM) the client RPC port takes TLS connections only (enable_thrift_ssl):
+# the TLS tests start such a second server, with TSBENCH_IOTDB_PORT and
+# TSBENCH_IOTDB_INTERNAL_PORT (the first of the six internal ports, 10 apart;
+# default 10710) off the plain server's.
 SERVICE=iotdb
 . "$(dirname "$0")/lib.sh"
 
@@ -13,6 +19,7 @@ VERSION=2.0.1-beta
 LIB="$CACHE_DIR/iotdb-$VERSION/lib"
 DIR=$(svc_dir iotdb)
 RPC_PORT=${TSBENCH_IOTDB_PORT:-6667}
+INTERNAL=${TSBENCH_IOTDB_INTERNAL_PORT:-10710}
 # A DataNode whose file system has less than this share of its space free
 # sets itself read-only a few seconds after it starts (IoTDB's default is
 # 0.05), and from then on refuses every write and schema change with "DataNode
@@ -51,8 +58,14 @@ start)
 
 # tsbench: loopback addresses and a throwaway data directory (last value wins)
 cn_internal_address=127.0.0.1
-cn_seed_config_node=127.0.0.1:10710
-dn_seed_config_node=127.0.0.1:10710
+cn_internal_port=$INTERNAL
+cn_consensus_port=$((INTERNAL + 10))
+dn_internal_port=$((INTERNAL + 20))
+dn_mpp_data_exchange_port=$((INTERNAL + 30))
+dn_schema_region_consensus_port=$((INTERNAL + 40))
+dn_data_region_consensus_port=$((INTERNAL + 50))
+cn_seed_config_node=127.0.0.1:$INTERNAL
+dn_seed_config_node=127.0.0.1:$INTERNAL
 dn_rpc_address=127.0.0.1
 dn_rpc_port=$RPC_PORT
 dn_internal_address=127.0.0.1
@@ -70,6 +83,17 @@ dn_pipe_receiver_file_dirs=$DIR/data/dn/pipe
 enable_rest_service=false
 disk_space_warning_threshold=$DISK_FREE_MIN
 CONF
+  if [ -n "${TSBENCH_IOTDB_TLS_DIR:-}" ]; then
+    # IoTDB reads its key from a Java key store: one made from the PEM pair,
+    # with a throwaway password (the key is the test's, made for this run).
+    openssl pkcs12 -export -in "$TSBENCH_IOTDB_TLS_DIR/server.crt" -inkey "$TSBENCH_IOTDB_TLS_DIR/server.key" \
+      -name server -out "$DIR/conf/server.p12" -passout pass:tsbench-test-keystore
+    keytool -importkeystore -noprompt -srckeystore "$DIR/conf/server.p12" -srcstoretype PKCS12 \
+      -srcstorepass tsbench-test-keystore -destkeystore "$DIR/conf/server.jks" -deststoretype JKS \
+      -deststorepass tsbench-test-keystore >/dev/null 2>&1 || die "keytool could not make the key store"
+    printf 'enable_thrift_ssl=true\nkey_store_path=%s\nkey_store_pwd=tsbench-test-keystore\n' "$DIR/conf/server.jks" \
+      >>"$DIR/conf/iotdb-system.properties"
+  fi
   logback_warn "$DIR/conf/logback.xml"
   opens="--add-opens=java.base/java.util.concurrent=ALL-UNNAMED --add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.util=ALL-UNNAMED --add-opens=java.base/java.nio=ALL-UNNAMED --add-opens=java.base/java.io=ALL-UNNAMED --add-opens=java.base/java.net=ALL-UNNAMED"
   common="-Dlogback.configurationFile=$DIR/conf/logback.xml -Dfile.encoding=UTF-8 -Xss512k -Diotdb-foreground=yes"
@@ -77,7 +101,7 @@ CONF
   start_daemon iotdb-confignode "$DIR/logs/confignode.out" java $opens $common -Xms512m -Xmx512m \
     -DCONFIGNODE_HOME="$DIR" -DCONFIGNODE_DATA_HOME="$DIR" -DTSFILE_HOME="$DIR" -DCONFIGNODE_CONF="$DIR/conf" \
     -DTSFILE_CONF="$DIR/conf" -DCONFIGNODE_LOGS="$DIR/logs" -cp "$LIB/*" org.apache.iotdb.confignode.service.ConfigNode -s
-  wait_port 10710 120 "$(cat "$(svc_dir iotdb-confignode)/pid")" || fail_start iotdb "$DIR/logs/confignode.out"
+  wait_port "$INTERNAL" 120 "$(cat "$(svc_dir iotdb-confignode)/pid")" || fail_start iotdb "$DIR/logs/confignode.out"
   # shellcheck disable=SC2086
   start_daemon iotdb "$DIR/logs/datanode.out" java $opens $common -Xms1g -Xmx2g -XX:MaxDirectMemorySize=1g \
     -DIOTDB_HOME="$DIR" -DIOTDB_DATA_HOME="$DIR" -DTSFILE_HOME="$DIR" -DIOTDB_CONF="$DIR/conf" \

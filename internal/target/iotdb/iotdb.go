@@ -26,10 +26,14 @@ package iotdb
 
 import (
 	"context"
+	"crypto/tls"
+	"errors"
 	"fmt"
+	"net"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/apache/iotdb-client-go/v2/client"
 	"github.com/tsbench/tsbench/internal/target"
@@ -50,7 +54,7 @@ var Driver = &target.Driver{
 	Description: "Apache IoTDB 2.x tree model: aligned tablets through the session API, IoTDB SQL",
 	WritePaths:  []string{"session-tablet"},
 	Server:      "scripts/services/iotdb.sh (IoTDB 2.0.1-beta on 127.0.0.1:6667, inside scripts/netns-run)",
-	Caps:        target.Capabilities{Types: ts.DataTypes, Queries: ts.QueryKinds, Compression: true},
+	Caps:        target.Capabilities{Types: ts.DataTypes, Queries: ts.QueryKinds, Compression: true, TLS: true},
 	Options:     []target.Option{{Name: "compression", Values: []string{"on", "off"}}},
 	Open:        open,
 }
@@ -92,13 +96,23 @@ func open(ctx context.Context, o target.Options) (target.Target, error) {
 	default:
 		return nil, fmt.Errorf("iotdb: target option compression = %q: allowed: on, off", o.Extra["compression"])
 	}
-	t.session = client.NewSession(&client.Config{Host: host, Port: strconv.Itoa(port), UserName: user, Password: pass, FetchSize: 10000})
+	cfg := &client.Config{Host: host, Port: strconv.Itoa(port), UserName: user, Password: pass, FetchSize: 10000}
+	tlsCfg, err := o.TLS.Config(host)
+	if err != nil {
+		return nil, fmt.Errorf("iotdb: %w", err)
+	}
+	if tlsCfg != nil {
+		// The client dials thrift's TLS socket with this configuration as
+		// it is (it adds CAs only from its own CAFile, left empty).
+		cfg.TLSConfig = &client.TLSConfig{Config: tlsCfg}
+	}
+	t.session = client.NewSession(cfg)
 	timeout := 10_000
 	if dl, ok := ctx.Deadline(); ok {
 		timeout = min(timeout, max(1, int(timeUntilMs(dl))))
 	}
 	if err := t.session.Open(false, timeout); err != nil {
-		return nil, fmt.Errorf("iotdb: connect to %s as %s: %w", t.addr, user, err)
+		return nil, connectError(t.addr, user, tlsCfg != nil, err)
 	}
 	return t, nil
 }
@@ -265,3 +279,37 @@ func (t *Target) ServerVersion(ctx context.Context) (string, error) {
 
 // Close ends the session.
 func (t *Target) Close() error { return t.session.Close() }
+
+// connectError says why a session could not open. IoTDB's plaintext RPC
+// port reads a TLS handshake as the length of a thrift frame and waits for
+// that frame, answering nothing: a handshake that timed out on a port that
+// accepts TCP connections (probed with a bare connection that sends
+// nothing) means the port does not take TLS (enable_thrift_ssl=false), as
+// does a handshake answered with something other than TLS. Either is
+// target.ErrNoTLS, and never a retry in plaintext.
+func connectError(addr, user string, overTLS bool, err error) error {
+	var rec tls.RecordHeaderError
+	switch {
+	case overTLS && errors.As(err, &rec):
+		return fmt.Errorf("iotdb: %s: %w (it answered the TLS handshake in plaintext: %v)", addr, target.ErrNoTLS, err)
+	case overTLS && isTimeout(err) && accepts(addr):
+		return fmt.Errorf("iotdb: %s: %w (it took the connection but answered nothing to the TLS handshake, "+
+			"as IoTDB's RPC port does without enable_thrift_ssl=true: %v)", addr, target.ErrNoTLS, err)
+	}
+	return fmt.Errorf("iotdb: connect to %s as %s: %w", addr, user, err)
+}
+
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) && ne.Timeout()
+}
+
+// accepts reports whether addr accepts a TCP connection within 2 s.
+func accepts(addr string) bool {
+	c, err := net.DialTimeout("tcp", addr, 2*time.Second)
+	if err != nil {
+		return false
+	}
+	c.Close()
+	return true
+}

@@ -1,0 +1,74 @@
+package iotdb
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tsbench/tsbench/internal/target"
+	"github.com/tsbench/tsbench/internal/target/targettest"
+	"github.com/tsbench/tsbench/internal/testenv"
+)
+
+// The target connects over TLS as asked, against an IoTDB whose client RPC
+// port takes TLS only (scripts/services/iotdb.sh with enable_thrift_ssl and
+// a key store made from the test's certificate): verified against the
+// test's CA, unverified when insecure, refused with another CA or another
+// host name, with an error naming the target and the certificate problem;
+// a plaintext session is refused by that port; and the conformance suite
+// passes over a verified connection.
+func TestTLS(t *testing.T) {
+	ca := testenv.StartIoTDBTLS(t)
+	addr := "127.0.0.1:" + strconv.Itoa(testenv.IoTDBTLSPort)
+	t.Run("plaintext", func(t *testing.T) {
+		// The port takes nothing but TLS: what the cases below connect to
+		// is encrypted when a session opens.
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		tg, err := Driver.Open(ctx, target.Options{Port: testenv.IoTDBTLSPort})
+		if err == nil {
+			tg.Close()
+			t.Fatal("a plaintext session to a TLS-only port opened")
+		}
+	})
+	cases := append(targettest.TLSCases(ca, testenv.WriteCerts(t, t.TempDir())),
+		targettest.TLSCase{Name: "system CAs", TLS: target.TLS{Mode: "on"}, Want: "certificate signed by unknown authority"})
+	targettest.RunTLS(t, cases, func(ctx context.Context, tls target.TLS) (bool, error) {
+		tg, err := Driver.Open(ctx, target.Options{Port: testenv.IoTDBTLSPort, TLS: tls})
+		if err != nil {
+			t.Logf("%s: %v", tls.Mode, err)
+			if !strings.HasPrefix(err.Error(), "iotdb: connect to "+addr+" as root: ") {
+				t.Errorf("the error does not name the target and its address: %v", err)
+			}
+			return false, err
+		}
+		defer tg.Close()
+		v, err := tg.(*Target).ServerVersion(ctx)
+		if err == nil && v == "" {
+			t.Error("an empty server version")
+		}
+		return err == nil, err
+	})
+	t.Run("conformance", func(t *testing.T) {
+		targettest.Run(t, targettest.Suite{Driver: Driver, Options: target.Options{Database: "conformance",
+			Port: testenv.IoTDBTLSPort, TLS: target.TLS{Mode: "on", CAFile: ca}}})
+	})
+}
+
+// TLS asked of the server without TLS (scripts/services' plain IoTDB) is
+// ErrNoTLS: tsbench does not fall back to plaintext.
+func TestTLSAskedOfPlainServer(t *testing.T) {
+	targettest.RequireServer(t, "iotdb", "127.0.0.1:6667")
+	for _, mode := range []string{"on", "insecure"} {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		_, err := Driver.Open(ctx, target.Options{TLS: target.TLS{Mode: mode}})
+		cancel()
+		t.Logf("TLS=%s: %v", mode, err)
+		if !errors.Is(err, target.ErrNoTLS) {
+			t.Fatalf("TLS=%s: error %v, want target.ErrNoTLS", mode, err)
+		}
+	}
+}
