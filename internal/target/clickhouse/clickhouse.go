@@ -27,7 +27,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -49,7 +48,7 @@ var Driver = &target.Driver{
 	Description: "ClickHouse over HTTP: ReplacingMergeTree ordered by series and time, TabSeparated inserts, reads with FINAL",
 	WritePaths:  []string{"http-tsv"},
 	Server:      "scripts/services/clickhouse.sh (ClickHouse 18.16 on 127.0.0.1:8124)",
-	Caps:        target.Capabilities{Types: ts.DataTypes, Queries: ts.QueryKinds},
+	Caps:        target.Capabilities{TLS: true, Types: ts.DataTypes, Queries: ts.QueryKinds},
 	Open:        open,
 }
 
@@ -57,10 +56,9 @@ func init() { target.Register(Driver) }
 
 // Target is one client's HTTP connection.
 type Target struct {
-	base       string
-	db         string
-	user, pass string
-	client     *http.Client
+	base   string
+	db     string
+	client *http.Client
 
 	mu      sync.Mutex
 	binding target.Binding
@@ -68,13 +66,15 @@ type Target struct {
 }
 
 func open(ctx context.Context, o target.Options) (target.Target, error) {
-	host, port := o.HostPort(DefaultPort)
-	db := o.DatabaseOr("test")
-	t := &Target{base: "http://" + net.JoinHostPort(host, strconv.Itoa(port)) + "/", db: db,
-		client: httpclient.New(), binding: target.NewBinding("clickhouse")}
-	if o.User != "" && o.User != "root" { // IoT-benchmark's default user means ClickHouse's default
-		t.user, t.pass = o.User, o.Password
+	e, err := httpclient.NewEndpoint(o, DefaultPort)
+	if err != nil {
+		return nil, fmt.Errorf("clickhouse: %w", err)
 	}
+	// Basic authentication, which ClickHouse's HTTP interface takes; no
+	// user (or IoT-benchmark's default, root) is ClickHouse's default user.
+	e.Authorization = httpclient.UserAuth(o)
+	db := o.DatabaseOr("test")
+	t := &Target{base: e.Base + "/", db: db, client: e.Client(), binding: target.NewBinding("clickhouse")}
 	if _, err := t.exec(ctx, "SELECT 1", nil); err != nil {
 		return nil, err
 	}
@@ -92,10 +92,6 @@ func (t *Target) exec(ctx context.Context, query string, body io.Reader) ([]byte
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, body)
 	if err != nil {
 		return nil, err
-	}
-	if t.user != "" {
-		req.Header.Set("X-ClickHouse-User", t.user)
-		req.Header.Set("X-ClickHouse-Key", t.pass)
 	}
 	resp, err := t.client.Do(req)
 	if err != nil {

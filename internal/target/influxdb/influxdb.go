@@ -1,4 +1,5 @@
-// Package influxdb is the "influxdb" target: InfluxDB 1.x over its HTTP API.
+// Package influxdb is the "influxdb" target: InfluxDB 1.x over its HTTP API,
+// and the write API of InfluxDB 2.x/3.x (write_path=v2).
 //
 // Mapping: a group is a measurement (g_0), a device is the tag device=<name>
 // plus the device's own tags, a sensor is a field (s_0, ...), and a row is
@@ -13,6 +14,21 @@
 // does not (its ~40 ms stall per request made it report a quarter of the
 // server's speed). gzip=true compresses the body.
 //
+// write_path=v2 posts the same line protocol to /api/v2/write with org and
+// bucket (target options; the bucket is DB_NAME unless set) and the
+// precision (ms, or us or ns: the millisecond times get their zeros), and
+// authenticates with TOKEN as "Authorization: Token" — InfluxDB 2.x's and
+// 3.x's write API, which VictoriaMetrics and QuestDB take too. The bucket
+// is not created: InfluxDB 2.x makes buckets through its own API. A reset
+// deletes the bucket's points through /api/v2/delete. Queries stay InfluxQL
+// on /query, which InfluxDB 2.x answers for a bucket mapped to a database
+// (DBRP) and 3.x for its databases.
+//
+// Authentication: TOKEN, when set, as "Authorization: Token" on every
+// request (InfluxDB 2.x/3.x, and 1.8's v1 API with a user:password token);
+// otherwise USERNAME and PASSWORD as basic authentication (1.x with
+// auth-enabled), unless the user is IoT-benchmark's default root.
+//
 // Queries are InfluxQL on /query. A value filter (Q3, Q5, Q6, Q10) applies to
 // one field at a time — InfluxQL's WHERE on several fields would keep only
 // rows where all pass — so those queries run once per sensor and the answers
@@ -23,14 +39,11 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -48,26 +61,36 @@ var Driver = &target.Driver{
 	Name:    "influxdb",
 	Aliases: []string{"InfluxDB"},
 	Refuses: map[string]string{
-		"-2": "it speaks InfluxDB 1.x's /write and InfluxQL, not 2.x's token, bucket and Flux API; DB_SWITCH=InfluxDB (or --target influxdb) runs InfluxDB 1.x",
+		"-2": "IoT-benchmark's InfluxDB-2.x queries in Flux, which tsbench does not speak; tsbench writes to InfluxDB 2.x/3.x through " +
+			"/api/v2/write with a token and queries in InfluxQL on /query: --target influxdb --set target.write_path=v2 " +
+			"--set target.org=ORG --set TOKEN_FILE=FILE (the bucket is DB_NAME)",
 	},
-	Description: "InfluxDB 1.x: line protocol over HTTP, InfluxQL queries",
-	WritePaths:  []string{"line-protocol"},
+	Description: "InfluxDB 1.x: line protocol over HTTP, InfluxQL queries; write_path=v2: InfluxDB 2.x/3.x's /api/v2/write with a token",
+	WritePaths:  []string{"v1", "v2"},
 	Server:      "scripts/services/influxdb.sh (InfluxDB 1.6.7 on 127.0.0.1:8086)",
-	Caps:        target.Capabilities{Types: ts.DataTypes, Queries: ts.QueryKinds},
-	Options:     []target.Option{{Name: "gzip", Values: []string{"true", "false"}}},
-	Open:        open,
+	Caps:        target.Capabilities{TLS: true, Types: ts.DataTypes, Queries: ts.QueryKinds},
+	Options: []target.Option{
+		{Name: "gzip", Values: []string{"true", "false"}},
+		{Name: "write_path", Values: []string{"v1", "v2"}},
+		{Name: "org", Check: func(string) error { return nil }},
+		{Name: "bucket", Check: func(string) error { return nil }},
+		{Name: "precision", Values: []string{"ms", "us", "ns"}},
+	},
+	Open: open,
 }
 
 func init() { target.Register(Driver) }
 
 // Target is one client's HTTP connection.
 type Target struct {
-	base       string // http://host:port
-	db         string
-	user, pass string
-	gzip       bool
-	client     *http.Client
-	poster     *httpclient.Poster // the write requests
+	base   string // http(s)://host:port
+	db     string // the database, or with write_path=v2 the bucket
+	v2     bool   // write_path=v2: /api/v2/write
+	org    string // write_path=v2's org
+	zeros  string // what turns a millisecond time into the precision's ("000" for us)
+	gzip   bool
+	client *http.Client
+	poster *httpclient.Poster // the write requests
 
 	mu      sync.Mutex
 	binding target.Binding
@@ -76,17 +99,39 @@ type Target struct {
 	buf     []byte         // the request body, reused
 	zbuf    bytes.Buffer
 	zw      *gzip.Writer
+	pbuf    []byte // the body at a finer precision than ms, reused
 }
 
 func open(ctx context.Context, o target.Options) (target.Target, error) {
-	host, port := o.HostPort(DefaultPort)
-	db := o.DatabaseOr("test")
-	t := &Target{base: "http://" + net.JoinHostPort(host, strconv.Itoa(port)), db: db,
+	e, err := httpclient.NewEndpoint(o, DefaultPort)
+	if err != nil {
+		return nil, fmt.Errorf("influxdb: %w", err)
+	}
+	e.Authorization = httpclient.UserAuth(o)
+	if o.Token != "" {
+		e.Authorization = "Token " + o.Token
+	}
+	precision := o.Extra["precision"]
+	if precision == "" {
+		precision = "ms"
+	}
+	t := &Target{base: e.Base, db: o.DatabaseOr("test"),
 		gzip:    o.Extra["gzip"] == "true",
-		client:  httpclient.New(),
-		binding: target.NewBinding("influxdb")}
-	if o.User != "" && o.User != "root" { // IoT-benchmark's default user means "no authentication" here
-		t.user, t.pass = o.User, o.Password
+		client:  e.Client(),
+		binding: target.NewBinding("influxdb"),
+		zeros:   map[string]string{"ms": "", "us": "000", "ns": "000000"}[precision]}
+	switch o.Extra["write_path"] {
+	case "", "v1":
+		if o.Extra["org"] != "" || o.Extra["bucket"] != "" {
+			return nil, fmt.Errorf("influxdb: target options org and bucket are for write_path=v2 (InfluxDB 2.x/3.x); write_path=v1 writes to DB_NAME")
+		}
+	case "v2":
+		t.v2, t.org = true, o.Extra["org"]
+		if b := o.Extra["bucket"]; b != "" {
+			t.db = b
+		}
+	default:
+		return nil, fmt.Errorf("influxdb: target option write_path = %q: allowed: v1, v2", o.Extra["write_path"])
 	}
 	if _, err := t.ServerVersion(ctx); err != nil {
 		return nil, err
@@ -95,10 +140,11 @@ func open(ctx context.Context, o target.Options) (target.Target, error) {
 	if t.gzip {
 		hdr = append(hdr, "Content-Encoding", "gzip")
 	}
-	if t.user != "" {
-		hdr = append(hdr, "Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(t.user+":"+t.pass)))
+	path := "/write?" + url.Values{"db": {t.db}, "precision": {precision}}.Encode()
+	if t.v2 {
+		path = "/api/v2/write?" + url.Values{"org": {t.org}, "bucket": {t.db}, "precision": {precision}}.Encode()
 	}
-	p, err := httpclient.NewPoster(t.base+"/write?"+url.Values{"db": {db}, "precision": {"ms"}}.Encode(), hdr...)
+	p, err := e.Poster(path, hdr...)
 	if err != nil {
 		return nil, fmt.Errorf("influxdb: %w", err)
 	}
@@ -115,9 +161,6 @@ func (t *Target) do(ctx context.Context, method, path string, body io.Reader, hd
 	}
 	for k, v := range hdr {
 		req.Header.Set(k, v)
-	}
-	if t.user != "" {
-		req.SetBasicAuth(t.user, t.pass)
 	}
 	resp, err := t.client.Do(req)
 	if err != nil {
@@ -202,8 +245,17 @@ type response struct {
 	Error string `json:"error"`
 }
 
-// Setup creates the database (dropping it first with reset).
+// Setup creates the database (dropping it first with reset). With
+// write_path=v2 the bucket must exist, and a reset deletes its points.
 func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
+	if t.v2 {
+		if reset {
+			if err := t.deleteBucketPoints(ctx); err != nil {
+				return err
+			}
+		}
+		return t.Bind(ctx, s)
+	}
 	if reset {
 		if _, err := t.influxql(ctx, "DROP DATABASE "+ident(t.db)); err != nil {
 			return err
@@ -253,4 +305,18 @@ func (t *Target) Close() error {
 // Reconnects counts the HTTP connections re-opened (target.Reconnector).
 func (t *Target) Reconnects() int64 {
 	return httpclient.Reconnects(t.client) + t.poster.Reconnects()
+}
+
+// deleteBucketPoints deletes every point of the bucket through InfluxDB
+// 2.x's /api/v2/delete (the whole range it stores). A server without that
+// API (VictoriaMetrics, QuestDB) cannot be reset through it: the error says
+// to run without DELETE_DATA.
+func (t *Target) deleteBucketPoints(ctx context.Context) error {
+	q := url.Values{"org": {t.org}, "bucket": {t.db}}.Encode()
+	body := `{"start":"1677-09-21T00:12:43.145224194Z","stop":"2262-04-11T23:47:16.854775806Z"}`
+	if _, _, err := t.do(ctx, http.MethodPost, "/api/v2/delete?"+q, strings.NewReader(body),
+		map[string]string{"Content-Type": "application/json"}); err != nil {
+		return fmt.Errorf("%w (write_path=v2 resets a bucket through /api/v2/delete; set DELETE_DATA=false for a server without it)", err)
+	}
+	return nil
 }

@@ -1,6 +1,7 @@
 package influxdb
 
 import (
+	"bytes"
 	"compress/gzip"
 	"context"
 	"fmt"
@@ -19,6 +20,10 @@ func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
 		return err
 	}
 	t.buf = lineproto.AppendRows(t.buf[:0], t.lines[pos], t.keys, b)
+	if t.zeros != "" {
+		t.pbuf = appendPrecision(t.pbuf[:0], t.buf, t.zeros)
+		t.buf, t.pbuf = t.pbuf, t.buf
+	}
 	body := t.buf
 	if t.gzip {
 		if err := t.compress(); err != nil {
@@ -43,6 +48,21 @@ func (t *Target) compress() error {
 		return err
 	}
 	return t.zw.Close()
+}
+
+// appendPrecision appends body's lines to dst, each line's time (its last
+// word, in milliseconds) followed by zeros: the same instant at the finer
+// precision=us or ns.
+func appendPrecision(dst, body []byte, zeros string) []byte {
+	for len(body) > 0 {
+		i := bytes.IndexByte(body, '\n')
+		if i < 0 {
+			i = len(body)
+		}
+		dst = append(append(append(dst, body[:i]...), zeros...), '\n')
+		body = body[min(i+1, len(body)):]
+	}
+	return dst
 }
 
 // ident quotes an InfluxQL identifier.

@@ -49,7 +49,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -73,6 +72,7 @@ var Driver = &target.Driver{
 	WritePaths:  []string{"http"},
 	Server:      "scripts/services/kairosdb.sh (H2 datastore)",
 	Caps: target.Capabilities{
+		TLS:     true,
 		Types:   []ts.DataType{ts.Boolean, ts.Int32, ts.Int64, ts.Float, ts.Double, ts.Text},
 		Queries: ts.QueryKinds,
 	},
@@ -97,9 +97,14 @@ type Target struct {
 }
 
 func open(ctx context.Context, o target.Options) (target.Target, error) {
-	host, port := o.HostPort(DefaultPort)
-	t := &Target{base: "http://" + net.JoinHostPort(host, strconv.Itoa(port)), db: o.DatabaseOr("tsbench"),
-		client: httpclient.New(), binding: target.NewBinding("kairosdb")}
+	e, err := httpclient.NewEndpoint(o, DefaultPort)
+	if err != nil {
+		return nil, fmt.Errorf("kairosdb: %w", err)
+	}
+	// KairosDB's Jetty takes basic authentication
+	// (kairosdb.jetty.basic_auth.user and .password).
+	e.Authorization = httpclient.UserAuth(o)
+	t := &Target{base: e.Base, db: o.DatabaseOr("tsbench"), client: e.Client(), binding: target.NewBinding("kairosdb")}
 	if _, err := t.ServerVersion(ctx); err != nil {
 		return nil, err
 	}

@@ -11,6 +11,15 @@
 // table's writer has caught up with its sequencer (wal_tables()), so
 // verification counts what was really stored. INT and LONG use their minimum
 // value as NULL; the generator never produces it.
+//
+// TLS and authentication. QuestDB's open-source server has no TLS on either
+// port (QuestDB Enterprise has): asked for TLS, the PG wire answers the
+// TLS request with a refusal and the HTTP port answers the handshake in
+// plaintext, both target.ErrNoTLS (exit 2), never a plaintext connection.
+// With TLS on, both ports are reached over TLS, verified as TLS and TLS_*
+// say. The PG wire takes USERNAME and PASSWORD (QuestDB's admin/quest when
+// unset); the HTTP port takes TOKEN as a bearer (Enterprise's REST tokens)
+// or, when USERNAME is set, basic authentication (http.user, http.password).
 package questdb
 
 import (
@@ -47,7 +56,7 @@ var Driver = &target.Driver{
 	Description: "QuestDB: ILP over HTTP writes, SQL over the PostgreSQL wire protocol",
 	WritePaths:  []string{"ilp-http"},
 	Server:      "scripts/services/questdb.sh (QuestDB 9.3.4 on 127.0.0.1:9000 and :8812)",
-	Caps:        target.Capabilities{Types: ts.DataTypes, Queries: ts.QueryKinds},
+	Caps:        target.Capabilities{TLS: true, Types: ts.DataTypes, Queries: ts.QueryKinds},
 	Options:     []target.Option{{Name: "http_port", Check: target.PortNumber}},
 	Open:        open,
 }
@@ -81,11 +90,20 @@ func open(ctx context.Context, o target.Options) (target.Target, error) {
 		user, pass = "admin", "quest"
 	}
 	db := o.DatabaseOr("test")
+	e, err := httpclient.NewEndpoint(o, DefaultPGPort)
+	if err != nil {
+		return nil, fmt.Errorf("questdb: %w", err)
+	}
+	e = e.Port(httpPort)
+	e.Authorization = httpclient.UserAuth(o)
+	if o.Token != "" {
+		e.Authorization = "Bearer " + o.Token
+	}
 	t := &Target{
-		writeURL: "http://" + net.JoinHostPort(host, strconv.Itoa(httpPort)) + "/write?precision=ms",
+		writeURL: e.Base + "/write?precision=ms",
 		pgAddr:   net.JoinHostPort(host, strconv.Itoa(pgPort)),
 		db:       db,
-		client:   httpclient.New(),
+		client:   e.Client(),
 		binding:  target.NewBinding("questdb"),
 	}
 	cfg, err := pgx.ParseConfig(fmt.Sprintf("host=%s port=%d dbname=qdb sslmode=disable connect_timeout=10", host, pgPort))
@@ -94,7 +112,13 @@ func open(ctx context.Context, o target.Options) (target.Target, error) {
 	}
 	cfg.User, cfg.Password = user, pass
 	cfg.DefaultQueryExecMode = pgx.QueryExecModeExec
+	// TLS as asked, and never a retry in plaintext: sslmode=disable above
+	// leaves pgx no fallback, and a nil TLSConfig means off.
+	cfg.TLSConfig = e.TLS
 	if t.wire, err = pgwire.Connect(ctx, cfg); err != nil {
+		if cfg.TLSConfig != nil && strings.Contains(err.Error(), "server refused TLS connection") {
+			return nil, fmt.Errorf("questdb: %s: %w", t.pgAddr, target.ErrNoTLS)
+		}
 		return nil, fmt.Errorf("questdb: connect to %s as %s: %w", t.pgAddr, user, err)
 	}
 	return t, t.useSQL(ctx)

@@ -38,8 +38,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-
-	"net"
 	"net/http"
 	"net/url"
 	"sort"
@@ -65,6 +63,7 @@ var Driver = &target.Driver{
 	WritePaths:  []string{"import"},
 	Server:      "scripts/services/victoriametrics.sh (VictoriaMetrics v1.148.8 on 127.0.0.1:8428; victoriametrics-1.79.sh: Debian's 1.79 on 8438)",
 	Caps: target.Capabilities{
+		TLS:        true,
 		Types:      []ts.DataType{ts.Boolean, ts.Int32, ts.Int64, ts.Float, ts.Double},
 		Queries:    ts.QueryKinds,
 		ClientSide: []ts.QueryKind{ts.AggValue, ts.AggRangeValue, ts.GroupBy},
@@ -89,14 +88,31 @@ type Target struct {
 }
 
 func open(ctx context.Context, o target.Options) (target.Target, error) {
-	host, port := o.HostPort(DefaultPort)
+	e, err := httpclient.NewEndpoint(o, DefaultPort)
+	if err != nil {
+		return nil, fmt.Errorf("victoriametrics: %w", err)
+	}
+	// VictoriaMetrics' own -httpAuth.* is basic authentication; a token is
+	// for what stands in front of it (vmauth, a Prometheus-compatible
+	// gateway), which takes it as a bearer.
+	e.Authorization = httpclient.UserAuth(o)
+	if o.Token != "" {
+		e.Authorization = "Bearer " + o.Token
+	}
 	db := o.DatabaseOr("test")
-	t := &Target{base: "http://" + net.JoinHostPort(host, strconv.Itoa(port)), db: db,
-		client: httpclient.New(), binding: target.NewBinding("victoriametrics")}
+	t := &Target{base: e.Base, db: db, client: e.Client(), binding: target.NewBinding("victoriametrics")}
 	if _, _, err := t.get(ctx, "/health", nil); err != nil {
 		return nil, err
 	}
-	p, err := httpclient.NewPoster(t.base + "/api/v1/import")
+	if e.Authorization != "" {
+		// /health answers without authentication: a wrong password must
+		// show at the start, on a path that asks for it, not at the
+		// first write.
+		if _, _, err := t.get(ctx, "/api/v1/query", url.Values{"query": {"1"}}); err != nil {
+			return nil, err
+		}
+	}
+	p, err := e.Poster("/api/v1/import")
 	if err != nil {
 		return nil, fmt.Errorf("victoriametrics: %w", err)
 	}
