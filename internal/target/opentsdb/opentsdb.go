@@ -35,7 +35,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -59,6 +58,7 @@ var Driver = &target.Driver{
 	WritePaths:  []string{"http"},
 	Server:      "scripts/services/opentsdb.sh (after scripts/services/hbase.sh)",
 	Caps: target.Capabilities{
+		TLS:        true, // through a proxy in front of OpenTSDB: OpenTSDB itself is ErrNoTLS
 		Types:      []ts.DataType{ts.Boolean, ts.Int32, ts.Int64, ts.Float, ts.Double},
 		Queries:    ts.QueryKinds,
 		ClientSide: []ts.QueryKind{ts.ValueRange, ts.AggValue, ts.AggRangeValue, ts.GroupBy, ts.LatestPoint, ts.ValueRangeQueryDesc},
@@ -82,9 +82,15 @@ type Target struct {
 }
 
 func open(ctx context.Context, o target.Options) (target.Target, error) {
-	host, port := o.HostPort(DefaultPort)
-	t := &Target{base: "http://" + net.JoinHostPort(host, strconv.Itoa(port)), db: metricPart(o.DatabaseOr("tsbench")),
-		client: httpclient.New(), binding: target.NewBinding("opentsdb")}
+	// OpenTSDB itself has neither TLS nor authentication: both are for a
+	// proxy in front of it (basic authentication). Asked of OpenTSDB
+	// itself, TLS is target.ErrNoTLS.
+	e, err := httpclient.NewEndpoint(o, DefaultPort)
+	if err != nil {
+		return nil, fmt.Errorf("opentsdb: %w", err)
+	}
+	e.Authorization = httpclient.UserAuth(o)
+	t := &Target{base: e.Base, db: metricPart(o.DatabaseOr("tsbench")), client: e.Client(), binding: target.NewBinding("opentsdb")}
 	if _, err := t.ServerVersion(ctx); err != nil {
 		return nil, err
 	}
