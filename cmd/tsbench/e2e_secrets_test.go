@@ -27,8 +27,8 @@ const (
 )
 
 // A database password, given in a .properties file, in a YAML file, on the
-// command line (--set PASSWORD=…; there is no --password flag) and in the
-// environment (TSBENCH_PASSWORD), reaches a MariaDB server that checks it —
+// command line (--set PASSWORD=…; there is no --password flag), in a file
+// (PASSWORD_FILE) and in the environment (TSBENCH_PASSWORD), reaches a MariaDB server that checks it —
 // each run writes and verifies its points — and appears in nothing tsbench
 // writes: the console (stdout and stderr of every command), the JSON
 // summary, the run directory's CSVs and summary, the HDR log, the results
@@ -67,6 +67,9 @@ func TestSecretsNeverWritten(t *testing.T) {
 			return []string{"--config", inputFile(t, input, "config.yaml", "password: "+pw+"\n")}
 		}},
 		{name: "flag", args: func(pw string) []string { return []string{"--set", "PASSWORD=" + pw} }, store: pgStore},
+		{name: "password file", args: func(pw string) []string {
+			return []string{"--set", "PASSWORD_FILE=" + inputFile(t, input, "password", pw+"\n")}
+		}},
 		{name: "environment", env: func(pw string) []string {
 			return []string{"TSBENCH_PASSWORD=" + pw, "TSBENCH_RESULTS=" + mysqlStore}
 		}},
@@ -424,4 +427,42 @@ func pgRows(t *testing.T, url string) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// A token, given with --set TOKEN=… or in a file (TOKEN_FILE), goes with a
+// whole run (victoriametrics sends it as a bearer; the VictoriaMetrics of
+// scripts/services takes requests without authentication, so the run
+// succeeds) and appears in nothing tsbench writes: the console, the JSON
+// summary (where token and token_file are redacted), the run directory,
+// the HDR log, the results store and --print-config.
+func TestTokenNeverWritten(t *testing.T) {
+	targettest.RequireServer(t, "victoriametrics", "127.0.0.1:8428")
+	token := secret(t)
+	input := t.TempDir()
+	clean := []string{"TSBENCH_PASSWORD=", "TSBENCH_RESULTS=", "TSBENCH_DATA_DIR="}
+	for _, w := range []struct{ name, set, redacted string }{
+		{"flag", "TOKEN=" + token, "token"},
+		{"token file", "TOKEN_FILE=" + inputFile(t, input, "token", token+"\n"), "token_file"},
+	} {
+		t.Run(w.name, func(t *testing.T) {
+			dir := t.TempDir()
+			r := tsbench(t, clean, "run", "--data-dir", dir, "--json", filepath.Join(dir, "s.json"), "--hdr-log", dir,
+				"--target", "victoriametrics", "--set", "DB_NAME=tsbench_token", "--set", w.set,
+				"--devices", "4", "--clients", "2", "--loop", "20", "--quiet")
+			if r.code != 0 || !strings.Contains(r.stdout, "Verify: stored") || !strings.Contains(r.stdout, ": OK") {
+				t.Fatalf("exit %d: the run did not write and verify\n%s\n%s", r.code, r.stdout, r.stderr)
+			}
+			s := readSummary(t, filepath.Join(dir, "s.json"))
+			if s.Config["token"] != config.Redacted || s.Config[w.redacted] != config.Redacted {
+				t.Fatalf("summary: token %v, %s %v; want both %q", s.Config["token"], w.redacted, s.Config[w.redacted], config.Redacted)
+			}
+			p := mustRun(t, clean, "run", "--print-config", "--target", "victoriametrics", "--set", w.set)
+			for _, o := range []result{r, p} {
+				noSecret(t, "output of tsbench", o.stdout+o.stderr, []string{token})
+			}
+			if n := noSecretInFiles(t, dir, []string{token}); n < 3 {
+				t.Fatalf("only %d files written: the check saw too little", n)
+			}
+		})
+	}
 }
