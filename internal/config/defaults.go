@@ -25,6 +25,7 @@ func Default() *Config {
 		Database:      "test",
 		TargetOptions: map[string]string{},
 		TLS:           "off",
+		SSLProtocol:   "TLS",
 
 		WorkMode:      workModeDefault,
 		DeleteData:    true,
@@ -116,6 +117,7 @@ var IoTBenchmarkDefaults = []struct{ Key, Value string }{
 	{"LOOP", "100"},
 	{"OPERATION_PROPORTION", "1:0:0:0:0:0:0:0:0:0:0"},
 	{"OPERATION_ORDER", "random"},
+	{"QUERY_DEVICE_SELECTION", "iot-benchmark"},
 	{"INIT_WAIT_TIME", "1000"},
 	{"IS_QUIET_MODE", "true"},
 }

@@ -168,7 +168,15 @@ var keyTable = concat(
 		key("TLS_KEY_FILE", "PEM private key of TLS_CERT_FILE", textField(func(c *Config) *string { return &c.TLSKeyFile }, false)),
 		key("TLS_SERVER_NAME", "host name the server's certificate must carry (default: HOST)",
 			textField(func(c *Config) *string { return &c.TLSServerName }, false)),
-		key("USE_SSL", "IoT-benchmark's TLS switch: true is TLS=on", useSSL()),
+		key("USE_SSL", "IoT-benchmark's TLS switch: true is TLS=on (false leaves TLS as set)", useSSL()),
+		key("TRUST_STORE_PATH", "IoT-benchmark's Java trust store, JKS or PKCS#12: when TLS is on, its trusted certificates "+
+			"are authorities the server's chain is checked against (with TLS_CA_FILE's)",
+			textField(func(c *Config) *string { return &c.TrustStore }, false)),
+		key("TRUST_STORE_PWD", "password of TRUST_STORE_PATH, which checks the store's integrity",
+			textField(func(c *Config) *string { return &c.TrustStorePwd }, false)),
+		key("SSL_PROTOCOL", "IoT-benchmark's TLS protocol, as Java names it: TLS and TLSv1.3 offer TLS 1.2 and 1.3, "+
+			"TLSv1.2 TLS 1.2 at most; older versions are never offered",
+			oneOf(func(c *Config) *string { return &c.SSLProtocol }, "TLS", "TLSv1.2", "TLSv1.3")),
 		key("PASSWORD_FILE", "file whose content (less a final line break) is PASSWORD, so that it is neither typed on a command line nor kept in a configuration",
 			secretFile(func(c *Config) (*string, *string) { return &c.Password, &c.PasswordFile })),
 		key("TOKEN", "authentication token: Authorization: Token for influxdb (InfluxDB 2.x/3.x, and 1.x's v1 API where it takes one), "+
@@ -329,8 +337,10 @@ var keyTable = concat(
 		key("GROUP_BY_TIME_UNIT", "Q7 bucket length in milliseconds",
 			intField(func(c *Config) *int64 { return &c.GroupByUnit }, 1, math.MaxInt64), unit("ms")),
 		key("QUERY_SEED", "seed of query parameters", intField(func(c *Config) *int64 { return &c.QuerySeed }, math.MinInt64, math.MaxInt64)),
-		key("QUERY_DEVICE_SELECTION", "how a query picks devices: random (IoT-benchmark) or owned (each client reads its own devices in turn, e.g. to read every series once)",
-			oneOf(func(c *Config) *string { return &c.QuerySelection }, "random", "owned")),
+		key("QUERY_DEVICE_SELECTION", "how a query picks devices and sensors: random (tsbench's draws from QUERY_SEED, "+
+			"client and query number), iot-benchmark (IoT-benchmark's java.util.Random draws, the default of a .properties file; "+
+			"the first device's sensors serve every device of a query) or owned (each client reads its own devices in turn, e.g. to read every series once)",
+			oneOf(func(c *Config) *string { return &c.QuerySelection }, "random", "iot-benchmark", "owned")),
 	)),
 	group("TPC-C (WORKLOAD = tpcc)", keys(
 		key("WORKLOAD", "what the run does: timeseries (writes and Q1..Q10) or tpcc (TPC-C's five transactions; "+
@@ -366,6 +376,8 @@ var keyTable = concat(
 		key("REMARK", "free text stored with the run", textField(func(c *Config) *string { return &c.Remark }, false)),
 		key("THRESHOLDS", "pass/fail criteria checked after the run; a failure exits 99 (YAML: a list; elsewhere ';'-separated; --threshold adds more)",
 			thresholdList(), list(";")),
+		key("OUTPUTS", "send every second of the run, as it closes, to these receivers (YAML: a list; elsewhere ';'-separated; --out adds more)",
+			outputList(), list(";")),
 	)),
 	group("IoT-benchmark keys whose default tsbench always runs (other values refused)", defaultOnlyKeys()),
 	group("Accepted for IoT-benchmark compatibility, not used", ignoredKeys()),
@@ -479,8 +491,8 @@ func ignoredKeys() []Key {
 		ignored("IoT-benchmark adapter setting; pass target settings with target_options",
 			"HTTP_CLIENT_POOL_SIZE", "COMPRESSION", "TIMESCALEDB_REPLICATION_FACTOR", "TDENGINE_WAL_LEVEL",
 			"TDENGINE_REPLICA", "INFLUXDB_ORG", "DOLPHINDB_DEVICE_HASH_BUCKETS"),
-		ignored("Java key stores are not read: give the authorities as PEM with TLS_CA_FILE, a client certificate with TLS_CERT_FILE and TLS_KEY_FILE",
-			"TRUST_STORE_PATH", "TRUST_STORE_PWD", "KEY_STORE_PATH", "KEY_STORE_PWD", "SSL_PROTOCOL"),
+		ignored("a client certificate is not read from a Java key store: give it and its key as PEM with TLS_CERT_FILE and TLS_KEY_FILE",
+			"KEY_STORE_PATH", "KEY_STORE_PWD"),
 		ignored("the IoTDB REST interface is not a tsbench target", "REST_*"),
 		ignored("tsbench samples the server's CPU, memory, disk and network itself (--resources, tsbench monitor)",
 			"MONITOR_INTERVAL", "NET_DEVICE"),

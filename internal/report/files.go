@@ -48,7 +48,8 @@ func WriteJSONValue(path string, v any) error {
 
 // WriteCSV writes result.csv, latency.csv and intervals.csv into dir, the
 // first two with the columns and 2-decimal numbers of IoT-benchmark's
-// data/csvOutput matrices so that the same spreadsheet reads both.
+// data/csvOutput matrices so that the same spreadsheet reads both, and
+// test-result.csv, the whole run in IoT-benchmark's one-file layout.
 func WriteCSV(dir string, s *summary.Summary) error {
 	files := []struct {
 		name string
@@ -57,6 +58,9 @@ func WriteCSV(dir string, s *summary.Summary) error {
 		{ResultCSV, resultRecords(s.Operations)},
 		{LatencyCSV, latencyRecords(s.Operations)},
 		{IntervalsCSV, intervalRecords(s.Intervals)},
+	}
+	if err := writeAtomic(filepath.Join(dir, IoTBenchmarkCSV), iotBenchmarkCSV(s)); err != nil {
+		return err
 	}
 	for _, f := range files {
 		data, err := encodeCSV(f.rows)

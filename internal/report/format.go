@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -71,20 +72,29 @@ func ShortDuration(d time.Duration) string {
 func f2(v float64) string { return fmt.Sprintf("%.2f", v) }
 
 // javaF2 is Java's String.format("%.2f", v), which IoT-benchmark's matrices
-// use: the exact binary value rounded half up, where Go's %.2f rounds a
-// tie to even (0.125 is "0.13" in Java, "0.12" in Go). A value that only
-// looks like a tie (2.675 is 2.67499999... in binary) rounds down in both.
+// use. Java rounds the shortest decimal that reads back as v (the digits of
+// Double.toString) half up, away from zero: 0.125 is "0.13" and 2.675 and
+// 1.005 are "2.68" and "1.01" in Java 17, where Go's %.2f rounds the exact
+// binary value (2.67499999..., 1.00499999...) to nearest, ties to even
+// ("0.12", "2.67", "1.00").
 func javaF2(v float64) string {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return f2(v)
 	}
-	exact := new(big.Float).SetFloat64(v).Text('f', 1100) // every binary fraction ends by then
-	dot := strings.IndexByte(exact, '.')
-	if tail := strings.TrimRight(exact[dot+3:], "0"); tail != "5" {
-		return f2(v) // not a tie: both round to nearest
+	r, ok := new(big.Rat).SetString(strconv.FormatFloat(v, 'g', -1, 64))
+	if !ok {
+		return f2(v)
 	}
-	away := math.Copysign(0.005, v)
-	return f2(v + away) // a tie: half up, away from zero as Java's HALF_UP
+	neg := r.Sign() < 0 || math.Signbit(v) && v != 0
+	r.Abs(r)
+	r.Mul(r, big.NewRat(100, 1)).Add(r, big.NewRat(1, 2))
+	hundredths := new(big.Int).Quo(r.Num(), r.Denom()) // floor: r is not negative
+	digits := fmt.Sprintf("%03d", hundredths)
+	out := digits[:len(digits)-2] + "." + digits[len(digits)-2:]
+	if neg {
+		out = "-" + out
+	}
+	return out
 }
 
 // oneLine collapses runs of whitespace (including newlines of multi-line

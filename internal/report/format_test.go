@@ -56,13 +56,14 @@ func TestGroupThousands(t *testing.T) {
 	}
 }
 
-// javaF2 rounds as Java's String.format("%.2f") does (HALF_UP on the exact
-// binary value), which IoT-benchmark's matrices print.
+// javaF2 rounds as Java's String.format("%.2f") does: the values and
+// answers are Java 17's own (HALF_UP on the shortest decimal of the value).
 func TestJavaF2(t *testing.T) {
 	for v, want := range map[float64]string{
 		0.125: "0.13", 0.375: "0.38", 2.625: "2.63", -0.125: "-0.13", // exact ties: up, away from zero
-		2.675: "2.67", 1.005: "1.00", 0.115: "0.12", // look like ties, are not in binary
-		0: "0.00", 175260.544: "175260.54", 55934.345: "55934.35", 1e9: "1000000000.00",
+		2.675: "2.68", 1.005: "1.01", 0.115: "0.12", -2.675: "-2.68", 0.005: "0.01", 9.995: "10.00", // ties in decimal
+		-0.001: "-0.00", 1e-7: "0.00", 0.994999: "0.99", 1234.5: "1234.50", 1e20: "100000000000000000000.00",
+		0: "0.00", 175260.544: "175260.54", 55934.345: "55934.35", 1e9: "1000000000.00", 123456789.125: "123456789.13",
 	} {
 		if got := javaF2(v); got != want {
 			t.Errorf("javaF2(%v) = %s, want %s", v, got, want)

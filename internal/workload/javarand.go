@@ -27,3 +27,19 @@ func (r *javaRandom) next(bits uint) int64 {
 func (r *javaRandom) nextDouble() float64 {
 	return float64(r.next(26)<<27+r.next(27)) / (1 << 53)
 }
+
+// nextInt is Random.nextInt(bound): uniform in [0, bound), rejecting the
+// draws that would bias it, with Java's int arithmetic (it wraps).
+func (r *javaRandom) nextInt(bound int32) int32 {
+	v := int32(r.next(31))
+	m := bound - 1
+	if bound&m == 0 { // a power of two: the high bits
+		return int32((int64(bound) * int64(v)) >> 31)
+	}
+	for u := v; ; u = int32(r.next(31)) {
+		v = u % bound
+		if u-v+m >= 0 {
+			return v
+		}
+	}
+}

@@ -23,6 +23,7 @@ type Queries struct {
 	all     []int
 	numeric []int
 	owned   []ts.Device // QUERY_DEVICE_SELECTION=owned: the client's devices
+	java    *javaDraws  // QUERY_DEVICE_SELECTION=iot-benchmark
 	devs    []*ts.Device
 	sens    []int
 	draw    picker // scratch of the draws, reused: a query allocates nothing
@@ -31,8 +32,11 @@ type Queries struct {
 // NewQueries prepares the query builder of one client.
 func NewQueries(c *config.Config, s *ts.Schema, client int) *Queries {
 	q := &Queries{cfg: c, schema: s, client: uint64(client), seed: uint64(c.QuerySeed)}
-	if c.QuerySelection == "owned" {
+	switch c.QuerySelection {
+	case SelectOwned:
 		q.owned = ClientDevices(s, c.Clients, client)
+	case SelectIoTBenchmark:
+		q.java = newJavaDraws(c.QuerySeed, client)
 	}
 	for i, sn := range s.Sensors {
 		q.all = append(q.all, i)
@@ -56,9 +60,12 @@ func (q *Queries) Next(kind ts.QueryKind, dst *ts.Query) {
 	if kind.HasValueFilter() || (kind.Aggregates() && c.QueryAggregate.NeedsNumeric()) {
 		pool = q.numeric
 	}
-	if q.owned != nil {
+	switch {
+	case q.owned != nil:
 		q.inTurn(pool, q.drawn-1)
-	} else {
+	case q.java != nil:
+		q.devs, q.sens = q.java.draw(q.schema, c.QueryDevices, c.QuerySensors, len(pool) < len(q.all), q.devs[:0], q.sens[:0])
+	default:
 		q.devs = q.devs[:0]
 		for _, i := range q.draw.pick(len(q.schema.Devices), c.QueryDevices, key) {
 			q.devs = append(q.devs, &q.schema.Devices[i])
@@ -80,6 +87,13 @@ func (q *Queries) Next(kind ts.QueryKind, dst *ts.Query) {
 		Bucket:  c.GroupByUnit,
 	}
 }
+
+// The device selections of QUERY_DEVICE_SELECTION.
+const (
+	SelectRandom       = "random"        // tsbench's hash draws
+	SelectOwned        = "owned"         // each client's own devices in turn
+	SelectIoTBenchmark = "iot-benchmark" // IoT-benchmark's java.util.Random draws
+)
 
 // windowKind is the kind whose window sequence a kind follows: Q9 and Q10
 // are Q2 and Q3 in descending order, and in IoT-benchmark they draw their
