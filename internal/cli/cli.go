@@ -94,7 +94,7 @@ verifies what the database stored.`,
 	root.SetErr(stderr)
 	root.AddCommand(newRunCmd(stdout, stderr), newScenariosCmd(stdout), newTargetsCmd(stdout), newKeysCmd(stdout), newVersionCmd(stdout))
 	root.AddCommand(newRunsCmd(stdout, stderr), newReportCmd(stdout, stderr), newCompareCmd(stdout), newMonitorCmd(stdout, stderr))
-	root.AddCommand(newMergeCmd(stdout, stderr), newGenerateCmd(stdout, stderr))
+	root.AddCommand(newMergeCmd(stdout, stderr), newGenerateCmd(stdout, stderr), newDataCmd(stdout))
 	addCompletions(root)
 	return root
 }

@@ -151,7 +151,6 @@ func (im *sortImport) record(c *csvFile, l *csvLayout, rec []string, line int64)
 		r.sensor = im.scan.index[strings.TrimSpace(rec[l.sensor])]
 		if c.missing(l.value) {
 			if im.o.inspect != nil {
-				im.o.inspect.Missing++
 				r.values = []string{absent}
 				return r, nil
 			}
@@ -169,7 +168,6 @@ func (im *sortImport) record(c *csvFile, l *csvLayout, rec []string, line int64)
 		if c.missing(col) {
 			if im.o.inspect != nil {
 				r.values[k] = absent
-				im.o.inspect.Missing++
 				continue
 			}
 			return r, inputErr(c, line, l.header[col], "empty value: tsbench replays complete rows (a value for every sensor at every time); "+
@@ -236,6 +234,7 @@ func (im *sortImport) write(t *table, r *sortRecord) error {
 	}
 	for i, v := range r.values {
 		if v == absent {
+			im.o.inspect.Missing++
 			v = zeroText(b.Columns[i].Type) // an inspection's stand-in
 		}
 		if err := appendValue(&b.Columns[i], v); err != nil {
@@ -266,7 +265,8 @@ func zeroText(ty ts.DataType) string {
 type longRow struct {
 	sortRecord // the row: device, time, the first point's file and line, values
 	have       []bool
-	collected  int
+	collected  int  // sensors with a value
+	started    bool // a record came (an inspection's may be all absent)
 }
 
 func newLongRow(sensors int) longRow {
@@ -279,7 +279,7 @@ func newLongRow(sensors int) longRow {
 // repeated row), starts the next row.
 func (im *sortImport) longPoint(t *table, r *sortRecord) error {
 	w := &im.row
-	if w.collected > 0 {
+	if w.started {
 		next := r.device != w.device || r.time != w.time
 		for s := range im.present(r) {
 			next = next || w.have[s]
@@ -290,8 +290,8 @@ func (im *sortImport) longPoint(t *table, r *sortRecord) error {
 			}
 		}
 	}
-	if w.collected == 0 {
-		w.device, w.time, w.cut, w.file, w.line = r.device, r.time, r.cut, r.file, r.line
+	if !w.started {
+		w.device, w.time, w.cut, w.file, w.line, w.started = r.device, r.time, r.cut, r.file, r.line, true
 	}
 	for s, v := range im.present(r) {
 		w.values[s], w.have[s] = v, true
@@ -321,7 +321,7 @@ func (im *sortImport) present(r *sortRecord) func(func(int, string) bool) {
 // inspection counts the lacking ones as missing points instead.
 func (im *sortImport) emit(t *table) error {
 	w := &im.row
-	if w.collected == 0 {
+	if !w.started {
 		return nil
 	}
 	if w.collected < len(w.have) {
@@ -333,12 +333,11 @@ func (im *sortImport) emit(t *table) error {
 		for s, ok := range w.have {
 			if !ok {
 				w.values[s] = absent
-				im.o.inspect.Missing++
 			}
 		}
 	}
 	clear(w.have)
-	w.collected = 0
+	w.collected, w.started = 0, false
 	return im.put(t, &w.sortRecord)
 }
 

@@ -118,7 +118,8 @@ func (in *Inspection) fromManifest(m *Manifest) {
 	in.Notes = m.Notes
 	in.Replayable = in.Missing == 0
 	if !in.Replayable {
-		in.Problem = fmt.Sprintf("%d points are missing (sparse data): tsbench replays complete rows, a value for every sensor at every time of a device", in.Missing)
+		in.Problem = fmt.Sprintf("%d point%s missing (sparse data): tsbench replays complete rows, a value for every sensor at every time of a device",
+			in.Missing, map[bool]string{true: " is", false: "s are"}[in.Missing == 1])
 	}
 	if in.DeviceColumns == nil {
 		in.DeviceColumns = []string{}
@@ -180,7 +181,7 @@ func (in *Inspection) Table() string {
 		if s.Column != "" && s.Column != s.Name {
 			col = " (from " + s.Column + ")"
 		}
-		fmt.Fprintf(&b, "  %-24s %-8s%s\n", s.Name, s.Type, col)
+		fmt.Fprintln(&b, strings.TrimRight(fmt.Sprintf("  %-24s %-8s%s", s.Name, s.Type, col), " "))
 	}
 	row("Rows", "%d", in.Rows)
 	row("Points", "%d present, %d missing", in.Points, in.Missing)

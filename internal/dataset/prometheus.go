@@ -226,15 +226,13 @@ func gatherProm(im *sortImport, ps *promScan, tp timeParser, file int, name stri
 		valuesCol := bytes.Index(text, []byte(`"values"`)) + 1
 		for j, raw := range s.Values {
 			v, ok := promValue(raw)
-			if !ok {
-				if im.o.inspect != nil {
-					im.o.inspect.Missing++
-					continue
-				}
+			if !ok && im.o.inspect != nil {
+				v = absent // counted when its row is written
+			} else if !ok {
 				return lpErr(name, line, valuesCol, fmt.Sprintf("series %s of %s: values[%d] is %s, not a number: a missing value; sparse data cannot be replayed yet",
 					ps.sensors[k].Name, device, j, raw))
 			}
-			if err := im.checkValue(k, v); err != nil {
+			if err := im.checkValue(k, v); v != absent && err != nil {
 				return lpErr(name, line, valuesCol, fmt.Sprintf("values[%d]: %v", j, err))
 			}
 			tm, cut, terr := tp.millis(s.Timestamps[j])
