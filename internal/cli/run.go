@@ -154,6 +154,7 @@ Exit status: 0 success; 1 the run failed or operations failed; 2 bad input;
 	fl.StringVar(&f.hdrLog, "hdr-log", "", "also write the latency histograms as an HdrHistogram log, DIR/<run id>.hlog")
 	fl.IntVar(&f.serverPID, "server-pid", 0, "the database server's process id, to sample its CPU, memory and I/O (default: found from the service scripts' pid files)")
 	fl.BoolVar(&f.resources, "resources", true, "sample CPU, memory, disk and network of the tool, the host and the server once a second")
+	addLiveFlags(fl, &f.live)
 	cmd.PreRunE = func(*cobra.Command, []string) error { return checkRunOutputs(f.runOutputs) }
 	return cmd
 }
@@ -221,6 +222,9 @@ func loadConfig(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stderr io.Wri
 			return nil, usageError("--threshold: %v", err)
 		}
 		cfg.Thresholds = append(cfg.Thresholds, e)
+	}
+	if err := applyOuts(cfg, f.live.outs); err != nil {
+		return nil, err
 	}
 	if err := config.Resolve(cfg); err != nil {
 		return nil, err
@@ -380,6 +384,11 @@ func runBenchmark(cfg *config.Config, label string, out runOutputs, stdout, stde
 		}
 	}
 	watch(r, store, cfg, driver, out)
+	live, err := startLive(r, cfg, runID, label, driver, out.live, stderr)
+	if err != nil {
+		store.abandon(runID)
+		return nil, err
+	}
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -411,12 +420,17 @@ func runBenchmark(cfg *config.Config, label string, out runOutputs, stdout, stde
 		progress.Finish()
 	}
 	if err != nil {
+		_ = live.finish(nil, stderr)
 		store.abandon(runID)
 		return nil, connectError(err)
 	}
 	complete(s, cfg, runID, driver, opts.DataDir)
 	s.Replay = replay
-	return s, finishRun(s, cfg, label, dataDir, store, out, stdout, stderr)
+	liveErr := live.finish(s, stderr)
+	if err := finishRun(s, cfg, label, dataDir, store, out, stdout, stderr); err != nil {
+		return s, err
+	}
+	return s, liveErr
 }
 
 // newRunner prepares the run: of generated data, or replaying DATA.

@@ -21,6 +21,7 @@ type runOutputs struct {
 	// serverCores are the database host's cores for per-core figures
 	// (--server-cores; 0 = this machine's).
 	serverCores int
+	live        liveFlags // --out, --out-required (live.go)
 }
 
 // Deadlines of the store's work at the edges of a run. The journal bounds

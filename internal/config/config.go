@@ -164,6 +164,7 @@ type Config struct {
 	CSVOutput        bool          // CSV_OUTPUT
 	Remark           string        // REMARK
 	Thresholds       []string      // THRESHOLDS: pass/fail expressions (internal/threshold)
+	Outputs          []string      // OUTPUTS: live receivers, KIND=WHERE (internal/output/spec)
 
 	// origin records where each key was last set (file:line or "flag"), so
 	// that Resolve can point at the line to fix. Keys never set are absent.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tsbench/tsbench/internal/output/spec"
 	"github.com/tsbench/tsbench/internal/threshold"
 )
 
@@ -282,5 +283,34 @@ func thresholdList() binding {
 			return nil
 		},
 		get: func(c *Config) any { return strings.Join(c.Thresholds, "; ") },
+	}
+}
+
+// outputList binds OUTPUTS: receivers KIND=WHERE separated by ';', each
+// checked when read (internal/output/spec).
+func outputList() binding {
+	return binding{
+		allowed: spec.Allowed + "; several separated by ';'",
+		set: func(c *Config, v string) error {
+			specs, err := spec.ParseList(v, ";")
+			if err != nil {
+				return because("%v", err)
+			}
+			c.Outputs = nil
+			for _, s := range specs {
+				c.Outputs = append(c.Outputs, s.Kind+"="+s.Where)
+			}
+			return nil
+		},
+		get: func(c *Config) any {
+			shown := make([]string, len(c.Outputs))
+			for i, o := range c.Outputs {
+				shown[i] = o
+				if s, err := spec.Parse(o); err == nil {
+					shown[i] = s.String() // a password in a URL is masked
+				}
+			}
+			return strings.Join(shown, "; ")
+		},
 	}
 }

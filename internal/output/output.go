@@ -90,7 +90,7 @@ type Options struct {
 	// SendTimeout bounds one Send (default 10 s).
 	SendTimeout time.Duration
 	// CloseTimeout bounds the wait for the queues to drain when the run
-	// ends (default 10 s); what is left then is dropped.
+	// ends (default 5 s); what is left then is dropped.
 	CloseTimeout time.Duration
 }
 
@@ -102,7 +102,7 @@ func (o Options) withDefaults() Options {
 		o.SendTimeout = 10 * time.Second
 	}
 	if o.CloseTimeout <= 0 {
-		o.CloseTimeout = 10 * time.Second
+		o.CloseTimeout = 5 * time.Second
 	}
 	return o
 }

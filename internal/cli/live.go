@@ -1,0 +1,110 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/spf13/pflag"
+
+	"github.com/tsbench/tsbench/internal/config"
+	"github.com/tsbench/tsbench/internal/monitor"
+	"github.com/tsbench/tsbench/internal/output"
+	"github.com/tsbench/tsbench/internal/output/receivers"
+	"github.com/tsbench/tsbench/internal/output/spec"
+	"github.com/tsbench/tsbench/internal/runner"
+	"github.com/tsbench/tsbench/internal/summary"
+	"github.com/tsbench/tsbench/internal/target"
+)
+
+// liveFlags are the flags that show a run while it runs (internal/output).
+type liveFlags struct {
+	outs     []string // --out KIND=WHERE, added to OUTPUTS
+	required bool     // --out-required
+}
+
+func addLiveFlags(fl *pflag.FlagSet, f *liveFlags) {
+	fl.StringArrayVar(&f.outs, "out", nil, "send every second of the run, as it closes, to a receiver: "+spec.Allowed+
+		" (repeatable; adds to OUTPUTS)")
+	fl.BoolVar(&f.required, "out-required", false, "fail the run (exit 1) when an --out receiver failed or dropped samples")
+}
+
+// applyOuts adds --out to OUTPUTS from the files, each checked.
+func applyOuts(cfg *config.Config, outs []string) error {
+	for _, o := range outs {
+		s, err := spec.Parse(o)
+		if err != nil {
+			return usageError("--out %v", err)
+		}
+		cfg.Outputs = append(cfg.Outputs, s.Kind+"="+s.Where)
+	}
+	return nil
+}
+
+// liveRun is one run's exporter, or nil when there is nothing to export to.
+type liveRun struct {
+	exp *output.Exporter
+}
+
+// startLive opens the run's receivers and chains the exporter after the
+// observers already on r (the results store's OnInterval, the monitor's
+// OnSample), so that each second reaches both.
+func startLive(r *runner.Runner, cfg *config.Config, runID, label string, d *target.Driver, f liveFlags, stderr io.Writer) (*liveRun, error) {
+	if len(cfg.Outputs) == 0 {
+		return nil, nil
+	}
+	var specs []spec.Spec
+	for _, o := range cfg.Outputs {
+		s, err := spec.Parse(o) // checked when read
+		if err != nil {
+			return nil, usageError("OUTPUTS: %v", err)
+		}
+		specs = append(specs, s)
+	}
+	labels := output.Labels{RunID: runID, Group: cfg.RunGroup, Worker: strconv.Itoa(cfg.WorkerIndex), Target: d.Name,
+		Scenario: label, Phase: "measure"}
+	exp, warnings, err := receivers.Open(specs, labels, output.Options{Required: f.required}, Version)
+	for _, w := range warnings {
+		fmt.Fprintln(stderr, "tsbench: warning:", w)
+	}
+	if err != nil {
+		return nil, &exitError{ExitFailure, err}
+	}
+	if exp == nil {
+		return nil, nil
+	}
+	prev := r.OnInterval
+	r.OnInterval = func(seq int, iv summary.Interval) {
+		if prev != nil {
+			prev(seq, iv)
+		}
+		exp.Interval(seq, iv)
+	}
+	if rec, ok := r.Monitor.(*monitor.Recorder); ok {
+		prevSample := rec.OnSample
+		rec.OnSample = func(seq int, smp summary.ResourceSample) {
+			if prevSample != nil {
+				prevSample(seq, smp)
+			}
+			exp.Resources(seq, smp)
+		}
+	}
+	return &liveRun{exp: exp}, nil
+}
+
+// finish exports what the run did not hand over live, closes the receivers
+// and says on stderr what each received; s is nil for a run that failed.
+// The error is --out-required's.
+func (l *liveRun) finish(s *summary.Summary, stderr io.Writer) error {
+	if l == nil {
+		return nil
+	}
+	reports, err := l.exp.Finish(s)
+	for _, r := range reports {
+		fmt.Fprintln(stderr, "tsbench: "+r.String())
+	}
+	if err != nil {
+		return &exitError{ExitFailure, err}
+	}
+	return nil
+}
