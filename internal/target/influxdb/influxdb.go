@@ -63,7 +63,7 @@ var Driver = &target.Driver{
 	Refuses: map[string]string{
 		"-2": "IoT-benchmark's InfluxDB-2.x queries in Flux, which tsbench does not speak; tsbench writes to InfluxDB 2.x/3.x through " +
 			"/api/v2/write with a token and queries in InfluxQL on /query: --target influxdb --set target.write_path=v2 " +
-			"--set target.org=ORG --set TOKEN_FILE=FILE (the bucket is DB_NAME)",
+			"--set target.org=ORG --set TOKEN_FILE=FILE (the bucket is DB_NAME); DB_SWITCH=InfluxDB runs InfluxDB 1.x",
 	},
 	Description: "InfluxDB 1.x: line protocol over HTTP, InfluxQL queries; write_path=v2: InfluxDB 2.x/3.x's /api/v2/write with a token",
 	WritePaths:  []string{"v1", "v2"},
@@ -310,13 +310,13 @@ func (t *Target) Reconnects() int64 {
 // deleteBucketPoints deletes every point of the bucket through InfluxDB
 // 2.x's /api/v2/delete (the whole range it stores). A server without that
 // API (VictoriaMetrics, QuestDB) cannot be reset through it: the error says
-// to run without DELETE_DATA.
+// to run with IS_DELETE_DATA=false.
 func (t *Target) deleteBucketPoints(ctx context.Context) error {
 	q := url.Values{"org": {t.org}, "bucket": {t.db}}.Encode()
 	body := `{"start":"1677-09-21T00:12:43.145224194Z","stop":"2262-04-11T23:47:16.854775806Z"}`
 	if _, _, err := t.do(ctx, http.MethodPost, "/api/v2/delete?"+q, strings.NewReader(body),
 		map[string]string{"Content-Type": "application/json"}); err != nil {
-		return fmt.Errorf("%w (write_path=v2 resets a bucket through /api/v2/delete; set DELETE_DATA=false for a server without it)", err)
+		return fmt.Errorf("%w (write_path=v2 resets a bucket through /api/v2/delete; set IS_DELETE_DATA=false for a server without it)", err)
 	}
 	return nil
 }

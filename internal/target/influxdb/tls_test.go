@@ -146,8 +146,8 @@ func TestWriteV2(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer conn.Close()
-		if err := conn.Setup(ctx, &ts.Schema{}, true); err == nil || !strings.Contains(err.Error(), "set DELETE_DATA=false") {
-			t.Fatalf("error %v, want one saying to set DELETE_DATA=false", err)
+		if err := conn.Setup(ctx, &ts.Schema{}, true); err == nil || !strings.Contains(err.Error(), "set IS_DELETE_DATA=false") {
+			t.Fatalf("error %v, want one saying to set IS_DELETE_DATA=false", err)
 		}
 	})
 }
