@@ -28,16 +28,20 @@ func TestRunOverTLS(t *testing.T) {
 }
 
 // TLS asked for never becomes a plaintext connection: against the plain
-// PostgreSQL, USE_SSL=true (IoT-benchmark's switch) exits 2 saying the
-// server offers no TLS; a target without TLS refuses before connecting.
+// PostgreSQL and the plain InfluxDB (an HTTP target), USE_SSL=true
+// (IoT-benchmark's switch) exits 2 saying the server offers no TLS; a
+// target without TLS refuses before connecting.
 func TestTLSNeverPlaintext(t *testing.T) {
 	targettest.RequireServer(t, "postgres", "127.0.0.1:5433")
-	r := tsbench(t, nil, "run", "--quiet", "--results", "off", "--target", "postgres", "--set", "USE_SSL=true", "--loop", "11")
-	if r.code != 2 || !strings.Contains(r.stderr, "does not offer TLS") {
-		t.Fatalf("exit %d, want 2 saying the server offers no TLS; stderr:\n%s", r.code, r.stderr)
+	targettest.RequireServer(t, "influxdb", "127.0.0.1:8086")
+	for _, target := range []string{"postgres", "influxdb"} {
+		r := tsbench(t, nil, "run", "--quiet", "--results", "off", "--target", target, "--set", "USE_SSL=true", "--loop", "11")
+		if r.code != 2 || !strings.Contains(r.stderr, "does not offer TLS") {
+			t.Fatalf("%s: exit %d, want 2 saying the server offers no TLS; stderr:\n%s", target, r.code, r.stderr)
+		}
 	}
-	r = tsbench(t, nil, "run", "--quiet", "--target", "influxdb", "--set", "TLS=on")
+	r := tsbench(t, nil, "run", "--quiet", "--target", "hbase", "--set", "TLS=on")
 	if r.code != 2 || !strings.Contains(r.stderr, "does not connect over TLS yet") {
-		t.Fatalf("influxdb with TLS: exit %d, stderr:\n%s", r.code, r.stderr)
+		t.Fatalf("hbase with TLS: exit %d, stderr:\n%s", r.code, r.stderr)
 	}
 }

@@ -486,14 +486,30 @@ func finishRun(s *summary.Summary, cfg *config.Config, label, dataDir string, st
 func targetOptions(cfg *config.Config, d *target.Driver, dataDir string) target.Options {
 	return target.Options{Host: cfg.Host, Port: cfg.Port, User: cfg.User, Password: cfg.Password,
 		Token: cfg.Token, Database: cfg.Database, DataDir: filepath.Join(dataDir, d.Name), Extra: cfg.TargetOptions,
-		TLS: target.TLS{Mode: cfg.TLS, CAFile: cfg.TLSCAFile, CertFile: cfg.TLSCertFile, KeyFile: cfg.TLSKeyFile,
-			ServerName: cfg.TLSServerName}}
+		TLS: tlsSettings(cfg)}
+}
+
+// tlsSettings are cfg's TLS keys, IoT-benchmark's trust store and protocol
+// with them.
+func tlsSettings(cfg *config.Config) target.TLS {
+	return target.TLS{Mode: cfg.TLS, CAFile: cfg.TLSCAFile, CertFile: cfg.TLSCertFile, KeyFile: cfg.TLSKeyFile,
+		ServerName: cfg.TLSServerName, TrustStore: cfg.TrustStore, TrustStorePassword: cfg.TrustStorePwd,
+		Protocol: cfg.SSLProtocol}
 }
 
 // checkTLS refuses TLS asked of a target that cannot connect over it: the
 // alternative would be a plaintext connection carrying the password.
 func checkTLS(cfg *config.Config, d *target.Driver) error {
-	if cfg.TLS == "off" || d.Caps.TLS {
+	if cfg.TLS == "off" {
+		return nil
+	}
+	if d.Caps.TLS {
+		// The files are read now: a wrong path, a store that does not open
+		// with its password or a protocol not offered is bad input, found
+		// before the run rather than by its first connection.
+		if _, err := tlsSettings(cfg).Config(cfg.Host); err != nil {
+			return usageError("%v", err)
+		}
 		return nil
 	}
 	var with []string

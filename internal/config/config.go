@@ -35,6 +35,9 @@ type Config struct {
 	TLSCertFile   string            // TLS_CERT_FILE
 	TLSKeyFile    string            // TLS_KEY_FILE
 	TLSServerName string            // TLS_SERVER_NAME
+	TrustStore    string            // TRUST_STORE_PATH: a Java trust store (JKS or PKCS#12)
+	TrustStorePwd string            // TRUST_STORE_PWD (secret: never printed)
+	SSLProtocol   string            // SSL_PROTOCOL: TLS, TLSv1.2 or TLSv1.3, as Java names them
 	Database      string            // DB_NAME
 	TargetOptions map[string]string // target-specific settings (YAML target_options, --set target.KEY=V)
 	DataDir       string            // where embedded databases and run results go

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -101,4 +102,22 @@ func startJVMTLS(t testing.TB, service string, port int, env ...string) string {
 	t.Logf("a TLS-only %s answers on 127.0.0.1:%d after %s", service, port, time.Since(start).Round(time.Second))
 	t.Cleanup(func() { run("stop", time.Minute) })
 	return ca
+}
+
+// WriteTrustStore makes with keytool, beside caFile, a Java trust store of
+// storeType (JKS or PKCS12) holding caFile's authority as a trusted
+// certificate, as IoT-benchmark's TRUST_STORE_PATH takes one, and returns
+// its path. Without keytool (a JDK) the test is skipped, or fails in CI.
+func WriteTrustStore(t testing.TB, caFile, storeType, password string) string {
+	t.Helper()
+	if _, err := exec.LookPath("keytool"); err != nil {
+		Require(t, "Java trust stores are made by keytool (a JDK: scripts/services/cassandra.sh install)")
+	}
+	path := filepath.Join(filepath.Dir(caFile), "truststore."+strings.ToLower(storeType))
+	out, err := exec.Command("keytool", "-importcert", "-noprompt", "-alias", "ca", "-file", caFile,
+		"-keystore", path, "-storetype", storeType, "-storepass", password).CombinedOutput()
+	if err != nil {
+		t.Fatalf("keytool: %v\n%s", err, out)
+	}
+	return path
 }

@@ -34,8 +34,18 @@ func TestTLS(t *testing.T) {
 			t.Fatal("a plaintext session to a TLS-only port opened")
 		}
 	})
-	cases := append(targettest.TLSCases(ca, testenv.WriteCerts(t, t.TempDir())),
-		targettest.TLSCase{Name: "system CAs", TLS: target.TLS{Mode: "on"}, Want: "certificate signed by unknown authority"})
+	otherCA := testenv.WriteCerts(t, t.TempDir())
+	// IoT-benchmark's USE_SSL with TRUST_STORE_PATH and TRUST_STORE_PWD: a
+	// Java trust store, JKS or PKCS#12, as keytool makes them.
+	const storePwd = "trust-store-pw"
+	cases := append(targettest.TLSCases(ca, otherCA),
+		targettest.TLSCase{Name: "system CAs", TLS: target.TLS{Mode: "on"}, Want: "certificate signed by unknown authority"},
+		targettest.TLSCase{Name: "JKS trust store", TLS: target.TLS{Mode: "on",
+			TrustStore: testenv.WriteTrustStore(t, ca, "JKS", storePwd), TrustStorePassword: storePwd}},
+		targettest.TLSCase{Name: "PKCS12 trust store of another CA", TLS: target.TLS{Mode: "on",
+			TrustStore: testenv.WriteTrustStore(t, otherCA, "PKCS12", storePwd), TrustStorePassword: storePwd},
+			Want: "certificate signed by unknown authority"},
+		targettest.TLSCase{Name: "SSL_PROTOCOL TLSv1.2", TLS: target.TLS{Mode: "on", CAFile: ca, Protocol: "TLSv1.2"}})
 	targettest.RunTLS(t, cases, func(ctx context.Context, tls target.TLS) (bool, error) {
 		tg, err := Driver.Open(ctx, target.Options{Port: testenv.IoTDBTLSPort, TLS: tls})
 		if err != nil {

@@ -1,0 +1,48 @@
+package main
+
+import (
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/tsbench/tsbench/internal/testenv"
+)
+
+// IoT-benchmark's TLS keys, as its .properties file gives them, reach
+// IoTDB: USE_SSL=true with TRUST_STORE_PATH (a JKS trust store made by
+// keytool) and TRUST_STORE_PWD runs against an IoTDB whose RPC port takes
+// TLS only, verified, writing and checking every point, and the header says
+// the server is verified. A TRUST_STORE_PWD that does not open the store
+// exits 2 before connecting, naming the key and not the password.
+func TestIoTBenchmarkTrustStore(t *testing.T) {
+	ca := testenv.StartIoTDBTLS(t)
+	const pw = "trust-store-pw-7"
+	jks := testenv.WriteTrustStore(t, ca, "JKS", pw)
+	dir := t.TempDir()
+	props := func(name, storePwd string) string {
+		return writeInputFile(t, dir, name, "DB_SWITCH=IoTDB-200-SESSION_BY_TABLET\nHOST=127.0.0.1\nPORT="+
+			strconv.Itoa(testenv.IoTDBTLSPort)+"\nUSE_SSL=true\nTRUST_STORE_PATH="+jks+"\nTRUST_STORE_PWD="+storePwd+"\n")
+	}
+	js := filepath.Join(dir, "s.json")
+	r := tsbench(t, nil, "run", "--properties", props("tls.properties", pw), "--quiet", "--data-dir", dir, "--json", js,
+		"--loop", "20", "--devices", "4", "--sensors", "4", "--clients", "2")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", r.code, tail(r.stdout, 30), r.stderr)
+	}
+	if !strings.Contains(r.stderr, "TLS on: the server's certificate chain and host name are verified") {
+		t.Errorf("the header does not say the server is verified:\n%s", r.stderr)
+	}
+	if s := readSummary(t, js); s.Verify == nil || !s.Verify.OK || s.Verify.StoredPoints == 0 {
+		t.Fatalf("verify %+v", s.Verify)
+	}
+
+	const wrong = "not-the-store-pw"
+	r = tsbench(t, nil, "run", "--properties", props("wrong.properties", wrong), "--quiet", "--results", "off")
+	if r.code != 2 || !strings.Contains(r.stderr, "TRUST_STORE_PATH "+jks+": a JKS trust store that does not open with TRUST_STORE_PWD") {
+		t.Fatalf("wrong TRUST_STORE_PWD: exit %d, want 2 naming the key; stderr:\n%s", r.code, r.stderr)
+	}
+	if strings.Contains(r.stdout+r.stderr, wrong) {
+		t.Fatalf("the output carries TRUST_STORE_PWD:\n%s\n%s", r.stdout, r.stderr)
+	}
+}
