@@ -175,3 +175,48 @@ func TestEndpointPlain(t *testing.T) {
 		t.Fatalf("endpoint %+v", e.Port(9000))
 	}
 }
+
+// Over TLS as in plaintext, a cancelled context ends a request the server
+// never answers at once, by closing the connection under the TLS layer.
+func TestTLSCancelAborts(t *testing.T) {
+	dir := t.TempDir()
+	ca := testenv.WriteCerts(t, dir)
+	pair, err := tls.LoadX509KeyPair(filepath.Join(dir, "server.crt"), filepath.Join(dir, "server.key"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := tls.Listen("tcp", "127.0.0.1:0", &tls.Config{Certificates: []tls.Certificate{pair}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() { defer c.Close(); io.Copy(io.Discard, c) }() // reads, never answers
+		}
+	}()
+	port := ln.Addr().(*net.TCPAddr).Port
+	e, err := endpointFor(target.TLS{Mode: "on", CAFile: ca}, "127.0.0.1", port)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := e.Poster("/write")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(200*time.Millisecond, cancel)
+	start := time.Now()
+	err = p.Post(ctx, tlsBody(100))
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("error %v, want context.Canceled", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("the cancelled request returned after %v", d)
+	}
+}
