@@ -34,6 +34,13 @@ func importCSV(files []string, dir string, o ImportOptions) (*Manifest, error) {
 	}
 	im := newSortImport(dir, files, scan.sensors, scan.layouts[0].kind == layoutLong, o)
 	im.scan = scan
+	// An inferred number type read every value of its column in the first
+	// pass: the second need not parse them again before the sort.
+	im.trusted = make([]bool, len(scan.sensors))
+	for k, sn := range scan.sensors {
+		_, declared := o.Types[sn.Name]
+		im.trusted[k] = !declared && sn.Type != ts.Boolean && sn.Type != ts.Text
+	}
 	defer im.cleanup()
 	return t.fill(files, func(i int, name string) error {
 		if err := im.gather(i, name); err != nil {
@@ -70,11 +77,13 @@ type sortImport struct {
 	wrote   bool
 	sparse  string // the format's words for a row lacking sensors
 	current string // the device whose rows the table holds unflushed
+	names   map[string]string
+	trusted []bool // by sensor: its values need no check before the sort
 }
 
 func newSortImport(dir string, files []string, sensors []ts.Sensor, long bool, o ImportOptions) *sortImport {
 	return &sortImport{files: files, sensors: sensors, long: long, o: o, sorter: newRowSorter(dir), repeats: newRowSorter(dir),
-		tags: map[string][]ts.Tag{}, check: newCheckBatch(sensors), sparse: "sensor(s)"}
+		tags: map[string][]ts.Tag{}, check: newCheckBatch(sensors), sparse: "sensor(s)", names: map[string]string{}}
 }
 
 func (im *sortImport) cleanup() {
@@ -93,6 +102,9 @@ func newCheckBatch(sensors []ts.Sensor) *ts.Batch {
 // checkValue reports whether text is a value of sensor i, before the sort
 // takes the value away from its line.
 func (im *sortImport) checkValue(i int, text string) error {
+	if im.trusted != nil && im.trusted[i] {
+		return nil
+	}
 	c := &im.check.Columns[i]
 	if err := appendValue(c, text); err != nil {
 		return err
@@ -145,8 +157,8 @@ func (im *sortImport) record(c *csvFile, l *csvLayout, rec []string, line int64)
 	if err != nil {
 		return sortRecord{}, inputErr(c, line, l.header[l.time], err.Error())
 	}
-	// Clones: the reader's fields share the whole line's memory.
-	r := sortRecord{device: strings.Clone(device), time: tm, cut: cut, line: line, sensor: -1}
+	// Copies: the reader's fields share the whole line's memory.
+	r := sortRecord{device: im.intern(device), time: tm, cut: cut, line: line, sensor: -1}
 	if l.kind == layoutLong {
 		r.sensor = im.scan.index[strings.TrimSpace(rec[l.sensor])]
 		if c.missing(l.value) {
@@ -176,9 +188,39 @@ func (im *sortImport) record(c *csvFile, l *csvLayout, rec []string, line int64)
 		if err := im.checkValue(k, rec[col]); err != nil {
 			return r, inputErr(c, line, l.header[col], err.Error())
 		}
-		r.values[k] = strings.Clone(rec[col])
+		r.values[k] = rec[col]
 	}
+	cloneValues(r.values)
 	return r, nil
+}
+
+// cloneValues copies a row's values into one new string: one allocation
+// a row rather than one a value.
+func cloneValues(values []string) {
+	n := 0
+	for _, v := range values {
+		n += len(v)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, v := range values {
+		b.WriteString(v)
+	}
+	all := b.String()
+	for i, v := range values {
+		values[i], all = all[:len(v)], all[len(v):] // absent stays equal to absent
+	}
+}
+
+// intern returns the one copy of a device name: the sort's records share
+// it rather than each holding its own.
+func (im *sortImport) intern(device string) string {
+	if d, ok := im.names[device]; ok {
+		return d
+	}
+	d := strings.Clone(device)
+	im.names[d] = d
+	return d
 }
 
 // drain writes the sorted records into the table, then the repeats.

@@ -270,9 +270,31 @@ func decodeRecord(rd *bufio.Reader, r *sortRecord) error {
 	}
 	r.cut = cut == 1
 	r.file, r.line, r.sensor = int(num()), snum(), int(snum())
+	// The values are read into one buffer and made one string, sliced:
+	// one allocation a record.
 	n := num()
+	if err == nil && n > 1<<24 {
+		err = fmt.Errorf("a record of %d values", n)
+	}
+	var lens [16]int
+	ls := lens[:0]
+	var buf []byte
 	for i := uint64(0); i < n && err == nil; i++ {
-		r.values = append(r.values, str())
+		l := num()
+		if err != nil {
+			break
+		}
+		start := len(buf)
+		buf = append(buf, make([]byte, l)...)
+		_, err = io.ReadFull(rd, buf[start:])
+		ls = append(ls, int(l))
+	}
+	if err == nil {
+		all := string(buf)
+		r.values = make([]string, len(ls))
+		for i, l := range ls {
+			r.values[i], all = all[:l], all[l:]
+		}
 	}
 	if errors.Is(err, io.EOF) {
 		err = io.ErrUnexpectedEOF // a record cut short

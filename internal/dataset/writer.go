@@ -29,8 +29,8 @@ type Writer struct {
 	f        *os.File
 	offset   int64
 	m        Manifest
-	pending  [][]byte  // by device position: rows not yet in a chunk
-	times    [][]int64 // by device position: every row's time, for duplicates
+	pending  [][]byte      // by device position: rows not yet in a chunk
+	times    []deviceTimes // by device position: every row's time, for duplicates
 	buffered int
 	steps    []int64 // a sample of the gaps between a device's rows
 }
@@ -71,7 +71,7 @@ func (w *Writer) AddDevice(d Device) int {
 	d.Rows, d.Chunks, d.Duplicates = 0, nil, nil
 	w.m.Devices = append(w.m.Devices, d)
 	w.pending = append(w.pending, nil)
-	w.times = append(w.times, nil)
+	w.times = append(w.times, deviceTimes{})
 	return p
 }
 
@@ -85,12 +85,13 @@ func (w *Writer) Write(p int, b *ts.Batch) error {
 	}
 	d := &w.m.Devices[p]
 	for i, t := range b.Times {
-		if n := len(w.times[p]); n > 0 && len(w.steps) < stepSamples {
-			if gap := t - w.times[p][n-1]; gap > 0 {
+		dt := &w.times[p]
+		if dt.n > 0 && len(w.steps) < stepSamples {
+			if gap := t - dt.last; gap > 0 {
 				w.steps = append(w.steps, gap)
 			}
 		}
-		w.times[p] = append(w.times[p], t)
+		dt.add(t)
 		w.m.MinTime, w.m.MaxTime = min(w.m.MinTime, t), max(w.m.MaxTime, t)
 		before := len(w.pending[p])
 		w.pending[p] = appendRow(w.pending[p], b, i, t)
@@ -179,9 +180,11 @@ func (w *Writer) Close() (*Manifest, error) {
 	}
 	for p := range w.m.Devices {
 		d := &w.m.Devices[p]
-		d.Duplicates = duplicates(w.times[p])
+		if !w.times[p].sorted() {
+			d.Duplicates = duplicates(w.times[p].all())
+		}
 		w.m.DuplicateRows += int64(len(d.Duplicates))
-		w.times[p] = nil
+		w.times[p] = deviceTimes{}
 	}
 	if w.m.Rows == 0 {
 		w.m.MinTime, w.m.MaxTime = 0, 0
@@ -195,6 +198,43 @@ func (w *Writer) Close() (*Manifest, error) {
 		return nil, fmt.Errorf("dataset %s: %w", w.dir, err)
 	}
 	return &w.m, nil
+}
+
+// deviceTimes are a device's row times, kept compact: the differences
+// between consecutive times as varints (a regular series takes one to
+// three bytes a row, not eight), so that a file of many millions of rows
+// is imported in bounded memory.
+type deviceTimes struct {
+	deltas   []byte
+	n        int64
+	last     int64
+	unsorted bool // some time was not after the one before
+}
+
+func (dt *deviceTimes) add(t int64) {
+	if dt.n > 0 && t <= dt.last {
+		dt.unsorted = true
+	}
+	dt.deltas = binary.AppendVarint(dt.deltas, t-dt.last)
+	dt.last = t
+	dt.n++
+}
+
+// sorted reports whether every time was after the one before: then no
+// time repeats, and the times need not be read back.
+func (dt *deviceTimes) sorted() bool { return !dt.unsorted }
+
+// all returns the times.
+func (dt *deviceTimes) all() []int64 {
+	out := make([]int64, 0, dt.n)
+	var t int64
+	for b := dt.deltas; len(b) > 0; {
+		d, k := binary.Varint(b)
+		t += d
+		out = append(out, t)
+		b = b[k:]
+	}
+	return out
 }
 
 // duplicates returns the positions of the times that an earlier position

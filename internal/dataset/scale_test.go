@@ -1,0 +1,129 @@
+package dataset
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// importBytesEnv sets the size of BenchmarkImportLarge's file in MB: CI
+// runs it once at the default; the 1 GB figure is measured by hand with
+// TSBENCH_IMPORT_MB=1024.
+const importBytesEnv = "TSBENCH_IMPORT_MB"
+
+// maxImportRSS is the peak resident memory an import may reach, whatever
+// the file's size: the file is streamed, the sort spills to disk.
+const maxImportRSS = 300 << 20
+
+// writeLargeCSV writes a wide CSV file of about size bytes: 100 devices,
+// 8 DOUBLE sensors, a text time ("2006-01-02 15:04:05") each second, the
+// devices' rows interleaved as a time-sorted export's are. It returns the
+// rows written.
+func writeLargeCSV(tb testing.TB, path string, size int64) int64 {
+	f, err := os.Create(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	w.WriteString("timestamp,device,s0,s1,s2,s3,s4,s5,s6,s7\n")
+	start := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	var rows, written int64
+	line := make([]byte, 0, 256)
+	for t := 0; written < size; t++ {
+		ts := start.Add(time.Duration(t) * time.Second).Format(time.DateTime)
+		for d := 0; d < 100 && written < size; d++ {
+			line = append(line[:0], ts...)
+			line = append(line, ",dev_"...)
+			line = strconv.AppendInt(line, int64(d), 10)
+			for s := 0; s < 8; s++ {
+				line = append(line, ',')
+				line = strconv.AppendFloat(line, float64((t*7+d*13+s*101)%100000)/100, 'f', 2, 64)
+			}
+			line = append(line, '\n')
+			w.Write(line)
+			written += int64(len(line))
+			rows++
+		}
+	}
+	if err := w.Flush(); err != nil {
+		tb.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	return rows
+}
+
+// peakRSS reads the process's peak resident memory (VmHWM), in bytes; -1
+// where /proc does not say.
+func peakRSS() int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return -1
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			if err == nil {
+				return kb << 10
+			}
+		}
+	}
+	return -1
+}
+
+// resetPeakRSS starts VmHWM again from the current RSS (Linux: writing 5
+// to clear_refs), so that the peak measured is the import's.
+func resetPeakRSS() {
+	debug.FreeOSMemory()
+	os.WriteFile("/proc/self/clear_refs", []byte("5"), 0)
+}
+
+// BenchmarkImportLarge imports a generated wide CSV file (16 MB, or
+// TSBENCH_IMPORT_MB) and reports rows/s and the peak RSS of the import,
+// which must stay under 300 MB whatever the size.
+func BenchmarkImportLarge(b *testing.B) {
+	mb := int64(16)
+	if v := os.Getenv(importBytesEnv); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n <= 0 {
+			b.Fatalf("%s=%q: want a size in MB", importBytesEnv, v)
+		}
+		mb = n
+	}
+	dir := b.TempDir()
+	src := filepath.Join(dir, "large.csv")
+	rows := writeLargeCSV(b, src, mb<<20)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		out := filepath.Join(dir, fmt.Sprint("ds", i))
+		runtime.GC()
+		resetPeakRSS()
+		t0 := time.Now()
+		m, err := Import(src, out, ImportOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		secs := time.Since(t0).Seconds()
+		peak := peakRSS()
+		if m.Rows != rows || len(m.Devices) != 100 || len(m.Sensors) != 8 {
+			b.Fatalf("imported %d rows of %d devices x %d sensors, want %d rows of 100 x 8", m.Rows, len(m.Devices), len(m.Sensors), rows)
+		}
+		b.ReportMetric(float64(rows)/secs, "rows/s")
+		b.ReportMetric(float64(mb<<20)/secs/1e6, "MB/s")
+		if peak > 0 {
+			b.ReportMetric(float64(peak)/(1<<20), "peakRSS_MB")
+			if peak > maxImportRSS {
+				b.Fatalf("peak RSS %d MB importing %d MB: over %d MB", peak>>20, mb, maxImportRSS>>20)
+			}
+		}
+		os.RemoveAll(out)
+	}
+}
