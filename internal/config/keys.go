@@ -356,9 +356,11 @@ var keyTable = concat(
 			oneOf(func(c *Config) *string { return &c.TPCCTables }, "logged", "unlogged")),
 		key("TPCC_TABLESPACE", "PostgreSQL tablespace for the TPC-C tables and indexes (empty: the default)",
 			textField(func(c *Config) *string { return &c.TPCCTablespace }, false)),
-		key("TPCC_MODE", "batched (the default; PostgreSQL only, MySQL stays interactive): statements that do not need each "+
-			"other's answers share one round trip; interactive: one statement per round trip (see docs/tpcc.md)",
-			oneOf(func(c *Config) *string { return &c.TPCCMode }, "batched", "interactive")),
+		key("TPCC_MODE", "batched (the default): statements that do not need each other's answers share one round trip "+
+			"(PostgreSQL: a pgx pipeline; MySQL/MariaDB: merged into joins, IN lists, multi-row INSERTs and UPDATEs); "+
+			"interactive: one statement per round trip; procedures: one call per transaction of a server-side function "+
+			"(PostgreSQL) or stored procedure (MySQL/MariaDB) created when the run starts (see docs/tpcc.md)",
+			oneOf(func(c *Config) *string { return &c.TPCCMode }, "batched", "interactive", "procedures")),
 	)),
 	group("Analytics (event scenarios)", keys(
 		key("ANALYTICS_ENGINE", "what runs an analytics phase (das-events): sql, the target's own SQL; or spark, Apache Spark "+

@@ -87,6 +87,9 @@ func Prepare(ctx context.Context, db *sql.DB, dialectName string, cfg *Config) (
 	case cfg.Load == LoadNever && !ok:
 		return LoadResult{}, constants{}, errors.New("TPCC_LOAD = never, but the database holds no complete TPC-C load (tpcc_meta)")
 	case cfg.Load == LoadNever, cfg.Load == LoadAuto && ok && sameShape(have, want):
+		if err := prepareMode(ctx, db, d, cfg); err != nil {
+			return LoadResult{}, constants{}, err
+		}
 		return LoadResult{}, have.C, nil
 	}
 	t0 := time.Now()
@@ -103,12 +106,28 @@ func Prepare(ctx context.Context, db *sql.DB, dialectName string, cfg *Config) (
 	if err := writeMeta(ctx, db, d, want); err != nil {
 		return LoadResult{}, constants{}, fmt.Errorf("tpcc: record the load: %w", err)
 	}
+	if err := prepareMode(ctx, db, d, cfg); err != nil {
+		return LoadResult{}, constants{}, err
+	}
 	res := LoadResult{Loaded: true, Seconds: time.Since(t0).Seconds(), Rows: l.rows}
 	res.Checks, err = CheckConsistency(ctx, db, dialectName, true)
 	if err != nil {
 		return res, constants{}, err
 	}
 	return res, want.C, nil
+}
+
+// prepareMode creates what cfg's mode needs on the server beside the
+// tables: the five routines of ModeProcedures (replaced on every run, so
+// a reused load gets the routines of this version).
+func prepareMode(ctx context.Context, db *sql.DB, d *dialect, cfg *Config) error {
+	if cfg.Mode != ModeProcedures {
+		return nil
+	}
+	if err := createRoutines(ctx, db, d); err != nil {
+		return fmt.Errorf("tpcc: TPCC_MODE = procedures: %w", err)
+	}
+	return nil
 }
 
 func sameShape(a, b meta) bool {

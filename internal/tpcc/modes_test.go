@@ -6,80 +6,123 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"os"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/tsbench/tsbench/internal/target"
+	"github.com/tsbench/tsbench/internal/target/mysql"
 	"github.com/tsbench/tsbench/internal/target/postgres"
 	"github.com/tsbench/tsbench/internal/testenv"
 )
 
-var modes = []string{ModeInteractive, ModeBatched}
+var modes = []string{ModeInteractive, ModeBatched, ModeProcedures}
 
 // runClock is the time every transaction of the modes test writes, so
-// that the two modes write the same timestamps.
+// that the modes write the same timestamps.
 var runClock = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 
 // TestModesSameTables runs the same 400 transactions (one terminal, a
 // fixed seed, two warehouses so remote stock and remote customers occur)
-// in each mode on a fresh load of the real PostgreSQL, and asserts that
-// afterwards every table has the same checksum in both modes, that the
-// consistency conditions hold after each, and that batched mode needed
-// fewer round trips.
+// in each mode on a fresh load of the real PostgreSQL and MariaDB, and
+// asserts that afterwards every table has the same checksum in all three
+// modes, that the consistency conditions hold after each, that batched
+// mode needed under a third of the interactive mode's round trips, and
+// that procedures mode needed one per transaction.
 func TestModesSameTables(t *testing.T) {
-	ctx, db := postgresDB(t, "tsbench_tpcc_modes")
-	sums := map[string]map[string]string{}
-	trips := map[string]int64{}
-	for _, mode := range modes {
-		term := freshTerminal(ctx, t, db, Config{Warehouses: 2, Mode: mode, Load: LoadAlways})
-		term.now = func() time.Time { return runClock }
-		w := worker{t: term}
-		rollbacks := 0
-		for i := 0; i < 400; i++ {
-			tx := w.nextTx()
-			if err := term.run(ctx, tx); errors.Is(err, errRollback) {
-				rollbacks++
-			} else if err != nil {
-				t.Fatalf("%s: transaction %d (%s): %v", mode, i, tx, err)
+	onServersDB(t, "tsbench_tpcc_modes", func(ctx context.Context, t *testing.T, db *sql.DB, dialect string) {
+		sums := map[string]map[string]string{}
+		trips := map[string]int64{}
+		const n = 400
+		for _, mode := range modes {
+			term := freshTerminal(ctx, t, db, dialect, Config{Warehouses: 2, Mode: mode, Load: LoadAlways})
+			term.now = func() time.Time { return runClock }
+			if mode == modes[0] {
+				// The checksums must see what the transactions change.
+				loaded := tableSums(ctx, t, db, dialect)
+				defer func() {
+					for _, table := range []string{"tpcc_district", "tpcc_customer", "tpcc_orders", "tpcc_order_line", "tpcc_stock"} {
+						if loaded[table] == sums[mode][table] {
+							t.Errorf("%s: the checksum did not change in %d transactions (%s)", table, n, loaded[table])
+						}
+					}
+				}()
+			}
+			w := worker{t: term}
+			rollbacks := 0
+			for i := 0; i < n; i++ {
+				tx := w.nextTx()
+				if err := term.run(ctx, tx); errors.Is(err, errRollback) {
+					rollbacks++
+				} else if err != nil {
+					t.Fatalf("%s: transaction %d (%s): %v", mode, i, tx, err)
+				}
+			}
+			term.conn.Close()
+			trips[mode] = term.roundTrips
+			sums[mode] = tableSums(ctx, t, db, dialect)
+			t.Logf("%s %s: %d transactions, %d rollbacks, %.2f round trips per transaction", dialect, mode, n, rollbacks,
+				float64(term.roundTrips)/n)
+			if rollbacks == 0 {
+				t.Errorf("%s: no New-Order rolled back in %d transactions", mode, n)
+			}
+			checks, err := CheckConsistency(ctx, db, dialect, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !AllOK(checks) {
+				t.Errorf("%s: consistency after the run: %+v", mode, checks)
 			}
 		}
-		term.conn.Close()
-		trips[mode] = term.roundTrips
-		sums[mode] = tableSums(ctx, t, db)
-		t.Logf("%s: 400 transactions, %d rollbacks, %.1f round trips per transaction", mode, rollbacks, float64(term.roundTrips)/400)
-		checks, err := CheckConsistency(ctx, db, "postgres", false)
-		if err != nil {
-			t.Fatal(err)
+		for _, table := range tables[1:] {
+			for _, mode := range modes[1:] {
+				if a, b := sums[ModeInteractive][table], sums[mode][table]; a != b {
+					t.Errorf("%s differs: interactive %s, %s %s", table, a, mode, b)
+				}
+			}
 		}
-		if !AllOK(checks) {
-			t.Errorf("%s: consistency after the run: %+v", mode, checks)
+		if trips[ModeBatched] >= trips[ModeInteractive]/3 {
+			t.Errorf("round trips: batched %d, interactive %d; want under a third", trips[ModeBatched], trips[ModeInteractive])
 		}
-	}
-	for _, table := range tables[1:] {
-		if a, b := sums[ModeInteractive][table], sums[ModeBatched][table]; a != b {
-			t.Errorf("%s differs: interactive %s, batched %s", table, a, b)
+		if trips[ModeProcedures] != n {
+			t.Errorf("round trips: procedures %d for %d transactions; want one each", trips[ModeProcedures], n)
 		}
-	}
-	if trips[ModeBatched] >= trips[ModeInteractive]/3 {
-		t.Errorf("round trips: batched %d, interactive %d; want under a third", trips[ModeBatched], trips[ModeInteractive])
+	})
+}
+
+// onServersDB runs f as a subtest on each server of scripts/services that
+// speaks a dialect of this package, in database name (the target creates
+// it if missing); it skips a server that is not running.
+func onServersDB(t *testing.T, name string, f func(ctx context.Context, t *testing.T, db *sql.DB, dialect string)) {
+	for _, c := range servers {
+		t.Run(c.driver.Name, func(t *testing.T) {
+			ctx, db := serverDB(t, c.driver, c.addr, name)
+			f(ctx, t, db, c.driver.SQL.Dialect)
+		})
 	}
 }
 
-// postgresDB opens database name on the PostgreSQL of scripts/services
-// (the target creates it if missing); it skips without the server.
-func postgresDB(tb testing.TB, name string) (context.Context, *sql.DB) {
+// servers are the SQL servers of scripts/services this package runs on.
+var servers = []struct {
+	driver *target.Driver
+	addr   string
+}{{postgres.Driver, "127.0.0.1:5433"}, {mysql.Driver, "127.0.0.1:3307"}}
+
+// serverDB opens database name on the server at addr; it skips without
+// the server.
+func serverDB(tb testing.TB, driver *target.Driver, addr, name string) (context.Context, *sql.DB) {
 	tb.Helper()
-	const addr = "127.0.0.1:5433"
 	conn, err := net.DialTimeout("tcp", addr, 2*time.Second)
 	if err != nil {
-		testenv.Require(tb, "postgres server not running on "+addr+" (scripts/services/postgres.sh start)")
+		testenv.Require(tb, driver.Name+" server not running on "+addr+" (scripts/services/"+service(driver.Name)+".sh start)")
 	}
 	conn.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	tb.Cleanup(cancel)
-	db, err := postgres.Driver.SQL.Open(ctx, target.Options{Database: name})
+	db, err := driver.SQL.Open(ctx, target.Options{Database: name})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -89,14 +132,14 @@ func postgresDB(tb testing.TB, name string) (context.Context, *sql.DB) {
 
 // freshTerminal prepares cfg's load (seed 5, one terminal) and opens the
 // run's only terminal.
-func freshTerminal(ctx context.Context, tb testing.TB, db *sql.DB, cfg Config) *terminal {
+func freshTerminal(ctx context.Context, tb testing.TB, db *sql.DB, dialect string, cfg Config) *terminal {
 	tb.Helper()
 	cfg.Terminals, cfg.Duration, cfg.Seed, cfg.TxTimeout = 1, time.Second, 5, time.Minute
-	_, c, err := Prepare(ctx, db, "postgres", &cfg)
+	_, c, err := Prepare(ctx, db, dialect, &cfg)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	r, err := NewRun(db, "postgres", cfg, c)
+	r, err := NewRun(db, dialect, cfg, c)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -107,16 +150,25 @@ func freshTerminal(ctx context.Context, tb testing.TB, db *sql.DB, cfg Config) *
 	return terms[0]
 }
 
-// tableSums is an MD5 of every TPC-C table's rows, sorted. Timestamps are
-// reduced to null, the run's clock or another (the load's, which differs
-// from one load to the next).
-func tableSums(ctx context.Context, t *testing.T, db *sql.DB) map[string]string {
+// tableSums is a checksum of every TPC-C table's rows: on PostgreSQL an
+// MD5 of the rows as text, sorted; on MySQL the row count and the sum of
+// each row's CRC32. Timestamps are reduced to null, the run's clock or
+// another (the load's, which differs from one load to the next).
+func tableSums(ctx context.Context, t *testing.T, db *sql.DB, dialect string) map[string]string {
 	t.Helper()
+	d, err := dialectOf(dialect)
+	if err != nil {
+		t.Fatal(err)
+	}
 	sums := map[string]string{}
 	for _, table := range tables[1:] { // not tpcc_meta: it records when it was loaded
 		var cols []string
-		rows, err := db.QueryContext(ctx, `SELECT column_name, data_type FROM information_schema.columns
-			WHERE table_schema = current_schema() AND table_name = $1 ORDER BY ordinal_position`, table)
+		schema := "current_schema()"
+		if dialect == "mysql" {
+			schema = "DATABASE()"
+		}
+		rows, err := db.QueryContext(ctx, d.rebind(`SELECT column_name, data_type FROM information_schema.columns
+			WHERE table_schema = `+schema+` AND table_name = ? ORDER BY ordinal_position`), table)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -125,9 +177,11 @@ func tableSums(ctx context.Context, t *testing.T, db *sql.DB) map[string]string 
 			if err := rows.Scan(&name, &typ); err != nil {
 				t.Fatal(err)
 			}
-			if strings.HasPrefix(typ, "timestamp") {
+			if strings.HasPrefix(typ, "timestamp") || typ == "datetime" {
 				name = fmt.Sprintf("CASE WHEN %s IS NULL THEN 'null' WHEN %[1]s = '%s' THEN 'run' ELSE 'load' END",
 					name, runClock.Format("2006-01-02 15:04:05"))
+			} else if dialect == "mysql" {
+				name = fmt.Sprintf("COALESCE(CAST(%s AS CHAR), 'null')", name)
 			}
 			cols = append(cols, name)
 		}
@@ -135,6 +189,10 @@ func tableSums(ctx context.Context, t *testing.T, db *sql.DB) map[string]string 
 		var sum string
 		q := fmt.Sprintf(`SELECT md5(string_agg(r, E'\n' ORDER BY r)) FROM (SELECT ROW(%s)::text AS r FROM %s) x`,
 			strings.Join(cols, ", "), table)
+		if dialect == "mysql" {
+			q = fmt.Sprintf(`SELECT CONCAT(COUNT(*), ':', COALESCE(SUM(CRC32(CONCAT_WS('|', %s))), 0)) FROM %s`,
+				strings.Join(cols, ", "), table)
+		}
 		if err := db.QueryRowContext(ctx, q).Scan(&sum); err != nil {
 			t.Fatalf("%s: %v", table, err)
 		}
@@ -144,30 +202,37 @@ func tableSums(ctx context.Context, t *testing.T, db *sql.DB) map[string]string 
 }
 
 // BenchmarkModes runs decks of 100 transactions (the standard mix) on one
-// terminal against the real PostgreSQL, in each mode, and reports the
-// round trips and the client's CPU time (user + system, this process) per
-// transaction. CI runs it once: go test -bench . -benchtime 1x.
+// terminal against the real PostgreSQL and MariaDB, in each mode, and
+// reports per transaction the round trips the terminal waited for, the
+// client's write system calls (/proc/self/io syscw: what strace -e
+// write,sendto counts) and its CPU time (user + system, this process).
+// CI runs it once: go test -bench . -benchtime 1x.
 func BenchmarkModes(b *testing.B) {
-	ctx, db := postgresDB(b, "tsbench_tpcc_bench")
-	for _, mode := range modes {
-		b.Run(mode, func(b *testing.B) {
-			term := freshTerminal(ctx, b, db, Config{Warehouses: 1, Mode: mode, Load: LoadAuto})
-			defer term.conn.Close()
-			w := worker{t: term}
-			cpu0 := cpuTime(b)
-			b.ResetTimer()
-			for range b.N {
-				for range 100 {
-					if err := term.run(ctx, w.nextTx()); err != nil && !errors.Is(err, errRollback) {
-						b.Fatal(err)
+	for _, c := range servers {
+		b.Run(c.driver.Name, func(b *testing.B) {
+			ctx, db := serverDB(b, c.driver, c.addr, "tsbench_tpcc_bench")
+			for _, mode := range modes {
+				b.Run(mode, func(b *testing.B) {
+					term := freshTerminal(ctx, b, db, c.driver.SQL.Dialect, Config{Warehouses: 1, Mode: mode, Load: LoadAuto})
+					defer term.conn.Close()
+					w := worker{t: term}
+					trips0, cpu0, writes0 := term.roundTrips, cpuTime(b), writeCalls(b)
+					b.ResetTimer()
+					for range b.N {
+						for range 100 {
+							if err := term.run(ctx, w.nextTx()); err != nil && !errors.Is(err, errRollback) {
+								b.Fatal(err)
+							}
+						}
 					}
-				}
+					b.StopTimer()
+					n := float64(b.N * 100)
+					b.ReportMetric(float64(term.roundTrips-trips0)/n, "roundtrips/tx")
+					b.ReportMetric(float64(writeCalls(b)-writes0)/n, "writes/tx")
+					b.ReportMetric(float64((cpuTime(b)-cpu0).Microseconds())/n, "cpu-µs/tx")
+					b.ReportMetric(float64(b.Elapsed().Microseconds())/n, "µs/tx")
+				})
 			}
-			b.StopTimer()
-			n := float64(b.N * 100)
-			b.ReportMetric(float64(term.roundTrips)/n, "roundtrips/tx")
-			b.ReportMetric(float64((cpuTime(b)-cpu0).Microseconds())/n, "cpu-µs/tx")
-			b.ReportMetric(float64(b.Elapsed().Microseconds())/n, "µs/tx")
 		})
 	}
 }
@@ -179,4 +244,24 @@ func cpuTime(tb testing.TB) time.Duration {
 		tb.Fatal(err)
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// writeCalls is the number of write system calls this process has made
+// (syscw of /proc/self/io; Go writes to sockets with write(2)).
+func writeCalls(tb testing.TB) int64 {
+	data, err := os.ReadFile("/proc/self/io")
+	if err != nil {
+		tb.Skipf("no /proc/self/io: %v", err)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(line, "syscw: "); ok {
+			n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			if err != nil {
+				tb.Fatalf("/proc/self/io: %q: %v", line, err)
+			}
+			return n
+		}
+	}
+	tb.Fatalf("/proc/self/io has no syscw: %s", data)
+	return 0
 }

@@ -131,16 +131,17 @@ func (r *Run) openTerminals(ctx context.Context) ([]*terminal, error) {
 		terms = append(terms, &terminal{conn: conn, d: r.d, g: newRandom(r.cfg.Seed, int64(1000+i), r.c),
 			w: i%r.cfg.Warehouses + 1, district: i/r.cfg.Warehouses%districtsPerW + 1, warehouses: r.cfg.Warehouses,
 			stmts: map[string]string{}, now: func() time.Time { return time.Now().UTC().Truncate(time.Microsecond) },
-			batched: r.batched()})
+			mode: r.mode()})
 	}
 	return terms, nil
 }
 
-// batched says whether terminals send pgx pipelines: ModeBatched (the
-// default) on PostgreSQL. MySQL and MariaDB stay interactive: their driver
-// has no pipeline, and MySQL's UPDATE has no RETURNING.
-func (r *Run) batched() bool {
-	return r.d.name == "postgres" && r.cfg.Mode != ModeInteractive
+// mode is how the terminals send transactions; "" is ModeBatched.
+func (r *Run) mode() string {
+	if r.cfg.Mode == "" {
+		return ModeBatched
+	}
+	return r.cfg.Mode
 }
 
 // collect closes one-second intervals until the terminals end.

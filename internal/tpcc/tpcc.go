@@ -1,11 +1,12 @@
 // Package tpcc is the TPC-C workload (TPC Benchmark C, standard
 // specification revision 5.11): its nine tables, a loader for W warehouses,
-// the five transactions sent as SQL statements (not as stored procedures)
-// either batched (on PostgreSQL, statements that do not need each other's
-// answers share a pgx pipeline, as BenchBase batches them) or interactive
-// (one per round trip, as BenchmarkSQL sends them), terminals drawing the
-// standard mix, optional keying and think times, and the consistency
-// conditions checked after a run.
+// the five transactions sent in one of three modes — batched (statements
+// that do not need each other's answers share a round trip: a pgx pipeline
+// on PostgreSQL, merged statements on MySQL), interactive (one statement
+// per round trip, as BenchmarkSQL sends them) or procedures (one call of a
+// server-side routine per transaction, as HammerDB runs TPC-C) —,
+// terminals drawing the standard mix, optional keying and think times, and
+// the consistency conditions checked after a run.
 //
 // It speaks database/sql to any target that declares target.SQLAccess
 // (PostgreSQL, and with it any PostgreSQL-wire server such as openGauss or
@@ -69,13 +70,20 @@ const (
 
 // Modes: how a terminal sends a transaction's statements.
 const (
-	// ModeBatched sends, on PostgreSQL, each group of statements that do
-	// not need each other's answers in one round trip (a pgx pipeline),
-	// BEGIN and COMMIT included. Elsewhere it is ModeInteractive.
+	// ModeBatched sends each group of statements that do not need each
+	// other's answers in one round trip: on PostgreSQL as a pgx pipeline
+	// (BEGIN and COMMIT included), on MySQL and MariaDB merged into one
+	// statement (joins, IN lists, multi-row INSERT, UPDATE joined to a
+	// list of rows).
 	ModeBatched = "batched"
 	// ModeInteractive sends one statement per round trip through
 	// database/sql, as BenchmarkSQL does.
 	ModeInteractive = "interactive"
+	// ModeProcedures calls one server-side function (PostgreSQL) or
+	// stored procedure (MySQL, MariaDB) per transaction, created when the
+	// run is prepared, as HammerDB runs TPC-C; the terminal draws the
+	// input and passes it as arguments.
+	ModeProcedures = "procedures"
 )
 
 // Config is one TPC-C run.
@@ -90,7 +98,7 @@ type Config struct {
 	Load       string        // LoadAuto, LoadAlways or LoadNever
 	Seed       int64         // loader and terminal randomness
 	TxTimeout  time.Duration // per transaction
-	Mode       string        // ModeBatched ("" too) or ModeInteractive
+	Mode       string        // ModeBatched ("" too), ModeInteractive or ModeProcedures
 }
 
 // Validate reports the first setting out of range, naming its key.
@@ -109,9 +117,9 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("TPCC_LOAD = %q: allowed: %s", c.Load, strings.Join([]string{LoadAuto, LoadAlways, LoadNever}, ", "))
 	}
 	switch c.Mode {
-	case "", ModeBatched, ModeInteractive:
+	case "", ModeBatched, ModeInteractive, ModeProcedures:
 	default:
-		return fmt.Errorf("TPCC_MODE = %q: allowed: %s, %s", c.Mode, ModeBatched, ModeInteractive)
+		return fmt.Errorf("TPCC_MODE = %q: allowed: %s, %s, %s", c.Mode, ModeBatched, ModeInteractive, ModeProcedures)
 	}
 	return nil
 }

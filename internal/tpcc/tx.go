@@ -27,8 +27,9 @@ type terminal struct {
 	// trace, when set (by tests), sees every statement the terminal sends,
 	// in order, in its dialect and with its arguments.
 	trace func(query string, args []any)
-	// batched: statements go in pgx pipelines (ModeBatched on PostgreSQL).
-	batched bool
+	// mode is Config.Mode ("" taken as ModeBatched): batched goes in
+	// pgx pipelines on PostgreSQL and in merged statements on MySQL.
+	mode string
 	// roundTrips counts the requests the terminal waited for an answer
 	// to: a statement, BEGIN or COMMIT when interactive, a pipeline when
 	// batched.
@@ -49,13 +50,19 @@ func (t *terminal) sql(q string) string {
 
 // run executes one transaction of type tx inside a database transaction.
 func (t *terminal) run(ctx context.Context, tx Tx) error {
-	if t.batched {
+	switch {
+	case t.mode == ModeProcedures:
+		return t.runProcedure(ctx, tx)
+	case t.mode == ModeInteractive:
+		return t.runInteractive(ctx, tx)
+	case t.d.name == "postgres":
 		return t.runBatched(ctx, tx)
 	}
 	return t.runInteractive(ctx, tx)
 }
 
-// runInteractive sends one statement per round trip through database/sql.
+// runInteractive sends one statement per round trip through database/sql:
+// the interactive forms, or on MySQL in batched mode the merged ones.
 func (t *terminal) runInteractive(ctx context.Context, tx Tx) error {
 	t.roundTrips += 2 // BEGIN, and COMMIT or ROLLBACK
 	dbtx, err := t.conn.BeginTx(ctx, nil)
@@ -63,16 +70,25 @@ func (t *terminal) runInteractive(ctx context.Context, tx Tx) error {
 		return fmt.Errorf("begin: %w", err)
 	}
 	x := &txn{t: t, tx: dbtx, ctx: ctx}
-	switch tx {
-	case NewOrder:
+	multi := t.mode != ModeInteractive // MySQL's batched mode
+	switch {
+	case tx == NewOrder && multi:
+		err = x.newOrderMulti()
+	case tx == NewOrder:
 		err = x.newOrder()
-	case Payment:
+	case tx == Payment && multi:
+		err = x.paymentMulti()
+	case tx == Payment:
 		err = x.payment()
-	case OrderStatus:
+	case tx == OrderStatus:
 		err = x.orderStatus()
-	case Delivery:
+	case tx == Delivery && multi:
+		err = x.deliveryMulti()
+	case tx == Delivery:
 		err = x.delivery()
-	case StockLevel:
+	case tx == StockLevel && multi:
+		err = x.stockLevelMulti()
+	case tx == StockLevel:
 		err = x.stockLevel()
 	}
 	if err != nil {
