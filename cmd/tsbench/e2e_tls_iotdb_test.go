@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bytes"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -13,19 +16,21 @@ import (
 // IoTDB: USE_SSL=true with TRUST_STORE_PATH (a JKS trust store made by
 // keytool) and TRUST_STORE_PWD runs against an IoTDB whose RPC port takes
 // TLS only, verified, writing and checking every point, and the header says
-// the server is verified. A TRUST_STORE_PWD that does not open the store
-// exits 2 before connecting, naming the key and not the password.
+// the server is verified; TRUST_STORE_PWD appears in nothing it writes (the
+// console, --print-config, the data directory's files). A TRUST_STORE_PWD
+// that does not open the store exits 2 before connecting, naming the key
+// and not the password.
 func TestIoTBenchmarkTrustStore(t *testing.T) {
 	ca := testenv.StartIoTDBTLS(t)
 	const pw = "trust-store-pw-7"
 	jks := testenv.WriteTrustStore(t, ca, "JKS", pw)
-	dir := t.TempDir()
+	dir, data := t.TempDir(), t.TempDir() // input files (which hold the password) apart from output
 	props := func(name, storePwd string) string {
 		return writeInputFile(t, dir, name, "DB_SWITCH=IoTDB-200-SESSION_BY_TABLET\nHOST=127.0.0.1\nPORT="+
 			strconv.Itoa(testenv.IoTDBTLSPort)+"\nUSE_SSL=true\nTRUST_STORE_PATH="+jks+"\nTRUST_STORE_PWD="+storePwd+"\n")
 	}
-	js := filepath.Join(dir, "s.json")
-	r := tsbench(t, nil, "run", "--properties", props("tls.properties", pw), "--quiet", "--data-dir", dir, "--json", js,
+	js := filepath.Join(data, "s.json")
+	r := tsbench(t, nil, "run", "--properties", props("tls.properties", pw), "--quiet", "--data-dir", data, "--json", js,
 		"--loop", "20", "--devices", "4", "--sensors", "4", "--clients", "2")
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", r.code, tail(r.stdout, 30), r.stderr)
@@ -35,6 +40,33 @@ func TestIoTBenchmarkTrustStore(t *testing.T) {
 	}
 	if s := readSummary(t, js); s.Verify == nil || !s.Verify.OK || s.Verify.StoredPoints == 0 {
 		t.Fatalf("verify %+v", s.Verify)
+	}
+	printed := tsbench(t, nil, "run", "--properties", props("tls.properties", pw), "--print-config")
+	if printed.code != 0 || !strings.Contains(printed.stdout, "trust_store_pwd") {
+		t.Fatalf("--print-config: exit %d, no trust_store_pwd:\n%s\n%s", printed.code, printed.stdout, printed.stderr)
+	}
+	for _, out := range []string{r.stdout, r.stderr, printed.stdout, printed.stderr} {
+		if strings.Contains(out, pw) {
+			t.Fatalf("the console carries TRUST_STORE_PWD:\n%s", out)
+		}
+	}
+	files := 0
+	err := filepath.WalkDir(data, func(path string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		files++
+		if bytes.Contains(b, []byte(pw)) {
+			t.Errorf("%s carries TRUST_STORE_PWD", path)
+		}
+		return nil
+	})
+	if err != nil || files < 2 {
+		t.Fatalf("walk the data directory: %v (%d files)", err, files)
 	}
 
 	const wrong = "not-the-store-pw"
