@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/monitor"
 	"github.com/tsbench/tsbench/internal/output"
+	"github.com/tsbench/tsbench/internal/output/dashboard"
 	"github.com/tsbench/tsbench/internal/output/receivers"
 	"github.com/tsbench/tsbench/internal/output/spec"
 	"github.com/tsbench/tsbench/internal/runner"
@@ -19,14 +21,22 @@ import (
 
 // liveFlags are the flags that show a run while it runs (internal/output).
 type liveFlags struct {
-	outs     []string // --out KIND=WHERE, added to OUTPUTS
-	required bool     // --out-required
+	outs      []string // --out KIND=WHERE, added to OUTPUTS
+	required  bool     // --out-required
+	dashboard string   // --dashboard[=ADDR]: the live page's address, "" for none
 }
+
+// dashboardLinger is the longest the run's end waits for an open live page
+// to load the final report.
+const dashboardLinger = 5 * time.Second
 
 func addLiveFlags(fl *pflag.FlagSet, f *liveFlags) {
 	fl.StringArrayVar(&f.outs, "out", nil, "send every second of the run, as it closes, to a receiver: "+spec.Allowed+
 		" (repeatable; adds to OUTPUTS)")
 	fl.BoolVar(&f.required, "out-required", false, "fail the run (exit 1) when an --out receiver failed or dropped samples")
+	fl.StringVar(&f.dashboard, "dashboard", "", "serve a live page of the run's charts, then its HTML report, at this address (--dashboard alone: "+
+		dashboard.DefaultAddr+"; another: --dashboard=HOST:PORT)")
+	fl.Lookup("dashboard").NoOptDefVal = dashboard.DefaultAddr
 }
 
 // applyOuts adds --out to OUTPUTS from the files, each checked.
@@ -41,15 +51,67 @@ func applyOuts(cfg *config.Config, outs []string) error {
 	return nil
 }
 
-// liveRun is one run's exporter, or nil when there is nothing to export to.
+// liveRun is one run's exporter and dashboard (either may be nil), or nil
+// when the run is not watched.
 type liveRun struct {
-	exp *output.Exporter
+	exp  *output.Exporter
+	dash *dashboard.Server
 }
 
 // startLive opens the run's receivers and chains the exporter after the
 // observers already on r (the results store's OnInterval, the monitor's
 // OnSample), so that each second reaches both.
 func startLive(r *runner.Runner, cfg *config.Config, runID, label string, d *target.Driver, f liveFlags, stderr io.Writer) (*liveRun, error) {
+	l := &liveRun{}
+	if f.dashboard != "" {
+		dash, err := dashboard.Start(f.dashboard, runID, d.Name, label)
+		if err != nil {
+			return nil, usageError("--dashboard %s: %v", f.dashboard, err)
+		}
+		l.dash = dash
+		fmt.Fprintf(stderr, "tsbench: dashboard: %s\n", dash.URL())
+	}
+	var err error
+	if l.exp, err = openExporter(cfg, runID, label, d, f, stderr); err != nil {
+		if l.dash != nil {
+			l.dash.Close()
+		}
+		return nil, err
+	}
+	if l.exp == nil && l.dash == nil {
+		return nil, nil
+	}
+	prev := r.OnInterval
+	r.OnInterval = func(seq int, iv summary.Interval) {
+		if prev != nil {
+			prev(seq, iv)
+		}
+		if l.exp != nil {
+			l.exp.Interval(seq, iv)
+		}
+		if l.dash != nil {
+			l.dash.Interval(seq, iv)
+		}
+	}
+	if rec, ok := r.Monitor.(*monitor.Recorder); ok {
+		prevSample := rec.OnSample
+		rec.OnSample = func(seq int, smp summary.ResourceSample) {
+			if prevSample != nil {
+				prevSample(seq, smp)
+			}
+			if l.exp != nil {
+				l.exp.Resources(seq, smp)
+			}
+			if l.dash != nil {
+				l.dash.Resources(seq, smp)
+			}
+		}
+	}
+	return l, nil
+}
+
+// openExporter opens OUTPUTS' receivers; nil when there are none.
+func openExporter(cfg *config.Config, runID, label string, d *target.Driver, f liveFlags, stderr io.Writer) (*output.Exporter, error) {
 	if len(cfg.Outputs) == 0 {
 		return nil, nil
 	}
@@ -70,26 +132,7 @@ func startLive(r *runner.Runner, cfg *config.Config, runID, label string, d *tar
 	if err != nil {
 		return nil, &exitError{ExitFailure, err}
 	}
-	if exp == nil {
-		return nil, nil
-	}
-	prev := r.OnInterval
-	r.OnInterval = func(seq int, iv summary.Interval) {
-		if prev != nil {
-			prev(seq, iv)
-		}
-		exp.Interval(seq, iv)
-	}
-	if rec, ok := r.Monitor.(*monitor.Recorder); ok {
-		prevSample := rec.OnSample
-		rec.OnSample = func(seq int, smp summary.ResourceSample) {
-			if prevSample != nil {
-				prevSample(seq, smp)
-			}
-			exp.Resources(seq, smp)
-		}
-	}
-	return &liveRun{exp: exp}, nil
+	return exp, nil
 }
 
 // finish exports what the run did not hand over live, closes the receivers
@@ -98,6 +141,13 @@ func startLive(r *runner.Runner, cfg *config.Config, runID, label string, d *tar
 func (l *liveRun) finish(s *summary.Summary, stderr io.Writer) error {
 	if l == nil {
 		return nil
+	}
+	if l.dash != nil {
+		if s == nil {
+			l.dash.Close()
+		} else if err := l.dash.Finish(s, dashboardLinger); err != nil {
+			fmt.Fprintln(stderr, "tsbench: warning:", err)
+		}
 	}
 	reports, err := l.exp.Finish(s)
 	for _, r := range reports {

@@ -97,7 +97,12 @@ func tail(s string, n int) string {
 	return s
 }
 
+// fileURL is the URL of a report file; an http(s) URL (a live page) is
+// taken as it is.
 func fileURL(path string) (string, error) {
+	if strings.HasPrefix(path, "http://") || strings.HasPrefix(path, "https://") {
+		return path, nil
+	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return "", err
