@@ -72,8 +72,8 @@ func importData(cfg *config.Config, dataDir string, rep *summary.Replay, stderr 
 		return "", &exitError{ExitFailure, fmt.Errorf("DATA: %w", err)}
 	}
 	rep.ImportSeconds = time.Since(t0).Seconds()
-	fmt.Fprintf(stderr, "tsbench: imported %d rows of %d devices x %d sensors (%d duplicate rows) in %.2f s\n",
-		m.Rows, len(m.Devices), len(m.Sensors), m.DuplicateRows, rep.ImportSeconds)
+	fmt.Fprintf(stderr, "tsbench: imported %d rows of %d devices x %d sensors (%d duplicate rows) in %.2f s (%.0f rows/s)\n",
+		m.Rows, len(m.Devices), len(m.Sensors), m.DuplicateRows, rep.ImportSeconds, float64(m.Rows)/max(rep.ImportSeconds, 1e-9))
 	for _, n := range m.Notes {
 		fmt.Fprintln(stderr, "tsbench: note:", n)
 	}

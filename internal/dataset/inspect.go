@@ -73,7 +73,8 @@ func Inspect(src string, o ImportOptions) (*Inspection, error) {
 			return nil, &InputError{File: src, Msg: err.Error()}
 		}
 		defer ds.Close()
-		in.Format, in.Files, in.Time.Column = "dataset ("+ds.Format+")", 1, "time"
+		in.Format, in.Files, in.Time.Column, in.Time.Format = "dataset ("+ds.Format+")", 1, "time", "integer, ms since the epoch"
+		in.DeviceColumns = []string{"device"}
 		in.fromManifest(&ds.Manifest)
 		return in, nil
 	}
