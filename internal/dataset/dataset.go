@@ -1,6 +1,7 @@
 // Package dataset is a user's own data, replayed through any target: a
 // directory in tsbench's compact format that 'tsbench generate --out'
-// writes and that CSV, Parquet and IoT-benchmark data files are imported
+// writes and that CSV, Parquet, IoT-benchmark, InfluxDB line-protocol and
+// Prometheus export files (text ones also gzip-compressed) are imported
 // into (import.go), read back batch by batch by the clients at full speed.
 //
 // # Format
@@ -15,9 +16,9 @@
 //	chunk = consecutive rows of one device, in the order they came
 //
 // Rows of Parquet and IoT-benchmark files keep their file order
-// (out-of-order data stays out of order); CSV imports sort each device's
-// rows by time, rows repeating a device and time after its first ones
-// (csvconvert.go). A device's chunks, read in turn, give its rows in that
+// (out-of-order data stays out of order); CSV, line-protocol and
+// Prometheus imports sort each device's rows by time, rows repeating a
+// device and time after its first ones (csvconvert.go). A device's chunks, read in turn, give its rows in that
 // order. Every row has
 // a value for every sensor: tsbench's batches have no nulls.
 //
@@ -49,7 +50,7 @@ const (
 type Manifest struct {
 	Version int    `json:"version"`
 	Source  string `json:"source"` // the file it was made from, or "generated"
-	Format  string `json:"format"` // csv-long, csv-wide, parquet, iot-benchmark, generated
+	Format  string `json:"format"` // csv-long, csv-wide, parquet, iot-benchmark, influx, prometheus, generated
 	// Database and Groups are the schema's; Sensors every device's.
 	Database string      `json:"database,omitempty"`
 	Groups   []string    `json:"groups"`

@@ -351,7 +351,13 @@ func scanLP(files []string, o ImportOptions) (*lpScan, error) {
 				s.unit = unitOf(p.time)
 			}
 			lines++
-			if !seenM[p.measurement] {
+			kept := s.keep == nil
+			for _, f := range p.fields {
+				kept = kept || s.keep[f.key]
+			}
+			if !seenM[p.measurement] && kept {
+				// A measurement none of whose fields DATA_SENSOR_COLUMNS
+				// keeps is left out (TSBS devops' cpu of its nine).
 				seenM[p.measurement] = true
 				s.measurements = append(s.measurements, p.measurement)
 			}
@@ -373,7 +379,7 @@ func scanLP(files []string, o ImportOptions) (*lpScan, error) {
 		}
 		r.close()
 	}
-	if lines == 0 {
+	if lines == 0 || len(s.measurements) == 0 {
 		return nil, &InputError{File: files[0], Msg: "no data lines: want measurement[,tag=value...] field=value[,...] timestamp"}
 	}
 	slices.Sort(s.measurements)
@@ -493,15 +499,11 @@ func gatherLP(im *sortImport, s *lpScan, tp timeParser, file int, name string) e
 		if e != nil {
 			return lpErr(name, line, e.col, e.msg)
 		}
-		if _, ok := im.groups[device]; !ok {
-			im.groups[device] = group[p.measurement]
-			im.tags[device] = tags
-		}
 		tm, cut, terr := tp.millis(p.time)
 		if terr != nil {
 			return lpErr(name, line, p.timeCol, terr.Error())
 		}
-		rec := sortRecord{device: device, time: tm, cut: cut, file: file, line: line, sensor: -1}
+		rec := sortRecord{device: im.intern(device), time: tm, cut: cut, file: file, line: line, sensor: -1}
 		for _, f := range p.fields {
 			k, ok := s.index[f.key]
 			if !ok {
@@ -524,6 +526,10 @@ func gatherLP(im *sortImport, s *lpScan, tp timeParser, file int, name string) e
 		}
 		if rec.values == nil {
 			continue // no field kept
+		}
+		if _, ok := im.groups[device]; !ok {
+			im.groups[device] = group[p.measurement]
+			im.tags[device] = tags
 		}
 		if err := im.sorter.add(rec); err != nil {
 			return err

@@ -133,6 +133,20 @@ func TestInfluxKeys(t *testing.T) {
 	}
 }
 
+// DATA_SENSOR_COLUMNS keeps one measurement of a TSBS devops file, whose
+// measurements have other fields: its devices only, named without it.
+func TestInfluxOneMeasurement(t *testing.T) {
+	content := "cpu,hostname=h1 usage_user=1,usage_idle=2 1700000000000000000\nmem,hostname=h1 used=5i 1700000000000000000\n" +
+		"cpu,hostname=h1 usage_user=3,usage_idle=4 1700000010000000000\nmem,hostname=h1 used=6i 1700000010000000000\n"
+	m, err := Import(writeTempFile(t, "devops.lp", content), t.TempDir(), ImportOptions{SensorColumns: []string{"usage_user", "usage_idle"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(m.Groups, []string{"cpu"}) || len(m.Devices) != 1 || m.Devices[0].Name != "h1" || m.Rows != 2 || len(m.Sensors) != 2 {
+		t.Fatalf("got groups %v devices %+v sensors %+v rows %d", m.Groups, m.Devices, m.Sensors, m.Rows)
+	}
+}
+
 // Faults name file, line and column; sparse data is refused, saying so.
 func TestInfluxErrors(t *testing.T) {
 	cases := []struct{ content, want string }{
@@ -142,6 +156,8 @@ func TestInfluxErrors(t *testing.T) {
 		{"cpu,host=a v=1,w=2 1700000000000000000\ncpu,host=a v=3 1700000001000000000\n", "m.lp:2: device a at 1700000001000 ms lacks field(s) w"},
 		{"cpu,host=a v=1 1000000000\ncpu,host=b w=3 1000000000\n", "lacks field(s) w"},
 		{"# only comments\n", "no data lines"},
+		// TSBS devops: measurements of other fields, one host in each.
+		{"cpu,host=a v=1 1700000000000000000\nmem,host=a w=2 1700000000000000000\n", "m.lp:1: device cpu_a at 1700000000000 ms lacks field(s) w"},
 	}
 	for _, c := range cases {
 		_, err := Import(writeTempFile(t, "m.lp", c.content), t.TempDir(), ImportOptions{})

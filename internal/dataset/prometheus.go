@@ -220,6 +220,7 @@ func gatherProm(im *sortImport, ps *promScan, tp timeParser, file int, name stri
 			continue // left out by DATA_SENSOR_COLUMNS
 		}
 		device, tags := promDevice(s.Metric, im.o.DeviceColumns, stem(name))
+		device = im.intern(device)
 		if _, ok := im.tags[device]; !ok {
 			im.tags[device] = tags
 		}
