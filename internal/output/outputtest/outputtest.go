@@ -7,10 +7,12 @@ package outputtest
 import (
 	"context"
 	"fmt"
+	"os"
 	"testing"
 	"time"
 
 	"github.com/tsbench/tsbench/internal/config"
+	"github.com/tsbench/tsbench/internal/monitor"
 	"github.com/tsbench/tsbench/internal/output"
 	"github.com/tsbench/tsbench/internal/runner"
 	"github.com/tsbench/tsbench/internal/summary"
@@ -26,7 +28,8 @@ func Labels(t testing.TB) output.Labels {
 }
 
 // Run runs the null target for d with the given receivers and returns the
-// run's summary and the exporter's reports. extra are configuration
+// run's summary and the exporter's reports. The tool, the host and (this
+// process standing for it) the server are sampled once a second. extra are configuration
 // settings (KEY=VALUE) on top of a small mixed workload.
 func Run(t testing.TB, d time.Duration, labels output.Labels, opts output.Options, names []string,
 	rs []output.Receiver, extra ...string) (*summary.Summary, []output.Report, error) {
@@ -47,6 +50,11 @@ func Run(t testing.TB, d time.Duration, labels output.Labels, opts output.Option
 	}
 	exp := output.New(labels, names, rs, opts)
 	r.OnInterval = exp.Interval
+	// Resource samples as a run takes them, the test's own process
+	// standing for the database server.
+	rec := monitor.NewRecorder(&summary.ServerProcess{PID: int32(os.Getpid()), Name: "test", Source: "outputtest"})
+	rec.OnSample = exp.Resources
+	r.Monitor = rec
 	ctx, cancel := context.WithTimeout(context.Background(), d+time.Minute)
 	defer cancel()
 	s, err := r.Run(ctx)
