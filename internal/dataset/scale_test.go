@@ -98,9 +98,50 @@ func resetPeakRSS() {
 	os.WriteFile("/proc/self/clear_refs", []byte("5"), 0)
 }
 
-// BenchmarkImportLarge imports a generated wide CSV file (16 MB, or
+// writeLongBySeries writes a long CSV file of about size bytes, sorted by
+// series as most exports are (every point of one device and sensor, then
+// the next): 100 devices, 8 sensors, a point each second. The import must
+// reorder all of it, through the sort's runs on disk. It returns the rows
+// the points make.
+func writeLongBySeries(tb testing.TB, path string, size int64) int64 {
+	f, err := os.Create(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	w.WriteString("time,device,sensor,value\n")
+	const lineBytes = 39 // "2024-01-01 00:00:00,dev_42,s3,123.45\n", about
+	times := max(1, size/(100*8*lineBytes))
+	start := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	line := make([]byte, 0, 64)
+	for d := 0; d < 100; d++ {
+		for s := 0; s < 8; s++ {
+			for t := int64(0); t < times; t++ {
+				line = start.Add(time.Duration(t)*time.Second).AppendFormat(line[:0], time.DateTime)
+				line = append(line, ",dev_"...)
+				line = strconv.AppendInt(line, int64(d), 10)
+				line = append(line, ",s"...)
+				line = strconv.AppendInt(line, int64(s), 10)
+				line = append(line, ',')
+				line = strconv.AppendFloat(line, float64((t*7+int64(d)*13+int64(s)*101)%100000)/100, 'f', 2, 64)
+				line = append(line, '\n')
+				w.Write(line)
+			}
+		}
+	}
+	if err := w.Flush(); err != nil {
+		tb.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	return 100 * times
+}
+
+// BenchmarkImportLarge imports generated CSV files (16 MB, or
 // TSBENCH_IMPORT_MB) and reports rows/s and the peak RSS of the import,
-// which must stay under 300 MB whatever the size.
+// which must stay under 300 MB whatever the size: a wide file in time
+// order, and a long file sorted by series.
 func BenchmarkImportLarge(b *testing.B) {
 	mb := int64(16)
 	if v := os.Getenv(importBytesEnv); v != "" {
@@ -110,37 +151,54 @@ func BenchmarkImportLarge(b *testing.B) {
 		}
 		mb = n
 	}
-	dir := b.TempDir()
-	src := filepath.Join(dir, "large.csv")
-	rows := writeLargeCSV(b, src, mb<<20)
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		out := filepath.Join(dir, fmt.Sprint("ds", i))
-		runtime.GC()
-		resetPeakRSS()
-		t0, cpu0 := time.Now(), cpuSeconds()
-		m, err := Import(src, out, ImportOptions{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		secs, cpu := time.Since(t0).Seconds(), cpuSeconds()-cpu0
-		peak := peakRSS()
-		if m.Rows != rows || len(m.Devices) != 100 || len(m.Sensors) != 8 {
-			b.Fatalf("imported %d rows of %d devices x %d sensors, want %d rows of 100 x 8", m.Rows, len(m.Devices), len(m.Sensors), rows)
-		}
-		b.ReportMetric(float64(rows)/secs, "rows/s")
-		b.ReportMetric(float64(mb<<20)/secs/1e6, "MB/s")
-		if cpu > 0 {
-			// On a shared machine the wall rate says little: the rate per
-			// second of CPU is the importer's own.
-			b.ReportMetric(float64(rows)/cpu, "rows/cpu-s")
-		}
-		if peak > 0 {
-			b.ReportMetric(float64(peak)/(1<<20), "peakRSS_MB")
-			if peak > maxImportRSS {
-				b.Fatalf("peak RSS %d MB importing %d MB: over %d MB", peak>>20, mb, maxImportRSS>>20)
+	for _, layout := range []struct {
+		name  string
+		write func(testing.TB, string, int64) int64
+	}{{"wide", writeLargeCSV}, {"long-by-series", writeLongBySeries}} {
+		b.Run(layout.name, func(b *testing.B) {
+			dir := b.TempDir()
+			src := filepath.Join(dir, "large.csv")
+			rows := layout.write(b, src, mb<<20)
+			st, err := os.Stat(src)
+			if err != nil {
+				b.Fatal(err)
 			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				importLarge(b, src, filepath.Join(dir, fmt.Sprint("ds", i)), rows, st.Size())
+			}
+		})
+	}
+}
+
+// importLarge imports src, checks the rows and the peak RSS, and reports
+// the rates.
+func importLarge(b *testing.B, src, out string, rows, size int64) {
+	defer os.RemoveAll(out)
+	runtime.GC()
+	resetPeakRSS()
+	t0, cpu0 := time.Now(), cpuSeconds()
+	m, err := Import(src, out, ImportOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	secs, cpu := time.Since(t0).Seconds(), cpuSeconds()-cpu0
+	peak := peakRSS()
+	if m.Rows != rows || len(m.Devices) != 100 || len(m.Sensors) != 8 || m.DuplicateRows != 0 {
+		b.Fatalf("imported %d rows of %d devices x %d sensors (%d duplicates), want %d rows of 100 x 8",
+			m.Rows, len(m.Devices), len(m.Sensors), m.DuplicateRows, rows)
+	}
+	b.ReportMetric(float64(rows)/secs, "rows/s")
+	b.ReportMetric(float64(size)/secs/1e6, "MB/s")
+	if cpu > 0 {
+		// On a shared machine the wall rate says little: the rate per
+		// second of CPU is the importer's own.
+		b.ReportMetric(float64(rows)/cpu, "rows/cpu-s")
+	}
+	if peak > 0 {
+		b.ReportMetric(float64(peak)/(1<<20), "peakRSS_MB")
+		if peak > maxImportRSS {
+			b.Fatalf("peak RSS %d MB importing %d MB: over %d MB", peak>>20, size>>20, maxImportRSS>>20)
 		}
-		os.RemoveAll(out)
 	}
 }
