@@ -22,8 +22,10 @@ const (
 // StartCassandraTLS starts, through scripts/services/cassandra.sh, a second
 // Cassandra that takes TLS connections only on CassandraTLSPort, with a
 // certificate for 127.0.0.1 signed by a CA the test makes, and stops it
-// when the test ends. It returns the CA file. Cassandra takes about 40 s
-// and 1 GB to start: one such server per test binary at a time.
+// when the test ends. It returns the CA file. Cassandra takes 15-40 s and
+// 1 GB to start: one such server per test binary at a time. Like every JVM
+// server here, it runs only inside a loopback-only network namespace
+// (scripts/netns-run), as CI runs tests.
 func StartCassandraTLS(t testing.TB) string {
 	t.Helper()
 	requireInstalled(t, "cassandra")
@@ -41,17 +43,25 @@ func StartCassandraTLS(t testing.TB) string {
 func StartIoTDBTLS(t testing.TB) string {
 	t.Helper()
 	requireInstalled(t, "iotdb")
+	return startJVMTLS(t, "iotdb", IoTDBTLSPort,
+		"TSBENCH_IOTDB_PORT="+strconv.Itoa(IoTDBTLSPort), "TSBENCH_IOTDB_INTERNAL_PORT=11710")
+}
+
+// requireLoopbackOnly skips (fails in CI) the test outside a network
+// namespace whose only interface is loopback: JVM servers run only inside
+// one (scripts/netns-run), where nothing they bind is reachable from
+// elsewhere.
+func requireLoopbackOnly(t testing.TB, service string) {
+	t.Helper()
 	ifs, err := net.Interfaces()
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, i := range ifs {
 		if i.Flags&net.FlagLoopback == 0 {
-			Require(t, "a TLS iotdb runs only inside a loopback-only network namespace (scripts/netns-run go test ...)")
+			Require(t, "loopback-only network namespace not found (a TLS "+service+" runs only inside one: scripts/netns-run go test ...)")
 		}
 	}
-	return startJVMTLS(t, "iotdb", IoTDBTLSPort,
-		"TSBENCH_IOTDB_PORT="+strconv.Itoa(IoTDBTLSPort), "TSBENCH_IOTDB_INTERNAL_PORT=11710")
 }
 
 // requireInstalled skips (fails in CI) the test when the service's server
@@ -68,8 +78,9 @@ func requireInstalled(t testing.TB, service string) {
 	_, errJava := exec.LookPath("java")
 	_, errSSL := exec.LookPath("openssl")
 	if len(done) == 0 || errJava != nil || errSSL != nil {
-		Require(t, "a TLS "+service+" needs java, openssl and scripts/services/"+service+".sh install")
+		Require(t, "TLS "+service+" server not installed (it needs java, openssl and scripts/services/"+service+".sh install)")
 	}
+	requireLoopbackOnly(t, service)
 }
 
 // startJVMTLS runs scripts/services/SERVICE.sh start with the test's
@@ -111,7 +122,7 @@ func startJVMTLS(t testing.TB, service string, port int, env ...string) string {
 func WriteTrustStore(t testing.TB, caFile, storeType, password string) string {
 	t.Helper()
 	if _, err := exec.LookPath("keytool"); err != nil {
-		Require(t, "Java trust stores are made by keytool (a JDK: scripts/services/cassandra.sh install)")
+		Require(t, "keytool not found (Java trust stores are made by keytool, of a JDK)")
 	}
 	path := filepath.Join(filepath.Dir(caFile), "truststore."+strings.ToLower(storeType))
 	out, err := exec.Command("keytool", "-importcert", "-noprompt", "-alias", "ca", "-file", caFile,
