@@ -18,6 +18,9 @@
 // would need every partition of a device, which CQL cannot find without a
 // full scan, and Q7 (buckets from an arbitrary start) has no CQL form: they
 // are declared unsupported rather than computed by tsbench.
+//
+// TLS (TLS, TLS_*) is gocql's, to a server with client_encryption_options;
+// a plaintext port asked for TLS is target.ErrNoTLS.
 package cassandra
 
 import (

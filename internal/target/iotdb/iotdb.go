@@ -20,6 +20,10 @@
 // the client's tablet inserts do not, so writes are bounded by the server's
 // own timeouts.
 //
+// TLS (TLS, TLS_*, IoT-benchmark's USE_SSL and trust store) goes through
+// the client's thrift TLS socket, to a server whose RPC port takes TLS
+// (enable_thrift_ssl); a plaintext port asked for TLS is target.ErrNoTLS.
+//
 // IoTDB binds some ports to every interface: scripts/services/iotdb.sh only
 // starts it inside a loopback-only network namespace.
 package iotdb
