@@ -220,3 +220,31 @@ func vmNames(t *testing.T, runID string) map[string]bool {
 	}
 	return out
 }
+
+// A TPC-C run exports its seconds too: one JSON line per second, whose
+// last running totals equal each transaction's count in the summary.
+func TestLiveOutputsTPCC(t *testing.T) {
+	targettest.RequireServer(t, "mariadb", "127.0.0.1:3307")
+	dir := t.TempDir()
+	sum := filepath.Join(dir, "out.json")
+	r := runBinary(t, dir, 3*time.Minute, nil, "run", "--workload", "tpcc", "--target", "mysql", "--warehouses", "1",
+		"--clients", "4", "--duration", "3s", "--quiet", "--data-dir", dir, "--results", "off", "--json", sum,
+		"--set", "DB_NAME=tsbench_live_tpcc", "--out", "json=tpcc.ndjson")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	s := readSummary(t, sum)
+	lines := ndjson(t, filepath.Join(dir, "tpcc.ndjson"))
+	if len(lines) != len(s.Intervals) || len(lines) < 3 {
+		t.Fatalf("%d lines for %d seconds", len(lines), len(s.Intervals))
+	}
+	last := map[string]int64{}
+	for _, o := range lines[len(lines)-1].Ops {
+		last[o.Name] = o.OKOpsTotal
+	}
+	for _, o := range s.Operations {
+		if last[o.Name] != o.OKOperations {
+			t.Errorf("%s: %d exported, %d in the summary", o.Name, last[o.Name], o.OKOperations)
+		}
+	}
+}

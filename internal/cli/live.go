@@ -62,6 +62,14 @@ type liveRun struct {
 // observers already on r (the results store's OnInterval, the monitor's
 // OnSample), so that each second reaches both.
 func startLive(r *runner.Runner, cfg *config.Config, runID, label string, d *target.Driver, f liveFlags, stderr io.Writer) (*liveRun, error) {
+	rec, _ := r.Monitor.(*monitor.Recorder)
+	return startLiveHooks(&r.OnInterval, rec, cfg, runID, label, d, f, stderr)
+}
+
+// startLiveHooks is startLive for any run with a per-second hook and a
+// resource recorder (rec may be nil): the time-series runner's or TPC-C's.
+func startLiveHooks(onInterval *func(int, summary.Interval), rec *monitor.Recorder, cfg *config.Config, runID, label string,
+	d *target.Driver, f liveFlags, stderr io.Writer) (*liveRun, error) {
 	l := &liveRun{}
 	if f.dashboard != "" {
 		dash, err := dashboard.Start(f.dashboard, runID, d.Name, label)
@@ -81,8 +89,8 @@ func startLive(r *runner.Runner, cfg *config.Config, runID, label string, d *tar
 	if l.exp == nil && l.dash == nil {
 		return nil, nil
 	}
-	prev := r.OnInterval
-	r.OnInterval = func(seq int, iv summary.Interval) {
+	prev := *onInterval
+	*onInterval = func(seq int, iv summary.Interval) {
 		if prev != nil {
 			prev(seq, iv)
 		}
@@ -93,7 +101,7 @@ func startLive(r *runner.Runner, cfg *config.Config, runID, label string, d *tar
 			l.dash.Interval(seq, iv)
 		}
 	}
-	if rec, ok := r.Monitor.(*monitor.Recorder); ok {
+	if rec != nil {
 		prevSample := rec.OnSample
 		rec.OnSample = func(seq int, smp summary.ResourceSample) {
 			if prevSample != nil {

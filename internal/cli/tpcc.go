@@ -98,7 +98,7 @@ func runTPCC(cfg *config.Config, label string, out runOutputs, stdout, stderr io
 	if err != nil {
 		return nil, usageError("%v", err)
 	}
-	s, store, err := measureTPCC(ctx, cancel, r, cfg, runID, label, driver, out, dataDir, stdout, stderr)
+	s, store, live, err := measureTPCC(ctx, cancel, r, cfg, runID, label, driver, out, dataDir, stdout, stderr)
 	if err != nil {
 		return nil, err
 	}
@@ -110,13 +110,17 @@ func runTPCC(cfg *config.Config, label string, out runOutputs, stdout, stderr io
 		cancelCheck()
 	}
 	complete(s, cfg, runID, driver, opts.DataDir)
-	return s, finishRun(s, cfg, label, dataDir, store, out, stdout, stderr)
+	liveErr := live.finish(s, stderr) // --out, --dashboard (live.go)
+	if err := finishRun(s, cfg, label, dataDir, store, out, stdout, stderr); err != nil {
+		return s, err
+	}
+	return s, liveErr
 }
 
 // measureTPCC runs the terminals with progress, live store and resource
 // sampling, as runBenchmark does for time series.
 func measureTPCC(ctx context.Context, abort func(), r *tpcc.Run, cfg *config.Config, runID, label string, driver *target.Driver,
-	out runOutputs, dataDir string, stdout, stderr io.Writer) (*summary.Summary, *liveStore, error) {
+	out runOutputs, dataDir string, stdout, stderr io.Writer) (*summary.Summary, *liveStore, *liveRun, error) {
 	store := openLiveStore(out, dataDir, stderr)
 	mon := resourceRecorder(store, cfg, driver, out)
 	stopSignals := onSignals(r.Interrupt, abort, stderr)
@@ -146,14 +150,20 @@ func measureTPCC(ctx context.Context, abort func(), r *tpcc.Run, cfg *config.Con
 			}
 		},
 	}
+	live, err := startLiveHooks(&hooks.OnInterval, mon, cfg, runID, label, driver, out.live, stderr)
+	if err != nil {
+		store.abandon(runID)
+		return nil, nil, nil, err
+	}
 	res, err := r.Execute(ctx, hooks)
 	pipeDone()
 	if progress != nil {
 		progress.Finish()
 	}
 	if err != nil {
+		_ = live.finish(nil, stderr)
 		store.abandon(runID)
-		return nil, nil, &exitError{ExitFailure, fmt.Errorf("%s: %w", driver.Name, err)}
+		return nil, nil, nil, &exitError{ExitFailure, fmt.Errorf("%s: %w", driver.Name, err)}
 	}
 	s := &summary.Summary{SchemaVersion: summary.SchemaVersion, Target: driver.Name, Started: started,
 		Elapsed: res.Elapsed.Seconds(), Operations: res.Operations, Intervals: res.Intervals,
@@ -166,7 +176,7 @@ func measureTPCC(ctx context.Context, abort func(), r *tpcc.Run, cfg *config.Con
 	}
 	s.TPCC = &summary.TPCC{Rollbacks: res.Rollbacks, DeliverySkipped: res.DeliverySkipped, Reconnects: res.Reconnects,
 		WarmupTx: res.WarmupTx}
-	return s, store, nil
+	return s, store, live, nil
 }
 
 func tpccSnapshot(elapsed time.Duration, iv summary.Interval, tot metrics.Totals, limit time.Duration) report.Snapshot {
