@@ -55,6 +55,9 @@ func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
 	var f runFlags
 	keyFlags := []*keyFlag{
 		{name: "target", key: "DB_SWITCH", usage: "database target (see 'tsbench targets'); overrides DB_SWITCH"},
+		{name: "target-url", key: "TARGET_URL", usage: "the target's own connection URL, e.g. postgres://user:pass@host:5432/db?sslmode=verify-full (its password is shown as ***)"},
+		{name: "write-url", key: "WRITE_URL", usage: "where writes go, when not where queries go (vminsert, a primary)"},
+		{name: "query-url", key: "QUERY_URL", usage: "where queries and verification go (vmselect, a replica)"},
 		{name: "duration", key: "duration", usage: "run the measured phase this long, e.g. 30s; with --loop too, whichever ends first"},
 		{name: "warmup", key: "warmup", usage: "run operations this long before measuring, e.g. 5s"},
 		{name: "rate", key: "rate", usage: "open model: operations per second for all clients (0 = closed loop)"},
@@ -245,6 +248,9 @@ func loadConfig(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stderr io.Wri
 		keys[i] = l.Key
 	}
 	if err := checkTargetOptions(d, cfg.TargetOptions, scenarioTargetOptions(keys)); err != nil {
+		return nil, err
+	}
+	if err := applyURLs(cfg, d); err != nil {
 		return nil, err
 	}
 	if err := checkTLS(cfg, d); err != nil {
@@ -484,9 +490,9 @@ func finishRun(s *summary.Summary, cfg *config.Config, label, dataDir string, st
 // targetOptions are the connection settings of cfg's target; embedded
 // targets keep their files under dataDir/<target>.
 func targetOptions(cfg *config.Config, d *target.Driver, dataDir string) target.Options {
-	return target.Options{Host: cfg.Host, Port: cfg.Port, User: cfg.User, Password: cfg.Password,
+	return withEndpoints(cfg, d, target.Options{Host: cfg.Host, Port: cfg.Port, User: cfg.User, Password: cfg.Password,
 		Token: cfg.Token, Database: cfg.Database, DataDir: filepath.Join(dataDir, d.Name), Extra: cfg.TargetOptions,
-		TLS: tlsSettings(cfg)}
+		TLS: tlsSettings(cfg)})
 }
 
 // tlsSettings are cfg's TLS keys, IoT-benchmark's trust store and protocol

@@ -23,7 +23,11 @@ const (
 type Config struct {
 	// Target and connection.
 	Target        string            // registry name or IoT-benchmark DB_SWITCH value
-	Host          string            // HOST
+	Host          string            // HOST: one host, or a comma-separated list (host or host:port each)
+	TargetURL     string            // TARGET_URL: the target's own connection URL (secret part redacted when shown)
+	WriteURL      string            // WRITE_URL: where writes go, when not where queries go
+	QueryURL      string            // QUERY_URL: where queries and verification go
+	HostsData     string            // HOSTS_DATA: shared (one data set behind every host) or separate
 	Port          int               // PORT (0 = the target's default)
 	User          string            // USERNAME
 	Password      string            // PASSWORD (secret: never printed)

@@ -20,6 +20,7 @@ func Default() *Config {
 	return &Config{
 		Target:        "sqlite",
 		Host:          "127.0.0.1",
+		HostsData:     "shared",
 		User:          "root",
 		Password:      "root",
 		Database:      "test",

@@ -154,7 +154,24 @@ var keyTable = concat(
 	group("Target and connection", keys(
 		key("DB_SWITCH", "database to test: a tsbench target name or an IoT-benchmark DB_SWITCH value",
 			textField(func(c *Config) *string { return &c.Target }, true), alias("TARGET")),
-		key("HOST", "database server host", textField(func(c *Config) *string { return &c.Host }, false)),
+		key("HOST", "database server host, or several comma-separated (host or host:port each): client i connects to host i mod n, "+
+			"and the results are broken down per host", textField(func(c *Config) *string { return &c.Host }, false)),
+		key("HOSTS_DATA", "with several hosts: shared (the default: a cluster, or a primary and its replicas, one data set: "+
+			"the schema is made and verification counts through the first host) or separate (independent servers, each with "+
+			"its clients' data: the schema is made on each, verification counts on each and sums)",
+			oneOf(func(c *Config) *string { return &c.HostsData }, "shared", "separate")),
+		key("TARGET_URL", "the target's own connection URL, e.g. postgres://user:pass@host:5432/db?sslmode=verify-full "+
+			"(also timescaledb, questdb's PG wire), mysql://user:pass@host:3306/db?tls=true or user:pass@tcp(host:3306)/db, "+
+			"http(s)://user:pass@host:port/path-prefix (victoriametrics, influxdb, kairosdb, opentsdb), clickhouse://, "+
+			"cassandra://host:9042/keyspace, iotdb://host:6667; it sets HOST, PORT, USERNAME, PASSWORD, DB_NAME and TLS where it says them "+
+			"(sslmode verify-full/verify-ca: TLS=on, require: insecure, disable: off; https: on); its password is shown as ***",
+			textField(func(c *Config) *string { return &c.TargetURL }, false), alias("URL")),
+		key("WRITE_URL", "where writes (and the schema) go, when that is not where queries go: a URL as TARGET_URL "+
+			"(VictoriaMetrics cluster's vminsert, a PostgreSQL primary); it overrides TARGET_URL for writes",
+			textField(func(c *Config) *string { return &c.WriteURL }, false)),
+		key("QUERY_URL", "where queries and verification go: a URL as TARGET_URL (vmselect, a PostgreSQL replica); "+
+			"it overrides TARGET_URL for reads",
+			textField(func(c *Config) *string { return &c.QueryURL }, false)),
 		key("PORT", "database server port (0 = the target's default)",
 			intField(func(c *Config) *int { return &c.Port }, 0, 65535)),
 		key("USERNAME", "database user", textField(func(c *Config) *string { return &c.User }, false)),

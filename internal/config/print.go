@@ -145,7 +145,7 @@ func extraNames(c *Config, k *Key, done map[string]bool) []string {
 
 func shownValue(c *Config, k *Key) any {
 	v := k.get(c)
-	if s, ok := v.(string); ok && k.Secret {
+	if s, ok := v.(string); ok && (k.Secret || isURLName(k.Name)) {
 		return redact(k.Name, s)
 	}
 	return v

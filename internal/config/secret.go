@@ -35,5 +35,41 @@ func redact(name, v string) string {
 	if v != "" && isSecretName(name) {
 		return Redacted
 	}
+	if isURLName(name) {
+		return RedactURL(v)
+	}
 	return v
+}
+
+// isURLName reports whether a key holds a connection URL, whose password
+// part is a secret (TARGET_URL, WRITE_URL, QUERY_URL, and URL, the alias).
+func isURLName(name string) bool {
+	n := normalize(name)
+	return n == "URL" || strings.HasSuffix(n, "_URL")
+}
+
+// RedactURL hides the password of a connection URL, or of a
+// go-sql-driver DSN (user:pass@tcp(host)/db): postgres://user:***@host/db.
+// A password may hold any character, so no URL parser is trusted to find
+// it: it lies between the first ':' after the scheme and the last '@'
+// before the host part.
+func RedactURL(raw string) string {
+	start := 0
+	if i := strings.Index(raw, "://"); i >= 0 {
+		start = i + 3
+	}
+	rest := raw[start:]
+	end := len(rest)
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 && !strings.Contains(rest[i:], "@") {
+		end = i
+	}
+	at := strings.LastIndex(rest[:end], "@")
+	if at < 0 {
+		return raw
+	}
+	colon := strings.Index(rest[:at], ":")
+	if colon < 0 || colon == at-1 {
+		return raw
+	}
+	return raw[:start] + rest[:colon+1] + Redacted + rest[at:]
 }

@@ -4,6 +4,7 @@
 package report
 
 import (
+	"fmt"
 	"io"
 	"slices"
 	"strconv"
@@ -47,6 +48,7 @@ func Console(w io.Writer, s *summary.Summary) error {
 	} else if s.ClosedModel() {
 		b.WriteString(summary.ClosedModelWarning + "\n")
 	}
+	writeHosts(&b, s.Hosts)
 	writeTPCC(&b, s)
 	writeNotes(&b, s)
 	_, err := io.WriteString(w, b.String())
@@ -188,4 +190,13 @@ func openModelNote(s *summary.Summary) string {
 		note += " at " + f2(s.RatePerSecond) + " operations/s"
 	}
 	return note + ": latency counts from the intended start time (coordinated omission corrected); service time counts from the actual send."
+}
+
+// writeHosts gives one line per host of a run with several (HOST lists
+// them; client i connected to host i mod n).
+func writeHosts(b *strings.Builder, hosts []summary.Host) {
+	for _, h := range hosts {
+		fmt.Fprintf(b, "Host %s: %d clients, %d ok operations, %d ok points (%d written), %d failed operations, p50 %s ms, p99 %s ms\n",
+			h.Host, h.Clients, h.OKOperations, h.OKPoints, h.WrittenPoints, h.FailedOperations, f2(h.P50MS), f2(h.P99MS))
+	}
 }

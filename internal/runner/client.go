@@ -20,6 +20,7 @@ type client struct {
 	slot      int // its place among this process's clients
 	r         *Runner
 	conn      target.Target
+	host      *hostStats // its host's figures, with several hosts (hosts.go); else nil
 	devices   []ts.Device
 	plan      *workload.Plan
 	queries   *workload.Queries
@@ -161,6 +162,9 @@ func (c *client) measure(ctx context.Context, op workload.Op, warm bool, points 
 	}
 	if retries > 0 {
 		c.rec.Retried(metrics.Kind(op), retries)
+	}
+	if c.host != nil && !errors.Is(err, target.ErrUnsupported) {
+		c.host.record(op == workload.Write, err, got, done.Sub(intended))
 	}
 }
 

@@ -73,6 +73,8 @@ type Runner struct {
 	// 1) that begin together.
 	Barrier Barrier
 
+	hosts *hostList // HOST's hosts (hosts.go), made on first use
+
 	stopOnce     sync.Once
 	stopCh       chan struct{}
 	interrupted  bool
@@ -152,7 +154,7 @@ func (r *Runner) Run(ctx context.Context) (*summary.Summary, error) {
 	s := &summary.Summary{SchemaVersion: summary.SchemaVersion, Target: r.driver.Name,
 		Started: time.Now().UTC(), OpenModel: cfg.Rate > 0, RatePerSecond: cfg.Rate}
 
-	admin, err := r.driver.Open(ctx, r.opts)
+	admin, err := r.openAdmin(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("%s: connect: %w", r.driver.Name, err)
 	}
@@ -257,11 +259,11 @@ func (r *Runner) openClients(ctx context.Context) ([]*client, error) {
 	var clients []*client
 	lo, hi := cfg.ClientRange() // all clients, or this worker's share
 	for i := lo; i < hi; i++ {
-		conn, err := r.driver.Open(ctx, r.opts)
+		conn, host, err := r.openClient(ctx, i)
 		if err != nil {
 			return clients, fmt.Errorf("%s: connect client %d: %w", r.driver.Name, i, err)
 		}
-		c := &client{id: i, slot: i - lo, r: r, conn: conn,
+		c := &client{id: i, slot: i - lo, r: r, conn: conn, host: host,
 			devices: workload.ClientDevices(r.schema, cfg.Clients, i),
 			plan:    workload.ClientPlan(cfg.OperationOrder, cfg.Proportion, r.loop(), i, cfg.Clients),
 			queries: workload.NewQueries(cfg, r.schema, i),
@@ -342,6 +344,7 @@ func (r *Runner) measure(ctx context.Context, clients []*client, s *summary.Summ
 	s.Elapsed = elapsed.Seconds()
 	s.Operations = run.Operations(elapsed)
 	s.Intervals = run.Intervals()
+	s.Hosts = r.hostSummaries()
 	switch {
 	case r.interrupted:
 		s.Interrupted, s.StopReason = true, "interrupted"
@@ -476,7 +479,11 @@ func (r *Runner) finish(ctx context.Context, admin target.Target, clients []*cli
 	if r.cfg.Verify && wrote {
 		s.Verify = &summary.Verify{ExpectedPoints: acked - duplicates, DuplicatePoints: duplicates, InDoubtPoints: inDoubt}
 		r.verify(ctx, admin, clients, s.Verify)
-		s.Verify.Queries = r.checkQueries(ctx, admin, clients, s)
+		if r.separateHosts() {
+			s.Verify.QueriesSkipped = "HOSTS_DATA = separate: no host holds every device, so no answer can be checked against one host"
+		} else {
+			s.Verify.Queries = r.checkQueries(ctx, admin, clients, s)
+		}
 	}
 	if v, ok := admin.(target.Versioner); ok {
 		if ver, err := v.ServerVersion(ctx); err == nil {

@@ -210,6 +210,22 @@ type Summary struct {
 	Merge *Merge `json:"merge,omitempty"`
 	// Replay describes the user's data a run replayed (DATA), when it did.
 	Replay *Replay `json:"replay,omitempty"`
+	// Hosts breaks the measured phase down per host when HOST lists
+	// several (client i connects to host i mod n).
+	Hosts []Host `json:"hosts,omitempty"`
+}
+
+// Host is what the clients connected to one host did in the measured
+// phase: every operation kind together.
+type Host struct {
+	Host             string  `json:"host"` // host:port, as HOST or the URL gave it
+	Clients          int     `json:"clients"`
+	OKOperations     int64   `json:"ok_operations"`
+	OKPoints         int64   `json:"ok_points"`      // points written and read
+	WrittenPoints    int64   `json:"written_points"` // points of acknowledged writes: what the host stores with HOSTS_DATA=separate
+	FailedOperations int64   `json:"failed_operations"`
+	P50MS            float64 `json:"p50_ms"`
+	P99MS            float64 `json:"p99_ms"`
 }
 
 // Replay is the data a run wrote instead of generated data.

@@ -86,6 +86,14 @@ type Options struct {
 	DataDir  string            // for embedded targets: where files go
 	Extra    map[string]string // target-specific settings
 	TLS      TLS               // how to connect over TLS; off unless asked for
+	// Path is a path prefix every request of an HTTP target carries (the
+	// path of an http(s) TARGET_URL: a VictoriaMetrics cluster's
+	// /insert/0/prometheus, a proxy's route); "" for none.
+	Path string
+	// Query, when set, is where queries and verification go (QUERY_URL)
+	// while writes and the schema go here (WRITE_URL): the runner opens
+	// both and splits the operations between them.
+	Query *Options
 }
 
 // HostPort is where the server listens: HOST and PORT, with 127.0.0.1 and

@@ -48,6 +48,26 @@ func StartVictoriaMetricsTLS(t testing.TB, user, password string) HTTPSServer {
 	return HTTPSServer{Port: port, CA: ca}
 }
 
+// StartVictoriaMetrics starts the VictoriaMetrics of
+// scripts/services/victoriametrics.sh on a free port of 127.0.0.1, plain
+// HTTP without authentication, with data of its own, and returns the port:
+// a second server beside the script's (several hosts, HOSTS_DATA =
+// separate). It is stopped when the test ends; without the binary the
+// test fails in CI and is skipped elsewhere.
+func StartVictoriaMetrics(t testing.TB) int {
+	t.Helper()
+	bin := filepath.Join(cacheDir(), "victoriametrics-"+scriptVar(t, "victoriametrics.sh", "VERSION"), "victoria-metrics")
+	if _, err := os.Stat(bin); err != nil {
+		Require(t, "a second VictoriaMetrics needs "+bin+" (scripts/services/victoriametrics.sh install)")
+	}
+	dir := t.TempDir()
+	port := freePort(t)
+	startDaemonAt(t, "victoriametrics", "http://127.0.0.1:"+strconv.Itoa(port)+"/health", bin,
+		"-storageDataPath="+filepath.Join(dir, "data"), "-httpListenAddr=127.0.0.1:"+strconv.Itoa(port),
+		"-retentionPeriod=100y", "-search.disableCache", "-search.latencyOffset=0s", "-dedup.minScrapeInterval=1ms")
+	return port
+}
+
 // StartInfluxDBTLS starts the InfluxDB 1.x of scripts/services/influxdb.sh
 // (Debian's influxd) on a free port of 127.0.0.1 with HTTPS only
 // (https-enabled, a certificate the test makes) and authentication on
@@ -120,6 +140,13 @@ var insecureClient = &http.Client{Timeout: 10 * time.Second, Transport: &http.Tr
 // HTTPS on port, and stops it when the test ends.
 func startDaemon(t testing.TB, name string, port int, bin string, args ...string) {
 	t.Helper()
+	startDaemonAt(t, name, "https://127.0.0.1:"+strconv.Itoa(port)+"/", bin, args...)
+}
+
+// startDaemonAt is startDaemon for a server that answers at url once it is
+// up (plain http for a server without TLS).
+func startDaemonAt(t testing.TB, name, url string, bin string, args ...string) {
+	t.Helper()
 	logFile, err := os.Create(filepath.Join(t.TempDir(), name+".log"))
 	if err != nil {
 		t.Fatal(err)
@@ -136,7 +163,6 @@ func startDaemon(t testing.TB, name string, port int, bin string, args ...string
 		<-exited
 		logFile.Close()
 	})
-	url := "https://127.0.0.1:" + strconv.Itoa(port) + "/"
 	for deadline := time.Now().Add(time.Minute); ; {
 		resp, err := insecureClient.Get(url)
 		if err == nil {
@@ -151,7 +177,7 @@ func startDaemon(t testing.TB, name string, port int, bin string, args ...string
 		}
 		if time.Now().After(deadline) {
 			out, _ := os.ReadFile(logFile.Name())
-			t.Fatalf("%s does not answer HTTPS on 127.0.0.1:%d after a minute: %v\n%s", name, port, err, out)
+			t.Fatalf("%s does not answer at %s after a minute: %v\n%s", name, url, err, out)
 		}
 	}
 }

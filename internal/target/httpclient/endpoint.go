@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/tsbench/tsbench/internal/target"
 )
@@ -17,7 +18,10 @@ import (
 // host and port, the TLS settings (TLS and TLS_* keys) and the
 // Authorization header every request carries.
 type Endpoint struct {
-	Base string      // "http://host:port", or "https://host:port" with TLS
+	Base string // "http://host:port", or "https://host:port" with TLS, and the path prefix of Options.Path
+	// Root is Base without the path prefix: where a server's own
+	// endpoints are (/health, /metrics), whatever route its API has.
+	Root string
 	TLS  *tls.Config // nil: plain HTTP
 	// Authorization is the value of the Authorization header set on every
 	// request (Basic, Token or Bearer); empty: none. A secret: it never goes
@@ -33,7 +37,15 @@ type Endpoint struct {
 // it as its server does it).
 func NewEndpoint(o target.Options, defaultPort int) (Endpoint, error) {
 	host, port := o.HostPort(defaultPort)
-	return endpointFor(o.TLS, host, port)
+	e, err := endpointFor(o.TLS, host, port)
+	if err != nil {
+		return e, err
+	}
+	// The path of a TARGET_URL goes in front of every request path: a
+	// VictoriaMetrics cluster's /insert/0/prometheus, a proxy's route.
+	e.Root = e.Base
+	e.Base += strings.TrimSuffix(o.Path, "/")
+	return e, nil
 }
 
 func endpointFor(t target.TLS, host string, port int) (Endpoint, error) {
@@ -56,6 +68,7 @@ func (e Endpoint) Port(port int) Endpoint {
 		scheme = "https://"
 	}
 	e.Base = scheme + net.JoinHostPort(e.host, strconv.Itoa(port))
+	e.Root = e.Base
 	return e
 }
 

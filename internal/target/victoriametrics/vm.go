@@ -75,7 +75,8 @@ func init() { target.Register(Driver) }
 
 // Target is one client's HTTP connection.
 type Target struct {
-	base   string
+	base   string // with the path prefix of a TARGET_URL (a cluster's /insert/0/prometheus)
+	root   string // without it: where /health, /metrics and /internal/force_flush are
 	db     string
 	client *http.Client
 	poster *httpclient.Poster // the import requests
@@ -100,7 +101,7 @@ func open(ctx context.Context, o target.Options) (target.Target, error) {
 		e.Authorization = "Bearer " + o.Token
 	}
 	db := o.DatabaseOr("test")
-	t := &Target{base: e.Base, db: db, client: e.Client(), binding: target.NewBinding("victoriametrics")}
+	t := &Target{base: e.Base, root: e.Root, db: db, client: e.Client(), binding: target.NewBinding("victoriametrics")}
 	if _, _, err := t.get(ctx, "/health", nil); err != nil {
 		return nil, err
 	}
@@ -121,7 +122,11 @@ func open(ctx context.Context, o target.Options) (target.Target, error) {
 }
 
 func (t *Target) do(ctx context.Context, method, path string, q url.Values, body io.Reader) ([]byte, error) {
-	u := t.base + path
+	base := t.base
+	if !strings.HasPrefix(path, "/api/") {
+		base = t.root // the server's own endpoints are outside a cluster's API route
+	}
+	u := base + path
 	if len(q) > 0 {
 		u += "?" + q.Encode()
 	}
@@ -131,15 +136,15 @@ func (t *Target) do(ctx context.Context, method, path string, q url.Values, body
 	}
 	resp, err := t.client.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("victoriametrics: %s %s: %w", method, t.base+path, err)
+		return nil, fmt.Errorf("victoriametrics: %s %s: %w", method, base+path, err)
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(resp.Body)
 	if err != nil {
-		return nil, fmt.Errorf("victoriametrics: %s %s: read answer: %w", method, t.base+path, err)
+		return nil, fmt.Errorf("victoriametrics: %s %s: read answer: %w", method, base+path, err)
 	}
 	if resp.StatusCode/100 != 2 {
-		return nil, fmt.Errorf("victoriametrics: %s %s: %s: %s", method, t.base+path, resp.Status, strings.TrimSpace(string(data)))
+		return nil, fmt.Errorf("victoriametrics: %s %s: %s: %s", method, base+path, resp.Status, strings.TrimSpace(string(data)))
 	}
 	return data, nil
 }

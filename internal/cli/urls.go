@@ -1,0 +1,128 @@
+package cli
+
+import (
+	"strings"
+
+	"github.com/tsbench/tsbench/internal/config"
+	"github.com/tsbench/tsbench/internal/target"
+)
+
+// applyURLs reads TARGET_URL into the keys it sets (HOST, PORT, USERNAME,
+// PASSWORD, DB_NAME, TLS and its files, where the URL says them), so that
+// the printed configuration and the checks that follow see them, and
+// checks WRITE_URL, QUERY_URL and HOST's list. Every refusal is bad input
+// (exit 2) naming the key and its value, the password hidden.
+func applyURLs(cfg *config.Config, d *target.Driver) error {
+	if cfg.TargetURL != "" {
+		e, err := target.ParseURL(d.Name, "TARGET_URL", cfg.TargetURL)
+		if err != nil {
+			return usageError("%v", err)
+		}
+		if len(e.Hosts) == 1 {
+			host, port := target.SplitHostPort(e.Hosts[0])
+			cfg.Host = host
+			if port != 0 {
+				cfg.Port = port
+			}
+		} else {
+			cfg.Host = strings.Join(e.Hosts, ",")
+		}
+		if e.User != "" {
+			cfg.User = e.User
+		}
+		if e.HasPass && e.Password != config.Redacted {
+			// A stored run's URL comes back redacted: its password is
+			// left to PASSWORD, as a stored PASSWORD is.
+			cfg.Password = e.Password
+		}
+		if e.Database != "" {
+			cfg.Database = e.Database
+		}
+		if e.TLS != "" {
+			cfg.TLS = e.TLS
+		}
+		if e.CAFile != "" {
+			cfg.TLSCAFile = e.CAFile
+		}
+		if e.CertFile != "" {
+			cfg.TLSCertFile = e.CertFile
+		}
+		if e.KeyFile != "" {
+			cfg.TLSKeyFile = e.KeyFile
+		}
+	}
+	for _, u := range []struct{ key, value string }{{"WRITE_URL", cfg.WriteURL}, {"QUERY_URL", cfg.QueryURL}} {
+		if u.value == "" {
+			continue
+		}
+		e, err := target.ParseURL(d.Name, u.key, u.value)
+		if err != nil {
+			return usageError("%v", err)
+		}
+		if len(e.Hosts) > 1 {
+			return usageError("%s = %q: one host only (allowed: a URL of one server; list several hosts in HOST or TARGET_URL)",
+				u.key, target.RedactURL(u.value))
+		}
+	}
+	hosts := strings.Split(cfg.Host, ",")
+	for _, h := range hosts {
+		if len(hosts) == 1 && strings.TrimSpace(h) == "" {
+			break // the target's default host
+		}
+		if err := target.CheckHostPort(strings.TrimSpace(h)); err != nil {
+			return usageError("HOST = %q: entry %q: %v (allowed: host or host:port, several comma-separated)", cfg.Host, h, err)
+		}
+	}
+	if len(hosts) > 1 {
+		switch {
+		case cfg.WriteURL != "" || cfg.QueryURL != "":
+			return usageError("HOST = %q: several hosts with WRITE_URL or QUERY_URL: not supported "+
+				"(allowed: several hosts, or one write and one query endpoint)", cfg.Host)
+		case cfg.Workload == config.WorkloadTPCC:
+			return usageError("HOST = %q: several hosts with WORKLOAD = tpcc: not supported (allowed: one host)", cfg.Host)
+		}
+	}
+	return nil
+}
+
+// withEndpoints completes the target options of cfg with what its URLs
+// say beyond the keys: the path prefix of an HTTP TARGET_URL, and the
+// write and query endpoints (WRITE_URL, QUERY_URL), each the options of
+// TARGET_URL and the keys with its own URL's parts over them. The URLs
+// were checked by applyURLs.
+func withEndpoints(cfg *config.Config, d *target.Driver, o target.Options) target.Options {
+	parse := func(key, raw string) (target.Endpoint, bool) {
+		if raw == "" {
+			return target.Endpoint{}, false
+		}
+		e, err := target.ParseURL(d.Name, key, raw)
+		return e, err == nil
+	}
+	if e, ok := parse("TARGET_URL", cfg.TargetURL); ok {
+		o.Path = e.Path
+	}
+	if strings.Contains(o.Host, ",") {
+		return o
+	}
+	if o.Port == 0 {
+		// A single HOST given as host:port.
+		var port int
+		if o.Host, port = target.SplitHostPort(o.Host); port != 0 {
+			o.Port = port
+		}
+	}
+	w, hasW := parse("WRITE_URL", cfg.WriteURL)
+	q, hasQ := parse("QUERY_URL", cfg.QueryURL)
+	if !hasW && !hasQ {
+		return o
+	}
+	read := o
+	if hasQ {
+		read = q.Apply(o)
+	}
+	if hasW {
+		o = w.Apply(o)
+	}
+	o.Query = &read
+	return o
+}
