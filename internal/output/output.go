@@ -248,9 +248,11 @@ func latencies(op *Op, o summary.IntervalOp) {
 	if err != nil {
 		return
 	}
-	const us = 1e6 // the histograms count microseconds
-	op.P90 = float64(h.ValueAtQuantile(90)) / us
-	op.P999 = float64(h.ValueAtQuantile(99.9)) / us
+	// The histograms count microseconds; converted as the runner converts
+	// p50, p99 and max (µs -> ms -> s), so that equal values stay equal.
+	seconds := func(us int64) float64 { return float64(us) / 1000 / 1000 }
+	op.P90 = min(seconds(h.ValueAtQuantile(90)), op.P99)
+	op.P999 = min(max(seconds(h.ValueAtQuantile(99.9)), op.P99), op.Max)
 }
 
 // offer puts s on every receiver's queue, or counts it dropped.
