@@ -29,6 +29,12 @@ import (
 // dashboard port, on loopback only.
 const DefaultAddr = "127.0.0.1:5665"
 
+// Window is how many of the latest seconds the live charts show: a 12-hour
+// soak's page stays as quick as a minute's, and the server keeps no more
+// (the totals above the charts cover the whole run; the final report has
+// every second).
+const Window = 30 * 60
+
 //go:embed live.html.tmpl
 var liveTemplate string
 
@@ -41,10 +47,11 @@ type Server struct {
 	head summary.Summary // run id, target, scenario: what is known before
 
 	mu        sync.Mutex
-	intervals []summary.Interval
-	samples   []summary.ResourceSample
-	final     []byte    // the final report, once the run ended
-	polled    time.Time // when the page last asked for data
+	intervals []summary.Interval       // the last Window seconds
+	samples   []summary.ResourceSample // the last Window samples
+	totals    []summary.Operation      // since measuring began, in order of appearance
+	final     []byte                   // the final report, once the run ended
+	polled    time.Time                // when the page last asked for data
 	fetched   chan struct{}
 	once      sync.Once
 }
@@ -83,38 +90,47 @@ func (s *Server) Interval(_ int, iv summary.Interval) {
 	}
 	iv.Ops = ops
 	s.mu.Lock()
-	s.intervals = append(s.intervals, iv)
-	s.mu.Unlock()
+	defer s.mu.Unlock()
+	s.intervals = keepLast(append(s.intervals, iv))
+	for _, o := range iv.Ops {
+		i := 0
+		for i < len(s.totals) && s.totals[i].Name != o.Name {
+			i++
+		}
+		if i == len(s.totals) {
+			s.totals = append(s.totals, summary.Operation{Name: o.Name})
+		}
+		s.totals[i].OKOperations += o.OKOps
+		s.totals[i].OKPoints += o.OKPoints
+		s.totals[i].FailOperations += o.FailOps
+	}
+}
+
+// keepLast drops what is older than Window, copying now and then rather
+// than every second.
+func keepLast[T any](xs []T) []T {
+	if len(xs) < 2*Window {
+		return xs
+	}
+	return append([]T(nil), xs[len(xs)-Window:]...)
 }
 
 // Resources takes one resource sample (the monitor's OnSample).
 func (s *Server) Resources(_ int, smp summary.ResourceSample) {
 	s.mu.Lock()
-	s.samples = append(s.samples, smp)
+	s.samples = keepLast(append(s.samples, smp))
 	s.mu.Unlock()
 }
 
 // partial is the run so far as a summary the report's charts read: its
-// seconds, its operations' counts, its resource samples. s.mu is held.
+// last Window seconds and resource samples, its operations' counts since
+// it began. s.mu is held.
 func (s *Server) partial() *summary.Summary {
 	p := s.head
-	p.Intervals = s.intervals
-	index := map[string]int{}
-	for _, iv := range s.intervals {
-		for _, o := range iv.Ops {
-			i, ok := index[o.Name]
-			if !ok {
-				i = len(p.Operations)
-				index[o.Name] = i
-				p.Operations = append(p.Operations, summary.Operation{Name: o.Name})
-			}
-			p.Operations[i].OKOperations += o.OKOps
-			p.Operations[i].OKPoints += o.OKPoints
-			p.Operations[i].FailOperations += o.FailOps
-		}
-	}
+	p.Intervals = s.intervals[max(0, len(s.intervals)-Window):]
+	p.Operations = append([]summary.Operation(nil), s.totals...)
 	if len(s.samples) > 0 {
-		p.Resources = &summary.Resources{IntervalSeconds: 1, Samples: s.samples}
+		p.Resources = &summary.Resources{IntervalSeconds: 1, Samples: s.samples[max(0, len(s.samples)-Window):]}
 	}
 	return &p
 }

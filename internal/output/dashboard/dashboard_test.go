@@ -140,3 +140,54 @@ func TestLivePage(t *testing.T) {
 	}
 	<-poll
 }
+
+// A long run's page shows its last Window seconds, with totals over all of
+// them: the server keeps no more.
+func TestWindow(t *testing.T) {
+	dash, err := dashboard.Start("127.0.0.1:0", "long", "null", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dash.Close()
+	n := 2*dashboard.Window + 7
+	for i := 0; i < n; i++ {
+		dash.Interval(i, summary.Interval{Start: float64(i), Seconds: 1, Ops: []summary.IntervalOp{
+			{Name: "INGESTION", OKOps: 2, OKPoints: 20, P50MS: 1, P99MS: 2, MaxMS: 3, Histogram: "dropped"}}})
+	}
+	var st struct {
+		dashboard.Status
+		Charts struct {
+			Sections []struct {
+				ID     string `json:"id"`
+				Charts []struct {
+					ID     string `json:"id"`
+					Series []struct {
+						Data [][2]float64 `json:"data"`
+					} `json:"series"`
+				} `json:"charts"`
+			} `json:"sections"`
+		} `json:"charts"`
+	}
+	if err := json.Unmarshal(get(t, dash.URL()+"data.json"), &st); err != nil {
+		t.Fatal(err)
+	}
+	if st.Operations != int64(2*n) || st.Points != int64(20*n) || st.Seconds != float64(n) {
+		t.Errorf("totals: %d operations, %d points, %v s; want %d, %d, %d", st.Operations, st.Points, st.Seconds, 2*n, 20*n, n)
+	}
+	found := false
+	for _, sec := range st.Charts.Sections {
+		for _, c := range sec.Charts {
+			if c.ID != "throughput-INGESTION" {
+				continue
+			}
+			found = true
+			d := c.Series[0].Data
+			if len(d) != dashboard.Window || d[0][0] != float64(n-dashboard.Window+1) || d[len(d)-1][1] != 20 {
+				t.Errorf("throughput chart: %d points from %v to %v", len(d), d[0], d[len(d)-1])
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no throughput chart in %+v", st.Charts)
+	}
+}
