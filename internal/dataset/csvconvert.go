@@ -263,7 +263,7 @@ func (im *sortImport) put(t *table, r *sortRecord) error {
 func (im *sortImport) write(t *table, r *sortRecord) error {
 	if r.device != im.current && im.current != "" {
 		if p, ok := t.devices[im.current]; ok {
-			if err := t.flush(p); err != nil {
+			if err := t.release(p); err != nil {
 				return err
 			}
 		}

@@ -44,13 +44,31 @@ func (t *table) row(device string) (int, *ts.Batch) {
 	if !ok {
 		p = t.w.AddDevice(Device{Name: device, Group: t.o.groupOf(len(t.devices))})
 		t.devices[device] = p
-		b := &ts.Batch{Columns: make([]ts.Column, len(t.sensors))}
-		for i, s := range t.sensors {
-			b.Columns[i].Type = s.Type
-		}
-		t.pending = append(t.pending, b)
+		t.pending = append(t.pending, t.newBatch())
+	}
+	if t.pending[p] == nil { // released
+		t.pending[p] = t.newBatch()
 	}
 	return p, t.pending[p]
+}
+
+func (t *table) newBatch() *ts.Batch {
+	b := &ts.Batch{Columns: make([]ts.Column, len(t.sensors))}
+	for i, s := range t.sensors {
+		b.Columns[i].Type = s.Type
+	}
+	return b
+}
+
+// release writes a device's pending rows and frees its batch: an import
+// that gives the devices' rows one device after another holds one
+// device's at a time, however many devices there are.
+func (t *table) release(p int) error {
+	if err := t.flush(p); err != nil {
+		return err
+	}
+	t.pending[p] = nil
+	return t.w.flush(p) // its last chunk: the writer need not buffer it
 }
 
 // tag gives the device at position p its tags, the first time.
@@ -71,7 +89,7 @@ func (t *table) done(p int) error {
 
 func (t *table) flush(p int) error {
 	b := t.pending[p]
-	if len(b.Times) == 0 {
+	if b == nil || len(b.Times) == 0 {
 		return nil
 	}
 	if err := t.w.Write(p, b); err != nil {

@@ -155,7 +155,9 @@ func (w *Writer) flush(p int) error {
 	d.Chunks = append(d.Chunks, Chunk{Offset: w.offset, Bytes: int64(len(buf)), Rows: d.Rows - inChunks})
 	w.offset += int64(len(buf))
 	w.buffered -= len(buf)
-	w.pending[p] = buf[:0]
+	// Released, not kept for reuse: with many devices, each keeping its
+	// buffer would hold about the whole dataset.
+	w.pending[p] = nil
 	return nil
 }
 
