@@ -28,7 +28,9 @@ const (
 
 // A database password, given in a .properties file, in a YAML file, on the
 // command line (--set PASSWORD=…; there is no --password flag), in a file
-// (PASSWORD_FILE) and in the environment (TSBENCH_PASSWORD), reaches a MariaDB server that checks it —
+// (PASSWORD_FILE), in the environment (TSBENCH_PASSWORD), in a connection
+// URL (TARGET_URL) and in the write and query URLs (WRITE_URL, QUERY_URL,
+// the latter as go-sql-driver's DSN), reaches a MariaDB server that checks it —
 // each run writes and verifies its points — and appears in nothing tsbench
 // writes: the console (stdout and stderr of every command), the JSON
 // summary, the run directory's CSVs and summary, the HDR log, the results
@@ -72,6 +74,15 @@ func TestSecretsNeverWritten(t *testing.T) {
 		}},
 		{name: "environment", env: func(pw string) []string {
 			return []string{"TSBENCH_PASSWORD=" + pw, "TSBENCH_RESULTS=" + mysqlStore}
+		}},
+		{name: "target URL", args: func(pw string) []string {
+			return []string{"--target-url", "mysql://" + user + ":" + pw + "@127.0.0.1:3307"}
+		}},
+		// Writes through a URL, queries and verification through
+		// go-sql-driver's DSN form: both log in with the password.
+		{name: "write and query URLs", args: func(pw string) []string {
+			return []string{"--set", "WRITE_URL=mysql://" + user + ":" + pw + "@127.0.0.1:3307",
+				"--set", "QUERY_URL=" + user + ":" + pw + "@tcp(127.0.0.1:3307)/"}
 		}},
 	}
 	argsOf := func(f func(string) []string, pw string) []string {
