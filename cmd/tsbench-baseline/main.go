@@ -367,7 +367,7 @@ func serialise(cfg *config.Config, g *gen.Generator, f format) [][][]byte {
 	out := make([][][]byte, cfg.Clients)
 	batch := g.NewBatch()
 	for c := 0; c < cfg.Clients; c++ {
-		devs := workload.ClientDevices(s, cfg.Clients, c)
+		devs := workload.ClientDevices(cfg, s, c)
 		for n := int64(0); n < cfg.Loop; n++ {
 			for i := range devs {
 				g.Fill(batch, &devs[i], n, nil)

@@ -95,6 +95,19 @@ func TestScenariosSmallScale(t *testing.T) {
 				if s.Verify != nil && !s.Verify.OK {
 					t.Errorf("phase %s: verify %+v", p.Phase, s.Verify)
 				}
+				if s.Op("INGESTION") == nil {
+					// A phase that only reads checks its answers against
+					// what the earlier phases wrote.
+					if s.Verify == nil || len(s.Verify.Queries) == 0 {
+						t.Errorf("phase %s: no answer checked: %+v", p.Phase, s.Verify)
+					} else {
+						for _, q := range s.Verify.Queries {
+							if !q.OK {
+								t.Errorf("phase %s: answer differs: %+v", p.Phase, q)
+							}
+						}
+					}
+				}
 			}
 			for phase := range c.points {
 				if seen[phase] == 0 {

@@ -173,7 +173,7 @@ func countOnce(ctx context.Context, cfg *config.Config, runs []*summary.Summary,
 			continue
 		}
 		for c := s.Worker.Clients[0]; c < s.Worker.Clients[1]; c++ {
-			devs := workload.ClientDevices(schema, cfg.Clients, c)
+			devs := workload.ClientDevices(cfg, schema, c)
 			for i := range devs {
 				rng.Devices = append(rng.Devices, &devs[i])
 			}

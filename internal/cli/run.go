@@ -382,6 +382,7 @@ func runBenchmark(cfg *config.Config, label string, out runOutputs, stdout, stde
 	if err != nil {
 		return nil, err
 	}
+	r.PriorRows = out.priorRows
 	store := openLiveStore(out, dataDir, stderr)
 	if cfg.Scaled() {
 		if r.Barrier, err = barrierFor(cfg, store, runID); err != nil {

@@ -22,6 +22,9 @@ type runOutputs struct {
 	// (--server-cores; 0 = this machine's).
 	serverCores int
 	live        liveFlags // --out, --out-required (live.go)
+	// priorRows are the rows of every device an earlier scenario phase
+	// wrote (runner.Runner.PriorRows); 0 outside scenarios.
+	priorRows int64
 }
 
 // Deadlines of the store's work at the edges of a run. The journal bounds

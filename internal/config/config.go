@@ -73,6 +73,8 @@ type Config struct {
 	RetryMaxBackoff   time.Duration // RETRY_MAX_BACKOFF_MS: cap on that wait
 	Proportion        [11]int64     // OPERATION_PROPORTION: write, Q1..Q10
 	OperationOrder    string        // OPERATION_ORDER: spread, random
+	DeviceBinding     string        // DEVICE_BINDING: contiguous, iot-benchmark
+	FirstRowAt        string        // FIRST_ROW_AT: start, step
 	Clients           int           // CLIENT_NUMBER / DATA_CLIENT_NUMBER
 	SchemaClients     int           // SCHEMA_CLIENT_NUMBER (accepted; schema is created once)
 	Verify            bool          // --verify

@@ -96,6 +96,8 @@ func Default() *Config {
 		QuerySeed:      151658,
 		QuerySelection: "random",
 		OperationOrder: "spread",
+		DeviceBinding:  "contiguous",
+		FirstRowAt:     "start",
 
 		ProgressInterval: 5 * time.Second,
 		CSVOutput:        true,
@@ -119,6 +121,8 @@ var IoTBenchmarkDefaults = []struct{ Key, Value string }{
 	{"OPERATION_PROPORTION", "1:0:0:0:0:0:0:0:0:0:0"},
 	{"OPERATION_ORDER", "random"},
 	{"QUERY_DEVICE_SELECTION", "iot-benchmark"},
+	{"DEVICE_BINDING", "iot-benchmark"},
+	{"FIRST_ROW_AT", "step"},
 	{"INIT_WAIT_TIME", "1000"},
 	{"IS_QUIET_MODE", "true"},
 }

@@ -245,6 +245,10 @@ var keyTable = concat(
 			"(IoT-benchmark's, the default of a .properties file: each operation drawn from the proportions with "+
 			"java.util.Random seeded with the client's index, so each client runs the operations it runs in IoT-benchmark)",
 			oneOf(func(c *Config) *string { return &c.OperationOrder }, "spread", "random")),
+		key("DEVICE_BINDING", "how devices are split between clients: contiguous (tsbench's default: index order, "+
+			"ranges differing by at most one device) or iot-benchmark (the default of a .properties file: devices ordered by "+
+			"storage group, the first DEVICE_NUMBER mod CLIENT_NUMBER clients taking one more, as IoT-benchmark binds them)",
+			oneOf(func(c *Config) *string { return &c.DeviceBinding }, "contiguous", "iot-benchmark")),
 		key("CLIENT_NUMBER", "concurrent clients, each with its own connection",
 			intField(func(c *Config) *int { return &c.Clients }, 1, maxCount), alias("DATA_CLIENT_NUMBER")),
 		key("SCHEMA_CLIENT_NUMBER", "clients creating the schema (accepted; the schema is created once)",
@@ -316,6 +320,9 @@ var keyTable = concat(
 			intField(func(c *Config) *int64 { return &c.PointStep }, 1, math.MaxInt64), unit("ms")),
 		key("START_TIME", "timestamp base: row k is at START_TIME + k*POINT_STEP", startTime()),
 		key("TIMESTAMP_PRECISION", "timestamp unit", precision()),
+		key("FIRST_ROW_AT", "where every device's row 0 lies: start (tsbench's default: at START_TIME) or step (the default of "+
+			"a .properties file: one POINT_STEP after START_TIME, as IoT-benchmark writes it); query windows start from START_TIME either way",
+			oneOf(func(c *Config) *string { return &c.FirstRowAt }, "start", "step")),
 	)),
 	group("Data generation", keys(
 		key("DATA_SEED", "seed of every generated value", intField(func(c *Config) *int64 { return &c.DataSeed }, math.MinInt64, math.MaxInt64)),

@@ -127,12 +127,14 @@ func (c *client) measure(ctx context.Context, op workload.Op, warm bool, points 
 	if op == workload.Write {
 		timeout = c.r.cfg.WriteTimeout
 	}
+	var doubt int64 // points of this operation's attempts in doubt
 	attempt := func() (int64, error) {
 		c.opctx.arm(timeout)
 		defer c.opctx.disarm()
 		got, err := call(c.opctx)
 		if err != nil && points > 0 && metrics.InDoubt(err) {
 			atomic.AddInt64(&c.inDoubtPoints, points)
+			doubt += points
 		}
 		return got, err
 	}
@@ -162,6 +164,9 @@ func (c *client) measure(ctx context.Context, op workload.Op, warm bool, points 
 	}
 	if retries > 0 {
 		c.rec.Retried(metrics.Kind(op), retries)
+	}
+	if doubt > 0 {
+		c.rec.InDoubt(metrics.Kind(op), doubt)
 	}
 	if c.host != nil && !errors.Is(err, target.ErrUnsupported) {
 		c.host.record(op == workload.Write, err, got, done.Sub(intended))

@@ -45,7 +45,7 @@ func (r *Runner) checkQueries(ctx context.Context, admin target.Target, clients 
 	rows := map[int]int64{} // rows written, by device index
 	for _, c := range clients {
 		for i := range c.devices {
-			rows[c.devices[i].Index] = c.stored[i] * int64(r.cfg.BatchSize)
+			rows[c.devices[i].Index] = r.PriorRows + c.stored[i]*int64(r.cfg.BatchSize)
 		}
 	}
 	start := time.Now()

@@ -9,11 +9,13 @@ import (
 // javaDraws picks a client's query devices and sensors as IoT-benchmark's
 // GenerateQueryWorkLoad does: two java.util.Random, both seeded with
 // QUERY_SEED + client, one for devices and one for sensors. A query first
-// draws a device to find its IoTDB table (with one table, IoT-benchmark's
-// default, every device is in it), then draws devices without repeats and,
-// for each, QUERY_SENSOR_NUM sensors without repeats; a numeric-only query
-// skips the BOOLEAN and TEXT sensors it draws (they still count as drawn),
-// and a device that ends with too few sensors is passed over.
+// draws a device to find its table, and takes its devices from that table
+// only: in IoTDB's tree model IoT-benchmark makes one table per storage
+// group, so the devices of a query share a group. It draws them without
+// repeats and, for each, QUERY_SENSOR_NUM sensors without repeats; a
+// numeric-only query skips the BOOLEAN and TEXT sensors it draws (they
+// still count as drawn), and a device that ends with too few sensors is
+// passed over.
 //
 // IoT-benchmark draws sensors anew for each device of a query; a ts.Query
 // has one sensor set for all its devices, so the first device's serves
@@ -25,6 +27,7 @@ type javaDraws struct {
 	usedDevices      []int
 	usedSensors      []int
 	picked           []int
+	tables           map[int][]int // device positions by group, made on first use
 }
 
 func newJavaDraws(seed int64, client int) *javaDraws {
@@ -33,12 +36,13 @@ func newJavaDraws(seed int64, client int) *javaDraws {
 
 // draw appends one query's devices and sensors to devs and sens.
 func (j *javaDraws) draw(s *ts.Schema, queryDevices, querySensors int, numericOnly bool, devs []*ts.Device, sens []int) ([]*ts.Device, []int) {
-	n, m := int32(len(s.Devices)), len(s.Sensors)
-	j.devices.nextInt(n) // the table draw
+	m := len(s.Sensors)
+	table := j.table(s, int(j.devices.nextInt(int32(len(s.Devices)))))
+	n := int32(len(table))
 	want := min(int(n), queryDevices)
 	j.usedDevices = j.usedDevices[:0]
 	for len(devs) < want && len(j.usedDevices) < int(n) {
-		d := int(j.devices.nextInt(n))
+		d := table[j.devices.nextInt(n)]
 		if slices.Contains(j.usedDevices, d) {
 			continue
 		}
@@ -53,6 +57,26 @@ func (j *javaDraws) draw(s *ts.Schema, queryDevices, querySensors int, numericOn
 		}
 	}
 	return devs, sens
+}
+
+// table lists, in index order, the positions of the devices in the group
+// of the device at position first.
+func (j *javaDraws) table(s *ts.Schema, first int) []int {
+	group := s.Devices[first].Group
+	if j.tables == nil {
+		j.tables = map[int][]int{}
+	}
+	if t, ok := j.tables[group]; ok {
+		return t
+	}
+	var t []int
+	for p := range s.Devices {
+		if s.Devices[p].Group == group {
+			t = append(t, p)
+		}
+	}
+	j.tables[group] = t
+	return t
 }
 
 // pickSensors draws one device's sensors.

@@ -32,22 +32,41 @@ func TestJavaNextIntMatchesJava(t *testing.T) {
 // them: d5[4 3] d2[4 1]; d2[4 3] d3[3 2]; d4[0 2] d2[0 5]; d0[1 3] d6[2 1].
 // A ts.Query has one sensor set: the first device's.
 func TestJavaDrawsAsIoTBenchmark(t *testing.T) {
-	s := &ts.Schema{}
-	for i := range 10 {
-		s.Devices = append(s.Devices, ts.Device{Index: i, Name: fmt.Sprint("d", i)})
-	}
-	for i, typ := range []ts.DataType{ts.Boolean, ts.Int32, ts.Int64, ts.Float, ts.Double, ts.Text} {
-		s.Sensors = append(s.Sensors, ts.Sensor{Name: fmt.Sprint("s", i), Type: typ})
-	}
-	want := []struct {
-		numericOnly bool
-		devices     string
-		sensors     string
-	}{
+	checkJavaDraws(t, 1, []javaDrawWant{
 		{false, "[5 2]", "[4 3]"},
 		{true, "[2 3]", "[4 3]"},
 		{false, "[4 2]", "[0 2]"},
 		{true, "[0 6]", "[1 3]"},
+	})
+}
+
+// In IoTDB's tree model IoT-benchmark makes a table of each storage group
+// and draws a query's devices from the table of a first drawn device: with
+// GROUP_NUMBER 3 (mod), a Java program drew d2[4 3] d5[4 1]; d0[4 3]
+// d3[3 2]; d7[0 2] d1[0 5]; d7[1 3] d1[2 1].
+func TestJavaDrawsOneGroup(t *testing.T) {
+	checkJavaDraws(t, 3, []javaDrawWant{
+		{false, "[2 5]", "[4 3]"},
+		{true, "[0 3]", "[4 3]"},
+		{false, "[7 1]", "[0 2]"},
+		{true, "[7 1]", "[1 3]"},
+	})
+}
+
+type javaDrawWant struct {
+	numericOnly bool
+	devices     string
+	sensors     string
+}
+
+func checkJavaDraws(t *testing.T, groups int, want []javaDrawWant) {
+	t.Helper()
+	s := &ts.Schema{}
+	for i := range 10 {
+		s.Devices = append(s.Devices, ts.Device{Index: i, Name: fmt.Sprint("d", i), Group: i % groups})
+	}
+	for i, typ := range []ts.DataType{ts.Boolean, ts.Int32, ts.Int64, ts.Float, ts.Double, ts.Text} {
+		s.Sensors = append(s.Sensors, ts.Sensor{Name: fmt.Sprint("s", i), Type: typ})
 	}
 	j := newJavaDraws(151658, 1)
 	for i, w := range want {

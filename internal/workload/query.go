@@ -34,7 +34,7 @@ func NewQueries(c *config.Config, s *ts.Schema, client int) *Queries {
 	q := &Queries{cfg: c, schema: s, client: uint64(client), seed: uint64(c.QuerySeed)}
 	switch c.QuerySelection {
 	case SelectOwned:
-		q.owned = ClientDevices(s, c.Clients, client)
+		q.owned = ClientDevices(c, s, client)
 	case SelectIoTBenchmark:
 		q.java = newJavaDraws(c.QuerySeed, client)
 	}
@@ -75,13 +75,13 @@ func (q *Queries) Next(kind ts.QueryKind, dst *ts.Query) {
 			q.sens = append(q.sens, pool[i])
 		}
 	}
-	start := q.schema.StartTime + n*c.StepSize*q.schema.PointStep
+	start := c.StartTime.UnixMilli() + n*c.StepSize*q.schema.PointStep
 	*dst = ts.Query{
 		Kind:    kind,
 		Devices: q.devs,
 		Sensors: q.sens,
 		Start:   start,
-		End:     closedEnd(start + c.QueryInterval),
+		End:     windowEnd(kind, start+c.QueryInterval),
 		Lower:   c.QueryLower,
 		Agg:     c.QueryAggregate,
 		Bucket:  c.GroupByUnit,
@@ -107,6 +107,16 @@ func windowKind(kind ts.QueryKind) ts.QueryKind {
 		return ts.ValueRange
 	}
 	return kind
+}
+
+// windowEnd is the half-open end of a query's window: closed (closedEnd)
+// for every kind but GROUP_BY, whose buckets IoT-benchmark asks over
+// [start, start + QUERY_INTERVAL) (IoTDB's GROUP BY ([start, end), unit)).
+func windowEnd(kind ts.QueryKind, end int64) int64 {
+	if kind == ts.GroupBy {
+		return end
+	}
+	return closedEnd(end)
 }
 
 // closedEnd turns IoT-benchmark's closed window end into ts.Query's

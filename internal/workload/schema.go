@@ -4,8 +4,10 @@
 package workload
 
 import (
+	"cmp"
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"strconv"
 
 	"github.com/tsbench/tsbench/internal/config"
@@ -17,7 +19,7 @@ import (
 func Schema(c *config.Config) *ts.Schema {
 	s := &ts.Schema{
 		Database:  c.Database,
-		StartTime: c.StartTime.UnixMilli(),
+		StartTime: FirstRowTime(c),
 		PointStep: c.PointStep,
 	}
 	for g := 0; g < c.Groups; g++ {
@@ -122,14 +124,30 @@ func GenOptions(c *config.Config) gen.Options {
 // OrderRandom.
 func DeviceWriteSteps(c *config.Config) []int64 {
 	steps := make([]int64, c.Devices)
+	schema := Schema(c)
 	for client := 0; client < c.Clients; client++ {
 		writes := ClientPlan(c.OperationOrder, c.Proportion, c.Loop, client, c.Clients).Counts()[Write]
-		lo, hi := clientRange(c.Devices, c.Clients, client)
-		for pos := lo; pos < hi; pos++ {
+		for _, pos := range clientPositions(c, schema, client) {
 			steps[pos] = writes
 		}
 	}
 	return steps
+}
+
+// The places of row 0 of FIRST_ROW_AT.
+const (
+	FirstRowAtStart = "start" // tsbench's: at START_TIME
+	FirstRowAtStep  = "step"  // IoT-benchmark's: one POINT_STEP after START_TIME
+)
+
+// FirstRowTime is the time of every device's row 0, in milliseconds. The
+// query windows start from START_TIME either way.
+func FirstRowTime(c *config.Config) int64 {
+	t := c.StartTime.UnixMilli()
+	if c.FirstRowAt == FirstRowAtStep {
+		t += c.PointStep
+	}
+	return t
 }
 
 // deviceRows is, by device index, how many rows the device sends in a
@@ -145,11 +163,55 @@ func deviceRows(c *config.Config) func(device int) int64 {
 	}
 }
 
-// ClientDevices splits devices between clients in contiguous, balanced
-// ranges (sizes differ by at most one), as IoT-benchmark binds them.
-func ClientDevices(s *ts.Schema, clients, client int) []ts.Device {
-	lo, hi := clientRange(len(s.Devices), clients, client)
-	return s.Devices[lo:hi]
+// The device bindings of DEVICE_BINDING.
+const (
+	// BindContiguous is tsbench's: devices in index order, split into
+	// contiguous ranges whose sizes differ by at most one (the larger ones
+	// last).
+	BindContiguous = "contiguous"
+	// BindIoTBenchmark is IoT-benchmark's (MetaUtil.distributeDevices):
+	// devices ordered by storage group, then by index, and the first
+	// DEVICE_NUMBER mod CLIENT_NUMBER clients take one device more.
+	BindIoTBenchmark = "iot-benchmark"
+)
+
+// ClientDevices is the devices client owns, as DEVICE_BINDING splits them.
+func ClientDevices(c *config.Config, s *ts.Schema, client int) []ts.Device {
+	if c.DeviceBinding != BindIoTBenchmark {
+		lo, hi := clientRange(len(s.Devices), c.Clients, client)
+		return s.Devices[lo:hi]
+	}
+	pos := clientPositions(c, s, client)
+	out := make([]ts.Device, len(pos))
+	for i, p := range pos {
+		out[i] = s.Devices[p]
+	}
+	return out
+}
+
+// clientPositions is the positions of the devices client owns.
+func clientPositions(c *config.Config, s *ts.Schema, client int) []int {
+	n := len(s.Devices)
+	if c.DeviceBinding != BindIoTBenchmark {
+		lo, hi := clientRange(n, c.Clients, client)
+		pos := make([]int, 0, hi-lo)
+		for p := lo; p < hi; p++ {
+			pos = append(pos, p)
+		}
+		return pos
+	}
+	order := make([]int, n)
+	for p := range order {
+		order[p] = p
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(s.Devices[a].Group, s.Devices[b].Group) })
+	each, left := n/c.Clients, n%c.Clients
+	lo := client*each + min(client, left)
+	hi := lo + each
+	if client < left {
+		hi++
+	}
+	return order[lo:hi]
 }
 
 // clientRange is the positions [lo, hi) of the devices client owns.

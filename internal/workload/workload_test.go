@@ -1,6 +1,7 @@
 package workload
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"testing"
@@ -46,24 +47,38 @@ func TestPlanCountsExact(t *testing.T) {
 	}
 }
 
-// Devices are split in balanced contiguous ranges covering every device once.
+// Devices are split between clients covering every device once: in
+// contiguous ranges of 3, 3 and 4 (tsbench), or as IoT-benchmark's
+// distributeDevices splits them, ordered by storage group (GROUP_NUMBER 2,
+// mod: the even devices first) with the extra device to client 0: 0 2 4 6,
+// 8 1 3, 5 7 9.
 func TestClientDevices(t *testing.T) {
-	s := Schema(cfg(t, "DEVICE_NUMBER=10", "CLIENT_NUMBER=3"))
-	seen := map[int]bool{}
-	for c := 0; c < 3; c++ {
-		devs := ClientDevices(s, 3, c)
-		if len(devs) < 3 || len(devs) > 4 {
-			t.Fatalf("client %d owns %d devices", c, len(devs))
-		}
-		for _, d := range devs {
-			if seen[d.Index] {
-				t.Fatalf("device %d owned twice", d.Index)
+	for _, tc := range []struct {
+		binding string
+		want    []string
+	}{
+		{BindContiguous, []string{"[0 1 2]", "[3 4 5]", "[6 7 8 9]"}},
+		{BindIoTBenchmark, []string{"[0 2 4 6]", "[8 1 3]", "[5 7 9]"}},
+	} {
+		c := cfg(t, "DEVICE_NUMBER=10", "CLIENT_NUMBER=3", "GROUP_NUMBER=2", "DEVICE_BINDING="+tc.binding)
+		s := Schema(c)
+		seen := map[int]bool{}
+		for client := 0; client < 3; client++ {
+			var idx []int
+			for _, d := range ClientDevices(c, s, client) {
+				if seen[d.Index] {
+					t.Fatalf("%s: device %d owned twice", tc.binding, d.Index)
+				}
+				seen[d.Index] = true
+				idx = append(idx, d.Index)
 			}
-			seen[d.Index] = true
+			if got := fmt.Sprint(idx); got != tc.want[client] {
+				t.Errorf("%s: client %d owns %s, want %s", tc.binding, client, got, tc.want[client])
+			}
 		}
-	}
-	if len(seen) != 10 {
-		t.Fatalf("%d devices owned", len(seen))
+		if len(seen) != 10 {
+			t.Fatalf("%s: %d devices owned", tc.binding, len(seen))
+		}
 	}
 }
 
@@ -118,9 +133,14 @@ func TestQueries(t *testing.T) {
 					}
 				}
 			}
-			// IoT-benchmark's windows include their end: [start, start+50 s].
-			if want := s.StartTime + n*4*1000; q.Start != want || q.End != want+50000+1 {
-				t.Fatalf("%s round %d: window [%d, %d), want [%d, %d]", k, round, q.Start, q.End, want, want+50000)
+			// IoT-benchmark's windows include their end: [start, start+50 s],
+			// but for GROUP BY's buckets: [start, start+50 s).
+			end := int64(50000 + 1)
+			if k == ts.GroupBy {
+				end = 50000
+			}
+			if want := s.StartTime + n*4*1000; q.Start != want || q.End != want+end {
+				t.Fatalf("%s round %d: window [%d, %d), want [%d, %d)", k, round, q.Start, q.End, want, want+end)
 			}
 			if q.Agg != ts.Avg || q.Lower != -5 || q.Bucket != 20000 {
 				t.Fatalf("%s: parameters %+v", k, q)
@@ -225,5 +245,26 @@ func TestGroupStrategies(t *testing.T) {
 	// A negative hashCode (IoT-benchmark would name the group g_-6) is taken mod groups.
 	if g := javaStringHash("8888888"); g != -182727880 {
 		t.Fatalf("hashCode(\"8888888\") = %d, want -182727880", g)
+	}
+}
+
+// IoT-benchmark writes row 0 one POINT_STEP after START_TIME
+// (GenerateDataWorkLoad adds POINT_STEP to the offset of batch 0); its
+// query windows still start at START_TIME.
+func TestFirstRowAt(t *testing.T) {
+	for _, tc := range []struct {
+		at   string
+		want int64
+	}{{FirstRowAtStart, 0}, {FirstRowAtStep, 5000}} {
+		c := cfg(t, "POINT_STEP=5000", "FIRST_ROW_AT="+tc.at, "OPERATION_PROPORTION=0:0:1")
+		s := Schema(c)
+		if got := s.StartTime - c.StartTime.UnixMilli(); got != tc.want {
+			t.Errorf("FIRST_ROW_AT=%s: row 0 at START_TIME%+d ms, want %+d", tc.at, got, tc.want)
+		}
+		var q ts.Query
+		NewQueries(c, s, 0).Next(ts.TimeRange, &q)
+		if q.Start != c.StartTime.UnixMilli() {
+			t.Errorf("FIRST_ROW_AT=%s: first window starts at %d, want START_TIME %d", tc.at, q.Start, c.StartTime.UnixMilli())
+		}
 	}
 }
