@@ -33,6 +33,20 @@ func importParquet(files []string, dir string, o ImportOptions) (*Manifest, erro
 	if err != nil {
 		return nil, err
 	}
+	o.describe(func(in *Inspection) {
+		l := im.layout
+		in.Time.Column, in.Time.Format = l.header[l.time], "the column's Parquet type"
+		if l.device >= 0 {
+			in.DeviceColumns = []string{l.header[l.device]}
+		}
+		for _, sn := range im.sensors {
+			col := sn.Name
+			if l.kind == layoutLong {
+				col = l.header[l.sensor] + "=" + sn.Name + ", " + l.header[l.value]
+			}
+			in.Sensors = append(in.Sensors, SensorFound{Name: sn.Name, Column: col})
+		}
+	})
 	t, err := newTable(dir, strings.Join(files, ","), "parquet-"+im.layout.kind, im.sensors, o)
 	if err != nil {
 		return nil, err
