@@ -413,6 +413,9 @@ func runBenchmark(cfg *config.Config, label string, out runOutputs, stdout, stde
 	if note := tlsNote(cfg); note != "" {
 		fmt.Fprintln(stderr, "tsbench: "+note)
 	}
+	if note := endpointsNote(cfg); note != "" {
+		fmt.Fprintln(stderr, "tsbench: "+note)
+	}
 	if used := config.IoTBenchmarkDefaultsUsed(cfg); len(used) > 0 {
 		fmt.Fprintf(stderr, "tsbench: keys the .properties file leaves out take IoT-benchmark's defaults: %s\n", strings.Join(used, ", "))
 	}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/tsbench/tsbench/internal/config"
@@ -125,4 +126,24 @@ func withEndpoints(cfg *config.Config, d *target.Driver, o target.Options) targe
 	}
 	o.Query = &read
 	return o
+}
+
+// endpointsNote says, in the run's header, where the connections go when
+// that is more than one server: the hosts and what they hold, or the write
+// and query endpoints (their passwords hidden).
+func endpointsNote(cfg *config.Config) string {
+	if hosts := strings.Split(cfg.Host, ","); len(hosts) > 1 {
+		return fmt.Sprintf("%d hosts, client i on host i mod %d, HOSTS_DATA=%s: %s", len(hosts), len(hosts), cfg.HostsData, strings.Join(hosts, ", "))
+	}
+	if cfg.WriteURL == "" && cfg.QueryURL == "" {
+		return ""
+	}
+	w, q := "TARGET_URL/HOST", "TARGET_URL/HOST"
+	if cfg.WriteURL != "" {
+		w = target.RedactURL(cfg.WriteURL)
+	}
+	if cfg.QueryURL != "" {
+		q = target.RedactURL(cfg.QueryURL)
+	}
+	return "writes to " + w + ", queries and verification to " + q
 }

@@ -100,6 +100,13 @@ type Options struct {
 // the target's defaultPort (that of its service script) where unset.
 func (o Options) HostPort(defaultPort int) (host string, port int) {
 	host, port = o.Host, o.Port
+	if strings.Contains(host, ",") {
+		// Several hosts: the runner gives each client its own
+		// (PerHost); a connection made elsewhere (a scenario's analytics,
+		// 'tsbench merge' counting) goes to the first, as the schema does.
+		first := o.PerHost()[0]
+		host, port = first.Host, first.Port
+	}
 	if host == "" {
 		host = "127.0.0.1"
 	}

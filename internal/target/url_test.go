@@ -95,3 +95,25 @@ func TestSplitHostPort(t *testing.T) {
 		}
 	}
 }
+
+// A host list gives one Options per host, a port in the list overriding
+// PORT; HostPort of the whole list is the first host's.
+func TestPerHost(t *testing.T) {
+	o := Options{Host: "a:5433, b,[::1]:7", Port: 5432, User: "u"}
+	got := o.PerHost()
+	want := [][2]any{{"a", 5433}, {"b", 5432}, {"::1", 7}}
+	if len(got) != len(want) {
+		t.Fatalf("%+v", got)
+	}
+	for i, w := range want {
+		if got[i].Host != w[0] || got[i].Port != w[1] || got[i].User != "u" {
+			t.Errorf("host %d: %+v, want %v", i, got[i], w)
+		}
+	}
+	if h, p := o.HostPort(1); h != "a" || p != 5433 {
+		t.Errorf("HostPort of a list: %s %d", h, p)
+	}
+	if one := (Options{Host: "db", Port: 9}).PerHost(); len(one) != 1 || one[0].Host != "db" || one[0].Port != 9 {
+		t.Errorf("one host: %+v", one)
+	}
+}
