@@ -74,6 +74,7 @@ const MaxKinds = 16
 // drained it.
 type intervalStats struct {
 	okOps, okPoints, failOps [MaxKinds]int64
+	retries, inDoubt         [MaxKinds]int64 // further attempts; points of failed attempts that may be stored
 	// latencies run from the intended start (open model) or the send;
 	// services from the send, in the open model only. Microseconds fit in
 	// 32 bits (micros caps them at an hour): these buffers hold a
@@ -169,7 +170,21 @@ func (c *Client) Fail(op Kind, points int64, err error) {
 
 // Retried accounts for n further attempts of one operation, recorded once
 // by Record or Fail whatever the attempts were.
-func (c *Client) Retried(op Kind, n int64) { c.stats(op).retries += n }
+func (c *Client) Retried(op Kind, n int64) {
+	c.stats(op).retries += n
+	c.mu.Lock()
+	c.interval.retries[op] += n
+	c.mu.Unlock()
+}
+
+// InDoubt accounts for the points of attempts of one operation that failed
+// in a way that may still have stored them (InDoubt(err)): the second's
+// figure, exported live; the run's total is the runner's.
+func (c *Client) InDoubt(op Kind, points int64) {
+	c.mu.Lock()
+	c.interval.inDoubt[op] += points
+	c.mu.Unlock()
+}
 
 // Unsupported accounts for an operation the target cannot express.
 func (c *Client) Unsupported(op Kind) { c.stats(op).unsupported++ }
@@ -204,6 +219,7 @@ func (c *Client) takeInterval(spare *intervalStats) intervalStats {
 		}
 	}
 	spare.okOps, spare.okPoints, spare.failOps = [MaxKinds]int64{}, [MaxKinds]int64{}, [MaxKinds]int64{}
+	spare.retries, spare.inDoubt = [MaxKinds]int64{}, [MaxKinds]int64{}
 	c.mu.Lock()
 	out := c.interval
 	c.interval = *spare

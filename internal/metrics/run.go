@@ -45,8 +45,9 @@ type Run struct {
 // pendingCounts are the open interval's counts, by kind; used marks the
 // kinds whose second histogram holds this interval's latencies.
 type pendingCounts struct {
-	ok, pts, fail [MaxKinds]int64
-	used          [MaxKinds]bool
+	ok, pts, fail    [MaxKinds]int64
+	retries, inDoubt [MaxKinds]int64
+	used             [MaxKinds]bool
 }
 
 // Totals are running sums over all intervals, for progress lines.
@@ -108,13 +109,17 @@ func (r *Run) Snapshot(now time.Time) (summary.Interval, Totals) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.drain()
-	ok, pts, fail, hists := r.closeInterval()
+	p, hists := r.closeInterval()
+	ok, pts, fail := p.ok, p.pts, p.fail
 	out := summary.Interval{Start: r.last.Sub(r.start).Seconds(), Seconds: now.Sub(r.last).Seconds()}
 	for op := range ok {
-		if ok[op] == 0 && fail[op] == 0 {
+		// A retry or an attempt in doubt is recorded just after its
+		// operation, and may fall into the next second.
+		if ok[op] == 0 && fail[op] == 0 && p.retries[op] == 0 && p.inDoubt[op] == 0 {
 			continue
 		}
-		io := summary.IntervalOp{Name: r.names[op], OKOps: ok[op], OKPoints: pts[op], FailOps: fail[op]}
+		io := summary.IntervalOp{Name: r.names[op], OKOps: ok[op], OKPoints: pts[op], FailOps: fail[op],
+			Retries: p.retries[op], InDoubtPoints: p.inDoubt[op]}
 		if h := hists[op]; h != nil {
 			io.P50MS = ms(h.ValueAtQuantile(50))
 			io.P99MS = ms(h.ValueAtQuantile(99))
@@ -146,6 +151,8 @@ func (r *Run) drain() {
 			p.ok[op] += iv.okOps[op]
 			p.pts[op] += iv.okPoints[op]
 			p.fail[op] += iv.failOps[op]
+			p.retries[op] += iv.retries[op]
+			p.inDoubt[op] += iv.inDoubt[op]
 			if len(iv.latencies[op]) > 0 && !p.used[op] {
 				if r.second[op] == nil {
 					r.second[op] = NewHistogram()
@@ -170,8 +177,8 @@ func (r *Run) drain() {
 // closeInterval ends the open interval: it returns its counts and latency
 // histograms by kind (valid until the next interval closes), adds the
 // histograms to the phase's, and starts a new interval. r.mu must be held.
-func (r *Run) closeInterval() (ok, pts, fail [MaxKinds]int64, hists [MaxKinds]*hdrhistogram.Histogram) {
-	p := r.pending
+func (r *Run) closeInterval() (p pendingCounts, hists [MaxKinds]*hdrhistogram.Histogram) {
+	p = r.pending
 	r.pending = pendingCounts{}
 	for op, used := range p.used {
 		if !used {
@@ -183,7 +190,7 @@ func (r *Run) closeInterval() (ok, pts, fail [MaxKinds]int64, hists [MaxKinds]*h
 		}
 		r.latency[op].Merge(hists[op]) // same range and precision: nothing is dropped
 	}
-	return p.ok, p.pts, p.fail, hists
+	return p, hists
 }
 
 // Intervals returns the time series so far.

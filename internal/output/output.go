@@ -55,6 +55,8 @@ type Op struct {
 	OKOps            int64   `json:"ok_operations"`
 	OKPoints         int64   `json:"ok_points"`
 	FailOps          int64   `json:"failed_operations"`
+	Retries          int64   `json:"retries"`         // further attempts (RETRIES)
+	InDoubtPoints    int64   `json:"in_doubt_points"` // points of failed writes that may be stored
 	OpsPerSecond     float64 `json:"operations_per_second"`
 	PointsPerSecond  float64 `json:"points_per_second"`
 	P50              float64 `json:"latency_p50_s"`
@@ -65,6 +67,8 @@ type Op struct {
 	OKOpsTotal       int64   `json:"ok_operations_total"`
 	OKPointsTotal    int64   `json:"ok_points_total"`
 	FailOpsTotal     int64   `json:"failed_operations_total"`
+	RetriesTotal     int64   `json:"retries_total"`
+	InDoubtTotal     int64   `json:"in_doubt_points_total"`
 	latencyCompleted bool
 }
 
@@ -202,8 +206,11 @@ func (e *Exporter) sample(seq int, iv summary.Interval, at time.Time) *Sample {
 		tot.OKOpsTotal += o.OKOps
 		tot.OKPointsTotal += o.OKPoints
 		tot.FailOpsTotal += o.FailOps
-		op := Op{Name: o.Name, OKOps: o.OKOps, OKPoints: o.OKPoints, FailOps: o.FailOps,
-			OKOpsTotal: tot.OKOpsTotal, OKPointsTotal: tot.OKPointsTotal, FailOpsTotal: tot.FailOpsTotal}
+		tot.RetriesTotal += o.Retries
+		tot.InDoubtTotal += o.InDoubtPoints
+		op := *tot
+		op.Name, op.OKOps, op.OKPoints, op.FailOps = o.Name, o.OKOps, o.OKPoints, o.FailOps
+		op.Retries, op.InDoubtPoints = o.Retries, o.InDoubtPoints
 		if iv.Seconds > 0 {
 			op.OpsPerSecond = float64(o.OKOps) / iv.Seconds
 			op.PointsPerSecond = float64(o.OKPoints) / iv.Seconds
@@ -215,8 +222,9 @@ func (e *Exporter) sample(seq int, iv summary.Interval, at time.Time) *Sample {
 	// totals: a counter that vanishes for a second reads as a reset.
 	for name, tot := range e.totals {
 		if !hasOp(s.Ops, name) {
-			s.Ops = append(s.Ops, Op{Name: name, OKOpsTotal: tot.OKOpsTotal, OKPointsTotal: tot.OKPointsTotal,
-				FailOpsTotal: tot.FailOpsTotal})
+			op := *tot
+			op.Name = name
+			s.Ops = append(s.Ops, op)
 		}
 	}
 	sort.Slice(s.Ops, func(i, j int) bool { return s.Ops[i].Name < s.Ops[j].Name })

@@ -74,7 +74,7 @@ func TestExporterSamples(t *testing.T) {
 	h := histogram(t, lat...)
 	iv := func(start float64, ok, pts int64) summary.Interval {
 		return summary.Interval{Start: start, Seconds: 1, Ops: []summary.IntervalOp{
-			{Name: "INGESTION", OKOps: ok, OKPoints: pts, FailOps: 1, P50MS: 500, P99MS: 990, MaxMS: 1000, Histogram: h}}}
+			{Name: "INGESTION", OKOps: ok, OKPoints: pts, FailOps: 1, Retries: 2, InDoubtPoints: 5, P50MS: 500, P99MS: 990, MaxMS: 1000, Histogram: h}}}
 	}
 	m := &memory{}
 	labels := output.Labels{RunID: "r1", Worker: "3", Target: "null", Phase: "measure"}
@@ -92,7 +92,8 @@ func TestExporterSamples(t *testing.T) {
 	}
 	last := m.samples[2]
 	o := last.Ops[0]
-	if last.Seq != 2 || o.OKOpsTotal != 35 || o.OKPointsTotal != 350 || o.FailOpsTotal != 3 || o.OKOps != 5 {
+	if last.Seq != 2 || o.OKOpsTotal != 35 || o.OKPointsTotal != 350 || o.FailOpsTotal != 3 || o.OKOps != 5 ||
+		o.Retries != 2 || o.RetriesTotal != 6 || o.InDoubtPoints != 5 || o.InDoubtTotal != 15 {
 		t.Errorf("last sample %+v", last)
 	}
 	if o.P99 != 0.99 || o.P50 != 0.5 || o.Max != 1 || o.P90 < 0.899 || o.P90 > 0.901 || o.P999 < 0.999 || o.P999 > 1.001 {
@@ -112,6 +113,7 @@ func TestExporterSamples(t *testing.T) {
 		}
 	}
 	want := map[string]float64{output.MetricOperations: 10, output.MetricPoints: 100, "tsbench_tool_cpu_cores": 0.5,
+		output.MetricRetries: 2, output.MetricInDoubtPoints: 5,
 		"tsbench_tool_resident_memory_bytes": 1 << 20, output.MetricOpsPerSecond: 10}
 	for _, p := range pts {
 		if v, ok := want[p.Name]; ok {

@@ -35,6 +35,8 @@ const (
 	MetricOperations       = "tsbench_operations_total"
 	MetricPoints           = "tsbench_points_total"
 	MetricFailedOperations = "tsbench_failed_operations_total"
+	MetricRetries          = "tsbench_retries_total"
+	MetricInDoubtPoints    = "tsbench_in_doubt_points_total"
 	MetricOpsPerSecond     = "tsbench_operations_per_second"
 	MetricPointsPerSecond  = "tsbench_points_per_second"
 	MetricLatency          = "tsbench_latency_seconds"
@@ -48,6 +50,8 @@ var help = map[string]string{
 	MetricOperations:       "Operations that succeeded, since measuring began.",
 	MetricPoints:           "Points written or read by operations that succeeded, since measuring began.",
 	MetricFailedOperations: "Operations that failed, since measuring began.",
+	MetricRetries:          "Further attempts of operations (RETRIES), since measuring began.",
+	MetricInDoubtPoints:    "Points of write attempts that failed in a way that may still have stored them, since measuring began.",
 	MetricOpsPerSecond:     "Operations that succeeded in the last second, per second.",
 	MetricPointsPerSecond:  "Points of operations that succeeded in the last second, per second.",
 	MetricLatency:          "Latency quantile of the operations that finished in the last second.",
@@ -84,6 +88,8 @@ func (s *Sample) Points() []Point {
 		add(MetricOperations, Counter, float64(o.OKOpsTotal), op)
 		add(MetricPoints, Counter, float64(o.OKPointsTotal), op)
 		add(MetricFailedOperations, Counter, float64(o.FailOpsTotal), op)
+		add(MetricRetries, Counter, float64(o.RetriesTotal), op)
+		add(MetricInDoubtPoints, Counter, float64(o.InDoubtTotal), op)
 		add(MetricOpsPerSecond, Gauge, o.OpsPerSecond, op)
 		add(MetricPointsPerSecond, Gauge, o.PointsPerSecond, op)
 		if !o.HasLatency() {

@@ -85,6 +85,11 @@ type IntervalOp struct {
 	P50MS    float64 `json:"p50_ms"`
 	P99MS    float64 `json:"p99_ms"`
 	MaxMS    float64 `json:"max_ms"`
+	// Retries are further attempts (RETRIES) made in the interval;
+	// InDoubtPoints are points of write attempts that failed in it in a way
+	// that may still have stored them (see Verify.InDoubtPoints).
+	Retries       int64 `json:"retries,omitempty"`
+	InDoubtPoints int64 `json:"in_doubt_points,omitempty"`
 	// Histogram is the interval's HDR histogram (microseconds), encoded as
 	// Operation.Histogram is, when the recorder keeps it: percentiles of any
 	// window can then be recomputed, and --hdr-log writes one histogram per

@@ -19,7 +19,8 @@ import (
 var Header = []string{"time", "t_s", "run_id", "group", "worker", "target", "scenario", "phase", "operation",
 	"ok_operations", "ok_points", "failed_operations", "operations_per_second", "points_per_second",
 	"latency_p50_s", "latency_p90_s", "latency_p99_s", "latency_p999_s", "latency_max_s",
-	"ok_operations_total", "ok_points_total", "failed_operations_total", "tool_cpu_cores", "tool_resident_memory_bytes"}
+	"ok_operations_total", "ok_points_total", "failed_operations_total", "tool_cpu_cores", "tool_resident_memory_bytes",
+	"retries", "in_doubt_points"}
 
 // Receiver is one CSV file.
 type Receiver struct {
@@ -58,7 +59,8 @@ func (r *Receiver) Send(_ context.Context, batch []*output.Sample) error {
 			row := []string{s.Time.Format(time.RFC3339Nano), num(s.T), s.RunID, s.Group, s.Worker, s.Target, s.Scenario,
 				s.Phase, o.Name, itoa(o.OKOps), itoa(o.OKPoints), itoa(o.FailOps), num(o.OpsPerSecond), num(o.PointsPerSecond)}
 			row = append(row, lat...)
-			row = append(row, itoa(o.OKOpsTotal), itoa(o.OKPointsTotal), itoa(o.FailOpsTotal), cpu, rss)
+			row = append(row, itoa(o.OKOpsTotal), itoa(o.OKPointsTotal), itoa(o.FailOpsTotal), cpu, rss,
+				itoa(o.Retries), itoa(o.InDoubtPoints))
 			if err := r.w.Write(row); err != nil {
 				return fmt.Errorf("csv: write %s: %w", r.path, err)
 			}
