@@ -40,8 +40,8 @@ func TestSeveralHostsSeparateData(t *testing.T) {
 		if !strings.Contains(stdout, "Host "+h.Host+": "+strconv.Itoa(h.Clients)+" clients") {
 			t.Errorf("no console line for host %s:\n%s", h.Host, stdout)
 		}
-		if got := exportedPoints(t, h.Host, db); got != h.WrittenPoints {
-			t.Errorf("host %s stores %d points, the breakdown says %d written", h.Host, got, h.WrittenPoints)
+		if got := exportedPoints(t, h.Host, db); got != h.WrittenPoints || h.StoredPoints == nil || *h.StoredPoints != got {
+			t.Errorf("host %s stores %d points, the breakdown says %d written and %v stored", h.Host, got, h.WrittenPoints, h.StoredPoints)
 		}
 		written += h.WrittenPoints
 	}

@@ -196,7 +196,11 @@ func openModelNote(s *summary.Summary) string {
 // them; client i connected to host i mod n).
 func writeHosts(b *strings.Builder, hosts []summary.Host) {
 	for _, h := range hosts {
-		fmt.Fprintf(b, "Host %s: %d clients, %d ok operations, %d ok points (%d written), %d failed operations, p50 %s ms, p99 %s ms\n",
-			h.Host, h.Clients, h.OKOperations, h.OKPoints, h.WrittenPoints, h.FailedOperations, f2(h.P50MS), f2(h.P99MS))
+		stored := ""
+		if h.StoredPoints != nil {
+			stored = fmt.Sprintf(", %d stored", *h.StoredPoints)
+		}
+		fmt.Fprintf(b, "Host %s: %d clients, %d ok operations, %d ok points (%d written%s), %d failed operations, p50 %s ms, p99 %s ms\n",
+			h.Host, h.Clients, h.OKOperations, h.OKPoints, h.WrittenPoints, stored, h.FailedOperations, f2(h.P50MS), f2(h.P99MS))
 	}
 }

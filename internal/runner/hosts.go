@@ -196,7 +196,10 @@ func (s *splitTarget) StorageBytes(ctx context.Context) (int64, error) {
 // the schema is made on each, and the stored points are the sum of each
 // host's count. Queries go to the first host: the query checks are
 // skipped for such runs (no host holds every device).
-type multiTarget struct{ ts []target.Target }
+type multiTarget struct {
+	ts     []target.Target
+	counts []int64 // each host's count, from the last Count that succeeded
+}
 
 func (m *multiTarget) Setup(ctx context.Context, sc *ts.Schema, reset bool) error {
 	for _, t := range m.ts {
@@ -223,14 +226,28 @@ func (m *multiTarget) Query(ctx context.Context, q *ts.Query) (ts.Result, error)
 
 func (m *multiTarget) Count(ctx context.Context, rng ts.CountRange) (int64, error) {
 	var sum int64
-	for _, t := range m.ts {
+	counts := make([]int64, len(m.ts))
+	for i, t := range m.ts {
 		n, err := t.Count(ctx, rng)
 		if err != nil {
 			return 0, err
 		}
-		sum += n
+		counts[i], sum = n, sum+n
 	}
+	m.counts = counts
 	return sum, nil
+}
+
+// hostCounts puts each host's verification count into the breakdown,
+// when the hosts keep separate data and were counted.
+func hostCounts(admin target.Target, hosts []summary.Host) {
+	m, ok := admin.(*multiTarget)
+	if !ok || len(m.counts) != len(hosts) {
+		return
+	}
+	for i := range hosts {
+		hosts[i].StoredPoints = &m.counts[i]
+	}
 }
 
 func (m *multiTarget) Close() error {

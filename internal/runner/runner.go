@@ -485,6 +485,7 @@ func (r *Runner) finish(ctx context.Context, admin target.Target, clients []*cli
 		prior := r.PriorRows * int64(len(r.schema.Devices)*len(r.schema.Sensors))
 		s.Verify = &summary.Verify{ExpectedPoints: prior + acked - duplicates, DuplicatePoints: duplicates, InDoubtPoints: inDoubt}
 		r.verify(ctx, admin, clients, s.Verify)
+		hostCounts(admin, s.Hosts)
 		if r.separateHosts() {
 			s.Verify.QueriesSkipped = "HOSTS_DATA = separate: no host holds every device, so no answer can be checked against one host"
 		} else {

@@ -223,14 +223,17 @@ type Summary struct {
 // Host is what the clients connected to one host did in the measured
 // phase: every operation kind together.
 type Host struct {
-	Host             string  `json:"host"` // host:port, as HOST or the URL gave it
-	Clients          int     `json:"clients"`
-	OKOperations     int64   `json:"ok_operations"`
-	OKPoints         int64   `json:"ok_points"`      // points written and read
-	WrittenPoints    int64   `json:"written_points"` // points of acknowledged writes: what the host stores with HOSTS_DATA=separate
-	FailedOperations int64   `json:"failed_operations"`
-	P50MS            float64 `json:"p50_ms"`
-	P99MS            float64 `json:"p99_ms"`
+	Host             string `json:"host"` // host:port, as HOST or the URL gave it
+	Clients          int    `json:"clients"`
+	OKOperations     int64  `json:"ok_operations"`
+	OKPoints         int64  `json:"ok_points"`      // points written and read
+	WrittenPoints    int64  `json:"written_points"` // points of acknowledged writes: what the host stores with HOSTS_DATA=separate
+	FailedOperations int64  `json:"failed_operations"`
+	// StoredPoints is what verification counted on this host, with
+	// HOSTS_DATA=separate (the run's count is their sum); nil otherwise.
+	StoredPoints *int64  `json:"stored_points,omitempty"`
+	P50MS        float64 `json:"p50_ms"`
+	P99MS        float64 `json:"p99_ms"`
 }
 
 // Replay is the data a run wrote instead of generated data.
