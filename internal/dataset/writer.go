@@ -180,13 +180,8 @@ func (w *Writer) Close() (*Manifest, error) {
 	if err := w.f.Close(); err != nil {
 		return nil, fmt.Errorf("dataset %s: %w", w.dir, err)
 	}
-	for p := range w.m.Devices {
-		d := &w.m.Devices[p]
-		if !w.times[p].sorted() {
-			d.Duplicates = duplicates(w.times[p].all())
-		}
-		w.m.DuplicateRows += int64(len(d.Duplicates))
-		w.times[p] = deviceTimes{}
+	if err := w.findDuplicates(); err != nil {
+		return nil, err
 	}
 	if w.m.Rows == 0 {
 		w.m.MinTime, w.m.MaxTime = 0, 0
@@ -202,12 +197,11 @@ func (w *Writer) Close() (*Manifest, error) {
 	return &w.m, nil
 }
 
-// deviceTimes are a device's row times, kept compact: the differences
-// between consecutive times as varints (a regular series takes one to
-// three bytes a row, not eight), so that a file of many millions of rows
-// is imported in bounded memory.
+// deviceTimes is what the writer keeps of a device's row times: their
+// number, the last, and whether each was after the one before. Nothing
+// grows with the rows: the times of a device out of order are read back
+// from data.bin to find its duplicates (findDuplicates).
 type deviceTimes struct {
-	deltas   []byte
 	n        int64
 	last     int64
 	unsorted bool // some time was not after the one before
@@ -217,26 +211,53 @@ func (dt *deviceTimes) add(t int64) {
 	if dt.n > 0 && t <= dt.last {
 		dt.unsorted = true
 	}
-	dt.deltas = binary.AppendVarint(dt.deltas, t-dt.last)
 	dt.last = t
 	dt.n++
 }
 
-// sorted reports whether every time was after the one before: then no
-// time repeats, and the times need not be read back.
-func (dt *deviceTimes) sorted() bool { return !dt.unsorted }
-
-// all returns the times.
-func (dt *deviceTimes) all() []int64 {
-	out := make([]int64, 0, dt.n)
-	var t int64
-	for b := dt.deltas; len(b) > 0; {
-		d, k := binary.Varint(b)
-		t += d
-		out = append(out, t)
-		b = b[k:]
+// findDuplicates sets the duplicate rows of every device whose times were
+// not strictly increasing (those of the others are none), reading its
+// times back one device at a time.
+func (w *Writer) findDuplicates() error {
+	var ds *Dataset
+	for p := range w.m.Devices {
+		d := &w.m.Devices[p]
+		if !w.times[p].unsorted {
+			continue
+		}
+		if ds == nil {
+			f, err := os.Open(filepath.Join(w.dir, dataName))
+			if err != nil {
+				return fmt.Errorf("dataset %s: %w", w.dir, err)
+			}
+			defer f.Close()
+			ds = &Dataset{Manifest: Manifest{Sensors: w.m.Sensors, Devices: w.m.Devices}, Dir: w.dir, data: f}
+			ds.rowSize, ds.fixed = rowSize(ds.Sensors)
+		}
+		times, err := ds.times(p)
+		if err != nil {
+			return err
+		}
+		d.Duplicates = duplicates(times)
+		w.m.DuplicateRows += int64(len(d.Duplicates))
 	}
-	return out
+	return nil
+}
+
+// times reads the row times of the device at position p.
+func (ds *Dataset) times(p int) ([]int64, error) {
+	const step = 4096
+	d := &ds.Devices[p]
+	dev := &ts.Device{Index: d.Index, Name: d.Name}
+	r, b := ds.NewReader(step, false), ds.NewBatch(step)
+	out := make([]int64, 0, d.Rows)
+	for n := int64(0); n*step < d.Rows; n++ {
+		if err := r.Fill(b, dev, n); err != nil {
+			return nil, err
+		}
+		out = append(out, b.Times...)
+	}
+	return out, nil
 }
 
 // duplicates returns the positions of the times that an earlier position
