@@ -139,6 +139,12 @@ type Capabilities struct {
 	// Compression says the target honours the option compression=on|off
 	// (e.g. codecs, table compression); the compression scenario needs it.
 	Compression bool
+	// Sparse says the target writes batches with empty cells
+	// (ts.Column.Null) exactly: no value where a cell is empty, rows with
+	// nulls or per-series writes, and Count counting the values present.
+	// Sparse data (a replayed file with missing values) is refused before
+	// the run on a target without it.
+	Sparse bool
 }
 
 // SupportsType reports whether t is among the declared types.

@@ -18,7 +18,15 @@ type Column struct {
 	// the value from it (numfmt.AppendFixed) without recovering it from
 	// the float. Any other length means not known (a replayed file's).
 	Fixed []int64
+	// Null, when as long as the column, marks the rows where the sensor
+	// has no value (a replayed file's empty cell): no point exists there,
+	// and the typed slice holds a zero. Any other length means every row
+	// has a value, as every generated batch has.
+	Null []bool
 }
+
+// Present reports whether row i has a value.
+func (c *Column) Present(i int) bool { return len(c.Null) == 0 || !c.Null[i] }
 
 // HasFixed tells whether Fixed holds the column's DOUBLEs as integers (see
 // Fixed).
@@ -99,10 +107,53 @@ type Batch struct {
 	// (a replayed file's duplicates, internal/dataset): the server stores
 	// each (series, time) once, so verification expects them once.
 	Duplicates int64
+	// Nulls counts the cells without a value (Column.Null): the batch
+	// carries rows x sensors - Nulls points.
+	Nulls int64
 }
 
 // Len is the number of rows in the batch.
 func (b *Batch) Len() int { return len(b.Times) }
 
-// Points is rows x sensors.
-func (b *Batch) Points() int64 { return int64(len(b.Times)) * int64(len(b.Columns)) }
+// Points is the values the batch carries: rows x sensors, less the cells
+// without a value.
+func (b *Batch) Points() int64 { return int64(len(b.Times))*int64(len(b.Columns)) - b.Nulls }
+
+// RowPresent reports whether row i has a value in some column: a row whose
+// every cell is empty carries no point, and a target writes nothing for it.
+func (b *Batch) RowPresent(i int) bool {
+	if b.Nulls == 0 {
+		return true
+	}
+	for c := range b.Columns {
+		if b.Columns[c].Present(i) {
+			return true
+		}
+	}
+	return false
+}
+
+// MarkNull records that row i of column c has no value; the column's
+// typed value there should be left at zero.
+func (b *Batch) MarkNull(c, i int) {
+	col := &b.Columns[c]
+	if len(col.Null) != len(b.Times) {
+		col.Null = append(col.Null[:0], make([]bool, len(b.Times))...)
+	}
+	if !col.Null[i] {
+		col.Null[i] = true
+		b.Nulls++
+	}
+}
+
+// ClearNulls makes every cell present again, keeping the buffers: a filler
+// calls it before it fills a batch anew.
+func (b *Batch) ClearNulls() {
+	if b.Nulls == 0 {
+		return
+	}
+	for c := range b.Columns {
+		b.Columns[c].Null = b.Columns[c].Null[:0]
+	}
+	b.Nulls = 0
+}

@@ -82,6 +82,7 @@ var Driver = &target.Driver{
 	Caps: target.Capabilities{
 		Types:   append([]ts.DataType(nil), ts.DataTypes...),
 		Queries: append([]ts.QueryKind(nil), ts.QueryKinds...),
+		Sparse:  true, // one row per point: an empty cell is a row not written
 	},
 	Open: open,
 	SQL: &target.SQLAccess{Dialect: "sqlite", Unsupported: "SQLite lets one connection write at a time " +

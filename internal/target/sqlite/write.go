@@ -118,7 +118,7 @@ func (t *Target) write(ctx context.Context, b *ts.Batch) error {
 
 	// Prepare before BeginTx: the pool has one connection, which the
 	// transaction holds until it ends.
-	total := rows * len(b.Columns)
+	total := int(b.Points()) // an empty cell is no point: no row
 	var fullDB, remDB *sql.Stmt
 	if total >= rowsPerStmt {
 		if fullDB, err = w.stmt(ctx, t.db, rowsPerStmt); err != nil {
@@ -160,6 +160,9 @@ func (t *Target) write(ctx context.Context, b *ts.Batch) error {
 		c := &b.Columns[j]
 		var sid any = s.SeriesID(pos, j)
 		for i := 0; i < rows; i++ {
+			if !c.Present(i) {
+				continue
+			}
 			var v any
 			switch c.Type {
 			case ts.Boolean:

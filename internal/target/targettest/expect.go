@@ -12,16 +12,26 @@ import (
 // for q when rows [0, rows) of every device were written. It follows the
 // semantics documented on ts.Query.
 func Expect(g *gen.Generator, q *ts.Query, rows int64) ts.Result {
+	return ExpectPresent(g, q, rows, nil)
+}
+
+// ExpectPresent is Expect over data whose cells present says are there
+// (nil: every cell): an empty cell is no point.
+func ExpectPresent(g *gen.Generator, q *ts.Query, rows int64, present func(dev, sensor int, k int64) bool) ts.Result {
+	has := func(dev, sensor int, k int64) bool { return present == nil || present(dev, sensor, k) }
 	switch q.Kind {
 	case ts.AggRange, ts.AggValue, ts.AggRangeValue, ts.GroupBy:
-		return expectAggregate(g, q, rows)
+		return expectAggregate(g, q, rows, has)
 	case ts.LatestPoint:
 		var r ts.Result
 		for _, d := range q.Devices {
 			for _, sn := range q.Sensors {
-				if rows > 0 {
-					v, _ := g.Number(d.Index, sn, rows-1)
-					r.Add(g.Time(rows-1), v)
+				for k := rows - 1; k >= 0; k-- {
+					if has(d.Index, sn, k) {
+						v, _ := g.Number(d.Index, sn, k)
+						r.Add(g.Time(k), v)
+						break
+					}
 				}
 			}
 		}
@@ -37,6 +47,9 @@ func Expect(g *gen.Generator, q *ts.Query, rows int64) ts.Result {
 	for _, d := range q.Devices {
 		for _, sn := range q.Sensors {
 			for _, k := range rowRange(g, q, rows) {
+				if !has(d.Index, sn, k) {
+					continue
+				}
 				v, numeric := g.Number(d.Index, sn, k)
 				if q.Kind.HasValueFilter() && (!numeric || !(v > q.Lower)) {
 					continue
@@ -86,13 +99,16 @@ func rowRange(g *gen.Generator, q *ts.Query, rows int64) []int64 {
 
 // expectAggregate computes Q4..Q7: one value per series (per bucket for Q7)
 // that has at least one matching point.
-func expectAggregate(g *gen.Generator, q *ts.Query, rows int64) ts.Result {
+func expectAggregate(g *gen.Generator, q *ts.Query, rows int64, has func(dev, sensor int, k int64) bool) ts.Result {
 	var r ts.Result
 	for _, d := range q.Devices {
 		for _, sn := range q.Sensors {
 			groups := map[int64]*acc{}
 			var order []int64
 			for _, k := range rowRange(g, q, rows) {
+				if !has(d.Index, sn, k) {
+					continue
+				}
 				v, numeric := g.Number(d.Index, sn, k)
 				if q.Kind.HasValueFilter() && (!numeric || !(v > q.Lower)) {
 					continue
