@@ -172,3 +172,28 @@ func exportedPoints(t *testing.T, host, db string) int64 {
 	}
 	return n
 }
+
+// Each target family's own URL reaches the servers of scripts/services: the
+// run writes, verifies and checks its answers, and the recorded
+// configuration keeps the URL with its password hidden.
+func TestConnectionURLPerTarget(t *testing.T) {
+	cases := []struct {
+		target, addr, url, shown string
+	}{
+		{"postgres", "127.0.0.1:5433", "postgres://root:root@127.0.0.1:5433/test?sslmode=disable", "postgres://root:***@127.0.0.1:5433/test?sslmode=disable"},
+		{"mysql", "127.0.0.1:3307", "mysql://root:root@127.0.0.1:3307/test?tls=false", "mysql://root:***@127.0.0.1:3307/test?tls=false"},
+		{"mysql", "127.0.0.1:3307", "root:root@tcp(127.0.0.1:3307)/test", "root:***@tcp(127.0.0.1:3307)/test"},
+		{"influxdb", "127.0.0.1:8086", "http://127.0.0.1:8086", "http://127.0.0.1:8086"},
+		{"clickhouse", "127.0.0.1:8124", "clickhouse://127.0.0.1:8124/urltest", "clickhouse://127.0.0.1:8124/urltest"},
+	}
+	for _, c := range cases {
+		t.Run(c.target+" "+c.shown, func(t *testing.T) {
+			targettest.RequireServer(t, c.target, c.addr)
+			s, _ := runVerified(t, "--target", c.target, "--target-url", c.url, "--clients", "2", "--devices", "4",
+				"--sensors", "3", "--loop", "20")
+			if len(s.Verify.Queries) == 0 || s.Config["target_url"] != c.shown {
+				t.Fatalf("verify %+v, target_url %v", s.Verify, s.Config["target_url"])
+			}
+		})
+	}
+}
