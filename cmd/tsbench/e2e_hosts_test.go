@@ -88,6 +88,13 @@ func TestWriteAndQueryURLs(t *testing.T) {
 	if len(s.Verify.Queries) == 0 {
 		t.Fatalf("verify %+v", s.Verify)
 	}
+	// A primary and a replica, in form: one PostgreSQL reached twice.
+	targettest.RequireServer(t, "postgres", "127.0.0.1:5433")
+	s, _ = runVerified(t, "--target", "postgres", "--write-url", "postgres://root:root@127.0.0.1:5433/test",
+		"--query-url", "postgresql://root:root@localhost:5433/test?sslmode=disable", "--clients", "2", "--devices", "4", "--loop", "10")
+	if len(s.Verify.Queries) == 0 || s.Config["query_url"] != "postgresql://root:***@localhost:5433/test?sslmode=disable" {
+		t.Fatalf("verify %+v, query_url %v", s.Verify, s.Config["query_url"])
+	}
 }
 
 // A postgres URL with sslmode=verify-full and sslrootcert reaches the
@@ -195,5 +202,35 @@ func TestConnectionURLPerTarget(t *testing.T) {
 				t.Fatalf("verify %+v, target_url %v", s.Verify, s.Config["target_url"])
 			}
 		})
+	}
+}
+
+// WRITE_URL and QUERY_URL on two different VictoriaMetrics servers: the
+// points land on the write server only (its own export counts them all,
+// the query server's none), and verification, which counts through
+// QUERY_URL, finds none of them: exit 3. That is what a replica that has
+// not caught up would show.
+func TestWriteAndQueryURLsRoute(t *testing.T) {
+	targettest.RequireServer(t, "victoriametrics", "127.0.0.1:8428")
+	reader := "127.0.0.1:" + strconv.Itoa(testenv.StartVictoriaMetrics(t))
+	db := "route_" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	dir := t.TempDir()
+	js := dir + "/s.json"
+	r := tsbench(t, nil, "run", "--quiet", "--data-dir", dir, "--json", js, "--target", "victoriametrics",
+		"--write-url", "http://127.0.0.1:8428", "--query-url", "http://"+reader+"/prometheus", "--set", "DB_NAME="+db,
+		"--set", "OPERATION_PROPORTION=1:0:0:0:0:0:0:0:0:0:0", "--clients", "2", "--devices", "4", "--sensors", "2", "--loop", "10")
+	if r.code != 3 {
+		t.Fatalf("exit %d, want 3 (nothing stored where verification counts)\n%s\n%s", r.code, tail(r.stdout, 20), r.stderr)
+	}
+	s := readSummary(t, js)
+	written := s.Op("INGESTION").OKPoints
+	if written == 0 || s.Verify.StoredPoints != 0 || s.Verify.ExpectedPoints != written {
+		t.Fatalf("written %d, verify %+v", written, s.Verify)
+	}
+	if got := exportedPoints(t, "127.0.0.1:8428", db); got != written {
+		t.Fatalf("the write server stores %d points, %d written", got, written)
+	}
+	if got := exportedPoints(t, reader, db); got != 0 {
+		t.Fatalf("the query server stores %d points, want none", got)
 	}
 }
