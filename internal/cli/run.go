@@ -56,8 +56,8 @@ func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
 	keyFlags := []*keyFlag{
 		{name: "target", key: "DB_SWITCH", usage: "database target (see 'tsbench targets'); overrides DB_SWITCH"},
 		{name: "target-url", key: "TARGET_URL", usage: "the target's own connection URL, e.g. postgres://user:pass@host:5432/db?sslmode=verify-full (its password is shown as ***)"},
-		{name: "write-url", key: "WRITE_URL", usage: "where writes go, when not where queries go (vminsert, a primary)"},
-		{name: "query-url", key: "QUERY_URL", usage: "where queries and verification go (vmselect, a replica)"},
+		{name: "write-url", key: "WRITE_URL", usage: "where writes go, when not where queries go (a PostgreSQL primary)"},
+		{name: "query-url", key: "QUERY_URL", usage: "where queries and verification go (a PostgreSQL replica)"},
 		{name: "duration", key: "duration", usage: "run the measured phase this long, e.g. 30s; with --loop too, whichever ends first"},
 		{name: "warmup", key: "warmup", usage: "run operations this long before measuring, e.g. 5s"},
 		{name: "rate", key: "rate", usage: "open model: operations per second for all clients (0 = closed loop)"},

@@ -166,11 +166,12 @@ var keyTable = concat(
 			"cassandra://host:9042/keyspace, iotdb://host:6667; it sets HOST, PORT, USERNAME, PASSWORD, DB_NAME and TLS where it says them "+
 			"(sslmode verify-full/verify-ca: TLS=on, require: insecure, disable: off; https: on); its password is shown as ***",
 			textField(func(c *Config) *string { return &c.TargetURL }, false), alias("URL")),
-		key("WRITE_URL", "where writes (and the schema) go, when that is not where queries go: a URL as TARGET_URL "+
-			"(VictoriaMetrics cluster's vminsert, a PostgreSQL primary); it overrides TARGET_URL for writes",
+		key("WRITE_URL", "where writes (and the schema) go, when that is not where queries go (a PostgreSQL primary): "+
+			"a URL as TARGET_URL, over TARGET_URL for writes; a VictoriaMetrics cluster's vminsert is not supported yet "+
+			"(the schema step deletes and flushes, which vminsert does not serve)",
 			textField(func(c *Config) *string { return &c.WriteURL }, false)),
-		key("QUERY_URL", "where queries and verification go: a URL as TARGET_URL (vmselect, a PostgreSQL replica); "+
-			"it overrides TARGET_URL for reads",
+		key("QUERY_URL", "where queries, verification and the query checks go (a PostgreSQL replica): a URL as TARGET_URL, "+
+			"over TARGET_URL for reads",
 			textField(func(c *Config) *string { return &c.QueryURL }, false)),
 		key("PORT", "database server port (0 = the target's default)",
 			intField(func(c *Config) *int { return &c.Port }, 0, 65535)),
