@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -93,12 +95,17 @@ func Prepare(ctx context.Context, db *sql.DB, dialectName string, cfg *Config) (
 		return LoadResult{}, have.C, nil
 	}
 	t0 := time.Now()
-	if err := createTables(ctx, db, d, cfg); err != nil {
+	indexes, err := createTables(ctx, db, d, cfg)
+	if err != nil {
 		return LoadResult{}, constants{}, fmt.Errorf("tpcc: %w", err)
 	}
-	l := &loader{db: db, d: d, c: want.C, seed: cfg.Seed, now: time.Now().UTC().Truncate(time.Microsecond)}
+	l := &loader{db: db, d: d, c: want.C, seed: cfg.Seed, now: time.Now().UTC().Truncate(time.Microsecond),
+		workers: cfg.loadWorkers()}
 	if err := l.all(ctx, cfg.Warehouses); err != nil {
 		return LoadResult{}, constants{}, fmt.Errorf("tpcc: load: %w", err)
+	}
+	if err := createIndexes(ctx, db, indexes, l.workers); err != nil {
+		return LoadResult{}, constants{}, fmt.Errorf("tpcc: index the load: %w", err)
 	}
 	if err := analyze(ctx, db, d); err != nil {
 		return LoadResult{}, constants{}, fmt.Errorf("tpcc: analyze: %w", err)
@@ -109,7 +116,7 @@ func Prepare(ctx context.Context, db *sql.DB, dialectName string, cfg *Config) (
 	if err := prepareMode(ctx, db, d, cfg); err != nil {
 		return LoadResult{}, constants{}, err
 	}
-	res := LoadResult{Loaded: true, Seconds: time.Since(t0).Seconds(), Rows: l.rows}
+	res := LoadResult{Loaded: true, Seconds: time.Since(t0).Seconds(), Rows: l.rows.Load()}
 	res.Checks, err = CheckConsistency(ctx, db, dialectName, true)
 	if err != nil {
 		return res, constants{}, err
@@ -157,7 +164,10 @@ type loader struct {
 	c    constants
 	seed int64
 	now  time.Time
-	rows int64
+	rows atomic.Int64
+	// workers is how many parts (the items, each warehouse) load at
+	// once, each on its own connection; 0 or 1: one after the other.
+	workers int
 }
 
 // flushRows is how many rows the loader sends at once.
@@ -190,21 +200,56 @@ func (b *batch) flush(ctx context.Context) error {
 	if err := b.l.d.bulk(ctx, b.l.db, b.table, b.cols, b.rows); err != nil {
 		return fmt.Errorf("%s: %w", b.table, err)
 	}
-	b.l.rows += int64(len(b.rows))
+	b.l.rows.Add(int64(len(b.rows)))
 	b.rows = b.rows[:0]
 	return nil
 }
 
+// all loads the items and the W warehouses, l.workers parts at a time.
+// Each part draws from its own random stream (the items from stream 0,
+// warehouse w from stream w), so what is loaded does not depend on the
+// order the parts run in.
 func (l *loader) all(ctx context.Context, warehouses int) error {
-	if err := l.items(ctx); err != nil {
-		return err
-	}
-	for w := 1; w <= warehouses; w++ {
-		if err := l.warehouse(ctx, w); err != nil {
-			return err
+	return inParallel(ctx, warehouses+1, l.workers, func(ctx context.Context, w int) error {
+		if w == 0 {
+			return l.items(ctx)
 		}
+		return l.warehouse(ctx, w)
+	})
+}
+
+// inParallel runs f(0) … f(n-1), up to workers at once (at least one);
+// the first error cancels the rest and is returned.
+func inParallel(ctx context.Context, n, workers int, f func(ctx context.Context, i int) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	next := make(chan int, n)
+	for i := range n {
+		next <- i
 	}
-	return nil
+	close(next)
+	var (
+		wg       sync.WaitGroup
+		errOnce  sync.Once
+		firstErr error
+	)
+	for range max(1, min(workers, n)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				if ctx.Err() != nil {
+					return
+				}
+				if err := f(ctx, i); err != nil {
+					errOnce.Do(func() { firstErr = err; cancel() })
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return firstErr
 }
 
 func (l *loader) items(ctx context.Context) error {

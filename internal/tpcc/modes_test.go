@@ -38,7 +38,13 @@ func TestModesSameTables(t *testing.T) {
 		trips := map[string]int64{}
 		const n = 400
 		for _, mode := range modes {
-			term := freshTerminal(ctx, t, db, dialect, Config{Warehouses: 2, Mode: mode, Load: LoadAlways})
+			// The first load goes one part after the other, the others in
+			// parallel: the same tables must result.
+			workers := 0
+			if mode == modes[0] {
+				workers = 1
+			}
+			term := freshTerminal(ctx, t, db, dialect, Config{Warehouses: 2, Mode: mode, Load: LoadAlways, LoadWorkers: workers})
 			term.now = func() time.Time { return runClock }
 			if mode == modes[0] {
 				// The checksums must see what the transactions change.
@@ -231,6 +237,36 @@ func BenchmarkModes(b *testing.B) {
 					b.ReportMetric(float64(writeCalls(b)-writes0)/n, "writes/tx")
 					b.ReportMetric(float64((cpuTime(b)-cpu0).Microseconds())/n, "cpu-µs/tx")
 					b.ReportMetric(float64(b.Elapsed().Microseconds())/n, "µs/tx")
+				})
+			}
+		})
+	}
+}
+
+// BenchmarkLoad loads two warehouses into the real PostgreSQL and MariaDB,
+// one part after the other and with the default parallelism, and reports
+// the seconds per warehouse (the items included).
+func BenchmarkLoad(b *testing.B) {
+	for _, c := range servers {
+		b.Run(c.driver.Name, func(b *testing.B) {
+			ctx, db := serverDB(b, c.driver, c.addr, "tsbench_tpcc_load")
+			for _, workers := range []int{1, defaultLoadWorkers} {
+				b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
+					const w = 2
+					var secs float64
+					for range b.N {
+						cfg := Config{Warehouses: w, Terminals: 1, Duration: time.Second, Load: LoadAlways, Seed: 3,
+							LoadWorkers: workers}
+						res, _, err := Prepare(ctx, db, c.driver.SQL.Dialect, &cfg)
+						if err != nil {
+							b.Fatal(err)
+						}
+						if !AllOK(res.Checks) {
+							b.Fatalf("load: %+v", res.Checks)
+						}
+						secs += res.Seconds
+					}
+					b.ReportMetric(secs/float64(b.N*w), "s/warehouse")
 				})
 			}
 		})

@@ -99,6 +99,20 @@ type Config struct {
 	Seed       int64         // loader and terminal randomness
 	TxTimeout  time.Duration // per transaction
 	Mode       string        // ModeBatched ("" too), ModeInteractive or ModeProcedures
+	// LoadWorkers is how many parts of the load (the items, each
+	// warehouse) go in at once, each on its own connection; 0 is
+	// defaultLoadWorkers, 1 one after the other.
+	LoadWorkers int
+}
+
+// defaultLoadWorkers: see docs/tpcc.md for the load times it was chosen by.
+const defaultLoadWorkers = 4
+
+func (c *Config) loadWorkers() int {
+	if c.LoadWorkers > 0 {
+		return c.LoadWorkers
+	}
+	return defaultLoadWorkers
 }
 
 // Validate reports the first setting out of range, naming its key.
