@@ -22,6 +22,7 @@ type Queries struct {
 	drawn   int64
 	all     []int
 	numeric []int
+	base    int64       // where the first window of each kind starts
 	owned   []ts.Device // QUERY_DEVICE_SELECTION=owned: the client's devices
 	java    *javaDraws  // QUERY_DEVICE_SELECTION=iot-benchmark
 	devs    []*ts.Device
@@ -31,7 +32,7 @@ type Queries struct {
 
 // NewQueries prepares the query builder of one client.
 func NewQueries(c *config.Config, s *ts.Schema, client int) *Queries {
-	q := &Queries{cfg: c, schema: s, client: uint64(client), seed: uint64(c.QuerySeed)}
+	q := &Queries{cfg: c, schema: s, client: uint64(client), seed: uint64(c.QuerySeed), base: windowBase(c, s)}
 	switch c.QuerySelection {
 	case SelectOwned:
 		q.owned = ClientDevices(c, s, client)
@@ -75,7 +76,7 @@ func (q *Queries) Next(kind ts.QueryKind, dst *ts.Query) {
 			q.sens = append(q.sens, pool[i])
 		}
 	}
-	start := c.StartTime.UnixMilli() + n*c.StepSize*q.schema.PointStep
+	start := q.base + n*c.StepSize*q.schema.PointStep
 	*dst = ts.Query{
 		Kind:    kind,
 		Devices: q.devs,
@@ -86,6 +87,16 @@ func (q *Queries) Next(kind ts.QueryKind, dst *ts.Query) {
 		Agg:     c.QueryAggregate,
 		Bucket:  c.GroupByUnit,
 	}
+}
+
+// windowBase is where the query windows start: at START_TIME, one
+// POINT_STEP before row 0 when FIRST_ROW_AT = step; at a replayed file's
+// first time, which the schema holds.
+func windowBase(c *config.Config, s *ts.Schema) int64 {
+	if c.Data == "" && c.FirstRowAt == FirstRowAtStep {
+		return s.StartTime - s.PointStep
+	}
+	return s.StartTime
 }
 
 // The device selections of QUERY_DEVICE_SELECTION.
