@@ -64,6 +64,9 @@ func (k *Keys) appendKey(dst []byte, i int) []byte {
 // its own, appendCentRows, which makes the values' text a column at a time.
 func AppendRows(dst []byte, prefix string, keys Keys, b *ts.Batch) []byte {
 	keys.text, keys.words, keys.lens = keys.text[:len(b.Columns)], keys.words[:len(b.Columns)], keys.lens[:len(b.Columns)]
+	if b.Nulls != 0 {
+		return appendSparseRows(dst, prefix, keys, b)
+	}
 	if centsOnly(keys, b) {
 		return appendCentRows(dst, prefix, keys, b)
 	}
@@ -72,6 +75,8 @@ func AppendRows(dst []byte, prefix string, keys Keys, b *ts.Batch) []byte {
 		for sn := range b.Columns {
 			dst = keys.appendKey(dst, sn)
 			c := &b.Columns[sn]
+			// The switch inline, not appendValue: a call per value costs
+			// the dense loop its registers (see appendCentRows).
 			switch c.Type {
 			case ts.Boolean:
 				dst = strconv.AppendBool(dst, c.Bools[i])
@@ -96,6 +101,61 @@ func AppendRows(dst []byte, prefix string, keys Keys, b *ts.Batch) []byte {
 		dst = append(dst, ' ')
 		dst = numfmt.AppendInt(dst, tm)
 		dst = append(dst, '\n')
+	}
+	return dst
+}
+
+// appendSparseRows is AppendRows for a batch with empty cells
+// (ts.Column.Null): an empty cell's field is left out, and a row with no
+// value at all gets no line, for a line needs at least one field. Dense
+// batches never come here, so their loops test no cell.
+func appendSparseRows(dst []byte, prefix string, keys Keys, b *ts.Batch) []byte {
+	for i, tm := range b.Times {
+		if !b.RowPresent(i) {
+			continue
+		}
+		dst = append(dst, prefix...)
+		first := true
+		for sn := range b.Columns {
+			c := &b.Columns[sn]
+			if !c.Present(i) {
+				continue
+			}
+			key := keys.text[sn]
+			if first && sn > 0 {
+				key = key[1:] // the line's first field: no comma before it
+			}
+			first = false
+			dst = append(dst, key...)
+			dst = appendValue(dst, c, i, b.Decimals)
+		}
+		dst = append(dst, ' ')
+		dst = numfmt.AppendInt(dst, tm)
+		dst = append(dst, '\n')
+	}
+	return dst
+}
+
+// appendValue appends row i of column c as a field value.
+func appendValue(dst []byte, c *ts.Column, i, decimals int) []byte {
+	switch c.Type {
+	case ts.Boolean:
+		return strconv.AppendBool(dst, c.Bools[i])
+	case ts.Int32:
+		return append(strconv.AppendInt(dst, int64(c.Int32s[i]), 10), 'i')
+	case ts.Int64:
+		return append(strconv.AppendInt(dst, c.Int64s[i], 10), 'i')
+	case ts.Float:
+		return strconv.AppendFloat(dst, float64(c.Floats[i]), 'g', -1, 64)
+	case ts.Double:
+		if c.HasFixed() {
+			return numfmt.AppendFixed(dst, c.Doubles[i], c.Fixed[i], decimals)
+		}
+		return numfmt.AppendFloat(dst, c.Doubles[i], decimals)
+	case ts.Text:
+		dst = append(dst, '"')
+		dst = appendEscaped(dst, c.Texts[i], `"\`)
+		return append(dst, '"')
 	}
 	return dst
 }

@@ -171,3 +171,27 @@ func TestCentsOnlyBounds(t *testing.T) {
 		}
 	}
 }
+
+// An empty cell's field is left out (the first field written has no comma
+// before it), and a row with no value at all has no line.
+func TestSparseRows(t *testing.T) {
+	sensors := []ts.Sensor{{Name: "s_0", Type: ts.Double}, {Name: "s_1", Type: ts.Int64}, {Name: "s_2", Type: ts.Text}}
+	b := &ts.Batch{Decimals: 2, Times: []int64{1000, 2000, 3000, 4000}, Columns: []ts.Column{
+		{Type: ts.Double, Doubles: []float64{1.5, 0, 0, 2.25}, Fixed: []int64{150, 0, 0, 225}},
+		{Type: ts.Int64, Int64s: []int64{7, 8, 0, 0}},
+		{Type: ts.Text, Texts: []string{"a", "b", "", ""}},
+	}}
+	for _, c := range []struct{ col, row int }{{0, 1}, {0, 2}, {1, 2}, {2, 2}, {1, 3}, {2, 3}} {
+		b.MarkNull(c.col, c.row)
+	}
+	want := `g,device=d s_0=1.5,s_1=7i,s_2="a" 1000
+g,device=d s_1=8i,s_2="b" 2000
+g,device=d s_0=2.25 4000
+`
+	if got := string(AppendRows(nil, "g,device=d ", NewKeys(sensors), b)); got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+	if b.Points() != 6 {
+		t.Fatalf("Points = %d, want 6", b.Points())
+	}
+}

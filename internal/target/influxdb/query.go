@@ -55,9 +55,13 @@ func (t *Target) query(ctx context.Context, s *ts.Schema, q *ts.Query) (ts.Resul
 	if err != nil {
 		return ts.Result{}, err
 	}
+	// Each measurement (group) comes as a series of its own, in time order:
+	// merged, so that the first and last times are the extremes over all
+	// of them (sparse series do not all start at the same time).
 	var res ts.Result
 	for _, r := range resp.Results {
 		for _, se := range r.Series {
+			var one ts.Result
 			for _, row := range se.Values {
 				tm := int64(num(row[0]))
 				for _, v := range row[1:] {
@@ -68,9 +72,10 @@ func (t *Target) query(ctx context.Context, s *ts.Schema, q *ts.Query) (ts.Resul
 					if q.Kind.Aggregates() && q.Agg == ts.Count && x == 0 {
 						continue // a series or bucket without matching points
 					}
-					res.Add(tm, x)
+					one.Add(tm, x)
 				}
 			}
+			res.Merge(one, q.Kind.Descending())
 		}
 	}
 	return res, nil
