@@ -5,6 +5,7 @@ import (
 
 	"github.com/tsbench/tsbench/internal/target"
 	"github.com/tsbench/tsbench/internal/target/targettest"
+	"github.com/tsbench/tsbench/internal/ts"
 )
 
 // BenchmarkWritePath compares the write paths on the same data in one run:
@@ -15,5 +16,24 @@ func BenchmarkWritePath(b *testing.B) {
 		b.Run(path, func(b *testing.B) {
 			targettest.BenchmarkWrite(b, Driver, target.Options{Database: "test", Extra: map[string]string{"write_path": path}})
 		})
+	}
+}
+
+// BenchmarkRowSource is the per-point cost of walking a dense batch for
+// COPY and INSERT, without a server: the sparse check must not show here.
+func BenchmarkRowSource(b *testing.B) {
+	batch := &ts.Batch{Times: make([]int64, 1000)}
+	for c := 0; c < 10; c++ {
+		batch.Columns = append(batch.Columns, ts.Column{Type: ts.Double, Doubles: make([]float64, 1000)})
+	}
+	var r rowSource
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		r.reset(batch, 1)
+		for r.Next() {
+			if _, err := r.Values(); err != nil {
+				b.Fatal(err)
+			}
+		}
 	}
 }

@@ -84,6 +84,8 @@ var Driver = &target.Driver{
 		TLS:     true,
 		Types:   ts.DataTypes,
 		Queries: ts.QueryKinds,
+		// narrow: an empty cell is a row not written; wide: a NULL cell.
+		Sparse: true,
 	},
 	Options: options,
 	Open:    open,
@@ -98,7 +100,7 @@ var TimescaleDriver = &target.Driver{
 	Description: "TimescaleDB: the postgres target with a hypertable (one-day chunks) and time_bucket for Q7",
 	WritePaths:  []string{"insert", "copy"},
 	Server:      "a TimescaleDB server; tested with scripts/services/timescaledb.sh (PGlite + timescaledb, SQL only, 127.0.0.1:5434)",
-	Caps:        target.Capabilities{TLS: true, Types: ts.DataTypes, Queries: ts.QueryKinds},
+	Caps:        target.Capabilities{TLS: true, Types: ts.DataTypes, Queries: ts.QueryKinds, Sparse: true},
 	Options:     options,
 	Open: func(ctx context.Context, o target.Options) (target.Target, error) {
 		return openMode(ctx, o, true)

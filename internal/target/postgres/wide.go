@@ -70,14 +70,43 @@ func (t *Target) writeWide(ctx context.Context, s *ts.Schema, b *ts.Batch) error
 		names = append(names, q)
 		set = append(set, q+" = EXCLUDED."+q)
 	}
+	// rows lists the rows written: all of a dense batch's; a sparse batch's
+	// rows with at least one value (a row with none carries no point).
+	nrows := b.Len()
+	var keep []int
+	if b.Nulls > 0 {
+		for i := range b.Times {
+			if b.RowPresent(i) {
+				keep = append(keep, i)
+			}
+		}
+		nrows = len(keep)
+		// A NULL cell is no value, so it must not erase a value already
+		// stored at that (device, t): keep the stored one.
+		for i, sn := range s.Sensors {
+			q := pgx.Identifier{sn.Name}.Sanitize()
+			set[i] = q + " = COALESCE(EXCLUDED." + q + ", " + tbl + "." + q + ")"
+		}
+	}
 	upsert := " ON CONFLICT (device, t) DO UPDATE SET " + strings.Join(set, ", ")
-	rowOf := func(i int) []any {
+	rowOf := func(n int) []any {
+		i := n
+		if keep != nil {
+			i = keep[n]
+		}
 		vals := make([]any, 0, len(names))
 		vals = append(vals, b.Device.Name, b.Times[i])
 		for c := range b.Columns {
-			vals = append(vals, b.Columns[c].Value(i))
+			if col := &b.Columns[c]; col.Present(i) {
+				vals = append(vals, col.Value(i))
+			} else {
+				vals = append(vals, nil) // an empty cell: NULL
+			}
 		}
 		return vals
+	}
+	if nrows == 0 {
+		return nil
 	}
 	tx, err := t.c.pg.Begin(ctx)
 	if err != nil {
@@ -90,7 +119,7 @@ func (t *Target) writeWide(ctx context.Context, s *ts.Schema, b *ts.Batch) error
 			return err
 		}
 		if _, err := tx.CopyFrom(ctx, pgx.Identifier{strings.Trim(stage, `"`)}, unquote(names),
-			pgx.CopyFromSlice(b.Len(), func(i int) ([]any, error) { return rowOf(i), nil })); err != nil {
+			pgx.CopyFromSlice(nrows, func(i int) ([]any, error) { return rowOf(i), nil })); err != nil {
 			return err
 		}
 		if _, err := tx.Exec(ctx, "INSERT INTO "+tbl+" SELECT * FROM "+stage+upsert); err != nil {
@@ -99,8 +128,8 @@ func (t *Target) writeWide(ctx context.Context, s *ts.Schema, b *ts.Batch) error
 		return tx.Commit(ctx)
 	}
 	per := max(1, 60000/len(names))
-	for start := 0; start < b.Len(); start += per {
-		end := min(start+per, b.Len())
+	for start := 0; start < nrows; start += per {
+		end := min(start+per, nrows)
 		var args []any
 		var rows []string
 		for i := start; i < end; i++ {
@@ -184,8 +213,15 @@ func wideSQL(s *ts.Schema, q *ts.Query, tbl string, sensors []int, devices []str
 	case ts.ValueRange, ts.ValueRangeQueryDesc:
 		return "SELECT t, " + list + where + rng + val(4) + order, append(args, q.Start, q.End, q.Lower)
 	case ts.LatestPoint:
-		return "SELECT 0::bigint, " + list + " FROM " + tbl + " w JOIN (SELECT device AS d, max(t) AS m" + where +
-			" GROUP BY device) l ON w.device = l.d AND w.t = l.m ORDER BY w.device", args
+		// Each sensor's last present value: a row may hold NULL for some
+		// sensors (sparse data). Each subquery walks the (device, t) key
+		// backwards and, on dense data, stops at the first row.
+		sub := make([]string, len(cols))
+		for i, c := range cols {
+			sub[i] = "(SELECT " + c + " FROM " + tbl + " w WHERE w.device = d.device AND " + c +
+				" IS NOT NULL ORDER BY w.t DESC LIMIT 1)"
+		}
+		return "SELECT 0::bigint, " + strings.Join(sub, ", ") + " FROM unnest($1::text[]) AS d(device) ORDER BY d.device", args
 	}
 	aggs := make([]string, len(cols))
 	for i, c := range cols {
@@ -233,11 +269,19 @@ func (t *Target) runWide(ctx context.Context, q *ts.Query, sql string, args []an
 	return res, rows.Err()
 }
 
-// countWide counts rows times sensors: every row carries every sensor.
+// countWide counts the values present: the non-NULL cells of each sensor
+// column (a sparse row holds NULL where a sensor has no value).
 func (t *Target) countWide(ctx context.Context, s *ts.Schema, r ts.CountRange) (int64, error) {
+	counts := make([]string, len(s.Sensors))
+	for i, sn := range s.Sensors {
+		counts[i] = "count(" + pgx.Identifier{sn.Name}.Sanitize() + ")"
+	}
+	if len(counts) == 0 {
+		return 0, nil
+	}
 	var total int64
 	for g := range s.Groups {
-		sql := "SELECT count(*) FROM " + wideTable(s, g) + " WHERE true"
+		sql := "SELECT (" + strings.Join(counts, " + ") + ")::bigint FROM " + wideTable(s, g) + " WHERE true"
 		var args []any
 		if len(r.Devices) > 0 {
 			var names []string
@@ -262,5 +306,5 @@ func (t *Target) countWide(ctx context.Context, s *ts.Schema, r ts.CountRange) (
 		}
 		total += n
 	}
-	return total * int64(len(s.Sensors)), nil
+	return total, nil
 }

@@ -26,12 +26,21 @@ func (r *rowSource) reset(b *ts.Batch, base int64) {
 }
 
 func (r *rowSource) Next() bool {
-	r.row++
-	if r.row >= len(r.b.Times) {
-		r.row = 0
-		r.sensor++
+	for {
+		r.row++
+		if r.row >= len(r.b.Times) {
+			r.row = 0
+			r.sensor++
+		}
+		if r.sensor >= len(r.b.Columns) || len(r.b.Times) == 0 {
+			return false
+		}
+		// An empty cell (a sparse batch's) is no point: no row. A dense
+		// batch never looks at the marks.
+		if r.b.Nulls == 0 || r.b.Columns[r.sensor].Present(r.row) {
+			return true
+		}
 	}
-	return r.sensor < len(r.b.Columns) && len(r.b.Times) > 0
 }
 
 func (r *rowSource) Values() ([]any, error) {
