@@ -50,10 +50,11 @@ var Driver = &target.Driver{
 	Description: "MySQL/MariaDB: narrow InnoDB table, multi-row INSERT or LOAD DATA LOCAL INFILE with replace",
 	WritePaths:  []string{"insert", "load"},
 	Server:      "scripts/services/mariadb.sh (MariaDB 10.11 on 127.0.0.1:3307)",
-	Caps:        target.Capabilities{TLS: true, Types: ts.DataTypes, Queries: ts.QueryKinds},
-	Options:     []target.Option{{Name: "write_path", Values: []string{"insert", "load"}}},
-	Open:        open,
-	SQL:         &target.SQLAccess{Dialect: "mysql", Open: openSQL},
+	// Sparse: one row per point, so an empty cell is a row not written.
+	Caps:    target.Capabilities{TLS: true, Types: ts.DataTypes, Queries: ts.QueryKinds, Sparse: true},
+	Options: []target.Option{{Name: "write_path", Values: []string{"insert", "load"}}},
+	Open:    open,
+	SQL:     &target.SQLAccess{Dialect: "mysql", Open: openSQL},
 }
 
 func init() { target.Register(Driver) }

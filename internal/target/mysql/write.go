@@ -65,10 +65,14 @@ func (t *Target) insert(ctx context.Context, b *ts.Batch, base int64) error {
 		t.args = t.args[:0]
 		return err
 	}
+	sparse := b.Nulls > 0
 	for sn := range b.Columns {
 		c := &b.Columns[sn]
 		id := base + int64(sn)
 		for i, tm := range b.Times {
+			if sparse && !c.Present(i) {
+				continue // an empty cell is no point: no row
+			}
 			var v, s any
 			if c.Type == ts.Text {
 				s = c.Texts[i]
@@ -128,10 +132,14 @@ func (t *Target) loadData(ctx context.Context, b *ts.Batch, base int64) error {
 	l := &t.load.buf
 	l.Reset()
 	var num, idBuf [32]byte
+	sparse := b.Nulls > 0
 	for sn := range b.Columns {
 		c := &b.Columns[sn]
 		id := strconv.AppendInt(idBuf[:0], base+int64(sn), 10)
 		for i, tm := range b.Times {
+			if sparse && !c.Present(i) {
+				continue // an empty cell is no point: no line
+			}
 			l.Write(id)
 			l.WriteByte('\t')
 			l.Write(strconv.AppendInt(num[:0], tm, 10))
