@@ -37,8 +37,9 @@ var Driver = &target.Driver{
 	Description: "DuckDB embedded: Appender into a staging table, INSERT OR REPLACE, SQL queries",
 	WritePaths:  []string{"appender"},
 	Server:      "embedded",
-	Caps:        target.Capabilities{Types: ts.DataTypes, Queries: ts.QueryKinds},
-	Open:        open,
+	// Sparse: one row per point, so an empty cell is a row not written.
+	Caps: target.Capabilities{Types: ts.DataTypes, Queries: ts.QueryKinds, Sparse: true},
+	Open: open,
 	SQL: &target.SQLAccess{Dialect: "duckdb", Unsupported: "DuckDB's optimistic concurrency aborts a " +
 		"transaction that updates a row another open transaction updated, and it has no SELECT ... FOR " +
 		"UPDATE; every TPC-C New-Order and Payment updates its district's row, so concurrent terminals " +
@@ -196,10 +197,14 @@ func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
 		if err != nil {
 			return err
 		}
+		sparse := b.Nulls > 0
 		for sn := range b.Columns {
 			c := &b.Columns[sn]
 			id := int32(base + int64(sn))
 			for i, tm := range b.Times {
+				if sparse && !c.Present(i) {
+					continue // an empty cell is no point: no row
+				}
 				var v, txt driver.Value
 				if c.Type == ts.Text {
 					txt = c.Texts[i]
