@@ -48,8 +48,9 @@ var Driver = &target.Driver{
 	Description: "ClickHouse over HTTP: ReplacingMergeTree ordered by series and time, TabSeparated inserts, reads with FINAL",
 	WritePaths:  []string{"http-tsv"},
 	Server:      "scripts/services/clickhouse.sh (ClickHouse 18.16 on 127.0.0.1:8124)",
-	Caps:        target.Capabilities{TLS: true, Types: ts.DataTypes, Queries: ts.QueryKinds},
-	Open:        open,
+	// Sparse: one row per point, so an empty cell is a row not written.
+	Caps: target.Capabilities{TLS: true, Types: ts.DataTypes, Queries: ts.QueryKinds, Sparse: true},
+	Open: open,
 }
 
 func init() { target.Register(Driver) }
@@ -152,15 +153,19 @@ func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
 	return nil
 }
 
-// appendTSV writes one row per point: series, t, v (\N for TEXT), s (\N for
+// appendTSV writes one row per point present: series, t, v (\N for TEXT), s (\N for
 // numbers), escaping backslash, tab and newline in text.
 func appendTSV(buf *bytes.Buffer, base int64, b *ts.Batch) {
 	var num [32]byte
 	var id [16]byte
+	sparse := b.Nulls > 0
 	for sn := range b.Columns {
 		c := &b.Columns[sn]
 		ids := strconv.AppendInt(id[:0], base+int64(sn), 10)
 		for i, tm := range b.Times {
+			if sparse && !c.Present(i) {
+				continue // an empty cell is no point: no row
+			}
 			buf.Write(ids)
 			buf.WriteByte('\t')
 			buf.Write(strconv.AppendInt(num[:0], tm, 10))
