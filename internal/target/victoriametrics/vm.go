@@ -67,6 +67,7 @@ var Driver = &target.Driver{
 		Types:      []ts.DataType{ts.Boolean, ts.Int32, ts.Int64, ts.Float, ts.Double},
 		Queries:    ts.QueryKinds,
 		ClientSide: []ts.QueryKind{ts.AggValue, ts.AggRangeValue, ts.GroupBy},
+		Sparse:     true, // a series per sensor: an empty cell is a sample not sent
 	},
 	Open: open,
 }
@@ -336,6 +337,9 @@ func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
 // timestamps are the same on every line: they are formatted for the first
 // and copied for the others.
 func appendImport(dst []byte, labels string, sensors []ts.Sensor, b *ts.Batch) []byte {
+	if b.Nulls != 0 {
+		return appendSparseImport(dst, labels, sensors, b)
+	}
 	var stamps []byte // the first line's timestamps, within dst
 	for sn := range b.Columns {
 		c := &b.Columns[sn]
@@ -373,6 +377,61 @@ func appendImport(dst []byte, labels string, sensors []ts.Sensor, b *ts.Batch) [
 		}
 		dst = append(dst, "]}\n"...)
 		stamps = dst[start:]
+	}
+	return dst
+}
+
+// appendSparseImport is appendImport for a batch with empty cells
+// (ts.Column.Null): each sensor's line has its present samples only, with
+// their own timestamps, and a sensor without any has no line (an empty
+// line would be refused). Dense batches never come here.
+func appendSparseImport(dst []byte, labels string, sensors []ts.Sensor, b *ts.Batch) []byte {
+	for sn := range b.Columns {
+		c := &b.Columns[sn]
+		first := -1
+		for i := range b.Times {
+			if c.Present(i) {
+				first = i
+				break
+			}
+		}
+		if first < 0 {
+			continue
+		}
+		dst = append(dst, `{"metric":{"__name__":"`...)
+		dst = append(dst, sensors[sn].Name...)
+		dst = append(dst, `",`...)
+		dst = append(dst, labels...)
+		dst = append(dst, `},"values":[`...)
+		for i := first; i < len(b.Times); i++ {
+			if !c.Present(i) {
+				continue
+			}
+			if i > first {
+				dst = append(dst, ',')
+			}
+			if c.Type == ts.Double {
+				if c.HasFixed() {
+					dst = numfmt.AppendFixed(dst, c.Doubles[i], c.Fixed[i], b.Decimals)
+				} else {
+					dst = numfmt.AppendFloat(dst, c.Doubles[i], b.Decimals)
+				}
+				continue
+			}
+			v, _ := c.Number(i)
+			dst = strconv.AppendFloat(dst, v, 'g', -1, 64)
+		}
+		dst = append(dst, `],"timestamps":[`...)
+		for i := first; i < len(b.Times); i++ {
+			if !c.Present(i) {
+				continue
+			}
+			if i > first {
+				dst = append(dst, ',')
+			}
+			dst = numfmt.AppendInt(dst, b.Times[i])
+		}
+		dst = append(dst, "]}\n"...)
 	}
 	return dst
 }
