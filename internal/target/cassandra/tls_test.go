@@ -2,7 +2,6 @@ package cassandra
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -65,13 +64,5 @@ func TestTLS(t *testing.T) {
 // is ErrNoTLS: tsbench does not fall back to plaintext.
 func TestTLSAskedOfPlainServer(t *testing.T) {
 	targettest.RequireServer(t, "cassandra", "127.0.0.1:9042")
-	for _, mode := range []string{"on", "insecure"} {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		_, err := Driver.Open(ctx, target.Options{TLS: target.TLS{Mode: mode}})
-		cancel()
-		t.Logf("TLS=%s: %v", mode, err)
-		if !errors.Is(err, target.ErrNoTLS) {
-			t.Fatalf("TLS=%s: error %v, want target.ErrNoTLS", mode, err)
-		}
-	}
+	targettest.CheckNoTLS(t, Driver, target.Options{}, "")
 }

@@ -2,7 +2,6 @@ package clickhouse
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -16,12 +15,7 @@ import (
 // target.ErrNoTLS, never a plaintext request.
 func TestNoTLS(t *testing.T) {
 	targettest.RequireServer(t, "clickhouse", "127.0.0.1:8124")
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	_, err := Driver.Open(ctx, target.Options{TLS: target.TLS{Mode: "on", CAFile: testenv.WriteCerts(t, t.TempDir())}})
-	if !errors.Is(err, target.ErrNoTLS) {
-		t.Fatalf("error %v, want target.ErrNoTLS", err)
-	}
+	targettest.CheckNoTLS(t, Driver, target.Options{}, testenv.WriteCerts(t, t.TempDir()))
 }
 
 // USERNAME and PASSWORD go as HTTP basic authentication: ClickHouse's

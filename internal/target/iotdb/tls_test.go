@@ -2,7 +2,6 @@ package iotdb
 
 import (
 	"context"
-	"errors"
 	"strconv"
 	"strings"
 	"testing"
@@ -72,13 +71,5 @@ func TestTLS(t *testing.T) {
 // ErrNoTLS: tsbench does not fall back to plaintext.
 func TestTLSAskedOfPlainServer(t *testing.T) {
 	targettest.RequireServer(t, "iotdb", "127.0.0.1:6667")
-	for _, mode := range []string{"on", "insecure"} {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		_, err := Driver.Open(ctx, target.Options{TLS: target.TLS{Mode: mode}})
-		cancel()
-		t.Logf("TLS=%s: %v", mode, err)
-		if !errors.Is(err, target.ErrNoTLS) {
-			t.Fatalf("TLS=%s: error %v, want target.ErrNoTLS", mode, err)
-		}
-	}
+	targettest.CheckNoTLS(t, Driver, target.Options{}, "")
 }

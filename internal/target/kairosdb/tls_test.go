@@ -1,10 +1,7 @@
 package kairosdb
 
 import (
-	"context"
-	"errors"
 	"testing"
-	"time"
 
 	"github.com/tsbench/tsbench/internal/target"
 	"github.com/tsbench/tsbench/internal/target/targettest"
@@ -15,10 +12,5 @@ import (
 // target.ErrNoTLS, never a plaintext request.
 func TestNoTLS(t *testing.T) {
 	targettest.RequireServer(t, "kairosdb", "127.0.0.1:8080")
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	_, err := Driver.Open(ctx, target.Options{TLS: target.TLS{Mode: "on", CAFile: testenv.WriteCerts(t, t.TempDir())}})
-	if !errors.Is(err, target.ErrNoTLS) {
-		t.Fatalf("error %v, want target.ErrNoTLS", err)
-	}
+	targettest.CheckNoTLS(t, Driver, target.Options{}, testenv.WriteCerts(t, t.TempDir()))
 }

@@ -2,6 +2,7 @@ package targettest
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -51,5 +52,25 @@ func RunTLS(t *testing.T, cases []TLSCase, connect func(ctx context.Context, tls
 				t.Fatalf("error %v, want one saying %q", err, c.Want)
 			}
 		})
+	}
+}
+
+// CheckNoTLS opens d with opts asking for TLS (verified, with caFile as the
+// authority, and unverified) against a server that offers none: each must
+// fail with target.ErrNoTLS, never connect in plaintext.
+func CheckNoTLS(t *testing.T, d *target.Driver, opts target.Options, caFile string) {
+	t.Helper()
+	for _, mode := range []string{"on", "insecure"} {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		o := opts
+		o.TLS = target.TLS{Mode: mode, CAFile: caFile}
+		conn, err := d.Open(ctx, o)
+		cancel()
+		if err == nil {
+			conn.Close()
+		}
+		if !errors.Is(err, target.ErrNoTLS) {
+			t.Fatalf("%s with TLS=%s: error %v, want target.ErrNoTLS", d.Name, mode, err)
+		}
 	}
 }
