@@ -33,9 +33,22 @@ func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 			}
 		}
 		for _, sens := range sensorSets {
-			r, err := t.run(ctx, querySQL(s, q, tbl.name, tbl.devices, sens), q)
+			r, nulls, err := t.run(ctx, querySQL(s, q, tbl.name, tbl.devices, sens), q)
 			if err != nil {
 				return ts.Result{}, err
+			}
+			if q.Kind == ts.LatestPoint && nulls > 0 {
+				// A device's last row lacks some sensor (sparse data): ask
+				// each sensor for its last present value. Dense data never
+				// comes here, and keeps one statement per table.
+				r = ts.Result{}
+				for _, sn := range sens {
+					one, _, err := t.run(ctx, latestPresentSQL(s, tbl.name, tbl.devices, sn), q)
+					if err != nil {
+						return ts.Result{}, err
+					}
+					r.Merge(one, false)
+				}
 			}
 			total.Merge(r, q.Kind.Descending())
 		}
@@ -98,10 +111,8 @@ func querySQL(s *ts.Schema, q *ts.Query, tbl, devices string, sensors []int) str
 	aggs := make([]string, len(cols))
 	for i, c := range cols {
 		aggs[i] = aggFunc(q.Agg) + "(" + c + ")"
-		if q.Agg == ts.Count && s.Sensors[sensors[i]].Type == ts.Boolean {
-			// QuestDB has no count(BOOLEAN); a BOOLEAN is never NULL there,
-			// so counting rows counts its points.
-			aggs[i] = "count(*)"
+		if q.Agg == ts.Count {
+			aggs[i] = countSQL(s.Sensors[sensors[i]])
 		}
 	}
 	switch q.Kind {
@@ -120,16 +131,45 @@ func querySQL(s *ts.Schema, q *ts.Query, tbl, devices string, sensors []int) str
 		from + rng + " GROUP BY bt, device, bk ORDER BY bt"
 }
 
+// present is a condition true where the sensor's column holds a value. A
+// BOOLEAN sensor's column is BOOLEAN (never NULL, and QuestDB reads NULL as
+// false in conditions on it) or, once sparse data left one of its cells
+// empty, INT (see Target.nullableBools): cast to INT, both say it right.
+func present(sn ts.Sensor) string {
+	if sn.Type == ts.Boolean {
+		return "cast(" + quote(sn.Name) + " as int) IS NOT NULL"
+	}
+	return quote(sn.Name) + " IS NOT NULL"
+}
+
+// countSQL counts the sensor's values present (QuestDB has no
+// count(BOOLEAN); see present for the cast).
+func countSQL(sn ts.Sensor) string {
+	if sn.Type == ts.Boolean {
+		return "count(cast(" + quote(sn.Name) + " as int))"
+	}
+	return "count(" + quote(sn.Name) + ")"
+}
+
+// latestPresentSQL is LATEST_POINT for one sensor over the rows where it
+// has a value (QuestDB applies WHERE before LATEST ON).
+func latestPresentSQL(s *ts.Schema, tbl, devices string, sensor int) string {
+	sn := s.Sensors[sensor]
+	return "SELECT 0, " + quote(sn.Name) + " FROM " + quote(tbl) + " WHERE device IN (" + devices + ") AND " +
+		present(sn) + " LATEST ON ts PARTITION BY device"
+}
+
 func aggFunc(a ts.Aggregate) string {
 	return [...]string{"count", "sum", "avg", "min", "max"}[a]
 }
 
 // run executes a statement and adds up its values: every column after the
-// time (and, for aggregates, after the group columns) is one point.
-func (t *Target) run(ctx context.Context, sql string, q *ts.Query) (ts.Result, error) {
+// time (and, for aggregates, after the group columns) is one point, a NULL
+// none (nulls counts them).
+func (t *Target) run(ctx context.Context, sql string, q *ts.Query) (res ts.Result, nulls int, err error) {
 	rows, err := t.conn.Query(ctx, sql)
 	if err != nil {
-		return ts.Result{}, t.wrap(q.Kind.String(), err)
+		return ts.Result{}, 0, t.wrap(q.Kind.String(), err)
 	}
 	defer rows.Close()
 	skip := 1 // the time column
@@ -139,29 +179,33 @@ func (t *Target) run(ctx context.Context, sql string, q *ts.Query) (ts.Result, e
 	case q.Kind.Aggregates():
 		skip = 2 // 0, device
 	}
-	var res ts.Result
 	for rows.Next() {
 		vals, err := rows.Values()
 		if err != nil {
-			return ts.Result{}, t.wrap(q.Kind.String(), err)
+			return ts.Result{}, 0, t.wrap(q.Kind.String(), err)
 		}
 		tm, _ := target.Number(vals[0])
 		for _, v := range vals[skip:] {
 			x, ok := target.Number(v)
 			if !ok {
+				nulls++
 				continue // NULL: no point
+			}
+			if q.Kind.Aggregates() && q.Agg == ts.Count && x == 0 {
+				continue // a group where this sensor has no value (sparse data)
 			}
 			res.Add(int64(tm), x)
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return ts.Result{}, t.wrap(q.Kind.String(), err)
+		return ts.Result{}, 0, t.wrap(q.Kind.String(), err)
 	}
-	return res, nil
+	return res, nulls, nil
 }
 
-// Count waits for the WAL to be applied, then counts rows times sensors: a
-// row holds every sensor and DEDUP makes rows distinct per (ts, device).
+// Count waits for the WAL to be applied, then counts each sensor column's
+// values present (a sparse row holds NULL where a sensor has no value);
+// DEDUP makes rows distinct per (ts, device).
 func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -183,20 +227,48 @@ func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
 			tables = append(tables, tableDevices{name: tbl})
 		}
 	}
+	counts := make([]string, len(s.Sensors))
+	for i, sn := range s.Sensors {
+		counts[i] = countSQL(sn)
+	}
+	if len(counts) == 0 {
+		return 0, nil
+	}
 	var total int64
 	for _, tbl := range tables {
-		sql := "SELECT count(*) FROM " + quote(tbl.name) + " WHERE true"
+		sql := "SELECT " + strings.Join(counts, ", ") + " FROM " + quote(tbl.name) + " WHERE true"
 		if tbl.devices != "" {
 			sql += " AND device IN (" + tbl.devices + ")"
 		}
 		if r.End > r.Start {
 			sql += " AND ts >= " + micros(r.Start) + " AND ts < " + micros(r.End)
 		}
-		var n int64
-		if err := t.conn.QueryRow(ctx, sql).Scan(&n); err != nil {
+		n, err := t.sumRow(ctx, sql)
+		if err != nil {
 			return 0, t.wrap("count", err)
 		}
 		total += n
 	}
-	return total * int64(len(s.Sensors)), nil
+	return total, nil
+}
+
+// sumRow adds up the integers of the one row sql returns.
+func (t *Target) sumRow(ctx context.Context, sql string) (int64, error) {
+	rows, err := t.conn.Query(ctx, sql)
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	var n int64
+	for rows.Next() {
+		vals, err := rows.Values()
+		if err != nil {
+			return 0, err
+		}
+		for _, v := range vals {
+			x, _ := target.Number(v)
+			n += int64(x)
+		}
+	}
+	return n, rows.Err()
 }

@@ -10,7 +10,11 @@
 // WAL tables apply writes asynchronously: Count first waits until every
 // table's writer has caught up with its sequencer (wal_tables()), so
 // verification counts what was really stored. INT and LONG use their minimum
-// value as NULL; the generator never produces it.
+// value as NULL; the generator never produces it. Sparse data: an empty
+// cell is NULL (its field left out of the line); BOOLEAN has no NULL, so a
+// BOOLEAN column becomes INT when sparse data first leaves one of its cells
+// empty (Target.nullableBools). DEDUP replaces whole rows, so a row
+// rewritten with fewer values keeps only those.
 //
 // TLS and authentication. QuestDB's open-source server has no TLS on either
 // port (QuestDB Enterprise has): asked for TLS, the PG wire answers the
@@ -30,6 +34,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -56,9 +61,11 @@ var Driver = &target.Driver{
 	Description: "QuestDB: ILP over HTTP writes, SQL over the PostgreSQL wire protocol",
 	WritePaths:  []string{"ilp-http"},
 	Server:      "scripts/services/questdb.sh (QuestDB 9.3.4 on 127.0.0.1:9000 and :8812)",
-	Caps:        target.Capabilities{TLS: true, Types: ts.DataTypes, Queries: ts.QueryKinds},
-	Options:     []target.Option{{Name: "http_port", Check: target.PortNumber}},
-	Open:        open,
+	// Sparse: an empty cell is a NULL (a field left out of its line); see
+	// nullableBools for BOOLEAN sensors.
+	Caps:    target.Capabilities{TLS: true, Types: ts.DataTypes, Queries: ts.QueryKinds, Sparse: true},
+	Options: []target.Option{{Name: "http_port", Check: target.PortNumber}},
+	Open:    open,
 }
 
 func init() { target.Register(Driver) }
@@ -77,6 +84,9 @@ type Target struct {
 	keys    lineproto.Keys // the schema's field keys
 	lines   []string       // per device position: "table,device=..,tag=.. "
 	buf     []byte         // the request body, reused
+	// intBools marks the BOOLEAN sensors ("table\x00column") known to be
+	// INT columns (nullableBools).
+	intBools map[string]bool
 }
 
 func open(ctx context.Context, o target.Options) (target.Target, error) {
@@ -226,6 +236,14 @@ func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
 	if err != nil {
 		return err
 	}
+	if b.Nulls > 0 {
+		s, _ := t.binding.Schema()
+		if err := t.nullableBools(ctx, s, b); err != nil {
+			return err
+		}
+	}
+	// An empty cell's field is left out of its line (QuestDB stores NULL
+	// there), and a row without values has no line.
 	t.buf = lineproto.AppendRows(t.buf[:0], t.lines[pos], t.keys, b)
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, t.writeURL, bytes.NewReader(t.buf))
 	if err != nil {
@@ -241,6 +259,73 @@ func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
 		return fmt.Errorf("questdb: write batch of %s to %s: %s: %s", b.Device.Name, t.writeURL, resp.Status, strings.TrimSpace(string(msg)))
 	}
 	return nil
+}
+
+// nullableBools makes INT the BOOLEAN columns where b has an empty cell.
+// QuestDB's BOOLEAN has no NULL: a line without the field stores false, a
+// value that was never written. INT has NULL, and ILP writes t and f into
+// it as 1 and 0; but it is four bytes a row where BOOLEAN is one, so Setup
+// keeps BOOLEAN and only sparse data pays, once per column, when its first
+// empty cell arrives (ALTER COLUMN TYPE, cheap on the empty or young table
+// a replay starts with). Queries read both types alike (see present).
+func (t *Target) nullableBools(ctx context.Context, s *ts.Schema, b *ts.Batch) error {
+	tbl := t.table(s, b.Device)
+	for c := range b.Columns {
+		col := &b.Columns[c]
+		if col.Type != ts.Boolean || len(col.Null) == 0 || !slices.Contains(col.Null, true) {
+			continue
+		}
+		name := s.Sensors[c].Name
+		key := tbl + "\x00" + name
+		if t.intBools[key] {
+			continue
+		}
+		if err := t.useSQL(ctx); err != nil {
+			return err
+		}
+		typ, err := t.columnType(ctx, tbl, name)
+		if err != nil {
+			return t.wrap("column type of "+tbl+"."+name, err)
+		}
+		if typ == "BOOLEAN" {
+			_, err := t.conn.Exec(ctx, "ALTER TABLE "+quote(tbl)+" ALTER COLUMN "+quote(name)+" TYPE INT")
+			// Another client may have changed it first.
+			if err != nil && !strings.Contains(err.Error(), "already") {
+				return t.wrap("make "+tbl+"."+name+" nullable (BOOLEAN to INT)", err)
+			}
+		}
+		if t.intBools == nil {
+			t.intBools = map[string]bool{}
+		}
+		t.intBools[key] = true
+	}
+	return nil
+}
+
+// columnType is the type QuestDB reports for a column of a table.
+func (t *Target) columnType(ctx context.Context, tbl, name string) (string, error) {
+	rows, err := t.conn.Query(ctx, "SELECT \"column\", type FROM table_columns('"+strings.ReplaceAll(tbl, "'", "''")+"')")
+	if err != nil {
+		return "", err
+	}
+	defer rows.Close()
+	typ := ""
+	for rows.Next() {
+		var c, ty string
+		if err := rows.Scan(&c, &ty); err != nil {
+			return "", err
+		}
+		if strings.EqualFold(c, name) {
+			typ = ty
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return "", err
+	}
+	if typ == "" {
+		return "", fmt.Errorf("no column %q in table %s", name, tbl)
+	}
+	return typ, nil
 }
 
 // settle waits until every WAL table applied what was written (at most 60 s).
