@@ -1,6 +1,10 @@
 package config
 
-import "strings"
+import (
+	"strings"
+
+	redactpkg "github.com/tsbench/tsbench/internal/redact"
+)
 
 // Redacted replaces the value of a secret key wherever a configuration is
 // shown: Print, Map, error messages.
@@ -50,26 +54,4 @@ func isURLName(name string) bool {
 
 // RedactURL hides the password of a connection URL, or of a
 // go-sql-driver DSN (user:pass@tcp(host)/db): postgres://user:***@host/db.
-// A password may hold any character, so no URL parser is trusted to find
-// it: it lies between the first ':' after the scheme and the last '@'
-// before the host part.
-func RedactURL(raw string) string {
-	start := 0
-	if i := strings.Index(raw, "://"); i >= 0 {
-		start = i + 3
-	}
-	rest := raw[start:]
-	end := len(rest)
-	if i := strings.IndexAny(rest, "/?#"); i >= 0 && !strings.Contains(rest[i:], "@") {
-		end = i
-	}
-	at := strings.LastIndex(rest[:end], "@")
-	if at < 0 {
-		return raw
-	}
-	colon := strings.Index(rest[:at], ":")
-	if colon < 0 || colon == at-1 {
-		return raw
-	}
-	return raw[:start] + rest[:colon+1] + Redacted + rest[at:]
-}
+func RedactURL(raw string) string { return redactpkg.URL(raw) }

@@ -2,6 +2,7 @@ package target
 
 import (
 	"fmt"
+	"github.com/tsbench/tsbench/internal/redact"
 	"net"
 	"net/url"
 	"regexp"
@@ -273,44 +274,14 @@ func SplitHostPort(h string) (string, int) {
 
 // RedactURL hides the password of a URL (or of a go-sql-driver DSN):
 // postgres://user:***@host/db. Text that holds none is returned as it is.
-func RedactURL(raw string) string {
-	i, j, ok := passwordSpan(raw)
-	if !ok {
-		return raw
-	}
-	return raw[:i] + "***" + raw[j:]
-}
-
-// passwordSpan finds the password in raw: between the first ':' after the
-// scheme (or the start) and the last '@' before the host part. A password
-// may hold any character, so no URL parser is trusted to find it.
-func passwordSpan(raw string) (int, int, bool) {
-	start := 0
-	if i := strings.Index(raw, "://"); i >= 0 {
-		start = i + 3
-	}
-	rest := raw[start:]
-	end := len(rest)
-	if i := strings.IndexAny(rest, "/?#"); i >= 0 && !strings.Contains(rest[i:], "@") {
-		end = i
-	}
-	at := strings.LastIndex(rest[:end], "@")
-	if at < 0 {
-		return 0, 0, false
-	}
-	colon := strings.Index(rest[:at], ":")
-	if colon < 0 || colon == at-1 {
-		return 0, 0, false
-	}
-	return start + colon + 1, start + at, true
-}
+func RedactURL(raw string) string { return redact.URL(raw) }
 
 // redactErr is a parser's message about raw with its password hidden:
 // net/url quotes the parts it refuses.
 func redactErr(err error, raw string) string {
 	msg := err.Error()
-	if i, j, ok := passwordSpan(raw); ok {
-		msg = strings.ReplaceAll(msg, raw[i:j], "***")
+	if i, j, ok := redact.PasswordSpan(raw); ok {
+		msg = strings.ReplaceAll(msg, raw[i:j], redact.Mask)
 	}
 	return msg
 }
