@@ -62,6 +62,7 @@ var Driver = &target.Driver{
 		Types:      []ts.DataType{ts.Boolean, ts.Int32, ts.Int64, ts.Float, ts.Double},
 		Queries:    ts.QueryKinds,
 		ClientSide: []ts.QueryKind{ts.ValueRange, ts.AggValue, ts.AggRangeValue, ts.GroupBy, ts.LatestPoint, ts.ValueRangeQueryDesc},
+		Sparse:     true, // a point per object: an empty cell is an object not sent
 	},
 	Open: open,
 }
@@ -264,6 +265,9 @@ func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
 	if err != nil {
 		return fmt.Errorf("opentsdb: write batch: %w", err)
 	}
+	if b.Points() == 0 {
+		return nil // every cell empty: nothing to put
+	}
 	body, err := appendBatch(t.body[:0], t.metrics, t.tags[pos], b)
 	if err != nil {
 		return fmt.Errorf("opentsdb: write batch of %s: %w", b.Device.Name, err)
@@ -283,6 +287,9 @@ func appendBatch(dst []byte, metrics []string, tags string, b *ts.Batch) ([]byte
 	for sn := range b.Columns {
 		c := &b.Columns[sn]
 		for i, tm := range b.Times {
+			if !c.Present(i) {
+				continue // an empty cell (sparse data) is no point
+			}
 			if !first {
 				dst = append(dst, ',')
 			}

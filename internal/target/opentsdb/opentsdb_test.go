@@ -94,3 +94,21 @@ func TestBuildQuery(t *testing.T) {
 		t.Errorf("count everything %+v", all)
 	}
 }
+
+// A sparse batch puts its present points only.
+func TestAppendSparseBatch(t *testing.T) {
+	b := &ts.Batch{Times: []int64{1000, 2000}, Columns: []ts.Column{
+		{Type: ts.Int64, Int64s: []int64{0, 7}},
+		{Type: ts.Double, Doubles: []float64{0, 0}},
+	}}
+	for _, c := range []struct{ col, row int }{{0, 0}, {1, 0}, {1, 1}} {
+		b.MarkNull(c.col, c.row)
+	}
+	out, err := appendBatch(nil, []string{"db.s_0", "db.s_1"}, `{"device":"d_0"}`, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `[{"metric":"db.s_0","timestamp":2000,"value":7,"tags":{"device":"d_0"}}]`; string(out) != want {
+		t.Fatalf("got\n%s\nwant\n%s", out, want)
+	}
+}
