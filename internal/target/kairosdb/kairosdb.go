@@ -75,6 +75,7 @@ var Driver = &target.Driver{
 		TLS:     true,
 		Types:   []ts.DataType{ts.Boolean, ts.Int32, ts.Int64, ts.Float, ts.Double, ts.Text},
 		Queries: ts.QueryKinds,
+		Sparse:  true, // each sensor's points listed apart: an empty cell is a point not listed
 	},
 	Open: open,
 }
@@ -218,6 +219,9 @@ func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
 	if err != nil {
 		return fmt.Errorf("kairosdb: write batch: %w", err)
 	}
+	if b.Points() == 0 {
+		return nil // every cell empty: nothing to add
+	}
 	body, err := appendBatch(t.raw[:0], t.metrics, t.tags[pos], b)
 	if err != nil {
 		return fmt.Errorf("kairosdb: write batch of %s: %w", b.Device.Name, err)
@@ -246,11 +250,17 @@ func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
 // one entry per sensor with the device's tags and all the batch's points.
 func appendBatch(dst []byte, metrics []string, tags string, b *ts.Batch) ([]byte, error) {
 	dst = append(dst, '[')
+	entries := 0
 	for sn := range b.Columns {
 		c := &b.Columns[sn]
-		if sn > 0 {
+		first := firstPresent(c, len(b.Times))
+		if first < 0 {
+			continue // every cell of the sensor empty (sparse data): no entry
+		}
+		if entries > 0 {
 			dst = append(dst, ',')
 		}
+		entries++
 		dst = append(dst, `{"name":`...)
 		dst = jsonenc.AppendString(dst, metrics[sn])
 		if c.Type == ts.Text {
@@ -259,8 +269,12 @@ func appendBatch(dst []byte, metrics []string, tags string, b *ts.Batch) ([]byte
 		dst = append(dst, `,"tags":`...)
 		dst = append(dst, tags...)
 		dst = append(dst, `,"datapoints":[`...)
-		for i, tm := range b.Times {
-			if i > 0 {
+		for i := first; i < len(b.Times); i++ {
+			if !c.Present(i) {
+				continue // an empty cell is no point
+			}
+			tm := b.Times[i]
+			if i > first {
 				dst = append(dst, ',')
 			}
 			dst = append(dst, '[')
@@ -275,6 +289,17 @@ func appendBatch(dst []byte, metrics []string, tags string, b *ts.Batch) ([]byte
 		dst = append(dst, "]}"...)
 	}
 	return append(dst, ']'), nil
+}
+
+// firstPresent is the first of the column's n rows with a value, -1 for
+// none.
+func firstPresent(c *ts.Column, n int) int {
+	for i := range n {
+		if c.Present(i) {
+			return i
+		}
+	}
+	return -1
 }
 
 // appendValue renders value i of c as a KairosDB long, double or string.

@@ -143,3 +143,26 @@ func TestPoint(t *testing.T) {
 		}
 	}
 }
+
+// A sparse batch lists each sensor's present points only (an empty TEXT
+// cell is no point, not a refused empty string), and a sensor without any
+// has no entry.
+func TestAppendSparseBatch(t *testing.T) {
+	b := &ts.Batch{Times: []int64{1000, 2000, 3000}, Columns: []ts.Column{
+		{Type: ts.Text, Texts: []string{"", "b", "c"}},
+		{Type: ts.Int64, Int64s: []int64{0, 0, 0}},
+		{Type: ts.Double, Doubles: []float64{1.5, 0, 2.5}},
+	}}
+	for _, c := range []struct{ col, row int }{{0, 0}, {1, 0}, {1, 1}, {1, 2}, {2, 1}} {
+		b.MarkNull(c.col, c.row)
+	}
+	got, err := appendBatch(nil, []string{"db.s_0", "db.s_1", "db.s_2"}, `{"device":"d_0"}`, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `[{"name":"db.s_0","type":"string","tags":{"device":"d_0"},"datapoints":[[2000,"b"],[3000,"c"]]},` +
+		`{"name":"db.s_2","tags":{"device":"d_0"},"datapoints":[[1000,1.5],[3000,2.5]]}]`
+	if string(got) != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+}
