@@ -199,7 +199,9 @@ func wideSQL(s *ts.Schema, q *ts.Query, tbl string, sensors []int, devices []str
 	where := " FROM " + tbl + " WHERE device = ANY($1)"
 	args := []any{devices}
 	rng := " AND t >= $2 AND t < $3"
-	val := func(n int) string { return " AND " + cols[0] + " > $" + strconv.Itoa(n) }
+	// The bound is cast: the timescaledb mode (QueryExecModeExec) sends it as
+	// text, which an INTEGER column would refuse to read as 20.5.
+	val := func(n int) string { return " AND " + cols[0] + " > $" + strconv.Itoa(n) + "::double precision" }
 	order := " ORDER BY t, device"
 	if q.Kind.Descending() {
 		order = " ORDER BY t DESC, device"
