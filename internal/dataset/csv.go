@@ -132,8 +132,17 @@ func openCSV(name string) (*csvFile, error) {
 
 func (c *csvFile) close() error { return c.f.Close() }
 
-// missing reports whether column i of the last record is an empty cell.
-func (c *csvFile) missing(i int) bool { return strings.TrimSpace(c.rec[i]) == "" }
+// missing reports whether column i of the last record is a missing value
+// (missingText).
+func (c *csvFile) missing(i int) bool { return missingText(c.rec[i]) }
+
+// missingText reports whether a cell is a missing value: empty (or only
+// spaces), null or NaN, in any case. Such a cell is no point (sparse
+// data), whatever the sensor's type.
+func missingText(v string) bool {
+	v = strings.TrimSpace(v)
+	return v == "" || strings.EqualFold(v, "null") || strings.EqualFold(v, "nan")
+}
 
 // inputErr is an InputError at a line of c.
 func inputErr(c *csvFile, line int64, column, msg string) *InputError {
@@ -276,12 +285,8 @@ func (s *csvScan) addLayout(name string, l *csvLayout) error {
 	if len(s.layouts) > 0 && l.kind != s.layouts[0].kind {
 		return &InputError{File: name, Line: 1, Msg: fmt.Sprintf("%s layout, the first file is %s", l.kind, s.layouts[0].kind)}
 	}
-	if first := s.layouts; len(first) > 0 && l.kind == layoutWide && !sameSet(l.sensors, first[0].sensors) {
-		// Every row needs every sensor: files of other columns would
-		// make rows with gaps.
-		return &InputError{File: name, Line: 1, Msg: fmt.Sprintf("sensor columns %s, the first file's are %s: the files of one dataset need the same sensors",
-			strings.Join(l.sensors, ","), strings.Join(first[0].sensors, ","))}
-	}
+	// Wide files of other sensor columns are allowed: a row of one has
+	// no value of the sensors it lacks (sparse data).
 	s.layouts = append(s.layouts, l)
 	for _, sn := range l.sensors {
 		s.addSensor(sn)
@@ -316,23 +321,6 @@ func (s *csvScan) observe(c *csvFile, l *csvLayout, rec []string, line int64) er
 		}
 	}
 	return nil
-}
-
-// sameSet reports whether a and b hold the same names, in any order.
-func sameSet(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	seen := map[string]bool{}
-	for _, x := range a {
-		seen[x] = true
-	}
-	for _, x := range b {
-		if !seen[x] {
-			return false
-		}
-	}
-	return true
 }
 
 func integer(text string) (int64, bool) {

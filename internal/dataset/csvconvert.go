@@ -53,8 +53,8 @@ func importCSV(files []string, dir string, o ImportOptions) (*Manifest, error) {
 	})
 }
 
-// absent stands for a missing value among a record's values: only an
-// inspection (ImportOptions.inspect) lets one through, to count it.
+// absent stands for a missing value among a record's values: the row is
+// written with the cell empty (ts.Column.Null).
 const absent = "\x00"
 
 // sortImport gathers the records of a file of any text format into a
@@ -75,7 +75,6 @@ type sortImport struct {
 	row     longRow             // long: the row being pivoted
 	last    sortRecord          // the last row written: its device, time and rank
 	wrote   bool
-	sparse  string // the format's words for a row lacking sensors
 	current string // the device whose rows the table holds unflushed
 	names   map[string]string
 	trusted []bool // by sensor: its values need no check before the sort
@@ -83,7 +82,7 @@ type sortImport struct {
 
 func newSortImport(dir string, files []string, sensors []ts.Sensor, long bool, o ImportOptions) *sortImport {
 	return &sortImport{files: files, sensors: sensors, long: long, o: o, sorter: newRowSorter(dir), repeats: newRowSorter(dir),
-		tags: map[string][]ts.Tag{}, check: newCheckBatch(sensors), sparse: "sensor(s)", names: map[string]string{}}
+		tags: map[string][]ts.Tag{}, check: newCheckBatch(sensors), names: map[string]string{}}
 }
 
 func (im *sortImport) cleanup() {
@@ -162,11 +161,8 @@ func (im *sortImport) record(c *csvFile, l *csvLayout, rec []string, line int64)
 	if l.kind == layoutLong {
 		r.sensor = im.scan.index[strings.TrimSpace(rec[l.sensor])]
 		if c.missing(l.value) {
-			if im.o.inspect != nil {
-				r.values = []string{absent}
-				return r, nil
-			}
-			return r, inputErr(c, line, l.header[l.value], "empty value: sparse data cannot be replayed yet")
+			r.values = []string{absent}
+			return r, nil
 		}
 		if err := im.checkValue(r.sensor, rec[l.value]); err != nil {
 			return r, inputErr(c, line, l.header[l.value], fmt.Sprintf("sensor %s: %v", im.sensors[r.sensor].Name, err))
@@ -175,15 +171,13 @@ func (im *sortImport) record(c *csvFile, l *csvLayout, rec []string, line int64)
 		return r, nil
 	}
 	r.values = make([]string, len(im.sensors))
+	for k := range r.values {
+		r.values[k] = absent // a sensor this file has no column of
+	}
 	for i, col := range l.sensorCols {
 		k := im.scan.index[l.sensors[i]]
 		if c.missing(col) {
-			if im.o.inspect != nil {
-				r.values[k] = absent
-				continue
-			}
-			return r, inputErr(c, line, l.header[col], "empty value: tsbench replays complete rows (a value for every sensor at every time); "+
-				"sparse data cannot be replayed yet")
+			continue
 		}
 		if err := im.checkValue(k, rec[col]); err != nil {
 			return r, inputErr(c, line, l.header[col], err.Error())
@@ -276,8 +270,8 @@ func (im *sortImport) write(t *table, r *sortRecord) error {
 	}
 	for i, v := range r.values {
 		if v == absent {
-			im.o.inspect.Missing++
-			v = zeroText(b.Columns[i].Type) // an inspection's stand-in
+			markAbsent(b, i)
+			v = zeroText(b.Columns[i].Type) // the empty cell's zero
 		}
 		if err := appendValue(&b.Columns[i], v); err != nil {
 			// Checked when read: the file changed since.
@@ -359,19 +353,14 @@ func (im *sortImport) present(r *sortRecord) func(func(int, string) bool) {
 	}
 }
 
-// emit writes the pivoted row, which must have every sensor; an
-// inspection counts the lacking ones as missing points instead.
+// emit writes the pivoted row; the sensors it lacks (no line, field or
+// series gave a value at its time) are its empty cells.
 func (im *sortImport) emit(t *table) error {
 	w := &im.row
 	if !w.started {
 		return nil
 	}
 	if w.collected < len(w.have) {
-		if im.o.inspect == nil {
-			return &InputError{File: im.files[w.file], Line: w.line, Unit: "line", Msg: fmt.Sprintf("device %s at %d ms lacks %s %s (%s): "+
-				"tsbench replays complete rows (a value for every sensor at every time); sparse data cannot be replayed yet",
-				w.device, w.time, im.sparse, im.lacking(), fmtMillis(w.time))}
-		}
 		for s, ok := range w.have {
 			if !ok {
 				w.values[s] = absent
@@ -381,17 +370,6 @@ func (im *sortImport) emit(t *table) error {
 	clear(w.have)
 	w.collected, w.started = 0, false
 	return im.put(t, &w.sortRecord)
-}
-
-// lacking names the sensors the pivoted row has no value of.
-func (im *sortImport) lacking() string {
-	var out []string
-	for i, ok := range im.row.have {
-		if !ok {
-			out = append(out, im.sensors[i].Name)
-		}
-	}
-	return strings.Join(out, ", ")
 }
 
 func fmtMillis(ms int64) string {

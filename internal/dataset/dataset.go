@@ -19,8 +19,15 @@
 // (out-of-order data stays out of order); CSV, line-protocol and
 // Prometheus imports sort each device's rows by time, rows repeating a
 // device and time after its first ones (csvconvert.go). A device's chunks, read in turn, give its rows in that
-// order. Every row has
-// a value for every sensor: tsbench's batches have no nulls.
+// order.
+//
+// Sparse data (a row without a value of some sensor: an empty cell, a
+// null, a series lacking a time its device's others have) keeps a zero in
+// the empty cell and marks it in a null bitmap that follows the chunk's
+// rows (bit row*sensors+sensor, row within the chunk), only in chunks
+// with empty cells: a dense dataset is byte for byte what it was, format
+// version 1; a sparse one is version 2 and its manifest counts the empty
+// cells. The reader marks them in each batch (ts.Column.Null).
 //
 // Batch n of a device holds its rows [n*B, (n+1)*B) (B = BATCH_SIZE_PER_WRITE),
 // as the generator's batch n does; past the last row a repeating replay
@@ -38,8 +45,13 @@ import (
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
-// FormatVersion is the version of the directory format.
-const FormatVersion = 1
+// FormatVersion is the version of the directory format; a dataset with
+// empty cells is SparseFormatVersion (its chunks may carry null bitmaps,
+// which an older tsbench would not read), any other stays FormatVersion.
+const (
+	FormatVersion       = 1
+	SparseFormatVersion = 2
+)
 
 const (
 	manifestName = "manifest.json"
@@ -60,6 +72,11 @@ type Manifest struct {
 	// (device, time) of the dataset.
 	Rows          int64 `json:"rows"`
 	DuplicateRows int64 `json:"duplicate_rows"`
+	// Missing counts the empty cells (sparse data: a (device, time) row
+	// without a value of some sensor); DuplicatePoints, when there are
+	// some, the values of the duplicate rows.
+	Missing         int64 `json:"missing_cells,omitempty"`
+	DuplicatePoints int64 `json:"duplicate_points,omitempty"`
 	MinTime       int64 `json:"min_time_ms"`
 	MaxTime       int64 `json:"max_time_ms"`
 	// Step is the typical time between a device's rows (the median), the
@@ -89,20 +106,29 @@ type Device struct {
 	Duplicates []int64 `json:"duplicates,omitempty"`
 }
 
-// Chunk is a run of one device's rows in data.bin.
+// Chunk is a run of one device's rows in data.bin: Bytes of rows, then,
+// when Missing > 0, their null bitmap.
 type Chunk struct {
-	Offset int64 `json:"offset"`
-	Bytes  int64 `json:"bytes"`
-	Rows   int64 `json:"rows"`
+	Offset  int64 `json:"offset"`
+	Bytes   int64 `json:"bytes"`
+	Rows    int64 `json:"rows"`
+	Missing int64 `json:"missing,omitempty"`
 }
 
-// Points is the number of points in the dataset, duplicates included.
-func (m *Manifest) Points() int64 { return m.Rows * int64(len(m.Sensors)) }
+// Points is the number of points in the dataset, duplicates included:
+// the cells with a value.
+func (m *Manifest) Points() int64 { return m.Rows*int64(len(m.Sensors)) - m.Missing }
 
 // DistinctPoints is the number of distinct (series, time) points.
 func (m *Manifest) DistinctPoints() int64 {
+	if m.Missing > 0 {
+		return m.Points() - m.DuplicatePoints
+	}
 	return (m.Rows - m.DuplicateRows) * int64(len(m.Sensors))
 }
+
+// Sparse reports whether some cells of the dataset are empty.
+func (m *Manifest) Sparse() bool { return m.Missing > 0 }
 
 // Span is how far a repetition shifts the times: the dataset's time range
 // plus one step, so that no repeated row meets an earlier one.
@@ -136,8 +162,8 @@ func Open(dir string) (*Dataset, error) {
 	if err := json.Unmarshal(b, &ds.Manifest); err != nil {
 		return nil, fmt.Errorf("dataset %s: %s: %w", dir, manifestName, err)
 	}
-	if ds.Version != FormatVersion {
-		return nil, fmt.Errorf("dataset %s: format version %d, this tsbench reads %d", dir, ds.Version, FormatVersion)
+	if ds.Version != FormatVersion && ds.Version != SparseFormatVersion {
+		return nil, fmt.Errorf("dataset %s: format version %d, this tsbench reads %d and %d", dir, ds.Version, FormatVersion, SparseFormatVersion)
 	}
 	if err := ds.check(); err != nil {
 		return nil, fmt.Errorf("dataset %s: %w", dir, err)
@@ -155,10 +181,12 @@ func (ds *Dataset) check() error {
 	if len(ds.Sensors) == 0 || len(ds.Devices) == 0 {
 		return fmt.Errorf("no sensors or no devices")
 	}
+	var missing int64
 	for i, d := range ds.Devices {
 		var rows int64
 		for _, c := range d.Chunks {
 			rows += c.Rows
+			missing += c.Missing
 		}
 		if rows != d.Rows {
 			return fmt.Errorf("device %s: chunks hold %d rows, the manifest says %d", d.Name, rows, d.Rows)
@@ -169,6 +197,9 @@ func (ds *Dataset) check() error {
 		if i > 0 && d.Index != ds.Devices[i-1].Index+1 {
 			return fmt.Errorf("device %s: index %d after %d; indexes are contiguous", d.Name, d.Index, ds.Devices[i-1].Index)
 		}
+	}
+	if missing != ds.Missing {
+		return fmt.Errorf("chunks miss %d values, the manifest says %d", missing, ds.Missing)
 	}
 	return nil
 }

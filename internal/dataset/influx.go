@@ -16,8 +16,9 @@ package dataset
 //
 // influx_inspect export writes one field per line, series by series, and
 // TSBS every field of a point on one line: the import sorts and pivots
-// either into rows (csvconvert.go), and a device lacking a field at one of
-// its times is sparse data, refused.
+// either into rows (csvconvert.go). A device lacking a field at one of its
+// times (TSBS's measurements each have their own fields) has an empty cell
+// there: sparse data, whose missing values are no points.
 
 import (
 	"bufio"
@@ -456,7 +457,7 @@ func importInflux(files []string, dir string, o ImportOptions) (*Manifest, error
 	}
 	t.groupNames = s.measurements
 	im := newSortImport(dir, files, s.sensors, true, o)
-	im.groups, im.sparse = map[string]int{}, "field(s)"
+	im.groups = map[string]int{}
 	defer im.cleanup()
 	tp := timeParser{unit: s.unit}
 	return t.fill(files, func(i int, name string) error {

@@ -42,9 +42,12 @@ type Inspection struct {
 	StepMillis    int64  `json:"median_step_ms"`
 	// Replayable is false when tsbench cannot replay the data as it is;
 	// Problem says why.
-	Replayable bool     `json:"replayable"`
-	Problem    string   `json:"problem,omitempty"`
-	Notes      []string `json:"notes,omitempty"`
+	Replayable bool   `json:"replayable"`
+	Problem    string `json:"problem,omitempty"`
+	// SparseTargets, for sparse data (Missing > 0), are the targets that
+	// replay it (target.Capabilities.Sparse); the caller names them.
+	SparseTargets []string `json:"sparse_targets,omitempty"`
+	Notes         []string `json:"notes,omitempty"`
 }
 
 // SensorFound is one sensor, its type and the column it comes from.
@@ -62,8 +65,8 @@ func (o ImportOptions) describe(fn func(*Inspection)) {
 }
 
 // Inspect reads src (a file, a directory of files of one format, or a
-// dataset directory) as an import would, and says what it found. Missing
-// values, which an import refuses, are counted instead. Faults of the
+// dataset directory) as an import would, and says what it found, missing
+// values counted. Faults of the
 // input are InputErrors naming file, line and column.
 func Inspect(src string, o ImportOptions) (*Inspection, error) {
 	in := &Inspection{Source: src}
@@ -113,15 +116,11 @@ func (in *Inspection) fromManifest(m *Manifest) {
 	for i, s := range m.Sensors {
 		in.Sensors[i].Name, in.Sensors[i].Type = s.Name, s.Type.String()
 	}
-	in.Points = m.Points() - in.Missing
+	in.Points, in.Missing = m.Points(), m.Missing
 	in.MinTime, in.MaxTime = fmtMillis(m.MinTime), fmtMillis(m.MaxTime)
 	in.SpanMillis, in.StepMillis = m.MaxTime-m.MinTime, m.Step
 	in.Notes = m.Notes
-	in.Replayable = in.Missing == 0
-	if !in.Replayable {
-		in.Problem = fmt.Sprintf("%d point%s missing (sparse data): tsbench replays complete rows, a value for every sensor at every time of a device",
-			in.Missing, map[bool]string{true: " is", false: "s are"}[in.Missing == 1])
-	}
+	in.Replayable = true
 	if in.DeviceColumns == nil {
 		in.DeviceColumns = []string{}
 	}
@@ -189,9 +188,13 @@ func (in *Inspection) Table() string {
 	row("Span", "%s .. %s (%s)", in.MinTime, in.MaxTime, fmtSpan(in.SpanMillis))
 	row("Median step", "%s", fmtSpan(in.StepMillis))
 	row("Duplicates", "%d rows repeat a device and time", in.DuplicateRows)
-	if in.Replayable {
+	switch {
+	case in.Replayable && in.Missing > 0:
+		row("Replayable", "yes, sparse: %d missing value%s, no points (targets that take sparse data: %s)",
+			in.Missing, plural(int(min(in.Missing, 2))), strings.Join(in.SparseTargets, ", "))
+	case in.Replayable:
 		row("Replayable", "yes")
-	} else {
+	default:
 		row("Replayable", "no: %s", in.Problem)
 	}
 	for _, n := range in.Notes {

@@ -18,7 +18,7 @@ func TestInspect(t *testing.T) {
 		rows, points      int64
 		missing, dups     int64
 		step              int64
-		replayable, gzip_ bool
+		gzip_             bool
 	}{
 		{name: "weather.csv", content: "date,location,temp_max,temp_min\n2012-01-01,Seattle,12.8,5\n2012-01-02,Seattle,10.6,\n2012-01-01,Oslo,1,-3\n2012-01-02,Oslo,2,-4\n2012-01-02,Oslo,2,-4\n",
 			format: "csv-wide", time: "date: a date (2006-01-02), in UTC", devices: []string{"location"}, sensors: []string{"temp_max DOUBLE", "temp_min INT64"},
@@ -28,7 +28,7 @@ func TestInspect(t *testing.T) {
 			rows: 2, points: 3, missing: 1, step: 1000000},
 		{name: "m.lp", content: "cpu,host=a v=1,s=\"x\" 1700000000000000000\ncpu,host=a v=2,s=\"y\" 1700000001000000000\n",
 			format: "influx", time: "timestamp: integer, ns since the epoch", devices: []string{"host"}, sensors: []string{"s TEXT", "v DOUBLE"},
-			rows: 2, points: 4, step: 1000, replayable: true},
+			rows: 2, points: 4, step: 1000},
 		{name: "p.jsonl", content: `{"metric":{"__name__":"t","host":"a"},"values":[1,null],"timestamps":[1700000000000,1700000060000]}` + "\n",
 			format: "prometheus", time: "timestamps: integer, ms since the epoch", devices: []string{"host"}, sensors: []string{"t DOUBLE"},
 			rows: 2, points: 1, missing: 1, step: 60000},
@@ -46,7 +46,7 @@ func TestInspect(t *testing.T) {
 			tm := in.Time.Column + ": " + in.Time.Format
 			if in.Format != c.format || tm != c.time || !slices.Equal(in.DeviceColumns, c.devices) || !slices.Equal(sensors, c.sensors) ||
 				in.Rows != c.rows || in.Points != c.points || in.Missing != c.missing || in.DuplicateRows != c.dups ||
-				in.StepMillis != c.step || in.Replayable != c.replayable {
+				in.StepMillis != c.step || !in.Replayable {
 				t.Fatalf("got %+v", in)
 			}
 			table := in.Table()

@@ -9,9 +9,9 @@ package dataset
 // the other labels the device (several are joined into its name, sorted
 // by label, and kept as its tags; DATA_DEVICE_COLUMNS names the labels
 // that make it). Timestamps are milliseconds (DATA_TIME_UNIT overrides).
-// The series of one device must share their timestamps: a series lacking
-// a time its device's other series have is sparse data, refused, as is a
-// null or NaN value.
+// A series lacking a time its device's other series have, and a null or
+// NaN value (Prometheus' staleness marker), is a missing value: sparse
+// data, no point.
 
 import (
 	"bytes"
@@ -72,6 +72,16 @@ func promValue(raw json.RawMessage) (string, bool) {
 		return "", false
 	}
 	return v, true
+}
+
+// promMissing reports whether a value is missing rather than wrong: null,
+// or NaN (as a number's text or a string).
+func promMissing(raw json.RawMessage) bool {
+	v := strings.TrimSpace(string(raw))
+	if len(v) >= 2 && v[0] == '"' {
+		v = v[1 : len(v)-1]
+	}
+	return v == "null" || strings.EqualFold(v, "nan")
 }
 
 // promScan is what the first pass learnt.
@@ -182,7 +192,6 @@ func importPrometheus(files []string, dir string, o ImportOptions) (*Manifest, e
 		return nil, err
 	}
 	im := newSortImport(dir, files, ps.sensors, true, o)
-	im.sparse = "series"
 	defer im.cleanup()
 	tp := timeParser{unit: unit}
 	return t.fill(files, func(i int, name string) error {
@@ -227,11 +236,12 @@ func gatherProm(im *sortImport, ps *promScan, tp timeParser, file int, name stri
 		valuesCol := bytes.Index(text, []byte(`"values"`)) + 1
 		for j, raw := range s.Values {
 			v, ok := promValue(raw)
-			if !ok && im.o.inspect != nil {
-				v = absent // counted when its row is written
-			} else if !ok {
-				return lpErr(name, line, valuesCol, fmt.Sprintf("series %s of %s: values[%d] is %s, not a number: a missing value; sparse data cannot be replayed yet",
+			if !ok && !promMissing(raw) {
+				return lpErr(name, line, valuesCol, fmt.Sprintf("series %s of %s: values[%d] is %s: want a finite number, or null or NaN for a missing value",
 					ps.sensors[k].Name, device, j, raw))
+			}
+			if !ok {
+				v = absent // no point: the row's cell is empty
 			}
 			if err := im.checkValue(k, v); v != absent && err != nil {
 				return lpErr(name, line, valuesCol, fmt.Sprintf("values[%d]: %v", j, err))

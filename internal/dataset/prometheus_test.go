@@ -68,8 +68,7 @@ func TestPrometheusErrors(t *testing.T) {
 		{a + "\n{\"metric\":{\"__name__\":\"t\"},\"values\":[1,2],\"timestamps\":[1]}\n", "p.jsonl:2: column 28: 2 values and 1 timestamps"},
 		{`{"metric":{"host":"a"},"values":[],"timestamps":[]}`, `p.jsonl:1: column 2: the metric has no "__name__"`},
 		{a + "\n{\"metric\":", "p.jsonl:2: column 10: not JSON"},
-		{`{"metric":{"__name__":"t"},"values":[1,null],"timestamps":[1,2]}`, "p.jsonl:1: column 28: series t of p: values[1] is null, not a number: a missing value"},
-		{a + "\n" + `{"metric":{"__name__":"u","host":"a"},"values":[1],"timestamps":[1700000000000]}`, "lacks series u"},
+		{`{"metric":{"__name__":"t"},"values":[1,"Inf"],"timestamps":[1,2]}`, `p.jsonl:1: column 28: series t of p: values[1] is "Inf": want a finite number, or null or NaN`},
 		{`{"metric":{"__name__":"t"},"values":["x"],"timestamps":["y"]}`, "p.jsonl:1: column"},
 	}
 	for _, c := range cases {

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"sort"
 
 	"github.com/tsbench/tsbench/internal/target/clientside"
 	"github.com/tsbench/tsbench/internal/ts"
@@ -19,6 +20,25 @@ type Reader struct {
 	repeat bool
 	pos    map[int]*devicePos // by device index
 	buf    []byte
+	// Sparse datasets: the empty cells found while filling a batch (they
+	// are marked once every row is in, ts.Batch.MarkNull), the parts of
+	// the batch read (for their duplicates' values), and the last null
+	// bitmap read.
+	empty  []cell
+	parts  []part
+	bm     []byte
+	bmAt   int64
+	bmRead bool
+}
+
+// cell is an empty cell of a batch: its row and column.
+type cell struct{ row, col int }
+
+// part is a run of a device's rows read into a batch: from row, count
+// rows, at batch row at.
+type part struct {
+	row, count int64
+	at         int
 }
 
 // devicePos is where a device's next row is: row r of its rows, row k of
@@ -66,9 +86,11 @@ func (r *Reader) Fill(b *ts.Batch, dev *ts.Device, n int64) error {
 	if !r.repeat {
 		last = min(last, d.Rows)
 	}
+	r.empty, r.parts = r.empty[:0], r.parts[:0]
 	for g := first; g < last; {
 		cycle, row := g/d.Rows, g%d.Rows
 		end := min(last-g, d.Rows-row) // rows of this repetition
+		r.parts = append(r.parts, part{row: row, count: end, at: len(b.Times)})
 		if err := r.read(b, d, row, end, cycle*r.ds.Span(), g); err != nil {
 			resetBatch(b, dev)
 			return err
@@ -76,12 +98,38 @@ func (r *Reader) Fill(b *ts.Batch, dev *ts.Device, n int64) error {
 		b.Duplicates += d.duplicatesIn(row, row+end)
 		g += end
 	}
+	if len(r.empty) > 0 {
+		r.markEmpty(b, d)
+	}
 	return nil
+}
+
+// markEmpty marks the batch's empty cells, now that every row is in, and
+// counts the values of its duplicate rows.
+func (r *Reader) markEmpty(b *ts.Batch, d *Device) {
+	for _, e := range r.empty {
+		b.MarkNull(e.col, e.row)
+	}
+	if b.Duplicates == 0 {
+		return
+	}
+	for _, pt := range r.parts {
+		i := sort.Search(len(d.Duplicates), func(i int) bool { return d.Duplicates[i] >= pt.row })
+		for ; i < len(d.Duplicates) && d.Duplicates[i] < pt.row+pt.count; i++ {
+			row := pt.at + int(d.Duplicates[i]-pt.row)
+			for c := range b.Columns {
+				if b.Columns[c].Present(row) {
+					b.DuplicatePoints++
+				}
+			}
+		}
+	}
 }
 
 func resetBatch(b *ts.Batch, dev *ts.Device) {
 	b.Device = dev
-	b.Times, b.Rows, b.Duplicates = b.Times[:0], b.Rows[:0], 0
+	b.ClearNulls()
+	b.Times, b.Rows, b.Duplicates, b.DuplicatePoints = b.Times[:0], b.Rows[:0], 0, 0
 	for i := range b.Columns {
 		c := &b.Columns[i]
 		c.Bools, c.Int32s, c.Int64s, c.Floats, c.Doubles, c.Texts = c.Bools[:0], c.Int32s[:0], c.Int64s[:0], c.Floats[:0], c.Doubles[:0], c.Texts[:0]
@@ -103,6 +151,11 @@ func (r *Reader) read(b *ts.Batch, d *Device, row, count, shift, g int64) error 
 		used, err := r.decode(b, data, want, shift, g)
 		if err != nil {
 			return fmt.Errorf("dataset %s: device %s, chunk at %d: %w", r.ds.Dir, d.Name, ch.Offset, err)
+		}
+		if ch.Missing > 0 {
+			if err := r.nulls(ch, p.k, want, len(b.Times)-int(want)); err != nil {
+				return err
+			}
 		}
 		p.off += int64(used)
 		p.r += want
@@ -143,6 +196,40 @@ func (r *Reader) seek(d *Device, row int64) *devicePos {
 		}
 	}
 	return p
+}
+
+// nulls notes the empty cells of rows [k, k+count) of a chunk, read into
+// the batch from row at.
+func (r *Reader) nulls(ch Chunk, k, count int64, at int) error {
+	n := len(r.ds.Sensors)
+	size := nullBytes(ch.Rows, n)
+	start := ch.Offset + ch.Bytes
+	var bm []byte
+	switch {
+	case r.ds.mem != nil && start+size <= int64(len(r.ds.mem)):
+		bm = r.ds.mem[start : start+size]
+	case r.bmRead && r.bmAt == start && int64(len(r.bm)) == size:
+		bm = r.bm
+	default:
+		if int64(cap(r.bm)) < size {
+			r.bm = make([]byte, size)
+		}
+		r.bm = r.bm[:size]
+		if _, err := r.ds.data.ReadAt(r.bm, start); err != nil {
+			r.bmRead = false
+			return fmt.Errorf("dataset %s: read the null bitmap at %d: %w", r.ds.Dir, start, err)
+		}
+		r.bmAt, r.bmRead, bm = start, true, r.bm
+	}
+	for j := int64(0); j < count; j++ {
+		base := (k + j) * int64(n)
+		for s := 0; s < n; s++ {
+			if bit := base + int64(s); bm[bit/8]&(1<<(bit%8)) != 0 {
+				r.empty = append(r.empty, cell{row: at + int(j), col: s})
+			}
+		}
+	}
+	return nil
 }
 
 // load reads the bytes of rows rows of a chunk from byte off: exactly that
@@ -245,7 +332,8 @@ func decodeValue(c *ts.Column, data []byte) (int, error) {
 
 // Series returns what a replay that wrote the first rows rows of dev (all
 // repetitions counted) leaves stored for sensor s: one point per time, the
-// last row's value, as a database keeps it. For checking query answers.
+// last row's value, as a database keeps it; a time at which the sensor has
+// no value (sparse data) has no point. For checking query answers.
 func (ds *Dataset) Series(dev *ts.Device, s int, rows int64) (clientside.Series, error) {
 	const step = 1024
 	r := ds.NewReader(step, true)
@@ -259,6 +347,9 @@ func (ds *Dataset) Series(dev *ts.Device, s int, rows int64) (clientside.Series,
 		for i, t := range b.Times {
 			if n*step+int64(i) >= rows {
 				break
+			}
+			if !b.Columns[s].Present(i) {
+				continue // no point: the database has none either
 			}
 			v, numeric := b.Columns[s].Number(i)
 			if _, seen := byTime[t]; !seen {

@@ -92,6 +92,14 @@ func (t *table) flush(p int) error {
 	if b == nil || len(b.Times) == 0 {
 		return nil
 	}
+	if b.Nulls > 0 {
+		// Every column's marks as long as the batch (markAbsent leaves
+		// those of a column's last empty cell).
+		for c := range b.Columns {
+			col := &b.Columns[c]
+			col.Null = append(col.Null, make([]bool, len(b.Times)-len(col.Null))...)
+		}
+	}
 	if err := t.w.Write(p, b); err != nil {
 		return err
 	}
@@ -137,6 +145,16 @@ func (t *table) close() (*Manifest, error) {
 		return nil, fmt.Errorf("no rows")
 	}
 	return t.w.Close()
+}
+
+// markAbsent marks column c of the row being appended to b (its time not
+// yet appended) as empty.
+func markAbsent(b *ts.Batch, c int) {
+	col := &b.Columns[c]
+	i := len(b.Times)
+	col.Null = append(col.Null, make([]bool, i-len(col.Null))...)
+	col.Null = append(col.Null, true)
+	b.Nulls++
 }
 
 // appendValue parses text as sensor s's type into column c.

@@ -30,6 +30,12 @@ type Writer struct {
 	offset   int64
 	m        Manifest
 	pending  [][]byte      // by device position: rows not yet in a chunk
+	// rows counts, by device position, the pending rows; nulls is their
+	// null bitmap (bit row*sensors+sensor set where the cell is empty),
+	// nil while the chunk has none, and missing the bits set.
+	rows    []int64
+	nulls   [][]byte
+	missing []int64
 	times    []deviceTimes // by device position: every row's time, for duplicates
 	buffered int
 	steps    []int64 // a sample of the gaps between a device's rows
@@ -71,6 +77,9 @@ func (w *Writer) AddDevice(d Device) int {
 	d.Rows, d.Chunks, d.Duplicates = 0, nil, nil
 	w.m.Devices = append(w.m.Devices, d)
 	w.pending = append(w.pending, nil)
+	w.rows = append(w.rows, 0)
+	w.nulls = append(w.nulls, nil)
+	w.missing = append(w.missing, 0)
 	w.times = append(w.times, deviceTimes{})
 	return p
 }
@@ -96,6 +105,10 @@ func (w *Writer) Write(p int, b *ts.Batch) error {
 		before := len(w.pending[p])
 		w.pending[p] = appendRow(w.pending[p], b, i, t)
 		w.buffered += len(w.pending[p]) - before
+		if b.Nulls > 0 {
+			w.markNulls(p, b, i)
+		}
+		w.rows[p]++
 		d.Rows++
 		w.m.Rows++
 		if len(w.pending[p]) >= chunkBytes {
@@ -109,6 +122,27 @@ func (w *Writer) Write(p int, b *ts.Batch) error {
 	}
 	return nil
 }
+
+// markNulls records the empty cells of row i of b, the device's next
+// pending row.
+func (w *Writer) markNulls(p int, b *ts.Batch, i int) {
+	n := len(b.Columns)
+	for s := range b.Columns {
+		if b.Columns[s].Present(i) {
+			continue
+		}
+		bit := int(w.rows[p])*n + s
+		if need := bit/8 + 1; len(w.nulls[p]) < need {
+			w.nulls[p] = append(w.nulls[p], make([]byte, need-len(w.nulls[p]))...)
+		}
+		w.nulls[p][bit/8] |= 1 << (bit % 8)
+		w.missing[p]++
+		w.m.Missing++
+	}
+}
+
+// nullBytes is the size of the null bitmap of rows rows of n sensors.
+func nullBytes(rows int64, n int) int64 { return (rows*int64(n) + 7) / 8 }
 
 // appendRow encodes row i of b (at time t).
 func appendRow(dst []byte, b *ts.Batch, i int, t int64) []byte {
@@ -145,19 +179,26 @@ func (w *Writer) flush(p int) error {
 		return nil
 	}
 	d := &w.m.Devices[p]
-	var inChunks int64
-	for _, c := range d.Chunks {
-		inChunks += c.Rows
-	}
 	if _, err := w.f.Write(buf); err != nil {
 		return fmt.Errorf("dataset %s: write: %w", w.dir, err)
 	}
-	d.Chunks = append(d.Chunks, Chunk{Offset: w.offset, Bytes: int64(len(buf)), Rows: d.Rows - inChunks})
+	ch := Chunk{Offset: w.offset, Bytes: int64(len(buf)), Rows: w.rows[p], Missing: w.missing[p]}
 	w.offset += int64(len(buf))
+	if ch.Missing > 0 {
+		// The chunk's null bitmap follows its rows; a chunk without
+		// empty cells has none, as every dense dataset's.
+		bm := w.nulls[p]
+		bm = append(bm, make([]byte, nullBytes(ch.Rows, len(w.m.Sensors))-int64(len(bm)))...)
+		if _, err := w.f.Write(bm); err != nil {
+			return fmt.Errorf("dataset %s: write: %w", w.dir, err)
+		}
+		w.offset += int64(len(bm))
+	}
+	d.Chunks = append(d.Chunks, ch)
 	w.buffered -= len(buf)
 	// Released, not kept for reuse: with many devices, each keeping its
 	// buffer would hold about the whole dataset.
-	w.pending[p] = nil
+	w.pending[p], w.nulls[p], w.rows[p], w.missing[p] = nil, nil, 0, 0
 	return nil
 }
 
@@ -187,6 +228,9 @@ func (w *Writer) Close() (*Manifest, error) {
 		w.m.MinTime, w.m.MaxTime = 0, 0
 	}
 	w.m.Step = median(w.steps)
+	if w.m.Missing > 0 {
+		w.m.Version = SparseFormatVersion
+	}
 	b, err := json.MarshalIndent(&w.m, "", " ")
 	if err != nil {
 		return nil, fmt.Errorf("dataset %s: %w", w.dir, err)
@@ -234,30 +278,51 @@ func (w *Writer) findDuplicates() error {
 			ds = &Dataset{Manifest: Manifest{Sensors: w.m.Sensors, Devices: w.m.Devices}, Dir: w.dir, data: f}
 			ds.rowSize, ds.fixed = rowSize(ds.Sensors)
 		}
-		times, err := ds.times(p)
+		times, values, err := ds.times(p, w.m.Missing > 0)
 		if err != nil {
 			return err
 		}
 		d.Duplicates = duplicates(times)
 		w.m.DuplicateRows += int64(len(d.Duplicates))
+		for _, k := range d.Duplicates {
+			if values != nil {
+				w.m.DuplicatePoints += int64(values[k])
+			}
+		}
 	}
 	return nil
 }
 
-// times reads the row times of the device at position p.
-func (ds *Dataset) times(p int) ([]int64, error) {
+// times reads the row times of the device at position p and, with
+// counted, how many values each row has (sparse data).
+func (ds *Dataset) times(p int, counted bool) ([]int64, []int32, error) {
 	const step = 4096
 	d := &ds.Devices[p]
 	dev := &ts.Device{Index: d.Index, Name: d.Name}
 	r, b := ds.NewReader(step, false), ds.NewBatch(step)
 	out := make([]int64, 0, d.Rows)
+	var values []int32
+	if counted {
+		values = make([]int32, 0, d.Rows)
+	}
 	for n := int64(0); n*step < d.Rows; n++ {
 		if err := r.Fill(b, dev, n); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		out = append(out, b.Times...)
+		for i := range b.Times {
+			if counted {
+				k := int32(0)
+				for c := range b.Columns {
+					if b.Columns[c].Present(i) {
+						k++
+					}
+				}
+				values = append(values, k)
+			}
+		}
 	}
-	return out, nil
+	return out, values, nil
 }
 
 // duplicates returns the positions of the times that an earlier position

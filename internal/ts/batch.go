@@ -107,6 +107,10 @@ type Batch struct {
 	// (a replayed file's duplicates, internal/dataset): the server stores
 	// each (series, time) once, so verification expects them once.
 	Duplicates int64
+	// DuplicatePoints, in a batch with empty cells (Nulls > 0), counts the
+	// values of those duplicate rows; in any other batch they are
+	// Duplicates x columns.
+	DuplicatePoints int64
 	// Nulls counts the cells without a value (Column.Null): the batch
 	// carries rows x sensors - Nulls points.
 	Nulls int64
