@@ -77,8 +77,8 @@ type Manifest struct {
 	// some, the values of the duplicate rows.
 	Missing         int64 `json:"missing_cells,omitempty"`
 	DuplicatePoints int64 `json:"duplicate_points,omitempty"`
-	MinTime       int64 `json:"min_time_ms"`
-	MaxTime       int64 `json:"max_time_ms"`
+	MinTime         int64 `json:"min_time_ms"`
+	MaxTime         int64 `json:"max_time_ms"`
 	// Step is the typical time between a device's rows (the median), the
 	// schema's POINT_STEP for query windows and partitions.
 	Step int64 `json:"step_ms"`

@@ -11,14 +11,14 @@ import (
 // would write, missing points included.
 func TestInspect(t *testing.T) {
 	cases := []struct {
-		name, content     string
-		format, time      string
-		devices           []string
-		sensors           []string
-		rows, points      int64
-		missing, dups     int64
-		step              int64
-		gzip_             bool
+		name, content string
+		format, time  string
+		devices       []string
+		sensors       []string
+		rows, points  int64
+		missing, dups int64
+		step          int64
+		gzip_         bool
 	}{
 		{name: "weather.csv", content: "date,location,temp_max,temp_min\n2012-01-01,Seattle,12.8,5\n2012-01-02,Seattle,10.6,\n2012-01-01,Oslo,1,-3\n2012-01-02,Oslo,2,-4\n2012-01-02,Oslo,2,-4\n",
 			format: "csv-wide", time: "date: a date (2006-01-02), in UTC", devices: []string{"location"}, sensors: []string{"temp_max DOUBLE", "temp_min INT64"},

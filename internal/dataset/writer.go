@@ -25,17 +25,17 @@ const (
 // Writer makes a dataset directory from rows given device by device, in
 // any interleaving.
 type Writer struct {
-	dir      string
-	f        *os.File
-	offset   int64
-	m        Manifest
-	pending  [][]byte      // by device position: rows not yet in a chunk
+	dir     string
+	f       *os.File
+	offset  int64
+	m       Manifest
+	pending [][]byte // by device position: rows not yet in a chunk
 	// rows counts, by device position, the pending rows; nulls is their
 	// null bitmap (bit row*sensors+sensor set where the cell is empty),
 	// nil while the chunk has none, and missing the bits set.
-	rows    []int64
-	nulls   [][]byte
-	missing []int64
+	rows     []int64
+	nulls    [][]byte
+	missing  []int64
 	times    []deviceTimes // by device position: every row's time, for duplicates
 	buffered int
 	steps    []int64 // a sample of the gaps between a device's rows
