@@ -67,6 +67,9 @@ type Run struct {
 	Scenario string    `json:"scenario,omitempty"`
 	Started  time.Time `json:"started"`
 	Elapsed  float64   `json:"elapsed_s"`
+	// Answers says how the run's query answers checked out: "5 of 5
+	// agree", "2 of 5 agree", or "" when none were checked.
+	Answers string `json:"query_answers,omitempty"`
 }
 
 // Metric is one figure of one operation in two runs.
@@ -123,7 +126,23 @@ type Result struct {
 }
 
 func ref(s *summary.Summary) Run {
-	return Run{ID: s.RunID, Target: s.Target, Scenario: s.Scenario, Started: s.Started, Elapsed: s.Elapsed}
+	return Run{ID: s.RunID, Target: s.Target, Scenario: s.Scenario, Started: s.Started, Elapsed: s.Elapsed,
+		Answers: answers(s.Verify)}
+}
+
+// answers counts a run's checked query answers that agree with the data
+// written (a failed query does not agree).
+func answers(v *summary.Verify) string {
+	if v == nil || len(v.Queries) == 0 {
+		return ""
+	}
+	agree := 0
+	for _, q := range v.Queries {
+		if q.OK && q.Error == "" {
+			agree++
+		}
+	}
+	return fmt.Sprintf("%d of %d agree", agree, len(v.Queries))
 }
 
 // Compare compares every run in others with base at significance alpha

@@ -153,7 +153,11 @@ func describe(r Run) string {
 	if !r.Started.IsZero() {
 		s += "  started " + r.Started.UTC().Format("2006-01-02 15:04:05Z")
 	}
-	return s + fmt.Sprintf("  measured %.1f s", r.Elapsed)
+	s += fmt.Sprintf("  measured %.1f s", r.Elapsed)
+	if r.Answers != "" {
+		s += "  query answers " + r.Answers
+	}
+	return s
 }
 
 // FormatNumber is compare's number format, shared with the HTML report:

@@ -117,3 +117,25 @@ func TestWriteTextDifferencesBeforeTable(t *testing.T) {
 		})
 	}
 }
+
+// Each run's line says how its query answers checked out; a run without
+// checks says nothing of them.
+func TestWriteTextQueryAnswers(t *testing.T) {
+	a := synthetic("A", 1, 200, 2*time.Millisecond)
+	b := synthetic("B", 2, 200, 2*time.Millisecond)
+	b.Verify = &summary.Verify{OK: true, Queries: []summary.QueryCheck{
+		{Query: "TIME_RANGE", OK: true}, {Query: "AGG_RANGE", OK: false, Detail: "sum differs"},
+		{Query: "LATEST_POINT", Error: "timeout"}}}
+	var buf bytes.Buffer
+	res := Compare(a, []*summary.Summary{b}, 0)
+	if err := res.WriteText(&buf); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	if !strings.Contains(out, "query answers 1 of 3 agree") || strings.Count(out, "query answers") != 1 {
+		t.Errorf("answers not said once, for B:\n%s", out)
+	}
+	if res.Pairs[0].Run.Answers != "1 of 3 agree" || res.Baseline.Answers != "" {
+		t.Errorf("JSON answers: baseline %q, B %q", res.Baseline.Answers, res.Pairs[0].Run.Answers)
+	}
+}
