@@ -19,6 +19,18 @@ func BenchmarkWritePath(b *testing.B) {
 	}
 }
 
+// BenchmarkWideWritePath is BenchmarkWritePath on layout=wide:
+// go test -run '^$' -bench WideWritePath -count 3 ./internal/target/postgres/
+func BenchmarkWideWritePath(b *testing.B) {
+	targettest.RequireServer(b, "postgres", "127.0.0.1:5433")
+	for _, path := range []string{"copy", "insert"} {
+		b.Run(path, func(b *testing.B) {
+			targettest.BenchmarkWrite(b, Driver, target.Options{Database: "test",
+				Extra: map[string]string{"write_path": path, "layout": "wide"}})
+		})
+	}
+}
+
 // BenchmarkRowSource is the per-point cost of walking a dense batch for
 // COPY and INSERT, without a server: the sparse check must not show here.
 func BenchmarkRowSource(b *testing.B) {
