@@ -147,6 +147,9 @@ func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
 	}
 	t.buf.Reset()
 	appendTSV(&t.buf, s.SeriesID(pos, 0), b)
+	if t.buf.Len() == 0 {
+		return nil // a sparse batch without any value
+	}
 	if _, err := t.exec(ctx, "INSERT INTO "+t.table()+" FORMAT TabSeparated", bytes.NewReader(t.buf.Bytes())); err != nil {
 		return fmt.Errorf("write batch of %s: %w", b.Device.Name, err)
 	}
