@@ -58,9 +58,11 @@ var Driver = &target.Driver{
 	Description: "Apache IoTDB 2.x tree model: aligned tablets through the session API, IoTDB SQL",
 	WritePaths:  []string{"session-tablet"},
 	Server:      "scripts/services/iotdb.sh (IoTDB 2.0.1-beta on 127.0.0.1:6667, inside scripts/netns-run)",
-	Caps:        target.Capabilities{Types: ts.DataTypes, Queries: ts.QueryKinds, Compression: true, TLS: true},
-	Options:     []target.Option{{Name: "compression", Values: []string{"on", "off"}}},
-	Open:        open,
+	// Sparse: an empty cell is a null in the tablet's bitmap, and count(*)
+	// counts each series' values.
+	Caps:    target.Capabilities{Types: ts.DataTypes, Queries: ts.QueryKinds, Compression: true, TLS: true, Sparse: true},
+	Options: []target.Option{{Name: "compression", Values: []string{"on", "off"}}},
+	Open:    open,
 }
 
 func init() { target.Register(Driver) }
@@ -214,19 +216,51 @@ func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
 	if err != nil {
 		return t.wrap("write batch", err)
 	}
-	for r, tm := range b.Times {
-		tab.SetTimestamp(tm, r)
-		for c := range b.Columns {
-			if err := tab.SetValueAt(tabletValue(&b.Columns[c], r), c, r); err != nil {
-				return t.wrap("write batch", err)
+	if b.Nulls == 0 {
+		for r, tm := range b.Times {
+			tab.SetTimestamp(tm, r)
+			for c := range b.Columns {
+				if err := tab.SetValueAt(tabletValue(&b.Columns[c], r), c, r); err != nil {
+					return t.wrap("write batch", err)
+				}
 			}
 		}
+		tab.RowSize = b.Len()
+	} else if tab.RowSize, err = fillSparse(tab, b); err != nil {
+		return t.wrap("write batch", err)
 	}
-	tab.RowSize = b.Len()
+	if tab.RowSize == 0 {
+		return nil // every cell empty: nothing to insert
+	}
 	if err := t.session.InsertAlignedTablet(tab, false); err != nil {
 		return t.wrap("write batch of "+b.Device.Name, err)
 	}
 	return nil
+}
+
+// fillSparse fills the tablet from a batch with empty cells
+// (ts.Column.Null): an empty cell is a null in the tablet's bitmap (a nil
+// value), and a row without any value is left out (it carries no point).
+// It returns the rows filled.
+func fillSparse(tab *client.Tablet, b *ts.Batch) (int, error) {
+	n := 0
+	for r, tm := range b.Times {
+		if !b.RowPresent(r) {
+			continue
+		}
+		tab.SetTimestamp(tm, n)
+		for c := range b.Columns {
+			var v any // nil: SetValueAt marks the cell null
+			if b.Columns[c].Present(r) {
+				v = tabletValue(&b.Columns[c], r)
+			}
+			if err := tab.SetValueAt(v, c, n); err != nil {
+				return 0, err
+			}
+		}
+		n++
+	}
+	return n, nil
 }
 
 // tabletValue is row r's value of c as Tablet.SetValueAt takes it. Numbers
