@@ -3,6 +3,7 @@ package tpcc
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -319,5 +320,83 @@ func TestSentParsing(t *testing.T) {
 				t.Errorf("filters(%q, %s) = %v, want %v", c.query, col, got, want)
 			}
 		}
+	}
+}
+
+// TestMergedStatementsUseKeys runs each transaction of MySQL's batched
+// mode on the real MariaDB and asks the server (EXPLAIN) how it would run
+// every statement sent: none may read a TPC-C table whole. A merged
+// statement (an IN list, a join to a list of rows) that fell back to a
+// full scan would lock, under FOR UPDATE or in an UPDATE, every row it
+// passed, where the statements it replaces lock only their own.
+func TestMergedStatementsUseKeys(t *testing.T) {
+	onServers(t, func(ctx context.Context, t *testing.T, db *sql.DB, dialect string) {
+		if dialect != "mysql" {
+			t.Skip("the merged statements are MySQL's batched mode")
+		}
+		term := loadedTerminal(ctx, t, db, dialect, ModeBatched)
+		defer term.conn.Close()
+		var stmts []sent
+		term.trace = func(q string, args []any) { stmts = append(stmts, sent{q, args}) }
+		explained := map[string]bool{}
+		for _, c := range []struct {
+			tx   Tx
+			runs int
+		}{{NewOrder, 20}, {Payment, 20}, {Delivery, 3}, {StockLevel, 3}} {
+			for range c.runs {
+				stmts = stmts[:0]
+				if err := term.run(ctx, c.tx); err != nil && !errors.Is(err, errRollback) {
+					t.Fatalf("%s: %v", c.tx, err)
+				}
+				for _, s := range stmts {
+					verb := strings.ToUpper(strings.Fields(s.query)[0])
+					if verb == "INSERT" || explained[s.query] {
+						continue // an INSERT of values reads no table
+					}
+					explained[s.query] = true
+					checkPlan(ctx, t, db, c.tx, s)
+				}
+			}
+		}
+		t.Logf("%d distinct statements explained", len(explained))
+		if len(explained) < 8 {
+			t.Errorf("only %d distinct statements explained", len(explained))
+		}
+	})
+}
+
+// checkPlan fails the test when EXPLAIN of s shows a whole TPC-C table read.
+func checkPlan(ctx context.Context, t *testing.T, db *sql.DB, tx Tx, s sent) {
+	t.Helper()
+	rows, err := db.QueryContext(ctx, "EXPLAIN "+s.query, s.args...)
+	if err != nil {
+		t.Fatalf("%s: EXPLAIN %s: %v", tx, s.query, err)
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		t.Fatal(err)
+	}
+	table, typ := slices.Index(cols, "table"), slices.Index(cols, "type")
+	if table < 0 || typ < 0 {
+		t.Fatalf("EXPLAIN columns %v lack table or type", cols)
+	}
+	for rows.Next() {
+		vals := make([]sql.NullString, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasPrefix(vals[table].String, "tpcc_") || len(vals[table].String) <= 2 && vals[table].Valid {
+			if vals[typ].String == "ALL" || vals[typ].String == "index" {
+				t.Errorf("%s: %s reads %s whole (%s): %s", tx, s.kind(), vals[table].String, vals[typ].String, s.query)
+			}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
 	}
 }
