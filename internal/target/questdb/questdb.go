@@ -245,6 +245,9 @@ func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
 	// An empty cell's field is left out of its line (QuestDB stores NULL
 	// there), and a row without values has no line.
 	t.buf = lineproto.AppendRows(t.buf[:0], t.lines[pos], t.keys, b)
+	if len(t.buf) == 0 {
+		return nil // a sparse batch without any value
+	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, t.writeURL, bytes.NewReader(t.buf))
 	if err != nil {
 		return err
@@ -283,49 +286,24 @@ func (t *Target) nullableBools(ctx context.Context, s *ts.Schema, b *ts.Batch) e
 		if err := t.useSQL(ctx); err != nil {
 			return err
 		}
-		typ, err := t.columnType(ctx, tbl, name)
-		if err != nil {
-			return t.wrap("column type of "+tbl+"."+name, err)
-		}
-		if typ == "BOOLEAN" {
-			_, err := t.conn.Exec(ctx, "ALTER TABLE "+quote(tbl)+" ALTER COLUMN "+quote(name)+" TYPE INT")
-			// Another client may have changed it first.
-			if err != nil && !strings.Contains(err.Error(), "already") {
-				return t.wrap("make "+tbl+"."+name+" nullable (BOOLEAN to INT)", err)
-			}
+		// No look at the column's type first: table_columns() shows the
+		// applied metadata, which lags the WAL. The server checks against
+		// the latest and refuses a column already INT (another client
+		// changed it), which is as good.
+		_, err := t.conn.Exec(ctx, "ALTER TABLE "+quote(tbl)+" ALTER COLUMN "+quote(name)+" TYPE INT")
+		if err != nil && !strings.Contains(err.Error(), "already") {
+			return t.wrap("make "+tbl+"."+name+" nullable (BOOLEAN to INT)", err)
 		}
 		if t.intBools == nil {
 			t.intBools = map[string]bool{}
 		}
 		t.intBools[key] = true
+		// The server's ILP side caches a table's writer per connection,
+		// and a writer from before the change fills a left-out field with
+		// BOOLEAN's false (seen on 9.3.4): the next write opens a new one.
+		t.client.CloseIdleConnections()
 	}
 	return nil
-}
-
-// columnType is the type QuestDB reports for a column of a table.
-func (t *Target) columnType(ctx context.Context, tbl, name string) (string, error) {
-	rows, err := t.conn.Query(ctx, "SELECT \"column\", type FROM table_columns('"+strings.ReplaceAll(tbl, "'", "''")+"')")
-	if err != nil {
-		return "", err
-	}
-	defer rows.Close()
-	typ := ""
-	for rows.Next() {
-		var c, ty string
-		if err := rows.Scan(&c, &ty); err != nil {
-			return "", err
-		}
-		if strings.EqualFold(c, name) {
-			typ = ty
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return "", err
-	}
-	if typ == "" {
-		return "", fmt.Errorf("no column %q in table %s", name, tbl)
-	}
-	return typ, nil
 }
 
 // settle waits until every WAL table applied what was written (at most 60 s).
