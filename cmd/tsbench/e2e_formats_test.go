@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -153,7 +154,8 @@ func TestDataInspect(t *testing.T) {
 		"Span         2012-01-01T00:00:00Z .. 2012-01-03T00:00:00Z (2d)",
 		"Median step  1d",
 		"Duplicates   1 rows",
-		"Replayable   no: 1 point is missing",
+		"Replayable   yes, sparse: 1 missing value, no points (targets that take sparse data: ",
+		"sqlite",
 	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("the table lacks %q:\n%s", want, r.stdout)
@@ -167,7 +169,8 @@ func TestDataInspect(t *testing.T) {
 	}
 	if in.Format != "csv-wide" || in.Gzip || in.Time.Column != "date" || len(in.DeviceColumns) != 1 || in.DeviceColumns[0] != "location" ||
 		len(in.Sensors) != 2 || in.Sensors[1].Type != "TEXT" || in.Devices != 2 || in.Rows != 6 || in.Points != 11 || in.Missing != 1 ||
-		in.DuplicateRows != 1 || in.StepMillis != 86_400_000 || in.SpanMillis != 2*86_400_000 || in.Replayable {
+		in.DuplicateRows != 1 || in.StepMillis != 86_400_000 || in.SpanMillis != 2*86_400_000 || !in.Replayable ||
+		!slices.Contains(in.SparseTargets, "sqlite") || !slices.Contains(in.SparseTargets, "postgres") {
 		t.Fatalf("inspection %+v", in)
 	}
 

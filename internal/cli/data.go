@@ -7,11 +7,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/dataset"
 	"github.com/tsbench/tsbench/internal/summary"
+	"github.com/tsbench/tsbench/internal/target"
 	"github.com/tsbench/tsbench/internal/ts"
 	"github.com/tsbench/tsbench/internal/workload"
 )
@@ -47,6 +49,28 @@ func replayData(cfg *config.Config, dataDir string, stderr io.Writer) (*dataset.
 	return ds, rep, nil
 }
 
+// checkSparse refuses sparse data (empty cells) on a target that does not
+// write it exactly: its missing values would be written as zeros, or
+// counted wrong, and the run would measure and verify something else.
+func checkSparse(cfg *config.Config, d *target.Driver, ds *dataset.Dataset) error {
+	if !ds.Sparse() || d.Caps.Sparse {
+		return nil
+	}
+	return usageError("DATA = %q is sparse data (%d of its %d values missing: cells without a value), which the %s target does not write yet; "+
+		"targets that take sparse data: %s", cfg.Data, ds.Missing, ds.Rows*int64(len(ds.Sensors)), d.Name, strings.Join(sparseTargets(), ", "))
+}
+
+// sparseTargets names the targets that write sparse data.
+func sparseTargets() []string {
+	var out []string
+	for _, d := range target.Drivers() {
+		if d.Caps.Sparse {
+			out = append(out, d.Name)
+		}
+	}
+	return out
+}
+
 // repeats reports whether a replay may start a device's rows again.
 func repeats(cfg *config.Config) bool { return cfg.Origin("LOOP") != "" || cfg.LoopUnbounded }
 
@@ -74,6 +98,9 @@ func importData(cfg *config.Config, dataDir string, rep *summary.Replay, stderr 
 	rep.ImportSeconds = time.Since(t0).Seconds()
 	fmt.Fprintf(stderr, "tsbench: imported %d rows of %d devices x %d sensors (%d duplicate rows) in %.2f s (%.0f rows/s)\n",
 		m.Rows, len(m.Devices), len(m.Sensors), m.DuplicateRows, rep.ImportSeconds, float64(m.Rows)/max(rep.ImportSeconds, 1e-9))
+	if m.Missing > 0 {
+		fmt.Fprintf(stderr, "tsbench: note: sparse data: %d of %d values missing (no points; %d present)\n", m.Missing, m.Rows*int64(len(m.Sensors)), m.Points())
+	}
 	for _, n := range m.Notes {
 		fmt.Fprintln(stderr, "tsbench: note:", n)
 	}
@@ -91,7 +118,7 @@ func importOptions(cfg *config.Config) dataset.ImportOptions {
 // importVersion changes whenever the import turns the same file into
 // another dataset (rows now sorted, devices and sensors ordered by name):
 // a dataset cached by an older tsbench is then imported again.
-const importVersion = 2
+const importVersion = 3 // 3: sparse data (empty cells) imported, not refused
 
 // importKey names an import by what decides its content: the importer's
 // version, the files (path, size, modification time) and the import

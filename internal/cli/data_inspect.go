@@ -34,7 +34,9 @@ func newDataInspectCmd(stdout io.Writer) *cobra.Command {
 'tsbench run --data' would import it, and say what was found: the format, the
 time column and its format, the device and sensor columns and the sensors'
 types, rows, devices, points present and missing, the time span, the median
-step and duplicate rows. Missing points, which a run refuses, are counted.
+step and duplicate rows. Missing points (sparse data: an empty cell, null or
+NaN, a time a series lacks) are counted, and the targets that replay them
+named.
 The DATA_* keys (--set) change how the file is read, as for a run.`,
 		Example: `  tsbench data inspect weather.csv
   tsbench data inspect export.lp --json
@@ -59,6 +61,9 @@ The DATA_* keys (--set) change how the file is read, as for a run.`,
 					return usageError("%v", err)
 				}
 				return &exitError{ExitFailure, err}
+			}
+			if in.Missing > 0 {
+				in.SparseTargets = sparseTargets()
 			}
 			if asJSON {
 				b, err := json.MarshalIndent(in, "", "  ")

@@ -456,6 +456,10 @@ func newRunner(cfg *config.Config, driver *target.Driver, opts target.Options, d
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := checkSparse(cfg, driver, ds); err != nil {
+		ds.Close()
+		return nil, nil, err
+	}
 	return runner.NewReplay(cfg, driver, opts, ds, repeats(cfg)), replay, nil
 }
 
