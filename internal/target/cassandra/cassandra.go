@@ -55,6 +55,7 @@ var Driver = &target.Driver{
 			ts.RangeQueryDesc, ts.ValueRangeQueryDesc},
 		Compression: true,
 		TLS:         true,
+		Sparse:      true, // an empty cell is left unset; Count counts each column's values
 	},
 	Options: []target.Option{{Name: "compression", Values: []string{"on", "off"}}},
 	Open:    open,
@@ -184,6 +185,9 @@ func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
 	batches := map[int64]*gocql.Batch{}
 	var days []int64
 	for i, tm := range b.Times {
+		if !b.RowPresent(i) {
+			continue // no value at all (sparse data): no row
+		}
 		day := tm / dayMs
 		bt := batches[day]
 		if bt == nil {
@@ -194,6 +198,12 @@ func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
 		args := make([]any, 0, 3+len(b.Columns))
 		args = append(args, b.Device.Name, day, tm)
 		for c := range b.Columns {
+			if !b.Columns[c].Present(i) {
+				// An empty cell is left unset: no value and, unlike a
+				// null, no tombstone.
+				args = append(args, gocql.UnsetValue)
+				continue
+			}
 			args = append(args, b.Columns[c].Value(i))
 		}
 		bt.Query(t.insert, args...)

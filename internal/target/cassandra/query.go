@@ -3,6 +3,7 @@ package cassandra
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -93,12 +94,23 @@ func (t *Target) run(ctx context.Context, s *ts.Schema, q *ts.Query, device stri
 		iter.Close()
 		return ts.Result{}, t.wrap(q.Kind.String(), err)
 	}
+	// Scan into pointers to the columns' pointers: gocql sets a pointer to
+	// nil for a NULL (an empty cell of a sparse row), where scanning into
+	// the value itself would give the type's zero.
+	dst := make([]any, len(rd.Values))
+	for i, v := range rd.Values {
+		dst[i] = reflect.New(reflect.TypeOf(v)).Interface()
+	}
 	var res ts.Result
-	for iter.Scan(rd.Values...) {
-		vals := make([]float64, len(rd.Values))
-		null := make([]bool, len(rd.Values))
-		for i, v := range rd.Values {
-			vals[i], null[i] = number(v)
+	for iter.Scan(dst...) {
+		vals := make([]float64, len(dst))
+		null := make([]bool, len(dst))
+		for i, d := range dst {
+			if p := reflect.ValueOf(d).Elem(); p.IsNil() {
+				null[i] = true
+			} else {
+				vals[i], null[i] = number(p.Interface())
+			}
 		}
 		if q.Kind.Aggregates() {
 			for i := 0; i+1 < len(vals); i += 2 {
@@ -155,8 +167,10 @@ func number(v any) (float64, bool) {
 	return 0, true
 }
 
-// Count returns rows times sensors (every row carries every sensor). With no
-// time range it counts the whole table (or filters by device), which scans.
+// Count counts the values present: count(column) of every sensor, which
+// skips the empty cells of sparse rows (rows x sensors would count them).
+// With no time range it counts the whole table (or filters by device),
+// which scans.
 func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -164,33 +178,44 @@ func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
+	counts := make([]string, len(s.Sensors))
+	for i, sn := range s.Sensors {
+		counts[i] = "count(" + col(sn.Name) + ")"
+	}
+	sel := "SELECT " + strings.Join(counts, ", ") + " FROM " + t.table()
 	var total int64
 	count := func(stmt string, args ...any) error {
-		var n int64
-		if err := t.session.Query(stmt, args...).WithContext(ctx).Scan(&n); err != nil {
+		ns := make([]int64, len(counts))
+		dst := make([]any, len(ns))
+		for i := range ns {
+			dst[i] = &ns[i]
+		}
+		if err := t.session.Query(stmt, args...).WithContext(ctx).Scan(dst...); err != nil {
 			return t.wrap("count", err)
 		}
-		total += n
+		for _, n := range ns {
+			total += n
+		}
 		return nil
 	}
 	switch {
 	case r.End > r.Start:
 		for _, d := range r.Devices {
-			if err := count("SELECT count(*) FROM "+t.table()+" WHERE device = ? AND day IN "+daysOf(r.Start, r.End)+
+			if err := count(sel+" WHERE device = ? AND day IN "+daysOf(r.Start, r.End)+
 				" AND t >= ? AND t < ?", d.Name, r.Start, r.End); err != nil {
 				return 0, err
 			}
 		}
 	case len(r.Devices) > 0 && len(r.Devices) < len(s.Devices):
 		for _, d := range r.Devices {
-			if err := count("SELECT count(*) FROM "+t.table()+" WHERE device = ? ALLOW FILTERING", d.Name); err != nil {
+			if err := count(sel+" WHERE device = ? ALLOW FILTERING", d.Name); err != nil {
 				return 0, err
 			}
 		}
 	default:
-		if err := count("SELECT count(*) FROM " + t.table()); err != nil {
+		if err := count(sel); err != nil {
 			return 0, err
 		}
 	}
-	return total * int64(len(s.Sensors)), nil
+	return total, nil
 }
