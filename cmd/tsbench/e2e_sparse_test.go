@@ -150,7 +150,8 @@ func checkSparseReplay(t *testing.T, s *summary.Summary, format string, pts []us
 			t.Fatalf("query check %+v", q)
 		}
 	}
-	if s.Replay == nil || s.Replay.Format != format || s.Replay.Sensors != len(userSensors) || s.Replay.Devices != len(userDevices) {
+	if s.Replay == nil || s.Replay.Format != format || s.Replay.Sensors != len(userSensors) || s.Replay.Devices != len(userDevices) ||
+		s.Replay.MissingValues != s.Replay.Rows*int64(len(userSensors))-int64(len(pts)) {
 		t.Fatalf("replay %+v, want format %s", s.Replay, format)
 	}
 }
@@ -240,4 +241,70 @@ func TestReplaySparseRefused(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("dense data on %s: exit %d\n%s", name, r.code, r.stderr)
 	}
+}
+
+// tsbsMeasurements are the nine measurements of a TSBS devops file, each
+// with its own fields (a few of each; disk and mem share used_percent) and
+// extra tags.
+var tsbsMeasurements = []struct {
+	name, tags string
+	fields     []string
+}{
+	{"cpu", "", []string{"usage_user", "usage_system", "usage_idle"}},
+	{"diskio", ",serial=338-444-5", []string{"reads", "writes", "io_time"}},
+	{"disk", ",path=/,fstype=ext4", []string{"total", "free", "used_percent"}},
+	{"kernel", "", []string{"boot_time", "interrupts", "context_switches"}},
+	{"mem", "", []string{"available", "cached", "used_percent"}},
+	{"net", ",interface=eth0", []string{"bytes_sent", "bytes_recv"}},
+	{"nginx", ",port=80,server=nginx_1", []string{"accepts", "active"}},
+	{"postgresl", "", []string{"numbackends", "xact_commit"}},
+	{"redis", ",port=6379,server=redis_1", []string{"uptime_in_seconds", "connected_clients"}},
+}
+
+// A TSBS devops file (nine measurements of different fields, every field
+// of a point on one line, integer fields with their i) replays whole: a
+// device (a measurement's host) has its measurement's fields only, the
+// other sensors' cells all missing.
+func TestReplayTSBSDevops(t *testing.T) {
+	const hosts, times = 2, 12
+	var b strings.Builder
+	var points int64
+	for k := int64(0); k < times; k++ {
+		for h := 0; h < hosts; h++ {
+			for m, ms := range tsbsMeasurements {
+				var fields []string
+				for f, name := range ms.fields {
+					fields = append(fields, fmt.Sprintf("%s=%di", name, (k+1)*int64(10*m+f+h)))
+				}
+				points += int64(len(fields))
+				fmt.Fprintf(&b, "%s,hostname=host_%d,region=eu-west-1,datacenter=eu-west-1a%s %s %d\n", ms.name, h, ms.tags,
+					strings.Join(fields, ","), (userStart+k*10_000)*1_000_000)
+			}
+		}
+	}
+	file := filepath.Join(t.TempDir(), "devops.lp")
+	writeText(t, file, b.String())
+	r := tsbench(t, nil, "data", "inspect", file)
+	if want := fmt.Sprintf("Points       %d present, ", points); r.code != 0 || !strings.Contains(r.stdout, want) || !strings.Contains(r.stdout, "Replayable   yes, sparse") {
+		t.Fatalf("exit %d, want %q and replayable\n%s%s", r.code, want, r.stdout, r.stderr)
+	}
+	check := func(s *summary.Summary) {
+		t.Helper()
+		v := s.Verify
+		if w := s.Op("INGESTION"); w == nil || w.OKPoints != points || v == nil || !v.OK || v.StoredPoints != points {
+			t.Fatalf("INGESTION %+v, verify %+v: want %d points written and stored", w, v, points)
+		}
+		if s.Replay.Devices != hosts*len(tsbsMeasurements) || len(v.Queries) != 3*5 {
+			t.Fatalf("replay %+v, %d query checks", s.Replay, len(v.Queries))
+		}
+		for _, q := range v.Queries {
+			if !q.OK || q.Error != "" {
+				t.Fatalf("query check %+v", q)
+			}
+		}
+	}
+	check(replayRun(t, t.TempDir(), "--data", file, "--clients", "3", "--set", "OPERATION_PROPORTION=1:0:0:0:0:0:0:0:0:0:0"))
+	targettest.RequireServer(t, "postgres", "127.0.0.1:5433")
+	check(replayRun(t, t.TempDir(), "--data", file, "--target", "postgres", "--set", "DB_NAME=test", "--clients", "2",
+		"--set", "OPERATION_PROPORTION=1:0:0:0:0:0:0:0:0:0:0"))
 }

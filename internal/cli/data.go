@@ -37,7 +37,7 @@ func replayData(cfg *config.Config, dataDir string, stderr io.Writer) (*dataset.
 		return nil, nil, usageError("DATA = %q: %v", cfg.Data, err)
 	}
 	rep.Dataset, rep.Format, rep.Devices, rep.Sensors = dir, ds.Format, len(ds.Devices), len(ds.Sensors)
-	rep.Rows, rep.DuplicateRows = ds.Rows, ds.DuplicateRows
+	rep.Rows, rep.DuplicateRows, rep.MissingValues = ds.Rows, ds.DuplicateRows, ds.Missing
 	if err := fitConfig(cfg, ds); err != nil {
 		ds.Close()
 		return nil, nil, err

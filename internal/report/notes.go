@@ -240,6 +240,9 @@ func replayLine(r *summary.Replay) string {
 	if r.DuplicateRows > 0 {
 		text += fmt.Sprintf(", %d repeating an earlier device and time", r.DuplicateRows)
 	}
+	if r.MissingValues > 0 {
+		text += fmt.Sprintf(", sparse: %d values missing", r.MissingValues)
+	}
 	text += ")"
 	if r.Repeat {
 		text += ", repeated with shifted times"

@@ -246,6 +246,8 @@ type Replay struct {
 	Rows    int64  `json:"rows"`
 	// DuplicateRows repeat an earlier (device, time) of the file.
 	DuplicateRows int64 `json:"duplicate_rows"`
+	// MissingValues are the file's empty cells (sparse data): no points.
+	MissingValues int64 `json:"missing_values,omitempty"`
 	// Repeat says the rows started again, shifted in time, once written
 	// (LOOP or --duration longer than the file).
 	Repeat        bool    `json:"repeat"`
