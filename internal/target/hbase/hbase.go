@@ -72,6 +72,7 @@ var Driver = &target.Driver{
 		Queries: ts.QueryKinds,
 		ClientSide: []ts.QueryKind{ts.ValueRange, ts.AggRange, ts.AggValue, ts.AggRangeValue, ts.GroupBy,
 			ts.LatestPoint, ts.RangeQueryDesc, ts.ValueRangeQueryDesc},
+		Sparse: true, // a cell per point: an empty cell is a cell not put
 	},
 	Open: open,
 }
@@ -209,6 +210,9 @@ func putRows(b *ts.Batch) []putRow {
 	var rows []putRow
 	index := map[int64]int{}
 	for i, tm := range b.Times {
+		if !b.RowPresent(i) {
+			continue // no value at all (sparse data): no cell, and no Put for it alone
+		}
 		bucket := bucketOf(tm)
 		r, ok := index[bucket]
 		if !ok {
@@ -217,6 +221,9 @@ func putRows(b *ts.Batch) []putRow {
 			rows = append(rows, putRow{key: rowKey(nil, b.Device.Name, bucket)})
 		}
 		for sn := range b.Columns {
+			if !b.Columns[sn].Present(i) {
+				continue // an empty cell is no point
+			}
 			rows[r].cells = append(rows[r].cells, putCell{qualifier: qualifier(nil, sn, tm-bucket),
 				value: encodeValue(nil, &b.Columns[sn], i), ts: tm})
 		}
