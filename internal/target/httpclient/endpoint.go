@@ -1,15 +1,19 @@
 package httpclient
 
 import (
+	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"strconv"
 	"strings"
+	"syscall"
+	"time"
 
 	"github.com/tsbench/tsbench/internal/target"
 )
@@ -84,6 +88,29 @@ func (e Endpoint) Client() *http.Client {
 	t := c.Transport.(*countingTransport)
 	t.base.TLSClientConfig = e.TLS
 	t.auth = e.Authorization
+	if e.TLS != nil {
+		// The handshake is made here rather than by net/http so that its
+		// failures, and only they, are read as handshake failures
+		// (handshakeError): a connection closed later is a transient error.
+		dialer := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}
+		t.base.DialTLSContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+			raw, err := dialer.DialContext(ctx, network, addr)
+			if err != nil {
+				return nil, err
+			}
+			t.dials.Add(1)
+			cfg := e.TLS.Clone()
+			if cfg.ServerName == "" {
+				cfg.ServerName, _, _ = net.SplitHostPort(addr)
+			}
+			conn := tls.Client(raw, cfg)
+			if err := conn.HandshakeContext(ctx); err != nil {
+				raw.Close()
+				return nil, handshakeError(err)
+			}
+			return conn, nil
+		}
+	}
 	return c
 }
 
@@ -113,6 +140,17 @@ func tlsError(err error) error {
 		return fmt.Errorf("%w (set TLS_CA_FILE to the authority that signed the server's certificate, or TLS=insecure not to verify)", err)
 	}
 	return err
+}
+
+// handshakeError is tlsError for a failed handshake, where a server that
+// closes the connection without any TLS answer (QuestDB's HTTP port does,
+// some of the time, where it otherwise answers in plaintext) offers no TLS
+// either: a TLS server answers a ClientHello, if only with an alert.
+func handshakeError(err error) error {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) {
+		return fmt.Errorf("%w (it closed the connection on the TLS handshake without a TLS answer)", target.ErrNoTLS)
+	}
+	return tlsError(err)
 }
 
 // UserAuth is the Basic value of o's USERNAME and PASSWORD, or "" when no

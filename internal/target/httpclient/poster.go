@@ -258,7 +258,7 @@ func (p *Poster) dial(ctx context.Context, deadline time.Time) error {
 		cancel()
 		if err != nil {
 			c.Close()
-			return tlsError(err)
+			return handshakeError(err)
 		}
 	} else if sys, err = newSysConn(tc); err != nil {
 		c.Close()
