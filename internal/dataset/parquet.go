@@ -547,8 +547,10 @@ func (im *parquetImport) convert(t *table, name string) error {
 		for i, col := range l.sensorCols {
 			c := &f.columns[col]
 			if vs[col].IsNull() {
-				undoRow(b, i)
-				return f.errAt(r.row, c.name, "null value: tsbench replays complete rows (a value for every sensor at every time)")
+				// A missing value (sparse data): the cell is empty.
+				markAbsent(b, i)
+				appendValue(&b.Columns[i], zeroText(b.Columns[i].Type))
+				continue
 			}
 			if err := c.put(&b.Columns[i], vs[col]); err != nil {
 				undoRow(b, i)
@@ -674,8 +676,9 @@ func int96Nanos(v parquet.Value) (int64, error) {
 }
 
 // convertLong pivots a long file as CSV's convertLong does: the rows of one
-// device and time, which must be consecutive, make one row, which must
-// have every sensor; a sensor again starts a new row (a duplicate).
+// device and time, which must be consecutive, make one row, whose sensors
+// without a value are empty cells; a sensor again starts a new row (a
+// duplicate). A null value is no point.
 func (im *parquetImport) convertLong(t *table, f *pqFile, r *pqRows, l *csvLayout) error {
 	var (
 		device    string
@@ -691,18 +694,15 @@ func (im *parquetImport) convertLong(t *table, f *pqFile, r *pqRows, l *csvLayou
 		if collected == 0 {
 			return nil
 		}
-		if collected < len(im.sensors) {
-			var missing []string
-			for i, ok := range have {
-				if !ok {
-					missing = append(missing, im.sensors[i].Name)
-				}
-			}
-			return f.errAt(started, "", fmt.Sprintf("device %s at %d ms lacks sensor(s) %s on its consecutive rows: "+
-				"tsbench replays complete rows (a value for every sensor at every time)", device, tm, strings.Join(missing, ", ")))
-		}
 		p, b := t.row(device)
 		for i, v := range values {
+			if !have[i] {
+				// No row gave the sensor a value at this time: sparse
+				// data, the cell is empty.
+				markAbsent(b, i)
+				appendValue(&b.Columns[i], zeroText(b.Columns[i].Type))
+				continue
+			}
 			if err := vc.put(&b.Columns[i], v); err != nil {
 				undoRow(b, i)
 				return f.errAt(started, vc.name, fmt.Sprintf("sensor %s: %v", im.sensors[i].Name, err))
@@ -738,7 +738,7 @@ func (im *parquetImport) convertLong(t *table, f *pqFile, r *pqRows, l *csvLayou
 		}
 		v := r.values[l.value]
 		if v.IsNull() {
-			return f.errAt(r.row, vc.name, "null value: tsbench replays complete rows (a value for every sensor at every time)")
+			continue // a missing value: no point
 		}
 		if collected > 0 && (dev != device || at != tm || have[i]) {
 			// A new row: another device or time, or the same sensor again
