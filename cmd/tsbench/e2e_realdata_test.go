@@ -10,6 +10,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/tsbench/tsbench/internal/target/targettest"
 	"math"
 	"os"
 	"path/filepath"
@@ -89,7 +90,29 @@ func longBySeries() realFile {
 	return realFile{"city-sensors.csv", lines, 2, 3, 60}
 }
 
-func TestRealDataIntoSQLite(t *testing.T) {
+// realTargets are the targets the real files are replayed into: SQLite,
+// embedded, and the PostgreSQL of scripts/services.
+var realTargets = []struct {
+	name    string
+	args    []string
+	service string // "" for an embedded target
+}{
+	{"sqlite", []string{"--target", "sqlite"}, ""},
+	{"postgres", []string{"--target", "postgres", "--set", "DB_NAME=test"}, "127.0.0.1:5433"},
+}
+
+func TestRealDataReplayed(t *testing.T) {
+	for _, tg := range realTargets {
+		t.Run(tg.name, func(t *testing.T) {
+			if tg.service != "" {
+				targettest.RequireServer(t, tg.name, tg.service)
+			}
+			replayRealFiles(t, tg.args)
+		})
+	}
+}
+
+func replayRealFiles(t *testing.T, targetArgs []string) {
 	for _, f := range []realFile{dailyWeather(), monthlyStocks(), monthlyCO2(), hourlyNormals(), yearlyElectricity(), longBySeries()} {
 		t.Run(f.name, func(t *testing.T) {
 			file := filepath.Join(t.TempDir(), f.name)
@@ -97,7 +120,8 @@ func TestRealDataIntoSQLite(t *testing.T) {
 				t.Fatal(err)
 			}
 			// No more clients than devices: each writing client owns one.
-			s := replayRun(t, t.TempDir(), "--data", file, "--target", "sqlite", "--clients", fmt.Sprint(min(2, f.devices)))
+			args := append([]string{"--data", file, "--clients", fmt.Sprint(min(2, f.devices))}, targetArgs...)
+			s := replayRun(t, t.TempDir(), args...)
 			points := f.rows * int64(f.sensors)
 			rp, v := s.Replay, s.Verify
 			if rp == nil || rp.Devices != f.devices || rp.Sensors != f.sensors || rp.Rows != f.rows || rp.DuplicateRows != 0 {
@@ -151,6 +175,17 @@ func TestRealDataBadInput(t *testing.T) {
 // two columns joined (DATA_DEVICE_COLUMNS), with a column left out
 // (DATA_SENSOR_COLUMNS).
 func TestRealDataKeys(t *testing.T) {
+	for _, tg := range realTargets {
+		t.Run(tg.name, func(t *testing.T) {
+			if tg.service != "" {
+				targettest.RequireServer(t, tg.name, tg.service)
+			}
+			replayWithKeys(t, tg.name, tg.args)
+		})
+	}
+}
+
+func replayWithKeys(t *testing.T, name string, targetArgs []string) {
 	lines := []string{"when,country,city,temp,note"}
 	for day := 0; day < 20; day++ {
 		d := time.Date(2000, 1, 1+day, 0, 0, 0, 0, time.UTC).Format("Jan 02 2006")
@@ -163,15 +198,27 @@ func TestRealDataKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	dataDir := t.TempDir()
-	s := replayRun(t, dataDir, "--data", file, "--target", "sqlite", "--clients", "2",
+	args := append([]string{"--data", file, "--clients", "2"}, targetArgs...)
+	s := replayRun(t, dataDir, append(args,
 		"--set", "DATA_TIME_FORMAT=%b %d %Y", "--set", "DATA_TIMEZONE=+02:00", "--set", "DATA_TIME_COLUMN=when",
-		"--set", "DATA_DEVICE_COLUMNS=country,city", "--set", "DATA_SENSOR_COLUMNS=temp")
+		"--set", "DATA_DEVICE_COLUMNS=country,city", "--set", "DATA_SENSOR_COLUMNS=temp")...)
 	rp, v := s.Replay, s.Verify
 	if rp == nil || rp.Devices != 2 || rp.Sensors != 1 || rp.Rows != 40 {
 		t.Fatalf("replay %+v: want 2 devices (country and city joined) x 1 sensor, 40 rows", rp)
 	}
 	if v == nil || !v.OK || v.StoredPoints != 40 {
 		t.Fatalf("verify %+v: want 40 points", v)
+	}
+	if len(v.Queries) == 0 {
+		t.Fatalf("no query answer checked: %+v", v)
+	}
+	for _, q := range v.Queries {
+		if !q.OK || q.Error != "" {
+			t.Fatalf("query check %+v", q)
+		}
+	}
+	if name != "sqlite" {
+		return
 	}
 	// Midnight at +02:00 is 22:00 UTC the day before.
 	db := openDB(t, filepath.Join(dataDir, "sqlite", "test.db"))
