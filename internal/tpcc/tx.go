@@ -31,8 +31,9 @@ type terminal struct {
 	// pgx pipelines on PostgreSQL and in merged statements on MySQL.
 	mode string
 	// roundTrips counts the requests the terminal waited for an answer
-	// to: a statement, BEGIN or COMMIT when interactive, a pipeline when
-	// batched.
+	// to: a statement, BEGIN or COMMIT when interactive (and in MySQL's
+	// batched mode), a pipeline in PostgreSQL's batched mode, a call in
+	// procedures mode.
 	roundTrips int64
 
 	deliverySkipped int64 // districts a Delivery found without new orders
