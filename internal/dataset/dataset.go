@@ -104,6 +104,10 @@ type Device struct {
 	// Duplicates are the positions (0-based, in row order) of rows whose
 	// time an earlier row of the device already had.
 	Duplicates []int64 `json:"duplicates,omitempty"`
+	// DuplicateValues, in a sparse dataset, are each duplicate row's
+	// values that repeat a point (its sensor had a value at that time in
+	// an earlier row); else every value of a duplicate row does.
+	DuplicateValues []int32 `json:"duplicate_values,omitempty"`
 }
 
 // Chunk is a run of one device's rows in data.bin: Bytes of rows, then,

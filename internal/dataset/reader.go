@@ -98,32 +98,27 @@ func (r *Reader) Fill(b *ts.Batch, dev *ts.Device, n int64) error {
 		b.Duplicates += d.duplicatesIn(row, row+end)
 		g += end
 	}
-	if len(r.empty) > 0 {
-		r.markEmpty(b, d)
+	for _, e := range r.empty { // now that every row is in
+		b.MarkNull(e.col, e.row)
+	}
+	b.DuplicatePoints = b.Duplicates * int64(len(b.Columns))
+	if b.Duplicates > 0 && len(d.DuplicateValues) == len(d.Duplicates) {
+		b.DuplicatePoints = r.duplicateValues(d)
 	}
 	return nil
 }
 
-// markEmpty marks the batch's empty cells, now that every row is in, and
-// counts the values of its duplicate rows.
-func (r *Reader) markEmpty(b *ts.Batch, d *Device) {
-	for _, e := range r.empty {
-		b.MarkNull(e.col, e.row)
-	}
-	if b.Duplicates == 0 {
-		return
-	}
+// duplicateValues counts the values of the batch's duplicate rows that
+// repeat a point (sparse data: Device.DuplicateValues).
+func (r *Reader) duplicateValues(d *Device) int64 {
+	var n int64
 	for _, pt := range r.parts {
 		i := sort.Search(len(d.Duplicates), func(i int) bool { return d.Duplicates[i] >= pt.row })
 		for ; i < len(d.Duplicates) && d.Duplicates[i] < pt.row+pt.count; i++ {
-			row := pt.at + int(d.Duplicates[i]-pt.row)
-			for c := range b.Columns {
-				if b.Columns[c].Present(row) {
-					b.DuplicatePoints++
-				}
-			}
+			n += int64(d.DuplicateValues[i])
 		}
 	}
+	return n
 }
 
 func resetBatch(b *ts.Batch, dev *ts.Device) {

@@ -163,16 +163,18 @@ func TestSparseBatches(t *testing.T) {
 	}
 }
 
-// Duplicate rows of sparse data: their values are counted, and a row
-// repeating a time whose cell is empty does not erase the value in Series.
+// Duplicate rows of sparse data: a duplicate row's values repeat a point
+// only where an earlier row of that time had a value of the sensor; a
+// repeated row's empty cell does not erase the value in Series.
 func TestSparseDuplicates(t *testing.T) {
 	dir := t.TempDir()
-	m, err := Import(writeTempFile(t, "d.csv", "time,device,a,b\n1000,d,1,2\n1000,d,3,\n2000,d,4,5\n"), dir, ImportOptions{TimeUnit: "ms"})
+	m, err := Import(writeTempFile(t, "d.csv", "time,device,a,b\n1000,d,1,2\n1000,d,3,\n2000,d,,5\n2000,d,4,6\n"), dir, ImportOptions{TimeUnit: "ms"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.DuplicateRows != 1 || m.Missing != 1 || m.Points() != 5 || m.DistinctPoints() != 4 {
-		t.Fatalf("duplicate rows %d, missing %d, points %d, distinct %d; want 1, 1, 5, 4", m.DuplicateRows, m.Missing, m.Points(), m.DistinctPoints())
+	if m.DuplicateRows != 2 || m.Missing != 2 || m.Points() != 6 || m.DuplicatePoints != 2 || m.DistinctPoints() != 4 {
+		t.Fatalf("duplicate rows %d, missing %d, points %d, duplicate points %d, distinct %d; want 2, 2, 6, 2, 4",
+			m.DuplicateRows, m.Missing, m.Points(), m.DuplicatePoints, m.DistinctPoints())
 	}
 	ds, err := Open(dir)
 	if err != nil {
@@ -180,18 +182,40 @@ func TestSparseDuplicates(t *testing.T) {
 	}
 	defer ds.Close()
 	dev := &ds.Schema("db").Devices[0]
-	b := ds.NewBatch(3)
-	if err := ds.NewReader(3, false).Fill(b, dev, 0); err != nil {
+	b := ds.NewBatch(4)
+	if err := ds.NewReader(4, false).Fill(b, dev, 0); err != nil {
 		t.Fatal(err)
 	}
-	if b.Duplicates != 1 || b.DuplicatePoints != 1 || b.Points() != 5 {
+	if b.Duplicates != 2 || b.DuplicatePoints != 2 || b.Points() != 6 {
 		t.Fatalf("batch: %d duplicate rows, %d duplicate points, %d points", b.Duplicates, b.DuplicatePoints, b.Points())
 	}
-	s, err := ds.Series(dev, 1, 3)
+	for s, want := range map[int][2]float64{0: {3, 4}, 1: {2, 6}} {
+		sr, err := ds.Series(dev, s, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(sr) != 2 || sr[0].V != want[0] || sr[1].V != want[1] {
+			t.Fatalf("series %d: %+v, want values %v", s, sr, want)
+		}
+	}
+}
+
+// A dense dataset's duplicate rows repeat every value.
+func TestDenseDuplicatePoints(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := Import(writeTempFile(t, "d.csv", "time,device,a,b\n1000,d,1,2\n1000,d,3,4\n"), dir, ImportOptions{TimeUnit: "ms"}); err != nil {
+		t.Fatal(err)
+	}
+	ds, err := Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(s) != 2 || s[0].V != 2 || s[1].V != 5 {
-		t.Fatalf("series b: %+v", s)
+	defer ds.Close()
+	b := ds.NewBatch(2)
+	if err := ds.NewReader(2, false).Fill(b, &ds.Schema("db").Devices[0], 0); err != nil {
+		t.Fatal(err)
+	}
+	if b.Duplicates != 1 || b.DuplicatePoints != 2 || ds.DistinctPoints() != 2 {
+		t.Fatalf("%d duplicate rows, %d duplicate points, %d distinct", b.Duplicates, b.DuplicatePoints, ds.DistinctPoints())
 	}
 }

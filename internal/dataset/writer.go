@@ -278,15 +278,17 @@ func (w *Writer) findDuplicates() error {
 			ds = &Dataset{Manifest: Manifest{Sensors: w.m.Sensors, Devices: w.m.Devices}, Dir: w.dir, data: f}
 			ds.rowSize, ds.fixed = rowSize(ds.Sensors)
 		}
-		times, values, err := ds.times(p, w.m.Missing > 0)
+		sparse := w.m.Missing > 0
+		times, present, err := ds.times(p, sparse)
 		if err != nil {
 			return err
 		}
 		d.Duplicates = duplicates(times)
 		w.m.DuplicateRows += int64(len(d.Duplicates))
-		for _, k := range d.Duplicates {
-			if values != nil {
-				w.m.DuplicatePoints += int64(values[k])
+		if sparse {
+			d.DuplicateValues = duplicateValues(times, present, len(w.m.Sensors), d.Duplicates)
+			for _, n := range d.DuplicateValues {
+				w.m.DuplicatePoints += int64(n)
 			}
 		}
 	}
@@ -294,35 +296,74 @@ func (w *Writer) findDuplicates() error {
 }
 
 // times reads the row times of the device at position p and, with
-// counted, how many values each row has (sparse data).
-func (ds *Dataset) times(p int, counted bool) ([]int64, []int32, error) {
+// sparse, which cells have a value (bit row*sensors+sensor set).
+func (ds *Dataset) times(p int, sparse bool) ([]int64, []byte, error) {
 	const step = 4096
 	d := &ds.Devices[p]
 	dev := &ts.Device{Index: d.Index, Name: d.Name}
 	r, b := ds.NewReader(step, false), ds.NewBatch(step)
 	out := make([]int64, 0, d.Rows)
-	var values []int32
-	if counted {
-		values = make([]int32, 0, d.Rows)
+	var present []byte
+	if sparse {
+		present = make([]byte, nullBytes(d.Rows, len(ds.Sensors)))
 	}
 	for n := int64(0); n*step < d.Rows; n++ {
 		if err := r.Fill(b, dev, n); err != nil {
 			return nil, nil, err
 		}
-		out = append(out, b.Times...)
 		for i := range b.Times {
-			if counted {
-				k := int32(0)
-				for c := range b.Columns {
-					if b.Columns[c].Present(i) {
-						k++
-					}
+			if !sparse {
+				break
+			}
+			for c := range b.Columns {
+				if b.Columns[c].Present(i) {
+					bit := (int64(len(out)+i))*int64(len(b.Columns)) + int64(c)
+					present[bit/8] |= 1 << (bit % 8)
 				}
-				values = append(values, k)
 			}
 		}
+		out = append(out, b.Times...)
 	}
-	return out, values, nil
+	return out, present, nil
+}
+
+// duplicateValues counts, for each duplicate row (dups, in increasing
+// order), its values whose sensor an earlier row of the same time had a
+// value of: the points it repeats. A value where the earlier rows had
+// none is a new point.
+func duplicateValues(times []int64, present []byte, sensors int, dups []int64) []int32 {
+	has := func(row int64, c int) bool {
+		bit := row*int64(sensors) + int64(c)
+		return present[bit/8]&(1<<(bit%8)) != 0
+	}
+	order := make([]int64, len(times))
+	for i := range order {
+		order[i] = int64(i)
+	}
+	sort.SliceStable(order, func(a, b int) bool { return times[order[a]] < times[order[b]] })
+	counts := make(map[int64]int32, len(dups))
+	seen := make([]bool, sensors)
+	for i, row := range order {
+		if i == 0 || times[row] != times[order[i-1]] {
+			clear(seen)
+		} else {
+			n := int32(0)
+			for c := range seen {
+				if seen[c] && has(row, c) {
+					n++
+				}
+			}
+			counts[row] = n
+		}
+		for c := range seen {
+			seen[c] = seen[c] || has(row, c)
+		}
+	}
+	out := make([]int32, len(dups))
+	for j, row := range dups {
+		out[j] = counts[row]
+	}
+	return out
 }
 
 // duplicates returns the positions of the times that an earlier position

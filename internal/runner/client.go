@@ -92,7 +92,7 @@ func (c *client) do(ctx context.Context, op workload.Op, warm bool) {
 				err := c.conn.Write(ctx, c.batch)
 				if err == nil {
 					c.stored[i]++
-					if dup := duplicatePoints(c.batch); dup > 0 {
+					if dup := c.batch.DuplicatePoints; dup > 0 {
 						atomic.AddInt64(&c.duplicatePoints, dup)
 					}
 				}
@@ -232,12 +232,3 @@ func (c *client) backoff(n int64) time.Duration {
 
 func (c *client) warmOpsNow() int64    { return atomic.LoadInt64(&c.warmOps) }
 func (c *client) warmPointsNow() int64 { return atomic.LoadInt64(&c.warmPoints) }
-
-// duplicatePoints are the values of a batch's duplicate rows: every cell
-// of them, or, with empty cells (sparse data), those with a value.
-func duplicatePoints(b *ts.Batch) int64 {
-	if b.Nulls > 0 {
-		return b.DuplicatePoints
-	}
-	return b.Duplicates * int64(len(b.Columns))
-}

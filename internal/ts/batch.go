@@ -107,9 +107,10 @@ type Batch struct {
 	// (a replayed file's duplicates, internal/dataset): the server stores
 	// each (series, time) once, so verification expects them once.
 	Duplicates int64
-	// DuplicatePoints, in a batch with empty cells (Nulls > 0), counts the
-	// values of those duplicate rows; in any other batch they are
-	// Duplicates x columns.
+	// DuplicatePoints counts the values of those rows that repeat a point
+	// the device already had: Duplicates x columns, but fewer in sparse
+	// data (a duplicate row's empty cell repeats nothing, nor does a value
+	// where the earlier rows had none).
 	DuplicatePoints int64
 	// Nulls counts the cells without a value (Column.Null): the batch
 	// carries rows x sensors - Nulls points.
