@@ -201,6 +201,10 @@ func tpccSnapshot(elapsed time.Duration, iv summary.Interval, tot metrics.Totals
 func tpccFigures(s *summary.Summary, tc tpcc.Config, load tpcc.LoadResult, cores int) *summary.TPCC {
 	t := s.TPCC
 	t.Warehouses, t.Terminals, t.ThinkTimes, t.Tablespace = tc.Warehouses, tc.Terminals, tc.Think, tc.Tablespace
+	t.Mode = tc.Mode
+	if t.Mode == "" {
+		t.Mode = tpcc.ModeBatched
+	}
 	t.Tables = "logged"
 	if tc.Unlogged {
 		t.Tables = "unlogged"

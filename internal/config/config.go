@@ -160,7 +160,17 @@ type Config struct {
 	TPCCLoad       string // TPCC_LOAD: auto, always, never
 	TPCCTables     string // TPCC_TABLES: logged, unlogged
 	TPCCTablespace string // TPCC_TABLESPACE
-	TPCCMode       string // TPCC_MODE: batched (also ""), interactive
+	TPCCMode       string // TPCC_MODE: batched (also ""), interactive, procedures
+
+	// TSBS's use cases (the tsbs-* workloads; internal/tsbs turns these into
+	// the keys above before Resolve).
+	TSBSUseCase     string        // TSBS_USE_CASE: cpu-only, devops, iot ("" = not a TSBS run)
+	TSBSPhase       string        // TSBS_PHASE: load, mixed or a TSBS query type
+	TSBSScale       int           // TSBS_SCALE: hosts (trucks)
+	TSBSLogInterval time.Duration // TSBS_LOG_INTERVAL: time between a host's readings
+	TSBSStart       string        // TSBS_START: first reading (RFC 3339)
+	TSBSEnd         string        // TSBS_END: end of the readings, excluded (RFC 3339)
+	TSBSQueries     int64         // TSBS_QUERIES: queries per query type
 
 	// Analytics.
 	AnalyticsEngine string // ANALYTICS_ENGINE: sql or spark

@@ -305,6 +305,9 @@ type TPCC struct {
 	ThinkTimes bool   `json:"think_times"`
 	Tables     string `json:"tables"` // logged, or unlogged (PostgreSQL)
 	Tablespace string `json:"tablespace,omitempty"`
+	// Mode is TPCC_MODE: how the statements went (batched, interactive,
+	// procedures); empty in runs stored before it was kept.
+	Mode string `json:"mode,omitempty"`
 	// TpmC is New-Order transactions completed per minute of the measured
 	// phase (those rolled back by design included, as the specification
 	// counts them); TpmTotal counts all five types.
