@@ -24,6 +24,7 @@ import (
 	"github.com/tsbench/tsbench/internal/sysinfo"
 	"github.com/tsbench/tsbench/internal/target"
 	"github.com/tsbench/tsbench/internal/threshold"
+	"github.com/tsbench/tsbench/internal/tsbs"
 	"github.com/tsbench/tsbench/internal/workload"
 )
 
@@ -67,7 +68,7 @@ func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
 		{name: "sensors", key: "SENSOR_NUMBER", usage: "sensors per device"},
 		{name: "loop", key: "LOOP", usage: "operations per client"},
 		{name: "batch-size", key: "BATCH_SIZE_PER_WRITE", usage: "rows per device per write"},
-		{name: "workload", key: "WORKLOAD", usage: "timeseries (writes and Q1..Q10) or tpcc (TPC-C's five transactions on postgres or mysql)"},
+		{name: "workload", key: "WORKLOAD", usage: "timeseries (writes and Q1..Q10), tpcc (TPC-C's five transactions on postgres or mysql), or tsbs-cpu-only, tsbs-devops, tsbs-iot (TSBS's use cases, run as the scenario of that name)"},
 		{name: "warehouses", key: "TPCC_WAREHOUSES", usage: "TPC-C warehouses (W) to load"},
 		{name: "analytics-engine", key: "ANALYTICS_ENGINE", usage: "what runs a scenario's analytics phase: sql (the target's own) or spark (Apache Spark over JDBC)"},
 		{name: "spark-master", key: "SPARK_MASTER", usage: "Spark master URL with --analytics-engine spark (default local[*]; spark://HOST:7077 for a cluster)"},
@@ -113,6 +114,7 @@ Exit status: 0 success; 1 the run failed or operations failed; 2 bad input;
 				return err
 			}
 			defer stop()
+			tsbsWorkload(&f, keyFlags)
 			if f.scenario != "" {
 				return executeScenario(cmd, &f, keyFlags, stdout, stderr)
 			}
@@ -228,6 +230,9 @@ func loadConfig(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stderr io.Wri
 	}
 	if err := applyOuts(cfg, f.live.outs); err != nil {
 		return nil, err
+	}
+	if err := tsbs.Apply(cfg); err != nil {
+		return nil, usageError("%v", err)
 	}
 	if err := config.Resolve(cfg); err != nil {
 		return nil, err

@@ -160,6 +160,10 @@ func runScenario(cmd *cobra.Command, f *runFlags, flags []*keyFlag, sc *scenario
 			if repeat > 1 {
 				label += fmt.Sprintf(" (repetition %d of %d)", r, repeat)
 			}
+			if p.Unsupported != "" {
+				fmt.Fprintf(stdout, "\n%s: unsupported on every target: %s\n", label, p.Unsupported)
+				continue
+			}
 			if p.Analytics != nil {
 				ar, err := runAnalytics(configs[i], p, label, stdout)
 				if err != nil {

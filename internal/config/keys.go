@@ -387,6 +387,22 @@ var keyTable = concat(
 			"(PostgreSQL) or stored procedure (MySQL/MariaDB) created when the run starts (see docs/tpcc.md)",
 			oneOf(func(c *Config) *string { return &c.TPCCMode }, "batched", "interactive", "procedures")),
 	)),
+	group("TSBS (--workload tsbs-cpu-only, tsbs-devops, tsbs-iot; see docs/tsbs.md)", keys(
+		key("TSBS_USE_CASE", "TSBS's use case the run generates (set by the tsbs-* workloads): cpu-only, devops, iot, or empty",
+			textField(func(c *Config) *string { return &c.TSBSUseCase }, false)),
+		key("TSBS_PHASE", "the TSBS step a phase runs (set by the tsbs-* workloads): load, mixed, or a TSBS query type",
+			textField(func(c *Config) *string { return &c.TSBSPhase }, false)),
+		key("TSBS_SCALE", "TSBS's --scale: hosts (trucks for iot); sets DEVICE_NUMBER",
+			intField(func(c *Config) *int { return &c.TSBSScale }, 0, 10_000_000)),
+		key("TSBS_LOG_INTERVAL", "TSBS's --log-interval: time between a host's readings, e.g. 10s; sets POINT_STEP",
+			goDuration(func(c *Config) *time.Duration { return &c.TSBSLogInterval })),
+		key("TSBS_START", "TSBS's --timestamp-start (RFC 3339); sets START_TIME",
+			textField(func(c *Config) *string { return &c.TSBSStart }, false)),
+		key("TSBS_END", "TSBS's --timestamp-end (RFC 3339, excluded); with TSBS_START and TSBS_LOG_INTERVAL sets the rows per host (LOOP)",
+			textField(func(c *Config) *string { return &c.TSBSEnd }, false)),
+		key("TSBS_QUERIES", "TSBS's --queries: queries of each query type (a query phase's LOOP, shared by its clients)",
+			intField(func(c *Config) *int64 { return &c.TSBSQueries }, 0, math.MaxInt64)),
+	)),
 	group("Analytics (event scenarios)", keys(
 		key("ANALYTICS_ENGINE", "what runs an analytics phase (das-events): sql, the target's own SQL; or spark, Apache Spark "+
 			"reading the event store over JDBC (scripts/ci/install-spark.sh)",

@@ -21,7 +21,17 @@ type Options struct {
 	// rows of each block (the rest repeat the last value), the knob of the
 	// HAKOM compression scenario.
 	Change Change
+	// Bound, when Hi > Lo, makes every numeric sensor a random walk
+	// reflected into [Lo, Hi] (TSBS's cpu fields in [0, 100]), whatever
+	// Ratios say.
+	Bound Bound
 }
+
+// Bound is a closed value range.
+type Bound struct{ Lo, Hi float64 }
+
+// active reports whether the range bounds the values.
+func (b Bound) active() bool { return b.Hi > b.Lo }
 
 // Generator computes batches and single values. It is immutable after New and
 // safe for concurrent use; per-client scratch space lives in Batch buffers
@@ -64,6 +74,9 @@ func New(s *ts.Schema, o Options) (*Generator, error) {
 	g.models = make([]sensorModel, len(s.Sensors))
 	for i, sn := range s.Sensors {
 		g.models[i] = newSensorModel(g.seed, i, pickModel(g.seed, i, o.Ratios), sn.Type)
+		if o.Bound.active() && sn.Type != ts.Text {
+			g.models[i].bound(o.Bound)
+		}
 	}
 	g.arena = makeArena(g.seed, o.StringLength)
 	g.row = newRowPlan(s.Sensors, g.models)

@@ -45,6 +45,8 @@ type sensorModel struct {
 
 	periodN int64   // period as an integer
 	inv     float64 // 1 / period
+
+	lo, hi float64 // reflecting bounds of a bounded walk (hi > lo), else 0, 0
 }
 
 // phase is where one series stands in its shape: its shift (the series
@@ -133,6 +135,11 @@ func (sm *sensorModel) fill(key uint64, ph *phase, rows []int64, out []float64) 
 		w.reset()
 		for i, k := range rows {
 			out[i] = sm.offset + sm.amp*w.at(key, k)
+		}
+		if sm.hi > sm.lo {
+			for i, v := range out {
+				out[i] = reflect(v, sm.lo, sm.hi)
+			}
 		}
 	}
 }
@@ -270,4 +277,29 @@ func (w *walker) at(key uint64, k int64) float64 {
 		v += walkAmp[j] * (w.a[j] + (w.b[j]-w.a[j])*frac)
 	}
 	return v * (1 / walkNorm)
+}
+
+// bound makes the sensor a walk reflected into [b.Lo, b.Hi]. The walk's
+// amplitude is 1.5 times the range, so that a series spends time near
+// both bounds (TSBS's high-cpu queries look for usage above 90) instead of
+// staying near the middle, as an unreflected walk of that range would.
+func (sm *sensorModel) bound(b Bound) {
+	sm.model = Walk
+	sm.lo, sm.hi = b.Lo, b.Hi
+	sm.offset = (b.Lo + b.Hi) / 2
+	sm.amp = 1.5 * (b.Hi - b.Lo)
+}
+
+// reflect folds v into [lo, hi] as a ball bouncing between two walls: a
+// function of v alone, so every row keeps its own value.
+func reflect(v, lo, hi float64) float64 {
+	w := hi - lo
+	x := math.Mod(v-lo, 2*w)
+	if x < 0 {
+		x += 2 * w
+	}
+	if x > w {
+		x = 2*w - x
+	}
+	return lo + x
 }

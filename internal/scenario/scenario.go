@@ -131,6 +131,9 @@ type Phase struct {
 	// BreakPoint asks for the search of a sustained throughput drop in the
 	// phase's per-second series (DAS saw one near 30 M events on MySQL).
 	BreakPoint bool
+	// Unsupported, when set, says why the phase cannot run (a TSBS query
+	// type no tsbench query kind expresses): the run prints it and goes on.
+	Unsupported string
 }
 
 // Scenario is a named workload.

@@ -3,6 +3,7 @@ package workload
 import (
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/ts"
+	"github.com/tsbench/tsbench/internal/tsbs"
 )
 
 // Queries builds the parameters of one client's queries as seed 002 (table
@@ -39,7 +40,11 @@ func NewQueries(c *config.Config, s *ts.Schema, client int) *Queries {
 	case SelectIoTBenchmark:
 		q.java = newJavaDraws(c.QuerySeed, client)
 	}
-	for i, sn := range s.Sensors {
+	sensors := s.Sensors
+	if n := tsbs.FieldPool(c); n > 0 && n < len(sensors) {
+		sensors = sensors[:n] // a TSBS query type's fields: cpu's, or usage_user alone
+	}
+	for i, sn := range sensors {
 		q.all = append(q.all, i)
 		if sn.Type.Numeric() {
 			q.numeric = append(q.numeric, i)

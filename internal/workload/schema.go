@@ -9,10 +9,12 @@ import (
 	"hash/fnv"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/gen"
 	"github.com/tsbench/tsbench/internal/ts"
+	"github.com/tsbench/tsbench/internal/tsbs"
 )
 
 // Schema builds the schema of a run from its configuration.
@@ -26,8 +28,13 @@ func Schema(c *config.Config) *ts.Schema {
 		s.Groups = append(s.Groups, fmt.Sprintf("%s%d", c.GroupPrefix, g))
 	}
 	types := config.SensorTypes(c.TypeProportion, c.Sensors)
+	names := tsbs.SensorNames(c) // TSBS's field names, in a TSBS run
 	for i, t := range types {
-		s.Sensors = append(s.Sensors, ts.Sensor{Name: fmt.Sprintf("%s%d", c.SensorPrefix, i), Type: t})
+		name := fmt.Sprintf("%s%d", c.SensorPrefix, i)
+		if i < len(names) {
+			name = names[i]
+		}
+		s.Sensors = append(s.Sensors, ts.Sensor{Name: name, Type: t})
 	}
 	offset := c.DeviceOffset()
 	s.Devices = make([]ts.Device, c.Devices)
@@ -77,6 +84,9 @@ func javaStringHash(s string) int32 {
 // tags gives a device TAG_NUMBER tags whose values are chosen by a hash of
 // the device name among TAG_VALUE_CARDINALITY values.
 func tags(c *config.Config, name string) []ts.Tag {
+	if t, ok := tsbs.DeviceTags(c, deviceIndex(c, name)); ok {
+		return t
+	}
 	if c.Tags == 0 {
 		return nil
 	}
@@ -86,6 +96,12 @@ func tags(c *config.Config, name string) []ts.Tag {
 		out[i] = ts.Tag{Key: fmt.Sprintf("%s%d", c.TagKeyPrefix, i), Value: fmt.Sprintf("%s%d", c.TagValuePrefix, v)}
 	}
 	return out
+}
+
+// deviceIndex reads a device's index back from its name (prefix, index).
+func deviceIndex(c *config.Config, name string) int {
+	i, _ := strconv.Atoi(strings.TrimPrefix(name, c.DevicePrefix))
+	return i
 }
 
 func fnvHash(s string) uint32 {
@@ -103,6 +119,7 @@ func GenOptions(c *config.Config) gen.Options {
 		DoubleLength: c.DoubleLength,
 		BatchSize:    c.BatchSize,
 		Change:       gen.Change{Ratio: c.ChangeRatio, Block: c.ChangeBlock},
+		Bound:        tsbs.Bound(c),
 	}
 	if c.OutOfOrder {
 		writes := NewPlan(c.Proportion, c.Loop).Counts()[Write]

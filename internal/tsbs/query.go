@@ -1,0 +1,96 @@
+package tsbs
+
+import (
+	"time"
+
+	"github.com/tsbench/tsbench/internal/ts"
+)
+
+// QueryType is one of TSBS's query types as tsbench runs it.
+type QueryType struct {
+	Name string
+	// Kind is the tsbench query kind that runs it; 0 when unsupported.
+	Kind ts.QueryKind
+	// Unsupported says why no tsbench kind expresses the query.
+	Unsupported string
+	// Differs says where tsbench's answer differs from TSBS's (TSBS
+	// aggregates across hosts where tsbench's kinds keep one value per
+	// series, or returns whole rows where tsbench returns the asked field).
+	Differs string
+	// The query's parameters. Hosts 0 means all hosts, Fields 0 all of
+	// FieldPool.
+	Agg       ts.Aggregate
+	Fields    int
+	FieldPool int // queries draw fields among the first FieldPool sensors
+	Hosts     int
+	Interval  time.Duration
+	Bucket    time.Duration
+	Lower     float64 // VALUE_RANGE: value > Lower
+}
+
+// Reasons shared by several query types.
+const (
+	acrossHosts = "TSBS takes the maximum across the hosts per minute (one row per minute); tsbench's GROUP_BY keeps one per host and field"
+	cpuPool     = 10 // the cpu fields lead every host's sensors
+)
+
+// cpuQueries are TSBS's fifteen cpu-only (and devops) query types.
+func cpuQueries() []QueryType {
+	single := func(name string, fields, hosts int, hours time.Duration) QueryType {
+		return QueryType{Name: name, Kind: ts.GroupBy, Agg: ts.Max, Fields: fields, FieldPool: cpuPool, Hosts: hosts,
+			Interval: hours * time.Hour, Bucket: time.Minute, Differs: acrossHosts}
+	}
+	double := func(name string, fields int) QueryType {
+		return QueryType{Name: name, Kind: ts.GroupBy, Agg: ts.Avg, Fields: fields, FieldPool: cpuPool,
+			Interval: 12 * time.Hour, Bucket: time.Hour,
+			Differs: "the same answer: the mean per host, field and hour (TSBS also returns the host name per row)"}
+	}
+	return []QueryType{
+		single("single-groupby-1-1-1", 1, 1, 1),
+		single("single-groupby-1-1-12", 1, 1, 12),
+		single("single-groupby-1-8-1", 1, 8, 1),
+		single("single-groupby-5-1-1", 5, 1, 1),
+		single("single-groupby-5-1-12", 5, 1, 12),
+		single("single-groupby-5-8-1", 5, 8, 1),
+		{Name: "cpu-max-all-1", Kind: ts.GroupBy, Agg: ts.Max, Fields: cpuPool, FieldPool: cpuPool, Hosts: 1,
+			Interval: 8 * time.Hour, Bucket: time.Hour, Differs: "the same answer: one host, so the maximum per field and hour"},
+		{Name: "cpu-max-all-8", Kind: ts.GroupBy, Agg: ts.Max, Fields: cpuPool, FieldPool: cpuPool, Hosts: 8,
+			Interval: 8 * time.Hour, Bucket: time.Hour,
+			Differs: "TSBS takes the maximum across the 8 hosts per hour; tsbench's GROUP_BY keeps one per host and field"},
+		double("double-groupby-1", 1),
+		double("double-groupby-5", 5),
+		double("double-groupby-all", cpuPool),
+		{Name: "high-cpu-1", Kind: ts.ValueRange, Fields: 1, FieldPool: 1, Hosts: 1, Interval: 12 * time.Hour, Lower: 90,
+			Differs: "TSBS returns whole cpu rows where usage_user > 90; tsbench returns the usage_user values of those rows"},
+		{Name: "high-cpu-all", Kind: ts.ValueRange, Fields: 1, FieldPool: 1, Interval: 12 * time.Hour, Lower: 90,
+			Differs: "TSBS returns whole cpu rows where usage_user > 90; tsbench returns the usage_user values of those rows"},
+		{Name: "lastpoint", Kind: ts.LatestPoint, Fields: cpuPool, FieldPool: cpuPool,
+			Differs: "TSBS returns each host's newest cpu row; tsbench the newest point of each host's field (the same values when rows are whole)"},
+		{Name: "groupby-orderby-limit",
+			Unsupported: "needs the maximum across all hosts per minute of the 5 newest minutes before a time, with no lower time bound " +
+				"(ORDER BY minute DESC LIMIT 5); tsbench's kinds have neither an aggregate across series nor a limit"},
+	}
+}
+
+// iotQueries are TSBS's twelve iot query types. Only last-loc maps onto a
+// tsbench kind: the others filter or group by tags (fleet, model),
+// compare with tag values (load and fuel capacity) or find driving
+// sessions with window functions.
+func iotQueries() []QueryType {
+	un := func(name, why string) QueryType { return QueryType{Name: name, Unsupported: why} }
+	return []QueryType{
+		{Name: "last-loc", Kind: ts.LatestPoint, Fields: 2, FieldPool: 2,
+			Differs: "the same values: each truck's newest latitude and longitude (TSBS also returns name and driver, from the tags)"},
+		un("low-fuel", "filters the newest diagnostics row of each truck of a fleet by fuel_state < 0.1: tsbench's kinds filter by value > lower only, and not by tag"),
+		un("high-load", "compares current_load with the truck's load_capacity tag: tsbench's kinds do not read tags"),
+		un("stationary-trucks", "keeps the trucks of a fleet whose mean velocity over 10 minutes is below 1 (HAVING): tsbench's kinds have no filter on aggregates"),
+		un("long-driving-sessions", "finds driving sessions (10-minute means above 1, consecutive): window functions, no tsbench kind"),
+		un("long-daily-sessions", "finds driving sessions per day: window functions, no tsbench kind"),
+		un("avg-vs-projected-fuel-consumption", "groups by fleet and compares with the nominal_fuel_consumption tag: tsbench's kinds do not group by tag"),
+		un("avg-daily-driving-duration", "sums driving time per driver and day: grouping by tag and session detection"),
+		un("avg-daily-driving-session", "mean driving session per driver and day: session detection"),
+		un("avg-load", "mean current_load / load_capacity per fleet and model: grouping by tags"),
+		un("daily-activity", "counts the active 10-minute periods per fleet, model and day: grouping by tags and a filter on status"),
+		un("breakdown-frequency", "counts changes of status per model: window functions over each truck's rows"),
+	}
+}
