@@ -1,0 +1,105 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tsbench/tsbench/internal/target/targettest"
+	"github.com/tsbench/tsbench/internal/tsbs"
+)
+
+// TSBS's three use cases run end to end at a small scale against SQLite and
+// PostgreSQL: the load stores every host's rows (verified), each supported
+// query type runs TSBS_QUERIES queries whose answers agree with the data,
+// the unsupported ones are named with their reason, and the mixed phase's
+// writes are verified too.
+func TestTSBSWorkloads(t *testing.T) {
+	const scale, queries = 8, 4
+	targets := []struct {
+		name, service, addr string
+		extra               []string
+	}{
+		{"sqlite", "", "", nil},
+		{"postgres", "postgres", "127.0.0.1:5433", []string{"--set", "DB_NAME=tsbench_tsbs"}},
+	}
+	for _, tg := range targets {
+		for _, uc := range tsbs.Names() {
+			t.Run(tg.name+"/"+uc, func(t *testing.T) {
+				if tg.service != "" {
+					targettest.RequireServer(t, tg.service, tg.addr)
+				}
+				u, _ := tsbs.Lookup(uc)
+				hours := 2
+				if uc == "devops" {
+					hours = 1 // 101 fields a row
+				}
+				rows := int64(hours * 3600 / 10)
+				dir := t.TempDir()
+				args := append([]string{"run", "--workload", "tsbs-" + uc, "--target", tg.name, "--quiet", "--data-dir", dir,
+					"--results", "off", "--clients", "2",
+					"--set", fmt.Sprintf("TSBS_SCALE=%d", scale), "--set", fmt.Sprintf("TSBS_QUERIES=%d", queries),
+					"--set", fmt.Sprintf("TSBS_END=2016-01-01T%02d:00:00Z", hours)}, tg.extra...)
+				r := tsbench(t, nil, args...)
+				if r.code != 0 {
+					t.Fatalf("exit %d\n%s\n%s", r.code, tail(r.stdout, 40), r.stderr)
+				}
+				for _, q := range u.Queries {
+					if !strings.Contains(r.stdout, q.Name) {
+						t.Errorf("query type %s is not in the output", q.Name)
+					}
+					if q.Kind == 0 && !strings.Contains(r.stdout, q.Name+": unsupported: "+q.Unsupported) {
+						t.Errorf("unsupported %s without its reason", q.Name)
+					}
+				}
+				res := readScenario(t, dir)
+				ran := map[string]bool{}
+				for _, p := range res.Phases {
+					ran[p.Phase] = true
+					s := readSummary(t, filepath.Join(p.ResultsDir, "summary.json"))
+					for _, op := range s.Operations {
+						if op.FailOperations > 0 {
+							t.Errorf("phase %s: %d failed %s operations: %+v", p.Phase, op.FailOperations, op.Name, op.Failures)
+						}
+					}
+					if s.Verify == nil || !s.Verify.OK && s.Op("INGESTION") != nil {
+						t.Errorf("phase %s: verify %+v", p.Phase, s.Verify)
+						continue
+					}
+					switch p.Phase {
+					case tsbs.PhaseLoad, tsbs.PhaseMixed:
+						want := int64(scale) * rows * int64(len(u.Fields))
+						if w := s.Op("INGESTION"); w == nil || w.OKPoints != want || s.Verify.StoredPoints != want {
+							t.Errorf("phase %s: wrote %+v, stored %d, want %d points", p.Phase, w, s.Verify.StoredPoints, want)
+						}
+					default:
+						q, _ := u.Query(p.Phase)
+						if op := s.Op(q.Kind.String()); op == nil || op.OKOperations != queries {
+							t.Errorf("phase %s: %+v, want %d %s queries", p.Phase, op, queries, q.Kind)
+						}
+					}
+					if len(s.Verify.Queries) == 0 && p.Phase != tsbs.PhaseLoad {
+						t.Errorf("phase %s: no answer checked (%s)", p.Phase, s.Verify.QueriesSkipped)
+					}
+					for _, q := range s.Verify.Queries {
+						if !q.OK {
+							t.Errorf("phase %s: answer differs: %+v", p.Phase, q)
+						}
+					}
+				}
+				for _, q := range u.Queries {
+					if q.Kind != 0 && !ran[q.Name] {
+						t.Errorf("query type %s did not run", q.Name)
+					}
+					if q.Kind == 0 && ran[q.Name] {
+						t.Errorf("unsupported query type %s ran", q.Name)
+					}
+				}
+				if !ran[tsbs.PhaseLoad] || !ran[tsbs.PhaseMixed] {
+					t.Errorf("phases run: %v", ran)
+				}
+			})
+		}
+	}
+}
