@@ -40,8 +40,8 @@ type ImportOptions struct {
 	// number modulo (GROUP_NUMBER), named GroupPrefix + number.
 	Groups      int
 	GroupPrefix string
-	// inspect, when set, makes the import count missing values instead of
-	// refusing them, and describe how it read the files (Inspect).
+	// inspect, when set, makes the import describe how it read the files
+	// (Inspect).
 	inspect *Inspection
 }
 
