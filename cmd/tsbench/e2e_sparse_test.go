@@ -162,6 +162,7 @@ func TestReplaySparseData(t *testing.T) {
 	if len(pts) >= len(dense)-userRows { // oven_1's ok alone is userRows
 		t.Fatalf("the sparse data lacks only %d points", len(dense)-len(pts))
 	}
+	t.Logf("the sparse data: %d points present of the dense data's %d, in %d rows", len(pts), len(dense), len(rows))
 	dir := t.TempDir()
 	cases := []struct {
 		name, format string
@@ -170,6 +171,8 @@ func TestReplaySparseData(t *testing.T) {
 		{"sparse-wide.csv", "csv-wide", func(path string) { writeSparseWide(t, path, rows) }},
 		{"sparse-long.csv", "csv-long", func(path string) { writeSparseLong(t, path, rows) }},
 		{"sparse.lp", "influx", func(path string) { writeSparseLP(t, path, rows) }},
+		// A series a line: each lacks the times its sensor has no value at.
+		{"sparse-export.jsonl", "prometheus", func(path string) { writePromExport(t, path, pts) }},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
