@@ -157,7 +157,7 @@ func findDevices(header []string, sample []sampled, taken []int, timesRepeat boo
 }
 
 // textDistinct counts the distinct values, when all are text (not
-// numbers or booleans, none empty).
+// numbers or booleans, none missing: empty, null or NaN).
 func textDistinct(values []string) (int, bool) {
 	if len(values) == 0 {
 		return 0, false
@@ -165,8 +165,8 @@ func textDistinct(values []string) (int, bool) {
 	seen := map[string]bool{}
 	for _, v := range values {
 		v = strings.TrimSpace(v)
-		if v == "" || kindOf(v) != kindText {
-			return 0, false
+		if missingText(v) || kindOf(v) != kindText {
+			return 0, false // a missing value is a sensor's, never a tag's
 		}
 		seen[v] = true
 	}
