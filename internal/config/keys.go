@@ -269,7 +269,7 @@ var keyTable = concat(
 			"Prometheus/VictoriaMetrics JSON-line exports (any text format may be .gz), or a 'tsbench generate' directory",
 			textField(func(c *Config) *string { return &c.Data }, false)),
 		key("DATA_FORMAT", "format of DATA (auto: by extension and layout)",
-			oneOf(func(c *Config) *string { return &c.DataFormat }, "auto", "csv", "parquet", "iot-benchmark", "influx", "prometheus")),
+			oneOf(func(c *Config) *string { return &c.DataFormat }, "auto", "csv", "parquet", "iot-benchmark", "influx", "prometheus", "timescaledb")),
 		key("DATA_TIME_UNIT", "unit of DATA's integer timestamps (auto: by magnitude)",
 			oneOf(func(c *Config) *string { return &c.DataTimeUnit }, "auto", "s", "ms", "us", "ns")),
 		key("DATA_TIME_FORMAT", "layout of DATA's text times, strftime style (%b %d %Y; empty: detected from the first 1000 rows: "+

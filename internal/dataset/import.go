@@ -100,6 +100,8 @@ func Import(src, dir string, o ImportOptions) (*Manifest, error) {
 		return importInflux(files, dir, o)
 	case "prometheus":
 		return importPrometheus(files, dir, o)
+	case "timescaledb":
+		return importTSBSTimescale(files, dir, o)
 	}
 	return nil, &InputError{File: src, Msg: fmt.Sprintf("format %q: allowed: %s", format, strings.Join(Formats, ", "))}
 }
@@ -132,7 +134,7 @@ func inputFiles(src string) ([]string, error) {
 }
 
 // Formats are the values of ImportOptions.Format (DATA_FORMAT).
-var Formats = []string{"auto", "csv", "parquet", "iot-benchmark", "influx", "prometheus"}
+var Formats = []string{"auto", "csv", "parquet", "iot-benchmark", "influx", "prometheus", "timescaledb"}
 
 // detect names the format of the files by their extensions (inside a
 // .gz: x.csv.gz is CSV): .csv and .tsv are csv, .parquet parquet, .lp
@@ -194,6 +196,8 @@ func sniff(name string) string {
 		case strings.HasPrefix(t, "# INFLUXDB EXPORT"), t == "# DDL", t == "# DML":
 			return "influx"
 		case t == "" || strings.HasPrefix(t, "#"):
+		case isTSBSTimescale(t):
+			return "timescaledb" // TSBS's timescaledb data file (tsbs_timescaledb.go)
 		case strings.HasPrefix(t, "{") && strings.Contains(t, `"metric"`):
 			return "prometheus"
 		default:

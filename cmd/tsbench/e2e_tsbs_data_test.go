@@ -1,0 +1,89 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tsbench/tsbench/internal/config"
+	"github.com/tsbench/tsbench/internal/gen"
+	"github.com/tsbench/tsbench/internal/target/targettest"
+	"github.com/tsbench/tsbench/internal/tsbs"
+	"github.com/tsbench/tsbench/internal/tsbs/tsbsfile"
+	"github.com/tsbench/tsbench/internal/workload"
+)
+
+// TSBS's data files replay: tsbench writes its cpu-only hosts in TSBS's
+// influx and timescaledb formats (what tsbs_generate_data writes, tags and
+// all), and `run --data` replays each into SQLite and PostgreSQL, every
+// point stored (verified) and the query answers checked against the file.
+func TestTSBSDataFilesReplay(t *testing.T) {
+	const hosts, rows = 4, 90
+	cfg := config.Default()
+	for k, v := range map[string]string{"TSBS_USE_CASE": "cpu-only", "TSBS_PHASE": tsbs.PhaseLoad, "TSBS_SCALE": "4",
+		"TSBS_LOG_INTERVAL": "10s", "TSBS_START": "2016-01-01T00:00:00Z", "TSBS_END": "2016-01-01T00:15:00Z"} {
+		if err := config.Set(cfg, k, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tsbs.Apply(cfg); err != nil {
+		t.Fatal(err)
+	}
+	if err := config.Resolve(cfg); err != nil {
+		t.Fatal(err)
+	}
+	g, err := gen.New(workload.Schema(cfg), workload.GenOptions(cfg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	files := map[string]string{}
+	for _, format := range tsbsfile.Formats {
+		var b strings.Builder
+		if err := tsbsfile.Write(&b, format, "cpu", g, rows); err != nil {
+			t.Fatal(err)
+		}
+		name := filepath.Join(dir, "cpu-only."+format)
+		if err := os.WriteFile(name, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files[format] = name
+	}
+	// The two formats say the same: TSBS's first influx line has every
+	// host tag and cpu field.
+	first, _, _ := strings.Cut(readText(t, files["influx"]), "\n")
+	if !strings.HasPrefix(first, "cpu,hostname=host_0,region=") || !strings.Contains(first, " usage_user=") ||
+		!strings.HasSuffix(first, " 1451606400000000000") {
+		t.Fatalf("influx line: %s", first)
+	}
+	targets := []struct{ name, service, addr string }{{"sqlite", "", ""}, {"postgres", "postgres", "127.0.0.1:5433"}}
+	for _, tg := range targets {
+		for _, format := range tsbsfile.Formats {
+			t.Run(tg.name+"/"+format, func(t *testing.T) {
+				if tg.service != "" {
+					targettest.RequireServer(t, tg.service, tg.addr)
+				}
+				// --data-format auto: the influx file is known by its
+				// extension, the timescaledb file by its header.
+				s, stdout := runVerified(t, "--target", tg.name, "--data", files[format], "--set", "DATA_DEVICE_COLUMNS=hostname",
+					"--set", "DB_NAME=tsbench_tsbs_data", "--results", "off")
+				if want := int64(hosts * rows * len(tsbs.CPUFields)); s.Verify.StoredPoints != want {
+					t.Fatalf("stored %d points, want %d", s.Verify.StoredPoints, want)
+				}
+				if len(s.Verify.Queries) == 0 || s.Verify.Mismatch() {
+					t.Fatalf("query answers: %+v\n%s", s.Verify.Queries, tail(stdout, 10))
+				}
+			})
+		}
+	}
+}
+
+func readText(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

@@ -1,0 +1,92 @@
+// Package tsbsfile writes tsbench's TSBS data in TSBS's own data-file
+// formats (tsbs_generate_data --format influx | timescaledb), so that the
+// identical rows can be loaded by TSBS's loaders and replayed by tsbench
+// (--data), each checked against the other. The layouts are TSBS's public
+// file formats; the code is tsbench's own.
+package tsbsfile
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/tsbench/tsbench/internal/gen"
+	"github.com/tsbench/tsbench/internal/ts"
+)
+
+// Formats are the formats Write writes.
+var Formats = []string{"influx", "timescaledb"}
+
+// Write writes rows [0, rows) of every device of g's schema, time by time
+// and host by host as TSBS orders its files, in format, under measurement
+// (TSBS's table: cpu, readings). Every sensor is a field of that one
+// measurement.
+func Write(w io.Writer, format, measurement string, g *gen.Generator, rows int64) error {
+	s := g.Schema()
+	bw := bufio.NewWriterSize(w, 1<<16)
+	var line func(d *ts.Device, k int64)
+	switch format {
+	case "influx":
+		line = func(d *ts.Device, k int64) {
+			bw.WriteString(measurement)
+			for _, t := range d.Tags {
+				bw.WriteString("," + escape(t.Key) + "=" + escape(t.Value))
+			}
+			for i, sn := range s.Sensors {
+				sep := ","
+				if i == 0 {
+					sep = " "
+				}
+				bw.WriteString(sep + escape(sn.Name) + "=" + value(g, d, i, k))
+			}
+			fmt.Fprintf(bw, " %d\n", g.Time(k)*1_000_000)
+		}
+	case "timescaledb":
+		// The header: the tag names and types, each table's fields, a
+		// blank line.
+		if len(s.Devices) > 0 {
+			bw.WriteString("tags")
+			for _, t := range s.Devices[0].Tags {
+				bw.WriteString("," + t.Key + " string")
+			}
+			bw.WriteString("\n" + measurement)
+			for _, sn := range s.Sensors {
+				bw.WriteString("," + sn.Name)
+			}
+			bw.WriteString("\n\n")
+		}
+		line = func(d *ts.Device, k int64) {
+			bw.WriteString("tags")
+			for _, t := range d.Tags {
+				bw.WriteString("," + t.Key + "=" + t.Value)
+			}
+			fmt.Fprintf(bw, "\n%s,%d", measurement, g.Time(k)*1_000_000)
+			for i := range s.Sensors {
+				bw.WriteString("," + value(g, d, i, k))
+			}
+			bw.WriteString("\n")
+		}
+	default:
+		return fmt.Errorf("tsbsfile: format %q: allowed: %s", format, strings.Join(Formats, ", "))
+	}
+	for k := int64(0); k < rows; k++ {
+		for i := range s.Devices {
+			line(&s.Devices[i], k)
+		}
+	}
+	return bw.Flush()
+}
+
+// value is row k's value of sensor i as TSBS writes a float: the shortest
+// text that reads back as the same number.
+func value(g *gen.Generator, d *ts.Device, i int, k int64) string {
+	v, _ := g.Number(d.Index, i, k)
+	return strconv.FormatFloat(v, 'f', -1, 64)
+}
+
+// escape escapes line protocol's special characters in a key or tag value.
+func escape(s string) string {
+	return strings.NewReplacer(",", `\,`, "=", `\=`, " ", `\ `).Replace(s)
+}
