@@ -11,7 +11,7 @@ import (
 )
 
 // TSBS's three use cases run end to end at a small scale against SQLite and
-// PostgreSQL: the load stores every host's rows (verified), each supported
+// PostgreSQL (and every other target TSBS supports whose server runs): the load stores every host's rows (verified), each supported
 // query type runs TSBS_QUERIES queries whose answers agree with the data,
 // the unsupported ones are named with their reason, and the mixed phase's
 // writes are verified too.
@@ -23,6 +23,14 @@ func TestTSBSWorkloads(t *testing.T) {
 	}{
 		{"sqlite", "", "", nil},
 		{"postgres", "postgres", "127.0.0.1:5433", []string{"--set", "DB_NAME=tsbench_tsbs"}},
+		// The other targets TSBS supports.
+		{"timescaledb", "timescaledb", "127.0.0.1:5434", nil},
+		{"questdb", "questdb", "127.0.0.1:8812", nil},
+		{"influxdb", "influxdb", "127.0.0.1:8086", nil},
+		{"victoriametrics", "victoriametrics", "127.0.0.1:8428", nil},
+		{"clickhouse", "clickhouse", "127.0.0.1:8124", nil},
+		{"cassandra", "cassandra", "127.0.0.1:9042", nil},
+		{"iotdb", "iotdb", "127.0.0.1:6667", nil},
 	}
 	for _, tg := range targets {
 		for _, uc := range tsbs.Names() {
