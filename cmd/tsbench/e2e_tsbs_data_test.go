@@ -79,6 +79,42 @@ func TestTSBSDataFilesReplay(t *testing.T) {
 	}
 }
 
+// TSBS's iot files have missing values (empty fields, and tags TSBS left
+// empty): a timescaledb file of two trucks replays them as missing points,
+// verified, into SQLite and PostgreSQL.
+func TestTSBSDataFileMissingValues(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "iot.tsdb")
+	text := "tags,name string,fleet string,driver string\n" +
+		"readings,latitude,longitude,velocity\n" +
+		"diagnostics,fuel_state,current_load\n\n" +
+		"tags,name=truck_0,fleet=South,driver=Trish\n" +
+		"readings,1451606400000000000,72.5,-10.25,\n" +
+		"tags,name=truck_0,fleet=South,driver=Trish\n" +
+		"diagnostics,1451606400000000000,0.9,1500\n" +
+		"tags,name=truck_1,fleet=,driver=Derek\n" +
+		"readings,1451606400000000000,,,12\n" +
+		"tags,name=truck_0,fleet=South,driver=Trish\n" +
+		"readings,1451606410000000000,72.6,-10.2,3\n" +
+		"tags,name=truck_1,fleet=,driver=Derek\n" +
+		"diagnostics,1451606410000000000,,\n"
+	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tg := range []struct{ name, service, addr string }{{"sqlite", "", ""}, {"postgres", "postgres", "127.0.0.1:5433"}} {
+		t.Run(tg.name, func(t *testing.T) {
+			if tg.service != "" {
+				targettest.RequireServer(t, tg.service, tg.addr)
+			}
+			s, stdout := runVerified(t, "--target", tg.name, "--data", file, "--set", "DATA_DEVICE_COLUMNS=name", "--clients", "1",
+				"--set", "DB_NAME=tsbench_tsbs_data", "--results", "off")
+			// 2 + 2 + 1 + 3 values; the last line has none.
+			if s.Verify.StoredPoints != 8 || s.Verify.Mismatch() {
+				t.Fatalf("stored %d points, want 8; answers %+v\n%s", s.Verify.StoredPoints, s.Verify.Queries, tail(stdout, 10))
+			}
+		})
+	}
+}
+
 func readText(t *testing.T, name string) string {
 	t.Helper()
 	b, err := os.ReadFile(name)
