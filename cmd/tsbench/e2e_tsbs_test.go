@@ -10,11 +10,12 @@ import (
 	"github.com/tsbench/tsbench/internal/tsbs"
 )
 
-// TSBS's three use cases run end to end at a small scale against SQLite and
-// PostgreSQL (and every other target TSBS supports whose server runs): the load stores every host's rows (verified), each supported
-// query type runs TSBS_QUERIES queries whose answers agree with the data,
-// the unsupported ones are named with their reason, and the mixed phase's
-// writes are verified too.
+// TSBS's three use cases run end to end at a small scale against SQLite,
+// PostgreSQL and every other target TSBS supports whose server runs: the
+// load stores every host's rows (verified), each supported query type runs
+// TSBS_QUERIES queries whose answers agree with the data, the unsupported
+// ones are named with their reason, and the mixed phase's writes are
+// verified too.
 func TestTSBSWorkloads(t *testing.T) {
 	const scale, queries = 8, 4
 	targets := []struct {
