@@ -248,6 +248,9 @@ func loadConfig(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stderr io.Wri
 	if err != nil {
 		return nil, usageError("DB_SWITCH = %q (or --target): %v", cfg.Target, err)
 	}
+	if err := tsbsSparse(cfg, d); err != nil {
+		return nil, err
+	}
 	keys := make([]string, len(layers))
 	for i, l := range layers {
 		keys[i] = l.Key

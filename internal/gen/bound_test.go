@@ -55,3 +55,37 @@ func TestReflect(t *testing.T) {
 		}
 	}
 }
+
+// Missing cells (TSBS's iot) are empty in every batch, in any delivery
+// order, exactly where Missing says, and MissingCells counts them.
+func TestMissingCells(t *testing.T) {
+	s := testSchema(2, ts.Double, ts.Double, ts.Int64)
+	for _, batch := range []int{1, 50} {
+		o := defaultOptions(batch)
+		o.Missing = 0.1
+		g := mustNew(t, s, o)
+		b := g.NewBatch()
+		cur := NewCursor()
+		var empty int64
+		for dev := range s.Devices {
+			for n := int64(0); n < int64(1000/batch); n++ {
+				g.Fill(b, &s.Devices[dev], n, cur)
+				for c := range b.Columns {
+					for i, k := range b.Rows {
+						if b.Columns[c].Present(i) == g.Missing(dev, c, k) {
+							t.Fatalf("batch %d: device %d sensor %d row %d: present %v, Missing %v", batch, dev, c, k,
+								b.Columns[c].Present(i), g.Missing(dev, c, k))
+						}
+					}
+				}
+				empty += b.Nulls
+				if b.Points() != int64(b.Len()*len(b.Columns))-b.Nulls {
+					t.Fatalf("points %d", b.Points())
+				}
+			}
+		}
+		if got := g.MissingCells(s.Devices, 1000); got != empty || got < 500 || got > 700 {
+			t.Errorf("batch %d: %d cells empty in batches, MissingCells %d (about 10 %% of 6,000)", batch, empty, got)
+		}
+	}
+}

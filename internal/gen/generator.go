@@ -25,6 +25,10 @@ type Options struct {
 	// reflected into [Lo, Hi] (TSBS's cpu fields in [0, 100]), whatever
 	// Ratios say.
 	Bound Bound
+	// Missing is the share of cells left without a value (TSBS's iot
+	// readings), each chosen by a hash of its series and row, so a check
+	// knows which points were never written. 0 = dense.
+	Missing float64
 }
 
 // Bound is a closed value range.
@@ -175,9 +179,11 @@ func (g *Generator) Fill(b *ts.Batch, dev *ts.Device, n int64, cur *Cursor) {
 	for i, k := range b.Rows {
 		b.Times[i] = g.Time(k)
 	}
+	b.ClearNulls()
 	states := cur.series(g, dev.Index)
 	if len(b.Rows) == 1 && states != nil && !g.opts.Change.active() {
 		g.fillRow(b, states, cur)
+		g.markMissing(b, dev.Index)
 		return
 	}
 	cur.leaveRow()
@@ -188,6 +194,65 @@ func (g *Generator) Fill(b *ts.Batch, dev *ts.Device, n int64, cur *Cursor) {
 			st = &states[s]
 		}
 		g.fillColumn(&b.Columns[s], dev.Index, s, b.Rows, scratch[:], st)
+	}
+	g.markMissing(b, dev.Index)
+}
+
+// Missing reports whether row k of a series has no value (Options.Missing).
+func (g *Generator) Missing(device, sensor int, k int64) bool {
+	return g.opts.Missing > 0 && unit(hash2(g.seriesKey(device, sensor)^0x6d155, uint64(k))) < g.opts.Missing
+}
+
+// MissingCells counts the cells without a value in rows [0, rows) of the
+// devices: what a dense count of those rows overstates.
+func (g *Generator) MissingCells(devices []ts.Device, rows int64) int64 {
+	if g.opts.Missing <= 0 {
+		return 0
+	}
+	var n int64
+	for _, d := range devices {
+		for s := range g.schema.Sensors {
+			for k := int64(0); k < rows; k++ {
+				if g.Missing(d.Index, s, k) {
+					n++
+				}
+			}
+		}
+	}
+	return n
+}
+
+// markMissing empties the batch's missing cells, their values zeroed as
+// ts.Batch.MarkNull asks.
+func (g *Generator) markMissing(b *ts.Batch, device int) {
+	if g.opts.Missing <= 0 {
+		return
+	}
+	for s := range b.Columns {
+		c := &b.Columns[s]
+		for i, k := range b.Rows {
+			if !g.Missing(device, s, k) {
+				continue
+			}
+			b.MarkNull(s, i)
+			switch c.Type {
+			case ts.Double:
+				c.Doubles[i] = 0
+				if i < len(c.Fixed) {
+					c.Fixed[i] = 0
+				}
+			case ts.Float:
+				c.Floats[i] = 0
+			case ts.Int32:
+				c.Int32s[i] = 0
+			case ts.Int64:
+				c.Int64s[i] = 0
+			case ts.Boolean:
+				c.Bools[i] = false
+			case ts.Text:
+				c.Texts[i] = ""
+			}
+		}
 	}
 }
 

@@ -146,8 +146,17 @@ func (s dataSource) series(q *ts.Query, dev *ts.Device, sensor int, rows int64) 
 // from their indexes alone (row k is at START_TIME + k*POINT_STEP).
 func (s genSource) series(q *ts.Query, dev *ts.Device, sensor int, rows int64) (clientside.Series, error) {
 	lo, hi := s.rowWindow(q, rows)
+	if q.Kind == ts.LatestPoint {
+		// The latest point is the last row with a value (Options.Missing).
+		for lo > 0 && s.g.Missing(dev.Index, sensor, lo) {
+			lo, hi = lo-1, hi-1
+		}
+	}
 	out := make(clientside.Series, 0, max(hi-lo, 0))
 	for k := lo; k < hi; k++ {
+		if s.g.Missing(dev.Index, sensor, k) {
+			continue // never written
+		}
 		v, numeric := s.g.Number(dev.Index, sensor, k)
 		out = append(out, clientside.Point{T: s.g.Time(k), V: v, Numeric: numeric})
 	}

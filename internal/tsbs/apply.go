@@ -250,6 +250,18 @@ func Bound(c *config.Config) gen.Bound {
 	return ValueRange
 }
 
+// Missing is the share of values a TSBS run leaves out (iot's), 0 else.
+func Missing(c *config.Config) float64 {
+	if !Active(c) {
+		return 0
+	}
+	u, err := Lookup(c.TSBSUseCase)
+	if err != nil {
+		return 0
+	}
+	return u.Missing
+}
+
 // SensorNames are the use case's field names, nil when c is not a TSBS run.
 func SensorNames(c *config.Config) []string {
 	if !Active(c) {

@@ -37,7 +37,11 @@ type UseCase struct {
 	Queries []QueryType
 	// OutOfOrder: TSBS delivers some of the use case's rows late (iot).
 	OutOfOrder bool
-	tags       func(seed int64, index int) []ts.Tag
+	// Missing is the share of values left out (iot: TSBS leaves out 10 %
+	// of its entries and a field of 10 % of the others; tsbench leaves out
+	// 10 % of the values, each on its own).
+	Missing float64
+	tags    func(seed int64, index int) []ts.Tag
 }
 
 // CPUFields are TSBS's cpu measurement's ten fields.
@@ -99,7 +103,7 @@ func init() {
 				"named measurement_field (cpu_usage_user ... redis_used_cpu_user_children), cpu's first; " +
 				"measurement tags (disk path, net interface, ...) are not kept",
 			Queries: cpuQueries()},
-		{Name: "iot", What: "truck", DevicePrefix: "truck_", Fields: iotFields, tags: truckTags, OutOfOrder: true,
+		{Name: "iot", What: "truck", DevicePrefix: "truck_", Fields: iotFields, tags: truckTags, OutOfOrder: true, Missing: 0.1,
 			Mapping: "a truck is a device with TSBS's eight truck tags; readings' seven and diagnostics' three fields " +
 				"are its ten DOUBLE sensors, one row per reading time",
 			Queries: iotQueries()},
