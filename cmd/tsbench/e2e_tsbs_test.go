@@ -28,7 +28,7 @@ func TestTSBSWorkloads(t *testing.T) {
 		{"sqlite", "", "", nil},
 		{"postgres", "postgres", "127.0.0.1:5433", []string{"--set", "DB_NAME=tsbench_tsbs"}},
 		// The other targets TSBS supports.
-		{"timescaledb", "timescaledb", "127.0.0.1:5434", nil},
+		{"timescaledb", "timescaledb", "127.0.0.1:5434", []string{"--clients", "1"}}, // PGlite: one connection at a time
 		{"questdb", "questdb", "127.0.0.1:8812", nil},
 		{"influxdb", "influxdb", "127.0.0.1:8086", nil},
 		{"victoriametrics", "victoriametrics", "127.0.0.1:8428", nil},
