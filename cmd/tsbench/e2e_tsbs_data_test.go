@@ -123,3 +123,29 @@ func readText(t *testing.T, name string) string {
 	}
 	return string(b)
 }
+
+// 'tsbench generate --format' writes a TSBS load as TSBS's files (for
+// TSBS's loaders); replayed, the iot file stores every value the load
+// generates, its missing values left out.
+func TestTSBSGenerateFormat(t *testing.T) {
+	dir := t.TempDir()
+	g := tsbsGenerator(t, "iot", 3, "2016-01-01T00:10:00Z")
+	want := int64(3*60*10) - g.MissingCells(g.Schema().Devices, 60)
+	keys := []string{"--set", "TSBS_USE_CASE=iot", "--set", "TSBS_PHASE=load", "--set", "TSBS_SCALE=3",
+		"--set", "TSBS_START=2016-01-01T00:00:00Z", "--set", "TSBS_END=2016-01-01T00:10:00Z", "--set", "TSBS_LOG_INTERVAL=10s"}
+	for _, format := range tsbsfile.Formats {
+		file := filepath.Join(dir, "iot."+format)
+		r := tsbench(t, nil, append([]string{"generate", "--format", format, "--out", file}, keys...)...)
+		if r.code != 0 || !strings.Contains(r.stdout, "Wrote 60 rows of 3 trucks") {
+			t.Fatalf("generate: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+		}
+		s, stdout := runVerified(t, "--target", "sqlite", "--data", file, "--set", "DATA_DEVICE_COLUMNS=name", "--clients", "1",
+			"--results", "off")
+		if s.Verify.StoredPoints != want || s.Verify.Mismatch() {
+			t.Fatalf("%s: stored %d points, want %d\n%s", format, s.Verify.StoredPoints, want, tail(stdout, 10))
+		}
+	}
+	if r := tsbench(t, nil, append([]string{"generate", "--format", "csv", "--out", filepath.Join(dir, "x")}, keys...)...); r.code != 2 || !strings.Contains(r.stderr, "allowed: influx, timescaledb") {
+		t.Errorf("a bad --format: exit %d: %s", r.code, r.stderr)
+	}
+}

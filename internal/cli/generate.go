@@ -14,7 +14,7 @@ import (
 
 func newGenerateCmd(stdout, stderr io.Writer) *cobra.Command {
 	var f runFlags
-	var out string
+	var out, format string
 	keyFlags := []*keyFlag{
 		{name: "clients", key: "CLIENT_NUMBER", usage: "concurrent clients (decides the device split only at replay)"},
 		{name: "devices", key: "DEVICE_NUMBER", usage: "devices"},
@@ -55,6 +55,9 @@ as for 'tsbench run'.`,
 			if err != nil {
 				return usageError("%v", err)
 			}
+			if format != "" {
+				return generateTSBS(cfg, g, format, out, stdout)
+			}
 			cur := gen.NewCursor()
 			src := generatedSource{schema: schema, batch: g.NewBatch(),
 				fill: func(b *ts.Batch, dev *ts.Device, n int64) { g.Fill(b, dev, n, cur) }}
@@ -70,7 +73,8 @@ as for 'tsbench run'.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&out, "out", "", "directory to write the dataset to (replaced if it holds one)")
+	fl.StringVar(&out, "out", "", "directory to write the dataset to (replaced if it holds one); with --format, the file")
+	fl.StringVar(&format, "format", "", "with a TSBS workload's keys (TSBS_USE_CASE...): write a TSBS data file, influx or timescaledb, for TSBS's loaders")
 	fl.StringVar(&f.configFile, "config", "", "YAML configuration file")
 	fl.StringVar(&f.properties, "properties", "", "IoT-benchmark config.properties file")
 	fl.StringArrayVar(&f.sets, "set", nil, "set a configuration key, KEY=VALUE (repeatable)")

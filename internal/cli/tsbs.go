@@ -1,11 +1,17 @@
 package cli
 
 import (
+	"fmt"
+	"io"
+	"os"
+	"slices"
 	"strings"
 
 	"github.com/tsbench/tsbench/internal/config"
+	"github.com/tsbench/tsbench/internal/gen"
 	"github.com/tsbench/tsbench/internal/target"
 	"github.com/tsbench/tsbench/internal/tsbs"
+	"github.com/tsbench/tsbench/internal/tsbs/tsbsfile"
 )
 
 // tsbsWorkload makes --workload tsbs-cpu-only (tsbs-devops, tsbs-iot) run
@@ -26,5 +32,44 @@ func tsbsSparse(cfg *config.Config, d *target.Driver) error {
 		return usageError("TSBS_USE_CASE = %q: its data has missing values, which target %s cannot write (no sparse batches); "+
 			"allowed: a target that takes them (see 'tsbench targets'), or tsbs-cpu-only, tsbs-devops", cfg.TSBSUseCase, d.Name)
 	}
+	return nil
+}
+
+// generateTSBS writes a TSBS load's rows as a TSBS data file (tsbench
+// generate --format influx|timescaledb), so that TSBS's own loaders load
+// exactly the rows tsbench's runs write.
+func generateTSBS(cfg *config.Config, g *gen.Generator, format, out string, stdout io.Writer) error {
+	if !tsbs.Active(cfg) {
+		return usageError("generate --format %s: TSBS's files hold a TSBS use case: set TSBS_USE_CASE (cpu-only, devops, iot) "+
+			"and TSBS_PHASE=load, with TSBS_SCALE, TSBS_START, TSBS_END and TSBS_LOG_INTERVAL", format)
+	}
+	if !slices.Contains(tsbsfile.Formats, format) {
+		return usageError("generate --format = %q: allowed: %s", format, strings.Join(tsbsfile.Formats, ", "))
+	}
+	span, err := tsbs.SpanOf(cfg)
+	if err != nil {
+		return usageError("%v", err)
+	}
+	table := "cpu"
+	if cfg.TSBSUseCase == "iot" {
+		table = "readings"
+	}
+	f, err := os.Create(out)
+	if err != nil {
+		return usageError("generate --out %s: %v", out, err)
+	}
+	if err := tsbsfile.Write(f, format, table, g, span.Rows); err != nil {
+		f.Close()
+		return &exitError{ExitFailure, err}
+	}
+	if err := f.Close(); err != nil {
+		return &exitError{ExitFailure, fmt.Errorf("generate: %s: %w", out, err)}
+	}
+	what := "host"
+	if u, err := tsbs.Lookup(cfg.TSBSUseCase); err == nil {
+		what = u.What
+	}
+	fmt.Fprintf(stdout, "Wrote %d rows of %d %ss (%s) in TSBS's %s format to %s\n", span.Rows, len(g.Schema().Devices), what,
+		cfg.TSBSUseCase, format, out)
 	return nil
 }

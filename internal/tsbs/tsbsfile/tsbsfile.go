@@ -29,19 +29,26 @@ func Write(w io.Writer, format, measurement string, g *gen.Generator, rows int64
 	var line func(d *ts.Device, k int64)
 	switch format {
 	case "influx":
+		var fields strings.Builder
 		line = func(d *ts.Device, k int64) {
+			fields.Reset()
+			for i, sn := range s.Sensors {
+				if g.Missing(d.Index, i, k) {
+					continue // a missing value: the field left out
+				}
+				if fields.Len() > 0 {
+					fields.WriteByte(',')
+				}
+				fields.WriteString(escape(sn.Name) + "=" + value(g, d, i, k))
+			}
+			if fields.Len() == 0 {
+				return // every value missing: no line, as in TSBS's files
+			}
 			bw.WriteString(measurement)
 			for _, t := range d.Tags {
 				bw.WriteString("," + escape(t.Key) + "=" + escape(t.Value))
 			}
-			for i, sn := range s.Sensors {
-				sep := ","
-				if i == 0 {
-					sep = " "
-				}
-				bw.WriteString(sep + escape(sn.Name) + "=" + value(g, d, i, k))
-			}
-			fmt.Fprintf(bw, " %d\n", g.Time(k)*1_000_000)
+			fmt.Fprintf(bw, " %s %d\n", fields.String(), g.Time(k)*1_000_000)
 		}
 	case "timescaledb":
 		// The header: the tag names and types, each table's fields, a
@@ -64,7 +71,10 @@ func Write(w io.Writer, format, measurement string, g *gen.Generator, rows int64
 			}
 			fmt.Fprintf(bw, "\n%s,%d", measurement, g.Time(k)*1_000_000)
 			for i := range s.Sensors {
-				bw.WriteString("," + value(g, d, i, k))
+				bw.WriteString(",")
+				if !g.Missing(d.Index, i, k) {
+					bw.WriteString(value(g, d, i, k)) // empty: missing, as TSBS writes it
+				}
 			}
 			bw.WriteString("\n")
 		}
