@@ -251,6 +251,29 @@ func openLP(name string) (*lpReader, error) {
 
 func (r *lpReader) close() error { return r.in.Close() }
 
+// eachLine calls fn with every data line of the file (valid during the
+// call) and its number, until the file ends or fn returns an error, which
+// eachLine returns as it is.
+func eachLine(name string, fn func(text []byte, line int64) error) error {
+	r, err := openLP(name)
+	if err != nil {
+		return err
+	}
+	defer r.close()
+	for {
+		text, line, err := r.next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := fn(text, line); err != nil {
+			return err
+		}
+	}
+}
+
 // next returns the next data line (valid until the next call) and its
 // number, or io.EOF.
 func (r *lpReader) next() ([]byte, int64, error) {
@@ -327,26 +350,12 @@ func scanLP(files []string, o ImportOptions) (*lpScan, error) {
 	var p lpLine
 	lines := 0
 	for _, name := range files {
-		r, err := openLP(name)
-		if err != nil {
-			return nil, err
-		}
-		for {
-			text, line, err := r.next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				r.close()
-				return nil, err
-			}
+		err := eachLine(name, func(text []byte, line int64) error {
 			if e := parseLP(text, &p); e != nil {
-				r.close()
-				return nil, lpErr(name, line, e.col, e.msg)
+				return lpErr(name, line, e.col, e.msg)
 			}
 			if !p.hasTime {
-				r.close()
-				return nil, lpErr(name, line, len(text)+1, "no timestamp: a replay needs every point's time")
+				return lpErr(name, line, len(text)+1, "no timestamp: a replay needs every point's time")
 			}
 			if s.unit == "" {
 				s.unit = unitOf(p.time)
@@ -373,12 +382,14 @@ func scanLP(files []string, o ImportOptions) (*lpScan, error) {
 					continue
 				}
 				if err := s.kind(name, line, f); err != nil {
-					r.close()
-					return nil, err
+					return err
 				}
 			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
 		}
-		r.close()
 	}
 	if lines == 0 || len(s.measurements) == 0 {
 		return nil, &InputError{File: files[0], Msg: "no data lines: want measurement[,tag=value...] field=value[,...] timestamp"}
@@ -474,25 +485,13 @@ func importInflux(files []string, dir string, o ImportOptions) (*Manifest, error
 // gatherLP reads one file's lines into the sort: a line of one field as a
 // point, others as partial rows.
 func gatherLP(im *sortImport, s *lpScan, tp timeParser, file int, name string) error {
-	r, err := openLP(name)
-	if err != nil {
-		return err
-	}
-	defer r.close()
 	var p lpLine
 	group := map[string]int{}
 	for i, m := range s.measurements {
 		group[m] = i
 	}
 	several := len(s.measurements) > 1
-	for {
-		text, line, err := r.next()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
+	return eachLine(name, func(text []byte, line int64) error {
 		if e := parseLP(text, &p); e != nil {
 			return lpErr(name, line, e.col, e.msg)
 		}
@@ -526,16 +525,14 @@ func gatherLP(im *sortImport, s *lpScan, tp timeParser, file int, name string) e
 			rec.values[k] = f.text
 		}
 		if rec.values == nil {
-			continue // no field kept
+			return nil // no field kept
 		}
 		if _, ok := im.groups[device]; !ok {
 			im.groups[device] = group[p.measurement]
 			im.tags[device] = tags
 		}
-		if err := im.sorter.add(rec); err != nil {
-			return err
-		}
-	}
+		return im.sorter.add(rec)
+	})
 }
 
 // lpDevice names a line's device: its tags' values joined, sorted by key

@@ -18,7 +18,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"slices"
 	"strconv"
@@ -96,22 +95,9 @@ func scanProm(files []string, o ImportOptions) (*promScan, error) {
 	var s promSeries
 	lines := 0
 	for _, name := range files {
-		r, err := openLP(name)
-		if err != nil {
-			return nil, err
-		}
-		for {
-			text, line, err := r.next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				r.close()
-				return nil, err
-			}
+		err := eachLine(name, func(text []byte, line int64) error {
 			if e := parseProm(text, &s); e != nil {
-				r.close()
-				return nil, lpErr(name, line, e.col, e.msg)
+				return lpErr(name, line, e.col, e.msg)
 			}
 			lines++
 			names[s.Metric["__name__"]] = true
@@ -120,8 +106,11 @@ func scanProm(files []string, o ImportOptions) (*promScan, error) {
 					labels[k] = true
 				}
 			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
 		}
-		r.close()
 	}
 	if lines == 0 {
 		return nil, &InputError{File: files[0], Msg: `no series: want lines {"metric":{"__name__":...},"values":[...],"timestamps":[...]}`}
@@ -207,26 +196,14 @@ func importPrometheus(files []string, dir string, o ImportOptions) (*Manifest, e
 
 // gatherProm reads one file's series into the sort, a point per value.
 func gatherProm(im *sortImport, ps *promScan, tp timeParser, file int, name string) error {
-	r, err := openLP(name)
-	if err != nil {
-		return err
-	}
-	defer r.close()
 	var s promSeries
-	for {
-		text, line, err := r.next()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
+	return eachLine(name, func(text []byte, line int64) error {
 		if e := parseProm(text, &s); e != nil {
 			return lpErr(name, line, e.col, e.msg)
 		}
 		k, ok := ps.index[s.Metric["__name__"]]
 		if !ok {
-			continue // left out by DATA_SENSOR_COLUMNS
+			return nil // left out by DATA_SENSOR_COLUMNS
 		}
 		device, tags := promDevice(s.Metric, im.o.DeviceColumns, stem(name))
 		device = im.intern(device)
@@ -255,7 +232,8 @@ func gatherProm(im *sortImport, ps *promScan, tp timeParser, file int, name stri
 				return err
 			}
 		}
-	}
+		return nil
+	})
 }
 
 // promDevice names a series' device: its labels' values (but __name__)
