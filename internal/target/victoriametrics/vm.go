@@ -352,16 +352,7 @@ func appendImport(dst []byte, labels string, sensors []ts.Sensor, b *ts.Batch) [
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			if c.Type == ts.Double {
-				if c.HasFixed() {
-					dst = numfmt.AppendFixed(dst, c.Doubles[i], c.Fixed[i], b.Decimals)
-				} else {
-					dst = numfmt.AppendFloat(dst, c.Doubles[i], b.Decimals)
-				}
-				continue
-			}
-			v, _ := c.Number(i)
-			dst = strconv.AppendFloat(dst, v, 'g', -1, 64)
+			dst = appendValue(dst, c, i, b.Decimals)
 		}
 		if stamps != nil {
 			dst = append(dst, stamps...)
@@ -379,6 +370,20 @@ func appendImport(dst []byte, labels string, sensors []ts.Sensor, b *ts.Batch) [
 		stamps = dst[start:]
 	}
 	return dst
+}
+
+// appendValue appends value i of a numeric column as JSON: a DOUBLE from
+// its generated integer when it has one (numfmt.AppendFixed), the others
+// as the shortest float that reads back.
+func appendValue(dst []byte, c *ts.Column, i, decimals int) []byte {
+	if c.Type == ts.Double {
+		if c.HasFixed() {
+			return numfmt.AppendFixed(dst, c.Doubles[i], c.Fixed[i], decimals)
+		}
+		return numfmt.AppendFloat(dst, c.Doubles[i], decimals)
+	}
+	v, _ := c.Number(i)
+	return strconv.AppendFloat(dst, v, 'g', -1, 64)
 }
 
 // appendSparseImport is appendImport for a batch with empty cells
@@ -410,16 +415,7 @@ func appendSparseImport(dst []byte, labels string, sensors []ts.Sensor, b *ts.Ba
 			if i > first {
 				dst = append(dst, ',')
 			}
-			if c.Type == ts.Double {
-				if c.HasFixed() {
-					dst = numfmt.AppendFixed(dst, c.Doubles[i], c.Fixed[i], b.Decimals)
-				} else {
-					dst = numfmt.AppendFloat(dst, c.Doubles[i], b.Decimals)
-				}
-				continue
-			}
-			v, _ := c.Number(i)
-			dst = strconv.AppendFloat(dst, v, 'g', -1, 64)
+			dst = appendValue(dst, c, i, b.Decimals)
 		}
 		dst = append(dst, `],"timestamps":[`...)
 		for i := first; i < len(b.Times); i++ {
