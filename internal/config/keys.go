@@ -242,7 +242,7 @@ var keyTable = concat(
 		key("OPERATION_PROPORTION", "weights of write:Q1:...:Q10", operationProportion(), list(":"),
 			warns(proportionPadding)),
 		key("OPERATION_ORDER", "how each client orders its operations: spread (tsbench's default: exactly "+
-			"OPERATION_PROPORTION over LOOP, interleaved evenly, each client starting at another place) or random "+
+			"OPERATION_PROPORTION over LOOP, interleaved evenly, every client the same sequence) or random "+
 			"(IoT-benchmark's, the default of a .properties file: each operation drawn from the proportions with "+
 			"java.util.Random seeded with the client's index, so each client runs the operations it runs in IoT-benchmark)",
 			oneOf(func(c *Config) *string { return &c.OperationOrder }, "spread", "random")),
