@@ -34,9 +34,9 @@ import (
 	"github.com/tsbench/tsbench/internal/gen"
 	"github.com/tsbench/tsbench/internal/runner"
 	"github.com/tsbench/tsbench/internal/sysinfo"
-	"github.com/tsbench/tsbench/internal/target"
-	_ "github.com/tsbench/tsbench/internal/target/all"
-	"github.com/tsbench/tsbench/internal/target/victoriametrics"
+	"github.com/tsbench/tsbench/internal/targets"
+	_ "github.com/tsbench/tsbench/internal/targets/all"
+	"github.com/tsbench/tsbench/internal/targets/victoriametrics"
 	"github.com/tsbench/tsbench/internal/ts"
 	"github.com/tsbench/tsbench/internal/workload"
 )
@@ -211,11 +211,11 @@ func Compare(ctx context.Context, name string, p Plan) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	d, err := target.Lookup(name)
+	d, err := targets.Lookup(name)
 	if err != nil {
 		return nil, err
 	}
-	r, err := runner.New(cfg, d, target.Options{Database: cfg.Database})
+	r, err := runner.New(cfg, d, targets.Options{Database: cfg.Database})
 	if err != nil {
 		return nil, err
 	}
@@ -282,8 +282,8 @@ type sender func(ctx context.Context, url string, bodies [][][]byte) (float64, e
 // runLean is a side that sends pre-serialised bodies: the runner's data,
 // serialised before the clock starts, sent by send into a fresh database
 // and counted.
-func (res *Result) runLean(ctx context.Context, cfg *config.Config, d *target.Driver, r *runner.Runner, send sender) (Side, error) {
-	admin, err := d.Open(ctx, target.Options{Database: cfg.Database})
+func (res *Result) runLean(ctx context.Context, cfg *config.Config, d *targets.Driver, r *runner.Runner, send sender) (Side, error) {
+	admin, err := d.Open(ctx, targets.Options{Database: cfg.Database})
 	if err != nil {
 		return Side{}, err
 	}

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tsbench/tsbench/internal/target/targettest"
+	"github.com/tsbench/tsbench/internal/targets/targettest"
 )
 
 // A server that is down gives a clear message naming the target and the

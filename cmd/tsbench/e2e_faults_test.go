@@ -27,8 +27,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/tsbench/tsbench/internal/metrics"
 	"github.com/tsbench/tsbench/internal/summary"
-	"github.com/tsbench/tsbench/internal/target"
-	"github.com/tsbench/tsbench/internal/target/targettest"
+	"github.com/tsbench/tsbench/internal/targets"
+	"github.com/tsbench/tsbench/internal/targets/targettest"
 	"github.com/tsbench/tsbench/internal/testenv/fault"
 	"github.com/tsbench/tsbench/internal/ts"
 	"github.com/tsbench/tsbench/internal/workload"
@@ -78,21 +78,21 @@ func (fs *faultServer) settings(extra ...string) []string {
 }
 
 // open connects the test's own client, bound to the run's schema.
-func (fs *faultServer) open(t *testing.T) (target.Target, *ts.Schema) {
+func (fs *faultServer) open(t *testing.T) (targets.Target, *ts.Schema) {
 	t.Helper()
 	cfg := configFor(t, fs.settings()...)
-	d, err := target.Lookup(fs.target)
+	d, err := targets.Lookup(fs.target)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	conn, err := d.Open(ctx, target.Options{Database: cfg.Database})
+	conn, err := d.Open(ctx, targets.Options{Database: cfg.Database})
 	if err != nil {
 		t.Fatalf("%s: %v", fs.target, err)
 	}
 	schema := workload.Schema(cfg)
-	if b, ok := conn.(target.Binder); ok {
+	if b, ok := conn.(targets.Binder); ok {
 		if err := b.Bind(ctx, schema); err != nil {
 			t.Fatal(err)
 		}

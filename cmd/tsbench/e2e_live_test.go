@@ -17,7 +17,7 @@ import (
 
 	"github.com/tsbench/tsbench/internal/output"
 	"github.com/tsbench/tsbench/internal/summary"
-	"github.com/tsbench/tsbench/internal/target/targettest"
+	"github.com/tsbench/tsbench/internal/targets/targettest"
 )
 
 // The command: a 10-second run of the null target exporting to the

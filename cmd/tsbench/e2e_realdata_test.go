@@ -10,7 +10,7 @@ package main
 
 import (
 	"fmt"
-	"github.com/tsbench/tsbench/internal/target/targettest"
+	"github.com/tsbench/tsbench/internal/targets/targettest"
 	"math"
 	"os"
 	"path/filepath"

@@ -21,9 +21,9 @@ import (
 
 	"github.com/tsbench/tsbench/internal/dataset"
 	"github.com/tsbench/tsbench/internal/summary"
-	"github.com/tsbench/tsbench/internal/target"
-	"github.com/tsbench/tsbench/internal/target/clientside"
-	"github.com/tsbench/tsbench/internal/target/targettest"
+	"github.com/tsbench/tsbench/internal/targets"
+	"github.com/tsbench/tsbench/internal/targets/clientside"
+	"github.com/tsbench/tsbench/internal/targets/targettest"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -162,7 +162,7 @@ func checkReplay(t *testing.T, s *summary.Summary, pts []userPoint) {
 
 // checkAnswers asks the target the queries of the test and compares with
 // answers computed from the file.
-func checkAnswers(t *testing.T, s *summary.Summary, driver string, opts target.Options, pts []userPoint) {
+func checkAnswers(t *testing.T, s *summary.Summary, driver string, opts targets.Options, pts []userPoint) {
 	t.Helper()
 	ds, err := dataset.Open(s.Replay.Dataset)
 	if err != nil {
@@ -170,7 +170,7 @@ func checkAnswers(t *testing.T, s *summary.Summary, driver string, opts target.O
 	}
 	defer ds.Close()
 	schema := ds.Schema(opts.Database)
-	d, err := target.Lookup(driver)
+	d, err := targets.Lookup(driver)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +181,7 @@ func checkAnswers(t *testing.T, s *summary.Summary, driver string, opts target.O
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	if b, ok := conn.(target.Binder); ok {
+	if b, ok := conn.(targets.Binder); ok {
 		if err := b.Bind(ctx, schema); err != nil {
 			t.Fatal(err)
 		}
@@ -248,7 +248,7 @@ func replayIntoSQLite(t *testing.T, file, format string, pts []userPoint, batch 
 	if s.Replay.Format != format {
 		t.Fatalf("format %q, want %q", s.Replay.Format, format)
 	}
-	checkAnswers(t, s, "sqlite", target.Options{Database: "test", DataDir: filepath.Join(dataDir, "sqlite")}, pts)
+	checkAnswers(t, s, "sqlite", targets.Options{Database: "test", DataDir: filepath.Join(dataDir, "sqlite")}, pts)
 	return s, dataDir
 }
 
@@ -460,7 +460,7 @@ func replayIntoPostgres(t *testing.T, file, format string, pts []userPoint) {
 	if n, _ := fingerprint(t); n != 3*userRows*3 {
 		t.Fatalf("the server holds %d points", n)
 	}
-	checkAnswers(t, s, "postgres", target.Options{Database: "test"}, pts)
+	checkAnswers(t, s, "postgres", targets.Options{Database: "test"}, pts)
 }
 
 // With a duration longer than the file, the rows start again with their

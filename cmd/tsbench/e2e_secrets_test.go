@@ -16,7 +16,7 @@ import (
 	_ "github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5"
 	"github.com/tsbench/tsbench/internal/config"
-	"github.com/tsbench/tsbench/internal/target/targettest"
+	"github.com/tsbench/tsbench/internal/targets/targettest"
 )
 
 // The MariaDB user of the secrets test, and the MariaDB database that holds

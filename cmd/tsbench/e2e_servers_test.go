@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/tsbench/tsbench/internal/summary"
-	"github.com/tsbench/tsbench/internal/target/targettest"
+	"github.com/tsbench/tsbench/internal/targets/targettest"
 )
 
 // das-events and epics-archiver against the real PostgreSQL, MariaDB and

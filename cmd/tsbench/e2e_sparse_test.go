@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/tsbench/tsbench/internal/summary"
-	"github.com/tsbench/tsbench/internal/target"
-	"github.com/tsbench/tsbench/internal/target/targettest"
+	"github.com/tsbench/tsbench/internal/targets"
+	"github.com/tsbench/tsbench/internal/targets/targettest"
 )
 
 // sparseDropped reports whether the test's sparse data lacks a point of
@@ -182,7 +182,7 @@ func TestReplaySparseData(t *testing.T) {
 			dataDir := t.TempDir()
 			s := replayRun(t, dataDir, "--data", file, "--clients", "3", "--batch-size", "16", "--set", "OPERATION_PROPORTION=1:0:0:0:0:0:0:0:0:0:0")
 			checkSparseReplay(t, s, c.format, pts)
-			checkAnswers(t, s, "sqlite", target.Options{Database: "test", DataDir: filepath.Join(dataDir, "sqlite")}, pts)
+			checkAnswers(t, s, "sqlite", targets.Options{Database: "test", DataDir: filepath.Join(dataDir, "sqlite")}, pts)
 			db := openDB(t, filepath.Join(dataDir, "sqlite", "test.db"))
 			if n := queryInt(t, db, "SELECT count(*) FROM points"); n != s.Verify.StoredPoints {
 				t.Fatalf("SQLite holds %d points, want %d", n, s.Verify.StoredPoints)
@@ -192,7 +192,7 @@ func TestReplaySparseData(t *testing.T) {
 			s = replayRun(t, t.TempDir(), "--data", file, "--target", "postgres", "--set", "DB_NAME=test", "--clients", "2",
 				"--batch-size", "25", "--set", "OPERATION_PROPORTION=1:0:0:0:0:0:0:0:0:0:0")
 			checkSparseReplay(t, s, c.format, pts)
-			checkAnswers(t, s, "postgres", target.Options{Database: "test"}, pts)
+			checkAnswers(t, s, "postgres", targets.Options{Database: "test"}, pts)
 		})
 	}
 }
@@ -202,7 +202,7 @@ func TestReplaySparseData(t *testing.T) {
 // sparse data; dense data still runs there.
 func TestReplaySparseRefused(t *testing.T) {
 	var without, with []string
-	for _, d := range target.Drivers() {
+	for _, d := range targets.Drivers() {
 		if d.Caps.Sparse {
 			with = append(with, d.Name)
 		} else {

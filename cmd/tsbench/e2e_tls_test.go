@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tsbench/tsbench/internal/target/targettest"
+	"github.com/tsbench/tsbench/internal/targets/targettest"
 	"github.com/tsbench/tsbench/internal/testenv"
 )
 

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/tsbench/tsbench/internal/analytics/spark"
-	"github.com/tsbench/tsbench/internal/target/targettest"
+	"github.com/tsbench/tsbench/internal/targets/targettest"
 	"github.com/tsbench/tsbench/internal/testenv"
 )
 

@@ -8,7 +8,7 @@ import (
 
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/gen"
-	"github.com/tsbench/tsbench/internal/target/targettest"
+	"github.com/tsbench/tsbench/internal/targets/targettest"
 	"github.com/tsbench/tsbench/internal/tsbs"
 	"github.com/tsbench/tsbench/internal/tsbs/tsbsfile"
 	"github.com/tsbench/tsbench/internal/workload"

@@ -2,14 +2,14 @@ package main
 
 import (
 	"fmt"
-	"github.com/tsbench/tsbench/internal/target"
+	"github.com/tsbench/tsbench/internal/targets"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/gen"
-	"github.com/tsbench/tsbench/internal/target/targettest"
+	"github.com/tsbench/tsbench/internal/targets/targettest"
 	"github.com/tsbench/tsbench/internal/tsbs"
 	"github.com/tsbench/tsbench/internal/workload"
 )
@@ -22,7 +22,7 @@ import (
 // verified too.
 func TestTSBSWorkloads(t *testing.T) {
 	const scale, queries = 8, 4
-	targets := []struct {
+	servers := []struct {
 		name, service, addr string
 		extra               []string
 	}{
@@ -37,14 +37,14 @@ func TestTSBSWorkloads(t *testing.T) {
 		{"cassandra", "cassandra", "127.0.0.1:9042", nil},
 		{"iotdb", "iotdb", "127.0.0.1:6667", nil},
 	}
-	for _, tg := range targets {
+	for _, tg := range servers {
 		for _, uc := range tsbs.Names() {
 			t.Run(tg.name+"/"+uc, func(t *testing.T) {
 				if tg.service != "" {
 					targettest.RequireServer(t, tg.service, tg.addr)
 				}
 				u, _ := tsbs.Lookup(uc)
-				driver, err := target.Lookup(tg.name)
+				driver, err := targets.Lookup(tg.name)
 				if err != nil {
 					t.Fatal(err)
 				}

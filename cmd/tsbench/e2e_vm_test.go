@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/tsbench/tsbench/internal/summary"
-	"github.com/tsbench/tsbench/internal/target/targettest"
+	"github.com/tsbench/tsbench/internal/targets/targettest"
 )
 
 // vmReleases are the VictoriaMetrics servers the project's scripts start:

@@ -5,7 +5,7 @@ import (
 	"os"
 
 	"github.com/tsbench/tsbench/internal/cli"
-	_ "github.com/tsbench/tsbench/internal/target/all" // every database target
+	_ "github.com/tsbench/tsbench/internal/targets/all" // every database target
 )
 
 func main() { os.Exit(cli.Main(os.Args[1:], os.Stdout, os.Stderr)) }

@@ -1,5 +1,5 @@
 // Package analytics runs analytics queries (ts.Analytic) against a target
-// that implements target.Analyzer, times them, and checks every answer
+// that implements targets.Analyzer, times them, and checks every answer
 // against the one computed from the generator alone.
 package analytics
 
@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/tsbench/tsbench/internal/gen"
-	"github.com/tsbench/tsbench/internal/target"
+	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -30,8 +30,8 @@ type Outcome struct {
 
 // Run executes each query runs times on conn, checking every answer against
 // Expect for a dataset where rows [0, rows) of every device were written.
-func Run(ctx context.Context, conn target.Target, g *gen.Generator, rows int64, qs []ts.Analytic, runs int) []Outcome {
-	an, ok := conn.(target.Analyzer)
+func Run(ctx context.Context, conn targets.Target, g *gen.Generator, rows int64, qs []ts.Analytic, runs int) []Outcome {
+	an, ok := conn.(targets.Analyzer)
 	var out []Outcome
 	for i := range qs {
 		a := &qs[i]
@@ -48,7 +48,7 @@ func Run(ctx context.Context, conn target.Target, g *gen.Generator, rows int64, 
 			got, err := an.Analyze(ctx, a)
 			o.Seconds = append(o.Seconds, time.Since(t0).Seconds())
 			o.Runs++
-			if errors.Is(err, target.ErrUnsupported) {
+			if errors.Is(err, targets.ErrUnsupported) {
 				o.Unsupported, o.Checked = true, false
 				break
 			}

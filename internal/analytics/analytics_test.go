@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/tsbench/tsbench/internal/gen"
-	"github.com/tsbench/tsbench/internal/target"
-	_ "github.com/tsbench/tsbench/internal/target/sqlite"
+	"github.com/tsbench/tsbench/internal/targets"
+	_ "github.com/tsbench/tsbench/internal/targets/sqlite"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -27,11 +27,11 @@ func TestSQLiteAnalyticsMatchGenerator(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := target.Lookup("sqlite")
+	d, err := targets.Lookup("sqlite")
 	if err != nil {
 		t.Fatal(err)
 	}
-	conn, err := d.Open(ctx, target.Options{Database: "events", DataDir: t.TempDir()})
+	conn, err := d.Open(ctx, targets.Options{Database: "events", DataDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

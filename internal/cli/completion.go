@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/tsbench/tsbench/internal/results"
 	"github.com/tsbench/tsbench/internal/scenario"
-	"github.com/tsbench/tsbench/internal/target"
+	"github.com/tsbench/tsbench/internal/targets"
 )
 
 // Shell completion: cobra's `tsbench completion bash|zsh|fish|powershell`
@@ -22,7 +22,7 @@ func completeTargets(_ *cobra.Command, _ []string, toComplete string) ([]string,
 		prefix = toComplete[:i+1]
 	}
 	var out []string
-	for _, d := range target.Drivers() {
+	for _, d := range targets.Drivers() {
 		out = append(out, prefix+d.Name+"\t"+d.Description)
 	}
 	return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace

@@ -13,7 +13,7 @@ import (
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/dataset"
 	"github.com/tsbench/tsbench/internal/summary"
-	"github.com/tsbench/tsbench/internal/target"
+	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/ts"
 	"github.com/tsbench/tsbench/internal/workload"
 )
@@ -52,7 +52,7 @@ func replayData(cfg *config.Config, dataDir string, stderr io.Writer) (*dataset.
 // checkSparse refuses sparse data (empty cells) on a target that does not
 // write it exactly: its missing values would be written as zeros, or
 // counted wrong, and the run would measure and verify something else.
-func checkSparse(cfg *config.Config, d *target.Driver, ds *dataset.Dataset) error {
+func checkSparse(cfg *config.Config, d *targets.Driver, ds *dataset.Dataset) error {
 	if !ds.Sparse() || d.Caps.Sparse {
 		return nil
 	}
@@ -63,7 +63,7 @@ func checkSparse(cfg *config.Config, d *target.Driver, ds *dataset.Dataset) erro
 // sparseTargets names the targets that write sparse data.
 func sparseTargets() []string {
 	var out []string
-	for _, d := range target.Drivers() {
+	for _, d := range targets.Drivers() {
 		if d.Caps.Sparse {
 			out = append(out, d.Name)
 		}

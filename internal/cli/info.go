@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tsbench/tsbench/internal/scenario"
-	"github.com/tsbench/tsbench/internal/target"
+	"github.com/tsbench/tsbench/internal/targets"
 )
 
 func newVersionCmd(stdout io.Writer) *cobra.Command {
@@ -35,7 +35,7 @@ kinds it supports and how to get its server.`,
 		RunE: func(*cobra.Command, []string) error {
 			tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "TARGET\tDB_SWITCH\tWRITE PATHS\tQUERIES\tSERVER")
-			for _, d := range target.Drivers() {
+			for _, d := range targets.Drivers() {
 				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", d.Name, strings.Join(d.Aliases, ","),
 					strings.Join(d.WritePaths, ","), queryList(d.Caps), d.Server)
 			}
@@ -46,7 +46,7 @@ kinds it supports and how to get its server.`,
 
 // queryList prints supported query kinds compactly: "Q1-Q10" or "Q1,Q2,Q8",
 // and which of them tsbench computes from returned points.
-func queryList(c target.Capabilities) string {
+func queryList(c targets.Capabilities) string {
 	if len(c.Queries) == 10 {
 		if len(c.ClientSide) > 0 {
 			var cs []string

@@ -10,10 +10,10 @@ import (
 	"time"
 
 	"github.com/tsbench/tsbench/internal/runner"
-	"github.com/tsbench/tsbench/internal/target"
-	_ "github.com/tsbench/tsbench/internal/target/all"
-	_ "github.com/tsbench/tsbench/internal/target/null"
-	_ "github.com/tsbench/tsbench/internal/target/sqlite"
+	"github.com/tsbench/tsbench/internal/targets"
+	_ "github.com/tsbench/tsbench/internal/targets/all"
+	_ "github.com/tsbench/tsbench/internal/targets/null"
+	_ "github.com/tsbench/tsbench/internal/targets/sqlite"
 )
 
 // Every option a target package reads from Options.Extra is declared in its
@@ -21,7 +21,7 @@ import (
 // read for Extra["NAME"].
 func TestTargetOptionsDeclared(t *testing.T) {
 	read := regexp.MustCompile(`Extra\["([a-z_]+)"\]`)
-	for _, d := range target.Drivers() {
+	for _, d := range targets.Drivers() {
 		dir := d.Name
 		if d.Name == "timescaledb" {
 			dir = "postgres" // a mode of the postgres package
@@ -67,7 +67,7 @@ func TestCheckTargetOptions(t *testing.T) {
 		{"iotdb", map[string]string{"password": "secret"}, nil, `target.password = "***"`},
 	}
 	for _, tt := range tests {
-		d, err := target.Lookup(tt.target)
+		d, err := targets.Lookup(tt.target)
 		if err != nil {
 			t.Fatal(err)
 		}

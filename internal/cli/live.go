@@ -16,7 +16,7 @@ import (
 	"github.com/tsbench/tsbench/internal/output/spec"
 	"github.com/tsbench/tsbench/internal/runner"
 	"github.com/tsbench/tsbench/internal/summary"
-	"github.com/tsbench/tsbench/internal/target"
+	"github.com/tsbench/tsbench/internal/targets"
 )
 
 // liveFlags are the flags that show a run while it runs (internal/output).
@@ -61,7 +61,7 @@ type liveRun struct {
 // startLive opens the run's receivers and chains the exporter after the
 // observers already on r (the results store's OnInterval, the monitor's
 // OnSample), so that each second reaches both.
-func startLive(r *runner.Runner, cfg *config.Config, runID, label string, d *target.Driver, f liveFlags, stderr io.Writer) (*liveRun, error) {
+func startLive(r *runner.Runner, cfg *config.Config, runID, label string, d *targets.Driver, f liveFlags, stderr io.Writer) (*liveRun, error) {
 	rec, _ := r.Monitor.(*monitor.Recorder)
 	return startLiveHooks(&r.OnInterval, rec, cfg, runID, label, d, f, stderr)
 }
@@ -69,7 +69,7 @@ func startLive(r *runner.Runner, cfg *config.Config, runID, label string, d *tar
 // startLiveHooks is startLive for any run with a per-second hook and a
 // resource recorder (rec may be nil): the time-series runner's or TPC-C's.
 func startLiveHooks(onInterval *func(int, summary.Interval), rec *monitor.Recorder, cfg *config.Config, runID, label string,
-	d *target.Driver, f liveFlags, stderr io.Writer) (*liveRun, error) {
+	d *targets.Driver, f liveFlags, stderr io.Writer) (*liveRun, error) {
 	l := &liveRun{}
 	if f.dashboard != "" {
 		dash, err := dashboard.Start(f.dashboard, runID, d.Name, label)
@@ -119,7 +119,7 @@ func startLiveHooks(onInterval *func(int, summary.Interval), rec *monitor.Record
 }
 
 // openExporter opens OUTPUTS' receivers; nil when there are none.
-func openExporter(cfg *config.Config, runID, label string, d *target.Driver, f liveFlags, stderr io.Writer) (*output.Exporter, error) {
+func openExporter(cfg *config.Config, runID, label string, d *targets.Driver, f liveFlags, stderr io.Writer) (*output.Exporter, error) {
 	if len(cfg.Outputs) == 0 {
 		return nil, nil
 	}

@@ -16,7 +16,7 @@ import (
 	"github.com/tsbench/tsbench/internal/report"
 	"github.com/tsbench/tsbench/internal/results"
 	"github.com/tsbench/tsbench/internal/summary"
-	"github.com/tsbench/tsbench/internal/target"
+	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/threshold"
 	"github.com/tsbench/tsbench/internal/ts"
 	"github.com/tsbench/tsbench/internal/workload"
@@ -161,7 +161,7 @@ func countOnce(ctx context.Context, cfg *config.Config, runs []*summary.Summary,
 	if pw := os.Getenv(passwordEnv); pw != "" {
 		cfg.Password = pw
 	}
-	driver, err := target.Lookup(cfg.Target)
+	driver, err := targets.Lookup(cfg.Target)
 	if err != nil {
 		fmt.Fprintf(stderr, "tsbench: warning: %v; verification sums the workers' counts\n", err)
 		return
@@ -186,7 +186,7 @@ func countOnce(ctx context.Context, cfg *config.Config, runs []*summary.Summary,
 	t, err := driver.Open(ctx, opts)
 	if err == nil {
 		defer t.Close()
-		if b, ok := t.(target.Binder); ok {
+		if b, ok := t.(targets.Binder); ok {
 			err = b.Bind(ctx, schema)
 		}
 	}

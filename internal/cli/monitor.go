@@ -9,14 +9,14 @@ import (
 	"github.com/tsbench/tsbench/internal/monitor"
 	"github.com/tsbench/tsbench/internal/results"
 	"github.com/tsbench/tsbench/internal/runner"
-	"github.com/tsbench/tsbench/internal/target"
+	"github.com/tsbench/tsbench/internal/targets"
 )
 
 // watch attaches the run's observers: resource sampling (the tool, the
 // host, and the database server when it runs here: --server-pid, or the pid
 // file its service script wrote) and the live results store, which gets
 // every second and every resource sample as they close.
-func watch(r *runner.Runner, store *liveStore, cfg *config.Config, d *target.Driver, out runOutputs) {
+func watch(r *runner.Runner, store *liveStore, cfg *config.Config, d *targets.Driver, out runOutputs) {
 	r.OnInterval = store.interval
 	if rec := resourceRecorder(store, cfg, d, out); rec != nil {
 		r.Monitor = rec
@@ -25,7 +25,7 @@ func watch(r *runner.Runner, store *liveStore, cfg *config.Config, d *target.Dri
 
 // resourceRecorder samples the tool, the host and the server for a run
 // that keeps its samples in store; nil with --resources=false.
-func resourceRecorder(store *liveStore, cfg *config.Config, d *target.Driver, out runOutputs) *monitor.Recorder {
+func resourceRecorder(store *liveStore, cfg *config.Config, d *targets.Driver, out runOutputs) *monitor.Recorder {
 	if !out.resources {
 		return nil
 	}

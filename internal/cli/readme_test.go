@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tsbench/tsbench/internal/target"
-	_ "github.com/tsbench/tsbench/internal/target/all"
+	"github.com/tsbench/tsbench/internal/targets"
+	_ "github.com/tsbench/tsbench/internal/targets/all"
 )
 
 // README.md embeds the key reference; this keeps it equal to the key table.
@@ -38,7 +38,7 @@ func TestREADMEListsEveryTarget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, d := range target.Drivers() {
+	for _, d := range targets.Drivers() {
 		if !strings.Contains(string(readme), "| `"+d.Name+"` |") {
 			t.Errorf("README.md's target table lacks %s", d.Name)
 		}

@@ -22,7 +22,7 @@ import (
 	"github.com/tsbench/tsbench/internal/scenario"
 	"github.com/tsbench/tsbench/internal/summary"
 	"github.com/tsbench/tsbench/internal/sysinfo"
-	"github.com/tsbench/tsbench/internal/target"
+	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/threshold"
 	"github.com/tsbench/tsbench/internal/tsbs"
 	"github.com/tsbench/tsbench/internal/workload"
@@ -139,7 +139,7 @@ Exit status: 0 success; 1 the run failed or operations failed; 2 bad input;
 	fl.StringVar(&f.configFile, "config", "", "YAML configuration file")
 	fl.StringVar(&f.properties, "properties", "", "IoT-benchmark config.properties file")
 	fl.StringVar(&f.scenario, "scenario", "", "named workload (see 'tsbench scenarios')")
-	fl.StringArrayVar(&f.sets, "set", nil, "set a configuration key, KEY=VALUE (repeatable; target.KEY=VALUE for target options)")
+	fl.StringArrayVar(&f.sets, "set", nil, "set a configuration key, KEY=VALUE (repeatable; targets.KEY=VALUE for target options)")
 	fl.BoolVar(&f.printConfig, "print-config", false, "print the effective configuration as YAML and exit")
 	fl.StringArrayVar(&f.thresholds, "threshold", nil, "pass/fail criterion, e.g. 'INGESTION.p99<50ms', 'INGESTION.throughput>100000', 'errors==0' (repeatable; a failure exits 99)")
 	fl.Float64Var(&f.scale, "scale", 1, "with --scenario: shrink (or grow) the data by this factor, keeping request shapes")
@@ -244,7 +244,7 @@ func loadConfig(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stderr io.Wri
 		}
 		warn(notes)
 	}
-	d, err := target.Lookup(cfg.Target)
+	d, err := targets.Lookup(cfg.Target)
 	if err != nil {
 		return nil, usageError("DB_SWITCH = %q (or --target): %v", cfg.Target, err)
 	}
@@ -382,7 +382,7 @@ func runBenchmark(cfg *config.Config, label string, out runOutputs, stdout, stde
 	if cfg.Workload == config.WorkloadTPCC {
 		return runTPCC(cfg, label, out, stdout, stderr)
 	}
-	driver, _ := target.Lookup(cfg.Target)
+	driver, _ := targets.Lookup(cfg.Target)
 	dataDir := dataDirOf(cfg)
 	runID := newRunID()
 	opts := targetOptions(cfg, driver, dataDir)
@@ -452,7 +452,7 @@ func runBenchmark(cfg *config.Config, label string, out runOutputs, stdout, stde
 }
 
 // newRunner prepares the run: of generated data, or replaying DATA.
-func newRunner(cfg *config.Config, driver *target.Driver, opts target.Options, dataDir string, stderr io.Writer) (*runner.Runner, *summary.Replay, error) {
+func newRunner(cfg *config.Config, driver *targets.Driver, opts targets.Options, dataDir string, stderr io.Writer) (*runner.Runner, *summary.Replay, error) {
 	if cfg.Data == "" {
 		r, err := runner.New(cfg, driver, opts)
 		if err != nil {
@@ -505,23 +505,23 @@ func finishRun(s *summary.Summary, cfg *config.Config, label, dataDir string, st
 
 // targetOptions are the connection settings of cfg's target; embedded
 // targets keep their files under dataDir/<target>.
-func targetOptions(cfg *config.Config, d *target.Driver, dataDir string) target.Options {
-	return withEndpoints(cfg, d, target.Options{Host: cfg.Host, Port: cfg.Port, User: cfg.User, Password: cfg.Password,
+func targetOptions(cfg *config.Config, d *targets.Driver, dataDir string) targets.Options {
+	return withEndpoints(cfg, d, targets.Options{Host: cfg.Host, Port: cfg.Port, User: cfg.User, Password: cfg.Password,
 		Token: cfg.Token, Database: cfg.Database, DataDir: filepath.Join(dataDir, d.Name), Extra: cfg.TargetOptions,
 		TLS: tlsSettings(cfg)})
 }
 
 // tlsSettings are cfg's TLS keys, IoT-benchmark's trust store and protocol
 // with them.
-func tlsSettings(cfg *config.Config) target.TLS {
-	return target.TLS{Mode: cfg.TLS, CAFile: cfg.TLSCAFile, CertFile: cfg.TLSCertFile, KeyFile: cfg.TLSKeyFile,
+func tlsSettings(cfg *config.Config) targets.TLS {
+	return targets.TLS{Mode: cfg.TLS, CAFile: cfg.TLSCAFile, CertFile: cfg.TLSCertFile, KeyFile: cfg.TLSKeyFile,
 		ServerName: cfg.TLSServerName, TrustStore: cfg.TrustStore, TrustStorePassword: cfg.TrustStorePwd,
 		Protocol: cfg.SSLProtocol}
 }
 
 // checkTLS refuses TLS asked of a target that cannot connect over it: the
 // alternative would be a plaintext connection carrying the password.
-func checkTLS(cfg *config.Config, d *target.Driver) error {
+func checkTLS(cfg *config.Config, d *targets.Driver) error {
 	if cfg.TLS == "off" {
 		return nil
 	}
@@ -535,7 +535,7 @@ func checkTLS(cfg *config.Config, d *target.Driver) error {
 		return nil
 	}
 	var with []string
-	for _, x := range target.Drivers() {
+	for _, x := range targets.Drivers() {
 		if x.Caps.TLS {
 			with = append(with, x.Name)
 		}
@@ -548,7 +548,7 @@ func checkTLS(cfg *config.Config, d *target.Driver) error {
 // types the target cannot store (TEXT on VictoriaMetrics and OpenTSDB), and
 // says so: the default is tsbench's choice, not the user's. A proportion
 // the user set is kept, and refused before the run if it does not fit.
-func fitDefaultTypes(cfg *config.Config, d *target.Driver, stderr io.Writer) error {
+func fitDefaultTypes(cfg *config.Config, d *targets.Driver, stderr io.Writer) error {
 	if cfg.Origin("INSERT_DATATYPE_PROPORTION") != "" || cfg.Data != "" {
 		return nil
 	}
@@ -582,7 +582,7 @@ func tlsNote(cfg *config.Config) string {
 // when the server offers no TLS where TLS was asked for, a failed run (1)
 // otherwise.
 func connectError(err error) error {
-	if errors.Is(err, target.ErrNoTLS) {
+	if errors.Is(err, targets.ErrNoTLS) {
 		return &exitError{ExitUsage, err}
 	}
 	return &exitError{ExitFailure, err}
@@ -591,7 +591,7 @@ func connectError(err error) error {
 // partialRun is what is known of a run before it starts: what the results
 // store keeps until the run finishes. It is made before the run, so that
 // reading the environment never delays the measured phase.
-func partialRun(cfg *config.Config, runID, label string, d *target.Driver) *summary.Summary {
+func partialRun(cfg *config.Config, runID, label string, d *targets.Driver) *summary.Summary {
 	return &summary.Summary{SchemaVersion: summary.SchemaVersion, RunID: runID, Target: d.Name, Scenario: label,
 		Started: time.Now().UTC(), StopReason: "running", OpenModel: cfg.Rate > 0,
 		RatePerSecond: cfg.Rate, Config: config.Map(cfg), Environment: sysinfo.Environment(context.Background()),
@@ -600,7 +600,7 @@ func partialRun(cfg *config.Config, runID, label string, d *target.Driver) *summ
 
 // complete adds what only the command knows: identity, configuration,
 // environment and the tool's own cost.
-func complete(s *summary.Summary, cfg *config.Config, runID string, d *target.Driver, dataPath string) {
+func complete(s *summary.Summary, cfg *config.Config, runID string, d *targets.Driver, dataPath string) {
 	s.RunID = runID
 	s.Target = d.Name
 	s.Config = config.Map(cfg)

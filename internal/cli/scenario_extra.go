@@ -13,7 +13,7 @@ import (
 	"github.com/tsbench/tsbench/internal/gen"
 	"github.com/tsbench/tsbench/internal/scenario"
 	"github.com/tsbench/tsbench/internal/summary"
-	"github.com/tsbench/tsbench/internal/target"
+	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/workload"
 )
 
@@ -48,7 +48,7 @@ func runAnalytics(cfg *config.Config, p scenario.Phase, label string, stdout io.
 		// all devices, which random draws do not give.
 		return res, usageError("OPERATION_ORDER = random: the analytics phase needs every device to hold the same rows; set OPERATION_ORDER = spread")
 	}
-	d, err := target.Lookup(cfg.Target)
+	d, err := targets.Lookup(cfg.Target)
 	if err != nil {
 		return res, usageError("%v", err)
 	}
@@ -68,7 +68,7 @@ func runAnalytics(cfg *config.Config, p scenario.Phase, label string, stdout io.
 	}
 	defer conn.Close()
 	schema := workload.Schema(cfg)
-	if b, ok := conn.(target.Binder); ok {
+	if b, ok := conn.(targets.Binder); ok {
 		if err := b.Bind(ctx, schema); err != nil {
 			return res, &exitError{ExitFailure, fmt.Errorf("%s: prepare: %w", d.Name, err)}
 		}

@@ -16,7 +16,7 @@ import (
 	"github.com/tsbench/tsbench/internal/report"
 	"github.com/tsbench/tsbench/internal/scenario"
 	"github.com/tsbench/tsbench/internal/summary"
-	"github.com/tsbench/tsbench/internal/target"
+	"github.com/tsbench/tsbench/internal/targets"
 )
 
 // scenarioResult is what a scenario run saves beside its phases' runs.
@@ -99,7 +99,7 @@ func scenarioTargets(list string) ([]string, error) {
 	seen := map[string]bool{}
 	for _, n := range strings.Split(list, ",") {
 		n = strings.TrimSpace(n)
-		d, err := target.Lookup(n)
+		d, err := targets.Lookup(n)
 		if err != nil {
 			return nil, usageError("--target = %q: %v", list, err)
 		}
@@ -220,7 +220,7 @@ func runScenario(cmd *cobra.Command, f *runFlags, flags []*keyFlag, sc *scenario
 	}
 	attachFigures(runs, sc.Figures(res.Rows), f.runOutputs, dataDirOf(configs[0]), stderr)
 	res.BreakEvens = scenario.BreakEvens(res.Rows)
-	driver, _ := target.Lookup(res.Target)
+	driver, _ := targets.Lookup(res.Target)
 	scenario.PrintBreakEvens(stdout, res.BreakEvens, driver != nil && driver.Caps.Compression)
 	saveScenario(&res, configs[0], stdout, stderr)
 	return &res, worst

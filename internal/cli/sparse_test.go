@@ -9,7 +9,7 @@ import (
 
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/dataset"
-	"github.com/tsbench/tsbench/internal/target"
+	"github.com/tsbench/tsbench/internal/targets"
 )
 
 // Sparse data is refused before the run on a target without
@@ -35,8 +35,8 @@ func TestCheckSparse(t *testing.T) {
 	}
 	sparse := open("sparse.csv", "time,device,a,b\n1000,d,1,\n2000,d,,null\n3000,d,3,4\n")
 	dense := open("dense.csv", "time,device,a,b\n1000,d,1,2\n")
-	without := &target.Driver{Name: "nosparse"}
-	with := &target.Driver{Name: "withsparse", Caps: target.Capabilities{Sparse: true}}
+	without := &targets.Driver{Name: "nosparse"}
+	with := &targets.Driver{Name: "withsparse", Caps: targets.Capabilities{Sparse: true}}
 	cfg := config.Default()
 	cfg.Data = "sparse.csv"
 
@@ -47,7 +47,7 @@ func TestCheckSparse(t *testing.T) {
 		t.Fatalf("%v, want exit 2 naming the target and the count", err)
 	}
 	for _, c := range []struct {
-		d  *target.Driver
+		d  *targets.Driver
 		ds *dataset.Dataset
 	}{{with, sparse}, {without, dense}, {with, dense}} {
 		if err := checkSparse(cfg, c.d, c.ds); err != nil {

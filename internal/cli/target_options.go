@@ -6,14 +6,14 @@ import (
 	"strings"
 
 	"github.com/tsbench/tsbench/internal/config"
-	"github.com/tsbench/tsbench/internal/target"
+	"github.com/tsbench/tsbench/internal/targets"
 )
 
 // checkTargetOptions refuses target options the chosen target does not read,
 // and values it would refuse only once connected. skip names options a
 // scenario sets for every target (hakom-compression's compression), which
 // targets without the switch leave alone by design.
-func checkTargetOptions(d *target.Driver, opts map[string]string, skip map[string]bool) error {
+func checkTargetOptions(d *targets.Driver, opts map[string]string, skip map[string]bool) error {
 	known := d.Options
 	var names []string
 	for _, o := range known {
@@ -46,7 +46,7 @@ func unknownOptionReason(targetName, k string, names []string) string {
 	return msg + "; its options: " + strings.Join(names, ", ")
 }
 
-func validateOption(o *target.Option, v string) error {
+func validateOption(o *targets.Option, v string) error {
 	if v == "" {
 		return nil // the target's default
 	}
@@ -68,7 +68,7 @@ func validateOption(o *target.Option, v string) error {
 	return fmt.Errorf("%s", msg)
 }
 
-func findOption(known []target.Option, name string) *target.Option {
+func findOption(known []targets.Option, name string) *targets.Option {
 	for i := range known {
 		if known[i].Name == name {
 			return &known[i]

@@ -12,7 +12,7 @@ import (
 	"github.com/tsbench/tsbench/internal/metrics"
 	"github.com/tsbench/tsbench/internal/report"
 	"github.com/tsbench/tsbench/internal/summary"
-	"github.com/tsbench/tsbench/internal/target"
+	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/tpcc"
 )
 
@@ -36,7 +36,7 @@ func tpccConfig(cfg *config.Config) tpcc.Config {
 
 // tpccAccess is the target's SQL access, or a usage error saying why it
 // cannot run TPC-C.
-func tpccAccess(d *target.Driver) (*target.SQLAccess, error) {
+func tpccAccess(d *targets.Driver) (*targets.SQLAccess, error) {
 	switch {
 	case d.SQL != nil && d.SQL.Open != nil:
 		return d.SQL, nil
@@ -51,7 +51,7 @@ func tpccAccess(d *target.Driver) (*target.SQLAccess, error) {
 // the consistency conditions and reports like any run: matrices (one row
 // per transaction type), results store, thresholds.
 func runTPCC(cfg *config.Config, label string, out runOutputs, stdout, stderr io.Writer) (*summary.Summary, error) {
-	driver, _ := target.Lookup(cfg.Target)
+	driver, _ := targets.Lookup(cfg.Target)
 	access, err := tpccAccess(driver)
 	if err != nil {
 		return nil, err
@@ -119,7 +119,7 @@ func runTPCC(cfg *config.Config, label string, out runOutputs, stdout, stderr io
 
 // measureTPCC runs the terminals with progress, live store and resource
 // sampling, as runBenchmark does for time series.
-func measureTPCC(ctx context.Context, abort func(), r *tpcc.Run, cfg *config.Config, runID, label string, driver *target.Driver,
+func measureTPCC(ctx context.Context, abort func(), r *tpcc.Run, cfg *config.Config, runID, label string, driver *targets.Driver,
 	out runOutputs, dataDir string, stdout, stderr io.Writer) (*summary.Summary, *liveStore, *liveRun, error) {
 	store := openLiveStore(out, dataDir, stderr)
 	mon := resourceRecorder(store, cfg, driver, out)

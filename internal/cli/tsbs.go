@@ -9,7 +9,7 @@ import (
 
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/gen"
-	"github.com/tsbench/tsbench/internal/target"
+	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/tsbs"
 	"github.com/tsbench/tsbench/internal/tsbs/tsbsfile"
 )
@@ -27,7 +27,7 @@ func tsbsWorkload(f *runFlags, flags []*keyFlag) {
 
 // tsbsSparse refuses a TSBS use case with missing values (iot) on a target
 // that cannot leave a cell empty: it would store values never generated.
-func tsbsSparse(cfg *config.Config, d *target.Driver) error {
+func tsbsSparse(cfg *config.Config, d *targets.Driver) error {
 	if tsbs.Missing(cfg) > 0 && !d.Caps.Sparse {
 		return usageError("TSBS_USE_CASE = %q: its data has missing values, which target %s cannot write (no sparse batches); "+
 			"allowed: a target that takes them (see 'tsbench targets'), or tsbs-cpu-only, tsbs-devops", cfg.TSBSUseCase, d.Name)

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/tsbench/tsbench/internal/config"
-	"github.com/tsbench/tsbench/internal/target"
+	"github.com/tsbench/tsbench/internal/targets"
 )
 
 // applyURLs reads TARGET_URL into the keys it sets (HOST, PORT, USERNAME,
@@ -13,14 +13,14 @@ import (
 // the printed configuration and the checks that follow see them, and
 // checks WRITE_URL, QUERY_URL and HOST's list. Every refusal is bad input
 // (exit 2) naming the key and its value, the password hidden.
-func applyURLs(cfg *config.Config, d *target.Driver) error {
+func applyURLs(cfg *config.Config, d *targets.Driver) error {
 	if cfg.TargetURL != "" {
-		e, err := target.ParseURL(d.Name, "TARGET_URL", cfg.TargetURL)
+		e, err := targets.ParseURL(d.Name, "TARGET_URL", cfg.TargetURL)
 		if err != nil {
 			return usageError("%v", err)
 		}
 		if len(e.Hosts) == 1 {
-			host, port := target.SplitHostPort(e.Hosts[0])
+			host, port := targets.SplitHostPort(e.Hosts[0])
 			cfg.Host = host
 			if port != 0 {
 				cfg.Port = port
@@ -56,13 +56,13 @@ func applyURLs(cfg *config.Config, d *target.Driver) error {
 		if u.value == "" {
 			continue
 		}
-		e, err := target.ParseURL(d.Name, u.key, u.value)
+		e, err := targets.ParseURL(d.Name, u.key, u.value)
 		if err != nil {
 			return usageError("%v", err)
 		}
 		if len(e.Hosts) > 1 {
 			return usageError("%s = %q: one host only (allowed: a URL of one server; list several hosts in HOST or TARGET_URL)",
-				u.key, target.RedactURL(u.value))
+				u.key, targets.RedactURL(u.value))
 		}
 	}
 	hosts := strings.Split(cfg.Host, ",")
@@ -70,7 +70,7 @@ func applyURLs(cfg *config.Config, d *target.Driver) error {
 		if len(hosts) == 1 && strings.TrimSpace(h) == "" {
 			break // the target's default host
 		}
-		if err := target.CheckHostPort(strings.TrimSpace(h)); err != nil {
+		if err := targets.CheckHostPort(strings.TrimSpace(h)); err != nil {
 			return usageError("HOST = %q: entry %q: %v (allowed: host or host:port, several comma-separated)", cfg.Host, h, err)
 		}
 	}
@@ -91,12 +91,12 @@ func applyURLs(cfg *config.Config, d *target.Driver) error {
 // write and query endpoints (WRITE_URL, QUERY_URL), each the options of
 // TARGET_URL and the keys with its own URL's parts over them. The URLs
 // were checked by applyURLs.
-func withEndpoints(cfg *config.Config, d *target.Driver, o target.Options) target.Options {
-	parse := func(key, raw string) (target.Endpoint, bool) {
+func withEndpoints(cfg *config.Config, d *targets.Driver, o targets.Options) targets.Options {
+	parse := func(key, raw string) (targets.Endpoint, bool) {
 		if raw == "" {
-			return target.Endpoint{}, false
+			return targets.Endpoint{}, false
 		}
-		e, err := target.ParseURL(d.Name, key, raw)
+		e, err := targets.ParseURL(d.Name, key, raw)
 		return e, err == nil
 	}
 	if e, ok := parse("TARGET_URL", cfg.TargetURL); ok {
@@ -108,7 +108,7 @@ func withEndpoints(cfg *config.Config, d *target.Driver, o target.Options) targe
 	if o.Port == 0 {
 		// A single HOST given as host:port.
 		var port int
-		if o.Host, port = target.SplitHostPort(o.Host); port != 0 {
+		if o.Host, port = targets.SplitHostPort(o.Host); port != 0 {
 			o.Port = port
 		}
 	}
@@ -140,10 +140,10 @@ func endpointsNote(cfg *config.Config) string {
 	}
 	w, q := "TARGET_URL/HOST", "TARGET_URL/HOST"
 	if cfg.WriteURL != "" {
-		w = target.RedactURL(cfg.WriteURL)
+		w = targets.RedactURL(cfg.WriteURL)
 	}
 	if cfg.QueryURL != "" {
-		q = target.RedactURL(cfg.QueryURL)
+		q = targets.RedactURL(cfg.QueryURL)
 	}
 	return "writes to " + w + ", queries and verification to " + q
 }

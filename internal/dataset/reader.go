@@ -6,7 +6,7 @@ import (
 	"math"
 	"sort"
 
-	"github.com/tsbench/tsbench/internal/target/clientside"
+	"github.com/tsbench/tsbench/internal/targets/clientside"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 

@@ -7,7 +7,7 @@ import (
 	"net"
 	"syscall"
 
-	"github.com/tsbench/tsbench/internal/target"
+	"github.com/tsbench/tsbench/internal/targets"
 )
 
 // Causes of a failed operation, as the summary's failures name them.
@@ -54,7 +54,7 @@ func InDoubt(err error) bool {
 
 func notSent(err error) bool {
 	var op *net.OpError
-	return errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, target.ErrNotSent) ||
+	return errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, targets.ErrNotSent) ||
 		errors.As(err, &op) && op.Op == "dial"
 }
 
@@ -64,5 +64,5 @@ func brokenConnection(err error) bool {
 		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) ||
 		errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ECONNABORTED) ||
 		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
-		errors.Is(err, net.ErrClosed) || errors.Is(err, target.ErrConnection)
+		errors.Is(err, net.ErrClosed) || errors.Is(err, targets.ErrConnection)
 }

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tsbench/tsbench/internal/target"
+	"github.com/tsbench/tsbench/internal/targets"
 )
 
 func TestCause(t *testing.T) {
@@ -30,8 +30,8 @@ func TestCause(t *testing.T) {
 		{"reset", fmt.Errorf("read: %w", syscall.ECONNRESET), CauseConnection, true},
 		{"eof", fmt.Errorf("questdb: %w", io.ErrUnexpectedEOF), CauseConnection, true},
 		{"closed", fmt.Errorf("use: %w", net.ErrClosed), CauseConnection, true},
-		{"conn closed", fmt.Errorf("postgres: write: %w: conn closed", target.ErrConnection), CauseConnection, true},
-		{"reconnect", fmt.Errorf("reconnect: %w (%w): FATAL: the database system is starting up", target.ErrConnection, target.ErrNotSent), CauseConnection, false},
+		{"conn closed", fmt.Errorf("postgres: write: %w: conn closed", targets.ErrConnection), CauseConnection, true},
+		{"reconnect", fmt.Errorf("reconnect: %w (%w): FATAL: the database system is starting up", targets.ErrConnection, targets.ErrNotSent), CauseConnection, false},
 		{"server answer", errors.New(`POST /write: 400 Bad Request: {"error":"field type conflict"}`), CauseServer, false},
 		{"sql error", errors.New("ERROR: new row violates check constraint (SQLSTATE 23514)"), CauseServer, false},
 	}

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tsbench/tsbench/internal/target/targettest"
+	"github.com/tsbench/tsbench/internal/targets/targettest"
 )
 
 // The store on real servers, as scripts/services/postgres.sh and

@@ -8,8 +8,8 @@ import (
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/summary"
 	"github.com/tsbench/tsbench/internal/sysinfo"
-	"github.com/tsbench/tsbench/internal/target"
-	_ "github.com/tsbench/tsbench/internal/target/null"
+	"github.com/tsbench/tsbench/internal/targets"
+	_ "github.com/tsbench/tsbench/internal/targets/null"
 )
 
 // BenchmarkNullTarget measures the tool's own cost: a whole run (generation,
@@ -68,7 +68,7 @@ func benchNull(b *testing.B, shape ...string) ([]*summary.Summary, float64) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	d, err := target.Lookup("null")
+	d, err := targets.Lookup("null")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func benchNull(b *testing.B, shape ...string) ([]*summary.Summary, float64) {
 	before := sysinfo.SelfUsage()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		r, err := New(c, d, target.Options{})
+		r, err := New(c, d, targets.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}

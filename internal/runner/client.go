@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/tsbench/tsbench/internal/metrics"
-	"github.com/tsbench/tsbench/internal/target"
+	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/ts"
 	"github.com/tsbench/tsbench/internal/workload"
 )
@@ -19,7 +19,7 @@ type client struct {
 	id        int // the client's number among CLIENT_NUMBER (global across workers)
 	slot      int // its place among this process's clients
 	r         *Runner
-	conn      target.Target
+	conn      targets.Target
 	host      *hostStats // its host's figures, with several hosts (hosts.go); else nil
 	devices   []ts.Device
 	plan      *workload.Plan
@@ -157,7 +157,7 @@ func (c *client) measure(ctx context.Context, op workload.Op, warm bool, points 
 		return
 	case err == nil:
 		c.rec.Record(metrics.Kind(op), got, done.Sub(intended), done.Sub(sent))
-	case errors.Is(err, target.ErrUnsupported):
+	case errors.Is(err, targets.ErrUnsupported):
 		c.rec.Unsupported(metrics.Kind(op))
 	default:
 		c.rec.Fail(metrics.Kind(op), points, err)
@@ -168,7 +168,7 @@ func (c *client) measure(ctx context.Context, op workload.Op, warm bool, points 
 	if doubt > 0 {
 		c.rec.InDoubt(metrics.Kind(op), doubt)
 	}
-	if c.host != nil && !errors.Is(err, target.ErrUnsupported) {
+	if c.host != nil && !errors.Is(err, targets.ErrUnsupported) {
 		c.host.record(op == workload.Write, err, got, done.Sub(intended))
 	}
 }

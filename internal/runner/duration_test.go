@@ -3,7 +3,7 @@ package runner
 import (
 	"testing"
 
-	_ "github.com/tsbench/tsbench/internal/target/null"
+	_ "github.com/tsbench/tsbench/internal/targets/null"
 )
 
 // --duration alone runs for the duration, however small LOOP's default is;

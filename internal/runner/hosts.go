@@ -12,7 +12,7 @@ import (
 
 	"github.com/tsbench/tsbench/internal/metrics"
 	"github.com/tsbench/tsbench/internal/summary"
-	"github.com/tsbench/tsbench/internal/target"
+	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -25,7 +25,7 @@ import (
 
 // hostList is the run's hosts, each with its figures; nil for one host.
 type hostList struct {
-	opts  []target.Options
+	opts  []targets.Options
 	stats []*hostStats
 }
 
@@ -83,7 +83,7 @@ func (r *Runner) separateHosts() bool {
 
 // open connects to o: to one server, or, with o.Query set, to the write
 // endpoint and the query endpoint as one target.
-func (r *Runner) open(ctx context.Context, o target.Options) (target.Target, error) {
+func (r *Runner) open(ctx context.Context, o targets.Options) (targets.Target, error) {
 	if o.Query == nil {
 		return r.driver.Open(ctx, o)
 	}
@@ -104,7 +104,7 @@ func (r *Runner) open(ctx context.Context, o target.Options) (target.Target, err
 // openAdmin opens the connection that makes the schema and verifies:
 // through the first host, or through every host when they keep separate
 // data.
-func (r *Runner) openAdmin(ctx context.Context) (target.Target, error) {
+func (r *Runner) openAdmin(ctx context.Context) (targets.Target, error) {
 	hl := r.hostList()
 	if !r.separateHosts() {
 		return r.open(ctx, hl.opts[0])
@@ -123,7 +123,7 @@ func (r *Runner) openAdmin(ctx context.Context) (target.Target, error) {
 
 // openClient opens client i's connection, to host i mod n, and returns the
 // host's figures (nil with one host).
-func (r *Runner) openClient(ctx context.Context, i int) (target.Target, *hostStats, error) {
+func (r *Runner) openClient(ctx context.Context, i int) (targets.Target, *hostStats, error) {
 	hl := r.hostList()
 	h := i % len(hl.opts)
 	conn, err := r.open(ctx, hl.opts[h])
@@ -151,7 +151,7 @@ func (r *Runner) hostSummaries() []summary.Host {
 
 // splitTarget sends writes and the schema to one endpoint (WRITE_URL) and
 // queries and counts to another (QUERY_URL).
-type splitTarget struct{ w, q target.Target }
+type splitTarget struct{ w, q targets.Target }
 
 func (s *splitTarget) Setup(ctx context.Context, sc *ts.Schema, reset bool) error {
 	if err := s.w.Setup(ctx, sc, reset); err != nil {
@@ -179,17 +179,17 @@ func (s *splitTarget) Close() error { return errors.Join(s.w.Close(), s.q.Close(
 func (s *splitTarget) Reconnects() int64 { return reconnects(s.w) + reconnects(s.q) }
 
 func (s *splitTarget) ServerVersion(ctx context.Context) (string, error) {
-	if v, ok := s.w.(target.Versioner); ok {
+	if v, ok := s.w.(targets.Versioner); ok {
 		return v.ServerVersion(ctx)
 	}
-	return "", target.ErrUnsupported
+	return "", targets.ErrUnsupported
 }
 
 func (s *splitTarget) StorageBytes(ctx context.Context) (int64, error) {
-	if z, ok := s.w.(target.Sizer); ok {
+	if z, ok := s.w.(targets.Sizer); ok {
 		return z.StorageBytes(ctx)
 	}
-	return 0, target.ErrUnsupported
+	return 0, targets.ErrUnsupported
 }
 
 // multiTarget is the admin connection of hosts that keep separate data:
@@ -197,7 +197,7 @@ func (s *splitTarget) StorageBytes(ctx context.Context) (int64, error) {
 // host's count. Queries go to the first host: the query checks are
 // skipped for such runs (no host holds every device).
 type multiTarget struct {
-	ts     []target.Target
+	ts     []targets.Target
 	counts []int64 // each host's count, from the last Count that succeeded
 }
 
@@ -240,7 +240,7 @@ func (m *multiTarget) Count(ctx context.Context, rng ts.CountRange) (int64, erro
 
 // hostCounts puts each host's verification count into the breakdown,
 // when the hosts keep separate data and were counted.
-func hostCounts(admin target.Target, hosts []summary.Host) {
+func hostCounts(admin targets.Target, hosts []summary.Host) {
 	m, ok := admin.(*multiTarget)
 	if !ok || len(m.counts) != len(hosts) {
 		return
@@ -267,18 +267,18 @@ func (m *multiTarget) Reconnects() int64 {
 }
 
 func (m *multiTarget) ServerVersion(ctx context.Context) (string, error) {
-	if v, ok := m.ts[0].(target.Versioner); ok {
+	if v, ok := m.ts[0].(targets.Versioner); ok {
 		return v.ServerVersion(ctx)
 	}
-	return "", target.ErrUnsupported
+	return "", targets.ErrUnsupported
 }
 
 func (m *multiTarget) StorageBytes(ctx context.Context) (int64, error) {
 	var sum int64
 	for _, t := range m.ts {
-		z, ok := t.(target.Sizer)
+		z, ok := t.(targets.Sizer)
 		if !ok {
-			return 0, target.ErrUnsupported
+			return 0, targets.ErrUnsupported
 		}
 		n, err := z.StorageBytes(ctx)
 		if err != nil {
@@ -289,15 +289,15 @@ func (m *multiTarget) StorageBytes(ctx context.Context) (int64, error) {
 	return sum, nil
 }
 
-func bind(ctx context.Context, t target.Target, sc *ts.Schema) error {
-	if b, ok := t.(target.Binder); ok {
+func bind(ctx context.Context, t targets.Target, sc *ts.Schema) error {
+	if b, ok := t.(targets.Binder); ok {
 		return b.Bind(ctx, sc)
 	}
 	return nil
 }
 
-func reconnects(t target.Target) int64 {
-	if rc, ok := t.(target.Reconnector); ok {
+func reconnects(t targets.Target) int64 {
+	if rc, ok := t.(targets.Reconnector); ok {
 		return rc.Reconnects()
 	}
 	return 0

@@ -9,7 +9,7 @@ import (
 
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/summary"
-	"github.com/tsbench/tsbench/internal/target"
+	"github.com/tsbench/tsbench/internal/targets"
 )
 
 type fakeMonitor struct {
@@ -48,8 +48,8 @@ func TestMonitorHook(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, _ := target.Lookup(c.Target)
-	r, err := New(c, d, target.Options{Database: "test", DataDir: t.TempDir()})
+	d, _ := targets.Lookup(c.Target)
+	r, err := New(c, d, targets.Options{Database: "test", DataDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/tsbench/tsbench/internal/summary"
-	"github.com/tsbench/tsbench/internal/target"
-	"github.com/tsbench/tsbench/internal/target/clientside"
+	"github.com/tsbench/tsbench/internal/targets"
+	"github.com/tsbench/tsbench/internal/targets/clientside"
 	"github.com/tsbench/tsbench/internal/ts"
 	"github.com/tsbench/tsbench/internal/workload"
 )
@@ -31,7 +31,7 @@ type expectation interface {
 // write-only mix), with the parameters client 0 draws, and compares each
 // answer with the one computed from the rows the run wrote. The checks are
 // timed apart from the measured run. nil when there is nothing to check.
-func (r *Runner) checkQueries(ctx context.Context, admin target.Target, clients []*client, s *summary.Summary) []summary.QueryCheck {
+func (r *Runner) checkQueries(ctx context.Context, admin targets.Target, clients []*client, s *summary.Summary) []summary.QueryCheck {
 	exp, ok := r.src.(expectation)
 	if !ok || r.cfg.QueryChecks == 0 || s.Verify == nil || !s.Verify.OK || s.Interrupted || s.Failed() {
 		return nil
@@ -91,7 +91,7 @@ func ownDevices(devs []*ts.Device, rows map[int]int64) []*ts.Device {
 	return out
 }
 
-func checkQuery(ctx context.Context, admin target.Target, exp expectation, q *ts.Query, rows map[int]int64) summary.QueryCheck {
+func checkQuery(ctx context.Context, admin targets.Target, exp expectation, q *ts.Query, rows map[int]int64) summary.QueryCheck {
 	qc := summary.QueryCheck{Query: q.Kind.String(), Window: describeWindow(q)}
 	var all []clientside.Series
 	for _, d := range q.Devices {
@@ -107,7 +107,7 @@ func checkQuery(ctx context.Context, admin target.Target, exp expectation, q *ts
 	want := clientside.Answer(q, all)
 	got, err := admin.Query(ctx, q)
 	switch {
-	case errors.Is(err, target.ErrUnsupported):
+	case errors.Is(err, targets.ErrUnsupported):
 		qc.OK, qc.Detail = true, "not supported by the target"
 	case err != nil:
 		qc.Error = err.Error()

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/tsbench/tsbench/internal/summary"
-	"github.com/tsbench/tsbench/internal/target"
+	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -47,7 +47,7 @@ func TestNoQueryChecks(t *testing.T) {
 
 // altered is a real target whose range queries return one value off: the
 // checks must see it and fail verification.
-type altered struct{ target.Target }
+type altered struct{ targets.Target }
 
 func (a altered) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 	r, err := a.Target.Query(ctx, q)
@@ -60,19 +60,19 @@ func (a altered) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 // Bind forwards to the real target, which binds its client connections to
 // the schema the admin connection created.
 func (a altered) Bind(ctx context.Context, s *ts.Schema) error {
-	if b, ok := a.Target.(target.Binder); ok {
+	if b, ok := a.Target.(targets.Binder); ok {
 		return b.Bind(ctx, s)
 	}
 	return nil
 }
 
 func TestAlteredAnswerFailsVerification(t *testing.T) {
-	real, err := target.Lookup("sqlite")
+	real, err := targets.Lookup("sqlite")
 	if err != nil {
 		t.Fatal(err)
 	}
 	d := *real
-	d.Open = func(ctx context.Context, o target.Options) (target.Target, error) {
+	d.Open = func(ctx context.Context, o targets.Options) (targets.Target, error) {
 		conn, err := real.Open(ctx, o)
 		if err != nil {
 			return nil, err

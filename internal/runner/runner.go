@@ -20,7 +20,7 @@ import (
 	"github.com/tsbench/tsbench/internal/metrics"
 	"github.com/tsbench/tsbench/internal/summary"
 	"github.com/tsbench/tsbench/internal/sysinfo"
-	"github.com/tsbench/tsbench/internal/target"
+	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/ts"
 	"github.com/tsbench/tsbench/internal/workload"
 )
@@ -50,8 +50,8 @@ type Tick struct {
 // Runner holds one run's setup.
 type Runner struct {
 	cfg    *config.Config
-	driver *target.Driver
-	opts   target.Options
+	driver *targets.Driver
+	opts   targets.Options
 	schema *ts.Schema
 	gen    *gen.Generator // nil when a dataset is replayed
 	src    source
@@ -101,7 +101,7 @@ type Barrier interface {
 }
 
 // New prepares a run of cfg against the driver.
-func New(cfg *config.Config, d *target.Driver, opts target.Options) (*Runner, error) {
+func New(cfg *config.Config, d *targets.Driver, opts targets.Options) (*Runner, error) {
 	schema := workload.Schema(cfg)
 	if err := checkTypes(d, schema, cfg.TypeProportion); err != nil {
 		return nil, err
@@ -118,7 +118,7 @@ func New(cfg *config.Config, d *target.Driver, opts target.Options) (*Runner, er
 // own data) instead of generated ones: the schema is the dataset's, batch
 // n of a device is its rows [n*B, (n+1)*B), and with repeat the rows start
 // again, shifted in time, once a device's are all written.
-func NewReplay(cfg *config.Config, d *target.Driver, opts target.Options, ds *dataset.Dataset, repeat bool) *Runner {
+func NewReplay(cfg *config.Config, d *targets.Driver, opts targets.Options, ds *dataset.Dataset, repeat bool) *Runner {
 	return &Runner{cfg: cfg, driver: d, opts: opts, schema: ds.Schema(cfg.Database),
 		src:    dataSource{ds: ds, rows: cfg.BatchSize, repeat: repeat},
 		stopCh: make(chan struct{}), measureStart: make(chan struct{})}
@@ -187,7 +187,7 @@ func (r *Runner) Run(ctx context.Context) (*summary.Summary, error) {
 
 // schemaBarrier sets up the schema; with a barrier only worker 0 creates
 // it, and the others wait until it has.
-func (r *Runner) schemaBarrier(ctx context.Context, admin target.Target, s *summary.Summary) error {
+func (r *Runner) schemaBarrier(ctx context.Context, admin targets.Target, s *summary.Summary) error {
 	if r.Barrier == nil {
 		return r.setup(ctx, admin, s, r.cfg.CreateSchema)
 	}
@@ -240,9 +240,9 @@ func (r *Runner) stopContext(ctx context.Context) context.Context {
 
 // setup creates the schema when create is set (timed on its own: excluded
 // from throughput), else binds to the existing one.
-func (r *Runner) setup(ctx context.Context, admin target.Target, s *summary.Summary, create bool) error {
+func (r *Runner) setup(ctx context.Context, admin targets.Target, s *summary.Summary, create bool) error {
 	if !create {
-		if b, ok := admin.(target.Binder); ok {
+		if b, ok := admin.(targets.Binder); ok {
 			return b.Bind(ctx, r.schema)
 		}
 		return nil
@@ -277,7 +277,7 @@ func (r *Runner) openClients(ctx context.Context) ([]*client, error) {
 		}
 		c.stored = make([]int64, len(c.devices))
 		clients = append(clients, c)
-		if b, ok := conn.(target.Binder); ok {
+		if b, ok := conn.(targets.Binder); ok {
 			if err := b.Bind(ctx, r.schema); err != nil {
 				return clients, fmt.Errorf("%s: prepare client %d: %w", r.driver.Name, i, err)
 			}
@@ -446,7 +446,7 @@ func (r *Runner) totalOps(clients []*client) int64 {
 
 // finish verifies, asks the target for its version and size, and fills in
 // the parts of the summary that come after the measured phase.
-func (r *Runner) finish(ctx context.Context, admin target.Target, clients []*client, s *summary.Summary, elapsed time.Duration) {
+func (r *Runner) finish(ctx context.Context, admin targets.Target, clients []*client, s *summary.Summary, elapsed time.Duration) {
 	var acked int64
 	for i := range s.Phases {
 		if s.Phases[i].Name == "warm-up" {
@@ -460,7 +460,7 @@ func (r *Runner) finish(ctx context.Context, admin target.Target, clients []*cli
 		acked += c.warmPointsNow()
 		duplicates += atomic.LoadInt64(&c.duplicatePoints)
 		inDoubt += atomic.LoadInt64(&c.inDoubtPoints)
-		if rc, ok := c.conn.(target.Reconnector); ok {
+		if rc, ok := c.conn.(targets.Reconnector); ok {
 			s.Reconnects += rc.Reconnects()
 		}
 	}
@@ -495,12 +495,12 @@ func (r *Runner) finish(ctx context.Context, admin target.Target, clients []*cli
 			s.Verify.Queries = r.checkQueries(ctx, admin, clients, s)
 		}
 	}
-	if v, ok := admin.(target.Versioner); ok {
+	if v, ok := admin.(targets.Versioner); ok {
 		if ver, err := v.ServerVersion(ctx); err == nil {
 			s.Environment.ServerVersion = ver
 		}
 	}
-	if sz, ok := admin.(target.Sizer); ok && wrote {
+	if sz, ok := admin.(targets.Sizer); ok && wrote {
 		if n, err := sz.StorageBytes(ctx); err == nil && n > 0 {
 			s.StorageBytes = n
 			// Per point only when the database held nothing else: the
@@ -521,7 +521,7 @@ func (r *Runner) finish(ctx context.Context, admin target.Target, clients []*cli
 // keeps one point per series and time, so those rows' points are expected
 // once (duplicates, counted and reported). Writes in doubt may add up to
 // their points (summary.Verify.Judge).
-func (r *Runner) verify(ctx context.Context, admin target.Target, clients []*client, v *summary.Verify) {
+func (r *Runner) verify(ctx context.Context, admin targets.Target, clients []*client, v *summary.Verify) {
 	rng := ts.CountRange{}
 	for i := range r.schema.Devices {
 		rng.Devices = append(rng.Devices, &r.schema.Devices[i])
@@ -542,7 +542,7 @@ func (r *Runner) verify(ctx context.Context, admin target.Target, clients []*cli
 		n, err = admin.Count(ctx, rng)
 	}
 	switch {
-	case errors.Is(err, target.ErrUnsupported):
+	case errors.Is(err, targets.ErrUnsupported):
 		v.Skipped = err.Error() // the target keeps nothing to count (null)
 	case err != nil:
 		v.Error = fmt.Sprintf("%s: count stored points: %v", r.driver.Name, err)

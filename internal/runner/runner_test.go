@@ -8,9 +8,9 @@ import (
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/summary"
 	"github.com/tsbench/tsbench/internal/sysinfo"
-	"github.com/tsbench/tsbench/internal/target"
-	_ "github.com/tsbench/tsbench/internal/target/null"
-	_ "github.com/tsbench/tsbench/internal/target/sqlite"
+	"github.com/tsbench/tsbench/internal/targets"
+	_ "github.com/tsbench/tsbench/internal/targets/null"
+	_ "github.com/tsbench/tsbench/internal/targets/sqlite"
 )
 
 func run(t *testing.T, args ...string) *summary.Summary {
@@ -20,18 +20,18 @@ func run(t *testing.T, args ...string) *summary.Summary {
 
 // runOn runs the configuration against driver d, or the one DB_SWITCH
 // names when d is nil.
-func runOn(t *testing.T, d *target.Driver, args ...string) *summary.Summary {
+func runOn(t *testing.T, d *targets.Driver, args ...string) *summary.Summary {
 	t.Helper()
 	c, err := config.FromArgs(args...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d == nil {
-		if d, err = target.Lookup(c.Target); err != nil {
+		if d, err = targets.Lookup(c.Target); err != nil {
 			t.Fatal(err)
 		}
 	}
-	r, err := New(c, d, target.Options{Database: "test", DataDir: t.TempDir()})
+	r, err := New(c, d, targets.Options{Database: "test", DataDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tsbench/tsbench/internal/target"
+	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -16,7 +16,7 @@ const shownSensors = 5
 // target cannot store: the server would refuse it only once the run has
 // started. The error names the sensors and the INSERT_DATATYPE_PROPORTION
 // that fits.
-func checkTypes(d *target.Driver, s *ts.Schema, proportion [6]int64) error {
+func checkTypes(d *targets.Driver, s *ts.Schema, proportion [6]int64) error {
 	var bad []string
 	types := map[ts.DataType]bool{}
 	for _, sn := range s.Sensors {
@@ -48,7 +48,7 @@ func checkTypes(d *target.Driver, s *ts.Schema, proportion [6]int64) error {
 
 // FitTypes is the proportion with the types the target cannot store left
 // out, or every type it stores alike when nothing would be left.
-func FitTypes(d *target.Driver, p [6]int64) [6]int64 {
+func FitTypes(d *targets.Driver, p [6]int64) [6]int64 {
 	var out [6]int64
 	left := int64(0)
 	for i, t := range ts.DataTypes {

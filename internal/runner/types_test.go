@@ -5,18 +5,18 @@ import (
 	"testing"
 
 	"github.com/tsbench/tsbench/internal/config"
-	"github.com/tsbench/tsbench/internal/target"
+	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
 // A type the target cannot store stops the run before anything is sent,
 // naming the sensors and the proportion that fits.
 func TestTypesCheckedBeforeTheRun(t *testing.T) {
-	numbers := &target.Driver{Name: "numbers", Caps: target.Capabilities{
+	numbers := &targets.Driver{Name: "numbers", Caps: targets.Capabilities{
 		Types: []ts.DataType{ts.Boolean, ts.Int32, ts.Int64, ts.Float, ts.Double}}}
-	doubles := &target.Driver{Name: "doubles", Caps: target.Capabilities{Types: []ts.DataType{ts.Double}}}
+	doubles := &targets.Driver{Name: "doubles", Caps: targets.Capabilities{Types: []ts.DataType{ts.Double}}}
 	cases := []struct {
-		driver *target.Driver
+		driver *targets.Driver
 		args   []string
 		want   []string // "" when the run may start
 	}{
@@ -31,7 +31,7 @@ func TestTypesCheckedBeforeTheRun(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = New(cfg, c.driver, target.Options{})
+		_, err = New(cfg, c.driver, targets.Options{})
 		if c.want == nil {
 			if err != nil {
 				t.Errorf("%s %v: %v", c.driver.Name, c.args, err)

@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tsbench/tsbench/internal/target"
-	"github.com/tsbench/tsbench/internal/target/mysql"
-	"github.com/tsbench/tsbench/internal/target/postgres"
+	"github.com/tsbench/tsbench/internal/targets"
+	"github.com/tsbench/tsbench/internal/targets/mysql"
+	"github.com/tsbench/tsbench/internal/targets/postgres"
 	"github.com/tsbench/tsbench/internal/testenv"
 )
 
@@ -113,13 +113,13 @@ func onServersDB(t *testing.T, name string, f func(ctx context.Context, t *testi
 
 // servers are the SQL servers of scripts/services this package runs on.
 var servers = []struct {
-	driver *target.Driver
+	driver *targets.Driver
 	addr   string
 }{{postgres.Driver, "127.0.0.1:5433"}, {mysql.Driver, "127.0.0.1:3307"}}
 
 // serverDB opens database name on the server at addr; it skips without
 // the server.
-func serverDB(tb testing.TB, driver *target.Driver, addr, name string) (context.Context, *sql.DB) {
+func serverDB(tb testing.TB, driver *targets.Driver, addr, name string) (context.Context, *sql.DB) {
 	tb.Helper()
 	conn, err := net.DialTimeout("tcp", addr, 2*time.Second)
 	if err != nil {
@@ -128,7 +128,7 @@ func serverDB(tb testing.TB, driver *target.Driver, addr, name string) (context.
 	conn.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	tb.Cleanup(cancel)
-	db, err := driver.SQL.Open(ctx, target.Options{Database: name})
+	db, err := driver.SQL.Open(ctx, targets.Options{Database: name})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/tsbench/tsbench/internal/summary"
-	"github.com/tsbench/tsbench/internal/target"
-	"github.com/tsbench/tsbench/internal/target/mysql"
-	"github.com/tsbench/tsbench/internal/target/postgres"
+	"github.com/tsbench/tsbench/internal/targets"
+	"github.com/tsbench/tsbench/internal/targets/mysql"
+	"github.com/tsbench/tsbench/internal/targets/postgres"
 	"github.com/tsbench/tsbench/internal/testenv"
 )
 
@@ -28,7 +28,7 @@ func TestOnServers(t *testing.T) { onServers(t, runOn) }
 // speaks a dialect of this package, in its database "test".
 func onServers(t *testing.T, f func(ctx context.Context, t *testing.T, db *sql.DB, dialect string)) {
 	for _, c := range []struct {
-		driver *target.Driver
+		driver *targets.Driver
 		addr   string
 	}{{postgres.Driver, "127.0.0.1:5433"}, {mysql.Driver, "127.0.0.1:3307"}} {
 		t.Run(c.driver.Name, func(t *testing.T) {
@@ -39,7 +39,7 @@ func onServers(t *testing.T, f func(ctx context.Context, t *testing.T, db *sql.D
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 			defer cancel()
-			db, err := c.driver.SQL.Open(ctx, target.Options{Database: "test"})
+			db, err := c.driver.SQL.Open(ctx, targets.Options{Database: "test"})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -34,7 +34,7 @@ import (
 
 	"github.com/tsbench/tsbench/internal/analytics"
 	"github.com/tsbench/tsbench/internal/gen"
-	"github.com/tsbench/tsbench/internal/target"
+	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/ts"
 	sparkjob "github.com/tsbench/tsbench/scripts/spark"
 )
@@ -182,7 +182,7 @@ func ResultTable(name string) string {
 // its Error set; the returned error says why the job as a whole could not
 // run (Spark missing, the job failed to start or died), with an Outcome,
 // carrying the same error, for every query that got no answer.
-func (e Engine) Run(ctx context.Context, targetName string, o target.Options, g *gen.Generator, rows int64, qs []ts.Analytic, runs int) ([]analytics.Outcome, error) {
+func (e Engine) Run(ctx context.Context, targetName string, o targets.Options, g *gen.Generator, rows int64, qs []ts.Analytic, runs int) ([]analytics.Outcome, error) {
 	runs = max(1, runs)
 	st, err := storeFor(targetName, o)
 	if err != nil {

@@ -14,10 +14,10 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/tsbench/tsbench/internal/gen"
 	"github.com/tsbench/tsbench/internal/scenario"
-	"github.com/tsbench/tsbench/internal/target"
-	_ "github.com/tsbench/tsbench/internal/target/mysql"
-	_ "github.com/tsbench/tsbench/internal/target/postgres"
-	"github.com/tsbench/tsbench/internal/target/targettest"
+	"github.com/tsbench/tsbench/internal/targets"
+	_ "github.com/tsbench/tsbench/internal/targets/mysql"
+	_ "github.com/tsbench/tsbench/internal/targets/postgres"
+	"github.com/tsbench/tsbench/internal/targets/targettest"
 	"github.com/tsbench/tsbench/internal/testenv"
 	"github.com/tsbench/tsbench/internal/ts"
 )
@@ -44,7 +44,7 @@ func TestMariaDB(t *testing.T) {
 	if _, err := db.ExecContext(ctx, "CREATE DATABASE IF NOT EXISTS "+testDB); err != nil {
 		t.Fatal(err)
 	}
-	runEngine(ctx, t, engine, "mysql", target.Options{Database: testDB})
+	runEngine(ctx, t, engine, "mysql", targets.Options{Database: testDB})
 }
 
 // The same against PostgreSQL (tags in JSONB, read by Spark as text).
@@ -67,7 +67,7 @@ func TestPostgres(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	runEngine(ctx, t, engine, "postgres", target.Options{Database: testDB})
+	runEngine(ctx, t, engine, "postgres", targets.Options{Database: testDB})
 }
 
 func requireSpark(t *testing.T) Engine {
@@ -81,7 +81,7 @@ func requireSpark(t *testing.T) Engine {
 
 // runEngine writes 20 devices x 50 events through the real target, then runs
 // das-events' analytics on Spark twice each and checks every answer.
-func runEngine(ctx context.Context, t *testing.T, e Engine, name string, o target.Options) {
+func runEngine(ctx context.Context, t *testing.T, e Engine, name string, o targets.Options) {
 	t.Helper()
 	qs := dasQueries(t)
 	const devices, rows = 20, 50
@@ -95,7 +95,7 @@ func runEngine(ctx context.Context, t *testing.T, e Engine, name string, o targe
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := target.Lookup(name)
+	d, err := targets.Lookup(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +187,7 @@ exit 3
 	if err := os.WriteFile(job, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	st, err := storeFor("mysql", target.Options{User: "bench", Password: secret, Database: "events"})
+	st, err := storeFor("mysql", targets.Options{User: "bench", Password: secret, Database: "events"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,7 +246,7 @@ exit 0
 // and Spark's log.
 func submitOnce(t *testing.T, e Engine) ([]jobLine, string) {
 	t.Helper()
-	st, err := storeFor("mysql", target.Options{Database: "events"})
+	st, err := storeFor("mysql", targets.Options{Database: "events"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 	"github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
-	"github.com/tsbench/tsbench/internal/target"
+	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -37,7 +37,7 @@ type store struct {
 }
 
 // storeFor is the event store of targetName reached with o.
-func storeFor(targetName string, o target.Options) (*store, error) {
+func storeFor(targetName string, o targets.Options) (*store, error) {
 	switch targetName {
 	case "mysql":
 		host, port := o.HostPort(mysqlPort)

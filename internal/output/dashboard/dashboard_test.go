@@ -17,8 +17,8 @@ import (
 	"github.com/tsbench/tsbench/internal/output/dashboard"
 	"github.com/tsbench/tsbench/internal/runner"
 	"github.com/tsbench/tsbench/internal/summary"
-	"github.com/tsbench/tsbench/internal/target"
-	_ "github.com/tsbench/tsbench/internal/target/null"
+	"github.com/tsbench/tsbench/internal/targets"
+	_ "github.com/tsbench/tsbench/internal/targets/null"
 	"github.com/tsbench/tsbench/internal/testenv"
 )
 
@@ -33,8 +33,8 @@ func runNull(t *testing.T, d time.Duration, dash *dashboard.Server) <-chan *summ
 	if err != nil {
 		t.Fatal(err)
 	}
-	drv, _ := target.Lookup("null")
-	r, err := runner.New(cfg, drv, target.Options{Database: "test", DataDir: t.TempDir()})
+	drv, _ := targets.Lookup("null")
+	r, err := runner.New(cfg, drv, targets.Options{Database: "test", DataDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 	"github.com/tsbench/tsbench/internal/output"
 	"github.com/tsbench/tsbench/internal/output/influxdb"
 	"github.com/tsbench/tsbench/internal/output/outputtest"
-	"github.com/tsbench/tsbench/internal/target/targettest"
+	"github.com/tsbench/tsbench/internal/targets/targettest"
 	"github.com/tsbench/tsbench/internal/testenv"
 )
 

@@ -16,8 +16,8 @@ import (
 	"github.com/tsbench/tsbench/internal/output"
 	"github.com/tsbench/tsbench/internal/runner"
 	"github.com/tsbench/tsbench/internal/summary"
-	"github.com/tsbench/tsbench/internal/target"
-	_ "github.com/tsbench/tsbench/internal/target/null" // the target of the runs
+	"github.com/tsbench/tsbench/internal/targets"
+	_ "github.com/tsbench/tsbench/internal/targets/null" // the target of the runs
 )
 
 // Labels gives a run's labels, with a run id of its own so that runs of
@@ -40,11 +40,11 @@ func Run(t testing.TB, d time.Duration, labels output.Labels, opts output.Option
 	if err != nil {
 		t.Fatal(err)
 	}
-	drv, err := target.Lookup("null")
+	drv, err := targets.Lookup("null")
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := runner.New(cfg, drv, target.Options{Database: "test", DataDir: t.TempDir()})
+	r, err := runner.New(cfg, drv, targets.Options{Database: "test", DataDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/tsbench/tsbench/internal/output"
 	"github.com/tsbench/tsbench/internal/output/outputtest"
 	"github.com/tsbench/tsbench/internal/output/promrw"
-	"github.com/tsbench/tsbench/internal/target/targettest"
+	"github.com/tsbench/tsbench/internal/targets/targettest"
 )
 
 // dashboardFile is the Grafana dashboard users import.

@@ -21,7 +21,7 @@ import (
 	"github.com/tsbench/tsbench/internal/output/outputtest"
 	"github.com/tsbench/tsbench/internal/output/promrw"
 	"github.com/tsbench/tsbench/internal/summary"
-	"github.com/tsbench/tsbench/internal/target/targettest"
+	"github.com/tsbench/tsbench/internal/targets/targettest"
 	"github.com/tsbench/tsbench/internal/testenv"
 )
 

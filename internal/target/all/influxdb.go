@@ -1,3 +1,0 @@
-package all
-
-import _ "github.com/tsbench/tsbench/internal/target/influxdb"

@@ -1,0 +1,64 @@
+package targets
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/tsbench/tsbench/internal/ts"
+)
+
+// Binding is the schema a target's connection learnt from Setup or Bind.
+//
+// Every target needs the schema before it can write or query, and every
+// target used to repeat the same preamble: fail when Setup or Bind has not
+// run, then find the batch's device in the schema and fail when it is not
+// there. A target holds a Binding instead, so that the check and its error
+// messages are written once.
+//
+// A Binding has no lock of its own: the target guards it with the lock that
+// guards the rest of its connection state, as it guarded its schema field.
+type Binding struct {
+	prefix string // "<target>: ", or empty
+	schema *ts.Schema
+}
+
+// NewBinding returns an unbound Binding whose errors start with
+// "<targetName>: ". With an empty targetName they carry no prefix, for a
+// target that wraps every error in its own name anyway.
+func NewBinding(targetName string) Binding {
+	b := Binding{}
+	if targetName != "" {
+		b.prefix = targetName + ": "
+	}
+	return b
+}
+
+// Set records the schema; Setup and Bind call it.
+func (b *Binding) Set(s *ts.Schema) { b.schema = s }
+
+// Schema returns the recorded schema, or an error saying that Setup or Bind
+// must run first.
+func (b *Binding) Schema() (*ts.Schema, error) {
+	if b.schema == nil {
+		return nil, errors.New(b.prefix + "no schema: call Setup or Bind first")
+	}
+	return b.schema, nil
+}
+
+// DevicePos returns the recorded schema and the position of d among its
+// devices (what ts.Schema.SeriesID takes), or an error when there is no
+// schema yet or d is not in it.
+func (b *Binding) DevicePos(d *ts.Device) (*ts.Schema, int, error) {
+	s, err := b.Schema()
+	if err != nil {
+		return nil, -1, err
+	}
+	if d == nil {
+		return nil, -1, errors.New(b.prefix + "no device given")
+	}
+	pos := s.DevicePos(d.Index)
+	if pos < 0 {
+		return nil, -1, fmt.Errorf("%sdevice %q (index %d) is not in the schema", b.prefix, d.Name, d.Index)
+	}
+	return s, pos, nil
+}

@@ -1,0 +1,68 @@
+package cassandra
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tsbench/tsbench/internal/targets"
+	"github.com/tsbench/tsbench/internal/targets/targettest"
+	"github.com/tsbench/tsbench/internal/testenv"
+)
+
+// The target connects over TLS as asked, against a Cassandra that takes TLS
+// connections only (scripts/services/cassandra.sh with the test's own
+// certificate): verified against the test's CA, unverified when insecure,
+// refused with another CA or another host name, with an error naming the
+// target and the certificate problem; and the conformance suite passes
+// over a verified connection.
+func TestTLS(t *testing.T) {
+	ca := testenv.StartCassandraTLS(t)
+	cases := append(targettest.TLSCases(ca, testenv.WriteCerts(t, t.TempDir())),
+		targettest.TLSCase{Name: "system CAs", TLS: targets.TLS{Mode: "on"}, Want: "certificate signed by unknown authority"})
+	targettest.RunTLS(t, cases, func(ctx context.Context, tls targets.TLS) (bool, error) {
+		tg, err := Driver.Open(ctx, targets.Options{Port: testenv.CassandraTLSPort, TLS: tls})
+		if err != nil {
+			t.Logf("%s: %v", tls.Mode, err)
+			if !strings.HasPrefix(err.Error(), "cassandra: connect to 127.0.0.1:9142: ") {
+				t.Errorf("the error does not name the target and its address: %v", err)
+			}
+			return false, err
+		}
+		defer tg.Close()
+		// The server's own view of its clients: every one of them (this
+		// session's) is encrypted.
+		iter := tg.(*Target).session.Query("SELECT ssl_enabled FROM system_views.clients").WithContext(ctx).Iter()
+		var ssl bool
+		n, all := 0, true
+		for iter.Scan(&ssl) {
+			n++
+			all = all && ssl
+		}
+		if err := iter.Close(); err != nil {
+			return false, err
+		}
+		return n > 0 && all, nil
+	})
+	t.Run("plaintext", func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		tg, err := Driver.Open(ctx, targets.Options{Port: testenv.CassandraTLSPort})
+		if err == nil {
+			tg.Close()
+			t.Fatal("a plaintext session to a TLS-only server started")
+		}
+	})
+	t.Run("conformance", func(t *testing.T) {
+		targettest.Run(t, targettest.Suite{Driver: Driver, Options: targets.Options{Database: "tsbench_conformance",
+			Port: testenv.CassandraTLSPort, TLS: targets.TLS{Mode: "on", CAFile: ca}}})
+	})
+}
+
+// TLS asked of the server without TLS (scripts/services' plain Cassandra)
+// is ErrNoTLS: tsbench does not fall back to plaintext.
+func TestTLSAskedOfPlainServer(t *testing.T) {
+	targettest.RequireServer(t, "cassandra", "127.0.0.1:9042")
+	targettest.CheckNoTLS(t, Driver, targets.Options{}, "")
+}

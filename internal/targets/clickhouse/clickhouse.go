@@ -1,0 +1,252 @@
+// Package clickhouse is the "clickhouse" target: ClickHouse over its HTTP
+// interface, tested on 18.16 (Debian's package, the only server the reachable
+// registries carry). Newer servers speak the same HTTP interface and SQL used
+// here; clickhouse-go v2 cannot talk to 18.16 (its native handshake hangs and
+// its HTTP mode sends settings 18.16 rejects), so this target writes plain
+// HTTP itself.
+//
+// Layout: one narrow table per database,
+//
+//	points(series UInt32, t Int64, v Nullable(Float64), s Nullable(String))
+//	ENGINE = ReplacingMergeTree() ORDER BY (series, t)
+//
+// ordered by series and time so that every query kind reads one contiguous
+// range per series; numbers share the Float64 column (INT64 exact below
+// 2^53), TEXT goes to s; timestamps are Int64 milliseconds (18.16 has no
+// DateTime64). ReplacingMergeTree keeps one row per (series, t) after merges,
+// and every read uses FINAL so that a rewritten point is counted and returned
+// once even before the merge.
+//
+// Writes POST the batch as TabSeparated rows built straight from the columns
+// into a reused buffer.
+package clickhouse
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/tsbench/tsbench/internal/targets"
+	"github.com/tsbench/tsbench/internal/targets/httpclient"
+	"github.com/tsbench/tsbench/internal/ts"
+)
+
+// DefaultPort is the HTTP port of scripts/services/clickhouse.sh.
+const DefaultPort = 8124
+
+// Driver registers the target.
+var Driver = &targets.Driver{
+	Name:        "clickhouse",
+	Aliases:     []string{"ClickHouse"},
+	Description: "ClickHouse over HTTP: ReplacingMergeTree ordered by series and time, TabSeparated inserts, reads with FINAL",
+	WritePaths:  []string{"http-tsv"},
+	Server:      "scripts/services/clickhouse.sh (ClickHouse 18.16 on 127.0.0.1:8124)",
+	// Sparse: one row per point, so an empty cell is a row not written.
+	Caps: targets.Capabilities{TLS: true, Types: ts.DataTypes, Queries: ts.QueryKinds, Sparse: true},
+	Open: open,
+}
+
+func init() { targets.Register(Driver) }
+
+// Target is one client's HTTP connection.
+type Target struct {
+	base   string
+	db     string
+	client *http.Client
+
+	mu      sync.Mutex
+	binding targets.Binding
+	buf     bytes.Buffer
+}
+
+func open(ctx context.Context, o targets.Options) (targets.Target, error) {
+	e, err := httpclient.NewEndpoint(o, DefaultPort)
+	if err != nil {
+		return nil, fmt.Errorf("clickhouse: %w", err)
+	}
+	// Basic authentication, which ClickHouse's HTTP interface takes; no
+	// user (or IoT-benchmark's default, root) is ClickHouse's default user.
+	e.Authorization = httpclient.UserAuth(o)
+	db := o.DatabaseOr("test")
+	t := &Target{base: e.Base + "/", db: db, client: e.Client(), binding: targets.NewBinding("clickhouse")}
+	if _, err := t.exec(ctx, "SELECT 1", nil); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// exec runs a statement; body, when given, is the data of an INSERT.
+func (t *Target) exec(ctx context.Context, query string, body io.Reader) ([]byte, error) {
+	u := t.base
+	if body != nil {
+		u += "?query=" + url.QueryEscape(query)
+	} else {
+		body = strings.NewReader(query)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, body)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := t.client.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("clickhouse: %s: %w", t.base, err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, fmt.Errorf("clickhouse: %s: read answer: %w", t.base, err)
+	}
+	if resp.StatusCode/100 != 2 {
+		return nil, fmt.Errorf("clickhouse: %s: %s: %s", t.base, resp.Status, strings.TrimSpace(string(data)))
+	}
+	return data, nil
+}
+
+func (t *Target) table() string { return "`" + t.db + "`.points" }
+
+// Setup creates the database and table (dropping the table first with reset).
+func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
+	if _, err := t.exec(ctx, "CREATE DATABASE IF NOT EXISTS `"+t.db+"`", nil); err != nil {
+		return err
+	}
+	if reset {
+		if _, err := t.exec(ctx, "DROP TABLE IF EXISTS "+t.table(), nil); err != nil {
+			return err
+		}
+	}
+	_, err := t.exec(ctx, "CREATE TABLE IF NOT EXISTS "+t.table()+
+		" (series UInt32, t Int64, v Nullable(Float64), s Nullable(String)) ENGINE = ReplacingMergeTree() ORDER BY (series, t)", nil)
+	if err != nil {
+		return err
+	}
+	return t.Bind(ctx, s)
+}
+
+// Bind remembers the schema.
+func (t *Target) Bind(_ context.Context, s *ts.Schema) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.binding.Set(s)
+	return nil
+}
+
+// Write inserts a batch as TabSeparated rows.
+func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s, pos, err := t.binding.DevicePos(b.Device)
+	if err != nil {
+		return err
+	}
+	t.buf.Reset()
+	appendTSV(&t.buf, s.SeriesID(pos, 0), b)
+	if t.buf.Len() == 0 {
+		return nil // a sparse batch without any value
+	}
+	if _, err := t.exec(ctx, "INSERT INTO "+t.table()+" FORMAT TabSeparated", bytes.NewReader(t.buf.Bytes())); err != nil {
+		return fmt.Errorf("write batch of %s: %w", b.Device.Name, err)
+	}
+	return nil
+}
+
+// appendTSV writes one row per point present: series, t, v (\N for TEXT), s (\N for
+// numbers), escaping backslash, tab and newline in text.
+func appendTSV(buf *bytes.Buffer, base int64, b *ts.Batch) {
+	var num [32]byte
+	var id [16]byte
+	sparse := b.Nulls > 0
+	for sn := range b.Columns {
+		c := &b.Columns[sn]
+		ids := strconv.AppendInt(id[:0], base+int64(sn), 10)
+		for i, tm := range b.Times {
+			if sparse && !c.Present(i) {
+				continue // an empty cell is no point: no row
+			}
+			buf.Write(ids)
+			buf.WriteByte('\t')
+			buf.Write(strconv.AppendInt(num[:0], tm, 10))
+			if c.Type == ts.Text {
+				buf.WriteString("\t\\N\t")
+				for _, ch := range []byte(c.Texts[i]) {
+					switch ch {
+					case '\\':
+						buf.WriteString(`\\`)
+					case '\t':
+						buf.WriteString(`\t`)
+					case '\n':
+						buf.WriteString(`\n`)
+					default:
+						buf.WriteByte(ch)
+					}
+				}
+				buf.WriteByte('\n')
+				continue
+			}
+			v, _ := c.Number(i)
+			buf.WriteByte('\t')
+			buf.Write(strconv.AppendFloat(num[:0], v, 'g', -1, 64))
+			buf.WriteString("\t\\N\n")
+		}
+	}
+}
+
+// ServerVersion implements targets.Versioner.
+func (t *Target) ServerVersion(ctx context.Context) (string, error) {
+	v, err := t.exec(ctx, "SELECT version()", nil)
+	if err != nil {
+		return "", err
+	}
+	return "ClickHouse " + strings.TrimSpace(string(v)), nil
+}
+
+// StorageBytes implements targets.Sizer from system.parts.
+func (t *Target) StorageBytes(ctx context.Context) (int64, error) {
+	v, err := t.exec(ctx, "SELECT sum(bytes_on_disk) FROM system.parts WHERE database = '"+t.db+"' AND table = 'points' AND active", nil)
+	if err != nil {
+		return 0, err
+	}
+	return strconv.ParseInt(strings.TrimSpace(string(v)), 10, 64)
+}
+
+// Close releases idle connections.
+func (t *Target) Close() error {
+	t.client.CloseIdleConnections()
+	return nil
+}
+
+// rows reads a TabSeparated answer of (time, value) lines.
+func rows(data []byte, add func(t int64, v float64, null bool)) error {
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 1<<20), 1<<30)
+	for sc.Scan() {
+		line := sc.Text()
+		i := strings.IndexByte(line, '\t')
+		if i < 0 {
+			return fmt.Errorf("clickhouse: unexpected answer line %q", line)
+		}
+		tm, err := strconv.ParseInt(line[:i], 10, 64)
+		if err != nil {
+			return fmt.Errorf("clickhouse: time %q: %w", line[:i], err)
+		}
+		if line[i+1:] == `\N` {
+			add(tm, 0, true)
+			continue
+		}
+		v, err := strconv.ParseFloat(line[i+1:], 64)
+		if err != nil {
+			return fmt.Errorf("clickhouse: value %q: %w", line[i+1:], err)
+		}
+		add(tm, v, false)
+	}
+	return sc.Err()
+}
+
+// Reconnects counts the HTTP connections re-opened (targets.Reconnector).
+func (t *Target) Reconnects() int64 { return httpclient.Reconnects(t.client) }

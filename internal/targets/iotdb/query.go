@@ -1,0 +1,278 @@
+package iotdb
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/apache/iotdb-client-go/v2/client"
+	"github.com/tsbench/tsbench/internal/targets"
+	"github.com/tsbench/tsbench/internal/ts"
+)
+
+// Query runs one of Q1..Q10 (see ts.Query for the semantics).
+func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s, err := t.binding.Schema()
+	if err != nil {
+		return ts.Result{}, err
+	}
+	var devs []string
+	for _, d := range q.Devices {
+		if pos := s.DevicePos(d.Index); pos >= 0 {
+			devs = append(devs, t.paths[pos])
+		}
+	}
+	var total ts.Result
+	if q.Kind.HasValueFilter() {
+		// One statement per series: a filter on s_1 over several devices
+		// would keep only times where every device passes.
+		for _, d := range devs {
+			for _, sn := range q.Sensors {
+				r, err := t.run(ctx, statement(s, q, []string{d}, []int{sn}), q)
+				if err != nil {
+					return ts.Result{}, err
+				}
+				total.Merge(r, q.Kind.Descending())
+			}
+		}
+	} else {
+		if total, err = t.run(ctx, statement(s, q, devs, q.Sensors), q); err != nil {
+			return ts.Result{}, err
+		}
+	}
+	if q.Kind.Aggregates() || q.Kind == ts.LatestPoint {
+		total.First, total.Last = 0, 0
+	}
+	return total, nil
+}
+
+// statement translates a query for the given device paths and sensors.
+func statement(s *ts.Schema, q *ts.Query, devs []string, sensors []int) string {
+	names := make([]string, len(sensors))
+	for i, sn := range sensors {
+		names[i] = s.Sensors[sn].Name
+	}
+	from := " FROM " + strings.Join(devs, ", ")
+	ms := func(v int64) string { return strconv.FormatInt(v, 10) }
+	rng := " WHERE time >= " + ms(q.Start) + " AND time < " + ms(q.End)
+	val := ""
+	if q.Kind.HasValueFilter() {
+		lower := strconv.FormatFloat(q.Lower, 'f', -1, 64)
+		if typ := s.Sensors[sensors[0]].Type; typ == ts.Int32 || typ == ts.Int64 {
+			// IoTDB will not compare an integer with 20.5; for integers
+			// v > 20.5 is exactly v > 20.
+			lower = strconv.FormatFloat(math.Floor(q.Lower), 'f', 0, 64)
+		}
+		val = names[0] + " > " + lower
+	}
+	switch q.Kind {
+	case ts.PrecisePoint:
+		return "SELECT " + strings.Join(names, ", ") + from + " WHERE time = " + ms(q.Start)
+	case ts.TimeRange:
+		return "SELECT " + strings.Join(names, ", ") + from + rng
+	case ts.RangeQueryDesc:
+		return "SELECT " + strings.Join(names, ", ") + from + rng + " ORDER BY TIME DESC"
+	case ts.ValueRange:
+		return "SELECT " + strings.Join(names, ", ") + from + rng + " AND " + val
+	case ts.ValueRangeQueryDesc:
+		return "SELECT " + strings.Join(names, ", ") + from + rng + " AND " + val + " ORDER BY TIME DESC"
+	case ts.LatestPoint:
+		return "SELECT LAST " + strings.Join(names, ", ") + from
+	}
+	aggs := make([]string, len(names))
+	for i, n := range names {
+		aggs[i] = aggFunc(q.Agg) + "(" + n + ")"
+	}
+	sel := "SELECT " + strings.Join(aggs, ", ") + from
+	switch q.Kind {
+	case ts.AggRange:
+		return sel + rng
+	case ts.AggValue:
+		return sel + " WHERE " + val
+	case ts.AggRangeValue:
+		return sel + rng + " AND " + val
+	}
+	return sel + " GROUP BY ([" + ms(q.Start) + ", " + ms(q.End) + "), " + ms(max(q.Bucket, 1)) + "ms)"
+}
+
+func aggFunc(a ts.Aggregate) string {
+	return [...]string{"count", "sum", "avg", "min_value", "max_value"}[a]
+}
+
+// run executes a statement and adds up its non-null values. Aggregates drop
+// zero counts and nulls: series or buckets without points.
+func (t *Target) run(ctx context.Context, sql string, q *ts.Query) (ts.Result, error) {
+	ds, err := t.session.ExecuteStatementWithContext(ctx, sql)
+	if err != nil {
+		return ts.Result{}, t.wrap(q.Kind.String()+": "+sql, err)
+	}
+	defer ds.Close()
+	cols := ds.GetColumnNames()
+	var res ts.Result
+	for {
+		ok, err := ds.Next()
+		if err != nil {
+			return ts.Result{}, t.wrap(q.Kind.String(), err)
+		}
+		if !ok {
+			break
+		}
+		tm := int64(0)
+		if len(cols) > 0 && cols[0] == "Time" {
+			tm = ds.GetCurrentRowTime().UnixMilli()
+		}
+		if q.Kind == ts.LatestPoint {
+			v, err := ds.GetString("Value")
+			if err != nil {
+				return ts.Result{}, t.wrap(q.Kind.String(), err)
+			}
+			typ, err := ds.GetString("DataType")
+			if err != nil {
+				return ts.Result{}, t.wrap(q.Kind.String(), err)
+			}
+			res.Add(0, parse(v, typ))
+			continue
+		}
+		for _, c := range cols {
+			if c == "Time" {
+				continue
+			}
+			v, err := ds.GetObject(c)
+			if err != nil {
+				return ts.Result{}, t.wrap(q.Kind.String(), err)
+			}
+			x, ok := number(v)
+			if !ok || (q.Kind.Aggregates() && q.Agg == ts.Count && x == 0) {
+				continue
+			}
+			res.Add(tm, x)
+		}
+	}
+	return res, nil
+}
+
+// number reads a result value as targets.Number does; a nil *client.Binary
+// (a text column's NULL) is NULL too.
+func number(v any) (float64, bool) {
+	if b, isText := v.(*client.Binary); isText && b == nil {
+		return 0, false
+	}
+	return targets.Number(v)
+}
+
+// parse reads a LAST query's value column, always text, as the type its
+// DataType column names: a FLOAT's text ("20.29") stands for the nearest
+// float32, which the table holds and every other query returns
+// (20.290000915...), not for the float64 20.29.
+func parse(v, dataType string) float64 {
+	switch v {
+	case "true":
+		return 1
+	case "false":
+		return 0
+	}
+	bits := 64
+	if dataType == "FLOAT" {
+		bits = 32
+	}
+	f, err := strconv.ParseFloat(v, bits)
+	if err != nil {
+		return 0 // a TEXT value
+	}
+	return f
+}
+
+// Count adds up count(*) over every series of the selected devices.
+func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s, err := t.binding.Schema()
+	if err != nil {
+		return 0, err
+	}
+	var from []string
+	if len(r.Devices) > 0 {
+		for _, d := range r.Devices {
+			if pos := s.DevicePos(d.Index); pos >= 0 {
+				from = append(from, t.paths[pos])
+			}
+		}
+	} else {
+		from = []string{t.root() + ".**"}
+	}
+	// One count over tens of thousands of series (CRRC: 100 devices x 300
+	// sensors) exceeds the DataNode's query memory. Count at most
+	// countSeriesPerQuery series per statement, and fewer devices again when
+	// the server still says it lacks memory.
+	per := max(1, countSeriesPerQuery/max(1, len(s.Sensors)))
+	return countInChunks(from, per, func(paths []string) (int64, error) { return t.countPaths(ctx, paths, r) })
+}
+
+// countInChunks adds up count over consecutive chunks of at most per paths,
+// halving the chunk while count fails for want of server memory.
+func countInChunks(from []string, per int, count func(paths []string) (int64, error)) (int64, error) {
+	var n int64
+	for len(from) > 0 {
+		k := min(per, len(from))
+		c, err := count(from[:k])
+		if err != nil && k > 1 && isOutOfMemory(err) {
+			per = k / 2
+			continue
+		}
+		if err != nil {
+			return 0, err
+		}
+		n += c
+		from = from[k:]
+	}
+	return n, nil
+}
+
+// isOutOfMemory reports IoTDB's "not enough memory to execute current
+// fragment instance" (status 719).
+func isOutOfMemory(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "error code: 719") || strings.Contains(msg, "not enough memory")
+}
+
+// countSeriesPerQuery bounds the series one count statement covers.
+const countSeriesPerQuery = 1000
+
+// countPaths counts the points of the devices (or path patterns) in from.
+func (t *Target) countPaths(ctx context.Context, from []string, r ts.CountRange) (int64, error) {
+	sql := "SELECT count(*) FROM " + strings.Join(from, ", ")
+	if r.End > r.Start {
+		sql += fmt.Sprintf(" WHERE time >= %d AND time < %d", r.Start, r.End)
+	}
+	ds, err := t.session.ExecuteStatementWithContext(ctx, sql)
+	if err != nil {
+		return 0, t.wrap("count", err)
+	}
+	defer ds.Close()
+	var n int64
+	for {
+		ok, err := ds.Next()
+		if err != nil {
+			return 0, t.wrap("count", err)
+		}
+		if !ok {
+			break
+		}
+		for _, c := range ds.GetColumnNames() {
+			if c == "Time" {
+				continue
+			}
+			v, err := ds.GetObject(c)
+			if err != nil {
+				return 0, t.wrap("count", err)
+			}
+			x, _ := number(v)
+			n += int64(x)
+		}
+	}
+	return n, nil
+}

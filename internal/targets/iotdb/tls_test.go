@@ -1,0 +1,75 @@
+package iotdb
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tsbench/tsbench/internal/targets"
+	"github.com/tsbench/tsbench/internal/targets/targettest"
+	"github.com/tsbench/tsbench/internal/testenv"
+)
+
+// The target connects over TLS as asked, against an IoTDB whose client RPC
+// port takes TLS only (scripts/services/iotdb.sh with enable_thrift_ssl and
+// a key store made from the test's certificate): verified against the
+// test's CA, unverified when insecure, refused with another CA or another
+// host name, with an error naming the target and the certificate problem;
+// a plaintext session is refused by that port; and the conformance suite
+// passes over a verified connection.
+func TestTLS(t *testing.T) {
+	ca := testenv.StartIoTDBTLS(t)
+	addr := "127.0.0.1:" + strconv.Itoa(testenv.IoTDBTLSPort)
+	t.Run("plaintext", func(t *testing.T) {
+		// The port takes nothing but TLS: what the cases below connect to
+		// is encrypted when a session opens.
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		tg, err := Driver.Open(ctx, targets.Options{Port: testenv.IoTDBTLSPort})
+		if err == nil {
+			tg.Close()
+			t.Fatal("a plaintext session to a TLS-only port opened")
+		}
+	})
+	otherCA := testenv.WriteCerts(t, t.TempDir())
+	// IoT-benchmark's USE_SSL with TRUST_STORE_PATH and TRUST_STORE_PWD: a
+	// Java trust store, JKS or PKCS#12, as keytool makes them.
+	const storePwd = "trust-store-pw"
+	cases := append(targettest.TLSCases(ca, otherCA),
+		targettest.TLSCase{Name: "system CAs", TLS: targets.TLS{Mode: "on"}, Want: "certificate signed by unknown authority"},
+		targettest.TLSCase{Name: "JKS trust store", TLS: targets.TLS{Mode: "on",
+			TrustStore: testenv.WriteTrustStore(t, ca, "JKS", storePwd), TrustStorePassword: storePwd}},
+		targettest.TLSCase{Name: "PKCS12 trust store of another CA", TLS: targets.TLS{Mode: "on",
+			TrustStore: testenv.WriteTrustStore(t, otherCA, "PKCS12", storePwd), TrustStorePassword: storePwd},
+			Want: "certificate signed by unknown authority"},
+		targettest.TLSCase{Name: "SSL_PROTOCOL TLSv1.2", TLS: targets.TLS{Mode: "on", CAFile: ca, Protocol: "TLSv1.2"}})
+	targettest.RunTLS(t, cases, func(ctx context.Context, tls targets.TLS) (bool, error) {
+		tg, err := Driver.Open(ctx, targets.Options{Port: testenv.IoTDBTLSPort, TLS: tls})
+		if err != nil {
+			t.Logf("%s: %v", tls.Mode, err)
+			if !strings.HasPrefix(err.Error(), "iotdb: connect to "+addr+" as root: ") {
+				t.Errorf("the error does not name the target and its address: %v", err)
+			}
+			return false, err
+		}
+		defer tg.Close()
+		v, err := tg.(*Target).ServerVersion(ctx)
+		if err == nil && v == "" {
+			t.Error("an empty server version")
+		}
+		return err == nil, err
+	})
+	t.Run("conformance", func(t *testing.T) {
+		targettest.Run(t, targettest.Suite{Driver: Driver, Options: targets.Options{Database: "conformance",
+			Port: testenv.IoTDBTLSPort, TLS: targets.TLS{Mode: "on", CAFile: ca}}})
+	})
+}
+
+// TLS asked of the server without TLS (scripts/services' plain IoTDB) is
+// ErrNoTLS: tsbench does not fall back to plaintext.
+func TestTLSAskedOfPlainServer(t *testing.T) {
+	targettest.RequireServer(t, "iotdb", "127.0.0.1:6667")
+	targettest.CheckNoTLS(t, Driver, targets.Options{}, "")
+}

@@ -1,0 +1,357 @@
+// Package mysql is the "mysql" target: MySQL and MariaDB through
+// go-sql-driver/mysql (tested on MariaDB 10.11), one connection per client.
+//
+// # Layout
+//
+// The same narrow design as the postgres target, for the same reasons (any
+// sensor count — MySQL allows 4,096 columns per table — one clustered index
+// serving every query kind):
+//
+//	CREATE TABLE points (series INT NOT NULL, t BIGINT NOT NULL, v DOUBLE NULL,
+//	    s TEXT NULL, PRIMARY KEY (series, t)) ENGINE=InnoDB
+//
+// InnoDB clusters rows by the primary key, so a series' points are stored
+// together in time order. Metadata tables series and devices (tags as JSON
+// text) name every series and device.
+//
+// # Writes
+//
+// write_path=insert (default): multi-row INSERT ... ON DUPLICATE KEY UPDATE,
+// prepared once per statement size. write_path=load: LOAD DATA LOCAL INFILE
+// ... REPLACE, streaming the batch as tab-separated text from memory (the
+// server must allow local_infile). Both replace a rewritten point.
+package mysql
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+	"github.com/tsbench/tsbench/internal/targets"
+	"github.com/tsbench/tsbench/internal/ts"
+)
+
+// DefaultPort is where scripts/services/mariadb.sh starts the server.
+const DefaultPort = 3307
+
+// Driver registers the target.
+var Driver = &targets.Driver{
+	Name:        "mysql",
+	Aliases:     []string{"MySQL", "MariaDB"},
+	Description: "MySQL/MariaDB: narrow InnoDB table, multi-row INSERT or LOAD DATA LOCAL INFILE with replace",
+	WritePaths:  []string{"insert", "load"},
+	Server:      "scripts/services/mariadb.sh (MariaDB 10.11 on 127.0.0.1:3307)",
+	// Sparse: one row per point, so an empty cell is a row not written.
+	Caps:    targets.Capabilities{TLS: true, Types: ts.DataTypes, Queries: ts.QueryKinds, Sparse: true},
+	Options: []targets.Option{{Name: "write_path", Values: []string{"insert", "load"}}},
+	Open:    open,
+	SQL:     &targets.SQLAccess{Dialect: "mysql", Open: openSQL},
+}
+
+func init() { targets.Register(Driver) }
+
+// Target is one client's connection.
+type Target struct {
+	db        *sql.DB
+	conn      *targets.CountingConnector // db's: re-opened connections counted
+	addr      string
+	writePath string
+	reader    string // LOAD DATA reader name, unique per Target
+
+	mu      sync.Mutex
+	binding targets.Binding
+	stmts   map[int]*sql.Stmt // INSERT statements by row count
+	args    []any
+	load    loadBuffer
+}
+
+var readerSeq struct {
+	sync.Mutex
+	n int
+}
+
+// connConfig is the driver configuration of o: HOST, PORT, USERNAME,
+// PASSWORD and DB_NAME (IoT-benchmark's root/root means no password), and
+// TLS as asked (TLS and TLS_* keys): the driver then never falls back to
+// plaintext.
+func connConfig(o targets.Options) (*mysql.Config, error) {
+	host, port := o.HostPort(DefaultPort)
+	user := o.User
+	if user == "" {
+		user = "root"
+	}
+	cfg := mysql.NewConfig()
+	cfg.Net, cfg.Addr, cfg.User, cfg.DBName = "tcp", net.JoinHostPort(host, strconv.Itoa(port)), user, o.DatabaseOr("test")
+	if o.Password != "" && !(user == "root" && o.Password == "root") { // IoT-benchmark's default credentials
+		cfg.Passwd = o.Password
+	}
+	cfg.AllowAllFiles = false
+	cfg.Timeout, cfg.ReadTimeout, cfg.WriteTimeout = 10*time.Second, 10*time.Minute, 10*time.Minute
+	cfg.InterpolateParams = false
+	tlsCfg, err := o.TLS.Config(host)
+	if err != nil {
+		return nil, fmt.Errorf("mysql: %s: %w", cfg.Addr, err)
+	}
+	cfg.TLS = tlsCfg
+	return cfg, nil
+}
+
+// openSQL is the database/sql handle of SQLAccess (TPC-C).
+func openSQL(ctx context.Context, o targets.Options) (*sql.DB, error) {
+	cfg, err := connConfig(o)
+	if err != nil {
+		return nil, err
+	}
+	// Transactions read dates back, and send each statement once: with
+	// server-side prepared statements every statement would take three
+	// round trips (prepare, execute, close).
+	cfg.ParseTime, cfg.InterpolateParams = true, true
+	conn, err := mysql.NewConnector(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("mysql: %s: %w", cfg.Addr, err)
+	}
+	db := sql.OpenDB(conn)
+	if err := pingCreating(ctx, db, cfg); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+func open(ctx context.Context, o targets.Options) (targets.Target, error) {
+	cfg, err := connConfig(o)
+	if err != nil {
+		return nil, err
+	}
+	path := o.Extra["write_path"]
+	switch path {
+	case "", "insert":
+		path = "insert"
+	case "load":
+	default:
+		return nil, fmt.Errorf("mysql: target option write_path = %q: allowed: insert, load", path)
+	}
+	mc, err := mysql.NewConnector(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("mysql: %s: %w", cfg.Addr, err)
+	}
+	conn := &targets.CountingConnector{Connector: mc}
+	sdb := sql.OpenDB(conn)
+	sdb.SetMaxOpenConns(1)
+	sdb.SetMaxIdleConns(1)
+	if err := pingCreating(ctx, sdb, cfg); err != nil {
+		sdb.Close()
+		return nil, err
+	}
+	readerSeq.Lock()
+	readerSeq.n++
+	name := fmt.Sprintf("tsbench%d", readerSeq.n)
+	readerSeq.Unlock()
+	t := &Target{db: sdb, conn: conn, addr: cfg.Addr, writePath: path, reader: name, stmts: map[int]*sql.Stmt{},
+		binding: targets.NewBinding("mysql")}
+	if path == "load" {
+		mysql.RegisterReaderHandler(name, t.load.reader)
+	}
+	return t, nil
+}
+
+// pingCreating connects db, creating cfg's database first when the server
+// says it does not exist: a benchmark run with DB_NAME=crashdb should not
+// need a CREATE DATABASE of its own beforehand.
+func pingCreating(ctx context.Context, db *sql.DB, cfg *mysql.Config) error {
+	err := db.PingContext(ctx)
+	if isError(err, errBadDB) {
+		if err := createDatabase(ctx, cfg); err != nil {
+			return err
+		}
+		err = db.PingContext(ctx)
+	}
+	switch {
+	case errors.Is(err, mysql.ErrNoTLS):
+		return fmt.Errorf("mysql: %s: %w", cfg.Addr, targets.ErrNoTLS)
+	case err != nil:
+		return fmt.Errorf("mysql: connect to %s as %s: %w", cfg.Addr, cfg.User, err)
+	}
+	return nil
+}
+
+// Server error numbers.
+const (
+	errBadDB = 1049 // ER_BAD_DB_ERROR: unknown database
+)
+
+func isError(err error, number uint16) bool {
+	var me *mysql.MySQLError
+	return errors.As(err, &me) && me.Number == number
+}
+
+// createDatabase creates cfg's database over a connection to no database.
+// IF NOT EXISTS: another client of the same run may create it first. When
+// the user may not, the error names the database and the command that does.
+func createDatabase(ctx context.Context, cfg *mysql.Config) error {
+	ncfg := cfg.Clone()
+	ncfg.DBName = ""
+	conn, err := mysql.NewConnector(ncfg)
+	if err != nil {
+		return createRefused(cfg, err)
+	}
+	db := sql.OpenDB(conn)
+	defer db.Close()
+	if _, err := db.ExecContext(ctx, "CREATE DATABASE IF NOT EXISTS "+quoteIdent(cfg.DBName)); err != nil {
+		return createRefused(cfg, err)
+	}
+	return nil
+}
+
+// createRefused says that cfg's database is missing and could not be
+// created, and how a user who may (root, say) creates it.
+func createRefused(cfg *mysql.Config, err error) error {
+	host, port, _ := net.SplitHostPort(cfg.Addr)
+	sqlText := "CREATE DATABASE " + quoteIdent(cfg.DBName)
+	return fmt.Errorf("mysql: database %q does not exist at %s and user %s could not create it (%w); create it with: mysql -h %s -P %s -u root -p -e %s",
+		cfg.DBName, cfg.Addr, cfg.User, err, host, port, shellQuote(sqlText))
+}
+
+// quoteIdent quotes a MySQL identifier (backticks, doubled inside).
+func quoteIdent(s string) string { return "`" + strings.ReplaceAll(s, "`", "``") + "`" }
+
+var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_.,:/@%+=-]+$`)
+
+// shellQuote makes s one word for a POSIX shell, so that the command in an
+// error can be pasted as it is.
+func shellQuote(s string) string {
+	if shellSafe.MatchString(s) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// Reconnects counts the connections database/sql re-opened
+// (targets.Reconnector).
+func (t *Target) Reconnects() int64 { return t.conn.Reconnects() }
+
+func (t *Target) wrap(what string, err error) error {
+	return fmt.Errorf("mysql: %s at %s: %w", what, t.addr, err)
+}
+
+var ddl = []string{
+	`CREATE TABLE IF NOT EXISTS points (series INT NOT NULL, t BIGINT NOT NULL, v DOUBLE NULL, s TEXT NULL,
+		PRIMARY KEY (series, t)) ENGINE=InnoDB`,
+	`CREATE TABLE IF NOT EXISTS series (id INT PRIMARY KEY, device VARCHAR(255) NOT NULL, device_index INT NOT NULL,
+		sensor VARCHAR(255) NOT NULL, type VARCHAR(16) NOT NULL, grp VARCHAR(255) NOT NULL, KEY (sensor)) ENGINE=InnoDB`,
+	`CREATE TABLE IF NOT EXISTS devices (name VARCHAR(255) PRIMARY KEY, idx INT NOT NULL, grp VARCHAR(255) NOT NULL,
+		tags TEXT NOT NULL) ENGINE=InnoDB`,
+}
+
+// Setup creates the tables (dropping them first with reset) and records the
+// series and devices.
+func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if reset {
+		if _, err := t.db.ExecContext(ctx, "DROP TABLE IF EXISTS points, series, devices"); err != nil {
+			return t.wrap("drop tables", err)
+		}
+	}
+	for _, q := range ddl {
+		if _, err := t.db.ExecContext(ctx, q); err != nil {
+			return t.wrap("create tables", err)
+		}
+	}
+	if err := t.insertMetadata(ctx, s); err != nil {
+		return err
+	}
+	t.binding.Set(s)
+	return nil
+}
+
+func (t *Target) insertMetadata(ctx context.Context, s *ts.Schema) error {
+	tx, err := t.db.BeginTx(ctx, nil)
+	if err != nil {
+		return t.wrap("record series", err)
+	}
+	defer tx.Rollback() //nolint:errcheck
+	for pos, d := range s.Devices {
+		tags := map[string]string{}
+		for _, tg := range d.Tags {
+			tags[tg.Key] = tg.Value
+		}
+		tj, _ := json.Marshal(tags)
+		grp := ""
+		if d.Group < len(s.Groups) {
+			grp = s.Groups[d.Group]
+		}
+		if _, err := tx.ExecContext(ctx, "REPLACE INTO devices (name, idx, grp, tags) VALUES (?, ?, ?, ?)",
+			d.Name, d.Index, grp, string(tj)); err != nil {
+			return t.wrap("record devices", err)
+		}
+		var args []any
+		q := "REPLACE INTO series (id, device, device_index, sensor, type, grp) VALUES "
+		for i, sn := range s.Sensors {
+			if i > 0 {
+				q += ","
+			}
+			q += "(?,?,?,?,?,?)"
+			args = append(args, s.SeriesID(pos, i), d.Name, d.Index, sn.Name, sn.Type.String(), grp)
+		}
+		if _, err := tx.ExecContext(ctx, q, args...); err != nil {
+			return t.wrap("record series", err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return t.wrap("record series", err)
+	}
+	return nil
+}
+
+// Bind prepares a connection that did not run Setup.
+func (t *Target) Bind(ctx context.Context, s *ts.Schema) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.binding.Set(s)
+	return nil
+}
+
+// ServerVersion implements targets.Versioner.
+func (t *Target) ServerVersion(ctx context.Context) (string, error) {
+	var v string
+	if err := t.db.QueryRowContext(ctx, "SELECT VERSION()").Scan(&v); err != nil {
+		return "", t.wrap("server version", err)
+	}
+	return v, nil
+}
+
+// StorageBytes implements targets.Sizer from information_schema, after
+// ANALYZE TABLE refreshes InnoDB's estimates (they lag otherwise).
+func (t *Target) StorageBytes(ctx context.Context) (int64, error) {
+	if _, err := t.db.ExecContext(ctx, "ANALYZE TABLE points"); err != nil {
+		return 0, t.wrap("analyze", err)
+	}
+	var n sql.NullInt64
+	err := t.db.QueryRowContext(ctx, `SELECT data_length + index_length FROM information_schema.TABLES
+		WHERE table_schema = DATABASE() AND table_name = 'points'`).Scan(&n)
+	if err != nil {
+		return 0, t.wrap("table size", err)
+	}
+	return n.Int64, nil
+}
+
+// Close ends the connection.
+func (t *Target) Close() error {
+	if t.writePath == "load" {
+		mysql.DeregisterReaderHandler(t.reader)
+	}
+	for _, st := range t.stmts {
+		st.Close()
+	}
+	return t.db.Close()
+}

@@ -1,0 +1,71 @@
+// Package null is the "null" target: it accepts every batch and keeps
+// nothing. A run against it measures the cost of tsbench itself (data
+// generation, pacing, recording) with no database in the way, which is what
+// IoT-benchmark's FakeDB does; the report can then show how far the tool is
+// from being the bottleneck of a real run.
+//
+// Write does no work and allocates nothing. Query returns an empty Result,
+// because there is no data to answer from. Count cannot tell how many points
+// are stored (none are), so it returns an error wrapping
+// targets.ErrUnsupported: a verification against the null target is reported
+// as unsupported instead of failing or, worse, passing.
+package null
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/tsbench/tsbench/internal/targets"
+	"github.com/tsbench/tsbench/internal/ts"
+)
+
+// Driver is the registered description of the null target.
+var Driver = &targets.Driver{
+	Name:        "null",
+	Aliases:     []string{"FakeDB", "NullDB", "null"},
+	Description: "accepts every batch and keeps nothing: measures the cost of the tool itself",
+	WritePaths:  []string{"discard"},
+	Server:      "none (keeps nothing; measures the tool itself)",
+	Caps: targets.Capabilities{
+		Types:   append([]ts.DataType(nil), ts.DataTypes...),
+		Queries: append([]ts.QueryKind(nil), ts.QueryKinds...),
+	},
+	Open: func(ctx context.Context, o targets.Options) (targets.Target, error) {
+		return &Target{}, nil
+	},
+}
+
+func init() { targets.Register(Driver) }
+
+// errCount is built once so that Count does not allocate either.
+var errCount = fmt.Errorf("null: stores nothing, cannot count: %w", targets.ErrUnsupported)
+
+// Target is one client's connection to nowhere.
+type Target struct{}
+
+var (
+	_ targets.Target = (*Target)(nil)
+	_ targets.Binder = (*Target)(nil)
+)
+
+// Setup has nothing to create.
+func (*Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error { return ctx.Err() }
+
+// Bind has nothing to learn.
+func (*Target) Bind(ctx context.Context, s *ts.Schema) error { return ctx.Err() }
+
+// Write acknowledges the batch at once. It only honours cancellation, so that
+// a cancelled run stops here as it would against a real database.
+func (*Target) Write(ctx context.Context, b *ts.Batch) error { return ctx.Err() }
+
+// Query returns an empty result: there is no data.
+func (*Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
+	return ts.Result{}, ctx.Err()
+}
+
+// Count returns -1 and an error wrapping targets.ErrUnsupported: nothing is
+// stored, so verification cannot be done against this target.
+func (*Target) Count(ctx context.Context, r ts.CountRange) (int64, error) { return -1, errCount }
+
+// Close has nothing to release.
+func (*Target) Close() error { return nil }

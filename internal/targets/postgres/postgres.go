@@ -1,0 +1,544 @@
+// Package postgres is the "postgres" target: PostgreSQL (and engines that
+// speak its wire protocol) through pgx, one connection per benchmark client.
+//
+// # Layout
+//
+// One narrow table holds every point:
+//
+//	CREATE TABLE points (
+//	    series INTEGER NOT NULL,          -- Schema.SeriesID(device position, sensor)
+//	    t      BIGINT  NOT NULL,          -- milliseconds since the epoch
+//	    v      DOUBLE PRECISION,          -- BOOLEAN (0/1), INT32, INT64, FLOAT, DOUBLE
+//	    s      TEXT,                      -- TEXT values
+//	    PRIMARY KEY (series, t))
+//
+// Narrow, because it handles any number of sensors (PostgreSQL allows 1,600
+// columns; seed 002's trains have 3,000 sensors) and any type mix with one
+// index that serves every query kind as a range scan (series, then time).
+// Numbers share one DOUBLE PRECISION column so that value filters and
+// aggregates need no per-type branches; INT64 values are exact up to 2^53,
+// which covers what the generator produces. Timestamps are BIGINT
+// milliseconds: exact, cheap to bucket for Q7 ((t - start) / bucket), and
+// accepted by TimescaleDB as an integer time column.
+//
+// # Writes
+//
+// write_path=insert (default): prepared multi-row INSERT ... ON CONFLICT DO
+// UPDATE. write_path=copy: binary COPY into a per-connection temporary
+// staging table, then one INSERT ... SELECT ... ON CONFLICT DO UPDATE into
+// points, in one transaction — COPY cannot upsert by itself, and a benchmark
+// must not store a rewritten point twice. Measured on PostgreSQL 15 with one
+// client (BenchmarkWritePath), INSERT moved about 1.2x the points per second
+// of COPY plus the staging upsert, while COPY took half the client CPU; hence
+// INSERT by default.
+//
+// Metadata tables series(id, device, device_index, sensor, type, grp) and
+// devices(name, idx, grp, tags JSONB) name every series and device.
+//
+// PostgreSQL-specific SQL: ON CONFLICT, JSONB tag access (analytics only),
+// = ANY($1) array parameters, TEMPORARY ... ON COMMIT DELETE ROWS. The rest
+// is standard SQL.
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/tsbench/tsbench/internal/targets"
+	"github.com/tsbench/tsbench/internal/targets/pgwire"
+	"github.com/tsbench/tsbench/internal/ts"
+)
+
+// Default ports of scripts/services/postgres.sh and timescaledb.sh.
+const (
+	DefaultPort          = 5433
+	DefaultTimescalePort = 5434
+)
+
+// Driver registers the target.
+// options are the target options of both drivers: the write path and the
+// table layout.
+var options = []targets.Option{
+	{Name: "write_path", Values: []string{"insert", "copy"}},
+	{Name: "layout", Values: []string{"narrow", "wide"}},
+}
+
+var Driver = &targets.Driver{
+	Name:        "postgres",
+	Aliases:     []string{"PostgreSQL", "Postgres"},
+	Description: "PostgreSQL through pgx: narrow table, multi-row INSERT or binary COPY, both with upsert",
+	WritePaths:  []string{"insert", "copy"},
+	Server:      "scripts/services/postgres.sh (PostgreSQL 15 on 127.0.0.1:5433)",
+	Caps: targets.Capabilities{
+		TLS:     true,
+		Types:   ts.DataTypes,
+		Queries: ts.QueryKinds,
+		// narrow: an empty cell is a row not written; wide: a NULL cell.
+		Sparse: true,
+	},
+	Options: options,
+	Open:    open,
+	SQL:     &targets.SQLAccess{Dialect: "postgres", Open: openSQL},
+}
+
+// TimescaleDriver registers the TimescaleDB mode: the same layout as a
+// hypertable, and time_bucket for Q7.
+var TimescaleDriver = &targets.Driver{
+	Name:        "timescaledb",
+	Aliases:     []string{"TimescaleDB"},
+	Description: "TimescaleDB: the postgres target with a hypertable (one-day chunks) and time_bucket for Q7",
+	WritePaths:  []string{"insert", "copy"},
+	Server:      "a TimescaleDB server; tested with scripts/services/timescaledb.sh (PGlite + timescaledb, SQL only, 127.0.0.1:5434)",
+	Caps:        targets.Capabilities{TLS: true, Types: ts.DataTypes, Queries: ts.QueryKinds, Sparse: true},
+	Options:     options,
+	Open: func(ctx context.Context, o targets.Options) (targets.Target, error) {
+		return openMode(ctx, o, true)
+	},
+}
+
+func init() {
+	targets.Register(Driver)
+	targets.Register(TimescaleDriver)
+}
+
+// Target is one client's connection.
+type Target struct {
+	c         *conn
+	addr      string
+	writePath string
+	timescale bool // hypertables and time_bucket (the timescaledb driver)
+	wide      bool // layout=wide: a table per group, a column per sensor
+
+	binding targets.Binding
+	rows    rowSource
+}
+
+// conn is a server connection and the lock that serialises its use. Each
+// postgres Target has its own; timescaledb Targets share one per address,
+// because the PGlite build it is tested against serves a single connection.
+type conn struct {
+	wire   *pgwire.Conn
+	pg     *pgx.Conn // wire's connection as of the last lock
+	mu     sync.Mutex
+	staged bool // the staging table exists on this connection
+	refs   int
+}
+
+func newConn(ctx context.Context, cfg *pgx.ConnConfig) (*conn, error) {
+	wire, err := pgwire.Connect(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	pg, _ := wire.Get(ctx)
+	return &conn{wire: wire, pg: pg, refs: 1}, nil
+}
+
+// lock takes the connection for one operation, re-opened first when it was
+// closed (pgwire.Conn.Get). On error the lock is not held.
+func (c *conn) lock(ctx context.Context) error {
+	c.mu.Lock()
+	pg, err := c.wire.Get(ctx)
+	if err != nil {
+		c.mu.Unlock()
+		return err
+	}
+	if pg != c.pg { // a new session: its temporary staging table is gone
+		c.pg, c.staged = pg, false
+	}
+	return nil
+}
+
+// Reconnects counts the connections re-opened (targets.Reconnector).
+func (t *Target) Reconnects() int64 { return t.c.wire.Reconnects() }
+
+var shared = struct {
+	sync.Mutex
+	conns map[string]*conn
+}{conns: map[string]*conn{}}
+
+func open(ctx context.Context, o targets.Options) (targets.Target, error) {
+	return openMode(ctx, o, false)
+}
+
+func openMode(ctx context.Context, o targets.Options, timescale bool) (targets.Target, error) {
+	defaultPort := DefaultPort
+	if timescale {
+		defaultPort = DefaultTimescalePort
+	}
+	cfg, addr, err := connConfig(o, defaultPort, timescale)
+	if err != nil {
+		return nil, err
+	}
+	user := cfg.User
+	path := o.Extra["write_path"]
+	switch path {
+	case "", "insert":
+		path = "insert"
+	case "copy":
+	default:
+		return nil, fmt.Errorf("postgres: target option write_path = %q: allowed: copy, insert", path)
+	}
+	if timescale {
+		// No named prepared statements: PGlite is a single backend that
+		// keeps them across client connections, so cached names collide.
+		cfg.DefaultQueryExecMode = pgx.QueryExecModeExec
+	}
+	var wide bool
+	switch o.Extra["layout"] {
+	case "", "narrow":
+	case "wide":
+		wide = true
+	default:
+		return nil, fmt.Errorf("postgres: target option layout = %q: allowed: narrow, wide", o.Extra["layout"])
+	}
+	t := &Target{addr: addr, writePath: path, timescale: timescale, wide: wide,
+		binding: targets.NewBinding("postgres")}
+	if !timescale {
+		if t.c, err = connectCreating(ctx, cfg, "postgres", addr); err != nil {
+			return nil, err
+		}
+		return t, nil
+	}
+	shared.Lock()
+	defer shared.Unlock()
+	key := addr + "/" + cfg.Database + "/" + user
+	if c := shared.conns[key]; c != nil {
+		c.refs++
+		t.c = c
+		return t, nil
+	}
+	if t.c, err = connectCreating(ctx, cfg, "timescaledb", addr); err != nil {
+		return nil, err
+	}
+	shared.conns[key] = t.c
+	return t, nil
+}
+
+// connConfig is the pgx configuration of o: HOST, PORT, USERNAME, PASSWORD
+// and DB_NAME, with IoT-benchmark's defaults (root/root, database test)
+// read as "not set".
+func connConfig(o targets.Options, defaultPort int, timescale bool) (*pgx.ConnConfig, string, error) {
+	host, port := o.HostPort(defaultPort)
+	user, db := o.User, o.Database
+	if user == "" || user == "root" { // IoT-benchmark's default user means "not set" here
+		user = "postgres"
+	}
+	switch {
+	case timescale && (db == "" || db == "test"):
+		db = "postgres" // tsbench's default database name; PGlite has only this one
+	case db == "":
+		db = "test"
+	}
+	addr := net.JoinHostPort(host, strconv.Itoa(port))
+	cfg, err := pgx.ParseConfig(fmt.Sprintf("host=%s port=%d sslmode=disable connect_timeout=10", host, port))
+	if err != nil {
+		return nil, addr, fmt.Errorf("postgres: %s: %w", addr, err)
+	}
+	// TLS as asked (TLS and TLS_* keys), and never a retry in plaintext:
+	// sslmode=disable above leaves no fallback, and TLSConfig nil means off.
+	if cfg.TLSConfig, err = o.TLS.Config(host); err != nil {
+		return nil, addr, fmt.Errorf("postgres: %s: %w", addr, err)
+	}
+	cfg.Fallbacks = nil
+	// Set here, not in the connection string, where a name with a space
+	// or a quote would be misread.
+	cfg.Database = db
+	cfg.User = user
+	cfg.Password = "postgres" // servers with trust authentication ignore it
+	if o.Password != "" && o.Password != "root" {
+		cfg.Password = o.Password
+	}
+	return cfg, addr, nil
+}
+
+// openSQL is the database/sql handle of SQLAccess (TPC-C): pgx's stdlib
+// driver with the target's connection settings.
+func openSQL(ctx context.Context, o targets.Options) (*sql.DB, error) {
+	cfg, addr, err := connConfig(o, DefaultPort, false)
+	if err != nil {
+		return nil, err
+	}
+	db := stdlib.OpenDB(*cfg)
+	err = db.PingContext(ctx)
+	if missingDatabase(err) {
+		if err := createDatabase(ctx, cfg, "postgres", addr); err != nil {
+			db.Close()
+			return nil, err
+		}
+		err = db.PingContext(ctx)
+	}
+	if err != nil {
+		db.Close()
+		return nil, connectError("postgres", addr, cfg, err)
+	}
+	return db, nil
+}
+
+// maintenanceDB is the database every PostgreSQL cluster has, where a
+// missing one is created from.
+const maintenanceDB = "postgres"
+
+// connectCreating connects with cfg, creating cfg's database first when the
+// server says it does not exist: a benchmark run with DB_NAME=crashdb
+// should not need a createdb of its own beforehand. name (postgres,
+// timescaledb) starts the error.
+func connectCreating(ctx context.Context, cfg *pgx.ConnConfig, name, addr string) (*conn, error) {
+	c, err := newConn(ctx, cfg)
+	if missingDatabase(err) {
+		if err := createDatabase(ctx, cfg, name, addr); err != nil {
+			return nil, err
+		}
+		c, err = newConn(ctx, cfg)
+	}
+	if err != nil {
+		return nil, connectError(name, addr, cfg, err)
+	}
+	return c, nil
+}
+
+// connectError says why a connection failed: ErrNoTLS when the server
+// answered TLS asked for with a refusal (it has no TLS).
+func connectError(name, addr string, cfg *pgx.ConnConfig, err error) error {
+	if cfg.TLSConfig != nil && strings.Contains(err.Error(), "server refused TLS connection") {
+		return fmt.Errorf("%s: %s: %w", name, addr, targets.ErrNoTLS)
+	}
+	return fmt.Errorf("%s: connect to %s as %s: %w", name, addr, cfg.User, err)
+}
+
+// missingDatabase tells whether err is the server's invalid_catalog_name
+// (3D000): the database named in the connection does not exist.
+func missingDatabase(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && pe.Code == "3D000"
+}
+
+// createDatabase creates cfg's database from the maintenance database.
+// When the user may not create it, the error names the database and the
+// command that does.
+func createDatabase(ctx context.Context, cfg *pgx.ConnConfig, name, addr string) error {
+	mcfg := cfg.Copy()
+	mcfg.Database = maintenanceDB
+	pg, err := pgx.ConnectConfig(ctx, mcfg)
+	if err != nil {
+		return createRefused(cfg, name, addr, err)
+	}
+	defer pg.Close(context.WithoutCancel(ctx))
+	_, err = pg.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{cfg.Database}.Sanitize())
+	if err != nil && !createdByOther(err) {
+		return createRefused(cfg, name, addr, err)
+	}
+	return nil
+}
+
+// createdByOther tells whether CREATE DATABASE failed because another
+// client of the same run created the database first: duplicate_database
+// (42P04) when it had committed, a unique violation on pg_database's name
+// index (23505) when both were inserting at once.
+func createdByOther(err error) bool {
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) {
+		return false
+	}
+	return pe.Code == "42P04" || pe.Code == "23505" && pe.ConstraintName == "pg_database_datname_index"
+}
+
+// createRefused says that cfg's database is missing and could not be
+// created, and how a user who may (the superuser postgres, say) creates it.
+func createRefused(cfg *pgx.ConnConfig, name, addr string, err error) error {
+	return fmt.Errorf("%s: database %q does not exist at %s and user %s could not create it (%w); create it with: createdb -h %s -p %d -U postgres %s",
+		name, cfg.Database, addr, cfg.User, err, cfg.Host, cfg.Port, shellQuote(cfg.Database))
+}
+
+var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_.,:/@%+=-]+$`)
+
+// shellQuote makes s one word for a POSIX shell, so that the command in an
+// error can be pasted as it is.
+func shellQuote(s string) string {
+	if shellSafe.MatchString(s) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func (t *Target) wrap(what string, err error) error {
+	name := "postgres"
+	if t.timescale {
+		name = "timescaledb"
+	}
+	return fmt.Errorf("%s: %s at %s: %w", name, what, t.addr, t.c.wire.Failed(err))
+}
+
+const ddl = `
+CREATE TABLE IF NOT EXISTS points (
+	series INTEGER NOT NULL,
+	t      BIGINT NOT NULL,
+	v      DOUBLE PRECISION,
+	s      TEXT,
+	PRIMARY KEY (series, t));
+CREATE TABLE IF NOT EXISTS series (
+	id INTEGER PRIMARY KEY, device TEXT NOT NULL, device_index INTEGER NOT NULL,
+	sensor TEXT NOT NULL, type TEXT NOT NULL, grp TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS devices (
+	name TEXT PRIMARY KEY, idx INTEGER NOT NULL, grp TEXT NOT NULL, tags JSONB NOT NULL);`
+
+// Setup creates the tables (dropping them first with reset) and records the
+// series and devices.
+func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
+	if err := t.c.lock(ctx); err != nil {
+		return t.wrap("create schema", err)
+	}
+	defer t.c.mu.Unlock()
+	if reset {
+		// One by one: TimescaleDB drops a hypertable only on its own.
+		for _, tbl := range []string{"points", "series", "devices"} {
+			if _, err := t.c.pg.Exec(ctx, "DROP TABLE IF EXISTS "+tbl); err != nil {
+				return t.wrap("drop tables", err)
+			}
+		}
+	}
+	if t.timescale {
+		if _, err := t.c.pg.Exec(ctx, "CREATE EXTENSION IF NOT EXISTS timescaledb"); err != nil {
+			return t.wrap("create extension timescaledb", err)
+		}
+	}
+	if _, err := t.c.pg.Exec(ctx, ddl); err != nil {
+		return t.wrap("create tables", err)
+	}
+	if t.timescale {
+		// Integer time in milliseconds: one-day chunks.
+		if _, err := t.c.pg.Exec(ctx, "SELECT create_hypertable('points', 't', chunk_time_interval => 86400000, if_not_exists => true)"); err != nil {
+			return t.wrap("create hypertable", err)
+		}
+	}
+	if err := t.insertMetadata(ctx, s); err != nil {
+		return err
+	}
+	if t.wide {
+		if err := t.setupWide(ctx, s, reset); err != nil {
+			return err
+		}
+	}
+	t.binding.Set(s)
+	return nil
+}
+
+// insertMetadata records devices and series with one statement per table:
+// arrays unnested server-side, not thousands of single-row statements.
+func (t *Target) insertMetadata(ctx context.Context, s *ts.Schema) error {
+	var names, groups, tagsJSON []string
+	var idxs []int32
+	var ids, devIdx []int32
+	var devs, sensors, types, sgroups []string
+	for pos, d := range s.Devices {
+		tags := map[string]string{}
+		for _, tg := range d.Tags {
+			tags[tg.Key] = tg.Value
+		}
+		tj, _ := json.Marshal(tags)
+		grp := ""
+		if d.Group < len(s.Groups) {
+			grp = s.Groups[d.Group]
+		}
+		names, idxs, groups, tagsJSON = append(names, d.Name), append(idxs, int32(d.Index)), append(groups, grp), append(tagsJSON, string(tj))
+		for i, sn := range s.Sensors {
+			ids = append(ids, int32(s.SeriesID(pos, i)))
+			devs, devIdx = append(devs, d.Name), append(devIdx, int32(d.Index))
+			sensors, types, sgroups = append(sensors, sn.Name), append(types, sn.Type.String()), append(sgroups, grp)
+		}
+	}
+	if _, err := t.c.pg.Exec(ctx, `INSERT INTO devices (name, idx, grp, tags)
+		SELECT n, i, g, j::jsonb FROM unnest($1::text[], $2::integer[], $3::text[], $4::text[]) AS u(n, i, g, j)
+		ON CONFLICT (name) DO UPDATE SET idx = EXCLUDED.idx, grp = EXCLUDED.grp, tags = EXCLUDED.tags`,
+		names, idxs, groups, tagsJSON); err != nil {
+		return t.wrap("record devices", err)
+	}
+	if _, err := t.c.pg.Exec(ctx, `INSERT INTO series (id, device, device_index, sensor, type, grp)
+		SELECT * FROM unnest($1::integer[], $2::text[], $3::integer[], $4::text[], $5::text[], $6::text[])
+		ON CONFLICT (id) DO UPDATE SET device = EXCLUDED.device, device_index = EXCLUDED.device_index,
+		sensor = EXCLUDED.sensor, type = EXCLUDED.type, grp = EXCLUDED.grp`,
+		ids, devs, devIdx, sensors, types, sgroups); err != nil {
+		return t.wrap("record series", err)
+	}
+	return nil
+}
+
+// Bind prepares a connection that did not run Setup.
+func (t *Target) Bind(ctx context.Context, s *ts.Schema) error {
+	t.c.mu.Lock()
+	defer t.c.mu.Unlock()
+	t.binding.Set(s)
+	return nil
+}
+
+// seriesIDs lists the series of devices x sensors as the INTEGER array
+// parameter of "series = ANY($1)".
+func seriesIDs(s *ts.Schema, devs []*ts.Device, sensors []int) []int32 {
+	ids := s.SeriesIDs(devs, sensors)
+	out := make([]int32, len(ids))
+	for i, id := range ids {
+		out[i] = int32(id)
+	}
+	return out
+}
+
+// ServerVersion implements targets.Versioner.
+func (t *Target) ServerVersion(ctx context.Context) (string, error) {
+	if err := t.c.lock(ctx); err != nil {
+		return "", t.wrap("server version", err)
+	}
+	defer t.c.mu.Unlock()
+	var v string
+	if err := t.c.pg.QueryRow(ctx, "SHOW server_version").Scan(&v); err != nil {
+		return "", t.wrap("server version", err)
+	}
+	return "PostgreSQL " + strings.Fields(v)[0], nil
+}
+
+// StorageBytes implements targets.Sizer: the points table with its index
+// (for a hypertable, all its chunks).
+func (t *Target) StorageBytes(ctx context.Context) (int64, error) {
+	if err := t.c.lock(ctx); err != nil {
+		return 0, err
+	}
+	defer t.c.mu.Unlock()
+	q := "SELECT pg_total_relation_size('points')"
+	if t.timescale {
+		q = "SELECT hypertable_size('points')"
+	}
+	var n int64
+	if err := t.c.pg.QueryRow(ctx, q).Scan(&n); err != nil {
+		return 0, t.wrap("table size", err)
+	}
+	return n, nil
+}
+
+// Close ends the connection (a shared one when its last user closes).
+func (t *Target) Close() error {
+	if t.timescale {
+		shared.Lock()
+		defer shared.Unlock()
+		t.c.refs--
+		if t.c.refs > 0 {
+			return nil
+		}
+		for k, c := range shared.conns {
+			if c == t.c {
+				delete(shared.conns, k)
+			}
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5e9)
+	defer cancel()
+	return t.c.wire.Close(ctx)
+}

@@ -1,0 +1,312 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/tsbench/tsbench/internal/targets"
+	"github.com/tsbench/tsbench/internal/ts"
+)
+
+// The wide layout (target option layout=wide): one table per group,
+// wide_<group>(device TEXT, t BIGINT, s_0 <type>, ..., PRIMARY KEY (device, t)),
+// one row per device and timestamp with a typed column per sensor — the
+// shape most applications use. PostgreSQL allows at most 1,600 columns, so
+// schemas with more sensors need the narrow layout.
+
+// maxWideSensors leaves room for device and t under PostgreSQL's limit.
+const maxWideSensors = 1598
+
+var sqlTypes = map[ts.DataType]string{ts.Boolean: "BOOLEAN", ts.Int32: "INTEGER", ts.Int64: "BIGINT",
+	ts.Float: "REAL", ts.Double: "DOUBLE PRECISION", ts.Text: "TEXT"}
+
+func wideTable(s *ts.Schema, group int) string {
+	name := "points"
+	if group < len(s.Groups) {
+		name = s.Groups[group]
+	}
+	return pgx.Identifier{"wide_" + name}.Sanitize()
+}
+
+func (t *Target) setupWide(ctx context.Context, s *ts.Schema, reset bool) error {
+	if len(s.Sensors) > maxWideSensors {
+		return fmt.Errorf("postgres: layout=wide holds at most %d sensors per table (PostgreSQL's 1,600-column limit); "+
+			"this schema has %d: use layout=narrow: %w", maxWideSensors, len(s.Sensors), targets.ErrUnsupported)
+	}
+	cols := []string{"device TEXT NOT NULL", "t BIGINT NOT NULL"}
+	for _, sn := range s.Sensors {
+		cols = append(cols, pgx.Identifier{sn.Name}.Sanitize()+" "+sqlTypes[sn.Type])
+	}
+	for g := range s.Groups {
+		tbl := wideTable(s, g)
+		if reset {
+			if _, err := t.c.pg.Exec(ctx, "DROP TABLE IF EXISTS "+tbl); err != nil {
+				return t.wrap("drop table", err)
+			}
+		}
+		if _, err := t.c.pg.Exec(ctx, "CREATE TABLE IF NOT EXISTS "+tbl+" ("+strings.Join(cols, ", ")+", PRIMARY KEY (device, t))"); err != nil {
+			return t.wrap("create table", err)
+		}
+		if t.timescale {
+			if _, err := t.c.pg.Exec(ctx, "SELECT create_hypertable('"+strings.Trim(tbl, `"`)+"', 't', chunk_time_interval => 86400000, if_not_exists => true)"); err != nil {
+				return t.wrap("create hypertable", err)
+			}
+		}
+	}
+	return nil
+}
+
+// writeWide upserts one row per timestamp: multi-row INSERT, or COPY into a
+// staging table followed by one INSERT ... SELECT.
+func (t *Target) writeWide(ctx context.Context, s *ts.Schema, b *ts.Batch) error {
+	tbl := wideTable(s, b.Device.Group)
+	names := []string{"device", "t"}
+	var set []string
+	for _, sn := range s.Sensors {
+		q := pgx.Identifier{sn.Name}.Sanitize()
+		names = append(names, q)
+		set = append(set, q+" = EXCLUDED."+q)
+	}
+	// rows lists the rows written: all of a dense batch's; a sparse batch's
+	// rows with at least one value (a row with none carries no point).
+	nrows := b.Len()
+	var keep []int
+	if b.Nulls > 0 {
+		for i := range b.Times {
+			if b.RowPresent(i) {
+				keep = append(keep, i)
+			}
+		}
+		nrows = len(keep)
+		// A NULL cell is no value, so it must not erase a value already
+		// stored at that (device, t): keep the stored one.
+		for i, sn := range s.Sensors {
+			q := pgx.Identifier{sn.Name}.Sanitize()
+			set[i] = q + " = COALESCE(EXCLUDED." + q + ", " + tbl + "." + q + ")"
+		}
+	}
+	upsert := " ON CONFLICT (device, t) DO UPDATE SET " + strings.Join(set, ", ")
+	rowOf := func(n int) []any {
+		i := n
+		if keep != nil {
+			i = keep[n]
+		}
+		vals := make([]any, 0, len(names))
+		vals = append(vals, b.Device.Name, b.Times[i])
+		for c := range b.Columns {
+			if col := &b.Columns[c]; col.Present(i) {
+				vals = append(vals, col.Value(i))
+			} else {
+				vals = append(vals, nil) // an empty cell: NULL
+			}
+		}
+		return vals
+	}
+	if nrows == 0 {
+		return nil
+	}
+	tx, err := t.c.pg.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback(ctx) //nolint:errcheck
+	if t.writePath == "copy" {
+		stage := pgx.Identifier{"stage_" + strings.Trim(tbl, `"`)}.Sanitize()
+		if _, err := tx.Exec(ctx, "CREATE TEMPORARY TABLE IF NOT EXISTS "+stage+" (LIKE "+tbl+") ON COMMIT DELETE ROWS"); err != nil {
+			return err
+		}
+		if _, err := tx.CopyFrom(ctx, pgx.Identifier{strings.Trim(stage, `"`)}, unquote(names),
+			pgx.CopyFromSlice(nrows, func(i int) ([]any, error) { return rowOf(i), nil })); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, "INSERT INTO "+tbl+" SELECT * FROM "+stage+upsert); err != nil {
+			return err
+		}
+		return tx.Commit(ctx)
+	}
+	per := max(1, 60000/len(names))
+	for start := 0; start < nrows; start += per {
+		end := min(start+per, nrows)
+		var args []any
+		var rows []string
+		for i := start; i < end; i++ {
+			ph := make([]string, len(names))
+			for j := range names {
+				ph[j] = "$" + strconv.Itoa(len(args)+j+1)
+			}
+			rows = append(rows, "("+strings.Join(ph, ",")+")")
+			args = append(args, rowOf(i)...)
+		}
+		if _, err := tx.Exec(ctx, "INSERT INTO "+tbl+" ("+strings.Join(names, ", ")+") VALUES "+strings.Join(rows, ",")+upsert, args...); err != nil {
+			return err
+		}
+	}
+	return tx.Commit(ctx)
+}
+
+func unquote(names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = strings.ReplaceAll(strings.Trim(n, `"`), `""`, `"`)
+	}
+	return out
+}
+
+// queryWide runs a query table by table (devices grouped by group), and
+// sensor by sensor where a value filter applies.
+func (t *Target) queryWide(ctx context.Context, s *ts.Schema, q *ts.Query) (ts.Result, error) {
+	byGroup := map[int][]string{}
+	var groups []int
+	for _, d := range q.Devices {
+		if _, ok := byGroup[d.Group]; !ok {
+			groups = append(groups, d.Group)
+		}
+		byGroup[d.Group] = append(byGroup[d.Group], d.Name)
+	}
+	var total ts.Result
+	for _, g := range groups {
+		sets := [][]int{q.Sensors}
+		if q.Kind.HasValueFilter() {
+			sets = nil
+			for _, sn := range q.Sensors {
+				sets = append(sets, []int{sn})
+			}
+		}
+		for _, sens := range sets {
+			sql, args := wideSQL(s, q, wideTable(s, g), sens, byGroup[g], t.timescale)
+			r, err := t.runWide(ctx, q, sql, args)
+			if err != nil {
+				return ts.Result{}, err
+			}
+			total.Merge(r, q.Kind.Descending())
+		}
+	}
+	if q.Kind.Aggregates() || q.Kind == ts.LatestPoint {
+		total.First, total.Last = 0, 0
+	}
+	return total, nil
+}
+
+// wideSQL returns a statement whose rows are (time, value per sensor).
+func wideSQL(s *ts.Schema, q *ts.Query, tbl string, sensors []int, devices []string, timescale bool) (string, []any) {
+	cols := make([]string, len(sensors))
+	for i, sn := range sensors {
+		cols[i] = pgx.Identifier{s.Sensors[sn].Name}.Sanitize()
+	}
+	where := " FROM " + tbl + " WHERE device = ANY($1)"
+	args := []any{devices}
+	rng := " AND t >= $2 AND t < $3"
+	// The bound is cast: the timescaledb mode (QueryExecModeExec) sends it as
+	// text, which an INTEGER column would refuse to read as 20.5.
+	val := func(n int) string { return " AND " + cols[0] + " > $" + strconv.Itoa(n) + "::double precision" }
+	order := " ORDER BY t, device"
+	if q.Kind.Descending() {
+		order = " ORDER BY t DESC, device"
+	}
+	list := strings.Join(cols, ", ")
+	switch q.Kind {
+	case ts.PrecisePoint:
+		return "SELECT t, " + list + where + " AND t = $2 ORDER BY device", append(args, q.Start)
+	case ts.TimeRange, ts.RangeQueryDesc:
+		return "SELECT t, " + list + where + rng + order, append(args, q.Start, q.End)
+	case ts.ValueRange, ts.ValueRangeQueryDesc:
+		return "SELECT t, " + list + where + rng + val(4) + order, append(args, q.Start, q.End, q.Lower)
+	case ts.LatestPoint:
+		// Each sensor's last present value: a row may hold NULL for some
+		// sensors (sparse data). Each subquery walks the (device, t) key
+		// backwards and, on dense data, stops at the first row.
+		sub := make([]string, len(cols))
+		for i, c := range cols {
+			sub[i] = "(SELECT " + c + " FROM " + tbl + " w WHERE w.device = d.device AND " + c +
+				" IS NOT NULL ORDER BY w.t DESC LIMIT 1)"
+		}
+		return "SELECT 0::bigint, " + strings.Join(sub, ", ") + " FROM unnest($1::text[]) AS d(device) ORDER BY d.device", args
+	}
+	aggs := make([]string, len(cols))
+	for i, c := range cols {
+		aggs[i] = [...]string{"count(" + c + ")::double precision", "sum(" + c + ")::double precision",
+			"avg(" + c + ")::double precision", "min(" + c + ")::double precision", "max(" + c + ")::double precision"}[q.Agg]
+	}
+	alist := strings.Join(aggs, ", ")
+	switch q.Kind {
+	case ts.AggRange:
+		return "SELECT 0::bigint, " + alist + where + rng + " GROUP BY device", append(args, q.Start, q.End)
+	case ts.AggValue:
+		return "SELECT 0::bigint, " + alist + where + val(2) + " GROUP BY device", append(args, q.Lower)
+	case ts.AggRangeValue:
+		return "SELECT 0::bigint, " + alist + where + rng + val(4) + " GROUP BY device", append(args, q.Start, q.End, q.Lower)
+	}
+	bucket := "$2 + (t - $2) / $4 * $4"
+	if timescale {
+		bucket = "time_bucket($4::bigint, t, $2::bigint)"
+	}
+	return "SELECT " + bucket + " AS bt, " + alist + where + rng + " GROUP BY device, bt ORDER BY bt, device",
+		append(args, q.Start, q.End, max(q.Bucket, 1))
+}
+
+func (t *Target) runWide(ctx context.Context, q *ts.Query, sql string, args []any) (ts.Result, error) {
+	rows, err := t.c.pg.Query(ctx, sql, args...)
+	if err != nil {
+		return ts.Result{}, t.wrap(q.Kind.String(), err)
+	}
+	defer rows.Close()
+	var res ts.Result
+	for rows.Next() {
+		vals, err := rows.Values()
+		if err != nil {
+			return ts.Result{}, t.wrap(q.Kind.String(), err)
+		}
+		tm, _ := vals[0].(int64)
+		for _, v := range vals[1:] {
+			x, ok := targets.Number(v)
+			if !ok || (q.Kind.Aggregates() && q.Agg == ts.Count && x == 0) {
+				continue
+			}
+			res.Add(tm, x)
+		}
+	}
+	return res, rows.Err()
+}
+
+// countWide counts the values present: the non-NULL cells of each sensor
+// column (a sparse row holds NULL where a sensor has no value).
+func (t *Target) countWide(ctx context.Context, s *ts.Schema, r ts.CountRange) (int64, error) {
+	counts := make([]string, len(s.Sensors))
+	for i, sn := range s.Sensors {
+		counts[i] = "count(" + pgx.Identifier{sn.Name}.Sanitize() + ")"
+	}
+	if len(counts) == 0 {
+		return 0, nil
+	}
+	var total int64
+	for g := range s.Groups {
+		sql := "SELECT (" + strings.Join(counts, " + ") + ")::bigint FROM " + wideTable(s, g) + " WHERE true"
+		var args []any
+		if len(r.Devices) > 0 {
+			var names []string
+			for _, d := range r.Devices {
+				if d.Group == g {
+					names = append(names, d.Name)
+				}
+			}
+			if len(names) == 0 {
+				continue
+			}
+			args = append(args, names)
+			sql += " AND device = ANY($1)"
+		}
+		if r.End > r.Start {
+			args = append(args, r.Start, r.End)
+			sql += fmt.Sprintf(" AND t >= $%d AND t < $%d", len(args)-1, len(args))
+		}
+		var n int64
+		if err := t.c.pg.QueryRow(ctx, sql, args...).Scan(&n); err != nil {
+			return 0, t.wrap("count", err)
+		}
+		total += n
+	}
+	return total, nil
+}

@@ -1,0 +1,274 @@
+package questdb
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"github.com/tsbench/tsbench/internal/targets"
+	"github.com/tsbench/tsbench/internal/ts"
+)
+
+// Query runs one of Q1..Q10 (see ts.Query for the semantics), once per
+// table that holds queried devices, and once per sensor where a value filter
+// applies (SQL's WHERE on several columns would keep only rows where all
+// pass).
+func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err := t.useSQL(ctx); err != nil {
+		return ts.Result{}, err
+	}
+	s, err := t.binding.Schema()
+	if err != nil {
+		return ts.Result{}, err
+	}
+	var total ts.Result
+	for _, tbl := range t.byTable(s, q.Devices) {
+		sensorSets := [][]int{q.Sensors}
+		if q.Kind.HasValueFilter() {
+			sensorSets = nil
+			for _, sn := range q.Sensors {
+				sensorSets = append(sensorSets, []int{sn})
+			}
+		}
+		for _, sens := range sensorSets {
+			r, nulls, err := t.run(ctx, querySQL(s, q, tbl.name, tbl.devices, sens), q)
+			if err != nil {
+				return ts.Result{}, err
+			}
+			if q.Kind == ts.LatestPoint && nulls > 0 {
+				// A device's last row lacks some sensor (sparse data): ask
+				// each sensor for its last present value. Dense data never
+				// comes here, and keeps one statement per table.
+				r = ts.Result{}
+				for _, sn := range sens {
+					one, _, err := t.run(ctx, latestPresentSQL(s, tbl.name, tbl.devices, sn), q)
+					if err != nil {
+						return ts.Result{}, err
+					}
+					r.Merge(one, false)
+				}
+			}
+			total.Merge(r, q.Kind.Descending())
+		}
+	}
+	if q.Kind.Aggregates() || q.Kind == ts.LatestPoint {
+		total.First, total.Last = 0, 0
+	}
+	return total, nil
+}
+
+type tableDevices struct {
+	name    string
+	devices string // SQL list: 'd_0','d_3'
+}
+
+// byTable groups devices by the table of their group, in table order.
+func (t *Target) byTable(s *ts.Schema, devs []*ts.Device) []tableDevices {
+	lists := map[string][]string{}
+	var order []string
+	for _, d := range devs {
+		tbl := t.table(s, d)
+		if _, ok := lists[tbl]; !ok {
+			order = append(order, tbl)
+		}
+		lists[tbl] = append(lists[tbl], "'"+strings.ReplaceAll(d.Name, "'", "''")+"'")
+	}
+	out := make([]tableDevices, len(order))
+	for i, tbl := range order {
+		out[i] = tableDevices{tbl, strings.Join(lists[tbl], ",")}
+	}
+	return out
+}
+
+func micros(ms int64) string { return "cast(" + strconv.FormatInt(ms*1000, 10) + " as timestamp)" }
+
+// querySQL builds a statement whose rows start with a time in milliseconds
+// (0 for Q4-Q6 and Q8) followed by one value per sensor.
+func querySQL(s *ts.Schema, q *ts.Query, tbl, devices string, sensors []int) string {
+	cols := make([]string, len(sensors))
+	for i, sn := range sensors {
+		cols[i] = quote(s.Sensors[sn].Name)
+	}
+	from := " FROM " + quote(tbl) + " WHERE device IN (" + devices + ")"
+	rng := " AND ts >= " + micros(q.Start) + " AND ts < " + micros(q.End)
+	val := ""
+	if q.Kind.HasValueFilter() {
+		val = " AND " + cols[0] + " > " + strconv.FormatFloat(q.Lower, 'g', -1, 64)
+	}
+	tms := "cast(ts as long) / 1000"
+	switch q.Kind {
+	case ts.PrecisePoint:
+		return "SELECT " + tms + ", " + strings.Join(cols, ", ") + from + " AND ts = " + micros(q.Start)
+	case ts.TimeRange, ts.ValueRange:
+		return "SELECT " + tms + ", " + strings.Join(cols, ", ") + from + rng + val + " ORDER BY ts"
+	case ts.RangeQueryDesc, ts.ValueRangeQueryDesc:
+		return "SELECT " + tms + ", " + strings.Join(cols, ", ") + from + rng + val + " ORDER BY ts DESC"
+	case ts.LatestPoint:
+		return "SELECT 0, " + strings.Join(cols, ", ") + from + " LATEST ON ts PARTITION BY device"
+	}
+	aggs := make([]string, len(cols))
+	for i, c := range cols {
+		aggs[i] = aggFunc(q.Agg) + "(" + c + ")"
+		if q.Agg == ts.Count {
+			aggs[i] = countSQL(s.Sensors[sensors[i]])
+		}
+	}
+	switch q.Kind {
+	case ts.AggRange:
+		return "SELECT 0, device, " + strings.Join(aggs, ", ") + from + rng
+	case ts.AggValue:
+		return "SELECT 0, device, " + strings.Join(aggs, ", ") + from + val
+	case ts.AggRangeValue:
+		return "SELECT 0, device, " + strings.Join(aggs, ", ") + from + rng + val
+	}
+	// GROUP_BY: buckets from the window start, by arithmetic on the time.
+	b := strconv.FormatInt(max(q.Bucket, 1), 10)
+	st := strconv.FormatInt(q.Start, 10)
+	bucket := "(" + tms + " - " + st + ") / " + b
+	return "SELECT " + st + " + " + bucket + " * " + b + " bt, device, " + bucket + " bk, " + strings.Join(aggs, ", ") +
+		from + rng + " GROUP BY bt, device, bk ORDER BY bt"
+}
+
+// present is a condition true where the sensor's column holds a value. A
+// BOOLEAN sensor's column is BOOLEAN (never NULL, and QuestDB reads NULL as
+// false in conditions on it) or, once sparse data left one of its cells
+// empty, INT (see Target.nullableBools): cast to INT, both say it right.
+func present(sn ts.Sensor) string {
+	if sn.Type == ts.Boolean {
+		return "cast(" + quote(sn.Name) + " as int) IS NOT NULL"
+	}
+	return quote(sn.Name) + " IS NOT NULL"
+}
+
+// countSQL counts the sensor's values present (QuestDB has no
+// count(BOOLEAN); see present for the cast).
+func countSQL(sn ts.Sensor) string {
+	if sn.Type == ts.Boolean {
+		return "count(cast(" + quote(sn.Name) + " as int))"
+	}
+	return "count(" + quote(sn.Name) + ")"
+}
+
+// latestPresentSQL is LATEST_POINT for one sensor over the rows where it
+// has a value (QuestDB applies WHERE before LATEST ON).
+func latestPresentSQL(s *ts.Schema, tbl, devices string, sensor int) string {
+	sn := s.Sensors[sensor]
+	return "SELECT 0, " + quote(sn.Name) + " FROM " + quote(tbl) + " WHERE device IN (" + devices + ") AND " +
+		present(sn) + " LATEST ON ts PARTITION BY device"
+}
+
+func aggFunc(a ts.Aggregate) string {
+	return [...]string{"count", "sum", "avg", "min", "max"}[a]
+}
+
+// run executes a statement and adds up its values: every column after the
+// time (and, for aggregates, after the group columns) is one point, a NULL
+// none (nulls counts them).
+func (t *Target) run(ctx context.Context, sql string, q *ts.Query) (res ts.Result, nulls int, err error) {
+	rows, err := t.conn.Query(ctx, sql)
+	if err != nil {
+		return ts.Result{}, 0, t.wrap(q.Kind.String(), err)
+	}
+	defer rows.Close()
+	skip := 1 // the time column
+	switch {
+	case q.Kind == ts.GroupBy:
+		skip = 3 // bt, device, bk
+	case q.Kind.Aggregates():
+		skip = 2 // 0, device
+	}
+	for rows.Next() {
+		vals, err := rows.Values()
+		if err != nil {
+			return ts.Result{}, 0, t.wrap(q.Kind.String(), err)
+		}
+		tm, _ := targets.Number(vals[0])
+		for _, v := range vals[skip:] {
+			x, ok := targets.Number(v)
+			if !ok {
+				nulls++
+				continue // NULL: no point
+			}
+			if q.Kind.Aggregates() && q.Agg == ts.Count && x == 0 {
+				continue // a group where this sensor has no value (sparse data)
+			}
+			res.Add(int64(tm), x)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return ts.Result{}, 0, t.wrap(q.Kind.String(), err)
+	}
+	return res, nulls, nil
+}
+
+// Count waits for the WAL to be applied, then counts each sensor column's
+// values present (a sparse row holds NULL where a sensor has no value);
+// DEDUP makes rows distinct per (ts, device).
+func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err := t.useSQL(ctx); err != nil {
+		return 0, err
+	}
+	s, err := t.binding.Schema()
+	if err != nil {
+		return 0, err
+	}
+	if err := t.settle(ctx); err != nil {
+		return 0, err
+	}
+	var tables []tableDevices
+	if len(r.Devices) > 0 {
+		tables = t.byTable(s, r.Devices)
+	} else {
+		for _, tbl := range t.tables(s) {
+			tables = append(tables, tableDevices{name: tbl})
+		}
+	}
+	counts := make([]string, len(s.Sensors))
+	for i, sn := range s.Sensors {
+		counts[i] = countSQL(sn)
+	}
+	if len(counts) == 0 {
+		return 0, nil
+	}
+	var total int64
+	for _, tbl := range tables {
+		sql := "SELECT " + strings.Join(counts, ", ") + " FROM " + quote(tbl.name) + " WHERE true"
+		if tbl.devices != "" {
+			sql += " AND device IN (" + tbl.devices + ")"
+		}
+		if r.End > r.Start {
+			sql += " AND ts >= " + micros(r.Start) + " AND ts < " + micros(r.End)
+		}
+		n, err := t.sumRow(ctx, sql)
+		if err != nil {
+			return 0, t.wrap("count", err)
+		}
+		total += n
+	}
+	return total, nil
+}
+
+// sumRow adds up the integers of the one row sql returns.
+func (t *Target) sumRow(ctx context.Context, sql string) (int64, error) {
+	rows, err := t.conn.Query(ctx, sql)
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	var n int64
+	for rows.Next() {
+		vals, err := rows.Values()
+		if err != nil {
+			return 0, err
+		}
+		for _, v := range vals {
+			x, _ := targets.Number(v)
+			n += int64(x)
+		}
+	}
+	return n, rows.Err()
+}

@@ -1,0 +1,76 @@
+package targettest
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tsbench/tsbench/internal/targets"
+)
+
+// TLSCase is one way of asking a server for TLS and what must come of it:
+// an encrypted connection (Want empty) or an error saying Want.
+type TLSCase struct {
+	Name string
+	TLS  targets.TLS
+	Want string
+}
+
+// TLSCases are the cases every TLS-capable target passes against a server
+// that takes TLS connections only, its certificate signed by ca: verified,
+// unverified, refused with another authority (otherCA) and with another
+// host name. A target adds its own refusal of plaintext, whose words are
+// the server's.
+func TLSCases(ca, otherCA string) []TLSCase {
+	return []TLSCase{
+		{"verified", targets.TLS{Mode: "on", CAFile: ca}, ""},
+		{"insecure", targets.TLS{Mode: "insecure"}, ""},
+		{"another CA", targets.TLS{Mode: "on", CAFile: otherCA}, "certificate signed by unknown authority"},
+		{"another host name", targets.TLS{Mode: "on", CAFile: ca, ServerName: "db.example"}, "not db.example"},
+	}
+}
+
+// RunTLS runs the cases through connect, which opens a connection with the
+// TLS settings, reports whether the server sees it encrypted, and closes it.
+func RunTLS(t *testing.T, cases []TLSCase, connect func(ctx context.Context, tls targets.TLS) (encrypted bool, err error)) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			encrypted, err := connect(ctx, c.TLS)
+			switch {
+			case c.Want == "" && err != nil:
+				t.Fatal(err)
+			case c.Want == "" && !encrypted:
+				t.Fatal("connected, but the server says the connection is not encrypted")
+			case c.Want != "" && err == nil:
+				t.Fatalf("connected; want an error saying %q", c.Want)
+			case c.Want != "" && !strings.Contains(err.Error(), c.Want):
+				t.Fatalf("error %v, want one saying %q", err, c.Want)
+			}
+		})
+	}
+}
+
+// CheckNoTLS opens d with opts asking for TLS (verified, with caFile as the
+// authority, and unverified) against a server that offers none: each must
+// fail with targets.ErrNoTLS, never connect in plaintext.
+func CheckNoTLS(t *testing.T, d *targets.Driver, opts targets.Options, caFile string) {
+	t.Helper()
+	for _, mode := range []string{"on", "insecure"} {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		o := opts
+		o.TLS = targets.TLS{Mode: mode, CAFile: caFile}
+		conn, err := d.Open(ctx, o)
+		cancel()
+		if err == nil {
+			conn.Close()
+		}
+		if !errors.Is(err, targets.ErrNoTLS) {
+			t.Fatalf("%s with TLS=%s: error %v, want targets.ErrNoTLS", d.Name, mode, err)
+		}
+	}
+}

@@ -1,0 +1,356 @@
+package targets
+
+import (
+	"fmt"
+	"github.com/tsbench/tsbench/internal/redact"
+	"net"
+	"net/url"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Endpoint is what a connection URL (TARGET_URL, WRITE_URL, QUERY_URL)
+// says; the empty fields are what it leaves to the other keys.
+type Endpoint struct {
+	// Hosts are the URL's hosts, each "host" or "host:port" (IPv6 in
+	// brackets): a PostgreSQL URL may list several (h1:5432,h2:5433).
+	Hosts    []string
+	User     string
+	Password string
+	HasPass  bool // the URL carries a password (possibly empty)
+	Database string
+	// TLS is "on", "insecure" or "off" when the URL says it (sslmode,
+	// tls=, https), else "".
+	TLS      string
+	CAFile   string // sslrootcert
+	CertFile string // sslcert
+	KeyFile  string // sslkey
+	// Path is the path prefix of an HTTP URL, kept in front of every
+	// request path (a VictoriaMetrics cluster's /insert/0/prometheus); ""
+	// for none.
+	Path string
+}
+
+// urlFamily says which URLs a target takes: the schemes and the query
+// keys it honours.
+type urlFamily struct {
+	schemes []string
+	keys    []string // query keys honoured
+	example string
+}
+
+var (
+	pgURL    = urlFamily{[]string{"postgres", "postgresql"}, []string{"sslmode", "sslrootcert", "sslcert", "sslkey"}, "postgres://user:pass@host:5432/db?sslmode=verify-full"}
+	mysqlURL = urlFamily{[]string{"mysql", "mariadb"}, []string{"tls"}, "mysql://user:pass@host:3306/db?tls=true (or user:pass@tcp(host:3306)/db?tls=true)"}
+	httpURL  = urlFamily{[]string{"http", "https"}, nil, "https://user:pass@host:8428/path/prefix"}
+	chURL    = urlFamily{[]string{"clickhouse", "http", "https"}, []string{"secure"}, "clickhouse://user:pass@host:8123/db or https://host:8443"}
+)
+
+// urlFamilies maps a target to the URLs it takes; a target missing here
+// (embedded ones, hbase) takes none.
+var urlFamilies = map[string]urlFamily{
+	"postgres":        pgURL,
+	"timescaledb":     pgURL,
+	"questdb":         pgURL, // its PG wire; the HTTP port beside it is target.http_port
+	"mysql":           mysqlURL,
+	"victoriametrics": httpURL,
+	"influxdb":        httpURL,
+	"kairosdb":        httpURL,
+	"opentsdb":        httpURL,
+	"clickhouse":      chURL,
+	"cassandra":       {[]string{"cassandra"}, nil, "cassandra://user:pass@host:9042/keyspace"},
+	"iotdb":           {[]string{"iotdb"}, nil, "iotdb://user:pass@host:6667"},
+}
+
+// URLError is a URL a target cannot take: Key and Value (redacted) name
+// it, Reason says why and Allowed what would do.
+type URLError struct {
+	Key, Value, Reason, Allowed string
+}
+
+func (e *URLError) Error() string {
+	return fmt.Sprintf("%s = %q: %s (allowed: %s)", e.Key, e.Value, e.Reason, e.Allowed)
+}
+
+// mysqlDSN is go-sql-driver's DSN form: user:pass@tcp(host:port)/db?params.
+var mysqlDSN = regexp.MustCompile(`^(?:([^:@]*)(?::(.*))?@)?tcp\(([^)]*)\)/([^?]*)(?:\?(.*))?$`)
+
+// ParseURL reads raw, the value of key, as a connection URL of the target
+// named driver. It refuses a scheme the target does not speak and any
+// query key it does not honour, rather than drop them unsaid.
+func ParseURL(driver, key, raw string) (Endpoint, error) {
+	raw = strings.TrimSpace(raw)
+	shown := RedactURL(raw)
+	fam, ok := urlFamilies[driver]
+	if !ok {
+		var with []string
+		for n := range urlFamilies {
+			with = append(with, n)
+		}
+		sort.Strings(with)
+		return Endpoint{}, &URLError{key, shown, "the " + driver + " target takes no connection URL (set HOST, PORT and the other keys)",
+			"a URL for one of " + strings.Join(with, ", ")}
+	}
+	bad := func(format string, args ...any) error {
+		return &URLError{key, shown, fmt.Sprintf(format, args...), fam.example}
+	}
+	if fam.schemes[0] == "mysql" {
+		if m := mysqlDSN.FindStringSubmatch(raw); m != nil {
+			// go-sql-driver's DSN, rewritten as the URL it stands for.
+			userinfo := ""
+			switch {
+			case m[2] != "":
+				userinfo = url.UserPassword(m[1], m[2]).String() + "@"
+			case m[1] != "":
+				userinfo = url.User(m[1]).String() + "@"
+			}
+			raw = "mysql://" + userinfo + m[3] + "/" + m[4]
+			if m[5] != "" {
+				raw += "?" + m[5]
+			}
+		}
+	}
+	scheme, rest, found := strings.Cut(raw, "://")
+	if !found {
+		return Endpoint{}, bad("not a URL: no scheme://")
+	}
+	scheme = strings.ToLower(scheme)
+	if !contains(fam.schemes, scheme) {
+		return Endpoint{}, bad("scheme %q: the %s target takes %s://", scheme, driver, strings.Join(fam.schemes, ":// or "))
+	}
+	// A host list (h1:5432,h2:5433) is not one URL host to net/url: the
+	// hosts are cut out first and the rest parsed with a placeholder.
+	authority, tail := rest, ""
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		authority, tail = rest[:i], rest[i:]
+	}
+	userinfo, hostlist := "", authority
+	if i := strings.LastIndex(authority, "@"); i >= 0 {
+		userinfo, hostlist = authority[:i+1], authority[i+1:]
+	}
+	u, err := url.Parse(scheme + "://" + userinfo + "placeholder" + tail)
+	if err != nil {
+		return Endpoint{}, bad("%v", redactErr(err, raw))
+	}
+	var e Endpoint
+	for _, h := range strings.Split(hostlist, ",") {
+		h = strings.TrimSpace(h)
+		if h == "" {
+			return Endpoint{}, bad("a host is missing")
+		}
+		if err := CheckHostPort(h); err != nil {
+			return Endpoint{}, bad("host %q: %v", h, err)
+		}
+		e.Hosts = append(e.Hosts, h)
+	}
+	if len(e.Hosts) > 1 && fam.schemes[0] != "postgres" {
+		return Endpoint{}, bad("several hosts in one URL: only PostgreSQL URLs list them; list them in HOST instead")
+	}
+	if u.User != nil {
+		e.User = u.User.Username()
+		e.Password, e.HasPass = u.User.Password()
+	}
+	path := strings.TrimSuffix(u.Path, "/")
+	switch fam.schemes[0] {
+	case "http":
+		e.Path = path
+	default:
+		e.Database = strings.TrimPrefix(path, "/")
+		if strings.Contains(e.Database, "/") {
+			return Endpoint{}, bad("path %q: the path is the database name, one segment", u.Path)
+		}
+	}
+	if scheme == "https" {
+		e.TLS = "on"
+	}
+	q := u.Query()
+	var keys []string
+	for k := range q {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		v := q.Get(k)
+		if !contains(fam.keys, k) {
+			allowed := "none"
+			if len(fam.keys) > 0 {
+				allowed = strings.Join(fam.keys, ", ")
+			}
+			return Endpoint{}, bad("URL key %q is not honoured by the %s target (URL keys it honours: %s)", k, driver, allowed)
+		}
+		if err := e.setQuery(k, v); err != nil {
+			return Endpoint{}, bad("URL key %s=%s: %v", k, v, err)
+		}
+	}
+	return e, nil
+}
+
+// setQuery applies one honoured URL key.
+func (e *Endpoint) setQuery(k, v string) error {
+	switch k {
+	case "sslmode":
+		// verify-ca is taken as verify-full: tsbench checks the host name
+		// whenever it checks the chain, which is never less safe.
+		switch v {
+		case "verify-full", "verify-ca":
+			e.TLS = "on"
+		case "require":
+			e.TLS = "insecure"
+		case "disable":
+			e.TLS = "off"
+		default:
+			return fmt.Errorf("allowed: disable, require, verify-ca, verify-full (prefer and allow may fall back to plaintext, which tsbench never does)")
+		}
+	case "tls":
+		switch strings.ToLower(v) {
+		case "true":
+			e.TLS = "on"
+		case "skip-verify":
+			e.TLS = "insecure"
+		case "false":
+			e.TLS = "off"
+		default:
+			return fmt.Errorf("allowed: true, skip-verify, false (preferred may fall back to plaintext; a named TLS config is set with TLS_* keys)")
+		}
+	case "secure":
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return fmt.Errorf("allowed: true, false")
+		}
+		e.TLS = map[bool]string{true: "on", false: "off"}[b]
+	case "sslrootcert":
+		e.CAFile = v
+	case "sslcert":
+		e.CertFile = v
+	case "sslkey":
+		e.KeyFile = v
+	}
+	return nil
+}
+
+// CheckHostPort checks one entry of HOST or of a URL's host list: "host"
+// or "host:port" ("[v6]:port").
+func CheckHostPort(h string) error {
+	if strings.ContainsAny(h, "/@?# ") {
+		return fmt.Errorf("not a host name")
+	}
+	host, port := h, ""
+	if strings.HasPrefix(h, "[") || strings.Count(h, ":") == 1 {
+		var err error
+		if host, port, err = net.SplitHostPort(h); err != nil {
+			if strings.HasPrefix(h, "[") && strings.HasSuffix(h, "]") {
+				host, port = h[1:len(h)-1], ""
+			} else {
+				return err
+			}
+		}
+	}
+	if host == "" {
+		return fmt.Errorf("no host name")
+	}
+	if port != "" {
+		if err := PortNumber(port); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// SplitHostPort cuts "host:port" (or "[v6]:port", or a bare host) into
+// host and port (0 when it has none).
+func SplitHostPort(h string) (string, int) {
+	h = strings.TrimSpace(h)
+	if strings.HasPrefix(h, "[") || strings.Count(h, ":") == 1 {
+		if host, port, err := net.SplitHostPort(h); err == nil {
+			n, _ := strconv.Atoi(port)
+			return host, n
+		}
+		return strings.Trim(h, "[]"), 0
+	}
+	return h, 0
+}
+
+// RedactURL hides the password of a URL (or of a go-sql-driver DSN):
+// postgres://user:***@host/db. Text that holds none is returned as it is.
+func RedactURL(raw string) string { return redact.URL(raw) }
+
+// redactErr is a parser's message about raw with its password hidden:
+// net/url quotes the parts it refuses.
+func redactErr(err error, raw string) string {
+	msg := err.Error()
+	if i, j, ok := redact.PasswordSpan(raw); ok {
+		msg = strings.ReplaceAll(msg, raw[i:j], redact.Mask)
+	}
+	return msg
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// PerHost is one Options per host of o.Host, a comma-separated list whose
+// entries are "host" or "host:port" (a port there overrides Port): the
+// runner connects client i to host i mod n. A single host gives o itself
+// (with its port cut out of Host).
+func (o Options) PerHost() []Options {
+	var out []Options
+	for _, h := range strings.Split(o.Host, ",") {
+		if h = strings.TrimSpace(h); h == "" {
+			continue
+		}
+		x := o
+		var port int
+		x.Host, port = SplitHostPort(h)
+		if port != 0 {
+			x.Port = port
+		}
+		out = append(out, x)
+	}
+	if len(out) == 0 {
+		out = append(out, o)
+	}
+	return out
+}
+
+// Apply sets in o what the endpoint e says (hosts, user, password,
+// database, TLS, path) and leaves the rest.
+func (e Endpoint) Apply(o Options) Options {
+	if len(e.Hosts) > 0 {
+		o.Host, o.Port = strings.Join(e.Hosts, ","), 0
+		if len(e.Hosts) == 1 {
+			var port int
+			o.Host, port = SplitHostPort(e.Hosts[0])
+			o.Port = port
+		}
+	}
+	if e.User != "" {
+		o.User = e.User
+	}
+	if e.HasPass && e.Password != "***" { // a stored run's redacted URL leaves PASSWORD as it is
+		o.Password = e.Password
+	}
+	if e.Database != "" {
+		o.Database = e.Database
+	}
+	if e.TLS != "" {
+		o.TLS.Mode = e.TLS
+	}
+	if e.CAFile != "" {
+		o.TLS.CAFile = e.CAFile
+	}
+	if e.CertFile != "" {
+		o.TLS.CertFile = e.CertFile
+	}
+	if e.KeyFile != "" {
+		o.TLS.KeyFile = e.KeyFile
+	}
+	o.Path = e.Path
+	return o
+}

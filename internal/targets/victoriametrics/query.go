@@ -1,0 +1,238 @@
+package victoriametrics
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/tsbench/tsbench/internal/targets/clientside"
+	"github.com/tsbench/tsbench/internal/ts"
+)
+
+// selector matches the series of devices x sensors of the current generation.
+func (t *Target) selector(s *ts.Schema, devs []*ts.Device, sensors []int) string {
+	var names, dn []string
+	for _, sn := range sensors {
+		names = append(names, regexp.QuoteMeta(s.Sensors[sn].Name))
+	}
+	for _, d := range devs {
+		dn = append(dn, regexp.QuoteMeta(d.Name))
+	}
+	sel := `{db="` + t.db + `",gen="` + t.gen + `",__name__!="tsbench_generation"`
+	if len(names) > 0 {
+		sel += `,__name__=~"` + strings.Join(names, "|") + `"`
+	}
+	if devs != nil {
+		sel += `,device=~"` + strings.Join(dn, "|") + `"`
+	}
+	return sel + "}"
+}
+
+// horizon (2200-01-01, in ms) bounds the queries that have no end of their
+// own: Q5's export, Q8's latest point and the count of everything. It is a
+// data bound, never the wall clock: a run writes far faster than its
+// POINT_STEP, so its last points lie ahead of the clock (up to the server's
+// -futureRetention), and a query bounded by "now" misses them. Both 1.79
+// and 1.148 answer instant queries at this time with a window reaching
+// back to any benchmark's START_TIME; at the year 3000 they answer nothing.
+const horizon int64 = 7258118400000
+
+// seconds renders milliseconds as the API's fractional seconds.
+func seconds(ms int64) string { return strconv.FormatFloat(float64(ms)/1000, 'f', 3, 64) }
+
+// clamp moves a range's start to the schema's START_TIME, before which the
+// series hold only their registration sample (see register). It reports
+// false for a range that ends there.
+func clamp(s *ts.Schema, start, end int64) (int64, bool) {
+	start = max(start, s.StartTime)
+	return start, end > start
+}
+
+// export returns the raw samples of each matching series with timestamps in
+// [start, end), start at START_TIME or later.
+func (t *Target) export(ctx context.Context, sel string, start, end int64) ([]clientside.Series, error) {
+	q := url.Values{"match[]": {sel}, "start": {seconds(start)}, "end": {seconds(end - 1)}}
+	data, _, err := t.get(ctx, "/api/v1/export", q)
+	if err != nil {
+		return nil, err
+	}
+	var out []clientside.Series
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 1<<20), 1<<30)
+	for sc.Scan() {
+		var line struct {
+			Values     []float64 `json:"values"`
+			Timestamps []int64   `json:"timestamps"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
+			return nil, fmt.Errorf("victoriametrics: decode export: %w", err)
+		}
+		var ss clientside.Series
+		for i, tm := range line.Timestamps {
+			if tm >= start && tm < end {
+				ss = append(ss, clientside.Point{T: tm, V: line.Values[i], Numeric: true})
+			}
+		}
+		out = append(out, ss)
+	}
+	return out, sc.Err()
+}
+
+// instant evaluates a MetricsQL expression at time at (ms) and returns one
+// value per resulting series.
+func (t *Target) instant(ctx context.Context, expr string, at int64) ([]float64, error) {
+	data, _, err := t.get(ctx, "/api/v1/query", url.Values{"query": {expr}, "time": {seconds(at)}})
+	if err != nil {
+		return nil, err
+	}
+	var r struct {
+		Status string
+		Error  string
+		Data   struct {
+			Result []struct {
+				Value [2]any `json:"value"`
+			} `json:"result"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, fmt.Errorf("victoriametrics: decode %s: %w", expr, err)
+	}
+	if r.Status != "success" {
+		return nil, fmt.Errorf("victoriametrics: %s: %s", expr, r.Error)
+	}
+	var out []float64
+	for _, x := range r.Data.Result {
+		s, _ := x.Value[1].(string)
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return nil, fmt.Errorf("victoriametrics: %s: value %q: %w", expr, s, err)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// Query runs one of Q1..Q10 (see the package doc for where each is computed).
+func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
+	t.mu.Lock()
+	s, err := t.binding.Schema()
+	sel := ""
+	var perSensor []string // rollups drop metric names: one selector per sensor
+	if err == nil {
+		sel = t.selector(s, q.Devices, q.Sensors)
+		for _, sn := range q.Sensors {
+			perSensor = append(perSensor, t.selector(s, q.Devices, []int{sn}))
+		}
+	}
+	t.mu.Unlock()
+	if err != nil {
+		return ts.Result{}, err
+	}
+	var res ts.Result
+	switch q.Kind {
+	case ts.AggRange, ts.LatestPoint:
+		expr, at := "", int64(0)
+		if q.Kind == ts.AggRange {
+			fn, err := rollup(q.Agg)
+			if err != nil {
+				return res, err
+			}
+			start, ok := clamp(s, q.Start, q.End)
+			if !ok {
+				return res, nil
+			}
+			expr, at = fn+"(%s["+strconv.FormatInt(q.End-start, 10)+"ms])", q.End-1
+		} else {
+			at = horizon
+			expr = "last_over_time(%s[" + strconv.FormatInt(at-s.StartTime+1, 10) + "ms])"
+		}
+		for _, one := range perSensor {
+			vals, err := t.instant(ctx, fmt.Sprintf(expr, one), at)
+			if err != nil {
+				return res, err
+			}
+			for _, v := range vals {
+				res.Add(0, v)
+			}
+		}
+		res.First, res.Last = 0, 0
+		return res, nil
+	}
+	start, end := q.Start, q.End
+	switch q.Kind {
+	case ts.PrecisePoint:
+		end = start + 1
+	case ts.AggValue:
+		start, end = s.StartTime, horizon+1
+	}
+	start, ok := clamp(s, start, end)
+	if !ok {
+		return clientside.Answer(q, nil), nil
+	}
+	series, err := t.export(ctx, sel, start, end)
+	if err != nil {
+		return res, err
+	}
+	return clientside.Answer(q, series), nil
+}
+
+func rollup(a ts.Aggregate) (string, error) {
+	switch a {
+	case ts.Count:
+		return "count_over_time", nil
+	case ts.Sum:
+		return "sum_over_time", nil
+	case ts.Avg:
+		return "avg_over_time", nil
+	case ts.Min:
+		return "min_over_time", nil
+	case ts.Max:
+		return "max_over_time", nil
+	}
+	return "", fmt.Errorf("victoriametrics: aggregate %s: unknown", a)
+}
+
+// Count flushes, then counts the stored samples with a rollup over the range
+// (everything from the schema's start time to the horizon when the range is
+// empty).
+func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
+	if err := t.flush(ctx); err != nil {
+		return 0, err
+	}
+	t.mu.Lock()
+	s, err := t.binding.Schema()
+	sel := ""
+	if err == nil {
+		sel = t.selector(s, r.Devices, nil)
+	}
+	t.mu.Unlock()
+	if err != nil {
+		return 0, err
+	}
+	at, window := r.End-1, int64(0)
+	if r.End <= r.Start {
+		at = horizon
+		window = at - s.StartTime + 1
+	} else {
+		start, ok := clamp(s, r.Start, r.End)
+		if !ok {
+			return 0, nil
+		}
+		window = r.End - start
+	}
+	vals, err := t.instant(ctx, fmt.Sprintf("sum(count_over_time(%s[%dms]))", sel, window), at)
+	if err != nil {
+		return 0, err
+	}
+	var n int64
+	for _, v := range vals {
+		n += int64(v)
+	}
+	return n, nil
+}

@@ -1,0 +1,77 @@
+package victoriametrics
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tsbench/tsbench/internal/targets"
+	"github.com/tsbench/tsbench/internal/targets/targettest"
+	"github.com/tsbench/tsbench/internal/testenv"
+)
+
+// The test's VictoriaMetrics takes HTTPS only (-tls), with a certificate
+// signed by a CA the test makes, and basic authentication (-httpAuth.*).
+const (
+	tlsUser     = "bench"
+	tlsPassword = "vm-s3cret-0xC0DE"
+)
+
+// Over TLS with the right password, the target passes the conformance
+// suite: every write, the imports of the Poster included, and every query
+// go over verified HTTPS with basic authentication.
+func TestTLSConformance(t *testing.T) {
+	srv := testenv.StartVictoriaMetricsTLS(t, tlsUser, tlsPassword)
+	targettest.Run(t, targettest.Suite{Driver: Driver,
+		Options: targets.Options{Database: "tsbench_tls", Port: srv.Port, User: tlsUser, Password: tlsPassword,
+			TLS: targets.TLS{Mode: "on", CAFile: srv.CA}},
+		Settle: func(ctx context.Context, conn targets.Target) error { return conn.(*Target).flush(ctx) }})
+}
+
+// The target connects over TLS as asked: verified against the test's CA,
+// unverified when insecure, refused with another CA or host name (naming
+// the target and the key to set); a plaintext request is refused by the
+// server; a wrong password is a clear error that does not show it; a
+// server without TLS asked for TLS is ErrNoTLS, never a plaintext request.
+func TestTLS(t *testing.T) {
+	srv := testenv.StartVictoriaMetricsTLS(t, tlsUser, tlsPassword)
+	cases := append(targettest.TLSCases(srv.CA, testenv.WriteCerts(t, t.TempDir())),
+		targettest.TLSCase{Name: "system CAs", TLS: targets.TLS{Mode: "on"}, Want: "certificate signed by unknown authority"},
+		targettest.TLSCase{Name: "the key to set", TLS: targets.TLS{Mode: "on", CAFile: testenv.WriteCerts(t, t.TempDir())},
+			Want: "victoriametrics: GET https://127.0.0.1"},
+		targettest.TLSCase{Name: "plaintext", TLS: targets.TLS{Mode: "off"}, Want: "HTTP request to an HTTPS server"})
+	targettest.RunTLS(t, cases, func(ctx context.Context, tls targets.TLS) (bool, error) {
+		conn, err := Driver.Open(ctx, targets.Options{Port: srv.Port, User: tlsUser, Password: tlsPassword, TLS: tls})
+		if err != nil {
+			return false, err
+		}
+		defer conn.Close()
+		return strings.HasPrefix(conn.(*Target).base, "https://"), nil
+	})
+
+	t.Run("wrong password", func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		_, err := Driver.Open(ctx, targets.Options{Port: srv.Port, User: tlsUser, Password: "not-" + tlsPassword,
+			TLS: targets.TLS{Mode: "on", CAFile: srv.CA}})
+		if err == nil || !strings.Contains(err.Error(), "victoriametrics: GET https://127.0.0.1") ||
+			!strings.Contains(err.Error(), "401 Unauthorized") {
+			t.Fatalf("error %v, want one naming the target and 401 Unauthorized", err)
+		}
+		if strings.Contains(err.Error(), tlsPassword) {
+			t.Fatalf("the error shows the password: %v", err)
+		}
+	})
+
+	t.Run("server without TLS", func(t *testing.T) {
+		targettest.RequireServer(t, "victoriametrics", "127.0.0.1:8428")
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		_, err := Driver.Open(ctx, targets.Options{Port: DefaultPort, TLS: targets.TLS{Mode: "on", CAFile: srv.CA}})
+		if !errors.Is(err, targets.ErrNoTLS) {
+			t.Fatalf("error %v, want targets.ErrNoTLS", err)
+		}
+	})
+}

@@ -1,0 +1,494 @@
+// Package victoriametrics is the "victoriametrics" target: a single-node
+// VictoriaMetrics server over its HTTP API.
+//
+// Mapping: a sensor is a metric name (s_0, ...) and a device the labels
+// device=<name>, group=<group> and its tags, plus db=<DB_NAME> and
+// gen=<generation>: every reset starts a new generation, because
+// VictoriaMetrics cannot take new samples for a deleted series at once; the
+// old generation is deleted. Setup registers every series of the new
+// generation with a sample at START_TIME - 1 ms, outside every answer (see
+// register for why). VictoriaMetrics stores float64 values only:
+// BOOLEAN (0/1), INT32, INT64 (exact below 2^53) and FLOAT/DOUBLE are kept,
+// TEXT is declared unsupported.
+//
+// Writes use /api/v1/import, whose JSON lines carry one series each with all
+// its timestamps and values: a columnar batch becomes one line per sensor.
+// Rewritten timestamps collapse through deduplication
+// (-dedup.minScrapeInterval=1ms in scripts/services/victoriametrics.sh).
+//
+// Queries. Raw points come from /api/v1/export (Q1, Q2, Q9 and, with the
+// value filter applied by tsbench to the exported points, Q3 and Q10). Q4
+// (count, sum, avg, min, max over a range) and Q8 (latest point) are
+// MetricsQL rollups computed by the server. Q5, Q6 and Q7 — aggregates with a
+// value filter, and time buckets aligned to the window start — cannot be
+// expressed exactly in MetricsQL (subqueries resample, query_range aligns to
+// its step), so tsbench computes them from exported points: their latency
+// includes the transfer of every point in range. Queries without an end of
+// their own are bounded by a far horizon, never by the wall clock (see
+// horizon). The server must run with
+// -search.disableCache (the script does), or repeated queries would measure
+// its result cache. Data becomes searchable after an internal flush:
+// Count calls /internal/force_flush first.
+package victoriametrics
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tsbench/tsbench/internal/numfmt"
+	"github.com/tsbench/tsbench/internal/targets"
+	"github.com/tsbench/tsbench/internal/targets/httpclient"
+	"github.com/tsbench/tsbench/internal/ts"
+)
+
+// DefaultPort is where scripts/services/victoriametrics.sh starts the server.
+const DefaultPort = 8428
+
+// Driver registers the target.
+var Driver = &targets.Driver{
+	Name:        "victoriametrics",
+	Aliases:     []string{"VictoriaMetrics"},
+	Description: "VictoriaMetrics: /api/v1/import writes; export and MetricsQL queries (Q5-Q7 computed from exported points)",
+	WritePaths:  []string{"import"},
+	Server:      "scripts/services/victoriametrics.sh (VictoriaMetrics v1.148.8 on 127.0.0.1:8428; victoriametrics-1.79.sh: Debian's 1.79 on 8438)",
+	Caps: targets.Capabilities{
+		TLS:        true,
+		Types:      []ts.DataType{ts.Boolean, ts.Int32, ts.Int64, ts.Float, ts.Double},
+		Queries:    ts.QueryKinds,
+		ClientSide: []ts.QueryKind{ts.AggValue, ts.AggRangeValue, ts.GroupBy},
+		Sparse:     true, // a series per sensor: an empty cell is a sample not sent
+	},
+	Open: open,
+}
+
+func init() { targets.Register(Driver) }
+
+// Target is one client's HTTP connection.
+type Target struct {
+	base   string // with the path prefix of a TARGET_URL (a cluster's /insert/0/prometheus)
+	root   string // without it: where /health, /metrics and /internal/force_flush are
+	db     string
+	client *http.Client
+	poster *httpclient.Poster // the import requests
+
+	mu      sync.Mutex
+	binding targets.Binding
+	gen     string
+	labels  []string // per device position: the label part of a metric object
+	buf     []byte   // the request body, reused
+}
+
+func open(ctx context.Context, o targets.Options) (targets.Target, error) {
+	e, err := httpclient.NewEndpoint(o, DefaultPort)
+	if err != nil {
+		return nil, fmt.Errorf("victoriametrics: %w", err)
+	}
+	// VictoriaMetrics' own -httpAuth.* is basic authentication; a token is
+	// for what stands in front of it (vmauth, a Prometheus-compatible
+	// gateway), which takes it as a bearer.
+	e.Authorization = httpclient.UserAuth(o)
+	if o.Token != "" {
+		e.Authorization = "Bearer " + o.Token
+	}
+	db := o.DatabaseOr("test")
+	t := &Target{base: e.Base, root: e.Root, db: db, client: e.Client(), binding: targets.NewBinding("victoriametrics")}
+	if _, _, err := t.get(ctx, "/health", nil); err != nil {
+		return nil, err
+	}
+	if e.Authorization != "" {
+		// /health answers without authentication: a wrong password must
+		// show at the start, on a path that asks for it, not at the
+		// first write.
+		if _, _, err := t.get(ctx, "/api/v1/query", url.Values{"query": {"1"}}); err != nil {
+			return nil, err
+		}
+	}
+	p, err := e.Poster("/api/v1/import")
+	if err != nil {
+		return nil, fmt.Errorf("victoriametrics: %w", err)
+	}
+	t.poster = p
+	return t, nil
+}
+
+func (t *Target) do(ctx context.Context, method, path string, q url.Values, body io.Reader) ([]byte, error) {
+	base := t.base
+	if !strings.HasPrefix(path, "/api/") {
+		base = t.root // the server's own endpoints are outside a cluster's API route
+	}
+	u := base + path
+	if len(q) > 0 {
+		u += "?" + q.Encode()
+	}
+	req, err := http.NewRequestWithContext(ctx, method, u, body)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := t.client.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("victoriametrics: %s %s: %w", method, base+path, err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, fmt.Errorf("victoriametrics: %s %s: read answer: %w", method, base+path, err)
+	}
+	if resp.StatusCode/100 != 2 {
+		return nil, fmt.Errorf("victoriametrics: %s %s: %s: %s", method, base+path, resp.Status, strings.TrimSpace(string(data)))
+	}
+	return data, nil
+}
+
+func (t *Target) get(ctx context.Context, path string, q url.Values) ([]byte, http.Header, error) {
+	data, err := t.do(ctx, http.MethodGet, path, q, nil)
+	return data, nil, err
+}
+
+// Setup starts a new generation with reset (deleting the old one), or joins
+// the latest one.
+func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
+	for _, typ := range s.Sensors {
+		if !Driver.Caps.SupportsType(typ.Type) {
+			return fmt.Errorf("victoriametrics: sensor %s of type %s: %w (it stores float64 values only)",
+				typ.Name, typ.Type, targets.ErrUnsupported)
+		}
+	}
+	if !reset {
+		return t.Bind(ctx, s)
+	}
+	q := url.Values{"match[]": {`{db="` + t.db + `"}`}}
+	if _, err := t.do(ctx, http.MethodPost, "/api/v1/admin/tsdb/delete_series", q, nil); err != nil {
+		return err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.bindLocked(s, strconv.FormatInt(time.Now().UnixNano(), 10))
+	// A marker series makes the generation findable by Bind.
+	marker := fmt.Sprintf(`{"metric":{"__name__":"tsbench_generation","db":%q,"gen":%q},"values":[1],"timestamps":[%d]}`+"\n",
+		t.db, t.gen, s.StartTime)
+	if _, err := t.do(ctx, http.MethodPost, "/api/v1/import", nil, strings.NewReader(marker)); err != nil {
+		return err
+	}
+	if err := t.register(ctx, s); err != nil {
+		return err
+	}
+	return t.flush(ctx)
+}
+
+// registerChunk is how many series one registration request creates.
+const registerChunk = 10_000
+
+// register creates every series of the schema before the run, with one
+// sample at START_TIME - 1 ms, which no answer includes: every query, export
+// and count starts at START_TIME at the earliest (clamp).
+//
+// Why: VictoriaMetrics makes a new series searchable only after an internal
+// flush (a second or more), and a query that finds no series in the
+// meantime is cached as empty, per day of data, long after the flush: a run
+// whose queries start with its writes, on series its writes create, was
+// seen answering every query with 0 points for all of its 8 seconds (1.79
+// and 1.148). Created here, on the day the data starts, and flushed by
+// Setup, the series are searchable from the first query on. (A sample at
+// the epoch registers the series but not the data's day; a NaN is dropped.)
+func (t *Target) register(ctx context.Context, s *ts.Schema) error {
+	var body []byte
+	n := 0
+	send := func() error {
+		if n == 0 {
+			return nil
+		}
+		_, err := t.do(ctx, http.MethodPost, "/api/v1/import", nil, bytes.NewReader(body))
+		body, n = body[:0], 0
+		if err != nil {
+			return fmt.Errorf("victoriametrics: register series: %w", err)
+		}
+		return nil
+	}
+	for pos := range s.Devices {
+		for _, sn := range s.Sensors {
+			body = append(body, `{"metric":{"__name__":"`...)
+			body = append(body, sn.Name...)
+			body = append(body, `",`...)
+			body = append(body, t.labels[pos]...)
+			body = append(body, `},"values":[0],"timestamps":[`...)
+			body = numfmt.AppendInt(body, s.StartTime-1)
+			body = append(body, "]}\n"...)
+			if n++; n == registerChunk {
+				if err := send(); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return send()
+}
+
+// Bind joins the newest generation of the database. The generations are
+// read from the marker series' own samples, which lie at the schema's
+// START_TIME, through the export API with that exact time range: a label
+// API asked for all time may narrow the range itself, and VictoriaMetrics
+// 1.148 returns no label values for a series whose only sample is years old.
+func (t *Target) Bind(ctx context.Context, s *ts.Schema) error {
+	gens, err := t.generations(ctx, s.StartTime)
+	if err != nil {
+		return err
+	}
+	gen := "0" // no generation yet: queries find nothing, as on an empty database
+	if len(gens) > 0 {
+		gen = gens[len(gens)-1]
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.bindLocked(s, gen)
+	return nil
+}
+
+// generations lists, oldest first, the generations whose marker lies at
+// start. Generation names are nanosecond clock readings of equal length, so
+// their string order is their age order.
+func (t *Target) generations(ctx context.Context, start int64) ([]string, error) {
+	q := url.Values{"match[]": {`tsbench_generation{db="` + t.db + `"}`},
+		"start": {seconds(start)}, "end": {seconds(start)}}
+	data, _, err := t.get(ctx, "/api/v1/export", q)
+	if err != nil {
+		return nil, err
+	}
+	var gens []string
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		var line struct {
+			Metric struct {
+				Gen string `json:"gen"`
+			} `json:"metric"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
+			return nil, fmt.Errorf("victoriametrics: decode generation markers: %w", err)
+		}
+		gens = append(gens, line.Metric.Gen)
+	}
+	sort.Strings(gens)
+	return gens, sc.Err()
+}
+
+func (t *Target) bindLocked(s *ts.Schema, gen string) {
+	t.binding.Set(s)
+	t.gen = gen
+	t.labels = make([]string, len(s.Devices))
+	for i, d := range s.Devices {
+		grp := ""
+		if d.Group < len(s.Groups) {
+			grp = s.Groups[d.Group]
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, `"db":%q,"gen":%q,"device":%q,"group":%q`, t.db, gen, d.Name, grp)
+		for _, tg := range d.Tags {
+			fmt.Fprintf(&b, `,%q:%q`, tg.Key, tg.Value)
+		}
+		t.labels[i] = b.String()
+	}
+}
+
+// Labels returns the label part of the metric object /api/v1/import lines
+// carry for a device (the lean baseline writer builds its bodies with it).
+func (t *Target) Labels(d *ts.Device) string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	_, pos, err := t.binding.DevicePos(d)
+	if err != nil {
+		return ""
+	}
+	return t.labels[pos]
+}
+
+// flush makes written samples searchable.
+func (t *Target) flush(ctx context.Context) error {
+	_, _, err := t.get(ctx, "/internal/force_flush", nil)
+	return err
+}
+
+// Write imports a batch: one JSON line per sensor with all its samples.
+func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s, pos, err := t.binding.DevicePos(b.Device)
+	if err != nil {
+		return err
+	}
+	t.buf = appendImport(t.buf[:0], t.labels[pos], s.Sensors, b)
+	if err := t.poster.Post(ctx, t.buf); err != nil {
+		return fmt.Errorf("victoriametrics: write batch of %s: %w", b.Device.Name, err)
+	}
+	return nil
+}
+
+// appendImport appends a batch in /api/v1/import's JSON-lines format to
+// dst: one line per sensor with all its values and timestamps. The
+// timestamps are the same on every line: they are formatted for the first
+// and copied for the others.
+func appendImport(dst []byte, labels string, sensors []ts.Sensor, b *ts.Batch) []byte {
+	if b.Nulls != 0 {
+		return appendSparseImport(dst, labels, sensors, b)
+	}
+	var stamps []byte // the first line's timestamps, within dst
+	for sn := range b.Columns {
+		c := &b.Columns[sn]
+		dst = append(dst, `{"metric":{"__name__":"`...)
+		dst = append(dst, sensors[sn].Name...)
+		dst = append(dst, `",`...)
+		dst = append(dst, labels...)
+		dst = append(dst, `},"values":[`...)
+		for i := range b.Times {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendValue(dst, c, i, b.Decimals)
+		}
+		if stamps != nil {
+			dst = append(dst, stamps...)
+			continue
+		}
+		start := len(dst)
+		dst = append(dst, `],"timestamps":[`...)
+		for i, tm := range b.Times {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = numfmt.AppendInt(dst, tm)
+		}
+		dst = append(dst, "]}\n"...)
+		stamps = dst[start:]
+	}
+	return dst
+}
+
+// appendValue appends value i of a numeric column as JSON: a DOUBLE from
+// its generated integer when it has one (numfmt.AppendFixed), the others
+// as the shortest float that reads back.
+func appendValue(dst []byte, c *ts.Column, i, decimals int) []byte {
+	if c.Type == ts.Double {
+		if c.HasFixed() {
+			return numfmt.AppendFixed(dst, c.Doubles[i], c.Fixed[i], decimals)
+		}
+		return numfmt.AppendFloat(dst, c.Doubles[i], decimals)
+	}
+	v, _ := c.Number(i)
+	return strconv.AppendFloat(dst, v, 'g', -1, 64)
+}
+
+// appendSparseImport is appendImport for a batch with empty cells
+// (ts.Column.Null): each sensor's line has its present samples only, with
+// their own timestamps, and a sensor without any has no line (an empty
+// line would be refused). Dense batches never come here.
+func appendSparseImport(dst []byte, labels string, sensors []ts.Sensor, b *ts.Batch) []byte {
+	for sn := range b.Columns {
+		c := &b.Columns[sn]
+		first := -1
+		for i := range b.Times {
+			if c.Present(i) {
+				first = i
+				break
+			}
+		}
+		if first < 0 {
+			continue
+		}
+		dst = append(dst, `{"metric":{"__name__":"`...)
+		dst = append(dst, sensors[sn].Name...)
+		dst = append(dst, `",`...)
+		dst = append(dst, labels...)
+		dst = append(dst, `},"values":[`...)
+		for i := first; i < len(b.Times); i++ {
+			if !c.Present(i) {
+				continue
+			}
+			if i > first {
+				dst = append(dst, ',')
+			}
+			dst = appendValue(dst, c, i, b.Decimals)
+		}
+		dst = append(dst, `],"timestamps":[`...)
+		for i := first; i < len(b.Times); i++ {
+			if !c.Present(i) {
+				continue
+			}
+			if i > first {
+				dst = append(dst, ',')
+			}
+			dst = numfmt.AppendInt(dst, b.Times[i])
+		}
+		dst = append(dst, "]}\n"...)
+	}
+	return dst
+}
+
+// ServerVersion implements targets.Versioner from the server's build metric.
+// A server built without version information (Debian's package, a plain
+// go install) reports an empty one, and is said to.
+func (t *Target) ServerVersion(ctx context.Context) (string, error) {
+	data, _, err := t.get(ctx, "/metrics", nil)
+	if err != nil {
+		return "", err
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		line := sc.Text()
+		if !strings.HasPrefix(line, "vm_app_version{") {
+			continue
+		}
+		if i := strings.Index(line, `short_version="`); i >= 0 {
+			v := line[i+len(`short_version="`):]
+			if v = v[:strings.IndexByte(v, '"')]; v != "" {
+				return "VictoriaMetrics " + v, nil
+			}
+		}
+	}
+	return "VictoriaMetrics (the server reports no version)", nil
+}
+
+// StorageBytes implements targets.Sizer: vm_data_size_bytes of every part
+// type, after a flush. It covers the whole server, not only this database.
+func (t *Target) StorageBytes(ctx context.Context) (int64, error) {
+	if err := t.flush(ctx); err != nil {
+		return 0, err
+	}
+	data, _, err := t.get(ctx, "/metrics", nil)
+	if err != nil {
+		return 0, err
+	}
+	var n int64
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "vm_data_size_bytes{") {
+			f := strings.Fields(line)
+			v, err := strconv.ParseFloat(f[len(f)-1], 64)
+			if err == nil {
+				n += int64(v)
+			}
+		}
+	}
+	return n, nil
+}
+
+// Close releases idle connections.
+func (t *Target) Close() error {
+	t.client.CloseIdleConnections()
+	t.poster.Close()
+	return nil
+}
+
+// Reconnects counts the HTTP connections re-opened (targets.Reconnector).
+func (t *Target) Reconnects() int64 {
+	return httpclient.Reconnects(t.client) + t.poster.Reconnects()
+}
