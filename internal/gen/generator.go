@@ -222,35 +222,15 @@ func (g *Generator) MissingCells(devices []ts.Device, rows int64) int64 {
 	return n
 }
 
-// markMissing empties the batch's missing cells, their values zeroed as
-// ts.Batch.MarkNull asks.
+// markMissing empties the batch's missing cells (ts.Batch.SetNull).
 func (g *Generator) markMissing(b *ts.Batch, device int) {
 	if g.opts.Missing <= 0 {
 		return
 	}
 	for s := range b.Columns {
-		c := &b.Columns[s]
 		for i, k := range b.Rows {
-			if !g.Missing(device, s, k) {
-				continue
-			}
-			b.MarkNull(s, i)
-			switch c.Type {
-			case ts.Double:
-				c.Doubles[i] = 0
-				if i < len(c.Fixed) {
-					c.Fixed[i] = 0
-				}
-			case ts.Float:
-				c.Floats[i] = 0
-			case ts.Int32:
-				c.Int32s[i] = 0
-			case ts.Int64:
-				c.Int64s[i] = 0
-			case ts.Boolean:
-				c.Bools[i] = false
-			case ts.Text:
-				c.Texts[i] = ""
+			if g.Missing(device, s, k) {
+				b.SetNull(s, i)
 			}
 		}
 	}

@@ -151,6 +151,31 @@ func (b *Batch) MarkNull(c, i int) {
 	}
 }
 
+// SetNull empties row i of column c: it marks the cell null (MarkNull) and
+// zeroes its typed value and its Fixed integer, so that a writer reading the
+// slices without looking at Null still finds the zero an empty cell holds.
+func (b *Batch) SetNull(c, i int) {
+	b.MarkNull(c, i)
+	col := &b.Columns[c]
+	switch col.Type {
+	case Boolean:
+		col.Bools[i] = false
+	case Int32:
+		col.Int32s[i] = 0
+	case Int64:
+		col.Int64s[i] = 0
+	case Float:
+		col.Floats[i] = 0
+	case Double:
+		col.Doubles[i] = 0
+		if i < len(col.Fixed) {
+			col.Fixed[i] = 0
+		}
+	case Text:
+		col.Texts[i] = ""
+	}
+}
+
 // ClearNulls makes every cell present again, keeping the buffers: a filler
 // calls it before it fills a batch anew.
 func (b *Batch) ClearNulls() {
