@@ -11,7 +11,6 @@ SERVICE=cassandra
 
 VERSION=5.0.9
 LIB="$CACHE_DIR/cassandra-$VERSION/lib"
-DIR=$(svc_dir cassandra)
 CQL_PORT=${TSBENCH_CASSANDRA_PORT:-9042}
 STORAGE_PORT=${TSBENCH_CASSANDRA_STORAGE_PORT:-7000}
 JMX_PORT=${TSBENCH_CASSANDRA_JMX_PORT:-7199}
@@ -21,7 +20,7 @@ install)
   maven_runtime "$LIB" org.apache.cassandra:cassandra-all:$VERSION
   ;;
 start)
-  if already_up cassandra $CQL_PORT; then log "already running on 127.0.0.1:$CQL_PORT"; exit 0; fi
+  exit_if_up $CQL_PORT
   [ -f "$LIB/.complete" ] || die "Cassandra is not installed: run '$0 install'"
   rm -rf "$DIR"; mkdir -p "$DIR/conf" "$DIR/logs"
   cat >"$DIR/conf/cassandra.yaml" <<YAML

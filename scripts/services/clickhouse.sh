@@ -7,14 +7,13 @@ SERVICE=clickhouse
 . "$(dirname "$0")/lib.sh"
 
 HTTP_PORT=${TSBENCH_CLICKHOUSE_PORT:-8124}
-DIR=$(svc_dir clickhouse)
 
 case "${1:-}" in
 install)
   apt_install clickhouse-server clickhouse-client
   ;;
 start)
-  if already_up clickhouse $HTTP_PORT; then log "already running on 127.0.0.1:$HTTP_PORT"; exit 0; fi
+  exit_if_up $HTTP_PORT
   [ -x /usr/sbin/clickhouse-server ] || die "ClickHouse is not installed: run '$0 install'"
   rm -rf "$DIR"; mkdir -p "$DIR/conf" "$DIR/data/tmp" "$DIR/data/user_files" "$DIR/data/format_schemas" "$DIR/log"
   cp /etc/clickhouse-server/users.xml "$DIR/conf/users.xml"

@@ -12,7 +12,6 @@ SERVICE=hbase
 
 VERSION=2.6.1
 LIB="$CACHE_DIR/hbase-$VERSION/lib"
-DIR=$(svc_dir hbase)
 ZK_PORT=${TSBENCH_HBASE_PORT:-2181}
 HERE=$(cd "$(dirname "$0")" && pwd)
 
@@ -26,7 +25,7 @@ install)
   maven_runtime "$LIB" org.apache.hbase:hbase-server:$VERSION org.apache.hbase:hbase-zookeeper:$VERSION
   ;;
 start)
-  if already_up hbase 16020; then log "already running, ZooKeeper on 127.0.0.1:$ZK_PORT"; exit 0; fi
+  exit_if_up 16020 "127.0.0.1:$ZK_PORT (ZooKeeper)"
   [ -f "$LIB/.complete" ] || die "HBase is not installed: run '$0 install'"
   rm -rf "$DIR"; mkdir -p "$DIR/conf" "$DIR/logs" "$DIR/data"
   prop() { echo "  <property><name>$1</name><value>$2</value></property>"; }

@@ -5,7 +5,6 @@ SERVICE=influxdb
 . "$(dirname "$0")/lib.sh"
 
 PORT=${TSBENCH_INFLUXDB_PORT:-8086}
-DIR=$(svc_dir influxdb)
 
 # launch: starts influxd on the configuration in $DIR and waits for /ping.
 launch() {
@@ -22,7 +21,7 @@ install)
   apt_install influxdb
   ;;
 start)
-  if already_up influxdb $PORT; then log "already running on 127.0.0.1:$PORT"; exit 0; fi
+  exit_if_up $PORT
   command -v influxd >/dev/null || die "InfluxDB is not installed: run '$0 install'"
   rm -rf "$DIR"; mkdir -p "$DIR"
   cat >"$DIR/influxdb.conf" <<CONF
@@ -52,7 +51,7 @@ CONF
 resume)
   # Starts again on the data a crash or a kill left (fault tests): the WAL
   # is replayed; nothing is re-created.
-  if already_up influxdb $PORT; then log "already running on 127.0.0.1:$PORT"; exit 0; fi
+  exit_if_up $PORT
   [ -f "$DIR/influxdb.conf" ] || die "nothing to resume in $DIR: run '$0 start'"
   launch
   log "resumed: http://127.0.0.1:$PORT"

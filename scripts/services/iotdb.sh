@@ -17,7 +17,6 @@ SERVICE=iotdb
 
 VERSION=2.0.1-beta
 LIB="$CACHE_DIR/iotdb-$VERSION/lib"
-DIR=$(svc_dir iotdb)
 RPC_PORT=${TSBENCH_IOTDB_PORT:-6667}
 INTERNAL=${TSBENCH_IOTDB_INTERNAL_PORT:-10710}
 # A DataNode whose file system has less than this share of its space free
@@ -43,7 +42,7 @@ install)
   maven_runtime "$LIB" org.apache.iotdb:iotdb-server:$VERSION org.apache.iotdb:iotdb-confignode:$VERSION
   ;;
 start)
-  if already_up iotdb $RPC_PORT; then log "already running on 127.0.0.1:$RPC_PORT"; exit 0; fi
+  exit_if_up $RPC_PORT
   [ -f "$LIB/.complete" ] || die "IoTDB is not installed: run '$0 install'"
   if ! loopback_only && [ "${TSBENCH_ALLOW_WILDCARD:-}" != 1 ]; then
     die "IoTDB listens on every interface; start it inside a loopback-only namespace: scripts/netns-run bash -c '$0 start && ...'"

@@ -13,7 +13,6 @@ SERVICE=kairosdb
 
 VERSION=1.1.3-1
 LIB="$CACHE_DIR/kairosdb-$VERSION/lib"
-DIR=$(svc_dir kairosdb)
 PORT=${TSBENCH_KAIROSDB_PORT:-8080}
 TELNET_PORT=${TSBENCH_KAIROSDB_TELNET_PORT:-4245}
 
@@ -24,7 +23,7 @@ install)
     org.glassfish.jaxb:jaxb-runtime:2.3.1 javax.activation:activation:1.1.1
   ;;
 start)
-  if already_up kairosdb "$PORT"; then log "already running on 127.0.0.1:$PORT"; exit 0; fi
+  exit_if_up "$PORT"
   [ -f "$LIB/.complete" ] || die "KairosDB is not installed: run '$0 install'"
   rm -rf "$DIR"; mkdir -p "$DIR/webroot" "$DIR/logs"
   # The packaged defaults, then ours (the last value of a key wins).

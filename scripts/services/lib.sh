@@ -14,6 +14,9 @@ CACHE_DIR=${TSBENCH_CACHE_DIR:-$HOME/.cache/tsbench}
 
 svc_dir() { echo "$SERVICES_DIR/$1"; }
 
+# DIR is the state directory of the service the sourcing script runs.
+DIR=$(svc_dir "$SERVICE")
+
 log() { echo "[$SERVICE] $*" >&2; }
 
 # ready VERSION WHERE: says that the server is up, which version it runs and
@@ -90,6 +93,15 @@ already_up() {
   log "a recorded $1 process does not answer on 127.0.0.1:$2; restarting"
   stop_pid "$1"
   return 1
+}
+
+# exit_if_up PORT [WHERE]: ends the script, with success, when $SERVICE
+# already runs and answers on PORT (already_up): start and resume leave a
+# running server alone. WHERE (default 127.0.0.1:PORT) is what the log names.
+exit_if_up() {
+  already_up "$SERVICE" "$1" || return 0
+  log "already running on ${2:-127.0.0.1:$1}"
+  exit 0
 }
 
 is_running() {

@@ -8,14 +8,13 @@ SERVICE=mariadb
 . "$(dirname "$0")/lib.sh"
 
 PORT=${TSBENCH_MARIADB_PORT:-3307}
-DIR=$(svc_dir mariadb)
 
 case "${1:-}" in
 install)
   apt_install mariadb-server
   ;;
 start)
-  if already_up mariadb $PORT; then log "already running on 127.0.0.1:$PORT"; exit 0; fi
+  exit_if_up $PORT
   command -v mariadbd >/dev/null || [ -x /usr/sbin/mariadbd ] || die "MariaDB is not installed: run '$0 install'"
   rm -rf "$DIR"; mkdir -p "$DIR"; chown mysql:mysql "$DIR"
   mariadb-install-db --no-defaults --user=mysql --datadir="$DIR/data" --auth-root-authentication-method=normal \

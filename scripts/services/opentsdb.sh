@@ -13,7 +13,6 @@ VERSION=2.4.1
 HBASE_VERSION=2.6.1
 LIB="$CACHE_DIR/opentsdb-$VERSION/lib"
 HBASE_LIB="$CACHE_DIR/hbase-$HBASE_VERSION/lib"
-DIR=$(svc_dir opentsdb)
 PORT=${TSBENCH_OPENTSDB_PORT:-4242}
 ZK_PORT=${TSBENCH_HBASE_PORT:-2181}
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -24,7 +23,7 @@ install)
   maven_runtime "$LIB" net.opentsdb:opentsdb:$VERSION javax.xml.bind:jaxb-api:2.3.1
   ;;
 start)
-  if already_up opentsdb "$PORT"; then log "already running on 127.0.0.1:$PORT"; exit 0; fi
+  exit_if_up "$PORT"
   [ -f "$LIB/.complete" ] || die "OpenTSDB is not installed: run '$0 install'"
   wait_port "$ZK_PORT" 1 || die "HBase does not answer on 127.0.0.1:$ZK_PORT: run scripts/services/hbase.sh start first"
   rm -rf "$DIR"; mkdir -p "$DIR/static" "$DIR/cache" "$DIR/logs"

@@ -9,7 +9,6 @@ SERVICE=postgres
 
 PORT=${TSBENCH_POSTGRES_PORT:-5433}
 BIN=/usr/lib/postgresql/15/bin
-DIR=$(svc_dir postgres)
 
 # launch: starts the server on the cluster in $DIR/data and records its PID.
 launch() {
@@ -28,7 +27,7 @@ install)
   apt_install postgresql-15
   ;;
 start)
-  if already_up postgres $PORT; then log "already running on 127.0.0.1:$PORT"; exit 0; fi
+  exit_if_up $PORT
   [ -x "$BIN/postgres" ] || die "PostgreSQL 15 is not installed: run '$0 install'"
   rm -rf "$DIR"; mkdir -p "$DIR"; chown postgres:postgres "$DIR"
   runuser -u postgres -- "$BIN/initdb" -D "$DIR/data" -U postgres --auth=trust -E UTF8 --no-sync >"$DIR/initdb.log" 2>&1 \
@@ -53,7 +52,7 @@ start)
 resume)
   # Starts again on the data a crash or a kill left (fault tests): crash
   # recovery replays the WAL; nothing is re-created.
-  if already_up postgres $PORT; then log "already running on 127.0.0.1:$PORT"; exit 0; fi
+  exit_if_up $PORT
   [ -d "$DIR/data" ] || die "no cluster to resume in $DIR/data: run '$0 start'"
   launch
   log "resumed: postgres://postgres@127.0.0.1:$PORT/test"

@@ -7,7 +7,6 @@ SERVICE=questdb
 
 VERSION=9.3.4
 JAR="$CACHE_DIR/questdb/questdb-$VERSION.jar"
-DIR=$(svc_dir questdb)
 
 # launch: starts QuestDB on the root directory in $DIR and waits for both ports.
 launch() {
@@ -29,7 +28,7 @@ install)
     || die "could not fetch QuestDB"
   ;;
 start)
-  if already_up questdb 8812; then log "already running on 127.0.0.1:9000"; exit 0; fi
+  exit_if_up 8812 "127.0.0.1:9000"
   [ -f "$JAR" ] || die "QuestDB is not installed: run '$0 install'"
   rm -rf "$DIR"; mkdir -p "$DIR/root"
   launch
@@ -38,7 +37,7 @@ start)
 resume)
   # Starts again on the data a crash or a kill left (fault tests): tables
   # and their WAL are recovered; nothing is re-created.
-  if already_up questdb 8812; then log "already running on 127.0.0.1:9000"; exit 0; fi
+  exit_if_up 8812 "127.0.0.1:9000"
   [ -d "$DIR/root" ] || die "nothing to resume in $DIR/root: run '$0 start'"
   launch
   log "resumed: ILP http://127.0.0.1:9000, SQL postgres://admin:quest@127.0.0.1:8812/qdb"

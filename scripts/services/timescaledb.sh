@@ -10,7 +10,6 @@ SERVICE=timescaledb
 PORT=${TSBENCH_TIMESCALEDB_PORT:-5434}
 SRC=$(cd "$(dirname "$0")/timescaledb" && pwd)
 APP="$CACHE_DIR/timescaledb-pglite"
-DIR=$(svc_dir timescaledb)
 
 case "${1:-}" in
 install)
@@ -20,7 +19,7 @@ install)
   (cd "$APP" && npm ci --no-audit --no-fund --silent) || die "npm ci failed"
   ;;
 start)
-  if already_up timescaledb $PORT; then log "already running on 127.0.0.1:$PORT"; exit 0; fi
+  exit_if_up $PORT
   [ -d "$APP/node_modules" ] || die "not installed: run '$0 install'"
   cp "$SRC/server.mjs" "$APP/server.mjs"
   rm -rf "$DIR"; mkdir -p "$DIR"

@@ -15,7 +15,6 @@ SERVICE=${TSBENCH_VM_SERVICE:-victoriametrics}
 # need Go 1.27.
 VERSION=v1.148.8
 CURRENT_BIN="$CACHE_DIR/victoriametrics-$VERSION/victoria-metrics"
-DIR=$(svc_dir "$SERVICE")
 
 if [ "$SERVICE" = victoriametrics-1.79 ]; then
   PORT=${TSBENCH_VICTORIAMETRICS_OLD_PORT:-8438}
@@ -43,7 +42,7 @@ install)
   if [ "$SERVICE" = victoriametrics-1.79 ]; then apt_install victoria-metrics; else install_current; fi
   ;;
 start)
-  if already_up "$SERVICE" "$PORT"; then log "already running on 127.0.0.1:$PORT"; exit 0; fi
+  exit_if_up "$PORT"
   [ -x "$BIN" ] || die "VictoriaMetrics $RELEASE is not installed: run '$0 install'"
   rm -rf "$DIR"; mkdir -p "$DIR"
   start_daemon "$SERVICE" "$DIR/log" "$BIN" -storageDataPath="$DIR/data" \
