@@ -1,9 +1,8 @@
 package csvout_test
 
 import (
+	"bytes"
 	"encoding/csv"
-	"os"
-	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
@@ -16,21 +15,8 @@ import (
 // A run leaves a header and one row per operation per second; each
 // operation's last running total equals the summary's.
 func TestRun(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "live.csv")
-	r, err := csvout.New(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, _, err := outputtest.Run(t, 2*time.Second, outputtest.Labels(t), output.Options{Required: true}, []string{"csv"}, []output.Receiver{r})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
+	s, data := outputtest.RunToFile(t, 2*time.Second, "csv", func(path string) (output.Receiver, error) { return csvout.New(path) })
+	rows, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,9 +2,8 @@ package jsonout_test
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -16,22 +15,9 @@ import (
 // A run leaves one JSON line per second, whose last totals equal the
 // summary's.
 func TestRun(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "live.ndjson")
-	r, err := jsonout.New(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, _, err := outputtest.Run(t, 2*time.Second, outputtest.Labels(t), output.Options{Required: true}, []string{"json"}, []output.Receiver{r})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	s, data := outputtest.RunToFile(t, 2*time.Second, "json", func(path string) (output.Receiver, error) { return jsonout.New(path) })
 	var lines []output.Sample
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
 		var smp output.Sample

@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -63,6 +64,28 @@ func Run(t testing.TB, d time.Duration, labels output.Labels, opts output.Option
 	}
 	reports, err := exp.Finish(s)
 	return s, reports, err
+}
+
+// RunToFile runs the null target for d with one required receiver, named
+// name, that writes to a file: newReceiver makes it on a path in the test's
+// temporary directory. It returns the run's summary and what the file holds
+// once the exporter has finished.
+func RunToFile(t testing.TB, d time.Duration, name string, newReceiver func(path string) (output.Receiver, error)) (*summary.Summary, []byte) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "live."+name)
+	r, err := newReceiver(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _, err := Run(t, d, Labels(t), output.Options{Required: true}, []string{name}, []output.Receiver{r})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, data
 }
 
 // Totals are a run's operations and points, over every operation kind.
