@@ -12,9 +12,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tsbench/tsbench/internal/config"
+	"github.com/tsbench/tsbench/internal/datadir"
 	"github.com/tsbench/tsbench/internal/merge"
 	"github.com/tsbench/tsbench/internal/report"
 	"github.com/tsbench/tsbench/internal/results"
+	"github.com/tsbench/tsbench/internal/runid"
 	"github.com/tsbench/tsbench/internal/summary"
 	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/threshold"
@@ -92,7 +94,7 @@ func runMerge(ctx context.Context, f *mergeFlags, args []string, stdout, stderr 
 	if err != nil {
 		return &exitError{ExitFailure, err}
 	}
-	m.RunID = newRunID()
+	m.RunID = runid.New()
 	cfg, cfgErr := config.FromMap(m.Config, "run "+m.Merge.Runs[0].RunID+" configuration")
 	if f.verify && m.Verify != nil && m.Verify.Skipped == "" {
 		if cfgErr != nil {
@@ -208,7 +210,7 @@ func countOnce(ctx context.Context, cfg *config.Config, runs []*summary.Summary,
 func (f *mergeFlags) finish(ctx context.Context, m *summary.Summary, stdout, stderr io.Writer) error {
 	dataDir := f.dataDir
 	if dataDir == "" {
-		dataDir = defaultDataDir()
+		dataDir = datadir.Default()
 	}
 	m.ResultsDir = filepath.Join(dataDir, "runs", m.RunID)
 	var saved []string
@@ -238,7 +240,7 @@ func (f *mergeFlags) finish(ctx context.Context, m *summary.Summary, stdout, std
 	if err := report.Console(stdout, m); err != nil {
 		return &exitError{ExitFailure, err}
 	}
-	printThresholds(stdout, m.Thresholds)
+	report.Thresholds(stdout, m.Thresholds)
 	for _, line := range saved {
 		fmt.Fprintln(stdout, line)
 	}

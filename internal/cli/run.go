@@ -2,24 +2,25 @@ package cli
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
+
 	"github.com/tsbench/tsbench/internal/config"
+	"github.com/tsbench/tsbench/internal/datadir"
 	"github.com/tsbench/tsbench/internal/report"
 	"github.com/tsbench/tsbench/internal/results"
+	"github.com/tsbench/tsbench/internal/runid"
 	"github.com/tsbench/tsbench/internal/runner"
 	"github.com/tsbench/tsbench/internal/scenario"
+	"github.com/tsbench/tsbench/internal/signals"
 	"github.com/tsbench/tsbench/internal/summary"
 	"github.com/tsbench/tsbench/internal/sysinfo"
 	"github.com/tsbench/tsbench/internal/targets"
@@ -383,8 +384,8 @@ func runBenchmark(cfg *config.Config, label string, out runOutputs, stdout, stde
 		return runTPCC(cfg, label, out, stdout, stderr)
 	}
 	driver, _ := targets.Lookup(cfg.Target)
-	dataDir := dataDirOf(cfg)
-	runID := newRunID()
+	dataDir := datadir.Or(cfg.DataDir)
+	runID := runid.New()
 	opts := targetOptions(cfg, driver, dataDir)
 	r, replay, err := newRunner(cfg, driver, opts, dataDir, stderr)
 	if err != nil {
@@ -407,7 +408,7 @@ func runBenchmark(cfg *config.Config, label string, out runOutputs, stdout, stde
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	stopSignals := onSignals(r.Interrupt, cancel, stderr)
+	stopSignals := signals.OnInterrupt(r.Interrupt, cancel, stderr)
 	defer stopSignals()
 	pipeDone := whileRunning(stdout, r.Interrupt)
 
@@ -491,10 +492,7 @@ func finishRun(s *summary.Summary, cfg *config.Config, label, dataDir string, st
 	if err := report.Console(stdout, s); err != nil && !errors.Is(err, syscall.EPIPE) {
 		return &exitError{ExitFailure, err}
 	}
-	printThresholds(stdout, s.Thresholds)
-	if line := resourceLine(s.Resources); line != "" {
-		fmt.Fprintln(stdout, line)
-	}
+	report.Footer(stdout, s)
 	for _, line := range saved {
 		if line != "" {
 			fmt.Fprintln(stdout, line)
@@ -660,32 +658,6 @@ func outcome(s *summary.Summary) error {
 	return nil
 }
 
-// onSignals makes the first SIGINT/SIGTERM a graceful stop and the second an
-// abort of the operations in flight.
-func onSignals(stop, abort func(), stderr io.Writer) (release func()) {
-	ch := make(chan os.Signal, 2)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
-	done := make(chan struct{})
-	go func() {
-		n := 0
-		for {
-			select {
-			case <-done:
-				return
-			case sig := <-ch:
-				n++
-				if n == 1 {
-					fmt.Fprintf(stderr, "\ntsbench: %v: stopping after the operations in flight (again to abort them)\n", sig)
-					stop()
-				} else {
-					abort()
-				}
-			}
-		}
-	}()
-	return func() { signal.Stop(ch); close(done) }
-}
-
 // snapshot is the progress line's view of a tick: the share of LOOP done
 // when LOOP ends the run, the time left when the duration does (with both,
 // whichever is projected to end it first), and the last second's p99.
@@ -710,52 +682,4 @@ func snapshot(t runner.Tick) report.Snapshot {
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && report.IsTerminal(f)
-}
-
-// defaultDataDir is the per-user data directory: $TSBENCH_DATA_DIR, else
-// $XDG_DATA_HOME/tsbench, else ~/.local/share/tsbench.
-func defaultDataDir() string {
-	if d := os.Getenv("TSBENCH_DATA_DIR"); d != "" {
-		return d
-	}
-	if d := os.Getenv("XDG_DATA_HOME"); d != "" {
-		return filepath.Join(d, "tsbench")
-	}
-	if home, err := os.UserHomeDir(); err == nil {
-		return filepath.Join(home, ".local", "share", "tsbench")
-	}
-	return "tsbench-data"
-}
-
-// dataDirOf is the run's data directory: data_dir, else the default.
-func dataDirOf(cfg *config.Config) string {
-	if cfg.DataDir != "" {
-		return cfg.DataDir
-	}
-	return defaultDataDir()
-}
-
-// newRunID is sortable by time and unique enough across machines.
-func newRunID() string {
-	var b [3]byte
-	_, _ = rand.Read(b[:])
-	return time.Now().UTC().Format("20060102-150405") + "-" + hex.EncodeToString(b[:])
-}
-
-func printThresholds(w io.Writer, rs []summary.ThresholdResult) {
-	if len(rs) == 0 {
-		return
-	}
-	fmt.Fprintln(w, "Thresholds:")
-	for _, r := range rs {
-		state := "passed"
-		if !r.Passed {
-			state = "FAILED"
-		}
-		if r.Reason != "" {
-			fmt.Fprintf(w, "  %s  %s (%s)\n", state, r.Expr, r.Reason)
-			continue
-		}
-		fmt.Fprintf(w, "  %s  %s (actual %.4g)\n", state, r.Expr, r.Actual)
-	}
 }

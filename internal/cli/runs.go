@@ -17,9 +17,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tsbench/tsbench/internal/config"
+	"github.com/tsbench/tsbench/internal/datadir"
 	"github.com/tsbench/tsbench/internal/metrics"
 	"github.com/tsbench/tsbench/internal/report"
 	"github.com/tsbench/tsbench/internal/results"
+	"github.com/tsbench/tsbench/internal/since"
 	"github.com/tsbench/tsbench/internal/summary"
 )
 
@@ -48,7 +50,7 @@ func resultsSpec(flag, dataDir string) (spec, def string, off bool) {
 		spec = os.Getenv(resultsEnv)
 	}
 	if dataDir == "" {
-		dataDir = defaultDataDir()
+		dataDir = datadir.Default()
 	}
 	switch strings.ToLower(strings.TrimSpace(spec)) {
 	case "off", "none", "false", "no":
@@ -174,7 +176,7 @@ func resultsFlagText(flag string, loc results.Location) string {
 func newRunsCmd(stdout, stderr io.Writer) *cobra.Command {
 	var sf storeFlags
 	var f results.Filter
-	var since string
+	var sinceArg string
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "runs",
@@ -198,10 +200,10 @@ unique prefix, or given as latest, latest~1, ...`,
   tsbench runs --results postgres://bench@db.example:5432/results`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if since != "" {
-				t, err := parseSince(since, time.Now())
+			if sinceArg != "" {
+				t, err := since.Parse(sinceArg, time.Now())
 				if err != nil {
-					return usageError("--since %q: %v", since, err)
+					return usageError("--since %q: %v", sinceArg, err)
 				}
 				f.Since = t
 			}
@@ -233,7 +235,7 @@ unique prefix, or given as latest, latest~1, ...`,
 	fl.StringVar(&f.Scenario, "scenario", "", "only runs of scenarios starting with this name")
 	fl.StringVar(&f.Status, "status", "", "only runs with this status: ok, failed, threshold-failed, verify-failed, interrupted, incomplete, running")
 	fl.StringVar(&f.Group, "group", "", "only the runs of this run group (RUN_GROUP): its workers' runs and their merges")
-	fl.StringVar(&since, "since", "", "only runs started since: a duration back (24h, 7d) or a date/time (2026-03-01, RFC 3339)")
+	fl.StringVar(&sinceArg, "since", "", "only runs started since: a duration back (24h, 7d) or a date/time (2026-03-01, RFC 3339)")
 	fl.IntVar(&f.Limit, "limit", 20, "at most this many runs, newest first (0 = all)")
 	fl.BoolVar(&asJSON, "json", false, "print the list as JSON")
 	cmd.AddCommand(newRunsShowCmd(&sf, stdout), newRunsExportCmd(&sf, stdout), newRunsImportCmd(&sf, stdout, stderr), newRunsRmCmd(&sf, stdout))
@@ -320,35 +322,6 @@ func groupCell(r results.RunInfo) string {
 	return fmt.Sprintf("%s worker %d", r.Group, *r.WorkerIndex)
 }
 
-// parseSince reads --since: a duration back from now (90m, 24h, 7d, 2w)
-// or an absolute date or time.
-func parseSince(v string, now time.Time) (time.Time, error) {
-	v = strings.TrimSpace(v)
-	if n, unit := strings.TrimRight(v, "dw"), strings.TrimLeft(v, "0123456789."); (unit == "d" || unit == "w") && n != "" {
-		f, err := strconv.ParseFloat(n, 64)
-		if err == nil {
-			day := 24 * time.Hour
-			if unit == "w" {
-				day *= 7
-			}
-			return now.Add(-time.Duration(f * float64(day))), nil
-		}
-	}
-	if d, err := time.ParseDuration(v); err == nil {
-		// "-24h" would be a day ahead: a time back from now is never negative.
-		if d < 0 {
-			return time.Time{}, fmt.Errorf("a duration back from now must not be negative; want e.g. 24h, 7d, 2w")
-		}
-		return now.Add(-d), nil
-	}
-	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02 15:04", "2006-01-02"} {
-		if t, err := time.ParseInLocation(layout, v, time.Local); err == nil {
-			return t, nil
-		}
-	}
-	return time.Time{}, fmt.Errorf("want a duration (24h, 7d, 2w) or a date or time (2026-03-01, 2026-03-01T12:00:00Z)")
-}
-
 func newRunsShowCmd(sf *storeFlags, stdout io.Writer) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
@@ -382,10 +355,7 @@ func newRunsShowCmd(sf *storeFlags, stdout io.Writer) *cobra.Command {
 			if err := report.Console(stdout, s); err != nil {
 				return err
 			}
-			printThresholds(stdout, s.Thresholds)
-			if line := resourceLine(s.Resources); line != "" {
-				fmt.Fprintln(stdout, line)
-			}
+			report.Footer(stdout, s)
 			return nil
 		},
 	}
@@ -544,55 +514,4 @@ func (sf *storeFlags) removeEach(refs []string, stdout io.Writer, what string,
 		fmt.Fprintf(stdout, "Removed %s %s\n", what, id)
 	}
 	return nil
-}
-
-// resourceLine sums up resource samples in one line: mean and peak CPU
-// (in cores) and peak memory of the tool, the server and the host.
-func resourceLine(r *summary.Resources) string {
-	if r == nil || len(r.Samples) == 0 {
-		return ""
-	}
-	type agg struct {
-		sum, peak float64
-		rss       uint64
-		n         int
-	}
-	var tool, server, host agg
-	cores := 0
-	for _, s := range r.Samples {
-		if p := s.Tool; p != nil {
-			tool.sum += p.CPUPercent / 100
-			tool.peak = max(tool.peak, p.CPUPercent/100)
-			tool.rss = max(tool.rss, p.RSSBytes)
-			tool.n++
-		}
-		if p := s.Server; p != nil {
-			server.sum += p.CPUPercent / 100
-			server.peak = max(server.peak, p.CPUPercent/100)
-			server.rss = max(server.rss, p.RSSBytes)
-			server.n++
-		}
-		if h := s.Host; h != nil {
-			c := h.CPUPercent * float64(h.Cores) / 100
-			host.sum += c
-			host.peak = max(host.peak, c)
-			host.rss = max(host.rss, h.MemUsedBytes)
-			host.n++
-			cores = h.Cores
-		}
-	}
-	var parts []string
-	part := func(name string, a agg, mem string) {
-		if a.n == 0 {
-			return
-		}
-		parts = append(parts, fmt.Sprintf("%s %.2f cores mean, %.2f peak, %s %s", name, a.sum/float64(a.n), a.peak,
-			report.HumanBytes(int64(a.rss)), mem))
-	}
-	part("tool", tool, "peak RSS")
-	if r.Server != nil {
-		part(fmt.Sprintf("server (%s, pid %d)", r.Server.Name, r.Server.PID), server, "peak RSS")
-	}
-	part(fmt.Sprintf("host (%d cores)", cores), host, "peak in use")
-	return "Resources: " + strings.Join(parts, "; ")
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/tsbench/tsbench/internal/analytics"
 	"github.com/tsbench/tsbench/internal/analytics/spark"
 	"github.com/tsbench/tsbench/internal/config"
+	"github.com/tsbench/tsbench/internal/datadir"
 	"github.com/tsbench/tsbench/internal/gen"
 	"github.com/tsbench/tsbench/internal/scenario"
 	"github.com/tsbench/tsbench/internal/summary"
@@ -54,7 +55,7 @@ func runAnalytics(cfg *config.Config, p scenario.Phase, label string, stdout io.
 	}
 	dataDir := cfg.DataDir
 	if dataDir == "" {
-		dataDir = defaultDataDir()
+		dataDir = datadir.Default()
 	}
 	timeout := cfg.ReadTimeout * time.Duration(max(1, p.AnalyticsRuns)*len(p.Analytics))
 	if cfg.AnalyticsEngine == "spark" {

@@ -3,15 +3,19 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"github.com/tsbench/tsbench/internal/gen"
-	"github.com/tsbench/tsbench/internal/workload"
 	"io"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
 
+	"github.com/tsbench/tsbench/internal/datadir"
+	"github.com/tsbench/tsbench/internal/gen"
+	"github.com/tsbench/tsbench/internal/runid"
+	"github.com/tsbench/tsbench/internal/workload"
+
 	"github.com/spf13/cobra"
+
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/report"
 	"github.com/tsbench/tsbench/internal/scenario"
@@ -218,7 +222,7 @@ func runScenario(cmd *cobra.Command, f *runFlags, flags []*keyFlag, sc *scenario
 			}
 		}
 	}
-	attachFigures(runs, sc.Figures(res.Rows), f.runOutputs, dataDirOf(configs[0]), stderr)
+	attachFigures(runs, sc.Figures(res.Rows), f.runOutputs, datadir.Or(configs[0].DataDir), stderr)
 	res.BreakEvens = scenario.BreakEvens(res.Rows)
 	driver, _ := targets.Lookup(res.Target)
 	scenario.PrintBreakEvens(stdout, res.BreakEvens, driver != nil && driver.Caps.Compression)
@@ -273,7 +277,7 @@ func attachFigures(runs []*summary.Summary, figures []summary.PublishedFigure, o
 }
 
 func saveScenario(res *scenarioResult, cfg *config.Config, stdout, stderr io.Writer) {
-	path := filepath.Join(dataDirOf(cfg), "scenarios", newRunID()+"-"+res.Scenario+".json")
+	path := filepath.Join(datadir.Or(cfg.DataDir), "scenarios", runid.New()+"-"+res.Scenario+".json")
 	if err := report.WriteJSONValue(path, res); err != nil {
 		fmt.Fprintf(stderr, "tsbench: could not save the scenario result %s: %v\n", path, err)
 		return

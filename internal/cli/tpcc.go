@@ -9,8 +9,11 @@ import (
 	"time"
 
 	"github.com/tsbench/tsbench/internal/config"
+	"github.com/tsbench/tsbench/internal/datadir"
 	"github.com/tsbench/tsbench/internal/metrics"
 	"github.com/tsbench/tsbench/internal/report"
+	"github.com/tsbench/tsbench/internal/runid"
+	"github.com/tsbench/tsbench/internal/signals"
 	"github.com/tsbench/tsbench/internal/summary"
 	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/tpcc"
@@ -60,15 +63,15 @@ func runTPCC(cfg *config.Config, label string, out runOutputs, stdout, stderr io
 	if err := tc.Validate(); err != nil {
 		return nil, usageError("%v", err)
 	}
-	dataDir := dataDirOf(cfg)
-	runID := newRunID()
+	dataDir := datadir.Or(cfg.DataDir)
+	runID := runid.New()
 	opts := targetOptions(cfg, driver, dataDir)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	setup, cancelSetup := context.WithTimeout(ctx, setupTimeout)
 	defer cancelSetup()
-	stopLoad := onSignals(cancelSetup, cancel, stderr)
+	stopLoad := signals.OnInterrupt(cancelSetup, cancel, stderr)
 	db, err := access.Open(setup, opts)
 	if err != nil {
 		stopLoad()
@@ -123,7 +126,7 @@ func measureTPCC(ctx context.Context, abort func(), r *tpcc.Run, cfg *config.Con
 	out runOutputs, dataDir string, stdout, stderr io.Writer) (*summary.Summary, *liveStore, *liveRun, error) {
 	store := openLiveStore(out, dataDir, stderr)
 	mon := resourceRecorder(store, cfg, driver, out)
-	stopSignals := onSignals(r.Interrupt, abort, stderr)
+	stopSignals := signals.OnInterrupt(r.Interrupt, abort, stderr)
 	defer stopSignals()
 	pipeDone := whileRunning(stdout, r.Interrupt)
 	var progress *report.Progress

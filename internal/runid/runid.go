@@ -1,0 +1,16 @@
+// Package runid makes the ids of runs, merges and monitor sessions.
+package runid
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"time"
+)
+
+// New is sortable by time (UTC, to the second) and unique enough across
+// machines: three random bytes follow the time.
+func New() string {
+	var b [3]byte
+	_, _ = rand.Read(b[:])
+	return time.Now().UTC().Format("20060102-150405") + "-" + hex.EncodeToString(b[:])
+}

@@ -1,0 +1,37 @@
+// Package signals turns SIGINT and SIGTERM into a two-step stop: the first
+// lets the operations in flight finish, the second aborts them.
+package signals
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// OnInterrupt makes the first SIGINT/SIGTERM call stop and the second call
+// abort; release stops listening.
+func OnInterrupt(stop, abort func(), stderr io.Writer) (release func()) {
+	ch := make(chan os.Signal, 2)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		n := 0
+		for {
+			select {
+			case <-done:
+				return
+			case sig := <-ch:
+				n++
+				if n == 1 {
+					fmt.Fprintf(stderr, "\ntsbench: %v: stopping after the operations in flight (again to abort them)\n", sig)
+					stop()
+				} else {
+					abort()
+				}
+			}
+		}
+	}()
+	return func() { signal.Stop(ch); close(done) }
+}
