@@ -172,6 +172,24 @@ func (c *csvFile) next() ([]string, int64, error) {
 	return rec, int64(line), nil
 }
 
+// eachRecord calls fn with each record left in the file and its line,
+// until the file ends or fn returns an error, which eachRecord returns as
+// it is.
+func (c *csvFile) eachRecord(fn func(rec []string, line int64) error) error {
+	for {
+		rec, line, err := c.next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := fn(rec, line); err != nil {
+			return err
+		}
+	}
+}
+
 // csvScan is what the first pass learnt.
 type csvScan struct {
 	layouts []*csvLayout
@@ -266,18 +284,7 @@ func (s *csvScan) scanFile(name string, o ImportOptions, to timeOptions) error {
 			return err
 		}
 	}
-	for {
-		rec, line, err := c.next()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if err := s.observe(c, l, rec, line); err != nil {
-			return err
-		}
-	}
+	return c.eachRecord(func(rec []string, line int64) error { return s.observe(c, l, rec, line) })
 }
 
 // addLayout checks that a file's layout agrees with the first file's.

@@ -2,7 +2,6 @@ package dataset
 
 import (
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 	"time"
@@ -41,16 +40,7 @@ func importCSV(files []string, dir string, o ImportOptions) (*Manifest, error) {
 		_, declared := o.Types[sn.Name]
 		im.trusted[k] = !declared && sn.Type != ts.Boolean && sn.Type != ts.Text
 	}
-	defer im.cleanup()
-	return t.fill(files, func(i int, name string) error {
-		if err := im.gather(i, name); err != nil {
-			return err
-		}
-		if i < len(files)-1 {
-			return nil
-		}
-		return im.drain(t)
-	})
+	return im.fill(t, im.gather)
 }
 
 // absent stands for a missing value among a record's values: the row is
@@ -90,6 +80,23 @@ func (im *sortImport) cleanup() {
 	im.repeats.cleanup()
 }
 
+// fill writes the files into t through the sort: gather reads each file
+// (given its position and name) into the sort, and once the last one is
+// in, the sorted rows go into t. The sort's spill files are removed
+// whatever happens.
+func (im *sortImport) fill(t *table, gather func(file int, name string) error) (*Manifest, error) {
+	defer im.cleanup()
+	return t.fill(im.files, func(i int, name string) error {
+		if err := gather(i, name); err != nil {
+			return err
+		}
+		if i < len(im.files)-1 {
+			return nil
+		}
+		return im.drain(t)
+	})
+}
+
 func newCheckBatch(sensors []ts.Sensor) *ts.Batch {
 	b := &ts.Batch{Columns: make([]ts.Column, len(sensors))}
 	for i, s := range sensors {
@@ -123,23 +130,14 @@ func (im *sortImport) gather(file int, name string) error {
 		return err
 	}
 	l := im.scan.layouts[file]
-	for {
-		rec, line, err := c.next()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
+	return c.eachRecord(func(rec []string, line int64) error {
 		r, err := im.record(c, l, rec, line)
 		if err != nil {
 			return err
 		}
 		r.file = file
-		if err := im.sorter.add(r); err != nil {
-			return err
-		}
-	}
+		return im.sorter.add(r)
+	})
 }
 
 // record makes the sort record of a CSV record: its device and time

@@ -469,17 +469,8 @@ func importInflux(files []string, dir string, o ImportOptions) (*Manifest, error
 	t.groupNames = s.measurements
 	im := newSortImport(dir, files, s.sensors, true, o)
 	im.groups = map[string]int{}
-	defer im.cleanup()
 	tp := timeParser{unit: s.unit}
-	return t.fill(files, func(i int, name string) error {
-		if err := gatherLP(im, s, tp, i, name); err != nil {
-			return err
-		}
-		if i < len(files)-1 {
-			return nil
-		}
-		return im.drain(t)
-	})
+	return im.fill(t, func(i int, name string) error { return gatherLP(im, s, tp, i, name) })
 }
 
 // gatherLP reads one file's lines into the sort: a line of one field as a

@@ -181,17 +181,8 @@ func importPrometheus(files []string, dir string, o ImportOptions) (*Manifest, e
 		return nil, err
 	}
 	im := newSortImport(dir, files, ps.sensors, true, o)
-	defer im.cleanup()
 	tp := timeParser{unit: unit}
-	return t.fill(files, func(i int, name string) error {
-		if err := gatherProm(im, ps, tp, i, name); err != nil {
-			return err
-		}
-		if i < len(files)-1 {
-			return nil
-		}
-		return im.drain(t)
-	})
+	return im.fill(t, func(i int, name string) error { return gatherProm(im, ps, tp, i, name) })
 }
 
 // gatherProm reads one file's series into the sort, a point per value.
