@@ -19,6 +19,34 @@ func writeTempFile(t *testing.T, name, content string) string {
 	return p
 }
 
+// namedFile is a file's name and content.
+type namedFile struct{ name, content string }
+
+// importsAlike imports each file, the same points written differently, in
+// a subtest of its name: check judges each import's manifest, and every
+// file must give the first file's points, which importsAlike returns.
+func importsAlike(t *testing.T, files []namedFile, check func(t *testing.T, m *Manifest)) []string {
+	t.Helper()
+	var want []string
+	for _, f := range files {
+		t.Run(f.name, func(t *testing.T) {
+			out := t.TempDir()
+			m, err := Import(writeTempFile(t, f.name, f.content), out, ImportOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			check(t, m)
+			got := points(t, out)
+			if want == nil {
+				want = got
+			} else if !slices.Equal(got, want) {
+				t.Fatalf("points differ from %s's:\n%v\n%v", files[0].name, got[:min(6, len(got))], want[:min(6, len(want))])
+			}
+		})
+	}
+	return want
+}
+
 // Layouts, inferred and declared types, time units and duplicates.
 func TestCSVImport(t *testing.T) {
 	cases := []struct {

@@ -75,24 +75,32 @@ func TestReplayEqualsTheGenerator(t *testing.T) {
 			got := ds.NewBatch(c.readBatch)
 			for p := range s.Devices {
 				dev := &s.Devices[p]
-				var k int64
-				for n := int64(0); ; n++ {
-					if err := r.Fill(got, dev, n); err != nil {
-						t.Fatal(err)
-					}
-					if got.Len() == 0 {
-						break
-					}
-					for i := range got.Times {
-						checkRow(t, g, want, dev, k, got, i)
-						k++
-					}
-				}
+				k := readAllRows(t, r, got, dev, func(i int, k int64) { checkRow(t, g, want, dev, k, got, i) })
 				if k != rows {
 					t.Fatalf("device %d: read %d rows of %d", p, k, rows)
 				}
 			}
 		})
+	}
+}
+
+// readAllRows reads every row of dev through r, batch after batch into got
+// until one comes back empty, calling check with each row's place in got
+// and its number among the device's rows; it returns how many it read.
+func readAllRows(t *testing.T, r *Reader, got *ts.Batch, dev *ts.Device, check func(i int, row int64)) int64 {
+	t.Helper()
+	var row int64
+	for n := int64(0); ; n++ {
+		if err := r.Fill(got, dev, n); err != nil {
+			t.Fatal(err)
+		}
+		if got.Len() == 0 {
+			return row
+		}
+		for i := range got.Times {
+			check(i, row)
+			row++
+		}
 	}
 }
 

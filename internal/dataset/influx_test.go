@@ -86,36 +86,21 @@ func exportLines() []string {
 // A TSBS file and an export of the same points give the same dataset:
 // measurement the group, the tags the device, the fields typed sensors.
 func TestInfluxImport(t *testing.T) {
-	var want []string
-	for _, f := range []struct{ name, content string }{
+	importsAlike(t, []namedFile{
 		{"tsbs.lp", strings.Join(tsbsLines(), "\n") + "\n"},
 		{"export.txt", strings.Join(exportLines(), "\r\n")},
 		{"influx-data.gz", string(gzipped(t, strings.Join(shuffled(tsbsLines()), "\n"), 2))},
-	} {
-		t.Run(f.name, func(t *testing.T) {
-			src := writeTempFile(t, f.name, f.content)
-			out := t.TempDir()
-			m, err := Import(src, out, ImportOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			wantSensors := []ts.Sensor{{Name: "on", Type: ts.Boolean}, {Name: "usage_idle", Type: ts.Int64}, {Name: "usage_user", Type: ts.Double}}
-			if m.Format != "influx" || !slices.Equal(m.Sensors, wantSensors) || len(m.Devices) != 3 || m.Rows != 90 ||
-				!slices.Equal(m.Groups, []string{"cpu"}) || m.MinTime != 1451606400000 || m.Step != 10000 {
-				t.Fatalf("got %s %+v %d devices, %d rows, groups %v, min %d step %d", m.Format, m.Sensors, len(m.Devices), m.Rows, m.Groups, m.MinTime, m.Step)
-			}
-			d := m.Devices[0]
-			if d.Name != "host_0_eu-west-1" || !slices.Equal(d.Tags, []ts.Tag{{Key: "hostname", Value: "host_0"}, {Key: "region", Value: "eu-west-1"}}) {
-				t.Fatalf("device %+v", d)
-			}
-			got := points(t, out)
-			if want == nil {
-				want = got
-			} else if !slices.Equal(got, want) {
-				t.Fatalf("points differ from the TSBS file's:\n%v\n%v", got[:6], want[:6])
-			}
-		})
-	}
+	}, func(t *testing.T, m *Manifest) {
+		wantSensors := []ts.Sensor{{Name: "on", Type: ts.Boolean}, {Name: "usage_idle", Type: ts.Int64}, {Name: "usage_user", Type: ts.Double}}
+		if m.Format != "influx" || !slices.Equal(m.Sensors, wantSensors) || len(m.Devices) != 3 || m.Rows != 90 ||
+			!slices.Equal(m.Groups, []string{"cpu"}) || m.MinTime != 1451606400000 || m.Step != 10000 {
+			t.Fatalf("got %s %+v %d devices, %d rows, groups %v, min %d step %d", m.Format, m.Sensors, len(m.Devices), m.Rows, m.Groups, m.MinTime, m.Step)
+		}
+		d := m.Devices[0]
+		if d.Name != "host_0_eu-west-1" || !slices.Equal(d.Tags, []ts.Tag{{Key: "hostname", Value: "host_0"}, {Key: "region", Value: "eu-west-1"}}) {
+			t.Fatalf("device %+v", d)
+		}
+	})
 }
 
 // Measurements are groups; DATA_DEVICE_COLUMNS picks the tags naming the

@@ -165,29 +165,19 @@ func TestIoTBenchmarkImport(t *testing.T) {
 		if dev.Name != fmt.Sprintf("d_%d", d) || dev.Index != d || dev.Group != d%2 {
 			t.Fatalf("device %d: %+v", d, *dev)
 		}
-		row := 0
-		for n := int64(0); ; n++ {
-			if err := r.Fill(got, dev, n); err != nil {
-				t.Fatal(err)
+		rows := readAllRows(t, r, got, dev, func(i int, row int64) {
+			tm, values, _ := iotRow(d, int(row))
+			if got.Times[i] != tm {
+				t.Fatalf("%s row %d: time %d, want %d", dev.Name, row, got.Times[i], tm)
 			}
-			if got.Len() == 0 {
-				break
-			}
-			for i := range got.Times {
-				tm, values, _ := iotRow(d, row)
-				if got.Times[i] != tm {
-					t.Fatalf("%s row %d: time %d, want %d", dev.Name, row, got.Times[i], tm)
+			for s := range got.Columns {
+				if v := got.Columns[s].Value(i); v != values[s] {
+					t.Fatalf("%s row %d sensor %s: %#v, want %#v", dev.Name, row, iotSensors[s].name, v, values[s])
 				}
-				for s := range got.Columns {
-					if v := got.Columns[s].Value(i); v != values[s] {
-						t.Fatalf("%s row %d sensor %s: %#v, want %#v", dev.Name, row, iotSensors[s].name, v, values[s])
-					}
-				}
-				row++
 			}
-		}
-		if row != iotRows {
-			t.Fatalf("%s: %d rows, want %d", dev.Name, row, iotRows)
+		})
+		if rows != iotRows {
+			t.Fatalf("%s: %d rows, want %d", dev.Name, rows, iotRows)
 		}
 	}
 }

@@ -409,25 +409,21 @@ func TestParquetSubMillisecond(t *testing.T) {
 	us := parquetStart * 1000
 	offsets := []int64{0, 1500, 3000, 4001} // µs: two with a part below 1 ms
 	wantMs := []int64{parquetStart, parquetStart + 1, parquetStart + 3, parquetStart + 4}
+	// Plain integers of µs, read as µs by their magnitude or by the unit.
+	writeMicros := func(p string) {
+		var rows []microRow
+		for i, o := range offsets {
+			rows = append(rows, microRow{us + o, float64(i)})
+		}
+		writeParquet(t, p, rows, 10)
+	}
 	cases := []struct {
 		name  string
 		unit  string
 		write func(path string)
 	}{
-		{"plain int64 µs, unit by magnitude", "auto", func(p string) {
-			var rows []microRow
-			for i, o := range offsets {
-				rows = append(rows, microRow{us + o, float64(i)})
-			}
-			writeParquet(t, p, rows, 10)
-		}},
-		{"plain int64 µs, DATA_TIME_UNIT us", "us", func(p string) {
-			var rows []microRow
-			for i, o := range offsets {
-				rows = append(rows, microRow{us + o, float64(i)})
-			}
-			writeParquet(t, p, rows, 10)
-		}},
+		{"plain int64 µs, unit by magnitude", "auto", writeMicros},
+		{"plain int64 µs, DATA_TIME_UNIT us", "us", writeMicros},
 		{"TIMESTAMP(MICROS), whatever DATA_TIME_UNIT says", "s", func(p string) {
 			var rows []microStampRow
 			for i, o := range offsets {

@@ -28,37 +28,22 @@ func promLines() []string {
 }
 
 func TestPrometheusImport(t *testing.T) {
-	var want []string
-	for _, f := range []struct{ name, content string }{
+	pts := importsAlike(t, []namedFile{
 		{"export.jsonl", strings.Join(promLines(), "\n") + "\n"},
 		{"export.json.gz", string(gzipped(t, strings.Join(shuffled(promLines()), "\n"), 1))},
-	} {
-		t.Run(f.name, func(t *testing.T) {
-			src := writeTempFile(t, f.name, f.content)
-			out := t.TempDir()
-			m, err := Import(src, out, ImportOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			wantSensors := []ts.Sensor{{Name: "node_load1", Type: ts.Double}, {Name: "temp", Type: ts.Double}}
-			if m.Format != "prometheus" || !slices.Equal(m.Sensors, wantSensors) || len(m.Devices) != 2 || m.Rows != 40 ||
-				m.MinTime != 1700000000000 || m.Step != 60000 {
-				t.Fatalf("got %s %+v %d devices, %d rows, min %d step %d", m.Format, m.Sensors, len(m.Devices), m.Rows, m.MinTime, m.Step)
-			}
-			d := m.Devices[0]
-			if d.Name != "n1:9100_node" || !slices.Equal(d.Tags, []ts.Tag{{Key: "instance", Value: "n1:9100"}, {Key: "job", Value: "node"}}) {
-				t.Fatalf("device %+v", d)
-			}
-			got := points(t, out)
-			if want == nil {
-				want = got
-			} else if !slices.Equal(got, want) {
-				t.Fatalf("points differ from the plain file's")
-			}
-			if got[0] != "n1:9100_node node_load1 1700000000000 10.25" {
-				t.Fatalf("first point %q", got[0])
-			}
-		})
+	}, func(t *testing.T, m *Manifest) {
+		wantSensors := []ts.Sensor{{Name: "node_load1", Type: ts.Double}, {Name: "temp", Type: ts.Double}}
+		if m.Format != "prometheus" || !slices.Equal(m.Sensors, wantSensors) || len(m.Devices) != 2 || m.Rows != 40 ||
+			m.MinTime != 1700000000000 || m.Step != 60000 {
+			t.Fatalf("got %s %+v %d devices, %d rows, min %d step %d", m.Format, m.Sensors, len(m.Devices), m.Rows, m.MinTime, m.Step)
+		}
+		d := m.Devices[0]
+		if d.Name != "n1:9100_node" || !slices.Equal(d.Tags, []ts.Tag{{Key: "instance", Value: "n1:9100"}, {Key: "job", Value: "node"}}) {
+			t.Fatalf("device %+v", d)
+		}
+	})
+	if len(pts) == 0 || pts[0] != "n1:9100_node node_load1 1700000000000 10.25" {
+		t.Fatalf("first point of %d: %q", len(pts), pts[:min(1, len(pts))])
 	}
 }
 
