@@ -466,31 +466,25 @@ func betaCF(a, b, x float64) float64 {
 	}
 	d = 1 / d
 	h := d
+	// term takes the fraction's next coefficient aa (modified Lentz's
+	// method) and returns the factor it brings to h.
+	term := func(aa float64) float64 {
+		d = 1 + aa*d
+		if math.Abs(d) < tiny {
+			d = tiny
+		}
+		c = 1 + aa/c
+		if math.Abs(c) < tiny {
+			c = tiny
+		}
+		d = 1 / d
+		return d * c
+	}
 	for m := 1; m <= maxIter; m++ {
 		fm := float64(m)
 		m2 := 2 * fm
-		aa := fm * (b - fm) * x / ((qam + m2) * (a + m2))
-		d = 1 + aa*d
-		if math.Abs(d) < tiny {
-			d = tiny
-		}
-		c = 1 + aa/c
-		if math.Abs(c) < tiny {
-			c = tiny
-		}
-		d = 1 / d
-		h *= d * c
-		aa = -(a + fm) * (qab + fm) * x / ((a + m2) * (qap + m2))
-		d = 1 + aa*d
-		if math.Abs(d) < tiny {
-			d = tiny
-		}
-		c = 1 + aa/c
-		if math.Abs(c) < tiny {
-			c = tiny
-		}
-		d = 1 / d
-		del := d * c
+		h *= term(fm * (b - fm) * x / ((qam + m2) * (a + m2)))            // the even step
+		del := term(-(a + fm) * (qab + fm) * x / ((a + m2) * (qap + m2))) // the odd step
 		h *= del
 		if math.Abs(del-1) < eps {
 			break
