@@ -3,8 +3,6 @@ package dashboard_test
 import (
 	"context"
 	"encoding/json"
-	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -15,6 +13,7 @@ import (
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/htmlreport/browser"
 	"github.com/tsbench/tsbench/internal/output/dashboard"
+	"github.com/tsbench/tsbench/internal/output/outputtest"
 	"github.com/tsbench/tsbench/internal/runner"
 	"github.com/tsbench/tsbench/internal/summary"
 	"github.com/tsbench/tsbench/internal/targets"
@@ -52,23 +51,6 @@ func runNull(t *testing.T, d time.Duration, dash *dashboard.Server) <-chan *summ
 	return done
 }
 
-func get(t *testing.T, u string) []byte {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("GET %s: %s", u, resp.Status)
-	}
-	return b
-}
-
 // While the run goes the page, opened in a real headless Chromium, shows
 // the report's charts with the seconds so far; when the run ends the page
 // becomes the final HTML report.
@@ -87,7 +69,7 @@ func TestLivePage(t *testing.T) {
 		t.Fatal(err)
 	}
 	var st dashboard.Status
-	if err := json.Unmarshal(get(t, dash.URL()+"data.json"), &st); err != nil {
+	if err := json.Unmarshal(outputtest.Get(t, dash.URL()+"data.json"), &st); err != nil {
 		t.Fatal(err)
 	}
 	if st.Done || st.Seconds < 4 || st.Operations == 0 {
@@ -123,8 +105,8 @@ func TestLivePage(t *testing.T) {
 		defer close(poll)
 		for i := 0; i < 40; i++ {
 			var st dashboard.Status
-			if json.Unmarshal(get(t, dash.URL()+"data.json"), &st) == nil && st.Done {
-				page := string(get(t, dash.URL()))
+			if json.Unmarshal(outputtest.Get(t, dash.URL()+"data.json"), &st) == nil && st.Done {
+				page := string(outputtest.Get(t, dash.URL()))
 				if !strings.Contains(page, "tsbench report: live-test") || !regexp.MustCompile(`id="tsbench-data"`).MatchString(page) {
 					t.Errorf("after the run / is not the final report: %.300s", page)
 				}
@@ -168,7 +150,7 @@ func TestWindow(t *testing.T) {
 			} `json:"sections"`
 		} `json:"charts"`
 	}
-	if err := json.Unmarshal(get(t, dash.URL()+"data.json"), &st); err != nil {
+	if err := json.Unmarshal(outputtest.Get(t, dash.URL()+"data.json"), &st); err != nil {
 		t.Fatal(err)
 	}
 	if st.Operations != int64(2*n) || st.Points != int64(20*n) || st.Seconds != float64(n) {

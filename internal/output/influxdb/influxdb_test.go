@@ -1,12 +1,8 @@
 package influxdb_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"math"
-	"net/http"
 	"net/url"
 	"strings"
 	"testing"
@@ -90,31 +86,20 @@ func TestInfluxDB(t *testing.T) {
 		want := outputtest.P99s(s, o.Name)
 		rows := query(t, db, fmt.Sprintf(`SELECT "value" FROM %q WHERE run_id='%s' AND operation='%s' AND quantile='0.99'`,
 			output.MetricLatency, labels.RunID, o.Name))
-		if len(rows) != 1 || len(rows[0]) != len(want) {
-			t.Errorf("%s: p99 rows %v, the summary has %d seconds", o.Name, rows, len(want))
-			continue
-		}
-		for i, row := range rows[0] {
-			if math.Abs(row[1]-want[i]) > 1e-12 {
-				t.Errorf("%s second %d: p99 %v s exported, %v s stored", o.Name, i, row[1], want[i])
+		var exported []float64
+		for _, series := range rows {
+			for _, row := range series {
+				exported = append(exported, row[1])
 			}
 		}
+		outputtest.CheckP99s(t, o.Name, exported, want)
 	}
 }
 
 // query runs InfluxQL and gives each series' rows of [time, value].
 func query(t *testing.T, db, q string) [][][2]float64 {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	u := "http://" + server + "/query?" + url.Values{"db": {db}, "q": {q}, "epoch": {"ms"}}.Encode()
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
+	body := outputtest.Get(t, "http://"+server+"/query?"+url.Values{"db": {db}, "q": {q}, "epoch": {"ms"}}.Encode())
 	var ans struct {
 		Results []struct {
 			Error  string `json:"error"`

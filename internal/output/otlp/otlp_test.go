@@ -123,15 +123,11 @@ func TestOTLP(t *testing.T) {
 		want := outputtest.P99s(s, o.Name)
 		// Attributes are sorted by name: quantile comes after phase.
 		p99 := c.points[output.MetricLatency+",operation="+o.Name+",phase=measure,quantile=0.99,run_id="+labels.RunID+",target=null,worker=0"]
-		if len(p99) != len(want) {
-			t.Errorf("%s: %d p99 points, %d seconds stored", o.Name, len(p99), len(want))
-			continue
+		exported := make([]float64, len(p99))
+		for i, p := range p99 {
+			exported[i] = p.GetAsDouble()
 		}
-		for i := range want {
-			if p99[i].GetAsDouble() != want[i] {
-				t.Errorf("%s second %d: p99 %v, stored %v", o.Name, i, p99[i].GetAsDouble(), want[i])
-			}
-		}
+		outputtest.CheckP99s(t, o.Name, exported, want)
 	}
 	want, _, _ := outputtest.Totals(s)
 	if ops != want {

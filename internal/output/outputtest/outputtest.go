@@ -7,6 +7,9 @@ package outputtest
 import (
 	"context"
 	"fmt"
+	"io"
+	"math"
+	"net/http"
 	"os"
 	"path/filepath"
 	"testing"
@@ -110,4 +113,43 @@ func P99s(s *summary.Summary, op string) []float64 {
 		}
 	}
 	return out
+}
+
+// CheckP99s fails t where exported, the per-second p99s (seconds) of
+// operation op as a receiver's server gave them back, differ from want, the
+// summary's (P99s): a second more or fewer, or a value further off than a
+// text format's shortest round trip leaves.
+func CheckP99s(t testing.TB, op string, exported, want []float64) {
+	t.Helper()
+	if len(exported) != len(want) {
+		t.Errorf("%s: %d seconds of p99 exported, the summary has %d", op, len(exported), len(want))
+		return
+	}
+	for i := range want {
+		if math.Abs(exported[i]-want[i]) > 1e-9*math.Max(1, want[i]) {
+			t.Errorf("%s second %d: p99 %v s exported, %v s stored", op, i, exported[i], want[i])
+		}
+	}
+}
+
+// Get is the body of an HTTP GET of u, which must answer 200 OK within 30
+// seconds.
+func Get(t testing.TB, u string) []byte {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %s %s %v", u, resp.Status, body, err)
+	}
+	return body
 }

@@ -1,12 +1,8 @@
 package promrw_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"math"
-	"net/http"
 	"net/url"
 	"sort"
 	"strconv"
@@ -110,15 +106,7 @@ func TestVictoriaMetrics(t *testing.T) {
 	for _, op := range operations(s) {
 		want := outputtest.P99s(s, op)
 		got := export(t, fmt.Sprintf(`%s{run_id=%q,operation=%q,quantile="0.99"}`, output.MetricLatency, labels.RunID, op))
-		if len(got) != len(want) {
-			t.Errorf("%s: %d seconds of p99 exported, the summary has %d", op, len(got), len(want))
-			continue
-		}
-		for i := range want {
-			if math.Abs(got[i]-want[i]) > 1e-9*math.Max(1, want[i]) {
-				t.Errorf("%s second %d: p99 %v s exported, %v s stored", op, i, got[i], want[i])
-			}
-		}
+		outputtest.CheckP99s(t, op, got, want)
 	}
 }
 
@@ -132,25 +120,14 @@ func operations(s *summary.Summary) []string {
 	return out
 }
 
+// get is the body of a GET of VictoriaMetrics' path with query q.
 func get(t *testing.T, path string, q url.Values) []byte {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
 	u := "http://" + vm + path
 	if q != nil {
 		u += "?" + q.Encode()
 	}
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil || resp.StatusCode != http.StatusOK {
-		t.Fatalf("GET %s: %s %s %v", u, resp.Status, body, err)
-	}
-	return body
+	return outputtest.Get(t, u)
 }
 
 // instant is the value of a PromQL query that gives one number.
