@@ -150,6 +150,8 @@ type Config struct {
 	QueryInterval  int64        // QUERY_INTERVAL (ms)
 	QueryLower     float64      // QUERY_LOWER_VALUE
 	GroupByUnit    int64        // GROUP_BY_TIME_UNIT (ms)
+	GroupByAcross  bool         // GROUP_BY_ACROSS_DEVICES
+	GroupByLimit   int          // GROUP_BY_LIMIT
 	QuerySeed      int64        // QUERY_SEED
 	QuerySelection string       // QUERY_DEVICE_SELECTION: random or owned
 

@@ -361,6 +361,12 @@ var keyTable = concat(
 			floatField(func(c *Config) *float64 { return &c.QueryLower }, math.Inf(-1), inf, false)),
 		key("GROUP_BY_TIME_UNIT", "Q7 bucket length in milliseconds",
 			intField(func(c *Config) *int64 { return &c.GroupByUnit }, 1, math.MaxInt64), unit("ms")),
+		key("GROUP_BY_ACROSS_DEVICES", "Q7 aggregates across the query's devices: one value per sensor and bucket "+
+			"(TSBS's single-groupby and cpu-max-all) instead of one per series",
+			boolField(func(c *Config) *bool { return &c.GroupByAcross })),
+		key("GROUP_BY_LIMIT", "Q7 returns only its newest N buckets, newest first (ORDER BY bucket DESC LIMIT N; "+
+			"TSBS's groupby-orderby-limit); needs GROUP_BY_ACROSS_DEVICES and QUERY_SENSOR_NUM = 1; 0 = every bucket",
+			intField(func(c *Config) *int { return &c.GroupByLimit }, 0, maxCount)),
 		key("QUERY_SEED", "seed of query parameters", intField(func(c *Config) *int64 { return &c.QuerySeed }, math.MinInt64, math.MaxInt64)),
 		key("QUERY_DEVICE_SELECTION", "how a query picks devices and sensors: random (tsbench's draws from QUERY_SEED, "+
 			"client and query number), iot-benchmark (IoT-benchmark's java.util.Random draws, the default of a .properties file; "+

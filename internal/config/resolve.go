@@ -161,6 +161,25 @@ func checkQuerySizes(c *Config) error {
 		return conflict(c, "QUERY_SENSOR_NUM", c.QuerySensors,
 			fmt.Sprintf("an integer in [1, %d] (SENSOR_NUMBER) when queries have weight", c.Sensors), "")
 	}
+	return checkGroupByLimit(c)
+}
+
+// checkGroupByLimit: a bucket limit counts buckets of one aggregate across
+// devices (TSBS's groupby-orderby-limit); over several series or sensors
+// "the newest N buckets" would need a limit per group, which no target's
+// LIMIT expresses.
+func checkGroupByLimit(c *Config) error {
+	if c.GroupByLimit == 0 {
+		return nil
+	}
+	if !c.GroupByAcross {
+		return conflict(c, "GROUP_BY_LIMIT", c.GroupByLimit, "0 unless GROUP_BY_ACROSS_DEVICES = true",
+			"the limit counts buckets of one aggregate across the devices")
+	}
+	if c.QuerySensors != 1 {
+		return conflict(c, "GROUP_BY_LIMIT", c.GroupByLimit, "0 unless QUERY_SENSOR_NUM = 1",
+			fmt.Sprintf("QUERY_SENSOR_NUM = %d: the limit counts buckets of one sensor", c.QuerySensors))
+	}
 	return nil
 }
 

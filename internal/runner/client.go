@@ -105,7 +105,7 @@ func (c *client) do(ctx context.Context, op workload.Op, warm bool) {
 	}
 	c.queries.Next(op.Query(), &c.query)
 	c.measure(ctx, op, warm, 0, func(ctx context.Context) (int64, error) {
-		res, err := c.conn.Query(ctx, &c.query)
+		res, err := query(ctx, c.r.driver.Caps, c.conn, &c.query)
 		return res.Points, err
 	})
 	c.pacer.stepDone()

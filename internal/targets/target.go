@@ -145,6 +145,17 @@ type Capabilities struct {
 	// Sparse data (a replayed file with missing values) is refused before
 	// the run on a target without it.
 	Sparse bool
+	// GroupByAcross says the server answers a Q7 with Across (one value
+	// per sensor and bucket over every device of the query) and Limit (the
+	// newest buckets only), as TSBS's single-groupby, cpu-max-all and
+	// groupby-orderby-limit ask. On a target without it those queries
+	// count as unsupported: they are never sent as per-series Q7s.
+	GroupByAcross bool
+}
+
+// SupportsAcross reports whether q's Across and Limit, if any, are declared.
+func (c Capabilities) SupportsAcross(q *ts.Query) bool {
+	return c.GroupByAcross || !q.Across && q.Limit == 0
 }
 
 // SupportsType reports whether t is among the declared types.

@@ -101,7 +101,14 @@ func ParseAggregate(s string) (Aggregate, error) {
 //   - aggregates are computed per series (device x sensor); Q7 buckets are
 //     [Start + i*Bucket, Start + (i+1)*Bucket) clipped to End, and buckets with
 //     no point are not returned;
-//   - Q8 returns the point with the greatest timestamp of each series.
+//   - Q8 returns the point with the greatest timestamp of each series;
+//   - a Q7 with Across aggregates across the query's devices: one value per
+//     sensor and bucket over every device's points in it, as TSBS's
+//     single-groupby, cpu-max-all and groupby-orderby-limit take the
+//     maximum across hosts;
+//   - a Q7 with Limit > 0 (one sensor) returns only the Limit newest
+//     buckets that have a point, newest first, as SQL's ORDER BY bucket
+//     DESC LIMIT n.
 type Query struct {
 	Kind    QueryKind
 	Devices []*Device
@@ -111,6 +118,8 @@ type Query struct {
 	Lower   float64
 	Agg     Aggregate
 	Bucket  int64
+	Across  bool // Q7: aggregate across Devices (GROUP_BY_ACROSS_DEVICES)
+	Limit   int  // Q7: the newest Limit buckets only (GROUP_BY_LIMIT); 0 = all
 }
 
 // Result is what a target reports back from a query. Points counts the points

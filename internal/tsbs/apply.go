@@ -199,6 +199,8 @@ func (d *deriver) query(q QueryType, span Span, perClient int64, scale int) {
 	d.do("QUERY_LOWER_VALUE", strconv.FormatFloat(q.Lower, 'g', -1, 64), "TSBS_PHASE")
 	d.do("STEP_SIZE", strconv.FormatInt(step, 10), "TSBS_PHASE")
 	d.do("QUERY_DEVICE_NUM", strconv.Itoa(hosts), "TSBS_PHASE")
+	d.do("GROUP_BY_ACROSS_DEVICES", strconv.FormatBool(q.Across), "TSBS_PHASE")
+	d.do("GROUP_BY_LIMIT", strconv.Itoa(q.Limit), "TSBS_PHASE")
 }
 
 // proportion is OPERATION_PROPORTION with weight only on kind.

@@ -26,19 +26,30 @@ type QueryType struct {
 	Interval  time.Duration
 	Bucket    time.Duration
 	Lower     float64 // VALUE_RANGE: value > Lower
+	// Across aggregates GROUP_BY across the hosts (one value per field and
+	// bucket), as TSBS does; set where it changes the answer (more than
+	// one host), so that a target without ts.Query's Across still runs
+	// the one-host types.
+	Across bool
+	Limit  int // GROUP_BY: the newest Limit buckets only
 }
 
-// Reasons shared by several query types.
+// Notes shared by several query types.
 const (
-	acrossHosts = "TSBS takes the maximum across the hosts per minute (one row per minute); tsbench's GROUP_BY keeps one per host and field"
+	acrossHosts = "the same answer: the maximum across the hosts per field and minute (GROUP_BY_ACROSS_DEVICES)"
+	oneHost     = "the same answer: one host, so the maximum per field and minute"
 	cpuPool     = 10 // the cpu fields lead every host's sensors
 )
 
 // cpuQueries are TSBS's fifteen cpu-only (and devops) query types.
 func cpuQueries() []QueryType {
 	single := func(name string, fields, hosts int, hours time.Duration) QueryType {
-		return QueryType{Name: name, Kind: ts.GroupBy, Agg: ts.Max, Fields: fields, FieldPool: cpuPool, Hosts: hosts,
-			Interval: hours * time.Hour, Bucket: time.Minute, Differs: acrossHosts}
+		q := QueryType{Name: name, Kind: ts.GroupBy, Agg: ts.Max, Fields: fields, FieldPool: cpuPool, Hosts: hosts,
+			Interval: hours * time.Hour, Bucket: time.Minute, Across: hosts > 1, Differs: acrossHosts}
+		if hosts == 1 {
+			q.Differs = oneHost
+		}
+		return q
 	}
 	double := func(name string, fields int) QueryType {
 		return QueryType{Name: name, Kind: ts.GroupBy, Agg: ts.Avg, Fields: fields, FieldPool: cpuPool,
@@ -55,8 +66,8 @@ func cpuQueries() []QueryType {
 		{Name: "cpu-max-all-1", Kind: ts.GroupBy, Agg: ts.Max, Fields: cpuPool, FieldPool: cpuPool, Hosts: 1,
 			Interval: 8 * time.Hour, Bucket: time.Hour, Differs: "the same answer: one host, so the maximum per field and hour"},
 		{Name: "cpu-max-all-8", Kind: ts.GroupBy, Agg: ts.Max, Fields: cpuPool, FieldPool: cpuPool, Hosts: 8,
-			Interval: 8 * time.Hour, Bucket: time.Hour,
-			Differs: "TSBS takes the maximum across the 8 hosts per hour; tsbench's GROUP_BY keeps one per host and field"},
+			Interval: 8 * time.Hour, Bucket: time.Hour, Across: true,
+			Differs: "the same answer: the maximum across the 8 hosts per field and hour (GROUP_BY_ACROSS_DEVICES)"},
 		double("double-groupby-1", 1),
 		double("double-groupby-5", 5),
 		double("double-groupby-all", cpuPool),
@@ -66,9 +77,11 @@ func cpuQueries() []QueryType {
 			Differs: "TSBS returns whole cpu rows where usage_user > 90; tsbench returns the usage_user values of those rows"},
 		{Name: "lastpoint", Kind: ts.LatestPoint, Fields: cpuPool, FieldPool: cpuPool,
 			Differs: "TSBS returns each host's newest cpu row; tsbench the newest point of each host's field (the same values when rows are whole)"},
-		{Name: "groupby-orderby-limit",
-			Unsupported: "needs the maximum across all hosts per minute of the 5 newest minutes before a time, with no lower time bound " +
-				"(ORDER BY minute DESC LIMIT 5); tsbench's kinds have neither an aggregate across series nor a limit"},
+		{Name: "groupby-orderby-limit", Kind: ts.GroupBy, Agg: ts.Max, Fields: 1, FieldPool: 1,
+			Interval: time.Hour, Bucket: time.Minute, Across: true, Limit: 5,
+			Differs: "the same answer: the maximum usage_user across all hosts of the 5 newest minutes before the window's end, " +
+				"newest first; the window starts at the data's start (TSBS's has no lower bound: no row is older), " +
+				"and buckets align to TSBS_START (TSBS's to the epoch: the same for a whole-minute start)"},
 	}
 }
 

@@ -92,6 +92,15 @@ func (q *Queries) Next(kind ts.QueryKind, dst *ts.Query) {
 		Agg:     c.QueryAggregate,
 		Bucket:  c.GroupByUnit,
 	}
+	if kind == ts.GroupBy {
+		dst.Across, dst.Limit = c.GroupByAcross, c.GroupByLimit
+		if dst.Limit > 0 {
+			// The newest buckets before the window's end, wherever they
+			// are: SQL's ORDER BY bucket DESC LIMIT n has no lower bound,
+			// and no row is older than the data's start.
+			dst.Start = q.base
+		}
+	}
 }
 
 // windowBase is where the query windows start: at START_TIME, one

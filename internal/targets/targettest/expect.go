@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/tsbench/tsbench/internal/gen"
+	"github.com/tsbench/tsbench/internal/targets/clientside"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -19,6 +20,9 @@ func Expect(g *gen.Generator, q *ts.Query, rows int64) ts.Result {
 // (nil: every cell): an empty cell is no point.
 func ExpectPresent(g *gen.Generator, q *ts.Query, rows int64, present func(dev, sensor int, k int64) bool) ts.Result {
 	has := func(dev, sensor int, k int64) bool { return present == nil || present(dev, sensor, k) }
+	if q.Across {
+		return clientside.AcrossDevices(q, expectSeries(g, q, rows, has))
+	}
 	switch q.Kind {
 	case ts.AggRange, ts.AggValue, ts.AggRangeValue, ts.GroupBy:
 		return expectAggregate(g, q, rows, has)
@@ -72,6 +76,25 @@ func ExpectPresent(g *gen.Generator, q *ts.Query, rows int64, present func(dev, 
 		r.Add(p.t, p.v)
 	}
 	return r
+}
+
+// expectSeries lists the points of q's window, series by series, device by
+// device in the order clientside's answers read them.
+func expectSeries(g *gen.Generator, q *ts.Query, rows int64, has func(dev, sensor int, k int64) bool) []clientside.Series {
+	var all []clientside.Series
+	for _, d := range q.Devices {
+		for _, sn := range q.Sensors {
+			var sr clientside.Series
+			for _, k := range rowRange(g, q, rows) {
+				if has(d.Index, sn, k) {
+					v, numeric := g.Number(d.Index, sn, k)
+					sr = append(sr, clientside.Point{T: g.Time(k), V: v, Numeric: numeric})
+				}
+			}
+			all = append(all, sr)
+		}
+	}
+	return all
 }
 
 // rowRange lists the row indexes whose timestamps the query's time condition

@@ -68,6 +68,38 @@ func Queries(s *ts.Schema) []ts.Query {
 	return qs
 }
 
+// AcrossQueries returns the conformance queries of targets that declare
+// GroupByAcross: Q7s aggregated across devices with every aggregate, and
+// bucket-limited ones (TSBS's groupby-orderby-limit) whose limit is below,
+// and above, the buckets that hold points.
+func AcrossQueries(s *ts.Schema) []ts.Query {
+	var numeric []int
+	for i, sn := range s.Sensors {
+		if sn.Type.Numeric() {
+			numeric = append(numeric, i)
+		}
+	}
+	lastTwo := numeric[len(numeric)-2:]
+	at := func(row int64) int64 { return s.StartTime + row*s.PointStep }
+	devs := func(idx ...int) []*ts.Device {
+		var out []*ts.Device
+		for _, i := range idx {
+			out = append(out, &s.Devices[i])
+		}
+		return out
+	}
+	var qs []ts.Query
+	for _, agg := range []ts.Aggregate{ts.Count, ts.Sum, ts.Avg, ts.Min, ts.Max} {
+		qs = append(qs, ts.Query{Kind: ts.GroupBy, Devices: devs(1, 3, 4), Sensors: lastTwo,
+			Start: at(3) + 200, End: at(90), Bucket: 7_000, Agg: agg, Across: true})
+	}
+	for _, limit := range []int{5, 1000} {
+		qs = append(qs, ts.Query{Kind: ts.GroupBy, Devices: devs(0, 1, 2, 3, 4, 5), Sensors: lastTwo[1:],
+			Start: at(0), End: at(100) + 1, Bucket: 7_000, Agg: ts.Max, Across: true, Limit: limit})
+	}
+	return qs
+}
+
 // describe names a query for test output.
 func describe(s *ts.Schema, q *ts.Query) string {
 	var devs []string
@@ -84,6 +116,12 @@ func describe(s *ts.Schema, q *ts.Query) string {
 	}
 	if q.Kind.Aggregates() {
 		b.WriteString("_" + q.Agg.String())
+	}
+	if q.Across {
+		b.WriteString("_across")
+	}
+	if q.Limit > 0 {
+		fmt.Fprintf(&b, "_limit%d", q.Limit)
 	}
 	return b.String()
 }

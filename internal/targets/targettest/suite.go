@@ -272,7 +272,11 @@ func checkCounts(ctx context.Context, t *testing.T, s Suite, admin, writer targe
 }
 
 func checkQueries(ctx context.Context, t *testing.T, conn targets.Target, d *Dataset, caps targets.Capabilities) {
-	for _, q := range Queries(d.Schema) {
+	qs := Queries(d.Schema)
+	if caps.GroupByAcross {
+		qs = append(qs, AcrossQueries(d.Schema)...)
+	}
+	for _, q := range qs {
 		q := q
 		name := fmt.Sprintf("%s/%s", q.Kind.Short(), describe(d.Schema, &q))
 		t.Run(name, func(t *testing.T) {
