@@ -224,7 +224,7 @@ func (f *mergeFlags) finish(ctx context.Context, m *summary.Summary, stdout, std
 			fmt.Fprintf(stderr, "tsbench: could not write %s: %v\n", f.json, err)
 		}
 	}
-	if spec, _, off := resultsSpec(f.results, f.dataDir); !off {
+	if spec, _, off := results.Spec(f.results, f.dataDir); !off {
 		if st, err := f.open(ctx); err != nil {
 			fmt.Fprintf(stderr, "tsbench: could not store the merged run: %v\n", err)
 		} else {

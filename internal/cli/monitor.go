@@ -41,10 +41,8 @@ func resourceRecorder(store *liveStore, cfg *config.Config, d *targets.Driver, o
 // checkRunOutputs rejects bad --results, --server-pid and --hdr-log values
 // before the run starts.
 func checkRunOutputs(f runOutputs) error {
-	if spec, def, off := resultsSpec(f.results, ""); !off {
-		if _, err := results.ParseLocation(spec, def); err != nil {
-			return usageError("--results: %v", err)
-		}
+	if _, _, err := results.Resolve(f.results, ""); err != nil {
+		return usageError("--results: %v", err)
 	}
 	if f.serverPID < 0 {
 		return usageError("--server-pid %d: must be a process id", f.serverPID)

@@ -6,9 +6,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strconv"
 	"syscall"
-	"text/tabwriter"
 	"time"
 
 	"github.com/shirou/gopsutil/v4/process"
@@ -17,6 +15,7 @@ import (
 	"github.com/tsbench/tsbench/internal/monitor"
 	"github.com/tsbench/tsbench/internal/results"
 	"github.com/tsbench/tsbench/internal/runid"
+	"github.com/tsbench/tsbench/internal/storelist"
 	"github.com/tsbench/tsbench/internal/summary"
 )
 
@@ -168,7 +167,7 @@ func (m *monitorSinks) openFile(path string) error {
 // openStore begins the session at once, so that a store that cannot be
 // reached stops the monitor before it samples anything.
 func (m *monitorSinks) openStore(sf *storeFlags, opts monitor.Options, server *summary.ServerProcess, interval time.Duration) error {
-	loc, err := sf.location()
+	loc, err := sf.location("this command")
 	if err != nil {
 		return err
 	}
@@ -273,49 +272,18 @@ func newMonitorLsCmd(sf *storeFlags, stdout io.Writer) *cobra.Command {
 				return &exitError{ExitFailure, err}
 			}
 			if asJSON {
-				return writeJSONList(stdout, sessions)
+				return storelist.JSON(stdout, sessions)
 			}
-			return printMonitorSessions(stdout, sessions, st.Location())
+			return storelist.MonitorSessions(stdout, sessions, st.Location())
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the list as JSON")
 	return cmd
 }
 
-func printMonitorSessions(w io.Writer, sessions []results.MonitorSession, loc results.Location) error {
-	if len(sessions) == 0 {
-		_, err := fmt.Fprintf(w, "No monitor sessions in %s.\n", loc)
-		return err
-	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "SESSION\tHOST\tSTARTED (UTC)\tENDED (UTC)\tSERVER\tSAMPLES")
-	for _, m := range sessions {
-		ended := "-"
-		if !m.Ended.IsZero() {
-			ended = m.Ended.Format("2006-01-02 15:04:05")
-		}
-		server := "-"
-		if m.ServerPID > 0 {
-			server = m.ServerName + " pid " + strconv.Itoa(int(m.ServerPID))
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\n", m.ID, m.Hostname, m.Started.Format("2006-01-02 15:04:05"), ended, server, m.Samples)
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	_, err := fmt.Fprintf(w, "%d session(s) in %s\n", len(sessions), loc)
-	return err
-}
-
 func newMonitorRmCmd(sf *storeFlags, stdout io.Writer) *cobra.Command {
-	return &cobra.Command{
-		Use:   "rm SESSION [SESSION...]",
-		Short: "Remove monitor sessions and their samples from the results store",
-		Args:  cobra.MinimumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return sf.removeEach(args, stdout, "monitor session", func(ctx context.Context, st *results.Store, id string) (string, error) {
-				return id, st.DeleteMonitor(ctx, id)
-			})
-		},
-	}
+	return newRemoveCmd(sf, stdout, "rm SESSION [SESSION...]", "Remove monitor sessions and their samples from the results store", "monitor session",
+		func(ctx context.Context, st *results.Store, id string) (string, error) {
+			return id, st.DeleteMonitor(ctx, id)
+		})
 }

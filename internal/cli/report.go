@@ -13,6 +13,7 @@ import (
 
 	"github.com/tsbench/tsbench/internal/htmlreport"
 	"github.com/tsbench/tsbench/internal/monitor"
+	"github.com/tsbench/tsbench/internal/runref"
 	"github.com/tsbench/tsbench/internal/summary"
 )
 
@@ -53,7 +54,7 @@ time: those of every monitor session in the results store ('tsbench monitor
 			if err != nil {
 				return err
 			}
-			if storedMonitors && (usesStore(args) || cmd.Flags().Changed("results")) {
+			if storedMonitors && (runref.AnyStored(args) || cmd.Flags().Changed("results")) {
 				if err := sf.mergeStoredMonitors(ctx, runs, stderr); err != nil {
 					return err
 				}
@@ -95,17 +96,6 @@ time: those of every monitor session in the results store ('tsbench monitor
 	fl.StringArrayVar(&monitors, "monitor", nil, "merge samples from this 'tsbench monitor --out' file (repeatable)")
 	fl.BoolVar(&storedMonitors, "stored-monitors", true, "merge the samples of monitor sessions kept in the results store")
 	return cmd
-}
-
-// usesStore reports whether any of refs names a stored run rather than a
-// summary file.
-func usesStore(refs []string) bool {
-	for _, ref := range refs {
-		if !looksLikeFile(ref) {
-			return true
-		}
-	}
-	return false
 }
 
 // mergeStoredMonitors merges into each run the samples of the store's

@@ -156,7 +156,7 @@ Exit status: 0 success; 1 the run failed or operations failed; 2 bad input;
 	fl.Lookup("verify").NoOptDefVal = "true"
 	fl.Lookup("quiet").NoOptDefVal = "true"
 	fl.Lookup("no-check").NoOptDefVal = "0"
-	fl.StringVar(&f.results, "results", "", "results store for this run: an SQLite file, postgres://USER@HOST:PORT/DB, mysql://USER@HOST:PORT/DB, or off (default $"+resultsEnv+", else <data-dir>/results.db)")
+	fl.StringVar(&f.results, "results", "", "results store for this run: an SQLite file, postgres://USER@HOST:PORT/DB, mysql://USER@HOST:PORT/DB, or off (default $"+results.Env+", else <data-dir>/results.db)")
 	fl.StringVar(&f.hdrLog, "hdr-log", "", "also write the latency histograms as an HdrHistogram log, DIR/<run id>.hlog")
 	fl.IntVar(&f.serverPID, "server-pid", 0, "the database server's process id, to sample its CPU, memory and I/O (default: found from the service scripts' pid files)")
 	fl.BoolVar(&f.resources, "resources", true, "sample CPU, memory, disk and network of the tool, the host and the server once a second")

@@ -2,176 +2,22 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"slices"
-	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/tsbench/tsbench/internal/config"
-	"github.com/tsbench/tsbench/internal/datadir"
-	"github.com/tsbench/tsbench/internal/metrics"
 	"github.com/tsbench/tsbench/internal/report"
 	"github.com/tsbench/tsbench/internal/results"
+	"github.com/tsbench/tsbench/internal/runexport"
+	"github.com/tsbench/tsbench/internal/runref"
 	"github.com/tsbench/tsbench/internal/since"
+	"github.com/tsbench/tsbench/internal/storelist"
 	"github.com/tsbench/tsbench/internal/summary"
 )
-
-// resultsEnv names the environment variable that gives the default
-// results store (a path or a postgres:// or mysql:// URL; a password is
-// better kept here than on a command line).
-const resultsEnv = "TSBENCH_RESULTS"
-
-// storeFlags are the flags of the commands that read the results store.
-type storeFlags struct {
-	results string
-	dataDir string
-}
-
-func (sf *storeFlags) register(cmd *cobra.Command) {
-	cmd.PersistentFlags().StringVar(&sf.results, "results", "",
-		"results store: an SQLite file or postgres://USER@HOST:PORT/DB or mysql://USER@HOST:PORT/DB (default $"+resultsEnv+", else <data-dir>/results.db)")
-	cmd.PersistentFlags().StringVar(&sf.dataDir, "data-dir", "", "data directory whose results.db is the default store")
-}
-
-// resultsSpec resolves the store to use: the flag, else $TSBENCH_RESULTS,
-// else <dataDir>/results.db. off reports that storing is turned off.
-func resultsSpec(flag, dataDir string) (spec, def string, off bool) {
-	spec = flag
-	if spec == "" {
-		spec = os.Getenv(resultsEnv)
-	}
-	if dataDir == "" {
-		dataDir = datadir.Default()
-	}
-	switch strings.ToLower(strings.TrimSpace(spec)) {
-	case "off", "none", "false", "no":
-		return "", "", true
-	}
-	return spec, filepath.Join(dataDir, "results.db"), false
-}
-
-// location is the store the flags name; it is a usage error when storing
-// is turned off or the spec is malformed.
-func (sf *storeFlags) location() (results.Location, error) {
-	spec, def, off := resultsSpec(sf.results, sf.dataDir)
-	if off {
-		return results.Location{}, usageError("--results %s: this command needs a results store", sf.results)
-	}
-	loc, err := results.ParseLocation(spec, def)
-	if err != nil {
-		return results.Location{}, usageError("--results: %v", err)
-	}
-	return loc, nil
-}
-
-// open opens an existing store: a default SQLite file that is not there
-// yet means no run was ever stored, which is said plainly.
-func (sf *storeFlags) open(ctx context.Context) (*results.Store, error) {
-	loc, err := sf.location()
-	if err != nil {
-		return nil, err
-	}
-	if loc.Dialect == "sqlite" {
-		if _, err := os.Stat(loc.Path); errors.Is(err, os.ErrNotExist) {
-			return nil, &exitError{ExitFailure, fmt.Errorf("no results store at %s: run 'tsbench run' first, or name one with --results", loc)}
-		}
-	}
-	return sf.openOrCreate(ctx, loc)
-}
-
-// openOrCreate opens the store at loc, making its tables when missing.
-func (sf *storeFlags) openOrCreate(ctx context.Context, loc results.Location) (*results.Store, error) {
-	ctx, cancel := context.WithTimeout(ctx, storeOpenTimeout)
-	defer cancel()
-	st, err := results.Open(ctx, loc)
-	if err != nil {
-		return nil, &exitError{ExitFailure, err}
-	}
-	return st, nil
-}
-
-// loadRuns reads runs named by id (anything results.Store.Resolve takes) or
-// by the path of a summary JSON file (summary.json, --json output).
-func (sf *storeFlags) loadRuns(ctx context.Context, refs []string) ([]*summary.Summary, error) {
-	var out []*summary.Summary
-	var st *results.Store
-	defer func() {
-		if st != nil {
-			st.Close()
-		}
-	}()
-	for _, ref := range refs {
-		if looksLikeFile(ref) {
-			s, err := readSummaryFile(ref)
-			if err != nil {
-				return nil, &exitError{ExitUsage, err}
-			}
-			out = append(out, s)
-			continue
-		}
-		if st == nil {
-			var err error
-			if st, err = sf.open(ctx); err != nil {
-				return nil, err
-			}
-		}
-		s, err := st.Get(ctx, ref)
-		if err != nil {
-			if errors.Is(err, results.ErrNotFound) {
-				return nil, &exitError{ExitUsage, err}
-			}
-			return nil, &exitError{ExitFailure, err}
-		}
-		if len(s.Operations) == 0 {
-			// A run that never finished (still running, or killed) is
-			// known by the seconds it stored as it went.
-			s.Operations = metrics.FromIntervals(s.Intervals)
-		}
-		out = append(out, s)
-	}
-	return out, nil
-}
-
-func looksLikeFile(ref string) bool {
-	if !strings.HasSuffix(strings.ToLower(ref), ".json") && !strings.ContainsRune(ref, os.PathSeparator) {
-		return false
-	}
-	st, err := os.Stat(ref)
-	return err == nil && !st.IsDir()
-}
-
-func readSummaryFile(path string) (*summary.Summary, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var s summary.Summary
-	if err := json.Unmarshal(b, &s); err != nil {
-		return nil, fmt.Errorf("%s: not a tsbench summary: %v", path, err)
-	}
-	if s.RunID == "" || s.SchemaVersion == 0 {
-		return nil, fmt.Errorf("%s: not a tsbench summary (no run_id or schema_version)", path)
-	}
-	return &s, nil
-}
-
-// resultsFlagText repeats a --results given on the command line, without
-// its password, for a suggested command.
-func resultsFlagText(flag string, loc results.Location) string {
-	if flag == "" {
-		return ""
-	}
-	return " --results '" + loc.String() + "'"
-}
 
 func newRunsCmd(stdout, stderr io.Writer) *cobra.Command {
 	var sf storeFlags
@@ -224,9 +70,9 @@ unique prefix, or given as latest, latest~1, ...`,
 				return &exitError{ExitFailure, err}
 			}
 			if asJSON {
-				return writeJSONList(stdout, runs)
+				return storelist.JSON(stdout, runs)
 			}
-			return printRunList(stdout, runs, st.Location())
+			return storelist.Runs(stdout, runs, st.Location())
 		},
 	}
 	sf.register(cmd)
@@ -264,64 +110,6 @@ func checkStatus(v string) error {
 	return usageError("--status %q: unknown status%s; allowed: %s", v, hint, strings.Join(runStatuses, ", "))
 }
 
-// writeJSONList prints items as indented JSON: an empty list as [], not
-// null, so that scripts can always iterate it.
-func writeJSONList[T any](w io.Writer, items []T) error {
-	if items == nil {
-		items = []T{}
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(items)
-}
-
-func printRunList(w io.Writer, runs []results.RunInfo, loc results.Location) error {
-	if len(runs) == 0 {
-		_, err := fmt.Fprintf(w, "No runs in %s.\n", loc)
-		return err
-	}
-	grouped := slices.ContainsFunc(runs, func(r results.RunInfo) bool { return r.Group != "" })
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	header := "RUN ID\tSTARTED (UTC)\tSCENARIO\tTARGET\tOPERATION\tTHROUGHPUT (points/s)\tP99 (ms)\tSTATUS"
-	if grouped {
-		header += "\tGROUP"
-	}
-	fmt.Fprintln(tw, header)
-	for _, r := range runs {
-		scen := r.Scenario
-		if scen == "" {
-			scen = "-"
-		}
-		op := r.Operation
-		if op == "" {
-			op = "-"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s", r.ID, r.Started.UTC().Format("2006-01-02 15:04:05"), scen, r.Target, op,
-			report.GroupThousands(strconv.FormatFloat(r.Throughput, 'f', 2, 64)), strconv.FormatFloat(r.P99MS, 'f', 2, 64), r.Status)
-		if grouped {
-			fmt.Fprintf(tw, "\t%s", groupCell(r))
-		}
-		fmt.Fprintln(tw)
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	_, err := fmt.Fprintf(w, "%d run(s) from %s\n", len(runs), loc)
-	return err
-}
-
-// groupCell is a run's group: "G worker I" for a worker's run, "G merged"
-// for a merge, "-" for a run of its own.
-func groupCell(r results.RunInfo) string {
-	switch {
-	case r.Group == "":
-		return "-"
-	case r.WorkerIndex == nil:
-		return r.Group + " merged"
-	}
-	return fmt.Sprintf("%s worker %d", r.Group, *r.WorkerIndex)
-}
-
 func newRunsShowCmd(sf *storeFlags, stdout io.Writer) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
@@ -335,12 +123,7 @@ func newRunsShowCmd(sf *storeFlags, stdout io.Writer) *cobra.Command {
 			}
 			s := runs[0]
 			if asJSON {
-				b, err := json.MarshalIndent(s, "", "  ")
-				if err != nil {
-					return err
-				}
-				_, err = fmt.Fprintf(stdout, "%s\n", b)
-				return err
+				return runexport.JSON(stdout, s)
 			}
 			scen := ""
 			if s.Scenario != "" {
@@ -378,59 +161,15 @@ func newRunsExportCmd(sf *storeFlags, stdout io.Writer) *cobra.Command {
                  standard output`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			switch format {
-			case "json", "csv", "hdr":
-			default:
-				return usageError("--format %q: allowed: csv, json, hdr", format)
+			if !runexport.Known(format) {
+				return usageError("--format %q: allowed: %s", format, strings.Join(runexport.Formats, ", "))
 			}
 			runs, err := sf.loadRuns(context.Background(), args)
 			if err != nil {
 				return err
 			}
-			s := runs[0]
-			switch format {
-			case "json":
-				if out == "" {
-					b, err := json.MarshalIndent(s, "", "  ")
-					if err != nil {
-						return err
-					}
-					_, err = fmt.Fprintf(stdout, "%s\n", b)
-					return err
-				}
-				if err := report.WriteJSON(out, s); err != nil {
-					return &exitError{ExitFailure, err}
-				}
-				fmt.Fprintf(stdout, "Wrote %s\n", out)
-			case "csv":
-				dir := out
-				if dir == "" {
-					dir = "tsbench-" + s.RunID
-				}
-				files, err := results.WriteCSV(dir, s)
-				if err != nil {
-					return &exitError{ExitFailure, err}
-				}
-				for _, f := range files {
-					fmt.Fprintf(stdout, "Wrote %s\n", f)
-				}
-			case "hdr":
-				if out == "" {
-					_, err := results.WriteHDRLog(stdout, s)
-					return err
-				}
-				fh, err := os.Create(out)
-				if err != nil {
-					return &exitError{ExitFailure, err}
-				}
-				n, err := results.WriteHDRLog(fh, s)
-				if cerr := fh.Close(); err == nil {
-					err = cerr
-				}
-				if err != nil {
-					return &exitError{ExitFailure, err}
-				}
-				fmt.Fprintf(stdout, "Wrote %s (%d histograms)\n", out, n)
+			if err := runexport.Write(stdout, runs[0], format, out); err != nil {
+				return &exitError{ExitFailure, err}
 			}
 			return nil
 		},
@@ -449,23 +188,19 @@ func newRunsImportCmd(sf *storeFlags, stdout, stderr io.Writer) *cobra.Command {
 			ctx := context.Background()
 			var runs []*summary.Summary
 			for _, a := range args {
-				s, err := readSummaryFile(a)
+				s, err := runref.ReadFile(a)
 				if err != nil {
 					return usageError("%v", err)
 				}
 				runs = append(runs, s)
 			}
-			spec, def, off := resultsSpec(sf.results, sf.dataDir)
-			if off {
-				return usageError("--results %s: import needs a results store", sf.results)
-			}
-			loc, err := results.ParseLocation(spec, def)
+			loc, err := sf.location("import")
 			if err != nil {
-				return usageError("--results: %v", err)
+				return err
 			}
-			st, err := results.Open(ctx, loc)
+			st, err := sf.openOrCreate(ctx, loc)
 			if err != nil {
-				return &exitError{ExitFailure, err}
+				return err
 			}
 			defer st.Close()
 			for _, s := range runs {
@@ -480,38 +215,6 @@ func newRunsImportCmd(sf *storeFlags, stdout, stderr io.Writer) *cobra.Command {
 }
 
 func newRunsRmCmd(sf *storeFlags, stdout io.Writer) *cobra.Command {
-	return &cobra.Command{
-		Use:   "rm ID...",
-		Short: "Remove runs from the results store",
-		Args:  cobra.MinimumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return sf.removeEach(args, stdout, "run", func(ctx context.Context, st *results.Store, ref string) (string, error) {
-				return st.Delete(ctx, ref)
-			})
-		},
-	}
-}
-
-// removeEach opens the store and removes what each ref names with remove,
-// which returns the id removed; a ref the store does not hold is a usage
-// error, and what was removed before it stays removed.
-func (sf *storeFlags) removeEach(refs []string, stdout io.Writer, what string,
-	remove func(context.Context, *results.Store, string) (string, error)) error {
-	ctx := context.Background()
-	st, err := sf.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	for _, ref := range refs {
-		id, err := remove(ctx, st, ref)
-		if err != nil {
-			if errors.Is(err, results.ErrNotFound) {
-				return &exitError{ExitUsage, err}
-			}
-			return &exitError{ExitFailure, err}
-		}
-		fmt.Fprintf(stdout, "Removed %s %s\n", what, id)
-	}
-	return nil
+	return newRemoveCmd(sf, stdout, "rm ID...", "Remove runs from the results store", "run",
+		func(ctx context.Context, st *results.Store, ref string) (string, error) { return st.Delete(ctx, ref) })
 }

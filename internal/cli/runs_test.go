@@ -6,30 +6,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-func TestResultsSpec(t *testing.T) {
-	t.Setenv(resultsEnv, "")
-	if spec, def, off := resultsSpec("", "/d"); spec != "" || def != filepath.Join("/d", "results.db") || off {
-		t.Errorf("default: %q %q %v", spec, def, off)
-	}
-	t.Setenv(resultsEnv, "postgres://u@h/db")
-	if spec, _, _ := resultsSpec("", "/d"); spec != "postgres://u@h/db" {
-		t.Errorf("from the environment: %q", spec)
-	}
-	if spec, _, _ := resultsSpec("/x.db", "/d"); spec != "/x.db" {
-		t.Errorf("the flag wins: %q", spec)
-	}
-	if _, _, off := resultsSpec("off", "/d"); !off {
-		t.Error("off")
-	}
-}
+	"github.com/tsbench/tsbench/internal/results"
+)
 
 // The commands are registered, and a store that does not exist yet is
 // reported as such rather than created by a read.
 func TestRunsWithoutStore(t *testing.T) {
 	dir := t.TempDir()
-	t.Setenv(resultsEnv, "")
+	t.Setenv(results.Env, "")
 	var out, errb bytes.Buffer
 	code := Main([]string{"runs", "--data-dir", dir}, &out, &errb)
 	if code != ExitFailure || !strings.Contains(errb.String(), "no results store at "+filepath.Join(dir, "results.db")) {

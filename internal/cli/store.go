@@ -51,12 +51,11 @@ type liveStore struct {
 // store that cannot be reached is reported at once rather than after a
 // long run. It returns nil when storing is off.
 func openLiveStore(out runOutputs, dataDir string, stderr io.Writer) *liveStore {
-	spec, def, off := resultsSpec(out.results, dataDir)
+	loc, off, err := results.Resolve(out.results, dataDir)
 	if off {
 		return nil
 	}
 	ls := &liveStore{out: out, stderr: stderr}
-	loc, err := results.ParseLocation(spec, def)
 	if err != nil { // checked before the run; kept for callers that did not
 		fmt.Fprintf(stderr, "tsbench: results store: %v\n", err)
 		return ls
@@ -163,12 +162,8 @@ func (ls *liveStore) failed(s *summary.Summary, err error) {
 // nothing when storing is off; a failure is reported.
 func storeAgain(out runOutputs, dataDir string, s *summary.Summary, stderr io.Writer) {
 	ls := &liveStore{out: out, stderr: stderr}
-	spec, def, off := resultsSpec(out.results, dataDir)
-	if off {
-		return
-	}
-	loc, err := results.ParseLocation(spec, def)
-	if err != nil {
+	loc, off, err := results.Resolve(out.results, dataDir)
+	if off || err != nil {
 		return
 	}
 	ls.loc = loc

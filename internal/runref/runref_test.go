@@ -1,6 +1,8 @@
-package cli
+package runref
 
 import (
+	"context"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -11,6 +13,39 @@ import (
 	"github.com/tsbench/tsbench/internal/report"
 	"github.com/tsbench/tsbench/internal/results"
 )
+
+// A file is read without opening the store; a stored run's ref opens it,
+// and what the store says comes back unchanged.
+func TestLoad(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "run.json")
+	if err := os.WriteFile(good, []byte(`{"schema_version":1,"run_id":"r1"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(dir, "other.json")
+	if err := os.WriteFile(bad, []byte(`{"a":1}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	refuse := errors.New("no store")
+	open := func(context.Context) (*results.Store, error) { return nil, refuse }
+	runs, err := Load(context.Background(), []string{good}, open)
+	if err != nil || len(runs) != 1 || runs[0].RunID != "r1" {
+		t.Fatalf("file: %v %v", runs, err)
+	}
+	var fe *FileError
+	if _, err := Load(context.Background(), []string{bad}, open); !errors.As(err, &fe) || !strings.Contains(err.Error(), "not a tsbench summary") {
+		t.Errorf("not a summary: %v", err)
+	}
+	if _, err := Load(context.Background(), []string{good, "latest"}, open); !errors.Is(err, refuse) {
+		t.Errorf("stored run: %v", err)
+	}
+	if IsFile("latest") || IsFile(dir) || !IsFile(good) {
+		t.Error("IsFile")
+	}
+	if AnyStored([]string{good}) || !AnyStored([]string{good, "latest"}) {
+		t.Error("AnyStored")
+	}
+}
 
 // FuzzImportSummary feeds 'runs import' any file: it is refused as "not a
 // tsbench summary", or read into a run that every reader of a stored run —
@@ -29,7 +64,7 @@ func FuzzImportSummary(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		s, err := readSummaryFile(path)
+		s, err := ReadFile(path)
 		if err != nil {
 			if !strings.Contains(err.Error(), "not a tsbench summary") {
 				t.Fatalf("refused without saying why: %v", err)
