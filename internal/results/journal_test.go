@@ -2,7 +2,6 @@ package results
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"path/filepath"
 	"reflect"
@@ -141,16 +140,9 @@ func checkRunning(t *testing.T, st *Store, fx *fixture) {
 			seqs := append(seqRange(c.k), c.order...)
 			assertRunning(t, st, whileRunning(begun, pick(full.Intervals, seqs), pick(full.Resources.Samples, seqs)))
 
-			if err := st.Save(ctx, full); err != nil {
-				t.Fatal(err)
-			}
-			got, err := st.Get(ctx, full.RunID)
-			if err != nil {
-				t.Fatal(err)
-			}
-			assertSameJSON(t, full, got)
+			assertSaved(t, st, full)
 			assertStatus(t, st, full.RunID, "ok")
-			err = st.AppendInterval(ctx, full.RunID, 9, full.Intervals[0])
+			err := st.AppendInterval(ctx, full.RunID, 9, full.Intervals[0])
 			if err == nil || !strings.Contains(err.Error(), "no longer running") {
 				t.Errorf("append to a saved run: %v", err)
 			}
@@ -217,14 +209,7 @@ func checkReplace(t *testing.T, st *Store, fx *fixture) {
 	short := finishedRun(full.RunID, full.Started)
 	short.Scenario, short.Intervals, short.Resources.Samples = "shorter", short.Intervals[:2], short.Resources.Samples[:1]
 	short.Operations = short.Operations[:1]
-	if err := st.Save(ctx, short); err != nil {
-		t.Fatal(err)
-	}
-	got, err := st.Get(ctx, full.RunID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	assertSameJSON(t, short, got)
+	assertSaved(t, st, short)
 	for table, want := range map[string]int64{"tsbench_operations": 1, "tsbench_resources": 1,
 		"tsbench_intervals": int64(len(short.Intervals[0].Ops) + len(short.Intervals[1].Ops)), "tsbench_runs": 1} {
 		if n := count(t, st, "SELECT COUNT(*) FROM "+table+" WHERE run_id = ?", full.RunID); n != want {
@@ -266,20 +251,14 @@ func checkJournal(t *testing.T, st *Store, fx *fixture) {
 	if j.Dropped() != 1 {
 		t.Errorf("an interval after Close: dropped %d", j.Dropped())
 	}
-	if err := st.Save(ctx, full); err != nil {
-		t.Fatal(err)
-	}
-	got, err := st.Get(ctx, full.RunID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	assertSameJSON(t, full, got)
+	assertSaved(t, st, full)
 	assertStatus(t, st, full.RunID, "ok")
 }
 
-// lockedStore opens an SQLite store that waits busy for the lock, and a
-// connection of "another process" to take the lock with.
-func lockedStore(t *testing.T, busy time.Duration) (*Store, *sql.Conn, string) {
+// lockedStore opens an SQLite store that waits busy for the lock, which
+// the test takes as another process would (resultstest.LockSQLite on the
+// path it returns).
+func lockedStore(t *testing.T, busy time.Duration) (*Store, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "results.db")
 	loc, _ := ParseLocation(path, "")
@@ -289,25 +268,7 @@ func lockedStore(t *testing.T, busy time.Duration) (*Store, *sql.Conn, string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	other, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(0)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { other.Close() })
-	conn, err := other.Conn(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	return st, conn, path
-}
-
-func lock(t *testing.T, conn *sql.Conn) {
-	t.Helper()
-	if _, err := conn.ExecContext(context.Background(), "BEGIN EXCLUSIVE"); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.ExecContext(context.Background(), "ROLLBACK") })
+	return st, path
 }
 
 // A store locked by another process fails the journal, which says so from
@@ -318,15 +279,15 @@ func TestJournalOnLockedStore(t *testing.T) {
 		beforeBegin bool
 	}{{"locked-before-begin", true}, {"locked-after-begin", false}} {
 		t.Run(c.name, func(t *testing.T) {
-			st, conn, path := lockedStore(t, 200*time.Millisecond)
+			st, path := lockedStore(t, 200*time.Millisecond)
 			full := finishedRun("20260301-120000-locked", t0)
 			if c.beforeBegin {
-				lock(t, conn)
+				resultstest.LockSQLite(t, path)
 			}
 			j := NewJournal(st, atStart(full, 0))
 			if !c.beforeBegin {
 				waitFor(t, func() bool { _, err := st.Get(context.Background(), full.RunID); return err == nil })
-				lock(t, conn)
+				resultstest.LockSQLite(t, path)
 			}
 			var slowest time.Duration
 			for i := range 2000 {
@@ -357,8 +318,8 @@ func TestJournalOnLockedStore(t *testing.T) {
 // Close gives up at its deadline, cancels the call under way, and nothing
 // is written after it returned.
 func TestJournalCloseDeadline(t *testing.T) {
-	st, conn, path := lockedStore(t, 30*time.Second)
-	lock(t, conn)
+	st, path := lockedStore(t, 30*time.Second)
+	unlock := resultstest.LockSQLite(t, path)
 	full := finishedRun("20260301-120000-deadline", t0)
 	j := newJournal(st, atStart(full, 0), time.Minute)
 	j.Interval(0, full.Intervals[0])
@@ -373,7 +334,7 @@ func TestJournalCloseDeadline(t *testing.T) {
 	if d := time.Since(began); d > 10*time.Second {
 		t.Errorf("Close took %v past its deadline of 300ms", d)
 	}
-	conn.ExecContext(context.Background(), "ROLLBACK")
+	unlock()
 	if _, err := st.Get(context.Background(), full.RunID); !errors.Is(err, ErrNotFound) {
 		t.Errorf("the canceled Begin stored the run: %v", err)
 	}
@@ -381,17 +342,15 @@ func TestJournalCloseDeadline(t *testing.T) {
 
 // A full queue drops items instead of waiting; Save writes them later.
 func TestJournalQueueFull(t *testing.T) {
-	st, conn, _ := lockedStore(t, 30*time.Second)
-	lock(t, conn) // Begin waits: nothing leaves the queue meanwhile
+	st, path := lockedStore(t, 30*time.Second)
+	unlock := resultstest.LockSQLite(t, path) // Begin waits: nothing leaves the queue meanwhile
 	full := finishedRun("20260301-120000-full", t0)
 	j := NewJournal(st, atStart(full, 0))
 	const sent = 2000
 	for i := range sent {
 		j.Interval(i, full.Intervals[0])
 	}
-	if _, err := conn.ExecContext(context.Background(), "ROLLBACK"); err != nil {
-		t.Fatal(err)
-	}
+	unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	if err := j.Close(ctx); err != nil {

@@ -3,7 +3,6 @@ package results
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -280,14 +279,7 @@ func checkTables(t *testing.T, st *Store, fx *fixture) {
 	for i := range 3 {
 		res.Remote = append(res.Remote, monitorSample("db-host", i, fx.base.Add(time.Duration(i)*time.Second)))
 	}
-	if err := st.Save(context.Background(), &merged); err != nil {
-		t.Fatal(err)
-	}
-	back, err := st.Get(context.Background(), merged.RunID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	assertSameJSON(t, &merged, back)
+	assertSaved(t, st, &merged)
 	if n := count(t, st, "SELECT COUNT(*) FROM tsbench_resources WHERE run_id = ? AND source = 'remote'", merged.RunID); n != 3 {
 		t.Errorf("remote resource rows %d, want 3", n)
 	}
@@ -327,14 +319,7 @@ func checkLarge(t *testing.T, st *Store, fx *fixture) {
 	s.Environment.CPUModel = "Intel® Xeon® — 雪 🚀"
 	s.Scenario = "größe ✓ " + strings.Repeat("s", 300)
 	s.Thresholds = []summary.ThresholdResult{{Expr: "p99<5ms ✓", Passed: true, Actual: 1, Reason: strings.Repeat("r", 1000)}}
-	if err := st.Save(ctx, s); err != nil {
-		t.Fatal(err)
-	}
-	got, err := st.Get(ctx, s.RunID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	assertSameJSON(t, s, got)
+	assertSaved(t, st, s)
 	running := *s
 	running.RunID = fx.id("large-running")
 	if err := st.Begin(ctx, &running); err != nil {
@@ -343,7 +328,7 @@ func checkLarge(t *testing.T, st *Store, fx *fixture) {
 	if err := st.AppendInterval(ctx, running.RunID, len(s.Intervals), s.Intervals[1]); err != nil {
 		t.Fatal(err)
 	}
-	got, err = st.Get(ctx, running.RunID)
+	got, err := st.Get(ctx, running.RunID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -374,6 +359,19 @@ func checkDelete(t *testing.T, st *Store, fx *fixture) {
 	}
 }
 
+// assertSaved saves run and checks that the store gives it back as it was.
+func assertSaved(t *testing.T, st *Store, run *summary.Summary) {
+	t.Helper()
+	if err := st.Save(context.Background(), run); err != nil {
+		t.Fatal(err)
+	}
+	got, err := st.Get(context.Background(), run.RunID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertSameJSON(t, run, got)
+}
+
 // assertSameJSON compares runs by their JSON encodings: what the store
 // keeps is the encoding, which normalises time zones and number types.
 func assertSameJSON(t *testing.T, want, got *summary.Summary) {
@@ -401,31 +399,9 @@ func diffAt(a, b []byte) string {
 }
 
 func TestLockedStoreFailsClearly(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "results.db")
-	loc, _ := ParseLocation(path, "")
-	loc.dsn = sqliteDSN(path, 200*time.Millisecond)
-	st, err := Open(context.Background(), loc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	// Another process holds the write lock.
-	other, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(0)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
-	conn, err := other.Conn(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	if _, err := conn.ExecContext(context.Background(), "BEGIN EXCLUSIVE"); err != nil {
-		t.Fatal(err)
-	}
-	defer conn.ExecContext(context.Background(), "ROLLBACK")
-	err = st.Save(context.Background(), sampleRuns()[0])
+	st, path := lockedStore(t, 200*time.Millisecond)
+	resultstest.LockSQLite(t, path) // another process holds the write lock
+	err := st.Save(context.Background(), sampleRuns()[0])
 	if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(strings.ToLower(err.Error()), "lock") {
 		t.Fatalf("Save on a locked store: %v; want an error naming %s and the lock", err, path)
 	}
