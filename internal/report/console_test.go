@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -50,64 +51,10 @@ func closedSummary() *summary.Summary {
 	}
 }
 
-const closedGolden = `Create schema cost 0.04 second
-Test elapsed time (not include schema creation): 57.06 second
-----------------------------------------------------------Result Matrix----------------------------------------------------------
-Operation                okOperation              okPoint                  failOperation            failPoint                throughput(point/s)      
-INGESTION                10000                    10000000                 0                        0                        175260.54                
-PRECISE_POINT            0                        0                        0                        0                        0.00                     
-TIME_RANGE               0                        0                        0                        0                        0.00                     
-VALUE_RANGE              0                        0                        0                        0                        0.00                     
-AGG_RANGE                0                        0                        0                        0                        0.00                     
-AGG_VALUE                0                        0                        0                        0                        0.00                     
-AGG_RANGE_VALUE          0                        0                        0                        0                        0.00                     
-GROUP_BY                 0                        0                        0                        0                        0.00                     
-LATEST_POINT             0                        0                        0                        0                        0.00                     
-RANGE_QUERY_DESC         0                        0                        0                        0                        0.00                     
-VALUE_RANGE_QUERY_DESC   998                      49900                    2                        0                        874.52                   
-GROUP_BY_DESC            0                        0                        0                        0                        0.00                     
-SET_OPERATION            0                        0                        0                        0                        0.00                     
----------------------------------------------------------------------------------------------------------------------------------
-
---------------------------------------------------------------------------Latency (ms) Matrix--------------------------------------------------------------------------
-Operation                AVG         MIN         P10         P25         MEDIAN      P75         P90         P95         P99         P999        MAX         SLOWEST_THREAD
-INGESTION                55.52       3.25        44.43       47.13       50.36       56.13       68.90       83.95       160.30      368.19      403.33      55934.34    
-PRECISE_POINT            0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        
-TIME_RANGE               0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        
-VALUE_RANGE              0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        
-AGG_RANGE                0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        
-AGG_VALUE                0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        
-AGG_RANGE_VALUE          0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        
-GROUP_BY                 0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        
-LATEST_POINT             0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        
-RANGE_QUERY_DESC         0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        
-VALUE_RANGE_QUERY_DESC   1.23        0.10        0.20        0.30        1.00        1.50        2.00        2.50        4.25        9.75        12.00       1234.50     
-GROUP_BY_DESC            0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        
-SET_OPERATION            0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        
------------------------------------------------------------------------------------------------------------------------------------------------------------------------
-Closed model: a client sends its next operation only when the last one returned, so latency excludes the time operations would have queued behind a slow server (coordinated omission); use --rate for latency from the intended start.
-Phases (not in the matrices): schema 0.04 second; warm-up 5.00 second, 100 operations, 100000 points
-Verify: stored 10000000 points, expected 10000000: OK
-Tool: 3.21 CPU s (0.32 CPU s per million points), peak memory 45.2 MB
-Stop reason: loop (every client finished its loop)
-`
-
-func TestConsoleClosedModelGolden(t *testing.T) {
-	var buf bytes.Buffer
-	if err := Console(&buf, closedSummary()); err != nil {
-		t.Fatal(err)
-	}
-	diffLines(t, buf.String(), closedGolden)
-}
-
 // TestConsoleMatchesIoTBenchmarkShape checks the matrix lines against
 // IoT-benchmark's own output (reference/iot-benchmark.md, "Output shape").
 func TestConsoleMatchesIoTBenchmarkShape(t *testing.T) {
-	var buf bytes.Buffer
-	if err := Console(&buf, closedSummary()); err != nil {
-		t.Fatal(err)
-	}
-	got := buf.String()
+	got := consoleText(t, closedSummary())
 	for _, want := range []string{
 		"Create schema cost 0.04 second\n",
 		"Test elapsed time (not include schema creation): 57.06 second\n",
@@ -152,80 +99,22 @@ func openSummary() *summary.Summary {
 	return s
 }
 
-const openGolden = `*** INTERRUPTED: the run was stopped before its end; the figures cover only the part that ran ***
-Create schema cost 0.04 second
-Test elapsed time (not include schema creation): 57.06 second
-----------------------------------------------------------Result Matrix----------------------------------------------------------
-Operation                okOperation              okPoint                  failOperation            failPoint                throughput(point/s)      
-INGESTION                10000                    10000000                 3                        3000                     175260.54                
-PRECISE_POINT            0                        0                        0                        0                        0.00                     
-TIME_RANGE               0                        0                        0                        0                        0.00                     
-VALUE_RANGE              0                        0                        0                        0                        0.00                     
-AGG_RANGE                0                        0                        0                        0                        0.00                     
-AGG_VALUE                0                        0                        0                        0                        0.00                     
-AGG_RANGE_VALUE          0                        0                        0                        0                        0.00                     
-GROUP_BY                 0                        0                        0                        0                        0.00                     
-LATEST_POINT             0                        0                        0                        0                        0.00                     
-RANGE_QUERY_DESC         0                        0                        0                        0                        0.00                     
-VALUE_RANGE_QUERY_DESC   0                        0                        0                        0                        0.00                     
-GROUP_BY_DESC            0                        0                        0                        0                        0.00                     
-SET_OPERATION            0                        0                        0                        0                        0.00                     
----------------------------------------------------------------------------------------------------------------------------------
-
---------------------------------------------------------------------------Latency (ms) Matrix--------------------------------------------------------------------------
-Operation                AVG         MIN         P10         P25         MEDIAN      P75         P90         P95         P99         P999        MAX         SLOWEST_THREAD
-INGESTION                55.52       3.25        44.43       47.13       50.36       56.13       68.90       83.95       160.30      368.19      403.33      55934.34    
-PRECISE_POINT            0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        
-TIME_RANGE               0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        
-VALUE_RANGE              0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        
-AGG_RANGE                0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        
-AGG_VALUE                0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        
-AGG_RANGE_VALUE          0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        
-GROUP_BY                 0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        
-LATEST_POINT             0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        
-RANGE_QUERY_DESC         0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        
-VALUE_RANGE_QUERY_DESC   0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        
-GROUP_BY_DESC            0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        
-SET_OPERATION            0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        
------------------------------------------------------------------------------------------------------------------------------------------------------------------------
-
------------------------------------------------------------------------Service time (ms) Matrix------------------------------------------------------------------------
-Operation                AVG         MIN         P10         P25         MEDIAN      P75         P90         P95         P99         P999        MAX         SLOWEST_THREAD
-INGESTION                5.50        1.00        2.00        3.00        4.00        6.00        8.00        9.00        10.00       11.00       12.00       -           
-PRECISE_POINT            0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        -           
-TIME_RANGE               0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        -           
-VALUE_RANGE              0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        -           
-AGG_RANGE                0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        -           
-AGG_VALUE                0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        -           
-AGG_RANGE_VALUE          0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        -           
-GROUP_BY                 0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        -           
-LATEST_POINT             0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        -           
-RANGE_QUERY_DESC         0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        -           
-VALUE_RANGE_QUERY_DESC   0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        -           
-GROUP_BY_DESC            0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        -           
-SET_OPERATION            0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        0.00        -           
------------------------------------------------------------------------------------------------------------------------------------------------------------------------
-Open model at 200.00 operations/s: latency counts from the intended start time (coordinated omission corrected); service time counts from the actual send.
-Failures by error class:
-Operation                Cause       Class     failOperation  failPoint   Example
-INGESTION                timeout     timeout   2              2000        context deadline exceeded
-INGESTION                server      http 500  1              1000        server error
-Retries: INGESTION 5 (a retried operation counts once, as ok or failed; its latency includes its retries); connections re-opened: 2
-Unsupported by target influxdb: GROUP_BY (7 operations)
-Phases (not in the matrices): schema 0.04 second; warm-up 5.00 second, 100 operations, 100000 points
-Verify: stored 9999000 points, expected 10000000: MISMATCH
-Storage: 123.5 MB on disk, 12.35 bytes per point
-Tool: 3.21 CPU s (0.32 CPU s per million points), peak memory 45.2 MB
-Stop reason: interrupted (stopped by a signal or the user)
-*** INTERRUPTED: the run was stopped before its end; the figures cover only the part that ran ***
-`
-
-func TestConsoleOpenModelFailuresInterruptedGolden(t *testing.T) {
-	var buf bytes.Buffer
-	if err := Console(&buf, openSummary()); err != nil {
-		t.Fatal(err)
+// TestConsoleGolden compares the whole console output with the expected
+// one, line by line.
+func TestConsoleGolden(t *testing.T) {
+	cases := []struct {
+		name    string
+		summary *summary.Summary
+		golden  string
+	}{
+		{"closed model", closedSummary(), "console_closed.golden"},
+		{"open model, failures, interrupted", openSummary(), "console_open.golden"},
 	}
-	diffLines(t, buf.String(), openGolden)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			diffLines(t, consoleText(t, c.summary), golden(t, c.golden))
+		})
+	}
 }
 
 func TestConsoleVerifyVariants(t *testing.T) {
@@ -243,11 +132,8 @@ func TestConsoleVerifyVariants(t *testing.T) {
 	for _, c := range cases {
 		s := closedSummary()
 		s.Verify = c.v
-		var buf bytes.Buffer
-		if err := Console(&buf, s); err != nil {
-			t.Fatal(err)
-		}
-		if !strings.Contains(buf.String(), c.want) {
+		got := consoleText(t, s)
+		if !strings.Contains(got, c.want) {
 			t.Errorf("verify %+v: output lacks %q", c.v, c.want)
 		}
 	}
@@ -282,6 +168,44 @@ func TestConsoleReportsWriteError(t *testing.T) {
 
 // diffLines reports the first differing line, which is far easier to read
 // than two 170-column blobs.
+// iotBenchmarkSummary is closedSummary with two operations whose figures
+// try IoT-benchmark's formats (HALF_UP rounding, a cell as wide as its
+// column, operations out of its order): the IoT-benchmark golden files'.
+func iotBenchmarkSummary() *summary.Summary {
+	s := closedSummary()
+	s.Operations = []summary.Operation{
+		{Name: "TIME_RANGE", OKOperations: 998, OKPoints: 50898, FailOperations: 2, Throughput: 892.125,
+			LatencyMS: summary.Latency{Avg: 0.125, Min: 0.1, P10: 0.2, P25: 0.375, P50: 1, P75: 1.5, P90: 2, P95: 2.5,
+				P99: 4.25, P999: 9.75, Max: 123456789.125}, SlowestThreadMS: 1234.5},
+		{Name: "INGESTION", OKOperations: 10000, OKPoints: 10000000, Throughput: 175260.544,
+			LatencyMS: summary.Latency{Avg: 55.52, Min: 3.25, P10: 44.43, P25: 47.13, P50: 50.36, P75: 56.13,
+				P90: 68.9, P95: 83.95, P99: 160.3, P999: 368.19, Max: 403.33}, SlowestThreadMS: 55934.345},
+	}
+	return s
+}
+
+// consoleText is what Console writes for s.
+func consoleText(t *testing.T, s *summary.Summary) string {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := Console(&buf, s); err != nil {
+		t.Fatal(err)
+	}
+	return buf.String()
+}
+
+// golden is the expected output in testdata/name. The outputs live in files,
+// not in string constants, because their lines end in padding spaces that
+// editors strip from source.
+func golden(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
 func diffLines(t *testing.T, got, want string) {
 	t.Helper()
 	if got == want {
@@ -305,13 +229,10 @@ func diffLines(t *testing.T, got, want string) {
 func TestConsoleEmbeddedEngineNote(t *testing.T) {
 	s := closedSummary()
 	s.Tool.EmbeddedEngine = "sqlite"
-	var buf bytes.Buffer
-	if err := Console(&buf, s); err != nil {
-		t.Fatal(err)
-	}
+	got := consoleText(t, s)
 	want := "Tool: 3.21 CPU s (0.32 CPU s per million points), peak memory 45.2 MB (includes the embedded sqlite engine, which runs inside tsbench)\n"
-	if !strings.Contains(buf.String(), want) {
-		t.Errorf("output lacks %q:\n%s", want, buf.String())
+	if !strings.Contains(got, want) {
+		t.Errorf("output lacks %q:\n%s", want, got)
 	}
 }
 
@@ -351,12 +272,9 @@ func TestConsoleServerLine(t *testing.T) {
 	} {
 		s := closedSummary()
 		s.Environment.ServerVersion = c.version
-		var buf bytes.Buffer
-		if err := Console(&buf, s); err != nil {
-			t.Fatal(err)
-		}
-		if !strings.Contains(buf.String(), c.want) {
-			t.Errorf("version %q: output lacks %q:\n%s", c.version, c.want, buf.String())
+		got := consoleText(t, s)
+		if !strings.Contains(got, c.want) {
+			t.Errorf("version %q: output lacks %q:\n%s", c.version, c.want, got)
 		}
 	}
 }
@@ -368,27 +286,11 @@ func TestConsoleServerLine(t *testing.T) {
 // golden file was written from IoT-benchmark's Measurement format strings,
 // not from this code.
 func TestConsoleMatricesGolden(t *testing.T) {
-	golden, err := os.ReadFile("testdata/iotbenchmark_matrices.golden")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := closedSummary()
-	s.Operations = []summary.Operation{
-		{Name: "TIME_RANGE", OKOperations: 998, OKPoints: 50898, FailOperations: 2, Throughput: 892.125,
-			LatencyMS: summary.Latency{Avg: 0.125, Min: 0.1, P10: 0.2, P25: 0.375, P50: 1, P75: 1.5, P90: 2, P95: 2.5,
-				P99: 4.25, P999: 9.75, Max: 123456789.125}, SlowestThreadMS: 1234.5},
-		{Name: "INGESTION", OKOperations: 10000, OKPoints: 10000000, Throughput: 175260.544,
-			LatencyMS: summary.Latency{Avg: 55.52, Min: 3.25, P10: 44.43, P25: 47.13, P50: 50.36, P75: 56.13,
-				P90: 68.9, P95: 83.95, P99: 160.3, P999: 368.19, Max: 403.33}, SlowestThreadMS: 55934.345},
-	}
-	var buf bytes.Buffer
-	if err := Console(&buf, s); err != nil {
-		t.Fatal(err)
-	}
-	got := buf.String()
+	s := iotBenchmarkSummary()
+	got := consoleText(t, s)
 	end := strings.Index(got, strings.Repeat("-", latencyBannerWidth)+"\n")
 	if end < 0 {
 		t.Fatalf("no latency matrix:\n%s", got)
 	}
-	diffLines(t, got[:end+latencyBannerWidth+1], string(golden))
+	diffLines(t, got[:end+latencyBannerWidth+1], golden(t, "iotbenchmark_matrices.golden"))
 }

@@ -206,21 +206,9 @@ func TestWriteJSONValue(t *testing.T) {
 // breaks and HALF_UP numbers. The golden file was written by hand from
 // IoT-benchmark's Measurement.outputCSV, not from this code.
 func TestIoTBenchmarkCSVGolden(t *testing.T) {
-	golden, err := os.ReadFile("testdata/iotbenchmark_test_result.golden")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := closedSummary()
+	s := iotBenchmarkSummary()
 	s.Config = map[string]any{"DB_SWITCH": "null", "CLIENT_NUMBER": 2, "REMARK": `a, "b"`}
 	s.SchemaSeconds = 1.005
-	s.Operations = []summary.Operation{
-		{Name: "TIME_RANGE", OKOperations: 998, OKPoints: 50898, FailOperations: 2, Throughput: 892.125,
-			LatencyMS: summary.Latency{Avg: 0.125, Min: 0.1, P10: 0.2, P25: 0.375, P50: 1, P75: 1.5, P90: 2, P95: 2.5,
-				P99: 4.25, P999: 9.75, Max: 123456789.125}, SlowestThreadMS: 1234.5},
-		{Name: "INGESTION", OKOperations: 10000, OKPoints: 10000000, Throughput: 175260.544,
-			LatencyMS: summary.Latency{Avg: 55.52, Min: 3.25, P10: 44.43, P25: 47.13, P50: 50.36, P75: 56.13,
-				P90: 68.9, P95: 83.95, P99: 160.3, P999: 368.19, Max: 403.33}, SlowestThreadMS: 55934.345},
-	}
 	dir := t.TempDir()
 	if err := WriteCSV(dir, s); err != nil {
 		t.Fatal(err)
@@ -229,5 +217,5 @@ func TestIoTBenchmarkCSVGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	diffLines(t, string(got), string(golden))
+	diffLines(t, string(got), golden(t, "iotbenchmark_test_result.golden"))
 }
