@@ -5,17 +5,9 @@ import (
 	"database/sql"
 	"fmt"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/tsbench/tsbench/internal/ts"
 )
-
-// maxBoundIDs is the largest series list passed as parameters; longer lists
-// (thousands of series) are written into the SQL as integer literals, which
-// keeps clear of SQLite's parameter limit. Statements with parameters are
-// prepared once and cached, so a repeated query shape costs no parsing.
-var maxBoundIDs = 1000
 
 // maxCachedStmts bounds the prepared query statements of a connection.
 const maxCachedStmts = 64
@@ -49,22 +41,6 @@ func (c *stmtCache) closeAll() {
 	}
 }
 
-// queryState holds Query's reusable buffers.
-type queryState struct {
-	ids  []int64
-	args []any
-	sql  strings.Builder
-}
-
-// rowShape says what the columns of a query's rows are.
-type rowShape uint8
-
-const (
-	shapePoint  rowShape = iota // t, v
-	shapeAgg                    // v (no time: t = 0)
-	shapeBucket                 // bucket number, v (t = Start + bucket*Bucket)
-)
-
 // Query translates q into SQL over the points table. Rows come back:
 //   - Q1 and Q8 by series;
 //   - Q2 and Q3 by time, then series; Q9 and Q10 by time descending, then series;
@@ -94,9 +70,8 @@ func (t *Target) query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 	if q.Kind < ts.PrecisePoint || q.Kind > ts.ValueRangeQueryDesc {
 		return res, fmt.Errorf("unknown query kind %d", q.Kind)
 	}
-	agg := ""
 	if q.Kind.Aggregates() {
-		if agg, err = aggSQL(q.Agg); err != nil {
+		if _, err := Dialect.Aggregate(q.Agg); err != nil {
 			return res, err
 		}
 	}
@@ -104,9 +79,8 @@ func (t *Target) query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 		return res, fmt.Errorf("group-by bucket must be positive, got %d", q.Bucket)
 	}
 
-	qs := &t.qbuf
 	numericOnly := q.Kind.HasValueFilter() || (q.Kind.Aggregates() && q.Agg.NeedsNumeric())
-	ids := qs.ids[:0]
+	ids := t.ids[:0]
 	for _, d := range q.Devices {
 		_, pos, err := t.binding.DevicePos(d)
 		if err != nil {
@@ -124,171 +98,34 @@ func (t *Target) query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 	}
 	slices.Sort(ids)
 	ids = slices.Compact(ids)
-	qs.ids = ids
+	t.ids = ids
 	if len(ids) == 0 {
 		return res, nil
 	}
 
-	b := &qs.sql
-	b.Reset()
-	args := qs.args[:0]
-	bound := len(ids) <= maxBoundIDs
-	list := func() {
-		for i, id := range ids {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			if bound {
-				b.WriteByte('?')
-				args = append(args, id)
-			} else {
-				b.WriteString(strconv.FormatInt(id, 10))
-			}
-		}
+	b := &t.qb
+	if err := Dialect.Query(b, q, ids); err != nil {
+		return res, err
 	}
-	shape := shapePoint
-	switch q.Kind {
-	case ts.PrecisePoint:
-		b.WriteString("SELECT t, v FROM points WHERE series IN (")
-		list()
-		b.WriteString(") AND t = ? ORDER BY series")
-		args = append(args, q.Start)
-	case ts.TimeRange, ts.ValueRange, ts.RangeQueryDesc, ts.ValueRangeQueryDesc:
-		b.WriteString("SELECT t, v FROM points WHERE series IN (")
-		list()
-		b.WriteString(") AND t >= ? AND t < ?")
-		args = append(args, q.Start, q.End)
-		if q.Kind.HasValueFilter() {
-			b.WriteString(" AND v > ?")
-			args = append(args, q.Lower)
-		}
-		if q.Kind.Descending() {
-			b.WriteString(" ORDER BY t DESC, series")
-		} else {
-			b.WriteString(" ORDER BY t, series")
-		}
-	case ts.AggRange, ts.AggValue, ts.AggRangeValue:
-		shape = shapeAgg
-		b.WriteString("SELECT ")
-		b.WriteString(agg)
-		b.WriteString(" FROM points WHERE series IN (")
-		list()
-		b.WriteByte(')')
-		if q.Kind.HasTimeRange() {
-			b.WriteString(" AND t >= ? AND t < ?")
-			args = append(args, q.Start, q.End)
-		}
-		if q.Kind.HasValueFilter() {
-			b.WriteString(" AND v > ?")
-			args = append(args, q.Lower)
-		}
-		b.WriteString(" GROUP BY series ORDER BY series")
-	case ts.GroupBy:
-		shape = shapeBucket
-		// t >= Start, so the integer division is a floor and bucket i
-		// holds [Start + i*Bucket, Start + (i+1)*Bucket); t < End clips
-		// the last one, and GROUP BY yields no row for an empty bucket.
-		b.WriteString("SELECT (t - ?) / ? AS b, ")
-		args = append(args, q.Start, q.Bucket)
-		b.WriteString(agg)
-		b.WriteString(" FROM points WHERE series IN (")
-		list()
-		b.WriteString(") AND t >= ? AND t < ? GROUP BY series, b ORDER BY b, series")
-		args = append(args, q.Start, q.End)
-	case ts.LatestPoint:
-		// One index probe per series: the greatest t, then its row.
-		b.WriteString("WITH ids(id) AS (VALUES ")
-		for i, id := range ids {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			if bound {
-				b.WriteString("(?)")
-				args = append(args, id)
-			} else {
-				b.WriteByte('(')
-				b.WriteString(strconv.FormatInt(id, 10))
-				b.WriteByte(')')
-			}
-		}
-		b.WriteString(") SELECT p.t, p.v FROM ids JOIN points p ON p.series = ids.id" +
-			" AND p.t = (SELECT t FROM points WHERE series = ids.id ORDER BY t DESC LIMIT 1) ORDER BY ids.id")
-	}
-	qs.args = args
-	defer clear(args)
-
+	defer b.Reset() // drop the references to the boxed parameters
 	var rows *sql.Rows
-	if bound {
+	if Dialect.Bound(ids) {
 		st, err := t.stmts.get(ctx, t.db, b.String())
 		if err != nil {
 			return res, err
 		}
-		rows, err = st.QueryContext(ctx, args...)
+		rows, err = st.QueryContext(ctx, b.Args...)
 		if err != nil {
 			return res, err
 		}
 	} else {
-		rows, err = t.db.QueryContext(ctx, b.String(), args...)
+		rows, err = t.db.QueryContext(ctx, b.String(), b.Args...)
 		if err != nil {
 			return res, err
 		}
 	}
 	defer rows.Close()
-
-	var (
-		tm int64
-		v  any
-	)
-	for rows.Next() {
-		switch shape {
-		case shapePoint:
-			err = rows.Scan(&tm, &v)
-		case shapeAgg:
-			err = rows.Scan(&v)
-		case shapeBucket:
-			err = rows.Scan(&tm, &v)
-			tm = q.Start + tm*q.Bucket
-		}
-		if err != nil {
-			return ts.Result{}, err
-		}
-		res.Add(tm, number(v))
-	}
-	if err := rows.Err(); err != nil {
-		return ts.Result{}, err
-	}
-	return res, nil
-}
-
-// aggSQL is the SQL of an aggregate. Sums use TOTAL, which always returns a
-// float and never fails on integer overflow (SUM would, over large INT64
-// values).
-func aggSQL(a ts.Aggregate) (string, error) {
-	switch a {
-	case ts.Count:
-		return "COUNT(*)", nil
-	case ts.Sum:
-		return "TOTAL(v)", nil
-	case ts.Avg:
-		return "AVG(v)", nil
-	case ts.Min:
-		return "MIN(v)", nil
-	case ts.Max:
-		return "MAX(v)", nil
-	}
-	return "", fmt.Errorf("unknown aggregate %v", a)
-}
-
-// number is the numeric value of a scanned column: integers (booleans are
-// stored as 0/1) and reals as they are, text and NULL as 0.
-func number(v any) float64 {
-	switch x := v.(type) {
-	case int64:
-		return float64(x)
-	case float64:
-		return x
-	}
-	return 0
+	return Dialect.Collect(rows, q)
 }
 
 // Count returns the number of points stored for the devices of r (all when

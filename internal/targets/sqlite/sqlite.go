@@ -58,7 +58,6 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -69,6 +68,7 @@ import (
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
 
 	"github.com/tsbench/tsbench/internal/targets"
+	"github.com/tsbench/tsbench/internal/targets/sqlfamily"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -108,9 +108,10 @@ type Target struct {
 	// sum/avg/min/max apply to it).
 	numeric []bool
 
-	w     writer     // Write's reusable buffers and statements
-	stmts stmtCache  // prepared query statements
-	qbuf  queryState // Query's reusable buffers
+	w     writer            // Write's reusable buffers and statements
+	stmts stmtCache         // prepared query statements
+	qb    sqlfamily.Builder // Query's statement, reused
+	ids   []int64           // Query's series, reused
 }
 
 var (
@@ -151,7 +152,8 @@ func open(ctx context.Context, o targets.Options) (targets.Target, error) {
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
 	}
 	t := &Target{path: path, db: db, binding: targets.NewBinding("")}
-	t.w.rem = map[int]*sql.Stmt{}
+	t.qb.D = &Dialect
+	t.w.ins = sqlfamily.Inserter{D: &Dialect, PerStmt: rowsPerStmt}
 	return t, nil
 }
 
@@ -224,7 +226,7 @@ func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
 	if _, err := tx.ExecContext(ctx, ddl); err != nil {
 		return fmt.Errorf("sqlite: setup: create tables: %w", err)
 	}
-	if err := insertMetadata(ctx, tx, s); err != nil {
+	if err := Dialect.InsertMetadata(ctx, tx, s); err != nil {
 		return fmt.Errorf("sqlite: setup: %w", err)
 	}
 	if err := tx.Commit(); err != nil {
@@ -274,132 +276,6 @@ func (t *Target) bindLocked(s *ts.Schema) {
 	for i, sn := range s.Sensors {
 		t.numeric[i] = sn.Type.Numeric()
 	}
-}
-
-// insertMetadata fills the series and devices tables, replacing rows with the
-// same key so that a Setup without reset refreshes them.
-func insertMetadata(ctx context.Context, tx *sql.Tx, s *ts.Schema) error {
-	group := func(g int) string {
-		if g >= 0 && g < len(s.Groups) {
-			return s.Groups[g]
-		}
-		return ""
-	}
-	devs := newBulk(tx, "INSERT OR REPLACE INTO devices (name, idx, grp, tags) VALUES ", 4, 200)
-	for _, d := range s.Devices {
-		tags, err := tagsJSON(d.Tags)
-		if err != nil {
-			return err
-		}
-		if err := devs.add(ctx, d.Name, int64(d.Index), group(d.Group), tags); err != nil {
-			return fmt.Errorf("insert devices: %w", err)
-		}
-	}
-	if err := devs.flush(ctx); err != nil {
-		return fmt.Errorf("insert devices: %w", err)
-	}
-	ser := newBulk(tx, "INSERT OR REPLACE INTO series (id, device, device_index, sensor, type, grp) VALUES ", 6, 500)
-	for p, d := range s.Devices {
-		g := group(d.Group)
-		for i, sn := range s.Sensors {
-			if err := ser.add(ctx, s.SeriesID(p, i), d.Name, int64(d.Index), sn.Name, sn.Type.String(), g); err != nil {
-				return fmt.Errorf("insert series: %w", err)
-			}
-		}
-	}
-	if err := ser.flush(ctx); err != nil {
-		return fmt.Errorf("insert series: %w", err)
-	}
-	return nil
-}
-
-// tagsJSON renders tags as a JSON object in their own order, e.g.
-// {"tag_0":"a","tag_1":"b"}, readable with SQLite's json_extract.
-func tagsJSON(tags []ts.Tag) (string, error) {
-	var b strings.Builder
-	b.WriteByte('{')
-	for i, tg := range tags {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		k, err := json.Marshal(tg.Key)
-		if err != nil {
-			return "", err
-		}
-		v, err := json.Marshal(tg.Value)
-		if err != nil {
-			return "", err
-		}
-		b.Write(k)
-		b.WriteByte(':')
-		b.Write(v)
-	}
-	b.WriteByte('}')
-	return b.String(), nil
-}
-
-// bulk inserts rows with multi-row VALUES statements inside a transaction.
-type bulk struct {
-	tx      *sql.Tx
-	head    string
-	cols    int
-	perStmt int
-	args    []any
-	full    *sql.Stmt
-}
-
-func newBulk(tx *sql.Tx, head string, cols, perStmt int) *bulk {
-	return &bulk{tx: tx, head: head, cols: cols, perStmt: perStmt}
-}
-
-func (b *bulk) add(ctx context.Context, vals ...any) error {
-	b.args = append(b.args, vals...)
-	if len(b.args) < b.cols*b.perStmt {
-		return nil
-	}
-	if b.full == nil {
-		st, err := b.tx.PrepareContext(ctx, valuesSQL(b.head, b.cols, b.perStmt))
-		if err != nil {
-			return err
-		}
-		b.full = st
-	}
-	_, err := b.full.ExecContext(ctx, b.args...)
-	b.args = b.args[:0]
-	return err
-}
-
-func (b *bulk) flush(ctx context.Context) error {
-	if b.full != nil {
-		defer b.full.Close()
-	}
-	if len(b.args) == 0 {
-		return nil
-	}
-	_, err := b.tx.ExecContext(ctx, valuesSQL(b.head, b.cols, len(b.args)/b.cols), b.args...)
-	b.args = b.args[:0]
-	return err
-}
-
-// valuesSQL is head followed by rows groups of cols placeholders.
-func valuesSQL(head string, cols, rows int) string {
-	var b strings.Builder
-	b.Grow(len(head) + rows*(2*cols+2))
-	b.WriteString(head)
-	for r := 0; r < rows; r++ {
-		if r > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteByte('(')
-		for c := 0; c < cols; c++ {
-			if c > 0 {
-				b.WriteByte(',')
-			}
-			b.WriteByte('?')
-		}
-		b.WriteByte(')')
-	}
-	return b.String()
 }
 
 // ServerVersion is SQLite's library version, e.g. "SQLite 3.50.4".

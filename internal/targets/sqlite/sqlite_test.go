@@ -422,9 +422,9 @@ func TestQueries(t *testing.T) {
 // TestQueriesLiteralIDs runs the queries again with the series written into
 // the SQL as literals, the path of very long series lists.
 func TestQueriesLiteralIDs(t *testing.T) {
-	old := maxBoundIDs
-	maxBoundIDs = 0
-	defer func() { maxBoundIDs = old }()
+	old := Dialect.MaxBound
+	Dialect.MaxBound = 0
+	defer func() { Dialect.MaxBound = old }()
 	tg, m := fixture(t)
 	for _, c := range queryCases(m.s) {
 		got, err := tg.Query(context.Background(), &c.q)

@@ -2,9 +2,9 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 
+	"github.com/tsbench/tsbench/internal/targets/sqlfamily"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -14,60 +14,13 @@ import (
 // statement overhead.
 const rowsPerStmt = 500
 
-// maxRemainderStmts bounds the cache of statements for the last, shorter
-// chunk of a batch. Workloads use one batch size, so one or two entries are
-// the rule.
-const maxRemainderStmts = 8
-
-const insertHead = "INSERT OR REPLACE INTO points (series, t, v) VALUES "
-
 // writer holds what Write reuses from batch to batch.
 type writer struct {
-	full  *sql.Stmt         // rowsPerStmt rows
-	rem   map[int]*sql.Stmt // shorter statements by row count
-	args  []any             // parameters of one statement
-	times []any             // the batch's timestamps, boxed once per row
+	ins   sqlfamily.Inserter // statements prepared once per connection
+	times []any              // the batch's timestamps, boxed once per row
 }
 
-func (w *writer) closeStmts() {
-	if w.full != nil {
-		w.full.Close()
-		w.full = nil
-	}
-	for n, st := range w.rem {
-		st.Close()
-		delete(w.rem, n)
-	}
-}
-
-// stmt returns the prepared statement inserting rows points.
-func (w *writer) stmt(ctx context.Context, db *sql.DB, rows int) (*sql.Stmt, error) {
-	if rows == rowsPerStmt {
-		if w.full == nil {
-			st, err := db.PrepareContext(ctx, valuesSQL(insertHead, 3, rows))
-			if err != nil {
-				return nil, err
-			}
-			w.full = st
-		}
-		return w.full, nil
-	}
-	if st, ok := w.rem[rows]; ok {
-		return st, nil
-	}
-	if len(w.rem) >= maxRemainderStmts {
-		for n, st := range w.rem {
-			st.Close()
-			delete(w.rem, n)
-		}
-	}
-	st, err := db.PrepareContext(ctx, valuesSQL(insertHead, 3, rows))
-	if err != nil {
-		return nil, err
-	}
-	w.rem[rows] = st
-	return st, nil
-}
+func (w *writer) closeStmts() { w.ins.Close() }
 
 // Write stores the batch in one transaction: the points go column by column
 // (series by series) into multi-row INSERT OR REPLACE statements prepared
@@ -112,50 +65,13 @@ func (t *Target) write(ctx context.Context, b *ts.Batch) error {
 	for i, tm := range b.Times {
 		w.times[i] = tm
 	}
-	if cap(w.args) < 3*rowsPerStmt {
-		w.args = make([]any, 0, 3*rowsPerStmt)
-	}
+	defer clear(w.times)
 
-	// Prepare before BeginTx: the pool has one connection, which the
-	// transaction holds until it ends.
-	total := int(b.Points()) // an empty cell is no point: no row
-	var fullDB, remDB *sql.Stmt
-	if total >= rowsPerStmt {
-		if fullDB, err = w.stmt(ctx, t.db, rowsPerStmt); err != nil {
-			return err
-		}
-	}
-	if r := total % rowsPerStmt; r > 0 {
-		if remDB, err = w.stmt(ctx, t.db, r); err != nil {
-			return err
-		}
-	}
-
-	tx, err := t.db.BeginTx(ctx, nil)
-	if err != nil {
+	in := &w.ins
+	if err := in.Begin(ctx, t.db, int(b.Points())); err != nil { // an empty cell is no point: no row
 		return err
 	}
-	defer tx.Rollback() // no-op after Commit
-
-	var full *sql.Stmt // fullDB bound to tx, made on first use
-	args := w.args[:0]
-	exec := func() error {
-		var st *sql.Stmt
-		if len(args) == 3*rowsPerStmt {
-			if full == nil {
-				full = tx.StmtContext(ctx, fullDB)
-			}
-			st = full
-		} else {
-			st = tx.StmtContext(ctx, remDB)
-		}
-		_, err := st.ExecContext(ctx, args...)
-		// Drop the references so that the boxed values can be collected.
-		clear(args)
-		args = args[:0]
-		return err
-	}
-
+	defer in.Rollback()
 	for j := range b.Columns {
 		c := &b.Columns[j]
 		var sid any = s.SeriesID(pos, j)
@@ -163,6 +79,8 @@ func (t *Target) write(ctx context.Context, b *ts.Batch) error {
 			if !c.Present(i) {
 				continue
 			}
+			// v keeps each value's own storage class (the column has no
+			// type): BOOLEAN as the INTEGER 0 or 1.
 			var v any
 			switch c.Type {
 			case ts.Boolean:
@@ -182,20 +100,13 @@ func (t *Target) write(ctx context.Context, b *ts.Batch) error {
 			default:
 				v = c.Texts[i]
 			}
-			args = append(args, sid, w.times[i], v)
-			if len(args) == 3*rowsPerStmt {
-				if err := exec(); err != nil {
+			in.Args = append(in.Args, sid, w.times[i], v)
+			if in.Full() {
+				if err := in.Flush(ctx); err != nil {
 					return err
 				}
 			}
 		}
 	}
-	if len(args) > 0 {
-		if err := exec(); err != nil {
-			return err
-		}
-	}
-	w.args = args
-	clear(w.times)
-	return tx.Commit()
+	return in.Commit(ctx)
 }
