@@ -1,22 +1,12 @@
 package testenv
 
 import (
-	"context"
 	"net"
-	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
-)
-
-// Ports of the TLS-only Cassandra and IoTDB the TLS tests start beside the
-// plain ones of scripts/services (9042/7000/7199 and 6667/10710-10760).
-const (
-	CassandraTLSPort = 9142
-	IoTDBTLSPort     = 6767
 )
 
 // StartCassandraTLS starts, through scripts/services/cassandra.sh, a second
@@ -29,9 +19,7 @@ const (
 func StartCassandraTLS(t testing.TB) string {
 	t.Helper()
 	requireInstalled(t, "cassandra")
-	return startJVMTLS(t, "cassandra", CassandraTLSPort,
-		"TSBENCH_CASSANDRA_PORT="+strconv.Itoa(CassandraTLSPort),
-		"TSBENCH_CASSANDRA_STORAGE_PORT=7100", "TSBENCH_CASSANDRA_JMX_PORT=7299")
+	return startJVMTLS(t, "cassandra", CassandraTLSPort, "TSBENCH_CASSANDRA_STORAGE_PORT=7100", "TSBENCH_CASSANDRA_JMX_PORT=7299")
 }
 
 // StartIoTDBTLS starts, through scripts/services/iotdb.sh, a second IoTDB
@@ -43,8 +31,7 @@ func StartCassandraTLS(t testing.TB) string {
 func StartIoTDBTLS(t testing.TB) string {
 	t.Helper()
 	requireInstalled(t, "iotdb")
-	return startJVMTLS(t, "iotdb", IoTDBTLSPort,
-		"TSBENCH_IOTDB_PORT="+strconv.Itoa(IoTDBTLSPort), "TSBENCH_IOTDB_INTERNAL_PORT=11710")
+	return startJVMTLS(t, "iotdb", IoTDBTLSPort, "TSBENCH_IOTDB_INTERNAL_PORT=11710")
 }
 
 // requireLoopbackOnly skips (fails in CI) the test outside a network
@@ -69,12 +56,7 @@ func requireLoopbackOnly(t testing.TB, service string) {
 // leaves $TSBENCH_CACHE_DIR/SERVICE-VERSION/lib/.complete.
 func requireInstalled(t testing.TB, service string) {
 	t.Helper()
-	cache := os.Getenv("TSBENCH_CACHE_DIR")
-	if cache == "" {
-		home, _ := os.UserHomeDir()
-		cache = filepath.Join(home, ".cache", "tsbench")
-	}
-	done, _ := filepath.Glob(filepath.Join(cache, service+"-*", "lib", ".complete"))
+	done, _ := filepath.Glob(filepath.Join(cacheDir(), service+"-*", "lib", ".complete"))
 	_, errJava := exec.LookPath("java")
 	_, errSSL := exec.LookPath("openssl")
 	if len(done) == 0 || errJava != nil || errSSL != nil {
@@ -83,36 +65,13 @@ func requireInstalled(t testing.TB, service string) {
 	requireLoopbackOnly(t, service)
 }
 
-// startJVMTLS runs scripts/services/SERVICE.sh start with the test's
-// certificate (TSBENCH_<SERVICE>_TLS_DIR), its own services directory and
-// env, and stop when the test ends; it returns the CA file.
+// startJVMTLS starts a TLS-only JVM server through its script
+// (startScriptTLS) in a services directory of the test; it returns the CA
+// file.
 func startJVMTLS(t testing.TB, service string, port int, env ...string) string {
 	t.Helper()
-	certs, services := t.TempDir(), t.TempDir()
-	ca := WriteCerts(t, certs)
-	script := filepath.Join(repoRoot(t), "scripts", "services", service+".sh")
-	env = append(append(os.Environ(), "TSBENCH_SERVICES_DIR="+services), env...)
-	env = append(env, "TSBENCH_"+map[string]string{"cassandra": "CASSANDRA", "iotdb": "IOTDB"}[service]+"_TLS_DIR="+certs)
-	run := func(action string, limit time.Duration) error {
-		ctx, cancel := context.WithTimeout(context.Background(), limit)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, "bash", script, action)
-		cmd.Env = env
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Logf("%s.sh %s: %v\n%s", service, action, err, out)
-		}
-		return err
-	}
-	start := time.Now()
 	// The scripts wait up to 180 s for a JVM server's port.
-	if err := run("start", 5*time.Minute); err != nil {
-		run("stop", time.Minute)
-		t.Fatalf("start a TLS %s on 127.0.0.1:%d", service, port)
-	}
-	t.Logf("a TLS-only %s answers on 127.0.0.1:%d after %s", service, port, time.Since(start).Round(time.Second))
-	t.Cleanup(func() { run("stop", time.Minute) })
-	return ca
+	return startScriptTLS(t, service, port, t.TempDir(), 5*time.Minute, env...)
 }
 
 // WriteTrustStore makes with keytool, beside caFile, a Java trust store of

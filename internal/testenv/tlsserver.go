@@ -14,10 +14,13 @@ import (
 )
 
 // Ports of the TLS-only servers the TLS tests start, beside the plain ones
-// of scripts/services.
+// of scripts/services (Cassandra's 9042/7000/7199, IoTDB's
+// 6667/10710-10760).
 const (
-	PostgresTLSPort = 5443
-	MariaDBTLSPort  = 3317
+	PostgresTLSPort  = 5443
+	MariaDBTLSPort   = 3317
+	CassandraTLSPort = 9142
+	IoTDBTLSPort     = 6767
 )
 
 // StartPostgresTLS starts a PostgreSQL that takes TLS connections only (see
@@ -46,19 +49,39 @@ func StartTLSServer(t testing.TB, service string, port int, binary string) strin
 	if _, err := os.Stat(binary); err != nil || os.Geteuid() != 0 {
 		Require(t, "a TLS "+service+" needs "+binary+" and root (scripts/services/"+service+".sh install)")
 	}
-	certs, services := t.TempDir(), t.TempDir()
-	ca := WriteCerts(t, certs)
 	// The server runs as its own user: it must reach its directory.
+	services := t.TempDir()
 	for _, d := range []string{services, filepath.Dir(services)} {
 		if err := os.Chmod(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
+	ca := startScriptTLS(t, service, port, services, 2*time.Minute)
+	conn, err := net.DialTimeout("tcp", "127.0.0.1:"+strconv.Itoa(port), 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn.Close()
+	return ca
+}
+
+// startScriptTLS runs scripts/services/SERVICE.sh start for a second
+// server of the service on port (TSBENCH_<SERVICE>_PORT) that takes TLS only,
+// with a certificate the test makes (TSBENCH_<SERVICE>_TLS_DIR), in the
+// services directory given (TSBENCH_SERVICES_DIR) and with env besides;
+// the start may take startLimit. The server is stopped when the test ends,
+// or at once when its start failed (a half-started JVM would hold its
+// ports). It returns the CA file.
+func startScriptTLS(t testing.TB, service string, port int, services string, startLimit time.Duration, env ...string) string {
+	t.Helper()
+	certs := t.TempDir()
+	ca := WriteCerts(t, certs)
 	script := filepath.Join(repoRoot(t), "scripts", "services", service+".sh")
 	prefix := "TSBENCH_" + strings.ToUpper(service)
-	env := append(os.Environ(), "TSBENCH_SERVICES_DIR="+services, prefix+"_PORT="+strconv.Itoa(port), prefix+"_TLS_DIR="+certs)
-	run := func(action string) error {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	env = append(append(os.Environ(), "TSBENCH_SERVICES_DIR="+services, prefix+"_PORT="+strconv.Itoa(port),
+		prefix+"_TLS_DIR="+certs), env...)
+	run := func(action string, limit time.Duration) error {
+		ctx, cancel := context.WithTimeout(context.Background(), limit)
 		defer cancel()
 		cmd := exec.CommandContext(ctx, "bash", script, action)
 		cmd.Env = env
@@ -68,15 +91,14 @@ func StartTLSServer(t testing.TB, service string, port int, binary string) strin
 		}
 		return err
 	}
-	if err := run("start"); err != nil {
+	const stopLimit = 2 * time.Minute
+	start := time.Now()
+	if err := run("start", startLimit); err != nil {
+		run("stop", stopLimit)
 		t.Fatalf("start a TLS %s on 127.0.0.1:%d", service, port)
 	}
-	t.Cleanup(func() { run("stop") })
-	conn, err := net.DialTimeout("tcp", "127.0.0.1:"+strconv.Itoa(port), 5*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn.Close()
+	t.Logf("a TLS-only %s answers on 127.0.0.1:%d after %s", service, port, time.Since(start).Round(time.Second))
+	t.Cleanup(func() { run("stop", stopLimit) })
 	return ca
 }
 
