@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -64,22 +63,11 @@ func TestTLS(t *testing.T) {
 			defer conn.Close()
 			err = conn.Setup(ctx, &ts.Schema{}, true)
 		}
-		if err == nil || !strings.Contains(err.Error(), "influxdb: POST https://127.0.0.1") ||
-			!strings.Contains(err.Error(), "401 Unauthorized") {
-			t.Fatalf("error %v, want one naming the target and 401 Unauthorized", err)
-		}
-		if strings.Contains(err.Error(), tlsPassword) {
-			t.Fatalf("the error shows the password: %v", err)
-		}
+		targettest.CheckAuthRefused(t, err, tlsPassword, "influxdb: POST https://127.0.0.1", "401 Unauthorized")
 	})
 	t.Run("server without TLS", func(t *testing.T) {
 		targettest.RequireServer(t, "influxdb", "127.0.0.1:8086")
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		_, err := Driver.Open(ctx, targets.Options{TLS: targets.TLS{Mode: "on", CAFile: srv.CA}})
-		if !errors.Is(err, targets.ErrNoTLS) {
-			t.Fatalf("error %v, want targets.ErrNoTLS", err)
-		}
+		targettest.CheckNoTLS(t, Driver, targets.Options{}, srv.CA)
 	})
 }
 

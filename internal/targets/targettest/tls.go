@@ -74,3 +74,22 @@ func CheckNoTLS(t *testing.T, d *targets.Driver, opts targets.Options, caFile st
 		}
 	}
 }
+
+// CheckAuthRefused fails the test unless err is a server's refusal of a
+// wrong password as the user must see it: an error saying each of want
+// (the target and its request, the server's answer) that does not show
+// the password, a secret that must never reach a message or a log.
+func CheckAuthRefused(t *testing.T, err error, password string, want ...string) {
+	t.Helper()
+	if err == nil {
+		t.Fatalf("no error; want one saying %q", want)
+	}
+	for _, w := range want {
+		if !strings.Contains(err.Error(), w) {
+			t.Fatalf("error %v, want one saying %q", err, want)
+		}
+	}
+	if strings.Contains(err.Error(), password) {
+		t.Fatalf("the error shows the password: %v", err)
+	}
+}

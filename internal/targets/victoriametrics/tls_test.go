@@ -2,7 +2,6 @@ package victoriametrics
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -56,22 +55,11 @@ func TestTLS(t *testing.T) {
 		defer cancel()
 		_, err := Driver.Open(ctx, targets.Options{Port: srv.Port, User: tlsUser, Password: "not-" + tlsPassword,
 			TLS: targets.TLS{Mode: "on", CAFile: srv.CA}})
-		if err == nil || !strings.Contains(err.Error(), "victoriametrics: GET https://127.0.0.1") ||
-			!strings.Contains(err.Error(), "401 Unauthorized") {
-			t.Fatalf("error %v, want one naming the target and 401 Unauthorized", err)
-		}
-		if strings.Contains(err.Error(), tlsPassword) {
-			t.Fatalf("the error shows the password: %v", err)
-		}
+		targettest.CheckAuthRefused(t, err, tlsPassword, "victoriametrics: GET https://127.0.0.1", "401 Unauthorized")
 	})
 
 	t.Run("server without TLS", func(t *testing.T) {
 		targettest.RequireServer(t, "victoriametrics", "127.0.0.1:8428")
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		_, err := Driver.Open(ctx, targets.Options{Port: DefaultPort, TLS: targets.TLS{Mode: "on", CAFile: srv.CA}})
-		if !errors.Is(err, targets.ErrNoTLS) {
-			t.Fatalf("error %v, want targets.ErrNoTLS", err)
-		}
+		targettest.CheckNoTLS(t, Driver, targets.Options{Port: DefaultPort}, srv.CA)
 	})
 }
