@@ -2,91 +2,15 @@ package cli
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/tsbench/tsbench/internal/runner"
-	"github.com/tsbench/tsbench/internal/targets"
 	_ "github.com/tsbench/tsbench/internal/targets/all"
 	_ "github.com/tsbench/tsbench/internal/targets/null"
 	_ "github.com/tsbench/tsbench/internal/targets/sqlite"
 )
-
-// Every option a target package reads from Options.Extra is declared in its
-// Driver.Options, so the command line checks it; the packages' sources are
-// read for Extra["NAME"].
-func TestTargetOptionsDeclared(t *testing.T) {
-	read := regexp.MustCompile(`Extra\["([a-z_]+)"\]`)
-	for _, d := range targets.Drivers() {
-		dir := d.Name
-		if d.Name == "timescaledb" {
-			dir = "postgres" // a mode of the postgres package
-		}
-		files, _ := filepath.Glob(filepath.Join("..", "target", dir, "*.go"))
-		declared := map[string]bool{}
-		for _, o := range d.Options {
-			declared[o.Name] = true
-		}
-		for _, f := range files {
-			if strings.HasSuffix(f, "_test.go") {
-				continue
-			}
-			src, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, m := range read.FindAllStringSubmatch(string(src), -1) {
-				if !declared[m[1]] {
-					t.Errorf("%s reads target option %s, which its Driver.Options does not declare", f, m[1])
-				}
-			}
-		}
-	}
-}
-
-func TestCheckTargetOptions(t *testing.T) {
-	tests := []struct {
-		target string
-		opts   map[string]string
-		skip   map[string]bool
-		want   string // "" = accepted
-	}{
-		{"postgres", map[string]string{"write_path": "copy", "layout": "wide"}, nil, ""},
-		{"postgres", map[string]string{"write_path": ""}, nil, ""},
-		{"postgres", map[string]string{"wrte_path": "copy"}, nil, `target.wrte_path = "copy": target postgres has no option wrte_path (did you mean target.write_path?); its options: write_path, layout`},
-		{"postgres", map[string]string{"write_path": "cpy"}, nil, `target.write_path = "cpy": postgres: did you mean copy? allowed: insert, copy`},
-		{"null", map[string]string{"write_path": "copy"}, nil, "target null takes no target options"},
-		{"sqlite", map[string]string{"compression": "on"}, map[string]bool{"compression": true}, ""},
-		{"questdb", map[string]string{"http_port": "x"}, nil, "must be a port number"},
-		{"questdb", map[string]string{"http_port": "9000"}, nil, ""},
-		{"influxdb", map[string]string{"gzip": "yes"}, nil, "allowed: true, false"},
-		{"iotdb", map[string]string{"password": "secret"}, nil, `target.password = "***"`},
-	}
-	for _, tt := range tests {
-		d, err := targets.Lookup(tt.target)
-		if err != nil {
-			t.Fatal(err)
-		}
-		err = checkTargetOptions(d, tt.opts, tt.skip)
-		switch {
-		case tt.want == "" && err != nil:
-			t.Errorf("%s %v: %v", tt.target, tt.opts, err)
-		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
-			t.Errorf("%s %v: %v, want %q", tt.target, tt.opts, err, tt.want)
-		}
-	}
-}
-
-func TestScenarioTargetOptions(t *testing.T) {
-	got := scenarioTargetOptions([]string{"CHANGE_RATIO", "target.compression", "TARGET_OPTIONS.layout"})
-	if len(got) != 2 || !got["compression"] || !got["layout"] {
-		t.Errorf("got %v", got)
-	}
-}
 
 func TestCheckStatus(t *testing.T) {
 	tests := []struct{ in, want string }{

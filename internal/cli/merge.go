@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tsbench/tsbench/internal/config"
+	"github.com/tsbench/tsbench/internal/connect"
 	"github.com/tsbench/tsbench/internal/datadir"
 	"github.com/tsbench/tsbench/internal/merge"
 	"github.com/tsbench/tsbench/internal/report"
@@ -183,7 +184,7 @@ func countOnce(ctx context.Context, cfg *config.Config, runs []*summary.Summary,
 	}
 	ctx, cancel := context.WithTimeout(ctx, cfg.ReadTimeout)
 	defer cancel()
-	opts := targetOptions(cfg, driver, filepath.Dir(m.DataPath))
+	opts := connect.Options(cfg, driver, filepath.Dir(m.DataPath))
 	opts.DataDir = m.DataPath
 	t, err := driver.Open(ctx, opts)
 	if err == nil {

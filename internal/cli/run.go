@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tsbench/tsbench/internal/config"
+	"github.com/tsbench/tsbench/internal/connect"
 	"github.com/tsbench/tsbench/internal/datadir"
 	"github.com/tsbench/tsbench/internal/report"
 	"github.com/tsbench/tsbench/internal/results"
@@ -256,14 +257,14 @@ func loadConfig(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stderr io.Wri
 	for i, l := range layers {
 		keys[i] = l.Key
 	}
-	if err := checkTargetOptions(d, cfg.TargetOptions, scenarioTargetOptions(keys)); err != nil {
+	if err := connect.CheckTargetOptions(d, cfg.TargetOptions, connect.ScenarioTargetOptions(keys)); err != nil {
 		return nil, err
 	}
-	if err := applyURLs(cfg, d); err != nil {
-		return nil, err
+	if err := connect.ApplyURLs(cfg, d); err != nil {
+		return nil, usageError("%v", err)
 	}
-	if err := checkTLS(cfg, d); err != nil {
-		return nil, err
+	if err := connect.CheckTLS(cfg, d); err != nil {
+		return nil, usageError("%v", err)
 	}
 	if err := fitDefaultTypes(cfg, d, stderr); err != nil {
 		return nil, err
@@ -386,7 +387,7 @@ func runBenchmark(cfg *config.Config, label string, out runOutputs, stdout, stde
 	driver, _ := targets.Lookup(cfg.Target)
 	dataDir := datadir.Or(cfg.DataDir)
 	runID := runid.New()
-	opts := targetOptions(cfg, driver, dataDir)
+	opts := connect.Options(cfg, driver, dataDir)
 	r, replay, err := newRunner(cfg, driver, opts, dataDir, stderr)
 	if err != nil {
 		return nil, err
@@ -419,10 +420,10 @@ func runBenchmark(cfg *config.Config, label string, out runOutputs, stdout, stde
 	}
 	fmt.Fprintf(stderr, "tsbench: run %s: target %s, %d clients, %d devices x %d sensors, data in %s\n",
 		runID, driver.Name, cfg.Clients, cfg.Devices, cfg.Sensors, opts.DataDir)
-	if note := tlsNote(cfg); note != "" {
+	if note := connect.TLSNote(cfg); note != "" {
 		fmt.Fprintln(stderr, "tsbench: "+note)
 	}
-	if note := endpointsNote(cfg); note != "" {
+	if note := connect.EndpointsNote(cfg); note != "" {
 		fmt.Fprintln(stderr, "tsbench: "+note)
 	}
 	if used := config.IoTBenchmarkDefaultsUsed(cfg); len(used) > 0 {
@@ -501,47 +502,6 @@ func finishRun(s *summary.Summary, cfg *config.Config, label, dataDir string, st
 	return nil
 }
 
-// targetOptions are the connection settings of cfg's target; embedded
-// targets keep their files under dataDir/<target>.
-func targetOptions(cfg *config.Config, d *targets.Driver, dataDir string) targets.Options {
-	return withEndpoints(cfg, d, targets.Options{Host: cfg.Host, Port: cfg.Port, User: cfg.User, Password: cfg.Password,
-		Token: cfg.Token, Database: cfg.Database, DataDir: filepath.Join(dataDir, d.Name), Extra: cfg.TargetOptions,
-		TLS: tlsSettings(cfg)})
-}
-
-// tlsSettings are cfg's TLS keys, IoT-benchmark's trust store and protocol
-// with them.
-func tlsSettings(cfg *config.Config) targets.TLS {
-	return targets.TLS{Mode: cfg.TLS, CAFile: cfg.TLSCAFile, CertFile: cfg.TLSCertFile, KeyFile: cfg.TLSKeyFile,
-		ServerName: cfg.TLSServerName, TrustStore: cfg.TrustStore, TrustStorePassword: cfg.TrustStorePwd,
-		Protocol: cfg.SSLProtocol}
-}
-
-// checkTLS refuses TLS asked of a target that cannot connect over it: the
-// alternative would be a plaintext connection carrying the password.
-func checkTLS(cfg *config.Config, d *targets.Driver) error {
-	if cfg.TLS == "off" {
-		return nil
-	}
-	if d.Caps.TLS {
-		// The files are read now: a wrong path, a store that does not open
-		// with its password or a protocol not offered is bad input, found
-		// before the run rather than by its first connection.
-		if _, err := tlsSettings(cfg).Config(cfg.Host); err != nil {
-			return usageError("%v", err)
-		}
-		return nil
-	}
-	var with []string
-	for _, x := range targets.Drivers() {
-		if x.Caps.TLS {
-			with = append(with, x.Name)
-		}
-	}
-	return usageError("TLS = %q (or USE_SSL): the %s target does not connect over TLS yet, and tsbench will not connect "+
-		"in plaintext when TLS was asked for (targets with TLS: %s)", cfg.TLS, d.Name, strings.Join(with, ", "))
-}
-
 // fitDefaultTypes leaves out of a default INSERT_DATATYPE_PROPORTION the
 // types the target cannot store (TEXT on VictoriaMetrics and OpenTSDB), and
 // says so: the default is tsbench's choice, not the user's. A proportion
@@ -562,18 +522,6 @@ func fitDefaultTypes(cfg *config.Config, d *targets.Driver, stderr io.Writer) er
 	fmt.Fprintf(stderr, "tsbench: note: the %s target cannot store every type of the default INSERT_DATATYPE_PROPORTION %s: "+
 		"it runs with %s (set INSERT_DATATYPE_PROPORTION to choose)\n", d.Name, was, runner.ProportionText(fit))
 	return nil
-}
-
-// tlsNote says how the run's connections are encrypted, when they are:
-// above all when the server is not verified.
-func tlsNote(cfg *config.Config) string {
-	switch cfg.TLS {
-	case "on":
-		return "TLS on: the server's certificate chain and host name are verified"
-	case "insecure":
-		return "TLS insecure: connections are encrypted, but the server's certificate is NOT verified (TLS=insecure)"
-	}
-	return ""
 }
 
 // connectError is the exit status of a failed connection: bad input (2)

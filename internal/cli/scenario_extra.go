@@ -10,6 +10,7 @@ import (
 	"github.com/tsbench/tsbench/internal/analytics"
 	"github.com/tsbench/tsbench/internal/analytics/spark"
 	"github.com/tsbench/tsbench/internal/config"
+	"github.com/tsbench/tsbench/internal/connect"
 	"github.com/tsbench/tsbench/internal/datadir"
 	"github.com/tsbench/tsbench/internal/gen"
 	"github.com/tsbench/tsbench/internal/scenario"
@@ -63,7 +64,7 @@ func runAnalytics(cfg *config.Config, p scenario.Phase, label string, stdout io.
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	conn, err := d.Open(ctx, targetOptions(cfg, d, dataDir))
+	conn, err := d.Open(ctx, connect.Options(cfg, d, dataDir))
 	if err != nil {
 		return res, &exitError{ExitFailure, fmt.Errorf("%s: connect: %w", d.Name, err)}
 	}
@@ -89,7 +90,7 @@ func runAnalytics(cfg *config.Config, p scenario.Phase, label string, stdout io.
 		}
 		engine = "Apache Spark (master " + master + ", over JDBC)"
 		var err error
-		res.Outcomes, err = eng.Run(ctx, d.Name, targetOptions(cfg, d, dataDir), g, rowsPerDevice, p.Analytics, max(1, p.AnalyticsRuns))
+		res.Outcomes, err = eng.Run(ctx, d.Name, connect.Options(cfg, d, dataDir), g, rowsPerDevice, p.Analytics, max(1, p.AnalyticsRuns))
 		if err != nil && len(res.Outcomes) == 0 {
 			return res, &exitError{ExitFailure, err}
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tsbench/tsbench/internal/config"
+	"github.com/tsbench/tsbench/internal/connect"
 	"github.com/tsbench/tsbench/internal/datadir"
 	"github.com/tsbench/tsbench/internal/metrics"
 	"github.com/tsbench/tsbench/internal/report"
@@ -65,7 +66,7 @@ func runTPCC(cfg *config.Config, label string, out runOutputs, stdout, stderr io
 	}
 	dataDir := datadir.Or(cfg.DataDir)
 	runID := runid.New()
-	opts := targetOptions(cfg, driver, dataDir)
+	opts := connect.Options(cfg, driver, dataDir)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -80,7 +81,7 @@ func runTPCC(cfg *config.Config, label string, out runOutputs, stdout, stderr io
 	defer db.Close()
 	fmt.Fprintf(stderr, "tsbench: run %s: TPC-C on %s, %d warehouses, %d terminals, %v measured\n",
 		runID, driver.Name, tc.Warehouses, tc.Terminals, tc.Duration)
-	if note := tlsNote(cfg); note != "" {
+	if note := connect.TLSNote(cfg); note != "" {
 		fmt.Fprintln(stderr, "tsbench: "+note)
 	}
 	load, consts, err := tpcc.Prepare(setup, db, access.Dialect, &tc)

@@ -1,4 +1,4 @@
-package cli
+package connect
 
 import (
 	"fmt"
@@ -8,16 +8,16 @@ import (
 	"github.com/tsbench/tsbench/internal/targets"
 )
 
-// applyURLs reads TARGET_URL into the keys it sets (HOST, PORT, USERNAME,
+// ApplyURLs reads TARGET_URL into the keys it sets (HOST, PORT, USERNAME,
 // PASSWORD, DB_NAME, TLS and its files, where the URL says them), so that
 // the printed configuration and the checks that follow see them, and
 // checks WRITE_URL, QUERY_URL and HOST's list. Every refusal is bad input
-// (exit 2) naming the key and its value, the password hidden.
-func applyURLs(cfg *config.Config, d *targets.Driver) error {
+// naming the key and its value, the password hidden.
+func ApplyURLs(cfg *config.Config, d *targets.Driver) error {
 	if cfg.TargetURL != "" {
 		e, err := targets.ParseURL(d.Name, "TARGET_URL", cfg.TargetURL)
 		if err != nil {
-			return usageError("%v", err)
+			return err
 		}
 		if len(e.Hosts) == 1 {
 			host, port := targets.SplitHostPort(e.Hosts[0])
@@ -58,10 +58,10 @@ func applyURLs(cfg *config.Config, d *targets.Driver) error {
 		}
 		e, err := targets.ParseURL(d.Name, u.key, u.value)
 		if err != nil {
-			return usageError("%v", err)
+			return err
 		}
 		if len(e.Hosts) > 1 {
-			return usageError("%s = %q: one host only (allowed: a URL of one server; list several hosts in HOST or TARGET_URL)",
+			return fmt.Errorf("%s = %q: one host only (allowed: a URL of one server; list several hosts in HOST or TARGET_URL)",
 				u.key, targets.RedactURL(u.value))
 		}
 	}
@@ -71,16 +71,16 @@ func applyURLs(cfg *config.Config, d *targets.Driver) error {
 			break // the target's default host
 		}
 		if err := targets.CheckHostPort(strings.TrimSpace(h)); err != nil {
-			return usageError("HOST = %q: entry %q: %v (allowed: host or host:port, several comma-separated)", cfg.Host, h, err)
+			return fmt.Errorf("HOST = %q: entry %q: %v (allowed: host or host:port, several comma-separated)", cfg.Host, h, err)
 		}
 	}
 	if len(hosts) > 1 {
 		switch {
 		case cfg.WriteURL != "" || cfg.QueryURL != "":
-			return usageError("HOST = %q: several hosts with WRITE_URL or QUERY_URL: not supported "+
+			return fmt.Errorf("HOST = %q: several hosts with WRITE_URL or QUERY_URL: not supported "+
 				"(allowed: several hosts, or one write and one query endpoint)", cfg.Host)
 		case cfg.Workload == config.WorkloadTPCC:
-			return usageError("HOST = %q: several hosts with WORKLOAD = tpcc: not supported (allowed: one host)", cfg.Host)
+			return fmt.Errorf("HOST = %q: several hosts with WORKLOAD = tpcc: not supported (allowed: one host)", cfg.Host)
 		}
 	}
 	return nil
@@ -90,7 +90,7 @@ func applyURLs(cfg *config.Config, d *targets.Driver) error {
 // say beyond the keys: the path prefix of an HTTP TARGET_URL, and the
 // write and query endpoints (WRITE_URL, QUERY_URL), each the options of
 // TARGET_URL and the keys with its own URL's parts over them. The URLs
-// were checked by applyURLs.
+// were checked by ApplyURLs.
 func withEndpoints(cfg *config.Config, d *targets.Driver, o targets.Options) targets.Options {
 	parse := func(key, raw string) (targets.Endpoint, bool) {
 		if raw == "" {
@@ -128,10 +128,10 @@ func withEndpoints(cfg *config.Config, d *targets.Driver, o targets.Options) tar
 	return o
 }
 
-// endpointsNote says, in the run's header, where the connections go when
+// EndpointsNote says, in the run's header, where the connections go when
 // that is more than one server: the hosts and what they hold, or the write
 // and query endpoints (their passwords hidden).
-func endpointsNote(cfg *config.Config) string {
+func EndpointsNote(cfg *config.Config) string {
 	if hosts := strings.Split(cfg.Host, ","); len(hosts) > 1 {
 		return fmt.Sprintf("%d hosts, client i on host i mod %d, HOSTS_DATA=%s: %s", len(hosts), len(hosts), cfg.HostsData, strings.Join(hosts, ", "))
 	}

@@ -1,4 +1,4 @@
-package cli
+package connect
 
 import (
 	"fmt"
@@ -9,11 +9,11 @@ import (
 	"github.com/tsbench/tsbench/internal/targets"
 )
 
-// checkTargetOptions refuses target options the chosen target does not read,
+// CheckTargetOptions refuses target options the chosen target does not read,
 // and values it would refuse only once connected. skip names options a
 // scenario sets for every target (hakom-compression's compression), which
 // targets without the switch leave alone by design.
-func checkTargetOptions(d *targets.Driver, opts map[string]string, skip map[string]bool) error {
+func CheckTargetOptions(d *targets.Driver, opts map[string]string, skip map[string]bool) error {
 	known := d.Options
 	var names []string
 	for _, o := range known {
@@ -95,8 +95,8 @@ func redactOption(k, v string) string {
 	return v
 }
 
-// scenarioTargetOptions are the target options a scenario's settings set.
-func scenarioTargetOptions(layers []string) map[string]bool {
+// ScenarioTargetOptions are the target options a scenario's settings set.
+func ScenarioTargetOptions(layers []string) map[string]bool {
 	out := map[string]bool{}
 	for _, k := range layers {
 		l := strings.ToLower(strings.TrimSpace(k))

@@ -1,0 +1,57 @@
+package connect
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tsbench/tsbench/internal/config"
+	"github.com/tsbench/tsbench/internal/targets"
+)
+
+// TLS asked of a target without it is refused, naming the targets that
+// have it; the notes say how connections go.
+func TestCheckTLSAndNotes(t *testing.T) {
+	d, err := targets.Lookup("null")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := config.Default()
+	cfg.TLS = "on"
+	if err := CheckTLS(cfg, d); err == nil || !strings.Contains(err.Error(), `TLS = "on" (or USE_SSL): the null target does not connect over TLS`) {
+		t.Errorf("CheckTLS: %v", err)
+	}
+	if !strings.Contains(TLSNote(cfg), "verified") {
+		t.Errorf("TLSNote: %q", TLSNote(cfg))
+	}
+	cfg.TLS = "off"
+	if err := CheckTLS(cfg, d); err != nil || TLSNote(cfg) != "" {
+		t.Errorf("off: %v %q", err, TLSNote(cfg))
+	}
+	cfg.Host = "a:1,b:2"
+	if note := EndpointsNote(cfg); !strings.HasPrefix(note, "2 hosts, client i on host i mod 2") {
+		t.Errorf("EndpointsNote: %q", note)
+	}
+}
+
+func TestApplyURLs(t *testing.T) {
+	d, err := targets.Lookup("postgres")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := config.Default()
+	cfg.TargetURL = "postgres://bench:secret@db.example:5433/tsdb"
+	if err := ApplyURLs(cfg, d); err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Host != "db.example" || cfg.Port != 5433 || cfg.User != "bench" || cfg.Password != "secret" || cfg.Database != "tsdb" {
+		t.Errorf("TARGET_URL read as host %q port %d user %q db %q", cfg.Host, cfg.Port, cfg.User, cfg.Database)
+	}
+	if o := Options(cfg, d, "/data"); o.Host != "db.example" || o.DataDir != "/data/postgres" {
+		t.Errorf("Options: host %q, data dir %q", o.Host, o.DataDir)
+	}
+	cfg.TargetURL = ""
+	cfg.Host = "a:1,b:x"
+	if err := ApplyURLs(cfg, d); err == nil || !strings.Contains(err.Error(), `HOST = "a:1,b:x": entry "b:x"`) {
+		t.Errorf("a bad host: %v", err)
+	}
+}
