@@ -18,7 +18,7 @@ func TestPartialsMatchAcrossDevices(t *testing.T) {
 		{pt(150, 3), pt(2200, 9)},                            // d1 s0
 		{pt(3100, 5)},                                        // d1 s1
 		{pt(1000, 8), pt(1049, 2), pt(5100, 0.25)},           // d2 s0
-		{},                                                   // d2 s1
+		{}, // d2 s1
 	}
 	for _, agg := range []ts.Aggregate{ts.Count, ts.Sum, ts.Avg, ts.Min, ts.Max} {
 		for _, limit := range []int{0, 1, 2, 10} {
