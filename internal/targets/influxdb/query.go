@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tsbench/tsbench/internal/targets/clientside"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -17,6 +18,9 @@ func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 	t.mu.Unlock()
 	if err != nil {
 		return ts.Result{}, err
+	}
+	if q.Across {
+		return t.across(ctx, s, q)
 	}
 	if q.Kind.HasValueFilter() {
 		// One statement per sensor: InfluxQL's WHERE on fields filters rows.
@@ -79,6 +83,90 @@ func (t *Target) query(ctx context.Context, s *ts.Schema, q *ts.Query) (ts.Resul
 		}
 	}
 	return res, nil
+}
+
+// across answers a Q7 with Across (and Limit). InfluxQL aggregates over
+// every series a statement selects within a measurement, but never across
+// measurements: a FROM of several, even in a subquery, answers one series
+// per measurement. So the statement leaves out GROUP BY device — each
+// measurement returns its buckets over all of its selected devices — and
+// clientside.Partials combines the measurements' buckets. When the devices
+// share a group (TSBS's hosts all do) the server's answer is the whole one.
+// Avg asks for sum and count: a mean of the measurements' means would weigh
+// them wrongly. With a limit each measurement returns its Limit newest
+// buckets, which hold every point of the overall Limit newest ones.
+func (t *Target) across(ctx context.Context, s *ts.Schema, q *ts.Query) (ts.Result, error) {
+	stmt, err := acrossQL(s, q)
+	if err != nil {
+		return ts.Result{}, err
+	}
+	resp, err := t.influxql(ctx, stmt)
+	if err != nil {
+		return ts.Result{}, err
+	}
+	per := 1 // columns per sensor after time
+	if q.Agg == ts.Avg {
+		per = 2 // sum, count
+	}
+	p := clientside.NewPartials(q)
+	for _, r := range resp.Results {
+		for _, se := range r.Series {
+			for _, row := range se.Values {
+				if len(row) != 1+per*len(q.Sensors) {
+					return ts.Result{}, fmt.Errorf("influxdb: %s: a row of %d columns, want %d", stmt, len(row), 1+per*len(q.Sensors))
+				}
+				tm := int64(num(row[0]))
+				for i := range q.Sensors {
+					v := row[1+per*i]
+					if v == nil {
+						continue // no point of this sensor in the bucket
+					}
+					var n int64
+					if q.Agg == ts.Avg {
+						n = int64(num(row[2+per*i]))
+					}
+					if q.Agg == ts.Count && num(v) == 0 || q.Agg == ts.Avg && n == 0 {
+						continue // counted nothing: as good as no point
+					}
+					p.Add(i, tm, num(v), n)
+				}
+			}
+		}
+	}
+	return p.Result(), nil
+}
+
+// acrossQL is across's statement: q's aggregate of each sensor per bucket
+// aligned to q.Start, over every selected device of a measurement; with a
+// limit, newest bucket first.
+func acrossQL(s *ts.Schema, q *ts.Query) (string, error) {
+	if q.Bucket <= 0 {
+		return "", fmt.Errorf("influxdb: GROUP_BY bucket %d must be positive", q.Bucket)
+	}
+	fn, err := aggFunc(q.Agg)
+	if err != nil {
+		return "", err
+	}
+	var cols []string
+	for _, sn := range q.Sensors {
+		f := ident(s.Sensors[sn].Name)
+		if q.Agg == ts.Avg {
+			cols = append(cols, "sum("+f+")", "count("+f+")")
+		} else {
+			cols = append(cols, fn+"("+f+")")
+		}
+	}
+	from, devs := sources(s, q.Devices)
+	ms := func(v int64) string { return strconv.FormatInt(v, 10) + "ms" }
+	offset := ((q.Start % q.Bucket) + q.Bucket) % q.Bucket // as influxQL's Q7
+	stmt := "SELECT " + strings.Join(cols, ", ") + " FROM " + from + " WHERE (" + devs + ")" +
+		" AND time >= " + ms(q.Start) + " AND time < " + ms(q.End) +
+		" GROUP BY time(" + ms(q.Bucket) + ", " + ms(offset) + ") fill(none)"
+	if q.Limit > 0 {
+		// LIMIT counts the rows of each measurement's series: its buckets.
+		stmt += " ORDER BY time DESC LIMIT " + strconv.Itoa(q.Limit)
+	}
+	return stmt, nil
 }
 
 // num reads a JSON value as a number: booleans as 0/1, strings as 0.
