@@ -25,7 +25,6 @@ package mysql
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -37,6 +36,7 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 	"github.com/tsbench/tsbench/internal/targets"
+	"github.com/tsbench/tsbench/internal/targets/sqlfamily"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -69,8 +69,7 @@ type Target struct {
 
 	mu      sync.Mutex
 	binding targets.Binding
-	stmts   map[int]*sql.Stmt // INSERT statements by row count
-	args    []any
+	ins     sqlfamily.Inserter // the insert path's statements
 	load    loadBuffer
 }
 
@@ -156,8 +155,8 @@ func open(ctx context.Context, o targets.Options) (targets.Target, error) {
 	readerSeq.n++
 	name := fmt.Sprintf("tsbench%d", readerSeq.n)
 	readerSeq.Unlock()
-	t := &Target{db: sdb, conn: conn, addr: cfg.Addr, writePath: path, reader: name, stmts: map[int]*sql.Stmt{},
-		binding: targets.NewBinding("mysql")}
+	t := &Target{db: sdb, conn: conn, addr: cfg.Addr, writePath: path, reader: name,
+		ins: sqlfamily.Inserter{D: &Dialect, PerStmt: maxInsertRows}, binding: targets.NewBinding("mysql")}
 	if path == "load" {
 		mysql.RegisterReaderHandler(name, t.load.reader)
 	}
@@ -280,32 +279,8 @@ func (t *Target) insertMetadata(ctx context.Context, s *ts.Schema) error {
 		return t.wrap("record series", err)
 	}
 	defer tx.Rollback() //nolint:errcheck
-	for pos, d := range s.Devices {
-		tags := map[string]string{}
-		for _, tg := range d.Tags {
-			tags[tg.Key] = tg.Value
-		}
-		tj, _ := json.Marshal(tags)
-		grp := ""
-		if d.Group < len(s.Groups) {
-			grp = s.Groups[d.Group]
-		}
-		if _, err := tx.ExecContext(ctx, "REPLACE INTO devices (name, idx, grp, tags) VALUES (?, ?, ?, ?)",
-			d.Name, d.Index, grp, string(tj)); err != nil {
-			return t.wrap("record devices", err)
-		}
-		var args []any
-		q := "REPLACE INTO series (id, device, device_index, sensor, type, grp) VALUES "
-		for i, sn := range s.Sensors {
-			if i > 0 {
-				q += ","
-			}
-			q += "(?,?,?,?,?,?)"
-			args = append(args, s.SeriesID(pos, i), d.Name, d.Index, sn.Name, sn.Type.String(), grp)
-		}
-		if _, err := tx.ExecContext(ctx, q, args...); err != nil {
-			return t.wrap("record series", err)
-		}
+	if err := Dialect.InsertMetadata(ctx, tx, s); err != nil {
+		return t.wrap("setup", err)
 	}
 	if err := tx.Commit(); err != nil {
 		return t.wrap("record series", err)
@@ -350,8 +325,6 @@ func (t *Target) Close() error {
 	if t.writePath == "load" {
 		mysql.DeregisterReaderHandler(t.reader)
 	}
-	for _, st := range t.stmts {
-		st.Close()
-	}
+	t.ins.Close()
 	return t.db.Close()
 }

@@ -3,11 +3,9 @@ package mysql
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"io"
-	"strconv"
-	"strings"
 
+	"github.com/tsbench/tsbench/internal/targets/sqlfamily"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -35,36 +33,14 @@ func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
 // default max_allowed_packet.
 const maxInsertRows = 4000
 
+// insert writes the batch with the multi-row upsert of Dialect, prepared
+// once per statement size.
 func (t *Target) insert(ctx context.Context, b *ts.Batch, base int64) error {
-	// Prepare before the transaction: the pool has one connection, and
-	// preparing outside a transaction that holds it would wait forever.
-	total := int(b.Points())
-	for _, n := range []int{min(total, maxInsertRows), total % maxInsertRows} {
-		if n > 0 {
-			if _, err := t.stmt(ctx, n); err != nil {
-				return err
-			}
-		}
-	}
-	tx, err := t.db.BeginTx(ctx, nil)
-	if err != nil {
+	in := &t.ins
+	if err := in.Begin(ctx, t.db, int(b.Points())); err != nil {
 		return err
 	}
-	defer tx.Rollback() //nolint:errcheck
-	t.args = t.args[:0]
-	flush := func() error {
-		n := len(t.args) / 4
-		if n == 0 {
-			return nil
-		}
-		st, err := t.stmt(ctx, n)
-		if err != nil {
-			return err
-		}
-		_, err = tx.StmtContext(ctx, st).ExecContext(ctx, t.args...)
-		t.args = t.args[:0]
-		return err
-	}
+	defer in.Rollback()
 	sparse := b.Nulls > 0
 	for sn := range b.Columns {
 		c := &b.Columns[sn]
@@ -79,44 +55,15 @@ func (t *Target) insert(ctx context.Context, b *ts.Batch, base int64) error {
 			} else {
 				v, _ = c.Number(i)
 			}
-			t.args = append(t.args, id, tm, v, s)
-			if len(t.args) == 4*maxInsertRows {
-				if err := flush(); err != nil {
+			in.Args = append(in.Args, id, tm, v, s)
+			if in.Full() {
+				if err := in.Flush(ctx); err != nil {
 					return err
 				}
 			}
 		}
 	}
-	if err := flush(); err != nil {
-		return err
-	}
-	return tx.Commit()
-}
-
-// stmt returns the prepared INSERT for n rows, preparing it on first use.
-func (t *Target) stmt(ctx context.Context, n int) (*sql.Stmt, error) {
-	if st, ok := t.stmts[n]; ok {
-		return st, nil
-	}
-	st, err := t.db.PrepareContext(ctx, insertSQL(n))
-	if err != nil {
-		return nil, err
-	}
-	t.stmts[n] = st
-	return st, nil
-}
-
-func insertSQL(n int) string {
-	var sb strings.Builder
-	sb.WriteString("INSERT INTO points (series, t, v, s) VALUES ")
-	for i := 0; i < n; i++ {
-		if i > 0 {
-			sb.WriteByte(',')
-		}
-		sb.WriteString("(?,?,?,?)")
-	}
-	sb.WriteString(" ON DUPLICATE KEY UPDATE v = VALUES(v), s = VALUES(s)")
-	return sb.String()
+	return in.Commit(ctx)
 }
 
 // loadBuffer is the in-memory file LOAD DATA LOCAL INFILE reads.
@@ -129,49 +76,8 @@ func (l *loadBuffer) reader() io.Reader { return bytes.NewReader(l.buf.Bytes()) 
 // loadData streams the batch as tab-separated lines (\N for NULL); REPLACE
 // makes a rewritten point replace the stored one.
 func (t *Target) loadData(ctx context.Context, b *ts.Batch, base int64) error {
-	l := &t.load.buf
-	l.Reset()
-	var num, idBuf [32]byte
-	sparse := b.Nulls > 0
-	for sn := range b.Columns {
-		c := &b.Columns[sn]
-		id := strconv.AppendInt(idBuf[:0], base+int64(sn), 10)
-		for i, tm := range b.Times {
-			if sparse && !c.Present(i) {
-				continue // an empty cell is no point: no line
-			}
-			l.Write(id)
-			l.WriteByte('\t')
-			l.Write(strconv.AppendInt(num[:0], tm, 10))
-			if c.Type == ts.Text {
-				l.WriteString("\t\\N\t")
-				writeEscaped(l, c.Texts[i])
-			} else {
-				v, _ := c.Number(i)
-				l.WriteByte('\t')
-				l.Write(strconv.AppendFloat(num[:0], v, 'g', -1, 64))
-				l.WriteString("\t\\N")
-			}
-			l.WriteByte('\n')
-		}
-	}
+	t.load.buf.Reset()
+	sqlfamily.AppendTSV(&t.load.buf, base, b)
 	_, err := t.db.ExecContext(ctx, "LOAD DATA LOCAL INFILE 'Reader::"+t.reader+"' REPLACE INTO TABLE points (series, t, v, s)")
 	return err
-}
-
-// writeEscaped escapes the characters LOAD DATA's default format treats
-// specially: backslash, tab and newline.
-func writeEscaped(b *bytes.Buffer, s string) {
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '\\':
-			b.WriteString(`\\`)
-		case '\t':
-			b.WriteString(`\t`)
-		case '\n':
-			b.WriteString(`\n`)
-		default:
-			b.WriteByte(s[i])
-		}
-	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/tsbench/tsbench/internal/targets/sqlfamily"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -18,16 +17,7 @@ func (t *Target) Analyze(ctx context.Context, a *ts.Analytic) (ts.Result, error)
 	if _, err := t.binding.Schema(); err != nil {
 		return ts.Result{}, err
 	}
-	b := sqlfamily.NewBuilder(&Dialect)
-	if err := Dialect.Analytic(b, a); err != nil {
-		return ts.Result{}, err
-	}
-	rows, err := t.db.QueryContext(ctx, b.String(), b.Args...)
-	if err != nil {
-		return ts.Result{}, fmt.Errorf("sqlite: analytics %s: %w", a.Name, err)
-	}
-	defer rows.Close()
-	res, err := sqlfamily.CollectAnalytic(rows)
+	res, err := Dialect.AnalyzeDB(ctx, t.db, a)
 	if err != nil {
 		return ts.Result{}, fmt.Errorf("sqlite: analytics %s: %w", a.Name, err)
 	}

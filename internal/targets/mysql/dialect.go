@@ -1,0 +1,26 @@
+package mysql
+
+import "github.com/tsbench/tsbench/internal/targets/sqlfamily"
+
+// Dialect is MySQL's and MariaDB's SQL: series as literal lists, DIV for
+// Q7's buckets (with literal bounds, which GROUP BY then sees as one
+// expression), tags read from JSON text with JSON_VALUE, and ON DUPLICATE
+// KEY UPDATE to replace a rewritten point.
+var Dialect = sqlfamily.Dialect{
+	Name:        "mysql",
+	Placeholder: sqlfamily.Question,
+	IDs:         sqlfamily.IDList,
+	Table:       "points",
+	ZeroTime:    "0",
+	Count:       "COUNT(*)",
+	Sum:         "SUM(v)",
+	Bucket:      sqlfamily.IntDiv("DIV"),
+	Latest:      sqlfamily.LatestJoin,
+	Tag: func(b *sqlfamily.Builder, key string) string {
+		return "JSON_VALUE(d.tags, CONCAT('$.', " + b.Param(key) + "))"
+	},
+	Insert:  "INSERT INTO points (series, t, v, s) VALUES ",
+	Row:     []string{"", "", "", ""},
+	Upsert:  " ON DUPLICATE KEY UPDATE v = VALUES(v), s = VALUES(s)",
+	Replace: "REPLACE INTO",
+}
