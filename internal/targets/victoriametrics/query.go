@@ -55,20 +55,26 @@ func clamp(s *ts.Schema, start, end int64) (int64, bool) {
 }
 
 // export returns the raw samples of each matching series with timestamps in
-// [start, end), start at START_TIME or later.
-func (t *Target) export(ctx context.Context, sel string, start, end int64) ([]clientside.Series, error) {
+// [start, end), start at START_TIME or later. The lines come in no
+// particular order; with place, each series goes to the position place
+// gives its labels (nil: in the order of the lines).
+func (t *Target) export(ctx context.Context, sel string, start, end int64, place *seriesOrder) ([]clientside.Series, error) {
 	q := url.Values{"match[]": {sel}, "start": {seconds(start)}, "end": {seconds(end - 1)}}
 	data, _, err := t.get(ctx, "/api/v1/export", q)
 	if err != nil {
 		return nil, err
 	}
 	var out []clientside.Series
+	if place != nil {
+		out = make([]clientside.Series, place.n)
+	}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 1<<20), 1<<30)
 	for sc.Scan() {
 		var line struct {
-			Values     []float64 `json:"values"`
-			Timestamps []int64   `json:"timestamps"`
+			Metric     map[string]string `json:"metric"`
+			Values     []float64         `json:"values"`
+			Timestamps []int64           `json:"timestamps"`
 		}
 		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
 			return nil, fmt.Errorf("victoriametrics: decode export: %w", err)
@@ -79,9 +85,39 @@ func (t *Target) export(ctx context.Context, sel string, start, end int64) ([]cl
 				ss = append(ss, clientside.Point{T: tm, V: line.Values[i], Numeric: true})
 			}
 		}
-		out = append(out, ss)
+		if place == nil {
+			out = append(out, ss)
+			continue
+		}
+		i, ok := place.pos[seriesKey{device: line.Metric["device"], name: line.Metric["__name__"]}]
+		if !ok {
+			return nil, fmt.Errorf("victoriametrics: export of %s: series %v is none of the query's", sel, line.Metric)
+		}
+		out[i] = append(out[i], ss...)
 	}
 	return out, sc.Err()
+}
+
+// seriesKey names a series by its labels: the device and the metric (the
+// sensor).
+type seriesKey struct{ device, name string }
+
+// seriesOrder maps each series of a query to its position device by
+// device, each device's in the order of q.Sensors: the order
+// clientside.AcrossDevices reads a sensor from a series' position by.
+type seriesOrder struct {
+	pos map[seriesKey]int
+	n   int
+}
+
+func newSeriesOrder(s *ts.Schema, q *ts.Query) *seriesOrder {
+	o := &seriesOrder{pos: map[seriesKey]int{}, n: len(q.Devices) * len(q.Sensors)}
+	for i, d := range q.Devices {
+		for j, sn := range q.Sensors {
+			o.pos[seriesKey{device: d.Name, name: s.Sensors[sn].Name}] = i*len(q.Sensors) + j
+		}
+	}
+	return o
 }
 
 // instant evaluates a MetricsQL expression at time at (ms) and returns one
@@ -175,7 +211,11 @@ func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 	if !ok {
 		return clientside.Answer(q, nil), nil
 	}
-	series, err := t.export(ctx, sel, start, end)
+	var place *seriesOrder
+	if q.Across {
+		place = newSeriesOrder(s, q)
+	}
+	series, err := t.export(ctx, sel, start, end, place)
 	if err != nil {
 		return res, err
 	}

@@ -68,6 +68,8 @@ var Driver = &targets.Driver{
 		Queries:    ts.QueryKinds,
 		ClientSide: []ts.QueryKind{ts.AggValue, ts.AggRangeValue, ts.GroupBy},
 		Sparse:     true, // a series per sensor: an empty cell is a sample not sent
+
+		GroupByAcross: true, // computed from exported points, as Q7 is
 	},
 	Open: open,
 }
