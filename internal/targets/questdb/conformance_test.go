@@ -17,6 +17,7 @@ func TestConformance(t *testing.T) {
 			q := conn.(*Target)
 			q.mu.Lock()
 			defer q.mu.Unlock()
-			return q.settle(ctx)
+			_, err := q.settled(ctx)
+			return err
 		}})
 }

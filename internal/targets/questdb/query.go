@@ -209,14 +209,8 @@ func (t *Target) run(ctx context.Context, sql string, q *ts.Query) (res ts.Resul
 func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if err := t.useSQL(ctx); err != nil {
-		return 0, err
-	}
-	s, err := t.binding.Schema()
+	s, err := t.settled(ctx)
 	if err != nil {
-		return 0, err
-	}
-	if err := t.settle(ctx); err != nil {
 		return 0, err
 	}
 	var tables []tableDevices

@@ -306,11 +306,16 @@ func (t *Target) nullableBools(ctx context.Context, s *ts.Schema, b *ts.Batch) e
 	return nil
 }
 
-// settle waits until every WAL table applied what was written (at most 60 s).
-func (t *Target) settle(ctx context.Context) error {
+// settled opens the SQL connection and waits until every WAL table applied
+// what was written (at most 60 s), so that what Count and StorageBytes read
+// holds every write acknowledged; it returns the schema.
+func (t *Target) settled(ctx context.Context) (*ts.Schema, error) {
+	if err := t.useSQL(ctx); err != nil {
+		return nil, err
+	}
 	s, err := t.binding.Schema()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	names := make([]string, 0, len(s.Groups))
 	for _, tbl := range t.tables(s) {
@@ -322,13 +327,13 @@ func (t *Target) settle(ctx context.Context) error {
 		err := t.conn.QueryRow(ctx, "SELECT count(*) FROM wal_tables() WHERE name IN ("+strings.Join(names, ",")+
 			") AND (writerTxn < sequencerTxn OR suspended)").Scan(&lagging)
 		if err != nil {
-			return t.wrap("wait for WAL apply", err)
+			return nil, t.wrap("wait for WAL apply", err)
 		}
 		if lagging == 0 {
-			return nil
+			return s, nil
 		}
 		if time.Now().After(deadline) {
-			return t.wrap("wait for WAL apply", errors.New("tables still applying after 60 s"))
+			return nil, t.wrap("wait for WAL apply", errors.New("tables still applying after 60 s"))
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -356,14 +361,8 @@ func (t *Target) ServerVersion(ctx context.Context) (string, error) {
 func (t *Target) StorageBytes(ctx context.Context) (int64, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if err := t.useSQL(ctx); err != nil {
-		return 0, err
-	}
-	s, err := t.binding.Schema()
+	s, err := t.settled(ctx)
 	if err != nil {
-		return 0, err
-	}
-	if err := t.settle(ctx); err != nil {
 		return 0, err
 	}
 	var total int64

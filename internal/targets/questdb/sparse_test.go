@@ -35,10 +35,7 @@ func TestSparseBoolean(t *testing.T) {
 		t.Helper()
 		q.mu.Lock()
 		defer q.mu.Unlock()
-		if err := q.useSQL(ctx); err != nil {
-			t.Fatal(err)
-		}
-		if err := q.settle(ctx); err != nil { // table_columns() shows what was applied
+		if _, err := q.settled(ctx); err != nil { // table_columns() shows what was applied
 			t.Fatal(err)
 		}
 		typ, err := q.columnType(ctx, "tsbench_sparsebool_g", "b")
