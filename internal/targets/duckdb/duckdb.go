@@ -139,37 +139,11 @@ func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
 }
 
 func (t *Target) insertMetadata(ctx context.Context, s *ts.Schema) error {
-	var dev, ser []string
-	for pos, d := range s.Devices {
-		grp := ""
-		if d.Group < len(s.Groups) {
-			grp = s.Groups[d.Group]
-		}
-		var tags []string
-		for _, tg := range d.Tags {
-			tags = append(tags, strconv.Quote(tg.Key)+":"+strconv.Quote(tg.Value))
-		}
-		dev = append(dev, fmt.Sprintf("(%s, %d, %s, %s)", lit(d.Name), d.Index, lit(grp), lit("{"+strings.Join(tags, ",")+"}")))
-		for i, sn := range s.Sensors {
-			ser = append(ser, fmt.Sprintf("(%d, %s, %d, %s, %s, %s)", s.SeriesID(pos, i), lit(d.Name), d.Index,
-				lit(sn.Name), lit(sn.Type.String()), lit(grp)))
-		}
-	}
-	for _, q := range []struct {
-		head string
-		rows []string
-	}{
-		{"INSERT OR REPLACE INTO devices VALUES ", dev}, {"INSERT OR REPLACE INTO series VALUES ", ser}} {
-		for i := 0; i < len(q.rows); i += 5000 {
-			if _, err := t.conn.ExecContext(ctx, q.head+strings.Join(q.rows[i:min(i+5000, len(q.rows))], ",")); err != nil {
-				return t.wrap("record series", err)
-			}
-		}
+	if err := Dialect.InsertMetadata(ctx, t.conn, s); err != nil {
+		return t.wrap("setup", err)
 	}
 	return nil
 }
-
-func lit(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
 // Bind prepares a connection that did not run Setup.
 func (t *Target) Bind(_ context.Context, s *ts.Schema) error {
