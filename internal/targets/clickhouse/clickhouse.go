@@ -35,6 +35,7 @@ import (
 
 	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/targets/httpclient"
+	"github.com/tsbench/tsbench/internal/targets/sqlfamily"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -64,6 +65,7 @@ type Target struct {
 	mu      sync.Mutex
 	binding targets.Binding
 	buf     bytes.Buffer
+	dialect sqlfamily.Dialect // Dialect on this database's table
 }
 
 func open(ctx context.Context, o targets.Options) (targets.Target, error) {
@@ -76,6 +78,8 @@ func open(ctx context.Context, o targets.Options) (targets.Target, error) {
 	e.Authorization = httpclient.UserAuth(o)
 	db := o.DatabaseOr("test")
 	t := &Target{base: e.Base + "/", db: db, client: e.Client(), binding: targets.NewBinding("clickhouse")}
+	t.dialect = Dialect
+	t.dialect.Table = t.table() + " FINAL"
 	if _, err := t.exec(ctx, "SELECT 1", nil); err != nil {
 		return nil, err
 	}
@@ -146,7 +150,7 @@ func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
 		return err
 	}
 	t.buf.Reset()
-	appendTSV(&t.buf, s.SeriesID(pos, 0), b)
+	sqlfamily.AppendTSV(&t.buf, s.SeriesID(pos, 0), b)
 	if t.buf.Len() == 0 {
 		return nil // a sparse batch without any value
 	}
@@ -154,47 +158,6 @@ func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
 		return fmt.Errorf("write batch of %s: %w", b.Device.Name, err)
 	}
 	return nil
-}
-
-// appendTSV writes one row per point present: series, t, v (\N for TEXT), s (\N for
-// numbers), escaping backslash, tab and newline in text.
-func appendTSV(buf *bytes.Buffer, base int64, b *ts.Batch) {
-	var num [32]byte
-	var id [16]byte
-	sparse := b.Nulls > 0
-	for sn := range b.Columns {
-		c := &b.Columns[sn]
-		ids := strconv.AppendInt(id[:0], base+int64(sn), 10)
-		for i, tm := range b.Times {
-			if sparse && !c.Present(i) {
-				continue // an empty cell is no point: no row
-			}
-			buf.Write(ids)
-			buf.WriteByte('\t')
-			buf.Write(strconv.AppendInt(num[:0], tm, 10))
-			if c.Type == ts.Text {
-				buf.WriteString("\t\\N\t")
-				for _, ch := range []byte(c.Texts[i]) {
-					switch ch {
-					case '\\':
-						buf.WriteString(`\\`)
-					case '\t':
-						buf.WriteString(`\t`)
-					case '\n':
-						buf.WriteString(`\n`)
-					default:
-						buf.WriteByte(ch)
-					}
-				}
-				buf.WriteByte('\n')
-				continue
-			}
-			v, _ := c.Number(i)
-			buf.WriteByte('\t')
-			buf.Write(strconv.AppendFloat(num[:0], v, 'g', -1, 64))
-			buf.WriteString("\t\\N\n")
-		}
-	}
 }
 
 // ServerVersion implements targets.Versioner.
@@ -221,31 +184,53 @@ func (t *Target) Close() error {
 	return nil
 }
 
-// rows reads a TabSeparated answer of (time, value) lines.
-func rows(data []byte, add func(t int64, v float64, null bool)) error {
+// tsvRows reads a TabSeparated answer of (time, value) lines as
+// sqlfamily.Rows: a value \N scans as nil.
+type tsvRows struct {
+	sc  *bufio.Scanner
+	err error
+}
+
+func newTSVRows(data []byte) *tsvRows {
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 1<<20), 1<<30)
-	for sc.Scan() {
-		line := sc.Text()
-		i := strings.IndexByte(line, '\t')
-		if i < 0 {
-			return fmt.Errorf("clickhouse: unexpected answer line %q", line)
-		}
-		tm, err := strconv.ParseInt(line[:i], 10, 64)
-		if err != nil {
-			return fmt.Errorf("clickhouse: time %q: %w", line[:i], err)
-		}
-		if line[i+1:] == `\N` {
-			add(tm, 0, true)
-			continue
-		}
-		v, err := strconv.ParseFloat(line[i+1:], 64)
-		if err != nil {
-			return fmt.Errorf("clickhouse: value %q: %w", line[i+1:], err)
-		}
-		add(tm, v, false)
+	return &tsvRows{sc: sc}
+}
+
+func (r *tsvRows) Next() bool { return r.err == nil && r.sc.Scan() }
+
+func (r *tsvRows) Err() error {
+	if r.err != nil {
+		return r.err
 	}
-	return sc.Err()
+	return r.sc.Err()
+}
+
+// Scan takes a *int64 and a *any.
+func (r *tsvRows) Scan(dest ...any) error {
+	line := r.sc.Text()
+	i := strings.IndexByte(line, '\t')
+	if i < 0 || len(dest) != 2 {
+		r.err = fmt.Errorf("clickhouse: unexpected answer line %q", line)
+		return r.err
+	}
+	tm, err := strconv.ParseInt(line[:i], 10, 64)
+	if err != nil {
+		r.err = fmt.Errorf("clickhouse: time %q: %w", line[:i], err)
+		return r.err
+	}
+	*dest[0].(*int64) = tm
+	if line[i+1:] == `\N` {
+		*dest[1].(*any) = nil
+		return nil
+	}
+	v, err := strconv.ParseFloat(line[i+1:], 64)
+	if err != nil {
+		r.err = fmt.Errorf("clickhouse: value %q: %w", line[i+1:], err)
+		return r.err
+	}
+	*dest[1].(*any) = v
+	return nil
 }
 
 // Reconnects counts the HTTP connections re-opened (targets.Reconnector).

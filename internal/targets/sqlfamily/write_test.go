@@ -1,4 +1,4 @@
-package clickhouse
+package sqlfamily
 
 import (
 	"bytes"
@@ -7,7 +7,7 @@ import (
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
-// appendTSV writes one row per point present: a sparse batch's empty cells
+// AppendTSV writes one row per point present: a sparse batch's empty cells
 // have no row, a dense batch has rows x sensors.
 func TestAppendTSV(t *testing.T) {
 	tests := []struct {
@@ -29,7 +29,7 @@ func TestAppendTSV(t *testing.T) {
 				b.MarkNull(n[0], n[1])
 			}
 			var buf bytes.Buffer
-			appendTSV(&buf, 10, b)
+			AppendTSV(&buf, 10, b)
 			if got := buf.String(); got != tc.want {
 				t.Fatalf("got %q, want %q", got, tc.want)
 			}
