@@ -12,8 +12,10 @@ import (
 	"github.com/tsbench/tsbench/internal/connect"
 	"github.com/tsbench/tsbench/internal/datadir"
 	"github.com/tsbench/tsbench/internal/metrics"
+	"github.com/tsbench/tsbench/internal/progressline"
 	"github.com/tsbench/tsbench/internal/report"
 	"github.com/tsbench/tsbench/internal/runid"
+	"github.com/tsbench/tsbench/internal/runrecord"
 	"github.com/tsbench/tsbench/internal/signals"
 	"github.com/tsbench/tsbench/internal/summary"
 	"github.com/tsbench/tsbench/internal/targets"
@@ -113,12 +115,8 @@ func runTPCC(cfg *config.Config, label string, out runOutputs, stdout, stderr io
 		s.Environment.ServerVersion = sqlVersion(check, db)
 		cancelCheck()
 	}
-	complete(s, cfg, runID, driver, opts.DataDir)
-	liveErr := live.finish(s, stderr) // --out, --dashboard (live.go)
-	if err := finishRun(s, cfg, label, dataDir, store, out, stdout, stderr); err != nil {
-		return s, err
-	}
-	return s, liveErr
+	runrecord.Complete(s, cfg, runID, driver, opts.DataDir, Version)
+	return s, finishRun(s, cfg, label, dataDir, store, live, out, stdout, stderr)
 }
 
 // measureTPCC runs the terminals with progress, live store and resource
@@ -134,7 +132,8 @@ func measureTPCC(ctx context.Context, abort func(), r *tpcc.Run, cfg *config.Con
 	if !cfg.Quiet {
 		progress = report.NewProgress(stderr, isTerminal(stderr), cfg.ProgressInterval)
 	}
-	partial := partialRun(cfg, runID, label, driver)
+	partial := runrecord.Partial(cfg, runID, label, driver, Version)
+	limit := tpccConfig(cfg).Duration
 	started := time.Now().UTC()
 	hooks := tpcc.Hooks{
 		OnMeasure: func(start time.Time) {
@@ -150,7 +149,7 @@ func measureTPCC(ctx context.Context, abort func(), r *tpcc.Run, cfg *config.Con
 				mon.Tick(time.Now())
 			}
 			if progress != nil {
-				progress.Update(tpccSnapshot(elapsed, iv, tot, cfg.MaxTime))
+				progress.Update(progressline.FromTPCC(elapsed, iv, tot, limit))
 			}
 		},
 	}
@@ -181,24 +180,6 @@ func measureTPCC(ctx context.Context, abort func(), r *tpcc.Run, cfg *config.Con
 	s.TPCC = &summary.TPCC{Rollbacks: res.Rollbacks, DeliverySkipped: res.DeliverySkipped, Reconnects: res.Reconnects,
 		WarmupTx: res.WarmupTx}
 	return s, store, live, nil
-}
-
-func tpccSnapshot(elapsed time.Duration, iv summary.Interval, tot metrics.Totals, limit time.Duration) report.Snapshot {
-	if limit == 0 {
-		limit = defaultTPCCDuration
-	}
-	s := report.Snapshot{Phase: "measure", Elapsed: elapsed, Done: float64(tot.OKOps + tot.FailOps), Errors: tot.FailOps,
-		TimeLeft: max(0, limit-elapsed)}
-	var ops int64
-	for _, o := range iv.Ops {
-		ops += o.OKOps
-		s.P99MS = max(s.P99MS, o.P99MS)
-	}
-	if iv.Seconds > 0 {
-		s.OpsPerSec = float64(ops) / iv.Seconds
-		s.PointsPerSec = s.OpsPerSec
-	}
-	return s
 }
 
 // tpccFigures computes tpmC, tpmTotal and tpmC per core.

@@ -7,7 +7,6 @@ import (
 	"github.com/tsbench/tsbench/internal/cluster"
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/runner"
-	"github.com/tsbench/tsbench/internal/summary"
 )
 
 // barrierFor is the start barrier of worker cfg.WorkerIndex: START_AT when
@@ -26,14 +25,4 @@ func barrierFor(cfg *config.Config, store *liveStore, runID string) (runner.Barr
 	host, _ := os.Hostname()
 	return &cluster.StoreBarrier{Store: store.st, Group: cfg.RunGroup, Index: cfg.WorkerIndex, Workers: cfg.Workers,
 		RunID: runID, Hostname: host, Timeout: cfg.BarrierTimeout}, nil
-}
-
-// workerOf is a scaled-out run's share as known before it starts; nil when
-// the process runs alone.
-func workerOf(cfg *config.Config) *summary.Worker {
-	if !cfg.Scaled() {
-		return nil
-	}
-	lo, hi := cfg.ClientRange()
-	return &summary.Worker{Group: cfg.RunGroup, Index: cfg.WorkerIndex, Workers: cfg.Workers, Clients: [2]int{lo, hi}}
 }

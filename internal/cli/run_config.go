@@ -1,0 +1,173 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tsbench/tsbench/internal/config"
+	"github.com/tsbench/tsbench/internal/configwarn"
+	"github.com/tsbench/tsbench/internal/connect"
+	"github.com/tsbench/tsbench/internal/runner"
+	"github.com/tsbench/tsbench/internal/scenario"
+	"github.com/tsbench/tsbench/internal/targets"
+	"github.com/tsbench/tsbench/internal/threshold"
+	"github.com/tsbench/tsbench/internal/tsbs"
+	"github.com/tsbench/tsbench/internal/workload"
+)
+
+// passwordEnv gives the database password (PASSWORD) when no file or flag
+// does.
+const passwordEnv = "TSBENCH_PASSWORD"
+
+// loadConfig applies defaults, scenario, files, --set and flags in order.
+// A scenario run calls it once per phase with that phase's settings.
+func loadConfig(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stderr io.Writer, layers ...scenario.Setting) (*config.Config, error) {
+	propsFile := f.properties
+	if strings.HasSuffix(f.configFile, ".properties") {
+		propsFile = f.configFile // IoT-benchmark's format, whichever flag named it
+	}
+	cfg := config.Default()
+	if propsFile != "" {
+		cfg = config.IoTBenchmarkDefault()
+	}
+	var warnings []string
+	warn := func(ws []string) { warnings = append(warnings, ws...) }
+	for _, l := range layers {
+		if err := config.Set(cfg, l.Key, l.Value); err != nil {
+			return nil, fmt.Errorf("scenario %s: %w", f.scenario, err)
+		}
+	}
+	// A password from the environment keeps it off command lines and out
+	// of configuration files; a file or --set may still override it.
+	if pw := os.Getenv(passwordEnv); pw != "" {
+		cfg.Password = pw
+	}
+	if f.configFile != "" && f.configFile != propsFile {
+		ws, err := loadFile(f.configFile, func(r io.Reader) ([]string, error) { return config.LoadYAML(cfg, r, f.configFile) })
+		if err != nil {
+			return nil, err
+		}
+		warn(ws)
+	}
+	if propsFile != "" {
+		ws, err := loadFile(propsFile, func(r io.Reader) ([]string, error) { return config.LoadProperties(cfg, r, propsFile) })
+		if err != nil {
+			return nil, err
+		}
+		warn(ws)
+	}
+	for _, s := range f.sets {
+		w, err := config.SetArgWarn(cfg, s)
+		if err != nil {
+			return nil, err
+		}
+		warn(nonEmpty(w))
+	}
+	for _, k := range flags {
+		if cmd.Flags().Changed(k.name) {
+			w, err := config.SetWarn(cfg, k.key, k.value)
+			if err != nil {
+				return nil, err
+			}
+			warn(nonEmpty(w))
+		}
+	}
+	// --threshold adds to THRESHOLDS from the files.
+	for _, e := range f.thresholds {
+		if _, err := threshold.Parse(e); err != nil {
+			return nil, usageError("--threshold: %v", err)
+		}
+		cfg.Thresholds = append(cfg.Thresholds, e)
+	}
+	if err := applyOuts(cfg, f.live.outs); err != nil {
+		return nil, err
+	}
+	if err := tsbs.Apply(cfg); err != nil {
+		return nil, usageError("%v", err)
+	}
+	if err := config.Resolve(cfg); err != nil {
+		return nil, err
+	}
+	if propsFile != "" {
+		notes, err := config.IoTBenchmarkRules(cfg, time.Local)
+		if err != nil {
+			return nil, err
+		}
+		warn(notes)
+	}
+	d, err := targets.Lookup(cfg.Target)
+	if err != nil {
+		return nil, usageError("DB_SWITCH = %q (or --target): %v", cfg.Target, err)
+	}
+	if err := tsbsSparse(cfg, d); err != nil {
+		return nil, err
+	}
+	keys := make([]string, len(layers))
+	for i, l := range layers {
+		keys[i] = l.Key
+	}
+	if err := connect.CheckTargetOptions(d, cfg.TargetOptions, connect.ScenarioTargetOptions(keys)); err != nil {
+		return nil, err
+	}
+	if err := connect.ApplyURLs(cfg, d); err != nil {
+		return nil, usageError("%v", err)
+	}
+	if err := connect.CheckTLS(cfg, d); err != nil {
+		return nil, usageError("%v", err)
+	}
+	note, err := runner.FitDefaultTypes(cfg, d)
+	if err != nil {
+		return nil, err
+	}
+	if note != "" {
+		fmt.Fprintln(stderr, "tsbench: note: "+note)
+	}
+	if f.scenario == "" {
+		// A scenario's phases differ in their mix; one threshold may apply
+		// to some of them only.
+		if err := workload.CheckThresholdOperations(cfg); err != nil {
+			return nil, usageError("%v", err)
+		}
+	}
+	if len(warnings) > 0 && f.strict {
+		return nil, usageError("--strict: %d warning(s) refused:\n  %s", len(warnings), strings.Join(warnings, "\n  "))
+	}
+	configwarn.Print(stderr, warnings)
+	return cfg, nil
+}
+
+func nonEmpty(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return []string{s}
+}
+
+// scenarioOnlyFlags refuses the flags that shape a scenario when there is
+// none: they would do nothing. A TPC-C run reports tpmC per server core, so
+// it takes --server-cores.
+func scenarioOnlyFlags(cmd *cobra.Command, tpcc bool) error {
+	for _, name := range []string{"scale", "repeat", "variant", "server-cores"} {
+		if name == "server-cores" && tpcc {
+			continue
+		}
+		if cmd.Flags().Changed(name) {
+			return usageError("--%s applies only to a scenario run: add --scenario NAME (see 'tsbench scenarios') or drop --%s", name, name)
+		}
+	}
+	return nil
+}
+
+func loadFile(path string, load func(io.Reader) ([]string, error)) ([]string, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, usageError("%v", err)
+	}
+	defer fh.Close()
+	return load(fh)
+}

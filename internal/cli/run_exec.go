@@ -1,0 +1,184 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/tsbench/tsbench/internal/config"
+	"github.com/tsbench/tsbench/internal/connect"
+	"github.com/tsbench/tsbench/internal/datadir"
+	"github.com/tsbench/tsbench/internal/progressline"
+	"github.com/tsbench/tsbench/internal/report"
+	"github.com/tsbench/tsbench/internal/runid"
+	"github.com/tsbench/tsbench/internal/runner"
+	"github.com/tsbench/tsbench/internal/runrecord"
+	"github.com/tsbench/tsbench/internal/signals"
+	"github.com/tsbench/tsbench/internal/summary"
+	"github.com/tsbench/tsbench/internal/targets"
+)
+
+// execute runs the benchmark and writes every output; its error carries the
+// exit status.
+func execute(cfg *config.Config, out runOutputs, stdout, stderr io.Writer) error {
+	s, err := runBenchmark(cfg, "", out, stdout, stderr)
+	if err != nil {
+		return err
+	}
+	return outcome(s)
+}
+
+// runBenchmark runs one benchmark, prints it and saves it; label names the
+// scenario phase, if any. The run is in the results store from its first
+// measured second on.
+func runBenchmark(cfg *config.Config, label string, out runOutputs, stdout, stderr io.Writer) (*summary.Summary, error) {
+	if cfg.Workload == config.WorkloadTPCC {
+		return runTPCC(cfg, label, out, stdout, stderr)
+	}
+	driver, _ := targets.Lookup(cfg.Target)
+	dataDir := datadir.Or(cfg.DataDir)
+	runID := runid.New()
+	opts := connect.Options(cfg, driver, dataDir)
+	r, replay, err := newRunner(cfg, driver, opts, dataDir, stderr)
+	if err != nil {
+		return nil, err
+	}
+	r.PriorRows = out.priorRows
+	store := openLiveStore(out, dataDir, stderr)
+	if cfg.Scaled() {
+		if r.Barrier, err = barrierFor(cfg, store, runID); err != nil {
+			store.abandon(runID)
+			return nil, err
+		}
+	}
+	watch(r, store, cfg, driver, out)
+	live, err := startLive(r, cfg, runID, label, driver, out.live, stderr)
+	if err != nil {
+		store.abandon(runID)
+		return nil, err
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stopSignals := signals.OnInterrupt(r.Interrupt, cancel, stderr)
+	defer stopSignals()
+	pipeDone := whileRunning(stdout, r.Interrupt)
+
+	var progress *report.Progress
+	if !cfg.Quiet {
+		progress = report.NewProgress(stderr, isTerminal(stderr), cfg.ProgressInterval)
+		r.Progress = func(t runner.Tick) { progress.Update(progressline.FromTick(t)) }
+	}
+	fmt.Fprintf(stderr, "tsbench: run %s: target %s, %d clients, %d devices x %d sensors, data in %s\n",
+		runID, driver.Name, cfg.Clients, cfg.Devices, cfg.Sensors, opts.DataDir)
+	if note := connect.TLSNote(cfg); note != "" {
+		fmt.Fprintln(stderr, "tsbench: "+note)
+	}
+	if note := connect.EndpointsNote(cfg); note != "" {
+		fmt.Fprintln(stderr, "tsbench: "+note)
+	}
+	if used := config.IoTBenchmarkDefaultsUsed(cfg); len(used) > 0 {
+		fmt.Fprintf(stderr, "tsbench: keys the .properties file leaves out take IoT-benchmark's defaults: %s\n", strings.Join(used, ", "))
+	}
+	partial := runrecord.Partial(cfg, runID, label, driver, Version)
+	r.OnMeasure = func(start time.Time) {
+		partial.MeasureStarted = start.UTC()
+		store.begin(partial)
+	}
+	s, err := r.Run(ctx)
+	pipeDone()
+	if progress != nil {
+		progress.Finish()
+	}
+	if err != nil {
+		_ = live.finish(nil, stderr)
+		store.abandon(runID)
+		return nil, connectError(err)
+	}
+	s.Replay = replay
+	runrecord.Complete(s, cfg, runID, driver, opts.DataDir, Version)
+	return s, finishRun(s, cfg, label, dataDir, store, live, out, stdout, stderr)
+}
+
+// newRunner prepares the run: of generated data, or replaying DATA.
+func newRunner(cfg *config.Config, driver *targets.Driver, opts targets.Options, dataDir string, stderr io.Writer) (*runner.Runner, *summary.Replay, error) {
+	if cfg.Data == "" {
+		r, err := runner.New(cfg, driver, opts)
+		if err != nil {
+			return nil, nil, &exitError{ExitUsage, err}
+		}
+		return r, nil, nil
+	}
+	ds, replay, err := replayData(cfg, dataDir, stderr)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := checkSparse(cfg, driver, ds); err != nil {
+		ds.Close()
+		return nil, nil, err
+	}
+	return runner.NewReplay(cfg, driver, opts, ds, repeats(cfg)), replay, nil
+}
+
+// finishRun finishes a measured run: the live outputs, thresholds, the run
+// directory and the results store, then the console. An error of the live
+// outputs (--out) is returned when nothing worse happened.
+func finishRun(s *summary.Summary, cfg *config.Config, label, dataDir string, store *liveStore, live *liveRun, out runOutputs, stdout, stderr io.Writer) error {
+	liveErr := live.finish(s, stderr) // --out, --dashboard (live.go)
+	s.Scenario = label
+	runrecord.Evaluate(s, cfg)
+	s.ResultsDir = filepath.Join(dataDir, "runs", s.RunID)
+	// Keep the run before printing it: a reader that stops reading early
+	// (tsbench run | head) must not leave it half-recorded.
+	saved := runrecord.Save(s, cfg, out.hdrLog, stderr)
+	saved = append(saved, store.finish(s))
+	if label != "" {
+		fmt.Fprintf(stdout, "==================== %s ====================\n", label)
+	}
+	if err := report.Console(stdout, s); err != nil && !errors.Is(err, syscall.EPIPE) {
+		return &exitError{ExitFailure, err}
+	}
+	report.Footer(stdout, s)
+	for _, line := range saved {
+		if line != "" {
+			fmt.Fprintln(stdout, line)
+		}
+	}
+	return liveErr
+}
+
+// connectError is the exit status of a failed connection: bad input (2)
+// when the server offers no TLS where TLS was asked for, a failed run (1)
+// otherwise.
+func connectError(err error) error {
+	if errors.Is(err, targets.ErrNoTLS) {
+		return &exitError{ExitUsage, err}
+	}
+	return &exitError{ExitFailure, err}
+}
+
+// outcome maps a finished run to its exit status.
+func outcome(s *summary.Summary) error {
+	switch s.Status() {
+	case "interrupted":
+		return &exitError{code: ExitInterrupted}
+	case "verify-failed":
+		return &exitError{code: ExitVerify}
+	case "threshold-failed":
+		return &exitError{code: ExitThreshold}
+	case "failed", "incomplete":
+		return &exitError{code: ExitFailure}
+	}
+	return nil
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && report.IsTerminal(f)
+}

@@ -1,0 +1,43 @@
+package progressline
+
+import (
+	"testing"
+	"time"
+
+	"github.com/tsbench/tsbench/internal/metrics"
+	"github.com/tsbench/tsbench/internal/runner"
+	"github.com/tsbench/tsbench/internal/summary"
+)
+
+// The progress line shows the time left when the duration ends the run and
+// the share of LOOP when LOOP does; with both, the one projected first.
+func TestFromTickBound(t *testing.T) {
+	tests := []struct {
+		name      string
+		tick      runner.Tick
+		wantTotal bool // shows % of LOOP
+	}{
+		{"duration alone", runner.Tick{Elapsed: time.Second, DoneOps: 10, Deadline: 5 * time.Second}, false},
+		{"loop alone", runner.Tick{Elapsed: time.Second, DoneOps: 10, TotalOps: 100, LoopBound: true}, true},
+		{"loop first", runner.Tick{Elapsed: time.Second, DoneOps: 50, TotalOps: 100, Deadline: 30 * time.Second, LoopBound: true}, true},
+		{"duration first", runner.Tick{Elapsed: time.Second, DoneOps: 1, TotalOps: 100, Deadline: 2 * time.Second, LoopBound: true}, false},
+	}
+	for _, tt := range tests {
+		tt.tick.P99MS = 1.5
+		s := FromTick(tt.tick)
+		if (s.Total > 0) != tt.wantTotal {
+			t.Errorf("%s: Total %v, TimeLeft %v", tt.name, s.Total, s.TimeLeft)
+		}
+		if s.P99MS != 1.5 {
+			t.Errorf("%s: p99 not passed on", tt.name)
+		}
+	}
+}
+
+func TestFromTPCC(t *testing.T) {
+	iv := summary.Interval{Seconds: 2, Ops: []summary.IntervalOp{{OKOps: 10, P99MS: 3}, {OKOps: 30, P99MS: 7}}}
+	s := FromTPCC(20*time.Second, iv, metrics.Totals{OKOps: 90, FailOps: 10}, time.Minute)
+	if s.Done != 100 || s.Errors != 10 || s.OpsPerSec != 20 || s.PointsPerSec != 20 || s.P99MS != 7 || s.TimeLeft != 40*time.Second {
+		t.Errorf("%+v", s)
+	}
+}
