@@ -2,10 +2,12 @@ package questdb
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/tsbench/tsbench/internal/targets"
+	"github.com/tsbench/tsbench/internal/targets/clientside"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -22,6 +24,9 @@ func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 	s, err := t.binding.Schema()
 	if err != nil {
 		return ts.Result{}, err
+	}
+	if q.Across {
+		return t.across(ctx, s, q)
 	}
 	var total ts.Result
 	for _, tbl := range t.byTable(s, q.Devices) {
@@ -129,6 +134,98 @@ func querySQL(s *ts.Schema, q *ts.Query, tbl, devices string, sensors []int) str
 	bucket := "(" + tms + " - " + st + ") / " + b
 	return "SELECT " + st + " + " + bucket + " * " + b + " bt, device, " + bucket + " bk, " + strings.Join(aggs, ", ") +
 		from + rng + " GROUP BY bt, device, bk ORDER BY bt"
+}
+
+// across answers a Q7 with Across (and Limit): per table, one statement
+// groups the rows of all its queried devices by bucket alone. Devices of
+// several groups live in several tables, whose buckets
+// clientside.Partials combines (a UNION ALL would meet a sensor's column
+// typed INT in one table and BOOLEAN in another: see nullableBools); TSBS's
+// hosts share one table, whose answer is the whole one. With a limit each
+// table returns its Limit newest buckets, which hold every point of the
+// overall Limit newest ones.
+func (t *Target) across(ctx context.Context, s *ts.Schema, q *ts.Query) (ts.Result, error) {
+	p := clientside.NewPartials(q)
+	for _, tbl := range t.byTable(s, q.Devices) {
+		sql := acrossSQL(s, q, tbl.name, tbl.devices)
+		if err := t.addPartials(ctx, sql, q, p); err != nil {
+			return ts.Result{}, err
+		}
+	}
+	return p.Result(), nil
+}
+
+// acrossSQL is across's statement for one table: rows of the bucket time
+// in milliseconds, the bucket number, then per sensor q's aggregate (for
+// Avg, sum and count); with a limit the newest Limit buckets, newest first.
+func acrossSQL(s *ts.Schema, q *ts.Query, tbl, devices string) string {
+	var aggs []string
+	for _, sn := range q.Sensors {
+		col := quote(s.Sensors[sn].Name)
+		switch q.Agg {
+		case ts.Count:
+			aggs = append(aggs, countSQL(s.Sensors[sn]))
+		case ts.Avg:
+			aggs = append(aggs, "sum("+col+")", countSQL(s.Sensors[sn]))
+		default:
+			aggs = append(aggs, aggFunc(q.Agg)+"("+col+")")
+		}
+	}
+	// Buckets from the window start, by arithmetic on the time as Q7's.
+	b := strconv.FormatInt(max(q.Bucket, 1), 10)
+	st := strconv.FormatInt(q.Start, 10)
+	bucket := "(cast(ts as long) / 1000 - " + st + ") / " + b
+	where := " WHERE device IN (" + devices + ") AND ts >= " + micros(q.Start) + " AND ts < " + micros(q.End)
+	order := " ORDER BY bt"
+	if q.Limit > 0 {
+		// A bucket whose rows all lack the sensor (sparse data) would take
+		// a place in the limit with a NULL: rows without it are left out,
+		// which a limit's one sensor (checkGroupByLimit) allows.
+		if len(q.Sensors) == 1 {
+			where += " AND " + present(s.Sensors[q.Sensors[0]])
+		}
+		order += " DESC LIMIT " + strconv.Itoa(q.Limit)
+	}
+	return "SELECT " + st + " + " + bucket + " * " + b + " bt, " + bucket + " bk, " + strings.Join(aggs, ", ") +
+		" FROM " + quote(tbl) + where + " GROUP BY bt, bk" + order
+}
+
+// addPartials runs an acrossSQL statement and adds its buckets to p.
+func (t *Target) addPartials(ctx context.Context, sql string, q *ts.Query, p *clientside.Partials) error {
+	rows, err := t.conn.Query(ctx, sql)
+	if err != nil {
+		return t.wrap(q.Kind.String(), err)
+	}
+	defer rows.Close()
+	per := 1 // columns per sensor after bt, bk
+	if q.Agg == ts.Avg {
+		per = 2
+	}
+	for rows.Next() {
+		vals, err := rows.Values()
+		if err != nil {
+			return t.wrap(q.Kind.String(), err)
+		}
+		if len(vals) != 2+per*len(q.Sensors) {
+			return fmt.Errorf("questdb: %s: a row of %d columns, want %d", sql, len(vals), 2+per*len(q.Sensors))
+		}
+		tm, _ := targets.Number(vals[0])
+		for i := range q.Sensors {
+			x, ok := targets.Number(vals[2+per*i])
+			var n float64
+			if q.Agg == ts.Avg {
+				n, _ = targets.Number(vals[3+per*i])
+			}
+			if !ok || q.Agg == ts.Count && x == 0 || q.Agg == ts.Avg && n == 0 {
+				continue // no value of this sensor in the bucket (sparse data)
+			}
+			p.Add(i, int64(tm), x, int64(n))
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return t.wrap(q.Kind.String(), err)
+	}
+	return nil
 }
 
 // present is a condition true where the sensor's column holds a value. A
