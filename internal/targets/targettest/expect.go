@@ -1,9 +1,6 @@
 package targettest
 
 import (
-	"math"
-	"sort"
-
 	"github.com/tsbench/tsbench/internal/gen"
 	"github.com/tsbench/tsbench/internal/targets/clientside"
 	"github.com/tsbench/tsbench/internal/ts"
@@ -18,64 +15,14 @@ func Expect(g *gen.Generator, q *ts.Query, rows int64) ts.Result {
 
 // ExpectPresent is Expect over data whose cells present says are there
 // (nil: every cell): an empty cell is no point.
+//
+// The generator's points in q's window go through clientside, whose answers
+// follow ts.Query's semantics and are checked against hand-made answers in
+// its own tests: what the suite expects and what a target computes from
+// returned points are one piece of code, so they cannot drift apart.
 func ExpectPresent(g *gen.Generator, q *ts.Query, rows int64, present func(dev, sensor int, k int64) bool) ts.Result {
 	has := func(dev, sensor int, k int64) bool { return present == nil || present(dev, sensor, k) }
-	if q.Across {
-		return clientside.AcrossDevices(q, expectSeries(g, q, rows, has))
-	}
-	switch q.Kind {
-	case ts.AggRange, ts.AggValue, ts.AggRangeValue, ts.GroupBy:
-		return expectAggregate(g, q, rows, has)
-	case ts.LatestPoint:
-		var r ts.Result
-		for _, d := range q.Devices {
-			for _, sn := range q.Sensors {
-				for k := rows - 1; k >= 0; k-- {
-					if has(d.Index, sn, k) {
-						v, _ := g.Number(d.Index, sn, k)
-						r.Add(g.Time(k), v)
-						break
-					}
-				}
-			}
-		}
-		r.First, r.Last = 0, 0 // Q8's row order is not defined
-		return r
-	}
-	// Row kinds: every matching point, in time order (descending for Q9/Q10).
-	type point struct {
-		t int64
-		v float64
-	}
-	var pts []point
-	for _, d := range q.Devices {
-		for _, sn := range q.Sensors {
-			for _, k := range rowRange(g, q, rows) {
-				if !has(d.Index, sn, k) {
-					continue
-				}
-				v, numeric := g.Number(d.Index, sn, k)
-				if q.Kind.HasValueFilter() && (!numeric || !(v > q.Lower)) {
-					continue
-				}
-				if !numeric {
-					v = 0
-				}
-				pts = append(pts, point{g.Time(k), v})
-			}
-		}
-	}
-	sort.SliceStable(pts, func(i, j int) bool {
-		if q.Kind.Descending() {
-			return pts[i].t > pts[j].t
-		}
-		return pts[i].t < pts[j].t
-	})
-	var r ts.Result
-	for _, p := range pts {
-		r.Add(p.t, p.v)
-	}
-	return r
+	return clientside.Answer(q, expectSeries(g, q, rows, has))
 }
 
 // expectSeries lists the points of q's window, series by series, device by
@@ -118,67 +65,4 @@ func rowRange(g *gen.Generator, q *ts.Query, rows int64) []int64 {
 		}
 	}
 	return out
-}
-
-// expectAggregate computes Q4..Q7: one value per series (per bucket for Q7)
-// that has at least one matching point.
-func expectAggregate(g *gen.Generator, q *ts.Query, rows int64, has func(dev, sensor int, k int64) bool) ts.Result {
-	var r ts.Result
-	for _, d := range q.Devices {
-		for _, sn := range q.Sensors {
-			groups := map[int64]*acc{}
-			var order []int64
-			for _, k := range rowRange(g, q, rows) {
-				if !has(d.Index, sn, k) {
-					continue
-				}
-				v, numeric := g.Number(d.Index, sn, k)
-				if q.Kind.HasValueFilter() && (!numeric || !(v > q.Lower)) {
-					continue
-				}
-				b := int64(0)
-				if q.Kind == ts.GroupBy {
-					b = (g.Time(k) - q.Start) / q.Bucket
-				}
-				a := groups[b]
-				if a == nil {
-					a = &acc{min: math.Inf(1), max: math.Inf(-1)}
-					groups[b] = a
-					order = append(order, b)
-				}
-				a.add(v)
-			}
-			for _, b := range order {
-				r.Add(q.Start+b*q.Bucket, groups[b].value(q.Agg))
-			}
-		}
-	}
-	r.First, r.Last = 0, 0 // aggregate row order is not defined
-	return r
-}
-
-type acc struct {
-	n             int64
-	sum, min, max float64
-}
-
-func (a *acc) add(v float64) {
-	a.n++
-	a.sum += v
-	a.min = math.Min(a.min, v)
-	a.max = math.Max(a.max, v)
-}
-
-func (a *acc) value(f ts.Aggregate) float64 {
-	switch f {
-	case ts.Sum:
-		return a.sum
-	case ts.Avg:
-		return a.sum / float64(a.n)
-	case ts.Min:
-		return a.min
-	case ts.Max:
-		return a.max
-	}
-	return float64(a.n)
 }
