@@ -150,6 +150,10 @@ func TestREADMETestCommandIsCIs(t *testing.T) {
 	if !strings.Contains(readRepoFile(t, ".ci/run"), ".ci/inside") {
 		t.Error(".ci/run no longer runs .ci/inside")
 	}
+	// The GOFLAGS the README says CI adds are the ones .ci/inside sets.
+	if m := regexp.MustCompile("`GOFLAGS=([^`]*)`").FindStringSubmatch(readme); m != nil && !strings.Contains(ci, m[1]) {
+		t.Errorf("README.md says CI runs the tests with GOFLAGS=%s; .ci/inside does not set that", m[1])
+	}
 }
 
 // Every relative link in README.md and docs/**/*.md names an existing file
@@ -197,7 +201,7 @@ func TestDocsLinksResolve(t *testing.T) {
 }
 
 // The anchors GitHub gives headings, checked on headings of these pages.
-func TestHeadingAnchors(t *testing.T) {
+func TestDocsHeadingAnchors(t *testing.T) {
 	a := headingAnchors("# tsbench\n## TPC-C (`--workload tpcc`)\n```\n# not a heading\n```\n" +
 		"## Keeping runs: store, report, compare\n## Analytics on Apache Spark (`--analytics-engine spark`)\n" +
 		"### `tsbench run` flags\n## Keys\n## Keys\n## TSBS_SCALE and **bold** [link](x.md)\n")
