@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/targets/targettest"
@@ -46,13 +45,7 @@ func TestTLS(t *testing.T) {
 		return n > 0 && all, nil
 	})
 	t.Run("plaintext", func(t *testing.T) {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		tg, err := Driver.Open(ctx, targets.Options{Port: testenv.CassandraTLSPort})
-		if err == nil {
-			tg.Close()
-			t.Fatal("a plaintext session to a TLS-only server started")
-		}
+		targettest.CheckPlaintextRefused(t, Driver, targets.Options{Port: testenv.CassandraTLSPort})
 	})
 	t.Run("conformance", func(t *testing.T) {
 		targettest.Run(t, targettest.Suite{Driver: Driver, Options: targets.Options{Database: "tsbench_conformance",

@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/targets/targettest"
@@ -25,13 +24,7 @@ func TestTLS(t *testing.T) {
 	t.Run("plaintext", func(t *testing.T) {
 		// The port takes nothing but TLS: what the cases below connect to
 		// is encrypted when a session opens.
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		tg, err := Driver.Open(ctx, targets.Options{Port: testenv.IoTDBTLSPort})
-		if err == nil {
-			tg.Close()
-			t.Fatal("a plaintext session to a TLS-only port opened")
-		}
+		targettest.CheckPlaintextRefused(t, Driver, targets.Options{Port: testenv.IoTDBTLSPort})
 	})
 	otherCA := testenv.WriteCerts(t, t.TempDir())
 	// IoT-benchmark's USE_SSL with TRUST_STORE_PATH and TRUST_STORE_PWD: a

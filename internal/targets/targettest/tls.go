@@ -93,3 +93,17 @@ func CheckAuthRefused(t *testing.T, err error, password string, want ...string) 
 		t.Fatalf("the error shows the password: %v", err)
 	}
 }
+
+// CheckPlaintextRefused opens d with opts, which ask for no TLS, against a
+// server port that takes TLS only: the open must fail. A test shows so that
+// whatever connects to that port is encrypted once it connects.
+func CheckPlaintextRefused(t *testing.T, d *targets.Driver, opts targets.Options) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	conn, err := d.Open(ctx, opts)
+	if err == nil {
+		conn.Close()
+		t.Fatalf("%s: a plaintext connection to a TLS-only port opened", d.Name)
+	}
+}
