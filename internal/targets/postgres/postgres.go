@@ -43,7 +43,6 @@ package postgres
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -57,6 +56,7 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/targets/pgwire"
+	"github.com/tsbench/tsbench/internal/targets/sqlfamily"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -436,38 +436,18 @@ func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
 // insertMetadata records devices and series with one statement per table:
 // arrays unnested server-side, not thousands of single-row statements.
 func (t *Target) insertMetadata(ctx context.Context, s *ts.Schema) error {
-	var names, groups, tagsJSON []string
-	var idxs []int32
-	var ids, devIdx []int32
-	var devs, sensors, types, sgroups []string
-	for pos, d := range s.Devices {
-		tags := map[string]string{}
-		for _, tg := range d.Tags {
-			tags[tg.Key] = tg.Value
-		}
-		tj, _ := json.Marshal(tags)
-		grp := ""
-		if d.Group < len(s.Groups) {
-			grp = s.Groups[d.Group]
-		}
-		names, idxs, groups, tagsJSON = append(names, d.Name), append(idxs, int32(d.Index)), append(groups, grp), append(tagsJSON, string(tj))
-		for i, sn := range s.Sensors {
-			ids = append(ids, int32(s.SeriesID(pos, i)))
-			devs, devIdx = append(devs, d.Name), append(devIdx, int32(d.Index))
-			sensors, types, sgroups = append(sensors, sn.Name), append(types, sn.Type.String()), append(sgroups, grp)
-		}
-	}
+	m := sqlfamily.MetadataOf(s)
 	if _, err := t.c.pg.Exec(ctx, `INSERT INTO devices (name, idx, grp, tags)
 		SELECT n, i, g, j::jsonb FROM unnest($1::text[], $2::integer[], $3::text[], $4::text[]) AS u(n, i, g, j)
 		ON CONFLICT (name) DO UPDATE SET idx = EXCLUDED.idx, grp = EXCLUDED.grp, tags = EXCLUDED.tags`,
-		names, idxs, groups, tagsJSON); err != nil {
+		m.DevName, m.DevIndex, m.DevGroup, m.DevTags); err != nil {
 		return t.wrap("record devices", err)
 	}
 	if _, err := t.c.pg.Exec(ctx, `INSERT INTO series (id, device, device_index, sensor, type, grp)
 		SELECT * FROM unnest($1::integer[], $2::text[], $3::integer[], $4::text[], $5::text[], $6::text[])
 		ON CONFLICT (id) DO UPDATE SET device = EXCLUDED.device, device_index = EXCLUDED.device_index,
 		sensor = EXCLUDED.sensor, type = EXCLUDED.type, grp = EXCLUDED.grp`,
-		ids, devs, devIdx, sensors, types, sgroups); err != nil {
+		m.ID, m.SerDevice, m.SerIndex, m.Sensor, m.Type, m.SerGroup); err != nil {
 		return t.wrap("record series", err)
 	}
 	return nil
@@ -479,17 +459,6 @@ func (t *Target) Bind(ctx context.Context, s *ts.Schema) error {
 	defer t.c.mu.Unlock()
 	t.binding.Set(s)
 	return nil
-}
-
-// seriesIDs lists the series of devices x sensors as the INTEGER array
-// parameter of "series = ANY($1)".
-func seriesIDs(s *ts.Schema, devs []*ts.Device, sensors []int) []int32 {
-	ids := s.SeriesIDs(devs, sensors)
-	out := make([]int32, len(ids))
-	for i, id := range ids {
-		out[i] = int32(id)
-	}
-	return out
 }
 
 // ServerVersion implements targets.Versioner.

@@ -2,8 +2,6 @@ package postgres
 
 import (
 	"context"
-	"strconv"
-	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/tsbench/tsbench/internal/ts"
@@ -131,7 +129,9 @@ func (t *Target) insert(ctx context.Context, b *ts.Batch, base int64) error {
 		if len(args) == 0 {
 			return nil
 		}
-		_, err := tx.Exec(ctx, insertSQL(len(args)/4), args...)
+		// pgx prepares and caches each distinct statement on the
+		// connection.
+		_, err := tx.Exec(ctx, Dialect.InsertPoints(len(args)/4), args...)
 		args = args[:0]
 		return err
 	}
@@ -148,21 +148,4 @@ func (t *Target) insert(ctx context.Context, b *ts.Batch, base int64) error {
 		return err
 	}
 	return tx.Commit(ctx)
-}
-
-// insertSQL is the multi-row upsert for n rows; pgx prepares and caches each
-// distinct statement on the connection.
-func insertSQL(n int) string {
-	var sb strings.Builder
-	sb.WriteString("INSERT INTO points (series, t, v, s) VALUES ")
-	for i := 0; i < n; i++ {
-		if i > 0 {
-			sb.WriteByte(',')
-		}
-		p := 4*i + 1
-		sb.WriteString("($" + strconv.Itoa(p) + "::integer,$" + strconv.Itoa(p+1) + "::bigint,$" +
-			strconv.Itoa(p+2) + "::double precision,$" + strconv.Itoa(p+3) + "::text)")
-	}
-	sb.WriteString(" ON CONFLICT (series, t) DO UPDATE SET v = EXCLUDED.v, s = EXCLUDED.s")
-	return sb.String()
 }
