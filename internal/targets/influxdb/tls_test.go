@@ -95,18 +95,8 @@ func TestWriteV2(t *testing.T) {
 			for i := range d.Schema.Groups {
 				d.Schema.Groups[i] = prefix + "_" + d.Schema.Groups[i]
 			}
-			conn, err := Driver.Open(ctx, targets.Options{Port: vm.Port, User: tlsUser, Password: tlsPassword, TLS: tls,
+			d.OpenAndWrite(ctx, t, Driver, targets.Options{Port: vm.Port, User: tlsUser, Password: tlsPassword, TLS: tls,
 				Extra: map[string]string{"write_path": "v2", "org": "bench-org", "bucket": "bench-bucket", "precision": precision}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer conn.Close()
-			if err := conn.Setup(ctx, d.Schema, false); err != nil {
-				t.Fatal(err)
-			}
-			if err := d.Write(ctx, conn); err != nil {
-				t.Fatal(err)
-			}
 			got := exportVM(ctx, t, vm, `{__name__=~"`+prefix+`_.*"}`)
 			var n int64
 			for series, times := range got {

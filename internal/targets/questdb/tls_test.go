@@ -54,18 +54,8 @@ func TestInfluxV2Write(t *testing.T) {
 	for i := range d.Schema.Groups {
 		d.Schema.Groups[i] = prefix + "_" + d.Schema.Groups[i]
 	}
-	conn, err := influxdb.Driver.Open(ctx, targets.Options{Port: DefaultHTTPPort, Token: "unused-by-open-source-questdb",
+	d.OpenAndWrite(ctx, t, influxdb.Driver, targets.Options{Port: DefaultHTTPPort, Token: "unused-by-open-source-questdb",
 		Extra: map[string]string{"write_path": "v2", "org": "o", "bucket": "b"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	if err := conn.Setup(ctx, d.Schema, false); err != nil {
-		t.Fatal(err)
-	}
-	if err := d.Write(ctx, conn); err != nil {
-		t.Fatal(err)
-	}
 	cfg, err := pgx.ParseConfig("host=127.0.0.1 port=8812 user=admin password=quest dbname=qdb sslmode=disable")
 	if err != nil {
 		t.Fatal(err)

@@ -1,9 +1,9 @@
 package targettest
 
 import (
+	"fmt"
 	"testing"
 
-	"github.com/tsbench/tsbench/internal/gen"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -22,24 +22,22 @@ func TestSparseDataset(t *testing.T) {
 		t.Fatalf("sparse dataset holds %d of %d points", sparse, full)
 	}
 	var marked int64
-	for dev := range d.Schema.Devices {
-		g := d.Gens[dev/2]
-		b := g.NewBatch()
-		cur := gen.NewCursor()
-		for n := int64(0); n < rows/batchSize; n++ {
-			d.Fill(g, b, dev, n, cur)
-			marked += b.Points()
-			for i, k := range b.Rows {
-				if dev == 1 && k >= 50 && k < 60 && b.RowPresent(i) {
-					t.Fatalf("device 1 row %d has a value", k)
-				}
-				for c := range b.Columns {
-					if b.Columns[c].Present(i) != d.Present(dev, c, k) {
-						t.Fatalf("device %d row %d sensor %d: marked present %v", dev, k, c, b.Columns[c].Present(i))
-					}
+	err = d.Batches(func(dev int, _ int64, b *ts.Batch) error {
+		marked += b.Points()
+		for i, k := range b.Rows {
+			if dev == 1 && k >= 50 && k < 60 && b.RowPresent(i) {
+				return fmt.Errorf("device 1 row %d has a value", k)
+			}
+			for c := range b.Columns {
+				if b.Columns[c].Present(i) != d.Present(dev, c, k) {
+					return fmt.Errorf("device %d row %d sensor %d: marked present %v", dev, k, c, b.Columns[c].Present(i))
 				}
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 	if marked != sparse {
 		t.Fatalf("batches carry %d points, the dataset %d", marked, sparse)

@@ -161,21 +161,53 @@ func (d *Dataset) Points() int64 {
 	return d.count(all, 0, rows)
 }
 
-// Write sends every batch of the dataset through conns (alternating), each
-// device with its delivery order.
-func (d *Dataset) Write(ctx context.Context, conns ...targets.Target) error {
+// Batches calls each with every batch of the dataset, device by device,
+// each device's batches in its delivery order (n); b is reused from one
+// call to the next. It stops at the first error each returns.
+func (d *Dataset) Batches(each func(dev int, n int64, b *ts.Batch) error) error {
 	for dev := range d.Schema.Devices {
 		g := d.Gens[dev/2]
 		b := g.NewBatch()
 		cur := gen.NewCursor()
 		for n := int64(0); n < rows/batchSize; n++ {
 			d.Fill(g, b, dev, n, cur)
-			if err := conns[int(n)%len(conns)].Write(ctx, b); err != nil {
-				return fmt.Errorf("write batch %d of %s: %w", n, d.Schema.Devices[dev].Name, err)
+			if err := each(dev, n, b); err != nil {
+				return err
 			}
 		}
 	}
 	return nil
+}
+
+// Write sends every batch of the dataset through conns (alternating), each
+// device with its delivery order.
+func (d *Dataset) Write(ctx context.Context, conns ...targets.Target) error {
+	return d.Batches(func(dev int, n int64, b *ts.Batch) error {
+		if err := conns[int(n)%len(conns)].Write(ctx, b); err != nil {
+			return fmt.Errorf("write batch %d of %s: %w", n, d.Schema.Devices[dev].Name, err)
+		}
+		return nil
+	})
+}
+
+// OpenAndWrite opens drv with opts, sets the dataset's schema up without a
+// reset and writes every batch; it returns the connection, closed when the
+// test ends. A test that checks what a write path stored, beside the
+// suite, starts so.
+func (d *Dataset) OpenAndWrite(ctx context.Context, t testing.TB, drv *targets.Driver, opts targets.Options) targets.Target {
+	t.Helper()
+	conn, err := drv.Open(ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	if err := conn.Setup(ctx, d.Schema, false); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Write(ctx, conn); err != nil {
+		t.Fatal(err)
+	}
+	return conn
 }
 
 // Run runs the conformance suite twice: with the data years in the past,
