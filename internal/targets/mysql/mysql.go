@@ -67,10 +67,10 @@ type Target struct {
 	writePath string
 	reader    string // LOAD DATA reader name, unique per Target
 
-	mu      sync.Mutex
-	binding targets.Binding
-	ins     sqlfamily.Inserter // the insert path's statements
-	load    loadBuffer
+	sqlfamily.Bound                      // the lock and the schema
+	sqlfamily.Queries                    // Query, Count and analytics on db
+	ins               sqlfamily.Inserter // the insert path's statements
+	load              loadBuffer
 }
 
 var readerSeq struct {
@@ -156,7 +156,9 @@ func open(ctx context.Context, o targets.Options) (targets.Target, error) {
 	name := fmt.Sprintf("tsbench%d", readerSeq.n)
 	readerSeq.Unlock()
 	t := &Target{db: sdb, conn: conn, addr: cfg.Addr, writePath: path, reader: name,
-		ins: sqlfamily.Inserter{D: &Dialect, PerStmt: maxInsertRows}, binding: targets.NewBinding("mysql")}
+		ins: sqlfamily.Inserter{D: &Dialect, PerStmt: maxInsertRows}}
+	t.Binding = targets.NewBinding("mysql")
+	t.Queries = sqlfamily.Queries{D: &Dialect, DB: sdb, Bound: &t.Bound, Wrap: t.wrap}
 	if path == "load" {
 		mysql.RegisterReaderHandler(name, t.load.reader)
 	}
@@ -254,8 +256,8 @@ var ddl = []string{
 // Setup creates the tables (dropping them first with reset) and records the
 // series and devices.
 func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
-	t.mu.Lock()
-	defer t.mu.Unlock()
+	t.Mu.Lock()
+	defer t.Mu.Unlock()
 	if reset {
 		if _, err := t.db.ExecContext(ctx, "DROP TABLE IF EXISTS points, series, devices"); err != nil {
 			return t.wrap("drop tables", err)
@@ -269,7 +271,7 @@ func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
 	if err := t.insertMetadata(ctx, s); err != nil {
 		return err
 	}
-	t.binding.Set(s)
+	t.Binding.Set(s)
 	return nil
 }
 
@@ -285,14 +287,6 @@ func (t *Target) insertMetadata(ctx context.Context, s *ts.Schema) error {
 	if err := tx.Commit(); err != nil {
 		return t.wrap("record series", err)
 	}
-	return nil
-}
-
-// Bind prepares a connection that did not run Setup.
-func (t *Target) Bind(ctx context.Context, s *ts.Schema) error {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.binding.Set(s)
 	return nil
 }
 

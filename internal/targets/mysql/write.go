@@ -11,16 +11,15 @@ import (
 
 // Write stores a batch through the configured write path.
 func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	s, pos, err := t.binding.DevicePos(b.Device)
-	if err != nil {
+	t.Mu.Lock()
+	defer t.Mu.Unlock()
+	base, err := t.SeriesBase(b)
+	switch {
+	case err != nil:
 		return err
-	}
-	base := s.SeriesID(pos, 0)
-	if t.writePath == "load" {
+	case t.writePath == "load":
 		err = t.loadData(ctx, b, base)
-	} else {
+	default:
 		err = t.insert(ctx, b, base)
 	}
 	if err != nil {

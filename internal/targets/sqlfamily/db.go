@@ -3,9 +3,97 @@ package sqlfamily
 import (
 	"context"
 	"database/sql"
+	"sync"
 
+	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/ts"
 )
+
+// Bound is what a target keeps of one client's connection beside the
+// connection: the lock that serialises its use and the schema it is bound
+// to. Targets embed it.
+type Bound struct {
+	Mu      sync.Mutex
+	Binding targets.Binding
+}
+
+// Bind remembers the schema on a connection that did not run Setup
+// (targets.Binder).
+func (x *Bound) Bind(_ context.Context, s *ts.Schema) error {
+	x.Mu.Lock()
+	defer x.Mu.Unlock()
+	x.Binding.Set(s)
+	return nil
+}
+
+// SeriesBase is the series id of the first sensor of b's device, whose
+// sensors' series follow it; the caller holds Mu.
+func (x *Bound) SeriesBase(b *ts.Batch) (int64, error) {
+	s, pos, err := x.Binding.DevicePos(b.Device)
+	if err != nil {
+		return 0, err
+	}
+	return s.SeriesID(pos, 0), nil
+}
+
+// Queries is Query and Count of a database/sql target, embedded by it: each
+// takes the target's lock, reads its schema and runs the Dialect's SQL on
+// DB, and Wrap adds the target's context to an error.
+type Queries struct {
+	D     *Dialect
+	DB    Querier
+	Bound *Bound
+	Wrap  func(what string, err error) error
+}
+
+// Query runs one of Q1..Q10 (see ts.Query for the semantics).
+func (x *Queries) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
+	x.Bound.Mu.Lock()
+	defer x.Bound.Mu.Unlock()
+	s, err := x.Bound.Binding.Schema()
+	if err != nil {
+		return ts.Result{}, err
+	}
+	res, err := x.D.QueryDB(ctx, x.DB, q, s.SeriesIDs(q.Devices, q.Sensors))
+	if err != nil {
+		return ts.Result{}, x.Wrap(q.Kind.String(), err)
+	}
+	return res, nil
+}
+
+// Count returns the distinct points stored (one row per point by the
+// primary key).
+func (x *Queries) Count(ctx context.Context, r ts.CountRange) (int64, error) {
+	x.Bound.Mu.Lock()
+	defer x.Bound.Mu.Unlock()
+	var s *ts.Schema
+	if len(r.Devices) > 0 {
+		var err error
+		if s, err = x.Bound.Binding.Schema(); err != nil {
+			return 0, err
+		}
+	}
+	n, err := x.D.CountDB(ctx, x.DB, s, r)
+	if err != nil {
+		return 0, x.Wrap("count", err)
+	}
+	return n, nil
+}
+
+// Analytic runs an analytics query; a target that has them makes it its
+// Analyze (targets.Analyzer).
+func (x *Queries) Analytic(ctx context.Context, a *ts.Analytic) (ts.Result, error) {
+	x.Bound.Mu.Lock()
+	defer x.Bound.Mu.Unlock()
+	if _, err := x.Bound.Binding.Schema(); err != nil {
+		return ts.Result{}, err
+	}
+	res, err := x.D.AnalyzeDB(ctx, x.DB, a)
+	if err != nil {
+		return ts.Result{}, x.Wrap("analytics "+a.Name, err)
+	}
+	return res, nil
+}
 
 // Querier runs statements that return rows: *sql.DB and *sql.Conn are.
 type Querier interface {
