@@ -60,7 +60,7 @@ var Driver = &targets.Driver{
 	Server:      "scripts/services/iotdb.sh (IoTDB 2.0.1-beta on 127.0.0.1:6667, inside scripts/netns-run)",
 	// Sparse: an empty cell is a null in the tablet's bitmap, and count(*)
 	// counts each series' values.
-	Caps:    targets.Capabilities{Types: ts.DataTypes, Queries: ts.QueryKinds, Compression: true, TLS: true, Sparse: true},
+	Caps:    targets.Capabilities{Types: ts.DataTypes, Queries: ts.QueryKinds, Compression: true, TLS: true, Sparse: true, GroupByAcross: true},
 	Options: []targets.Option{{Name: "compression", Values: []string{"on", "off"}}},
 	Open:    open,
 }

@@ -27,6 +27,16 @@ func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 		}
 	}
 	var total ts.Result
+	if q.Across {
+		r, err := t.run(ctx, acrossStatement(s, q, devs), q)
+		if err != nil {
+			return ts.Result{}, err
+		}
+		if q.Limit == 0 {
+			r.First, r.Last = 0, 0 // the order of buckets is not asked for
+		}
+		return r, nil
+	}
 	if q.Kind.HasValueFilter() {
 		// One statement per series: a filter on s_1 over several devices
 		// would keep only times where every device passes.
@@ -99,6 +109,23 @@ func statement(s *ts.Schema, q *ts.Query, devs []string, sensors []int) string {
 	return sel + " GROUP BY ([" + ms(q.Start) + ", " + ms(q.End) + "), " + ms(max(q.Bucket, 1)) + "ms)"
 }
 
+// acrossStatement translates a Q7 with Across: GROUP BY LEVEL = 0 merges
+// the buckets of every selected series with the same measurement name (the
+// level kept is root, which all share), and aggregates over exactly the
+// query's devices because the FROM lists only them — no client-side
+// reduction. An average is the server's over all the points, not a mean of
+// means. A limit keeps only buckets that hold a point (HAVING count > 0:
+// GROUP BY returns empty buckets too) and returns the newest first.
+func acrossStatement(s *ts.Schema, q *ts.Query, devs []string) string {
+	sel := statement(s, q, devs, q.Sensors) + ", LEVEL = 0"
+	if q.Limit > 0 && len(q.Sensors) > 0 {
+		// The limit's one sensor (checkGroupByLimit): its count says
+		// whether a bucket holds a point.
+		sel += " HAVING count(" + s.Sensors[q.Sensors[0]].Name + ") > 0 ORDER BY TIME DESC LIMIT " + strconv.Itoa(q.Limit)
+	}
+	return sel
+}
+
 func aggFunc(a ts.Aggregate) string {
 	return [...]string{"count", "sum", "avg", "min_value", "max_value"}[a]
 }
@@ -111,7 +138,10 @@ func (t *Target) run(ctx context.Context, sql string, q *ts.Query) (ts.Result, e
 		return ts.Result{}, t.wrap(q.Kind.String()+": "+sql, err)
 	}
 	defer ds.Close()
-	cols := ds.GetColumnNames()
+	// A GROUP BY LEVEL answer names its merged column once per series
+	// merged into it (max_value(root.*.*.*.s_4) for each device), and every
+	// name reads the one column: each is read once.
+	cols := distinct(ds.GetColumnNames())
 	var res ts.Result
 	for {
 		ok, err := ds.Next()
@@ -153,6 +183,19 @@ func (t *Target) run(ctx context.Context, sql string, q *ts.Query) (ts.Result, e
 		}
 	}
 	return res, nil
+}
+
+// distinct lists names without their repetitions, in order.
+func distinct(names []string) []string {
+	seen := make(map[string]bool, len(names))
+	out := make([]string, 0, len(names))
+	for _, n := range names {
+		if !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // number reads a result value as targets.Number does; a nil *client.Binary
