@@ -37,12 +37,12 @@ keys work in a YAML file (lower case), an IoT-benchmark config.properties
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&markdown, "markdown", false, "print the reference as Markdown tables (as in README.md)")
+	cmd.Flags().BoolVar(&markdown, "markdown", false, "print the reference as Markdown tables (as in docs/configuration.md)")
 	return cmd
 }
 
 // KeysMarkdown writes the key reference as Markdown, one table per group.
-// README.md embeds its output; a test keeps the two equal.
+// docs/configuration.md embeds its output; a test keeps the two equal.
 func KeysMarkdown(w io.Writer) error {
 	group := ""
 	for _, k := range config.Keys() {

@@ -5,7 +5,7 @@
 //
 // The job stays here, beside the other scripts, rather than moving into
 // internal/analytics/spark: it is a PySpark script that people also run by
-// hand with spark-submit (see its docstring), and the README and
+// hand with spark-submit (see its docstring), and docs/analytics.md and
 // scripts/ci/install-spark.sh name it here. go:embed reads only files at or
 // below the embedding package's directory, hence this package.
 package spark
