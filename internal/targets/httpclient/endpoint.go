@@ -163,3 +163,13 @@ func UserAuth(o targets.Options) string {
 	}
 	return Basic(o.User, o.Password)
 }
+
+// TokenAuth is the Authorization value of o for a server that takes a
+// TOKEN under scheme ("Token" for InfluxDB 2.x, "Bearer" for a gateway in
+// front of the server): the token when one is set, else UserAuth.
+func TokenAuth(o targets.Options, scheme string) string {
+	if o.Token != "" {
+		return scheme + " " + o.Token
+	}
+	return UserAuth(o)
+}

@@ -108,10 +108,7 @@ func open(ctx context.Context, o targets.Options) (targets.Target, error) {
 	if err != nil {
 		return nil, fmt.Errorf("influxdb: %w", err)
 	}
-	e.Authorization = httpclient.UserAuth(o)
-	if o.Token != "" {
-		e.Authorization = "Token " + o.Token
-	}
+	e.Authorization = httpclient.TokenAuth(o, "Token")
 	precision := o.Extra["precision"]
 	if precision == "" {
 		precision = "ms"

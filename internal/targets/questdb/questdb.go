@@ -105,10 +105,7 @@ func open(ctx context.Context, o targets.Options) (targets.Target, error) {
 		return nil, fmt.Errorf("questdb: %w", err)
 	}
 	e = e.Port(httpPort)
-	e.Authorization = httpclient.UserAuth(o)
-	if o.Token != "" {
-		e.Authorization = "Bearer " + o.Token
-	}
+	e.Authorization = httpclient.TokenAuth(o, "Bearer")
 	t := &Target{
 		writeURL: e.Base + "/write?precision=ms",
 		pgAddr:   net.JoinHostPort(host, strconv.Itoa(pgPort)),

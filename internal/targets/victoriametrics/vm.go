@@ -99,10 +99,7 @@ func open(ctx context.Context, o targets.Options) (targets.Target, error) {
 	// VictoriaMetrics' own -httpAuth.* is basic authentication; a token is
 	// for what stands in front of it (vmauth, a Prometheus-compatible
 	// gateway), which takes it as a bearer.
-	e.Authorization = httpclient.UserAuth(o)
-	if o.Token != "" {
-		e.Authorization = "Bearer " + o.Token
-	}
+	e.Authorization = httpclient.TokenAuth(o, "Bearer")
 	db := o.DatabaseOr("test")
 	t := &Target{base: e.Base, root: e.Root, db: db, client: e.Client(), binding: targets.NewBinding("victoriametrics")}
 	if _, _, err := t.get(ctx, "/health", nil); err != nil {
