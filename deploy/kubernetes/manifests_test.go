@@ -11,6 +11,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -62,11 +63,7 @@ func parse(files map[string][]byte) (*manifests, error) {
 		configMaps: map[string]*corev1.ConfigMap{},
 		secrets:    map[string]*corev1.Secret{},
 	}
-	names := make([]string, 0, len(files))
-	for n := range files {
-		names = append(names, n)
-	}
-	slices.Sort(names)
+	names := slices.Sorted(maps.Keys(files))
 	for _, n := range names {
 		for i, doc := range splitDocuments(files[n]) {
 			if err := m.add([]byte(doc)); err != nil {
@@ -600,12 +597,7 @@ func envByName(c corev1.Container) map[string]corev1.EnvVar {
 }
 
 func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
+	return slices.Sorted(maps.Keys(m))
 }
 
 func int32Text(p *int32) string {

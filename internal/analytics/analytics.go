@@ -7,8 +7,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"time"
 
 	"github.com/tsbench/tsbench/internal/gen"
@@ -118,11 +119,7 @@ func Expect(g *gen.Generator, a *ts.Analytic, rows int64) ts.Result {
 			}
 		}
 	}
-	keys := make([]string, 0, len(groups))
-	for k := range groups {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(groups))
 	var res ts.Result
 	var meanOfAvgs float64
 	for _, k := range keys {

@@ -3,8 +3,9 @@ package htmlreport
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -116,11 +117,7 @@ func configNumber(key string, v float64) string {
 
 // mapValue prints a map as "k=v, k=v" in key order; empty, as nothing.
 func mapValue(key string, m map[string]any) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(m))
 	parts := make([]string, len(keys))
 	for i, k := range keys {
 		parts[i] = k + "=" + configValue(k, m[k])

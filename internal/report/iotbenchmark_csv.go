@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -22,11 +23,7 @@ const IoTBenchmarkCSV = "test-result.csv"
 func iotBenchmarkCSV(s *summary.Summary) []byte {
 	var b strings.Builder
 	b.WriteString("Main Configurations\n")
-	keys := make([]string, 0, len(s.Config))
-	for k := range s.Config {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+	keys := slices.Sorted(maps.Keys(s.Config))
 	for _, k := range keys {
 		b.WriteString(csvField(k) + "," + csvField(fmt.Sprint(s.Config[k])) + "\n")
 	}

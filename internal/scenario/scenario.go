@@ -8,7 +8,9 @@ package scenario
 import (
 	"fmt"
 	"io"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -257,11 +259,7 @@ func (s *Scenario) PhaseSettings(i int, variant string, scale float64) ([]Settin
 		}
 		merged[k] = strconv.FormatInt(scaled(n, scale), 10)
 	}
-	keys := make([]string, 0, len(merged))
-	for k := range merged {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(merged))
 	out := make([]Setting, len(keys))
 	for j, k := range keys {
 		out[j] = Setting{k, merged[k]}

@@ -22,6 +22,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -309,11 +310,7 @@ func (e Engine) submit(ctx context.Context, st *store, jq []jobQuery, runs int) 
 	}
 	args := []string{"--master", e.Master, "--name", "tsbench-das-analytics",
 		"--jars", strings.Join(e.Jars, ","), "--driver-class-path", strings.Join(e.Jars, string(os.PathListSeparator))}
-	keys := make([]string, 0, len(conf))
-	for k := range conf {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+	keys := slices.Sorted(maps.Keys(conf))
 	for _, k := range keys {
 		args = append(args, "--conf", k+"="+conf[k])
 	}

@@ -6,8 +6,9 @@ package spec
 
 import (
 	"fmt"
+	"maps"
 	"net/url"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -22,11 +23,7 @@ var Kinds = map[string]string{
 
 // Allowed is what an OUTPUTS or --out value may be, as text for messages.
 var Allowed = func() string {
-	names := make([]string, 0, len(Kinds))
-	for k := range Kinds {
-		names = append(names, k)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(Kinds))
 	parts := make([]string, len(names))
 	for i, k := range names {
 		parts[i] = k + "=" + Kinds[k]
