@@ -31,7 +31,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/targets/httpclient"
@@ -62,10 +61,9 @@ type Target struct {
 	db     string
 	client *http.Client
 
-	mu      sync.Mutex
-	binding targets.Binding
-	buf     bytes.Buffer
-	dialect sqlfamily.Dialect // Dialect on this database's table
+	sqlfamily.Bound // the lock and the schema
+	buf             bytes.Buffer
+	dialect         sqlfamily.Dialect // Dialect on this database's table
 }
 
 func open(ctx context.Context, o targets.Options) (targets.Target, error) {
@@ -77,7 +75,8 @@ func open(ctx context.Context, o targets.Options) (targets.Target, error) {
 	// user (or IoT-benchmark's default, root) is ClickHouse's default user.
 	e.Authorization = httpclient.UserAuth(o)
 	db := o.DatabaseOr("test")
-	t := &Target{base: e.Base + "/", db: db, client: e.Client(), binding: targets.NewBinding("clickhouse")}
+	t := &Target{base: e.Base + "/", db: db, client: e.Client()}
+	t.Binding = targets.NewBinding("clickhouse")
 	t.dialect = Dialect
 	t.dialect.Table = t.table() + " FINAL"
 	if _, err := t.exec(ctx, "SELECT 1", nil); err != nil {
@@ -133,24 +132,16 @@ func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
 	return t.Bind(ctx, s)
 }
 
-// Bind remembers the schema.
-func (t *Target) Bind(_ context.Context, s *ts.Schema) error {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.binding.Set(s)
-	return nil
-}
-
 // Write inserts a batch as TabSeparated rows.
 func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	s, pos, err := t.binding.DevicePos(b.Device)
+	t.Mu.Lock()
+	defer t.Mu.Unlock()
+	base, err := t.SeriesBase(b)
 	if err != nil {
 		return err
 	}
 	t.buf.Reset()
-	sqlfamily.AppendTSV(&t.buf, s.SeriesID(pos, 0), b)
+	sqlfamily.AppendTSV(&t.buf, base, b)
 	if t.buf.Len() == 0 {
 		return nil // a sparse batch without any value
 	}

@@ -12,9 +12,9 @@ import (
 
 // Query runs one of Q1..Q10 (see ts.Query for the semantics).
 func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
-	t.mu.Lock()
-	s, err := t.binding.Schema()
-	t.mu.Unlock()
+	t.Mu.Lock()
+	s, err := t.Binding.Schema()
+	t.Mu.Unlock()
 	if err != nil {
 		return ts.Result{}, err
 	}
@@ -31,9 +31,9 @@ func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 
 // Count returns the distinct points: FINAL collapses rewritten rows.
 func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
-	t.mu.Lock()
-	s, err := t.binding.Schema()
-	t.mu.Unlock()
+	t.Mu.Lock()
+	s, err := t.Binding.Schema()
+	t.Mu.Unlock()
 	if err != nil {
 		return 0, err
 	}

@@ -27,6 +27,7 @@ import (
 
 	"github.com/duckdb/duckdb-go/v2"
 	"github.com/tsbench/tsbench/internal/targets"
+	"github.com/tsbench/tsbench/internal/targets/sqlfamily"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -67,8 +68,8 @@ type Target struct {
 	conn  *sql.Conn
 	stage string // this connection's staging table
 
-	mu      sync.Mutex
-	binding targets.Binding
+	sqlfamily.Bound   // the lock and the schema
+	sqlfamily.Queries // Query and Count on conn
 }
 
 func open(ctx context.Context, o targets.Options) (targets.Target, error) {
@@ -101,8 +102,10 @@ func open(ctx context.Context, o targets.Options) (targets.Target, error) {
 	}
 	inst.refs++
 	instances.seq++
-	return &Target{path: path, inst: inst, conn: conn, stage: "stage_" + strconv.Itoa(instances.seq),
-		binding: targets.NewBinding("duckdb")}, nil
+	t := &Target{path: path, inst: inst, conn: conn, stage: "stage_" + strconv.Itoa(instances.seq)}
+	t.Binding = targets.NewBinding("duckdb")
+	t.Queries = sqlfamily.Queries{D: &Dialect, DB: conn, Bound: &t.Bound, Wrap: t.wrap}
+	return t, nil
 }
 
 func (t *Target) wrap(what string, err error) error {
@@ -117,8 +120,8 @@ var ddl = []string{
 
 // Setup creates the tables (dropping them first with reset).
 func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
-	t.mu.Lock()
-	defer t.mu.Unlock()
+	t.Mu.Lock()
+	defer t.Mu.Unlock()
 	if reset {
 		for _, tbl := range []string{"points", "series", "devices"} {
 			if _, err := t.conn.ExecContext(ctx, "DROP TABLE IF EXISTS "+tbl); err != nil {
@@ -134,7 +137,7 @@ func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
 	if err := t.insertMetadata(ctx, s); err != nil {
 		return err
 	}
-	t.binding.Set(s)
+	t.Binding.Set(s)
 	return nil
 }
 
@@ -145,27 +148,18 @@ func (t *Target) insertMetadata(ctx context.Context, s *ts.Schema) error {
 	return nil
 }
 
-// Bind prepares a connection that did not run Setup.
-func (t *Target) Bind(_ context.Context, s *ts.Schema) error {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.binding.Set(s)
-	return nil
-}
-
 // Write appends a batch to the staging table, then upserts it into points.
 func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	s, pos, err := t.binding.DevicePos(b.Device)
-	if err != nil {
-		return err
-	}
+	t.Mu.Lock()
+	defer t.Mu.Unlock()
 	if _, err := t.conn.ExecContext(ctx, "CREATE TABLE IF NOT EXISTS "+t.stage+
 		" (series INTEGER, t BIGINT, v DOUBLE, s VARCHAR)"); err != nil {
 		return t.wrap("staging table", err)
 	}
-	base := s.SeriesID(pos, 0)
+	base, err := t.SeriesBase(b)
+	if err != nil {
+		return err
+	}
 	err = t.conn.Raw(func(dc any) error {
 		app, err := duckdb.NewAppenderFromConn(dc.(driver.Conn), "", t.stage)
 		if err != nil {
