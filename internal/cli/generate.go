@@ -15,13 +15,8 @@ import (
 func newGenerateCmd(stdout, stderr io.Writer) *cobra.Command {
 	var f runFlags
 	var out, format string
-	keyFlags := []*keyFlag{
-		{name: "clients", key: "CLIENT_NUMBER", usage: "concurrent clients (decides the device split only at replay)"},
-		{name: "devices", key: "DEVICE_NUMBER", usage: "devices"},
-		{name: "sensors", key: "SENSOR_NUMBER", usage: "sensors per device"},
-		{name: "loop", key: "LOOP", usage: "operations per client: its write steps are the batches generated per device"},
-		{name: "batch-size", key: "BATCH_SIZE_PER_WRITE", usage: "rows per device per write"},
-	}
+	keyFlags := dataShapeFlags("concurrent clients (decides the device split only at replay)",
+		"operations per client: its write steps are the batches generated per device")
 	cmd := &cobra.Command{
 		Use:   "generate --out DIR",
 		Short: "Write the generated workload once, as files every database then receives unchanged",
@@ -75,12 +70,6 @@ as for 'tsbench run'.`,
 	fl := cmd.Flags()
 	fl.StringVar(&out, "out", "", "directory to write the dataset to (replaced if it holds one); with --format, the file")
 	fl.StringVar(&format, "format", "", "with a TSBS workload's keys (TSBS_USE_CASE...): write a TSBS data file, influx or timescaledb, for TSBS's loaders")
-	fl.StringVar(&f.configFile, "config", "", "YAML configuration file")
-	fl.StringVar(&f.properties, "properties", "", "IoT-benchmark config.properties file")
-	fl.StringArrayVar(&f.sets, "set", nil, "set a configuration key, KEY=VALUE (repeatable)")
-	fl.BoolVar(&f.strict, "strict", false, "treat every warning as an error: exit 2")
-	for _, k := range keyFlags {
-		fl.StringVar(&k.value, k.name, "", k.usage)
-	}
+	addConfigFlags(fl, &f, keyFlags, "set a configuration key, KEY=VALUE (repeatable)", "treat every warning as an error: exit 2")
 	return cmd
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/results"
@@ -45,11 +46,9 @@ func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
 		{name: "warmup", key: "warmup", usage: "run operations this long before measuring, e.g. 5s"},
 		{name: "rate", key: "rate", usage: "open model: operations per second for all clients (0 = closed loop)"},
 		{name: "retries", key: "RETRIES", usage: "retry a write that failed on a connection error or timeout up to N times (exponential backoff, jitter)"},
-		{name: "clients", key: "CLIENT_NUMBER", usage: "concurrent clients"},
-		{name: "devices", key: "DEVICE_NUMBER", usage: "devices"},
-		{name: "sensors", key: "SENSOR_NUMBER", usage: "sensors per device"},
-		{name: "loop", key: "LOOP", usage: "operations per client"},
-		{name: "batch-size", key: "BATCH_SIZE_PER_WRITE", usage: "rows per device per write"},
+	}
+	keyFlags = append(keyFlags, dataShapeFlags("concurrent clients", "operations per client")...)
+	keyFlags = append(keyFlags, []*keyFlag{
 		{name: "workload", key: "WORKLOAD", usage: "timeseries (writes and Q1..Q10), tpcc (TPC-C's five transactions on postgres or mysql), or tsbs-cpu-only, tsbs-devops, tsbs-iot (TSBS's use cases, run as the scenario of that name)"},
 		{name: "warehouses", key: "TPCC_WAREHOUSES", usage: "TPC-C warehouses (W) to load"},
 		{name: "analytics-engine", key: "ANALYTICS_ENGINE", usage: "what runs a scenario's analytics phase: sql (the target's own) or spark (Apache Spark over JDBC)"},
@@ -67,7 +66,7 @@ func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
 		{name: "group", key: "RUN_GROUP", usage: "with --workers: the name the workers meet and are merged by ('tsbench merge --group NAME')"},
 		{name: "start-at", key: "START_AT", usage: "with --workers: begin at this RFC 3339 time instead of waiting at the results store's barrier"},
 		{name: "barrier-timeout", key: "BARRIER_TIMEOUT", usage: "with --workers: longest wait for the other workers, e.g. 10m"},
-	}
+	}...)
 	cmd := &cobra.Command{
 		Use:   "run",
 		Short: "Run a benchmark",
@@ -118,10 +117,9 @@ Exit status: 0 success; 1 the run failed or operations failed; 2 bad input;
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.configFile, "config", "", "YAML configuration file")
-	fl.StringVar(&f.properties, "properties", "", "IoT-benchmark config.properties file")
+	addConfigFlags(fl, &f, keyFlags, "set a configuration key, KEY=VALUE (repeatable; targets.KEY=VALUE for target options)",
+		"treat every warning (ignored IoT-benchmark keys, keys set twice, guessed values) as an error: exit 2")
 	fl.StringVar(&f.scenario, "scenario", "", "named workload (see 'tsbench scenarios')")
-	fl.StringArrayVar(&f.sets, "set", nil, "set a configuration key, KEY=VALUE (repeatable; targets.KEY=VALUE for target options)")
 	fl.BoolVar(&f.printConfig, "print-config", false, "print the effective configuration as YAML and exit")
 	fl.StringArrayVar(&f.thresholds, "threshold", nil, "pass/fail criterion, e.g. 'INGESTION.p99<50ms', 'INGESTION.throughput>100000', 'errors==0' (repeatable; a failure exits 99)")
 	fl.Float64Var(&f.scale, "scale", 1, "with --scenario: shrink (or grow) the data by this factor, keeping request shapes")
@@ -130,10 +128,6 @@ Exit status: 0 success; 1 the run failed or operations failed; 2 bad input;
 	fl.IntVar(&f.serverCores, "server-cores", 0, "with --scenario or --workload tpcc: cores of the database host for per-core figures (default: this machine's)")
 	fl.StringVar(&f.profiles.cpu, "cpuprofile", "", "write tsbench's own CPU profile (pprof format) to this file")
 	fl.StringVar(&f.profiles.mem, "memprofile", "", "write tsbench's own memory profile (pprof format, allocations since the start) to this file at the end")
-	fl.BoolVar(&f.strict, "strict", false, "treat every warning (ignored IoT-benchmark keys, keys set twice, guessed values) as an error: exit 2")
-	for _, k := range keyFlags {
-		fl.StringVar(&k.value, k.name, "", k.usage)
-	}
 	fl.Lookup("verify").NoOptDefVal = "true"
 	fl.Lookup("quiet").NoOptDefVal = "true"
 	fl.Lookup("no-check").NoOptDefVal = "0"
@@ -144,4 +138,28 @@ Exit status: 0 success; 1 the run failed or operations failed; 2 bad input;
 	addLiveFlags(fl, &f.live)
 	cmd.PreRunE = func(*cobra.Command, []string) error { return checkRunOutputs(f.runOutputs) }
 	return cmd
+}
+
+// dataShapeFlags are the flags of the data's shape, which run and generate
+// share; clients and loop say what the two mean to the command.
+func dataShapeFlags(clients, loop string) []*keyFlag {
+	return []*keyFlag{
+		{name: "clients", key: "CLIENT_NUMBER", usage: clients},
+		{name: "devices", key: "DEVICE_NUMBER", usage: "devices"},
+		{name: "sensors", key: "SENSOR_NUMBER", usage: "sensors per device"},
+		{name: "loop", key: "LOOP", usage: loop},
+		{name: "batch-size", key: "BATCH_SIZE_PER_WRITE", usage: "rows per device per write"},
+	}
+}
+
+// addConfigFlags adds the flags loadConfig reads, which run and generate
+// share: the files, --set, --strict and the key flags.
+func addConfigFlags(fl *pflag.FlagSet, f *runFlags, keyFlags []*keyFlag, setUsage, strictUsage string) {
+	fl.StringVar(&f.configFile, "config", "", "YAML configuration file")
+	fl.StringVar(&f.properties, "properties", "", "IoT-benchmark config.properties file")
+	fl.StringArrayVar(&f.sets, "set", nil, setUsage)
+	fl.BoolVar(&f.strict, "strict", false, strictUsage)
+	for _, k := range keyFlags {
+		fl.StringVar(&k.value, k.name, "", k.usage)
+	}
 }

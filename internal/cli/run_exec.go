@@ -66,14 +66,10 @@ func runBenchmark(cfg *config.Config, label string, out runOutputs, stdout, stde
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	stopSignals := signals.OnInterrupt(r.Interrupt, cancel, stderr)
-	defer stopSignals()
-	pipeDone := whileRunning(stdout, r.Interrupt)
-
-	var progress *report.Progress
-	if !cfg.Quiet {
-		progress = report.NewProgress(stderr, isTerminal(stderr), cfg.ProgressInterval)
-		r.Progress = func(t runner.Tick) { progress.Update(progressline.FromTick(t)) }
+	w := startRunWatch(cfg, r.Interrupt, cancel, stdout, stderr)
+	defer w.release()
+	if w.progress != nil {
+		r.Progress = func(t runner.Tick) { w.progress.Update(progressline.FromTick(t)) }
 	}
 	fmt.Fprintf(stderr, "tsbench: run %s: target %s, %d clients, %d devices x %d sensors, data in %s\n",
 		runID, driver.Name, cfg.Clients, cfg.Devices, cfg.Sensors, opts.DataDir)
@@ -92,10 +88,7 @@ func runBenchmark(cfg *config.Config, label string, out runOutputs, stdout, stde
 		store.begin(partial)
 	}
 	s, err := r.Run(ctx)
-	pipeDone()
-	if progress != nil {
-		progress.Finish()
-	}
+	w.measured()
 	if err != nil {
 		_ = live.finish(nil, stderr)
 		store.abandon(runID)
@@ -177,6 +170,37 @@ func outcome(s *summary.Summary) error {
 	}
 	return nil
 }
+
+// runWatch is what every run has while it measures: the two-step stop on
+// SIGINT/SIGTERM, the stop when standard output's reader goes away, and
+// the progress line (nil with IS_QUIET_MODE).
+type runWatch struct {
+	progress    *report.Progress
+	stopSignals func()
+	pipeDone    func()
+}
+
+// startRunWatch starts watching a run that stops gracefully with interrupt
+// and at once with abort.
+func startRunWatch(cfg *config.Config, interrupt, abort func(), stdout, stderr io.Writer) *runWatch {
+	w := &runWatch{stopSignals: signals.OnInterrupt(interrupt, abort, stderr), pipeDone: whileRunning(stdout, interrupt)}
+	if !cfg.Quiet {
+		w.progress = report.NewProgress(stderr, isTerminal(stderr), cfg.ProgressInterval)
+	}
+	return w
+}
+
+// measured ends the progress line and the pipe's hold on the run once it
+// stopped measuring; signals are still caught until release, so that an
+// interrupt while the run is saved does not kill the process.
+func (w *runWatch) measured() {
+	w.pipeDone()
+	if w.progress != nil {
+		w.progress.Finish()
+	}
+}
+
+func (w *runWatch) release() { w.stopSignals() }
 
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)

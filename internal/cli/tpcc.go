@@ -13,7 +13,6 @@ import (
 	"github.com/tsbench/tsbench/internal/datadir"
 	"github.com/tsbench/tsbench/internal/metrics"
 	"github.com/tsbench/tsbench/internal/progressline"
-	"github.com/tsbench/tsbench/internal/report"
 	"github.com/tsbench/tsbench/internal/runid"
 	"github.com/tsbench/tsbench/internal/runrecord"
 	"github.com/tsbench/tsbench/internal/signals"
@@ -125,13 +124,8 @@ func measureTPCC(ctx context.Context, abort func(), r *tpcc.Run, cfg *config.Con
 	out runOutputs, dataDir string, stdout, stderr io.Writer) (*summary.Summary, *liveStore, *liveRun, error) {
 	store := openLiveStore(out, dataDir, stderr)
 	mon := resourceRecorder(store, cfg, driver, out)
-	stopSignals := signals.OnInterrupt(r.Interrupt, abort, stderr)
-	defer stopSignals()
-	pipeDone := whileRunning(stdout, r.Interrupt)
-	var progress *report.Progress
-	if !cfg.Quiet {
-		progress = report.NewProgress(stderr, isTerminal(stderr), cfg.ProgressInterval)
-	}
+	w := startRunWatch(cfg, r.Interrupt, abort, stdout, stderr)
+	defer w.release()
 	partial := runrecord.Partial(cfg, runID, label, driver, Version)
 	limit := tpccConfig(cfg).Duration
 	started := time.Now().UTC()
@@ -148,8 +142,8 @@ func measureTPCC(ctx context.Context, abort func(), r *tpcc.Run, cfg *config.Con
 			if mon != nil {
 				mon.Tick(time.Now())
 			}
-			if progress != nil {
-				progress.Update(progressline.FromTPCC(elapsed, iv, tot, limit))
+			if w.progress != nil {
+				w.progress.Update(progressline.FromTPCC(elapsed, iv, tot, limit))
 			}
 		},
 	}
@@ -159,10 +153,7 @@ func measureTPCC(ctx context.Context, abort func(), r *tpcc.Run, cfg *config.Con
 		return nil, nil, nil, err
 	}
 	res, err := r.Execute(ctx, hooks)
-	pipeDone()
-	if progress != nil {
-		progress.Finish()
-	}
+	w.measured()
 	if err != nil {
 		_ = live.finish(nil, stderr)
 		store.abandon(runID)
