@@ -250,32 +250,18 @@ func contextLine(f Figure) string {
 	return strings.Join(append(v, f.Note), "; ")
 }
 
-func num(v float64) string {
-	if v == 0 {
-		return "-"
-	}
-	return fmt.Sprintf("%.1f", v)
-}
+// The comparison's number formats: a zero is a figure not known (not in
+// the study, or not measured) and shows as "-".
+func num(v float64) string       { return formatKnown("%.1f", v) }
+func ratio(v float64) string     { return formatKnown("%.3f", v) }
+func sizeRatio(v float64) string { return formatKnown("%.3g", v) }
+func secs(v float64) string      { return formatKnown("%.4g", v) }
 
-func ratio(v float64) string {
+func formatKnown(format string, v float64) string {
 	if v == 0 {
 		return "-"
 	}
-	return fmt.Sprintf("%.3f", v)
-}
-
-func sizeRatio(v float64) string {
-	if v == 0 {
-		return "-"
-	}
-	return fmt.Sprintf("%.3g", v)
-}
-
-func secs(v float64) string {
-	if v == 0 {
-		return "-"
-	}
-	return fmt.Sprintf("%.4g", v)
+	return fmt.Sprintf(format, v)
 }
 
 // BreakEven is where compression starts to pay for one kind of request,
