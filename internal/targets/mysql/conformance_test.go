@@ -4,17 +4,19 @@ import (
 	"testing"
 
 	"github.com/tsbench/tsbench/internal/targets"
-	"github.com/tsbench/tsbench/internal/targets/targettest"
+	"github.com/tsbench/tsbench/internal/targets/sqlfamily/sqltest"
 )
+
+var writePaths = map[string][]string{"write_path": {"insert", "load"}}
 
 // Both write paths pass the conformance suite against the real MariaDB
 // server started by scripts/services/mariadb.sh.
 func TestConformance(t *testing.T) {
-	targettest.RequireServer(t, "mariadb", "127.0.0.1:3307")
-	for _, path := range []string{"insert", "load"} {
-		t.Run(path, func(t *testing.T) {
-			targettest.Run(t, targettest.Suite{Driver: Driver,
-				Options: targets.Options{Database: "test", Extra: map[string]string{"write_path": path}}})
-		})
-	}
+	sqltest.Conformance(t, server, Driver, targets.Options{Database: "test"}, writePaths)
+}
+
+// BenchmarkWritePath compares the write paths on the same data in one run:
+// go test -run '^$' -bench WritePath -count 3 ./internal/targets/mysql/
+func BenchmarkWritePath(b *testing.B) {
+	sqltest.BenchmarkWrite(b, server, Driver, targets.Options{Database: "test"}, writePaths)
 }

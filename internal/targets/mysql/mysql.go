@@ -28,7 +28,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -219,22 +218,11 @@ func createRefused(cfg *mysql.Config, err error) error {
 	host, port, _ := net.SplitHostPort(cfg.Addr)
 	sqlText := "CREATE DATABASE " + quoteIdent(cfg.DBName)
 	return fmt.Errorf("mysql: database %q does not exist at %s and user %s could not create it (%w); create it with: mysql -h %s -P %s -u root -p -e %s",
-		cfg.DBName, cfg.Addr, cfg.User, err, host, port, shellQuote(sqlText))
+		cfg.DBName, cfg.Addr, cfg.User, err, host, port, sqlfamily.ShellQuote(sqlText))
 }
 
 // quoteIdent quotes a MySQL identifier (backticks, doubled inside).
 func quoteIdent(s string) string { return "`" + strings.ReplaceAll(s, "`", "``") + "`" }
-
-var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_.,:/@%+=-]+$`)
-
-// shellQuote makes s one word for a POSIX shell, so that the command in an
-// error can be pasted as it is.
-func shellQuote(s string) string {
-	if shellSafe.MatchString(s) {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
 
 // Reconnects counts the connections database/sql re-opened
 // (targets.Reconnector).

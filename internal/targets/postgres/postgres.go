@@ -46,7 +46,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -357,18 +356,7 @@ func createdByOther(err error) bool {
 // created, and how a user who may (the superuser postgres, say) creates it.
 func createRefused(cfg *pgx.ConnConfig, name, addr string, err error) error {
 	return fmt.Errorf("%s: database %q does not exist at %s and user %s could not create it (%w); create it with: createdb -h %s -p %d -U postgres %s",
-		name, cfg.Database, addr, cfg.User, err, cfg.Host, cfg.Port, shellQuote(cfg.Database))
-}
-
-var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_.,:/@%+=-]+$`)
-
-// shellQuote makes s one word for a POSIX shell, so that the command in an
-// error can be pasted as it is.
-func shellQuote(s string) string {
-	if shellSafe.MatchString(s) {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+		name, cfg.Database, addr, cfg.User, err, cfg.Host, cfg.Port, sqlfamily.ShellQuote(cfg.Database))
 }
 
 func (t *Target) wrap(what string, err error) error {
