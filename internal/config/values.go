@@ -102,13 +102,23 @@ func floatText(lo, hi float64, loOpen bool) string {
 	}
 }
 
+// parseBool reads a boolean setting: strconv.ParseBool's forms in any
+// case (TRUE, False, 1), blanks around them ignored.
+func parseBool(v string) (bool, error) {
+	b, err := strconv.ParseBool(strings.ToLower(strings.TrimSpace(v)))
+	if err != nil {
+		return false, badValue()
+	}
+	return b, nil
+}
+
 func boolField(field func(*Config) *bool) binding {
 	return binding{
 		allowed: "true or false",
 		set: func(c *Config, v string) error {
-			b, err := strconv.ParseBool(strings.ToLower(strings.TrimSpace(v)))
+			b, err := parseBool(v)
 			if err != nil {
-				return badValue()
+				return err
 			}
 			*field(c) = b
 			return nil
@@ -125,9 +135,9 @@ func useSSL() binding {
 	return binding{
 		allowed: "true or false",
 		set: func(c *Config, v string) error {
-			on, err := strconv.ParseBool(strings.ToLower(strings.TrimSpace(v)))
+			on, err := parseBool(v)
 			if err != nil {
-				return badValue()
+				return err
 			}
 			if on && c.TLS == "off" {
 				c.TLS = "on"
