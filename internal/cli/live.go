@@ -89,33 +89,41 @@ func startLiveHooks(onInterval *func(int, summary.Interval), rec *monitor.Record
 	if l.exp == nil && l.dash == nil {
 		return nil, nil
 	}
-	prev := *onInterval
-	*onInterval = func(seq int, iv summary.Interval) {
-		if prev != nil {
-			prev(seq, iv)
-		}
-		if l.exp != nil {
-			l.exp.Interval(seq, iv)
-		}
-		if l.dash != nil {
-			l.dash.Interval(seq, iv)
-		}
-	}
+	*onInterval = chain(*onInterval, l.interval)
 	if rec != nil {
-		prevSample := rec.OnSample
-		rec.OnSample = func(seq int, smp summary.ResourceSample) {
-			if prevSample != nil {
-				prevSample(seq, smp)
-			}
-			if l.exp != nil {
-				l.exp.Resources(seq, smp)
-			}
-			if l.dash != nil {
-				l.dash.Resources(seq, smp)
-			}
-		}
+		rec.OnSample = chain(rec.OnSample, l.resources)
 	}
 	return l, nil
+}
+
+// chain is a hook that calls prev (when set), then next.
+func chain[T any](prev, next func(int, T)) func(int, T) {
+	return func(seq int, v T) {
+		if prev != nil {
+			prev(seq, v)
+		}
+		next(seq, v)
+	}
+}
+
+// interval and resources hand one closed second or one resource sample to
+// the exporter and the dashboard, whichever the run has.
+func (l *liveRun) interval(seq int, iv summary.Interval) {
+	if l.exp != nil {
+		l.exp.Interval(seq, iv)
+	}
+	if l.dash != nil {
+		l.dash.Interval(seq, iv)
+	}
+}
+
+func (l *liveRun) resources(seq int, smp summary.ResourceSample) {
+	if l.exp != nil {
+		l.exp.Resources(seq, smp)
+	}
+	if l.dash != nil {
+		l.dash.Resources(seq, smp)
+	}
 }
 
 // openExporter opens OUTPUTS' receivers; nil when there are none.

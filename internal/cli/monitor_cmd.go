@@ -261,20 +261,9 @@ func newMonitorLsCmd(sf *storeFlags, stdout io.Writer) *cobra.Command {
 		Short: "List the monitor sessions kept in the results store",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ctx := context.Background()
-			st, err := sf.open(ctx)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			sessions, err := st.Monitors(ctx)
-			if err != nil {
-				return &exitError{ExitFailure, err}
-			}
-			if asJSON {
-				return storelist.JSON(stdout, sessions)
-			}
-			return storelist.MonitorSessions(stdout, sessions, st.Location())
+			return listStored(sf, stdout, asJSON, func(ctx context.Context, st *results.Store) ([]results.MonitorSession, error) {
+				return st.Monitors(ctx)
+			}, storelist.MonitorSessions)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the list as JSON")

@@ -59,20 +59,9 @@ unique prefix, or given as latest, latest~1, ...`,
 			if err := checkStatus(f.Status); err != nil {
 				return err
 			}
-			ctx := context.Background()
-			st, err := sf.open(ctx)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			runs, err := st.List(ctx, f)
-			if err != nil {
-				return &exitError{ExitFailure, err}
-			}
-			if asJSON {
-				return storelist.JSON(stdout, runs)
-			}
-			return storelist.Runs(stdout, runs, st.Location())
+			return listStored(&sf, stdout, asJSON, func(ctx context.Context, st *results.Store) ([]results.RunInfo, error) {
+				return st.List(ctx, f)
+			}, storelist.Runs)
 		},
 	}
 	sf.register(cmd)

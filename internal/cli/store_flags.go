@@ -11,6 +11,7 @@ import (
 
 	"github.com/tsbench/tsbench/internal/results"
 	"github.com/tsbench/tsbench/internal/runref"
+	"github.com/tsbench/tsbench/internal/storelist"
 	"github.com/tsbench/tsbench/internal/summary"
 )
 
@@ -111,20 +112,43 @@ func newRemoveCmd(sf *storeFlags, stdout io.Writer, use, short, what string,
 		Short: short,
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, refs []string) error {
-			ctx := context.Background()
-			st, err := sf.open(ctx)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			for _, ref := range refs {
-				id, err := remove(ctx, st, ref)
-				if err != nil {
-					return storeError(err)
+			return sf.withStore(func(ctx context.Context, st *results.Store) error {
+				for _, ref := range refs {
+					id, err := remove(ctx, st, ref)
+					if err != nil {
+						return storeError(err)
+					}
+					fmt.Fprintf(stdout, "Removed %s %s\n", what, id)
 				}
-				fmt.Fprintf(stdout, "Removed %s %s\n", what, id)
-			}
-			return nil
+				return nil
+			})
 		},
 	}
+}
+
+// withStore opens the existing store, calls use and closes it.
+func (sf *storeFlags) withStore(use func(context.Context, *results.Store) error) error {
+	ctx := context.Background()
+	st, err := sf.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	return use(ctx, st)
+}
+
+// listStored prints what list reads from the store: as JSON with asJSON,
+// else as table prints it.
+func listStored[T any](sf *storeFlags, stdout io.Writer, asJSON bool, list func(context.Context, *results.Store) ([]T, error),
+	table func(io.Writer, []T, results.Location) error) error {
+	return sf.withStore(func(ctx context.Context, st *results.Store) error {
+		items, err := list(ctx, st)
+		if err != nil {
+			return &exitError{ExitFailure, err}
+		}
+		if asJSON {
+			return storelist.JSON(stdout, items)
+		}
+		return table(stdout, items, st.Location())
+	})
 }
