@@ -36,8 +36,6 @@
 package influxdb
 
 import (
-	"bytes"
-	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -95,12 +93,11 @@ type Target struct {
 
 	mu      sync.Mutex
 	binding targets.Binding
-	keys    lineproto.Keys // the schema's field keys
-	lines   []string       // per device position: "measurement,device=...,tags " prefix
-	buf     []byte         // the request body, reused
-	zbuf    bytes.Buffer
-	zw      *gzip.Writer
-	pbuf    []byte // the body at a finer precision than ms, reused
+	keys    lineproto.Keys  // the schema's field keys
+	lines   []string        // per device position: "measurement,device=...,tags " prefix
+	buf     []byte          // the request body, reused
+	zip     httpclient.Gzip // with gzip: the compressed body
+	pbuf    []byte          // the body at a finer precision than ms, reused
 }
 
 func open(ctx context.Context, o targets.Options) (targets.Target, error) {

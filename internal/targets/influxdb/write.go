@@ -2,7 +2,6 @@ package influxdb
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"fmt"
 	"strings"
@@ -26,28 +25,14 @@ func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
 	}
 	body := t.buf
 	if t.gzip {
-		if err := t.compress(); err != nil {
-			return err
+		if body, err = t.zip.Compress(body); err != nil {
+			return fmt.Errorf("influxdb: write batch of %s: %w", b.Device.Name, err)
 		}
-		body = t.zbuf.Bytes()
 	}
 	if err := t.poster.Post(ctx, body); err != nil {
 		return fmt.Errorf("influxdb: write batch of %s: %w", b.Device.Name, err)
 	}
 	return nil
-}
-
-func (t *Target) compress() error {
-	t.zbuf.Reset()
-	if t.zw == nil {
-		t.zw = gzip.NewWriter(&t.zbuf)
-	} else {
-		t.zw.Reset(&t.zbuf)
-	}
-	if _, err := t.zw.Write(t.buf); err != nil {
-		return err
-	}
-	return t.zw.Close()
 }
 
 // appendPrecision appends body's lines to dst, each line's time (its last
