@@ -266,15 +266,7 @@ func procedureResult(msg []byte) (done bool, err error) {
 			exc = &RemoteError{Class: "ProcedureException"}
 			return eachField(f.data, func(g pbField) error {
 				if g.num == 2 {
-					return eachField(g.data, func(h pbField) error {
-						switch h.num {
-						case 1:
-							exc.Class = string(h.data)
-						case 2:
-							exc.Stack = string(h.data)
-						}
-						return nil
-					})
+					return exc.decode(g.data)
 				}
 				return nil
 			})

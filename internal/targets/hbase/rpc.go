@@ -24,6 +24,21 @@ func (e *RemoteError) Error() string {
 	return e.Class + ": " + msg
 }
 
+// decode fills e from an exception message: HBase's ExceptionResponse and
+// GenericExceptionMessage both carry the class name as field 1 and the
+// stack trace or message as field 2.
+func (e *RemoteError) decode(msg []byte) error {
+	return eachField(msg, func(f pbField) error {
+		switch f.num {
+		case 1:
+			e.Class = string(f.data)
+		case 2:
+			e.Stack = string(f.data)
+		}
+		return nil
+	})
+}
+
 // isRemote reports whether err is a server exception whose class name ends
 // with one of names.
 func isRemote(err error, names ...string) bool {
@@ -214,15 +229,7 @@ func parseReply(frame []byte) (uint32, reply, error) {
 			id = uint32(f.u)
 		case 2:
 			exc = &RemoteError{}
-			return eachField(f.data, func(g pbField) error {
-				switch g.num {
-				case 1:
-					exc.Class = string(g.data)
-				case 2:
-					exc.Stack = string(g.data)
-				}
-				return nil
-			})
+			return exc.decode(f.data)
 		case 3:
 			return errors.New("hbase: server sent a cell block, which was not asked for")
 		}
