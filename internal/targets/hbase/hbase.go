@@ -73,6 +73,8 @@ var Driver = &targets.Driver{
 		ClientSide: []ts.QueryKind{ts.ValueRange, ts.AggRange, ts.AggValue, ts.AggRangeValue, ts.GroupBy,
 			ts.LatestPoint, ts.RangeQueryDesc, ts.ValueRangeQueryDesc},
 		Sparse: true, // a cell per point: an empty cell is a cell not put
+
+		GroupByAcross: true, // computed from the points, as Q7 is
 	},
 	Open: open,
 }

@@ -63,6 +63,8 @@ var Driver = &targets.Driver{
 		Queries:    ts.QueryKinds,
 		ClientSide: []ts.QueryKind{ts.ValueRange, ts.AggValue, ts.AggRangeValue, ts.GroupBy, ts.LatestPoint, ts.ValueRangeQueryDesc},
 		Sparse:     true, // a point per object: an empty cell is an object not sent
+
+		GroupByAcross: true, // computed from the points, as Q7 is
 	},
 	Open: open,
 }

@@ -148,7 +148,12 @@ func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 	if err != nil {
 		return ts.Result{}, fmt.Errorf("opentsdb: query: %w", err)
 	}
-	all, err := points(ans)
+	var all []clientside.Series
+	if q.Across {
+		all, err = inQueryOrder(q, metrics, ans)
+	} else {
+		all, err = points(ans)
+	}
 	if err != nil {
 		return ts.Result{}, fmt.Errorf("opentsdb: query: %w", err)
 	}
@@ -167,6 +172,34 @@ func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 		all = exactly(all, q.Start)
 	}
 	return clientside.Answer(q, all), nil
+}
+
+// inQueryOrder turns an answer's series into clientside series device by
+// device, each device's in the order of q.Sensors, as
+// clientside.AcrossDevices reads a series' sensor from its position: the
+// answer leaves out a sub-query that matched nothing, so each series is
+// placed by its metric and device tag rather than by its rank.
+func inQueryOrder(q *ts.Query, metrics []string, ans []series) ([]clientside.Series, error) {
+	type key struct{ metric, device string }
+	pos := make(map[key]int, len(q.Devices)*len(q.Sensors))
+	for i, d := range q.Devices {
+		for j, sn := range q.Sensors {
+			pos[key{metrics[sn], metricPart(d.Name)}] = i*len(q.Sensors) + j
+		}
+	}
+	out := make([]clientside.Series, len(q.Devices)*len(q.Sensors))
+	for _, s := range ans {
+		i, ok := pos[key{s.Metric, s.Tags["device"]}]
+		if !ok {
+			return nil, fmt.Errorf("series %s %v is none of the query's", s.Metric, s.Tags)
+		}
+		pts, err := points([]series{s})
+		if err != nil {
+			return nil, err
+		}
+		out[i] = append(out[i], pts[0]...)
+	}
+	return out, nil
 }
 
 // exactly keeps the points at time tm.
