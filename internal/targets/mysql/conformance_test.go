@@ -15,6 +15,11 @@ func TestConformance(t *testing.T) {
 	sqltest.Conformance(t, server, Driver, targets.Options{Database: "test"}, writePaths)
 }
 
+// The analytics queries answer what the generator computes.
+func TestAnalytics(t *testing.T) {
+	sqltest.Analytics(t, server, "mysql", targets.Options{Database: "tsbench_analytics"})
+}
+
 // BenchmarkWritePath compares the write paths on the same data in one run:
 // go test -run '^$' -bench WritePath -count 3 ./internal/targets/mysql/
 func BenchmarkWritePath(b *testing.B) {

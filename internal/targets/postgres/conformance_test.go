@@ -28,6 +28,11 @@ func TestConformanceTimescaleDB(t *testing.T) {
 		targets.Options{}, map[string][]string{"layout": {"narrow", "wide"}})
 }
 
+// The analytics queries answer what the generator computes.
+func TestAnalytics(t *testing.T) {
+	sqltest.Analytics(t, server, "postgres", targets.Options{Database: "tsbench_analytics"})
+}
+
 // BenchmarkWritePath compares the write paths on the same data in one run:
 // go test -run '^$' -bench WritePath -count 3 ./internal/targets/postgres/
 func BenchmarkWritePath(b *testing.B) {
