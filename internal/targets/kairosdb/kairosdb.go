@@ -76,6 +76,8 @@ var Driver = &targets.Driver{
 		Types:   []ts.DataType{ts.Boolean, ts.Int32, ts.Int64, ts.Float, ts.Double, ts.Text},
 		Queries: ts.QueryKinds,
 		Sparse:  true, // each sensor's points listed apart: an empty cell is a point not listed
+
+		GroupByAcross: true, // one metric query over all the devices (see across)
 	},
 	Open: open,
 }

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/tsbench/tsbench/internal/targets/clientside"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -99,6 +100,23 @@ func buildQuery(q *ts.Query, s *ts.Schema, metrics []string) (req queryRequest, 
 	case q.Kind == ts.LatestPoint:
 		order, limit = "desc", 1
 	}
+	if q.Across {
+		// One metric query per sensor over all the devices: KairosDB feeds
+		// every series a metric query matches into its aggregator as one
+		// stream, so each bucket's value is over every device's points.
+		names := make([]string, len(q.Devices))
+		for i, d := range q.Devices {
+			names[i] = d.Name
+		}
+		for _, sn := range q.Sensors {
+			if sn < 0 || sn >= len(metrics) {
+				return req, false, fmt.Errorf("kairosdb: sensor %d is not in the schema", sn)
+			}
+			req.Metrics = append(req.Metrics, metricQuery{Name: metrics[sn],
+				Tags: map[string][]string{"device": names}, Aggregators: aggs})
+		}
+		return req, false, nil
+	}
 	for _, d := range q.Devices {
 		for _, sn := range q.Sensors {
 			if sn < 0 || sn >= len(metrics) {
@@ -175,6 +193,9 @@ func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 	if err != nil {
 		return res, err
 	}
+	if q.Across {
+		return across(q, r)
+	}
 	desc := q.Kind.Descending()
 	for _, mq := range r.Queries {
 		var one ts.Result // one series: points in the order KairosDB returned them
@@ -193,6 +214,27 @@ func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 		res.First, res.Last = 0, 0
 	}
 	return res, nil
+}
+
+// across reads the answer to a Q7 with Across: one metric query per
+// sensor, each value the bucket's aggregate over every device. KairosDB's
+// limit counts raw points before aggregation, not buckets, so Limit is
+// applied here: clientside.Partials, given each bucket's one value, orders
+// the buckets newest first and keeps the newest Limit.
+func across(q *ts.Query, r *queryResponse) (ts.Result, error) {
+	p := clientside.NewPartials(q)
+	for i, mq := range r.Queries {
+		for _, g := range mq.Results {
+			for _, pt := range g.Values {
+				tm, v, err := point(pt)
+				if err != nil {
+					return ts.Result{}, err
+				}
+				p.Add(i, tm, v, 1) // an average of one part is its value
+			}
+		}
+	}
+	return p.Result(), nil
 }
 
 // countRequest counts the points of every sensor of the listed devices (all
