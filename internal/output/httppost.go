@@ -10,11 +10,32 @@ import (
 	"time"
 )
 
-// Post sends one request body to a receiver's URL and reads the answer: an
-// HTTP receiver's whole transport. A status other than 2xx is an error that
-// quotes the start of the answer. The URL's password never appears in an
-// error.
-func Post(ctx context.Context, client *http.Client, rawURL string, body []byte, header http.Header) error {
+// HTTPClient is an HTTP receiver's whole transport: a receiver embeds it
+// and posts each batch with Post; its Close is the receiver's.
+type HTTPClient struct {
+	client *http.Client
+}
+
+// NewHTTPClient is the transport of an HTTP receiver: bounded connection
+// and answer times, so a receiver that never answers costs a send timeout
+// and no more.
+func NewHTTPClient() HTTPClient {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.ResponseHeaderTimeout = 10 * time.Second
+	t.MaxIdleConnsPerHost = 2
+	return HTTPClient{client: &http.Client{Transport: t, Timeout: 30 * time.Second}}
+}
+
+// Close releases the idle connections.
+func (h HTTPClient) Close(context.Context) error {
+	h.client.CloseIdleConnections()
+	return nil
+}
+
+// Post sends one request body to a receiver's URL and reads the answer. A
+// status other than 2xx is an error that quotes the start of the answer.
+// The URL's password never appears in an error.
+func (h HTTPClient) Post(ctx context.Context, rawURL string, body []byte, header http.Header) error {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, rawURL, bytes.NewReader(body))
 	if err != nil {
 		return fmt.Errorf("post %s: %w", Redact(rawURL), err)
@@ -27,7 +48,7 @@ func Post(ctx context.Context, client *http.Client, rawURL string, body []byte, 
 		req.SetBasicAuth(u.Username(), pw)
 		req.URL.User = nil
 	}
-	resp, err := client.Do(req)
+	resp, err := h.client.Do(req)
 	if err != nil {
 		if uerr, ok := err.(*url.Error); ok {
 			err = uerr.Err
@@ -48,14 +69,4 @@ func Redact(rawURL string) string {
 		return u.Redacted()
 	}
 	return "(bad URL)"
-}
-
-// NewHTTPClient is the client of an HTTP receiver: bounded connection and
-// answer times, so a receiver that never answers costs a send timeout and
-// no more.
-func NewHTTPClient() *http.Client {
-	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.ResponseHeaderTimeout = 10 * time.Second
-	t.MaxIdleConnsPerHost = 2
-	return &http.Client{Transport: t, Timeout: 30 * time.Second}
 }

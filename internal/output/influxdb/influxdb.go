@@ -21,11 +21,11 @@ const DefaultDatabase = "tsbench"
 
 // Receiver is one InfluxDB write endpoint.
 type Receiver struct {
-	write  string // the write URL, with its query
-	create string // InfluxDB 1.x's query URL to create the database, or ""
-	db     string
-	client *http.Client
-	made   bool // the database was created (or need not be)
+	output.HTTPClient        // the transport; its Close is the receiver's
+	write             string // the write URL, with its query
+	create            string // InfluxDB 1.x's query URL to create the database, or ""
+	db                string
+	made              bool // the database was created (or need not be)
 }
 
 // New makes a receiver for rawURL, which is one of
@@ -39,7 +39,7 @@ func New(rawURL string) (*Receiver, error) {
 	if err != nil {
 		return nil, fmt.Errorf("influxdb: %w", err)
 	}
-	r := &Receiver{client: output.NewHTTPClient()}
+	r := &Receiver{HTTPClient: output.NewHTTPClient()}
 	q := u.Query()
 	switch path := strings.Trim(u.Path, "/"); path {
 	case "write", "api/v2/write":
@@ -78,20 +78,14 @@ var header = http.Header{"Content-Type": {"text/plain; charset=utf-8"}, "User-Ag
 // first write: CREATE DATABASE is a no-op when it exists.
 func (r *Receiver) Send(ctx context.Context, batch []*output.Sample) error {
 	if !r.made {
-		if err := output.Post(ctx, r.client, r.create, nil, header); err != nil {
+		if err := r.Post(ctx, r.create, nil, header); err != nil {
 			return fmt.Errorf("influxdb: create database %s: %w", r.db, err)
 		}
 		r.made = true
 	}
-	if err := output.Post(ctx, r.client, r.write, Encode(nil, batch), header); err != nil {
+	if err := r.Post(ctx, r.write, Encode(nil, batch), header); err != nil {
 		return fmt.Errorf("influxdb: write: %w", err)
 	}
-	return nil
-}
-
-// Close releases the idle connections.
-func (r *Receiver) Close(context.Context) error {
-	r.client.CloseIdleConnections()
 	return nil
 }
 

@@ -24,15 +24,15 @@ import (
 
 // Receiver is one OTLP/HTTP metrics endpoint.
 type Receiver struct {
-	url     string
-	version string
-	client  *http.Client
+	output.HTTPClient // the transport; its Close is the receiver's
+	url               string
+	version           string
 }
 
 // New makes a receiver for url; version is the tool's, sent as the
 // instrumentation scope's.
 func New(url, version string) *Receiver {
-	return &Receiver{url: url, version: version, client: output.NewHTTPClient()}
+	return &Receiver{url: url, version: version, HTTPClient: output.NewHTTPClient()}
 }
 
 var header = http.Header{"Content-Type": {"application/x-protobuf"}, "User-Agent": {"tsbench"}}
@@ -43,15 +43,9 @@ func (r *Receiver) Send(ctx context.Context, batch []*output.Sample) error {
 	if err != nil {
 		return fmt.Errorf("otlp: encode: %w", err)
 	}
-	if err := output.Post(ctx, r.client, r.url, body, header); err != nil {
+	if err := r.Post(ctx, r.url, body, header); err != nil {
 		return fmt.Errorf("otlp: %w", err)
 	}
-	return nil
-}
-
-// Close releases the idle connections.
-func (r *Receiver) Close(context.Context) error {
-	r.client.CloseIdleConnections()
 	return nil
 }
 

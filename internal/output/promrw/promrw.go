@@ -17,12 +17,12 @@ import (
 
 // Receiver is one remote-write endpoint.
 type Receiver struct {
-	url    string
-	client *http.Client
+	output.HTTPClient // the transport; its Close is the receiver's
+	url               string
 }
 
 // New makes a receiver for url; nothing is sent until the first Send.
-func New(url string) *Receiver { return &Receiver{url: url, client: output.NewHTTPClient()} }
+func New(url string) *Receiver { return &Receiver{url: url, HTTPClient: output.NewHTTPClient()} }
 
 // header is remote write 1.0's: the version header tells a receiver that
 // also speaks 2.0 which message this is.
@@ -39,15 +39,9 @@ func (r *Receiver) Send(ctx context.Context, batch []*output.Sample) error {
 	if err != nil {
 		return err
 	}
-	if err := output.Post(ctx, r.client, r.url, body, header); err != nil {
+	if err := r.Post(ctx, r.url, body, header); err != nil {
 		return fmt.Errorf("prometheus-rw: %w", err)
 	}
-	return nil
-}
-
-// Close releases the idle connections.
-func (r *Receiver) Close(context.Context) error {
-	r.client.CloseIdleConnections()
 	return nil
 }
 
