@@ -25,14 +25,7 @@ func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 	}
 	var total ts.Result
 	for _, d := range q.Devices {
-		sets := [][]int{q.Sensors}
-		if q.Kind.HasValueFilter() {
-			sets = nil
-			for _, sn := range q.Sensors {
-				sets = append(sets, []int{sn})
-			}
-		}
-		for _, sens := range sets {
+		for _, sens := range targets.SensorSets(q) {
 			r, err := t.run(ctx, s, q, d.Name, sens)
 			if err != nil {
 				return ts.Result{}, err

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/targets/clientside"
 	"github.com/tsbench/tsbench/internal/ts"
 )
@@ -22,25 +23,18 @@ func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 	if q.Across {
 		return t.across(ctx, s, q)
 	}
-	if q.Kind.HasValueFilter() {
-		// One statement per sensor: InfluxQL's WHERE on fields filters rows.
-		var total ts.Result
-		for _, sn := range q.Sensors {
-			one := *q
-			one.Sensors = []int{sn}
-			r, err := t.query(ctx, s, &one)
-			if err != nil {
-				return ts.Result{}, err
-			}
-			total.Merge(r, q.Kind.Descending())
+	// One statement per sensor set: InfluxQL's WHERE on fields filters rows.
+	var total ts.Result
+	for _, sens := range targets.SensorSets(q) {
+		one := *q
+		one.Sensors = sens
+		r, err := t.query(ctx, s, &one)
+		if err != nil {
+			return ts.Result{}, err
 		}
-		return finish(q, total), nil
+		total.Merge(r, q.Kind.Descending())
 	}
-	r, err := t.query(ctx, s, q)
-	if err != nil {
-		return ts.Result{}, err
-	}
-	return finish(q, r), nil
+	return finish(q, total), nil
 }
 
 func finish(q *ts.Query, r ts.Result) ts.Result {

@@ -30,14 +30,7 @@ func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 	}
 	var total ts.Result
 	for _, tbl := range t.byTable(s, q.Devices) {
-		sensorSets := [][]int{q.Sensors}
-		if q.Kind.HasValueFilter() {
-			sensorSets = nil
-			for _, sn := range q.Sensors {
-				sensorSets = append(sensorSets, []int{sn})
-			}
-		}
-		for _, sens := range sensorSets {
+		for _, sens := range targets.SensorSets(q) {
 			r, nulls, err := t.run(ctx, querySQL(s, q, tbl.name, tbl.devices, sens), q)
 			if err != nil {
 				return ts.Result{}, err
