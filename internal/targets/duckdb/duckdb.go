@@ -104,7 +104,8 @@ func open(ctx context.Context, o targets.Options) (targets.Target, error) {
 	instances.seq++
 	t := &Target{path: path, inst: inst, conn: conn, stage: "stage_" + strconv.Itoa(instances.seq)}
 	t.Binding = targets.NewBinding("duckdb")
-	t.Queries = sqlfamily.Queries{D: &Dialect, DB: conn, Bound: &t.Bound, Wrap: t.wrap}
+	t.Queries = sqlfamily.Queries{D: &Dialect, DB: conn, Bound: &t.Bound, Wrap: t.wrap,
+		Drop: dropTables, DDL: ddl}
 	return t, nil
 }
 
@@ -112,40 +113,13 @@ func (t *Target) wrap(what string, err error) error {
 	return fmt.Errorf("duckdb: %s (%s): %w", what, t.path, err)
 }
 
+// dropTables drops the tables, one statement each.
+var dropTables = []string{"DROP TABLE IF EXISTS points", "DROP TABLE IF EXISTS series", "DROP TABLE IF EXISTS devices"}
+
 var ddl = []string{
 	`CREATE TABLE IF NOT EXISTS points (series INTEGER NOT NULL, t BIGINT NOT NULL, v DOUBLE, s VARCHAR, PRIMARY KEY (series, t))`,
 	`CREATE TABLE IF NOT EXISTS series (id INTEGER PRIMARY KEY, device VARCHAR, device_index INTEGER, sensor VARCHAR, type VARCHAR, grp VARCHAR)`,
 	`CREATE TABLE IF NOT EXISTS devices (name VARCHAR PRIMARY KEY, idx INTEGER, grp VARCHAR, tags VARCHAR)`,
-}
-
-// Setup creates the tables (dropping them first with reset).
-func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
-	t.Mu.Lock()
-	defer t.Mu.Unlock()
-	if reset {
-		for _, tbl := range []string{"points", "series", "devices"} {
-			if _, err := t.conn.ExecContext(ctx, "DROP TABLE IF EXISTS "+tbl); err != nil {
-				return t.wrap("drop tables", err)
-			}
-		}
-	}
-	for _, q := range ddl {
-		if _, err := t.conn.ExecContext(ctx, q); err != nil {
-			return t.wrap("create tables", err)
-		}
-	}
-	if err := t.insertMetadata(ctx, s); err != nil {
-		return err
-	}
-	t.Binding.Set(s)
-	return nil
-}
-
-func (t *Target) insertMetadata(ctx context.Context, s *ts.Schema) error {
-	if err := Dialect.InsertMetadata(ctx, t.conn, s); err != nil {
-		return t.wrap("setup", err)
-	}
-	return nil
 }
 
 // Write appends a batch to the staging table, then upserts it into points.

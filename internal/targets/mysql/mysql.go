@@ -157,7 +157,8 @@ func open(ctx context.Context, o targets.Options) (targets.Target, error) {
 	t := &Target{db: sdb, conn: conn, addr: cfg.Addr, writePath: path, reader: name,
 		ins: sqlfamily.Inserter{D: &Dialect, PerStmt: maxInsertRows}}
 	t.Binding = targets.NewBinding("mysql")
-	t.Queries = sqlfamily.Queries{D: &Dialect, DB: sdb, Bound: &t.Bound, Wrap: t.wrap}
+	t.Queries = sqlfamily.Queries{D: &Dialect, DB: sdb, Bound: &t.Bound, Wrap: t.wrap,
+		Drop: []string{"DROP TABLE IF EXISTS points, series, devices"}, DDL: ddl}
 	if path == "load" {
 		mysql.RegisterReaderHandler(name, t.load.reader)
 	}
@@ -239,43 +240,6 @@ var ddl = []string{
 		sensor VARCHAR(255) NOT NULL, type VARCHAR(16) NOT NULL, grp VARCHAR(255) NOT NULL, KEY (sensor)) ENGINE=InnoDB`,
 	`CREATE TABLE IF NOT EXISTS devices (name VARCHAR(255) PRIMARY KEY, idx INT NOT NULL, grp VARCHAR(255) NOT NULL,
 		tags TEXT NOT NULL) ENGINE=InnoDB`,
-}
-
-// Setup creates the tables (dropping them first with reset) and records the
-// series and devices.
-func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
-	t.Mu.Lock()
-	defer t.Mu.Unlock()
-	if reset {
-		if _, err := t.db.ExecContext(ctx, "DROP TABLE IF EXISTS points, series, devices"); err != nil {
-			return t.wrap("drop tables", err)
-		}
-	}
-	for _, q := range ddl {
-		if _, err := t.db.ExecContext(ctx, q); err != nil {
-			return t.wrap("create tables", err)
-		}
-	}
-	if err := t.insertMetadata(ctx, s); err != nil {
-		return err
-	}
-	t.Binding.Set(s)
-	return nil
-}
-
-func (t *Target) insertMetadata(ctx context.Context, s *ts.Schema) error {
-	tx, err := t.db.BeginTx(ctx, nil)
-	if err != nil {
-		return t.wrap("record series", err)
-	}
-	defer tx.Rollback() //nolint:errcheck
-	if err := Dialect.InsertMetadata(ctx, tx, s); err != nil {
-		return t.wrap("setup", err)
-	}
-	if err := tx.Commit(); err != nil {
-		return t.wrap("record series", err)
-	}
-	return nil
 }
 
 // ServerVersion implements targets.Versioner.

@@ -36,14 +36,46 @@ func (x *Bound) SeriesBase(b *ts.Batch) (int64, error) {
 	return s.SeriesID(pos, 0), nil
 }
 
-// Queries is Query and Count of a database/sql target, embedded by it: each
-// takes the target's lock, reads its schema and runs the Dialect's SQL on
-// DB, and Wrap adds the target's context to an error.
+// Queries is Setup, Query and Count of a database/sql target, embedded by
+// it: each takes the target's lock, reads its schema and runs the Dialect's
+// SQL on DB, and Wrap adds the target's context to an error.
 type Queries struct {
 	D     *Dialect
-	DB    Querier
+	DB    DB
 	Bound *Bound
 	Wrap  func(what string, err error) error
+	// Drop are the statements that drop the tables (Setup with reset), DDL
+	// the ones that create them if they do not exist.
+	Drop, DDL []string
+}
+
+// Setup creates the tables (dropping them first with reset) and records
+// the series and devices of s in one transaction.
+func (x *Queries) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
+	x.Bound.Mu.Lock()
+	defer x.Bound.Mu.Unlock()
+	var stmts []string
+	if reset {
+		stmts = x.Drop
+	}
+	for _, q := range append(stmts[:len(stmts):len(stmts)], x.DDL...) {
+		if _, err := x.DB.ExecContext(ctx, q); err != nil {
+			return x.Wrap("create tables", err)
+		}
+	}
+	tx, err := x.DB.BeginTx(ctx, nil)
+	if err != nil {
+		return x.Wrap("record series", err)
+	}
+	defer tx.Rollback() //nolint:errcheck // after Commit it is a no-op
+	if err := x.D.InsertMetadata(ctx, tx, s); err != nil {
+		return x.Wrap("setup", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return x.Wrap("record series", err)
+	}
+	x.Bound.Binding.Set(s)
+	return nil
 }
 
 // Query runs one of Q1..Q10 (see ts.Query for the semantics).
@@ -99,6 +131,13 @@ func (x *Queries) Analytic(ctx context.Context, a *ts.Analytic) (ts.Result, erro
 type Querier interface {
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// DB is a database/sql handle: *sql.DB and *sql.Conn are.
+type DB interface {
+	Querier
+	Execer
+	BeginTx(ctx context.Context, opts *sql.TxOptions) (*sql.Tx, error)
 }
 
 // QueryDB runs q over the series ids on a database/sql handle.

@@ -17,17 +17,16 @@ func Analytics(t *testing.T, srv Server, target string, o targets.Options) {
 	srv.Require(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	conn, g := analyticstest.Load(ctx, t, target, o,
-		analyticstest.Events{Start: 1_600_000_000_000, Devices: 30, Seed: 11, Batch: 50,
-			Tags: []analyticstest.TagCycle{{Key: "metro", Prefix: "m", Values: 5}, {Key: "state", Prefix: "s", Values: 3}}}, 4)
-	qs := []ts.Analytic{
-		{Name: "cityUsage", Kind: ts.TagAggregates, Tag: "metro", Sensor: 1},
-		{Name: "peakDeviceUsageRange", Kind: ts.DeviceRange, Tag: "metro", Value: "m2", Sensor: 1, Flag: 0},
-		{Name: "stateAvgUsage", Kind: ts.TagAverage, Tag: "state", Sensor: 1},
-		{Name: "stateUsageDifference", Kind: ts.TagAverageDiff, Tag: "state", Sensor: 1},
-		{Name: "count", Kind: ts.CountRows, Sensor: 1},
+	// Two tags of 4 and 3 values over 24 devices; sensor 0 (BOOLEAN) is
+	// DeviceRange's flag, sensor 1 (DOUBLE) the measured one.
+	conn, g := analyticstest.Load(ctx, t, target, o, analyticstest.Events{Start: 1_650_000_000_000, Devices: 24, Seed: 7,
+		Batch: 40, Tags: []analyticstest.TagCycle{{Key: "zone", Prefix: "z", Values: 4}, {Key: "tier", Prefix: "t", Values: 3}}}, 3)
+	var qs []ts.Analytic
+	for _, k := range []ts.AnalyticKind{ts.TagAggregates, ts.TagAverage, ts.TagAverageDiff, ts.DeviceRange, ts.CountRows} {
+		qs = append(qs, ts.Analytic{Name: k.String(), Kind: k, Tag: "zone", Value: "z1", Sensor: 1, Flag: 0})
 	}
-	for _, out := range analytics.Run(ctx, conn, g, 200, qs, 1) {
+	qs = append(qs, ts.Analytic{Name: "by tier", Kind: ts.TagAverageDiff, Tag: "tier", Sensor: 1})
+	for _, out := range analytics.Run(ctx, conn, g, 120, qs, 1) {
 		if !out.Checked || out.Error != "" || out.Rows == 0 {
 			t.Errorf("%s: %+v", out.Name, out)
 		}

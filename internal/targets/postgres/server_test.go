@@ -1,12 +1,21 @@
 package postgres
 
 import (
+	"context"
+	"database/sql"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/targets/sqlfamily/sqltest"
+	"github.com/tsbench/tsbench/internal/targets/targettest"
+	"github.com/tsbench/tsbench/internal/testenv"
 	"github.com/tsbench/tsbench/internal/ts"
 )
+
+// The tests against the real server of scripts/services, through the SQL
+// targets' shared tests (sqltest).
+var server = sqltest.Server{Name: "postgres", Addr: "127.0.0.1:5433"}
 
 var writePaths = []string{"copy", "insert"}
 
@@ -63,4 +72,47 @@ func BenchmarkRowSource(b *testing.B) {
 			}
 		}
 	}
+}
+
+// The target connects over TLS as asked, against a PostgreSQL that takes
+// TLS connections only: verified against the test's own CA, refused with
+// another CA, another host name or the system CAs, and refused in
+// plaintext.
+func TestTLS(t *testing.T) {
+	sqltest.TLS(t, testenv.StartPostgresTLS(t), testenv.PostgresTLSPort, openSQL,
+		"SELECT ssl::text FROM pg_stat_ssl WHERE pid = pg_backend_pid()",
+		targettest.TLSCase{Name: "system CAs", TLS: targets.TLS{Mode: "on"}, Want: "certificate"},
+		targettest.TLSCase{Name: "plaintext", TLS: targets.TLS{Mode: "off"}, Want: "no encryption"})
+}
+
+// TLS asked of the server without TLS (scripts/services' plain PostgreSQL)
+// is ErrNoTLS: tsbench does not fall back to plaintext.
+func TestTLSAskedOfPlainServer(t *testing.T) { sqltest.NoTLS(t, server, Driver) }
+
+// A DB_NAME that does not exist yet is created, once, even when several
+// clients open it at the same time, and by the database/sql access (TPC-C);
+// a user who may not create databases gets an error that names the target,
+// the database and the createdb command that creates it.
+func TestCreateDatabase(t *testing.T) {
+	sqltest.CreateDB{
+		Server: server,
+		Driver: Driver,
+		Admin: func(ctx context.Context) (*sql.DB, error) {
+			return sql.Open("pgx", "host=127.0.0.1 port=5433 dbname=postgres user=postgres password=postgres sslmode=disable")
+		},
+		Drop: func(name string) string {
+			return "DROP DATABASE IF EXISTS " + pgx.Identifier{name}.Sanitize() + " WITH (FORCE)"
+		},
+		Exists:  "SELECT count(*) FROM pg_database WHERE datname = $1",
+		Current: "SELECT current_database()",
+		TargetCurrent: func(ctx context.Context, tg targets.Target) (name string, err error) {
+			err = tg.(*Target).c.pg.QueryRow(ctx, "SELECT current_database()").Scan(&name)
+			return name, err
+		},
+		NoCreate: []string{"CREATE ROLE %s LOGIN NOCREATEDB"},
+		DropUser: "DROP ROLE IF EXISTS %s",
+		Refused: func(name, _ string) []string {
+			return []string{"postgres: ", "permission denied", "createdb -h 127.0.0.1 -p 5433 -U postgres " + name}
+		},
+	}.Run(t)
 }

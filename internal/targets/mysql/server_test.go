@@ -8,9 +8,45 @@ import (
 	"github.com/go-sql-driver/mysql"
 	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/targets/sqlfamily/sqltest"
+	"github.com/tsbench/tsbench/internal/targets/targettest"
+	"github.com/tsbench/tsbench/internal/testenv"
 )
 
+// The tests against the real server of scripts/services, through the SQL
+// targets' shared tests (sqltest).
 var server = sqltest.Server{Name: "mariadb", Addr: "127.0.0.1:3307"}
+
+var writePaths = map[string][]string{"write_path": {"insert", "load"}}
+
+// Both write paths pass the conformance suite against the real MariaDB
+// server started by scripts/services/mariadb.sh.
+func TestConformance(t *testing.T) {
+	sqltest.Conformance(t, server, Driver, targets.Options{Database: "test"}, writePaths)
+}
+
+// The analytics queries answer what the generator computes.
+func TestAnalytics(t *testing.T) {
+	sqltest.Analytics(t, server, "mysql", targets.Options{Database: "tsbench_analytics"})
+}
+
+// BenchmarkWritePath compares the write paths on the same data in one run:
+// go test -run '^$' -bench WritePath -count 3 ./internal/targets/mysql/
+func BenchmarkWritePath(b *testing.B) {
+	sqltest.BenchmarkWrite(b, server, Driver, targets.Options{Database: "test"}, writePaths)
+}
+
+// The target connects over TLS as asked, against a MariaDB that takes TLS
+// connections only (require_secure_transport): verified against the test's
+// own CA, refused with another CA or host name, refused in plaintext, which
+// MariaDB 10.11 answers under require_secure_transport as a denied access.
+func TestTLS(t *testing.T) {
+	sqltest.TLS(t, testenv.StartMariaDBTLS(t), testenv.MariaDBTLSPort, openSQL,
+		"SELECT VARIABLE_VALUE FROM information_schema.SESSION_STATUS WHERE VARIABLE_NAME = 'Ssl_cipher'",
+		targettest.TLSCase{Name: "plaintext", TLS: targets.TLS{Mode: "off"}, Want: "Access denied"})
+}
+
+// TLS asked of the MariaDB without TLS is ErrNoTLS, never plaintext.
+func TestTLSAskedOfPlainServer(t *testing.T) { sqltest.NoTLS(t, server, Driver) }
 
 // A DB_NAME that does not exist yet is created, even when several clients
 // open it at the same time, and by the database/sql access (TPC-C); a user
