@@ -2,14 +2,17 @@
 // postgres, mysql, duckdb, clickhouse) share: Q1..Q10, Count, the analytics
 // queries, multi-row INSERT ... VALUES with upsert, the metadata tables and
 // the TabSeparated point rows, all built from a small Dialect that holds what
-// differs between the engines (placeholders, aggregates, time bucketing,
-// latest-point form, tag access, upsert form).
+// differs between the engines (placeholders, series lists, aggregates, time
+// bucketing, the Q8 form, tag access, upsert form).
 //
 // Every target stores points the same way: points(series, t, v[, s]) with
 // the primary key (series, t), where series is ts.Schema.SeriesID. What
 // truly differs stays in the targets: connections, and server-specific write
 // paths (postgres COPY, mysql LOAD DATA, duckdb's Appender, ClickHouse over
-// HTTP).
+// HTTP). For database/sql targets, Bound (lock, schema, Bind), Queries
+// (Setup, Query, Count, analytics) and Inserter (prepared multi-row upserts
+// in a transaction) are the target's methods and write loop; sqltest holds
+// their shared tests.
 package sqlfamily
 
 import (

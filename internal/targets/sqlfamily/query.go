@@ -82,19 +82,7 @@ func (d *Dialect) latest(b *Builder, ids []int64) {
 	case LatestProbe:
 		// One index probe per series: the greatest t, then its row.
 		b.S("WITH ids(id) AS (VALUES ")
-		bound := d.bound(ids)
-		for i, id := range ids {
-			if i > 0 {
-				b.S(",")
-			}
-			b.S("(")
-			if bound {
-				b.P(id)
-			} else {
-				b.Int(id)
-			}
-			b.S(")")
-		}
+		d.list(b, ids, "(", ")")
 		b.S(") SELECT p.t, p.v FROM ids JOIN ").S(d.Table).S(" p ON p.series = ids.id AND p.t = (SELECT t FROM ").
 			S(d.Table).S(" WHERE series = ids.id ORDER BY t DESC LIMIT 1) ORDER BY ids.id")
 	default:
@@ -129,19 +117,27 @@ func (d *Dialect) series(b *Builder, ids []int64) {
 		b.S("series IN (NULL)")
 		return
 	}
-	bound := d.bound(ids)
 	b.S("series IN (")
+	d.list(b, ids, "", "")
+	b.S(")")
+}
+
+// list appends ids separated by commas, each between pre and post: as
+// parameters when bound, else as literals.
+func (d *Dialect) list(b *Builder, ids []int64, pre, post string) {
+	bound := d.bound(ids)
 	for i, id := range ids {
 		if i > 0 {
 			b.S(",")
 		}
+		b.S(pre)
 		if bound {
 			b.P(id)
 		} else {
 			b.Int(id)
 		}
+		b.S(post)
 	}
-	b.S(")")
 }
 
 // Aggregate is the SQL of a over the value column.
