@@ -44,8 +44,6 @@
 package kairosdb
 
 import (
-	"bytes"
-	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -92,11 +90,10 @@ type Target struct {
 
 	mu      sync.Mutex
 	binding targets.Binding
-	metrics []string // per sensor: the metric name
-	tags    []string // per device position: its JSON tags object
-	raw     []byte   // the JSON body of the last batch, reused
-	zbuf    bytes.Buffer
-	zw      *gzip.Writer
+	metrics []string        // per sensor: the metric name
+	tags    []string        // per device position: its JSON tags object
+	raw     []byte          // the JSON body of the last batch, reused
+	zip     httpclient.Gzip // the gzipped body
 }
 
 func open(ctx context.Context, o targets.Options) (targets.Target, error) {
@@ -229,19 +226,11 @@ func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
 		return fmt.Errorf("kairosdb: write batch of %s: %w", b.Device.Name, err)
 	}
 	t.raw = body
-	t.zbuf.Reset()
-	if t.zw == nil {
-		t.zw = gzip.NewWriter(&t.zbuf)
-	} else {
-		t.zw.Reset(&t.zbuf)
+	gz, err := t.zip.Compress(body)
+	if err != nil {
+		return fmt.Errorf("kairosdb: write batch: %w", err)
 	}
-	if _, err := t.zw.Write(body); err != nil {
-		return fmt.Errorf("kairosdb: write batch: gzip: %w", err)
-	}
-	if err := t.zw.Close(); err != nil {
-		return fmt.Errorf("kairosdb: write batch: gzip: %w", err)
-	}
-	if _, err := t.do(ctx, http.MethodPost, "/api/v1/datapoints", t.zbuf.Bytes(),
+	if _, err := t.do(ctx, http.MethodPost, "/api/v1/datapoints", gz,
 		map[string]string{"Content-Type": "application/gzip"}); err != nil {
 		return fmt.Errorf("kairosdb: write batch of %s: %w", b.Device.Name, err)
 	}
