@@ -2,11 +2,10 @@ package analytics
 
 import (
 	"context"
-	"fmt"
 	"testing"
 	"time"
 
-	"github.com/tsbench/tsbench/internal/gen"
+	"github.com/tsbench/tsbench/internal/analytics/analyticstest"
 	"github.com/tsbench/tsbench/internal/targets"
 	_ "github.com/tsbench/tsbench/internal/targets/sqlite"
 	"github.com/tsbench/tsbench/internal/ts"
@@ -17,37 +16,9 @@ import (
 func TestSQLiteAnalyticsMatchGenerator(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	s := &ts.Schema{Database: "events", Groups: []string{"g_0"}, StartTime: 1_600_000_000_000, PointStep: 60_000,
-		Sensors: []ts.Sensor{{Name: "s_0", Type: ts.Boolean}, {Name: "s_1", Type: ts.Double}}}
-	for i := 0; i < 30; i++ {
-		s.Devices = append(s.Devices, ts.Device{Index: i, Name: fmt.Sprintf("house_%d", i),
-			Tags: []ts.Tag{{Key: "metro", Value: fmt.Sprintf("m%d", i%5)}, {Key: "state", Value: fmt.Sprintf("s%d", i%3)}}})
-	}
-	g, err := gen.New(s, gen.Options{Seed: 11, Ratios: [6]float64{1, 1, 1, 1, 1, 0}, StringLength: 2, DoubleLength: 2, BatchSize: 50})
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := targets.Lookup("sqlite")
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn, err := d.Open(ctx, targets.Options{Database: "events", DataDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	if err := conn.Setup(ctx, s, true); err != nil {
-		t.Fatal(err)
-	}
-	b := g.NewBatch()
-	for i := range s.Devices {
-		for n := int64(0); n < 4; n++ {
-			g.Fill(b, &s.Devices[i], n, nil)
-			if err := conn.Write(ctx, b); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	conn, g := analyticstest.Load(ctx, t, "sqlite", targets.Options{Database: "events", DataDir: t.TempDir()},
+		analyticstest.Events{Start: 1_600_000_000_000, Devices: 30, Seed: 11, Batch: 50,
+			Tags: []analyticstest.TagCycle{{Key: "metro", Prefix: "m", Values: 5}, {Key: "state", Prefix: "s", Values: 3}}}, 4)
 	qs := []ts.Analytic{
 		{Name: "cityUsage", Kind: ts.TagAggregates, Tag: "metro", Sensor: 1},
 		{Name: "peakDeviceUsageRange", Kind: ts.DeviceRange, Tag: "metro", Value: "m2", Sensor: 1, Flag: 0},

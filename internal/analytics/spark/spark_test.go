@@ -3,7 +3,6 @@ package spark
 import (
 	"context"
 	"database/sql"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,7 +11,7 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5"
-	"github.com/tsbench/tsbench/internal/gen"
+	"github.com/tsbench/tsbench/internal/analytics/analyticstest"
 	"github.com/tsbench/tsbench/internal/scenario"
 	"github.com/tsbench/tsbench/internal/targets"
 	_ "github.com/tsbench/tsbench/internal/targets/mysql"
@@ -84,36 +83,9 @@ func requireSpark(t *testing.T) Engine {
 func runEngine(ctx context.Context, t *testing.T, e Engine, name string, o targets.Options) {
 	t.Helper()
 	qs := dasQueries(t)
-	const devices, rows = 20, 50
-	s := &ts.Schema{Database: "events", Groups: []string{"g_0"}, StartTime: 1_451_606_400_000, PointStep: 60_000,
-		Sensors: []ts.Sensor{{Name: "s_0", Type: ts.Boolean}, {Name: "s_1", Type: ts.Double}}}
-	for i := 0; i < devices; i++ {
-		s.Devices = append(s.Devices, ts.Device{Index: i, Name: fmt.Sprintf("house_%d", i),
-			Tags: []ts.Tag{{Key: "tag_0", Value: fmt.Sprintf("value_%d", i%4)}, {Key: "tag_1", Value: fmt.Sprintf("value_%d", i%3)}}})
-	}
-	g, err := gen.New(s, gen.Options{Seed: 3, Ratios: [6]float64{1, 1, 1, 1, 1, 0}, StringLength: 2, DoubleLength: 2, BatchSize: rows})
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := targets.Lookup(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn, err := d.Open(ctx, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	if err := conn.Setup(ctx, s, true); err != nil {
-		t.Fatal(err)
-	}
-	b := g.NewBatch()
-	for i := range s.Devices {
-		g.Fill(b, &s.Devices[i], 0, nil)
-		if err := conn.Write(ctx, b); err != nil {
-			t.Fatal(err)
-		}
-	}
+	const rows = 50
+	_, g := analyticstest.Load(ctx, t, name, o, analyticstest.Events{Start: 1_451_606_400_000, Devices: 20, Seed: 3, Batch: rows,
+		Tags: []analyticstest.TagCycle{{Key: "tag_0", Prefix: "value_", Values: 4}, {Key: "tag_1", Prefix: "value_", Values: 3}}}, 1)
 	e.Log = testLog{t}
 	t0 := time.Now()
 	out, err := e.Run(ctx, name, o, g, rows, qs, 2)
