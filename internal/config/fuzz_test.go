@@ -11,28 +11,30 @@ import (
 // resolves and prints. `go test` runs the seeds; `go test -fuzz` explores.
 
 func FuzzLoadProperties(f *testing.F) {
-	f.Add("DEVICE_NUMBER=10\nSENSOR_NUMBER=3\n")
-	f.Add("REMARK=a\\\n  b\\u00e9\\")
-	f.Add("INSERT_DATATYPE_PROPORTION=0:0:0:0:1:0:0:0:0:0:0\nOPERATION_PROPORTION=0:1:1:1:1:1:1:1:1:1:1:0:0\nOP_INTERVAL=-1")
-	f.Add("target.x=1\nSTART_TIME=1667059200000\nTAG_NUMBER=2\nTAG_VALUE_CARDINALITY=3,4")
-	f.Fuzz(func(t *testing.T, text string) {
-		c := Default()
-		if _, err := LoadProperties(c, strings.NewReader(text), "fuzz"); err != nil {
-			asError(t, err)
-			return
-		}
-		exercise(t, c)
-	})
+	fuzzLoader(f, LoadProperties,
+		"DEVICE_NUMBER=10\nSENSOR_NUMBER=3\n",
+		"REMARK=a\\\n  b\\u00e9\\",
+		"INSERT_DATATYPE_PROPORTION=0:0:0:0:1:0:0:0:0:0:0\nOPERATION_PROPORTION=0:1:1:1:1:1:1:1:1:1:1:0:0\nOP_INTERVAL=-1",
+		"target.x=1\nSTART_TIME=1667059200000\nTAG_NUMBER=2\nTAG_VALUE_CARDINALITY=3,4")
 }
 
 func FuzzLoadYAML(f *testing.F) {
-	f.Add("device_number: 10\ntarget_options: {a: b}\n")
-	f.Add("operation_proportion: [1, 2]\nx: &a [1]\ny: *a\n")
-	f.Add("- 1\n")
-	f.Add("tag_value_cardinality: [1, [2]]\n")
+	fuzzLoader(f, LoadYAML,
+		"device_number: 10\ntarget_options: {a: b}\n",
+		"operation_proportion: [1, 2]\nx: &a [1]\ny: *a\n",
+		"- 1\n",
+		"tag_value_cardinality: [1, [2]]\n")
+}
+
+// fuzzLoader fuzzes a configuration file reader from the seeds: what it
+// refuses is a *Error, what it takes goes through exercise.
+func fuzzLoader(f *testing.F, load func(*Config, io.Reader, string) ([]string, error), seeds ...string) {
+	for _, s := range seeds {
+		f.Add(s)
+	}
 	f.Fuzz(func(t *testing.T, text string) {
 		c := Default()
-		if _, err := LoadYAML(c, strings.NewReader(text), "fuzz"); err != nil {
+		if _, err := load(c, strings.NewReader(text), "fuzz"); err != nil {
 			asError(t, err)
 			return
 		}
