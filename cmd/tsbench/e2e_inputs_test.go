@@ -19,15 +19,6 @@ func inputEnv(t *testing.T) (string, []string) {
 	return dir, []string{"TSBENCH_DATA_DIR=" + dir, "TSBENCH_RESULTS="}
 }
 
-func writeInputFile(t *testing.T, dir, name, text string) string {
-	t.Helper()
-	p := filepath.Join(dir, name)
-	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 func TestInputsExitTwoBeforeAnyWork(t *testing.T) {
 	dir, env := inputEnv(t)
 	yamlUnknown := writeInputFile(t, dir, "unknown.yaml", "target: null\n")

@@ -9,15 +9,12 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5"
-	"github.com/tsbench/tsbench/internal/analytics/spark"
 	"github.com/tsbench/tsbench/internal/targets/targettest"
-	"github.com/tsbench/tsbench/internal/testenv"
 )
 
 // tsbenchIn runs the binary like tsbench does, but from working directory
@@ -58,29 +55,13 @@ func dropMariaDB(t *testing.T, name string) {
 // and right.
 func TestSparkAwayFromCheckout(t *testing.T) {
 	targettest.RequireServer(t, "mariadb", "127.0.0.1:3307")
-	if _, err := (spark.Engine{}).Locate(); err != nil {
-		testenv.Require(t, "Spark is not installed: "+err.Error())
-	}
+	requireSpark(t)
 	db := freshDB("tsbench_away_")
 	dropMariaDB(t, db)
 	work, data := t.TempDir(), t.TempDir()
 	r := tsbenchIn(t, work, []string{"TSBENCH_SPARK_JOB="}, "run", "--scenario", "das-events", "--target", "mysql",
 		"--scale", "0.002", "--set", "DB_NAME="+db, "--analytics-engine", "spark", "--quiet", "--data-dir", data)
-	if r.code != 0 {
-		t.Fatalf("exit %d\n%s\n%s", r.code, tail(r.stdout, 40), r.stderr)
-	}
-	if !strings.Contains(r.stdout, "run by Apache Spark") {
-		t.Errorf("output does not say Spark ran the analytics:\n%s", tail(r.stdout, 30))
-	}
-	res := readScenario(t, data)
-	if len(res.Analytics) != 1 || len(res.Analytics[0].Queries) != 5 {
-		t.Fatalf("analytics: %+v", res.Analytics)
-	}
-	for _, o := range res.Analytics[0].Queries {
-		if !o.Checked || o.Error != "" {
-			t.Errorf("%s: %+v", o.Name, o)
-		}
-	}
+	checkSparkAnalytics(t, r, data)
 }
 
 // A run with DB_NAME naming a database that does not exist yet creates it

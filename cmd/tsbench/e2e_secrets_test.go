@@ -63,14 +63,14 @@ func TestSecretsNeverWritten(t *testing.T) {
 		store string                   // --results; "" = SQLite, <data-dir>/results.db
 	}{
 		{name: "properties file", args: func(pw string) []string {
-			return []string{"--properties", inputFile(t, input, "config.properties", "PASSWORD="+pw+"\n")}
+			return []string{"--properties", writeInputFile(t, input, "config.properties", "PASSWORD="+pw+"\n")}
 		}},
 		{name: "YAML file", args: func(pw string) []string {
-			return []string{"--config", inputFile(t, input, "config.yaml", "password: "+pw+"\n")}
+			return []string{"--config", writeInputFile(t, input, "config.yaml", "password: "+pw+"\n")}
 		}},
 		{name: "flag", args: func(pw string) []string { return []string{"--set", "PASSWORD=" + pw} }, store: pgStore},
 		{name: "password file", args: func(pw string) []string {
-			return []string{"--set", "PASSWORD_FILE=" + inputFile(t, input, "password", pw+"\n")}
+			return []string{"--set", "PASSWORD_FILE=" + writeInputFile(t, input, "password", pw+"\n")}
 		}},
 		{name: "environment", env: func(pw string) []string {
 			return []string{"TSBENCH_PASSWORD=" + pw, "TSBENCH_RESULTS=" + mysqlStore}
@@ -211,16 +211,6 @@ func mustRun(t *testing.T, env []string, args ...string) result {
 		t.Fatalf("%v: exit %d\n%s%s", args, r.code, r.stdout, r.stderr)
 	}
 	return r
-}
-
-// inputFile writes a configuration file readable only by its owner.
-func inputFile(t *testing.T, dir, name, text string) string {
-	t.Helper()
-	path := filepath.Join(dir, name)
-	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return path
 }
 
 // secret is a password no output could hold by chance.
@@ -453,7 +443,7 @@ func TestTokenNeverWritten(t *testing.T) {
 	clean := []string{"TSBENCH_PASSWORD=", "TSBENCH_RESULTS=", "TSBENCH_DATA_DIR="}
 	for _, w := range []struct{ name, set, redacted string }{
 		{"flag", "TOKEN=" + token, "token"},
-		{"token file", "TOKEN_FILE=" + inputFile(t, input, "token", token+"\n"), "token_file"},
+		{"token file", "TOKEN_FILE=" + writeInputFile(t, input, "token", token+"\n"), "token_file"},
 	} {
 		t.Run(w.name, func(t *testing.T) {
 			dir := t.TempDir()

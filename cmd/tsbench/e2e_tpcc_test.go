@@ -6,9 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tsbench/tsbench/internal/analytics/spark"
 	"github.com/tsbench/tsbench/internal/targets/targettest"
-	"github.com/tsbench/tsbench/internal/testenv"
 )
 
 // The MOT TPC-C study on the real PostgreSQL: tpmC, the transaction
@@ -87,25 +85,9 @@ func TestTPCCRunOnMariaDB(t *testing.T) {
 // Spark wrote back equals the generator's.
 func TestDASAnalyticsOnSpark(t *testing.T) {
 	targettest.RequireServer(t, "mariadb", "127.0.0.1:3307")
-	if _, err := (spark.Engine{}).Locate(); err != nil {
-		testenv.Require(t, "Spark is not installed: "+err.Error())
-	}
+	requireSpark(t)
 	dir := t.TempDir()
 	r := tsbench(t, nil, "run", "--scenario", "das-events", "--target", "mysql", "--scale", "0.002",
 		"--analytics-engine", "spark", "--quiet", "--data-dir", dir)
-	if r.code != 0 {
-		t.Fatalf("exit %d\n%s\n%s", r.code, tail(r.stdout, 40), r.stderr)
-	}
-	if !strings.Contains(r.stdout, "run by Apache Spark (master local[*], over JDBC)") {
-		t.Errorf("output does not say Spark ran the analytics:\n%s", tail(r.stdout, 30))
-	}
-	res := readScenario(t, dir)
-	if len(res.Analytics) != 1 || len(res.Analytics[0].Queries) != 5 {
-		t.Fatalf("analytics: %+v", res.Analytics)
-	}
-	for _, o := range res.Analytics[0].Queries {
-		if !o.Checked || o.Error != "" {
-			t.Errorf("%s: %+v", o.Name, o)
-		}
-	}
+	checkSparkAnalytics(t, r, dir)
 }

@@ -6,12 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tsbench/tsbench/internal/config"
-	"github.com/tsbench/tsbench/internal/gen"
-	"github.com/tsbench/tsbench/internal/targets/targettest"
 	"github.com/tsbench/tsbench/internal/tsbs"
 	"github.com/tsbench/tsbench/internal/tsbs/tsbsfile"
-	"github.com/tsbench/tsbench/internal/workload"
 )
 
 // TSBS's data files replay: tsbench writes its cpu-only hosts in TSBS's
@@ -20,23 +16,7 @@ import (
 // point stored (verified) and the query answers checked against the file.
 func TestTSBSDataFilesReplay(t *testing.T) {
 	const hosts, rows = 4, 90
-	cfg := config.Default()
-	for k, v := range map[string]string{"TSBS_USE_CASE": "cpu-only", "TSBS_PHASE": tsbs.PhaseLoad, "TSBS_SCALE": "4",
-		"TSBS_LOG_INTERVAL": "10s", "TSBS_START": "2016-01-01T00:00:00Z", "TSBS_END": "2016-01-01T00:15:00Z"} {
-		if err := config.Set(cfg, k, v); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := tsbs.Apply(cfg); err != nil {
-		t.Fatal(err)
-	}
-	if err := config.Resolve(cfg); err != nil {
-		t.Fatal(err)
-	}
-	g, err := gen.New(workload.Schema(cfg), workload.GenOptions(cfg))
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := tsbsGenerator(t, "cpu-only", hosts, "2016-01-01T00:15:00Z")
 	dir := t.TempDir()
 	files := map[string]string{}
 	for _, format := range tsbsfile.Formats {
@@ -57,16 +37,12 @@ func TestTSBSDataFilesReplay(t *testing.T) {
 		!strings.HasSuffix(first, " 1451606400000000000") {
 		t.Fatalf("influx line: %s", first)
 	}
-	targets := []struct{ name, service, addr string }{{"sqlite", "", ""}, {"postgres", "postgres", "127.0.0.1:5433"}}
-	for _, tg := range targets {
+	onSQLiteAndPostgres(t, func(t *testing.T, target string) {
 		for _, format := range tsbsfile.Formats {
-			t.Run(tg.name+"/"+format, func(t *testing.T) {
-				if tg.service != "" {
-					targettest.RequireServer(t, tg.service, tg.addr)
-				}
+			t.Run(format, func(t *testing.T) {
 				// --data-format auto: the influx file is known by its
 				// extension, the timescaledb file by its header.
-				s, stdout := runVerified(t, "--target", tg.name, "--data", files[format], "--set", "DATA_DEVICE_COLUMNS=hostname",
+				s, stdout := runVerified(t, "--target", target, "--data", files[format], "--set", "DATA_DEVICE_COLUMNS=hostname",
 					"--set", "DB_NAME=tsbench_tsbs_data", "--results", "off")
 				if want := int64(hosts * rows * len(tsbs.CPUFields)); s.Verify.StoredPoints != want {
 					t.Fatalf("stored %d points, want %d", s.Verify.StoredPoints, want)
@@ -76,7 +52,7 @@ func TestTSBSDataFilesReplay(t *testing.T) {
 				}
 			})
 		}
-	}
+	})
 }
 
 // TSBS's iot files have missing values (empty fields, and tags TSBS left
@@ -100,19 +76,14 @@ func TestTSBSDataFileMissingValues(t *testing.T) {
 	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, tg := range []struct{ name, service, addr string }{{"sqlite", "", ""}, {"postgres", "postgres", "127.0.0.1:5433"}} {
-		t.Run(tg.name, func(t *testing.T) {
-			if tg.service != "" {
-				targettest.RequireServer(t, tg.service, tg.addr)
-			}
-			s, stdout := runVerified(t, "--target", tg.name, "--data", file, "--set", "DATA_DEVICE_COLUMNS=name", "--clients", "1",
-				"--set", "DB_NAME=tsbench_tsbs_data", "--results", "off")
-			// 2 + 2 + 1 + 3 values; the last line has none.
-			if s.Verify.StoredPoints != 8 || s.Verify.Mismatch() {
-				t.Fatalf("stored %d points, want 8; answers %+v\n%s", s.Verify.StoredPoints, s.Verify.Queries, tail(stdout, 10))
-			}
-		})
-	}
+	onSQLiteAndPostgres(t, func(t *testing.T, target string) {
+		s, stdout := runVerified(t, "--target", target, "--data", file, "--set", "DATA_DEVICE_COLUMNS=name", "--clients", "1",
+			"--set", "DB_NAME=tsbench_tsbs_data", "--results", "off")
+		// 2 + 2 + 1 + 3 values; the last line has none.
+		if s.Verify.StoredPoints != 8 || s.Verify.Mismatch() {
+			t.Fatalf("stored %d points, want 8; answers %+v\n%s", s.Verify.StoredPoints, s.Verify.Queries, tail(stdout, 10))
+		}
+	})
 }
 
 func readText(t *testing.T, name string) string {

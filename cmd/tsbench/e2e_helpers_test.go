@@ -1,0 +1,84 @@
+package main
+
+// Helpers that several of the end-to-end test files share.
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tsbench/tsbench/internal/analytics/spark"
+	"github.com/tsbench/tsbench/internal/targets/targettest"
+	"github.com/tsbench/tsbench/internal/testenv"
+)
+
+// writeInputFile writes an input file (a configuration, a password file)
+// readable only by its owner, as one holding a password should be, and
+// returns its path.
+func writeInputFile(t *testing.T, dir, name, text string) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// startKilledAtEnd starts cmd; the test's end kills it unless it has been
+// waited for, so that no tsbench outlives a failed test.
+func startKilledAtEnd(t *testing.T, cmd *exec.Cmd) {
+	t.Helper()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+	})
+}
+
+// onSQLiteAndPostgres runs f in a subtest a target: the embedded SQLite,
+// and PostgreSQL on its test server (scripts/services/postgres.sh).
+func onSQLiteAndPostgres(t *testing.T, f func(t *testing.T, target string)) {
+	t.Run("sqlite", func(t *testing.T) { f(t, "sqlite") })
+	t.Run("postgres", func(t *testing.T) {
+		targettest.RequireServer(t, "postgres", "127.0.0.1:5433")
+		f(t, "postgres")
+	})
+}
+
+// requireSpark stops a test that needs Apache Spark where it is not
+// installed (scripts/ci/install-spark.sh), as testenv.Require decides.
+func requireSpark(t *testing.T) {
+	t.Helper()
+	if _, err := (spark.Engine{}).Locate(); err != nil {
+		testenv.Require(t, "Spark is not installed: "+err.Error())
+	}
+}
+
+// checkSparkAnalytics checks a das-events run with --analytics-engine
+// spark, its results in dataDir: it exited 0, says Spark ran the
+// analytics, and each of the five answers Spark wrote back was checked
+// against the generator's and agreed.
+func checkSparkAnalytics(t *testing.T, r result, dataDir string) {
+	t.Helper()
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", r.code, tail(r.stdout, 40), r.stderr)
+	}
+	if !strings.Contains(r.stdout, "run by Apache Spark (master local[*], over JDBC)") {
+		t.Errorf("output does not say Spark ran the analytics:\n%s", tail(r.stdout, 30))
+	}
+	res := readScenario(t, dataDir)
+	if len(res.Analytics) != 1 || len(res.Analytics[0].Queries) != 5 {
+		t.Fatalf("analytics: %+v", res.Analytics)
+	}
+	for _, o := range res.Analytics[0].Queries {
+		if !o.Checked || o.Error != "" {
+			t.Errorf("%s: %+v", o.Name, o)
+		}
+	}
+}
