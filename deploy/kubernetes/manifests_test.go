@@ -263,13 +263,8 @@ func (c *checker) workerJob(j *batchv1.Job) {
 	if s.BackoffLimit == nil || *s.BackoffLimit != 0 {
 		c.fail("Job %s: backoffLimit %s, want 0: a retried worker would run its share a second time", j.Name, int32Text(s.BackoffLimit))
 	}
-	ctr, ok := c.onlyContainer(j)
+	ctr, args, ok := c.containerArgs(j, "run", runFlags)
 	if !ok {
-		return
-	}
-	args, err := parseArgs(ctr.Args, "run", runFlags)
-	if err != nil {
-		c.fail("Job %s: %v", j.Name, err)
 		return
 	}
 	for _, f := range []string{"--config", "--workers", "--worker-index", "--group"} {
@@ -437,13 +432,8 @@ func (c *checker) mergeJob(j *batchv1.Job, workers []*batchv1.Job) {
 	if (s.Parallelism != nil && *s.Parallelism != 1) || (s.Completions != nil && *s.Completions != 1) {
 		c.fail("Job %s: a merge runs once: parallelism %s, completions %s", j.Name, int32Text(s.Parallelism), int32Text(s.Completions))
 	}
-	ctr, ok := c.onlyContainer(j)
+	_, args, ok := c.containerArgs(j, "merge", mergeFlags)
 	if !ok {
-		return
-	}
-	args, err := parseArgs(ctr.Args, "merge", mergeFlags)
-	if err != nil {
-		c.fail("Job %s: %v", j.Name, err)
 		return
 	}
 	if !slices.ContainsFunc(workers, func(w *batchv1.Job) bool { return w.Name == args["--group"] }) {
@@ -579,6 +569,22 @@ func (c *checker) onlyContainer(j *batchv1.Job) (corev1.Container, bool) {
 		return corev1.Container{}, false
 	}
 	return ps.Containers[0], true
+}
+
+// containerArgs is the Job's one container and its arguments, parsed as
+// tsbench's command takes them (parseArgs); false, with the failure
+// recorded, when either is wrong.
+func (c *checker) containerArgs(j *batchv1.Job, command string, flags map[string]flagSpec) (corev1.Container, map[string]string, bool) {
+	ctr, ok := c.onlyContainer(j)
+	if !ok {
+		return ctr, nil, false
+	}
+	args, err := parseArgs(ctr.Args, command, flags)
+	if err != nil {
+		c.fail("Job %s: %v", j.Name, err)
+		return ctr, nil, false
+	}
+	return ctr, args, true
 }
 
 func nonRoot(pod *corev1.PodSecurityContext, ctr *corev1.SecurityContext) bool {
