@@ -22,77 +22,84 @@ func snap(elapsed time.Duration) Snapshot {
 	}
 }
 
-func TestProgressTerminal(t *testing.T) {
-	var buf bytes.Buffer
-	clk := newFakeClock()
-	p := newProgress(&buf, true, 5*time.Second, clk.now)
-
-	p.Update(snap(65 * time.Second)) // first update shows at once
-	want := "\rmeasure  1m05s  25.0%  1.2K ops/s  1.23M points/s  2 errors\x1b[K"
-	if buf.String() != want {
-		t.Fatalf("first live line = %q, want %q", buf.String(), want)
-	}
-
-	clk.advance(100 * time.Millisecond)
-	p.Update(snap(66 * time.Second)) // too soon: at most ~4 redraws a second
-	if buf.String() != want {
-		t.Fatalf("redrawn after 100ms: %q", buf.String())
-	}
-
-	clk.advance(200 * time.Millisecond)
-	s := snap(67 * time.Second)
-	s.Total, s.TimeLeft = 0, 90*time.Second // time-bound run: time left instead of %
-	p.Update(s)
-	want += "\rmeasure  1m07s  1m30s left  1.2K ops/s  1.23M points/s  2 errors\x1b[K"
-	if buf.String() != want {
-		t.Fatalf("second live line:\n got %q\nwant %q", buf.String(), want)
-	}
-	if strings.Contains(buf.String(), "\n") {
-		t.Fatal("live line contains a newline before Finish")
-	}
-
-	p.Finish()
-	p.Finish() // a second Finish adds nothing
-	if buf.String() != want+"\n" {
-		t.Fatalf("after Finish: %q", buf.String())
-	}
+// progressStep is one Update of a progress test: the clock moves on by
+// advance, then the snapshot is handed over; the update must add exactly
+// adds to the output.
+type progressStep struct {
+	what    string
+	advance time.Duration
+	snap    Snapshot
+	adds    string
 }
 
-func TestProgressPlain(t *testing.T) {
-	var buf bytes.Buffer
-	clk := newFakeClock()
-	p := newProgress(&buf, false, 5*time.Second, clk.now)
-
-	s := snap(time.Second)
-	s.Phase = ""
-	p.Update(s) // nothing yet: plain lines come one interval apart
-	clk.advance(4 * time.Second)
-	p.Update(s)
-	if buf.Len() != 0 {
-		t.Fatalf("plain progress printed before the interval: %q", buf.String())
+// TestProgress runs updates through a live (terminal) and a plain progress
+// display, then Finish twice; each step's output is checked as it comes.
+func TestProgress(t *testing.T) {
+	timeBound := snap(67 * time.Second)
+	timeBound.Total, timeBound.TimeLeft = 0, 90*time.Second // time left instead of %
+	noPhase := snap(time.Second)
+	noPhase.Phase = ""
+	atInterval := noPhase
+	atInterval.Elapsed = 5 * time.Second
+	newPhase := atInterval
+	newPhase.Phase = "measure"
+	cases := []struct {
+		name     string
+		terminal bool
+		steps    []progressStep
+		finish   string // what Finish adds
+	}{
+		{
+			name: "terminal", terminal: true,
+			steps: []progressStep{
+				{"first update shows at once", 0, snap(65 * time.Second),
+					"\rmeasure  1m05s  25.0%  1.2K ops/s  1.23M points/s  2 errors\x1b[K"},
+				{"too soon: at most ~4 redraws a second", 100 * time.Millisecond, snap(66 * time.Second), ""},
+				{"time-bound run", 200 * time.Millisecond, timeBound,
+					"\rmeasure  1m07s  1m30s left  1.2K ops/s  1.23M points/s  2 errors\x1b[K"},
+			},
+			finish: "\n",
+		},
+		{
+			name: "plain",
+			steps: []progressStep{
+				{"nothing yet: plain lines come one interval apart", 0, noPhase, ""},
+				{"still within the interval", 4 * time.Second, noPhase, ""},
+				{"one interval on", time.Second, atInterval,
+					"progress: 5s  25.0%  1.2K ops/s  1.23M points/s  2 errors\n"},
+				{"a new phase is shown at once", time.Second, newPhase,
+					"progress: measure  5s  25.0%  1.2K ops/s  1.23M points/s  2 errors\n"},
+			},
+		},
 	}
-
-	clk.advance(time.Second)
-	s.Elapsed = 5 * time.Second
-	p.Update(s)
-	want := "progress: 5s  25.0%  1.2K ops/s  1.23M points/s  2 errors\n"
-	if buf.String() != want {
-		t.Fatalf("plain line = %q, want %q", buf.String(), want)
-	}
-
-	clk.advance(time.Second)
-	s.Phase = "measure" // a new phase is shown at once
-	p.Update(s)
-	want += "progress: measure  5s  25.0%  1.2K ops/s  1.23M points/s  2 errors\n"
-	if buf.String() != want {
-		t.Fatalf("phase change:\n got %q\nwant %q", buf.String(), want)
-	}
-	if strings.ContainsAny(buf.String(), "\r\x1b") {
-		t.Fatal("plain output contains terminal control characters")
-	}
-	p.Finish()
-	if buf.String() != want {
-		t.Fatalf("Finish in plain mode wrote %q", strings.TrimPrefix(buf.String(), want))
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			clk := newFakeClock()
+			p := newProgress(&buf, c.terminal, 5*time.Second, clk.now)
+			var want string
+			for _, st := range c.steps {
+				clk.advance(st.advance)
+				p.Update(st.snap)
+				want += st.adds
+				if buf.String() != want {
+					t.Fatalf("%s:\n got %q\nwant %q", st.what, buf.String(), want)
+				}
+			}
+			// A live line is redrawn in place until Finish; plain output
+			// carries no terminal control at all.
+			if c.terminal && strings.Contains(buf.String(), "\n") {
+				t.Fatal("live line contains a newline before Finish")
+			}
+			if !c.terminal && strings.ContainsAny(buf.String(), "\r\x1b") {
+				t.Fatal("plain output contains terminal control characters")
+			}
+			p.Finish()
+			p.Finish() // a second Finish adds nothing
+			if buf.String() != want+c.finish {
+				t.Fatalf("Finish added %q, want %q", strings.TrimPrefix(buf.String(), want), c.finish)
+			}
+		})
 	}
 }
 
