@@ -1,11 +1,6 @@
 package clientside
 
-import (
-	"math"
-	"sort"
-
-	"github.com/tsbench/tsbench/internal/ts"
-)
+import "github.com/tsbench/tsbench/internal/ts"
 
 // bucketKey is one aggregate of a Q7 across devices: a sensor's bucket.
 type bucketKey struct {
@@ -27,40 +22,10 @@ func AcrossDevices(q *ts.Query, all []Series) ts.Result {
 			if !keep(q, p) {
 				continue
 			}
-			k := bucketKey{sensor: sensor}
-			if q.Bucket > 0 {
-				k.bucket = (p.T - q.Start) / q.Bucket
-			}
-			a := groups[k]
-			if a == nil {
-				a = &acc{min: math.Inf(1), max: math.Inf(-1)}
-				groups[k] = a
-			}
-			a.add(p.V)
+			bucketAcc(q, groups, sensor, p.T).add(p.V)
 		}
 	}
-	keys := make([]bucketKey, 0, len(groups))
-	for k := range groups {
-		keys = append(keys, k)
-	}
-	// Newest bucket first, then by sensor: the order of ORDER BY bucket DESC.
-	sort.Slice(keys, func(i, j int) bool {
-		if keys[i].bucket != keys[j].bucket {
-			return keys[i].bucket > keys[j].bucket
-		}
-		return keys[i].sensor < keys[j].sensor
-	})
-	if q.Limit > 0 {
-		keys = keepNewestBuckets(keys, q.Limit)
-	}
-	var r ts.Result
-	for _, k := range keys {
-		r.Add(q.Start+k.bucket*q.Bucket, groups[k].value(q.Agg))
-	}
-	if q.Limit == 0 {
-		r.First, r.Last = 0, 0 // without a limit the row order is not defined
-	}
-	return r
+	return bucketResult(q, groups)
 }
 
 // keepNewestBuckets keeps the keys of the n newest buckets of keys, which
