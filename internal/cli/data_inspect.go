@@ -9,6 +9,7 @@ import (
 
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/dataset"
+	"github.com/tsbench/tsbench/internal/replay"
 )
 
 // newDataCmd is 'tsbench data': the user's own data, before any run.
@@ -55,7 +56,7 @@ The DATA_* keys (--set) change how the file is read, as for a run.`,
 					return err
 				}
 			}
-			in, err := dataset.Inspect(args[0], importOptions(cfg))
+			in, err := dataset.Inspect(args[0], replay.ImportOptions(cfg))
 			if err != nil {
 				if dataset.IsInputError(err) {
 					return usageError("%v", err)
@@ -63,7 +64,7 @@ The DATA_* keys (--set) change how the file is read, as for a run.`,
 				return &exitError{ExitFailure, err}
 			}
 			if in.Missing > 0 {
-				in.SparseTargets = sparseTargets()
+				in.SparseTargets = replay.SparseTargets()
 			}
 			if asJSON {
 				b, err := json.MarshalIndent(in, "", "  ")

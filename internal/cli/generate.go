@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tsbench/tsbench/internal/gen"
+	"github.com/tsbench/tsbench/internal/replay"
 	"github.com/tsbench/tsbench/internal/ts"
 	"github.com/tsbench/tsbench/internal/workload"
 )
@@ -54,10 +55,10 @@ as for 'tsbench run'.`,
 				return generateTSBS(cfg, g, format, out, stdout)
 			}
 			cur := gen.NewCursor()
-			src := generatedSource{schema: schema, batch: g.NewBatch(),
-				fill: func(b *ts.Batch, dev *ts.Device, n int64) { g.Fill(b, dev, n, cur) }}
+			src := replay.Generated{Schema: schema, Batch: g.NewBatch(),
+				Fill: func(b *ts.Batch, dev *ts.Device, n int64) { g.Fill(b, dev, n, cur) }}
 			t0 := time.Now()
-			m, err := writeDataset(cfg, out, src)
+			m, err := replay.WriteGenerated(cfg, out, src)
 			if err != nil {
 				return &exitError{ExitFailure, err}
 			}

@@ -15,6 +15,7 @@ import (
 	"github.com/tsbench/tsbench/internal/connect"
 	"github.com/tsbench/tsbench/internal/datadir"
 	"github.com/tsbench/tsbench/internal/progressline"
+	"github.com/tsbench/tsbench/internal/replay"
 	"github.com/tsbench/tsbench/internal/report"
 	"github.com/tsbench/tsbench/internal/runid"
 	"github.com/tsbench/tsbench/internal/runner"
@@ -108,15 +109,25 @@ func newRunner(cfg *config.Config, driver *targets.Driver, opts targets.Options,
 		}
 		return r, nil, nil
 	}
-	ds, replay, err := replayData(cfg, dataDir, stderr)
+	ds, rep, err := replay.Open(cfg, dataDir, stderr)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, replayError(err)
 	}
-	if err := checkSparse(cfg, driver, ds); err != nil {
+	if err := replay.CheckSparse(cfg, driver, ds); err != nil {
 		ds.Close()
-		return nil, nil, err
+		return nil, nil, replayError(err)
 	}
-	return runner.NewReplay(cfg, driver, opts, ds, repeats(cfg)), replay, nil
+	return runner.NewReplay(cfg, driver, opts, ds, replay.Repeats(cfg)), rep, nil
+}
+
+// replayError is the exit status of preparing replayed data: bad input
+// (2), or a failure (1) to import it.
+func replayError(err error) error {
+	var in *replay.InputError
+	if errors.As(err, &in) {
+		return &exitError{ExitUsage, err}
+	}
+	return &exitError{ExitFailure, err}
 }
 
 // finishRun finishes a measured run: the live outputs, thresholds, the run

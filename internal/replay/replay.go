@@ -1,4 +1,8 @@
-package cli
+// Package replay prepares the data a run replays (DATA): a dataset
+// directory as it is, anything else imported once into the dataset cache,
+// and the configuration fitted to it; and it writes a configuration's
+// generated data as a dataset to replay ('tsbench generate').
+package replay
 
 import (
 	"crypto/sha256"
@@ -18,12 +22,23 @@ import (
 	"github.com/tsbench/tsbench/internal/workload"
 )
 
-// replayData opens the data a run replays (DATA): a dataset directory as
+// InputError is bad input (exit 2): data that cannot be read or does
+// not fit the run. Other errors of this package are failures.
+type InputError struct{ Err error }
+
+func (e *InputError) Error() string { return e.Err.Error() }
+func (e *InputError) Unwrap() error { return e.Err }
+
+func inputError(format string, args ...any) error {
+	return &InputError{fmt.Errorf(format, args...)}
+}
+
+// Open opens the data a run replays (DATA): a dataset directory as
 // it is, anything else imported once into <data-dir>/datasets (kept, and
 // reused while the files are unchanged). It fits the configuration to
 // the data (devices, sensors, groups, and LOOP for one pass unless LOOP or
 // a duration is given) and says whether the rows repeat.
-func replayData(cfg *config.Config, dataDir string, stderr io.Writer) (*dataset.Dataset, *summary.Replay, error) {
+func Open(cfg *config.Config, dataDir string, stderr io.Writer) (*dataset.Dataset, *summary.Replay, error) {
 	rep := &summary.Replay{Source: cfg.Data}
 	dir := cfg.Data
 	if !dataset.IsDataset(dir) {
@@ -34,7 +49,7 @@ func replayData(cfg *config.Config, dataDir string, stderr io.Writer) (*dataset.
 	}
 	ds, err := dataset.Open(dir)
 	if err != nil {
-		return nil, nil, usageError("DATA = %q: %v", cfg.Data, err)
+		return nil, nil, inputError("DATA = %q: %v", cfg.Data, err)
 	}
 	rep.Dataset, rep.Format, rep.Devices, rep.Sensors = dir, ds.Format, len(ds.Devices), len(ds.Sensors)
 	rep.Rows, rep.DuplicateRows, rep.MissingValues = ds.Rows, ds.DuplicateRows, ds.Missing
@@ -45,23 +60,23 @@ func replayData(cfg *config.Config, dataDir string, stderr io.Writer) (*dataset.
 	// The rows start again when LOOP or a duration asks for more batches
 	// than a device has; the summary says so only when they will.
 	steps := workload.NewPlan(cfg.Proportion, cfg.Loop).Counts()[workload.Write]
-	rep.Repeat = repeats(cfg) && (cfg.LoopUnbounded || steps*int64(cfg.BatchSize) > ds.MaxRows())
+	rep.Repeat = Repeats(cfg) && (cfg.LoopUnbounded || steps*int64(cfg.BatchSize) > ds.MaxRows())
 	return ds, rep, nil
 }
 
-// checkSparse refuses sparse data (empty cells) on a target that does not
+// CheckSparse refuses sparse data (empty cells) on a target that does not
 // write it exactly: its missing values would be written as zeros, or
 // counted wrong, and the run would measure and verify something else.
-func checkSparse(cfg *config.Config, d *targets.Driver, ds *dataset.Dataset) error {
+func CheckSparse(cfg *config.Config, d *targets.Driver, ds *dataset.Dataset) error {
 	if !ds.Sparse() || d.Caps.Sparse {
 		return nil
 	}
-	return usageError("DATA = %q is sparse data (%d of its %d values missing: cells without a value), which the %s target does not write yet; "+
-		"targets that take sparse data: %s", cfg.Data, ds.Missing, ds.Rows*int64(len(ds.Sensors)), d.Name, strings.Join(sparseTargets(), ", "))
+	return inputError("DATA = %q is sparse data (%d of its %d values missing: cells without a value), which the %s target does not write yet; "+
+		"targets that take sparse data: %s", cfg.Data, ds.Missing, ds.Rows*int64(len(ds.Sensors)), d.Name, strings.Join(SparseTargets(), ", "))
 }
 
-// sparseTargets names the targets that write sparse data.
-func sparseTargets() []string {
+// SparseTargets names the targets that write sparse data.
+func SparseTargets() []string {
 	var out []string
 	for _, d := range targets.Drivers() {
 		if d.Caps.Sparse {
@@ -71,15 +86,15 @@ func sparseTargets() []string {
 	return out
 }
 
-// repeats reports whether a replay may start a device's rows again.
-func repeats(cfg *config.Config) bool { return cfg.Origin("LOOP") != "" || cfg.LoopUnbounded }
+// Repeats reports whether a replay may start a device's rows again.
+func Repeats(cfg *config.Config) bool { return cfg.Origin("LOOP") != "" || cfg.LoopUnbounded }
 
 // importData imports cfg.Data into the dataset cache and returns the
 // dataset's directory.
 func importData(cfg *config.Config, dataDir string, rep *summary.Replay, stderr io.Writer) (string, error) {
 	key, err := importKey(cfg)
 	if err != nil {
-		return "", usageError("DATA = %q: %v", cfg.Data, err)
+		return "", inputError("DATA = %q: %v", cfg.Data, err)
 	}
 	dir := filepath.Join(dataDir, "datasets", key)
 	if dataset.IsDataset(dir) {
@@ -87,13 +102,13 @@ func importData(cfg *config.Config, dataDir string, rep *summary.Replay, stderr 
 	}
 	fmt.Fprintf(stderr, "tsbench: importing %s (once: kept in %s)\n", cfg.Data, dir)
 	t0 := time.Now()
-	m, err := dataset.Import(cfg.Data, dir, importOptions(cfg))
+	m, err := dataset.Import(cfg.Data, dir, ImportOptions(cfg))
 	if err != nil {
 		os.RemoveAll(dir)
 		if dataset.IsInputError(err) {
-			return "", usageError("DATA: %v", err)
+			return "", inputError("DATA: %v", err)
 		}
-		return "", &exitError{ExitFailure, fmt.Errorf("DATA: %w", err)}
+		return "", fmt.Errorf("DATA: %w", err)
 	}
 	rep.ImportSeconds = time.Since(t0).Seconds()
 	fmt.Fprintf(stderr, "tsbench: imported %d rows of %d devices x %d sensors (%d duplicate rows) in %.2f s (%.0f rows/s)\n",
@@ -107,8 +122,8 @@ func importData(cfg *config.Config, dataDir string, rep *summary.Replay, stderr 
 	return dir, nil
 }
 
-// importOptions are the import settings of cfg's DATA_* keys.
-func importOptions(cfg *config.Config) dataset.ImportOptions {
+// ImportOptions are the import settings of cfg's DATA_* keys.
+func ImportOptions(cfg *config.Config) dataset.ImportOptions {
 	return dataset.ImportOptions{Format: cfg.DataFormat, TimeUnit: cfg.DataTimeUnit,
 		TimeFormat: cfg.DataTimeFormat, TimeZone: cfg.DataTimezone, TimeColumn: cfg.DataTimeColumn,
 		DeviceColumns: dataset.SplitColumns(cfg.DataDeviceColumns), SensorColumns: dataset.SplitColumns(cfg.DataSensorColumns),
@@ -129,7 +144,7 @@ func importKey(cfg *config.Config) (string, error) {
 		return "", err
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "v%d\n%s\n%+v\n", importVersion, abs, importOptions(cfg))
+	fmt.Fprintf(h, "v%d\n%s\n%+v\n", importVersion, abs, ImportOptions(cfg))
 	err = filepath.Walk(abs, func(path string, info os.FileInfo, err error) error {
 		if err != nil {
 			return err
@@ -160,7 +175,7 @@ func fitConfig(cfg *config.Config, ds *dataset.Dataset) error {
 		cfg.Loop = onePass(cfg, ds.MaxRows())
 	}
 	if err := config.Resolve(cfg); err != nil {
-		return usageError("with DATA = %q (%d devices, %d sensors): %v", cfg.Data, cfg.Devices, cfg.Sensors, err)
+		return inputError("with DATA = %q (%d devices, %d sensors): %v", cfg.Data, cfg.Devices, cfg.Sensors, err)
 	}
 	return nil
 }
@@ -175,10 +190,13 @@ func spreadReplay(cfg *config.Config) error {
 		return nil
 	}
 	if o := cfg.Origin("OPERATION_ORDER"); o != config.IoTBenchmarkOrigin {
-		return usageError("OPERATION_ORDER = random (%s): a replay (DATA = %q) writes every row of the file once, "+
+		return inputError("OPERATION_ORDER = random (%s): a replay (DATA = %q) writes every row of the file once, "+
 			"which needs OPERATION_ORDER = spread; leave it out or set spread", o, cfg.Data)
 	}
-	return config.Derive(cfg, "OPERATION_ORDER", workload.OrderSpread, "a replay writes every row once")
+	if err := config.Derive(cfg, "OPERATION_ORDER", workload.OrderSpread, "a replay writes every row once"); err != nil {
+		return &InputError{err}
+	}
+	return nil
 }
 
 // onePass is the LOOP whose write steps write every device's rows once:
@@ -196,13 +214,13 @@ func onePass(cfg *config.Config, rows int64) int64 {
 	return max(1, loop)
 }
 
-// writeDataset writes the generated workload of cfg as a dataset: every
+// WriteGenerated writes the generated workload of cfg as a dataset: every
 // device's batches 0..W-1 (W the write steps of LOOP), exactly what a run
 // of cfg writes, for 'tsbench run --data' to replay.
-func writeDataset(cfg *config.Config, dir string, gen generatedSource) (*dataset.Manifest, error) {
-	s := gen.schema
+func WriteGenerated(cfg *config.Config, dir string, gen Generated) (*dataset.Manifest, error) {
+	s := gen.Schema
 	m := dataset.Manifest{Source: "generated", Format: "generated", Database: s.Database, Groups: s.Groups, Sensors: s.Sensors,
-		Decimals: gen.batch.Decimals, Generated: config.Map(cfg)}
+		Decimals: gen.Batch.Decimals, Generated: config.Map(cfg)}
 	for _, d := range s.Devices {
 		m.Devices = append(m.Devices, dataset.Device{Name: d.Name, Index: d.Index, Group: d.Group, Tags: d.Tags})
 	}
@@ -213,8 +231,8 @@ func writeDataset(cfg *config.Config, dir string, gen generatedSource) (*dataset
 	writes := workload.DeviceWriteSteps(cfg)
 	for p := range s.Devices {
 		for n := int64(0); n < writes[p]; n++ {
-			gen.fill(gen.batch, &s.Devices[p], n)
-			if err := w.Write(p, gen.batch); err != nil {
+			gen.Fill(gen.Batch, &s.Devices[p], n)
+			if err := w.Write(p, gen.Batch); err != nil {
 				return nil, err
 			}
 		}
@@ -222,9 +240,10 @@ func writeDataset(cfg *config.Config, dir string, gen generatedSource) (*dataset
 	return w.Close()
 }
 
-// generatedSource is the generator of a configuration, one batch buffer.
-type generatedSource struct {
-	schema *ts.Schema
-	batch  *ts.Batch
-	fill   func(b *ts.Batch, dev *ts.Device, n int64)
+// Generated is the generator of a configuration: its schema, one batch
+// buffer, and Fill, which fills the buffer with a device's batch n.
+type Generated struct {
+	Schema *ts.Schema
+	Batch  *ts.Batch
+	Fill   func(b *ts.Batch, dev *ts.Device, n int64)
 }

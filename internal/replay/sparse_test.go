@@ -1,4 +1,4 @@
-package cli
+package replay
 
 import (
 	"errors"
@@ -40,9 +40,9 @@ func TestCheckSparse(t *testing.T) {
 	cfg := config.Default()
 	cfg.Data = "sparse.csv"
 
-	err := checkSparse(cfg, without, sparse)
-	var ee *exitError
-	if !errors.As(err, &ee) || ee.code != ExitUsage ||
+	err := CheckSparse(cfg, without, sparse)
+	var in *InputError
+	if !errors.As(err, &in) ||
 		!strings.Contains(err.Error(), `DATA = "sparse.csv" is sparse data (3 of its 6 values missing: cells without a value), which the nosparse target does not write yet; targets that take sparse data: `) {
 		t.Fatalf("%v, want exit 2 naming the target and the count", err)
 	}
@@ -50,7 +50,7 @@ func TestCheckSparse(t *testing.T) {
 		d  *targets.Driver
 		ds *dataset.Dataset
 	}{{with, sparse}, {without, dense}, {with, dense}} {
-		if err := checkSparse(cfg, c.d, c.ds); err != nil {
+		if err := CheckSparse(cfg, c.d, c.ds); err != nil {
 			t.Errorf("%s on %s: %v", c.ds.Source, c.d.Name, err)
 		}
 	}
