@@ -2,10 +2,8 @@ package cli
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"io"
-	"runtime"
 	"time"
 
 	"github.com/tsbench/tsbench/internal/config"
@@ -107,11 +105,11 @@ func runTPCC(cfg *config.Config, label string, out runOutputs, stdout, stderr io
 	if err != nil {
 		return nil, err
 	}
-	s.TPCC = tpccFigures(s, tc, load, out.serverCores)
+	s.TPCC = tpcc.Figures(s, tc, load, out.serverCores)
 	if ctx.Err() == nil {
 		check, cancelCheck := context.WithTimeout(context.Background(), setupTimeout)
 		s.TPCC.Consistency, _ = tpcc.CheckConsistency(check, db, access.Dialect, false)
-		s.Environment.ServerVersion = sqlVersion(check, db)
+		s.Environment.ServerVersion = tpcc.ServerVersion(check, db)
 		cancelCheck()
 	}
 	runrecord.Complete(s, cfg, runID, driver, opts.DataDir, Version)
@@ -171,45 +169,4 @@ func measureTPCC(ctx context.Context, abort func(), r *tpcc.Run, cfg *config.Con
 	s.TPCC = &summary.TPCC{Rollbacks: res.Rollbacks, DeliverySkipped: res.DeliverySkipped, Reconnects: res.Reconnects,
 		WarmupTx: res.WarmupTx}
 	return s, store, live, nil
-}
-
-// tpccFigures computes tpmC, tpmTotal and tpmC per core.
-func tpccFigures(s *summary.Summary, tc tpcc.Config, load tpcc.LoadResult, cores int) *summary.TPCC {
-	t := s.TPCC
-	t.Warehouses, t.Terminals, t.ThinkTimes, t.Tablespace = tc.Warehouses, tc.Terminals, tc.Think, tc.Tablespace
-	t.Mode = tc.Mode
-	if t.Mode == "" {
-		t.Mode = tpcc.ModeBatched
-	}
-	t.Tables = "logged"
-	if tc.Unlogged {
-		t.Tables = "unlogged"
-	}
-	t.Load = summary.TPCCLoad{Loaded: load.Loaded, Seconds: load.Seconds, Rows: load.Rows}
-	if cores == 0 {
-		cores = runtime.NumCPU()
-	}
-	t.ServerCores = cores
-	if minutes := s.Elapsed / 60; minutes > 0 {
-		var all int64
-		for _, o := range s.Operations {
-			all += o.OKOperations
-		}
-		if no := s.Op(tpcc.NewOrder.String()); no != nil {
-			t.TpmC = float64(no.OKOperations) / minutes
-		}
-		t.TpmTotal = float64(all) / minutes
-		t.TpmCPerCore = t.TpmC / float64(cores)
-	}
-	return t
-}
-
-// sqlVersion asks the server for its version (SELECT version() works on
-// PostgreSQL and MySQL alike).
-func sqlVersion(ctx context.Context, db *sql.DB) string {
-	var v string
-	if err := db.QueryRowContext(ctx, "SELECT version()").Scan(&v); err != nil {
-		return ""
-	}
-	return v
 }
