@@ -7,22 +7,18 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 
 	"github.com/spf13/cobra"
 
 	"github.com/tsbench/tsbench/internal/config"
-	"github.com/tsbench/tsbench/internal/connect"
 	"github.com/tsbench/tsbench/internal/datadir"
 	"github.com/tsbench/tsbench/internal/merge"
+	"github.com/tsbench/tsbench/internal/mergeverify"
 	"github.com/tsbench/tsbench/internal/report"
 	"github.com/tsbench/tsbench/internal/results"
 	"github.com/tsbench/tsbench/internal/runid"
+	"github.com/tsbench/tsbench/internal/runrecord"
 	"github.com/tsbench/tsbench/internal/summary"
-	"github.com/tsbench/tsbench/internal/targets"
-	"github.com/tsbench/tsbench/internal/threshold"
-	"github.com/tsbench/tsbench/internal/ts"
-	"github.com/tsbench/tsbench/internal/workload"
 )
 
 type mergeFlags struct {
@@ -101,15 +97,16 @@ func runMerge(ctx context.Context, f *mergeFlags, args []string, stdout, stderr 
 		if cfgErr != nil {
 			fmt.Fprintf(stderr, "tsbench: warning: cannot count on the server (%v); verification sums the workers' counts\n", cfgErr)
 		} else {
-			countOnce(ctx, cfg, runs, m, stderr)
+			if pw := os.Getenv(passwordEnv); pw != "" {
+				cfg.Password = pw
+			}
+			if err := mergeverify.CountOnce(ctx, cfg, runs, m); err != nil {
+				fmt.Fprintf(stderr, "tsbench: warning: %v; verification sums the workers' counts\n", err)
+			}
 		}
 	}
 	if cfgErr == nil {
-		for _, e := range cfg.Thresholds {
-			if th, err := threshold.Parse(e); err == nil {
-				m.Thresholds = append(m.Thresholds, th.Evaluate(m))
-			}
-		}
+		runrecord.Evaluate(m, cfg)
 	}
 	return f.finish(ctx, m, stdout, stderr)
 }
@@ -127,83 +124,11 @@ func (f *mergeFlags) load(ctx context.Context, args []string) (runs []*summary.S
 		return nil, nil, 0, err
 	}
 	defer st.Close()
-	infos, err := st.List(ctx, results.Filter{Group: f.group})
+	g, err := st.LoadGroup(ctx, f.group)
 	if err != nil {
 		return nil, nil, 0, &exitError{ExitFailure, err}
 	}
-	for _, info := range infos {
-		if info.WorkerIndex == nil {
-			continue // an earlier merge of the group
-		}
-		s, err := st.Get(ctx, info.ID)
-		if err != nil {
-			return nil, nil, 0, &exitError{ExitFailure, err}
-		}
-		runs = append(runs, s)
-	}
-	rows, err := st.WorkerRows(ctx, f.group, "")
-	if err != nil {
-		return nil, nil, 0, &exitError{ExitFailure, err}
-	}
-	for _, r := range rows {
-		if !slices.Contains(registered, r.Index) {
-			registered = append(registered, r.Index)
-		}
-		n = max(n, r.Workers)
-	}
-	if len(runs) == 0 {
-		return nil, nil, 0, &exitError{ExitFailure, fmt.Errorf("group %q: no worker's run in the results store %s (%d registered at the barrier)",
-			f.group, st.Location(), len(registered))}
-	}
-	return runs, registered, n, nil
-}
-
-// countOnce replaces the summed verification by one count on the server
-// over the devices of every merged worker's clients.
-func countOnce(ctx context.Context, cfg *config.Config, runs []*summary.Summary, m *summary.Summary, stderr io.Writer) {
-	if pw := os.Getenv(passwordEnv); pw != "" {
-		cfg.Password = pw
-	}
-	driver, err := targets.Lookup(cfg.Target)
-	if err != nil {
-		fmt.Fprintf(stderr, "tsbench: warning: %v; verification sums the workers' counts\n", err)
-		return
-	}
-	schema := workload.Schema(cfg)
-	rng := ts.CountRange{}
-	for _, s := range runs {
-		if s.Worker == nil || !slices.ContainsFunc(m.Merge.Runs, func(r summary.MergedRun) bool { return r.RunID == s.RunID }) {
-			continue
-		}
-		for c := s.Worker.Clients[0]; c < s.Worker.Clients[1]; c++ {
-			devs := workload.ClientDevices(cfg, schema, c)
-			for i := range devs {
-				rng.Devices = append(rng.Devices, &devs[i])
-			}
-		}
-	}
-	ctx, cancel := context.WithTimeout(ctx, cfg.ReadTimeout)
-	defer cancel()
-	opts := connect.Options(cfg, driver, filepath.Dir(m.DataPath))
-	opts.DataDir = m.DataPath
-	t, err := driver.Open(ctx, opts)
-	if err == nil {
-		defer t.Close()
-		if b, ok := t.(targets.Binder); ok {
-			err = b.Bind(ctx, schema)
-		}
-	}
-	if err == nil {
-		var stored int64
-		if stored, err = t.Count(ctx, rng); err == nil {
-			v := m.Verify
-			v.Judge(stored)
-			v.Error = ""
-			v.Method = fmt.Sprintf("counted once on the server over the %d devices of %d workers", len(rng.Devices), len(m.Merge.Runs))
-			return
-		}
-	}
-	fmt.Fprintf(stderr, "tsbench: warning: could not count on the server (%v); verification sums the workers' counts\n", err)
+	return g.Runs, g.Registered, g.Workers, nil
 }
 
 // finish saves the merged run (run directory, --json, the store) and

@@ -61,12 +61,15 @@ func Complete(s *summary.Summary, cfg *config.Config, runID string, d *targets.D
 	s.Tool.CPUSecondsPerMillionPoints = sysinfo.CPUPerMillionPoints(s.Tool.OperationsCPU(), s.OKPoints())
 }
 
-// Evaluate adds the verdict of each of cfg's thresholds, which were
-// checked when the configuration was read.
+// Evaluate adds the verdict of each of cfg's thresholds. A run's were
+// checked when its configuration was read; one a stored configuration
+// holds that this tsbench no longer reads (a merge of older runs) is left
+// out rather than judged.
 func Evaluate(s *summary.Summary, cfg *config.Config) {
 	for _, e := range cfg.Thresholds {
-		th, _ := threshold.Parse(e)
-		s.Thresholds = append(s.Thresholds, th.Evaluate(s))
+		if th, err := threshold.Parse(e); err == nil {
+			s.Thresholds = append(s.Thresholds, th.Evaluate(s))
+		}
 	}
 }
 
