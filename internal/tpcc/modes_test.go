@@ -141,6 +141,13 @@ func serverDB(tb testing.TB, driver *targets.Driver, addr, name string) (context
 func freshTerminal(ctx context.Context, tb testing.TB, db *sql.DB, dialect string, cfg Config) *terminal {
 	tb.Helper()
 	cfg.Terminals, cfg.Duration, cfg.Seed, cfg.TxTimeout = 1, time.Second, 5, time.Minute
+	return openTerminal(ctx, tb, db, dialect, cfg)
+}
+
+// openTerminal prepares cfg's load and opens the first of the run's
+// terminals.
+func openTerminal(ctx context.Context, tb testing.TB, db *sql.DB, dialect string, cfg Config) *terminal {
+	tb.Helper()
 	_, c, err := Prepare(ctx, db, dialect, &cfg)
 	if err != nil {
 		tb.Fatal(err)

@@ -152,19 +152,7 @@ func loadedTerminal(ctx context.Context, t *testing.T, db *sql.DB, dialect, mode
 	t.Helper()
 	cfg := Config{Warehouses: 1, Terminals: 1, Duration: time.Second, Load: LoadAuto, Seed: 11, TxTimeout: 30 * time.Second,
 		Mode: mode}
-	_, c, err := Prepare(ctx, db, dialect, &cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := NewRun(db, dialect, cfg, c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	terms, err := r.openTerminals(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return terms[0]
+	return openTerminal(ctx, t, db, dialect, cfg)
 }
 
 // checkStatements runs tc's transaction runs times and checks what each
