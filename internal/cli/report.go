@@ -13,6 +13,7 @@ import (
 
 	"github.com/tsbench/tsbench/internal/htmlreport"
 	"github.com/tsbench/tsbench/internal/monitor"
+	"github.com/tsbench/tsbench/internal/results"
 	"github.com/tsbench/tsbench/internal/runref"
 	"github.com/tsbench/tsbench/internal/summary"
 )
@@ -55,7 +56,7 @@ time: those of every monitor session in the results store ('tsbench monitor
 				return err
 			}
 			if storedMonitors && (runref.AnyStored(args) || cmd.Flags().Changed("results")) {
-				if err := sf.mergeStoredMonitors(ctx, runs, stderr); err != nil {
+				if err := sf.mergeStoredMonitors(runs, stderr); err != nil {
 					return err
 				}
 			}
@@ -100,25 +101,19 @@ time: those of every monitor session in the results store ('tsbench monitor
 
 // mergeStoredMonitors merges into each run the samples of the store's
 // monitor sessions taken during its measured phase, and says how many.
-func (sf *storeFlags) mergeStoredMonitors(ctx context.Context, runs []*summary.Summary, stderr io.Writer) error {
-	st, err := sf.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	for _, s := range runs {
-		if s.MeasureStarted.IsZero() {
-			continue
+func (sf *storeFlags) mergeStoredMonitors(runs []*summary.Summary, stderr io.Writer) error {
+	return sf.withStore(func(ctx context.Context, st *results.Store) error {
+		for _, s := range runs {
+			n, err := monitor.MergeWindow(s, func(from, to time.Time) ([]summary.ResourceSample, error) {
+				return st.MonitorSamples(ctx, from, to)
+			})
+			if err != nil {
+				return &exitError{ExitFailure, err}
+			}
+			if n > 0 {
+				fmt.Fprintf(stderr, "tsbench: run %s: merged %d samples of monitor sessions in %s\n", s.RunID, n, st.Location())
+			}
 		}
-		from := s.MeasureStarted.Add(-time.Second)
-		to := s.MeasureStarted.Add(time.Duration(s.Elapsed*float64(time.Second)) + time.Second)
-		samples, err := st.MonitorSamples(ctx, from, to)
-		if err != nil {
-			return &exitError{ExitFailure, err}
-		}
-		if n := monitor.Merge(s, samples); n > 0 {
-			fmt.Fprintf(stderr, "tsbench: run %s: merged %d samples of monitor sessions in %s\n", s.RunID, n, st.Location())
-		}
-	}
-	return nil
+		return nil
+	})
 }
