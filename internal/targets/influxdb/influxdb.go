@@ -283,12 +283,7 @@ func (t *Target) Bind(_ context.Context, s *ts.Schema) error {
 	return nil
 }
 
-func measurement(s *ts.Schema, d *ts.Device) string {
-	if d.Group < len(s.Groups) {
-		return s.Groups[d.Group]
-	}
-	return "points"
-}
+func measurement(s *ts.Schema, d *ts.Device) string { return targets.GroupName(s, d.Group, "points") }
 
 // Close releases idle connections.
 func (t *Target) Close() error {

@@ -137,11 +137,7 @@ var (
 func (t *Target) root() string { return "root." + t.db }
 
 func (t *Target) groupPath(s *ts.Schema, g int) string {
-	name := "g"
-	if g < len(s.Groups) {
-		name = s.Groups[g]
-	}
-	return t.root() + "." + name
+	return t.root() + "." + targets.GroupName(s, g, "g")
 }
 
 // Setup creates a database per group and the aligned devices (deleting the

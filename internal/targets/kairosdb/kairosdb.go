@@ -192,10 +192,7 @@ func metricName(db, sensor string) string { return db + "." + sensor }
 
 // deviceTags renders a device's tags as a JSON object.
 func deviceTags(s *ts.Schema, d *ts.Device) string {
-	grp := ""
-	if d.Group >= 0 && d.Group < len(s.Groups) {
-		grp = s.Groups[d.Group]
-	}
+	grp := targets.GroupName(s, d.Group, "")
 	var b []byte
 	b = append(b, `{"device":`...)
 	b = jsonenc.AppendString(b, d.Name)

@@ -243,10 +243,7 @@ func (t *Target) Bind(_ context.Context, s *ts.Schema) error {
 
 // deviceTags renders a device's tags as a JSON object.
 func deviceTags(s *ts.Schema, d *ts.Device) string {
-	grp := "none"
-	if d.Group >= 0 && d.Group < len(s.Groups) {
-		grp = s.Groups[d.Group]
-	}
+	grp := targets.GroupName(s, d.Group, "none")
 	b, _ := json.Marshal(tagMap(d, grp)) // a map of strings always encodes
 	return string(b)
 }

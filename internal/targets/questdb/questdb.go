@@ -156,11 +156,7 @@ func (t *Target) wrap(what string, err error) error {
 }
 
 func (t *Target) table(s *ts.Schema, d *ts.Device) string {
-	g := "points"
-	if d.Group < len(s.Groups) {
-		g = s.Groups[d.Group]
-	}
-	return t.db + "_" + g
+	return t.db + "_" + targets.GroupName(s, d.Group, "points")
 }
 
 func (t *Target) tables(s *ts.Schema) []string {

@@ -285,10 +285,7 @@ func (t *Target) bindLocked(s *ts.Schema, gen string) {
 	t.gen = gen
 	t.labels = make([]string, len(s.Devices))
 	for i, d := range s.Devices {
-		grp := ""
-		if d.Group < len(s.Groups) {
-			grp = s.Groups[d.Group]
-		}
+		grp := targets.GroupName(s, d.Group, "")
 		var b strings.Builder
 		fmt.Fprintf(&b, `"db":%q,"gen":%q,"device":%q,"group":%q`, t.db, gen, d.Name, grp)
 		for _, tg := range d.Tags {
