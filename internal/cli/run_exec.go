@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/tsbench/tsbench/internal/badinput"
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/connect"
 	"github.com/tsbench/tsbench/internal/datadir"
@@ -111,20 +112,19 @@ func newRunner(cfg *config.Config, driver *targets.Driver, opts targets.Options,
 	}
 	ds, rep, err := replay.Open(cfg, dataDir, stderr)
 	if err != nil {
-		return nil, nil, replayError(err)
+		return nil, nil, inputOrFailure(err)
 	}
 	if err := replay.CheckSparse(cfg, driver, ds); err != nil {
 		ds.Close()
-		return nil, nil, replayError(err)
+		return nil, nil, inputOrFailure(err)
 	}
 	return runner.NewReplay(cfg, driver, opts, ds, replay.Repeats(cfg)), rep, nil
 }
 
-// replayError is the exit status of preparing replayed data: bad input
-// (2), or a failure (1) to import it.
-func replayError(err error) error {
-	var in *replay.InputError
-	if errors.As(err, &in) {
+// inputOrFailure is the exit status of a package's error: bad input (2)
+// when it says so (badinput), else a failure (1).
+func inputOrFailure(err error) error {
+	if badinput.Is(err) {
 		return &exitError{ExitUsage, err}
 	}
 	return &exitError{ExitFailure, err}

@@ -1,7 +1,9 @@
 // Package replay prepares the data a run replays (DATA): a dataset
 // directory as it is, anything else imported once into the dataset cache,
 // and the configuration fitted to it; and it writes a configuration's
-// generated data as a dataset to replay ('tsbench generate').
+// generated data as a dataset to replay ('tsbench generate'). Data that
+// cannot be read or does not fit the run is bad input (badinput); other
+// errors are failures.
 package replay
 
 import (
@@ -14,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tsbench/tsbench/internal/badinput"
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/dataset"
 	"github.com/tsbench/tsbench/internal/summary"
@@ -21,17 +24,6 @@ import (
 	"github.com/tsbench/tsbench/internal/ts"
 	"github.com/tsbench/tsbench/internal/workload"
 )
-
-// InputError is bad input (exit 2): data that cannot be read or does
-// not fit the run. Other errors of this package are failures.
-type InputError struct{ Err error }
-
-func (e *InputError) Error() string { return e.Err.Error() }
-func (e *InputError) Unwrap() error { return e.Err }
-
-func inputError(format string, args ...any) error {
-	return &InputError{fmt.Errorf(format, args...)}
-}
 
 // Open opens the data a run replays (DATA): a dataset directory as
 // it is, anything else imported once into <data-dir>/datasets (kept, and
@@ -49,7 +41,7 @@ func Open(cfg *config.Config, dataDir string, stderr io.Writer) (*dataset.Datase
 	}
 	ds, err := dataset.Open(dir)
 	if err != nil {
-		return nil, nil, inputError("DATA = %q: %v", cfg.Data, err)
+		return nil, nil, badinput.Errorf("DATA = %q: %v", cfg.Data, err)
 	}
 	rep.Dataset, rep.Format, rep.Devices, rep.Sensors = dir, ds.Format, len(ds.Devices), len(ds.Sensors)
 	rep.Rows, rep.DuplicateRows, rep.MissingValues = ds.Rows, ds.DuplicateRows, ds.Missing
@@ -71,7 +63,7 @@ func CheckSparse(cfg *config.Config, d *targets.Driver, ds *dataset.Dataset) err
 	if !ds.Sparse() || d.Caps.Sparse {
 		return nil
 	}
-	return inputError("DATA = %q is sparse data (%d of its %d values missing: cells without a value), which the %s target does not write yet; "+
+	return badinput.Errorf("DATA = %q is sparse data (%d of its %d values missing: cells without a value), which the %s target does not write yet; "+
 		"targets that take sparse data: %s", cfg.Data, ds.Missing, ds.Rows*int64(len(ds.Sensors)), d.Name, strings.Join(SparseTargets(), ", "))
 }
 
@@ -94,7 +86,7 @@ func Repeats(cfg *config.Config) bool { return cfg.Origin("LOOP") != "" || cfg.L
 func importData(cfg *config.Config, dataDir string, rep *summary.Replay, stderr io.Writer) (string, error) {
 	key, err := importKey(cfg)
 	if err != nil {
-		return "", inputError("DATA = %q: %v", cfg.Data, err)
+		return "", badinput.Errorf("DATA = %q: %v", cfg.Data, err)
 	}
 	dir := filepath.Join(dataDir, "datasets", key)
 	if dataset.IsDataset(dir) {
@@ -106,7 +98,7 @@ func importData(cfg *config.Config, dataDir string, rep *summary.Replay, stderr 
 	if err != nil {
 		os.RemoveAll(dir)
 		if dataset.IsInputError(err) {
-			return "", inputError("DATA: %v", err)
+			return "", badinput.Errorf("DATA: %v", err)
 		}
 		return "", fmt.Errorf("DATA: %w", err)
 	}
@@ -175,7 +167,7 @@ func fitConfig(cfg *config.Config, ds *dataset.Dataset) error {
 		cfg.Loop = onePass(cfg, ds.MaxRows())
 	}
 	if err := config.Resolve(cfg); err != nil {
-		return inputError("with DATA = %q (%d devices, %d sensors): %v", cfg.Data, cfg.Devices, cfg.Sensors, err)
+		return badinput.Errorf("with DATA = %q (%d devices, %d sensors): %v", cfg.Data, cfg.Devices, cfg.Sensors, err)
 	}
 	return nil
 }
@@ -190,11 +182,11 @@ func spreadReplay(cfg *config.Config) error {
 		return nil
 	}
 	if o := cfg.Origin("OPERATION_ORDER"); o != config.IoTBenchmarkOrigin {
-		return inputError("OPERATION_ORDER = random (%s): a replay (DATA = %q) writes every row of the file once, "+
+		return badinput.Errorf("OPERATION_ORDER = random (%s): a replay (DATA = %q) writes every row of the file once, "+
 			"which needs OPERATION_ORDER = spread; leave it out or set spread", o, cfg.Data)
 	}
 	if err := config.Derive(cfg, "OPERATION_ORDER", workload.OrderSpread, "a replay writes every row once"); err != nil {
-		return &InputError{err}
+		return badinput.Wrap(err)
 	}
 	return nil
 }

@@ -1,12 +1,12 @@
 package replay
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/tsbench/tsbench/internal/badinput"
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/dataset"
 	"github.com/tsbench/tsbench/internal/targets"
@@ -41,8 +41,7 @@ func TestCheckSparse(t *testing.T) {
 	cfg.Data = "sparse.csv"
 
 	err := CheckSparse(cfg, without, sparse)
-	var in *InputError
-	if !errors.As(err, &in) ||
+	if !badinput.Is(err) ||
 		!strings.Contains(err.Error(), `DATA = "sparse.csv" is sparse data (3 of its 6 values missing: cells without a value), which the nosparse target does not write yet; targets that take sparse data: `) {
 		t.Fatalf("%v, want exit 2 naming the target and the count", err)
 	}
