@@ -45,8 +45,13 @@ kinds it supports and how to get its server.`,
 }
 
 // queryList prints supported query kinds compactly: "Q1-Q10" or "Q1,Q2,Q8",
-// and which of them tsbench computes from returned points.
+// which of them tsbench computes from returned points, and whether Q7 runs
+// across devices (TSBS's cross-host types).
 func queryList(c targets.Capabilities) string {
+	if c.GroupByAcross {
+		c.GroupByAcross = false
+		return queryList(c) + ", Q7 across devices"
+	}
 	if len(c.Queries) == 10 {
 		if len(c.ClientSide) > 0 {
 			var cs []string
