@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tsbench/tsbench/internal/analyticsphase"
 	"github.com/tsbench/tsbench/internal/datadir"
 	"github.com/tsbench/tsbench/internal/gen"
 	"github.com/tsbench/tsbench/internal/runid"
@@ -25,21 +26,21 @@ import (
 
 // scenarioResult is what a scenario run saves beside its phases' runs.
 type scenarioResult struct {
-	SchemaVersion int                   `json:"schema_version"`
-	Scenario      string                `json:"scenario"`
-	Variant       string                `json:"variant,omitempty"`
-	Scale         float64               `json:"scale"`
-	Repeat        int                   `json:"repeat"`
-	ServerCores   int                   `json:"server_cores"`
-	Target        string                `json:"target"`
-	Started       time.Time             `json:"started"`
-	Interrupted   bool                  `json:"interrupted"`
-	Rows          []scenario.Row        `json:"published_vs_measured"`
-	BreakEvens    []scenario.BreakEven  `json:"compression_break_even,omitempty"`
-	BreakPoints   []breakPointResult    `json:"break_points,omitempty"`
-	Analytics     []analyticsResult     `json:"analytics,omitempty"`
-	Sweep         []summary.SweepPoint  `json:"sweep,omitempty"`
-	Phases        []scenarioPhaseResult `json:"phases"`
+	SchemaVersion int                         `json:"schema_version"`
+	Scenario      string                      `json:"scenario"`
+	Variant       string                      `json:"variant,omitempty"`
+	Scale         float64                     `json:"scale"`
+	Repeat        int                         `json:"repeat"`
+	ServerCores   int                         `json:"server_cores"`
+	Target        string                      `json:"target"`
+	Started       time.Time                   `json:"started"`
+	Interrupted   bool                        `json:"interrupted"`
+	Rows          []scenario.Row              `json:"published_vs_measured"`
+	BreakEvens    []scenario.BreakEven        `json:"compression_break_even,omitempty"`
+	BreakPoints   []scenario.BreakPointResult `json:"break_points,omitempty"`
+	Analytics     []analyticsphase.Result     `json:"analytics,omitempty"`
+	Sweep         []summary.SweepPoint        `json:"sweep,omitempty"`
+	Phases        []scenarioPhaseResult       `json:"phases"`
 }
 
 type scenarioPhaseResult struct {
@@ -169,13 +170,13 @@ func runScenario(cmd *cobra.Command, f *runFlags, flags []*keyFlag, sc *scenario
 				continue
 			}
 			if p.Analytics != nil {
-				ar, err := runAnalytics(configs[i], p, label, stdout)
+				ar, err := analyticsphase.Run(configs[i], p, label, stdout)
 				if err != nil {
-					return nil, err
+					return nil, inputOrFailure(err)
 				}
 				ar.Repetition = r
 				res.Analytics = append(res.Analytics, ar)
-				if ar.failed() {
+				if ar.Failed() {
 					worst = worse(worst, &exitError{code: ExitFailure})
 				}
 				continue
@@ -188,9 +189,9 @@ func runScenario(cmd *cobra.Command, f *runFlags, flags []*keyFlag, sc *scenario
 			}
 			prior = phaseWrote(configs[i], s, prior)
 			if p.BreakPoint {
-				bp := findBreakPoint(s, p)
+				bp := scenario.BreakPointOf(s, p)
 				bp.Phase, bp.Repetition = p.Name, r
-				bp.print(stdout)
+				bp.Print(stdout)
 				res.BreakPoints = append(res.BreakPoints, bp)
 			}
 			runs = append(runs, s)

@@ -1,4 +1,8 @@
-package cli
+// Package analyticsphase runs a scenario's analytics phase: its queries
+// over the data earlier phases wrote, on the target's own SQL or on Apache
+// Spark, printed beside the published times. A phase the configuration
+// cannot run is bad input (badinput); other errors are failures.
+package analyticsphase
 
 import (
 	"context"
@@ -9,18 +13,18 @@ import (
 
 	"github.com/tsbench/tsbench/internal/analytics"
 	"github.com/tsbench/tsbench/internal/analytics/spark"
+	"github.com/tsbench/tsbench/internal/badinput"
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/connect"
 	"github.com/tsbench/tsbench/internal/datadir"
 	"github.com/tsbench/tsbench/internal/gen"
 	"github.com/tsbench/tsbench/internal/scenario"
-	"github.com/tsbench/tsbench/internal/summary"
 	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/workload"
 )
 
-// analyticsResult is what an analytics phase did.
-type analyticsResult struct {
+// Result is what an analytics phase did.
+type Result struct {
 	Phase      string              `json:"phase"`
 	Repetition int                 `json:"repetition"`
 	Rows       int64               `json:"rows"`   // events analysed
@@ -28,7 +32,8 @@ type analyticsResult struct {
 	Outcomes   []analytics.Outcome `json:"queries"`
 }
 
-func (a analyticsResult) failed() bool {
+// Failed reports whether any query failed or answered wrong.
+func (a Result) Failed() bool {
 	for _, o := range a.Outcomes {
 		if o.Error != "" {
 			return true
@@ -41,23 +46,20 @@ func (a analyticsResult) failed() bool {
 // JVM and session take 15-20 s to start before the first query.
 const sparkStartAllowance = 2 * time.Minute
 
-// runAnalytics runs a phase's analytics queries on the data earlier phases
-// wrote and prints their times beside the published ones.
-func runAnalytics(cfg *config.Config, p scenario.Phase, label string, stdout io.Writer) (analyticsResult, error) {
-	res := analyticsResult{Phase: p.Name}
+// Run runs a phase's analytics queries on the data earlier phases wrote
+// and prints their times, under label, beside the published ones.
+func Run(cfg *config.Config, p scenario.Phase, label string, stdout io.Writer) (Result, error) {
+	res := Result{Phase: p.Name}
 	if cfg.OperationOrder == workload.OrderRandom {
 		// The analytics read every device's rows [0, rows): one count for
 		// all devices, which random draws do not give.
-		return res, usageError("OPERATION_ORDER = random: the analytics phase needs every device to hold the same rows; set OPERATION_ORDER = spread")
+		return res, badinput.Errorf("OPERATION_ORDER = random: the analytics phase needs every device to hold the same rows; set OPERATION_ORDER = spread")
 	}
 	d, err := targets.Lookup(cfg.Target)
 	if err != nil {
-		return res, usageError("%v", err)
+		return res, badinput.Wrap(err)
 	}
-	dataDir := cfg.DataDir
-	if dataDir == "" {
-		dataDir = datadir.Default()
-	}
+	dataDir := datadir.Or(cfg.DataDir)
 	timeout := cfg.ReadTimeout * time.Duration(max(1, p.AnalyticsRuns)*len(p.Analytics))
 	if cfg.AnalyticsEngine == "spark" {
 		timeout += sparkStartAllowance
@@ -66,18 +68,18 @@ func runAnalytics(cfg *config.Config, p scenario.Phase, label string, stdout io.
 	defer cancel()
 	conn, err := d.Open(ctx, connect.Options(cfg, d, dataDir))
 	if err != nil {
-		return res, &exitError{ExitFailure, fmt.Errorf("%s: connect: %w", d.Name, err)}
+		return res, fmt.Errorf("%s: connect: %w", d.Name, err)
 	}
 	defer conn.Close()
 	schema := workload.Schema(cfg)
 	if b, ok := conn.(targets.Binder); ok {
 		if err := b.Bind(ctx, schema); err != nil {
-			return res, &exitError{ExitFailure, fmt.Errorf("%s: prepare: %w", d.Name, err)}
+			return res, fmt.Errorf("%s: prepare: %w", d.Name, err)
 		}
 	}
 	g, err := gen.New(schema, workload.GenOptions(cfg))
 	if err != nil {
-		return res, &exitError{ExitUsage, err}
+		return res, badinput.Wrap(err)
 	}
 	rowsPerDevice := workload.NewPlan(cfg.Proportion, cfg.Loop).Counts()[workload.Write] * int64(cfg.BatchSize)
 	res.Rows = rowsPerDevice * int64(len(schema.Devices))
@@ -92,7 +94,7 @@ func runAnalytics(cfg *config.Config, p scenario.Phase, label string, stdout io.
 		var err error
 		res.Outcomes, err = eng.Run(ctx, d.Name, connect.Options(cfg, d, dataDir), g, rowsPerDevice, p.Analytics, max(1, p.AnalyticsRuns))
 		if err != nil && len(res.Outcomes) == 0 {
-			return res, &exitError{ExitFailure, err}
+			return res, err
 		}
 		if err != nil {
 			fmt.Fprintf(stdout, "tsbench: spark: %v\n", err)
@@ -146,60 +148,4 @@ func publishedSeconds(f scenario.Figure) string {
 		return "-"
 	}
 	return fmt.Sprintf("%g", f.Seconds)
-}
-
-// breakPointResult is the search for a sustained ingest slowdown.
-type breakPointResult struct {
-	Phase      string  `json:"phase"`
-	Repetition int     `json:"repetition"`
-	Seconds    int     `json:"seconds_searched"`
-	Found      bool    `json:"found"`
-	AtSecond   float64 `json:"at_s,omitempty"`
-	AfterUnits float64 `json:"after_units,omitempty"` // events (or points) sent before the drop
-	Before     float64 `json:"rate_before,omitempty"`
-	After      float64 `json:"rate_after,omitempty"`
-	Unit       string  `json:"unit"`
-}
-
-// findBreakPoint searches the phase's per-second series for a drop of 30 %
-// or more that lasts.
-func findBreakPoint(s *summary.Summary, p scenario.Phase) breakPointResult {
-	per := p.PerUnit
-	if per == 0 {
-		per = 1
-	}
-	unit := p.Published.Unit
-	if unit == "" {
-		unit = "points/s"
-	}
-	var rates, cum []float64
-	var total float64
-	for _, iv := range s.Intervals {
-		var pts float64
-		for _, o := range iv.Ops {
-			if o.Name == p.Operation {
-				pts += float64(o.OKPoints)
-			}
-		}
-		if iv.Seconds > 0 {
-			rates = append(rates, pts/per/iv.Seconds)
-			cum = append(cum, total)
-		}
-		total += pts / per
-	}
-	r := breakPointResult{Seconds: len(rates), Unit: unit}
-	bp, ok := scenario.FindBreakPoint(rates, 0.7, max(5, len(rates)/10))
-	if ok {
-		r.Found, r.AtSecond, r.AfterUnits, r.Before, r.After = true, s.Intervals[bp.Index].Start, cum[bp.Index], bp.Before, bp.After
-	}
-	return r
-}
-
-func (b breakPointResult) print(w io.Writer) {
-	if b.Found {
-		fmt.Fprintf(w, "Break point: throughput fell from %.0f to %.0f %s at %.0f s, after %.0f sent\n",
-			b.Before, b.After, b.Unit, b.AtSecond, b.AfterUnits)
-		return
-	}
-	fmt.Fprintf(w, "Break point: none (no sustained drop of 30%% or more in %d s of %s)\n", b.Seconds, b.Phase)
 }
