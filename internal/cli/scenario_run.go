@@ -11,9 +11,8 @@ import (
 
 	"github.com/tsbench/tsbench/internal/analyticsphase"
 	"github.com/tsbench/tsbench/internal/datadir"
-	"github.com/tsbench/tsbench/internal/gen"
+	"github.com/tsbench/tsbench/internal/phasedata"
 	"github.com/tsbench/tsbench/internal/runid"
-	"github.com/tsbench/tsbench/internal/workload"
 
 	"github.com/spf13/cobra"
 
@@ -155,7 +154,7 @@ func runScenario(cmd *cobra.Command, f *runFlags, flags []*keyFlag, sc *scenario
 	res := scenarioResult{SchemaVersion: summary.SchemaVersion, Scenario: sc.Name, Variant: f.variant, Scale: f.scale,
 		Repeat: repeat, ServerCores: cores, Target: configs[0].Target, Started: time.Now().UTC()}
 	measured := make([][]scenario.Measurement, len(sc.Phases))
-	var prior writtenRows       // what the phases so far left in the database
+	var prior phasedata.Written // what the phases so far left in the database
 	var runs []*summary.Summary // every phase's run, to carry the table
 	var phaseRuns []scenario.PhaseRun
 	var worst error
@@ -182,12 +181,12 @@ func runScenario(cmd *cobra.Command, f *runFlags, flags []*keyFlag, sc *scenario
 				continue
 			}
 			out := f.runOutputs
-			out.priorRows = priorRows(configs[i], prior)
+			out.priorRows = prior.PriorRows(configs[i])
 			s, err := runBenchmark(configs[i], label, out, stdout, stderr)
 			if err != nil {
 				return nil, err
 			}
-			prior = phaseWrote(configs[i], s, prior)
+			prior = prior.After(configs[i], s)
 			if p.BreakPoint {
 				bp := scenario.BreakPointOf(s, p)
 				bp.Phase, bp.Repetition = p.Name, r
@@ -306,53 +305,4 @@ func worse(a, b error) error {
 		return b
 	}
 	return a
-}
-
-// writtenRows is what earlier phases of a scenario left in the database:
-// rows of every device, of one schema and seed, when they are known.
-type writtenRows struct {
-	rows   int64
-	schema string // the schema and generator settings they were written with
-}
-
-// phaseWrote updates what the database holds after a phase: a complete,
-// verified generated write of every device adds its rows; anything else
-// (a replay, a stopped or failed run, random operation draws) makes them
-// unknown.
-func phaseWrote(cfg *config.Config, s *summary.Summary, before writtenRows) writtenRows {
-	w := s.Op(workload.Write.String())
-	if w == nil || w.OKOperations == 0 {
-		return before // a query phase leaves the data as it was
-	}
-	key := dataKey(cfg)
-	if cfg.Data != "" || s.Verify == nil || !s.Verify.OK || s.StopReason != "loop" || s.Failed() ||
-		cfg.OperationOrder != workload.OrderSpread || cfg.Scaled() {
-		return writtenRows{}
-	}
-	if before.schema != key || cfg.CreateSchema && cfg.DeleteData {
-		before = writtenRows{schema: key} // another series, or a fresh table
-	}
-	// Every phase writes rows [0, n) of each device: a second write phase
-	// rewrites the rows the first wrote, and may add more.
-	rows := workload.NewPlan(cfg.Proportion, cfg.Loop).Counts()[workload.Write] * int64(cfg.BatchSize)
-	before.rows = max(before.rows, rows)
-	return before
-}
-
-// priorRows are the rows a phase that only queries can check its answers
-// against: the earlier phases', written with its schema and seed.
-func priorRows(cfg *config.Config, prior writtenRows) int64 {
-	if prior.rows == 0 || prior.schema != dataKey(cfg) || cfg.WriteWeight() > 0 {
-		return 0
-	}
-	return prior.rows
-}
-
-// dataKey names what generates a phase's data: two phases with the same
-// key write and read the same series and values (the delivery order aside).
-func dataKey(cfg *config.Config) string {
-	o := workload.GenOptions(cfg)
-	o.Order, o.BatchSize = gen.Order{}, 0
-	return fmt.Sprintf("%s|%s|%d|%v|%d|%d|%s|%s|%+v", cfg.Target, cfg.Database, cfg.Devices, config.SensorTypes(cfg.TypeProportion, cfg.Sensors),
-		cfg.PointStep, cfg.StartTime.UnixMilli(), cfg.DevicePrefix, cfg.SensorPrefix, o)
 }
