@@ -35,27 +35,12 @@ func BenchmarkWritePath(b *testing.B) {
 	sqltest.BenchmarkWrite(b, server, Driver, targets.Options{Database: "test"}, writePaths)
 }
 
-// The target connects over TLS as asked, against a MariaDB that takes TLS
-// connections only (require_secure_transport): verified against the test's
-// own CA, refused with another CA or host name, refused in plaintext, which
-// MariaDB 10.11 answers under require_secure_transport as a denied access.
-func TestTLS(t *testing.T) {
-	sqltest.TLS(t, testenv.StartMariaDBTLS(t), testenv.MariaDBTLSPort, openSQL,
-		"SELECT VARIABLE_VALUE FROM information_schema.SESSION_STATUS WHERE VARIABLE_NAME = 'Ssl_cipher'",
-		targettest.TLSCase{Name: "plaintext", TLS: targets.TLS{Mode: "off"}, Want: "Access denied"})
-}
-
-// TLS asked of the MariaDB without TLS is ErrNoTLS, never plaintext.
-func TestTLSAskedOfPlainServer(t *testing.T) { sqltest.NoTLS(t, server, Driver) }
-
 // A DB_NAME that does not exist yet is created, even when several clients
 // open it at the same time, and by the database/sql access (TPC-C); a user
 // who may read every database but create none gets an error that names the
 // target, the database and the mysql command that creates it.
 func TestCreateDatabase(t *testing.T) {
 	sqltest.CreateDB{
-		Server: server,
-		Driver: Driver,
 		Admin: func(ctx context.Context) (*sql.DB, error) {
 			cfg := mysql.NewConfig()
 			cfg.Net, cfg.Addr, cfg.User = "tcp", server.Addr, "root"
@@ -77,7 +62,7 @@ func TestCreateDatabase(t *testing.T) {
 		Refused: func(name, _ string) []string {
 			return []string{"mysql: ", "Access denied", "mysql -h 127.0.0.1 -P 3307 -u root -p -e 'CREATE DATABASE `" + name + "`'"}
 		},
-	}.Run(t)
+	}.Run(t, server, Driver)
 }
 
 // Identifiers survive any name.
@@ -92,4 +77,15 @@ func TestQuoteIdent(t *testing.T) {
 			t.Errorf("quoteIdent(%q) = %s, want %s", c.in, got, c.want)
 		}
 	}
+}
+
+// The target connects over TLS as asked, against a MariaDB that takes TLS
+// connections only (require_secure_transport): verified against the test's
+// own CA, refused with another CA or host name, refused in plaintext, which
+// MariaDB 10.11 answers under require_secure_transport as a denied access.
+// TLS asked of the MariaDB without TLS is ErrNoTLS, never plaintext.
+func TestTLS(t *testing.T) {
+	plaintext := targettest.TLSCase{Name: "plaintext", TLS: targets.TLS{Mode: "off"}, Want: "Access denied"}
+	sqltest.TLS(t, server, Driver, testenv.StartMariaDBTLS(t), testenv.MariaDBTLSPort, openSQL,
+		"SELECT VARIABLE_VALUE FROM information_schema.SESSION_STATUS WHERE VARIABLE_NAME = 'Ssl_cipher'", plaintext)
 }

@@ -77,17 +77,14 @@ func BenchmarkRowSource(b *testing.B) {
 // The target connects over TLS as asked, against a PostgreSQL that takes
 // TLS connections only: verified against the test's own CA, refused with
 // another CA, another host name or the system CAs, and refused in
-// plaintext.
+// plaintext. TLS asked of the server without TLS (scripts/services' plain
+// PostgreSQL) is ErrNoTLS: tsbench does not fall back to plaintext.
 func TestTLS(t *testing.T) {
-	sqltest.TLS(t, testenv.StartPostgresTLS(t), testenv.PostgresTLSPort, openSQL,
+	sqltest.TLS(t, server, Driver, testenv.StartPostgresTLS(t), testenv.PostgresTLSPort, openSQL,
 		"SELECT ssl::text FROM pg_stat_ssl WHERE pid = pg_backend_pid()",
 		targettest.TLSCase{Name: "system CAs", TLS: targets.TLS{Mode: "on"}, Want: "certificate"},
 		targettest.TLSCase{Name: "plaintext", TLS: targets.TLS{Mode: "off"}, Want: "no encryption"})
 }
-
-// TLS asked of the server without TLS (scripts/services' plain PostgreSQL)
-// is ErrNoTLS: tsbench does not fall back to plaintext.
-func TestTLSAskedOfPlainServer(t *testing.T) { sqltest.NoTLS(t, server, Driver) }
 
 // A DB_NAME that does not exist yet is created, once, even when several
 // clients open it at the same time, and by the database/sql access (TPC-C);
@@ -95,8 +92,6 @@ func TestTLSAskedOfPlainServer(t *testing.T) { sqltest.NoTLS(t, server, Driver) 
 // the database and the createdb command that creates it.
 func TestCreateDatabase(t *testing.T) {
 	sqltest.CreateDB{
-		Server: server,
-		Driver: Driver,
 		Admin: func(ctx context.Context) (*sql.DB, error) {
 			return sql.Open("pgx", "host=127.0.0.1 port=5433 dbname=postgres user=postgres password=postgres sslmode=disable")
 		},
@@ -114,5 +109,5 @@ func TestCreateDatabase(t *testing.T) {
 		Refused: func(name, _ string) []string {
 			return []string{"postgres: ", "permission denied", "createdb -h 127.0.0.1 -p 5433 -U postgres " + name}
 		},
-	}.Run(t)
+	}.Run(t, server, Driver)
 }

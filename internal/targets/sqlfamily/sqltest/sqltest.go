@@ -95,9 +95,11 @@ func BenchmarkWrite(b *testing.B, srv Server, d *targets.Driver, o targets.Optio
 type Opener func(ctx context.Context, o targets.Options) (*sql.DB, error)
 
 // TLS runs targettest's TLS cases and extra against a TLS-only server whose
-// CA is ca, on port, through open; encrypted is a query of one value that
-// is neither empty nor false on an encrypted connection.
-func TLS(t *testing.T, ca string, port int, open Opener, encrypted string, extra ...targettest.TLSCase) {
+// CA is ca, on port, through open (the target's database/sql access);
+// encrypted is a query of one value that is neither empty nor false on an
+// encrypted connection. Then TLS asked of srv, which has none, must be
+// targets.ErrNoTLS from the target and from open: never plaintext.
+func TLS(t *testing.T, srv Server, d *targets.Driver, ca string, port int, open Opener, encrypted string, extra ...targettest.TLSCase) {
 	cases := append(targettest.TLSCases(ca, testenv.WriteCerts(t, t.TempDir())), extra...)
 	targettest.RunTLS(t, cases, func(ctx context.Context, tls targets.TLS) (bool, error) {
 		db, err := open(ctx, targets.Options{Port: port, Database: "test", TLS: tls})
@@ -109,18 +111,17 @@ func TLS(t *testing.T, ca string, port int, open Opener, encrypted string, extra
 		err = db.QueryRowContext(ctx, encrypted).Scan(&v)
 		return v.String != "" && v.String != "false", err
 	})
+	t.Run("server without TLS", func(t *testing.T) { noTLS(t, srv, d, open) })
 }
 
-// NoTLS checks that TLS asked of srv, which has none, is targets.ErrNoTLS
-// from the target and from its database/sql access: never plaintext.
-func NoTLS(t *testing.T, srv Server, d *targets.Driver) {
+func noTLS(t *testing.T, srv Server, d *targets.Driver, open Opener) {
 	srv.Require(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if _, err := d.Open(ctx, targets.Options{Database: "test", TLS: targets.TLS{Mode: "on"}}); !errors.Is(err, targets.ErrNoTLS) {
 		t.Fatalf("error %v, want targets.ErrNoTLS", err)
 	}
-	db, err := d.SQL.Open(ctx, targets.Options{Database: "test", TLS: targets.TLS{Mode: "insecure"}})
+	db, err := open(ctx, targets.Options{Database: "test", TLS: targets.TLS{Mode: "insecure"}})
 	if err == nil {
 		db.Close()
 	}
@@ -131,8 +132,6 @@ func NoTLS(t *testing.T, srv Server, d *targets.Driver) {
 
 // CreateDB is what the tests of a missing database need of a server.
 type CreateDB struct {
-	Server Server
-	Driver *targets.Driver
 	// Admin is a connection that may create and drop databases and users.
 	Admin func(ctx context.Context) (*sql.DB, error)
 	// Drop drops the database named (whoever holds it open), Exists counts
@@ -156,8 +155,8 @@ type CreateDB struct {
 // clients opening it at the same time) and by its database/sql access, and
 // that a user who may not create it gets an error naming the database, the
 // user and the command that creates it, with nothing created.
-func (c CreateDB) Run(t *testing.T) {
-	c.Server.Require(t)
+func (c CreateDB) Run(t *testing.T, srv Server, d *targets.Driver) {
+	srv.Require(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	adm, err := c.Admin(ctx)
@@ -193,7 +192,7 @@ func (c CreateDB) Run(t *testing.T) {
 		name := targettest.FreshName("tsbench-New ")
 		drop(t, name)
 		targettest.OpenConcurrently(ctx, t, 4, func(ctx context.Context) error {
-			tg, err := c.Driver.Open(ctx, targets.Options{Database: name})
+			tg, err := d.Open(ctx, targets.Options{Database: name})
 			if err != nil {
 				return err
 			}
@@ -208,7 +207,7 @@ func (c CreateDB) Run(t *testing.T) {
 	t.Run("database/sql", func(t *testing.T) {
 		name := targettest.FreshName("tsbench_sql_")
 		drop(t, name)
-		db, err := c.Driver.SQL.Open(ctx, targets.Options{Database: name})
+		db, err := d.SQL.Open(ctx, targets.Options{Database: name})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -232,7 +231,7 @@ func (c CreateDB) Run(t *testing.T) {
 			}
 		})
 		drop(t, name) // in case the refusal fails to refuse
-		tg, err := c.Driver.Open(ctx, targets.Options{User: user, Database: name})
+		tg, err := d.Open(ctx, targets.Options{User: user, Database: name})
 		if err == nil {
 			tg.Close()
 			t.Fatalf("user %s who may not create databases opened a missing one", user)
