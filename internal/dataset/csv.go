@@ -176,18 +176,7 @@ func (c *csvFile) next() ([]string, int64, error) {
 // until the file ends or fn returns an error, which eachRecord returns as
 // it is.
 func (c *csvFile) eachRecord(fn func(rec []string, line int64) error) error {
-	for {
-		rec, line, err := c.next()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if err := fn(rec, line); err != nil {
-			return err
-		}
-	}
+	return eachItem(c.next, fn)
 }
 
 // csvScan is what the first pass learnt.
@@ -216,17 +205,11 @@ func scanCSV(files []string, o ImportOptions) (*csvScan, error) {
 		slices.Sort(s.order)
 	}
 	for _, name := range s.order {
-		ty, declared := o.Types[name]
-		if !declared {
-			ty = s.kinds[name].dataType()
-		}
 		s.index[name] = len(s.sensors)
-		s.sensors = append(s.sensors, ts.Sensor{Name: name, Type: ty})
+		s.sensors = append(s.sensors, o.typedSensor(name, s.kinds[name].dataType()))
 	}
-	for name := range o.Types {
-		if _, ok := s.index[name]; !ok {
-			return nil, &InputError{File: files[0], Msg: fmt.Sprintf("DATA_TYPES names sensor %q, which the data does not have; it has %s", name, strings.Join(s.order, ", "))}
-		}
+	if err := o.checkTypesNamed(files[0], s.index, s.order); err != nil {
+		return nil, err
 	}
 	return s, nil
 }

@@ -132,3 +132,21 @@ func TestCSVDirectoryOfDifferentSensors(t *testing.T) {
 		t.Fatalf("points %q, %d missing, want %q, 1", got, m.Missing, want)
 	}
 }
+
+// DATA_TYPES naming a sensor the data does not have is the user's fault,
+// in every text format, and the message lists the sensors there are.
+func TestTypesNamingNoSensor(t *testing.T) {
+	for _, f := range []namedFile{
+		{"wide.csv", "time,device,temp,count\n1700000000000,a,1.5,2\n"},
+		{"m.lp", "m,host=a temp=1.5,count=2i 1700000000000000000\n"},
+		{"export.jsonl", `{"metric":{"__name__":"temp","host":"a"},"values":[1.5],"timestamps":[1700000000000]}` + "\n"},
+	} {
+		t.Run(f.name, func(t *testing.T) {
+			_, err := Import(writeTempFile(t, f.name, f.content), t.TempDir(), ImportOptions{Types: map[string]ts.DataType{"humidity": ts.Double}})
+			if !IsInputError(err) || !strings.Contains(err.Error(), `DATA_TYPES names sensor "humidity", which the data does not have; it has `) ||
+				!strings.Contains(err.Error(), "temp") {
+				t.Fatalf("got %v", err)
+			}
+		})
+	}
+}

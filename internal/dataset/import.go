@@ -45,6 +45,54 @@ type ImportOptions struct {
 	inspect *Inspection
 }
 
+// typedSensor is sensor name, of the type DATA_TYPES declares for it or
+// else of inferred (what the file's values or schema say).
+func (o ImportOptions) typedSensor(name string, inferred ts.DataType) ts.Sensor {
+	if ty, declared := o.Types[name]; declared {
+		return ts.Sensor{Name: name, Type: ty}
+	}
+	return ts.Sensor{Name: name, Type: inferred}
+}
+
+// checkTypesNamed returns an InputError of file when DATA_TYPES names a
+// sensor the data does not have (none in index, the found sensors'
+// positions by name); has lists what the data has, for the message.
+func (o ImportOptions) checkTypesNamed(file string, index map[string]int, has []string) error {
+	for name := range o.Types {
+		if _, ok := index[name]; !ok {
+			return &InputError{File: file, Msg: fmt.Sprintf("DATA_TYPES names sensor %q, which the data does not have; it has %s", name, strings.Join(has, ", "))}
+		}
+	}
+	return nil
+}
+
+// eachItem calls fn with each item next reads (a record, a line) and its
+// line number, until next says io.EOF or either returns an error, which
+// eachItem returns as it is.
+func eachItem[T any](next func() (T, int64, error), fn func(item T, line int64) error) error {
+	for {
+		item, line, err := next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := fn(item, line); err != nil {
+			return err
+		}
+	}
+}
+
+// namesOf is the names of sensors, in order.
+func namesOf(sensors []ts.Sensor) []string {
+	names := make([]string, len(sensors))
+	for i, s := range sensors {
+		names[i] = s.Name
+	}
+	return names
+}
+
 // InputError is a fault of the user's file, where it is: exit status 2.
 type InputError struct {
 	File   string

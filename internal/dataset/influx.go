@@ -48,6 +48,10 @@ func (k lpKind) String() string {
 	return [...]string{"", "float", "integer", "unsigned", "string", "boolean"}[k]
 }
 
+// lpTypes are the sensor types of the kinds (unsigned integers are INT64:
+// a larger one is refused as it is read).
+var lpTypes = map[lpKind]ts.DataType{lpFloat: ts.Double, lpInt: ts.Int64, lpUint: ts.Int64, lpString: ts.Text, lpBool: ts.Boolean}
+
 // lpField is a field of a line: its key, kind, value as tsbench's text
 // (integers without their suffix, booleans true/false, strings unquoted)
 // and 1-based column.
@@ -260,18 +264,7 @@ func eachLine(name string, fn func(text []byte, line int64) error) error {
 		return err
 	}
 	defer r.close()
-	for {
-		text, line, err := r.next()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if err := fn(text, line); err != nil {
-			return err
-		}
-	}
+	return eachItem(r.next, fn)
 }
 
 // next returns the next data line (valid until the next call) and its
@@ -408,17 +401,11 @@ func scanLP(files []string, o ImportOptions) (*lpScan, error) {
 	}
 	s.index = map[string]int{}
 	for _, n := range names {
-		ty, declared := o.Types[n]
-		if !declared {
-			ty = map[lpKind]ts.DataType{lpFloat: ts.Double, lpInt: ts.Int64, lpUint: ts.Int64, lpString: ts.Text, lpBool: ts.Boolean}[s.kinds[n]]
-		}
 		s.index[n] = len(s.sensors)
-		s.sensors = append(s.sensors, ts.Sensor{Name: n, Type: ty})
+		s.sensors = append(s.sensors, o.typedSensor(n, lpTypes[s.kinds[n]]))
 	}
-	for n := range o.Types {
-		if _, ok := s.index[n]; !ok {
-			return nil, &InputError{File: files[0], Msg: fmt.Sprintf("DATA_TYPES names sensor %q, which the data does not have; it has %s", n, strings.Join(names, ", "))}
-		}
+	if err := o.checkTypesNamed(files[0], s.index, names); err != nil {
+		return nil, err
 	}
 	return s, nil
 }

@@ -214,16 +214,11 @@ func readIoTSchema(name string, o ImportOptions) (*iotSchema, error) {
 				"tsbench replays one sensor list for every device", device, strings.Join(missing, ", "))}
 		}
 	}
+	if err := o.checkTypesNamed(name, s.index, namesOf(s.sensors)); err != nil {
+		return nil, err
+	}
 	for sensor, ty := range o.Types {
-		i, ok := s.index[sensor]
-		if !ok {
-			names := make([]string, len(s.sensors))
-			for j, sn := range s.sensors {
-				names[j] = sn.Name
-			}
-			return nil, &InputError{File: name, Msg: fmt.Sprintf("DATA_TYPES names sensor %q, which the data does not have; it has %s", sensor, strings.Join(names, ", "))}
-		}
-		s.sensors[i].Type = ty
+		s.sensors[s.index[sensor]].Type = ty
 	}
 	return s, nil
 }

@@ -363,22 +363,12 @@ func newParquetImport(files []string, o ImportOptions) (*parquetImport, error) {
 		}
 	} else {
 		for i, name := range l.sensors {
-			ty, declared := o.Types[name]
-			if !declared {
-				ty = im.columns[l.sensorCols[i]].typ
-			}
 			im.index[name] = len(im.sensors)
-			im.sensors = append(im.sensors, ts.Sensor{Name: name, Type: ty})
+			im.sensors = append(im.sensors, o.typedSensor(name, im.columns[l.sensorCols[i]].typ))
 		}
 	}
-	for name := range o.Types {
-		if _, ok := im.index[name]; !ok {
-			have := make([]string, len(im.sensors))
-			for i, s := range im.sensors {
-				have[i] = s.Name
-			}
-			return nil, &InputError{File: files[0], Msg: fmt.Sprintf("DATA_TYPES names sensor %q, which the data does not have; it has %s", name, strings.Join(have, ", "))}
-		}
+	if err := o.checkTypesNamed(files[0], im.index, namesOf(im.sensors)); err != nil {
+		return nil, err
 	}
 	return im, nil
 }
@@ -463,12 +453,8 @@ func (im *parquetImport) scanChunk(f *pqFile, sc *pqColumn, chunk parquet.Column
 					return f.errAt(*row, sc.name, "empty sensor name")
 				}
 				if _, ok := im.index[name]; !ok {
-					ty, declared := o.Types[name]
-					if !declared {
-						ty = vt
-					}
 					im.index[name] = len(im.sensors)
-					im.sensors = append(im.sensors, ts.Sensor{Name: name, Type: ty})
+					im.sensors = append(im.sensors, o.typedSensor(name, vt))
 				}
 			}
 			got += int64(n)

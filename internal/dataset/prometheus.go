@@ -141,17 +141,11 @@ func scanProm(files []string, o ImportOptions) (*promScan, error) {
 		if len(keep) > 0 && !keep[n] {
 			continue
 		}
-		ty, declared := o.Types[n]
-		if !declared {
-			ty = ts.Double
-		}
 		ps.index[n] = len(ps.sensors)
-		ps.sensors = append(ps.sensors, ts.Sensor{Name: n, Type: ty})
+		ps.sensors = append(ps.sensors, o.typedSensor(n, ts.Double))
 	}
-	for n := range o.Types {
-		if _, ok := ps.index[n]; !ok {
-			return nil, &InputError{File: files[0], Msg: fmt.Sprintf("DATA_TYPES names sensor %q, which the data does not have; it has %s", n, strings.Join(sorted, ", "))}
-		}
+	if err := o.checkTypesNamed(files[0], ps.index, sorted); err != nil {
+		return nil, err
 	}
 	return ps, nil
 }
