@@ -33,15 +33,7 @@ func startBackground(t *testing.T, env []string, args ...string) *background {
 	b := &background{cmd: exec.Command(binary, args...)}
 	b.cmd.Env = append(os.Environ(), env...)
 	b.cmd.Stdout, b.cmd.Stderr = &b.stdout, &b.stderr
-	if err := b.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if b.cmd.ProcessState == nil {
-			b.cmd.Process.Kill()
-			b.cmd.Wait()
-		}
-	})
+	startKilledAtEnd(t, b.cmd)
 	return b
 }
 

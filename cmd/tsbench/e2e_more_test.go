@@ -10,8 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"os/exec"
-
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/ts"
 	"github.com/tsbench/tsbench/internal/workload"
@@ -189,31 +187,17 @@ func TestBadInputExitsTwo(t *testing.T) {
 // Ctrl-C stops the clients, and the result is still printed and saved,
 // marked interrupted, with exit status 130.
 func TestInterruptKeepsResults(t *testing.T) {
-	dir := t.TempDir()
-	js := filepath.Join(dir, "s.json")
-	cmd := exec.Command(binary, "run", "--data-dir", dir, "--json", js, "--duration", "60s", "--loop", "100000000", "--quiet")
-	var out strings.Builder
-	cmd.Stdout = &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	fr := startRun(t, "--duration", "60s", "--loop", "100000000")
 	time.Sleep(3 * time.Second)
-	cmd.Process.Signal(syscall.SIGINT)
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case <-done:
-	case <-time.After(30 * time.Second):
-		cmd.Process.Kill()
-		t.Fatal("tsbench did not stop within 30 s of SIGINT")
-	}
-	if code := cmd.ProcessState.ExitCode(); code != 130 {
+	fr.cmd.Process.Signal(syscall.SIGINT)
+	waitBounded(t, fr.cmd, 30*time.Second)
+	if code := fr.cmd.ProcessState.ExitCode(); code != 130 {
 		t.Fatalf("exit %d, want 130", code)
 	}
-	if !strings.Contains(out.String(), "Result Matrix") {
-		t.Fatalf("no result printed after interrupt:\n%s", out.String())
+	if !strings.Contains(fr.stdout.String(), "Result Matrix") {
+		t.Fatalf("no result printed after interrupt:\n%s", fr.stdout.String())
 	}
-	s := readSummary(t, js)
+	s := readSummary(t, fr.json)
 	if !s.Interrupted || s.StopReason != "interrupted" {
 		t.Fatalf("summary interrupted=%v reason=%q", s.Interrupted, s.StopReason)
 	}

@@ -9,7 +9,6 @@ package main
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -24,6 +23,7 @@ import (
 	"github.com/tsbench/tsbench/internal/compare"
 	"github.com/tsbench/tsbench/internal/htmlreport/browser"
 	"github.com/tsbench/tsbench/internal/results"
+	"github.com/tsbench/tsbench/internal/results/resultstest"
 	"github.com/tsbench/tsbench/internal/summary"
 )
 
@@ -361,21 +361,7 @@ func TestLockedStoreKeepsTheRun(t *testing.T) {
 	env := []string{"TSBENCH_DATA_DIR=" + dir, "TSBENCH_RESULTS="}
 	mustExit(t, tsbench(t, env, "run", "--quiet", "--loop", "5"), 0, "first run, creating the store")
 	store := filepath.Join(dir, "results.db")
-	db, err := sql.Open("sqlite", "file:"+store)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	conn, err := db.Conn(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	if _, err := conn.ExecContext(context.Background(), "BEGIN EXCLUSIVE"); err != nil {
-		t.Fatal(err)
-	}
-	defer conn.ExecContext(context.Background(), "ROLLBACK")
-
+	resultstest.LockSQLite(t, store)
 	r := tsbench(t, env, "run", "--quiet", "--loop", "20")
 	mustExit(t, r, 0, "run with a locked store")
 	if !strings.Contains(r.stdout, "Result Matrix") || strings.Contains(r.stdout, "Stored:") ||

@@ -53,27 +53,19 @@ func TestClosedStdoutKeepsTheRun(t *testing.T) {
 // as interrupted, and verification is reported skipped, never as a failure
 // of the database (it would only have counted an aborted run).
 func TestSecondInterruptAborts(t *testing.T) {
-	dir := t.TempDir()
-	js := filepath.Join(dir, "s.json")
-	cmd := exec.Command(binary, "run", "--data-dir", dir, "--json", js, "--duration", "60s", "--loop", "100000000",
-		"--quiet", "--batch-size", "2000")
-	var stdout strings.Builder
-	cmd.Stdout = &stdout
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	fr := startRun(t, "--duration", "60s", "--loop", "100000000", "--batch-size", "2000")
 	time.Sleep(3 * time.Second)
-	cmd.Process.Signal(syscall.SIGINT)
+	fr.cmd.Process.Signal(syscall.SIGINT)
 	time.Sleep(20 * time.Millisecond)
-	cmd.Process.Signal(syscall.SIGINT)
-	waitBounded(t, cmd, 30*time.Second)
-	if code := cmd.ProcessState.ExitCode(); code != 130 {
-		t.Fatalf("exit %d, want 130\n%s", code, stdout.String())
+	fr.cmd.Process.Signal(syscall.SIGINT)
+	waitBounded(t, fr.cmd, 30*time.Second)
+	if code := fr.cmd.ProcessState.ExitCode(); code != 130 {
+		t.Fatalf("exit %d, want 130\n%s", code, fr.output())
 	}
-	if strings.Contains(stdout.String(), "FAILED") {
-		t.Fatalf("an aborted run printed a failed verification:\n%s", stdout.String())
+	if strings.Contains(fr.stdout.String(), "FAILED") {
+		t.Fatalf("an aborted run printed a failed verification:\n%s", fr.stdout.String())
 	}
-	s := readSummary(t, js)
+	s := readSummary(t, fr.json)
 	if !s.Interrupted || s.Verify == nil || (s.Verify.Skipped == "" && !s.Verify.OK) {
 		t.Fatalf("interrupted=%v verify=%+v", s.Interrupted, s.Verify)
 	}
