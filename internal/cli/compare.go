@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -58,7 +59,7 @@ latest~N, or summary JSON files.`,
 			if alpha <= 0 || alpha >= 1 {
 				return usageError("--alpha %v: must be between 0 and 1, e.g. 0.05", alpha)
 			}
-			if !validFailOn(failOn) {
+			if !slices.Contains(failOnValues, failOn) {
 				return usageError("--fail-on %q: unknown value; allowed: %s", failOn, strings.Join(failOnValues, ", "))
 			}
 			runs, err := sf.loadRuns(context.Background(), args)
@@ -82,15 +83,6 @@ latest~N, or summary JSON files.`,
 	cmd.Flags().Float64Var(&alpha, "alpha", compare.DefaultAlpha, "significance level")
 	cmd.Flags().StringVar(&failOn, "fail-on", "none", "exit 99 when: worse (any figure significantly worse than the baseline's), none")
 	return cmd
-}
-
-func validFailOn(v string) bool {
-	for _, ok := range failOnValues {
-		if v == ok {
-			return true
-		}
-	}
-	return false
 }
 
 func writeComparison(w io.Writer, res compare.Result, asJSON, asMarkdown bool) error {
