@@ -2,7 +2,6 @@ package cassandra
 
 import (
 	"context"
-	"strings"
 	"testing"
 
 	"github.com/tsbench/tsbench/internal/targets"
@@ -20,18 +19,12 @@ func TestTLS(t *testing.T) {
 	ca := testenv.StartCassandraTLS(t)
 	cases := append(targettest.TLSCases(ca, testenv.WriteCerts(t, t.TempDir())),
 		targettest.TLSCase{Name: "system CAs", TLS: targets.TLS{Mode: "on"}, Want: "certificate signed by unknown authority"})
-	targettest.RunTLS(t, cases, func(ctx context.Context, tls targets.TLS) (bool, error) {
-		tg, err := Driver.Open(ctx, targets.Options{Port: testenv.CassandraTLSPort, TLS: tls})
-		if err != nil {
-			t.Logf("%s: %v", tls.Mode, err)
-			if !strings.HasPrefix(err.Error(), "cassandra: connect to 127.0.0.1:9142: ") {
-				t.Errorf("the error does not name the target and its address: %v", err)
-			}
-			return false, err
-		}
-		defer tg.Close()
-		// The server's own view of its clients: every one of them (this
-		// session's) is encrypted.
+	opts := func(tls targets.TLS) targets.Options {
+		return targets.Options{Port: testenv.CassandraTLSPort, TLS: tls}
+	}
+	// The server's own view of its clients: every one of them (this
+	// session's) is encrypted.
+	allEncrypted := func(ctx context.Context, tg targets.Target) (bool, error) {
 		iter := tg.(*Target).session.Query("SELECT ssl_enabled FROM system_views.clients").WithContext(ctx).Iter()
 		var ssl bool
 		n, all := 0, true
@@ -43,7 +36,8 @@ func TestTLS(t *testing.T) {
 			return false, err
 		}
 		return n > 0 && all, nil
-	})
+	}
+	targettest.RunTLS(t, cases, targettest.TLSOpener(t, Driver, opts, "cassandra: connect to 127.0.0.1:9142: ", allEncrypted))
 	t.Run("plaintext", func(t *testing.T) {
 		targettest.CheckPlaintextRefused(t, Driver, targets.Options{Port: testenv.CassandraTLSPort})
 	})

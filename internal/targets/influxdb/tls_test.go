@@ -43,14 +43,9 @@ func TestTLS(t *testing.T) {
 		targettest.TLSCase{Name: "the key to set", TLS: targets.TLS{Mode: "on", CAFile: testenv.WriteCerts(t, t.TempDir())},
 			Want: "(set TLS_CA_FILE"},
 		targettest.TLSCase{Name: "plaintext", TLS: targets.TLS{Mode: "off"}, Want: "HTTP request to an HTTPS server"})
-	targettest.RunTLS(t, cases, func(ctx context.Context, tls targets.TLS) (bool, error) {
-		conn, err := Driver.Open(ctx, opts(tls))
-		if err != nil {
-			return false, err
-		}
-		defer conn.Close()
+	targettest.RunTLS(t, cases, targettest.TLSOpener(t, Driver, opts, "", func(_ context.Context, conn targets.Target) (bool, error) {
 		return strings.HasPrefix(conn.(*Target).base, "https://"), nil
-	})
+	}))
 	t.Run("wrong password", func(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()

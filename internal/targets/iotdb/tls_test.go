@@ -3,7 +3,6 @@ package iotdb
 import (
 	"context"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/tsbench/tsbench/internal/targets"
@@ -38,22 +37,15 @@ func TestTLS(t *testing.T) {
 			TrustStore: testenv.WriteTrustStore(t, otherCA, "PKCS12", storePwd), TrustStorePassword: storePwd},
 			Want: "certificate signed by unknown authority"},
 		targettest.TLSCase{Name: "SSL_PROTOCOL TLSv1.2", TLS: targets.TLS{Mode: "on", CAFile: ca, Protocol: "TLSv1.2"}})
-	targettest.RunTLS(t, cases, func(ctx context.Context, tls targets.TLS) (bool, error) {
-		tg, err := Driver.Open(ctx, targets.Options{Port: testenv.IoTDBTLSPort, TLS: tls})
-		if err != nil {
-			t.Logf("%s: %v", tls.Mode, err)
-			if !strings.HasPrefix(err.Error(), "iotdb: connect to "+addr+" as root: ") {
-				t.Errorf("the error does not name the target and its address: %v", err)
+	opts := func(tls targets.TLS) targets.Options { return targets.Options{Port: testenv.IoTDBTLSPort, TLS: tls} }
+	targettest.RunTLS(t, cases, targettest.TLSOpener(t, Driver, opts, "iotdb: connect to "+addr+" as root: ",
+		func(ctx context.Context, tg targets.Target) (bool, error) {
+			v, err := tg.(*Target).ServerVersion(ctx)
+			if err == nil && v == "" {
+				t.Error("an empty server version")
 			}
-			return false, err
-		}
-		defer tg.Close()
-		v, err := tg.(*Target).ServerVersion(ctx)
-		if err == nil && v == "" {
-			t.Error("an empty server version")
-		}
-		return err == nil, err
-	})
+			return err == nil, err
+		}))
 	t.Run("conformance", func(t *testing.T) {
 		targettest.Run(t, targettest.Suite{Driver: Driver, Options: targets.Options{Database: "conformance",
 			Port: testenv.IoTDBTLSPort, TLS: targets.TLS{Mode: "on", CAFile: ca}}})

@@ -55,6 +55,27 @@ func RunTLS(t *testing.T, cases []TLSCase, connect func(ctx context.Context, tls
 	}
 }
 
+// TLSOpener is a RunTLS connect for d: it opens d with opts(tls), asks
+// encrypted whether the connection is encrypted, and closes it. An open
+// that fails is logged and, with errPrefix set, must fail with an error
+// that starts with it (the target and where it connected), so that a TLS
+// failure says where it happened.
+func TLSOpener(t *testing.T, d *targets.Driver, opts func(targets.TLS) targets.Options, errPrefix string,
+	encrypted func(ctx context.Context, conn targets.Target) (bool, error)) func(context.Context, targets.TLS) (bool, error) {
+	return func(ctx context.Context, tls targets.TLS) (bool, error) {
+		conn, err := d.Open(ctx, opts(tls))
+		if err != nil {
+			t.Logf("%s: %v", tls.Mode, err)
+			if !strings.HasPrefix(err.Error(), errPrefix) {
+				t.Errorf("the error does not start with %q (the target and its address): %v", errPrefix, err)
+			}
+			return false, err
+		}
+		defer conn.Close()
+		return encrypted(ctx, conn)
+	}
+}
+
 // CheckNoTLS opens d with opts asking for TLS (verified, with caFile as the
 // authority, and unverified) against a server that offers none: each must
 // fail with targets.ErrNoTLS, never connect in plaintext.

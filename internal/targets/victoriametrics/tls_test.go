@@ -41,14 +41,12 @@ func TestTLS(t *testing.T) {
 		targettest.TLSCase{Name: "the key to set", TLS: targets.TLS{Mode: "on", CAFile: testenv.WriteCerts(t, t.TempDir())},
 			Want: "victoriametrics: GET https://127.0.0.1"},
 		targettest.TLSCase{Name: "plaintext", TLS: targets.TLS{Mode: "off"}, Want: "HTTP request to an HTTPS server"})
-	targettest.RunTLS(t, cases, func(ctx context.Context, tls targets.TLS) (bool, error) {
-		conn, err := Driver.Open(ctx, targets.Options{Port: srv.Port, User: tlsUser, Password: tlsPassword, TLS: tls})
-		if err != nil {
-			return false, err
-		}
-		defer conn.Close()
+	opts := func(tls targets.TLS) targets.Options {
+		return targets.Options{Port: srv.Port, User: tlsUser, Password: tlsPassword, TLS: tls}
+	}
+	targettest.RunTLS(t, cases, targettest.TLSOpener(t, Driver, opts, "", func(_ context.Context, conn targets.Target) (bool, error) {
 		return strings.HasPrefix(conn.(*Target).base, "https://"), nil
-	})
+	}))
 
 	t.Run("wrong password", func(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
