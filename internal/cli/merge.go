@@ -158,7 +158,7 @@ func (f *mergeFlags) finish(ctx context.Context, m *summary.Summary, stdout, std
 				fmt.Fprintf(stderr, "tsbench: could not store the merged run: %v\n", err)
 			} else {
 				saved = append(saved, fmt.Sprintf("Stored: run %s in %s (tsbench report %s%s)", m.RunID, st.Location(), m.RunID,
-					resultsFlagText(spec, st.Location())))
+					results.FlagText(spec, st.Location())))
 			}
 			st.Close()
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/tsbench/tsbench/internal/monitor"
 	"github.com/tsbench/tsbench/internal/results"
 	"github.com/tsbench/tsbench/internal/runner"
+	"github.com/tsbench/tsbench/internal/runstore"
 	"github.com/tsbench/tsbench/internal/targets"
 )
 
@@ -16,8 +17,8 @@ import (
 // host, and the database server when it runs here: --server-pid, or the pid
 // file its service script wrote) and the live results store, which gets
 // every second and every resource sample as they close.
-func watch(r *runner.Runner, store *liveStore, cfg *config.Config, d *targets.Driver, out runOutputs) {
-	r.OnInterval = store.interval
+func watch(r *runner.Runner, store *runstore.Store, cfg *config.Config, d *targets.Driver, out runOutputs) {
+	r.OnInterval = store.Interval
 	if rec := resourceRecorder(store, cfg, d, out); rec != nil {
 		r.Monitor = rec
 	}
@@ -25,7 +26,7 @@ func watch(r *runner.Runner, store *liveStore, cfg *config.Config, d *targets.Dr
 
 // resourceRecorder samples the tool, the host and the server for a run
 // that keeps its samples in store; nil with --resources=false.
-func resourceRecorder(store *liveStore, cfg *config.Config, d *targets.Driver, out runOutputs) *monitor.Recorder {
+func resourceRecorder(store *runstore.Store, cfg *config.Config, d *targets.Driver, out runOutputs) *monitor.Recorder {
 	if !out.resources {
 		return nil
 	}
@@ -34,7 +35,7 @@ func resourceRecorder(store *liveStore, cfg *config.Config, d *targets.Driver, o
 	if err != nil {
 		rec.AddError(err.Error())
 	}
-	rec.OnSample = store.resources
+	rec.OnSample = store.Resources
 	return rec
 }
 

@@ -21,6 +21,7 @@ import (
 	"github.com/tsbench/tsbench/internal/runid"
 	"github.com/tsbench/tsbench/internal/runner"
 	"github.com/tsbench/tsbench/internal/runrecord"
+	"github.com/tsbench/tsbench/internal/runstore"
 	"github.com/tsbench/tsbench/internal/signals"
 	"github.com/tsbench/tsbench/internal/summary"
 	"github.com/tsbench/tsbench/internal/targets"
@@ -52,17 +53,17 @@ func runBenchmark(cfg *config.Config, label string, out runOutputs, stdout, stde
 		return nil, err
 	}
 	r.PriorRows = out.priorRows
-	store := openLiveStore(out, dataDir, stderr)
+	store := runstore.Open(out.results, dataDir, stderr)
 	if cfg.Scaled() {
 		if r.Barrier, err = barrierFor(cfg, store, runID); err != nil {
-			store.abandon(runID)
+			store.Abandon(runID)
 			return nil, err
 		}
 	}
 	watch(r, store, cfg, driver, out)
 	live, err := startLive(r, cfg, runID, label, driver, out.live, stderr)
 	if err != nil {
-		store.abandon(runID)
+		store.Abandon(runID)
 		return nil, err
 	}
 
@@ -87,13 +88,13 @@ func runBenchmark(cfg *config.Config, label string, out runOutputs, stdout, stde
 	partial := runrecord.Partial(cfg, runID, label, driver, Version)
 	r.OnMeasure = func(start time.Time) {
 		partial.MeasureStarted = start.UTC()
-		store.begin(partial)
+		store.Begin(partial)
 	}
 	s, err := r.Run(ctx)
 	w.measured()
 	if err != nil {
 		_ = live.finish(nil, stderr)
-		store.abandon(runID)
+		store.Abandon(runID)
 		return nil, connectError(err)
 	}
 	s.Replay = replay
@@ -133,7 +134,7 @@ func inputOrFailure(err error) error {
 // finishRun finishes a measured run: the live outputs, thresholds, the run
 // directory and the results store, then the console. An error of the live
 // outputs (--out) is returned when nothing worse happened.
-func finishRun(s *summary.Summary, cfg *config.Config, label, dataDir string, store *liveStore, live *liveRun, out runOutputs, stdout, stderr io.Writer) error {
+func finishRun(s *summary.Summary, cfg *config.Config, label, dataDir string, store *runstore.Store, live *liveRun, out runOutputs, stdout, stderr io.Writer) error {
 	liveErr := live.finish(s, stderr) // --out, --dashboard (live.go)
 	s.Scenario = label
 	runrecord.Evaluate(s, cfg)
@@ -141,7 +142,7 @@ func finishRun(s *summary.Summary, cfg *config.Config, label, dataDir string, st
 	// Keep the run before printing it: a reader that stops reading early
 	// (tsbench run | head) must not leave it half-recorded.
 	saved := runrecord.Save(s, cfg, out.hdrLog, stderr)
-	saved = append(saved, store.finish(s))
+	saved = append(saved, store.Finish(s))
 	if label != "" {
 		fmt.Fprintf(stdout, "==================== %s ====================\n", label)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/tsbench/tsbench/internal/datadir"
 	"github.com/tsbench/tsbench/internal/phasedata"
 	"github.com/tsbench/tsbench/internal/runid"
+	"github.com/tsbench/tsbench/internal/runstore"
 
 	"github.com/spf13/cobra"
 
@@ -272,7 +273,7 @@ func attachFigures(runs []*summary.Summary, figures []summary.PublishedFigure, o
 		if err := report.WriteJSON(filepath.Join(s.ResultsDir, "summary.json"), s); err != nil {
 			fmt.Fprintf(stderr, "tsbench: could not save the run in %s: %v\n", s.ResultsDir, err)
 		}
-		storeAgain(out, dataDir, s, stderr)
+		runstore.SaveAgain(out.results, dataDir, s, stderr)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tsbench/tsbench/internal/results"
 	"github.com/tsbench/tsbench/internal/runref"
+	"github.com/tsbench/tsbench/internal/runstore"
 	"github.com/tsbench/tsbench/internal/storelist"
 	"github.com/tsbench/tsbench/internal/summary"
 )
@@ -58,7 +59,7 @@ func (sf *storeFlags) open(ctx context.Context) (*results.Store, error) {
 
 // openOrCreate opens the store at loc, making its tables when missing.
 func (sf *storeFlags) openOrCreate(ctx context.Context, loc results.Location) (*results.Store, error) {
-	ctx, cancel := context.WithTimeout(ctx, storeOpenTimeout)
+	ctx, cancel := context.WithTimeout(ctx, runstore.OpenTimeout)
 	defer cancel()
 	st, err := results.Open(ctx, loc)
 	if err != nil {
@@ -91,15 +92,6 @@ func storeError(err error) error {
 		return &exitError{ExitUsage, err}
 	}
 	return &exitError{ExitFailure, err}
-}
-
-// resultsFlagText repeats a --results given on the command line, without
-// its password, for a suggested command.
-func resultsFlagText(flag string, loc results.Location) string {
-	if flag == "" {
-		return ""
-	}
-	return " --results '" + loc.String() + "'"
 }
 
 // newRemoveCmd is an rm subcommand: it removes what each argument names

@@ -13,6 +13,7 @@ import (
 	"github.com/tsbench/tsbench/internal/progressline"
 	"github.com/tsbench/tsbench/internal/runid"
 	"github.com/tsbench/tsbench/internal/runrecord"
+	"github.com/tsbench/tsbench/internal/runstore"
 	"github.com/tsbench/tsbench/internal/signals"
 	"github.com/tsbench/tsbench/internal/summary"
 	"github.com/tsbench/tsbench/internal/targets"
@@ -119,8 +120,8 @@ func runTPCC(cfg *config.Config, label string, out runOutputs, stdout, stderr io
 // measureTPCC runs the terminals with progress, live store and resource
 // sampling, as runBenchmark does for time series.
 func measureTPCC(ctx context.Context, abort func(), r *tpcc.Run, cfg *config.Config, runID, label string, driver *targets.Driver,
-	out runOutputs, dataDir string, stdout, stderr io.Writer) (*summary.Summary, *liveStore, *liveRun, error) {
-	store := openLiveStore(out, dataDir, stderr)
+	out runOutputs, dataDir string, stdout, stderr io.Writer) (*summary.Summary, *runstore.Store, *liveRun, error) {
+	store := runstore.Open(out.results, dataDir, stderr)
 	mon := resourceRecorder(store, cfg, driver, out)
 	w := startRunWatch(cfg, r.Interrupt, abort, stdout, stderr)
 	defer w.release()
@@ -130,12 +131,12 @@ func measureTPCC(ctx context.Context, abort func(), r *tpcc.Run, cfg *config.Con
 	hooks := tpcc.Hooks{
 		OnMeasure: func(start time.Time) {
 			partial.MeasureStarted = start.UTC()
-			store.begin(partial)
+			store.Begin(partial)
 			if mon != nil {
 				mon.Start(start)
 			}
 		},
-		OnInterval: store.interval,
+		OnInterval: store.Interval,
 		Progress: func(elapsed time.Duration, iv summary.Interval, tot metrics.Totals) {
 			if mon != nil {
 				mon.Tick(time.Now())
@@ -147,14 +148,14 @@ func measureTPCC(ctx context.Context, abort func(), r *tpcc.Run, cfg *config.Con
 	}
 	live, err := startLiveHooks(&hooks.OnInterval, mon, cfg, runID, label, driver, out.live, stderr)
 	if err != nil {
-		store.abandon(runID)
+		store.Abandon(runID)
 		return nil, nil, nil, err
 	}
 	res, err := r.Execute(ctx, hooks)
 	w.measured()
 	if err != nil {
 		_ = live.finish(nil, stderr)
-		store.abandon(runID)
+		store.Abandon(runID)
 		return nil, nil, nil, &exitError{ExitFailure, fmt.Errorf("%s: %w", driver.Name, err)}
 	}
 	s := &summary.Summary{SchemaVersion: summary.SchemaVersion, Target: driver.Name, Started: started,

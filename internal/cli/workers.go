@@ -7,11 +7,12 @@ import (
 	"github.com/tsbench/tsbench/internal/cluster"
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/runner"
+	"github.com/tsbench/tsbench/internal/runstore"
 )
 
 // barrierFor is the start barrier of worker cfg.WorkerIndex: START_AT when
 // given, else the results store the workers share.
-func barrierFor(cfg *config.Config, store *liveStore, runID string) (runner.Barrier, error) {
+func barrierFor(cfg *config.Config, store *runstore.Store, runID string) (runner.Barrier, error) {
 	if !cfg.StartAt.IsZero() {
 		return cluster.StartAt{T: cfg.StartAt}, nil
 	}
@@ -19,10 +20,11 @@ func barrierFor(cfg *config.Config, store *liveStore, runID string) (runner.Barr
 		return nil, usageError("WORKERS = %d with --results off: the workers meet in the results store; "+
 			"give a store every worker reaches (--results postgres://... or mysql://..., or an SQLite file on one machine) or --start-at TIME", cfg.Workers)
 	}
-	if store.st == nil {
-		return nil, &exitError{ExitFailure, fmt.Errorf("WORKERS = %d: the results store %s could not be opened, and the workers meet there", cfg.Workers, store.loc)}
+	st, loc := store.Results()
+	if st == nil {
+		return nil, &exitError{ExitFailure, fmt.Errorf("WORKERS = %d: the results store %s could not be opened, and the workers meet there", cfg.Workers, loc)}
 	}
 	host, _ := os.Hostname()
-	return &cluster.StoreBarrier{Store: store.st, Group: cfg.RunGroup, Index: cfg.WorkerIndex, Workers: cfg.Workers,
+	return &cluster.StoreBarrier{Store: st, Group: cfg.RunGroup, Index: cfg.WorkerIndex, Workers: cfg.Workers,
 		RunID: runID, Hostname: host, Timeout: cfg.BarrierTimeout}, nil
 }

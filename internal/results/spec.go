@@ -38,3 +38,12 @@ func Resolve(flag, dataDir string) (loc Location, off bool, err error) {
 	loc, err = ParseLocation(spec, def)
 	return loc, false, err
 }
+
+// FlagText repeats a --results given on the command line (flag; "" when
+// none was), without its password, for a suggested command.
+func FlagText(flag string, loc Location) string {
+	if flag == "" {
+		return ""
+	}
+	return " --results '" + loc.String() + "'"
+}

@@ -1,4 +1,6 @@
-package cli
+// Package runstore keeps a run in the results store while it runs, so
+// that a run killed half-way is still known by the seconds it measured.
+package runstore
 
 import (
 	"context"
@@ -11,57 +13,42 @@ import (
 	"github.com/tsbench/tsbench/internal/summary"
 )
 
-// runOutputs are what a run writes besides the console and its run
-// directory: the results store, the HDR log, and resource samples.
-type runOutputs struct {
-	results   string // --results: a store spec, "" for the default, "off"
-	hdrLog    string // --hdr-log DIR
-	serverPID int    // --server-pid
-	resources bool   // --resources
-	// serverCores are the database host's cores for per-core figures
-	// (--server-cores; 0 = this machine's).
-	serverCores int
-	live        liveFlags // --out, --out-required (live.go)
-	// priorRows are the rows of every device an earlier scenario phase
-	// wrote (runner.Runner.PriorRows); 0 outside scenarios.
-	priorRows int64
-}
-
 // Deadlines of the store's work at the edges of a run. The journal bounds
 // each of its own writes.
 const (
-	storeOpenTimeout   = 10 * time.Second
-	storeFinishTimeout = time.Minute
+	OpenTimeout   = 10 * time.Second
+	finishTimeout = time.Minute
 )
 
-// liveStore keeps one run in the results store while it runs: the run is
+// Store keeps one run in the results store while it runs: the run is
 // begun when measuring starts, each second and resource sample is
 // journalled as it closes, and the finished summary replaces it all. A
 // store that is down or locked costs the run nothing: the journal drops
-// what it cannot write, and finish reports where the run is kept instead.
-type liveStore struct {
-	out     runOutputs
+// what it cannot write, and Finish reports where the run is kept instead.
+// A nil *Store (storing is off) does nothing.
+type Store struct {
+	flag    string // --results as given ("" for the default), for the commands suggested
 	loc     results.Location
 	st      *results.Store // nil when storing is off or the store failed to open
 	journal *results.Journal
 	stderr  io.Writer
 }
 
-// openLiveStore opens the run's store before the run starts, so that a
-// store that cannot be reached is reported at once rather than after a
-// long run. It returns nil when storing is off.
-func openLiveStore(out runOutputs, dataDir string, stderr io.Writer) *liveStore {
-	loc, off, err := results.Resolve(out.results, dataDir)
+// Open opens the store --results (flag) names, before the run starts, so
+// that a store that cannot be reached is reported at once rather than
+// after a long run. It returns nil when storing is off.
+func Open(flag, dataDir string, stderr io.Writer) *Store {
+	loc, off, err := results.Resolve(flag, dataDir)
 	if off {
 		return nil
 	}
-	ls := &liveStore{out: out, stderr: stderr}
+	ls := &Store{flag: flag, stderr: stderr}
 	if err != nil { // checked before the run; kept for callers that did not
 		fmt.Fprintf(stderr, "tsbench: results store: %v\n", err)
 		return ls
 	}
 	ls.loc = loc
-	ctx, cancel := context.WithTimeout(context.Background(), storeOpenTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), OpenTimeout)
 	defer cancel()
 	if ls.st, err = results.Open(ctx, loc); err != nil {
 		fmt.Fprintf(stderr, "tsbench: warning: %v; the run goes on, and is kept in its run directory\n", err)
@@ -69,36 +56,36 @@ func openLiveStore(out runOutputs, dataDir string, stderr io.Writer) *liveStore 
 	return ls
 }
 
-// begin starts journalling the run described by partial (id, target,
+// Begin starts journalling the run described by partial (id, target,
 // configuration, environment: what is known before it measures).
-func (ls *liveStore) begin(partial *summary.Summary) {
+func (ls *Store) Begin(partial *summary.Summary) {
 	if ls == nil || ls.st == nil {
 		return
 	}
 	ls.journal = results.NewJournal(ls.st, partial)
 }
 
-// interval and resources hand one closed second or one resource sample to
+// Interval and Resources hand one closed second or one resource sample to
 // the journal; they never block.
-func (ls *liveStore) interval(seq int, iv summary.Interval) {
+func (ls *Store) Interval(seq int, iv summary.Interval) {
 	if ls != nil && ls.journal != nil {
 		ls.journal.Interval(seq, iv)
 	}
 }
 
-func (ls *liveStore) resources(seq int, smp summary.ResourceSample) {
+func (ls *Store) Resources(seq int, smp summary.ResourceSample) {
 	if ls != nil && ls.journal != nil {
 		ls.journal.Resources(seq, smp)
 	}
 }
 
-// abandon removes a run that ended before it measured anything (it could
+// Abandon removes a run that ended before it measured anything (it could
 // not connect, say): the store keeps runs, not attempts.
-func (ls *liveStore) abandon(runID string) {
+func (ls *Store) Abandon(runID string) {
 	if ls == nil || ls.st == nil {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), storeOpenTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), OpenTimeout)
 	defer cancel()
 	if ls.journal != nil {
 		_ = ls.journal.Close(ctx)
@@ -107,15 +94,15 @@ func (ls *liveStore) abandon(runID string) {
 	ls.st.Close()
 }
 
-// finish stores the finished run whole, replacing what the journal wrote,
+// Finish stores the finished run whole, replacing what the journal wrote,
 // and returns the line that says where it went ("" when it went nowhere).
 // When the store failed at the start it is tried once more: a lock may have
 // been released meanwhile.
-func (ls *liveStore) finish(s *summary.Summary) string {
+func (ls *Store) Finish(s *summary.Summary) string {
 	if ls == nil {
 		return ""
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), storeFinishTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), finishTimeout)
 	defer cancel()
 	var journalErr error
 	if ls.journal != nil {
@@ -129,13 +116,13 @@ func (ls *liveStore) finish(s *summary.Summary) string {
 	if journalErr != nil {
 		fmt.Fprintf(ls.stderr, "tsbench: note: the results store missed part of the run while it ran (%v); the whole run is stored now\n", journalErr)
 	}
-	return fmt.Sprintf("Stored: run %s in %s (tsbench runs show %s%s)", s.RunID, ls.loc, s.RunID, resultsFlagText(ls.out.results, ls.loc))
+	return fmt.Sprintf("Stored: run %s in %s (tsbench runs show %s%s)", s.RunID, ls.loc, s.RunID, results.FlagText(ls.flag, ls.loc))
 }
 
 // save writes s with the open store, or opens it for the purpose.
-func (ls *liveStore) save(ctx context.Context, s *summary.Summary) error {
+func (ls *Store) save(ctx context.Context, s *summary.Summary) error {
 	if ls.loc.Dialect == "" {
-		return fmt.Errorf("no usable results store (--results %q)", results.Redact(ls.out.results))
+		return fmt.Errorf("no usable results store (--results %q)", results.Redact(ls.flag))
 	}
 	if ls.st == nil {
 		st, err := results.Open(ctx, ls.loc)
@@ -150,26 +137,31 @@ func (ls *liveStore) save(ctx context.Context, s *summary.Summary) error {
 
 // failed says that the store lost the run, where it is kept instead, and
 // how to store it later.
-func (ls *liveStore) failed(s *summary.Summary, err error) {
+func (ls *Store) failed(s *summary.Summary, err error) {
 	path := filepath.Join(s.ResultsDir, "summary.json")
 	fmt.Fprintf(ls.stderr, "tsbench: could not store the run in the results store %s: %v\n", ls.loc, err)
 	fmt.Fprintf(ls.stderr, "tsbench: the run is kept in %s; store it later with: tsbench runs import %s%s\n",
-		path, path, resultsFlagText(ls.out.results, ls.loc))
+		path, path, results.FlagText(ls.flag, ls.loc))
 }
 
-// storeAgain replaces a stored run with an amended summary (a scenario adds
+// SaveAgain replaces a stored run with an amended summary (a scenario adds
 // its published-vs-measured table once every phase ran). Quietly does
 // nothing when storing is off; a failure is reported.
-func storeAgain(out runOutputs, dataDir string, s *summary.Summary, stderr io.Writer) {
-	ls := &liveStore{out: out, stderr: stderr}
-	loc, off, err := results.Resolve(out.results, dataDir)
+func SaveAgain(flag, dataDir string, s *summary.Summary, stderr io.Writer) {
+	ls := &Store{flag: flag, stderr: stderr}
+	loc, off, err := results.Resolve(flag, dataDir)
 	if off || err != nil {
 		return
 	}
 	ls.loc = loc
-	ctx, cancel := context.WithTimeout(context.Background(), storeFinishTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), finishTimeout)
 	defer cancel()
 	if err := ls.save(ctx, s); err != nil {
 		ls.failed(s, err)
 	}
 }
+
+// Results is the open results store the run is kept in, for the workers'
+// start barrier, and where it is; the store is nil when it could not be
+// opened.
+func (ls *Store) Results() (*results.Store, results.Location) { return ls.st, ls.loc }
