@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -84,13 +85,8 @@ var runStatuses = []string{"ok", "failed", "threshold-failed", "verify-failed", 
 // checkStatus refuses a --status no run can have: the filter would match
 // nothing and say "No runs", hiding the typo.
 func checkStatus(v string) error {
-	if v == "" {
+	if v == "" || slices.Contains(runStatuses, v) {
 		return nil
-	}
-	for _, s := range runStatuses {
-		if v == s {
-			return nil
-		}
 	}
 	hint := ""
 	if s := config.Closest(v, runStatuses); s != "" {
