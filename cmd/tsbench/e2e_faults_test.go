@@ -157,15 +157,7 @@ func startRun(t *testing.T, args ...string) *faultRun {
 	fr := &faultRun{dir: dir, json: filepath.Join(dir, "s.json"), started: time.Now()}
 	fr.cmd = exec.Command(binary, append([]string{"run", "--quiet", "--data-dir", dir, "--json", fr.json}, args...)...)
 	fr.cmd.Stdout, fr.cmd.Stderr = &fr.stdout, &fr.stderr
-	if err := fr.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if fr.cmd.ProcessState == nil {
-			fr.cmd.Process.Kill()
-			fr.cmd.Wait()
-		}
-	})
+	startKilledAtEnd(t, fr.cmd)
 	return fr
 }
 

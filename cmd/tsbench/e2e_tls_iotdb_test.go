@@ -1,9 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -46,27 +43,10 @@ func TestIoTBenchmarkTrustStore(t *testing.T) {
 		t.Fatalf("--print-config: exit %d, no trust_store_pwd:\n%s\n%s", printed.code, printed.stdout, printed.stderr)
 	}
 	for _, out := range []string{r.stdout, r.stderr, printed.stdout, printed.stderr} {
-		if strings.Contains(out, pw) {
-			t.Fatalf("the console carries TRUST_STORE_PWD:\n%s", out)
-		}
+		noSecret(t, "the console", out, []string{pw})
 	}
-	files := 0
-	err := filepath.WalkDir(data, func(path string, e fs.DirEntry, err error) error {
-		if err != nil || e.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		files++
-		if bytes.Contains(b, []byte(pw)) {
-			t.Errorf("%s carries TRUST_STORE_PWD", path)
-		}
-		return nil
-	})
-	if err != nil || files < 2 {
-		t.Fatalf("walk the data directory: %v (%d files)", err, files)
+	if files := noSecretInFiles(t, data, []string{pw}); files < 2 {
+		t.Fatalf("the data directory holds %d files, want the results store and the run's", files)
 	}
 
 	const wrong = "not-the-store-pw"
