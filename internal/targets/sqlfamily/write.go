@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -117,7 +118,11 @@ func (w *Inserter) Flush(ctx context.Context) error {
 		}
 		st = w.txFul
 	} else {
-		st = w.tx.StmtContext(ctx, w.rem[n])
+		rem := w.rem[n]
+		if rem == nil { // Begin was told another number of points
+			return fmt.Errorf("%s: %d rows left over, no statement prepared for them", w.D.Name, n)
+		}
+		st = w.tx.StmtContext(ctx, rem)
 	}
 	_, err := st.ExecContext(ctx, w.Args...)
 	// Drop the references so that the boxed values can be collected.

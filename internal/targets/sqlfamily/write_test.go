@@ -2,6 +2,9 @@ package sqlfamily
 
 import (
 	"bytes"
+	"context"
+	"database/sql"
+	"strings"
 	"testing"
 
 	"github.com/tsbench/tsbench/internal/ts"
@@ -34,5 +37,18 @@ func TestAppendTSV(t *testing.T) {
 				t.Fatalf("got %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// An Inserter told fewer points than it is given fails the batch instead of
+// executing a statement it never prepared.
+func TestInserterCountMismatch(t *testing.T) {
+	d := &Dialect{Name: "sqlite", Insert: "INSERT INTO p (a) VALUES ", Row: []string{""}}
+	w := &Inserter{D: d, PerStmt: 4}
+	w.Args = append(w.Args, 1, 2) // two rows where Begin prepared none
+	w.rem = map[int]*sql.Stmt{}
+	err := w.Flush(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "2 rows left over") {
+		t.Fatalf("error %v, want the rows left over", err)
 	}
 }
