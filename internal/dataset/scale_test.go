@@ -30,38 +30,46 @@ const maxImportRSS = 300 << 20
 // devices' rows interleaved as a time-sorted export's are. It returns the
 // rows written.
 func writeLargeCSV(tb testing.TB, path string, size int64) int64 {
+	var rows int64
+	writeCSVFile(tb, path, "timestamp,device,s0,s1,s2,s3,s4,s5,s6,s7", func(w *bufio.Writer, start time.Time) {
+		var written int64
+		line := make([]byte, 0, 256)
+		for t := 0; written < size; t++ {
+			ts := start.Add(time.Duration(t) * time.Second).Format(time.DateTime)
+			for d := 0; d < 100 && written < size; d++ {
+				line = append(line[:0], ts...)
+				line = append(line, ",dev_"...)
+				line = strconv.AppendInt(line, int64(d), 10)
+				for s := 0; s < 8; s++ {
+					line = append(line, ',')
+					line = strconv.AppendFloat(line, float64((t*7+d*13+s*101)%100000)/100, 'f', 2, 64)
+				}
+				line = append(line, '\n')
+				w.Write(line)
+				written += int64(len(line))
+				rows++
+			}
+		}
+	})
+	return rows
+}
+
+// writeCSVFile writes a large CSV file at path, buffered: its header line,
+// then the lines body writes, whose times start at 2024-01-01 00:00:00.
+func writeCSVFile(tb testing.TB, path, header string, body func(w *bufio.Writer, start time.Time)) {
 	f, err := os.Create(path)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	w := bufio.NewWriterSize(f, 1<<20)
-	w.WriteString("timestamp,device,s0,s1,s2,s3,s4,s5,s6,s7\n")
-	start := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
-	var rows, written int64
-	line := make([]byte, 0, 256)
-	for t := 0; written < size; t++ {
-		ts := start.Add(time.Duration(t) * time.Second).Format(time.DateTime)
-		for d := 0; d < 100 && written < size; d++ {
-			line = append(line[:0], ts...)
-			line = append(line, ",dev_"...)
-			line = strconv.AppendInt(line, int64(d), 10)
-			for s := 0; s < 8; s++ {
-				line = append(line, ',')
-				line = strconv.AppendFloat(line, float64((t*7+d*13+s*101)%100000)/100, 'f', 2, 64)
-			}
-			line = append(line, '\n')
-			w.Write(line)
-			written += int64(len(line))
-			rows++
-		}
-	}
+	w.WriteString(header + "\n")
+	body(w, time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC))
 	if err := w.Flush(); err != nil {
 		tb.Fatal(err)
 	}
 	if err := f.Close(); err != nil {
 		tb.Fatal(err)
 	}
-	return rows
 }
 
 // peakRSS reads the process's peak resident memory (VmHWM), in bytes; -1
@@ -104,37 +112,26 @@ func resetPeakRSS() {
 // reorder all of it, through the sort's runs on disk. It returns the rows
 // the points make.
 func writeLongBySeries(tb testing.TB, path string, size int64) int64 {
-	f, err := os.Create(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	w := bufio.NewWriterSize(f, 1<<20)
-	w.WriteString("time,device,sensor,value\n")
 	const lineBytes = 39 // "2024-01-01 00:00:00,dev_42,s3,123.45\n", about
 	times := max(1, size/(100*8*lineBytes))
-	start := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
-	line := make([]byte, 0, 64)
-	for d := 0; d < 100; d++ {
-		for s := 0; s < 8; s++ {
-			for t := int64(0); t < times; t++ {
-				line = start.Add(time.Duration(t)*time.Second).AppendFormat(line[:0], time.DateTime)
-				line = append(line, ",dev_"...)
-				line = strconv.AppendInt(line, int64(d), 10)
-				line = append(line, ",s"...)
-				line = strconv.AppendInt(line, int64(s), 10)
-				line = append(line, ',')
-				line = strconv.AppendFloat(line, float64((t*7+int64(d)*13+int64(s)*101)%100000)/100, 'f', 2, 64)
-				line = append(line, '\n')
-				w.Write(line)
+	writeCSVFile(tb, path, "time,device,sensor,value", func(w *bufio.Writer, start time.Time) {
+		line := make([]byte, 0, 64)
+		for d := 0; d < 100; d++ {
+			for s := 0; s < 8; s++ {
+				for t := int64(0); t < times; t++ {
+					line = start.Add(time.Duration(t)*time.Second).AppendFormat(line[:0], time.DateTime)
+					line = append(line, ",dev_"...)
+					line = strconv.AppendInt(line, int64(d), 10)
+					line = append(line, ",s"...)
+					line = strconv.AppendInt(line, int64(s), 10)
+					line = append(line, ',')
+					line = strconv.AppendFloat(line, float64((t*7+int64(d)*13+int64(s)*101)%100000)/100, 'f', 2, 64)
+					line = append(line, '\n')
+					w.Write(line)
+				}
 			}
 		}
-	}
-	if err := w.Flush(); err != nil {
-		tb.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		tb.Fatal(err)
-	}
+	})
 	return 100 * times
 }
 
