@@ -238,11 +238,12 @@ func rollup(a ts.Aggregate) (string, error) {
 	return "", fmt.Errorf("victoriametrics: aggregate %s: unknown", a)
 }
 
-// Count flushes, then counts the stored samples with a rollup over the range
-// (everything from the schema's start time to the horizon when the range is
-// empty).
+// Count settles (see settle: the answers that follow it, such as the
+// runner's query checks, see every point written), then counts the stored
+// samples with a rollup over the range (everything from the schema's start
+// time to the horizon when the range is empty).
 func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
-	if err := t.flush(ctx); err != nil {
+	if err := t.settle(ctx); err != nil {
 		return 0, err
 	}
 	t.mu.Lock()

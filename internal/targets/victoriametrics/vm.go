@@ -27,8 +27,9 @@
 // their own are bounded by a far horizon, never by the wall clock (see
 // horizon). The server must run with
 // -search.disableCache (the script does), or repeated queries would measure
-// its result cache. Data becomes searchable after an internal flush:
-// Count calls /internal/force_flush first.
+// its result cache. Data becomes searchable after an internal flush, and
+// a series lookup made before that may be answered from a stale cache for
+// ten seconds more: Count settles first (see settle).
 package victoriametrics
 
 import (
@@ -89,6 +90,8 @@ type Target struct {
 	gen     string
 	labels  []string // per device position: the label part of a metric object
 	buf     []byte   // the request body, reused
+	months  *monthSet
+	month   [2]int64 // the bounds [from, to) of the last month Write noted
 }
 
 func open(ctx context.Context, o targets.Options) (targets.Target, error) {
@@ -283,6 +286,7 @@ func (t *Target) generations(ctx context.Context, start int64) ([]string, error)
 func (t *Target) bindLocked(s *ts.Schema, gen string) {
 	t.binding.Set(s)
 	t.gen = gen
+	t.months, t.month = writtenMonths(t.root, t.db, gen), [2]int64{}
 	t.labels = make([]string, len(s.Devices))
 	for i, d := range s.Devices {
 		grp := targets.GroupName(s, d.Group, "")
@@ -320,6 +324,11 @@ func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
 	s, pos, err := t.binding.DevicePos(b.Device)
 	if err != nil {
 		return err
+	}
+	for _, tm := range b.Times {
+		if tm < t.month[0] || tm >= t.month[1] {
+			t.month = t.months.add(tm)
+		}
 	}
 	t.buf = appendImport(t.buf[:0], t.labels[pos], s.Sensors, b)
 	if err := t.poster.Post(ctx, t.buf); err != nil {
