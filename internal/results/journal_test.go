@@ -261,14 +261,7 @@ func checkJournal(t *testing.T, st *Store, fx *fixture) {
 func lockedStore(t *testing.T, busy time.Duration) (*Store, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "results.db")
-	loc, _ := ParseLocation(path, "")
-	loc.dsn = sqliteDSN(path, busy)
-	st, err := Open(context.Background(), loc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	return st, path
+	return openSQLite(t, path, busy), path
 }
 
 // A store locked by another process fails the journal, which says so from

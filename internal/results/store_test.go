@@ -45,19 +45,30 @@ func sampleRunsAt(prefix string, base time.Time) []*summary.Summary {
 	return []*summary.Summary{a, b, c}
 }
 
+// openTemp opens a new SQLite store in a directory it creates.
 func openTemp(t *testing.T) (*Store, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "sub", "results.db")
+	return openSQLite(t, path, 0), path
+}
+
+// openSQLite opens the SQLite store at path, closed when the test ends;
+// busy > 0 sets how long its calls wait for another's lock.
+func openSQLite(t *testing.T, path string, busy time.Duration) *Store {
+	t.Helper()
 	loc, err := ParseLocation("", path)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if busy > 0 {
+		loc.dsn = sqliteDSN(path, busy)
 	}
 	st, err := Open(context.Background(), loc)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	return st, path
+	return st
 }
 
 func TestSQLiteStore(t *testing.T) {
