@@ -299,6 +299,15 @@ func TestParquetSparse(t *testing.T) {
 func TestParquetErrors(t *testing.T) {
 	v := 1.5
 	dev := "a"
+	// twoFiles is a directory of two files: 1.parquet of time, device and
+	// temp, and the 2.parquet writeSecond writes.
+	twoFiles := func(dir string, writeSecond func(path string)) string {
+		src := filepath.Join(dir, "src")
+		os.Mkdir(src, 0o755)
+		writeParquet(t, filepath.Join(src, "1.parquet"), []nullRow{{parquetStart, "a", &v}}, 10)
+		writeSecond(filepath.Join(src, "2.parquet"))
+		return src
+	}
 	cases := []struct {
 		name   string
 		write  func(dir string) string // the source to import
@@ -327,18 +336,10 @@ func TestParquetErrors(t *testing.T) {
 			return p
 		}, "temp", []string{"row 2", "not a finite DOUBLE"}},
 		{"files of two schemas", func(dir string) string {
-			src := filepath.Join(dir, "src")
-			os.Mkdir(src, 0o755)
-			writeParquet(t, filepath.Join(src, "1.parquet"), []nullRow{{parquetStart, "a", &v}}, 10)
-			writeParquet(t, filepath.Join(src, "2.parquet"), []otherSchemaRow{{parquetStart, "b", "x"}}, 10)
-			return src
+			return twoFiles(dir, func(p string) { writeParquet(t, p, []otherSchemaRow{{parquetStart, "b", "x"}}, 10) })
 		}, "temp", []string{"2.parquet: column temp: of type STRING", "one schema"}},
 		{"files of other columns", func(dir string) string {
-			src := filepath.Join(dir, "src")
-			os.Mkdir(src, 0o755)
-			writeParquet(t, filepath.Join(src, "1.parquet"), []nullRow{{parquetStart, "a", &v}}, 10)
-			writeParquet(t, filepath.Join(src, "2.parquet"), []wideDouble{{parquetStart, "b", 1, 2}}, 10)
-			return src
+			return twoFiles(dir, func(p string) { writeParquet(t, p, []wideDouble{{parquetStart, "b", 1, 2}}, 10) })
 		}, "", []string{"2.parquet: columns time, device, temp, count", "one schema"}},
 		{"not a Parquet file", func(dir string) string {
 			p := filepath.Join(dir, "text.parquet")
