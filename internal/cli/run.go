@@ -117,7 +117,7 @@ Exit status: 0 success; 1 the run failed or operations failed; 2 bad input;
 		},
 	}
 	fl := cmd.Flags()
-	addConfigFlags(fl, &f, keyFlags, "set a configuration key, KEY=VALUE (repeatable; targets.KEY=VALUE for target options)",
+	addConfigFlags(fl, &f, keyFlags, "set a configuration key, KEY=VALUE (repeatable; target.KEY=VALUE for target options)",
 		"treat every warning (ignored IoT-benchmark keys, keys set twice, guessed values) as an error: exit 2")
 	fl.StringVar(&f.scenario, "scenario", "", "named workload (see 'tsbench scenarios')")
 	fl.BoolVar(&f.printConfig, "print-config", false, "print the effective configuration as YAML and exit")
