@@ -206,20 +206,13 @@ func (st *Store) readResources(ctx context.Context, s *summary.Summary) error {
 
 // querySamples reads the resource samples that match where.
 func (st *Store) querySamples(ctx context.Context, where string, args ...any) ([]summary.ResourceSample, error) {
-	rows, err := st.db.QueryContext(ctx, st.d.rebind("SELECT "+sampleCols+" FROM tsbench_resources WHERE "+where), args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []summary.ResourceSample
-	for rows.Next() {
+	return queryRows(ctx, st, "SELECT "+sampleCols+" FROM tsbench_resources WHERE "+where, args, func(rows *sql.Rows) (summary.ResourceSample, error) {
 		var r sampleRow
 		if err := r.scan(rows); err != nil {
-			return nil, err
+			return summary.ResourceSample{}, err
 		}
-		out = append(out, r.sample())
-	}
-	return out, rows.Err()
+		return r.sample(), nil
+	})
 }
 
 // Journal sizes: the queue holds a few minutes of a run's items (one

@@ -63,30 +63,22 @@ func (st *Store) EndMonitor(ctx context.Context, id string, end time.Time) error
 
 // Monitors lists the sessions, newest first, with their sample counts.
 func (st *Store) Monitors(ctx context.Context) ([]MonitorSession, error) {
-	rows, err := st.db.QueryContext(ctx, st.d.rebind(`SELECT m.monitor_id, m.hostname, m.started_ms, m.ended_ms, m.server_pid,
+	out, err := queryRows(ctx, st, `SELECT m.monitor_id, m.hostname, m.started_ms, m.ended_ms, m.server_pid,
 		m.server_name, m.interval_s, (SELECT COUNT(*) FROM tsbench_resources r WHERE r.run_id = m.monitor_id AND r.source = ?)
-		FROM tsbench_monitors m ORDER BY m.started_ms DESC, m.monitor_id`), SourceMonitor)
-	if err != nil {
-		return nil, st.loc.scrubErr("list monitor sessions", err)
-	}
-	defer rows.Close()
-	var out []MonitorSession
-	for rows.Next() {
+		FROM tsbench_monitors m ORDER BY m.started_ms DESC, m.monitor_id`, []any{SourceMonitor}, func(rows *sql.Rows) (MonitorSession, error) {
 		var m MonitorSession
 		var host, server sql.NullString
 		var started int64
 		var ended, pid sql.NullInt64
-		if err := rows.Scan(&m.ID, &host, &started, &ended, &pid, &server, &m.IntervalS, &m.Samples); err != nil {
-			return nil, st.loc.scrubErr("list monitor sessions", err)
-		}
+		err := rows.Scan(&m.ID, &host, &started, &ended, &pid, &server, &m.IntervalS, &m.Samples)
 		m.Hostname, m.ServerName, m.ServerPID = host.String, server.String, int32(pid.Int64)
 		m.Started = time.UnixMilli(started).UTC()
 		if ended.Valid {
 			m.Ended = time.UnixMilli(ended.Int64).UTC()
 		}
-		out = append(out, m)
-	}
-	return out, st.loc.scrubErr("list monitor sessions", rows.Err())
+		return m, err
+	})
+	return out, st.loc.scrubErr("list monitor sessions", err)
 }
 
 // MonitorSamples returns the samples of every session taken from from to
@@ -95,22 +87,13 @@ func (st *Store) MonitorSamples(ctx context.Context, from, to time.Time) ([]summ
 	lo, hi := from.UTC().UnixMilli(), to.UTC().UnixMilli()
 	// The sessions first, then each one's samples by its key: the
 	// resources table has no index on time.
-	rows, err := st.db.QueryContext(ctx, st.d.rebind(`SELECT monitor_id FROM tsbench_monitors
-		WHERE started_ms <= ? AND (ended_ms IS NULL OR ended_ms >= ?)`), hi, lo)
-	if err != nil {
-		return nil, st.loc.scrubErr("find monitor sessions", err)
-	}
-	var ids []string
-	for rows.Next() {
+	ids, err := queryRows(ctx, st, `SELECT monitor_id FROM tsbench_monitors
+		WHERE started_ms <= ? AND (ended_ms IS NULL OR ended_ms >= ?)`, []any{hi, lo}, func(rows *sql.Rows) (string, error) {
 		var id string
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return nil, st.loc.scrubErr("find monitor sessions", err)
-		}
-		ids = append(ids, id)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+		err := rows.Scan(&id)
+		return id, err
+	})
+	if err != nil {
 		return nil, st.loc.scrubErr("find monitor sessions", err)
 	}
 	var out []summary.ResourceSample

@@ -487,13 +487,7 @@ func (st *Store) List(ctx context.Context, f Filter) ([]RunInfo, error) {
 	if f.Limit > 0 {
 		q += " LIMIT " + strconv.Itoa(f.Limit)
 	}
-	rows, err := st.db.QueryContext(ctx, st.d.rebind(q), args...)
-	if err != nil {
-		return nil, st.loc.scrubErr("list runs", err)
-	}
-	defer rows.Close()
-	var out []RunInfo
-	for rows.Next() {
+	out, err := queryRows(ctx, st, q, args, func(rows *sql.Rows) (RunInfo, error) {
 		var r RunInfo
 		var started string
 		var op, host, ver, group sql.NullString
@@ -501,7 +495,7 @@ func (st *Store) List(ctx context.Context, f Filter) ([]RunInfo, error) {
 		var index sql.NullInt64
 		if err := rows.Scan(&r.ID, &started, &r.Target, &r.Scenario, &r.Status, &r.ElapsedS, &op, &tput, &p99,
 			&r.Points, &r.FailOps, &host, &ver, &group, &index); err != nil {
-			return nil, st.loc.scrubErr("list runs", err)
+			return r, err
 		}
 		r.Group = group.String
 		if index.Valid {
@@ -510,10 +504,30 @@ func (st *Store) List(ctx context.Context, f Filter) ([]RunInfo, error) {
 		}
 		r.Started, _ = time.Parse(time.RFC3339Nano, started)
 		r.Operation, r.Throughput, r.P99MS, r.Hostname, r.ServerVersion = op.String, tput.Float64, p99.Float64, host.String, ver.String
-		out = append(out, r)
+		return r, nil
+	})
+	return out, st.loc.scrubErr("list runs", err)
+}
+
+// queryRows runs q (with ? placeholders) with args and makes a T of each
+// row with scan, in order; on an error it returns no rows, and the error
+// as the driver gave it.
+func queryRows[T any](ctx context.Context, st *Store, q string, args []any, scan func(rows *sql.Rows) (T, error)) ([]T, error) {
+	rows, err := st.db.QueryContext(ctx, st.d.rebind(q), args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, st.loc.scrubErr("list runs", err)
+		return nil, err
 	}
 	return out, nil
 }

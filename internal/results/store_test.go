@@ -584,3 +584,35 @@ func TestStatusAndHeadline(t *testing.T) {
 		t.Errorf("headline without writes: %+v", h)
 	}
 }
+
+// Workers read back by stage, in index order, with what they registered;
+// an index registered twice at a stage is refused, naming the first.
+func TestWorkerRows(t *testing.T) {
+	st, _ := openTemp(t)
+	ctx := context.Background()
+	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	for _, w := range []WorkerRow{
+		{Group: "g", Index: 1, Stage: "schema", Workers: 2, RunID: "run-1", Hostname: "h1", At: at},
+		{Group: "g", Index: 0, Stage: "schema", Workers: 2, RunID: "run-0", Hostname: "h0", At: at.Add(time.Second)},
+		{Group: "g", Index: 0, Stage: "ready", Workers: 2, RunID: "run-0", At: at.Add(2 * time.Second)},
+		{Group: "other", Index: 0, Stage: "schema", Workers: 1, RunID: "run-x", At: at},
+	} {
+		if err := st.RegisterWorker(ctx, w); err != nil {
+			t.Fatal(err)
+		}
+	}
+	schema, err := st.WorkerRows(ctx, "g", "schema")
+	if err != nil || len(schema) != 2 || schema[0].Index != 0 || schema[1].Index != 1 {
+		t.Fatalf("stage schema: %+v %v", schema, err)
+	}
+	if w := schema[1]; w.RunID != "run-1" || w.Hostname != "h1" || !w.At.Equal(at) || w.Workers != 2 || w.Group != "g" {
+		t.Errorf("worker 1: %+v", w)
+	}
+	if all, err := st.WorkerRows(ctx, "g", ""); err != nil || len(all) != 3 {
+		t.Fatalf("every stage: %+v %v", all, err)
+	}
+	err = st.RegisterWorker(ctx, WorkerRow{Group: "g", Index: 1, Stage: "schema", Workers: 2, RunID: "run-again", At: at})
+	if !errors.Is(err, ErrWorkerTaken) || !strings.Contains(err.Error(), "run run-1 on h1") {
+		t.Fatalf("a second worker 1: %v", err)
+	}
+}

@@ -60,21 +60,13 @@ func (st *Store) WorkerRows(ctx context.Context, group, stage string) ([]WorkerR
 		q += " AND stage = ?"
 		args = append(args, stage)
 	}
-	rows, err := st.db.QueryContext(ctx, st.d.rebind(q+" ORDER BY worker_index, stage"), args...)
-	if err != nil {
-		return nil, st.loc.scrubErr("read workers", err)
-	}
-	defer rows.Close()
-	var out []WorkerRow
-	for rows.Next() {
+	out, err := queryRows(ctx, st, q+" ORDER BY worker_index, stage", args, func(rows *sql.Rows) (WorkerRow, error) {
 		var w WorkerRow
 		var host sql.NullString
 		var at int64
-		if err := rows.Scan(&w.Group, &w.Index, &w.Stage, &w.Workers, &w.RunID, &host, &at); err != nil {
-			return nil, st.loc.scrubErr("read workers", err)
-		}
+		err := rows.Scan(&w.Group, &w.Index, &w.Stage, &w.Workers, &w.RunID, &host, &at)
 		w.Hostname, w.At = host.String, time.UnixMilli(at).UTC()
-		out = append(out, w)
-	}
-	return out, st.loc.scrubErr("read workers", rows.Err())
+		return w, err
+	})
+	return out, st.loc.scrubErr("read workers", err)
 }
