@@ -22,6 +22,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/tsbench/tsbench/internal/lineproto"
 )
 
 // isTSBSTimescale reports whether a first line is a TSBS timescaledb
@@ -132,12 +134,12 @@ func tsbsTimescaleToLP(name, out string) error {
 			if b.Len() > 0 {
 				b.WriteByte(',')
 			}
-			b.WriteString(lpEscape(names[i]) + "=" + v)
+			b.WriteString(escapeName(names[i]) + "=" + v)
 		}
 		if b.Len() == 0 {
 			continue // every value missing: no point
 		}
-		w.WriteString(lpEscape(table))
+		w.WriteString(escapeName(table))
 		if tags != "" {
 			w.WriteString("," + tags)
 		}
@@ -164,11 +166,10 @@ func escapeTagSet(s string) string {
 		if k == "" || v == "" {
 			continue
 		}
-		out = append(out, lpEscape(k)+"="+lpEscape(v))
+		out = append(out, escapeName(k)+"="+escapeName(v))
 	}
 	return strings.Join(out, ",")
 }
 
-func lpEscape(s string) string {
-	return strings.NewReplacer(" ", `\ `, ",", `\,`, "=", `\=`).Replace(s)
-}
+// escapeName escapes what line protocol reserves in a key, tag or field name.
+func escapeName(s string) string { return lineproto.Escape(s, ", =") }

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/tsbench/tsbench/internal/gen"
+	"github.com/tsbench/tsbench/internal/lineproto"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -39,14 +40,14 @@ func Write(w io.Writer, format, measurement string, g *gen.Generator, rows int64
 				if fields.Len() > 0 {
 					fields.WriteByte(',')
 				}
-				fields.WriteString(escape(sn.Name) + "=" + value(g, d, i, k))
+				fields.WriteString(escapeName(sn.Name) + "=" + value(g, d, i, k))
 			}
 			if fields.Len() == 0 {
 				return // every value missing: no line, as in TSBS's files
 			}
 			bw.WriteString(measurement)
 			for _, t := range d.Tags {
-				bw.WriteString("," + escape(t.Key) + "=" + escape(t.Value))
+				bw.WriteString("," + escapeName(t.Key) + "=" + escapeName(t.Value))
 			}
 			fmt.Fprintf(bw, " %s %d\n", fields.String(), g.Time(k)*1_000_000)
 		}
@@ -96,7 +97,5 @@ func value(g *gen.Generator, d *ts.Device, i int, k int64) string {
 	return strconv.FormatFloat(v, 'f', -1, 64)
 }
 
-// escape escapes line protocol's special characters in a key or tag value.
-func escape(s string) string {
-	return strings.NewReplacer(",", `\,`, "=", `\=`, " ", `\ `).Replace(s)
-}
+// escapeName escapes what line protocol reserves in a key, tag or field name.
+func escapeName(s string) string { return lineproto.Escape(s, ", =") }
