@@ -12,13 +12,14 @@ import (
 )
 
 // servers are the two releases scripts/services starts: the current one
-// (victoriametrics.sh) and Debian's 1.79 (victoriametrics-1.79.sh).
+// (victoriametrics.sh) and Debian's 1.79 (victoriametrics-1.79.sh), on the
+// ports the scripts take from the same variables (envPort).
 var servers = []struct {
 	service, release string
 	port             int
 }{
-	{"victoriametrics", "current", DefaultPort},
-	{"victoriametrics-1.79", "1.79", 8438},
+	{"victoriametrics", "current", envPort("TSBENCH_VICTORIAMETRICS_PORT", DefaultPort)},
+	{"victoriametrics-1.79", "1.79", envPort("TSBENCH_VICTORIAMETRICS_OLD_PORT", 8438)},
 }
 
 // The target passes the conformance suite against both releases; TEXT is

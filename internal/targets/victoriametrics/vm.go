@@ -27,9 +27,12 @@
 // their own are bounded by a far horizon, never by the wall clock (see
 // horizon). The server must run with
 // -search.disableCache (the script does), or repeated queries would measure
-// its result cache. Data becomes searchable after an internal flush, and
-// a series lookup made before that may be answered from a stale cache for
-// ten seconds more: Count settles first (see settle).
+// its result cache. Data becomes searchable after an internal flush (1-2
+// s), and a series lookup made before a new series or day was may hide it
+// from the queries for 11 s more: writes of a device's new day start a
+// background settle, and Count settles first (see settle.go), so that a
+// run's queries see what was written more than about 2 s earlier and the
+// answers after the run see everything.
 package victoriametrics
 
 import (
@@ -90,8 +93,8 @@ type Target struct {
 	gen     string
 	labels  []string // per device position: the label part of a metric object
 	buf     []byte   // the request body, reused
-	months  *monthSet
-	month   [2]int64 // the bounds [from, to) of the last month Write noted
+	written *written
+	days    [][2]int64 // per device position: the bounds [from, to) of the day Write last wrote in
 }
 
 func open(ctx context.Context, o targets.Options) (targets.Target, error) {
@@ -200,9 +203,14 @@ const registerChunk = 10_000
 // meantime is cached as empty, per day of data, long after the flush: a run
 // whose queries start with its writes, on series its writes create, was
 // seen answering every query with 0 points for all of its 8 seconds (1.79
-// and 1.148). Created here, on the day the data starts, and flushed by
-// Setup, the series are searchable from the first query on. (A sample at
-// the epoch registers the series but not the data's day; a NaN is dropped.)
+// and 1.148). Registered here and flushed by Setup, the series are known
+// from the first query on; but the index is per day, and in 1.148 per
+// month (a partition) too, and START_TIME - 1 ms lies on the day before the
+// data, at a month's start (TSBS's 2016-01-01) in the month before: the
+// data's days get their entries with the run's writes, and the
+// background settle (see written) keeps the queries made meanwhile from
+// hiding them. (A sample at the epoch registers the series but not the
+// data's day; a NaN is dropped.)
 func (t *Target) register(ctx context.Context, s *ts.Schema) error {
 	var body []byte
 	n := 0
@@ -286,7 +294,7 @@ func (t *Target) generations(ctx context.Context, start int64) ([]string, error)
 func (t *Target) bindLocked(s *ts.Schema, gen string) {
 	t.binding.Set(s)
 	t.gen = gen
-	t.months, t.month = writtenMonths(t.root, t.db, gen), [2]int64{}
+	t.written, t.days = writtenTo(t.root, t.db, gen), make([][2]int64, len(s.Devices))
 	t.labels = make([]string, len(s.Devices))
 	for i, d := range s.Devices {
 		grp := targets.GroupName(s, d.Group, "")
@@ -325,14 +333,18 @@ func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
 	if err != nil {
 		return err
 	}
-	for _, tm := range b.Times {
-		if tm < t.month[0] || tm >= t.month[1] {
-			t.month = t.months.add(tm)
-		}
-	}
 	t.buf = appendImport(t.buf[:0], t.labels[pos], s.Sensors, b)
 	if err := t.poster.Post(ctx, t.buf); err != nil {
 		return fmt.Errorf("victoriametrics: write batch of %s: %w", b.Device.Name, err)
+	}
+	// A device's first samples of a day create its series' index entries
+	// for the day: settle in the background (see written).
+	day := &t.days[pos]
+	for _, tm := range b.Times {
+		if tm < day[0] || tm >= day[1] {
+			*day = dayOf(tm)
+			t.written.newDay(t, tm)
+		}
 	}
 	return nil
 }
