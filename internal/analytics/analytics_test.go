@@ -8,24 +8,17 @@ import (
 	"github.com/tsbench/tsbench/internal/analytics/analyticstest"
 	"github.com/tsbench/tsbench/internal/targets"
 	_ "github.com/tsbench/tsbench/internal/targets/sqlite"
-	"github.com/tsbench/tsbench/internal/ts"
 )
 
 // The SQLite target's analytics answers equal the ones computed from the
-// generator, for every kind, on event data with tags.
+// generator, for every kind: the das-events scenario's queries on its
+// kind of event data.
 func TestSQLiteAnalyticsMatchGenerator(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	conn, g := analyticstest.Load(ctx, t, "sqlite", targets.Options{Database: "events", DataDir: t.TempDir()},
-		analyticstest.Events{Start: 1_600_000_000_000, Devices: 30, Seed: 11, Batch: 50,
-			Tags: []analyticstest.TagCycle{{Key: "metro", Prefix: "m", Values: 5}, {Key: "state", Prefix: "s", Values: 3}}}, 4)
-	qs := []ts.Analytic{
-		{Name: "cityUsage", Kind: ts.TagAggregates, Tag: "metro", Sensor: 1},
-		{Name: "peakDeviceUsageRange", Kind: ts.DeviceRange, Tag: "metro", Value: "m2", Sensor: 1, Flag: 0},
-		{Name: "stateAvgUsage", Kind: ts.TagAverage, Tag: "state", Sensor: 1},
-		{Name: "stateUsageDifference", Kind: ts.TagAverageDiff, Tag: "state", Sensor: 1},
-		{Name: "count", Kind: ts.CountRows, Sensor: 1},
-	}
+		analyticstest.Events{Start: 1_600_000_000_000, Devices: 30, Seed: 11, Batch: 50, Tags: analyticstest.DASTags}, 4)
+	qs := analyticstest.DASQueries(t)
 	for _, o := range Run(ctx, conn, g, 200, qs, 2) {
 		if !o.Checked || o.Error != "" || o.Runs != 2 || o.Rows == 0 {
 			t.Errorf("%s: %+v", o.Name, o)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tsbench/tsbench/internal/gen"
+	"github.com/tsbench/tsbench/internal/scenario"
 	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/ts"
 )
@@ -18,6 +19,29 @@ import (
 type TagCycle struct {
 	Key, Prefix string
 	Values      int
+}
+
+// DASTags are the das-events scenario's two tags (TAG_NUMBER 2,
+// TAG_VALUE_CARDINALITY 4,3 here), which its analytics group by.
+var DASTags = []TagCycle{{Key: "tag_0", Prefix: "value_", Values: 4}, {Key: "tag_1", Prefix: "value_", Values: 3}}
+
+// DASQueries are the das-events scenario's five analytics queries.
+func DASQueries(t testing.TB) []ts.Analytic {
+	t.Helper()
+	sc, err := scenario.Lookup("das-events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range sc.Phases {
+		if len(p.Analytics) > 0 {
+			if len(p.Analytics) != 5 {
+				t.Fatalf("das-events has %d analytics queries, want 5", len(p.Analytics))
+			}
+			return p.Analytics
+		}
+	}
+	t.Fatal("das-events has no analytics phase")
+	return nil
 }
 
 // Events is the data: Devices houses (house_0, ...) with a BOOLEAN s_0 and

@@ -12,13 +12,11 @@ import (
 	"github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5"
 	"github.com/tsbench/tsbench/internal/analytics/analyticstest"
-	"github.com/tsbench/tsbench/internal/scenario"
 	"github.com/tsbench/tsbench/internal/targets"
 	_ "github.com/tsbench/tsbench/internal/targets/mysql"
 	_ "github.com/tsbench/tsbench/internal/targets/postgres"
 	"github.com/tsbench/tsbench/internal/targets/targettest"
 	"github.com/tsbench/tsbench/internal/testenv"
-	"github.com/tsbench/tsbench/internal/ts"
 )
 
 // testDB is the database the tests write to: their own, so that they never
@@ -82,10 +80,10 @@ func requireSpark(t *testing.T) Engine {
 // das-events' analytics on Spark twice each and checks every answer.
 func runEngine(ctx context.Context, t *testing.T, e Engine, name string, o targets.Options) {
 	t.Helper()
-	qs := dasQueries(t)
+	qs := analyticstest.DASQueries(t)
 	const rows = 50
 	_, g := analyticstest.Load(ctx, t, name, o, analyticstest.Events{Start: 1_451_606_400_000, Devices: 20, Seed: 3, Batch: rows,
-		Tags: []analyticstest.TagCycle{{Key: "tag_0", Prefix: "value_", Values: 4}, {Key: "tag_1", Prefix: "value_", Values: 3}}}, 1)
+		Tags: analyticstest.DASTags}, 1)
 	e.Log = testLog{t}
 	t0 := time.Now()
 	out, err := e.Run(ctx, name, o, g, rows, qs, 2)
@@ -102,25 +100,6 @@ func runEngine(ctx context.Context, t *testing.T, e Engine, name string, o targe
 			t.Errorf("%s: %+v", o.Name, o)
 		}
 	}
-}
-
-// dasQueries are the das-events scenario's analytics queries.
-func dasQueries(t *testing.T) []ts.Analytic {
-	t.Helper()
-	sc, err := scenario.Lookup("das-events")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range sc.Phases {
-		if len(p.Analytics) > 0 {
-			if len(p.Analytics) != 5 {
-				t.Fatalf("das-events has %d analytics queries, want 5", len(p.Analytics))
-			}
-			return p.Analytics
-		}
-	}
-	t.Fatal("das-events has no analytics phase")
-	return nil
 }
 
 type testLog struct{ t *testing.T }
