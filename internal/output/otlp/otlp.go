@@ -103,21 +103,23 @@ func str(k, v string) *common.KeyValue {
 	return &common.KeyValue{Key: k, Value: &common.AnyValue{Value: &common.AnyValue_StringValue{StringValue: v}}}
 }
 
-// unit is the UCUM unit OTLP carries beside the name.
+// unitSuffixes give the UCUM unit OTLP carries beside a metric by the end
+// of its name, tried in order (so _bytes_per_second before _per_second).
+var unitSuffixes = []struct{ suffix, unit string }{
+	{"_seconds", "s"},
+	{"_bytes", "By"},
+	{"_bytes_per_second", "By/s"},
+	{"_cores", "{core}"},
+	{"_ratio", "1"},
+	{"_per_second", "1/s"},
+}
+
+// unit is the UCUM unit of the metric name; "1" (dimensionless) for a count.
 func unit(name string) string {
-	switch {
-	case strings.HasSuffix(name, "_seconds"):
-		return "s"
-	case strings.HasSuffix(name, "_bytes"):
-		return "By"
-	case strings.HasSuffix(name, "_bytes_per_second"):
-		return "By/s"
-	case strings.HasSuffix(name, "_cores"):
-		return "{core}"
-	case strings.HasSuffix(name, "_ratio"):
-		return "1"
-	case strings.HasSuffix(name, "_per_second"):
-		return "1/s"
+	for _, u := range unitSuffixes {
+		if strings.HasSuffix(name, u.suffix) {
+			return u.unit
+		}
 	}
 	return "1"
 }
