@@ -130,13 +130,9 @@ func open(ctx context.Context, o targets.Options) (targets.Target, error) {
 	if err != nil {
 		return nil, err
 	}
-	path := o.Extra["write_path"]
-	switch path {
-	case "", "insert":
-		path = "insert"
-	case "load":
-	default:
-		return nil, fmt.Errorf("mysql: target option write_path = %q: allowed: insert, load", path)
+	path, err := sqlfamily.Choice("mysql", o, "write_path", "insert", "insert", "load")
+	if err != nil {
+		return nil, err
 	}
 	mc, err := mysql.NewConnector(cfg)
 	if err != nil {

@@ -180,27 +180,20 @@ func openMode(ctx context.Context, o targets.Options, timescale bool) (targets.T
 		return nil, err
 	}
 	user := cfg.User
-	path := o.Extra["write_path"]
-	switch path {
-	case "", "insert":
-		path = "insert"
-	case "copy":
-	default:
-		return nil, fmt.Errorf("postgres: target option write_path = %q: allowed: copy, insert", path)
+	path, err := sqlfamily.Choice("postgres", o, "write_path", "insert", "copy", "insert")
+	if err != nil {
+		return nil, err
 	}
 	if timescale {
 		// No named prepared statements: PGlite is a single backend that
 		// keeps them across client connections, so cached names collide.
 		cfg.DefaultQueryExecMode = pgx.QueryExecModeExec
 	}
-	var wide bool
-	switch o.Extra["layout"] {
-	case "", "narrow":
-	case "wide":
-		wide = true
-	default:
-		return nil, fmt.Errorf("postgres: target option layout = %q: allowed: narrow, wide", o.Extra["layout"])
+	layout, err := sqlfamily.Choice("postgres", o, "layout", "narrow", "narrow", "wide")
+	if err != nil {
+		return nil, err
 	}
+	wide := layout == "wide"
 	t := &Target{addr: addr, writePath: path, timescale: timescale, wide: wide,
 		binding: targets.NewBinding("postgres")}
 	if !timescale {
