@@ -190,9 +190,10 @@ func Literal(v any) string {
 // Quote is the string literal of s ('...', quotes doubled).
 func Quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
-// IntDiv is a Dialect.Bucket for engines whose integer division is op:
-// start + (t - start) op width * width, with start and width as literals
-// (MySQL's DIV, DuckDB's //), so that GROUP BY sees one expression.
+// IntDiv is a Dialect.Bucket for engines whose integer division is op
+// (MySQL's DIV, DuckDB's //): start + (t - start) op width * width, with
+// start and width as literals, like the series lists of those dialects
+// (their statements are not cached per shape, so literals cost nothing).
 func IntDiv(op string) func(b *Builder, start, width int64) string {
 	return func(_ *Builder, start, width int64) string {
 		st, w := strconv.FormatInt(start, 10), strconv.FormatInt(width, 10)
