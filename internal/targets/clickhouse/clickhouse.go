@@ -49,7 +49,7 @@ var Driver = &targets.Driver{
 	WritePaths:  []string{"http-tsv"},
 	Server:      "scripts/services/clickhouse.sh (ClickHouse 18.16 on 127.0.0.1:8124)",
 	// Sparse: one row per point, so an empty cell is a row not written.
-	Caps: targets.Capabilities{TLS: true, Types: ts.DataTypes, Queries: ts.QueryKinds, Sparse: true},
+	Caps: targets.Capabilities{TLS: true, Types: ts.DataTypes, Queries: ts.QueryKinds, Sparse: true, GroupByAcross: true},
 	Open: open,
 }
 

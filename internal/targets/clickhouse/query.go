@@ -19,7 +19,7 @@ func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 		return ts.Result{}, err
 	}
 	b := sqlfamily.NewBuilder(&t.dialect)
-	if err := t.dialect.Query(b, q, s.SeriesIDs(q.Devices, q.Sensors)); err != nil {
+	if err := t.dialect.Query(b, q, s.SeriesIDs(q.Devices, q.Sensors), len(s.Sensors)); err != nil {
 		return ts.Result{}, err
 	}
 	data, err := t.exec(ctx, b.String()+" FORMAT TabSeparated", nil)

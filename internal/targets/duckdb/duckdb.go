@@ -39,7 +39,7 @@ var Driver = &targets.Driver{
 	WritePaths:  []string{"appender"},
 	Server:      "embedded",
 	// Sparse: one row per point, so an empty cell is a row not written.
-	Caps: targets.Capabilities{Types: ts.DataTypes, Queries: ts.QueryKinds, Sparse: true},
+	Caps: targets.Capabilities{Types: ts.DataTypes, Queries: ts.QueryKinds, Sparse: true, GroupByAcross: true},
 	Open: open,
 	SQL: &targets.SQLAccess{Dialect: "duckdb", Unsupported: "DuckDB's optimistic concurrency aborts a " +
 		"transaction that updates a row another open transaction updated, and it has no SELECT ... FOR " +

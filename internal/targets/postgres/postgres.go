@@ -85,6 +85,9 @@ var Driver = &targets.Driver{
 		Queries: ts.QueryKinds,
 		// narrow: an empty cell is a row not written; wide: a NULL cell.
 		Sparse: true,
+		// narrow: grouped by sensor (series % sensors); wide: per table,
+		// tables combined by clientside.Partials.
+		GroupByAcross: true,
 	},
 	Options: options,
 	Open:    open,
@@ -99,7 +102,7 @@ var TimescaleDriver = &targets.Driver{
 	Description: "TimescaleDB: the postgres target with a hypertable (one-day chunks) and time_bucket for Q7",
 	WritePaths:  []string{"insert", "copy"},
 	Server:      "a TimescaleDB server; tested with scripts/services/timescaledb.sh (PGlite + timescaledb, SQL only, 127.0.0.1:5434)",
-	Caps:        targets.Capabilities{TLS: true, Types: ts.DataTypes, Queries: ts.QueryKinds, Sparse: true},
+	Caps:        targets.Capabilities{TLS: true, Types: ts.DataTypes, Queries: ts.QueryKinds, Sparse: true, GroupByAcross: true},
 	Options:     options,
 	Open: func(ctx context.Context, o targets.Options) (targets.Target, error) {
 		return openMode(ctx, o, true)

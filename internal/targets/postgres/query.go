@@ -31,7 +31,7 @@ func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 	}
 	d := t.dialect()
 	b := sqlfamily.NewBuilder(d)
-	if err := d.Query(b, q, s.SeriesIDs(q.Devices, q.Sensors)); err != nil {
+	if err := d.Query(b, q, s.SeriesIDs(q.Devices, q.Sensors), len(s.Sensors)); err != nil {
 		return ts.Result{}, err
 	}
 	rows, err := t.c.pg.Query(ctx, b.String(), b.Args...)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/tsbench/tsbench/internal/targets"
+	"github.com/tsbench/tsbench/internal/targets/clientside"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -158,6 +159,9 @@ func unquote(names []string) []string {
 // queryWide runs a query table by table (devices grouped by group), and
 // sensor by sensor where a value filter applies.
 func (t *Target) queryWide(ctx context.Context, s *ts.Schema, q *ts.Query) (ts.Result, error) {
+	if q.Across {
+		return t.queryWideAcross(ctx, s, q)
+	}
 	byGroup := map[int][]string{}
 	var groups []int
 	for _, d := range q.Devices {
@@ -245,6 +249,65 @@ func wideSQL(s *ts.Schema, q *ts.Query, tbl string, sensors []int, devices []str
 	}
 	return "SELECT " + bucket + " AS bt, " + alist + where + rng + " GROUP BY device, bt ORDER BY bt, device",
 		append(args, q.Start, q.End, max(q.Bucket, 1))
+}
+
+// queryWideAcross answers a Q7 across devices: one statement per group's
+// table aggregates every device of the group per bucket (with a limit, the
+// newest buckets: a bucket among the newest overall is among the newest of
+// every table holding it), and clientside.Partials combines the tables.
+// Each sensor's column gives its aggregate, or for avg its sum, and its
+// count.
+func (t *Target) queryWideAcross(ctx context.Context, s *ts.Schema, q *ts.Query) (ts.Result, error) {
+	byGroup := map[int][]string{}
+	var groups []int
+	for _, d := range q.Devices {
+		if _, ok := byGroup[d.Group]; !ok {
+			groups = append(groups, d.Group)
+		}
+		byGroup[d.Group] = append(byGroup[d.Group], d.Name)
+	}
+	fn := [...]string{"count", "sum", "sum", "min", "max"}[q.Agg]
+	cols := make([]string, len(q.Sensors))
+	for i, sn := range q.Sensors {
+		c := pgx.Identifier{s.Sensors[sn].Name}.Sanitize()
+		cols[i] = fn + "(" + c + ")::double precision, count(" + c + ")"
+	}
+	bucket := "$2 + (t - $2) / $4 * $4"
+	if t.timescale {
+		bucket = "time_bucket($4::bigint, t, $2::bigint)"
+	}
+	order := " ORDER BY bt"
+	if q.Limit > 0 {
+		order = " ORDER BY bt DESC LIMIT " + strconv.Itoa(q.Limit)
+	}
+	parts := clientside.NewPartials(q)
+	for _, g := range groups {
+		sql := "SELECT " + bucket + " AS bt, " + strings.Join(cols, ", ") + " FROM " + wideTable(s, g) +
+			" WHERE device = ANY($1) AND t >= $2 AND t < $3 GROUP BY bt" + order
+		rows, err := t.c.pg.Query(ctx, sql, byGroup[g], q.Start, q.End, max(q.Bucket, 1))
+		if err != nil {
+			return ts.Result{}, t.wrap(q.Kind.String(), err)
+		}
+		for rows.Next() {
+			vals, err := rows.Values()
+			if err != nil {
+				rows.Close()
+				return ts.Result{}, t.wrap(q.Kind.String(), err)
+			}
+			tm, _ := vals[0].(int64)
+			for i := range q.Sensors {
+				n, _ := vals[2+2*i].(int64)
+				if v, ok := targets.Number(vals[1+2*i]); ok && n > 0 {
+					parts.Add(i, tm, v, n)
+				}
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return ts.Result{}, t.wrap(q.Kind.String(), err)
+		}
+	}
+	return parts.Result(), nil
 }
 
 func (t *Target) runWide(ctx context.Context, q *ts.Query, sql string, args []any) (ts.Result, error) {

@@ -86,7 +86,7 @@ func (x *Queries) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 	if err != nil {
 		return ts.Result{}, err
 	}
-	res, err := x.D.QueryDB(ctx, x.DB, q, s.SeriesIDs(q.Devices, q.Sensors))
+	res, err := x.D.QueryDB(ctx, x.DB, q, s.SeriesIDs(q.Devices, q.Sensors), len(s.Sensors))
 	if err != nil {
 		return ts.Result{}, x.Wrap(q.Kind.String(), err)
 	}
@@ -140,10 +140,11 @@ type DB interface {
 	BeginTx(ctx context.Context, opts *sql.TxOptions) (*sql.Tx, error)
 }
 
-// QueryDB runs q over the series ids on a database/sql handle.
-func (d *Dialect) QueryDB(ctx context.Context, db Querier, q *ts.Query, ids []int64) (ts.Result, error) {
+// QueryDB runs q over the series ids on a database/sql handle; perDevice
+// is the schema's sensors per device (see Query).
+func (d *Dialect) QueryDB(ctx context.Context, db Querier, q *ts.Query, ids []int64, perDevice int) (ts.Result, error) {
 	b := NewBuilder(d)
-	if err := d.Query(b, q, ids); err != nil {
+	if err := d.Query(b, q, ids, perDevice); err != nil {
 		return ts.Result{}, err
 	}
 	rows, err := db.QueryContext(ctx, b.String(), b.Args...)

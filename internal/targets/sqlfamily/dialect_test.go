@@ -72,6 +72,8 @@ func TestQuerySQL(t *testing.T) {
 		{"Q5 sum", ts.Query{Kind: ts.AggValue, Lower: 0.5, Agg: ts.Sum}},
 		{"Q6 avg", ts.Query{Kind: ts.AggRangeValue, Start: 1000, End: 2000, Lower: 0.5, Agg: ts.Avg}},
 		{"Q7 max", ts.Query{Kind: ts.GroupBy, Start: 1000, End: 2000, Bucket: 100, Agg: ts.Max}},
+		{"Q7 avg across", ts.Query{Kind: ts.GroupBy, Start: 1000, End: 2000, Bucket: 100, Agg: ts.Avg, Across: true}},
+		{"Q7 max across limit", ts.Query{Kind: ts.GroupBy, Start: 1000, End: 2000, Bucket: 100, Agg: ts.Max, Across: true, Limit: 5}},
 		{"Q8", ts.Query{Kind: ts.LatestPoint}},
 		{"Q9", ts.Query{Kind: ts.RangeQueryDesc, Start: 1000, End: 2000}},
 		{"Q10", ts.Query{Kind: ts.ValueRangeQueryDesc, Start: 1000, End: 2000, Lower: 0.5}},
@@ -81,7 +83,7 @@ func TestQuerySQL(t *testing.T) {
 		for _, k := range kinds {
 			k.q.Devices = dev
 			b := sqlfamily.NewBuilder(d)
-			if err := d.Query(b, &k.q, []int64{3, 4}); err != nil {
+			if err := d.Query(b, &k.q, []int64{3, 4}, 10); err != nil {
 				t.Fatalf("%s %s: %v", d.Name, k.name, err)
 			}
 			fmt.Fprintf(&out, "%s %s: %s\n", d.Name, k.name, statement(b))
@@ -149,7 +151,7 @@ func TestSeriesLists(t *testing.T) {
 		{&clickhouse.Dialect, []int64{9}, "SELECT t, v FROM points FINAL WHERE series IN (9) AND t = 7 ORDER BY series"},
 	} {
 		b := sqlfamily.NewBuilder(c.d)
-		if err := c.d.Query(b, &q, c.ids); err != nil {
+		if err := c.d.Query(b, &q, c.ids, 10); err != nil {
 			t.Fatal(err)
 		}
 		if got := statement(b); got != c.want {
@@ -168,7 +170,7 @@ func TestQueryErrors(t *testing.T) {
 		{ts.Query{Kind: ts.AggRange, Agg: 9}, "mysql: aggregate"},
 		{ts.Query{Kind: 99}, "mysql: unknown query kind 99"},
 	} {
-		err := mysql.Dialect.Query(sqlfamily.NewBuilder(&mysql.Dialect), &c.q, []int64{1})
+		err := mysql.Dialect.Query(sqlfamily.NewBuilder(&mysql.Dialect), &c.q, []int64{1}, 10)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: error %v, want %q", c.q, err, c.want)
 		}

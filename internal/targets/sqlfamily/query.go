@@ -14,8 +14,13 @@ import (
 //     series;
 //   - Q4..Q6 one aggregate per series with a matching point, by series,
 //     with time ZeroTime;
-//   - Q7 by bucket, then series, with the bucket's start as the time.
-func (d *Dialect) Query(b *Builder, q *ts.Query, ids []int64) error {
+//   - Q7 by bucket, then series, with the bucket's start as the time;
+//     across devices by bucket, then sensor (series % perDevice, as
+//     ts.Schema.SeriesID numbers them); with a limit, the newest buckets
+//     first (the limit needs one sensor: one row per bucket).
+//
+// perDevice is the schema's sensors per device.
+func (d *Dialect) Query(b *Builder, q *ts.Query, ids []int64, perDevice int) error {
 	b.Reset()
 	if q.Kind < ts.PrecisePoint || q.Kind > ts.ValueRangeQueryDesc {
 		return fmt.Errorf("%s: unknown query kind %d", d.Name, q.Kind)
@@ -56,7 +61,14 @@ func (d *Dialect) Query(b *Builder, q *ts.Query, ids []int64) error {
 		b.S("SELECT ").S(d.Bucket(b, q.Start, q.Bucket)).S(" AS bt, ").S(agg).S(" FROM ").S(d.Table).S(" WHERE ")
 		d.series(b, ids)
 		d.filter(b, q)
-		b.S(" GROUP BY series, bt ORDER BY bt, series")
+		switch sensor := "series % " + strconv.Itoa(max(perDevice, 1)); {
+		case q.Across && q.Limit > 0:
+			b.S(" GROUP BY bt ORDER BY bt DESC LIMIT ").S(strconv.Itoa(q.Limit))
+		case q.Across:
+			b.S(" GROUP BY ").S(sensor).S(", bt ORDER BY bt, ").S(sensor)
+		default:
+			b.S(" GROUP BY series, bt ORDER BY bt, series")
+		}
 	case ts.LatestPoint:
 		d.latest(b, ids)
 	}
@@ -205,9 +217,10 @@ func (d *Dialect) Collect(rows Rows, q *ts.Query) (ts.Result, error) {
 }
 
 // Finish clears the first and last times of a result whose rows have no
-// defined time order (aggregates and Q8), unless the dialect KeepsTimes.
+// defined time order (aggregates but a bucket-limited Q7, and Q8), unless
+// the dialect KeepsTimes.
 func (d *Dialect) Finish(res *ts.Result, q *ts.Query) {
-	if !d.KeepTimes && (q.Kind.Aggregates() || q.Kind == ts.LatestPoint) {
+	if !d.KeepTimes && (q.Kind.Aggregates() && q.Limit == 0 || q.Kind == ts.LatestPoint) {
 		res.First, res.Last = 0, 0
 	}
 }

@@ -104,7 +104,7 @@ func (t *Target) query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 	}
 
 	b := &t.qb
-	if err := Dialect.Query(b, q, ids); err != nil {
+	if err := Dialect.Query(b, q, ids, len(s.Sensors)); err != nil {
 		return res, err
 	}
 	defer b.Reset() // drop the references to the boxed parameters

@@ -83,6 +83,8 @@ var Driver = &targets.Driver{
 		Types:   append([]ts.DataType(nil), ts.DataTypes...),
 		Queries: append([]ts.QueryKind(nil), ts.QueryKinds...),
 		Sparse:  true, // one row per point: an empty cell is a row not written
+		// Q7 across devices groups by sensor (series % sensors), not series.
+		GroupByAcross: true,
 	},
 	Open: open,
 	SQL: &targets.SQLAccess{Dialect: "sqlite", Unsupported: "SQLite lets one connection write at a time " +
