@@ -47,8 +47,8 @@ func (t *Target) settle(ctx context.Context) error {
 	s, err := t.binding.Schema()
 	w := t.written
 	t.mu.Unlock()
-	if err != nil || w == nil {
-		return t.flush(ctx) // Count says why it cannot count
+	if ferr := t.flush(ctx); ferr != nil || err != nil || w == nil {
+		return ferr // Count says why it cannot count
 	}
 	if err := w.wait(ctx); err != nil {
 		return err
@@ -58,7 +58,11 @@ func (t *Target) settle(ctx context.Context) error {
 	if len(times) == 0 {
 		times = []int64{s.StartTime}
 	}
-	return t.probe(ctx, times, settleWait)
+	// Best effort: a server that takes no probe (a QUERY_URL that only
+	// reads) is counted after the flush alone, and Count's own query
+	// reports one that does not answer.
+	t.probe(ctx, times, settleWait) //nolint:errcheck
+	return nil
 }
 
 // probe flushes, and resets the series lookup cache of the partition of
@@ -142,9 +146,9 @@ func (t *Target) deleteProbes(ctx context.Context) {
 	t.do(ctx, http.MethodPost, "/api/v1/admin/tsdb/delete_series", q, nil) //nolint:errcheck // best effort: the next reset deletes them too
 }
 
-// written is what this process wrote to one server, database and
-// generation: every client's connection adds to it, and the connection that
-// counts settles every month in it.
+// written is what this process wrote to one database's generation: every
+// client's connection adds to it, and the connection that counts settles
+// every month in it.
 //
 // It also settles during the run: a connection's Write reports each
 // device's first samples of a day (newDay), whose new index entries a query
@@ -169,10 +173,13 @@ var (
 	writtenBy = map[string]*written{}
 )
 
-func writtenTo(root, db, gen string) *written {
+// writtenTo returns the record of a database's generation. Generations are
+// nanosecond clock readings: the key needs no server, which the connection
+// that counts may name otherwise (QUERY_URL).
+func writtenTo(db, gen string) *written {
 	writtenMu.Lock()
 	defer writtenMu.Unlock()
-	k := root + "\x00" + db + "\x00" + gen
+	k := db + "\x00" + gen
 	w := writtenBy[k]
 	if w == nil {
 		w = &written{months: map[int64]int64{}, dirty: map[int64]int64{}}

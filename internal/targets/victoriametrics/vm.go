@@ -294,7 +294,7 @@ func (t *Target) generations(ctx context.Context, start int64) ([]string, error)
 func (t *Target) bindLocked(s *ts.Schema, gen string) {
 	t.binding.Set(s)
 	t.gen = gen
-	t.written, t.days = writtenTo(t.root, t.db, gen), make([][2]int64, len(s.Devices))
+	t.written, t.days = writtenTo(t.db, gen), make([][2]int64, len(s.Devices))
 	t.labels = make([]string, len(s.Devices))
 	for i, d := range s.Devices {
 		grp := targets.GroupName(s, d.Group, "")
