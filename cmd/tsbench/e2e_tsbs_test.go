@@ -10,6 +10,7 @@ import (
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/gen"
 	"github.com/tsbench/tsbench/internal/targets/targettest"
+	"github.com/tsbench/tsbench/internal/ts"
 	"github.com/tsbench/tsbench/internal/tsbs"
 	"github.com/tsbench/tsbench/internal/workload"
 )
@@ -96,10 +97,11 @@ func TestTSBSWorkloads(t *testing.T) {
 						q, _ := u.Query(p.Phase)
 						op := s.Op(q.Kind.String())
 						switch {
-						case !driver.Caps.SupportsQuery(q.Kind):
-							// The target declares the kind unsupported
-							// (cassandra's GROUP_BY and LATEST_POINT): each
-							// query is counted as such, none fails.
+						case !driver.Caps.SupportsQuery(q.Kind) || !driver.Caps.SupportsAcross(&ts.Query{Across: q.Across, Limit: q.Limit}):
+							// The target declares the kind, or a GROUP_BY
+							// across hosts, unsupported (cassandra's GROUP_BY
+							// and LATEST_POINT): each query is counted as
+							// such, none fails.
 							if op == nil || op.Unsupported != queries || op.OKOperations != 0 {
 								t.Errorf("phase %s: %+v, want %d %s queries unsupported by %s", p.Phase, op, queries, q.Kind, tg.name)
 							}
