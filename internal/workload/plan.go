@@ -58,26 +58,20 @@ func NewPlan(weights [NumOps]int64, loop int64) *Plan {
 }
 
 // ClientPlan is the plan of client (of clients) in the given order. In
-// OrderSpread every client holds the same operations, and would start at
-// its own place in the sequence (client·cycle/clients) with spreadClients. In OrderRandom the counts differ
-// from client to client, as in IoT-benchmark.
+// OrderSpread every client holds the same operations and starts at its own
+// place in the sequence (client·cycle/clients), so that the clients do not
+// all send the same kind at once. In OrderRandom the counts differ from
+// client to client, as in IoT-benchmark.
 func ClientPlan(order string, weights [NumOps]int64, loop int64, client, clients int) *Plan {
 	if order == OrderRandom {
 		return randomPlan(weights, loop, client)
 	}
 	p := NewPlan(weights, loop)
-	if clients > 1 && spreadClients {
+	if clients > 1 {
 		p.seq.Skip(int64(client) * spreadCycle(weights, loop) / int64(clients))
 	}
 	return p
 }
-
-// spreadClients turns on the per-client starting places of OrderSpread.
-// Off for now: with clients starting on queries, VictoriaMetrics v1.148
-// answered every query of a 4 s mixed run with no points
-// (TestVictoriaMetricsReleases), so every client starts with the same
-// sequence, as before, until that is understood.
-const spreadClients = false
 
 // spreadCycle is the length of sequence over which the clients' starting
 // places are spread: one round of the weights (a smooth sequence of counts

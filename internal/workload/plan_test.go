@@ -1,7 +1,6 @@
 package workload
 
 import (
-	"fmt"
 	"math"
 	"testing"
 )
@@ -93,16 +92,8 @@ func TestRandomPlanCounts(t *testing.T) {
 }
 
 // Spread plans hold the same counts for every client, start at different
-// places, and are rotations of one sequence (when spreadClients is on).
+// places, and are rotations of one sequence.
 func TestSpreadPlanRotates(t *testing.T) {
-	if !spreadClients {
-		for client := range 4 {
-			if got, want := drain(ClientPlan(OrderSpread, [NumOps]int64{1, 1, 1}, 30, client, 4)), drain(NewPlan([NumOps]int64{1, 1, 1}, 30)); fmt.Sprint(got) != fmt.Sprint(want) {
-				t.Fatalf("client %d does not follow the common sequence", client)
-			}
-		}
-		return
-	}
 	w := [NumOps]int64{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}
 	const loop, clients = 55, 4
 	base := drain(NewPlan(w, loop))
