@@ -190,6 +190,8 @@ type Config struct {
 	// origin records where each key was last set (file:line or "flag"), so
 	// that Resolve can point at the line to fix. Keys never set are absent.
 	origin map[string]string
+	// derived marks the keys whose value Derive set from another key.
+	derived map[string]bool
 }
 
 // Workloads (WORKLOAD).

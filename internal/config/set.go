@@ -33,7 +33,43 @@ func SetWarn(c *Config, key, value string) (string, error) {
 // file, a target's limits); Origin then gives that reason.
 func Derive(c *Config, key, value, why string) error {
 	_, err := assign(c, key, value, why)
+	if err == nil {
+		c.markDerived(key)
+	}
 	return err
+}
+
+// DeriveOwned is Derive for a key whose value the caller owns (a TSBS run's
+// LOOP, from TSBS_QUERIES): a different value set by a flag or a file would
+// be replaced without a word, so it is refused, naming where it was set and
+// why the run sets another. The same value, or one an earlier derivation
+// set, is taken.
+func DeriveOwned(c *Config, key, value, why string) error {
+	k := lookup(key)
+	from := c.Origin(key)
+	if k == nil || k.get == nil || from == "" || c.derived[k.Name] {
+		return Derive(c, key, value, why)
+	}
+	given := fmt.Sprint(k.get(c))
+	scratch := *c
+	if err := k.set(&scratch, value); err != nil {
+		return describe(err, k, value, why)
+	}
+	if derived := fmt.Sprint(k.get(&scratch)); derived != given {
+		return &Error{Key: k.Name, Value: given, Source: from,
+			Reason: fmt.Sprintf("%s sets it to %s here: set %s instead, or leave %s out", why, derived, why, k.Name)}
+	}
+	return Derive(c, key, value, why)
+}
+
+// markDerived records that key's value came from another key (Derive).
+func (c *Config) markDerived(key string) {
+	if k := lookup(key); k != nil {
+		if c.derived == nil {
+			c.derived = map[string]bool{}
+		}
+		c.derived[k.Name] = true
+	}
 }
 
 // SetArg is Set for one "KEY=VALUE" argument of --set.

@@ -85,7 +85,12 @@ func Apply(c *config.Config) error {
 	if c.TSBSScale < 1 {
 		return &Error{Key: "TSBS_SCALE", Value: strconv.Itoa(c.TSBSScale), Allowed: "an integer >= 1 (hosts)"}
 	}
-	set := func(key, value, why string) error { return config.Derive(c, key, value, why) }
+	set := func(key, value, why string) error {
+		if ownedKeys[key] {
+			return config.DeriveOwned(c, key, value, why)
+		}
+		return config.Derive(c, key, value, why)
+	}
 	d := deriver{set: set}
 	d.do("DEVICE_NUMBER", strconv.Itoa(c.TSBSScale), "TSBS_SCALE")
 	d.do("SENSOR_NUMBER", strconv.Itoa(len(u.Fields)), "TSBS_USE_CASE")
@@ -151,6 +156,22 @@ func Apply(c *config.Config) error {
 	d.do("IS_DELETE_DATA", "false", "TSBS_PHASE")
 	d.query(q, span, queries/qclients, c.TSBSScale)
 	return d.err
+}
+
+// ownedKeys are the keys a TSBS run sets itself from its TSBS keys. A
+// different value given for one would be replaced without a word (a --loop
+// that still ran every query), so it is refused, naming the TSBS key to set
+// instead (config.DeriveOwned). CLIENT_NUMBER and BATCH_SIZE_PER_WRITE are
+// not here: a run takes them, lowered only to what divides the work evenly.
+var ownedKeys = map[string]bool{
+	"DEVICE_NUMBER": true, "SENSOR_NUMBER": true, "INSERT_DATATYPE_PROPORTION": true,
+	"GROUP_NUMBER": true, "TAG_NUMBER": true, "DEVICE_NAME_PREFIX": true,
+	"IS_OUT_OF_ORDER": true, "POINT_STEP": true, "START_TIME": true,
+	"FIRST_ROW_AT": true, "LOOP": true,
+	"OPERATION_PROPORTION": true, "QUERY_DEVICE_SELECTION": true, "QUERY_SENSOR_NUM": true,
+	"QUERY_DEVICE_NUM": true, "QUERY_INTERVAL": true, "GROUP_BY_TIME_UNIT": true,
+	"QUERY_AGGREGATE_FUN": true, "QUERY_LOWER_VALUE": true, "STEP_SIZE": true,
+	"GROUP_BY_ACROSS_DEVICES": true, "GROUP_BY_LIMIT": true,
 }
 
 // deriver sets keys until the first error.

@@ -185,3 +185,38 @@ func TestDivisorAtMost(t *testing.T) {
 		}
 	}
 }
+
+// A key the TSBS run derives, given by the user with another value, is
+// refused with the TSBS key to set instead, not silently replaced; the
+// same value is taken.
+func TestOwnedKeyRefused(t *testing.T) {
+	base := map[string]string{"TSBS_USE_CASE": "cpu-only", "TSBS_PHASE": "load", "TSBS_SCALE": "2",
+		"TSBS_LOG_INTERVAL": "10s", "TSBS_START": "2016-01-01T00:00:00Z", "TSBS_END": "2016-01-01T01:00:00Z"}
+	apply := func(extra map[string]string) error {
+		c := config.Default()
+		for _, m := range []map[string]string{base, extra} {
+			for k, v := range m {
+				if err := config.Set(c, k, v); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		return Apply(c)
+	}
+	for _, tc := range []struct{ phase, key, value, want string }{
+		{"load", "LOOP", "1", `flag: LOOP = "1": TSBS_END sets it to 4 here: set TSBS_END instead, or leave LOOP out`},
+		{"load", "DEVICE_NUMBER", "3", `flag: DEVICE_NUMBER = "3": TSBS_SCALE sets it to 2 here`},
+		{"groupby-orderby-limit", "GROUP_BY_LIMIT", "2", `flag: GROUP_BY_LIMIT = "2": TSBS_PHASE sets it to 5 here`},
+	} {
+		err := apply(map[string]string{"TSBS_PHASE": tc.phase, tc.key: tc.value})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s=%s: error %v, want %q", tc.key, tc.value, err, tc.want)
+		}
+	}
+	// The value the run would set anyway, or a key it does not own.
+	for _, extra := range []map[string]string{{"LOOP": "4"}, {"DEVICE_NUMBER": "2"}, {"CLIENT_NUMBER": "7"}} {
+		if err := apply(extra); err != nil {
+			t.Errorf("%v: %v", extra, err)
+		}
+	}
+}
