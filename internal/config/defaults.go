@@ -99,6 +99,15 @@ func Default() *Config {
 		DeviceBinding:  "contiguous",
 		FirstRowAt:     "start",
 
+		// TSBS's generator defaults, as the tsbs-* workloads set them
+		// (scenario.TSBSDefaults), so that a run naming TSBS_USE_CASE
+		// alone has them too.
+		TSBSScale:       10,
+		TSBSLogInterval: 10 * time.Second,
+		TSBSStart:       "2016-01-01T00:00:00Z",
+		TSBSEnd:         "2016-01-02T00:00:00Z",
+		TSBSQueries:     100,
+
 		ProgressInterval: 5 * time.Second,
 		CSVOutput:        true,
 	}
