@@ -1,8 +1,9 @@
 package results
 
 import (
-	"strconv"
 	"strings"
+
+	"github.com/tsbench/tsbench/internal/dollarparams"
 )
 
 // The tables. Names carry a tsbench_ prefix: a PostgreSQL or MySQL store may
@@ -209,17 +210,7 @@ func (d dialect) rebind(q string) string {
 	if d.name != "postgres" {
 		return q
 	}
-	var b strings.Builder
-	n := 0
-	for _, c := range q {
-		if c == '?' {
-			n++
-			b.WriteString("$" + strconv.Itoa(n))
-			continue
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
+	return dollarparams.Number(q)
 }
 
 // likeEscape is the escape clause of LIKE patterns built by escapeLike. The

@@ -4,11 +4,12 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
+
+	"github.com/tsbench/tsbench/internal/dollarparams"
 )
 
 // dialect is what differs between the SQL servers TPC-C runs on.
@@ -32,20 +33,10 @@ func dialectOf(name string) (*dialect, error) {
 // rebind turns the statement's ? placeholders into PostgreSQL's $1, $2, ...
 // Statements here never contain a literal question mark.
 func (d *dialect) rebind(q string) string {
-	if d.name != "postgres" || !strings.Contains(q, "?") {
+	if d.name != "postgres" {
 		return q
 	}
-	var b strings.Builder
-	n := 0
-	for _, r := range q {
-		if r == '?' {
-			n++
-			b.WriteString("$" + strconv.Itoa(n))
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
+	return dollarparams.Number(q)
 }
 
 // copyRows loads rows with PostgreSQL's COPY, through the pgx connection
