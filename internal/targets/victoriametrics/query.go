@@ -200,6 +200,11 @@ func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 		res.First, res.Last = 0, 0
 		return res, nil
 	}
+	if q.Kind == ts.GroupBy { // on the server when it can (rollup.go)
+		if res, ok, err := t.groupBy(ctx, s, q, sel); ok || err != nil {
+			return res, err
+		}
+	}
 	start, end := q.Start, q.End
 	switch q.Kind {
 	case ts.PrecisePoint:

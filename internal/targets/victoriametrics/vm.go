@@ -19,10 +19,15 @@
 // Queries. Raw points come from /api/v1/export (Q1, Q2, Q9 and, with the
 // value filter applied by tsbench to the exported points, Q3 and Q10). Q4
 // (count, sum, avg, min, max over a range) and Q8 (latest point) are
-// MetricsQL rollups computed by the server. Q5, Q6 and Q7 — aggregates with a
-// value filter, and time buckets aligned to the window start — cannot be
-// expressed exactly in MetricsQL (subqueries resample, query_range aligns to
-// its step), so tsbench computes them from exported points: their latency
+// MetricsQL rollups computed by the server. Q7 (time buckets aligned to the
+// window start, per series or across devices) is a /api/v1/query_range of
+// rollups evaluated at each bucket's end - 1 ms with the bucket as window,
+// and the buckets clipped by the window's ends evaluated on their own (see
+// rollup.go); it falls back to the export when the server cannot answer it
+// exactly (a bucket of 0, more than 50,000 buckets, buckets within minutes
+// of the wall clock, an unusable answer). Q5 and Q6 — aggregates with a
+// value filter — cannot be expressed exactly in MetricsQL (a subquery
+// resamples), so tsbench computes them from exported points: their latency
 // includes the transfer of every point in range. Queries without an end of
 // their own are bounded by a far horizon, never by the wall clock (see
 // horizon). The server must run with
@@ -63,17 +68,17 @@ const DefaultPort = 8428
 var Driver = &targets.Driver{
 	Name:        "victoriametrics",
 	Aliases:     []string{"VictoriaMetrics"},
-	Description: "VictoriaMetrics: /api/v1/import writes; export and MetricsQL queries (Q5-Q7 computed from exported points)",
+	Description: "VictoriaMetrics: /api/v1/import writes; export and MetricsQL queries (Q5, Q6 computed from exported points)",
 	WritePaths:  []string{"import"},
 	Server:      "scripts/services/victoriametrics.sh (VictoriaMetrics v1.148.8 on 127.0.0.1:8428; victoriametrics-1.79.sh: Debian's 1.79 on 8438)",
 	Caps: targets.Capabilities{
 		TLS:        true,
 		Types:      []ts.DataType{ts.Boolean, ts.Int32, ts.Int64, ts.Float, ts.Double},
 		Queries:    ts.QueryKinds,
-		ClientSide: []ts.QueryKind{ts.AggValue, ts.AggRangeValue, ts.GroupBy},
+		ClientSide: []ts.QueryKind{ts.AggValue, ts.AggRangeValue},
 		Sparse:     true, // a series per sensor: an empty cell is a sample not sent
 
-		GroupByAcross: true, // computed from exported points, as Q7 is
+		GroupByAcross: true, // aggregated by (__name__) on the server (rollup.go)
 	},
 	Open: open,
 }

@@ -1,0 +1,313 @@
+package victoriametrics
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/tsbench/tsbench/internal/targets/clientside"
+	"github.com/tsbench/tsbench/internal/ts"
+)
+
+// Q7 on the server. VictoriaMetrics evaluates a rollup such as
+// max_over_time(sel[w]) at time t over the samples in (t-w, t]; with
+// whole-millisecond timestamps, evaluated at t = Start + (i+1)*Bucket - 1
+// with w = Bucket it covers exactly bucket i, [Start + i*Bucket,
+// Start + (i+1)*Bucket). One /api/v1/query_range with start = Start +
+// Bucket - 1 ms and step = Bucket therefore answers every whole bucket,
+// one value per series (or, aggregated by (__name__), per sensor) and
+// bucket that has a point: a window without samples yields no value (the
+// explicit window is used as it is; no lookback, no previous sample, no
+// gap filling — checked on 1.79 and 1.148). A bucket clipped by the query's
+// End, or by the schema's START_TIME (before which the series hold only
+// their registration sample, see register), is evaluated on its own, at
+// its clipped end - 1 ms with the clipped width as window (see
+// planBuckets). The requests carry nocache=1, so that a server with its
+// result cache on neither aligns start and end to the step nor serves
+// cached answers.
+//
+// The export path (clientside) remains for what the server cannot answer
+// exactly or usefully (see groupBy): a Bucket <= 0, too many buckets,
+// buckets near the wall clock (query_range replaces the last points within
+// -search.latencyOffset of "now" by earlier values), and answers that are
+// unusable (an error status, something that does not decode, values at
+// times that are none of the buckets').
+
+// maxBucketsPerRequest bounds the evaluation times of one query_range,
+// well below -search.maxPointsPerTimeseries (30000 by default in 1.79 and
+// 1.148); maxServerBuckets bounds a query's buckets computed on the server:
+// beyond it (a millisecond bucket over days) the export moves no more.
+const (
+	maxBucketsPerRequest = 10_000
+	maxServerBuckets     = 50_000
+)
+
+// nowMargin keeps query_range away from the wall clock: its answers' points
+// later than now - latency_offset are replaced by earlier values. The
+// requests ask for a 1 ms latency_offset; the margin covers the clocks of
+// client and server disagreeing.
+const nowMargin = 10 * time.Minute
+
+// evalGrid is a run of evaluation times From, From+Step, ..., To with the
+// same window.
+type evalGrid struct{ From, To, Step, Window int64 }
+
+// planBuckets lays a Q7's buckets, clipped to [max(Start, startTime), End),
+// on evaluation grids: one for the whole buckets (Step = Window = Bucket,
+// split in grids of at most maxBucketsPerRequest times), and one single
+// time for each clipped bucket at either end, with its clipped width as
+// window. Each time t lies in the bucket it answers for: bucket
+// (t - Start) / Bucket. ok is false when there are more than
+// maxServerBuckets buckets; an empty plan means no bucket has a time in
+// range.
+func planBuckets(q *ts.Query, startTime int64) (grids []evalGrid, ok bool) {
+	b := q.Bucket
+	lo := max(q.Start, startTime)
+	if lo >= q.End {
+		return nil, true
+	}
+	first, last := (lo-q.Start)/b, (q.End-1-q.Start)/b
+	if last-first+1 > maxServerBuckets {
+		return nil, false
+	}
+	// bounds of bucket i clipped to [lo, End)
+	from := func(i int64) int64 { return max(q.Start+i*b, lo) }
+	to := func(i int64) int64 { return min(q.Start+(i+1)*b, q.End) }
+	single := func(i int64) evalGrid {
+		at := to(i) - 1
+		return evalGrid{From: at, To: at, Step: b, Window: to(i) - from(i)}
+	}
+	whole := func(i int64) bool { return to(i)-from(i) == b }
+	if first == last {
+		return []evalGrid{single(first)}, true
+	}
+	f0, f1 := first, last
+	if !whole(first) {
+		grids = append(grids, single(first))
+		f0++
+	}
+	if !whole(last) {
+		f1--
+	}
+	for i := f0; i <= f1; i += maxBucketsPerRequest {
+		j := min(i+maxBucketsPerRequest-1, f1)
+		grids = append(grids, evalGrid{From: to(i) - 1, To: to(j) - 1, Step: b, Window: b})
+	}
+	if !whole(last) {
+		grids = append(grids, single(last))
+	}
+	return grids, true
+}
+
+// groupByPart labels the two halves of an average across devices (see
+// groupByExpr).
+const groupByPart = "tsbench_part"
+
+// groupByExpr is the MetricsQL of a Q7 over the series sel selects, with a
+// window of window ms:
+//   - per series: <agg>_over_time(sel[w]) keep_metric_names (the names tell
+//     the sensors' series of a device apart);
+//   - across devices, one series per sensor (by (__name__)): count and sum
+//     add up, min and max take the extreme, of each series' rollup;
+//   - the average across devices weighs every point alike, not every
+//     device: the sum and the count, in one answer, told apart by the label
+//     tsbench_part, divided by tsbench (clientside.Partials); a division on
+//     the server would match series without their names and fail.
+func groupByExpr(q *ts.Query, sel string, window int64) (string, error) {
+	roll := func(fn string) string {
+		return fn + "(" + sel + "[" + strconv.FormatInt(window, 10) + "ms]) keep_metric_names"
+	}
+	fn, err := rollup(q.Agg)
+	if err != nil {
+		return "", err
+	}
+	if !q.Across {
+		return roll(fn), nil
+	}
+	by := func(agg, fn string) string { return agg + "(" + roll(fn) + ") by (__name__)" }
+	switch q.Agg {
+	case ts.Count, ts.Sum:
+		return by("sum", fn), nil
+	case ts.Min:
+		return by("min", fn), nil
+	case ts.Max:
+		return by("max", fn), nil
+	}
+	return `label_set(` + by("sum", "sum_over_time") + `, "` + groupByPart + `", "sum") or label_set(` +
+		by("sum", "count_over_time") + `, "` + groupByPart + `", "count")`, nil
+}
+
+// unusableError is an answer of the server that groupBy cannot use: the
+// query falls back to the export.
+type unusableError struct{ err error }
+
+func (e *unusableError) Error() string { return e.err.Error() }
+
+// rangeSeries is one series of a query_range answer: its labels and its
+// values by evaluation time (ms).
+type rangeSeries struct {
+	name   string // __name__
+	part   string // tsbench_part
+	times  []int64
+	values []float64
+}
+
+// queryRange evaluates expr on grid g. A transport error is returned as
+// it is; an error status or an answer that does not decode, or has a value
+// at a time off the grid, as an unusableError.
+func (t *Target) queryRange(ctx context.Context, expr string, g evalGrid) ([]rangeSeries, error) {
+	q := url.Values{"query": {expr}, "start": {seconds(g.From)}, "end": {seconds(g.To)},
+		"step": {seconds(g.Step)}, "nocache": {"1"}, "latency_offset": {"1ms"}}
+	data, _, err := t.get(ctx, "/api/v1/query_range", q)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) || ctx.Err() != nil {
+			return nil, err
+		}
+		return nil, &unusableError{err}
+	}
+	return decodeRange(data, expr, g)
+}
+
+// decodeRange reads a query_range answer (see queryRange).
+func decodeRange(data []byte, expr string, g evalGrid) ([]rangeSeries, error) {
+	var r struct {
+		Status string `json:"status"`
+		Error  string `json:"error"`
+		Data   struct {
+			ResultType string `json:"resultType"`
+			Result     []struct {
+				Metric map[string]string `json:"metric"`
+				Values [][2]any          `json:"values"`
+			} `json:"result"`
+		} `json:"data"`
+	}
+	bad := func(format string, a ...any) error {
+		return &unusableError{fmt.Errorf("victoriametrics: query_range %s: "+format, append([]any{expr}, a...)...)}
+	}
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, bad("decode: %v", err)
+	}
+	if r.Status != "success" || r.Data.ResultType != "matrix" {
+		return nil, bad("status %q, result type %q: %s", r.Status, r.Data.ResultType, r.Error)
+	}
+	out := make([]rangeSeries, len(r.Data.Result))
+	for i, sr := range r.Data.Result {
+		o := &out[i]
+		o.name, o.part = sr.Metric["__name__"], sr.Metric[groupByPart]
+		for _, p := range sr.Values {
+			sec, ok1 := p[0].(float64)
+			txt, ok2 := p[1].(string)
+			if !ok1 || !ok2 {
+				return nil, bad("point %v", p)
+			}
+			tm := int64(math.Round(sec * 1000))
+			if tm < g.From || tm > g.To || (tm-g.From)%g.Step != 0 {
+				return nil, bad("value at %d, off the grid %d..%d step %d", tm, g.From, g.To, g.Step)
+			}
+			v, err := strconv.ParseFloat(txt, 64)
+			if err != nil {
+				return nil, bad("value %q", txt)
+			}
+			o.times, o.values = append(o.times, tm), append(o.values, v)
+		}
+	}
+	return out, nil
+}
+
+// groupBy answers a Q7 from the server's rollups (see the top of the
+// file). ok is false when the query is to be answered from the export
+// instead: a plan the server cannot serve exactly, or an unusable answer.
+func (t *Target) groupBy(ctx context.Context, s *ts.Schema, q *ts.Query, sel string) (res ts.Result, ok bool, err error) {
+	if q.Bucket <= 0 {
+		return res, false, nil
+	}
+	grids, ok := planBuckets(q, s.StartTime)
+	if !ok {
+		return res, false, nil
+	}
+	if n := len(grids); n > 0 && grids[n-1].To > time.Now().Add(-nowMargin).UnixMilli() {
+		return res, false, nil
+	}
+	sensor := map[string]int{} // metric name -> position in q.Sensors
+	for i, sn := range q.Sensors {
+		sensor[s.Sensors[sn].Name] = i
+	}
+	parts := clientside.NewPartials(q)
+	type key struct {
+		sensor int
+		at     int64
+	}
+	type avg struct {
+		sum, n       float64
+		hasSum, hasN bool
+	}
+	avgs := map[key]*avg{}
+	seen := map[key]bool{}
+	for _, g := range grids {
+		expr, err := groupByExpr(q, sel, g.Window)
+		if err != nil {
+			return res, false, err
+		}
+		series, err := t.queryRange(ctx, expr, g)
+		if err != nil {
+			var ue *unusableError
+			if errors.As(err, &ue) {
+				return ts.Result{}, false, nil
+			}
+			return ts.Result{}, false, err
+		}
+		for _, sr := range series {
+			if !q.Across {
+				for i, tm := range sr.times {
+					res.Add(q.Start+(tm-q.Start)/q.Bucket*q.Bucket, sr.values[i])
+				}
+				continue
+			}
+			pos, known := sensor[sr.name]
+			if !known {
+				return ts.Result{}, false, nil
+			}
+			for i, tm := range sr.times {
+				k, v := key{pos, tm}, sr.values[i]
+				if q.Agg != ts.Avg {
+					if seen[k] {
+						return ts.Result{}, false, nil
+					}
+					seen[k] = true
+					parts.Add(pos, tm, v, 1)
+					continue
+				}
+				a := avgs[k]
+				if a == nil {
+					a = &avg{}
+					avgs[k] = a
+				}
+				switch {
+				case sr.part == "sum" && !a.hasSum:
+					a.sum, a.hasSum = v, true
+				case sr.part == "count" && !a.hasN:
+					a.n, a.hasN = v, true
+				default:
+					return ts.Result{}, false, nil
+				}
+			}
+		}
+	}
+	if !q.Across {
+		res.First, res.Last = 0, 0 // aggregate row order is not defined
+		return res, true, nil
+	}
+	for k, a := range avgs {
+		if !a.hasSum || !a.hasN || a.n < 1 {
+			return ts.Result{}, false, nil
+		}
+		parts.Add(k.sensor, k.at, a.sum, int64(a.n))
+	}
+	return parts.Result(), true, nil
+}

@@ -1,0 +1,197 @@
+package victoriametrics
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/tsbench/tsbench/internal/targets"
+	"github.com/tsbench/tsbench/internal/targets/targettest"
+	"github.com/tsbench/tsbench/internal/ts"
+)
+
+// planBuckets: whole buckets on one grid evaluated at each bucket's end -
+// 1 ms with the bucket as window; buckets clipped by End or START_TIME on
+// their own, with the clipped width as window.
+func TestPlanBuckets(t *testing.T) {
+	q := func(start, end, bucket int64) *ts.Query {
+		return &ts.Query{Kind: ts.GroupBy, Start: start, End: end, Bucket: bucket}
+	}
+	for _, c := range []struct {
+		name      string
+		q         *ts.Query
+		startTime int64
+		want      []evalGrid
+		ok        bool
+	}{
+		{"aligned", q(1000, 4000, 1000), 0, []evalGrid{{1999, 3999, 1000, 1000}}, true},
+		{"end clips the last", q(1000, 4500, 1000), 0,
+			[]evalGrid{{1999, 3999, 1000, 1000}, {4499, 4499, 1000, 500}}, true},
+		{"start time clips the first", q(1000, 4000, 1000), 1300,
+			[]evalGrid{{1999, 1999, 1000, 700}, {2999, 3999, 1000, 1000}}, true},
+		{"both ends clipped", q(1000, 4500, 1000), 1300,
+			[]evalGrid{{1999, 1999, 1000, 700}, {2999, 3999, 1000, 1000}, {4499, 4499, 1000, 500}}, true},
+		{"start time on a bucket's start", q(1000, 4000, 1000), 2000, []evalGrid{{2999, 3999, 1000, 1000}}, true},
+		{"one bucket, clipped both sides", q(1000, 1800, 1000), 1300, []evalGrid{{1799, 1799, 1000, 500}}, true},
+		{"one whole bucket", q(1000, 2000, 1000), 0, []evalGrid{{1999, 1999, 1000, 1000}}, true},
+		{"two clipped, none whole", q(1000, 2500, 1000), 1300,
+			[]evalGrid{{1999, 1999, 1000, 700}, {2499, 2499, 1000, 500}}, true},
+		{"ends before start time", q(1000, 4000, 1000), 4000, nil, true},
+		{"split at maxBucketsPerRequest", q(0, 25_000, 1), 0,
+			[]evalGrid{{0, 9999, 1, 1}, {10_000, 19_999, 1, 1}, {20_000, 24_999, 1, 1}}, true},
+		{"too many buckets", q(0, maxServerBuckets+1, 1), 0, nil, false},
+		{"conformance window", q(1_000_003_200, 1_000_090_000, 7000), 1_000_000_000,
+			[]evalGrid{{1_000_010_199, 1_000_087_199, 7000, 7000}, {1_000_089_999, 1_000_089_999, 7000, 2800}}, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, ok := planBuckets(c.q, c.startTime)
+			if ok != c.ok || !reflect.DeepEqual(got, c.want) {
+				t.Fatalf("planBuckets = %v, %v; want %v, %v", got, ok, c.want, c.ok)
+			}
+		})
+	}
+}
+
+// The MetricsQL of each aggregate, per series and across devices.
+func TestGroupByExpr(t *testing.T) {
+	const sel = `{db="test",gen="1",__name__!="tsbench_generation",__name__=~"s_0|s_1",device=~"d_0|d_1"}`
+	for _, c := range []struct {
+		agg    ts.Aggregate
+		across bool
+		want   string
+	}{
+		{ts.Count, false, `count_over_time(` + sel + `[60000ms]) keep_metric_names`},
+		{ts.Sum, false, `sum_over_time(` + sel + `[60000ms]) keep_metric_names`},
+		{ts.Avg, false, `avg_over_time(` + sel + `[60000ms]) keep_metric_names`},
+		{ts.Min, false, `min_over_time(` + sel + `[60000ms]) keep_metric_names`},
+		{ts.Max, false, `max_over_time(` + sel + `[60000ms]) keep_metric_names`},
+		{ts.Count, true, `sum(count_over_time(` + sel + `[60000ms]) keep_metric_names) by (__name__)`},
+		{ts.Sum, true, `sum(sum_over_time(` + sel + `[60000ms]) keep_metric_names) by (__name__)`},
+		{ts.Min, true, `min(min_over_time(` + sel + `[60000ms]) keep_metric_names) by (__name__)`},
+		{ts.Max, true, `max(max_over_time(` + sel + `[60000ms]) keep_metric_names) by (__name__)`},
+		{ts.Avg, true, `label_set(sum(sum_over_time(` + sel + `[60000ms]) keep_metric_names) by (__name__), "tsbench_part", "sum")` +
+			` or label_set(sum(count_over_time(` + sel + `[60000ms]) keep_metric_names) by (__name__), "tsbench_part", "count")`},
+	} {
+		t.Run(fmt.Sprintf("%s_across_%v", c.agg, c.across), func(t *testing.T) {
+			got, err := groupByExpr(&ts.Query{Kind: ts.GroupBy, Agg: c.agg, Across: c.across, Bucket: 60_000}, sel, 60_000)
+			if err != nil || got != c.want {
+				t.Fatalf("groupByExpr =\n%s (%v)\nwant\n%s", got, err, c.want)
+			}
+		})
+	}
+}
+
+// decodeRange takes the values on the grid and refuses, as unusable, an
+// error status and a value off the grid.
+func TestDecodeRange(t *testing.T) {
+	g := evalGrid{From: 1682899219999, To: 1682899259999, Step: 20_000, Window: 20_000}
+	ok := `{"status":"success","data":{"resultType":"matrix","result":[{"metric":{"__name__":"s_0","tsbench_part":"sum"},` +
+		`"values":[[1682899219.999,"103"],[1682899259.999,"5.5"]]}]}}`
+	got, err := decodeRange([]byte(ok), "q", g)
+	want := []rangeSeries{{name: "s_0", part: "sum", times: []int64{1682899219999, 1682899259999}, values: []float64{103, 5.5}}}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("decodeRange = %+v, %v; want %+v", got, err, want)
+	}
+	for _, bad := range []string{
+		`{"status":"error","errorType":"422","error":"duplicate time series"}`,
+		`{"status":"success","data":{"resultType":"matrix","result":[{"metric":{},"values":[[1682899220,"1"]]}]}}`,
+		`{"status":"success","data":{"resultType":"matrix","result":[{"metric":{},"values":[[1682899279.999,"1"]]}]}}`,
+		`{"status":"success","data":{"resultType":"vector","result":[]}}`,
+		`not json`,
+	} {
+		if _, err := decodeRange([]byte(bad), "q", g); err == nil {
+			t.Errorf("decodeRange(%s) = nil error", bad)
+		} else if _, ok := err.(*unusableError); !ok {
+			t.Errorf("decodeRange(%s) = %v, not an unusableError", bad, err)
+		}
+	}
+}
+
+// groupByQueries are the conformance suite's Q7s and more: whole buckets
+// only, a start before START_TIME, one clipped bucket, limits.
+func groupByQueries(s *ts.Schema) []ts.Query {
+	var qs []ts.Query
+	for _, q := range append(targettest.Queries(s), targettest.AcrossQueries(s)...) {
+		if q.Kind == ts.GroupBy {
+			qs = append(qs, q)
+		}
+	}
+	at := func(row int64) int64 { return s.StartTime + row*s.PointStep }
+	devs := []*ts.Device{&s.Devices[0], &s.Devices[1], &s.Devices[2]}
+	n := len(s.Sensors)
+	for _, agg := range []ts.Aggregate{ts.Count, ts.Sum, ts.Avg, ts.Min, ts.Max} {
+		for _, across := range []bool{false, true} {
+			base := ts.Query{Kind: ts.GroupBy, Devices: devs, Sensors: []int{n - 2, n - 1}, Agg: agg, Across: across}
+			for _, w := range [][3]int64{
+				{at(0), at(100), 10_000},       // whole buckets only
+				{at(0) - 2500, at(60), 10_000}, // the first bucket holds the registration sample
+				{at(7) + 1, at(9), 5000},       // one bucket, clipped
+				{at(0), at(120), 1000},         // a bucket per row
+			} {
+				q := base
+				q.Start, q.End, q.Bucket = w[0], w[1], w[2]
+				qs = append(qs, q)
+			}
+		}
+	}
+	for _, limit := range []int{1, 3} {
+		qs = append(qs, ts.Query{Kind: ts.GroupBy, Devices: devs, Sensors: []int{n - 1}, Agg: ts.Avg, Across: true,
+			Start: at(20) + 300, End: at(95) + 1, Bucket: 6000, Limit: limit})
+	}
+	return qs
+}
+
+// Every Q7 is answered on the server (groupBy reports ok) on both
+// releases, with the generator's answer, dense and sparse.
+func TestGroupByOnServer(t *testing.T) {
+	for _, srv := range servers {
+		t.Run(srv.release, func(t *testing.T) {
+			targettest.RequireServer(t, srv.service, "127.0.0.1:"+strconv.Itoa(srv.port))
+			for _, sparse := range []bool{false, true} {
+				t.Run(fmt.Sprintf("sparse_%v", sparse), func(t *testing.T) {
+					ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+					defer cancel()
+					d, err := targettest.NewDataset(Driver.Caps.Types, time.Date(2022, 3, 1, 0, 0, 0, 0, time.UTC).UnixMilli())
+					if err != nil {
+						t.Fatal(err)
+					}
+					d.Sparse = sparse
+					conn, err := Driver.Open(ctx, targets.Options{Database: "tsbench_rollup", Port: srv.port})
+					if err != nil {
+						t.Fatal(err)
+					}
+					defer conn.Close()
+					if err := conn.Setup(ctx, d.Schema, true); err != nil {
+						t.Fatal(err)
+					}
+					if err := d.Write(ctx, conn); err != nil {
+						t.Fatal(err)
+					}
+					vm := conn.(*Target)
+					if err := vm.settle(ctx); err != nil {
+						t.Fatal(err)
+					}
+					for _, q := range groupByQueries(d.Schema) {
+						vm.mu.Lock()
+						sel := vm.selector(d.Schema, q.Devices, q.Sensors)
+						vm.mu.Unlock()
+						got, ok, err := vm.groupBy(ctx, d.Schema, &q, sel)
+						name := fmt.Sprintf("%s across=%v limit=%d [%+d, %+d) by %d", q.Agg, q.Across, q.Limit,
+							q.Start-d.Schema.StartTime, q.End-d.Schema.StartTime, q.Bucket)
+						if err != nil || !ok {
+							t.Errorf("%s: groupBy = %v, %v: not answered on the server", name, ok, err)
+							continue
+						}
+						want := targettest.ExpectPresent(d.Gens[0], &q, 120, d.Present) // 120: the dataset's rows
+						if msg := targettest.Compare(&q, got, want); msg != "" {
+							t.Errorf("%s: %s", name, msg)
+						}
+					}
+				})
+			}
+		})
+	}
+}
