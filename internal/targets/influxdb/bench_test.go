@@ -4,17 +4,9 @@ import (
 	"testing"
 
 	"github.com/tsbench/tsbench/internal/lineproto"
-	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/targets/targettest"
 	"github.com/tsbench/tsbench/internal/ts"
 )
-
-// BenchmarkWrite is the lean-client comparison's shape against the server:
-// go test -run '^$' -bench . -count 3 ./internal/targets/influxdb/
-func BenchmarkWrite(b *testing.B) {
-	targettest.RequireServer(b, "influxdb", "127.0.0.1:8086")
-	targettest.BenchmarkWrite(b, Driver, targets.Options{Database: "tsbench_bench"})
-}
 
 // BenchmarkSerialise is generation and line protocol, without the network.
 func BenchmarkSerialise(b *testing.B) {

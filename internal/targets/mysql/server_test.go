@@ -14,14 +14,14 @@ import (
 
 // The tests against the real server of scripts/services, through the SQL
 // targets' shared tests (sqltest).
-var server = sqltest.Server{Name: "mariadb", Addr: "127.0.0.1:3307"}
+var server = targettest.Server{Name: "mariadb", Addr: "127.0.0.1:3307"}
 
 var writePaths = map[string][]string{"write_path": {"insert", "load"}}
 
 // Both write paths pass the conformance suite against the real MariaDB
 // server started by scripts/services/mariadb.sh.
 func TestConformance(t *testing.T) {
-	sqltest.Conformance(t, server, Driver, targets.Options{Database: "test"}, writePaths)
+	server.Conformance(t, targettest.Suite{Driver: Driver, Options: targets.Options{Database: "test"}}, writePaths)
 }
 
 // The analytics queries answer what the generator computes.
@@ -32,7 +32,7 @@ func TestAnalytics(t *testing.T) {
 // BenchmarkWritePath compares the write paths on the same data in one run:
 // go test -run '^$' -bench WritePath -count 3 ./internal/targets/mysql/
 func BenchmarkWritePath(b *testing.B) {
-	sqltest.BenchmarkWrite(b, server, Driver, targets.Options{Database: "test"}, writePaths)
+	server.BenchmarkWrite(b, Driver, targets.Options{Database: "test"}, writePaths)
 }
 
 // A DB_NAME that does not exist yet is created, even when several clients

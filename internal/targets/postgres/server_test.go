@@ -15,14 +15,14 @@ import (
 
 // The tests against the real server of scripts/services, through the SQL
 // targets' shared tests (sqltest).
-var server = sqltest.Server{Name: "postgres", Addr: "127.0.0.1:5433"}
+var server = targettest.Server{Name: "postgres", Addr: "127.0.0.1:5433"}
 
 var writePaths = []string{"copy", "insert"}
 
 // Both layouts with both write paths pass the conformance suite against the
 // real server started by scripts/services/postgres.sh.
 func TestConformance(t *testing.T) {
-	sqltest.Conformance(t, server, Driver, targets.Options{Database: "test"},
+	server.Conformance(t, targettest.Suite{Driver: Driver, Options: targets.Options{Database: "test"}},
 		map[string][]string{"layout": {"narrow", "wide"}, "write_path": writePaths})
 }
 
@@ -33,8 +33,8 @@ func TestConformance(t *testing.T) {
 // (it exits within the first batches), so copy is checked against
 // PostgreSQL only.
 func TestConformanceTimescaleDB(t *testing.T) {
-	sqltest.Conformance(t, sqltest.Server{Name: "timescaledb", Addr: "127.0.0.1:5434"}, TimescaleDriver,
-		targets.Options{}, map[string][]string{"layout": {"narrow", "wide"}})
+	targettest.Server{Name: "timescaledb", Addr: "127.0.0.1:5434"}.Conformance(t,
+		targettest.Suite{Driver: TimescaleDriver}, map[string][]string{"layout": {"narrow", "wide"}})
 }
 
 // The analytics queries answer what the generator computes.
@@ -45,13 +45,13 @@ func TestAnalytics(t *testing.T) {
 // BenchmarkWritePath compares the write paths on the same data in one run:
 // go test -run '^$' -bench WritePath -count 3 ./internal/targets/postgres/
 func BenchmarkWritePath(b *testing.B) {
-	sqltest.BenchmarkWrite(b, server, Driver, targets.Options{Database: "test"}, map[string][]string{"write_path": writePaths})
+	server.BenchmarkWrite(b, Driver, targets.Options{Database: "test"}, map[string][]string{"write_path": writePaths})
 }
 
 // BenchmarkWideWritePath is BenchmarkWritePath on layout=wide:
 // go test -run '^$' -bench WideWritePath -count 3 ./internal/targets/postgres/
 func BenchmarkWideWritePath(b *testing.B) {
-	sqltest.BenchmarkWrite(b, server, Driver, targets.Options{Database: "test"},
+	server.BenchmarkWrite(b, Driver, targets.Options{Database: "test"},
 		map[string][]string{"layout": {"wide"}, "write_path": writePaths})
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tsbench/tsbench/internal/targets"
+	"github.com/tsbench/tsbench/internal/testenv"
 )
 
 // TLSCase is one way of asking a server for TLS and what must come of it:
@@ -30,6 +31,24 @@ func TLSCases(ca, otherCA string) []TLSCase {
 		{"another CA", targets.TLS{Mode: "on", CAFile: otherCA}, "certificate signed by unknown authority"},
 		{"another host name", targets.TLS{Mode: "on", CAFile: ca, ServerName: "db.example"}, "not db.example"},
 	}
+}
+
+// HTTPSCases are the cases of an HTTP target against a server that takes
+// HTTPS only: TLSCases, another authority's refusal saying keyToSet (the
+// target and the key to set), and a plaintext request, which the server
+// refuses.
+func HTTPSCases(t testing.TB, ca, keyToSet string) []TLSCase {
+	return append(TLSCases(ca, testenv.WriteCerts(t, t.TempDir())),
+		TLSCase{Name: "the key to set", TLS: targets.TLS{Mode: "on", CAFile: testenv.WriteCerts(t, t.TempDir())}, Want: keyToSet},
+		TLSCase{Name: "plaintext", TLS: targets.TLS{Mode: "off"}, Want: "HTTP request to an HTTPS server"})
+}
+
+// TLSConformance runs the conformance suite, as subtest "conformance", over
+// a connection verified against ca: o with TLS on.
+func TLSConformance(t *testing.T, d *targets.Driver, o targets.Options, ca string) {
+	t.Helper()
+	o.TLS = targets.TLS{Mode: "on", CAFile: ca}
+	t.Run("conformance", func(t *testing.T) { Run(t, Suite{Driver: d, Options: o}) })
 }
 
 // RunTLS runs the cases through connect, which opens a connection with the

@@ -9,7 +9,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -20,76 +19,7 @@ import (
 )
 
 // Server is a test server: its name in scripts/services and its address.
-type Server struct{ Name, Addr string }
-
-// Require skips the test without the server (fails it in CI).
-func (s Server) Require(t testing.TB) { targettest.RequireServer(t, s.Name, s.Addr) }
-
-// Variants is every combination of the values of each target option, in
-// key order: Variants(map[string][]string{"layout": {"narrow", "wide"},
-// "write_path": {"copy"}}) is layout=narrow,write_path=copy then
-// layout=wide,write_path=copy.
-func Variants(opts map[string][]string) []map[string]string {
-	keys := make([]string, 0, len(opts))
-	for k := range opts {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	out := []map[string]string{{}}
-	for _, k := range keys {
-		var next []map[string]string
-		for _, base := range out {
-			for _, v := range opts[k] {
-				m := map[string]string{k: v}
-				for bk, bv := range base {
-					m[bk] = bv
-				}
-				next = append(next, m)
-			}
-		}
-		out = next
-	}
-	return out
-}
-
-// name is a variant's values in key order, joined by "/".
-func name(extra map[string]string) string {
-	keys := make([]string, 0, len(extra))
-	for k := range extra {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	vals := make([]string, len(keys))
-	for i, k := range keys {
-		vals[i] = extra[k]
-	}
-	return strings.Join(vals, "/")
-}
-
-func with(o targets.Options, extra map[string]string) targets.Options {
-	o.Extra = extra
-	return o
-}
-
-// Conformance runs the conformance suite on each variant of the target
-// options against srv.
-func Conformance(t *testing.T, srv Server, d *targets.Driver, o targets.Options, opts map[string][]string) {
-	srv.Require(t)
-	for _, extra := range Variants(opts) {
-		t.Run(name(extra), func(t *testing.T) {
-			targettest.Run(t, targettest.Suite{Driver: d, Options: with(o, extra)})
-		})
-	}
-}
-
-// BenchmarkWrite compares the variants' write rates on the same data in one
-// run (targettest.BenchmarkWrite).
-func BenchmarkWrite(b *testing.B, srv Server, d *targets.Driver, o targets.Options, opts map[string][]string) {
-	srv.Require(b)
-	for _, extra := range Variants(opts) {
-		b.Run(name(extra), func(b *testing.B) { targettest.BenchmarkWrite(b, d, with(o, extra)) })
-	}
-}
+type Server = targettest.Server
 
 // Opener is a target's database/sql access (targets.SQLAccess.Open).
 type Opener func(ctx context.Context, o targets.Options) (*sql.DB, error)

@@ -19,6 +19,17 @@ import (
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
+// The tests against the real InfluxDB 1.x server started by
+// scripts/services/influxdb.sh, and against servers the tests start, beside
+// those every target passes (internal/targets/all: the conformance suite
+// with and without gzip, the refusal of TLS by the plain server).
+
+// BenchmarkWrite is the lean-client comparison's shape against the server:
+// go test -run '^$' -bench . -count 3 ./internal/targets/influxdb/
+func BenchmarkWrite(b *testing.B) {
+	targettest.Server{Name: "influxdb", Addr: "127.0.0.1:8086"}.BenchmarkWrite(b, Driver, targets.Options{Database: "tsbench_bench"}, nil)
+}
+
 const (
 	tlsUser     = "bench"
 	tlsPassword = "influx-s3cret-0xFACE"
@@ -29,21 +40,15 @@ const (
 // and basic authentication; it connects over TLS as asked (verified,
 // insecure; refused with another CA or host name, naming the target and
 // the key to set); a wrong password is a clear error that does not show
-// it; the plain InfluxDB of scripts/services asked for TLS is
-// targets.ErrNoTLS, never a plaintext request.
+// it. (The plain InfluxDB of scripts/services asked for TLS is
+// targets.ErrNoTLS, never a plaintext request: internal/targets/all.)
 func TestTLS(t *testing.T) {
 	srv := testenv.StartInfluxDBTLS(t, tlsUser, tlsPassword)
 	opts := func(tls targets.TLS) targets.Options {
 		return targets.Options{Port: srv.Port, User: tlsUser, Password: tlsPassword, Database: "tsbench_tls", TLS: tls}
 	}
-	t.Run("conformance", func(t *testing.T) {
-		targettest.Run(t, targettest.Suite{Driver: Driver, Options: opts(targets.TLS{Mode: "on", CAFile: srv.CA})})
-	})
-	cases := append(targettest.TLSCases(srv.CA, testenv.WriteCerts(t, t.TempDir())),
-		targettest.TLSCase{Name: "the key to set", TLS: targets.TLS{Mode: "on", CAFile: testenv.WriteCerts(t, t.TempDir())},
-			Want: "(set TLS_CA_FILE"},
-		targettest.TLSCase{Name: "plaintext", TLS: targets.TLS{Mode: "off"}, Want: "HTTP request to an HTTPS server"})
-	targettest.RunTLS(t, cases, targettest.TLSOpener(t, Driver, opts, "", func(_ context.Context, conn targets.Target) (bool, error) {
+	targettest.TLSConformance(t, Driver, opts(targets.TLS{}), srv.CA)
+	targettest.RunTLS(t, targettest.HTTPSCases(t, srv.CA, "(set TLS_CA_FILE"), targettest.TLSOpener(t, Driver, opts, "", func(_ context.Context, conn targets.Target) (bool, error) {
 		return strings.HasPrefix(conn.(*Target).base, "https://"), nil
 	}))
 	t.Run("wrong password", func(t *testing.T) {
@@ -59,10 +64,6 @@ func TestTLS(t *testing.T) {
 			err = conn.Setup(ctx, &ts.Schema{}, true)
 		}
 		targettest.CheckAuthRefused(t, err, tlsPassword, "influxdb: POST https://127.0.0.1", "401 Unauthorized")
-	})
-	t.Run("server without TLS", func(t *testing.T) {
-		targettest.RequireServer(t, "influxdb", "127.0.0.1:8086")
-		targettest.CheckNoTLS(t, Driver, targets.Options{}, srv.CA)
 	})
 }
 

@@ -3,12 +3,20 @@ package iotdb
 import (
 	"context"
 	"strconv"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/targets/targettest"
 	"github.com/tsbench/tsbench/internal/testenv"
+	"github.com/tsbench/tsbench/internal/ts"
 )
+
+// The tests against the real IoTDB server started by scripts/services/iotdb.sh
+// (inside scripts/netns-run, as IoTDB binds every interface), and one that
+// takes TLS only, beside those every target passes (internal/targets/all:
+// the conformance suite and the refusal of TLS by the plain server).
 
 // The target connects over TLS as asked, against an IoTDB whose client RPC
 // port takes TLS only (scripts/services/iotdb.sh with enable_thrift_ssl and
@@ -46,15 +54,38 @@ func TestTLS(t *testing.T) {
 			}
 			return err == nil, err
 		}))
-	t.Run("conformance", func(t *testing.T) {
-		targettest.Run(t, targettest.Suite{Driver: Driver, Options: targets.Options{Database: "conformance",
-			Port: testenv.IoTDBTLSPort, TLS: targets.TLS{Mode: "on", CAFile: ca}}})
-	})
+	targettest.TLSConformance(t, Driver, targets.Options{Database: "conformance", Port: testenv.IoTDBTLSPort}, ca)
 }
 
-// TLS asked of the server without TLS (scripts/services' plain IoTDB) is
-// ErrNoTLS: tsbench does not fall back to plaintext.
-func TestTLSAskedOfPlainServer(t *testing.T) {
+// compression=off creates PLAIN, UNCOMPRESSED series; the default creates
+// encoded LZ4 ones (the switch the hakom-compression scenario flips).
+func TestCompressionSwitch(t *testing.T) {
 	targettest.RequireServer(t, "iotdb", "127.0.0.1:6667")
-	targettest.CheckNoTLS(t, Driver, targets.Options{}, "")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	s := &ts.Schema{Groups: []string{"g_0"}, Devices: []ts.Device{{Name: "d_0"}},
+		Sensors: []ts.Sensor{{Name: "s_0", Type: ts.Double}}, StartTime: 0, PointStep: 1000}
+	for _, c := range []struct{ option, want string }{{"off", "UNCOMPRESSED"}, {"on", "LZ4"}} {
+		conn, err := Driver.Open(ctx, targets.Options{Database: "compression", Extra: map[string]string{"compression": c.option}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := conn.Setup(ctx, s, true); err != nil {
+			t.Fatal(err)
+		}
+		ds, err := conn.(*Target).session.ExecuteStatementWithContext(ctx, "SHOW TIMESERIES root.compression.**")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ok, err := ds.Next()
+		if err != nil || !ok {
+			t.Fatalf("no timeseries (%v)", err)
+		}
+		got, err := ds.GetString("Compression")
+		ds.Close()
+		conn.Close()
+		if err != nil || !strings.EqualFold(got, c.want) {
+			t.Fatalf("compression=%s: series compression %q (%v), want %s", c.option, got, err, c.want)
+		}
+	}
 }

@@ -41,15 +41,5 @@ func TestTLS(t *testing.T) {
 	t.Run("plaintext", func(t *testing.T) {
 		targettest.CheckPlaintextRefused(t, Driver, targets.Options{Port: testenv.CassandraTLSPort})
 	})
-	t.Run("conformance", func(t *testing.T) {
-		targettest.Run(t, targettest.Suite{Driver: Driver, Options: targets.Options{Database: "tsbench_conformance",
-			Port: testenv.CassandraTLSPort, TLS: targets.TLS{Mode: "on", CAFile: ca}}})
-	})
-}
-
-// TLS asked of the server without TLS (scripts/services' plain Cassandra)
-// is ErrNoTLS: tsbench does not fall back to plaintext.
-func TestTLSAskedOfPlainServer(t *testing.T) {
-	targettest.RequireServer(t, "cassandra", "127.0.0.1:9042")
-	targettest.CheckNoTLS(t, Driver, targets.Options{}, "")
+	targettest.TLSConformance(t, Driver, targets.Options{Database: "tsbench_conformance", Port: testenv.CassandraTLSPort}, ca)
 }
