@@ -241,3 +241,35 @@ func appendEscaped(dst []byte, s, special string) []byte {
 	}
 	return dst
 }
+
+// Series is what a line-protocol target writes every batch from once a
+// schema is bound: each device's line prefix and the sensors' field keys.
+type Series struct {
+	prefixes []string // per device position: "measurement,device=NAME,tag=value "
+	keys     Keys
+}
+
+// NewSeries makes the Series of s, each device's lines in the measurement
+// (InfluxDB) or table (QuestDB) that measurement names, tagged with the
+// device's name and its tags.
+func NewSeries(s *ts.Schema, measurement func(d *ts.Device) string) Series {
+	prefixes := make([]string, len(s.Devices))
+	for i := range s.Devices {
+		d := &s.Devices[i]
+		var b strings.Builder
+		b.WriteString(Escape(measurement(d), ", "))
+		b.WriteString(",device=" + Escape(d.Name, ",= "))
+		for _, tg := range d.Tags {
+			b.WriteString("," + Escape(tg.Key, ",= ") + "=" + Escape(tg.Value, ",= "))
+		}
+		b.WriteByte(' ')
+		prefixes[i] = b.String()
+	}
+	return Series{prefixes: prefixes, keys: NewKeys(s.Sensors)}
+}
+
+// AppendRows appends b's rows to dst as AppendRows does, b's device being
+// at position pos among the schema's devices.
+func (l *Series) AppendRows(dst []byte, pos int, b *ts.Batch) []byte {
+	return AppendRows(dst, l.prefixes[pos], l.keys, b)
+}

@@ -93,11 +93,10 @@ type Target struct {
 
 	mu      sync.Mutex
 	binding targets.Binding
-	keys    lineproto.Keys  // the schema's field keys
-	lines   []string        // per device position: "measurement,device=...,tags " prefix
-	buf     []byte          // the request body, reused
-	zip     httpclient.Gzip // with gzip: the compressed body
-	pbuf    []byte          // the body at a finer precision than ms, reused
+	series  lineproto.Series // the schema's line prefixes and field keys
+	buf     []byte           // the request body, reused
+	zip     httpclient.Gzip  // with gzip: the compressed body
+	pbuf    []byte           // the body at a finer precision than ms, reused
 }
 
 func open(ctx context.Context, o targets.Options) (targets.Target, error) {
@@ -267,19 +266,7 @@ func (t *Target) Bind(_ context.Context, s *ts.Schema) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.binding.Set(s)
-	t.keys = lineproto.NewKeys(s.Sensors)
-	t.lines = make([]string, len(s.Devices))
-	for i, d := range s.Devices {
-		var b strings.Builder
-		b.WriteString(lineproto.Escape(measurement(s, &d), ", "))
-		b.WriteString(",device=")
-		b.WriteString(lineproto.Escape(d.Name, ",= "))
-		for _, tg := range d.Tags {
-			b.WriteString("," + lineproto.Escape(tg.Key, ",= ") + "=" + lineproto.Escape(tg.Value, ",= "))
-		}
-		b.WriteByte(' ')
-		t.lines[i] = b.String()
-	}
+	t.series = lineproto.NewSeries(s, func(d *ts.Device) string { return measurement(s, d) })
 	return nil
 }
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/tsbench/tsbench/internal/lineproto"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -18,7 +17,7 @@ func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
 	if err != nil {
 		return err
 	}
-	t.buf = lineproto.AppendRows(t.buf[:0], t.lines[pos], t.keys, b)
+	t.buf = t.series.AppendRows(t.buf[:0], pos, b)
 	if t.zeros != "" {
 		t.pbuf = appendPrecision(t.pbuf[:0], t.buf, t.zeros)
 		t.buf, t.pbuf = t.pbuf, t.buf

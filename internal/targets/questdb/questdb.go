@@ -81,9 +81,8 @@ type Target struct {
 
 	mu      sync.Mutex
 	binding targets.Binding
-	keys    lineproto.Keys // the schema's field keys
-	lines   []string       // per device position: "table,device=..,tag=.. "
-	buf     []byte         // the request body, reused
+	series  lineproto.Series // the schema's line prefixes and field keys
+	buf     []byte           // the request body, reused
 	// intBools marks the BOOLEAN sensors ("table\x00column") known to be
 	// INT columns (nullableBools).
 	intBools map[string]bool
@@ -205,19 +204,7 @@ func (t *Target) Bind(_ context.Context, s *ts.Schema) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.binding.Set(s)
-	t.keys = lineproto.NewKeys(s.Sensors)
-	t.lines = make([]string, len(s.Devices))
-	for i := range s.Devices {
-		d := &s.Devices[i]
-		var b strings.Builder
-		b.WriteString(lineproto.Escape(t.table(s, d), ", "))
-		b.WriteString(",device=" + lineproto.Escape(d.Name, ",= "))
-		for _, tg := range d.Tags {
-			b.WriteString("," + lineproto.Escape(tg.Key, ",= ") + "=" + lineproto.Escape(tg.Value, ",= "))
-		}
-		b.WriteByte(' ')
-		t.lines[i] = b.String()
-	}
+	t.series = lineproto.NewSeries(s, func(d *ts.Device) string { return t.table(s, d) })
 	return nil
 }
 
@@ -237,7 +224,7 @@ func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
 	}
 	// An empty cell's field is left out of its line (QuestDB stores NULL
 	// there), and a row without values has no line.
-	t.buf = lineproto.AppendRows(t.buf[:0], t.lines[pos], t.keys, b)
+	t.buf = t.series.AppendRows(t.buf[:0], pos, b)
 	if len(t.buf) == 0 {
 		return nil // a sparse batch without any value
 	}
