@@ -1,6 +1,7 @@
 package targets
 
 import (
+	"errors"
 	"fmt"
 	"github.com/tsbench/tsbench/internal/redact"
 	"net"
@@ -193,27 +194,11 @@ func (e *Endpoint) setQuery(k, v string) error {
 	case "sslmode":
 		// verify-ca is taken as verify-full: tsbench checks the host name
 		// whenever it checks the chain, which is never less safe.
-		switch v {
-		case "verify-full", "verify-ca":
-			e.TLS = "on"
-		case "require":
-			e.TLS = "insecure"
-		case "disable":
-			e.TLS = "off"
-		default:
-			return fmt.Errorf("allowed: disable, require, verify-ca, verify-full (prefer and allow may fall back to plaintext, which tsbench never does)")
-		}
+		return e.setTLSMode(v, map[string]string{"verify-full": "on", "verify-ca": "on", "require": "insecure", "disable": "off"},
+			"allowed: disable, require, verify-ca, verify-full (prefer and allow may fall back to plaintext, which tsbench never does)")
 	case "tls":
-		switch strings.ToLower(v) {
-		case "true":
-			e.TLS = "on"
-		case "skip-verify":
-			e.TLS = "insecure"
-		case "false":
-			e.TLS = "off"
-		default:
-			return fmt.Errorf("allowed: true, skip-verify, false (preferred may fall back to plaintext; a named TLS config is set with TLS_* keys)")
-		}
+		return e.setTLSMode(strings.ToLower(v), map[string]string{"true": "on", "skip-verify": "insecure", "false": "off"},
+			"allowed: true, skip-verify, false (preferred may fall back to plaintext; a named TLS config is set with TLS_* keys)")
 	case "secure":
 		b, err := strconv.ParseBool(v)
 		if err != nil {
@@ -227,6 +212,18 @@ func (e *Endpoint) setQuery(k, v string) error {
 	case "sslkey":
 		e.KeyFile = v
 	}
+	return nil
+}
+
+// setTLSMode sets TLS to the mode ("on", "insecure" or "off") that modes
+// gives the URL key's value v, or refuses a value it does not list with
+// allowed.
+func (e *Endpoint) setTLSMode(v string, modes map[string]string, allowed string) error {
+	m, ok := modes[v]
+	if !ok {
+		return errors.New(allowed)
+	}
+	e.TLS = m
 	return nil
 }
 
