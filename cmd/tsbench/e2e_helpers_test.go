@@ -41,12 +41,44 @@ func startKilledAtEnd(t *testing.T, cmd *exec.Cmd) {
 	})
 }
 
+// targetServers are the targets' test servers as scripts/services starts
+// them: by target, the script's name and the address it listens at.
+var targetServers = map[string]struct{ service, addr string }{
+	"influxdb":        {"influxdb", "127.0.0.1:8086"},
+	"victoriametrics": {"victoriametrics", "127.0.0.1:8428"},
+	"questdb":         {"questdb", "127.0.0.1:8812"},
+	"iotdb":           {"iotdb", "127.0.0.1:6667"},
+	"postgres":        {"postgres", "127.0.0.1:5433"},
+	"mysql":           {"mariadb", "127.0.0.1:3307"},
+	"clickhouse":      {"clickhouse", "127.0.0.1:8124"},
+	"timescaledb":     {"timescaledb", "127.0.0.1:5434"},
+	"cassandra":       {"cassandra", "127.0.0.1:9042"},
+	"hbase":           {"hbase", "127.0.0.1:2181"},
+	"opentsdb":        {"opentsdb", "127.0.0.1:4242"},
+	"kairosdb":        {"kairosdb", "127.0.0.1:8080"},
+}
+
+// requireTargetServer requires target's test server (targettest.RequireServer:
+// the test is skipped without it, failed in CI). The embedded SQLite needs
+// none.
+func requireTargetServer(t *testing.T, target string) {
+	t.Helper()
+	if target == "sqlite" {
+		return
+	}
+	srv, ok := targetServers[target]
+	if !ok {
+		t.Fatalf("no test server known for target %s", target)
+	}
+	targettest.RequireServer(t, srv.service, srv.addr)
+}
+
 // onSQLiteAndPostgres runs f in a subtest a target: the embedded SQLite,
 // and PostgreSQL on its test server (scripts/services/postgres.sh).
 func onSQLiteAndPostgres(t *testing.T, f func(t *testing.T, target string)) {
 	t.Run("sqlite", func(t *testing.T) { f(t, "sqlite") })
 	t.Run("postgres", func(t *testing.T) {
-		targettest.RequireServer(t, "postgres", "127.0.0.1:5433")
+		requireTargetServer(t, "postgres")
 		f(t, "postgres")
 	})
 }

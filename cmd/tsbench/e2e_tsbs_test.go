@@ -9,7 +9,6 @@ import (
 
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/gen"
-	"github.com/tsbench/tsbench/internal/targets/targettest"
 	"github.com/tsbench/tsbench/internal/ts"
 	"github.com/tsbench/tsbench/internal/tsbs"
 	"github.com/tsbench/tsbench/internal/workload"
@@ -23,29 +22,18 @@ import (
 // verified too.
 func TestTSBSWorkloads(t *testing.T) {
 	const scale, queries = 8, 4
-	servers := []struct {
-		name, service, addr string
-		extra               []string
-	}{
-		{"sqlite", "", "", nil},
-		{"postgres", "postgres", "127.0.0.1:5433", []string{"--set", "DB_NAME=tsbench_tsbs"}},
-		// The other targets TSBS supports.
-		{"timescaledb", "timescaledb", "127.0.0.1:5434", []string{"--clients", "1"}}, // PGlite: one connection at a time
-		{"questdb", "questdb", "127.0.0.1:8812", nil},
-		{"influxdb", "influxdb", "127.0.0.1:8086", nil},
-		{"victoriametrics", "victoriametrics", "127.0.0.1:8428", nil},
-		{"clickhouse", "clickhouse", "127.0.0.1:8124", nil},
-		{"cassandra", "cassandra", "127.0.0.1:9042", nil},
-		{"iotdb", "iotdb", "127.0.0.1:6667", nil},
+	// SQLite, PostgreSQL, then the other targets TSBS supports.
+	extra := map[string][]string{
+		"postgres":    {"--set", "DB_NAME=tsbench_tsbs"},
+		"timescaledb": {"--clients", "1"}, // PGlite: one connection at a time
 	}
-	for _, tg := range servers {
+	for _, target := range []string{"sqlite", "postgres", "timescaledb", "questdb", "influxdb", "victoriametrics",
+		"clickhouse", "cassandra", "iotdb"} {
 		for _, uc := range tsbs.Names() {
-			t.Run(tg.name+"/"+uc, func(t *testing.T) {
-				if tg.service != "" {
-					targettest.RequireServer(t, tg.service, tg.addr)
-				}
+			t.Run(target+"/"+uc, func(t *testing.T) {
+				requireTargetServer(t, target)
 				u, _ := tsbs.Lookup(uc)
-				driver, err := targets.Lookup(tg.name)
+				driver, err := targets.Lookup(target)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -55,10 +43,10 @@ func TestTSBSWorkloads(t *testing.T) {
 				}
 				rows := int64(hours * 3600 / 10)
 				dir := t.TempDir()
-				args := append([]string{"run", "--workload", "tsbs-" + uc, "--target", tg.name, "--quiet", "--data-dir", dir,
+				args := append([]string{"run", "--workload", "tsbs-" + uc, "--target", target, "--quiet", "--data-dir", dir,
 					"--results", "off", "--clients", "2",
 					"--set", fmt.Sprintf("TSBS_SCALE=%d", scale), "--set", fmt.Sprintf("TSBS_QUERIES=%d", queries),
-					"--set", fmt.Sprintf("TSBS_END=2016-01-01T%02d:00:00Z", hours)}, tg.extra...)
+					"--set", fmt.Sprintf("TSBS_END=2016-01-01T%02d:00:00Z", hours)}, extra[target]...)
 				r := tsbench(t, nil, args...)
 				if r.code != 0 {
 					t.Fatalf("exit %d\n%s\n%s", r.code, tail(r.stdout, 40), r.stderr)
@@ -103,7 +91,7 @@ func TestTSBSWorkloads(t *testing.T) {
 							// and LATEST_POINT): each query is counted as
 							// such, none fails.
 							if op == nil || op.Unsupported != queries || op.OKOperations != 0 {
-								t.Errorf("phase %s: %+v, want %d %s queries unsupported by %s", p.Phase, op, queries, q.Kind, tg.name)
+								t.Errorf("phase %s: %+v, want %d %s queries unsupported by %s", p.Phase, op, queries, q.Kind, target)
 							}
 						case op == nil || op.OKOperations != queries:
 							t.Errorf("phase %s: %+v, want %d %s queries", p.Phase, op, queries, q.Kind)
