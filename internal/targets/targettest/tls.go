@@ -134,6 +134,29 @@ func CheckAuthRefused(t *testing.T, err error, password string, want ...string) 
 	}
 }
 
+// CheckPassword opens d with o, which must connect, then with the password
+// wrong instead, which the server must refuse as CheckAuthRefused says:
+// an error saying each of want that shows neither password.
+func CheckPassword(t *testing.T, d *targets.Driver, o targets.Options, wrong string, want ...string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	conn, err := d.Open(ctx, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn.Close()
+	right := o.Password
+	o.Password = wrong
+	if conn, err = d.Open(ctx, o); err == nil {
+		conn.Close()
+	}
+	CheckAuthRefused(t, err, wrong, want...)
+	if right != "" && strings.Contains(err.Error(), right) {
+		t.Fatalf("the error shows the right password: %v", err)
+	}
+}
+
 // CheckPlaintextRefused opens d with opts, which ask for no TLS, against a
 // server port that takes TLS only: the open must fail. A test shows so that
 // whatever connects to that port is encrypted once it connects.

@@ -255,11 +255,8 @@ func TestTLS(t *testing.T) {
 	}))
 
 	t.Run("wrong password", func(t *testing.T) {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		_, err := Driver.Open(ctx, targets.Options{Port: srv.Port, User: tlsUser, Password: "not-" + tlsPassword,
-			TLS: targets.TLS{Mode: "on", CAFile: srv.CA}})
-		targettest.CheckAuthRefused(t, err, tlsPassword, "victoriametrics: GET https://127.0.0.1", "401 Unauthorized")
+		targettest.CheckPassword(t, Driver, opts(targets.TLS{Mode: "on", CAFile: srv.CA}), "not-"+tlsPassword,
+			"victoriametrics: GET https://127.0.0.1", "401 Unauthorized")
 	})
 
 	t.Run("server without TLS", func(t *testing.T) {
