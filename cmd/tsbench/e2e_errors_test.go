@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/tsbench/tsbench/internal/targets/targettest"
 )
 
 // A server that is down gives a clear message naming the target and the
@@ -29,7 +27,7 @@ func TestServerDown(t *testing.T) {
 // Refused credentials: the server's own text, the target and the address —
 // and never the password.
 func TestCredentialsRefused(t *testing.T) {
-	targettest.RequireServer(t, "mariadb", "127.0.0.1:3307")
+	requireTargetServer(t, "mysql")
 	r := tsbench(t, nil, "run", "--target", "mysql", "--set", "USERNAME=nobody", "--set", "PASSWORD=s3cr3t-pw",
 		"--quiet", "--data-dir", t.TempDir())
 	if r.code != 1 {
@@ -48,7 +46,7 @@ func TestCredentialsRefused(t *testing.T) {
 // Batches the server rejects are counted as failed operations and points,
 // grouped by the server's error, and the run goes on to the end.
 func TestRejectedBatchesCounted(t *testing.T) {
-	targettest.RequireServer(t, "influxdb", "127.0.0.1:8086")
+	requireTargetServer(t, "influxdb")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	// A string field s_0 in measurement g_0 makes every later float s_0
@@ -98,7 +96,7 @@ func TestRejectedBatchesCounted(t *testing.T) {
 // server is sent one (MariaDB says "using password: YES"), and it is printed
 // nowhere, --print-config included.
 func TestPasswordFromEnvironment(t *testing.T) {
-	targettest.RequireServer(t, "mariadb", "127.0.0.1:3307")
+	requireTargetServer(t, "mysql")
 	env := []string{"TSBENCH_PASSWORD=s3cr3t-env"}
 	r := tsbench(t, env, "run", "--target", "mysql", "--set", "USERNAME=nobody", "--quiet", "--data-dir", t.TempDir())
 	if r.code != 1 || !strings.Contains(r.stderr, "using password: YES") {

@@ -584,7 +584,7 @@ func TestCoordinatedOmissionStall(t *testing.T) {
 		clients = 4
 		rate    = 200.0 // operations per second, all clients together
 	)
-	targettest.RequireServer(t, "victoriametrics", "127.0.0.1:8428")
+	requireTargetServer(t, "victoriametrics")
 	svc := fault.Find(t, "victoriametrics")
 	fs := &faultServer{target: "victoriametrics", service: "victoriametrics", addr: "127.0.0.1:8428", db: "co_stall"}
 	fs.reset(t)

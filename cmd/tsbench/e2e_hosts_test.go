@@ -21,7 +21,7 @@ import (
 // through each server's own /api/v1/export — the per-host breakdown says
 // so, and verification sums both servers' counts and passes.
 func TestSeveralHostsSeparateData(t *testing.T) {
-	targettest.RequireServer(t, "victoriametrics", "127.0.0.1:8428")
+	requireTargetServer(t, "victoriametrics")
 	second := "127.0.0.1:" + strconv.Itoa(testenv.StartVictoriaMetrics(t))
 	hosts := []string{"127.0.0.1:8428", second}
 	db := "hosts_" + strconv.FormatInt(time.Now().UnixNano(), 36)
@@ -57,7 +57,7 @@ func TestSeveralHostsSeparateData(t *testing.T) {
 // schema is made and verification counts through the first host only, so
 // the points are expected once, and the answers are checked.
 func TestSeveralHostsSharedData(t *testing.T) {
-	targettest.RequireServer(t, "victoriametrics", "127.0.0.1:8428")
+	requireTargetServer(t, "victoriametrics")
 	s, _ := runVerified(t, "--target", "victoriametrics", "--set", "HOST=127.0.0.1,localhost", "--set", "PORT=8428",
 		"--clients", "2", "--devices", "4", "--sensors", "2", "--loop", "20")
 	if len(s.Hosts) != 2 || s.Hosts[0].Host != "127.0.0.1:8428" || s.Hosts[1].Host != "localhost:8428" ||
@@ -72,7 +72,7 @@ func TestSeveralHostsSharedData(t *testing.T) {
 // vmselect, which a single server takes too). An http TARGET_URL with a
 // path prefix works alone as well.
 func TestWriteAndQueryURLs(t *testing.T) {
-	targettest.RequireServer(t, "victoriametrics", "127.0.0.1:8428")
+	requireTargetServer(t, "victoriametrics")
 	s, _ := runVerified(t, "--target", "victoriametrics", "--write-url", "http://127.0.0.1:8428",
 		"--query-url", "http://localhost:8428/prometheus/", "--clients", "2", "--devices", "4", "--sensors", "2", "--loop", "20")
 	if len(s.Verify.Queries) == 0 || s.Config["write_url"] != "http://127.0.0.1:8428" || s.Config["query_url"] != "http://localhost:8428/prometheus/" {
@@ -89,7 +89,7 @@ func TestWriteAndQueryURLs(t *testing.T) {
 		t.Fatalf("verify %+v", s.Verify)
 	}
 	// A primary and a replica, in form: one PostgreSQL reached twice.
-	targettest.RequireServer(t, "postgres", "127.0.0.1:5433")
+	requireTargetServer(t, "postgres")
 	s, _ = runVerified(t, "--target", "postgres", "--write-url", "postgres://root:root@127.0.0.1:5433/test",
 		"--query-url", "postgresql://root:root@localhost:5433/test?sslmode=disable", "--clients", "2", "--devices", "4", "--loop", "10")
 	if len(s.Verify.Queries) == 0 || s.Config["query_url"] != "postgresql://root:***@localhost:5433/test?sslmode=disable" {
@@ -211,7 +211,7 @@ func TestConnectionURLPerTarget(t *testing.T) {
 // QUERY_URL, finds none of them: exit 3. That is what a replica that has
 // not caught up would show.
 func TestWriteAndQueryURLsRoute(t *testing.T) {
-	targettest.RequireServer(t, "victoriametrics", "127.0.0.1:8428")
+	requireTargetServer(t, "victoriametrics")
 	reader := "127.0.0.1:" + strconv.Itoa(testenv.StartVictoriaMetrics(t))
 	db := "route_" + strconv.FormatInt(time.Now().UnixNano(), 36)
 	dir := t.TempDir()

@@ -17,14 +17,13 @@ import (
 
 	"github.com/tsbench/tsbench/internal/output"
 	"github.com/tsbench/tsbench/internal/summary"
-	"github.com/tsbench/tsbench/internal/targets/targettest"
 )
 
 // The command: a 10-second run of the null target exporting to the
 // real VictoriaMetrics and to a JSON-lines file leaves tsbench_* series
 // whose totals equal the run's summary, and one line per second.
 func TestLiveOutputs(t *testing.T) {
-	targettest.RequireServer(t, "victoriametrics", "127.0.0.1:8428")
+	requireTargetServer(t, "victoriametrics")
 	dir := t.TempDir()
 	live := filepath.Join(dir, "live.ndjson")
 	sum := filepath.Join(dir, "summary.json")
@@ -224,7 +223,7 @@ func vmNames(t *testing.T, runID string) map[string]bool {
 // A TPC-C run exports its seconds too: one JSON line per second, whose
 // last running totals equal each transaction's count in the summary.
 func TestLiveOutputsTPCC(t *testing.T) {
-	targettest.RequireServer(t, "mariadb", "127.0.0.1:3307")
+	requireTargetServer(t, "mysql")
 	dir := t.TempDir()
 	sum := filepath.Join(dir, "out.json")
 	r := runBinary(t, dir, 3*time.Minute, nil, "run", "--workload", "tpcc", "--target", "mysql", "--warehouses", "1",

@@ -14,7 +14,6 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5"
-	"github.com/tsbench/tsbench/internal/targets/targettest"
 )
 
 // tsbenchIn runs the binary like tsbench does, but from working directory
@@ -54,7 +53,7 @@ func dropMariaDB(t *testing.T, name string) {
 // does not exist yet: the built-in job runs and every answer is checked
 // and right.
 func TestSparkAwayFromCheckout(t *testing.T) {
-	targettest.RequireServer(t, "mariadb", "127.0.0.1:3307")
+	requireTargetServer(t, "mysql")
 	requireSpark(t)
 	db := freshDB("tsbench_away_")
 	dropMariaDB(t, db)
@@ -67,7 +66,7 @@ func TestSparkAwayFromCheckout(t *testing.T) {
 // A run with DB_NAME naming a database that does not exist yet creates it
 // (two clients opening it at once) and writes every point into it.
 func TestRunCreatesPostgresDatabase(t *testing.T) {
-	targettest.RequireServer(t, "postgres", "127.0.0.1:5433")
+	requireTargetServer(t, "postgres")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	pg, err := pgx.Connect(ctx, "host=127.0.0.1 port=5433 dbname=postgres user=postgres password=postgres sslmode=disable")

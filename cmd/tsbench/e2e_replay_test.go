@@ -450,7 +450,7 @@ func TestReplayParquet(t *testing.T) {
 // verification, the format, the server's own count and query answers.
 func replayIntoPostgres(t *testing.T, file, format string, pts []userPoint) {
 	t.Helper()
-	targettest.RequireServer(t, "postgres", "127.0.0.1:5433")
+	requireTargetServer(t, "postgres")
 	s := replayRun(t, t.TempDir(), "--data", file, "--target", "postgres", "--set", "DB_NAME=test", "--clients", "2",
 		"--batch-size", "25", "--set", "OPERATION_PROPORTION=1:0:0:0:0:0:0:0:0:0:0")
 	checkReplay(t, s, pts)

@@ -16,7 +16,6 @@ import (
 	_ "github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5"
 	"github.com/tsbench/tsbench/internal/config"
-	"github.com/tsbench/tsbench/internal/targets/targettest"
 )
 
 // The MariaDB user of the secrets test, and the MariaDB database that holds
@@ -42,8 +41,8 @@ const (
 // the same rule; the MySQL store logs in as the benchmark's user, with the
 // same password, so that its login is checked too.
 func TestSecretsNeverWritten(t *testing.T) {
-	targettest.RequireServer(t, "mariadb", "127.0.0.1:3307")
-	targettest.RequireServer(t, "postgres", "127.0.0.1:5433")
+	requireTargetServer(t, "mysql")
+	requireTargetServer(t, "postgres")
 	password, wrong, storePassword := secret(t), secret(t), secret(t)
 	user := createMariaDBUser(t, password)
 	pgStore := createResultsDatabase(t, storePassword)
@@ -437,7 +436,7 @@ func pgRows(t *testing.T, url string) string {
 // summary (where token and token_file are redacted), the run directory,
 // the HDR log, the results store and --print-config.
 func TestTokenNeverWritten(t *testing.T) {
-	targettest.RequireServer(t, "victoriametrics", "127.0.0.1:8428")
+	requireTargetServer(t, "victoriametrics")
 	token := secret(t)
 	input := t.TempDir()
 	clean := []string{"TSBENCH_PASSWORD=", "TSBENCH_RESULTS=", "TSBENCH_DATA_DIR="}

@@ -17,7 +17,6 @@ import (
 
 	"github.com/tsbench/tsbench/internal/summary"
 	"github.com/tsbench/tsbench/internal/targets"
-	"github.com/tsbench/tsbench/internal/targets/targettest"
 )
 
 // sparseDropped reports whether the test's sparse data lacks a point of
@@ -188,7 +187,7 @@ func TestReplaySparseData(t *testing.T) {
 				t.Fatalf("SQLite holds %d points, want %d", n, s.Verify.StoredPoints)
 			}
 
-			targettest.RequireServer(t, "postgres", "127.0.0.1:5433")
+			requireTargetServer(t, "postgres")
 			s = replayRun(t, t.TempDir(), "--data", file, "--target", "postgres", "--set", "DB_NAME=test", "--clients", "2",
 				"--batch-size", "25", "--set", "OPERATION_PROPORTION=1:0:0:0:0:0:0:0:0:0:0")
 			checkSparseReplay(t, s, c.format, pts)
@@ -307,7 +306,7 @@ func TestReplayTSBSDevops(t *testing.T) {
 		}
 	}
 	check(replayRun(t, t.TempDir(), "--data", file, "--clients", "3", "--set", "OPERATION_PROPORTION=1:0:0:0:0:0:0:0:0:0:0"))
-	targettest.RequireServer(t, "postgres", "127.0.0.1:5433")
+	requireTargetServer(t, "postgres")
 	check(replayRun(t, t.TempDir(), "--data", file, "--target", "postgres", "--set", "DB_NAME=test", "--clients", "2",
 		"--set", "OPERATION_PROPORTION=1:0:0:0:0:0:0:0:0:0:0"))
 }

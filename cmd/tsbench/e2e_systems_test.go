@@ -6,8 +6,6 @@ import (
 	"regexp"
 	"strconv"
 	"testing"
-
-	"github.com/tsbench/tsbench/internal/targets/targettest"
 )
 
 // A study re-run on two systems in one command: seed 002's CRRC write and
@@ -15,8 +13,8 @@ import (
 // then the two systems side by side with the study's ratio (22.8x) beside
 // the measured one, which must equal the ratio of the two saved runs.
 func TestStudySystemsSideBySide(t *testing.T) {
-	targettest.RequireServer(t, "iotdb", "127.0.0.1:6667")
-	targettest.RequireServer(t, "kairosdb", "127.0.0.1:8080")
+	requireTargetServer(t, "iotdb")
+	requireTargetServer(t, "kairosdb")
 	dir := t.TempDir()
 	// Scale 0.001 keeps the request shape (100 clients, one row per request)
 	// with 10 rows per train; 30 sensors instead of 3,000 keep CI short.

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tsbench/tsbench/internal/targets/targettest"
 	"github.com/tsbench/tsbench/internal/testenv"
 )
 
@@ -32,8 +31,8 @@ func TestRunOverTLS(t *testing.T) {
 // (IoT-benchmark's switch) exits 2 saying the server offers no TLS; a
 // target without TLS refuses before connecting.
 func TestTLSNeverPlaintext(t *testing.T) {
-	targettest.RequireServer(t, "postgres", "127.0.0.1:5433")
-	targettest.RequireServer(t, "influxdb", "127.0.0.1:8086")
+	requireTargetServer(t, "postgres")
+	requireTargetServer(t, "influxdb")
 	for _, target := range []string{"postgres", "influxdb"} {
 		r := tsbench(t, nil, "run", "--quiet", "--results", "off", "--target", target, "--set", "USE_SSL=true", "--loop", "11")
 		if r.code != 2 || !strings.Contains(r.stderr, "does not offer TLS") {

@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/tsbench/tsbench/internal/targets/targettest"
 )
 
 // The MOT TPC-C study on the real PostgreSQL: tpmC, the transaction
@@ -14,7 +12,7 @@ import (
 // and the in-memory analogue; every phase's consistency conditions hold
 // and its tpmC is its committed New-Orders per minute.
 func TestTPCCScenarioOnPostgres(t *testing.T) {
-	targettest.RequireServer(t, "postgres", "127.0.0.1:5433")
+	requireTargetServer(t, "postgres")
 	dir := t.TempDir()
 	r := tsbench(t, nil, "run", "--scenario", "mot-tpcc", "--target", "postgres", "--scale", "0.1", "--duration", "2s",
 		"--quiet", "--data-dir", dir)
@@ -65,7 +63,7 @@ func TestTPCCRunOnMariaDB(t *testing.T) {
 			}
 		}
 	})
-	targettest.RequireServer(t, "mariadb", "127.0.0.1:3307")
+	requireTargetServer(t, "mysql")
 	dir := t.TempDir()
 	r := tsbench(t, nil, "run", "--workload", "tpcc", "--target", "mysql", "--warehouses", "1", "--clients", "4",
 		"--duration", "3s", "--quiet", "--data-dir", dir, "--json", filepath.Join(dir, "out.json"))
@@ -84,7 +82,7 @@ func TestTPCCRunOnMariaDB(t *testing.T) {
 // das-events' analytics on Apache Spark against MariaDB: every answer
 // Spark wrote back equals the generator's.
 func TestDASAnalyticsOnSpark(t *testing.T) {
-	targettest.RequireServer(t, "mariadb", "127.0.0.1:3307")
+	requireTargetServer(t, "mysql")
 	requireSpark(t)
 	dir := t.TempDir()
 	r := tsbench(t, nil, "run", "--scenario", "das-events", "--target", "mysql", "--scale", "0.002",

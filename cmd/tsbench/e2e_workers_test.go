@@ -20,7 +20,6 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/tsbench/tsbench/internal/metrics"
 	"github.com/tsbench/tsbench/internal/summary"
-	"github.com/tsbench/tsbench/internal/targets/targettest"
 )
 
 const workersStore = "postgres://postgres@127.0.0.1:5433/test?sslmode=disable"
@@ -86,7 +85,7 @@ func fingerprint(t *testing.T) (n, hash int64) {
 // configuration, run exactly its operations, and merge into one run whose
 // histograms are the sums of theirs.
 func TestWorkersWriteWhatOneProcessWrites(t *testing.T) {
-	targettest.RequireServer(t, "postgres", "127.0.0.1:5433")
+	requireTargetServer(t, "postgres")
 	one := startRun(t, append(setArgs(workersShape), "--results", "off")...)
 	code, single := one.wait(t, 2*time.Minute)
 	if code != 0 {
@@ -192,7 +191,7 @@ func decodeHist(t *testing.T, name, s string) *hdrhistogram.Histogram {
 // A worker killed mid-run makes the merged run incomplete, naming its
 // index; it is never silently short.
 func TestWorkerKilledMidRunMakesTheMergeIncomplete(t *testing.T) {
-	targettest.RequireServer(t, "postgres", "127.0.0.1:5433")
+	requireTargetServer(t, "postgres")
 	grp := group(t)
 	paced := append(slices.Clone(workersShape), "OP_MIN_INTERVAL=100", "LOOP=60")
 	workers := startWorkers(t, grp, 3, paced)
@@ -232,7 +231,7 @@ func TestWorkerKilledMidRunMakesTheMergeIncomplete(t *testing.T) {
 // A worker left alone at the barrier gives up after BARRIER_TIMEOUT,
 // naming the indexes that never came.
 func TestBarrierTimeoutNamesTheMissingWorkers(t *testing.T) {
-	targettest.RequireServer(t, "postgres", "127.0.0.1:5433")
+	requireTargetServer(t, "postgres")
 	grp := group(t)
 	args := append([]string{"run", "--quiet", "--results", workersStore, "--data-dir", t.TempDir(),
 		"--workers", "3", "--worker-index", "0", "--group", grp, "--barrier-timeout", "2s"}, setArgs(workersShape)...)
@@ -247,7 +246,7 @@ func TestBarrierTimeoutNamesTheMissingWorkers(t *testing.T) {
 // machine, each run merged and verified, printed as the seed's table. On
 // a 2-core machine the gains are small; the method is the point.
 func TestScaleOutTable(t *testing.T) {
-	targettest.RequireServer(t, "postgres", "127.0.0.1:5433")
+	requireTargetServer(t, "postgres")
 	shape := append(slices.Clone(workersShape), "CLIENT_NUMBER=4", "OPERATION_PROPORTION=1", "BATCH_SIZE_PER_WRITE=100", "LOOP=100")
 	var table strings.Builder
 	fmt.Fprintf(&table, "%-8s %-14s %-10s %-10s %s\n", "workers", "points/s", "gain", "p99 ms", "verified")
