@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tsbench/tsbench/internal/targets"
+	"github.com/tsbench/tsbench/internal/targets/targettest"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -44,16 +45,7 @@ func TestRegistered(t *testing.T) {
 			t.Fatalf("Lookup(%q) = %q", name, d.Name)
 		}
 	}
-	for _, k := range ts.QueryKinds {
-		if !Driver.Caps.SupportsQuery(k) {
-			t.Errorf("query %v not declared", k)
-		}
-	}
-	for _, dt := range ts.DataTypes {
-		if !Driver.Caps.SupportsType(dt) {
-			t.Errorf("type %v not declared", dt)
-		}
-	}
+	targettest.CheckDeclaresAll(t, Driver)
 }
 
 func TestBehaviour(t *testing.T) {

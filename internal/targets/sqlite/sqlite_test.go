@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/tsbench/tsbench/internal/targets"
+	"github.com/tsbench/tsbench/internal/targets/targettest"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -287,6 +288,17 @@ func openTarget(t testing.TB, dir string) *Target {
 	return tg.(*Target)
 }
 
+// setUp opens a target in dir and sets a schema of devices devices up on it.
+func setUp(t *testing.T, dir string, devices int) (*Target, *ts.Schema) {
+	t.Helper()
+	s := testSchema(devices)
+	tg := openTarget(t, dir)
+	if err := tg.Setup(context.Background(), s, true); err != nil {
+		t.Fatal(err)
+	}
+	return tg, s
+}
+
 // fixture writes the test data set: device 0 and 1 have rows 0..39, device
 // 2 rows 0..24; device 1 misses rows 10..14. Rows arrive in batches of 10
 // in shuffled order, and the batches themselves out of order. Then rows 3
@@ -294,11 +306,7 @@ func openTarget(t testing.TB, dir string) *Target {
 func fixture(t *testing.T) (*Target, *model) {
 	t.Helper()
 	ctx := context.Background()
-	s := testSchema(3)
-	tg := openTarget(t, t.TempDir())
-	if err := tg.Setup(ctx, s, true); err != nil {
-		t.Fatal(err)
-	}
+	tg, s := setUp(t, t.TempDir(), 3)
 	m := newModel(s)
 	rng := rand.New(rand.NewPCG(1, 2))
 	rowsOf := []int{40, 40, 25}
@@ -621,11 +629,7 @@ func TestSetupAndBind(t *testing.T) {
 
 func TestWriteErrors(t *testing.T) {
 	ctx := context.Background()
-	s := testSchema(3)
-	tg := openTarget(t, t.TempDir())
-	if err := tg.Setup(ctx, s, true); err != nil {
-		t.Fatal(err)
-	}
+	tg, s := setUp(t, t.TempDir(), 3)
 	stranger := &ts.Device{Index: 99, Name: "d_99"}
 	b := makeBatch(s, 0, []int{1}, 0)
 	b.Device = stranger
@@ -649,11 +653,7 @@ func TestWriteErrors(t *testing.T) {
 // points, one full statement and one shorter.
 func TestLargeBatch(t *testing.T) {
 	ctx := context.Background()
-	s := testSchema(3)
-	tg := openTarget(t, t.TempDir())
-	if err := tg.Setup(ctx, s, true); err != nil {
-		t.Fatal(err)
-	}
+	tg, s := setUp(t, t.TempDir(), 3)
 	var ks []int
 	for k := 96; k >= 0; k-- {
 		ks = append(ks, k)
@@ -740,16 +740,7 @@ func TestRegistration(t *testing.T) {
 	if err != nil || d.Name != "sqlite" {
 		t.Fatalf("Lookup(SQLite) = %v, %v", d, err)
 	}
-	for _, k := range ts.QueryKinds {
-		if !d.Caps.SupportsQuery(k) {
-			t.Errorf("%v not declared", k)
-		}
-	}
-	for _, dt := range ts.DataTypes {
-		if !d.Caps.SupportsType(dt) {
-			t.Errorf("%v not declared", dt)
-		}
-	}
+	targettest.CheckDeclaresAll(t, d)
 	if _, err := d.Open(context.Background(), targets.Options{DataDir: t.TempDir(), Database: "a/b"}); err == nil {
 		t.Error("a database name with a slash was accepted")
 	}
@@ -791,11 +782,7 @@ func BenchmarkSQLiteWrite(b *testing.B) {
 func TestAwkwardPath(t *testing.T) {
 	ctx := context.Background()
 	dir := filepath.Join(t.TempDir(), "a?b#c%20d e")
-	tg := openTarget(t, dir)
-	s := testSchema(1)
-	if err := tg.Setup(ctx, s, true); err != nil {
-		t.Fatal(err)
-	}
+	tg, s := setUp(t, dir, 1)
 	if err := tg.Write(ctx, makeBatch(s, 0, []int{0, 1}, 0)); err != nil {
 		t.Fatal(err)
 	}

@@ -330,6 +330,22 @@ func checkQueries(ctx context.Context, t *testing.T, conn targets.Target, d *Dat
 	}
 }
 
+// CheckDeclaresAll checks that d declares every query kind and data type,
+// for a target that supports them all.
+func CheckDeclaresAll(t testing.TB, d *targets.Driver) {
+	t.Helper()
+	for _, k := range ts.QueryKinds {
+		if !d.Caps.SupportsQuery(k) {
+			t.Errorf("%s: query %v not declared", d.Name, k)
+		}
+	}
+	for _, dt := range ts.DataTypes {
+		if !d.Caps.SupportsType(dt) {
+			t.Errorf("%s: type %v not declared", d.Name, dt)
+		}
+	}
+}
+
 // Compare returns "" when got matches want: points exactly, the sum of values
 // to a relative 1e-9, and for row queries the first and last timestamps.
 func Compare(q *ts.Query, got, want ts.Result) string { return clientside.Diff(q, got, want) }
