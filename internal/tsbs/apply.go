@@ -245,15 +245,25 @@ func divisorAtMost(n, limit int64) int64 {
 	return 1
 }
 
+// useCaseOf is the use case of a TSBS run, nil when c is not one (or names
+// a use case there is not, which Apply refuses).
+func useCaseOf(c *config.Config) *UseCase {
+	if !Active(c) {
+		return nil
+	}
+	u, err := Lookup(c.TSBSUseCase)
+	if err != nil {
+		return nil
+	}
+	return u
+}
+
 // FieldPool is how many leading sensors a query phase draws its fields
 // from (0 = all): the cpu fields, usage_user alone for high-cpu, latitude
 // and longitude for last-loc.
 func FieldPool(c *config.Config) int {
-	if !Active(c) {
-		return 0
-	}
-	u, err := Lookup(c.TSBSUseCase)
-	if err != nil {
+	u := useCaseOf(c)
+	if u == nil {
 		return 0
 	}
 	if c.TSBSPhase == PhaseMixed {
@@ -275,11 +285,8 @@ func Bound(c *config.Config) gen.Bound {
 
 // Missing is the share of values a TSBS run leaves out (iot's), 0 else.
 func Missing(c *config.Config) float64 {
-	if !Active(c) {
-		return 0
-	}
-	u, err := Lookup(c.TSBSUseCase)
-	if err != nil {
+	u := useCaseOf(c)
+	if u == nil {
 		return 0
 	}
 	return u.Missing
@@ -287,11 +294,8 @@ func Missing(c *config.Config) float64 {
 
 // SensorNames are the use case's field names, nil when c is not a TSBS run.
 func SensorNames(c *config.Config) []string {
-	if !Active(c) {
-		return nil
-	}
-	u, err := Lookup(c.TSBSUseCase)
-	if err != nil {
+	u := useCaseOf(c)
+	if u == nil {
 		return nil
 	}
 	return u.Fields
@@ -299,11 +303,8 @@ func SensorNames(c *config.Config) []string {
 
 // DeviceTags are device index's tags in a TSBS run; ok is false otherwise.
 func DeviceTags(c *config.Config, index int) (tags []ts.Tag, ok bool) {
-	if !Active(c) {
-		return nil, false
-	}
-	u, err := Lookup(c.TSBSUseCase)
-	if err != nil {
+	u := useCaseOf(c)
+	if u == nil {
 		return nil, false
 	}
 	return u.Tags(c.DataSeed, index), true
