@@ -20,12 +20,27 @@ import (
 // servers are the two releases scripts/services starts: the current one
 // (victoriametrics.sh) and Debian's 1.79 (victoriametrics-1.79.sh), on the
 // ports the scripts take from the same variables (envPort).
-var servers = []struct {
-	service, release string
-	port             int
-}{
+var servers = []release{
 	{"victoriametrics", "current", envPort("TSBENCH_VICTORIAMETRICS_PORT", DefaultPort)},
 	{"victoriametrics-1.79", "1.79", envPort("TSBENCH_VICTORIAMETRICS_OLD_PORT", 8438)},
+}
+
+// release is a server of scripts/services: its script's name, its release
+// and its port.
+type release struct {
+	service, release string
+	port             int
+}
+
+// eachServer runs f on each of servers, as a subtest named by its release,
+// once the server answers (targettest.RequireServer).
+func eachServer(t *testing.T, f func(t *testing.T, srv release)) {
+	for _, srv := range servers {
+		t.Run(srv.release, func(t *testing.T) {
+			targettest.RequireServer(t, srv.service, "127.0.0.1:"+strconv.Itoa(srv.port))
+			f(t, srv)
+		})
+	}
 }
 
 // envPort is the port of a service script's server: the script's own
@@ -44,12 +59,10 @@ func settle(ctx context.Context, conn targets.Target) error { return conn.(*Targ
 // The target passes the conformance suite against both releases; TEXT is
 // declared unsupported and the suite checks that Setup refuses it.
 func TestConformance(t *testing.T) {
-	for _, srv := range servers {
-		t.Run(srv.release, func(t *testing.T) {
-			targettest.Server{Name: srv.service, Addr: "127.0.0.1:" + strconv.Itoa(srv.port)}.Conformance(t, targettest.Suite{Driver: Driver,
-				Options: targets.Options{Database: "tsbench_conformance", Port: srv.port}, Settle: settle}, nil)
-		})
-	}
+	eachServer(t, func(t *testing.T, srv release) {
+		targettest.Run(t, targettest.Suite{Driver: Driver,
+			Options: targets.Options{Database: "tsbench_conformance", Port: srv.port}, Settle: settle})
+	})
 }
 
 // BenchmarkWrite is the lean-client comparison's shape against the server:
@@ -58,12 +71,14 @@ func BenchmarkWrite(b *testing.B) {
 	targettest.Server{Name: "victoriametrics", Addr: "127.0.0.1:8428"}.BenchmarkWrite(b, Driver, targets.Options{Database: "tsbench_bench"}, nil)
 }
 
-// setUp requires the server on port (its script's name service), opens a
-// connection to it with database, and sets the conformance dataset up on
-// it, its row 0 at start: the connection closes when the test ends.
-func setUp(ctx context.Context, t *testing.T, service string, port int, database string, start time.Time) (targets.Target, *targettest.Dataset) {
+// setUp opens a connection to the server on port with database, and sets
+// the conformance dataset up on it, its row 0 at start; it returns a
+// context of a minute for the test. The connection closes when the test
+// ends.
+func setUp(t *testing.T, port int, database string, start time.Time) (context.Context, targets.Target, *targettest.Dataset) {
 	t.Helper()
-	targettest.RequireServer(t, service, "127.0.0.1:"+strconv.Itoa(port))
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	t.Cleanup(cancel)
 	d, err := targettest.NewDataset(Driver.Caps.Types, start.UnixMilli())
 	if err != nil {
 		t.Fatal(err)
@@ -76,7 +91,7 @@ func setUp(ctx context.Context, t *testing.T, service string, port int, database
 	if err := conn.Setup(ctx, d.Schema, true); err != nil {
 		t.Fatal(err)
 	}
-	return conn, d
+	return ctx, conn, d
 }
 
 // rowQueries are, for each device of d, the query of sensor 0's rows
@@ -111,22 +126,18 @@ func checkPoints(ctx context.Context, t *testing.T, conn targets.Target, qs []ts
 // releases cache the first query's empty series lookup and answer 0 points
 // for seconds after the data became searchable.
 func TestQueryBeforeFlush(t *testing.T) {
-	for _, srv := range servers {
-		t.Run(srv.release, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-			defer cancel()
-			conn, d := setUp(ctx, t, srv.service, srv.port, "tsbench_early", time.Date(2023, 5, 1, 0, 0, 0, 0, time.UTC))
-			qs := rowQueries(d, 0, 10)[:1]
-			if err := d.Write(ctx, conn); err != nil {
-				t.Fatal(err)
-			}
-			checkPoints(ctx, t, conn, qs, -1, "") // before the flush
-			if err := conn.(*Target).flush(ctx); err != nil {
-				t.Fatal(err)
-			}
-			checkPoints(ctx, t, conn, qs, 10, "after the flush (the series' lookup was cached empty before the flush)")
-		})
-	}
+	eachServer(t, func(t *testing.T, srv release) {
+		ctx, conn, d := setUp(t, srv.port, "tsbench_early", time.Date(2023, 5, 1, 0, 0, 0, 0, time.UTC))
+		qs := rowQueries(d, 0, 10)[:1]
+		if err := d.Write(ctx, conn); err != nil {
+			t.Fatal(err)
+		}
+		checkPoints(ctx, t, conn, qs, -1, "") // before the flush
+		if err := conn.(*Target).flush(ctx); err != nil {
+			t.Fatal(err)
+		}
+		checkPoints(ctx, t, conn, qs, 10, "after the flush (the series' lookup was cached empty before the flush)")
+	})
 }
 
 // TestAnswersAfterEarlyQuery is the sequence of a mixed run and its answer
@@ -141,37 +152,33 @@ func TestQueryBeforeFlush(t *testing.T) {
 // month, as TSBS's does, so Setup's registration (START_TIME - 1 ms) lies in
 // the month before.
 func TestAnswersAfterEarlyQuery(t *testing.T) {
-	for _, srv := range servers {
-		t.Run(srv.release, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-			defer cancel()
-			conn, d := setUp(ctx, t, srv.service, srv.port, "tsbench_visibility", time.Date(2016, 1, 1, 0, 0, 0, 0, time.UTC))
-			// Another client writes, as in a run (the counting connection
-			// wrote nothing itself).
-			writer, err := Driver.Open(ctx, targets.Options{Database: "tsbench_visibility", Port: srv.port})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer writer.Close()
-			if err := writer.(targets.Binder).Bind(ctx, d.Schema); err != nil {
-				t.Fatal(err)
-			}
-			qs := rowQueries(d, 30, 40)
-			if err := d.Write(ctx, writer); err != nil {
-				t.Fatal(err)
-			}
-			checkPoints(ctx, t, conn, qs, -1, "") // before the new index entries are searchable
-			time.Sleep(2500 * time.Millisecond)   // the periodic flushes (1 s) make them searchable
-			n, err := conn.Count(ctx, ts.CountRange{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if want := d.Points(); n != want {
-				t.Fatalf("Count = %d, want %d", n, want)
-			}
-			checkPoints(ctx, t, conn, qs, 10, "after Count (a series lookup cached before the index flush)")
-		})
-	}
+	eachServer(t, func(t *testing.T, srv release) {
+		ctx, conn, d := setUp(t, srv.port, "tsbench_visibility", time.Date(2016, 1, 1, 0, 0, 0, 0, time.UTC))
+		// Another client writes, as in a run (the counting connection
+		// wrote nothing itself).
+		writer, err := Driver.Open(ctx, targets.Options{Database: "tsbench_visibility", Port: srv.port})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer writer.Close()
+		if err := writer.(targets.Binder).Bind(ctx, d.Schema); err != nil {
+			t.Fatal(err)
+		}
+		qs := rowQueries(d, 30, 40)
+		if err := d.Write(ctx, writer); err != nil {
+			t.Fatal(err)
+		}
+		checkPoints(ctx, t, conn, qs, -1, "") // before the new index entries are searchable
+		time.Sleep(2500 * time.Millisecond)   // the periodic flushes (1 s) make them searchable
+		n, err := conn.Count(ctx, ts.CountRange{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := d.Points(); n != want {
+			t.Fatalf("Count = %d, want %d", n, want)
+		}
+		checkPoints(ctx, t, conn, qs, 10, "after Count (a series lookup cached before the index flush)")
+	})
 }
 
 // TestQueriesSeeDataDuringRun: in a run, a query made right after a
@@ -182,10 +189,9 @@ func TestAnswersAfterEarlyQuery(t *testing.T) {
 // points for up to 11 s, and a 2 s mixed TSBS run answered every query
 // with no points.
 func TestQueriesSeeDataDuringRun(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	conn, d := setUp(ctx, t, "victoriametrics", envPort("TSBENCH_VICTORIAMETRICS_PORT", DefaultPort), "tsbench_visibility_run",
-		time.Date(2016, 1, 1, 0, 0, 0, 0, time.UTC))
+	srv := servers[0]
+	targettest.RequireServer(t, srv.service, "127.0.0.1:"+strconv.Itoa(srv.port))
+	ctx, conn, d := setUp(t, srv.port, "tsbench_visibility_run", time.Date(2016, 1, 1, 0, 0, 0, 0, time.UTC))
 	qs := rowQueries(d, 30, 40)
 	if err := d.Write(ctx, conn); err != nil {
 		t.Fatal(err)
@@ -202,22 +208,19 @@ func TestQueriesSeeDataDuringRun(t *testing.T) {
 // by the service script); Debian's reports none, and the target says so.
 func TestServerVersion(t *testing.T) {
 	want := map[string]string{"current": "VictoriaMetrics v1.148.8", "1.79": "VictoriaMetrics (the server reports no version)"}
-	for _, srv := range servers {
-		t.Run(srv.release, func(t *testing.T) {
-			targettest.RequireServer(t, srv.service, "127.0.0.1:"+strconv.Itoa(srv.port))
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			conn, err := Driver.Open(ctx, targets.Options{Port: srv.port})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer conn.Close()
-			got, err := conn.(targets.Versioner).ServerVersion(ctx)
-			if err != nil || got != want[srv.release] {
-				t.Fatalf("ServerVersion = %q, %v; want %q", got, err, want[srv.release])
-			}
-		})
-	}
+	eachServer(t, func(t *testing.T, srv release) {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		conn, err := Driver.Open(ctx, targets.Options{Port: srv.port})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		got, err := conn.(targets.Versioner).ServerVersion(ctx)
+		if err != nil || got != want[srv.release] {
+			t.Fatalf("ServerVersion = %q, %v; want %q", got, err, want[srv.release])
+		}
+	})
 }
 
 // The test's VictoriaMetrics takes HTTPS only (-tls), with a certificate
