@@ -256,21 +256,10 @@ func sources(s *ts.Schema, devs []*ts.Device) (from, cond string) {
 	return strings.Join(ms, ", "), strings.Join(conds, " OR ")
 }
 
-func aggFunc(a ts.Aggregate) (string, error) {
-	switch a {
-	case ts.Count:
-		return "count", nil
-	case ts.Sum:
-		return "sum", nil
-	case ts.Avg:
-		return "mean", nil
-	case ts.Min:
-		return "min", nil
-	case ts.Max:
-		return "max", nil
-	}
-	return "", fmt.Errorf("influxdb: aggregate %s: unknown", a)
-}
+// aggFuncs are InfluxQL's aggregate functions.
+var aggFuncs = targets.AggregateNames{Count: "count", Sum: "sum", Avg: "mean", Min: "min", Max: "max"}
+
+func aggFunc(a ts.Aggregate) (string, error) { return aggFuncs.Of("influxdb", a) }
 
 // Count adds up count(field) over every field of the selected devices.
 func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {

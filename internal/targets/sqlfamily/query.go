@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -154,19 +155,8 @@ func (d *Dialect) list(b *Builder, ids []int64, pre, post string) {
 
 // Aggregate is the SQL of a over the value column.
 func (d *Dialect) Aggregate(a ts.Aggregate) (string, error) {
-	switch a {
-	case ts.Count:
-		return d.Count, nil
-	case ts.Sum:
-		return d.Sum, nil
-	case ts.Avg:
-		return "avg(v)", nil
-	case ts.Min:
-		return "min(v)", nil
-	case ts.Max:
-		return "max(v)", nil
-	}
-	return "", fmt.Errorf("%s: aggregate %s: unknown", d.Name, a)
+	names := targets.AggregateNames{Count: d.Count, Sum: d.Sum, Avg: "avg(v)", Min: "min(v)", Max: "max(v)"}
+	return names.Of(d.Name, a)
 }
 
 // CountPoints writes into b the count of the points of ids (all series when

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/targets/clientside"
 	"github.com/tsbench/tsbench/internal/ts"
 )
@@ -227,21 +228,11 @@ func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 	return clientside.Answer(q, series), nil
 }
 
-func rollup(a ts.Aggregate) (string, error) {
-	switch a {
-	case ts.Count:
-		return "count_over_time", nil
-	case ts.Sum:
-		return "sum_over_time", nil
-	case ts.Avg:
-		return "avg_over_time", nil
-	case ts.Min:
-		return "min_over_time", nil
-	case ts.Max:
-		return "max_over_time", nil
-	}
-	return "", fmt.Errorf("victoriametrics: aggregate %s: unknown", a)
-}
+// rollups are MetricsQL's rollup functions of the aggregates.
+var rollups = targets.AggregateNames{Count: "count_over_time", Sum: "sum_over_time", Avg: "avg_over_time",
+	Min: "min_over_time", Max: "max_over_time"}
+
+func rollup(a ts.Aggregate) (string, error) { return rollups.Of("victoriametrics", a) }
 
 // Count settles (see settle: the answers that follow it, such as the
 // runner's query checks, see every point written), then counts the stored
