@@ -24,13 +24,14 @@
 // # Writes
 //
 // write_path=insert (default): prepared multi-row INSERT ... ON CONFLICT DO
-// UPDATE. write_path=copy: binary COPY into a per-connection temporary
-// staging table, then one INSERT ... SELECT ... ON CONFLICT DO UPDATE into
-// points, in one transaction — COPY cannot upsert by itself, and a benchmark
-// must not store a rewritten point twice. Measured on PostgreSQL 15 with one
-// client (BenchmarkWritePath), INSERT moved about 1.2x the points per second
-// of COPY plus the staging upsert, while COPY took half the client CPU; hence
-// INSERT by default.
+// UPDATE. write_path=copy: one binary COPY straight into the table; when
+// the primary key refuses it (a point already stored: a rewrite), nothing
+// of it is kept and the batch goes through a per-connection temporary
+// staging table and one INSERT ... SELECT ... ON CONFLICT DO UPDATE, in one
+// transaction — COPY cannot upsert by itself, and a benchmark must not store
+// a rewritten point twice (copyDirect, direct.go). A load of new points thus
+// costs what TSBS's COPY costs. INSERT stays the default (the narrow
+// default's behaviour as measured before: docs/tsbs.md compares them).
 //
 // Metadata tables series(id, device, device_index, sensor, type, grp) and
 // devices(name, idx, grp, tags JSONB) name every series and device.

@@ -60,8 +60,10 @@ func (t *Target) setupWide(ctx context.Context, s *ts.Schema, reset bool) error 
 	return nil
 }
 
-// writeWide upserts one row per timestamp: multi-row INSERT, or COPY into a
-// staging table followed by one INSERT ... SELECT.
+// writeWide writes one row per timestamp, a rewritten row replacing the
+// stored one: multi-row INSERT ... ON CONFLICT; or COPY straight into the
+// table, and where a row is already stored COPY into a staging table
+// followed by one INSERT ... SELECT ... ON CONFLICT (copyDirect).
 func (t *Target) writeWide(ctx context.Context, s *ts.Schema, b *ts.Batch) error {
 	tbl := wideTable(s, b.Device.Group)
 	names := []string{"device", "t"}
@@ -109,6 +111,16 @@ func (t *Target) writeWide(ctx context.Context, s *ts.Schema, b *ts.Batch) error
 	if nrows == 0 {
 		return nil
 	}
+	rowsOf := func() pgx.CopyFromSource {
+		return pgx.CopyFromSlice(nrows, func(i int) ([]any, error) { return rowOf(i), nil })
+	}
+	if t.writePath == "copy" {
+		// New rows: COPY straight into the table; a stored row: the
+		// staging upsert below (copyDirect).
+		if done, err := t.copyDirect(ctx, unquote([]string{tbl})[0], unquote(names), rowsOf()); done || err != nil {
+			return err
+		}
+	}
 	tx, err := t.c.pg.Begin(ctx)
 	if err != nil {
 		return err
@@ -119,8 +131,7 @@ func (t *Target) writeWide(ctx context.Context, s *ts.Schema, b *ts.Batch) error
 		if _, err := tx.Exec(ctx, "CREATE TEMPORARY TABLE IF NOT EXISTS "+stage+" (LIKE "+tbl+") ON COMMIT DELETE ROWS"); err != nil {
 			return err
 		}
-		if _, err := tx.CopyFrom(ctx, pgx.Identifier{strings.Trim(stage, `"`)}, unquote(names),
-			pgx.CopyFromSlice(nrows, func(i int) ([]any, error) { return rowOf(i), nil })); err != nil {
+		if _, err := tx.CopyFrom(ctx, pgx.Identifier{strings.Trim(stage, `"`)}, unquote(names), rowsOf()); err != nil {
 			return err
 		}
 		if _, err := tx.Exec(ctx, "INSERT INTO "+tbl+" SELECT * FROM "+stage+upsert); err != nil {

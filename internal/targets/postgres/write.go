@@ -81,7 +81,13 @@ func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
 	return nil
 }
 
+// copy COPYs the batch into points (copyDirect); when a point is already
+// stored, through the staging table and an upsert instead.
 func (t *Target) copy(ctx context.Context, b *ts.Batch, base int64) error {
+	t.rows.reset(b, base)
+	if done, err := t.copyDirect(ctx, "points", columns, &t.rows); done || err != nil {
+		return err
+	}
 	if !t.c.staged {
 		// Temporary: private to this connection; rows vanish at commit.
 		if _, err := t.c.pg.Exec(ctx, `CREATE TEMPORARY TABLE IF NOT EXISTS stage
