@@ -57,9 +57,8 @@ func init() { targets.Register(Driver) }
 
 // Target is one client's HTTP connection.
 type Target struct {
-	base   string
-	db     string
-	client *http.Client
+	httpclient.Conn
+	db string
 
 	sqlfamily.Bound // the lock and the schema
 	buf             bytes.Buffer
@@ -67,15 +66,13 @@ type Target struct {
 }
 
 func open(ctx context.Context, o targets.Options) (targets.Target, error) {
-	e, err := httpclient.NewEndpoint(o, DefaultPort)
-	if err != nil {
-		return nil, fmt.Errorf("clickhouse: %w", err)
-	}
 	// Basic authentication, which ClickHouse's HTTP interface takes; no
 	// user (or IoT-benchmark's default, root) is ClickHouse's default user.
-	e.Authorization = httpclient.UserAuth(o)
-	db := o.DatabaseOr("test")
-	t := &Target{base: e.Base + "/", db: db, client: e.Client()}
+	c, err := httpclient.OpenConn("clickhouse", o, DefaultPort)
+	if err != nil {
+		return nil, err
+	}
+	t := &Target{Conn: c, db: o.DatabaseOr("test")}
 	t.Binding = targets.NewBinding("clickhouse")
 	t.dialect = Dialect
 	t.dialect.Table = t.table() + " FINAL"
@@ -87,7 +84,8 @@ func open(ctx context.Context, o targets.Options) (targets.Target, error) {
 
 // exec runs a statement; body, when given, is the data of an INSERT.
 func (t *Target) exec(ctx context.Context, query string, body io.Reader) ([]byte, error) {
-	u := t.base
+	root := t.Base + "/"
+	u := root
 	if body != nil {
 		u += "?query=" + url.QueryEscape(query)
 	} else {
@@ -97,17 +95,17 @@ func (t *Target) exec(ctx context.Context, query string, body io.Reader) ([]byte
 	if err != nil {
 		return nil, err
 	}
-	resp, err := t.client.Do(req)
+	resp, err := t.Client.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("clickhouse: %s: %w", t.base, err)
+		return nil, fmt.Errorf("clickhouse: %s: %w", root, err)
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(resp.Body)
 	if err != nil {
-		return nil, fmt.Errorf("clickhouse: %s: read answer: %w", t.base, err)
+		return nil, fmt.Errorf("clickhouse: %s: read answer: %w", root, err)
 	}
 	if resp.StatusCode/100 != 2 {
-		return nil, fmt.Errorf("clickhouse: %s: %s: %s", t.base, resp.Status, strings.TrimSpace(string(data)))
+		return nil, fmt.Errorf("clickhouse: %s: %s: %s", root, resp.Status, strings.TrimSpace(string(data)))
 	}
 	return data, nil
 }
@@ -169,12 +167,6 @@ func (t *Target) StorageBytes(ctx context.Context) (int64, error) {
 	return strconv.ParseInt(strings.TrimSpace(string(v)), 10, 64)
 }
 
-// Close releases idle connections.
-func (t *Target) Close() error {
-	t.client.CloseIdleConnections()
-	return nil
-}
-
 // tsvRows reads a TabSeparated answer of (time, value) lines as
 // sqlfamily.Rows: a value \N scans as nil.
 type tsvRows struct {
@@ -223,6 +215,3 @@ func (r *tsvRows) Scan(dest ...any) error {
 	*dest[1].(*any) = v
 	return nil
 }
-
-// Reconnects counts the HTTP connections re-opened (targets.Reconnector).
-func (t *Target) Reconnects() int64 { return httpclient.Reconnects(t.client) }
