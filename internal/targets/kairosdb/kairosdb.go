@@ -84,9 +84,8 @@ func init() { targets.Register(Driver) }
 
 // Target is one client's HTTP connection.
 type Target struct {
-	base   string
-	db     string
-	client *http.Client
+	httpclient.Conn
+	db string
 
 	mu      sync.Mutex
 	binding targets.Binding
@@ -97,14 +96,13 @@ type Target struct {
 }
 
 func open(ctx context.Context, o targets.Options) (targets.Target, error) {
-	e, err := httpclient.NewEndpoint(o, DefaultPort)
-	if err != nil {
-		return nil, fmt.Errorf("kairosdb: %w", err)
-	}
 	// KairosDB's Jetty takes basic authentication
 	// (kairosdb.jetty.basic_auth.user and .password).
-	e.Authorization = httpclient.UserAuth(o)
-	t := &Target{base: e.Base, db: o.DatabaseOr("tsbench"), client: e.Client(), binding: targets.NewBinding("kairosdb")}
+	c, err := httpclient.OpenConn("kairosdb", o, DefaultPort)
+	if err != nil {
+		return nil, err
+	}
+	t := &Target{Conn: c, db: o.DatabaseOr("tsbench"), binding: targets.NewBinding("kairosdb")}
 	if _, err := t.ServerVersion(ctx); err != nil {
 		return nil, err
 	}
@@ -114,7 +112,7 @@ func open(ctx context.Context, o targets.Options) (targets.Target, error) {
 // do sends one request and returns the answer's body, or an error for a
 // status other than 2xx.
 func (t *Target) do(ctx context.Context, method, path string, body []byte, header map[string]string) ([]byte, error) {
-	data, err := httpclient.Do(ctx, t.client, method, t.base+path, body, header)
+	data, err := t.Do(ctx, method, path, body, header)
 	if err != nil {
 		return nil, fmt.Errorf("kairosdb: %w", err)
 	}
@@ -301,12 +299,3 @@ func appendValue(dst []byte, c *ts.Column, i int) ([]byte, error) {
 	}
 	return jsonenc.AppendString(dst, c.Texts[i]), nil
 }
-
-// Close releases idle connections.
-func (t *Target) Close() error {
-	t.client.CloseIdleConnections()
-	return nil
-}
-
-// Reconnects counts the HTTP connections re-opened (targets.Reconnector).
-func (t *Target) Reconnects() int64 { return httpclient.Reconnects(t.client) }
