@@ -3,6 +3,7 @@ package targets
 import (
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/tsbench/tsbench/internal/ts"
 )
@@ -43,6 +44,15 @@ func (b *Binding) Schema() (*ts.Schema, error) {
 		return nil, errors.New(b.prefix + "no schema: call Setup or Bind first")
 	}
 	return b.schema, nil
+}
+
+// SchemaUnder returns the recorded schema as Schema does, reading it under
+// mu, the lock that guards the Binding, and holding mu for nothing else: for
+// a query that does not keep the connection's lock while the server answers.
+func (b *Binding) SchemaUnder(mu sync.Locker) (*ts.Schema, error) {
+	mu.Lock()
+	defer mu.Unlock()
+	return b.Schema()
 }
 
 // DevicePos returns the recorded schema and the position of d among its

@@ -12,9 +12,7 @@ import (
 
 // Query runs one of Q1..Q10 (see ts.Query for the semantics).
 func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
-	t.Mu.Lock()
-	s, err := t.Binding.Schema()
-	t.Mu.Unlock()
+	s, err := t.Binding.SchemaUnder(&t.Mu)
 	if err != nil {
 		return ts.Result{}, err
 	}
@@ -31,9 +29,7 @@ func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 
 // Count returns the distinct points: FINAL collapses rewritten rows.
 func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
-	t.Mu.Lock()
-	s, err := t.Binding.Schema()
-	t.Mu.Unlock()
+	s, err := t.Binding.SchemaUnder(&t.Mu)
 	if err != nil {
 		return 0, err
 	}

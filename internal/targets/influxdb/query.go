@@ -14,9 +14,7 @@ import (
 
 // Query runs one of Q1..Q10 (see ts.Query for the semantics).
 func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
-	t.mu.Lock()
-	s, err := t.binding.Schema()
-	t.mu.Unlock()
+	s, err := t.binding.SchemaUnder(&t.mu)
 	if err != nil {
 		return ts.Result{}, err
 	}
@@ -263,9 +261,7 @@ func aggFunc(a ts.Aggregate) (string, error) { return aggFuncs.Of("influxdb", a)
 
 // Count adds up count(field) over every field of the selected devices.
 func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
-	t.mu.Lock()
-	s, err := t.binding.Schema()
-	t.mu.Unlock()
+	s, err := t.binding.SchemaUnder(&t.mu)
 	if err != nil {
 		return 0, err
 	}
