@@ -36,27 +36,11 @@ func (t *terminal) runBatched(ctx context.Context, tx Tx) error {
 		}
 		p := &pipe{t: t, c: sc.Conn(), ctx: ctx, b: &pgx.Batch{}}
 		p.b.Queue("BEGIN")
-		if err := p.do(tx); err != nil {
+		if err := tx.run(p); err != nil {
 			return p.abort(err)
 		}
 		return nil
 	})
-}
-
-func (p *pipe) do(tx Tx) error {
-	switch tx {
-	case NewOrder:
-		return p.newOrder()
-	case Payment:
-		return p.payment()
-	case OrderStatus:
-		return p.orderStatus()
-	case Delivery:
-		return p.delivery()
-	case StockLevel:
-		return p.stockLevel()
-	}
-	return fmt.Errorf("tpcc: no transaction %d", tx)
 }
 
 // queue adds statement q (in ?-form) to the next round trip.

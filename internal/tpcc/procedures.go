@@ -385,31 +385,15 @@ type call struct {
 // runProcedure runs transaction tx as one call of its routine.
 func (t *terminal) runProcedure(ctx context.Context, tx Tx) error {
 	if t.d.name != "postgres" {
-		return (&call{t: t, ctx: ctx}).do(tx)
+		return tx.run(&call{t: t, ctx: ctx})
 	}
 	return t.conn.Raw(func(dc any) error {
 		sc, ok := dc.(*stdlib.Conn)
 		if !ok {
 			return fmt.Errorf("tpcc: procedures mode needs a pgx connection, not %T", dc)
 		}
-		return (&call{t: t, ctx: ctx, pg: sc.Conn()}).do(tx)
+		return tx.run(&call{t: t, ctx: ctx, pg: sc.Conn()})
 	})
-}
-
-func (c *call) do(tx Tx) error {
-	switch tx {
-	case NewOrder:
-		return c.newOrder()
-	case Payment:
-		return c.payment()
-	case OrderStatus:
-		return c.orderStatus()
-	case Delivery:
-		return c.delivery()
-	case StockLevel:
-		return c.stockLevel()
-	}
-	return fmt.Errorf("tpcc: no transaction %d", tx)
 }
 
 // rows calls routine name with args and hands each row of its answer to

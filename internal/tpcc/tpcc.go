@@ -44,6 +44,33 @@ var txNames = [NumTx]string{"NEW_ORDER", "PAYMENT", "ORDER_STATUS", "DELIVERY", 
 
 func (t Tx) String() string { return txNames[t] }
 
+// transactions is a mode's code for each of the five transaction types
+// (batched statements, stored procedures).
+type transactions interface {
+	newOrder() error
+	payment() error
+	orderStatus() error
+	delivery() error
+	stockLevel() error
+}
+
+// run runs transaction tx with m's code for it.
+func (tx Tx) run(m transactions) error {
+	switch tx {
+	case NewOrder:
+		return m.newOrder()
+	case Payment:
+		return m.payment()
+	case OrderStatus:
+		return m.orderStatus()
+	case Delivery:
+		return m.delivery()
+	case StockLevel:
+		return m.stockLevel()
+	}
+	return fmt.Errorf("tpcc: no transaction %d", tx)
+}
+
 // Names are the transaction types' names, by Tx: the rows of a TPC-C run's
 // matrices.
 func Names() []string { return txNames[:] }
