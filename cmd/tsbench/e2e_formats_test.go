@@ -108,22 +108,14 @@ func TestReplayMoreFormats(t *testing.T) {
 	dir := t.TempDir()
 	plain := filepath.Join(dir, "plain.csv")
 	writeWideCSV(t, plain, pts)
-	cases := []struct {
-		name, format string
-		write        func(path string)
-	}{
+	eachFormatFile(t, dir, []formatFile{
 		{"plant.lp", "influx", func(path string) { writeInfluxExport(t, path, pts) }},
 		{"plant-export.jsonl", "prometheus", func(path string) { writePromExport(t, path, pts) }},
 		{"plant.csv.gz", "csv-wide", func(path string) { gzipFile(t, plain, path) }},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			file := filepath.Join(dir, c.name)
-			c.write(file)
-			replayIntoSQLite(t, file, c.format, pts, "16")
-			replayIntoPostgres(t, file, c.format, pts)
-		})
-	}
+	}, func(t *testing.T, file, format string) {
+		replayIntoSQLite(t, file, format, pts, "16")
+		replayIntoPostgres(t, file, format, pts)
+	})
 }
 
 // 'tsbench data inspect' says what a file holds, as a table and as JSON;

@@ -73,6 +73,25 @@ func requireTargetServer(t *testing.T, target string) {
 	targettest.RequireServer(t, srv.service, srv.addr)
 }
 
+// formatFile is an input file of a replay test: its name, its --format
+// and how to write it.
+type formatFile struct {
+	name, format string
+	write        func(path string)
+}
+
+// eachFormatFile writes each file into dir and checks it in a subtest named
+// after it.
+func eachFormatFile(t *testing.T, dir string, files []formatFile, check func(t *testing.T, path, format string)) {
+	for _, f := range files {
+		t.Run(f.name, func(t *testing.T) {
+			path := filepath.Join(dir, f.name)
+			f.write(path)
+			check(t, path, f.format)
+		})
+	}
+}
+
 // onSQLiteAndPostgres runs f in a subtest a target: the embedded SQLite,
 // and PostgreSQL on its test server (scripts/services/postgres.sh).
 func onSQLiteAndPostgres(t *testing.T, f func(t *testing.T, target string)) {

@@ -163,37 +163,28 @@ func TestReplaySparseData(t *testing.T) {
 	}
 	t.Logf("the sparse data: %d points present of the dense data's %d, in %d rows", len(pts), len(dense), len(rows))
 	dir := t.TempDir()
-	cases := []struct {
-		name, format string
-		write        func(path string)
-	}{
+	eachFormatFile(t, dir, []formatFile{
 		{"sparse-wide.csv", "csv-wide", func(path string) { writeSparseWide(t, path, rows) }},
 		{"sparse-long.csv", "csv-long", func(path string) { writeSparseLong(t, path, rows) }},
 		{"sparse.lp", "influx", func(path string) { writeSparseLP(t, path, rows) }},
 		// A series a line: each lacks the times its sensor has no value at.
 		{"sparse-export.jsonl", "prometheus", func(path string) { writePromExport(t, path, pts) }},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			file := filepath.Join(dir, c.name)
-			c.write(file)
+	}, func(t *testing.T, file, format string) {
+		dataDir := t.TempDir()
+		s := replayRun(t, dataDir, "--data", file, "--clients", "3", "--batch-size", "16", "--set", "OPERATION_PROPORTION=1:0:0:0:0:0:0:0:0:0:0")
+		checkSparseReplay(t, s, format, pts)
+		checkAnswers(t, s, "sqlite", targets.Options{Database: "test", DataDir: filepath.Join(dataDir, "sqlite")}, pts)
+		db := openDB(t, filepath.Join(dataDir, "sqlite", "test.db"))
+		if n := queryInt(t, db, "SELECT count(*) FROM points"); n != s.Verify.StoredPoints {
+			t.Fatalf("SQLite holds %d points, want %d", n, s.Verify.StoredPoints)
+		}
 
-			dataDir := t.TempDir()
-			s := replayRun(t, dataDir, "--data", file, "--clients", "3", "--batch-size", "16", "--set", "OPERATION_PROPORTION=1:0:0:0:0:0:0:0:0:0:0")
-			checkSparseReplay(t, s, c.format, pts)
-			checkAnswers(t, s, "sqlite", targets.Options{Database: "test", DataDir: filepath.Join(dataDir, "sqlite")}, pts)
-			db := openDB(t, filepath.Join(dataDir, "sqlite", "test.db"))
-			if n := queryInt(t, db, "SELECT count(*) FROM points"); n != s.Verify.StoredPoints {
-				t.Fatalf("SQLite holds %d points, want %d", n, s.Verify.StoredPoints)
-			}
-
-			requireTargetServer(t, "postgres")
-			s = replayRun(t, t.TempDir(), "--data", file, "--target", "postgres", "--set", "DB_NAME=test", "--clients", "2",
-				"--batch-size", "25", "--set", "OPERATION_PROPORTION=1:0:0:0:0:0:0:0:0:0:0")
-			checkSparseReplay(t, s, c.format, pts)
-			checkAnswers(t, s, "postgres", targets.Options{Database: "test"}, pts)
-		})
-	}
+		requireTargetServer(t, "postgres")
+		s = replayRun(t, t.TempDir(), "--data", file, "--target", "postgres", "--set", "DB_NAME=test", "--clients", "2",
+			"--batch-size", "25", "--set", "OPERATION_PROPORTION=1:0:0:0:0:0:0:0:0:0:0")
+		checkSparseReplay(t, s, format, pts)
+		checkAnswers(t, s, "postgres", targets.Options{Database: "test"}, pts)
+	})
 }
 
 // Sparse data on a target that does not declare it is refused before the
