@@ -68,3 +68,24 @@ func AppendString(dst []byte, s string) []byte {
 	}
 	return append(dst, '"')
 }
+
+// Series are what a metric-and-tags target (KairosDB, OpenTSDB) writes and
+// queries a bound schema's points under: each sensor's metric name and
+// each device's tags, rendered once per schema.
+type Series struct {
+	Metrics []string // per sensor: the metric name
+	Tags    []string // per device position: its tags as a JSON object
+}
+
+// NewSeries makes the Series of s: metric names each sensor's metric, and
+// tags renders each device's tags as a JSON object.
+func NewSeries(s *ts.Schema, metric func(sensor string) string, tags func(s *ts.Schema, d *ts.Device) string) Series {
+	x := Series{Metrics: make([]string, len(s.Sensors)), Tags: make([]string, len(s.Devices))}
+	for i, sn := range s.Sensors {
+		x.Metrics[i] = metric(sn.Name)
+	}
+	for i := range s.Devices {
+		x.Tags[i] = tags(s, &s.Devices[i])
+	}
+	return x
+}

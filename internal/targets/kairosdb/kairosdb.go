@@ -89,8 +89,7 @@ type Target struct {
 
 	mu      sync.Mutex
 	binding targets.Binding
-	metrics []string        // per sensor: the metric name
-	tags    []string        // per device position: its JSON tags object
+	series  jsonenc.Series  // the schema's metric names and device tags
 	raw     []byte          // the JSON body of the last batch, reused
 	zip     httpclient.Gzip // the gzipped body
 }
@@ -175,14 +174,7 @@ func (t *Target) Bind(_ context.Context, s *ts.Schema) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.binding.Set(s)
-	t.metrics = make([]string, len(s.Sensors))
-	for i, sn := range s.Sensors {
-		t.metrics[i] = metricName(t.db, sn.Name)
-	}
-	t.tags = make([]string, len(s.Devices))
-	for i := range s.Devices {
-		t.tags[i] = deviceTags(s, &s.Devices[i])
-	}
+	t.series = jsonenc.NewSeries(s, func(sensor string) string { return metricName(t.db, sensor) }, deviceTags)
 	return nil
 }
 
@@ -216,7 +208,7 @@ func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
 	if b.Points() == 0 {
 		return nil // every cell empty: nothing to add
 	}
-	body, err := appendBatch(t.raw[:0], t.metrics, t.tags[pos], b)
+	body, err := appendBatch(t.raw[:0], t.series.Metrics, t.series.Tags[pos], b)
 	if err != nil {
 		return fmt.Errorf("kairosdb: write batch of %s: %w", b.Device.Name, err)
 	}

@@ -179,7 +179,7 @@ func point(p [2]json.RawMessage) (int64, float64, error) {
 func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 	t.mu.Lock()
 	s, err := t.binding.Schema()
-	metrics := t.metrics
+	metrics := t.series.Metrics
 	t.mu.Unlock()
 	var res ts.Result
 	if err != nil {
@@ -264,7 +264,7 @@ func countRequest(r ts.CountRange, s *ts.Schema, metrics []string) (req queryReq
 func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
 	t.mu.Lock()
 	s, err := t.binding.Schema()
-	metrics := t.metrics
+	metrics := t.series.Metrics
 	t.mu.Unlock()
 	if err != nil {
 		return 0, fmt.Errorf("kairosdb: count: %w", err)

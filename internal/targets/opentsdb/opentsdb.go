@@ -73,27 +73,24 @@ func init() { targets.Register(Driver) }
 
 // Target is one client's HTTP connection.
 type Target struct {
-	base   string
-	db     string
-	client *http.Client
+	httpclient.Conn
+	db string
 
 	mu      sync.Mutex
 	binding targets.Binding
-	metrics []string // per sensor: the metric name
-	tags    []string // per device position: its JSON tags object
-	body    []byte   // the JSON body of the last batch, reused
+	series  jsonenc.Series // the schema's metric names and device tags
+	body    []byte         // the JSON body of the last batch, reused
 }
 
 func open(ctx context.Context, o targets.Options) (targets.Target, error) {
 	// OpenTSDB itself has neither TLS nor authentication: both are for a
 	// proxy in front of it (basic authentication). Asked of OpenTSDB
 	// itself, TLS is targets.ErrNoTLS.
-	e, err := httpclient.NewEndpoint(o, DefaultPort)
+	c, err := httpclient.OpenConn("opentsdb", o, DefaultPort)
 	if err != nil {
-		return nil, fmt.Errorf("opentsdb: %w", err)
+		return nil, err
 	}
-	e.Authorization = httpclient.UserAuth(o)
-	t := &Target{base: e.Base, db: metricPart(o.DatabaseOr("tsbench")), client: e.Client(), binding: targets.NewBinding("opentsdb")}
+	t := &Target{Conn: c, db: metricPart(o.DatabaseOr("tsbench")), binding: targets.NewBinding("opentsdb")}
 	if _, err := t.ServerVersion(ctx); err != nil {
 		return nil, err
 	}
@@ -115,9 +112,9 @@ func metricPart(s string) string {
 // do sends one request and returns the answer's body, or an error with
 // OpenTSDB's own message for a status other than 2xx.
 func (t *Target) do(ctx context.Context, method, path string, body []byte) ([]byte, error) {
-	data, err := httpclient.Do(ctx, t.client, method, t.base+path, body, jsonHeader)
+	data, err := t.Do(ctx, method, path, body, jsonHeader)
 	if err != nil && len(data) > 0 {
-		return data, fmt.Errorf("%s %s: %s", method, t.base+path, errorMessage(data))
+		return data, fmt.Errorf("%s %s: %s", method, t.Base+path, errorMessage(data))
 	}
 	return data, err
 }
@@ -230,14 +227,7 @@ func (t *Target) Bind(_ context.Context, s *ts.Schema) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.binding.Set(s)
-	t.metrics = make([]string, len(s.Sensors))
-	for i, sn := range s.Sensors {
-		t.metrics[i] = t.db + "." + metricPart(sn.Name)
-	}
-	t.tags = make([]string, len(s.Devices))
-	for i := range s.Devices {
-		t.tags[i] = deviceTags(s, &s.Devices[i])
-	}
+	t.series = jsonenc.NewSeries(s, func(sensor string) string { return t.db + "." + metricPart(sensor) }, deviceTags)
 	return nil
 }
 
@@ -267,7 +257,7 @@ func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
 	if b.Points() == 0 {
 		return nil // every cell empty: nothing to put
 	}
-	body, err := appendBatch(t.body[:0], t.metrics, t.tags[pos], b)
+	body, err := appendBatch(t.body[:0], t.series.Metrics, t.series.Tags[pos], b)
 	if err != nil {
 		return fmt.Errorf("opentsdb: write batch of %s: %w", b.Device.Name, err)
 	}
@@ -318,12 +308,3 @@ func appendValue(dst []byte, c *ts.Column, i int) ([]byte, error) {
 	}
 	return dst, err
 }
-
-// Close releases idle connections.
-func (t *Target) Close() error {
-	t.client.CloseIdleConnections()
-	return nil
-}
-
-// Reconnects counts the HTTP connections re-opened (targets.Reconnector).
-func (t *Target) Reconnects() int64 { return httpclient.Reconnects(t.client) }

@@ -135,7 +135,7 @@ func downsampler(a ts.Aggregate) (string, error) {
 func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 	t.mu.Lock()
 	_, err := t.binding.Schema()
-	metrics := t.metrics
+	metrics := t.series.Metrics
 	t.mu.Unlock()
 	if err != nil {
 		return ts.Result{}, fmt.Errorf("opentsdb: query: %w", err)
@@ -221,7 +221,7 @@ func exactly(all []clientside.Series, tm int64) []clientside.Series {
 func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
 	t.mu.Lock()
 	_, err := t.binding.Schema()
-	metrics := t.metrics
+	metrics := t.series.Metrics
 	t.mu.Unlock()
 	if err != nil {
 		return 0, fmt.Errorf("opentsdb: count: %w", err)
