@@ -3,8 +3,10 @@ package victoriametrics
 import (
 	"context"
 	"fmt"
+	"math"
 	"reflect"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -106,6 +108,59 @@ func TestDecodeRange(t *testing.T) {
 			t.Errorf("decodeRange(%s) = nil error", bad)
 		} else if _, ok := err.(*unusableError); !ok {
 			t.Errorf("decodeRange(%s) = %v, not an unusableError", bad, err)
+		}
+	}
+}
+
+// scanPoints reads query_range's [[seconds,"value"],...], with or without
+// spaces, and refuses anything else.
+func TestScanPoints(t *testing.T) {
+	for _, c := range []struct {
+		in     string
+		times  []int64
+		values []float64
+	}{
+		{`[]`, nil, nil},
+		{`[[1682899219.999,"103"]]`, []int64{1682899219999}, []float64{103}},
+		{` [ [1682899210, "-2.5e+21" ] , [1682899219.999,"+Inf"] ] `, []int64{1682899210000, 1682899219999}, []float64{-2.5e21, math.Inf(1)}},
+	} {
+		times, values, err := scanPoints([]byte(c.in))
+		if err != nil || !reflect.DeepEqual(times, c.times) || !reflect.DeepEqual(values, c.values) {
+			t.Errorf("scanPoints(%s) = %v, %v, %v; want %v, %v", c.in, times, values, err, c.times, c.values)
+		}
+	}
+	for _, bad := range []string{``, `{}`, `[[1,2]]`, `[[1,"x"]]`, `[["1","2"]]`, `[[1,"2"]`, `[[1,"2"],]`, `[[1,"2"]] x`, `[[1,"2",3]]`} {
+		if _, _, err := scanPoints([]byte(bad)); err == nil {
+			t.Errorf("scanPoints(%s) = nil error", bad)
+		}
+	}
+}
+
+// BenchmarkDecodeRange: 3,600 points of 5 series, as single-groupby-5-1-12
+// answers (12 h of 1-minute buckets).
+func BenchmarkDecodeRange(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString(`{"status":"success","data":{"resultType":"matrix","result":[`)
+	for s := 0; s < 5; s++ {
+		if s > 0 {
+			sb.WriteByte(',')
+		}
+		fmt.Fprintf(&sb, `{"metric":{"__name__":"usage_%d","db":"test","device":"host_3","hostname":"host_3"},"values":[`, s)
+		for k := 0; k < 720; k++ {
+			if k > 0 {
+				sb.WriteByte(',')
+			}
+			fmt.Fprintf(&sb, `[%.3f,"%g"]`, float64(1451610059999+int64(k)*60000)/1000, 12.5+float64(k%97))
+		}
+		sb.WriteString(`]}`)
+	}
+	sb.WriteString(`]}}`)
+	data := []byte(sb.String())
+	g := evalGrid{From: 1451610059999, To: 1451610059999 + 719*60000, Step: 60000, Window: 60000}
+	b.SetBytes(int64(len(data)))
+	for i := 0; i < b.N; i++ {
+		if _, err := decodeRange(data, "q", g); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
