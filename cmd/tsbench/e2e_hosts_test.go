@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tsbench/tsbench/internal/targets/targettest"
 	"github.com/tsbench/tsbench/internal/testenv"
 )
 
@@ -185,17 +184,17 @@ func exportedPoints(t *testing.T, host, db string) int64 {
 // configuration keeps the URL with its password hidden.
 func TestConnectionURLPerTarget(t *testing.T) {
 	cases := []struct {
-		target, addr, url, shown string
+		target, url, shown string
 	}{
-		{"postgres", "127.0.0.1:5433", "postgres://root:root@127.0.0.1:5433/test?sslmode=disable", "postgres://root:***@127.0.0.1:5433/test?sslmode=disable"},
-		{"mysql", "127.0.0.1:3307", "mysql://root:root@127.0.0.1:3307/test?tls=false", "mysql://root:***@127.0.0.1:3307/test?tls=false"},
-		{"mysql", "127.0.0.1:3307", "root:root@tcp(127.0.0.1:3307)/test", "root:***@tcp(127.0.0.1:3307)/test"},
-		{"influxdb", "127.0.0.1:8086", "http://127.0.0.1:8086", "http://127.0.0.1:8086"},
-		{"clickhouse", "127.0.0.1:8124", "clickhouse://127.0.0.1:8124/urltest", "clickhouse://127.0.0.1:8124/urltest"},
+		{"postgres", "postgres://root:root@127.0.0.1:5433/test?sslmode=disable", "postgres://root:***@127.0.0.1:5433/test?sslmode=disable"},
+		{"mysql", "mysql://root:root@127.0.0.1:3307/test?tls=false", "mysql://root:***@127.0.0.1:3307/test?tls=false"},
+		{"mysql", "root:root@tcp(127.0.0.1:3307)/test", "root:***@tcp(127.0.0.1:3307)/test"},
+		{"influxdb", "http://127.0.0.1:8086", "http://127.0.0.1:8086"},
+		{"clickhouse", "clickhouse://127.0.0.1:8124/urltest", "clickhouse://127.0.0.1:8124/urltest"},
 	}
 	for _, c := range cases {
 		t.Run(c.target+" "+c.shown, func(t *testing.T) {
-			targettest.RequireServer(t, c.target, c.addr)
+			requireTargetServer(t, c.target)
 			s, _ := runVerified(t, "--target", c.target, "--target-url", c.url, "--clients", "2", "--devices", "4",
 				"--sensors", "3", "--loop", "20")
 			if len(s.Verify.Queries) == 0 || s.Config["target_url"] != c.shown {
