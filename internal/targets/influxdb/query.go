@@ -42,12 +42,18 @@ func finish(q *ts.Query, r ts.Result) ts.Result {
 	return r
 }
 
-func (t *Target) query(ctx context.Context, s *ts.Schema, q *ts.Query) (ts.Result, error) {
-	stmt, err := influxQL(s, q)
+// ask makes q's statement with build and runs it.
+func (t *Target) ask(ctx context.Context, s *ts.Schema, q *ts.Query, build func(*ts.Schema, *ts.Query) (string, error)) (string, *response, error) {
+	stmt, err := build(s, q)
 	if err != nil {
-		return ts.Result{}, err
+		return "", nil, err
 	}
 	resp, err := t.influxql(ctx, stmt)
+	return stmt, resp, err
+}
+
+func (t *Target) query(ctx context.Context, s *ts.Schema, q *ts.Query) (ts.Result, error) {
+	_, resp, err := t.ask(ctx, s, q, influxQL)
 	if err != nil {
 		return ts.Result{}, err
 	}
@@ -88,11 +94,7 @@ func (t *Target) query(ctx context.Context, s *ts.Schema, q *ts.Query) (ts.Resul
 // them wrongly. With a limit each measurement returns its Limit newest
 // buckets, which hold every point of the overall Limit newest ones.
 func (t *Target) across(ctx context.Context, s *ts.Schema, q *ts.Query) (ts.Result, error) {
-	stmt, err := acrossQL(s, q)
-	if err != nil {
-		return ts.Result{}, err
-	}
-	resp, err := t.influxql(ctx, stmt)
+	stmt, resp, err := t.ask(ctx, s, q, acrossQL)
 	if err != nil {
 		return ts.Result{}, err
 	}
