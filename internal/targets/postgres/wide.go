@@ -167,20 +167,26 @@ func unquote(names []string) []string {
 	return out
 }
 
+// devicesByGroup names the devices of each group (a wide table each), the
+// groups in the order their first device comes.
+func devicesByGroup(devs []*ts.Device) (groups []int, byGroup map[int][]string) {
+	byGroup = map[int][]string{}
+	for _, d := range devs {
+		if _, ok := byGroup[d.Group]; !ok {
+			groups = append(groups, d.Group)
+		}
+		byGroup[d.Group] = append(byGroup[d.Group], d.Name)
+	}
+	return groups, byGroup
+}
+
 // queryWide runs a query table by table (devices grouped by group), and
 // sensor by sensor where a value filter applies.
 func (t *Target) queryWide(ctx context.Context, s *ts.Schema, q *ts.Query) (ts.Result, error) {
 	if q.Across {
 		return t.queryWideAcross(ctx, s, q)
 	}
-	byGroup := map[int][]string{}
-	var groups []int
-	for _, d := range q.Devices {
-		if _, ok := byGroup[d.Group]; !ok {
-			groups = append(groups, d.Group)
-		}
-		byGroup[d.Group] = append(byGroup[d.Group], d.Name)
-	}
+	groups, byGroup := devicesByGroup(q.Devices)
 	var total ts.Result
 	for _, g := range groups {
 		sets := [][]int{q.Sensors}
@@ -269,14 +275,7 @@ func wideSQL(s *ts.Schema, q *ts.Query, tbl string, sensors []int, devices []str
 // Each sensor's column gives its aggregate, or for avg its sum, and its
 // count.
 func (t *Target) queryWideAcross(ctx context.Context, s *ts.Schema, q *ts.Query) (ts.Result, error) {
-	byGroup := map[int][]string{}
-	var groups []int
-	for _, d := range q.Devices {
-		if _, ok := byGroup[d.Group]; !ok {
-			groups = append(groups, d.Group)
-		}
-		byGroup[d.Group] = append(byGroup[d.Group], d.Name)
-	}
+	groups, byGroup := devicesByGroup(q.Devices)
 	fn := [...]string{"count", "sum", "sum", "min", "max"}[q.Agg]
 	cols := make([]string, len(q.Sensors))
 	for i, sn := range q.Sensors {
