@@ -10,7 +10,6 @@ package main
 
 import (
 	"fmt"
-	"github.com/tsbench/tsbench/internal/targets/targettest"
 	"math"
 	"os"
 	"path/filepath"
@@ -93,20 +92,17 @@ func longBySeries() realFile {
 // realTargets are the targets the real files are replayed into: SQLite,
 // embedded, and the PostgreSQL of scripts/services.
 var realTargets = []struct {
-	name    string
-	args    []string
-	service string // "" for an embedded target
+	name string
+	args []string
 }{
-	{"sqlite", []string{"--target", "sqlite"}, ""},
-	{"postgres", []string{"--target", "postgres", "--set", "DB_NAME=test"}, "127.0.0.1:5433"},
+	{"sqlite", []string{"--target", "sqlite"}},
+	{"postgres", []string{"--target", "postgres", "--set", "DB_NAME=test"}},
 }
 
 func TestRealDataReplayed(t *testing.T) {
 	for _, tg := range realTargets {
 		t.Run(tg.name, func(t *testing.T) {
-			if tg.service != "" {
-				targettest.RequireServer(t, tg.name, tg.service)
-			}
+			requireTargetServer(t, tg.name)
 			replayRealFiles(t, tg.args)
 		})
 	}
@@ -177,9 +173,7 @@ func TestRealDataBadInput(t *testing.T) {
 func TestRealDataKeys(t *testing.T) {
 	for _, tg := range realTargets {
 		t.Run(tg.name, func(t *testing.T) {
-			if tg.service != "" {
-				targettest.RequireServer(t, tg.name, tg.service)
-			}
+			requireTargetServer(t, tg.name)
 			replayWithKeys(t, tg.name, tg.args)
 		})
 	}

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/tsbench/tsbench/internal/summary"
-	"github.com/tsbench/tsbench/internal/targets/targettest"
 )
 
 // das-events and epics-archiver against the real PostgreSQL, MariaDB and
@@ -17,21 +16,21 @@ import (
 // Hypertable's stand-in) is compared with its own published figure.
 func TestScenariosOnServers(t *testing.T) {
 	for _, srv := range []serverCase{
-		{"postgres", "postgres", "127.0.0.1:5433", "PostgreSQL 15", true, nil},
-		{"mysql", "mariadb", "127.0.0.1:3307", "10.11", true, map[string]float64{"das-events": 5741}},
-		{"hbase", "hbase", "127.0.0.1:2181", "HBase 2.6", false, map[string]float64{"das-events": 96_230.01591, "epics-archiver": 24_000}},
+		{"postgres", "PostgreSQL 15", true, nil},
+		{"mysql", "10.11", true, map[string]float64{"das-events": 5741}},
+		{"hbase", "HBase 2.6", false, map[string]float64{"das-events": 96_230.01591, "epics-archiver": 24_000}},
 	} {
 		t.Run(srv.target, func(t *testing.T) {
-			targettest.RequireServer(t, srv.service, srv.addr)
+			requireTargetServer(t, srv.target)
 			scenariosOn(t, srv)
 		})
 	}
 }
 
 type serverCase struct {
-	target, service, addr, version string
-	analytics                      bool               // the target answers the analytics queries
-	own                            map[string]float64 // scenario -> the target's own published rate
+	target, version string
+	analytics       bool               // the target answers the analytics queries
+	own             map[string]float64 // scenario -> the target's own published rate
 }
 
 func scenariosOn(t *testing.T, srv serverCase) {
@@ -80,7 +79,7 @@ func scenariosOn(t *testing.T, srv serverCase) {
 				if !strings.Contains(s.Environment.ServerVersion, srv.version) {
 					t.Errorf("server version %q", s.Environment.ServerVersion)
 				}
-				serverWatched(t, s, srv.service)
+				serverWatched(t, s, targetServers[srv.target].service)
 				if len(s.Published) == 0 || s.Published[0].Published <= 0 || s.Published[0].Measured <= 0 {
 					t.Errorf("phase %s: published-vs-measured figures %+v", p.Phase, s.Published)
 				}
