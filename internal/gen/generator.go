@@ -25,14 +25,18 @@ type Options struct {
 	// reflected into [Lo, Hi] (TSBS's cpu fields in [0, 100]), whatever
 	// Ratios say.
 	Bound Bound
+	// Bounds, where given, bound each sensor (by position) on its own,
+	// in place of Bound: TSBS's truck fields each have their range.
+	Bounds []Bound
 	// Missing is the share of cells left without a value (TSBS's iot
 	// readings), each chosen by a hash of its series and row, so a check
 	// knows which points were never written. 0 = dense.
 	Missing float64
 }
 
-// Bound is a closed value range.
-type Bound struct{ Lo, Hi float64 }
+// Bound is a closed value range; Step > 0 rounds the values to its
+// multiples (TSBS's integer velocity and status).
+type Bound struct{ Lo, Hi, Step float64 }
 
 // active reports whether the range bounds the values.
 func (b Bound) active() bool { return b.Hi > b.Lo }
@@ -78,8 +82,12 @@ func New(s *ts.Schema, o Options) (*Generator, error) {
 	g.models = make([]sensorModel, len(s.Sensors))
 	for i, sn := range s.Sensors {
 		g.models[i] = newSensorModel(g.seed, i, pickModel(g.seed, i, o.Ratios), sn.Type)
-		if o.Bound.active() && sn.Type != ts.Text {
-			g.models[i].bound(o.Bound)
+		b := o.Bound
+		if i < len(o.Bounds) {
+			b = o.Bounds[i]
+		}
+		if b.active() && sn.Type != ts.Text {
+			g.models[i].bound(b)
 		}
 	}
 	g.arena = makeArena(g.seed, o.StringLength)

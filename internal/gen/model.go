@@ -47,6 +47,7 @@ type sensorModel struct {
 	inv     float64 // 1 / period
 
 	lo, hi float64 // reflecting bounds of a bounded walk (hi > lo), else 0, 0
+	step   float64 // a bounded walk's values are multiples of step (> 0)
 }
 
 // phase is where one series stands in its shape: its shift (the series
@@ -139,6 +140,11 @@ func (sm *sensorModel) fill(key uint64, ph *phase, rows []int64, out []float64) 
 		if sm.hi > sm.lo {
 			for i, v := range out {
 				out[i] = reflect(v, sm.lo, sm.hi)
+			}
+		}
+		if sm.step > 0 {
+			for i, v := range out {
+				out[i] = math.Round(v/sm.step) * sm.step
 			}
 		}
 	}
@@ -285,7 +291,7 @@ func (w *walker) at(key uint64, k int64) float64 {
 // staying near the middle, as an unreflected walk of that range would.
 func (sm *sensorModel) bound(b Bound) {
 	sm.model = Walk
-	sm.lo, sm.hi = b.Lo, b.Hi
+	sm.lo, sm.hi, sm.step = b.Lo, b.Hi, b.Step
 	sm.offset = (b.Lo + b.Hi) / 2
 	sm.amp = 1.5 * (b.Hi - b.Lo)
 }

@@ -120,6 +120,9 @@ type Query struct {
 	Bucket  int64
 	Across  bool // Q7: aggregate across Devices (GROUP_BY_ACROSS_DEVICES)
 	Limit   int  // Q7: the newest Limit buckets only (GROUP_BY_LIMIT); 0 = all
+	// Fleet, when set, makes the query one of TSBS's iot questions
+	// (FleetQuery), answered by targets.FleetQuerier with rows.
+	Fleet *FleetQuery
 }
 
 // Result is what a target reports back from a query. Points counts the points

@@ -283,6 +283,28 @@ func Bound(c *config.Config) gen.Bound {
 	return ValueRange
 }
 
+// Bounds are the per-field value ranges of a TSBS run whose use case has
+// them (iot), nil otherwise.
+func Bounds(c *config.Config) []gen.Bound {
+	if u := useCaseOf(c); u != nil {
+		return u.Bounds
+	}
+	return nil
+}
+
+// Fleet is the iot question a TSBS query phase asks, 0 when it asks none.
+func Fleet(c *config.Config) ts.FleetKind {
+	if u := useCaseOf(c); u != nil {
+		if q, ok := u.Query(c.TSBSPhase); ok {
+			return q.Fleet
+		}
+	}
+	return 0
+}
+
+// Fleets are the values of the trucks' fleet tag.
+func Fleets() []string { return fleets }
+
 // Missing is the share of values a TSBS run leaves out (iot's), 0 else.
 func Missing(c *config.Config) float64 {
 	u := useCaseOf(c)

@@ -3,6 +3,7 @@ package tsbs
 import (
 	"time"
 
+	"github.com/tsbench/tsbench/internal/fleet"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -32,6 +33,8 @@ type QueryType struct {
 	// the one-host types.
 	Across bool
 	Limit  int // GROUP_BY: the newest Limit buckets only
+	// Fleet makes the query type one of TSBS's iot questions (0: not).
+	Fleet ts.FleetKind
 }
 
 // Notes shared by several query types.
@@ -85,25 +88,36 @@ func cpuQueries() []QueryType {
 	}
 }
 
-// iotQueries are TSBS's twelve iot query types. Only last-loc maps onto a
-// tsbench kind: the others filter or group by tags (fleet, model),
-// compare with tag values (load and fuel capacity) or find driving
-// sessions with window functions.
+// iotQueries are TSBS's twelve iot query types. last-loc is each truck's
+// newest latitude and longitude; the other eleven are fleet questions
+// (ts.FleetKind, answers defined in internal/fleet), timed as the tsbench
+// kind nearest in shape: the newest points (LATEST_POINT), 10-minute
+// periods (GROUP_BY) or aggregates over the data (AGG_RANGE). Windowed
+// questions read TSBS's window (10 minutes, 4 or 24 hours); the others
+// the whole data.
 func iotQueries() []QueryType {
-	un := func(name, why string) QueryType { return QueryType{Name: name, Unsupported: why} }
+	ask := func(k ts.FleetKind, kind ts.QueryKind, differs string) QueryType {
+		return QueryType{Name: k.String(), Kind: kind, Fleet: k, Fields: 1, FieldPool: 1,
+			Interval: time.Duration(fleet.Windows[k]) * time.Millisecond, Bucket: fleet.Period * time.Millisecond, Differs: differs}
+	}
+	newest := "TSBS takes each truck's newest diagnostics row and finds the field empty when the row lacks it; " +
+		"tsbench takes each truck's newest value of the field"
+	sessions := "the same trucks; tsbench also returns the count of driving periods"
 	return []QueryType{
 		{Name: "last-loc", Kind: ts.LatestPoint, Fields: 2, FieldPool: 2,
 			Differs: "the same values: each truck's newest latitude and longitude (TSBS also returns name and driver, from the tags)"},
-		un("low-fuel", "filters the newest diagnostics row of each truck of a fleet by fuel_state < 0.1: tsbench's kinds filter by value > lower only, and not by tag"),
-		un("high-load", "compares current_load with the truck's load_capacity tag: tsbench's kinds do not read tags"),
-		un("stationary-trucks", "keeps the trucks of a fleet whose mean velocity over 10 minutes is below 1 (HAVING): tsbench's kinds have no filter on aggregates"),
-		un("long-driving-sessions", "finds driving sessions (10-minute means above 1, consecutive): window functions, no tsbench kind"),
-		un("long-daily-sessions", "finds driving sessions per day: window functions, no tsbench kind"),
-		un("avg-vs-projected-fuel-consumption", "groups by fleet and compares with the nominal_fuel_consumption tag: tsbench's kinds do not group by tag"),
-		un("avg-daily-driving-duration", "sums driving time per driver and day: grouping by tag and session detection"),
-		un("avg-daily-driving-session", "mean driving session per driver and day: session detection"),
-		un("avg-load", "mean current_load / load_capacity per fleet and model: grouping by tags"),
-		un("daily-activity", "counts the active 10-minute periods per fleet, model and day: grouping by tags and a filter on status"),
-		un("breakdown-frequency", "counts changes of status per model: window functions over each truck's rows"),
+		ask(ts.LowFuel, ts.LatestPoint, newest),
+		ask(ts.HighLoad, ts.LatestPoint, newest),
+		ask(ts.StationaryTrucks, ts.GroupBy, "the same answer"),
+		ask(ts.LongDrivingSession, ts.GroupBy, sessions),
+		ask(ts.LongDailySession, ts.GroupBy, sessions),
+		ask(ts.AvgVsProjectedFuel, ts.AggRange, "the same answer over the rows with both velocity and fuel_consumption"),
+		ask(ts.AvgDailyDriving, ts.GroupBy, "hours are driving periods / 6 (TSBS divides integers and truncates them)"),
+		ask(ts.AvgDailySession, ts.GroupBy, "the same sessions; tsbench gives the mean length in milliseconds and the day as a time"),
+		ask(ts.AvgLoad, ts.AggRange, "the same answer; tsbench gives the load capacity as a number"),
+		ask(ts.DailyActivity, ts.GroupBy, "tsbench counts active 10-minute periods / 144 "+
+			"(TSBS counts their rows and divides integers: its share grows with the rows per period)"),
+		ask(ts.BreakdownFrequency, ts.GroupBy, "tsbench finds periods with at least half their status points 0 "+
+			"(TSBS's count(STATUS = 0) counts every row, so its answer is always empty)"),
 	}
 }

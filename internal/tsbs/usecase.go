@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tsbench/tsbench/internal/gen"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -41,7 +42,10 @@ type UseCase struct {
 	// of its entries and a field of 10 % of the others; tsbench leaves out
 	// 10 % of the values, each on its own).
 	Missing float64
-	tags    func(seed int64, index int) []ts.Tag
+	// Bounds are the fields' value ranges, by position; nil: every field
+	// in ValueRange.
+	Bounds []gen.Bound
+	tags   func(seed int64, index int) []ts.Tag
 }
 
 // CPUFields are TSBS's cpu measurement's ten fields.
@@ -87,9 +91,16 @@ func devopsFields() []string {
 	return out
 }
 
-// iotFields are TSBS's readings (7) and diagnostics (3) fields.
-var iotFields = []string{"latitude", "longitude", "elevation", "velocity", "heading", "grade", "fuel_consumption",
-	"fuel_state", "current_load", "status"}
+// iotFields are TSBS's readings (7) and diagnostics (3) fields, and
+// iotBounds their ranges and precision in TSBS's truck simulator
+// (velocity, load and status whole numbers, fuel to a tenth).
+var (
+	iotFields = []string{"latitude", "longitude", "elevation", "velocity", "heading", "grade", "fuel_consumption",
+		"fuel_state", "current_load", "status"}
+	iotBounds = []gen.Bound{{Lo: -90, Hi: 90}, {Lo: -180, Hi: 180}, {Lo: 0, Hi: 5000, Step: 1}, {Lo: 0, Hi: 100, Step: 1},
+		{Lo: 0, Hi: 360, Step: 1}, {Lo: 0, Hi: 100, Step: 1}, {Lo: 0, Hi: 50, Step: 0.1},
+		{Lo: 0, Hi: 1, Step: 0.1}, {Lo: 0, Hi: 5000, Step: 1}, {Lo: 0, Hi: 5, Step: 1}}
+)
 
 var useCases = map[string]*UseCase{}
 
@@ -103,7 +114,7 @@ func init() {
 				"named measurement_field (cpu_usage_user ... redis_used_cpu_user_children), cpu's first; " +
 				"measurement tags (disk path, net interface, ...) are not kept",
 			Queries: cpuQueries()},
-		{Name: "iot", What: "truck", DevicePrefix: "truck_", Fields: iotFields, tags: truckTags, OutOfOrder: true, Missing: 0.1,
+		{Name: "iot", What: "truck", DevicePrefix: "truck_", Fields: iotFields, tags: truckTags, OutOfOrder: true, Missing: 0.1, Bounds: iotBounds,
 			Mapping: "a truck is a device with TSBS's eight truck tags; readings' seven and diagnostics' three fields " +
 				"are its ten DOUBLE sensors, one row per reading time",
 			Queries: iotQueries()},

@@ -29,6 +29,7 @@ type Queries struct {
 	devs    []*ts.Device
 	sens    []int
 	draw    picker // scratch of the draws, reused: a query allocates nothing
+	fleet   *fleetDraws
 }
 
 // NewQueries prepares the query builder of one client.
@@ -40,6 +41,7 @@ func NewQueries(c *config.Config, s *ts.Schema, client int) *Queries {
 	case SelectIoTBenchmark:
 		q.java = newJavaDraws(c.QuerySeed, client)
 	}
+	q.fleet = newFleetDraws(c, s)
 	sensors := s.Sensors
 	if n := tsbs.FieldPool(c); n > 0 && n < len(sensors) {
 		sensors = sensors[:n] // a TSBS query type's fields: cpu's, or usage_user alone
@@ -91,6 +93,10 @@ func (q *Queries) Next(kind ts.QueryKind, dst *ts.Query) {
 		Lower:   c.QueryLower,
 		Agg:     c.QueryAggregate,
 		Bucket:  c.GroupByUnit,
+	}
+	if q.fleet != nil {
+		q.fleet.fill(dst, key)
+		return
 	}
 	if kind == ts.GroupBy {
 		dst.Across, dst.Limit = c.GroupByAcross, c.GroupByLimit

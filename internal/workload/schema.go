@@ -120,6 +120,7 @@ func GenOptions(c *config.Config) gen.Options {
 		BatchSize:    c.BatchSize,
 		Change:       gen.Change{Ratio: c.ChangeRatio, Block: c.ChangeBlock},
 		Bound:        tsbs.Bound(c),
+		Bounds:       tsbs.Bounds(c),
 		Missing:      tsbs.Missing(c),
 	}
 	if c.OutOfOrder {

@@ -1,0 +1,188 @@
+package targettest
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/tsbench/tsbench/internal/fleet"
+	"github.com/tsbench/tsbench/internal/gen"
+	"github.com/tsbench/tsbench/internal/targets"
+	"github.com/tsbench/tsbench/internal/ts"
+	"github.com/tsbench/tsbench/internal/tsbs"
+)
+
+// The fleet dataset: 12 trucks, two days of TSBS's truck fields at one row
+// a minute (10 rows per 10-minute period), a tenth of the values missing.
+const (
+	fleetTrucks = 12
+	fleetStep   = 60_000
+	fleetRows   = 2 * fleet.Day / fleetStep
+	fleetBatch  = 480
+)
+
+// FleetData is TSBS's iot data at a small scale, with the generator that
+// made it: what FleetQuestions are asked of.
+type FleetData struct {
+	Schema *ts.Schema
+	Gen    *gen.Generator
+}
+
+// NewFleetData builds the fleet dataset in database db.
+func NewFleetData(db string) (*FleetData, error) {
+	u, err := tsbs.Lookup("iot")
+	if err != nil {
+		return nil, err
+	}
+	start := time.Date(2016, 1, 1, 0, 0, 0, 0, time.UTC).UnixMilli()
+	s := &ts.Schema{Database: db, Groups: []string{"trucks"}, StartTime: start, PointStep: fleetStep}
+	for i := range fleetTrucks {
+		s.Devices = append(s.Devices, ts.Device{Index: i, Name: u.DevicePrefix + strconv.Itoa(i), Tags: u.Tags(11, i)})
+	}
+	for _, f := range u.Fields {
+		s.Sensors = append(s.Sensors, ts.Sensor{Name: f, Type: ts.Double})
+	}
+	g, err := gen.New(s, gen.Options{Seed: 11, Ratios: [6]float64{0, 0, 0, 0, 0, 1}, StringLength: 1, DoubleLength: -1,
+		BatchSize: fleetBatch, Bounds: u.Bounds, Missing: u.Missing})
+	if err != nil {
+		return nil, err
+	}
+	return &FleetData{Schema: s, Gen: g}, nil
+}
+
+// Write sends every truck's rows to conn.
+func (d *FleetData) Write(ctx context.Context, conn targets.Target) error {
+	b := d.Gen.NewBatch()
+	cur := gen.NewCursor()
+	for i := range d.Schema.Devices {
+		for n := int64(0); n < fleetRows/fleetBatch; n++ {
+			d.Gen.Fill(b, &d.Schema.Devices[i], n, cur)
+			if err := conn.Write(ctx, b); err != nil {
+				return fmt.Errorf("write batch %d of %s: %w", n, d.Schema.Devices[i].Name, err)
+			}
+		}
+	}
+	return nil
+}
+
+// Questions are the iot questions the suite asks: every kind, each fleet
+// for the kinds that ask about one, TSBS's windows at three places, the
+// whole two days for the others.
+func (d *FleetData) Questions() []ts.Query {
+	var devs []*ts.Device
+	for i := range d.Schema.Devices {
+		devs = append(devs, &d.Schema.Devices[i])
+	}
+	start, end := d.Schema.StartTime, d.Schema.StartTime+fleetRows*fleetStep
+	var qs []ts.Query
+	for _, k := range ts.FleetKinds {
+		sensors := d.sensorsOf(k)
+		fleets := []string{""}
+		if fleet.NeedsFleet(k) {
+			fleets = tsbs.Fleets()
+		}
+		windows := [][2]int64{{start, end}}
+		if w := fleet.Windows[k]; w > 0 {
+			windows = [][2]int64{{start, start + w}, {start + 7*time.Hour.Milliseconds() + 30_000, 0}, {end - w, end}}
+			windows[1][1] = windows[1][0] + w
+		}
+		kind := ts.GroupBy
+		if k == ts.LowFuel || k == ts.HighLoad {
+			kind = ts.LatestPoint
+		}
+		for _, f := range fleets {
+			for _, w := range windows {
+				qs = append(qs, ts.Query{Kind: kind, Devices: devs, Sensors: sensors, Start: w[0], End: w[1],
+					Fleet: &ts.FleetQuery{Kind: k, Fleet: f}})
+			}
+		}
+	}
+	return qs
+}
+
+func (d *FleetData) sensorsOf(k ts.FleetKind) []int {
+	var out []int
+	for _, f := range fleet.Fields(k) {
+		for i, sn := range d.Schema.Sensors {
+			if sn.Name == f {
+				out = append(out, i)
+			}
+		}
+	}
+	return out
+}
+
+// Expect is q's answer computed from the generator: every row written.
+func (d *FleetData) Expect(q *ts.Query) []ts.FleetRow {
+	fields := fleet.Fields(q.Fleet.Kind)
+	var trucks []fleet.Truck
+	for _, dev := range q.Devices {
+		tr := fleet.Truck{Tags: fleet.TagsOf(dev), Points: map[string][]fleet.Point{}}
+		for i, sn := range q.Sensors {
+			var pts []fleet.Point
+			for k := int64(0); k < fleetRows; k++ {
+				if d.Gen.Missing(dev.Index, sn, k) {
+					continue
+				}
+				v, _ := d.Gen.Number(dev.Index, sn, k)
+				pts = append(pts, fleet.Point{T: d.Gen.Time(k), V: v})
+			}
+			tr.Points[fields[i]] = pts
+		}
+		trucks = append(trucks, tr)
+	}
+	return fleet.Answer(q, trucks)
+}
+
+// FleetQuestions writes the fleet dataset through drv and checks the
+// target's answer to every question against the generator's. At least
+// eight of the eleven kinds must have a non-empty answer somewhere, so
+// that agreeing on nothing cannot pass.
+func FleetQuestions(t *testing.T, drv *targets.Driver, opts targets.Options) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	d, err := NewFleetData(FreshName("tsbench_fleet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := drv.Open(ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if err := conn.Setup(ctx, d.Schema, true); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Write(ctx, conn); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Count(ctx, ts.CountRange{}); err != nil { // settles what a server buffers
+		t.Fatal(err)
+	}
+	fq, ok := conn.(targets.FleetQuerier)
+	if !ok {
+		t.Fatalf("%s does not answer fleet questions (targets.FleetQuerier)", drv.Name)
+	}
+	answered := map[ts.FleetKind]bool{}
+	for _, q := range d.Questions() {
+		want := d.Expect(&q)
+		got, err := fq.FleetQuery(ctx, &q)
+		name := fmt.Sprintf("%s fleet %q [%d, %d)", q.Fleet.Kind, q.Fleet.Fleet, q.Start, q.End)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if msg := fleet.Diff(got, want); msg != "" {
+			t.Errorf("%s: %s", name, msg)
+		}
+		if len(want) > 0 {
+			answered[q.Fleet.Kind] = true
+		}
+	}
+	if len(answered) < 8 {
+		t.Errorf("only %d of %d kinds have a non-empty answer on the fleet data: %v", len(answered), len(ts.FleetKinds), answered)
+	}
+}
