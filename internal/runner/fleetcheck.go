@@ -24,13 +24,13 @@ func checkFleetQuery(ctx context.Context, admin targets.Target, exp expectation,
 	want := fleet.Answer(q, trucks)
 	fq, ok := admin.(targets.FleetQuerier)
 	if !ok {
-		qc.OK, qc.Detail = true, "not supported by the target"
+		qc.OK, qc.Detail = true, summary.Unsupported
 		return qc
 	}
 	got, err := fq.FleetQuery(ctx, q)
 	switch {
 	case errors.Is(err, targets.ErrUnsupported):
-		qc.OK, qc.Detail = true, "not supported by the target"
+		qc.OK, qc.Detail = true, summary.Unsupported
 	case err != nil:
 		qc.Error = err.Error()
 	default:

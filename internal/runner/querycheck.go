@@ -111,7 +111,7 @@ func checkQuery(ctx context.Context, caps targets.Capabilities, admin targets.Ta
 	got, err := query(ctx, caps, admin, q)
 	switch {
 	case errors.Is(err, targets.ErrUnsupported):
-		qc.OK, qc.Detail = true, "not supported by the target"
+		qc.OK, qc.Detail = true, summary.Unsupported
 	case err != nil:
 		qc.Error = err.Error()
 	default:

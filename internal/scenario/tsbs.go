@@ -84,6 +84,7 @@ func printTSBS(w io.Writer, u *tsbs.UseCase, runs []PhaseRun) {
 	fmt.Fprintf(w, "\nTSBS %s query types (latency in ms):\n", u.Name)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "query type\ttsbench kind\tqueries\tfailed\tmean\tp50\tp95\tmax\tanswers checked\t")
+	var byTarget []string // the types the target declared unsupported
 	for _, q := range u.Queries {
 		if q.Kind == 0 {
 			fmt.Fprintf(tw, "%s\tunsupported\t\t\t\t\t\t\t(below)\t\n", q.Name)
@@ -98,6 +99,11 @@ func printTSBS(w io.Writer, u *tsbs.UseCase, runs []PhaseRun) {
 			fmt.Fprintf(tw, "%s\t%s\tnot run\t\t\t\t\t\t\t\n", q.Name, q.Kind)
 			continue
 		}
+		if op.OKOperations == 0 && op.FailOperations == 0 && op.Unsupported > 0 {
+			fmt.Fprintf(tw, "%s\t%s\tunsupported\t\t\t\t\t\t(below)\t\n", q.Name, q.Kind)
+			byTarget = append(byTarget, q.Name)
+			continue
+		}
 		l := op.LatencyMS
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.2f\t%.2f\t%.2f\t%.2f\t%s\t\n", q.Name, q.Kind, op.OKOperations, op.FailOperations,
 			l.Avg, l.P50, l.P95, l.Max, checked(s))
@@ -107,6 +113,10 @@ func printTSBS(w io.Writer, u *tsbs.UseCase, runs []PhaseRun) {
 		if q.Kind == 0 {
 			fmt.Fprintf(w, "  %s: unsupported: %s\n", q.Name, q.Unsupported)
 		}
+	}
+	if len(byTarget) > 0 {
+		fmt.Fprintf(w, "  unsupported by the target (docs/tsbs.md lists the query types per target): %s\n",
+			strings.Join(byTarget, ", "))
 	}
 }
 
@@ -118,13 +128,20 @@ func checked(s *summary.Summary) string {
 		}
 		return "none"
 	}
-	ok := 0
+	ok, asked := 0, 0
 	for _, q := range s.Verify.Queries {
+		if !q.Answered() {
+			continue
+		}
+		asked++
 		if q.OK {
 			ok++
 		}
 	}
-	return fmt.Sprintf("%d of %d ok", ok, len(s.Verify.Queries))
+	if asked == 0 {
+		return "none: unsupported"
+	}
+	return fmt.Sprintf("%d of %d ok", ok, asked)
 }
 
 func firstWords(s string, n int) string {

@@ -473,6 +473,13 @@ type QueryCheck struct {
 	Error  string `json:"error,omitempty"`  // the query failed: nothing compared
 }
 
+// Unsupported is a QueryCheck's Detail when the target declared the query
+// unsupported: OK, and no answer compared.
+const Unsupported = "not supported by the target"
+
+// Answered reports whether the check compared an answer.
+func (q QueryCheck) Answered() bool { return !(q.OK && q.Detail == Unsupported) }
+
 // Judge records the stored count and whether it is right: every
 // acknowledged point, and no more than the writes in doubt may add.
 func (v *Verify) Judge(stored int64) {
