@@ -2,13 +2,14 @@ package main
 
 import (
 	"fmt"
-	"github.com/tsbench/tsbench/internal/targets"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/gen"
+	"github.com/tsbench/tsbench/internal/summary"
+	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/ts"
 	"github.com/tsbench/tsbench/internal/tsbs"
 	"github.com/tsbench/tsbench/internal/workload"
@@ -85,6 +86,12 @@ func TestTSBSWorkloads(t *testing.T) {
 						q, _ := u.Query(p.Phase)
 						op := s.Op(q.Kind.String())
 						switch {
+						case q.Fleet != 0 && !answersFleet[target]:
+							if op == nil || op.Unsupported != queries || op.OKOperations != 0 {
+								t.Errorf("phase %s: %+v, want %d fleet questions unsupported by %s", p.Phase, op, queries, target)
+							}
+						case q.Fleet != 0 && !answered(s.Verify.Queries):
+							t.Errorf("phase %s: no answer of %s compared with the data: %+v", p.Phase, target, s.Verify.Queries)
 						case !driver.Caps.SupportsQuery(q.Kind) || !driver.Caps.SupportsAcross(&ts.Query{Across: q.Across, Limit: q.Limit}):
 							// The target declares the kind, or a GROUP_BY
 							// across hosts, unsupported (cassandra's GROUP_BY
@@ -120,6 +127,20 @@ func TestTSBSWorkloads(t *testing.T) {
 			})
 		}
 	}
+}
+
+// answersFleet are the targets that answer TSBS's iot questions
+// (targets.FleetQuerier); the others count them unsupported.
+var answersFleet = map[string]bool{}
+
+// answered reports whether a check compared an answer with the data.
+func answered(checks []summary.QueryCheck) bool {
+	for _, q := range checks {
+		if q.Answered() {
+			return true
+		}
+	}
+	return false
 }
 
 // tsbsGenerator is the generator of a TSBS load: the data a run writes.
