@@ -16,8 +16,9 @@
 //   - daily-activity counts active 10-minute periods (TSBS counts their
 //     rows, so its "share of the day" grows with the rows per period);
 //   - breakdown-frequency's period is broken down when at least half its
-//     status points are 0 (TSBS's count(STATUS = 0) counts every row, so
-//     every period is broken down and the answer is always empty).
+//     status points are 0 (TSBS's count(STATUS = 0) / count(*) counts
+//     every row with a status and divides integers: its period is broken
+//     down exactly when no status is missing).
 package fleet
 
 import (
