@@ -162,3 +162,11 @@ func exportVM(ctx context.Context, t *testing.T, vm testenv.HTTPSServer, match s
 	}
 	return out
 }
+
+// TSBS's iot questions (every kind, every fleet, three windows) answered
+// by InfluxQL on the server of scripts/services/influxdb.sh agree with
+// internal/fleet's answers from the points written.
+func TestFleetQuestions(t *testing.T) {
+	targettest.Server{Name: "influxdb", Addr: "127.0.0.1:8086"}.Require(t)
+	targettest.FleetQuestions(t, Driver, targets.Options{Database: "tsbench_fleet"})
+}
