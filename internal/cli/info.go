@@ -45,9 +45,15 @@ kinds it supports and how to get its server.`,
 }
 
 // queryList prints supported query kinds compactly: "Q1-Q10" or "Q1,Q2,Q8",
-// which of them tsbench computes from returned points, and whether Q7 runs
-// across devices (TSBS's cross-host types).
+// which of them tsbench computes from returned points, whether Q7 runs
+// across devices (TSBS's cross-host types) and how TSBS's iot questions are
+// answered.
 func queryList(c targets.Capabilities) string {
+	if c.Fleet != "" {
+		how := c.Fleet
+		c.Fleet = ""
+		return queryList(c) + ", TSBS iot questions (" + how + ")"
+	}
 	if c.GroupByAcross {
 		c.GroupByAcross = false
 		return queryList(c) + ", Q7 across devices"

@@ -13,7 +13,7 @@ import (
 
 // checkFleetQuery compares a target's answer to one of TSBS's iot
 // questions with fleet.Answer over the points the run wrote.
-func checkFleetQuery(ctx context.Context, admin targets.Target, exp expectation, q *ts.Query, rows map[int]int64) summary.QueryCheck {
+func checkFleetQuery(ctx context.Context, caps targets.Capabilities, admin targets.Target, exp expectation, q *ts.Query, rows map[int]int64) summary.QueryCheck {
 	qc := summary.QueryCheck{Query: q.Kind.String() + " " + q.Fleet.Kind.String(),
 		Window: fmt.Sprintf("fleet %q time [%d, %d)", q.Fleet.Fleet, q.Start, q.End)}
 	trucks, err := fleetTrucks(exp, q, rows)
@@ -23,7 +23,7 @@ func checkFleetQuery(ctx context.Context, admin targets.Target, exp expectation,
 	}
 	want := fleet.Answer(q, trucks)
 	fq, ok := admin.(targets.FleetQuerier)
-	if !ok {
+	if !ok || caps.Fleet == "" {
 		qc.OK, qc.Detail = true, summary.Unsupported
 		return qc
 	}

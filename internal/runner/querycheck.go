@@ -93,7 +93,7 @@ func ownDevices(devs []*ts.Device, rows map[int]int64) []*ts.Device {
 
 func checkQuery(ctx context.Context, caps targets.Capabilities, admin targets.Target, exp expectation, q *ts.Query, rows map[int]int64) summary.QueryCheck {
 	if q.Fleet != nil {
-		return checkFleetQuery(ctx, admin, exp, q, rows)
+		return checkFleetQuery(ctx, caps, admin, exp, q, rows)
 	}
 	qc := summary.QueryCheck{Query: q.Kind.String(), Window: describeWindow(q)}
 	var all []clientside.Series
@@ -201,7 +201,7 @@ func (s genSource) firstRowFrom(t int64) int64 {
 // value per series, a wrong answer rather than an unsupported one.
 func query(ctx context.Context, caps targets.Capabilities, conn targets.Target, q *ts.Query) (ts.Result, error) {
 	if q.Fleet != nil {
-		return fleetQuery(ctx, conn, q)
+		return fleetQuery(ctx, caps, conn, q)
 	}
 	if !caps.SupportsAcross(q) {
 		return ts.Result{}, targets.ErrUnsupported
@@ -209,10 +209,11 @@ func query(ctx context.Context, caps targets.Capabilities, conn targets.Target, 
 	return conn.Query(ctx, q)
 }
 
-// fleetQuery asks one of TSBS's iot questions; its points are its rows.
-func fleetQuery(ctx context.Context, conn targets.Target, q *ts.Query) (ts.Result, error) {
+// fleetQuery asks one of TSBS's iot questions of a target that declares
+// it answers them; its points are its rows.
+func fleetQuery(ctx context.Context, caps targets.Capabilities, conn targets.Target, q *ts.Query) (ts.Result, error) {
 	fq, ok := conn.(targets.FleetQuerier)
-	if !ok {
+	if !ok || caps.Fleet == "" {
 		return ts.Result{}, targets.ErrUnsupported
 	}
 	rows, err := fq.FleetQuery(ctx, q)

@@ -151,7 +151,18 @@ type Capabilities struct {
 	// groupby-orderby-limit ask. On a target without it those queries
 	// count as unsupported: they are never sent as per-series Q7s.
 	GroupByAcross bool
+	// Fleet says how the target answers TSBS's iot questions
+	// (FleetQuerier): FleetOnServer in its query language, FleetFromPoints
+	// computed by tsbench from the points the server returns (as TSBS does
+	// for Cassandra), or "" not at all (the questions count unsupported).
+	Fleet string
 }
+
+// The values of Capabilities.Fleet.
+const (
+	FleetOnServer   = "server"
+	FleetFromPoints = "from points"
+)
 
 // SupportsAcross reports whether q's Across and Limit, if any, are declared.
 func (c Capabilities) SupportsAcross(q *ts.Query) bool {
