@@ -95,6 +95,10 @@ type Dialect struct {
 	// Tag is the analytics expression of a device's tag named by key
 	// (tags are a JSON object in devices.tags); nil: no analytics.
 	Tag func(b *Builder, key string) string
+	// Real is the SQL type a fleet question casts its numbers to (tags are
+	// text, counts integers) so that every driver scans a float; "" (with
+	// Tag nil too): no fleet questions (Fleet).
+	Real string
 
 	// Insert starts the multi-row point INSERT, up to VALUES; Row lists
 	// the type cast after each column's placeholder ("" for none) and so

@@ -1,6 +1,7 @@
 package sqlfamily_test
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/targets/clickhouse"
 	"github.com/tsbench/tsbench/internal/targets/duckdb"
 	"github.com/tsbench/tsbench/internal/targets/mysql"
@@ -175,4 +177,28 @@ func TestQueryErrors(t *testing.T) {
 			t.Errorf("%+v: error %v, want %q", c.q, err, c.want)
 		}
 	}
+}
+
+// The statement of every fleet question in every dialect that has them
+// (testdata/fleet.golden); the others say the question is unsupported.
+func TestFleetSQL(t *testing.T) {
+	var out strings.Builder
+	for _, d := range dialects {
+		for _, k := range ts.FleetKinds {
+			q := ts.Query{Kind: ts.GroupBy, Start: 1000, End: 2000, Fleet: &ts.FleetQuery{Kind: k, Fleet: "North"}}
+			b := sqlfamily.NewBuilder(d)
+			err := d.Fleet(b, &q)
+			if d.Tag == nil || d.Real == "" {
+				if !errors.Is(err, targets.ErrUnsupported) {
+					t.Errorf("%s %s: error %v, want ErrUnsupported", d.Name, k, err)
+				}
+				continue
+			}
+			if err != nil {
+				t.Fatalf("%s %s: %v", d.Name, k, err)
+			}
+			fmt.Fprintf(&out, "%s %s: %s\n", d.Name, k, statement(b))
+		}
+	}
+	golden(t, "fleet.golden", out.String())
 }

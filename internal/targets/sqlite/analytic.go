@@ -23,3 +23,22 @@ func (t *Target) Analyze(ctx context.Context, a *ts.Analytic) (ts.Result, error)
 	}
 	return res, nil
 }
+
+// FleetQuery answers one of TSBS's iot questions (targets.FleetQuerier)
+// with the shared SQL of sqlfamily (Dialect.Fleet): tags read with
+// json_extract, the session questions with lag and lead.
+func (t *Target) FleetQuery(ctx context.Context, q *ts.Query) ([]ts.FleetRow, error) {
+	if q.Fleet == nil {
+		return nil, fmt.Errorf("sqlite: fleet: %s is not a fleet question", q.Kind)
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if _, err := t.binding.Schema(); err != nil {
+		return nil, err
+	}
+	rows, err := Dialect.FleetDB(ctx, t.db, q)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: fleet %s: %w", q.Fleet.Kind, err)
+	}
+	return rows, nil
+}

@@ -22,6 +22,7 @@ var Dialect = sqlfamily.Dialect{
 	Tag: func(b *sqlfamily.Builder, key string) string {
 		return "json_extract(d.tags, '$.' || " + b.Param(key) + ")"
 	},
+	Real:    "REAL",
 	Insert:  "INSERT OR REPLACE INTO points (series, t, v) VALUES ",
 	Row:     []string{"", "", ""},
 	Replace: "INSERT OR REPLACE INTO",
