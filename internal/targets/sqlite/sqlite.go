@@ -85,6 +85,7 @@ var Driver = &targets.Driver{
 		Sparse:  true, // one row per point: an empty cell is a row not written
 		// Q7 across devices groups by sensor (series % sensors), not series.
 		GroupByAcross: true,
+		Fleet:         targets.FleetOnServer, // sqlfamily's SQL (Dialect.Fleet)
 	},
 	Open: open,
 	SQL: &targets.SQLAccess{Dialect: "sqlite", Unsupported: "SQLite lets one connection write at a time " +
