@@ -11,11 +11,16 @@
 //	ENGINE = ReplacingMergeTree() ORDER BY (series, t)
 //
 // ordered by series and time so that every query kind reads one contiguous
-// range per series; numbers share the Float64 column (INT64 exact below
+// range per series (series = device position * sensors + sensor, as
+// ts.Schema.SeriesID numbers them); numbers share the Float64 column (INT64 exact below
 // 2^53), TEXT goes to s; timestamps are Int64 milliseconds (18.16 has no
 // DateTime64). ReplacingMergeTree keeps one row per (series, t) after merges,
 // and every read uses FINAL so that a rewritten point is counted and returned
 // once even before the merge.
+//
+// Beside it, devices(pos UInt32, device String, tags String), the tags of
+// each device position as a JSON object, which the fleet questions join
+// (fleet.go).
 //
 // Writes POST the batch as TabSeparated rows built straight from the columns
 // into a reused buffer.
@@ -49,7 +54,8 @@ var Driver = &targets.Driver{
 	WritePaths:  []string{"http-tsv"},
 	Server:      "scripts/services/clickhouse.sh (ClickHouse 18.16 on 127.0.0.1:8124)",
 	// Sparse: one row per point, so an empty cell is a row not written.
-	Caps: targets.Capabilities{TLS: true, Types: ts.DataTypes, Queries: ts.QueryKinds, Sparse: true, GroupByAcross: true},
+	Caps: targets.Capabilities{TLS: true, Types: ts.DataTypes, Queries: ts.QueryKinds, Sparse: true, GroupByAcross: true,
+		Fleet: targets.FleetOnServer},
 	Open: open,
 }
 
@@ -118,13 +124,18 @@ func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
 		return err
 	}
 	if reset {
-		if _, err := t.exec(ctx, "DROP TABLE IF EXISTS "+t.table(), nil); err != nil {
-			return err
+		for _, tbl := range []string{t.table(), t.devices()} {
+			if _, err := t.exec(ctx, "DROP TABLE IF EXISTS "+tbl, nil); err != nil {
+				return err
+			}
 		}
 	}
 	_, err := t.exec(ctx, "CREATE TABLE IF NOT EXISTS "+t.table()+
 		" (series UInt32, t Int64, v Nullable(Float64), s Nullable(String)) ENGINE = ReplacingMergeTree() ORDER BY (series, t)", nil)
 	if err != nil {
+		return err
+	}
+	if err := t.recordDevices(ctx, s); err != nil {
 		return err
 	}
 	return t.Bind(ctx, s)

@@ -17,3 +17,10 @@ func TestBasicAuth(t *testing.T) {
 	targettest.RequireServer(t, "clickhouse", "127.0.0.1:8124")
 	targettest.CheckPassword(t, Driver, targets.Options{User: "default"}, "wrong-0xBAD", "clickhouse: http://127.0.0.1:8124/", "password")
 }
+
+// Every fleet question (TSBS's iot queries) answered by the real server
+// agrees with internal/fleet's answer on the fleet dataset.
+func TestFleetQuestions(t *testing.T) {
+	targettest.RequireServer(t, "clickhouse", "127.0.0.1:8124")
+	targettest.FleetQuestions(t, Driver, targets.Options{Database: "tsbench_fleet"})
+}
