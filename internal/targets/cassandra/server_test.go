@@ -43,3 +43,11 @@ func TestTLS(t *testing.T) {
 	})
 	targettest.TLSConformance(t, Driver, targets.Options{Database: "tsbench_conformance", Port: testenv.CassandraTLSPort}, ca)
 }
+
+// TSBS's iot questions, answered from the points the real server returns
+// (FleetQuery), agree with internal/fleet's answers over the generated
+// data: every kind, every fleet, TSBS's windows at three places.
+func TestFleetQuestions(t *testing.T) {
+	targettest.Server{Name: "cassandra", Addr: "127.0.0.1:9042"}.Require(t)
+	targettest.FleetQuestions(t, Driver, targets.Options{Database: "tsbench_fleet"})
+}
