@@ -135,9 +135,13 @@ func (f *fleetQL) window() string {
 	return "time >= " + msLit(f.q.Start) + " AND time < " + msLit(f.q.End)
 }
 
-// periodWindow bounds a query over the periods of an inner query: a
-// period's time is its start, aligned to the epoch, so the first one of a
-// window that starts inside a period is before Start.
+// periodWindow bounds a query over the periods of an inner query, which
+// needs one for its GROUP BY time(1d). A period's time is its start,
+// aligned to the epoch, so the first one of a window that starts inside a
+// period is before Start: the bound starts at that period. (InfluxDB 1.6
+// narrows the inner query to the outer range rather than filtering the
+// periods' times, so Start would do there too; the points before Start
+// stay out either way, the inner query's own bound being Start.)
 func (f *fleetQL) periodWindow() string {
 	return "time >= " + msLit(floorTo(f.q.Start, fleet.Period)) + " AND time < " + msLit(f.q.End)
 }
