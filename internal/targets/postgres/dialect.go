@@ -20,6 +20,7 @@ var Dialect = sqlfamily.Dialect{
 	Tag: func(b *sqlfamily.Builder, key string) string {
 		return "d.tags->>" + b.Param(key)
 	},
+	Real:   "double precision",
 	Insert: "INSERT INTO points (series, t, v, s) VALUES ",
 	Row:    []string{"::integer", "::bigint", "::double precision", "::text"},
 	Upsert: " ON CONFLICT (series, t) DO UPDATE SET v = EXCLUDED.v, s = EXCLUDED.s",

@@ -89,6 +89,8 @@ var Driver = &targets.Driver{
 		// narrow: grouped by sensor (series % sensors); wide: per table,
 		// tables combined by clientside.Partials.
 		GroupByAcross: true,
+		// narrow only (FleetQuery): sqlfamily's SQL.
+		Fleet: targets.FleetOnServer,
 	},
 	Options: options,
 	Open:    open,
@@ -103,8 +105,9 @@ var TimescaleDriver = &targets.Driver{
 	Description: "TimescaleDB: the postgres target with a hypertable (one-day chunks) and time_bucket for Q7",
 	WritePaths:  []string{"insert", "copy"},
 	Server:      "a TimescaleDB server; tested with scripts/services/timescaledb.sh (PGlite + timescaledb, SQL only, 127.0.0.1:5434)",
-	Caps:        targets.Capabilities{TLS: true, Types: ts.DataTypes, Queries: ts.QueryKinds, Sparse: true, GroupByAcross: true},
-	Options:     options,
+	Caps: targets.Capabilities{TLS: true, Types: ts.DataTypes, Queries: ts.QueryKinds, Sparse: true, GroupByAcross: true,
+		Fleet: targets.FleetOnServer},
+	Options: options,
 	Open: func(ctx context.Context, o targets.Options) (targets.Target, error) {
 		return openMode(ctx, o, true)
 	},

@@ -137,3 +137,32 @@ func TestWideRefusesTooManySensors(t *testing.T) {
 		t.Fatalf("Setup with 3,000 sensors: %v", err)
 	}
 }
+
+// Every iot question, each fleet and window, answers what fleet.Answer
+// computes, on the narrow layout; the wide one says it has none.
+func TestFleetQuestions(t *testing.T) {
+	server.Require(t)
+	targettest.FleetQuestions(t, Driver, targets.Options{Database: "test"})
+	t.Run("wide", func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		conn, err := Driver.Open(ctx, targets.Options{Database: "test", Extra: map[string]string{"layout": "wide"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		q := ts.Query{Kind: ts.GroupBy, Fleet: &ts.FleetQuery{Kind: ts.AvgLoad}}
+		_, err = conn.(targets.FleetQuerier).FleetQuery(ctx, &q)
+		if !errors.Is(err, targets.ErrUnsupported) || !strings.Contains(err.Error(), "layout=narrow") {
+			t.Errorf("wide layout: error %v, want ErrUnsupported naming layout=narrow", err)
+		}
+	})
+}
+
+// The timescaledb driver answers them too, on the hypertable, against the
+// PGlite build of scripts/services/timescaledb.sh.
+func TestFleetQuestionsTimescaleDB(t *testing.T) {
+	srv := targettest.Server{Name: "timescaledb", Addr: "127.0.0.1:5434"}
+	srv.Require(t)
+	targettest.FleetQuestions(t, TimescaleDriver, targets.Options{})
+}
