@@ -32,7 +32,8 @@
 // Queries are InfluxQL on /query. A value filter (Q3, Q5, Q6, Q10) applies to
 // one field at a time — InfluxQL's WHERE on several fields would keep only
 // rows where all pass — so those queries run once per sensor and the answers
-// are added up.
+// are added up. TSBS's iot questions (FleetQuery, fleet.go) are InfluxQL
+// subqueries over the truck tags each series carries.
 package influxdb
 
 import (
@@ -67,7 +68,8 @@ var Driver = &targets.Driver{
 	WritePaths:  []string{"v1", "v2"},
 	Server:      "scripts/services/influxdb.sh (InfluxDB 1.6.7 on 127.0.0.1:8086)",
 	Caps: targets.Capabilities{TLS: true, Types: ts.DataTypes, Queries: ts.QueryKinds, GroupByAcross: true,
-		Sparse: true}, // an empty cell is a field left out of its line (lineproto)
+		Sparse: true,                   // an empty cell is a field left out of its line (lineproto)
+		Fleet:  targets.FleetOnServer}, // InfluxQL, a final step on the client for three kinds (fleet.go)
 	Options: []targets.Option{
 		{Name: "gzip", Values: []string{"true", "false"}},
 		{Name: "write_path", Values: []string{"v1", "v2"}},
