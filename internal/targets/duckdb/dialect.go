@@ -3,8 +3,8 @@ package duckdb
 import "github.com/tsbench/tsbench/internal/targets/sqlfamily"
 
 // Dialect is DuckDB's SQL: series as literal lists, // for Q7's buckets,
-// counts as DOUBLE. Points are written by the Appender, so the dialect has
-// no point INSERT.
+// counts as DOUBLE, tags read with json_extract_string. Points are written
+// by the Appender, so the dialect has no point INSERT.
 var Dialect = sqlfamily.Dialect{
 	Name:               "duckdb",
 	Placeholder:        sqlfamily.Question,
@@ -16,5 +16,10 @@ var Dialect = sqlfamily.Dialect{
 	Bucket:             sqlfamily.IntDiv("//"),
 	Latest:             sqlfamily.LatestJoin,
 	SkipNullAggregates: true,
-	Replace:            "INSERT OR REPLACE INTO",
+	// Tags are JSON text in devices.tags (the fleet questions read them).
+	Tag: func(b *sqlfamily.Builder, key string) string {
+		return "json_extract_string(d.tags, '$.' || " + b.Param(key) + ")"
+	},
+	Real:    "DOUBLE",
+	Replace: "INSERT OR REPLACE INTO",
 }

@@ -39,7 +39,8 @@ var Driver = &targets.Driver{
 	WritePaths:  []string{"appender"},
 	Server:      "embedded",
 	// Sparse: one row per point, so an empty cell is a row not written.
-	Caps: targets.Capabilities{Types: ts.DataTypes, Queries: ts.QueryKinds, Sparse: true, GroupByAcross: true},
+	Caps: targets.Capabilities{Types: ts.DataTypes, Queries: ts.QueryKinds, Sparse: true, GroupByAcross: true,
+		Fleet: targets.FleetOnServer},
 	Open: open,
 	SQL: &targets.SQLAccess{Dialect: "duckdb", Unsupported: "DuckDB's optimistic concurrency aborts a " +
 		"transaction that updates a row another open transaction updated, and it has no SELECT ... FOR " +
@@ -206,4 +207,10 @@ func (t *Target) Close() error {
 		}
 	}
 	return err
+}
+
+// FleetQuery answers one of TSBS's iot questions (targets.FleetQuerier)
+// with sqlfamily's SQL: the session questions with lag and lead.
+func (t *Target) FleetQuery(ctx context.Context, q *ts.Query) ([]ts.FleetRow, error) {
+	return t.Queries.Fleet(ctx, q)
 }
