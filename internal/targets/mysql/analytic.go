@@ -11,3 +11,10 @@ import (
 func (t *Target) Analyze(ctx context.Context, a *ts.Analytic) (ts.Result, error) {
 	return t.Analytic(ctx, a)
 }
+
+// FleetQuery answers one of TSBS's iot questions (targets.FleetQuerier)
+// with sqlfamily's SQL: CTEs and the window functions lag and lead, which
+// MariaDB has since 10.2 and MySQL since 8.0.
+func (t *Target) FleetQuery(ctx context.Context, q *ts.Query) ([]ts.FleetRow, error) {
+	return t.Fleet(ctx, q)
+}

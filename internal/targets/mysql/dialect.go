@@ -19,6 +19,7 @@ var Dialect = sqlfamily.Dialect{
 	Tag: func(b *sqlfamily.Builder, key string) string {
 		return "JSON_VALUE(d.tags, CONCAT('$.', " + b.Param(key) + "))"
 	},
+	Real:    "DOUBLE",
 	Insert:  "INSERT INTO points (series, t, v, s) VALUES ",
 	Row:     []string{"", "", "", ""},
 	Upsert:  " ON DUPLICATE KEY UPDATE v = VALUES(v), s = VALUES(s)",

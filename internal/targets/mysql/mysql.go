@@ -50,7 +50,8 @@ var Driver = &targets.Driver{
 	WritePaths:  []string{"insert", "load"},
 	Server:      "scripts/services/mariadb.sh (MariaDB 10.11 on 127.0.0.1:3307)",
 	// Sparse: one row per point, so an empty cell is a row not written.
-	Caps:    targets.Capabilities{TLS: true, Types: ts.DataTypes, Queries: ts.QueryKinds, Sparse: true, GroupByAcross: true},
+	Caps: targets.Capabilities{TLS: true, Types: ts.DataTypes, Queries: ts.QueryKinds, Sparse: true, GroupByAcross: true,
+		Fleet: targets.FleetOnServer},
 	Options: []targets.Option{{Name: "write_path", Values: []string{"insert", "load"}}},
 	Open:    open,
 	SQL:     &targets.SQLAccess{Dialect: "mysql", Open: openSQL},

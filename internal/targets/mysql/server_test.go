@@ -29,6 +29,13 @@ func TestAnalytics(t *testing.T) {
 	sqltest.Analytics(t, server, "mysql", targets.Options{Database: "tsbench_analytics"})
 }
 
+// Every iot question, each fleet and window, answers what fleet.Answer
+// computes from the written points.
+func TestFleetQuestions(t *testing.T) {
+	server.Require(t)
+	targettest.FleetQuestions(t, Driver, targets.Options{})
+}
+
 // BenchmarkWritePath compares the write paths on the same data in one run:
 // go test -run '^$' -bench WritePath -count 3 ./internal/targets/mysql/
 func BenchmarkWritePath(b *testing.B) {
