@@ -5,15 +5,15 @@
 // its HTTP mode sends settings 18.16 rejects), so this target writes plain
 // HTTP itself.
 //
-// Layout: one narrow table per database,
+// Layout: one narrow table of points per database,
 //
 //	points(series UInt32, t Int64, v Nullable(Float64), s Nullable(String))
 //	ENGINE = ReplacingMergeTree() ORDER BY (series, t)
 //
 // ordered by series and time so that every query kind reads one contiguous
 // range per series (series = device position * sensors + sensor, as
-// ts.Schema.SeriesID numbers them); numbers share the Float64 column (INT64 exact below
-// 2^53), TEXT goes to s; timestamps are Int64 milliseconds (18.16 has no
+// ts.Schema.SeriesID numbers them); numbers share the Float64 column (INT64
+// exact below 2^53), TEXT goes to s; timestamps are Int64 milliseconds (18.16 has no
 // DateTime64). ReplacingMergeTree keeps one row per (series, t) after merges,
 // and every read uses FINAL so that a rewritten point is counted and returned
 // once even before the merge.
