@@ -119,7 +119,7 @@ func (t *Target) FleetQuery(ctx context.Context, q *ts.Query) ([]ts.FleetRow, er
 	}
 	data, err := t.exec(ctx, stmt+" FORMAT TabSeparated", nil)
 	if err != nil {
-		return nil, fmt.Errorf("clickhouse: fleet %s: %w", q.Fleet.Kind, err)
+		return nil, fmt.Errorf("fleet %s: %w", q.Fleet.Kind, err) // exec's error names the target
 	}
 	keys, values := fleet.Columns(q.Fleet.Kind)
 	rows, err := parseFleetRows(data, len(keys), len(values))
