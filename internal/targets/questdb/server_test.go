@@ -222,3 +222,11 @@ func (t *Target) columnType(ctx context.Context, tbl, name string) (string, erro
 	}
 	return typ, nil
 }
+
+// TSBS's iot questions, answered by QuestDB's SQL on the real server
+// (FleetQuery), agree with internal/fleet's answers over the generated
+// data: every kind, every fleet, TSBS's windows at three places.
+func TestFleetQuestions(t *testing.T) {
+	server.Require(t)
+	targettest.FleetQuestions(t, Driver, targets.Options{Database: "tsbench_fleet"})
+}
