@@ -86,7 +86,7 @@ func TestTSBSWorkloads(t *testing.T) {
 						q, _ := u.Query(p.Phase)
 						op := s.Op(q.Kind.String())
 						switch {
-						case q.Fleet != 0 && !answersFleet[target]:
+						case q.Fleet != 0 && driver.Caps.Fleet == "":
 							if op == nil || op.Unsupported != queries || op.OKOperations != 0 {
 								t.Errorf("phase %s: %+v, want %d fleet questions unsupported by %s", p.Phase, op, queries, target)
 							}
@@ -128,10 +128,6 @@ func TestTSBSWorkloads(t *testing.T) {
 		}
 	}
 }
-
-// answersFleet are the targets that answer TSBS's iot questions
-// (targets.FleetQuerier); the others count them unsupported.
-var answersFleet = map[string]bool{"influxdb": true}
 
 // answered reports whether a check compared an answer with the data.
 func answered(checks []summary.QueryCheck) bool {
