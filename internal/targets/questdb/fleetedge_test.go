@@ -19,7 +19,9 @@ import (
 // kind has rows, some means equal a threshold exactly (1 is neither
 // driving nor stationary), some periods are broken down by exactly half
 // their points, and missing cells (a truck's newest row without
-// fuel_state, every 13th velocity of two trucks) are left out.
+// fuel_state, every 13th velocity of two trucks) are left out. The
+// trucks are in two groups (a table each where the target has a table per
+// group), the fleets and models across both.
 type edgeFleet struct {
 	schema *ts.Schema
 	points map[string]map[string][]fleet.Point // device, field: what was written
@@ -93,7 +95,7 @@ func edgeValue(i, k int, f string) (float64, bool) {
 }
 
 func newEdgeFleet(start int64) *edgeFleet {
-	s := &ts.Schema{Database: "edge", Groups: []string{"trucks"}, StartTime: start, PointStep: edgeStep}
+	s := &ts.Schema{Database: "edge", Groups: []string{"trucks", "trucks_b"}, StartTime: start, PointStep: edgeStep}
 	for _, f := range edgeFields {
 		s.Sensors = append(s.Sensors, ts.Sensor{Name: f, Type: ts.Double})
 	}
@@ -105,7 +107,7 @@ func newEdgeFleet(start int64) *edgeFleet {
 			{Key: fleet.TagModel, Value: []string{"F-150", "H-2"}[i%2]}, {Key: "device_version", Value: "v1.0"},
 			{Key: fleet.TagLoad, Value: strconv.Itoa(1500 + 500*(i%2))}, {Key: "fuel_capacity", Value: "200"},
 			{Key: fleet.TagConsumption, Value: strconv.Itoa(12 + 3*(i%2))}}
-		s.Devices = append(s.Devices, ts.Device{Index: i, Name: name, Tags: tags})
+		s.Devices = append(s.Devices, ts.Device{Index: i, Name: name, Group: i / 3, Tags: tags})
 		e.points[name] = map[string][]fleet.Point{}
 	}
 	return e
