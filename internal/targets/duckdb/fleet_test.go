@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/tsbench/tsbench/internal/targets"
+	"github.com/tsbench/tsbench/internal/targets/sqlfamily/sqltest"
 	"github.com/tsbench/tsbench/internal/targets/targettest"
 )
 
@@ -11,4 +12,10 @@ import (
 // computes from the written points.
 func TestFleetQuestions(t *testing.T) {
 	targettest.FleetQuestions(t, Driver, targets.Options{DataDir: t.TempDir()})
+}
+
+// The same on data with every kind answered, times before 1970, empty
+// cells and missing periods (sqltest.FleetEdges).
+func TestFleetEdges(t *testing.T) {
+	sqltest.FleetEdges(t, Driver, targets.Options{DataDir: t.TempDir()})
 }

@@ -36,6 +36,13 @@ func TestFleetQuestions(t *testing.T) {
 	targettest.FleetQuestions(t, Driver, targets.Options{})
 }
 
+// The same on data with every kind answered, times before 1970, empty
+// cells and missing periods (sqltest.FleetEdges).
+func TestFleetEdges(t *testing.T) {
+	server.Require(t)
+	sqltest.FleetEdges(t, Driver, targets.Options{})
+}
+
 // BenchmarkWritePath compares the write paths on the same data in one run:
 // go test -run '^$' -bench WritePath -count 3 ./internal/targets/mysql/
 func BenchmarkWritePath(b *testing.B) {

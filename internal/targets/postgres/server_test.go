@@ -159,10 +159,18 @@ func TestFleetQuestions(t *testing.T) {
 	})
 }
 
+// The same on data with every kind answered, times before 1970, empty
+// cells and missing periods (sqltest.FleetEdges).
+func TestFleetEdges(t *testing.T) {
+	server.Require(t)
+	sqltest.FleetEdges(t, Driver, targets.Options{})
+}
+
 // The timescaledb driver answers them too, on the hypertable, against the
 // PGlite build of scripts/services/timescaledb.sh.
 func TestFleetQuestionsTimescaleDB(t *testing.T) {
 	srv := targettest.Server{Name: "timescaledb", Addr: "127.0.0.1:5434"}
 	srv.Require(t)
 	targettest.FleetQuestions(t, TimescaleDriver, targets.Options{})
+	sqltest.FleetEdges(t, TimescaleDriver, targets.Options{})
 }
