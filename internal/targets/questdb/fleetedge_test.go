@@ -22,6 +22,9 @@ import (
 // fuel_state, every 13th velocity of two trucks) are left out. The
 // trucks are in two groups (a table each where the target has a table per
 // group), the fleets and models across both.
+//
+// The same file is in internal/targets/cassandra: its home would be
+// targettest, next to FleetQuestions, when that takes it.
 type edgeFleet struct {
 	schema *ts.Schema
 	points map[string]map[string][]fleet.Point // device, field: what was written

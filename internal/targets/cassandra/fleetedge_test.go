@@ -1,0 +1,245 @@
+package cassandra
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/tsbench/tsbench/internal/fleet"
+	"github.com/tsbench/tsbench/internal/targets"
+	"github.com/tsbench/tsbench/internal/ts"
+)
+
+// edgeFleet is a small hand-made fleet whose values sit on the questions'
+// edges, where the generated fleet data (targettest.FleetQuestions) leaves
+// some answers empty (no truck is low on fuel or stationary there): four
+// trucks, one day at one row a minute, with values chosen so that every
+// kind has rows, some means equal a threshold exactly (1 is neither
+// driving nor stationary), some periods are broken down by exactly half
+// their points, and missing cells (a truck's newest row without
+// fuel_state, every 13th velocity of two trucks) are left out. The
+// trucks are in two groups (a table each where the target has a table per
+// group), the fleets and models across both.
+//
+// The same file is in internal/targets/questdb: its home would be
+// targettest, next to FleetQuestions, when that takes it.
+type edgeFleet struct {
+	schema *ts.Schema
+	points map[string]map[string][]fleet.Point // device, field: what was written
+}
+
+const (
+	edgeTrucks = 4
+	edgeRows   = 24 * 60
+	edgeStep   = 60_000
+)
+
+var edgeFields = []string{fleet.FieldVelocity, fleet.FieldConsumption, fleet.FieldFuel, fleet.FieldLoad, fleet.FieldStatus}
+
+// edgeValue is truck i's value of field f at row k, and whether it is
+// present.
+func edgeValue(i, k int, f string) (float64, bool) {
+	period := k / 10
+	switch f {
+	case fleet.FieldVelocity:
+		if (i == 2 || i == 3) && k%13 == 0 {
+			return 0, false
+		}
+		switch {
+		case i == 0 && period < 12: // stationary for two hours, then a mean of exactly 1
+			if period%2 == 0 {
+				return 0.5, true
+			}
+			return float64(k % 2 * 2), true
+		case (period+i)%5 == 0:
+			return 3, true // driving for the hours, not for a session (<= 5)
+		case (period/3+i)%4 == 0:
+			return 0, true
+		}
+		return 20 + float64((k*7+i)%11), true
+	case fleet.FieldConsumption:
+		if k%11 == 3 {
+			return 0, false
+		}
+		return 10 + float64((k+i)%9)/4, true
+	case fleet.FieldFuel:
+		if i == 1 && k == edgeRows-1 {
+			return 0, false // the newest point is the row before
+		}
+		if i%2 == 0 {
+			return 1 - float64(k)/edgeRows, true // ends near 0: low on fuel
+		}
+		if i == 1 {
+			return 0.05 + float64(k%3)/100, true
+		}
+		return 0.5, true
+	case fleet.FieldLoad:
+		capacity := float64(1500 + 500*(i%2))
+		if i < 2 && k > edgeRows-5 {
+			return capacity * 0.95, true // loaded at the end
+		}
+		return capacity * float64(k%10) / 10, true
+	case fleet.FieldStatus:
+		switch (period + i) % 6 {
+		case 0:
+			return 0, true // broken down: every point 0
+		case 1:
+			return float64(k % 2), true // exactly half 0: broken down too
+		case 2:
+			if k%10 < 4 {
+				return 0, true // less than half 0: not broken down, active (mean < 1)
+			}
+		}
+		return float64(1 + k%3), true
+	}
+	return 0, false
+}
+
+func newEdgeFleet(start int64) *edgeFleet {
+	s := &ts.Schema{Database: "edge", Groups: []string{"trucks", "trucks_b"}, StartTime: start, PointStep: edgeStep}
+	for _, f := range edgeFields {
+		s.Sensors = append(s.Sensors, ts.Sensor{Name: f, Type: ts.Double})
+	}
+	e := &edgeFleet{schema: s, points: map[string]map[string][]fleet.Point{}}
+	for i := range edgeTrucks {
+		name := "truck_" + strconv.Itoa(i)
+		tags := []ts.Tag{{Key: fleet.TagName, Value: name}, {Key: fleet.TagFleet, Value: []string{"East", "West"}[i/2]},
+			{Key: fleet.TagDriver, Value: []string{"Ann", "Bob", "Cid", "Dee"}[i]},
+			{Key: fleet.TagModel, Value: []string{"F-150", "H-2"}[i%2]}, {Key: "device_version", Value: "v1.0"},
+			{Key: fleet.TagLoad, Value: strconv.Itoa(1500 + 500*(i%2))}, {Key: "fuel_capacity", Value: "200"},
+			{Key: fleet.TagConsumption, Value: strconv.Itoa(12 + 3*(i%2))}}
+		s.Devices = append(s.Devices, ts.Device{Index: i, Name: name, Group: i / 3, Tags: tags})
+		e.points[name] = map[string][]fleet.Point{}
+	}
+	return e
+}
+
+// write sends every truck's rows, in batches of 120 rows.
+func (e *edgeFleet) write(ctx context.Context, conn targets.Target) error {
+	for i := range e.schema.Devices {
+		d := &e.schema.Devices[i]
+		for k0 := 0; k0 < edgeRows; k0 += 120 {
+			b := &ts.Batch{Device: d, Decimals: -1, Columns: make([]ts.Column, len(edgeFields))}
+			for c := range b.Columns {
+				b.Columns[c] = ts.Column{Type: ts.Double, Null: make([]bool, 120)}
+			}
+			for k := k0; k < k0+120; k++ {
+				tm := e.schema.StartTime + int64(k)*edgeStep
+				b.Times = append(b.Times, tm)
+				b.Rows = append(b.Rows, int64(k))
+				for c, f := range edgeFields {
+					v, ok := edgeValue(i, k, f)
+					b.Columns[c].Doubles = append(b.Columns[c].Doubles, v)
+					if !ok {
+						b.Columns[c].Null[k-k0] = true
+						b.Nulls++
+						continue
+					}
+					e.points[d.Name][f] = append(e.points[d.Name][f], fleet.Point{T: tm, V: v})
+				}
+			}
+			if err := conn.Write(ctx, b); err != nil {
+				return fmt.Errorf("write rows %d.. of %s: %w", k0, d.Name, err)
+			}
+		}
+	}
+	return nil
+}
+
+// questions are every kind, each fleet for the kinds about one, over the
+// whole day, over windows that start and end inside periods and TSBS's windows
+// at the start (truck_0 is stationary in its first period, its mean
+// velocity exactly 1 in its second) and the end.
+func (e *edgeFleet) questions() []ts.Query {
+	var devs []*ts.Device
+	for i := range e.schema.Devices {
+		devs = append(devs, &e.schema.Devices[i])
+	}
+	start, end := e.schema.StartTime, e.schema.StartTime+edgeRows*edgeStep
+	var qs []ts.Query
+	for _, k := range ts.FleetKinds {
+		var sensors []int
+		for _, f := range fleet.Fields(k) {
+			for i, sn := range e.schema.Sensors {
+				if sn.Name == f {
+					sensors = append(sensors, i)
+				}
+			}
+		}
+		fleets := []string{""}
+		if fleet.NeedsFleet(k) {
+			fleets = []string{"East", "West"}
+		}
+		windows := [][2]int64{{start, end}, {start + 95*edgeStep + 30_000, start + 7*time.Hour.Milliseconds() + 5*edgeStep}}
+		if w := fleet.Windows[k]; w > 0 && w < end-start {
+			windows = append(windows, [2]int64{start, start + w}, [2]int64{start + fleet.Period, start + fleet.Period + w},
+				[2]int64{end - w, end})
+		}
+		for _, f := range fleets {
+			for _, w := range windows {
+				qs = append(qs, ts.Query{Kind: ts.GroupBy, Devices: devs, Sensors: sensors, Start: w[0], End: w[1],
+					Fleet: &ts.FleetQuery{Kind: k, Fleet: f}})
+			}
+		}
+	}
+	return qs
+}
+
+// expect is q's answer over the points written.
+func (e *edgeFleet) expect(q *ts.Query) []ts.FleetRow {
+	var trucks []fleet.Truck
+	for _, d := range q.Devices {
+		tr := fleet.Truck{Tags: fleet.TagsOf(d), Points: map[string][]fleet.Point{}}
+		for _, f := range fleet.Fields(q.Fleet.Kind) {
+			tr.Points[f] = e.points[d.Name][f]
+		}
+		trucks = append(trucks, tr)
+	}
+	return fleet.Answer(q, trucks)
+}
+
+// checkEdgeFleet writes the edge fleet through drv and checks every
+// question's answer; every kind must have a non-empty answer somewhere.
+func checkEdgeFleet(t *testing.T, drv *targets.Driver, opts targets.Options) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	e := newEdgeFleet(time.Date(2016, 1, 1, 0, 0, 0, 0, time.UTC).UnixMilli())
+	conn, err := drv.Open(ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if err := conn.Setup(ctx, e.schema, true); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.write(ctx, conn); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Count(ctx, ts.CountRange{}); err != nil { // settles what the server buffers
+		t.Fatal(err)
+	}
+	answered := map[ts.FleetKind]bool{}
+	for _, q := range e.questions() {
+		want := e.expect(&q)
+		got, err := conn.(targets.FleetQuerier).FleetQuery(ctx, &q)
+		name := fmt.Sprintf("%s fleet %q [%d, %d)", q.Fleet.Kind, q.Fleet.Fleet, q.Start, q.End)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if msg := fleet.Diff(got, want); msg != "" {
+			t.Errorf("%s: %s", name, msg)
+		}
+		if len(want) > 0 {
+			answered[q.Fleet.Kind] = true
+		}
+	}
+	for _, k := range ts.FleetKinds {
+		if !answered[k] {
+			t.Errorf("%s: every answer of the edge fleet is empty", k)
+		}
+	}
+}
