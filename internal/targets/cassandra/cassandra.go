@@ -19,6 +19,11 @@
 // full scan, and Q7 (buckets from an arbitrary start) has no CQL form: they
 // are declared unsupported rather than computed by tsbench.
 //
+// TSBS's iot questions (FleetQuery, fleet.go) are answered as TSBS's own
+// Cassandra client answers them: CQL reads each truck's points and the
+// client computes the rows (internal/fleet), since CQL cannot group by tags
+// or find driving sessions.
+//
 // TLS (TLS, TLS_*) is gocql's, to a server with client_encryption_options;
 // a plaintext port asked for TLS is targets.ErrNoTLS.
 package cassandra
