@@ -16,6 +16,10 @@
 // empty (Target.nullableBools). DEDUP replaces whole rows, so a row
 // rewritten with fewer values keeps only those.
 //
+// TSBS's iot questions (FleetQuery, fleet.go) are SQL on the server: the
+// truck tags are SYMBOL columns of every row, grouped by; sessions and
+// breakdowns compare periods through the window functions lag and lead.
+//
 // TLS and authentication. QuestDB's open-source server has no TLS on either
 // port (QuestDB Enterprise has): asked for TLS, the PG wire answers the
 // TLS request with a refusal and the HTTP port answers the handshake in
