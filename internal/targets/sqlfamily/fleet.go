@@ -10,12 +10,30 @@ import (
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
-// Fleet writes TSBS's iot question q (q.Fleet set) into b, which it resets
-// first: one statement whose rows are fleet.Answer's, in any order, with
-// the key columns of fleet.Columns as text, then the values as numbers
-// (each CAST to Dialect.Real, so that every driver scans a float).
+// FleetSource is where a fleet statement reads its points; each method
+// writes the body of one CTE (a SELECT), with its parameters.
+type FleetSource interface {
+	// Points selects (truck, t, v): the points of field in [start, end).
+	Points(b *Builder, field string, start, end int64)
+	// Newest selects (truck, v): each truck's newest point of field,
+	// whatever its time (low-fuel and high-load).
+	Newest(b *Builder, field string)
+	// Both selects (truck, v1, v2): the times in [start, end) where the
+	// truck has a point of both fields, with their values.
+	Both(b *Builder, field1, field2 string, start, end int64)
+}
+
+// Fleet writes TSBS's iot question q (q.Fleet set) over the narrow layout
+// into b (see FleetFrom).
+func (d *Dialect) Fleet(b *Builder, q *ts.Query) error { return d.FleetFrom(b, q, Narrow{D: d}) }
+
+// FleetFrom writes TSBS's iot question q (q.Fleet set) into b, which it
+// resets first: one statement whose rows are fleet.Answer's, in any order,
+// with the key columns of fleet.Columns as text, then the values as numbers
+// (each CAST to Dialect.Real, so that every driver scans a float). src
+// gives the points.
 //
-// Every kind reads the narrow layout the same way:
+// Every kind reads them the same way:
 //   - tr is the trucks: devices' name and the tags the kind needs, read
 //     once there with Dialect.Tag, so that the outer query groups by plain
 //     columns (a tag expression written twice has two parameters, which
@@ -31,7 +49,7 @@ import (
 //
 // Thresholds and units are fleet's constants, written as literals: they
 // are part of the question's shape, not its parameters.
-func (d *Dialect) Fleet(b *Builder, q *ts.Query) error {
+func (d *Dialect) FleetFrom(b *Builder, q *ts.Query, src FleetSource) error {
 	b.Reset()
 	if q.Fleet == nil {
 		return fmt.Errorf("%s: fleet question without Fleet", d.Name)
@@ -40,7 +58,7 @@ func (d *Dialect) Fleet(b *Builder, q *ts.Query) error {
 	if d.Tag == nil || d.Real == "" {
 		return fmt.Errorf("%s: fleet %s: %w: the dialect has no tag access or float cast", d.Name, k, targets.ErrUnsupported)
 	}
-	f := fleetSQL{d: d, b: b, q: q}
+	f := fleetSQL{d: d, b: b, q: q, src: src}
 	fields := fleet.Fields(k)
 	switch k {
 	case ts.LowFuel, ts.HighLoad:
@@ -115,9 +133,10 @@ func (d *Dialect) Fleet(b *Builder, q *ts.Query) error {
 
 // fleetSQL writes the parts the kinds share.
 type fleetSQL struct {
-	d *Dialect
-	b *Builder
-	q *ts.Query
+	d   *Dialect
+	b   *Builder
+	q   *ts.Query
+	src FleetSource
 }
 
 // with starts the statement with the trucks, tr(truck, <tags>): a column
@@ -135,17 +154,17 @@ func (f *fleetSQL) with(tags ...string) {
 	f.b.S(")")
 }
 
-// points adds pts(truck, t, v, pt): the field's points in [Start, End)
-// and their periods.
+// points adds raw, the field's points in [Start, End), and pts(truck, t,
+// v, pt): those points with their periods.
 func (f *fleetSQL) points(field string) {
-	f.b.S(", pts AS (SELECT s.device AS truck, p.t AS t, p.v AS v, ").S(period("p.t")).
-		S(" AS pt FROM ").S(f.d.Table).S(" p JOIN series s ON s.id = p.series WHERE s.sensor = ").P(field).
-		S(" AND p.t >= ").P(f.q.Start).S(" AND p.t < ").P(f.q.End).S(")")
+	f.b.S(", raw AS (")
+	f.src.Points(f.b, field, f.q.Start, f.q.End)
+	f.b.S("), pts AS (SELECT truck, t, v, ").S(period("t")).S(" AS pt FROM raw)")
 }
 
 // newest is low-fuel and high-load: each truck's newest point of the field
-// (whatever the window, as fleet defines them), found through the primary
-// key (series, t), when below the fuel or above the load threshold.
+// (whatever the window, as fleet defines them), when below the fuel or
+// above the load threshold.
 func (f *fleetSQL) newest(field string) {
 	d, b := f.d, f.b
 	high := f.q.Fleet.Kind == ts.HighLoad
@@ -154,26 +173,55 @@ func (f *fleetSQL) newest(field string) {
 	} else {
 		f.with(fleet.TagName, fleet.TagDriver)
 	}
-	b.S(" SELECT tr.name, tr.driver, ").S(d.real("p.v")).S(" FROM tr JOIN series s ON s.device = tr.truck JOIN ").
-		S(d.Table).S(" p ON p.series = s.id WHERE s.sensor = ").P(field).
-		S(" AND p.t = (SELECT max(l.t) FROM ").S(d.Table).S(" l WHERE l.series = s.id)")
+	b.S(", nw AS (")
+	f.src.Newest(b, field)
+	b.S(") SELECT tr.name, tr.driver, ").S(d.real("nw.v")).S(" FROM nw JOIN tr ON tr.truck = nw.truck WHERE ")
 	if high {
-		b.S(" AND p.v / ").S(d.real("tr.load_capacity")).S(" > ").S(num(fleet.HighLoadAbove))
+		b.S("nw.v / ").S(d.real("tr.load_capacity")).S(" > ").S(num(fleet.HighLoadAbove))
 	} else {
-		b.S(" AND p.v < ").S(num(fleet.LowFuelBelow))
+		b.S("nw.v < ").S(num(fleet.LowFuelBelow))
 	}
 }
 
-// avgVsProjected joins each velocity point above the driving threshold to
-// the fuel_consumption point of the same truck and time (a row has both).
+// avgVsProjected reads the times where a truck has both velocity and
+// fuel_consumption, and keeps those above the driving threshold.
 func (f *fleetSQL) avgVsProjected(fields []string) {
 	d, b := f.d, f.b
 	f.with(fleet.TagFleet, fleet.TagConsumption)
-	b.S(" SELECT tr.fleet, avg(").S(d.real("c.v")).S("), avg(").S(d.real("tr." + fleet.TagConsumption)).
-		S(") FROM ").S(d.Table).S(" p JOIN series s ON s.id = p.series JOIN series sc ON sc.device = s.device JOIN ").
-		S(d.Table).S(" c ON c.series = sc.id AND c.t = p.t JOIN tr ON tr.truck = s.device WHERE s.sensor = ").P(fields[0]).
-		S(" AND sc.sensor = ").P(fields[1]).S(" AND p.t >= ").P(f.q.Start).S(" AND p.t < ").P(f.q.End).
-		S(" AND p.v > ").S(num(fleet.DrivingAbove)).S(" AND tr.").S(fleet.TagConsumption).S(" IS NOT NULL GROUP BY tr.fleet")
+	b.S(", pr AS (")
+	f.src.Both(b, fields[0], fields[1], f.q.Start, f.q.End)
+	b.S(") SELECT tr.fleet, avg(").S(d.real("pr.v2")).S("), avg(").S(d.real("tr." + fleet.TagConsumption)).
+		S(") FROM pr JOIN tr ON tr.truck = pr.truck WHERE pr.v1 > ").S(num(fleet.DrivingAbove)).
+		S(" AND tr.").S(fleet.TagConsumption).S(" IS NOT NULL GROUP BY tr.fleet")
+}
+
+// Narrow is the FleetSource of the narrow layout: points(series, t, v)
+// joined to series(id, device, sensor), the field found by its sensor
+// name.
+type Narrow struct{ D *Dialect }
+
+// Points selects the field's points in the window.
+func (n Narrow) Points(b *Builder, field string, start, end int64) {
+	b.S("SELECT s.device AS truck, p.t AS t, p.v AS v FROM ").S(n.D.Table).
+		S(" p JOIN series s ON s.id = p.series WHERE s.sensor = ").P(field).
+		S(" AND p.t >= ").P(start).S(" AND p.t < ").P(end)
+}
+
+// Newest finds each series' newest time through the primary key (series,
+// t).
+func (n Narrow) Newest(b *Builder, field string) {
+	b.S("SELECT s.device AS truck, p.v AS v FROM series s JOIN ").S(n.D.Table).
+		S(" p ON p.series = s.id WHERE s.sensor = ").P(field).
+		S(" AND p.t = (SELECT max(l.t) FROM ").S(n.D.Table).S(" l WHERE l.series = s.id)")
+}
+
+// Both joins the first field's points to the second's of the same truck
+// and time.
+func (n Narrow) Both(b *Builder, field1, field2 string, start, end int64) {
+	b.S("SELECT s.device AS truck, p.v AS v1, c.v AS v2 FROM ").S(n.D.Table).
+		S(" p JOIN series s ON s.id = p.series JOIN series sc ON sc.device = s.device JOIN ").S(n.D.Table).
+		S(" c ON c.series = sc.id AND c.t = p.t WHERE s.sensor = ").P(field1).S(" AND sc.sensor = ").P(field2).
+		S(" AND p.t >= ").P(start).S(" AND p.t < ").P(end)
 }
 
 // real is expr cast to the dialect's float type.
