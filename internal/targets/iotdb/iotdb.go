@@ -10,7 +10,8 @@
 // (VECTOR=true) writes too. A batch is one tablet written with
 // insertAlignedTablet; IoTDB keeps one value per series and time, so a
 // rewrite replaces the stored point. Device tags are not stored (analytics
-// queries are not supported).
+// queries are not supported); TSBS's iot questions (fleet.go) take the
+// trucks' tags from the schema.
 //
 // Queries are IoTDB SQL. GROUP BY ([start, end), bucket) returns empty
 // buckets (count 0, or null) and aggregates over no rows return 0 or null:
@@ -60,7 +61,10 @@ var Driver = &targets.Driver{
 	Server:      "scripts/services/iotdb.sh (IoTDB 2.0.1-beta on 127.0.0.1:6667, inside scripts/netns-run)",
 	// Sparse: an empty cell is a null in the tablet's bitmap, and count(*)
 	// counts each series' values.
-	Caps:    targets.Capabilities{Types: ts.DataTypes, Queries: ts.QueryKinds, Compression: true, TLS: true, Sparse: true, GroupByAcross: true},
+	Caps: targets.Capabilities{Types: ts.DataTypes, Queries: ts.QueryKinds, Compression: true, TLS: true, Sparse: true, GroupByAcross: true,
+		// Per-truck and per-period aggregates on the server, grouping by the
+		// schema's tags on the client (fleet.go).
+		Fleet: targets.FleetOnServer},
 	Options: []targets.Option{{Name: "compression", Values: []string{"on", "off"}}},
 	Open:    open,
 }

@@ -89,3 +89,10 @@ func TestCompressionSwitch(t *testing.T) {
 		}
 	}
 }
+
+// TSBS's iot questions, asked in IoTDB SQL of the real server, agree with
+// internal/fleet's answers over the points written.
+func TestFleetQuestions(t *testing.T) {
+	targettest.Server{Name: "iotdb", Addr: "127.0.0.1:6667"}.Require(t)
+	targettest.FleetQuestions(t, Driver, targets.Options{})
+}
