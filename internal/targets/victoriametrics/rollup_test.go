@@ -86,16 +86,17 @@ func TestGroupByExpr(t *testing.T) {
 	}
 }
 
-// decodeRange takes the values on the grid and refuses, as unusable, an
+// decode takes the values on the grid and refuses, as unusable, an
 // error status and a value off the grid.
 func TestDecodeRange(t *testing.T) {
 	g := evalGrid{From: 1682899219999, To: 1682899259999, Step: 20_000, Window: 20_000}
 	ok := `{"status":"success","data":{"resultType":"matrix","result":[{"metric":{"__name__":"s_0","tsbench_part":"sum"},` +
 		`"values":[[1682899219.999,"103"],[1682899259.999,"5.5"]]}]}}`
-	got, err := decodeRange([]byte(ok), "q", g)
+	d := new(rangeDecoder)
+	got, err := d.decode([]byte(ok), "q", g)
 	want := []rangeSeries{{name: "s_0", part: "sum", times: []int64{1682899219999, 1682899259999}, values: []float64{103, 5.5}}}
 	if err != nil || !reflect.DeepEqual(got, want) {
-		t.Fatalf("decodeRange = %+v, %v; want %+v", got, err, want)
+		t.Fatalf("decode = %+v, %v; want %+v", got, err, want)
 	}
 	for _, bad := range []string{
 		`{"status":"error","errorType":"422","error":"duplicate time series"}`,
@@ -104,17 +105,27 @@ func TestDecodeRange(t *testing.T) {
 		`{"status":"success","data":{"resultType":"vector","result":[]}}`,
 		`not json`,
 	} {
-		if _, err := decodeRange([]byte(bad), "q", g); err == nil {
-			t.Errorf("decodeRange(%s) = nil error", bad)
+		if _, err := d.decode([]byte(bad), "q", g); err == nil {
+			t.Errorf("decode(%s) = nil error", bad)
 		} else if _, ok := err.(*unusableError); !ok {
-			t.Errorf("decodeRange(%s) = %v, not an unusableError", bad, err)
+			t.Errorf("decode(%s) = %v, not an unusableError", bad, err)
 		}
+	}
+	// The decoder is reused: a second answer replaces the first's series.
+	got, err = d.decode([]byte(`{"status":"success","data":{"resultType":"matrix","result":[]}}`), "q", g)
+	if err != nil || len(got) != 0 {
+		t.Fatalf("decode of no series = %+v, %v", got, err)
 	}
 }
 
-// scanPoints reads query_range's [[seconds,"value"],...], with or without
+// decode reads query_range's [[seconds,"value"],...], with or without
 // spaces, and refuses anything else.
-func TestScanPoints(t *testing.T) {
+func TestDecodePoints(t *testing.T) {
+	g := evalGrid{From: 0, To: 1682899219999, Step: 1, Window: 1}
+	doc := func(values string) []byte {
+		return []byte(`{"status":"success","data":{"resultType":"matrix","result":[{"metric":{"__name__":"s_0"},"values":` + values + `}]}}`)
+	}
+	d := new(rangeDecoder)
 	for _, c := range []struct {
 		in     string
 		times  []int64
@@ -123,21 +134,29 @@ func TestScanPoints(t *testing.T) {
 		{`[]`, nil, nil},
 		{`[[1682899219.999,"103"]]`, []int64{1682899219999}, []float64{103}},
 		{` [ [1682899210, "-2.5e+21" ] , [1682899219.999,"+Inf"] ] `, []int64{1682899210000, 1682899219999}, []float64{-2.5e21, math.Inf(1)}},
+		{`[[1682899210.5,"0.1"],[1682899210.501,"58.123456789012345"]]`, []int64{1682899210500, 1682899210501}, []float64{0.1, 58.123456789012345}},
 	} {
-		times, values, err := scanPoints([]byte(c.in))
-		if err != nil || !reflect.DeepEqual(times, c.times) || !reflect.DeepEqual(values, c.values) {
-			t.Errorf("scanPoints(%s) = %v, %v, %v; want %v, %v", c.in, times, values, err, c.times, c.values)
+		got, err := d.decode(doc(c.in), "q", g)
+		same := func(a, b any, n int) bool { return n == 0 || reflect.DeepEqual(a, b) } // nil or empty alike
+		if err != nil || len(got) != 1 || len(got[0].times) != len(c.times) || len(got[0].values) != len(c.values) ||
+			!same(got[0].times, c.times, len(c.times)) || !same(got[0].values, c.values, len(c.values)) {
+			t.Errorf("decode(%s) = %+v, %v; want %v, %v", c.in, got, err, c.times, c.values)
 		}
 	}
-	for _, bad := range []string{``, `{}`, `[[1,2]]`, `[[1,"x"]]`, `[["1","2"]]`, `[[1,"2"]`, `[[1,"2"],]`, `[[1,"2"]] x`, `[[1,"2",3]]`} {
-		if _, _, err := scanPoints([]byte(bad)); err == nil {
-			t.Errorf("scanPoints(%s) = nil error", bad)
+	for _, bad := range []string{``, `{}`, `[[1,2]]`, `[[1,"x"]]`, `[["1","2"]]`, `[[1,"2"]`, `[[1,"2"],]`, `[[1,"2"]] x`, `[[1,"2",3]]`, `[1]`} {
+		if _, err := d.decode(doc(bad), "q", g); err == nil {
+			t.Errorf("decode(%s) = nil error", bad)
 		}
+	}
+	missing := `{"status":"success","data":{"resultType":"matrix","result":[{"metric":{"__name__":"s_0"}}]}}`
+	if _, err := d.decode([]byte(missing), "q", g); err == nil {
+		t.Errorf("decode(%s) = nil error", missing)
 	}
 }
 
 // BenchmarkDecodeRange: 3,600 points of 5 series, as single-groupby-5-1-12
-// answers (12 h of 1-minute buckets).
+// answers (12 h of 1-minute buckets), decoded by one reused decoder as a
+// run's queries are.
 func BenchmarkDecodeRange(b *testing.B) {
 	var sb strings.Builder
 	sb.WriteString(`{"status":"success","data":{"resultType":"matrix","result":[`)
@@ -150,16 +169,18 @@ func BenchmarkDecodeRange(b *testing.B) {
 			if k > 0 {
 				sb.WriteByte(',')
 			}
-			fmt.Fprintf(&sb, `[%.3f,"%g"]`, float64(1451610059999+int64(k)*60000)/1000, 12.5+float64(k%97))
+			fmt.Fprintf(&sb, `[%.3f,"%g"]`, float64(1451610059999+int64(k)*60000)/1000, 12.5+float64(k%97)+float64(k)/7)
 		}
 		sb.WriteString(`]}`)
 	}
 	sb.WriteString(`]}}`)
 	data := []byte(sb.String())
 	g := evalGrid{From: 1451610059999, To: 1451610059999 + 719*60000, Step: 60000, Window: 60000}
+	d := new(rangeDecoder)
 	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		if _, err := decodeRange(data, "q", g); err != nil {
+		if _, err := d.decode(data, "q", g); err != nil {
 			b.Fatal(err)
 		}
 	}
