@@ -89,7 +89,7 @@ var Driver = &targets.Driver{
 		// narrow: grouped by sensor (series % sensors); wide: per table,
 		// tables combined by clientside.Partials.
 		GroupByAcross: true,
-		// narrow only (FleetQuery): sqlfamily's SQL.
+		// both layouts (FleetQuery): sqlfamily's SQL.
 		Fleet: targets.FleetOnServer,
 	},
 	Options: options,
