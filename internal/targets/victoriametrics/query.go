@@ -160,11 +160,13 @@ func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 	t.mu.Lock()
 	s, err := t.binding.Schema()
 	sel := ""
-	var perSensor []string // rollups drop metric names: one selector per sensor
+	var perSensor []string // rollups drop metric names: one selector per sensor (Q4, Q8 only)
 	if err == nil {
 		sel = t.selector(s, q.Devices, q.Sensors)
-		for _, sn := range q.Sensors {
-			perSensor = append(perSensor, t.selector(s, q.Devices, []int{sn}))
+		if q.Kind == ts.AggRange || q.Kind == ts.LatestPoint {
+			for _, sn := range q.Sensors {
+				perSensor = append(perSensor, t.selector(s, q.Devices, []int{sn}))
+			}
 		}
 	}
 	t.mu.Unlock()

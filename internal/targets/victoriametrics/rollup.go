@@ -181,8 +181,10 @@ var rangeDecoders = sync.Pool{New: func() any { return new(rangeDecoder) }}
 // at a time off the grid, as an unusableError. The series are d's, valid
 // until d's next use.
 func (t *Target) queryRange(ctx context.Context, d *rangeDecoder, expr string, g evalGrid) ([]rangeSeries, error) {
-	q := url.Values{"query": {expr}, "start": {seconds(g.From)}, "end": {seconds(g.To)},
-		"step": {seconds(g.Step)}, "nocache": {"1"}, "latency_offset": {"1ms"}}
+	// Written out rather than with url.Values, whose map and sorted Encode
+	// were a tenth of a small query's CPU.
+	q := "query=" + url.QueryEscape(expr) + "&start=" + seconds(g.From) + "&end=" + seconds(g.To) +
+		"&step=" + seconds(g.Step) + "&nocache=1&latency_offset=1ms"
 	data, err := t.doInto(ctx, http.MethodGet, "/api/v1/query_range", q, nil, &d.body)
 	if err != nil {
 		var ue *url.Error

@@ -133,21 +133,22 @@ func open(ctx context.Context, o targets.Options) (targets.Target, error) {
 }
 
 func (t *Target) do(ctx context.Context, method, path string, q url.Values, body io.Reader) ([]byte, error) {
-	return t.doInto(ctx, method, path, q, body, nil)
+	return t.doInto(ctx, method, path, q.Encode(), body, nil)
 }
 
 // doInto is do with the answer read into into (reset first) rather than a
 // fresh slice: a query_range answer of 90 KB read by io.ReadAll was a
 // dozen allocations growing from 512 bytes on every query. The returned
-// bytes are into's and live until into is next used.
-func (t *Target) doInto(ctx context.Context, method, path string, q url.Values, body io.Reader, into *bytes.Buffer) ([]byte, error) {
+// bytes are into's and live until into is next used. query is the URL's
+// encoded query ("" for none).
+func (t *Target) doInto(ctx context.Context, method, path, query string, body io.Reader, into *bytes.Buffer) ([]byte, error) {
 	base := t.base
 	if !strings.HasPrefix(path, "/api/") {
 		base = t.root // the server's own endpoints are outside a cluster's API route
 	}
 	u := base + path
-	if len(q) > 0 {
-		u += "?" + q.Encode()
+	if query != "" {
+		u += "?" + query
 	}
 	req, err := http.NewRequestWithContext(ctx, method, u, body)
 	if err != nil {
