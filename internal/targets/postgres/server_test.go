@@ -161,20 +161,15 @@ func TestFleetEdges(t *testing.T) {
 }
 
 // The timescaledb driver answers them too, on the hypertables, against the
-// PGlite build of scripts/services/timescaledb.sh. The wide layout runs
-// the edge data only: PGlite exits (wasm "unreachable") on the first wide
-// INSERT of the fleet data's 480-row, 12-column batches, before any
-// question is asked.
+// PGlite build of scripts/services/timescaledb.sh.
 func TestFleetQuestionsTimescaleDB(t *testing.T) {
 	srv := targettest.Server{Name: "timescaledb", Addr: "127.0.0.1:5434"}
 	srv.Require(t)
 	for _, layout := range []string{"narrow", "wide"} {
 		t.Run(layout, func(t *testing.T) {
 			o := targets.Options{Extra: map[string]string{"layout": layout}}
+			targettest.FleetQuestions(t, TimescaleDriver, o)
 			sqltest.FleetEdges(t, TimescaleDriver, o)
-			if layout == "narrow" {
-				targettest.FleetQuestions(t, TimescaleDriver, o)
-			}
 		})
 	}
 }

@@ -140,6 +140,11 @@ func (t *Target) writeWide(ctx context.Context, s *ts.Schema, b *ts.Batch) error
 		return tx.Commit(ctx)
 	}
 	per := max(1, 60000/len(names))
+	if t.timescale {
+		// The PGlite build crashes on large messages (timescaleInsertRows):
+		// as many parameters as its narrow statements, whatever the width.
+		per = max(1, timescaleInsertRows*4/len(names))
+	}
 	for start := 0; start < nrows; start += per {
 		end := min(start+per, nrows)
 		var args []any
