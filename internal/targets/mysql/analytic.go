@@ -13,8 +13,9 @@ func (t *Target) Analyze(ctx context.Context, a *ts.Analytic) (ts.Result, error)
 }
 
 // FleetQuery answers one of TSBS's iot questions (targets.FleetQuerier)
-// with sqlfamily's SQL: CTEs and the window functions lag and lead, which
-// MariaDB has since 10.2 and MySQL since 8.0.
+// with sqlfamily's SQL: CTEs and the window functions lag and lead
+// (MariaDB 10.2, MySQL 8.0), numbers as CAST(... AS DOUBLE) (MySQL
+// 8.0.17).
 func (t *Target) FleetQuery(ctx context.Context, q *ts.Query) ([]ts.FleetRow, error) {
 	return t.Fleet(ctx, q)
 }
