@@ -216,12 +216,16 @@ func (n Narrow) Newest(b *Builder, field string) {
 }
 
 // Both joins the first field's points to the second's of the same truck
-// and time.
+// and time. The tables are CROSS JOINed in the order to read them, the
+// conditions in WHERE: SQLite keeps a CROSS JOIN's order, and without it
+// SQLite 3.54 joined the second series last and built an index of every
+// point's time for each statement (12x slower); the other engines read
+// CROSS JOIN as an inner join and choose the order themselves.
 func (n Narrow) Both(b *Builder, field1, field2 string, start, end int64) {
-	b.S("SELECT s.device AS truck, p.v AS v1, c.v AS v2 FROM ").S(n.D.Table).
-		S(" p JOIN series s ON s.id = p.series JOIN series sc ON sc.device = s.device JOIN ").S(n.D.Table).
-		S(" c ON c.series = sc.id AND c.t = p.t WHERE s.sensor = ").P(field1).S(" AND sc.sensor = ").P(field2).
-		S(" AND p.t >= ").P(start).S(" AND p.t < ").P(end)
+	b.S("SELECT s.device AS truck, p.v AS v1, c.v AS v2 FROM series s CROSS JOIN series sc CROSS JOIN ").S(n.D.Table).
+		S(" p CROSS JOIN ").S(n.D.Table).S(" c WHERE s.sensor = ").P(field1).S(" AND sc.sensor = ").P(field2).
+		S(" AND sc.device = s.device AND p.series = s.id AND p.t >= ").P(start).S(" AND p.t < ").P(end).
+		S(" AND c.series = sc.id AND c.t = p.t")
 }
 
 // real is expr cast to the dialect's float type.
