@@ -184,15 +184,21 @@ func (f *fleetSQL) newest(field string) {
 }
 
 // avgVsProjected reads the times where a truck has both velocity and
-// fuel_consumption, and keeps those above the driving threshold.
+// fuel_consumption, and keeps those above the driving threshold. Each
+// truck's rows are summed and counted first, so that the tags are read
+// and the rows grouped once per truck, not once per row: the means over a
+// fleet's rows are then its trucks' sums over their counts (the nominal
+// consumption weighted by each truck's rows).
 func (f *fleetSQL) avgVsProjected(fields []string) {
 	d, b := f.d, f.b
 	f.with(fleet.TagFleet, fleet.TagConsumption)
 	b.S(", pr AS (")
 	f.src.Both(b, fields[0], fields[1], f.q.Start, f.q.End)
-	b.S(") SELECT tr.fleet, avg(").S(d.real("pr.v2")).S("), avg(").S(d.real("tr." + fleet.TagConsumption)).
-		S(") FROM pr JOIN tr ON tr.truck = pr.truck WHERE pr.v1 > ").S(num(fleet.DrivingAbove)).
-		S(" AND tr.").S(fleet.TagConsumption).S(" IS NOT NULL GROUP BY tr.fleet")
+	b.S("), per AS (SELECT truck, sum(").S(d.real("v2")).S(") AS fuel, count(*) AS n FROM pr WHERE v1 > ").
+		S(num(fleet.DrivingAbove)).S(" GROUP BY truck) SELECT tr.fleet, ").S(d.real("sum(per.fuel)")).S(" / ").
+		S(d.real("sum(per.n)")).S(", sum(").S(d.real("tr." + fleet.TagConsumption)).S(" * per.n) / ").
+		S(d.real("sum(per.n)")).S(" FROM per JOIN tr ON tr.truck = per.truck WHERE tr.").S(fleet.TagConsumption).
+		S(" IS NOT NULL GROUP BY tr.fleet")
 }
 
 // Narrow is the FleetSource of the narrow layout: points(series, t, v)
