@@ -96,8 +96,8 @@ type Dialect struct {
 	// (tags are a JSON object in devices.tags); nil: no analytics.
 	Tag func(b *Builder, key string) string
 	// Real is the SQL type a fleet question casts its numbers to (tags are
-	// text, counts integers) so that every driver scans a float; "" (with
-	// Tag nil too): no fleet questions (Fleet).
+	// text, counts integers) so that every driver scans a float; "" or a
+	// nil Tag: no fleet questions (Fleet says they are unsupported).
 	Real string
 
 	// Insert starts the multi-row point INSERT, up to VALUES; Row lists

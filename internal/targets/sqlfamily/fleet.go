@@ -38,8 +38,8 @@ func (d *Dialect) Fleet(b *Builder, q *ts.Query) error { return d.FleetFrom(b, q
 //     once there with Dialect.Tag, so that the outer query groups by plain
 //     columns (a tag expression written twice has two parameters, which
 //     the engine does not see as one expression);
-//   - pts is the points of the kind's field in [Start, End) with each
-//     point's 10-minute period, floor(t / Period) * Period written with %
+//   - raw is src's points of the kind's field in [Start, End), pts the
+//     same with each point's 10-minute period, floor(t / Period) * Period written with %
 //     only (t - ((t % P) + P) % P), which is a floor before 1970 too in
 //     every engine whose % keeps the dividend's sign;
 //   - per is what the kind needs of each truck's periods, and the session
