@@ -292,7 +292,19 @@ func (t *Target) groupBy(ctx context.Context, s *ts.Schema, q *ts.Query, sel str
 		hasSum, hasN bool
 	}
 	avgs := map[key]*avg{}
-	seen := map[key]bool{}
+	// Across devices, Count, Sum, Min and Max come one value per sensor
+	// and bucket, the bucket's answer: without a Limit (which orders and
+	// cuts buckets) they go straight into the result, as Partials would
+	// put them (a count as an integer), without its map and sort, a tenth
+	// of single-groupby-5-8-1's CPU. seen (per sensor, the buckets from
+	// the first in range) refuses a bucket answered twice.
+	direct := q.Agg != ts.Avg && q.Limit == 0
+	firstBucket := (max(q.Start, s.StartTime) - q.Start) / q.Bucket
+	nb := (q.End-1-q.Start)/q.Bucket - firstBucket + 1 // at most maxServerBuckets (planBuckets)
+	var seen *bucketSet
+	if q.Across && q.Agg != ts.Avg {
+		seen = newBucketSet(int64(len(q.Sensors)) * nb)
+	}
 	for _, g := range grids {
 		expr, err := groupByExpr(q, sel, g.Window)
 		if err != nil {
@@ -320,11 +332,18 @@ func (t *Target) groupBy(ctx context.Context, s *ts.Schema, q *ts.Query, sel str
 			for i, tm := range sr.times {
 				k, v := key{pos, tm}, sr.values[i]
 				if q.Agg != ts.Avg {
-					if seen[k] {
+					b := (tm-q.Start)/q.Bucket - firstBucket
+					if b < 0 || b >= nb || !seen.add(int64(pos)*nb+b) {
 						return ts.Result{}, false, nil
 					}
-					seen[k] = true
-					parts.Add(pos, tm, v, 1)
+					switch {
+					case !direct:
+						parts.Add(pos, tm, v, 1)
+					case q.Agg == ts.Count:
+						res.Add(q.Start+(tm-q.Start)/q.Bucket*q.Bucket, float64(int64(v)))
+					default:
+						res.Add(q.Start+(tm-q.Start)/q.Bucket*q.Bucket, v)
+					}
 					continue
 				}
 				a := avgs[k]
@@ -343,7 +362,7 @@ func (t *Target) groupBy(ctx context.Context, s *ts.Schema, q *ts.Query, sel str
 			}
 		}
 	}
-	if !q.Across {
+	if !q.Across || direct {
 		res.First, res.Last = 0, 0 // aggregate row order is not defined
 		return res, true, nil
 	}
@@ -354,4 +373,31 @@ func (t *Target) groupBy(ctx context.Context, s *ts.Schema, q *ts.Query, sel str
 		parts.Add(k.sensor, k.at, a.sum, int64(a.n))
 	}
 	return parts.Result(), true, nil
+}
+
+// bucketSet is a set of bucket numbers below n: a slice when n is small
+// enough (a query's buckets times its sensors, usually a few hundred),
+// else a map.
+type bucketSet struct {
+	dense  []bool
+	sparse map[int64]bool
+}
+
+func newBucketSet(n int64) *bucketSet {
+	if n <= 1<<16 {
+		return &bucketSet{dense: make([]bool, n)}
+	}
+	return &bucketSet{sparse: map[int64]bool{}}
+}
+
+// add puts i in the set; false when it was there already.
+func (b *bucketSet) add(i int64) bool {
+	if b.dense != nil {
+		was := b.dense[i]
+		b.dense[i] = true
+		return !was
+	}
+	was := b.sparse[i]
+	b.sparse[i] = true
+	return !was
 }

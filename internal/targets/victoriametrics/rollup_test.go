@@ -271,3 +271,18 @@ func TestGroupByOnServer(t *testing.T) {
 		})
 	}
 }
+
+// bucketSet says whether a bucket was seen, dense or sparse alike.
+func TestBucketSet(t *testing.T) {
+	for _, n := range []int64{10, 1 << 20} {
+		s := newBucketSet(n)
+		for _, c := range []struct {
+			i    int64
+			want bool
+		}{{0, true}, {n - 1, true}, {0, false}, {5, true}, {n - 1, false}, {5, false}} {
+			if got := s.add(c.i); got != c.want {
+				t.Errorf("n=%d: add(%d) = %v, want %v", n, c.i, got, c.want)
+			}
+		}
+	}
+}
