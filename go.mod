@@ -16,7 +16,6 @@ require (
 	github.com/spf13/cobra v1.8.1
 	github.com/spf13/pflag v1.0.6
 	github.com/valyala/fasthttp v1.58.0
-	github.com/valyala/fastjson v1.6.10
 	golang.org/x/term v0.47.0
 	gopkg.in/yaml.v3 v3.0.1
 	k8s.io/api v0.34.1

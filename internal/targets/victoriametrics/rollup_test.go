@@ -156,33 +156,47 @@ func TestDecodePoints(t *testing.T) {
 
 // BenchmarkDecodeRange: 3,600 points of 5 series, as single-groupby-5-1-12
 // answers (12 h of 1-minute buckets), decoded by one reused decoder as a
-// run's queries are.
+// run's queries are; the values as TSBS's cpu data has them (integers) and
+// with 15-17 digits.
 func BenchmarkDecodeRange(b *testing.B) {
-	var sb strings.Builder
-	sb.WriteString(`{"status":"success","data":{"resultType":"matrix","result":[`)
-	for s := 0; s < 5; s++ {
-		if s > 0 {
-			sb.WriteByte(',')
-		}
-		fmt.Fprintf(&sb, `{"metric":{"__name__":"usage_%d","db":"test","device":"host_3","hostname":"host_3"},"values":[`, s)
-		for k := 0; k < 720; k++ {
-			if k > 0 {
+	answer := func(value func(k int) string) []byte {
+		var sb strings.Builder
+		sb.WriteString(`{"status":"success","data":{"resultType":"matrix","result":[`)
+		for s := 0; s < 5; s++ {
+			if s > 0 {
 				sb.WriteByte(',')
 			}
-			fmt.Fprintf(&sb, `[%.3f,"%g"]`, float64(1451610059999+int64(k)*60000)/1000, 12.5+float64(k%97)+float64(k)/7)
+			fmt.Fprintf(&sb, `{"metric":{"__name__":"usage_%d","db":"test","device":"host_3","hostname":"host_3"},"values":[`, s)
+			for k := 0; k < 720; k++ {
+				if k > 0 {
+					sb.WriteByte(',')
+				}
+				fmt.Fprintf(&sb, `[%.3f,"%s"]`, float64(1451610059999+int64(k)*60000)/1000, value(k))
+			}
+			sb.WriteString(`]}`)
 		}
-		sb.WriteString(`]}`)
+		sb.WriteString(`]}}`)
+		return []byte(sb.String())
 	}
-	sb.WriteString(`]}}`)
-	data := []byte(sb.String())
 	g := evalGrid{From: 1451610059999, To: 1451610059999 + 719*60000, Step: 60000, Window: 60000}
-	d := new(rangeDecoder)
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	for i := 0; i < b.N; i++ {
-		if _, err := d.decode(data, "q", g); err != nil {
-			b.Fatal(err)
-		}
+	for _, c := range []struct {
+		name  string
+		value func(k int) string
+	}{
+		{"integers", func(k int) string { return strconv.Itoa(k % 101) }},
+		{"decimals", func(k int) string { return strconv.FormatFloat(12.5+float64(k%97)+float64(k)/7, 'g', -1, 64) }},
+	} {
+		data := answer(c.value)
+		d := new(rangeDecoder)
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if _, err := d.decode(data, "q", g); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
 
@@ -283,6 +297,47 @@ func TestBucketSet(t *testing.T) {
 			if got := s.add(c.i); got != c.want {
 				t.Errorf("n=%d: add(%d) = %v, want %v", n, c.i, got, c.want)
 			}
+		}
+	}
+}
+
+// decode skips the members it does not read, whatever their kind, takes
+// the members in any order and decodes escaped label values.
+func TestDecodeShape(t *testing.T) {
+	g := evalGrid{From: 1000, To: 3000, Step: 1000, Window: 1000}
+	in := `{"isPartial":false,"data":{"result":[{"values":[[1,"1.5"],[3,"-2"]],"metric":{"x":"a\"b","__name__":"s\u005f0","n":[1,{"k":null}]}}],` +
+		`"resultType":"matrix"},"stats":{"seriesFetched":"5","executionTimeMsec":2.5e0,"ok":true},"status":"success"}` + "\n"
+	got, err := new(rangeDecoder).decode([]byte(in), "q", g)
+	want := []rangeSeries{{name: "s_0", times: []int64{1000, 3000}, values: []float64{1.5, -2}}}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("decode = %+v, %v; want %+v", got, err, want)
+	}
+	for _, bad := range []string{
+		`{"status":"success","data":{"resultType":"matrix","result":[]}} {}`,
+		`{"status":"success","data":{"resultType":"matrix","result":[]},"x":tru}`,
+		`{"status":"success","data":{"resultType":"matrix","result":[]},"x":1-}`,
+		`{"status":"success","data":{"resultType":"matrix","result":[{"values":[[1,"1"]]}]}`,
+		`{"status":"success","data":{"resultType":"matrix","result":[{"values":[[1,"1"]]},]}}`,
+	} {
+		if _, err := new(rangeDecoder).decode([]byte(bad), "q", g); err == nil {
+			t.Errorf("decode(%s) = nil error", bad)
+		}
+	}
+}
+
+// millis reads query_range's times exactly, and other forms rounded.
+func TestMillis(t *testing.T) {
+	for in, want := range map[string]int64{
+		"1451610059.999": 1451610059999, "1451610060": 1451610060000, "1451610060.5": 1451610060500,
+		"0.001": 1, "-1.25": -1250, "1.4516100599999e9": 1451610060000, "1451610059.9996": 1451610060000,
+	} {
+		if got, err := millis([]byte(in)); err != nil || got != want {
+			t.Errorf("millis(%s) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"", "-", "x", "1.2.3"} {
+		if got, err := millis([]byte(bad)); err == nil {
+			t.Errorf("millis(%q) = %d, nil error", bad, got)
 		}
 	}
 }
