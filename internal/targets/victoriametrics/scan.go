@@ -12,8 +12,8 @@ import (
 // 3,600 [time,"value"] pairs; tsbench must count and add them (the answer
 // checks), where TSBS's runner only reads the body. encoding/json (a
 // json.RawMessage per series, then a scanner of the points) took 1.1 ms
-// of CPU per query, 70 % of tsbench's CPU, against 2.4 ms of the server's
-// own, and allocated 200 KB. github.com/valyala/fastjson, tried next,
+// of CPU per query, 75 % of tsbench's CPU, against 2.4 ms of the server's
+// own, and allocated 145 KB. github.com/valyala/fastjson, tried next,
 // builds a tree of every value: 0.32 ms for those 3,600 points
 // (BenchmarkDecodeRange, integer values as TSBS's), 0.55 ms of CPU per
 // query in a run. This scanner reads the one shape of the answer straight
