@@ -51,10 +51,3 @@ func TestFleetQuestions(t *testing.T) {
 	targettest.Server{Name: "cassandra", Addr: "127.0.0.1:9042"}.Require(t)
 	targettest.FleetQuestions(t, Driver, targets.Options{Database: "tsbench_fleet"})
 }
-
-// The same questions on a small hand-made fleet whose values sit on the
-// questions' thresholds and where every kind has rows (edgeFleet).
-func TestFleetEdges(t *testing.T) {
-	targettest.Server{Name: "cassandra", Addr: "127.0.0.1:9042"}.Require(t)
-	checkEdgeFleet(t, Driver, targets.Options{Database: "tsbench_fleet_edge"})
-}

@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/tsbench/tsbench/internal/targets"
-	"github.com/tsbench/tsbench/internal/targets/sqlfamily/sqltest"
 	"github.com/tsbench/tsbench/internal/targets/targettest"
 )
 
@@ -15,7 +14,7 @@ func TestFleetQuestions(t *testing.T) {
 }
 
 // The same on data with every kind answered, times before 1970, empty
-// cells and missing periods (sqltest.FleetEdges).
+// cells and missing periods (targettest.FleetEdges).
 func TestFleetEdges(t *testing.T) {
-	sqltest.FleetEdges(t, Driver, targets.Options{DataDir: t.TempDir()})
+	targettest.FleetEdges(t, Driver, targets.Options{DataDir: t.TempDir()})
 }

@@ -37,10 +37,10 @@ func TestFleetQuestions(t *testing.T) {
 }
 
 // The same on data with every kind answered, times before 1970, empty
-// cells and missing periods (sqltest.FleetEdges).
+// cells and missing periods (targettest.FleetEdges).
 func TestFleetEdges(t *testing.T) {
 	server.Require(t)
-	sqltest.FleetEdges(t, Driver, targets.Options{})
+	targettest.FleetEdges(t, Driver, targets.Options{})
 }
 
 // BenchmarkWritePath compares the write paths on the same data in one run:

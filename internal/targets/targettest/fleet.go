@@ -136,11 +136,33 @@ func (d *FleetData) Expect(q *ts.Query) []ts.FleetRow {
 	return fleet.Answer(q, trucks)
 }
 
-// FleetQuestions writes the fleet dataset through drv and checks the
+// FleetQuestions checks a target's answers to every iot question against
+// fleet.Answer on three datasets: TSBS's generated trucks (fleetGenerated),
+// a fleet whose values sit on the questions' thresholds (fleetThresholds)
+// and one with empty cells, missing periods and missing tags around the
+// midnight of 2016-01-01 (FleetEdgesAround).
+func FleetQuestions(t *testing.T, drv *targets.Driver, opts targets.Options) {
+	t.Helper()
+	FleetQuestionsAround(t, drv, opts, time.Date(2016, 1, 1, 0, 0, 0, 0, time.UTC).UnixMilli())
+}
+
+// FleetQuestionsAround is FleetQuestions with the edge dataset around
+// another midnight (ms since the epoch).
+func FleetQuestionsAround(t *testing.T, drv *targets.Driver, opts targets.Options, midnight int64) {
+	t.Helper()
+	if drv.Caps.Fleet == "" {
+		t.Fatalf("%s: Caps.Fleet does not declare how it answers fleet questions", drv.Name)
+	}
+	t.Run("generated", func(t *testing.T) { fleetGenerated(t, drv, opts) })
+	t.Run("thresholds", func(t *testing.T) { fleetThresholds(t, drv, opts) })
+	t.Run("edges", func(t *testing.T) { FleetEdgesAround(t, drv, opts, midnight) })
+}
+
+// fleetGenerated writes the fleet dataset through drv and checks the
 // target's answer to every question against the generator's. At least
 // eight of the eleven kinds must have a non-empty answer somewhere, so
 // that agreeing on nothing cannot pass.
-func FleetQuestions(t *testing.T, drv *targets.Driver, opts targets.Options) {
+func fleetGenerated(t *testing.T, drv *targets.Driver, opts targets.Options) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()

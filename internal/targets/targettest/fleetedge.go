@@ -1,4 +1,4 @@
-package sqltest
+package targettest
 
 import (
 	"context"
@@ -9,18 +9,19 @@ import (
 
 	"github.com/tsbench/tsbench/internal/fleet"
 	"github.com/tsbench/tsbench/internal/targets"
-	"github.com/tsbench/tsbench/internal/targets/targettest"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
-// The edge dataset: four trucks, 28 hours at one row a minute from 14
-// hours before the epoch (negative times: the periods and days must be
-// floors, not truncations), with empty cells and whole periods missing.
+// The edge dataset: four trucks in two groups (a table each, where a
+// target has a table per group), 28 hours at one row a minute around a
+// midnight (FleetEdges: the epoch, so that times before it are negative
+// and periods and days must be floors, not truncations), with empty cells
+// and whole periods missing.
 const (
-	edgeStart = -14 * 60 * 60 * 1000
-	edgeStep  = 60_000
-	edgeRows  = 28 * 60
-	edgeBatch = 240
+	edgeBefore = 14 * 60 * 60 * 1000 // the data starts this long before the midnight
+	edgeStep   = 60_000
+	edgeRows   = 28 * 60
+	edgeBatch  = 240
 )
 
 // edgeFields are the trucks' sensors: the fleet fields and one the
@@ -84,21 +85,30 @@ func edgeValue(r *rand.Rand, i, f, k int, mode int) (float64, bool) {
 	return float64(r.IntN(360)), true
 }
 
-// FleetEdges writes the edge dataset through drv and checks every iot
-// question at windows that cross the epoch, a day boundary and period
-// boundaries, for each fleet and one without trucks, against fleet.Answer
-// over the same points. Every kind must have a non-empty answer somewhere.
+// FleetEdges writes the edge dataset around the epoch through drv and
+// checks every iot question at windows that cross the epoch, a day
+// boundary and period boundaries, for each fleet and one without trucks,
+// against fleet.Answer over the same points. Every kind must have a
+// non-empty answer somewhere.
 func FleetEdges(t *testing.T, drv *targets.Driver, opts targets.Options) {
+	t.Helper()
+	FleetEdgesAround(t, drv, opts, 0)
+}
+
+// FleetEdgesAround is FleetEdges around another midnight (ms since the
+// epoch), for a server that stores no time before 1970.
+func FleetEdgesAround(t *testing.T, drv *targets.Driver, opts targets.Options, midnight int64) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	s := &ts.Schema{Database: targettest.FreshName("tsbench_fleetedge"), Groups: []string{"trucks"},
+	edgeStart := midnight - edgeBefore
+	s := &ts.Schema{Database: FreshName("tsbench_fleetedge"), Groups: []string{"trucks", "trucks_b"},
 		StartTime: edgeStart, PointStep: edgeStep}
 	if opts.Database == "" {
 		opts.Database = s.Database
 	}
 	for i, tags := range edgeTrucks {
-		s.Devices = append(s.Devices, ts.Device{Index: i, Name: tags[0].Value, Tags: tags})
+		s.Devices = append(s.Devices, ts.Device{Index: i, Name: tags[0].Value, Group: i / 3, Tags: tags})
 	}
 	for _, f := range edgeFields {
 		s.Sensors = append(s.Sensors, ts.Sensor{Name: f, Type: ts.Double})
@@ -130,7 +140,7 @@ func FleetEdges(t *testing.T, drv *targets.Driver, opts targets.Options) {
 						mode = 2
 					}
 				}
-				tm := int64(edgeStart + k*edgeStep)
+				tm := edgeStart + int64(k)*edgeStep
 				b.Times, b.Rows = append(b.Times, tm), append(b.Rows, int64(k))
 				gap := i == 2 && (k/10)%7 == 3 // a period of truck_2 without any point
 				for f := range s.Sensors {
@@ -161,11 +171,12 @@ func FleetEdges(t *testing.T, drv *targets.Driver, opts targets.Options) {
 	for i := range s.Devices {
 		devs = append(devs, &s.Devices[i])
 	}
-	end := int64(edgeStart + edgeRows*edgeStep)
+	end := edgeStart + edgeRows*edgeStep
 	const hour = 60 * 60 * 1000
-	windows := [][2]int64{{edgeStart, end}, {-4 * hour, 0}, {-2*hour + 30_000, 2*hour + 30_000},
-		{edgeStart, edgeStart + 4*hour}, {-fleet.Period, fleet.Period}, {-3 * fleet.Period, -2 * fleet.Period},
-		{-13 * hour, 11 * hour}}
+	m := midnight
+	windows := [][2]int64{{edgeStart, end}, {m - 4*hour, m}, {m - 2*hour + 30_000, m + 2*hour + 30_000},
+		{edgeStart, edgeStart + 4*hour}, {m - fleet.Period, m + fleet.Period}, {m - 3*fleet.Period, m - 2*fleet.Period},
+		{m - 13*hour, m + 11*hour}}
 	answered := map[ts.FleetKind]bool{}
 	for _, k := range ts.FleetKinds {
 		fleets := []string{""}

@@ -1,4 +1,4 @@
-package questdb
+package targettest
 
 import (
 	"context"
@@ -12,9 +12,9 @@ import (
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
-// edgeFleet is a small hand-made fleet whose values sit on the questions'
-// edges, where the generated fleet data (targettest.FleetQuestions) leaves
-// some answers empty (no truck is low on fuel or stationary there): four
+// thresholdFleet is a small hand-made fleet whose values sit on the
+// questions' thresholds, where the generated fleet data (FleetQuestions)
+// leaves some answers empty (no truck is low on fuel or stationary there): four
 // trucks, one day at one row a minute, with values chosen so that every
 // kind has rows, some means equal a threshold exactly (1 is neither
 // driving nor stationary), some periods are broken down by exactly half
@@ -22,25 +22,22 @@ import (
 // fuel_state, every 13th velocity of two trucks) are left out. The
 // trucks are in two groups (a table each where the target has a table per
 // group), the fleets and models across both.
-//
-// The same file is in internal/targets/cassandra: its home would be
-// targettest, next to FleetQuestions, when that takes it.
-type edgeFleet struct {
+type thresholdFleet struct {
 	schema *ts.Schema
 	points map[string]map[string][]fleet.Point // device, field: what was written
 }
 
 const (
-	edgeTrucks = 4
-	edgeRows   = 24 * 60
-	edgeStep   = 60_000
+	thTrucks = 4
+	thRows   = 24 * 60
+	thStep   = 60_000
 )
 
-var edgeFields = []string{fleet.FieldVelocity, fleet.FieldConsumption, fleet.FieldFuel, fleet.FieldLoad, fleet.FieldStatus}
+var thFields = []string{fleet.FieldVelocity, fleet.FieldConsumption, fleet.FieldFuel, fleet.FieldLoad, fleet.FieldStatus}
 
-// edgeValue is truck i's value of field f at row k, and whether it is
+// thValue is truck i's value of field f at row k, and whether it is
 // present.
-func edgeValue(i, k int, f string) (float64, bool) {
+func thValue(i, k int, f string) (float64, bool) {
 	period := k / 10
 	switch f {
 	case fleet.FieldVelocity:
@@ -65,11 +62,11 @@ func edgeValue(i, k int, f string) (float64, bool) {
 		}
 		return 10 + float64((k+i)%9)/4, true
 	case fleet.FieldFuel:
-		if i == 1 && k == edgeRows-1 {
+		if i == 1 && k == thRows-1 {
 			return 0, false // the newest point is the row before
 		}
 		if i%2 == 0 {
-			return 1 - float64(k)/edgeRows, true // ends near 0: low on fuel
+			return 1 - float64(k)/thRows, true // ends near 0: low on fuel
 		}
 		if i == 1 {
 			return 0.05 + float64(k%3)/100, true
@@ -77,7 +74,7 @@ func edgeValue(i, k int, f string) (float64, bool) {
 		return 0.5, true
 	case fleet.FieldLoad:
 		capacity := float64(1500 + 500*(i%2))
-		if i < 2 && k > edgeRows-5 {
+		if i < 2 && k > thRows-5 {
 			return capacity * 0.95, true // loaded at the end
 		}
 		return capacity * float64(k%10) / 10, true
@@ -97,13 +94,13 @@ func edgeValue(i, k int, f string) (float64, bool) {
 	return 0, false
 }
 
-func newEdgeFleet(start int64) *edgeFleet {
-	s := &ts.Schema{Database: "edge", Groups: []string{"trucks", "trucks_b"}, StartTime: start, PointStep: edgeStep}
-	for _, f := range edgeFields {
+func newThresholdFleet(start int64) *thresholdFleet {
+	s := &ts.Schema{Database: "edge", Groups: []string{"trucks", "trucks_b"}, StartTime: start, PointStep: thStep}
+	for _, f := range thFields {
 		s.Sensors = append(s.Sensors, ts.Sensor{Name: f, Type: ts.Double})
 	}
-	e := &edgeFleet{schema: s, points: map[string]map[string][]fleet.Point{}}
-	for i := range edgeTrucks {
+	e := &thresholdFleet{schema: s, points: map[string]map[string][]fleet.Point{}}
+	for i := range thTrucks {
 		name := "truck_" + strconv.Itoa(i)
 		tags := []ts.Tag{{Key: fleet.TagName, Value: name}, {Key: fleet.TagFleet, Value: []string{"East", "West"}[i/2]},
 			{Key: fleet.TagDriver, Value: []string{"Ann", "Bob", "Cid", "Dee"}[i]},
@@ -117,20 +114,20 @@ func newEdgeFleet(start int64) *edgeFleet {
 }
 
 // write sends every truck's rows, in batches of 120 rows.
-func (e *edgeFleet) write(ctx context.Context, conn targets.Target) error {
+func (e *thresholdFleet) write(ctx context.Context, conn targets.Target) error {
 	for i := range e.schema.Devices {
 		d := &e.schema.Devices[i]
-		for k0 := 0; k0 < edgeRows; k0 += 120 {
-			b := &ts.Batch{Device: d, Decimals: -1, Columns: make([]ts.Column, len(edgeFields))}
+		for k0 := 0; k0 < thRows; k0 += 120 {
+			b := &ts.Batch{Device: d, Decimals: -1, Columns: make([]ts.Column, len(thFields))}
 			for c := range b.Columns {
 				b.Columns[c] = ts.Column{Type: ts.Double, Null: make([]bool, 120)}
 			}
 			for k := k0; k < k0+120; k++ {
-				tm := e.schema.StartTime + int64(k)*edgeStep
+				tm := e.schema.StartTime + int64(k)*thStep
 				b.Times = append(b.Times, tm)
 				b.Rows = append(b.Rows, int64(k))
-				for c, f := range edgeFields {
-					v, ok := edgeValue(i, k, f)
+				for c, f := range thFields {
+					v, ok := thValue(i, k, f)
 					b.Columns[c].Doubles = append(b.Columns[c].Doubles, v)
 					if !ok {
 						b.Columns[c].Null[k-k0] = true
@@ -152,12 +149,12 @@ func (e *edgeFleet) write(ctx context.Context, conn targets.Target) error {
 // whole day, over windows that start and end inside periods and TSBS's windows
 // at the start (truck_0 is stationary in its first period, its mean
 // velocity exactly 1 in its second) and the end.
-func (e *edgeFleet) questions() []ts.Query {
+func (e *thresholdFleet) questions() []ts.Query {
 	var devs []*ts.Device
 	for i := range e.schema.Devices {
 		devs = append(devs, &e.schema.Devices[i])
 	}
-	start, end := e.schema.StartTime, e.schema.StartTime+edgeRows*edgeStep
+	start, end := e.schema.StartTime, e.schema.StartTime+thRows*thStep
 	var qs []ts.Query
 	for _, k := range ts.FleetKinds {
 		var sensors []int
@@ -172,7 +169,7 @@ func (e *edgeFleet) questions() []ts.Query {
 		if fleet.NeedsFleet(k) {
 			fleets = []string{"East", "West"}
 		}
-		windows := [][2]int64{{start, end}, {start + 95*edgeStep + 30_000, start + 7*time.Hour.Milliseconds() + 5*edgeStep}}
+		windows := [][2]int64{{start, end}, {start + 95*thStep + 30_000, start + 7*time.Hour.Milliseconds() + 5*thStep}}
 		if w := fleet.Windows[k]; w > 0 && w < end-start {
 			windows = append(windows, [2]int64{start, start + w}, [2]int64{start + fleet.Period, start + fleet.Period + w},
 				[2]int64{end - w, end})
@@ -188,7 +185,7 @@ func (e *edgeFleet) questions() []ts.Query {
 }
 
 // expect is q's answer over the points written.
-func (e *edgeFleet) expect(q *ts.Query) []ts.FleetRow {
+func (e *thresholdFleet) expect(q *ts.Query) []ts.FleetRow {
 	var trucks []fleet.Truck
 	for _, d := range q.Devices {
 		tr := fleet.Truck{Tags: fleet.TagsOf(d), Points: map[string][]fleet.Point{}}
@@ -200,13 +197,17 @@ func (e *edgeFleet) expect(q *ts.Query) []ts.FleetRow {
 	return fleet.Answer(q, trucks)
 }
 
-// checkEdgeFleet writes the edge fleet through drv and checks every
+// fleetThresholds writes the threshold fleet through drv and checks every
 // question's answer; every kind must have a non-empty answer somewhere.
-func checkEdgeFleet(t *testing.T, drv *targets.Driver, opts targets.Options) {
+func fleetThresholds(t *testing.T, drv *targets.Driver, opts targets.Options) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	e := newEdgeFleet(time.Date(2016, 1, 1, 0, 0, 0, 0, time.UTC).UnixMilli())
+	e := newThresholdFleet(time.Date(2016, 1, 1, 0, 0, 0, 0, time.UTC).UnixMilli())
+	if opts.Database == "" {
+		opts.Database = FreshName("tsbench_fleetth")
+	}
+	e.schema.Database = opts.Database
 	conn, err := drv.Open(ctx, opts)
 	if err != nil {
 		t.Fatal(err)
