@@ -61,6 +61,9 @@ var Driver = &targets.Driver{
 		Compression: true,
 		TLS:         true,
 		Sparse:      true, // an empty cell is left unset; Count counts each column's values
+		// TSBS's iot questions from the points CQL returns, as TSBS's own
+		// Cassandra runner answers them (fleet.go).
+		Fleet: targets.FleetFromPoints,
 	},
 	Options: []targets.Option{{Name: "compression", Values: []string{"on", "off"}}},
 	Open:    open,

@@ -153,8 +153,11 @@ func fleetSQL(q *ts.Query, src string) string {
 	case ts.AvgVsProjectedFuel:
 		// Rows with both fields where velocity (f0) > 1; the projected
 		// consumption is the truck's tag, averaged over the same rows.
-		return "SELECT " + cFleet + ", avg(f1), avg(cast(cast(" + cNominal + " as string) as double)) FROM " + src +
-			" WHERE f0 > " + num(fleet.DrivingAbove) + " AND f1 IS NOT NULL GROUP BY " + cFleet
+		// A truck without the tag (or one that is not a number) has no
+		// projection and is left out, as fleet.Answer leaves it.
+		return "SELECT " + cFleet + ", avg(f1), avg(nominal) FROM (SELECT " + cFleet + ", f0, f1, cast(cast(" + cNominal +
+			" as string) as double) nominal FROM " + src + ") WHERE f0 > " + num(fleet.DrivingAbove) +
+			" AND f1 IS NOT NULL AND nominal IS NOT NULL GROUP BY " + cFleet
 	case ts.AvgDailyDriving:
 		// Per truck and day its driving periods; per truck their total
 		// in hours over its days with driving.
@@ -214,7 +217,9 @@ func (t *Target) fleetRows(ctx context.Context, k ts.FleetKind, sql string, nkey
 		r := ts.FleetRow{Key: make([]string, nkeys)}
 		for i, v := range vals {
 			if i < nkeys {
-				r.Key[i] = fmt.Sprint(v)
+				if v != nil { // a truck without the tag: its key is "", as fleet.Answer's
+					r.Key[i] = fmt.Sprint(v)
+				}
 				continue
 			}
 			x, ok := targets.Number(v)

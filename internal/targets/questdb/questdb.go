@@ -67,7 +67,8 @@ var Driver = &targets.Driver{
 	Server:      "scripts/services/questdb.sh (QuestDB 9.3.4 on 127.0.0.1:9000 and :8812)",
 	// Sparse: an empty cell is a NULL (a field left out of its line); see
 	// nullableBools for BOOLEAN sensors.
-	Caps:    targets.Capabilities{TLS: true, Types: ts.DataTypes, Queries: ts.QueryKinds, Sparse: true, GroupByAcross: true},
+	Caps: targets.Capabilities{TLS: true, Types: ts.DataTypes, Queries: ts.QueryKinds, Sparse: true, GroupByAcross: true,
+		Fleet: targets.FleetOnServer},
 	Options: []targets.Option{{Name: "http_port", Check: targets.PortNumber}},
 	Open:    open,
 }
