@@ -16,7 +16,7 @@ var Dialect = sqlfamily.Dialect{
 	Count:       "count(*)::double precision",
 	Sum:         "sum(v)",
 	Bucket:      sqlfamily.ParamDiv,
-	Latest:      sqlfamily.LatestJoin,
+	Latest:      sqlfamily.LatestLateral,
 	Tag: func(b *sqlfamily.Builder, key string) string {
 		return "d.tags->>" + b.Param(key)
 	},

@@ -61,6 +61,11 @@ const (
 	// one probe per series (SQLite, which would otherwise scan every point
 	// of the series for max(t) in the join).
 	LatestProbe
+	// LatestLateral reads each series' newest row with one backward scan
+	// of the primary key (series, t), LIMIT 1, for the series of an
+	// IDArray parameter (PostgreSQL): the join to max(t) reads every row
+	// of every series, hundreds of milliseconds for TSBS's lastpoint.
+	LatestLateral
 )
 
 // Dialect is what one engine's SQL needs that another's does not.

@@ -92,6 +92,13 @@ func (d *Dialect) latest(b *Builder, ids []int64) {
 		b.S("SELECT max(t), argMax(v, t) FROM ").S(d.Table).S(" WHERE ")
 		d.series(b, ids)
 		b.S(" GROUP BY series ORDER BY series")
+	case LatestLateral:
+		arr := make([]int32, len(ids))
+		for i, id := range ids {
+			arr[i] = int32(id)
+		}
+		b.S("SELECT p.t, p.v FROM unnest(").P(arr).S("::integer[]) AS ids(id) CROSS JOIN LATERAL (SELECT t, v FROM ").S(d.Table).
+			S(" WHERE series = ids.id ORDER BY t DESC LIMIT 1) p ORDER BY ids.id")
 	case LatestProbe:
 		// One index probe per series: the greatest t, then its row.
 		b.S("WITH ids(id) AS (VALUES ")
