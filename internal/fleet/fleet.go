@@ -210,7 +210,7 @@ func perTruck(q *ts.Query, tr *Truck) []ts.FleetRow {
 		days := map[int64]int{}
 		for _, p := range periods(tr.Points[FieldVelocity], q.Start, q.End) {
 			if p.mean() > DrivingAbove {
-				days[floor(p.start, Day)]++
+				days[Floor(p.start, Day)]++
 			}
 		}
 		if len(days) > 0 {
@@ -226,22 +226,34 @@ func perTruck(q *ts.Query, tr *Truck) []ts.FleetRow {
 	return nil
 }
 
-// sessions is avg-daily-driving-session's rows of one truck: a session
-// runs from a period where the truck starts driving (mean velocity > 5
-// after a period where it did not) to the next period where it stops;
-// the mean length of the sessions starting each day. A session still
-// running at the window's end has no length and is left out, as TSBS's
-// lead() gives it none.
+// sessions is avg-daily-driving-session's rows of one truck over its
+// periods' mean velocity (SessionRows).
 func sessions(q *ts.Query, tr *Truck) []ts.FleetRow {
 	ps := periods(tr.Points[FieldVelocity], q.Start, q.End)
+	starts, means := make([]int64, len(ps)), make([]float64, len(ps))
+	for i, p := range ps {
+		starts[i], means[i] = p.start, p.mean()
+	}
+	return SessionRows(tr.Tags[TagName], starts, means)
+}
+
+// SessionRows is avg-daily-driving-session's rows of the truck called
+// name, from its periods (their starts, in time order, and mean
+// velocities): a session runs from a period where the truck starts
+// driving (mean velocity > 5 after a period where it did not) to the next
+// period where it stops; the mean length of the sessions starting each
+// day. A session still running at the window's end has no length and is
+// left out, as TSBS's lead() gives it none. For targets whose server
+// gives the periods' means but has no lag/lead.
+func SessionRows(name string, starts []int64, means []float64) []ts.FleetRow {
 	type change struct {
 		t       int64
 		driving bool
 	}
 	var changes []change
-	for i := 1; i < len(ps); i++ {
-		if d := ps[i].mean() > SessionDrivingOver; d != (ps[i-1].mean() > SessionDrivingOver) {
-			changes = append(changes, change{ps[i].start, d})
+	for i := 1; i < len(means); i++ {
+		if d := means[i] > SessionDrivingOver; d != (means[i-1] > SessionDrivingOver) {
+			changes = append(changes, change{starts[i], d})
 		}
 	}
 	type acc struct {
@@ -253,7 +265,7 @@ func sessions(q *ts.Query, tr *Truck) []ts.FleetRow {
 		if !changes[i].driving {
 			continue
 		}
-		day := floor(changes[i].t, Day)
+		day := Floor(changes[i].t, Day)
 		if byDay[day] == nil {
 			byDay[day] = &acc{}
 		}
@@ -262,7 +274,7 @@ func sessions(q *ts.Query, tr *Truck) []ts.FleetRow {
 	}
 	var rows []ts.FleetRow
 	for day, a := range byDay {
-		rows = append(rows, ts.FleetRow{Key: []string{tr.Tags[TagName]}, Values: []float64{float64(day), a.sum / float64(a.n)}})
+		rows = append(rows, ts.FleetRow{Key: []string{name}, Values: []float64{float64(day), a.sum / float64(a.n)}})
 	}
 	return rows
 }
@@ -346,7 +358,7 @@ func dailyActivity(q *ts.Query, trucks []Truck) []ts.FleetRow {
 		tr := &trucks[i]
 		for _, p := range periods(tr.Points[FieldStatus], q.Start, q.End) {
 			if p.mean() < ActiveBelow {
-				by[key{tr.Tags[TagFleet], tr.Tags[TagModel], floor(p.start, Day)}]++
+				by[key{tr.Tags[TagFleet], tr.Tags[TagModel], Floor(p.start, Day)}]++
 			}
 		}
 	}
@@ -397,7 +409,7 @@ func periods(pts []Point, start, end int64) []period {
 		if p.T < start || p.T >= end {
 			continue
 		}
-		b := floor(p.T, Period)
+		b := Floor(p.T, Period)
 		if len(out) == 0 || out[len(out)-1].start != b {
 			out = append(out, period{start: b})
 		}
@@ -432,8 +444,9 @@ func newest(pts []Point) (Point, bool) {
 	return pts[len(pts)-1], true
 }
 
-// floor rounds t down to a multiple of unit (also before 1970).
-func floor(t, unit int64) int64 {
+// Floor rounds t down to a multiple of unit (also before 1970): the start
+// of t's period or day.
+func Floor(t, unit int64) int64 {
 	r := t % unit
 	if r < 0 {
 		r += unit

@@ -128,7 +128,7 @@ func (f *fleetSQL) window() string {
 // periods is the GROUP BY of 10-minute periods: from Start rounded down to
 // a period, so that IoTDB's windows are the epoch-aligned periods.
 func (f *fleetSQL) periods() string {
-	return fmt.Sprintf(" GROUP BY ([%d, %d), %dms)", floorTo(f.q.Start, fleet.Period), f.q.End, fleet.Period)
+	return fmt.Sprintf(" GROUP BY ([%d, %d), %dms)", fleet.Floor(f.q.Start, fleet.Period), f.q.End, fleet.Period)
 }
 
 // statement is SELECT sel FROM the trucks, then rest, aligned by device.
@@ -205,7 +205,7 @@ func (f *fleetSQL) answer(ctx context.Context) ([]ts.FleetRow, error) {
 				by[r.dev] = a
 			}
 			a.total++
-			a.days[floorTo(r.t, fleet.Day)] = true
+			a.days[fleet.Floor(r.t, fleet.Day)] = true
 		}
 		for _, a := range by {
 			out = append(out, ts.FleetRow{Key: []string{a.r.tags[fleet.TagFleet], a.r.tags[fleet.TagName], a.r.tags[fleet.TagDriver]},
@@ -246,7 +246,7 @@ func (f *fleetSQL) answer(ctx context.Context) ([]ts.FleetRow, error) {
 		}
 		by := map[key]int{}
 		for _, r := range rows {
-			by[key{r.tags[fleet.TagFleet], r.tags[fleet.TagModel], floorTo(r.t, fleet.Day)}]++
+			by[key{r.tags[fleet.TagFleet], r.tags[fleet.TagModel], fleet.Floor(r.t, fleet.Day)}]++
 		}
 		for k, n := range by {
 			out = append(out, ts.FleetRow{Key: []string{k.fleet, k.model}, Values: []float64{float64(k.day), float64(n) / 144}})
@@ -305,42 +305,13 @@ func byTruck(rows []truckRow) [][]truckRow {
 }
 
 // sessions is avg-daily-driving-session's rows of one truck from its
-// periods' mean velocity, in time order: a session starts at a period
-// where the truck drives (> 5) after one where it did not and lasts until
-// the next period where it stops; sessions still running at the window's
-// end have no length. The mean length per day the sessions start.
+// periods' mean velocities (the server's), in time order.
 func sessions(ps []truckRow) []ts.FleetRow {
-	type change struct {
-		t       int64
-		driving bool
+	starts, means := make([]int64, len(ps)), make([]float64, len(ps))
+	for i, p := range ps {
+		starts[i], means[i] = p.t, p.v[0]
 	}
-	var changes []change
-	for i := 1; i < len(ps); i++ {
-		if d := ps[i].v[0] > fleet.SessionDrivingOver; d != (ps[i-1].v[0] > fleet.SessionDrivingOver) {
-			changes = append(changes, change{ps[i].t, d})
-		}
-	}
-	type acc struct {
-		sum float64
-		n   int
-	}
-	byDay := map[int64]*acc{}
-	for i := 0; i+1 < len(changes); i++ {
-		if !changes[i].driving {
-			continue
-		}
-		day := floorTo(changes[i].t, fleet.Day)
-		if byDay[day] == nil {
-			byDay[day] = &acc{}
-		}
-		byDay[day].sum += float64(changes[i+1].t - changes[i].t)
-		byDay[day].n++
-	}
-	var out []ts.FleetRow
-	for day, a := range byDay {
-		out = append(out, ts.FleetRow{Key: []string{ps[0].tags[fleet.TagName]}, Values: []float64{float64(day), a.sum / float64(a.n)}})
-	}
-	return out
+	return fleet.SessionRows(ps[0].tags[fleet.TagName], starts, means)
 }
 
 // avgVsProjected adds up the trucks' sums and counts of fuel_consumption
@@ -488,13 +459,4 @@ func (f *fleetSQL) last(ctx context.Context, m string) ([]truckRow, error) {
 		out = append(out, truckRow{dev: d, tags: fleet.TagsOf(d), t: ds.GetCurrentRowTime().UnixMilli(), v: []float64{parse(v, typ)}})
 	}
 	return out, nil
-}
-
-// floorTo rounds t down to a multiple of unit (also before 1970).
-func floorTo(t, unit int64) int64 {
-	r := t % unit
-	if r < 0 {
-		r += unit
-	}
-	return t - r
 }

@@ -3,6 +3,7 @@ package iotdb
 import (
 	"testing"
 
+	"github.com/tsbench/tsbench/internal/fleet"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -20,8 +21,8 @@ func TestFleetPeriods(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 	for _, c := range []struct{ t, want int64 }{{0, 0}, {599_999, 0}, {600_000, 600_000}, {-1, -600_000}, {-600_000, -600_000}} {
-		if got := floorTo(c.t, 600_000); got != c.want {
-			t.Errorf("floorTo(%d) = %d, want %d", c.t, got, c.want)
+		if got := fleet.Floor(c.t, 600_000); got != c.want {
+			t.Errorf("fleet.Floor(%d) = %d, want %d", c.t, got, c.want)
 		}
 	}
 }

@@ -78,7 +78,7 @@ func (d *FleetData) Questions() []ts.Query {
 	start, end := d.Schema.StartTime, d.Schema.StartTime+fleetRows*fleetStep
 	var qs []ts.Query
 	for _, k := range ts.FleetKinds {
-		sensors := d.sensorsOf(k)
+		sensors := sensorsNamed(d.Schema, fleet.Fields(k))
 		fleets := []string{""}
 		if fleet.NeedsFleet(k) {
 			fleets = tsbs.Fleets()
@@ -100,18 +100,6 @@ func (d *FleetData) Questions() []ts.Query {
 		}
 	}
 	return qs
-}
-
-func (d *FleetData) sensorsOf(k ts.FleetKind) []int {
-	var out []int
-	for _, f := range fleet.Fields(k) {
-		for i, sn := range d.Schema.Sensors {
-			if sn.Name == f {
-				out = append(out, i)
-			}
-		}
-	}
-	return out
 }
 
 // Expect is q's answer computed from the generator: every row written.
@@ -164,21 +152,54 @@ func FleetQuestionsAround(t *testing.T, drv *targets.Driver, opts targets.Option
 // that agreeing on nothing cannot pass.
 func fleetGenerated(t *testing.T, drv *targets.Driver, opts targets.Options) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
 	d, err := NewFleetData(FreshName("tsbench_fleet"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	askFleet(t, drv, opts, generatedSet{d}, 8)
+}
+
+// fleetSet is a dataset the fleet questions are asked of: its schema, how
+// it is written, its questions and their answers over what it wrote.
+type fleetSet interface {
+	schema() *ts.Schema
+	write(ctx context.Context, conn targets.Target) error
+	questions() []ts.Query
+	expect(q *ts.Query) []ts.FleetRow
+}
+
+// generatedSet is FleetData as a fleetSet.
+type generatedSet struct{ *FleetData }
+
+func (g generatedSet) schema() *ts.Schema { return g.Schema }
+func (g generatedSet) write(ctx context.Context, conn targets.Target) error {
+	return g.Write(ctx, conn)
+}
+func (g generatedSet) questions() []ts.Query            { return g.Questions() }
+func (g generatedSet) expect(q *ts.Query) []ts.FleetRow { return g.Expect(q) }
+
+// askFleet writes set through drv (into opts' database, else the set's)
+// and compares the target's answer to each of its questions with the
+// expected rows; at least minKinds kinds must have a non-empty answer
+// somewhere, so that agreeing on nothing cannot pass.
+func askFleet(t *testing.T, drv *targets.Driver, opts targets.Options, set fleetSet, minKinds int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	s := set.schema()
+	if opts.Database == "" {
+		opts.Database = s.Database
+	}
+	s.Database = opts.Database
 	conn, err := drv.Open(ctx, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	if err := conn.Setup(ctx, d.Schema, true); err != nil {
+	if err := conn.Setup(ctx, s, true); err != nil {
 		t.Fatal(err)
 	}
-	if err := d.Write(ctx, conn); err != nil {
+	if err := set.write(ctx, conn); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := conn.Count(ctx, ts.CountRange{}); err != nil { // settles what a server buffers
@@ -189,8 +210,8 @@ func fleetGenerated(t *testing.T, drv *targets.Driver, opts targets.Options) {
 		t.Fatalf("%s does not answer fleet questions (targets.FleetQuerier)", drv.Name)
 	}
 	answered := map[ts.FleetKind]bool{}
-	for _, q := range d.Questions() {
-		want := d.Expect(&q)
+	for _, q := range set.questions() {
+		want := set.expect(&q)
 		got, err := fq.FleetQuery(ctx, &q)
 		name := fmt.Sprintf("%s fleet %q [%d, %d)", q.Fleet.Kind, q.Fleet.Fleet, q.Start, q.End)
 		if err != nil {
@@ -204,7 +225,26 @@ func fleetGenerated(t *testing.T, drv *targets.Driver, opts targets.Options) {
 			answered[q.Fleet.Kind] = true
 		}
 	}
-	if len(answered) < 8 {
-		t.Errorf("only %d of %d kinds have a non-empty answer on the fleet data: %v", len(answered), len(ts.FleetKinds), answered)
+	if len(answered) < minKinds {
+		var empty []string
+		for _, k := range ts.FleetKinds {
+			if !answered[k] {
+				empty = append(empty, k.String())
+			}
+		}
+		t.Errorf("%d kinds have a non-empty answer, want at least %d; empty: %v", len(answered), minKinds, empty)
 	}
+}
+
+// sensorsNamed is the positions of the named sensors in s.
+func sensorsNamed(s *ts.Schema, names []string) []int {
+	var out []int
+	for _, f := range names {
+		for i, sn := range s.Sensors {
+			if sn.Name == f {
+				out = append(out, i)
+			}
+		}
+	}
+	return out
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
-	"time"
 
 	"github.com/tsbench/tsbench/internal/fleet"
 	"github.com/tsbench/tsbench/internal/targets"
@@ -99,32 +98,37 @@ func FleetEdges(t *testing.T, drv *targets.Driver, opts targets.Options) {
 // epoch), for a server that stores no time before 1970.
 func FleetEdgesAround(t *testing.T, drv *targets.Driver, opts targets.Options, midnight int64) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	edgeStart := midnight - edgeBefore
+	askFleet(t, drv, opts, newEdgeSet(midnight), len(ts.FleetKinds))
+}
+
+// edgeSet is the edge dataset around a midnight, and the points it wrote.
+type edgeSet struct {
+	s        *ts.Schema
+	midnight int64
+	trucks   []fleet.Truck
+}
+
+func newEdgeSet(midnight int64) *edgeSet {
 	s := &ts.Schema{Database: FreshName("tsbench_fleetedge"), Groups: []string{"trucks", "trucks_b"},
-		StartTime: edgeStart, PointStep: edgeStep}
-	if opts.Database == "" {
-		opts.Database = s.Database
-	}
+		StartTime: midnight - edgeBefore, PointStep: edgeStep}
 	for i, tags := range edgeTrucks {
 		s.Devices = append(s.Devices, ts.Device{Index: i, Name: tags[0].Value, Group: i / 3, Tags: tags})
 	}
 	for _, f := range edgeFields {
 		s.Sensors = append(s.Sensors, ts.Sensor{Name: f, Type: ts.Double})
 	}
-	conn, err := drv.Open(ctx, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	if err := conn.Setup(ctx, s, true); err != nil {
-		t.Fatal(err)
-	}
-	trucks := make([]fleet.Truck, len(s.Devices))
+	return &edgeSet{s: s, midnight: midnight}
+}
+
+func (e *edgeSet) schema() *ts.Schema { return e.s }
+
+// write sends every truck's rows and keeps what it wrote.
+func (e *edgeSet) write(ctx context.Context, conn targets.Target) error {
+	s := e.s
+	e.trucks = make([]fleet.Truck, len(s.Devices))
 	for i := range s.Devices {
 		dev := &s.Devices[i]
-		trucks[i] = fleet.Truck{Tags: fleet.TagsOf(dev), Points: map[string][]fleet.Point{}}
+		e.trucks[i] = fleet.Truck{Tags: fleet.TagsOf(dev), Points: map[string][]fleet.Point{}}
 		r := rand.New(rand.NewPCG(uint64(i), 7))
 		mode := 0
 		for k0 := 0; k0 < edgeRows; k0 += edgeBatch {
@@ -140,7 +144,7 @@ func FleetEdgesAround(t *testing.T, drv *targets.Driver, opts targets.Options, m
 						mode = 2
 					}
 				}
-				tm := edgeStart + int64(k)*edgeStep
+				tm := s.StartTime + int64(k)*edgeStep
 				b.Times, b.Rows = append(b.Times, tm), append(b.Rows, int64(k))
 				gap := i == 2 && (k/10)%7 == 3 // a period of truck_2 without any point
 				for f := range s.Sensors {
@@ -152,70 +156,50 @@ func FleetEdgesAround(t *testing.T, drv *targets.Driver, opts targets.Options, m
 						continue
 					}
 					c.Doubles[k-k0] = v
-					trucks[i].Points[edgeFields[f]] = append(trucks[i].Points[edgeFields[f]], fleet.Point{T: tm, V: v})
+					e.trucks[i].Points[edgeFields[f]] = append(e.trucks[i].Points[edgeFields[f]], fleet.Point{T: tm, V: v})
 				}
 			}
 			if err := conn.Write(ctx, b); err != nil {
-				t.Fatalf("write %s rows %d..: %v", dev.Name, k0, err)
+				return fmt.Errorf("write %s rows %d..: %w", dev.Name, k0, err)
 			}
 		}
 	}
-	if _, err := conn.Count(ctx, ts.CountRange{}); err != nil {
-		t.Fatal(err)
-	}
-	fq, ok := conn.(targets.FleetQuerier)
-	if !ok {
-		t.Fatalf("%s does not answer fleet questions", drv.Name)
-	}
+	return nil
+}
+
+// questions: every kind at windows across the midnight, a day boundary
+// and period boundaries, for each fleet and one without trucks.
+func (e *edgeSet) questions() []ts.Query {
 	var devs []*ts.Device
-	for i := range s.Devices {
-		devs = append(devs, &s.Devices[i])
+	for i := range e.s.Devices {
+		devs = append(devs, &e.s.Devices[i])
 	}
-	end := edgeStart + edgeRows*edgeStep
+	start := e.s.StartTime
+	end := start + edgeRows*edgeStep
 	const hour = 60 * 60 * 1000
-	m := midnight
-	windows := [][2]int64{{edgeStart, end}, {m - 4*hour, m}, {m - 2*hour + 30_000, m + 2*hour + 30_000},
-		{edgeStart, edgeStart + 4*hour}, {m - fleet.Period, m + fleet.Period}, {m - 3*fleet.Period, m - 2*fleet.Period},
+	m := e.midnight
+	windows := [][2]int64{{start, end}, {m - 4*hour, m}, {m - 2*hour + 30_000, m + 2*hour + 30_000},
+		{start, start + 4*hour}, {m - fleet.Period, m + fleet.Period}, {m - 3*fleet.Period, m - 2*fleet.Period},
 		{m - 13*hour, m + 11*hour}}
-	answered := map[ts.FleetKind]bool{}
+	var qs []ts.Query
 	for _, k := range ts.FleetKinds {
 		fleets := []string{""}
 		if fleet.NeedsFleet(k) {
 			fleets = []string{"East", "West", "none"}
 		}
-		var sensors []int
-		for _, f := range fleet.Fields(k) {
-			for j, name := range edgeFields {
-				if name == f {
-					sensors = append(sensors, j)
-				}
-			}
-		}
+		sensors := sensorsNamed(e.s, fleet.Fields(k))
 		for _, fl := range fleets {
 			for _, w := range windows {
-				q := ts.Query{Kind: ts.GroupBy, Devices: devs, Sensors: sensors, Start: w[0], End: w[1],
-					Fleet: &ts.FleetQuery{Kind: k, Fleet: fl}}
-				want := fleet.Answer(&q, edgeView(trucks, fleet.Fields(k)))
-				got, err := fq.FleetQuery(ctx, &q)
-				name := fmt.Sprintf("%s fleet %q [%d, %d)", k, fl, w[0], w[1])
-				if err != nil {
-					t.Errorf("%s: %v", name, err)
-					continue
-				}
-				if msg := fleet.Diff(got, want); msg != "" {
-					t.Errorf("%s: %s", name, msg)
-				}
-				if len(want) > 0 {
-					answered[k] = true
-				}
+				qs = append(qs, ts.Query{Kind: ts.GroupBy, Devices: devs, Sensors: sensors, Start: w[0], End: w[1],
+					Fleet: &ts.FleetQuery{Kind: k, Fleet: fl}})
 			}
 		}
 	}
-	for _, k := range ts.FleetKinds {
-		if !answered[k] {
-			t.Errorf("%s has no non-empty answer on the edge data", k)
-		}
-	}
+	return qs
+}
+
+func (e *edgeSet) expect(q *ts.Query) []ts.FleetRow {
+	return fleet.Answer(q, edgeView(e.trucks, fleet.Fields(q.Fleet.Kind)))
 }
 
 // edgeView is the trucks with only the fields a question reads, as the

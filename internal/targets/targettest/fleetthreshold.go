@@ -23,7 +23,7 @@ import (
 // trucks are in two groups (a table each where the target has a table per
 // group), the fleets and models across both.
 type thresholdFleet struct {
-	schema *ts.Schema
+	s      *ts.Schema
 	points map[string]map[string][]fleet.Point // device, field: what was written
 }
 
@@ -95,11 +95,11 @@ func thValue(i, k int, f string) (float64, bool) {
 }
 
 func newThresholdFleet(start int64) *thresholdFleet {
-	s := &ts.Schema{Database: "edge", Groups: []string{"trucks", "trucks_b"}, StartTime: start, PointStep: thStep}
+	s := &ts.Schema{Database: FreshName("tsbench_fleetth"), Groups: []string{"trucks", "trucks_b"}, StartTime: start, PointStep: thStep}
 	for _, f := range thFields {
 		s.Sensors = append(s.Sensors, ts.Sensor{Name: f, Type: ts.Double})
 	}
-	e := &thresholdFleet{schema: s, points: map[string]map[string][]fleet.Point{}}
+	e := &thresholdFleet{s: s, points: map[string]map[string][]fleet.Point{}}
 	for i := range thTrucks {
 		name := "truck_" + strconv.Itoa(i)
 		tags := []ts.Tag{{Key: fleet.TagName, Value: name}, {Key: fleet.TagFleet, Value: []string{"East", "West"}[i/2]},
@@ -115,15 +115,15 @@ func newThresholdFleet(start int64) *thresholdFleet {
 
 // write sends every truck's rows, in batches of 120 rows.
 func (e *thresholdFleet) write(ctx context.Context, conn targets.Target) error {
-	for i := range e.schema.Devices {
-		d := &e.schema.Devices[i]
+	for i := range e.s.Devices {
+		d := &e.s.Devices[i]
 		for k0 := 0; k0 < thRows; k0 += 120 {
 			b := &ts.Batch{Device: d, Decimals: -1, Columns: make([]ts.Column, len(thFields))}
 			for c := range b.Columns {
 				b.Columns[c] = ts.Column{Type: ts.Double, Null: make([]bool, 120)}
 			}
 			for k := k0; k < k0+120; k++ {
-				tm := e.schema.StartTime + int64(k)*thStep
+				tm := e.s.StartTime + int64(k)*thStep
 				b.Times = append(b.Times, tm)
 				b.Rows = append(b.Rows, int64(k))
 				for c, f := range thFields {
@@ -151,20 +151,13 @@ func (e *thresholdFleet) write(ctx context.Context, conn targets.Target) error {
 // velocity exactly 1 in its second) and the end.
 func (e *thresholdFleet) questions() []ts.Query {
 	var devs []*ts.Device
-	for i := range e.schema.Devices {
-		devs = append(devs, &e.schema.Devices[i])
+	for i := range e.s.Devices {
+		devs = append(devs, &e.s.Devices[i])
 	}
-	start, end := e.schema.StartTime, e.schema.StartTime+thRows*thStep
+	start, end := e.s.StartTime, e.s.StartTime+thRows*thStep
 	var qs []ts.Query
 	for _, k := range ts.FleetKinds {
-		var sensors []int
-		for _, f := range fleet.Fields(k) {
-			for i, sn := range e.schema.Sensors {
-				if sn.Name == f {
-					sensors = append(sensors, i)
-				}
-			}
-		}
+		sensors := sensorsNamed(e.s, fleet.Fields(k))
 		fleets := []string{""}
 		if fleet.NeedsFleet(k) {
 			fleets = []string{"East", "West"}
@@ -201,46 +194,8 @@ func (e *thresholdFleet) expect(q *ts.Query) []ts.FleetRow {
 // question's answer; every kind must have a non-empty answer somewhere.
 func fleetThresholds(t *testing.T, drv *targets.Driver, opts targets.Options) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
 	e := newThresholdFleet(time.Date(2016, 1, 1, 0, 0, 0, 0, time.UTC).UnixMilli())
-	if opts.Database == "" {
-		opts.Database = FreshName("tsbench_fleetth")
-	}
-	e.schema.Database = opts.Database
-	conn, err := drv.Open(ctx, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	if err := conn.Setup(ctx, e.schema, true); err != nil {
-		t.Fatal(err)
-	}
-	if err := e.write(ctx, conn); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := conn.Count(ctx, ts.CountRange{}); err != nil { // settles what the server buffers
-		t.Fatal(err)
-	}
-	answered := map[ts.FleetKind]bool{}
-	for _, q := range e.questions() {
-		want := e.expect(&q)
-		got, err := conn.(targets.FleetQuerier).FleetQuery(ctx, &q)
-		name := fmt.Sprintf("%s fleet %q [%d, %d)", q.Fleet.Kind, q.Fleet.Fleet, q.Start, q.End)
-		if err != nil {
-			t.Errorf("%s: %v", name, err)
-			continue
-		}
-		if msg := fleet.Diff(got, want); msg != "" {
-			t.Errorf("%s: %s", name, msg)
-		}
-		if len(want) > 0 {
-			answered[q.Fleet.Kind] = true
-		}
-	}
-	for _, k := range ts.FleetKinds {
-		if !answered[k] {
-			t.Errorf("%s: every answer of the edge fleet is empty", k)
-		}
-	}
+	askFleet(t, drv, opts, e, len(ts.FleetKinds))
 }
+
+func (e *thresholdFleet) schema() *ts.Schema { return e.s }
