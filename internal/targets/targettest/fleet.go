@@ -71,29 +71,37 @@ func (d *FleetData) Write(ctx context.Context, conn targets.Target) error {
 // for the kinds that ask about one, TSBS's windows at three places, the
 // whole two days for the others.
 func (d *FleetData) Questions() []ts.Query {
-	var devs []*ts.Device
-	for i := range d.Schema.Devices {
-		devs = append(devs, &d.Schema.Devices[i])
-	}
 	start, end := d.Schema.StartTime, d.Schema.StartTime+fleetRows*fleetStep
+	return questionsOf(d.Schema, tsbs.Fleets(), func(k ts.FleetKind) [][2]int64 {
+		w := fleet.Windows[k]
+		if w == 0 {
+			return [][2]int64{{start, end}}
+		}
+		mid := start + 7*time.Hour.Milliseconds() + 30_000
+		return [][2]int64{{start, start + w}, {mid, mid + w}, {end - w, end}}
+	})
+}
+
+// questionsOf asks every kind of s's trucks: each of fleets for the kinds
+// about one fleet, over each of the kind's windows.
+func questionsOf(s *ts.Schema, fleets []string, windows func(ts.FleetKind) [][2]int64) []ts.Query {
+	var devs []*ts.Device
+	for i := range s.Devices {
+		devs = append(devs, &s.Devices[i])
+	}
 	var qs []ts.Query
 	for _, k := range ts.FleetKinds {
-		sensors := sensorsNamed(d.Schema, fleet.Fields(k))
-		fleets := []string{""}
+		sensors := sensorsNamed(s, fleet.Fields(k))
+		asked := []string{""}
 		if fleet.NeedsFleet(k) {
-			fleets = tsbs.Fleets()
+			asked = fleets
 		}
-		windows := [][2]int64{{start, end}}
-		if w := fleet.Windows[k]; w > 0 {
-			windows = [][2]int64{{start, start + w}, {start + 7*time.Hour.Milliseconds() + 30_000, 0}, {end - w, end}}
-			windows[1][1] = windows[1][0] + w
-		}
-		kind := ts.GroupBy
+		kind := ts.GroupBy // as the TSBS phases time them
 		if k == ts.LowFuel || k == ts.HighLoad {
 			kind = ts.LatestPoint
 		}
-		for _, f := range fleets {
-			for _, w := range windows {
+		for _, f := range asked {
+			for _, w := range windows(k) {
 				qs = append(qs, ts.Query{Kind: kind, Devices: devs, Sensors: sensors, Start: w[0], End: w[1],
 					Fleet: &ts.FleetQuery{Kind: k, Fleet: f}})
 			}

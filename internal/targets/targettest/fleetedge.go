@@ -170,10 +170,6 @@ func (e *edgeSet) write(ctx context.Context, conn targets.Target) error {
 // questions: every kind at windows across the midnight, a day boundary
 // and period boundaries, for each fleet and one without trucks.
 func (e *edgeSet) questions() []ts.Query {
-	var devs []*ts.Device
-	for i := range e.s.Devices {
-		devs = append(devs, &e.s.Devices[i])
-	}
 	start := e.s.StartTime
 	end := start + edgeRows*edgeStep
 	const hour = 60 * 60 * 1000
@@ -181,21 +177,7 @@ func (e *edgeSet) questions() []ts.Query {
 	windows := [][2]int64{{start, end}, {m - 4*hour, m}, {m - 2*hour + 30_000, m + 2*hour + 30_000},
 		{start, start + 4*hour}, {m - fleet.Period, m + fleet.Period}, {m - 3*fleet.Period, m - 2*fleet.Period},
 		{m - 13*hour, m + 11*hour}}
-	var qs []ts.Query
-	for _, k := range ts.FleetKinds {
-		fleets := []string{""}
-		if fleet.NeedsFleet(k) {
-			fleets = []string{"East", "West", "none"}
-		}
-		sensors := sensorsNamed(e.s, fleet.Fields(k))
-		for _, fl := range fleets {
-			for _, w := range windows {
-				qs = append(qs, ts.Query{Kind: ts.GroupBy, Devices: devs, Sensors: sensors, Start: w[0], End: w[1],
-					Fleet: &ts.FleetQuery{Kind: k, Fleet: fl}})
-			}
-		}
-	}
-	return qs
+	return questionsOf(e.s, []string{"East", "West", "none"}, func(ts.FleetKind) [][2]int64 { return windows })
 }
 
 func (e *edgeSet) expect(q *ts.Query) []ts.FleetRow {

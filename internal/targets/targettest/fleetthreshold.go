@@ -150,31 +150,15 @@ func (e *thresholdFleet) write(ctx context.Context, conn targets.Target) error {
 // at the start (truck_0 is stationary in its first period, its mean
 // velocity exactly 1 in its second) and the end.
 func (e *thresholdFleet) questions() []ts.Query {
-	var devs []*ts.Device
-	for i := range e.s.Devices {
-		devs = append(devs, &e.s.Devices[i])
-	}
 	start, end := e.s.StartTime, e.s.StartTime+thRows*thStep
-	var qs []ts.Query
-	for _, k := range ts.FleetKinds {
-		sensors := sensorsNamed(e.s, fleet.Fields(k))
-		fleets := []string{""}
-		if fleet.NeedsFleet(k) {
-			fleets = []string{"East", "West"}
-		}
+	return questionsOf(e.s, []string{"East", "West"}, func(k ts.FleetKind) [][2]int64 {
 		windows := [][2]int64{{start, end}, {start + 95*thStep + 30_000, start + 7*time.Hour.Milliseconds() + 5*thStep}}
 		if w := fleet.Windows[k]; w > 0 && w < end-start {
 			windows = append(windows, [2]int64{start, start + w}, [2]int64{start + fleet.Period, start + fleet.Period + w},
 				[2]int64{end - w, end})
 		}
-		for _, f := range fleets {
-			for _, w := range windows {
-				qs = append(qs, ts.Query{Kind: ts.GroupBy, Devices: devs, Sensors: sensors, Start: w[0], End: w[1],
-					Fleet: &ts.FleetQuery{Kind: k, Fleet: f}})
-			}
-		}
-	}
-	return qs
+		return windows
+	})
 }
 
 // expect is q's answer over the points written.
