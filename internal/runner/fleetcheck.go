@@ -28,16 +28,7 @@ func checkFleetQuery(ctx context.Context, caps targets.Capabilities, admin targe
 		return qc
 	}
 	got, err := fq.FleetQuery(ctx, q)
-	switch {
-	case errors.Is(err, targets.ErrUnsupported):
-		qc.OK, qc.Detail = true, summary.Unsupported
-	case err != nil:
-		qc.Error = err.Error()
-	default:
-		qc.Points = int64(len(got))
-		qc.Detail = fleet.Diff(got, want)
-		qc.OK = qc.Detail == ""
-	}
+	qc.Judge(err, errors.Is(err, targets.ErrUnsupported), int64(len(got)), func() string { return fleet.Diff(got, want) })
 	return qc
 }
 

@@ -109,16 +109,7 @@ func checkQuery(ctx context.Context, caps targets.Capabilities, admin targets.Ta
 	}
 	want := clientside.Answer(q, all)
 	got, err := query(ctx, caps, admin, q)
-	switch {
-	case errors.Is(err, targets.ErrUnsupported):
-		qc.OK, qc.Detail = true, summary.Unsupported
-	case err != nil:
-		qc.Error = err.Error()
-	default:
-		qc.Points = got.Points
-		qc.Detail = clientside.Diff(q, got, want)
-		qc.OK = qc.Detail == ""
-	}
+	qc.Judge(err, errors.Is(err, targets.ErrUnsupported), got.Points, func() string { return clientside.Diff(q, got, want) })
 	return qc
 }
 

@@ -480,6 +480,22 @@ const Unsupported = "not supported by the target"
 // Answered reports whether the check compared an answer.
 func (q QueryCheck) Answered() bool { return !(q.OK && q.Detail == Unsupported) }
 
+// Judge records the outcome of asking the target: unsupported (err wraps
+// unsupported), failed, or an answer of points whose difference from the
+// expected one diff gives ("" when they agree).
+func (q *QueryCheck) Judge(err error, unsupported bool, points int64, diff func() string) {
+	switch {
+	case unsupported:
+		q.OK, q.Detail = true, Unsupported
+	case err != nil:
+		q.Error = err.Error()
+	default:
+		q.Points = points
+		q.Detail = diff()
+		q.OK = q.Detail == ""
+	}
+}
+
 // Judge records the stored count and whether it is right: every
 // acknowledged point, and no more than the writes in doubt may add.
 func (v *Verify) Judge(stored int64) {
