@@ -92,6 +92,12 @@ func TestTSBSWorkloads(t *testing.T) {
 							}
 						case q.Fleet != 0 && !answered(s.Verify.Queries):
 							t.Errorf("phase %s: no answer of %s compared with the data: %+v", p.Phase, target, s.Verify.Queries)
+						case q.Fleet != 0:
+							// A fleet question is the target's FleetQuery,
+							// whatever kinds it declares (cassandra).
+							if op == nil || op.OKOperations != queries {
+								t.Errorf("phase %s: %+v, want %d fleet questions", p.Phase, op, queries)
+							}
 						case !driver.Caps.SupportsQuery(q.Kind) || !driver.Caps.SupportsAcross(&ts.Query{Across: q.Across, Limit: q.Limit}):
 							// The target declares the kind, or a GROUP_BY
 							// across hosts, unsupported (cassandra's GROUP_BY
