@@ -3,7 +3,9 @@ package cli
 import (
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -107,6 +109,9 @@ func loadConfig(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stderr io.Wri
 	if err := tsbsSparse(cfg, d); err != nil {
 		return nil, err
 	}
+	if note := tsbsTargetOptions(cfg, d); note != "" {
+		fmt.Fprintln(stderr, "tsbench: note: "+note)
+	}
 	keys := make([]string, len(layers))
 	for i, l := range layers {
 		keys[i] = l.Key
@@ -139,6 +144,30 @@ func loadConfig(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stderr io.Wri
 	}
 	configwarn.Print(stderr, warnings)
 	return cfg, nil
+}
+
+// tsbsTargetOptions gives a TSBS run the target options the target takes
+// for TSBS (Driver.TSBSOptions) that the user left unset, and returns the
+// note that says so; an option the user set wins.
+func tsbsTargetOptions(cfg *config.Config, d *targets.Driver) string {
+	if !tsbs.Active(cfg) || len(d.TSBSOptions) == 0 {
+		return ""
+	}
+	var set []string
+	for _, k := range slices.Sorted(maps.Keys(d.TSBSOptions)) {
+		if _, given := cfg.TargetOptions[k]; given {
+			continue
+		}
+		if cfg.TargetOptions == nil {
+			cfg.TargetOptions = map[string]string{}
+		}
+		cfg.TargetOptions[k] = d.TSBSOptions[k]
+		set = append(set, "target."+k+"="+d.TSBSOptions[k])
+	}
+	if len(set) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("a TSBS run on %s takes %s, TSBS's own table shape, unless --set says otherwise", d.Name, strings.Join(set, ", "))
 }
 
 func nonEmpty(s string) []string {

@@ -200,7 +200,11 @@ type Driver struct {
 	// Options are the target options (target.NAME=VALUE) the target reads
 	// from Options.Extra; the command line refuses any other before a run.
 	Options []Option
-	Open    func(ctx context.Context, o Options) (Target, error)
+	// TSBSOptions are the target options a TSBS run (TSBS_USE_CASE set)
+	// takes unless the user gives them: TSBS's own table shape, so that
+	// its queries are timed on the tables TSBS's loader makes.
+	TSBSOptions map[string]string
+	Open        func(ctx context.Context, o Options) (Target, error)
 	// Refuses, when set, names the DB_SWITCH spellings of this database
 	// that the target does not run as they ask (another API, another
 	// insert mode), each with what to use instead; Lookup refuses them

@@ -74,6 +74,11 @@ var options = []targets.Option{
 	{Name: "layout", Values: []string{"narrow", "wide"}},
 }
 
+// tsbsOptions: a TSBS run stores into TSBS's table shape (a row per host
+// and time, a column per field), which its queries were written for; on
+// the narrow layout every query reads ten rows where TSBS reads one.
+var tsbsOptions = map[string]string{"layout": "wide"}
+
 var Driver = &targets.Driver{
 	Name:        "postgres",
 	Aliases:     []string{"PostgreSQL", "Postgres"},
@@ -92,9 +97,10 @@ var Driver = &targets.Driver{
 		// both layouts (FleetQuery): sqlfamily's SQL.
 		Fleet: targets.FleetOnServer,
 	},
-	Options: options,
-	Open:    open,
-	SQL:     &targets.SQLAccess{Dialect: "postgres", Open: openSQL},
+	Options:     options,
+	TSBSOptions: tsbsOptions,
+	Open:        open,
+	SQL:         &targets.SQLAccess{Dialect: "postgres", Open: openSQL},
 }
 
 // TimescaleDriver registers the TimescaleDB mode: the same layout as a
@@ -107,7 +113,8 @@ var TimescaleDriver = &targets.Driver{
 	Server:      "a TimescaleDB server; tested with scripts/services/timescaledb.sh (PGlite + timescaledb, SQL only, 127.0.0.1:5434)",
 	Caps: targets.Capabilities{TLS: true, Types: ts.DataTypes, Queries: ts.QueryKinds, Sparse: true, GroupByAcross: true,
 		Fleet: targets.FleetOnServer},
-	Options: options,
+	Options:     options,
+	TSBSOptions: tsbsOptions,
 	Open: func(ctx context.Context, o targets.Options) (targets.Target, error) {
 		return openMode(ctx, o, true)
 	},
