@@ -171,6 +171,12 @@ func mergeRuns(runs []*summary.Summary) *summary.Summary {
 		out.Started = earliest(out.Started, s.Started)
 		out.Interrupted = out.Interrupted || s.Interrupted
 		out.Reconnects += s.Reconnects
+		for reason, n := range s.Fallbacks {
+			if out.Fallbacks == nil {
+				out.Fallbacks = map[string]int64{}
+			}
+			out.Fallbacks[reason] += n
+		}
 		out.Tool.CPUSeconds += s.Tool.CPUSeconds
 		out.Tool.MeasuredCPUSeconds += s.Tool.MeasuredCPUSeconds
 		out.Tool.PeakRSSBytes = max(out.Tool.PeakRSSBytes, s.Tool.PeakRSSBytes)

@@ -22,6 +22,7 @@ func writeNotes(b *strings.Builder, s *summary.Summary) {
 	line(b, replayLine(s.Replay))
 	writeMerge(b, s.Merge)
 	line(b, s.RetriesNote())
+	line(b, s.FallbacksNote())
 	line(b, unsupportedLine(s))
 	line(b, phasesLine(s.Phases))
 	if s.TPCC == nil { // a TPC-C run's check is its consistency conditions

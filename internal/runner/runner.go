@@ -463,6 +463,14 @@ func (r *Runner) finish(ctx context.Context, admin targets.Target, clients []*cl
 		if rc, ok := c.conn.(targets.Reconnector); ok {
 			s.Reconnects += rc.Reconnects()
 		}
+		if fc, ok := c.conn.(targets.FallbackCounter); ok {
+			for reason, n := range fc.Fallbacks() {
+				if s.Fallbacks == nil {
+					s.Fallbacks = map[string]int64{}
+				}
+				s.Fallbacks[reason] += n
+			}
+		}
 	}
 	if w := s.Op(workload.Write.String()); w != nil {
 		acked += w.OKPoints

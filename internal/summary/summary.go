@@ -6,6 +6,8 @@ package summary
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 )
@@ -187,7 +189,11 @@ type Summary struct {
 	// Reconnects counts connections the targets re-opened after the
 	// server dropped them (or after a timeout abandoned one), during the
 	// measured phase and warm-up.
-	Reconnects    int64             `json:"reconnects,omitempty"`
+	Reconnects int64 `json:"reconnects,omitempty"`
+	// Fallbacks counts the measured queries the target answered another
+	// way than its declared one, by reason (targets.FallbackCounter):
+	// their latency measures that way.
+	Fallbacks     map[string]int64  `json:"fallbacks,omitempty"`
 	StorageBytes  int64             `json:"storage_bytes,omitempty"`
 	BytesPerPoint float64           `json:"bytes_per_point,omitempty"`
 	Tool          Tool              `json:"tool"`
@@ -568,6 +574,19 @@ func (s *Summary) RetriesNote() string {
 		out += fmt.Sprintf("connections re-opened: %d", s.Reconnects)
 	}
 	return out
+}
+
+// FallbacksNote says which measured queries the target answered another
+// way than its declared one, and how many; "" when none.
+func (s *Summary) FallbacksNote() string {
+	if len(s.Fallbacks) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, reason := range slices.Sorted(maps.Keys(s.Fallbacks)) {
+		parts = append(parts, fmt.Sprintf("%d %s", s.Fallbacks[reason], reason))
+	}
+	return "Answered another way (their latency measures that way): " + strings.Join(parts, "; ")
 }
 
 // Op returns the operation row with the given name, or nil.

@@ -204,9 +204,11 @@ func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 		return res, nil
 	}
 	if q.Kind == ts.GroupBy { // on the server when it can (rollup.go)
-		if res, ok, err := t.groupBy(ctx, s, q, sel); ok || err != nil {
+		res, way, err := t.groupBy(ctx, s, q, sel)
+		if way == onServer || err != nil {
 			return res, err
 		}
+		t.fallbacks.Add(way)
 	}
 	start, end := q.Start, q.End
 	switch q.Kind {

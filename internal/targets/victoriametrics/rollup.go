@@ -187,19 +187,32 @@ func (t *Target) queryRange(ctx context.Context, d *rangeDecoder, expr string, g
 	return d.decode(data, expr, g)
 }
 
+// The reasons a Q7 is answered from the export instead of the server's
+// rollups, as the run's notes count them (targets.Fallbacks).
+const (
+	fallbackBucket   = "GROUP_BY with a bucket <= 0, answered from /api/v1/export"
+	fallbackBuckets  = "GROUP_BY with more buckets than query_range serves, answered from /api/v1/export"
+	fallbackNow      = "GROUP_BY within 10 minutes of the wall clock (query_range replaces the newest points there), answered from /api/v1/export"
+	fallbackUnusable = "GROUP_BY whose query_range answer was unusable, answered from /api/v1/export"
+)
+
+// onServer is groupBy's way when the server's rollups answered.
+const onServer = ""
+
 // groupBy answers a Q7 from the server's rollups (see the top of the
-// file). ok is false when the query is to be answered from the export
-// instead: a plan the server cannot serve exactly, or an unusable answer.
-func (t *Target) groupBy(ctx context.Context, s *ts.Schema, q *ts.Query, sel string) (res ts.Result, ok bool, err error) {
+// file). way is onServer, or why the query is to be answered from the
+// export instead: a plan the server cannot serve exactly, or an unusable
+// answer.
+func (t *Target) groupBy(ctx context.Context, s *ts.Schema, q *ts.Query, sel string) (res ts.Result, way string, err error) {
 	if q.Bucket <= 0 {
-		return res, false, nil
+		return res, fallbackBucket, nil
 	}
 	grids, ok := planBuckets(q, s.StartTime)
 	if !ok {
-		return res, false, nil
+		return res, fallbackBuckets, nil
 	}
 	if n := len(grids); n > 0 && grids[n-1].To > time.Now().Add(-nowMargin).UnixMilli() {
-		return res, false, nil
+		return res, fallbackNow, nil
 	}
 	sensor := map[string]int{} // metric name -> position in q.Sensors
 	for i, sn := range q.Sensors {
@@ -233,15 +246,15 @@ func (t *Target) groupBy(ctx context.Context, s *ts.Schema, q *ts.Query, sel str
 	for _, g := range grids {
 		expr, err := groupByExpr(q, sel, g.Window)
 		if err != nil {
-			return res, false, err
+			return res, onServer, err
 		}
 		series, err := t.queryRange(ctx, d, expr, g)
 		if err != nil {
 			var ue *unusableError
 			if errors.As(err, &ue) {
-				return ts.Result{}, false, nil
+				return ts.Result{}, fallbackUnusable, nil
 			}
-			return ts.Result{}, false, err
+			return ts.Result{}, onServer, err
 		}
 		for _, sr := range series {
 			if !q.Across {
@@ -252,14 +265,14 @@ func (t *Target) groupBy(ctx context.Context, s *ts.Schema, q *ts.Query, sel str
 			}
 			pos, known := sensor[sr.name]
 			if !known {
-				return ts.Result{}, false, nil
+				return ts.Result{}, fallbackUnusable, nil
 			}
 			for i, tm := range sr.times {
 				k, v := key{pos, tm}, sr.values[i]
 				if q.Agg != ts.Avg {
 					b := (tm-q.Start)/q.Bucket - firstBucket
 					if b < 0 || b >= nb || !seen.add(int64(pos)*nb+b) {
-						return ts.Result{}, false, nil
+						return ts.Result{}, fallbackUnusable, nil
 					}
 					switch {
 					case !direct:
@@ -282,22 +295,22 @@ func (t *Target) groupBy(ctx context.Context, s *ts.Schema, q *ts.Query, sel str
 				case sr.part == "count" && !a.hasN:
 					a.n, a.hasN = v, true
 				default:
-					return ts.Result{}, false, nil
+					return ts.Result{}, fallbackUnusable, nil
 				}
 			}
 		}
 	}
 	if !q.Across || direct {
 		res.First, res.Last = 0, 0 // aggregate row order is not defined
-		return res, true, nil
+		return res, onServer, nil
 	}
 	for k, a := range avgs {
 		if !a.hasSum || !a.hasN || a.n < 1 {
-			return ts.Result{}, false, nil
+			return ts.Result{}, fallbackUnusable, nil
 		}
 		parts.Add(k.sensor, k.at, a.sum, int64(a.n))
 	}
-	return parts.Result(), true, nil
+	return parts.Result(), onServer, nil
 }
 
 // bucketSet is a set of bucket numbers below n: a slice when n is small

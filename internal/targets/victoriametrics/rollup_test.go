@@ -268,11 +268,11 @@ func TestGroupByOnServer(t *testing.T) {
 						vm.mu.Lock()
 						sel := vm.selector(d.Schema, q.Devices, q.Sensors)
 						vm.mu.Unlock()
-						got, ok, err := vm.groupBy(ctx, d.Schema, &q, sel)
+						got, way, err := vm.groupBy(ctx, d.Schema, &q, sel)
 						name := fmt.Sprintf("%s across=%v limit=%d [%+d, %+d) by %d", q.Agg, q.Across, q.Limit,
 							q.Start-d.Schema.StartTime, q.End-d.Schema.StartTime, q.Bucket)
-						if err != nil || !ok {
-							t.Errorf("%s: groupBy = %v, %v: not answered on the server", name, ok, err)
+						if err != nil || way != onServer {
+							t.Errorf("%s: groupBy = %q, %v: not answered on the server", name, way, err)
 							continue
 						}
 						want := targettest.ExpectPresent(d.Gens[0], &q, 120, d.Present) // 120: the dataset's rows

@@ -93,6 +93,10 @@ type Target struct {
 	client *http.Client
 	poster *httpclient.Poster // the import requests
 
+	// fallbacks counts the queries answered from the export instead of
+	// the server's rollups, by reason (targets.FallbackCounter).
+	fallbacks targets.Fallbacks
+
 	mu      sync.Mutex
 	binding targets.Binding
 	gen     string
@@ -528,3 +532,7 @@ func (t *Target) Close() error {
 func (t *Target) Reconnects() int64 {
 	return httpclient.Reconnects(t.client) + t.poster.Reconnects()
 }
+
+// Fallbacks counts the GROUP_BY queries answered from the export instead of
+// the server's rollups, by reason (targets.FallbackCounter).
+func (t *Target) Fallbacks() map[string]int64 { return t.fallbacks.Fallbacks() }
