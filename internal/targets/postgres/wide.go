@@ -241,15 +241,21 @@ func wideSQL(s *ts.Schema, q *ts.Query, tbl string, sensors []int, devices []str
 	case ts.ValueRange, ts.ValueRangeQueryDesc:
 		return "SELECT t, " + list + where + rng + val(4) + order, append(args, q.Start, q.End, q.Lower)
 	case ts.LatestPoint:
-		// Each sensor's last present value: a row may hold NULL for some
-		// sensors (sparse data). Each subquery walks the (device, t) key
-		// backwards and, on dense data, stops at the first row.
+		// Each sensor's last present value. The device's newest row, read
+		// by one backward step of the (device, t) key, holds them all on
+		// dense data (TSBS's lastpoint reads that row alone); a row may hold
+		// NULL for some sensors (sparse data), and only then does COALESCE
+		// run that sensor's own backward scan, which stops at its newest
+		// non-NULL value. One subquery per sensor and device instead cost
+		// ten index descents per device: 1.2 ms against TSBS's 0.35 ms.
 		sub := make([]string, len(cols))
 		for i, c := range cols {
-			sub[i] = "(SELECT " + c + " FROM " + tbl + " w WHERE w.device = d.device AND " + c +
-				" IS NOT NULL ORDER BY w.t DESC LIMIT 1)"
+			sub[i] = "COALESCE(r." + c + ", (SELECT " + c + " FROM " + tbl + " w WHERE w.device = d.device AND " + c +
+				" IS NOT NULL ORDER BY w.t DESC LIMIT 1))"
 		}
-		return "SELECT 0::bigint, " + strings.Join(sub, ", ") + " FROM unnest($1::text[]) AS d(device) ORDER BY d.device", args
+		return "SELECT 0::bigint, " + strings.Join(sub, ", ") + " FROM unnest($1::text[]) AS d(device)" +
+			" LEFT JOIN LATERAL (SELECT " + list + " FROM " + tbl + " w WHERE w.device = d.device ORDER BY w.t DESC LIMIT 1) r ON true" +
+			" ORDER BY d.device", args
 	}
 	aggs := make([]string, len(cols))
 	for i, c := range cols {
