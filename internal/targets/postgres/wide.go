@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -188,6 +189,17 @@ func devicesByGroup(devs []*ts.Device) (groups []int, byGroup map[int][]string) 
 // queryWide runs a query table by table (devices grouped by group), and
 // sensor by sensor where a value filter applies.
 func (t *Target) queryWide(ctx context.Context, s *ts.Schema, q *ts.Query) (ts.Result, error) {
+	// The sensors' columns in schema order: the statement's text then
+	// depends on which sensors a query asks, not on their order, so pgx's
+	// cache of prepared statements finds it again. TSBS asks its sensors
+	// in random order (lastpoint all ten: one text instead of a new one,
+	// parsed, described and planned afresh, nearly every query). The
+	// answer's checksums add the values up, in any order.
+	if !slices.IsSorted(q.Sensors) {
+		sorted := *q
+		sorted.Sensors = slices.Sorted(slices.Values(q.Sensors))
+		q = &sorted
+	}
 	if q.Across {
 		return t.queryWideAcross(ctx, s, q)
 	}
