@@ -11,8 +11,8 @@ import (
 )
 
 // A TSBS run on postgres stores into TSBS's own table shape (layout=wide:
-// a row per host and time, a column per field) unless the user chose a
-// layout, and says so; --set target.layout=narrow still gives the narrow
+// a row per host and time, a column per field) with COPY, as TSBS's
+// loader, unless the user chose a layout, and says so; --set target.layout=narrow still gives the narrow
 // table. The rows counted are the server's, after the run.
 func TestTSBSTakesWideLayout(t *testing.T) {
 	requireTargetServer(t, "postgres")
@@ -34,7 +34,7 @@ func TestTSBSTakesWideLayout(t *testing.T) {
 			if r.code != 0 {
 				t.Fatalf("exit %d\n%s\n%s", r.code, tail(r.stdout, 40), r.stderr)
 			}
-			const note = "a TSBS run on postgres takes target.layout=wide"
+			const note = "a TSBS run on postgres takes target.layout=wide, target.write_path=copy"
 			if got := strings.Contains(r.stderr, note); got != c.wide {
 				t.Errorf("note %q printed: %v, want %v; stderr:\n%s", note, got, c.wide, r.stderr)
 			}

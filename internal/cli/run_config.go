@@ -167,7 +167,7 @@ func tsbsTargetOptions(cfg *config.Config, d *targets.Driver) string {
 	if len(set) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("a TSBS run on %s takes %s, TSBS's own table shape, unless --set says otherwise", d.Name, strings.Join(set, ", "))
+	return fmt.Sprintf("a TSBS run on %s takes %s, as TSBS stores and loads, unless --set says otherwise", d.Name, strings.Join(set, ", "))
 }
 
 func nonEmpty(s string) []string {
