@@ -499,3 +499,24 @@ func head(rows []ts.FleetRow) string {
 func format(r ts.FleetRow) string {
 	return fmt.Sprintf("%v%v", r.Key, r.Values)
 }
+
+// FieldNames checks that q is a fleet question whose sensors are the
+// fields its kind reads (Fields), in s, and returns their names, for the
+// targets that address the fields by name.
+func FieldNames(q *ts.Query, s *ts.Schema) ([]string, error) {
+	if q.Fleet == nil {
+		return nil, fmt.Errorf("%s is not a fleet question", q.Kind)
+	}
+	want := Fields(q.Fleet.Kind)
+	if len(q.Sensors) != len(want) {
+		return nil, fmt.Errorf("%s: %d sensors, want %d (%s)", q.Fleet.Kind, len(q.Sensors), len(want), strings.Join(want, ", "))
+	}
+	names := make([]string, len(q.Sensors))
+	for i, sn := range q.Sensors {
+		if sn < 0 || sn >= len(s.Sensors) {
+			return nil, fmt.Errorf("%s: sensor %d not in the schema", q.Fleet.Kind, sn)
+		}
+		names[i] = s.Sensors[sn].Name
+	}
+	return names, nil
+}

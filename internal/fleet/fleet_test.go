@@ -108,3 +108,33 @@ func TestDiff(t *testing.T) {
 		}
 	}
 }
+
+func TestFieldNames(t *testing.T) {
+	s := &ts.Schema{Sensors: []ts.Sensor{{Name: FieldVelocity}, {Name: FieldConsumption}, {Name: FieldStatus}}}
+	for _, c := range []struct {
+		name    string
+		q       ts.Query
+		want    string
+		wantErr string
+	}{
+		{"the kind's fields", ts.Query{Sensors: []int{0, 1}, Fleet: &ts.FleetQuery{Kind: ts.AvgVsProjectedFuel}}, "velocity fuel_consumption", ""},
+		{"not a fleet question", ts.Query{Kind: ts.GroupBy}, "", "GROUP_BY is not a fleet question"},
+		{"too few sensors", ts.Query{Sensors: []int{0}, Fleet: &ts.FleetQuery{Kind: ts.AvgVsProjectedFuel}}, "",
+			"avg-vs-projected-fuel-consumption: 1 sensors, want 2 (velocity, fuel_consumption)"},
+		{"a sensor not in the schema", ts.Query{Sensors: []int{7}, Fleet: &ts.FleetQuery{Kind: ts.DailyActivity}}, "",
+			"daily-activity: sensor 7 not in the schema"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := FieldNames(&c.q, s)
+			if c.wantErr != "" {
+				if err == nil || err.Error() != c.wantErr {
+					t.Errorf("error %v, want %q", err, c.wantErr)
+				}
+				return
+			}
+			if err != nil || strings.Join(got, " ") != c.want {
+				t.Errorf("got %v, %v; want %s", got, err, c.want)
+			}
+		})
+	}
+}

@@ -24,26 +24,19 @@ import (
 // its series id, outside the rows), and trucks of other fleets are not
 // read for the questions about one fleet.
 func (t *Target) FleetQuery(ctx context.Context, q *ts.Query) ([]ts.FleetRow, error) {
-	if q.Fleet == nil {
-		return nil, fmt.Errorf("cassandra: fleet query: not a fleet question (%s)", q.Kind)
-	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	s, err := t.binding.Schema()
 	if err != nil {
 		return nil, err
 	}
-	fields := fleet.Fields(q.Fleet.Kind)
-	if len(q.Sensors) != len(fields) {
-		return nil, fmt.Errorf("cassandra: fleet query %s: %d sensors, want %d (%s)", q.Fleet.Kind, len(q.Sensors),
-			len(fields), strings.Join(fields, ", "))
+	fields, err := fleet.FieldNames(q, s)
+	if err != nil {
+		return nil, fmt.Errorf("cassandra: fleet query: %w", err)
 	}
-	cols := make([]string, len(q.Sensors))
-	for i, sn := range q.Sensors {
-		if sn < 0 || sn >= len(s.Sensors) {
-			return nil, fmt.Errorf("cassandra: fleet query %s: sensor %d not in the schema", q.Fleet.Kind, sn)
-		}
-		cols[i] = col(s.Sensors[sn].Name)
+	cols := make([]string, len(fields))
+	for i, f := range fields {
+		cols[i] = col(f)
 	}
 	var devs []*ts.Device
 	for _, d := range q.Devices {

@@ -55,27 +55,17 @@ import (
 // question's Start rounded down to the period, so the windows are the
 // epoch-aligned periods, and WHERE bounds the rows to [Start, End).
 func (t *Target) FleetQuery(ctx context.Context, q *ts.Query) ([]ts.FleetRow, error) {
-	if q.Fleet == nil {
-		return nil, fmt.Errorf("iotdb: fleet query: not a fleet question")
-	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	s, err := t.binding.Schema()
 	if err != nil {
 		return nil, err
 	}
+	fields, err := fleet.FieldNames(q, s)
+	if err != nil {
+		return nil, fmt.Errorf("iotdb: fleet query: %w", err)
+	}
 	k := q.Fleet.Kind
-	want := fleet.Fields(k)
-	if len(q.Sensors) != len(want) {
-		return nil, fmt.Errorf("iotdb: fleet query %s: %d sensors, want %d (%v)", k, len(q.Sensors), len(want), want)
-	}
-	fields := make([]string, len(q.Sensors))
-	for i, sn := range q.Sensors {
-		if sn < 0 || sn >= len(s.Sensors) {
-			return nil, fmt.Errorf("iotdb: fleet query %s: sensor %d not in the schema", k, sn)
-		}
-		fields[i] = s.Sensors[sn].Name
-	}
 	f := &fleetSQL{t: t, q: q, fields: fields, trucks: map[string]*ts.Device{}}
 	for _, d := range q.Devices {
 		pos := s.DevicePos(d.Index)

@@ -20,9 +20,6 @@ import (
 // window functions lag and lead. TSBS has no iot queries for QuestDB:
 // these follow internal/fleet's definitions, kind by kind (see fleetSQL).
 func (t *Target) FleetQuery(ctx context.Context, q *ts.Query) ([]ts.FleetRow, error) {
-	if q.Fleet == nil {
-		return nil, fmt.Errorf("questdb: fleet query: not a fleet question (%s)", q.Kind)
-	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if err := t.useSQL(ctx); err != nil {
@@ -32,18 +29,14 @@ func (t *Target) FleetQuery(ctx context.Context, q *ts.Query) ([]ts.FleetRow, er
 	if err != nil {
 		return nil, err
 	}
-	k := q.Fleet.Kind
-	fields := fleet.Fields(k)
-	if len(q.Sensors) != len(fields) {
-		return nil, fmt.Errorf("questdb: fleet query %s: %d sensors, want %d (%s)", k, len(q.Sensors), len(fields),
-			strings.Join(fields, ", "))
+	names, err := fleet.FieldNames(q, s)
+	if err != nil {
+		return nil, fmt.Errorf("questdb: fleet query: %w", err)
 	}
-	cols := make([]string, len(q.Sensors))
-	for i, sn := range q.Sensors {
-		if sn < 0 || sn >= len(s.Sensors) {
-			return nil, fmt.Errorf("questdb: fleet query %s: sensor %d not in the schema", k, sn)
-		}
-		cols[i] = quote(s.Sensors[sn].Name)
+	k := q.Fleet.Kind
+	cols := make([]string, len(names))
+	for i, n := range names {
+		cols[i] = quote(n)
 	}
 	tables := t.byTable(s, q.Devices)
 	keys, _ := fleet.Columns(k)
