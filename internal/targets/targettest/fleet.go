@@ -135,23 +135,30 @@ func (d *FleetData) Expect(q *ts.Query) []ts.FleetRow {
 // FleetQuestions checks a target's answers to every iot question against
 // fleet.Answer on three datasets: TSBS's generated trucks (fleetGenerated),
 // a fleet whose values sit on the questions' thresholds (fleetThresholds)
-// and one with empty cells, missing periods and missing tags around the
-// midnight of 2016-01-01 (FleetEdgesAround).
+// and one with empty cells, missing periods and missing tags
+// (FleetEdgesAround) around the midnight of 2016-01-01 and around the
+// coming one, so that most of it is ahead of the wall clock, where a server
+// may answer otherwise (caches, "now").
 func FleetQuestions(t *testing.T, drv *targets.Driver, opts targets.Options) {
 	t.Helper()
-	FleetQuestionsAround(t, drv, opts, time.Date(2016, 1, 1, 0, 0, 0, 0, time.UTC).UnixMilli())
+	next := time.Now().UTC().Truncate(24 * time.Hour).Add(24 * time.Hour)
+	FleetQuestionsAround(t, drv, opts, time.Date(2016, 1, 1, 0, 0, 0, 0, time.UTC).UnixMilli(), next.UnixMilli())
 }
 
-// FleetQuestionsAround is FleetQuestions with the edge dataset around
-// another midnight (ms since the epoch).
-func FleetQuestionsAround(t *testing.T, drv *targets.Driver, opts targets.Options, midnight int64) {
+// FleetQuestionsAround is FleetQuestions with the edge dataset around the
+// given midnights (ms since the epoch) instead.
+func FleetQuestionsAround(t *testing.T, drv *targets.Driver, opts targets.Options, midnights ...int64) {
 	t.Helper()
 	if drv.Caps.Fleet == "" {
 		t.Fatalf("%s: Caps.Fleet does not declare how it answers fleet questions", drv.Name)
 	}
 	t.Run("generated", func(t *testing.T) { fleetGenerated(t, drv, opts) })
 	t.Run("thresholds", func(t *testing.T) { fleetThresholds(t, drv, opts) })
-	t.Run("edges", func(t *testing.T) { FleetEdgesAround(t, drv, opts, midnight) })
+	for _, m := range midnights {
+		t.Run("edges around "+time.UnixMilli(m).UTC().Format("2006-01-02"), func(t *testing.T) {
+			FleetEdgesAround(t, drv, opts, m)
+		})
+	}
 }
 
 // fleetGenerated writes the fleet dataset through drv and checks the
