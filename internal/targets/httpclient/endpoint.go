@@ -104,9 +104,9 @@ func (e Endpoint) Client() *http.Client {
 				cfg.ServerName, _, _ = net.SplitHostPort(addr)
 			}
 			conn := tls.Client(raw, cfg)
-			if err := conn.HandshakeContext(ctx); err != nil {
+			if err := handshake(ctx, conn); err != nil {
 				raw.Close()
-				return nil, handshakeError(err)
+				return nil, err
 			}
 			return conn, nil
 		}
@@ -140,6 +140,28 @@ func tlsError(err error) error {
 		return fmt.Errorf("%w (set TLS_CA_FILE to the authority that signed the server's certificate, or TLS=insecure not to verify)", err)
 	}
 	return err
+}
+
+// handshakeTimeout bounds a TLS handshake: a TLS server answers a
+// ClientHello at once, where an HTTP server without TLS may wait silently
+// for the end of a request line that the ClientHello's random bytes did
+// not happen to hold (ClickHouse's does, now and then).
+var handshakeTimeout = 10 * time.Second
+
+// handshake runs conn's TLS handshake under ctx and handshakeTimeout; a
+// failure is handshakeError's, and no answer within the timeout (ctx
+// still live) is ErrNoTLS.
+func handshake(ctx context.Context, conn *tls.Conn) error {
+	hctx, cancel := context.WithTimeout(ctx, handshakeTimeout)
+	defer cancel()
+	err := conn.HandshakeContext(hctx)
+	if err != nil && ctx.Err() == nil && hctx.Err() != nil {
+		return fmt.Errorf("%w (no TLS answer to the handshake within %s)", targets.ErrNoTLS, handshakeTimeout)
+	}
+	if err != nil {
+		return handshakeError(err)
+	}
+	return nil
 }
 
 // handshakeError is tlsError for a failed handshake, where a server that

@@ -254,11 +254,11 @@ func (p *Poster) dial(ctx context.Context, deadline time.Time) error {
 		// nothing is retried without TLS.
 		tc2 = tls.Client(tc, p.tlsConfig)
 		hctx, cancel := context.WithDeadline(ctx, deadline)
-		err = tc2.HandshakeContext(hctx)
+		err = handshake(hctx, tc2)
 		cancel()
 		if err != nil {
 			c.Close()
-			return handshakeError(err)
+			return err
 		}
 	} else if sys, err = newSysConn(tc); err != nil {
 		c.Close()

@@ -220,3 +220,45 @@ func TestTLSCancelAborts(t *testing.T) {
 		t.Fatalf("the cancelled request returned after %v", d)
 	}
 }
+
+// A server that reads the ClientHello and never answers (an HTTP server
+// without TLS waiting for the end of a request line) is targets.ErrNoTLS
+// once the handshake timeout passes, for the Poster and the Client alike,
+// not a wait as long as the request's deadline.
+func TestSilentServerIsNoTLS(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go io.Copy(io.Discard, c) // reads, answers nothing
+		}
+	}()
+	defer func(d time.Duration) { handshakeTimeout = d }(handshakeTimeout)
+	handshakeTimeout = 200 * time.Millisecond
+	e := Endpoint{Base: "https://" + ln.Addr().String(), TLS: &tls.Config{InsecureSkipVerify: true}}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	p, err := e.Poster("/write")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Now()
+	perr := p.Post(ctx, []byte("x"))
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, e.Base+"/ping", nil)
+	_, cerr := e.Client().Do(req)
+	for name, err := range map[string]error{"poster": perr, "client": cerr} {
+		if !errors.Is(err, targets.ErrNoTLS) || !strings.Contains(err.Error(), "no TLS answer") {
+			t.Errorf("%s: %v, want ErrNoTLS (no TLS answer)", name, err)
+		}
+	}
+	if d := time.Since(t0); d > 10*time.Second {
+		t.Errorf("took %s: the handshake timeout did not bound it", d)
+	}
+}
