@@ -9,6 +9,11 @@ SERVICE=postgres
 
 PORT=${TSBENCH_POSTGRES_PORT:-5433}
 BIN=/usr/lib/postgresql/15/bin
+# TMPFS holds the in-memory tablespace, named after this cluster's
+# directory rather than its port: a server of another directory on the
+# same port (in another network namespace: CI's, beside one started by
+# hand) keeps its own.
+TMPFS=/dev/shm/tsbench-pg$(printf %s "$DIR" | tr / _)
 
 # launch: starts the server on the cluster in $DIR/data and records its PID.
 launch() {
@@ -43,7 +48,6 @@ start)
   runuser -u postgres -- "$BIN/createdb" -h 127.0.0.1 -p "$PORT" test
   # A tablespace in memory (tmpfs) for the mot-tpcc scenario's in-memory
   # analogue: UNLOGGED tables there write neither WAL nor data to disk.
-  TMPFS=/dev/shm/tsbench-postgres-$PORT
   rm -rf "$TMPFS"; mkdir -p "$TMPFS"; chown postgres:postgres "$TMPFS"; chmod 700 "$TMPFS"
   runuser -u postgres -- "$BIN/psql" -q -h 127.0.0.1 -p "$PORT" -d test \
     -c "CREATE TABLESPACE tsbench_tmpfs LOCATION '$TMPFS'" >/dev/null
@@ -62,7 +66,7 @@ stop)
     runuser -u postgres -- "$BIN/pg_ctl" -D "$DIR/data" -m fast -w stop >/dev/null 2>&1 || true
   fi
   stop_pid postgres
-  rm -rf "/dev/shm/tsbench-postgres-$PORT"
+  rm -rf "$TMPFS"
   ;;
 status)
   is_running postgres
