@@ -190,15 +190,7 @@ func TestTLSCancelAborts(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ln.Close()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() { defer c.Close(); io.Copy(io.Discard, c) }() // reads, never answers
-		}
-	}()
+	go readNeverAnswer(ln)
 	port := ln.Addr().(*net.TCPAddr).Port
 	e, err := endpointFor(targets.TLS{Mode: "on", CAFile: ca}, "127.0.0.1", port)
 	if err != nil {
@@ -231,15 +223,7 @@ func TestSilentServerIsNoTLS(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ln.Close()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go io.Copy(io.Discard, c) // reads, answers nothing
-		}
-	}()
+	go readNeverAnswer(ln)
 	defer func(d time.Duration) { handshakeTimeout = d }(handshakeTimeout)
 	handshakeTimeout = 200 * time.Millisecond
 	e := Endpoint{Base: "https://" + ln.Addr().String(), TLS: &tls.Config{InsecureSkipVerify: true}}
@@ -260,5 +244,17 @@ func TestSilentServerIsNoTLS(t *testing.T) {
 	}
 	if d := time.Since(t0); d > 10*time.Second {
 		t.Errorf("took %s: the handshake timeout did not bound it", d)
+	}
+}
+
+// readNeverAnswer accepts ln's connections and reads them, never
+// answering, until ln closes.
+func readNeverAnswer(ln net.Listener) {
+	for {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		go func() { defer c.Close(); io.Copy(io.Discard, c) }()
 	}
 }
