@@ -490,9 +490,10 @@ func (r *Runner) finish(ctx context.Context, admin targets.Target, clients []*cl
 	ctx, cancel := context.WithTimeout(ctx, r.cfg.ReadTimeout)
 	defer cancel()
 	if r.cfg.Verify && (wrote || r.PriorRows > 0) {
-		prior := r.PriorRows * int64(len(r.schema.Devices)*len(r.schema.Sensors))
+		counted := r.countedDevices(clients)
+		prior := r.PriorRows * int64(len(counted)*len(r.schema.Sensors))
 		if g, ok := r.src.(genSource); ok && r.PriorRows > 0 {
-			prior -= g.g.MissingCells(r.schema.Devices, r.PriorRows) // sparse generated data
+			prior -= g.g.MissingCells(counted, r.PriorRows) // sparse generated data
 		}
 		s.Verify = &summary.Verify{ExpectedPoints: prior + acked - duplicates, DuplicatePoints: duplicates, InDoubtPoints: inDoubt}
 		r.verify(ctx, admin, clients, s.Verify)
@@ -529,18 +530,25 @@ func (r *Runner) finish(ctx context.Context, admin targets.Target, clients []*cl
 // keeps one point per series and time, so those rows' points are expected
 // once (duplicates, counted and reported). Writes in doubt may add up to
 // their points (summary.Verify.Judge).
+// countedDevices are the devices whose points verification counts: every
+// device, or in a scaled-out run (WORKERS > 1) this worker's clients'
+// (the others count theirs).
+func (r *Runner) countedDevices(clients []*client) []ts.Device {
+	if !r.cfg.Scaled() {
+		return r.schema.Devices
+	}
+	var out []ts.Device
+	for _, c := range clients {
+		out = append(out, c.devices...)
+	}
+	return out
+}
+
 func (r *Runner) verify(ctx context.Context, admin targets.Target, clients []*client, v *summary.Verify) {
 	rng := ts.CountRange{}
-	for i := range r.schema.Devices {
-		rng.Devices = append(rng.Devices, &r.schema.Devices[i])
-	}
-	if r.cfg.Scaled() {
-		rng.Devices = rng.Devices[:0]
-		for _, c := range clients {
-			for i := range c.devices {
-				rng.Devices = append(rng.Devices, &c.devices[i])
-			}
-		}
+	counted := r.countedDevices(clients)
+	for i := range counted {
+		rng.Devices = append(rng.Devices, &counted[i])
 	}
 	n, err := admin.Count(ctx, rng)
 	if err != nil && metrics.Cause(err) == metrics.CauseConnection {
