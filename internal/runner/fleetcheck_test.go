@@ -1,13 +1,10 @@
 package runner
 
 import (
-	"context"
 	"testing"
-	"time"
 
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/summary"
-	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/tsbs"
 )
 
@@ -16,7 +13,7 @@ import (
 func tsbsRun(t *testing.T, dir string, prior int64, args ...string) *summary.Summary {
 	t.Helper()
 	c := config.Default()
-	for _, a := range args {
+	for _, a := range append([]string{"DB_SWITCH=sqlite"}, args...) {
 		if err := config.SetArg(c, a); err != nil {
 			t.Fatal(err)
 		}
@@ -27,22 +24,7 @@ func tsbsRun(t *testing.T, dir string, prior int64, args ...string) *summary.Sum
 	if err := config.Resolve(c); err != nil {
 		t.Fatal(err)
 	}
-	d, err := targets.Lookup("sqlite")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := New(c, d, targets.Options{Database: "test", DataDir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.PriorRows = prior
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	s, err := r.Run(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return runConfig(t, c, nil, dir, prior)
 }
 
 // A fleet question's answer reads every truck: a single process checks it

@@ -26,15 +26,24 @@ func runOn(t *testing.T, d *targets.Driver, args ...string) *summary.Summary {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return runConfig(t, c, d, t.TempDir(), 0)
+}
+
+// runConfig runs c against driver d (or the one c's DB_SWITCH names) with
+// its data in dir, prior rows of every device already stored there.
+func runConfig(t *testing.T, c *config.Config, d *targets.Driver, dir string, prior int64) *summary.Summary {
+	t.Helper()
 	if d == nil {
+		var err error
 		if d, err = targets.Lookup(c.Target); err != nil {
 			t.Fatal(err)
 		}
 	}
-	r, err := New(c, d, targets.Options{Database: "test", DataDir: t.TempDir()})
+	r, err := New(c, d, targets.Options{Database: "test", DataDir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
+	r.PriorRows = prior
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	s, err := r.Run(ctx)

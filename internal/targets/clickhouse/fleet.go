@@ -43,32 +43,15 @@ func (t *Target) recordDevices(ctx context.Context, s *ts.Schema) error {
 	for pos := range m.DevName {
 		buf.WriteString(strconv.Itoa(pos))
 		buf.WriteByte('\t')
-		escapeTSV(&buf, m.DevName[pos])
+		sqlfamily.EscapeTSV(&buf, m.DevName[pos])
 		buf.WriteByte('\t')
-		escapeTSV(&buf, m.DevTags[pos])
+		sqlfamily.EscapeTSV(&buf, m.DevTags[pos])
 		buf.WriteByte('\n')
 	}
 	if _, err := t.exec(ctx, "INSERT INTO "+t.devices()+" FORMAT TabSeparated", &buf); err != nil {
 		return fmt.Errorf("clickhouse: record devices: %w", err)
 	}
 	return nil
-}
-
-// escapeTSV writes s as a TabSeparated field: backslash, tab and newline
-// escaped.
-func escapeTSV(b *bytes.Buffer, s string) {
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; c {
-		case '\\':
-			b.WriteString(`\\`)
-		case '\t':
-			b.WriteString(`\t`)
-		case '\n':
-			b.WriteString(`\n`)
-		default:
-			b.WriteByte(c)
-		}
-	}
 }
 
 // unescapeTSV reads a TabSeparated text field (ClickHouse escapes

@@ -187,7 +187,7 @@ func AppendTSV(buf *bytes.Buffer, base int64, b *ts.Batch) {
 			buf.Write(strconv.AppendInt(num[:0], tm, 10))
 			if c.Type == ts.Text {
 				buf.WriteString("\t\\N\t")
-				escapeTSV(buf, c.Texts[i])
+				EscapeTSV(buf, c.Texts[i])
 				buf.WriteByte('\n')
 				continue
 			}
@@ -199,7 +199,9 @@ func AppendTSV(buf *bytes.Buffer, base int64, b *ts.Batch) {
 	}
 }
 
-func escapeTSV(b *bytes.Buffer, s string) {
+// EscapeTSV writes s as a TabSeparated field: backslash, tab and newline
+// escaped (the point rows here, ClickHouse's devices table).
+func EscapeTSV(b *bytes.Buffer, s string) {
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
 		case '\\':
