@@ -139,22 +139,27 @@ func NewDataset(types []ts.DataType, start int64) (*Dataset, error) {
 		s.Sensors = append(s.Sensors, ts.Sensor{Name: fmt.Sprintf("s_%d", i), Type: t})
 	}
 	d := &Dataset{Schema: s}
+	return d, d.regenerate()
+}
+
+// regenerate makes the dataset's three generators over its schema.
+func (d *Dataset) regenerate() error {
 	orders := []gen.Order{{}, {Mode: gen.Poisson, Ratio: 0.4, Lambda: 8, MaxDelay: 30},
 		{Mode: gen.BatchOrder, Ratio: 0.5, Lambda: 10, MaxDelay: 30}}
 	for i, o := range orders {
-		g, err := gen.New(s, gen.Options{Seed: 7, Ratios: [6]float64{1, 1, 1, 1, 1, 1},
+		g, err := gen.New(d.Schema, gen.Options{Seed: 7, Ratios: [6]float64{1, 1, 1, 1, 1, 1},
 			StringLength: 5, DoubleLength: 2, BatchSize: batchSize, Order: o})
 		if err != nil {
-			return nil, err
+			return err
 		}
 		d.Gens[i] = g
 	}
-	return d, nil
+	return nil
 }
 
 // Points is the number of points the dataset holds.
 func (d *Dataset) Points() int64 {
-	all := make([]int, devices)
+	all := make([]int, len(d.Schema.Devices))
 	for i := range all {
 		all[i] = i
 	}
@@ -166,7 +171,7 @@ func (d *Dataset) Points() int64 {
 // call to the next. It stops at the first error each returns.
 func (d *Dataset) Batches(each func(dev int, n int64, b *ts.Batch) error) error {
 	for dev := range d.Schema.Devices {
-		g := d.Gens[dev/2]
+		g := d.Gens[(dev/2)%len(d.Gens)]
 		b := g.NewBatch()
 		cur := gen.NewCursor()
 		for n := int64(0); n < rows/batchSize; n++ {
@@ -219,20 +224,27 @@ func Run(t *testing.T, s Suite) {
 	if s.Driver.Caps.Sparse {
 		t.Run("sparse", func(t *testing.T) { runFrom(t, s, startTime, true) })
 	}
+	t.Run("names", func(t *testing.T) { runNames(t, s) })
 }
 
 // runFrom runs the suite on the dataset whose row 0 is at start, with
 // empty cells when sparse.
 func runFrom(t *testing.T, s Suite, start int64, sparse bool) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	caps := s.Driver.Caps
-	d, err := NewDataset(caps.Types, start)
+	d, err := NewDataset(s.Driver.Caps.Types, start)
 	if err != nil {
 		t.Fatal(err)
 	}
 	d.Sparse = sparse
+	runOn(t, s, d)
+}
+
+// runOn writes d through two connections, then checks counts and answers.
+func runOn(t *testing.T, s Suite, d *Dataset) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	caps := s.Driver.Caps
 	admin := open(ctx, t, s)
 	if err := admin.Setup(ctx, d.Schema, true); err != nil {
 		t.Fatalf("setup: %v", err)
