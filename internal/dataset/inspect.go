@@ -144,6 +144,9 @@ func (in *Inspection) fromCSV(s *csvScan) {
 
 // describe names the format a parser reads, for an inspection.
 func (p *timeParser) describe() string {
+	if p.read != nil {
+		return p.format
+	}
 	if p.layout == "" {
 		return fmt.Sprintf("integer, %s since the epoch", p.unit)
 	}

@@ -255,6 +255,8 @@ type timeParser struct {
 	layout string // Go layout of text times; "" = integers or RFC 3339
 	format string // how messages name the format
 	loc    *time.Location
+	// read parses a shape no Go layout says (quarters, decimal years).
+	read func(string) (int64, error)
 }
 
 // unitOf guesses the unit of an integer timestamp by its magnitude: any
@@ -279,6 +281,10 @@ func unitOf(v int64) string {
 // below a millisecond was cut off.
 func (p *timeParser) parse(text string) (int64, bool, error) {
 	v := strings.TrimSpace(text)
+	if p.read != nil {
+		ms, err := p.read(v)
+		return ms, false, err
+	}
 	if p.layout != "" {
 		t, err := time.ParseInLocation(p.layout, v, p.loc)
 		if err != nil {

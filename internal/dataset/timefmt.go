@@ -17,8 +17,17 @@ import (
 const sampleRows = 1000
 
 // timeLayout is a text time format: a Go layout and how messages name it.
+// twin is the layout that reads the same text with day and month swapped
+// (01/02/2006 and 02/01/2006): where both read every value, the order
+// cannot be told from the data. named says the layout is tried only on a
+// column named as a time (its values could be any number's otherwise).
 type timeLayout struct {
 	layout, name string
+	twin         string
+	named        bool
+	// custom reads the layouts Go cannot say (quarters, fractional
+	// years): made from the sampled values, or nil when they do not fit.
+	custom func(values []string) func(string) (int64, error)
 }
 
 // integerTimes stands for integer timestamps among the candidates.
@@ -26,20 +35,53 @@ const integerTimes = "integer"
 
 // textLayouts are the text formats detection tries, in order: the first
 // that reads every sampled value wins. Layouts without seconds' fractions
-// still read them: Go accepts a fraction after the seconds field.
+// still read them: Go accepts a fraction after the seconds field. Go's
+// two-digit year (06) pivots as POSIX's %y: 69-99 are 1969-1999, 00-68
+// 2000-2068. Numeric elements without a zero (1, 2) read one or two digits.
 var textLayouts = []timeLayout{
-	{time.RFC3339Nano, "RFC 3339 (2006-01-02T15:04:05Z07:00)"},
-	{"2006-01-02T15:04:05", "ISO 8601 without a zone (2006-01-02T15:04:05[.fraction])"},
-	{"2006-01-02 15:04:05", "2006-01-02 15:04:05[.fraction]"},
-	{"2006-01-02T15:04", "2006-01-02T15:04"},
-	{"2006-01-02 15:04", "2006-01-02 15:04"},
-	{"2006-01-02", "a date (2006-01-02)"},
-	{"2006-01", "a month (2006-01)"},
+	{layout: time.RFC3339Nano, name: "RFC 3339 (2006-01-02T15:04:05Z07:00)"},
+	{layout: "2006-01-02T15:04:05", name: "ISO 8601 without a zone (2006-01-02T15:04:05[.fraction])"},
+	{layout: "2006-01-02 15:04:05", name: "2006-01-02 15:04:05[.fraction]"},
+	{layout: "2006-01-02T15:04", name: "2006-01-02T15:04"},
+	{layout: "2006-01-02 15:04", name: "2006-01-02 15:04"},
+	{layout: "2006-01-02", name: "a date (2006-01-02)"},
+	{layout: "2006-01", name: "a month (2006-01)"},
+	{layout: "2006/1/2 15:04:05", name: "2006/01/02 15:04:05"},
+	{layout: "2006/1/2 15:04", name: "2006/01/02 15:04"},
+	{layout: "2006/1/2", name: "2006/01/02"},
+	{layout: "2.1.2006 15:04:05", name: "day.month.year 31.12.2020 23:59:59", twin: "1.2.2006 15:04:05"},
+	{layout: "2.1.2006", name: "day.month.year (31.12.2020)", twin: "1.2.2006"},
+	{layout: "1/2/2006 15:04:05", name: "month/day/year 12/31/2020 23:59:59", twin: "2/1/2006 15:04:05"},
+	{layout: "1/2/2006 15:04", name: "month/day/year 12/31/2020 23:59", twin: "2/1/2006 15:04"},
+	{layout: "1/2/2006", name: "month/day/year (12/31/2020)", twin: "2/1/2006"},
+	{layout: "2/1/2006", name: "day/month/year (31/12/2020)", twin: "1/2/2006"},
+	{layout: "1/2/06", name: "month/day/2-digit year (12/31/20)", twin: "2/1/06"},
+	{layout: "2/1/06", name: "day/month/2-digit year (31/12/20)", twin: "1/2/06"},
+	{layout: "Jan 2 2006", name: "Jan 1 2000"},
+	{layout: "Jan 2, 2006", name: "Jan 1, 2000"},
+	{layout: "January 2 2006", name: "January 1 2000"},
+	{layout: "January 2, 2006", name: "January 1, 2000"},
+	{layout: "2-Jan-06", name: "19-Sep-03 (2-digit year)"},
+	{layout: "2-Jan-2006", name: "1-Jan-2000"},
+	{layout: "2 Jan 2006", name: "1 Jan 2000"},
+	{layout: "2 January 2006", name: "1 January 2000"},
+	{layout: "January 2006", name: "a month (January 2000)"},
+	{layout: "Jan 2006", name: "a month (Jan 2000)"},
+	{layout: "Jan-06", name: "a month (Jan-00)"},
+	{layout: "quarter", name: "a quarter (1974Q1, 1974-Q1, 1974 Q1)", custom: quarterTimes},
+}
+
+// namedLayouts are tried before integers on a column named as a time:
+// integers that read as dates (19580329), and years as integers or
+// decimals (1950, 1950.0, 1945.25 for a quarter).
+var namedLayouts = []timeLayout{
+	{layout: "20060102", name: "a date as YYYYMMDD (19580329)", named: true},
+	{layout: "decimal year", name: "decimal years, fractions for periods (1950.0, 1945.25)", named: true, custom: decimalYears},
 }
 
 // yearLayout reads a column named year of four-digit integers as years,
 // not as seconds since 1970.
-var yearLayout = timeLayout{"2006", "a year (2006)"}
+var yearLayout = timeLayout{layout: "2006", name: "a year (2006)"}
 
 // timeOptions are the settings that decide how a time column is read.
 type timeOptions struct {
@@ -64,7 +106,7 @@ func newTimeOptions(o ImportOptions) (timeOptions, error) {
 		if err != nil {
 			return to, err
 		}
-		to.format = &timeLayout{layout, fmt.Sprintf("DATA_TIME_FORMAT %s", o.TimeFormat)}
+		to.format = &timeLayout{layout: layout, name: fmt.Sprintf("DATA_TIME_FORMAT %s", o.TimeFormat)}
 	}
 	return to, nil
 }
@@ -78,7 +120,10 @@ func (to timeOptions) candidates(column string) []timeLayout {
 	if strings.EqualFold(strings.TrimSpace(column), "year") {
 		out = append(out, yearLayout)
 	}
-	out = append(out, timeLayout{integerTimes, "integer (s, ms, us or ns since the epoch)"})
+	if isNamed(column, dateNames) {
+		out = append(out, namedLayouts...)
+	}
+	out = append(out, timeLayout{layout: integerTimes, name: "integer (s, ms, us or ns since the epoch)"})
 	return append(out, textLayouts...)
 }
 
@@ -91,24 +136,30 @@ func tried(cands []timeLayout) string {
 	return strings.Join(names, "; ")
 }
 
-// parserFor is the parser of one candidate layout.
-func (to timeOptions) parserFor(c timeLayout, first string) timeParser {
+// parserFor is the parser of one candidate layout, or false when a
+// custom one does not fit the values.
+func (to timeOptions) parserFor(c timeLayout, values []string) (timeParser, bool) {
+	if c.custom != nil {
+		read := c.custom(values)
+		return timeParser{unit: "ms", format: c.name, read: read}, read != nil
+	}
 	if c.layout != integerTimes {
-		return timeParser{unit: "ms", layout: c.layout, format: c.name, loc: to.loc}
+		return timeParser{unit: "ms", layout: c.layout, format: c.name, loc: to.loc}, true
 	}
 	p := timeParser{unit: to.unit, format: c.name}
 	if p.unit == "" {
 		// As before: the first value's magnitude decides the unit.
-		n, _ := strconv.ParseInt(strings.TrimSpace(first), 10, 64)
+		n, _ := strconv.ParseInt(strings.TrimSpace(values[0]), 10, 64)
 		p.unit = unitOf(n)
 	}
-	return p
+	return p, true
 }
 
 // readsAll reports how many of values p reads before the first it cannot.
+// Missing cells are not times and stop it too.
 func (p *timeParser) readsAll(values []string) int {
 	for i, v := range values {
-		if p.layout == "" {
+		if p.layout == "" && p.read == nil {
 			if _, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err != nil {
 				return i
 			}
@@ -122,17 +173,30 @@ func (p *timeParser) readsAll(values []string) int {
 
 // detectTime finds the first candidate format that reads every sampled
 // value of a column. Without one, it returns the position of the value
-// that stopped the candidate that got furthest, and the message.
+// that stopped the candidate that got furthest, and the message. A column
+// whose values two layouts read with day and month swapped is reported
+// (at 0), naming DATA_TIME_FORMAT.
 func (to timeOptions) detectTime(column string, values []string) (timeParser, int, string) {
 	if len(values) == 0 {
-		return to.parserFor(timeLayout{integerTimes, "integer"}, "0"), -1, ""
+		p, _ := to.parserFor(timeLayout{layout: integerTimes, name: "integer"}, []string{"0"})
+		return p, -1, ""
 	}
 	cands := to.candidates(column)
 	best, bestAt := 0, -1
 	for _, c := range cands {
-		p := to.parserFor(c, values[0])
+		p, ok := to.parserFor(c, values)
+		if !ok {
+			continue
+		}
 		n := p.readsAll(values)
 		if n == len(values) {
+			if c.twin != "" && to.format == nil {
+				twin := timeParser{unit: "ms", layout: c.twin, loc: to.loc}
+				if twin.readsAll(values) == len(values) {
+					return timeParser{}, 0, fmt.Sprintf("times such as %q read both as day/month and as month/day in every row: "+
+						"give the order as DATA_TIME_FORMAT (e.g. %%d/%%m/%%Y or %%m/%%d/%%Y)", values[0])
+				}
+			}
 			return p, -1, ""
 		}
 		if n > bestAt {
@@ -141,7 +205,7 @@ func (to timeOptions) detectTime(column string, values []string) (timeParser, in
 	}
 	hint := ""
 	if to.format == nil {
-		hint = ", or give its format as DATA_TIME_FORMAT (strftime, e.g. %b %d %Y)"
+		hint = ", or give its format as DATA_TIME_FORMAT (strftime, e.g. %b %d %Y), or DATA_TIME_COLUMN when the time spans columns (year,quarter)"
 	}
 	return timeParser{}, best, fmt.Sprintf("%q is not a timestamp: tried %s%s", values[best], tried(cands), hint)
 }

@@ -1,0 +1,104 @@
+package dataset
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Time shapes Go's layouts cannot say: quarters, and years written as
+// decimals whose fractions are periods of the year (R's ts objects write
+// a quarterly series as 1945, 1945.25, 1945.5, 1945.75).
+
+// quarterText is a quarter: 1974Q1, 1974-Q1, 1974 Q1 (any case).
+var quarterText = regexp.MustCompile(`^(\d{4})\s*-?\s*[Qq]([1-4])$`)
+
+// quarterTimes reads quarters as the first instant of the quarter (UTC);
+// nil when a value is no quarter.
+func quarterTimes(values []string) func(string) (int64, error) {
+	for _, v := range values {
+		if !quarterText.MatchString(strings.TrimSpace(v)) {
+			return nil
+		}
+	}
+	return func(v string) (int64, error) {
+		m := quarterText.FindStringSubmatch(strings.TrimSpace(v))
+		if m == nil {
+			return 0, fmt.Errorf("%q is not a quarter (1974Q1)", v)
+		}
+		y, _ := strconv.Atoi(m[1])
+		q, _ := strconv.Atoi(m[2])
+		return time.Date(y, time.Month(3*(q-1)+1), 1, 0, 0, 0, 0, time.UTC).UnixMilli(), nil
+	}
+}
+
+// yearPeriods are the periods a decimal year may divide the year into:
+// those whose parts start on a month (yearly, half-yearly, ... monthly).
+var yearPeriods = []int{1, 2, 3, 4, 6, 12}
+
+// decimalYears reads decimal years (1950.0, 1945.25): the period is the
+// smallest step between the sampled values, and every value must fall on
+// one of its parts; year + k/p is the first instant of month 1 + 12k/p.
+// Nil unless some value has a decimal point, every value is a year from
+// 1000 to 2999 and the period is one of yearPeriods.
+func decimalYears(values []string) func(string) (int64, error) {
+	var years []float64
+	dot := false
+	for _, v := range values {
+		v = strings.TrimSpace(v)
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || f < 1000 || f >= 3000 {
+			return nil
+		}
+		dot = dot || strings.Contains(v, ".")
+		years = append(years, f)
+	}
+	if !dot {
+		return nil
+	}
+	p := periodOf(years)
+	if p == 0 {
+		return nil
+	}
+	return func(v string) (int64, error) {
+		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if err != nil {
+			return 0, fmt.Errorf("%q is not a decimal year", v)
+		}
+		y := math.Floor(f)
+		k := math.Round((f - y) * float64(p))
+		if math.Abs((f-y)*float64(p)-k) > 1e-6 || y < 1000 || y >= 3000 {
+			return 0, fmt.Errorf("%q is not a year nor a 1/%d part of one (the file's period)", v, p)
+		}
+		return time.Date(int(y), time.Month(1+int(k)*12/p), 1, 0, 0, 0, 0, time.UTC).UnixMilli(), nil
+	}
+}
+
+// periodOf is the parts per year that the decimal years fall on: the
+// inverse of their smallest positive step, when every year is a multiple
+// of it; 0 when there is none such.
+func periodOf(years []float64) int {
+	sorted := slices.Clone(years)
+	slices.Sort(sorted)
+	step := 1.0
+	for i := 1; i < len(sorted); i++ {
+		if d := sorted[i] - sorted[i-1]; d > 1e-9 && d < step {
+			step = d
+		}
+	}
+	p := int(math.Round(1 / step))
+	if !slices.Contains(yearPeriods, p) {
+		return 0
+	}
+	for _, y := range years {
+		x := (y - math.Floor(y)) * float64(p)
+		if math.Abs(x-math.Round(x)) > 1e-6 {
+			return 0
+		}
+	}
+	return p
+}
