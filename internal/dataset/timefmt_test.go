@@ -36,7 +36,7 @@ func TestTimeFormats(t *testing.T) {
 		{"a year", "year", "2001", "2002", ImportOptions{}, utc("2001-01-01T00:00:00Z"), 365 * 86_400_000},
 		{"month abbreviation, day, year", "date", "Jan 1 2000", "Feb 1 2000", ImportOptions{}, utc("2000-01-01T00:00:00Z"), 31 * 86_400_000},
 		{"day-Mon-yy, newest first", "Date", "19-Sep-03", "18-Sep-03", ImportOptions{}, utc("2003-09-18T00:00:00Z"), 86_400_000},
-		{"two-digit year before the POSIX pivot", "Date", "1-Jan-69", "1-Jan-68", ImportOptions{}, utc("1969-01-01T00:00:00Z"), 99 * 365 * 86_400_000 + 24*86_400_000},
+		{"two-digit year before the POSIX pivot", "Date", "1-Jan-69", "1-Jan-68", ImportOptions{}, utc("1969-01-01T00:00:00Z"), 99*365*86_400_000 + 24*86_400_000},
 		{"day-Mon-yyyy", "date", "1-Jan-2000", "2-Jan-2000", ImportOptions{}, utc("2000-01-01T00:00:00Z"), 86_400_000},
 		{"month name and year", "date", "January 2000", "February 2000", ImportOptions{}, utc("2000-01-01T00:00:00Z"), 31 * 86_400_000},
 		{"slashes with a time of day", "date", "2010/01/01 00:00:00", "2010/01/01 01:00:00", ImportOptions{}, utc("2010-01-01T00:00:00Z"), 3_600_000},
