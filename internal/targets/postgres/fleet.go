@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/tsbench/tsbench/internal/fleet"
 	"github.com/tsbench/tsbench/internal/targets/sqlfamily"
 	"github.com/tsbench/tsbench/internal/ts"
@@ -33,7 +32,7 @@ func (t *Target) FleetQuery(ctx context.Context, q *ts.Query) ([]ts.FleetRow, er
 	b := sqlfamily.NewBuilder(d)
 	var src sqlfamily.FleetSource = sqlfamily.Narrow{D: d}
 	if t.wide {
-		ws, err := newWideSource(s, q.Fleet.Kind)
+		ws, err := newWideSource(s, t.names, q.Fleet.Kind)
 		if err != nil {
 			return nil, t.wrap(what, err)
 		}
@@ -59,11 +58,12 @@ func (t *Target) FleetQuery(ctx context.Context, q *ts.Query) ([]ts.FleetRow, er
 // read in UNION ALL.
 type wideSource struct {
 	tables, groups []string // each group table and its group's name
+	names          *wideNames
 }
 
 // newWideSource finds the tables of s's devices; every field kind k reads
 // must be a sensor of s (a column of the tables).
-func newWideSource(s *ts.Schema, k ts.FleetKind) (*wideSource, error) {
+func newWideSource(s *ts.Schema, names *wideNames, k ts.FleetKind) (*wideSource, error) {
 	for _, f := range fleet.Fields(k) {
 		if !slices.ContainsFunc(s.Sensors, func(sn ts.Sensor) bool { return sn.Name == f }) {
 			return nil, fmt.Errorf("layout=wide: no sensor %q (a column of the group tables)", f)
@@ -76,18 +76,16 @@ func newWideSource(s *ts.Schema, k ts.FleetKind) (*wideSource, error) {
 		}
 	}
 	slices.Sort(gs)
-	w := &wideSource{}
+	w := &wideSource{names: names}
 	for _, g := range gs {
 		name := ""
 		if g >= 0 && g < len(s.Groups) {
 			name = s.Groups[g]
 		}
-		w.tables, w.groups = append(w.tables, wideTable(s, g)), append(w.groups, name)
+		w.tables, w.groups = append(w.tables, quoteIdent(names.table(g))), append(w.groups, name)
 	}
 	return w, nil
 }
-
-func column(field string) string { return pgx.Identifier{field}.Sanitize() }
 
 // each writes one SELECT per table, in UNION ALL.
 func (w *wideSource) each(b *sqlfamily.Builder, sel func(i int, tbl string)) {
@@ -101,7 +99,7 @@ func (w *wideSource) each(b *sqlfamily.Builder, sel func(i int, tbl string)) {
 
 // Points selects the column's non-NULL cells in the window.
 func (w *wideSource) Points(b *sqlfamily.Builder, field string, start, end int64) {
-	c := column(field)
+	c := w.names.column(field)
 	w.each(b, func(_ int, tbl string) {
 		b.S("SELECT device AS truck, t, ").S(c).S(" AS v FROM ").S(tbl).S(" WHERE ").S(c).
 			S(" IS NOT NULL AND t >= ").P(start).S(" AND t < ").P(end)
@@ -111,7 +109,7 @@ func (w *wideSource) Points(b *sqlfamily.Builder, field string, start, end int64
 // Newest walks each device's (device, t) key backwards to its newest
 // non-NULL cell of the column, for the devices of the table's group.
 func (w *wideSource) Newest(b *sqlfamily.Builder, field string) {
-	c := column(field)
+	c := w.names.column(field)
 	w.each(b, func(i int, tbl string) {
 		b.S("SELECT g.name AS truck, (SELECT x.").S(c).S(" FROM ").S(tbl).S(" x WHERE x.device = g.name AND x.").S(c).
 			S(" IS NOT NULL ORDER BY x.t DESC LIMIT 1) AS v FROM devices g WHERE g.grp = ").P(w.groups[i])
@@ -121,7 +119,7 @@ func (w *wideSource) Newest(b *sqlfamily.Builder, field string) {
 // Both selects the rows with both columns set: a row is one time of one
 // truck.
 func (w *wideSource) Both(b *sqlfamily.Builder, field1, field2 string, start, end int64) {
-	c1, c2 := column(field1), column(field2)
+	c1, c2 := w.names.column(field1), w.names.column(field2)
 	w.each(b, func(_ int, tbl string) {
 		b.S("SELECT device AS truck, ").S(c1).S(" AS v1, ").S(c2).S(" AS v2 FROM ").S(tbl).S(" WHERE ").S(c1).
 			S(" IS NOT NULL AND ").S(c2).S(" IS NOT NULL AND t >= ").P(start).S(" AND t < ").P(end)

@@ -16,6 +16,10 @@ func TestWideFleetSQL(t *testing.T) {
 	s := &ts.Schema{Groups: []string{"east", "west"},
 		Devices: []ts.Device{{Name: "a", Group: 1}, {Name: "b", Group: 0}, {Name: "c", Group: 1}},
 		Sensors: []ts.Sensor{{Name: "velocity"}, {Name: "fuel_consumption"}, {Name: "fuel_state"}}}
+	names, err := newWideNames("postgres", s)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		kind       ts.FleetKind
 		part, args string // a CTE of the statement, and all its parameters
@@ -36,7 +40,7 @@ func TestWideFleetSQL(t *testing.T) {
 			"[name driver fleet North 1000 2000 1000 2000]"},
 	} {
 		q := ts.Query{Kind: ts.GroupBy, Start: 1000, End: 2000, Fleet: &ts.FleetQuery{Kind: c.kind, Fleet: "North"}}
-		src, err := newWideSource(s, c.kind)
+		src, err := newWideSource(s, names, c.kind)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -48,7 +52,7 @@ func TestWideFleetSQL(t *testing.T) {
 			t.Errorf("%s:\n got %s -- %s\nwant ...%s... -- %s", c.kind, b.String(), args, c.part, c.args)
 		}
 	}
-	if _, err := newWideSource(s, ts.AvgLoad); err == nil || !strings.Contains(err.Error(), `no sensor "current_load"`) {
+	if _, err := newWideSource(s, names, ts.AvgLoad); err == nil || !strings.Contains(err.Error(), `no sensor "current_load"`) {
 		t.Errorf("avg-load without current_load: error %v", err)
 	}
 }

@@ -140,6 +140,8 @@ type Target struct {
 	timescale bool // hypertables and time_bucket (the timescaledb driver)
 	wide      bool // layout=wide: a table per group, a column per sensor
 
+	names *wideNames // layout=wide: the schema's column and table names
+
 	binding targets.Binding
 	rows    rowSource
 }
@@ -397,6 +399,12 @@ CREATE TABLE IF NOT EXISTS devices (
 // Setup creates the tables (dropping them first with reset) and records the
 // series and devices.
 func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
+	// Names first: a name the wide layout cannot carry is refused before
+	// anything is written.
+	names, err := t.wideNames(s)
+	if err != nil {
+		return err
+	}
 	if err := t.c.lock(ctx); err != nil {
 		return t.wrap("create schema", err)
 	}
@@ -427,12 +435,26 @@ func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
 		return err
 	}
 	if t.wide {
-		if err := t.setupWide(ctx, s, reset); err != nil {
+		if err := t.setupWide(ctx, s, names, reset); err != nil {
 			return err
 		}
 	}
 	t.binding.Set(s)
+	t.names = names
 	return nil
+}
+
+// wideNames maps the names of s for layout=wide (nil on the narrow layout,
+// which keeps every name as data).
+func (t *Target) wideNames(s *ts.Schema) (*wideNames, error) {
+	if !t.wide {
+		return nil, nil
+	}
+	name := "postgres"
+	if t.timescale {
+		name = "timescaledb"
+	}
+	return newWideNames(name, s)
 }
 
 // insertMetadata records devices and series with one statement per table:
@@ -457,9 +479,14 @@ func (t *Target) insertMetadata(ctx context.Context, s *ts.Schema) error {
 
 // Bind prepares a connection that did not run Setup.
 func (t *Target) Bind(ctx context.Context, s *ts.Schema) error {
+	names, err := t.wideNames(s)
+	if err != nil {
+		return err
+	}
 	t.c.mu.Lock()
 	defer t.c.mu.Unlock()
 	t.binding.Set(s)
+	t.names = names
 	return nil
 }
 

@@ -10,14 +10,16 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/targets/clientside"
+	"github.com/tsbench/tsbench/internal/targets/sqlfamily"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
 // The wide layout (target option layout=wide): one table per group,
-// wide_<group>(device TEXT, t BIGINT, s_0 <type>, ..., PRIMARY KEY (device, t)),
-// one row per device and timestamp with a typed column per sensor — the
-// shape most applications use. PostgreSQL allows at most 1,600 columns, so
-// schemas with more sensors need the narrow layout.
+// wide_<group>(device TEXT, t BIGINT, <sensor> <type>, ..., PRIMARY KEY (device, t)),
+// one row per device and timestamp with a typed column per sensor, named
+// after it (wideNames) — the shape most applications use. PostgreSQL allows
+// at most 1,600 columns, so schemas with more sensors need the narrow
+// layout.
 
 // maxWideSensors leaves room for device and t under PostgreSQL's limit.
 const maxWideSensors = 1598
@@ -25,25 +27,20 @@ const maxWideSensors = 1598
 var sqlTypes = map[ts.DataType]string{ts.Boolean: "BOOLEAN", ts.Int32: "INTEGER", ts.Int64: "BIGINT",
 	ts.Float: "REAL", ts.Double: "DOUBLE PRECISION", ts.Text: "TEXT"}
 
-func wideTable(s *ts.Schema, group int) string {
-	name := "points"
-	if group < len(s.Groups) {
-		name = s.Groups[group]
-	}
-	return pgx.Identifier{"wide_" + name}.Sanitize()
-}
+// wideTable is the quoted table of group g.
+func (t *Target) wideTable(g int) string { return quoteIdent(t.names.table(g)) }
 
-func (t *Target) setupWide(ctx context.Context, s *ts.Schema, reset bool) error {
+func (t *Target) setupWide(ctx context.Context, s *ts.Schema, names *wideNames, reset bool) error {
 	if len(s.Sensors) > maxWideSensors {
 		return fmt.Errorf("postgres: layout=wide holds at most %d sensors per table (PostgreSQL's 1,600-column limit); "+
 			"this schema has %d: use layout=narrow: %w", maxWideSensors, len(s.Sensors), targets.ErrUnsupported)
 	}
 	cols := []string{"device TEXT NOT NULL", "t BIGINT NOT NULL"}
-	for _, sn := range s.Sensors {
-		cols = append(cols, pgx.Identifier{sn.Name}.Sanitize()+" "+sqlTypes[sn.Type])
+	for i, sn := range s.Sensors {
+		cols = append(cols, names.cols[i]+" "+sqlTypes[sn.Type])
 	}
 	for g := range s.Groups {
-		tbl := wideTable(s, g)
+		tbl := quoteIdent(names.table(g))
 		if reset {
 			if _, err := t.c.pg.Exec(ctx, "DROP TABLE IF EXISTS "+tbl); err != nil {
 				return t.wrap("drop table", err)
@@ -53,7 +50,7 @@ func (t *Target) setupWide(ctx context.Context, s *ts.Schema, reset bool) error 
 			return t.wrap("create table", err)
 		}
 		if t.timescale {
-			if _, err := t.c.pg.Exec(ctx, "SELECT create_hypertable('"+strings.Trim(tbl, `"`)+"', 't', chunk_time_interval => 86400000, if_not_exists => true)"); err != nil {
+			if _, err := t.c.pg.Exec(ctx, "SELECT create_hypertable("+sqlfamily.Quote(tbl)+", 't', chunk_time_interval => 86400000, if_not_exists => true)"); err != nil {
 				return t.wrap("create hypertable", err)
 			}
 		}
@@ -66,12 +63,11 @@ func (t *Target) setupWide(ctx context.Context, s *ts.Schema, reset bool) error 
 // table, and where a row is already stored COPY into a staging table
 // followed by one INSERT ... SELECT ... ON CONFLICT (copyDirect).
 func (t *Target) writeWide(ctx context.Context, s *ts.Schema, b *ts.Batch) error {
-	tbl := wideTable(s, b.Device.Group)
-	names := []string{"device", "t"}
+	raw := t.names.table(b.Device.Group)
+	tbl := quoteIdent(raw)
+	names := append([]string{"device", "t"}, t.names.cols...)
 	var set []string
-	for _, sn := range s.Sensors {
-		q := pgx.Identifier{sn.Name}.Sanitize()
-		names = append(names, q)
+	for _, q := range t.names.cols {
 		set = append(set, q+" = EXCLUDED."+q)
 	}
 	// rows lists the rows written: all of a dense batch's; a sparse batch's
@@ -87,8 +83,7 @@ func (t *Target) writeWide(ctx context.Context, s *ts.Schema, b *ts.Batch) error
 		nrows = len(keep)
 		// A NULL cell is no value, so it must not erase a value already
 		// stored at that (device, t): keep the stored one.
-		for i, sn := range s.Sensors {
-			q := pgx.Identifier{sn.Name}.Sanitize()
+		for i, q := range t.names.cols {
 			set[i] = q + " = COALESCE(EXCLUDED." + q + ", " + tbl + "." + q + ")"
 		}
 	}
@@ -115,10 +110,11 @@ func (t *Target) writeWide(ctx context.Context, s *ts.Schema, b *ts.Batch) error
 	rowsOf := func() pgx.CopyFromSource {
 		return pgx.CopyFromSlice(nrows, func(i int) ([]any, error) { return rowOf(i), nil })
 	}
+	rawNames := append([]string{"device", "t"}, t.names.raw...)
 	if t.writePath == "copy" {
 		// New rows: COPY straight into the table; a stored row: the
 		// staging upsert below (copyDirect).
-		if done, err := t.copyDirect(ctx, unquote([]string{tbl})[0], unquote(names), rowsOf()); done || err != nil {
+		if done, err := t.copyDirect(ctx, raw, rawNames, rowsOf()); done || err != nil {
 			return err
 		}
 	}
@@ -128,11 +124,11 @@ func (t *Target) writeWide(ctx context.Context, s *ts.Schema, b *ts.Batch) error
 	}
 	defer tx.Rollback(ctx) //nolint:errcheck
 	if t.writePath == "copy" {
-		stage := pgx.Identifier{"stage_" + strings.Trim(tbl, `"`)}.Sanitize()
+		stage := quoteIdent(stagePrefix + raw)
 		if _, err := tx.Exec(ctx, "CREATE TEMPORARY TABLE IF NOT EXISTS "+stage+" (LIKE "+tbl+") ON COMMIT DELETE ROWS"); err != nil {
 			return err
 		}
-		if _, err := tx.CopyFrom(ctx, pgx.Identifier{strings.Trim(stage, `"`)}, unquote(names), rowsOf()); err != nil {
+		if _, err := tx.CopyFrom(ctx, pgx.Identifier{stagePrefix + raw}, rawNames, rowsOf()); err != nil {
 			return err
 		}
 		if _, err := tx.Exec(ctx, "INSERT INTO "+tbl+" SELECT * FROM "+stage+upsert); err != nil {
@@ -165,14 +161,6 @@ func (t *Target) writeWide(ctx context.Context, s *ts.Schema, b *ts.Batch) error
 	return tx.Commit(ctx)
 }
 
-func unquote(names []string) []string {
-	out := make([]string, len(names))
-	for i, n := range names {
-		out[i] = strings.ReplaceAll(strings.Trim(n, `"`), `""`, `"`)
-	}
-	return out
-}
-
 // devicesByGroup names the devices of each group (a wide table each), the
 // groups in the order their first device comes.
 func devicesByGroup(devs []*ts.Device) (groups []int, byGroup map[int][]string) {
@@ -201,7 +189,7 @@ func (t *Target) queryWide(ctx context.Context, s *ts.Schema, q *ts.Query) (ts.R
 		q = &sorted
 	}
 	if q.Across {
-		return t.queryWideAcross(ctx, s, q)
+		return t.queryWideAcross(ctx, q)
 	}
 	groups, byGroup := devicesByGroup(q.Devices)
 	var total ts.Result
@@ -216,7 +204,7 @@ func (t *Target) queryWide(ctx context.Context, s *ts.Schema, q *ts.Query) (ts.R
 		for _, sens := range sets {
 			devices := byGroup[g]
 			if q.Kind == ts.LatestPoint {
-				r, incomplete, err := t.newestRows(ctx, s, q, wideTable(s, g), sens, devices)
+				r, incomplete, err := t.newestRows(ctx, q, t.wideTable(g), sens, devices)
 				if err != nil {
 					return ts.Result{}, err
 				}
@@ -226,7 +214,7 @@ func (t *Target) queryWide(ctx context.Context, s *ts.Schema, q *ts.Query) (ts.R
 				}
 				devices = incomplete
 			}
-			sql, args := wideSQL(s, q, wideTable(s, g), sens, devices, t.timescale)
+			sql, args := wideSQL(t.names, q, t.wideTable(g), sens, devices, t.timescale)
 			r, err := t.runWide(ctx, q, sql, args)
 			if err != nil {
 				return ts.Result{}, err
@@ -249,11 +237,11 @@ func (t *Target) queryWide(ctx context.Context, s *ts.Schema, q *ts.Query) (ts.R
 // TSBS's lastpoint. (The statement that also looks past NULL cells takes
 // a subplan per sensor: planning it made one query in ten, the first five
 // of each connection, before the generic plan, cost 1 ms and more.)
-func (t *Target) newestRows(ctx context.Context, s *ts.Schema, q *ts.Query, tbl string, sensors []int,
+func (t *Target) newestRows(ctx context.Context, q *ts.Query, tbl string, sensors []int,
 	devices []string) (ts.Result, []string, error) {
 	cols := make([]string, len(sensors))
 	for i, sn := range sensors {
-		cols[i] = pgx.Identifier{s.Sensors[sn].Name}.Sanitize()
+		cols[i] = t.names.cols[sn]
 	}
 	sql := "SELECT d.device, r." + strings.Join(cols, ", r.") + " FROM unnest($1::text[]) AS d(device)" +
 		" LEFT JOIN LATERAL (SELECT " + strings.Join(cols, ", ") + " FROM " + tbl +
@@ -288,10 +276,10 @@ func (t *Target) newestRows(ctx context.Context, s *ts.Schema, q *ts.Query, tbl 
 }
 
 // wideSQL returns a statement whose rows are (time, value per sensor).
-func wideSQL(s *ts.Schema, q *ts.Query, tbl string, sensors []int, devices []string, timescale bool) (string, []any) {
+func wideSQL(names *wideNames, q *ts.Query, tbl string, sensors []int, devices []string, timescale bool) (string, []any) {
 	cols := make([]string, len(sensors))
 	for i, sn := range sensors {
-		cols[i] = pgx.Identifier{s.Sensors[sn].Name}.Sanitize()
+		cols[i] = names.cols[sn]
 	}
 	where := " FROM " + tbl + " WHERE device = ANY($1)"
 	args := []any{devices}
@@ -354,12 +342,12 @@ func wideSQL(s *ts.Schema, q *ts.Query, tbl string, sensors []int, devices []str
 // every table holding it), and clientside.Partials combines the tables.
 // Each sensor's column gives its aggregate, or for avg its sum, and its
 // count.
-func (t *Target) queryWideAcross(ctx context.Context, s *ts.Schema, q *ts.Query) (ts.Result, error) {
+func (t *Target) queryWideAcross(ctx context.Context, q *ts.Query) (ts.Result, error) {
 	groups, byGroup := devicesByGroup(q.Devices)
 	fn := [...]string{"count", "sum", "sum", "min", "max"}[q.Agg]
 	cols := make([]string, len(q.Sensors))
 	for i, sn := range q.Sensors {
-		c := pgx.Identifier{s.Sensors[sn].Name}.Sanitize()
+		c := t.names.cols[sn]
 		cols[i] = fn + "(" + c + ")::double precision, count(" + c + ")"
 	}
 	bucket := "$2 + (t - $2) / $4 * $4"
@@ -372,7 +360,7 @@ func (t *Target) queryWideAcross(ctx context.Context, s *ts.Schema, q *ts.Query)
 	}
 	parts := clientside.NewPartials(q)
 	for _, g := range groups {
-		sql := "SELECT " + bucket + " AS bt, " + strings.Join(cols, ", ") + " FROM " + wideTable(s, g) +
+		sql := "SELECT " + bucket + " AS bt, " + strings.Join(cols, ", ") + " FROM " + t.wideTable(g) +
 			" WHERE device = ANY($1) AND t >= $2 AND t < $3 GROUP BY bt" + order
 		rows, err := t.c.pg.Query(ctx, sql, withValues(q, byGroup[g], q.Start, q.End, max(q.Bucket, 1))...)
 		if err != nil {
@@ -445,15 +433,15 @@ func (t *Target) runWide(ctx context.Context, q *ts.Query, sql string, args []an
 // column (a sparse row holds NULL where a sensor has no value).
 func (t *Target) countWide(ctx context.Context, s *ts.Schema, r ts.CountRange) (int64, error) {
 	counts := make([]string, len(s.Sensors))
-	for i, sn := range s.Sensors {
-		counts[i] = "count(" + pgx.Identifier{sn.Name}.Sanitize() + ")"
+	for i := range s.Sensors {
+		counts[i] = "count(" + t.names.cols[i] + ")"
 	}
 	if len(counts) == 0 {
 		return 0, nil
 	}
 	var total int64
 	for g := range s.Groups {
-		sql := "SELECT (" + strings.Join(counts, " + ") + ")::bigint FROM " + wideTable(s, g) + " WHERE true"
+		sql := "SELECT (" + strings.Join(counts, " + ") + ")::bigint FROM " + t.wideTable(g) + " WHERE true"
 		var args []any
 		if len(r.Devices) > 0 {
 			var names []string
