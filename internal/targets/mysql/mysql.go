@@ -230,13 +230,20 @@ func (t *Target) wrap(what string, err error) error {
 	return fmt.Errorf("mysql: %s at %s: %w", what, t.addr, err)
 }
 
+// The names (device, sensor, group) are VARBINARY: compared byte for byte,
+// so that names differing only in case, accents or trailing spaces stay
+// two devices (a _ci collation, or a _bin one with PAD SPACE, would merge
+// them in the primary key), and any UTF-8 text fits, whatever the server's
+// default character set (latin1 cannot hold "温度"). 1,020 bytes are 255
+// characters of four bytes. Text values and tags are utf8mb4.
 var ddl = []string{
 	`CREATE TABLE IF NOT EXISTS points (series INT NOT NULL, t BIGINT NOT NULL, v DOUBLE NULL, s TEXT NULL,
-		PRIMARY KEY (series, t)) ENGINE=InnoDB`,
-	`CREATE TABLE IF NOT EXISTS series (id INT PRIMARY KEY, device VARCHAR(255) NOT NULL, device_index INT NOT NULL,
-		sensor VARCHAR(255) NOT NULL, type VARCHAR(16) NOT NULL, grp VARCHAR(255) NOT NULL, KEY (sensor)) ENGINE=InnoDB`,
-	`CREATE TABLE IF NOT EXISTS devices (name VARCHAR(255) PRIMARY KEY, idx INT NOT NULL, grp VARCHAR(255) NOT NULL,
-		tags TEXT NOT NULL) ENGINE=InnoDB`,
+		PRIMARY KEY (series, t)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4`,
+	`CREATE TABLE IF NOT EXISTS series (id INT PRIMARY KEY, device VARBINARY(1020) NOT NULL, device_index INT NOT NULL,
+		sensor VARBINARY(1020) NOT NULL, type VARCHAR(16) NOT NULL, grp VARBINARY(1020) NOT NULL, KEY (sensor))
+		ENGINE=InnoDB DEFAULT CHARSET=utf8mb4`,
+	`CREATE TABLE IF NOT EXISTS devices (name VARBINARY(1020) PRIMARY KEY, idx INT NOT NULL, grp VARBINARY(1020) NOT NULL,
+		tags TEXT NOT NULL) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4`,
 }
 
 // ServerVersion implements targets.Versioner.
