@@ -36,9 +36,10 @@ func (t *Target) FleetQuery(ctx context.Context, q *ts.Query) ([]ts.FleetRow, er
 	k := q.Fleet.Kind
 	cols := make([]string, len(names))
 	for i, n := range names {
-		cols[i] = quote(n)
+		cols[i] = quote(t.names.sensor(n))
 	}
-	tables := t.byTable(s, q.Devices)
+	tc := newTruckCols(t.names)
+	tables := t.byTable(q.Devices)
 	keys, _ := fleet.Columns(k)
 	var rows []ts.FleetRow
 	if k == ts.LowFuel || k == ts.HighLoad {
@@ -46,7 +47,7 @@ func (t *Target) FleetQuery(ctx context.Context, q *ts.Query) ([]ts.FleetRow, er
 		// ON needs the table's designated timestamp): one statement per
 		// table, their rows together.
 		for _, tbl := range tables {
-			r, err := t.fleetRows(ctx, k, latestSQL(q, tbl, cols[0]), len(keys))
+			r, err := t.fleetRows(ctx, k, tc.latestSQL(q, tbl, cols[0]), len(keys))
 			if err != nil {
 				return nil, err
 			}
@@ -54,19 +55,25 @@ func (t *Target) FleetQuery(ctx context.Context, q *ts.Query) ([]ts.FleetRow, er
 		}
 		return rows, nil
 	}
-	return t.fleetRows(ctx, k, fleetSQL(q, source(q, tables, cols)), len(keys))
+	return t.fleetRows(ctx, k, tc.fleetSQL(q, tc.source(q, tables, cols)), len(keys))
 }
 
-// The truck tags' columns (SYMBOL, as every tag).
-var (
-	cName     = quote(fleet.TagName)
-	cFleet    = quote(fleet.TagFleet)
-	cDriver   = quote(fleet.TagDriver)
-	cModel    = quote(fleet.TagModel)
-	cLoad     = quote(fleet.TagLoad)
-	cNominal  = quote(fleet.TagConsumption)
-	tagsFleet = []string{cName, cFleet, cDriver, cModel, cLoad, cNominal}
-)
+// truckCols are the truck tags' columns (SYMBOL, as every tag), quoted:
+// the tags' names as the bound schema maps them (names.go).
+type truckCols struct {
+	name, fleet, driver, model, load, nominal string
+}
+
+func newTruckCols(n *names) truckCols {
+	c := func(tag string) string { return quote(n.tag(tag)) }
+	return truckCols{name: c(fleet.TagName), fleet: c(fleet.TagFleet), driver: c(fleet.TagDriver),
+		model: c(fleet.TagModel), load: c(fleet.TagLoad), nominal: c(fleet.TagConsumption)}
+}
+
+// all is every truck tag's column.
+func (c truckCols) all() []string {
+	return []string{c.name, c.fleet, c.driver, c.model, c.load, c.nominal}
+}
 
 // The time units in microseconds, QuestDB's timestamp unit.
 const (
@@ -83,18 +90,18 @@ func i64(v int64) string { return strconv.FormatInt(v, 10) }
 // period number p (since the epoch) and the fields as f0, f1. Trucks of
 // several tables (groups) are their tables' rows one after the other
 // (UNION ALL of the same columns).
-func source(q *ts.Query, tables []tableDevices, cols []string) string {
+func (c truckCols) source(q *ts.Query, tables []tableDevices, cols []string) string {
 	var parts []string
 	for _, tbl := range tables {
 		sel := []string{"device"}
-		sel = append(sel, tagsFleet...)
+		sel = append(sel, c.all()...)
 		sel = append(sel, "cast(ts as long) / "+i64(periodMicros)+" p")
 		for i, c := range cols {
 			sel = append(sel, c+" f"+strconv.Itoa(i))
 		}
 		where := "device IN (" + tbl.devices + ") AND ts >= " + micros(q.Start) + " AND ts < " + micros(q.End)
 		if fleet.NeedsFleet(q.Fleet.Kind) {
-			where += " AND " + cFleet + " = '" + strings.ReplaceAll(q.Fleet.Fleet, "'", "''") + "'"
+			where += " AND " + c.fleet + " = " + literal(q.Fleet.Fleet)
 		}
 		// A period exists only where the truck has a point of the field:
 		// rows without the (first) field are left out. Avg-vs-projected's
@@ -110,10 +117,11 @@ func source(q *ts.Query, tables []tableDevices, cols []string) string {
 // before LATEST ON, so a row without the field is skipped, and the fleet
 // is a tag of every row), kept when under the fuel threshold or over the
 // load one.
-func latestSQL(q *ts.Query, tbl tableDevices, col string) string {
+func (c truckCols) latestSQL(q *ts.Query, tbl tableDevices, col string) string {
+	cName, cDriver, cLoad := c.name, c.driver, c.load
 	latest := "SELECT " + cName + ", " + cDriver + ", " + cLoad + ", " + col + " v FROM " + quote(tbl.name) +
-		" WHERE device IN (" + tbl.devices + ") AND " + cFleet + " = '" + strings.ReplaceAll(q.Fleet.Fleet, "'", "''") +
-		"' AND " + col + " IS NOT NULL LATEST ON ts PARTITION BY device"
+		" WHERE " + symbolIn(colDevice, tbl.devices) + " AND " + symbolIn(c.fleet, literal(q.Fleet.Fleet)) +
+		" AND " + col + " IS NOT NULL LATEST ON ts PARTITION BY device"
 	cond := "v < " + num(fleet.LowFuelBelow)
 	if q.Fleet.Kind == ts.HighLoad {
 		cond = "v / cast(cast(" + cLoad + " as string) as double) > " + num(fleet.HighLoadAbove)
@@ -124,7 +132,9 @@ func latestSQL(q *ts.Query, tbl tableDevices, col string) string {
 // fleetSQL is the statement of the kinds other than low-fuel and high-load
 // over src (source's rows): its columns are the kind's keys, then its
 // values (fleet.Columns).
-func fleetSQL(q *ts.Query, src string) string {
+func (c truckCols) fleetSQL(q *ts.Query, src string) string {
+	cName, cFleet, cDriver, cModel, cLoad, cNominal := c.name, c.fleet, c.driver, c.model, c.load, c.nominal
+	tagsFleet := c.all()
 	day := "p / " + i64(periodsPerDay) // a period's day number since the epoch
 	// periods: each truck's periods with the mean of the field and, for
 	// breakdowns, how many of its points are 0.

@@ -29,9 +29,9 @@ func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 		return t.across(ctx, s, q)
 	}
 	var total ts.Result
-	for _, tbl := range t.byTable(s, q.Devices) {
+	for _, tbl := range t.byTable(q.Devices) {
 		for _, sens := range targets.SensorSets(q) {
-			r, nulls, err := t.run(ctx, querySQL(s, q, tbl.name, tbl.devices, sens), q)
+			r, nulls, err := t.run(ctx, querySQL(s, t.names.sensors, q, tbl.name, tbl.devices, sens), q)
 			if err != nil {
 				return ts.Result{}, err
 			}
@@ -41,7 +41,7 @@ func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 				// comes here, and keeps one statement per table.
 				r = ts.Result{}
 				for _, sn := range sens {
-					one, _, err := t.run(ctx, latestPresentSQL(s, tbl.name, tbl.devices, sn), q)
+					one, _, err := t.run(ctx, latestPresentSQL(s, t.names.sensors, tbl.name, tbl.devices, sn), q)
 					if err != nil {
 						return ts.Result{}, err
 					}
@@ -63,15 +63,16 @@ type tableDevices struct {
 }
 
 // byTable groups devices by the table of their group, in table order.
-func (t *Target) byTable(s *ts.Schema, devs []*ts.Device) []tableDevices {
+// t.mu must be held, a schema bound.
+func (t *Target) byTable(devs []*ts.Device) []tableDevices {
 	lists := map[string][]string{}
 	var order []string
 	for _, d := range devs {
-		tbl := t.table(s, d)
+		tbl := t.table(d)
 		if _, ok := lists[tbl]; !ok {
 			order = append(order, tbl)
 		}
-		lists[tbl] = append(lists[tbl], "'"+strings.ReplaceAll(d.Name, "'", "''")+"'")
+		lists[tbl] = append(lists[tbl], literal(d.Name))
 	}
 	out := make([]tableDevices, len(order))
 	for i, tbl := range order {
@@ -83,11 +84,12 @@ func (t *Target) byTable(s *ts.Schema, devs []*ts.Device) []tableDevices {
 func micros(ms int64) string { return "cast(" + strconv.FormatInt(ms*1000, 10) + " as timestamp)" }
 
 // querySQL builds a statement whose rows start with a time in milliseconds
-// (0 for Q4-Q6 and Q8) followed by one value per sensor.
-func querySQL(s *ts.Schema, q *ts.Query, tbl, devices string, sensors []int) string {
+// (0 for Q4-Q6 and Q8) followed by one value per sensor; columns are the
+// schema's sensors' columns.
+func querySQL(s *ts.Schema, columns []string, q *ts.Query, tbl, devices string, sensors []int) string {
 	cols := make([]string, len(sensors))
 	for i, sn := range sensors {
-		cols[i] = quote(s.Sensors[sn].Name)
+		cols[i] = quote(columns[sn])
 	}
 	from := " FROM " + quote(tbl) + " WHERE device IN (" + devices + ")"
 	rng := " AND ts >= " + micros(q.Start) + " AND ts < " + micros(q.End)
@@ -104,13 +106,14 @@ func querySQL(s *ts.Schema, q *ts.Query, tbl, devices string, sensors []int) str
 	case ts.RangeQueryDesc, ts.ValueRangeQueryDesc:
 		return "SELECT " + tms + ", " + strings.Join(cols, ", ") + from + rng + val + " ORDER BY ts DESC"
 	case ts.LatestPoint:
-		return "SELECT 0, " + strings.Join(cols, ", ") + from + " LATEST ON ts PARTITION BY device"
+		return "SELECT 0, " + strings.Join(cols, ", ") + " FROM " + quote(tbl) + " WHERE " + symbolIn(colDevice, devices) +
+			" LATEST ON ts PARTITION BY device"
 	}
 	aggs := make([]string, len(cols))
 	for i, c := range cols {
 		aggs[i] = aggFunc(q.Agg) + "(" + c + ")"
 		if q.Agg == ts.Count {
-			aggs[i] = countSQL(s.Sensors[sensors[i]])
+			aggs[i] = countSQL(columns[sensors[i]], s.Sensors[sensors[i]].Type)
 		}
 	}
 	switch q.Kind {
@@ -139,8 +142,8 @@ func querySQL(s *ts.Schema, q *ts.Query, tbl, devices string, sensors []int) str
 // overall Limit newest ones.
 func (t *Target) across(ctx context.Context, s *ts.Schema, q *ts.Query) (ts.Result, error) {
 	p := clientside.NewPartials(q)
-	for _, tbl := range t.byTable(s, q.Devices) {
-		sql := acrossSQL(s, q, tbl.name, tbl.devices)
+	for _, tbl := range t.byTable(q.Devices) {
+		sql := acrossSQL(s, t.names.sensors, q, tbl.name, tbl.devices)
 		if err := t.addPartials(ctx, sql, q, p); err != nil {
 			return ts.Result{}, err
 		}
@@ -151,15 +154,17 @@ func (t *Target) across(ctx context.Context, s *ts.Schema, q *ts.Query) (ts.Resu
 // acrossSQL is across's statement for one table: rows of the bucket time
 // in milliseconds, the bucket number, then per sensor q's aggregate (for
 // Avg, sum and count); with a limit the newest Limit buckets, newest first.
-func acrossSQL(s *ts.Schema, q *ts.Query, tbl, devices string) string {
+// columns are the schema's sensors' columns.
+func acrossSQL(s *ts.Schema, columns []string, q *ts.Query, tbl, devices string) string {
 	var aggs []string
 	for _, sn := range q.Sensors {
-		col := quote(s.Sensors[sn].Name)
+		col := quote(columns[sn])
+		typ := s.Sensors[sn].Type
 		switch q.Agg {
 		case ts.Count:
-			aggs = append(aggs, countSQL(s.Sensors[sn]))
+			aggs = append(aggs, countSQL(columns[sn], typ))
 		case ts.Avg:
-			aggs = append(aggs, "sum("+col+")", countSQL(s.Sensors[sn]))
+			aggs = append(aggs, "sum("+col+")", countSQL(columns[sn], typ))
 		default:
 			aggs = append(aggs, aggFunc(q.Agg)+"("+col+")")
 		}
@@ -175,7 +180,7 @@ func acrossSQL(s *ts.Schema, q *ts.Query, tbl, devices string) string {
 		// a place in the limit with a NULL: rows without it are left out,
 		// which a limit's one sensor (checkGroupByLimit) allows.
 		if len(q.Sensors) == 1 {
-			where += " AND " + present(s.Sensors[q.Sensors[0]])
+			where += " AND " + present(columns[q.Sensors[0]], s.Sensors[q.Sensors[0]].Type)
 		}
 		order += " DESC LIMIT " + strconv.Itoa(q.Limit)
 	}
@@ -221,32 +226,45 @@ func (t *Target) addPartials(ctx context.Context, sql string, q *ts.Query, p *cl
 	return nil
 }
 
-// present is a condition true where the sensor's column holds a value. A
-// BOOLEAN sensor's column is BOOLEAN (never NULL, and QuestDB reads NULL as
-// false in conditions on it) or, once sparse data left one of its cells
-// empty, INT (see Target.nullableBools): cast to INT, both say it right.
-func present(sn ts.Sensor) string {
-	if sn.Type == ts.Boolean {
-		return "cast(" + quote(sn.Name) + " as int) IS NOT NULL"
+// present is a condition true where a sensor's column col of type typ
+// holds a value. A BOOLEAN sensor's column is BOOLEAN (never NULL, and
+// QuestDB reads NULL as false in conditions on it) or, once sparse data
+// left one of its cells empty, INT (see Target.nullableBools): cast to
+// INT, both say it right.
+func present(col string, typ ts.DataType) string {
+	if typ == ts.Boolean {
+		return "cast(" + quote(col) + " as int) IS NOT NULL"
 	}
-	return quote(sn.Name) + " IS NOT NULL"
+	return quote(col) + " IS NOT NULL"
 }
 
-// countSQL counts the sensor's values present (QuestDB has no
-// count(BOOLEAN); see present for the cast).
-func countSQL(sn ts.Sensor) string {
-	if sn.Type == ts.Boolean {
-		return "count(cast(" + quote(sn.Name) + " as int))"
+// countSQL counts a sensor's values present in column col of type typ
+// (QuestDB has no count(BOOLEAN); see present for the cast).
+func countSQL(col string, typ ts.DataType) string {
+	if typ == ts.Boolean {
+		return "count(cast(" + quote(col) + " as int))"
 	}
-	return "count(" + quote(sn.Name) + ")"
+	return "count(" + quote(col) + ")"
 }
 
 // latestPresentSQL is LATEST_POINT for one sensor over the rows where it
 // has a value (QuestDB applies WHERE before LATEST ON).
-func latestPresentSQL(s *ts.Schema, tbl, devices string, sensor int) string {
-	sn := s.Sensors[sensor]
-	return "SELECT 0, " + quote(sn.Name) + " FROM " + quote(tbl) + " WHERE device IN (" + devices + ") AND " +
-		present(sn) + " LATEST ON ts PARTITION BY device"
+func latestPresentSQL(s *ts.Schema, columns []string, tbl, devices string, sensor int) string {
+	col := columns[sensor]
+	return "SELECT 0, " + quote(col) + " FROM " + quote(tbl) + " WHERE " + symbolIn(colDevice, devices) + " AND " +
+		present(col, s.Sensors[sensor].Type) + " LATEST ON ts PARTITION BY device"
+}
+
+// symbolIn is the condition col IN (list) on a SYMBOL column col for a
+// statement with LATEST ON. There QuestDB (9.3.4) looks the literals up
+// without undoing a doubled quote (the literal of it's finds no row); a
+// list holding one compares the column's text instead, which reads every
+// row, so only then.
+func symbolIn(col, list string) string {
+	if strings.Contains(list, "''") {
+		return "cast(" + col + " as string) IN (" + list + ")"
+	}
+	return col + " IN (" + list + ")"
 }
 
 func aggFunc(a ts.Aggregate) string {
@@ -305,15 +323,15 @@ func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
 	}
 	var tables []tableDevices
 	if len(r.Devices) > 0 {
-		tables = t.byTable(s, r.Devices)
+		tables = t.byTable(r.Devices)
 	} else {
-		for _, tbl := range t.tables(s) {
+		for _, tbl := range t.tables() {
 			tables = append(tables, tableDevices{name: tbl})
 		}
 	}
 	counts := make([]string, len(s.Sensors))
 	for i, sn := range s.Sensors {
-		counts[i] = countSQL(sn)
+		counts[i] = countSQL(t.names.sensors[i], sn.Type)
 	}
 	if len(counts) == 0 {
 		return 0, nil

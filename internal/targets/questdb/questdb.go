@@ -7,6 +7,11 @@
 // (BOOLEAN, INT, LONG, FLOAT, DOUBLE, VARCHAR); a row is one line with the
 // designated timestamp ts. Tables are WAL tables, PARTITION BY DAY, with
 // DEDUP UPSERT KEYS(ts, device), so a rewritten row replaces the stored one.
+// Names (names.go): a sensor, tag key or table name QuestDB refuses even
+// quoted (a character such as . - / or a quote, over 127 characters, one
+// that differs from another only in case, or device and ts) becomes a
+// targets.NameMap form, reported by NameMapping; device names and tag
+// values are data, quoted in SQL and escaped in ILP as they are.
 // WAL tables apply writes asynchronously: Count first waits until every
 // table's writer has caught up with its sequencer (wal_tables()), so
 // verification counts what was really stored. INT and LONG use their minimum
@@ -36,6 +41,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"slices"
@@ -84,10 +90,12 @@ type Target struct {
 	wire     *pgwire.Conn // SQL over pgwire, re-opened when closed
 	conn     *pgx.Conn    // wire's connection, as of the last useSQL
 
-	mu      sync.Mutex
-	binding targets.Binding
-	series  lineproto.Series // the schema's line prefixes and field keys
-	buf     []byte           // the request body, reused
+	mu       sync.Mutex
+	binding  targets.Binding
+	names    *names         // the bound schema's server names
+	prefixes []string       // per device position: its lines' table and tags
+	keys     lineproto.Keys // the sensors' field keys
+	buf      []byte         // the request body, reused
 	// intBools marks the BOOLEAN sensors ("table\x00column") known to be
 	// INT columns (nullableBools).
 	intBools map[string]bool
@@ -159,37 +167,40 @@ func (t *Target) wrap(what string, err error) error {
 	return fmt.Errorf("questdb: %s at %s: %w", what, t.pgAddr, err)
 }
 
-func (t *Target) table(s *ts.Schema, d *ts.Device) string {
-	return t.db + "_" + targets.GroupName(s, d.Group, "points")
+// table is the table of d's group (<DB_NAME>_points for a device outside
+// the schema's groups). t.mu must be held, a schema bound.
+func (t *Target) table(d *ts.Device) string {
+	if d.Group >= 0 && d.Group < len(t.names.tables) {
+		return t.names.tables[d.Group]
+	}
+	return t.db + "_points"
 }
 
-func (t *Target) tables(s *ts.Schema) []string {
-	var out []string
-	for _, g := range s.Groups {
-		out = append(out, t.db+"_"+g)
-	}
-	return out
-}
+// tables are the tables of the bound schema's groups.
+func (t *Target) tables() []string { return t.names.tables }
 
 var columnTypes = map[ts.DataType]string{ts.Boolean: "BOOLEAN", ts.Int32: "INT", ts.Int64: "LONG",
 	ts.Float: "FLOAT", ts.Double: "DOUBLE", ts.Text: "VARCHAR"}
 
 // Setup creates one table per group (dropping them first with reset).
+// Names QuestDB cannot take as they are get their mapped form (names.go).
 func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
+	n, err := mapNames(t.db, s)
+	if err != nil {
+		return err
+	}
 	if err := t.useSQL(ctx); err != nil {
 		return err
 	}
-	cols := []string{"device SYMBOL"}
-	if len(s.Devices) > 0 {
-		for _, tg := range s.Devices[0].Tags {
-			cols = append(cols, quote(tg.Key)+" SYMBOL")
-		}
+	cols := []string{colDevice + " SYMBOL"}
+	for _, k := range n.tagKeys {
+		cols = append(cols, quote(n.tags[k])+" SYMBOL")
 	}
-	cols = append(cols, "ts TIMESTAMP")
-	for _, sn := range s.Sensors {
-		cols = append(cols, quote(sn.Name)+" "+columnTypes[sn.Type])
+	cols = append(cols, colTime+" TIMESTAMP")
+	for i, sn := range s.Sensors {
+		cols = append(cols, quote(n.sensors[i])+" "+columnTypes[sn.Type])
 	}
-	for _, tbl := range t.tables(s) {
+	for _, tbl := range n.tables {
 		if reset {
 			if _, err := t.conn.Exec(ctx, "DROP TABLE IF EXISTS "+quote(tbl)); err != nil {
 				return t.wrap("drop table", err)
@@ -204,13 +215,55 @@ func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
 	return t.Bind(ctx, s)
 }
 
-// Bind prepares the line prefixes of every device.
+// Bind maps the schema's names and prepares the line prefixes of every
+// device.
 func (t *Target) Bind(_ context.Context, s *ts.Schema) error {
+	n, err := mapNames(t.db, s)
+	if err != nil {
+		return err
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.binding.Set(s)
-	t.series = lineproto.NewSeries(s, func(d *ts.Device) string { return t.table(s, d) })
+	t.names = n
+	t.prefixes = make([]string, len(s.Devices))
+	for i := range s.Devices {
+		t.prefixes[i] = t.linePrefix(&s.Devices[i])
+	}
+	sensors := make([]ts.Sensor, len(s.Sensors))
+	for i, sn := range s.Sensors {
+		sensors[i] = ts.Sensor{Name: n.sensors[i], Type: sn.Type}
+	}
+	t.keys = lineproto.NewKeys(sensors)
 	return nil
+}
+
+// linePrefix is the start of d's lines: its table, device and tags, each
+// escaped for ILP (escapeILP; lineproto's escaping leaves backslashes,
+// which QuestDB's parser drops). A tag with an empty value is left out:
+// ILP has no empty tag value, and QuestDB reads the missing one as NULL.
+func (t *Target) linePrefix(d *ts.Device) string {
+	var b strings.Builder
+	b.WriteString(escapeILP(t.table(d)))
+	b.WriteString("," + colDevice + "=" + escapeILP(d.Name))
+	for _, tg := range d.Tags {
+		if tg.Value != "" {
+			b.WriteString("," + escapeILP(t.names.tag(tg.Key)) + "=" + escapeILP(tg.Value))
+		}
+	}
+	b.WriteByte(' ')
+	return b.String()
+}
+
+// NameMapping implements targets.NameMapper: the sensors, tag keys and
+// tables stored under another name than the schema's.
+func (t *Target) NameMapping() map[string]string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.names == nil {
+		return nil
+	}
+	return maps.Clone(t.names.changed)
 }
 
 // Write sends a batch as ILP over HTTP; QuestDB answers once it accepted it.
@@ -229,7 +282,7 @@ func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
 	}
 	// An empty cell's field is left out of its line (QuestDB stores NULL
 	// there), and a row without values has no line.
-	t.buf = t.series.AppendRows(t.buf[:0], pos, b)
+	t.buf = lineproto.AppendRows(t.buf[:0], t.prefixes[pos], t.keys, b)
 	if len(t.buf) == 0 {
 		return nil // a sparse batch without any value
 	}
@@ -257,13 +310,13 @@ func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
 // empty cell arrives (ALTER COLUMN TYPE, cheap on the empty or young table
 // a replay starts with). Queries read both types alike (see present).
 func (t *Target) nullableBools(ctx context.Context, s *ts.Schema, b *ts.Batch) error {
-	tbl := t.table(s, b.Device)
+	tbl := t.table(b.Device)
 	for c := range b.Columns {
 		col := &b.Columns[c]
 		if col.Type != ts.Boolean || len(col.Null) == 0 || !slices.Contains(col.Null, true) {
 			continue
 		}
-		name := s.Sensors[c].Name
+		name := t.names.sensors[c]
 		key := tbl + "\x00" + name
 		if t.intBools[key] {
 			continue
@@ -302,14 +355,14 @@ func (t *Target) settled(ctx context.Context) (*ts.Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	names := make([]string, 0, len(s.Groups))
-	for _, tbl := range t.tables(s) {
-		names = append(names, "'"+tbl+"'")
+	tbls := make([]string, 0, len(s.Groups))
+	for _, tbl := range t.tables() {
+		tbls = append(tbls, literal(tbl))
 	}
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		var lagging int64
-		err := t.conn.QueryRow(ctx, "SELECT count(*) FROM wal_tables() WHERE name IN ("+strings.Join(names, ",")+
+		err := t.conn.QueryRow(ctx, "SELECT count(*) FROM wal_tables() WHERE name IN ("+strings.Join(tbls, ",")+
 			") AND (writerTxn < sequencerTxn OR suspended)").Scan(&lagging)
 		if err != nil {
 			return nil, t.wrap("wait for WAL apply", err)
@@ -346,14 +399,13 @@ func (t *Target) ServerVersion(ctx context.Context) (string, error) {
 func (t *Target) StorageBytes(ctx context.Context) (int64, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	s, err := t.settled(ctx)
-	if err != nil {
+	if _, err := t.settled(ctx); err != nil {
 		return 0, err
 	}
 	var total int64
-	for _, tbl := range t.tables(s) {
+	for _, tbl := range t.tables() {
 		var n *int64
-		if err := t.conn.QueryRow(ctx, "SELECT sum(diskSize) FROM table_partitions('"+tbl+"')").Scan(&n); err != nil {
+		if err := t.conn.QueryRow(ctx, "SELECT sum(diskSize) FROM table_partitions("+literal(tbl)+")").Scan(&n); err != nil {
 			return 0, t.wrap("table size", err)
 		}
 		if n != nil {
@@ -370,5 +422,3 @@ func (t *Target) Close() error {
 	defer cancel()
 	return t.wire.Close(ctx)
 }
-
-func quote(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
