@@ -7,30 +7,31 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
-	"regexp"
 	"strconv"
-	"strings"
 
 	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/targets/clientside"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
-// selector matches the series of devices x sensors of the current generation.
+// selector matches the series of devices x sensors of the current
+// generation. Every name goes into a string literal by MetricsQL's rules
+// (quote, matchAny), whatever characters it holds.
 func (t *Target) selector(s *ts.Schema, devs []*ts.Device, sensors []int) string {
-	var names, dn []string
-	for _, sn := range sensors {
-		names = append(names, regexp.QuoteMeta(s.Sensors[sn].Name))
-	}
-	for _, d := range devs {
-		dn = append(dn, regexp.QuoteMeta(d.Name))
-	}
-	sel := `{db="` + t.db + `",gen="` + t.gen + `",__name__!="tsbench_generation"`
-	if len(names) > 0 {
-		sel += `,__name__=~"` + strings.Join(names, "|") + `"`
+	sel := `{db=` + quote(t.db) + `,gen=` + quote(t.gen) + `,__name__!="tsbench_generation"`
+	if len(sensors) > 0 {
+		names := make([]string, len(sensors))
+		for i, sn := range sensors {
+			names[i] = s.Sensors[sn].Name
+		}
+		sel += `,__name__=~` + matchAny(names)
 	}
 	if devs != nil {
-		sel += `,device=~"` + strings.Join(dn, "|") + `"`
+		names := make([]string, len(devs))
+		for i, d := range devs {
+			names[i] = d.Name
+		}
+		sel += `,device=~` + matchAny(names)
 	}
 	return sel + "}"
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/tsbench/tsbench/internal/numfmt"
+	"github.com/tsbench/tsbench/internal/targets/jsonenc"
 )
 
 // Why a flush is not enough (VictoriaMetrics 1.148; the index is one table
@@ -82,13 +83,14 @@ func (t *Target) probe(ctx context.Context, times []int64, wait time.Duration) e
 	for attempt := 0; len(pending) > 0; attempt++ {
 		if attempt < settleAttempts {
 			probe := strconv.FormatInt(time.Now().UnixNano(), 10)
-			sel = `tsbench_settle{db="` + t.db + `",probe="` + probe + `"}`
+			sel = `tsbench_settle{db=` + quote(t.db) + `,probe="` + probe + `"}`
 			for _, tm := range pending { // caches "no such series" for the probe's day
 				if _, err := t.export(ctx, sel, tm, tm+1, nil); err != nil {
 					return err
 				}
 			}
-			body := fmt.Appendf(nil, `{"metric":{"__name__":"tsbench_settle","db":%q,"probe":%q},"values":[`, t.db, probe)
+			body := jsonenc.AppendString([]byte(`{"metric":{"__name__":"tsbench_settle","db":`), t.db)
+			body = append(body, `,"probe":"`+probe+`"},"values":[`...)
 			body = append(body, strings.TrimSuffix(strings.Repeat("0,", len(pending)), ",")...)
 			body = append(body, `],"timestamps":[`...)
 			for i, tm := range pending {
@@ -142,7 +144,7 @@ const (
 
 // deleteProbes deletes the probe series.
 func (t *Target) deleteProbes(ctx context.Context) {
-	q := url.Values{"match[]": {`tsbench_settle{db="` + t.db + `"}`}}
+	q := url.Values{"match[]": {`tsbench_settle{db=` + quote(t.db) + `}`}}
 	t.do(ctx, http.MethodPost, "/api/v1/admin/tsdb/delete_series", q, nil) //nolint:errcheck // best effort: the next reset deletes them too
 }
 

@@ -5,7 +5,10 @@
 // device=<name>, group=<group> and its tags, plus db=<DB_NAME> and
 // gen=<generation>: every reset starts a new generation, because
 // VictoriaMetrics cannot take new samples for a deleted series at once; the
-// old generation is deleted. Setup registers every series of the new
+// old generation is deleted. Names are stored as they are, whatever they
+// hold, escaped as JSON on the way in and as MetricsQL string literals in
+// the queries; only a tag key that is one of these labels is renamed (see
+// names.go). Setup registers every series of the new
 // generation with a sample at START_TIME - 1 ms, outside every answer (see
 // register for why). VictoriaMetrics stores float64 values only:
 // BOOLEAN (0/1), INT32, INT64 (exact below 2^53) and FLOAT/DOUBLE are kept,
@@ -58,6 +61,7 @@ import (
 	"github.com/tsbench/tsbench/internal/numfmt"
 	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/targets/httpclient"
+	"github.com/tsbench/tsbench/internal/targets/jsonenc"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -100,8 +104,9 @@ type Target struct {
 	mu      sync.Mutex
 	binding targets.Binding
 	gen     string
-	labels  []string // per device position: the label part of a metric object
-	buf     []byte   // the request body, reused
+	labels  []string         // per device position: the label part of a metric object
+	tagKeys *targets.NameMap // the devices' tag keys as labels (tagRule)
+	buf     []byte           // the request body, reused
 	written *written
 	days    [][2]int64 // per device position: the bounds [from, to) of the day Write last wrote in
 }
@@ -192,20 +197,28 @@ func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
 				typ.Name, typ.Type, targets.ErrUnsupported)
 		}
 	}
+	if _, err := tagRule.Map(tagKeys(s)); err != nil {
+		return err // before the reset: a schema refused leaves the data as it was
+	}
 	if !reset {
 		return t.Bind(ctx, s)
 	}
-	q := url.Values{"match[]": {`{db="` + t.db + `"}`}}
+	q := url.Values{"match[]": {`{db=` + quote(t.db) + `}`}}
 	if _, err := t.do(ctx, http.MethodPost, "/api/v1/admin/tsdb/delete_series", q, nil); err != nil {
 		return err
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.bindLocked(s, strconv.FormatInt(time.Now().UnixNano(), 10))
+	if err := t.bindLocked(s, strconv.FormatInt(time.Now().UnixNano(), 10)); err != nil {
+		return err
+	}
 	// A marker series makes the generation findable by Bind.
-	marker := fmt.Sprintf(`{"metric":{"__name__":"tsbench_generation","db":%q,"gen":%q},"values":[1],"timestamps":[%d]}`+"\n",
-		t.db, t.gen, s.StartTime)
-	if _, err := t.do(ctx, http.MethodPost, "/api/v1/import", nil, strings.NewReader(marker)); err != nil {
+	marker := []byte(`{"metric":{"__name__":"tsbench_generation","db":`)
+	marker = jsonenc.AppendString(marker, t.db)
+	marker = append(marker, `,"gen":`...)
+	marker = jsonenc.AppendString(marker, t.gen)
+	marker = fmt.Appendf(marker, `},"values":[1],"timestamps":[%d]}`+"\n", s.StartTime)
+	if _, err := t.do(ctx, http.MethodPost, "/api/v1/import", nil, bytes.NewReader(marker)); err != nil {
 		return err
 	}
 	if err := t.register(ctx, s); err != nil {
@@ -250,9 +263,9 @@ func (t *Target) register(ctx context.Context, s *ts.Schema) error {
 	}
 	for pos := range s.Devices {
 		for _, sn := range s.Sensors {
-			body = append(body, `{"metric":{"__name__":"`...)
-			body = append(body, sn.Name...)
-			body = append(body, `",`...)
+			body = append(body, `{"metric":{"__name__":`...)
+			body = jsonenc.AppendString(body, sn.Name)
+			body = append(body, ',')
 			body = append(body, t.labels[pos]...)
 			body = append(body, `},"values":[0],"timestamps":[`...)
 			body = numfmt.AppendInt(body, s.StartTime-1)
@@ -283,15 +296,14 @@ func (t *Target) Bind(ctx context.Context, s *ts.Schema) error {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.bindLocked(s, gen)
-	return nil
+	return t.bindLocked(s, gen)
 }
 
 // generations lists, oldest first, the generations whose marker lies at
 // start. Generation names are nanosecond clock readings of equal length, so
 // their string order is their age order.
 func (t *Target) generations(ctx context.Context, start int64) ([]string, error) {
-	q := url.Values{"match[]": {`tsbench_generation{db="` + t.db + `"}`},
+	q := url.Values{"match[]": {`tsbench_generation{db=` + quote(t.db) + `}`},
 		"start": {seconds(start)}, "end": {seconds(start)}}
 	data, _, err := t.get(ctx, "/api/v1/export", q)
 	if err != nil {
@@ -314,20 +326,68 @@ func (t *Target) generations(ctx context.Context, start int64) ([]string, error)
 	return gens, sc.Err()
 }
 
-func (t *Target) bindLocked(s *ts.Schema, gen string) {
+func (t *Target) bindLocked(s *ts.Schema, gen string) error {
+	keys, err := tagRule.Map(tagKeys(s))
+	if err != nil {
+		return err
+	}
 	t.binding.Set(s)
-	t.gen = gen
+	t.gen, t.tagKeys = gen, keys
 	t.written, t.days = writtenTo(t.db, gen), make([][2]int64, len(s.Devices))
 	t.labels = make([]string, len(s.Devices))
-	for i, d := range s.Devices {
-		grp := targets.GroupName(s, d.Group, "")
-		var b strings.Builder
-		fmt.Fprintf(&b, `"db":%q,"gen":%q,"device":%q,"group":%q`, t.db, gen, d.Name, grp)
-		for _, tg := range d.Tags {
-			fmt.Fprintf(&b, `,%q:%q`, tg.Key, tg.Value)
-		}
-		t.labels[i] = b.String()
+	for i := range s.Devices {
+		t.labels[i] = deviceLabels(s, &s.Devices[i], t.db, gen, keys)
 	}
+	return nil
+}
+
+// deviceLabels is the label part of a device's metric objects, every name
+// and value a JSON string.
+func deviceLabels(s *ts.Schema, d *ts.Device, db, gen string, keys *targets.NameMap) string {
+	b := []byte(`"db":`)
+	b = jsonenc.AppendString(b, db)
+	b = append(b, `,"gen":`...)
+	b = jsonenc.AppendString(b, gen)
+	b = append(b, `,"device":`...)
+	b = jsonenc.AppendString(b, d.Name)
+	b = append(b, `,"group":`...)
+	b = jsonenc.AppendString(b, targets.GroupName(s, d.Group, ""))
+	for _, tg := range d.Tags {
+		b = append(b, ',')
+		b = jsonenc.AppendString(b, keys.Server(tg.Key))
+		b = append(b, ':')
+		b = jsonenc.AppendString(b, tg.Value)
+	}
+	return string(b)
+}
+
+// tagKeys lists the schema's tag keys, each once.
+func tagKeys(s *ts.Schema) []string {
+	seen := map[string]bool{}
+	var keys []string
+	for _, d := range s.Devices {
+		for _, tg := range d.Tags {
+			if !seen[tg.Key] {
+				seen[tg.Key] = true
+				keys = append(keys, tg.Key)
+			}
+		}
+	}
+	return keys
+}
+
+// NameMapping implements targets.NameMapper: the tag keys renamed because
+// they are labels of tsbench's own (tagRule).
+func (t *Target) NameMapping() map[string]string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := map[string]string{}
+	if t.tagKeys != nil {
+		for k, v := range t.tagKeys.Changed() {
+			out["tag key "+k] = v
+		}
+	}
+	return out
 }
 
 // Labels returns the label part of the metric object /api/v1/import lines
@@ -383,9 +443,9 @@ func appendImport(dst []byte, labels string, sensors []ts.Sensor, b *ts.Batch) [
 	var stamps []byte // the first line's timestamps, within dst
 	for sn := range b.Columns {
 		c := &b.Columns[sn]
-		dst = append(dst, `{"metric":{"__name__":"`...)
-		dst = append(dst, sensors[sn].Name...)
-		dst = append(dst, `",`...)
+		dst = append(dst, `{"metric":{"__name__":`...)
+		dst = jsonenc.AppendString(dst, sensors[sn].Name)
+		dst = append(dst, ',')
 		dst = append(dst, labels...)
 		dst = append(dst, `},"values":[`...)
 		for i := range b.Times {
@@ -443,9 +503,9 @@ func appendSparseImport(dst []byte, labels string, sensors []ts.Sensor, b *ts.Ba
 		if first < 0 {
 			continue
 		}
-		dst = append(dst, `{"metric":{"__name__":"`...)
-		dst = append(dst, sensors[sn].Name...)
-		dst = append(dst, `",`...)
+		dst = append(dst, `{"metric":{"__name__":`...)
+		dst = jsonenc.AppendString(dst, sensors[sn].Name)
+		dst = append(dst, ',')
 		dst = append(dst, labels...)
 		dst = append(dst, `},"values":[`...)
 		for i := first; i < len(b.Times); i++ {
