@@ -1,0 +1,62 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/tsbench/tsbench/internal/targets/targettest"
+	"github.com/tsbench/tsbench/internal/tsbs"
+	"github.com/tsbench/tsbench/internal/tsbs/tsbsfile"
+)
+
+// verifyOK is the console's verification line of a run whose stored
+// points and answers agree.
+var verifyOK = regexp.MustCompile(`(?m)^Verify: .*\bOK\b`)
+
+// TSBS's own cpu-only files hold host tags with dots ("Ubuntu16.04LTS",
+// "x86"): replayed into both VictoriaMetrics releases, every point is
+// stored and every checked answer agrees (issue 50: a dot in a name once
+// made the count query a 422).
+func TestTSBSDataFileNamesVictoriaMetrics(t *testing.T) {
+	const hosts, rows = 4, 60
+	g := tsbsGenerator(t, "cpu-only", hosts, "2016-01-01T00:10:00Z")
+	dir := t.TempDir()
+	files := map[string]string{}
+	for _, format := range tsbsfile.Formats {
+		var b strings.Builder
+		if err := tsbsfile.Write(&b, format, "cpu", g, rows); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), "Ubuntu16.04LTS") {
+			t.Fatalf("the %s file holds no host tag with a dot: the test checks nothing", format)
+		}
+		files[format] = filepath.Join(dir, "cpu-only."+format)
+		if err := os.WriteFile(files[format], []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, vm := range vmReleases {
+		t.Run(vm.service, func(t *testing.T) {
+			targettest.RequireServer(t, vm.service, "127.0.0.1:"+vm.port)
+			for _, format := range tsbsfile.Formats {
+				t.Run(format, func(t *testing.T) {
+					s, stdout := runVerified(t, "--target", "victoriametrics", "--set", "PORT="+vm.port,
+						"--data", files[format], "--set", "DATA_DEVICE_COLUMNS=hostname",
+						"--set", "DB_NAME=tsbench_tsbs_names", "--results", "off")
+					if want := int64(hosts * rows * len(tsbs.CPUFields)); s.Verify.StoredPoints != want {
+						t.Fatalf("stored %d points, want %d", s.Verify.StoredPoints, want)
+					}
+					if len(s.Verify.Queries) == 0 || s.Verify.Mismatch() {
+						t.Fatalf("query answers: %+v\n%s", s.Verify.Queries, tail(stdout, 10))
+					}
+					if !verifyOK.MatchString(stdout) {
+						t.Fatalf("no verification line ending OK:\n%s", tail(stdout, 15))
+					}
+				})
+			}
+		})
+	}
+}
