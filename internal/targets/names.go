@@ -29,6 +29,12 @@ type NameRule struct {
 	// Reserved lists names the server refuses (compared case-insensitively);
 	// they are mapped as a name with a refused character is.
 	Reserved []string
+	// Takes, when set, decides instead of Keep whether the server takes a
+	// whole name as it is, for a rule that depends on where a character
+	// stands (InfluxDB's line protocol reads a backslash as written only
+	// before an ordinary character). Keep still makes the allowed form of
+	// a name Takes refuses, so it must refuse every character Takes may.
+	Takes func(name string) bool
 }
 
 // NameMap is a NameRule applied to the names of one run: injective (two
@@ -121,7 +127,12 @@ func (r NameRule) takes(n string) bool {
 	if r.MaxBytes > 0 && len(n) > r.MaxBytes {
 		return false
 	}
-	if r.Keep != nil {
+	switch {
+	case r.Takes != nil:
+		if !r.Takes(n) {
+			return false
+		}
+	case r.Keep != nil:
 		for _, c := range n {
 			if !r.Keep(c) {
 				return false
@@ -197,7 +208,7 @@ func truncateUTF8(s string, max int) string {
 // describe says the rule in words, for messages and docs.
 func (r NameRule) describe() string {
 	var parts []string
-	if r.Keep != nil {
+	if r.Keep != nil || r.Takes != nil {
 		parts = append(parts, "other characters become _ with a hash suffix")
 	}
 	if r.MaxBytes > 0 {

@@ -115,3 +115,22 @@ func FuzzNameRuleMap(f *testing.F) {
 		checkInjective(t, rule, names, m)
 	})
 }
+
+// With Takes, a character is kept or not by where it stands: a name Takes
+// accepts keeps its form whatever Keep says of its characters, and one it
+// refuses takes Keep's form, which Takes accepts.
+func TestNameRuleTakes(t *testing.T) {
+	noTrailingBackslash := func(n string) bool { return !strings.HasSuffix(n, `\`) }
+	rule := NameRule{Target: "t", What: "tag value", Keep: func(r rune) bool { return r != '\\' }, Takes: noTrailingBackslash}
+	m, err := rule.Map([]string{`C:\data`, `end\`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m.Server(`C:\data`); got != `C:\data` {
+		t.Errorf(`Server(C:\data) = %q, want it kept`, got)
+	}
+	if got := m.Server(`end\`); !strings.HasPrefix(got, "end__") || !noTrailingBackslash(got) {
+		t.Errorf(`Server(end\) = %q, want end_ and a hash`, got)
+	}
+	checkInjective(t, rule, []string{`C:\data`, `end\`}, m)
+}
