@@ -66,6 +66,10 @@ The DATA_* keys (--set) change how the file is read, as for a run.`,
 			if in.Missing > 0 {
 				in.SparseTargets = replay.SparseTargets()
 			}
+			in.Clients = replay.Clients(cfg, in.Devices)
+			if err := replay.CheckDuplicates(cfg, in.DuplicateRows, in.Rows, in.DuplicateExample); err != nil && in.Replayable {
+				in.Replayable, in.Problem = false, err.Error()
+			}
 			if asJSON {
 				b, err := json.MarshalIndent(in, "", "  ")
 				if err != nil {

@@ -94,6 +94,8 @@ type Config struct {
 	DataTimeColumn    string
 	DataDeviceColumns string
 	DataSensorColumns string
+	DataMissing       string // DATA_MISSING: missing-cell markers, comma-separated ("none": none)
+	DataDuplicates    string // DATA_DUPLICATES: refuse (or empty), last, first
 
 	// Scale-out: several tsbench processes acting as one run (WORKERS).
 	Workers        int           // WORKERS: processes sharing the clients and devices (1 = alone)

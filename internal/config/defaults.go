@@ -43,6 +43,7 @@ func Default() *Config {
 		Workers:         1,
 		DataFormat:      "auto",
 		DataTimeUnit:    "auto",
+		DataDuplicates:  "refuse",
 		BarrierTimeout:  5 * time.Minute,
 		RetryMaxBackoff: 5 * time.Second,
 

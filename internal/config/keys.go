@@ -285,6 +285,12 @@ var keyTable = concat(
 		key("DATA_SENSOR_COLUMNS", "DATA's measured columns, COL,... (others are left out; empty: every other column)",
 			textField(func(c *Config) *string { return &c.DataSensorColumns }, false), list(",")),
 		key("DATA_TYPES", "declared types of DATA's sensors, SENSOR=TYPE,... (others are inferred)", dataTypes(), list(",")),
+		key("DATA_MISSING", "texts that are missing cells in DATA, in columns of every type, MARKER,... (besides empty, null and NaN; "+
+			"none: no others; empty: NA, N/A, #N/A, None, <NA> in columns of numbers and booleans, kept as text in TEXT columns)",
+			textField(func(c *Config) *string { return &c.DataMissing }, false), list(",")),
+		key("DATA_DUPLICATES", "rows of DATA repeating a device and time: refuse (more than 1 % of the rows: exit 2), "+
+			"last (the later row's values stand) or first (the later rows are dropped)",
+			oneOf(func(c *Config) *string { return &c.DataDuplicates }, "refuse", "last", "first")),
 	)),
 	group("Scale-out (several tsbench processes as one run)", keys(
 		key("WORKERS", "tsbench processes (on one machine or several) sharing this run's clients and devices; "+

@@ -3,6 +3,7 @@ package dataset
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/tsbench/tsbench/internal/ts"
@@ -35,16 +36,23 @@ func layoutOf(file string, header []string, sample []sampled, o ImportOptions, t
 	if err != nil {
 		return nil, err
 	}
-	if err := l.findTime(file, sample, o.TimeColumn, append(devices, sensors...), to); err != nil {
+	l.ignored = rowIndexes(header, sample)
+	skip := append(append(append([]int{}, devices...), sensors...), l.ignored...)
+	if err := l.findTime(file, sample, o.TimeColumn, skip, to); err != nil {
 		return nil, err
 	}
-	taken := append([]int{l.time}, sensors...)
+	taken := append(append([]int{l.time}, l.timeParts...), sensors...)
+	taken = append(taken, l.ignored...)
 	if sensor, value := findColumn(header, sensorNames), findColumn(header, valueNames); len(sensors) == 0 && sensor >= 0 && value >= 0 {
 		// A long file's sensor names repeat too: they are not devices.
 		taken = append(taken, sensor, value)
 	}
 	if len(devices) == 0 {
-		devices = findDevices(header, sample, taken, repeats(columnValues(sample, l.time)), to)
+		times := make([]string, len(sample))
+		for j, r := range sample {
+			times[j] = l.timeText(r.rec)
+		}
+		devices = findDevices(header, sample, taken, repeats(times), to)
 	}
 	l.devices, l.tags = devices, len(devices) > 1
 	if len(devices) > 0 {
@@ -82,11 +90,15 @@ func columnsNamed(file string, header, names []string, key string) ([]int, error
 // rather than passed over for integers, which any number column is.
 func (l *csvLayout) findTime(file string, sample []sampled, named string, skip []int, to timeOptions) error {
 	if named != "" {
-		if l.time = findColumn(l.header, []string{named}); l.time < 0 {
-			return &InputError{File: file, Line: 1, Msg: fmt.Sprintf("DATA_TIME_COLUMN names column %q, which the file does not have; it has %s",
-				named, strings.Join(l.header, ", "))}
+		cols, err := columnsNamed(file, l.header, SplitColumns(named), "DATA_TIME_COLUMN")
+		if err != nil {
+			return err
 		}
+		l.spanTime(cols)
 		return l.detectTime(file, sample, to)
+	}
+	if l.findSpan(sample, skip, to) {
+		return nil
 	}
 	nameText, anyText, nameInt, nameFails := -1, -1, -1, -1
 	first := func(at *int, i int) {
@@ -123,6 +135,60 @@ func (l *csvLayout) findTime(file string, sample []sampled, named string, skip [
 		l.time = nameInt
 	}
 	return l.detectTime(file, sample, to)
+}
+
+// timeSpans are the times that span columns, found by the columns' names:
+// a year and a quarter (macroeconomic series), a year, a month and a day,
+// a year and a month, a date and a time of day.
+var timeSpans = [][][]string{
+	{{"year"}, quarterNames},
+	{{"year"}, {"month"}, {"day"}},
+	{{"year"}, {"month"}},
+	{{"date"}, {"time", "time_of_day", "hour"}},
+}
+
+var quarterNames = []string{"quarter", "qtr"}
+
+// findSpan finds a time that spans columns: the first of timeSpans whose
+// columns the file has (none of them skipped) and whose joined values
+// read as times. It sets the time columns and parser.
+func (l *csvLayout) findSpan(sample []sampled, skip []int, to timeOptions) bool {
+	for _, span := range timeSpans {
+		var cols []int
+		for _, names := range span {
+			i := findColumn(l.header, names)
+			if i < 0 || slices.Contains(skip, i) {
+				break
+			}
+			cols = append(cols, i)
+		}
+		if len(cols) < len(span) {
+			continue
+		}
+		l.spanTime(cols)
+		if l.detectTime("", sample, to) == nil {
+			return true
+		}
+		l.timeParts, l.timeSeps = nil, nil
+	}
+	return false
+}
+
+// spanTime makes cols the time's columns: the first, then the parts,
+// joined so that a layout reads them (1959 and 1 as 1959Q1, 1959 and 3 as
+// 1959-03, a date and a time of day with a space).
+func (l *csvLayout) spanTime(cols []int) {
+	l.time, l.timeParts, l.timeSeps = cols[0], cols[1:], nil
+	for _, i := range l.timeParts {
+		sep := "-"
+		switch h := l.header[i]; {
+		case isNamed(h, quarterNames):
+			sep = "Q"
+		case isNamed(h, []string{"time", "time_of_day", "hour"}):
+			sep = " "
+		}
+		l.timeSeps = append(l.timeSeps, sep)
+	}
 }
 
 func isNamed(h string, names []string) bool { return findColumn([]string{h}, names) == 0 }
@@ -190,11 +256,11 @@ func repeats(values []string) bool {
 // nothing else. It sets the sensor and value columns.
 func (l *csvLayout) isLong(header []string) bool {
 	sensor, value := findColumn(header, sensorNames), findColumn(header, valueNames)
-	if sensor < 0 || value < 0 || sensor == l.time || value == l.time ||
+	if sensor < 0 || value < 0 || l.isTime(sensor) || l.isTime(value) ||
 		slices.Contains(l.devices, sensor) || slices.Contains(l.devices, value) {
 		return false
 	}
-	if len(header) != 2+len(l.devices)+1 {
+	if len(header) != 2+len(l.timeParts)+len(l.ignored)+len(l.devices)+1 {
 		return false
 	}
 	l.kind, l.sensor, l.value = layoutLong, sensor, value
@@ -208,7 +274,7 @@ func (l *csvLayout) wideSensors(file string, named []int) error {
 	cols := named
 	if len(cols) == 0 {
 		for i := range l.header {
-			if i != l.time && !slices.Contains(l.devices, i) {
+			if !l.isTime(i) && !slices.Contains(l.devices, i) && !slices.Contains(l.ignored, i) {
 				cols = append(cols, i)
 			}
 		}
@@ -218,7 +284,7 @@ func (l *csvLayout) wideSensors(file string, named []int) error {
 		if name == "" {
 			return &InputError{File: file, Line: 1, Column: fmt.Sprint(i + 1), Msg: "a sensor column without a name"}
 		}
-		if i == l.time || slices.Contains(l.devices, i) {
+		if l.isTime(i) || slices.Contains(l.devices, i) {
 			return &InputError{File: file, Line: 1, Column: name, Msg: "DATA_SENSOR_COLUMNS names the time or a device column"}
 		}
 		l.sensors = append(l.sensors, name)
@@ -254,6 +320,40 @@ func (l *csvLayout) tagsOf(rec []string) []ts.Tag {
 	out := make([]ts.Tag, len(l.devices))
 	for j, i := range l.devices {
 		out[j] = ts.Tag{Key: strings.TrimSpace(l.header[i]), Value: strings.TrimSpace(rec[i])}
+	}
+	return out
+}
+
+// rowIndexNames are the headers a row-number column has: none (R's
+// write.csv, pandas' to_csv), or pandas' name for it read back.
+var rowIndexNames = []string{"", "unnamed: 0"}
+
+// rowIndexes are the columns of row numbers: an unnamed column counting
+// 1, 2, 3 ... (or 0, 1, 2 ...) down the sample. They are no measurement
+// and never a time (epoch seconds in 1970); the import leaves them out
+// and says so.
+func rowIndexes(header []string, sample []sampled) []int {
+	var out []int
+	for i, h := range header {
+		if !isNamed(h, rowIndexNames) || len(sample) < 2 {
+			continue
+		}
+		values := columnValues(sample, i)
+		first, err := strconv.ParseInt(strings.TrimSpace(values[0]), 10, 64)
+		if err != nil || first > 1 || first < 0 {
+			continue
+		}
+		counts := true
+		for k, v := range values {
+			n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			if err != nil || n != first+int64(k) {
+				counts = false
+				break
+			}
+		}
+		if counts {
+			out = append(out, i)
+		}
 	}
 	return out
 }

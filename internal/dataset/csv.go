@@ -1,10 +1,12 @@
 package dataset
 
 import (
+	"bufio"
 	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 
@@ -39,6 +41,43 @@ type csvLayout struct {
 	deviceName                  string     // without a device column
 	devices                     []int      // CSV: the device columns, joined into its name
 	tags                        bool       // CSV: the device columns are kept as tags
+	ignored                     []int      // CSV: columns of row numbers, left out
+	// timeParts are the columns after l.time that the time spans (a year
+	// and a quarter); timeSeps the text that joins each to the one before
+	// for the parser.
+	timeParts []int
+	timeSeps  []string
+}
+
+// isTime reports whether column i holds (part of) the time.
+func (l *csvLayout) isTime(i int) bool { return i == l.time || slices.Contains(l.timeParts, i) }
+
+// timeText is a record's time as its parser reads it: the time column, or
+// the columns it spans joined.
+func (l *csvLayout) timeText(rec []string) string {
+	if len(l.timeParts) == 0 {
+		return rec[l.time]
+	}
+	var b strings.Builder
+	b.WriteString(strings.TrimSpace(rec[l.time]))
+	for j, i := range l.timeParts {
+		b.WriteString(l.timeSeps[j])
+		part := strings.TrimSpace(rec[i])
+		if len(part) == 1 && l.timeSeps[j] == "-" {
+			b.WriteByte('0') // a month or day of one digit, as layouts read it
+		}
+		b.WriteString(part)
+	}
+	return b.String()
+}
+
+// timeColumn names the time column(s), for messages.
+func (l *csvLayout) timeColumn() string {
+	names := []string{l.header[l.time]}
+	for _, i := range l.timeParts {
+		names = append(names, l.header[i])
+	}
+	return strings.Join(names, ",")
 }
 
 func findColumn(header []string, names []string) int {
@@ -88,10 +127,17 @@ func layoutByName(file string, header []string) (*csvLayout, error) {
 
 // detectTime finds the format of the time column from the sample.
 func (l *csvLayout) detectTime(file string, sample []sampled, to timeOptions) error {
-	values := columnValues(sample, l.time)
-	p, at, msg := to.detectTime(l.header[l.time], values)
+	values := make([]string, len(sample))
+	for j, r := range sample {
+		values[j] = l.timeText(r.rec)
+	}
+	name := l.header[l.time]
+	if len(l.timeParts) > 0 {
+		name = "time" // joined parts are read as one time, by any layout
+	}
+	p, at, msg := to.detectTime(name, values)
 	if at >= 0 {
-		return &InputError{File: file, Line: sample[at].line, Column: l.header[l.time], Msg: msg}
+		return &InputError{File: file, Line: sample[at].line, Column: l.timeColumn(), Msg: msg}
 	}
 	l.tp = p
 	return nil
@@ -111,37 +157,96 @@ func columnValues(sample []sampled, i int) []string {
 
 // csvFile reads one CSV file record by record, with line numbers.
 type csvFile struct {
-	name string
-	f    *inputFile
-	r    *csv.Reader
-	rec  []string // the last record
+	name    string
+	f       *inputFile
+	r       *csv.Reader
+	rec     []string // the last record
+	skipped int64    // comment lines before the header, which the reader never saw
 }
 
+// utf8BOM is the byte-order mark spreadsheet programs write first.
+const utf8BOM = "\ufeff"
+
+// openCSV opens a CSV file past what comes before its header: a UTF-8
+// byte-order mark (dropped, or the first column's name would hold it) and
+// comment lines starting with '#' (a "# Data source" line above the
+// header). Line numbers still count the file's lines.
 func openCSV(name string) (*csvFile, error) {
 	f, err := openInput(name)
 	if err != nil {
 		return nil, err
 	}
-	r := csv.NewReader(f)
+	br := bufio.NewReaderSize(f, 64<<10)
+	if head, _ := br.Peek(len(utf8BOM)); string(head) == utf8BOM {
+		br.Discard(len(utf8BOM))
+	}
+	c := &csvFile{name: name, f: f}
+	for {
+		head, _ := br.Peek(1)
+		if len(head) == 0 || head[0] != '#' {
+			break
+		}
+		if _, err := br.ReadString('\n'); err != nil {
+			break
+		}
+		c.skipped++
+	}
+	r := csv.NewReader(br)
 	if innerExt(name) == ".tsv" {
 		r.Comma = '\t'
 	}
 	r.ReuseRecord = true
-	return &csvFile{name: name, f: f, r: r}, nil
+	c.r = r
+	return c, nil
 }
 
 func (c *csvFile) close() error { return c.f.Close() }
 
-// missing reports whether column i of the last record is a missing value
-// (missingText).
-func (c *csvFile) missing(i int) bool { return missingText(c.rec[i]) }
-
-// missingText reports whether a cell is a missing value: empty (or only
-// spaces), null or NaN, in any case. Such a cell is no point (sparse
-// data), whatever the sensor's type.
+// missingText reports whether a cell is missing in a column of any type:
+// empty (or only spaces), null or NaN, in any case. Such a cell is no
+// point (sparse data).
 func missingText(v string) bool {
 	v = strings.TrimSpace(v)
 	return v == "" || strings.EqualFold(v, "null") || strings.EqualFold(v, "nan")
+}
+
+// missingMarkers are the other ways files write a missing cell (R's NA,
+// Python's None, spreadsheets' #N/A): missing in a column of numbers or
+// booleans by default; a TEXT column keeps them as text unless
+// DATA_MISSING names them. Compared without case.
+var missingMarkers = []string{"NA", "N/A", "#N/A", "None", "<NA>", "-NaN", "#NA", "n/a"}
+
+// markers are the missing-cell markers beyond empty, null and NaN:
+// DATA_MISSING's when given, else missingMarkers.
+func (o ImportOptions) markers() []string {
+	if o.Missing != nil {
+		return o.Missing
+	}
+	return missingMarkers
+}
+
+// cellMissing reports whether v is a missing cell of a column of type ty:
+// empty, null or NaN in any column; DATA_MISSING's markers in any column;
+// without DATA_MISSING, missingMarkers in columns of numbers and booleans.
+func (o ImportOptions) cellMissing(v string, ty ts.DataType) bool {
+	if missingText(v) {
+		return true
+	}
+	if o.Missing != nil {
+		return isMarker(v, o.Missing)
+	}
+	return ty != ts.Text && isMarker(v, missingMarkers)
+}
+
+// isMarker reports whether v is one of markers, ignoring case and spaces.
+func isMarker(v string, markers []string) bool {
+	v = strings.TrimSpace(v)
+	for _, m := range markers {
+		if strings.EqualFold(v, m) {
+			return true
+		}
+	}
+	return false
 }
 
 // inputErr is an InputError at a line of c.
@@ -157,19 +262,21 @@ func (c *csvFile) next() ([]string, int64, error) {
 		return nil, 0, io.EOF
 	}
 	c.rec = rec
-	line, _ := c.r.FieldPos(0)
+	pos, _ := c.r.FieldPos(0)
+	line := int64(pos) + c.skipped
 	if err != nil {
 		var ie *InputError
 		if errors.As(err, &ie) {
-			return nil, int64(line), ie
+			return nil, line, ie
 		}
 		var pe *csv.ParseError
 		if errors.As(err, &pe) {
-			return nil, int64(pe.Line), &InputError{File: c.name, Line: int64(pe.Line), Column: fmt.Sprint(pe.Column), Msg: pe.Err.Error()}
+			at := int64(pe.Line) + c.skipped
+			return nil, at, &InputError{File: c.name, Line: at, Column: fmt.Sprint(pe.Column), Msg: pe.Err.Error()}
 		}
-		return nil, int64(line), &InputError{File: c.name, Line: int64(line), Msg: err.Error()}
+		return nil, line, &InputError{File: c.name, Line: line, Msg: err.Error()}
 	}
-	return rec, int64(line), nil
+	return rec, line, nil
 }
 
 // eachRecord calls fn with each record left in the file and its line,
@@ -186,6 +293,49 @@ type csvScan struct {
 	index   map[string]int // sensor name -> position
 	kinds   map[string]kind
 	order   []string // sensor names in order of appearance
+	// markers are the missing-cell markers in force; found counts the
+	// cells of each marker the files hold (what inspect lists).
+	markers []string
+	found   map[string]int64
+}
+
+// notes say what the scan left out or read as missing: row-number
+// columns, and the missing-cell markers met, with their counts.
+func (s *csvScan) notes() []string {
+	var out []string
+	for _, l := range s.layouts[:1] {
+		for _, i := range l.ignored {
+			out = append(out, fmt.Sprintf("column %d (%q) counts the rows: a row index, not a time nor a measurement; left out", i+1, l.header[i]))
+		}
+		if len(l.timeParts) > 0 {
+			out = append(out, fmt.Sprintf("the time spans columns %s, read together as %s", l.timeColumn(), l.tp.describe()))
+		}
+	}
+	if len(s.found) > 0 {
+		var parts []string
+		for _, m := range slices.Sorted(maps.Keys(s.found)) {
+			parts = append(parts, fmt.Sprintf("%q x%d", m, s.found[m]))
+		}
+		out = append(out, "missing cells written as "+strings.Join(parts, ", ")+" (DATA_MISSING lists the markers)")
+	}
+	return out
+}
+
+// marked reports whether a cell is missing, by any marker, for type
+// inference: a column of numbers with NA cells is a column of numbers.
+// It counts the markers it meets.
+func (s *csvScan) marked(v string) bool {
+	if missingText(v) {
+		if t := strings.TrimSpace(v); t != "" {
+			s.found[strings.ToLower(t)]++
+		}
+		return true
+	}
+	if isMarker(v, s.markers) {
+		s.found[strings.TrimSpace(v)]++
+		return true
+	}
+	return false
 }
 
 func scanCSV(files []string, o ImportOptions) (*csvScan, error) {
@@ -193,7 +343,7 @@ func scanCSV(files []string, o ImportOptions) (*csvScan, error) {
 	if err != nil {
 		return nil, &InputError{File: files[0], Msg: err.Error()}
 	}
-	s := &csvScan{index: map[string]int{}, kinds: map[string]kind{}}
+	s := &csvScan{index: map[string]int{}, kinds: map[string]kind{}, markers: o.markers(), found: map[string]int64{}}
 	for _, name := range files {
 		if err := s.scanFile(name, o, to); err != nil {
 			return nil, err
@@ -300,13 +450,13 @@ func (s *csvScan) observe(c *csvFile, l *csvLayout, rec []string, line int64) er
 			return inputErr(c, line, l.header[l.sensor], "empty sensor name")
 		}
 		s.addSensor(sensor)
-		if v := rec[l.value]; !c.missing(l.value) {
+		if v := rec[l.value]; !s.marked(v) {
 			s.kinds[sensor] = widen(s.kinds[sensor], kindOf(v))
 		}
 		return nil
 	}
 	for i, col := range l.sensorCols {
-		if v := rec[col]; !c.missing(col) {
+		if v := rec[col]; !s.marked(v) {
 			s.kinds[l.sensors[i]] = widen(s.kinds[l.sensors[i]], kindOf(v))
 		}
 	}

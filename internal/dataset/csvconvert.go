@@ -31,6 +31,7 @@ func importCSV(files []string, dir string, o ImportOptions) (*Manifest, error) {
 	if err != nil {
 		return nil, err
 	}
+	t.w.m.Notes = append(t.w.m.Notes, scan.notes()...)
 	im := newSortImport(dir, files, scan.sensors, scan.layouts[0].kind == layoutLong, o)
 	im.scan = scan
 	// An inferred number type read every value of its column in the first
@@ -150,15 +151,15 @@ func (im *sortImport) record(c *csvFile, l *csvLayout, rec []string, line int64)
 	if _, ok := im.tags[device]; !ok && l.tags {
 		im.tags[device] = l.tagsOf(rec)
 	}
-	tm, cut, err := l.tp.parse(rec[l.time])
+	tm, cut, err := l.tp.parse(l.timeText(rec))
 	if err != nil {
-		return sortRecord{}, inputErr(c, line, l.header[l.time], err.Error())
+		return sortRecord{}, inputErr(c, line, l.timeColumn(), err.Error())
 	}
 	// Copies: the reader's fields share the whole line's memory.
 	r := sortRecord{device: im.intern(device), time: tm, cut: cut, line: line, sensor: -1}
 	if l.kind == layoutLong {
 		r.sensor = im.scan.index[strings.TrimSpace(rec[l.sensor])]
-		if c.missing(l.value) {
+		if im.o.cellMissing(rec[l.value], im.sensors[r.sensor].Type) {
 			r.values = []string{absent}
 			return r, nil
 		}
@@ -174,7 +175,7 @@ func (im *sortImport) record(c *csvFile, l *csvLayout, rec []string, line int64)
 	}
 	for i, col := range l.sensorCols {
 		k := im.scan.index[l.sensors[i]]
-		if c.missing(col) {
+		if im.o.cellMissing(rec[col], im.sensors[k].Type) {
 			continue
 		}
 		if err := im.checkValue(k, rec[col]); err != nil {
@@ -239,10 +240,20 @@ func (im *sortImport) put(t *table, r *sortRecord) error {
 	rank := 0
 	if im.wrote && r.device == im.last.device && r.time == im.last.time {
 		rank = im.last.rank + 1
+		if t.w.m.DuplicateExample == "" {
+			t.w.m.DuplicateExample = fmt.Sprintf("%s and %s (device %q, time %s)",
+				im.where(&im.last), im.where(r), r.device, fmtMillis(r.time))
+		}
+	} else {
+		im.last.file, im.last.line = r.file, r.line
 	}
 	im.last.device, im.last.time, im.last.rank, im.wrote = r.device, r.time, rank, true
 	if rank == 0 {
 		return im.write(t, r)
+	}
+	if im.o.Duplicates == "first" {
+		t.w.m.DroppedDuplicates++
+		return nil
 	}
 	repeat := *r
 	repeat.rank, repeat.values = rank, slices.Clone(r.values)
@@ -282,6 +293,11 @@ func (im *sortImport) write(t *table, r *sortRecord) error {
 		t.subMillis++
 	}
 	return t.done(p)
+}
+
+// where names a record's place: file:line.
+func (im *sortImport) where(r *sortRecord) string {
+	return fmt.Sprintf("%s:%d", im.files[r.file], r.line)
 }
 
 // zeroText is a type's zero value as text.

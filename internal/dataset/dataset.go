@@ -87,6 +87,11 @@ type Manifest struct {
 	Decimals int `json:"decimals"`
 	// Generated records the generator settings of 'tsbench generate'.
 	Generated map[string]any `json:"generated,omitempty"`
+	// DuplicateExample names two lines of the file that fall on one
+	// device and time, when some do; DroppedDuplicates counts the rows
+	// DATA_DUPLICATES=first left out (not in Rows).
+	DuplicateExample  string `json:"duplicate_example,omitempty"`
+	DroppedDuplicates int64  `json:"dropped_duplicates,omitempty"`
 	// Notes say what the import changed or noticed (timestamps cut to
 	// milliseconds, say).
 	Notes []string `json:"notes,omitempty"`

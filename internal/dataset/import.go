@@ -33,6 +33,16 @@ type ImportOptions struct {
 	TimeColumn    string
 	DeviceColumns []string
 	SensorColumns []string
+	// Missing lists the texts that are missing cells besides empty, null
+	// and NaN (DATA_MISSING), in columns of every type; nil: R's, Python's
+	// and spreadsheets' markers (missingMarkers) in columns of numbers and
+	// booleans.
+	Missing []string
+	// Duplicates is what becomes of rows that repeat an earlier row's
+	// device and time (DATA_DUPLICATES): "first" drops them; anything else
+	// keeps them after the device's first rows, so that the later value is
+	// written last (the caller refuses a file where too many collide).
+	Duplicates string
 	// Types declares sensor types by name; others are inferred (CSV) or
 	// taken from the file's schema (Parquet).
 	Types map[string]ts.DataType

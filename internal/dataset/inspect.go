@@ -33,13 +33,18 @@ type Inspection struct {
 	Rows          int64         `json:"rows"`
 	// Points present, and missing: a (device, time) row lacking a sensor
 	// (an empty cell, a null, a series without that time).
-	Points        int64  `json:"points"`
-	Missing       int64  `json:"missing_points"`
-	DuplicateRows int64  `json:"duplicate_rows"`
-	MinTime       string `json:"min_time"`
-	MaxTime       string `json:"max_time"`
-	SpanMillis    int64  `json:"span_ms"`
-	StepMillis    int64  `json:"median_step_ms"`
+	Points        int64 `json:"points"`
+	Missing       int64 `json:"missing_points"`
+	DuplicateRows int64 `json:"duplicate_rows"`
+	// DuplicateExample names two lines on one device and time.
+	DuplicateExample string `json:"duplicate_example,omitempty"`
+	// Clients are the clients a replay uses (the caller fills it in:
+	// CLIENT_NUMBER, lowered to the devices unless set).
+	Clients    int    `json:"clients,omitempty"`
+	MinTime    string `json:"min_time"`
+	MaxTime    string `json:"max_time"`
+	SpanMillis int64  `json:"span_ms"`
+	StepMillis int64  `json:"median_step_ms"`
 	// Replayable is false when tsbench cannot replay the data as it is;
 	// Problem says why.
 	Replayable bool   `json:"replayable"`
@@ -106,7 +111,8 @@ func Inspect(src string, o ImportOptions) (*Inspection, error) {
 
 // fromManifest fills in what the dataset holds.
 func (in *Inspection) fromManifest(m *Manifest) {
-	in.Groups, in.Devices, in.Rows, in.DuplicateRows = m.Groups, len(m.Devices), m.Rows, m.DuplicateRows
+	in.Groups, in.Devices, in.Rows, in.DuplicateRows = m.Groups, len(m.Devices), m.Rows, m.DuplicateRows+m.DroppedDuplicates
+	in.DuplicateExample = m.DuplicateExample
 	if len(in.Sensors) != len(m.Sensors) {
 		in.Sensors = nil
 		for _, s := range m.Sensors {
@@ -129,7 +135,7 @@ func (in *Inspection) fromManifest(m *Manifest) {
 // fromCSV is what the CSV importer found.
 func (in *Inspection) fromCSV(s *csvScan) {
 	l := s.layouts[0]
-	in.Time.Column, in.Time.Format = l.header[l.time], l.tp.describe()
+	in.Time.Column, in.Time.Format = l.timeColumn(), l.tp.describe()
 	for _, i := range l.devices {
 		in.DeviceColumns = append(in.DeviceColumns, l.header[i])
 	}
@@ -190,7 +196,14 @@ func (in *Inspection) Table() string {
 	row("Points", "%d present, %d missing", in.Points, in.Missing)
 	row("Span", "%s .. %s (%s)", in.MinTime, in.MaxTime, fmtSpan(in.SpanMillis))
 	row("Median step", "%s", fmtSpan(in.StepMillis))
-	row("Duplicates", "%d rows repeat a device and time", in.DuplicateRows)
+	if in.DuplicateRows > 0 {
+		row("Duplicates", "%d rows repeat a device and time, e.g. %s", in.DuplicateRows, in.DuplicateExample)
+	} else {
+		row("Duplicates", "none: no two rows share a device and time")
+	}
+	if in.Clients > 0 {
+		row("Clients", "%d (a replay's writing clients own a device each)", in.Clients)
+	}
 	switch {
 	case in.Replayable && in.Missing > 0:
 		row("Replayable", "yes, sparse: %d missing value%s, no points (targets that take sparse data: %s)",

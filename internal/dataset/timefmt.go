@@ -68,6 +68,8 @@ var textLayouts = []timeLayout{
 	{layout: "January 2006", name: "a month (January 2000)"},
 	{layout: "Jan 2006", name: "a month (Jan 2000)"},
 	{layout: "Jan-06", name: "a month (Jan-00)"},
+	{layout: "2006-Jan", name: "a year and a month name (2000-Jan)"},
+	{layout: "2006-January", name: "a year and a month name (2000-January)"},
 	{layout: "quarter", name: "a quarter (1974Q1, 1974-Q1, 1974 Q1)", custom: quarterTimes},
 }
 

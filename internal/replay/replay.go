@@ -44,8 +44,12 @@ func Open(cfg *config.Config, dataDir string, stderr io.Writer) (*dataset.Datase
 		return nil, nil, badinput.Errorf("DATA = %q: %v", cfg.Data, err)
 	}
 	rep.Dataset, rep.Format, rep.Devices, rep.Sensors = dir, ds.Format, len(ds.Devices), len(ds.Sensors)
-	rep.Rows, rep.DuplicateRows, rep.MissingValues = ds.Rows, ds.DuplicateRows, ds.Missing
-	if err := fitConfig(cfg, ds); err != nil {
+	rep.Rows, rep.DuplicateRows, rep.MissingValues = ds.Rows, ds.DuplicateRows+ds.DroppedDuplicates, ds.Missing
+	if err := checkDuplicates(cfg, ds); err != nil {
+		ds.Close()
+		return nil, nil, err
+	}
+	if err := fitConfig(cfg, ds, stderr); err != nil {
 		ds.Close()
 		return nil, nil, err
 	}
@@ -54,6 +58,38 @@ func Open(cfg *config.Config, dataDir string, stderr io.Writer) (*dataset.Datase
 	steps := workload.NewPlan(cfg.Proportion, cfg.Loop).Counts()[workload.Write]
 	rep.Repeat = Repeats(cfg) && (cfg.LoopUnbounded || steps*int64(cfg.BatchSize) > ds.MaxRows())
 	return ds, rep, nil
+}
+
+// maxDuplicateShare is the share of a file's rows that may repeat an
+// earlier device and time before a replay refuses it: past it, the file
+// is most likely read wrong (a time spanning two columns, a device column
+// not found), and most of its points would vanish as repeats.
+const maxDuplicateShare = 0.01
+
+// checkDuplicates refuses data whose rows collide on (device, time) past
+// maxDuplicateShare, unless DATA_DUPLICATES says what to do with them.
+func checkDuplicates(cfg *config.Config, ds *dataset.Dataset) error {
+	return CheckDuplicates(cfg, ds.DuplicateRows+ds.DroppedDuplicates, ds.Rows+ds.DroppedDuplicates, ds.DuplicateExample)
+}
+
+// CheckDuplicates is checkDuplicates of dup repeating rows among all, one
+// pair of them named by example.
+func CheckDuplicates(cfg *config.Config, dup, all int64, example string) error {
+	if dup == 0 || cfg.DataDuplicates == "last" || cfg.DataDuplicates == "first" || float64(dup) <= maxDuplicateShare*float64(all) {
+		return nil
+	}
+	return badinput.Errorf("DATA = %q: %d of its %d rows (%.1f %%) repeat an earlier device and time, e.g. %s: "+
+		"their points would be stored once. Likely the time spans two columns (set DATA_TIME_COLUMN=year,quarter, say) "+
+		"or a device column was not found (set DATA_DEVICE_COLUMNS); to replay it as it is, set DATA_DUPLICATES=last or first",
+		cfg.Data, dup, all, 100*float64(dup)/float64(all), example)
+}
+
+// Clients is the CLIENT_NUMBER a replay of devices devices runs with.
+func Clients(cfg *config.Config, devices int) int {
+	if cfg.Origin("CLIENT_NUMBER") != "" || cfg.WriteWeight() == 0 {
+		return cfg.Clients
+	}
+	return max(1, min(cfg.Clients, devices))
 }
 
 // CheckSparse refuses sparse data (empty cells) on a target that does not
@@ -119,13 +155,26 @@ func ImportOptions(cfg *config.Config) dataset.ImportOptions {
 	return dataset.ImportOptions{Format: cfg.DataFormat, TimeUnit: cfg.DataTimeUnit,
 		TimeFormat: cfg.DataTimeFormat, TimeZone: cfg.DataTimezone, TimeColumn: cfg.DataTimeColumn,
 		DeviceColumns: dataset.SplitColumns(cfg.DataDeviceColumns), SensorColumns: dataset.SplitColumns(cfg.DataSensorColumns),
-		Types: cfg.DataTypes, Groups: cfg.Groups, GroupPrefix: cfg.GroupPrefix}
+		Types: cfg.DataTypes, Groups: cfg.Groups, GroupPrefix: cfg.GroupPrefix,
+		Missing: missingMarkers(cfg.DataMissing), Duplicates: cfg.DataDuplicates}
+}
+
+// missingMarkers reads DATA_MISSING: nil (the default markers) when
+// empty, none when "none".
+func missingMarkers(text string) []string {
+	switch strings.TrimSpace(text) {
+	case "":
+		return nil
+	case "none":
+		return []string{}
+	}
+	return dataset.SplitColumns(text)
 }
 
 // importVersion changes whenever the import turns the same file into
 // another dataset (rows now sorted, devices and sensors ordered by name):
 // a dataset cached by an older tsbench is then imported again.
-const importVersion = 3 // 3: sparse data (empty cells) imported, not refused
+const importVersion = 4 // 3: sparse data (empty cells) imported, not refused; 4: times, markers and row numbers read as written
 
 // importKey names an import by what decides its content: the importer's
 // version, the files (path, size, modification time) and the import
@@ -153,11 +202,14 @@ func importKey(cfg *config.Config) (string, error) {
 // fitConfig makes the configuration describe the data: its devices,
 // sensors and groups; and, unless LOOP or a duration says otherwise, LOOP
 // such that every row is written once.
-func fitConfig(cfg *config.Config, ds *dataset.Dataset) error {
+func fitConfig(cfg *config.Config, ds *dataset.Dataset, stderr io.Writer) error {
 	if err := spreadReplay(cfg); err != nil {
 		return err
 	}
 	cfg.Devices, cfg.Sensors, cfg.Groups = len(ds.Devices), len(ds.Sensors), len(ds.Groups)
+	if err := fitClients(cfg, stderr); err != nil {
+		return err
+	}
 	var counts [6]int64
 	for _, s := range ds.Sensors {
 		counts[s.Type]++
@@ -169,6 +221,22 @@ func fitConfig(cfg *config.Config, ds *dataset.Dataset) error {
 	if err := config.Resolve(cfg); err != nil {
 		return badinput.Errorf("with DATA = %q (%d devices, %d sensors): %v", cfg.Data, cfg.Devices, cfg.Sensors, err)
 	}
+	return nil
+}
+
+// fitClients lowers CLIENT_NUMBER to the data's devices when the user did
+// not set it: each writing client owns a device, and a file of one
+// weather station has one. A CLIENT_NUMBER the user set is kept (and
+// refused by Resolve if it cannot work).
+func fitClients(cfg *config.Config, stderr io.Writer) error {
+	if cfg.Origin("CLIENT_NUMBER") != "" || cfg.WriteWeight() == 0 || cfg.Clients <= cfg.Devices {
+		return nil
+	}
+	why := fmt.Sprintf("the data has %d device(s), and each writing client owns at least one (the default is %d)", cfg.Devices, cfg.Clients)
+	if err := config.Derive(cfg, "CLIENT_NUMBER", fmt.Sprint(cfg.Devices), why); err != nil {
+		return badinput.Wrap(err)
+	}
+	fmt.Fprintf(stderr, "tsbench: CLIENT_NUMBER = %d: %s\n", cfg.Devices, why)
 	return nil
 }
 
