@@ -90,6 +90,7 @@ type Config struct {
 	// DATA_TIME_FORMAT (strftime), DATA_TIMEZONE, and the columns of the
 	// time, the device and the sensors (comma-separated names).
 	DataTimeFormat    string
+	DataTime          string // DATA_TIME: when samples without a timestamp were taken
 	DataTimezone      string
 	DataTimeColumn    string
 	DataDeviceColumns string

@@ -275,6 +275,9 @@ var keyTable = concat(
 		key("DATA_TIME_FORMAT", "layout of DATA's text times, strftime style (%b %d %Y; empty: detected from the first 1000 rows: "+
 			"RFC 3339, ISO 8601 with or without a zone, 2006-01-02, 2006-01-02 15:04:05[.fraction], integers)",
 			textField(func(c *Config) *string { return &c.DataTimeFormat }, false)),
+		key("DATA_TIME", "when DATA's samples without a timestamp were taken (a Prometheus scrape): RFC 3339, or 2024-05-01 12:00:00 in DATA_TIMEZONE "+
+			"(empty: the file's modification time)",
+			textField(func(c *Config) *string { return &c.DataTime }, false)),
 		key("DATA_TIMEZONE", "zone of DATA's times written without one: an IANA name (Europe/Paris) or an offset (+05:30)",
 			textField(func(c *Config) *string { return &c.DataTimezone }, false)),
 		key("DATA_TIME_COLUMN", "DATA's time column (empty: the column whose values are times, by name first)",

@@ -26,6 +26,10 @@ type ImportOptions struct {
 	// empty: detected from the first rows (CSV). TimeZone is the zone of
 	// times without one: an IANA name or an offset; empty is UTC.
 	TimeFormat, TimeZone string
+	// Time (DATA_TIME) is when samples without a timestamp were taken (a
+	// Prometheus scrape): RFC 3339, or a text layout in TimeZone; empty:
+	// the file's modification time.
+	Time string
 	// TimeColumn, DeviceColumns and SensorColumns name the CSV columns of
 	// the time, the device (several are joined into its name and kept as
 	// its tags) and the sensors (the others are left out); empty: found
@@ -196,9 +200,10 @@ var Formats = []string{"auto", "csv", "parquet", "iot-benchmark", "influx", "pro
 
 // detect names the format of the files by their extensions (inside a
 // .gz: x.csv.gz is CSV): .csv and .tsv are csv, .parquet parquet, .lp
-// (.line, .influx) influx, .jsonl (.ndjson) prometheus; a .txt file or one
-// of another extension by its first line (sniff). IoT-benchmark's data
-// directories are named by iot-benchmark's own layout (iotbench.go).
+// (.line, .influx) influx, .jsonl (.ndjson) and .prom prometheus; a .txt
+// file or one of another extension by its first line (sniff).
+// IoT-benchmark's data directories are named by iot-benchmark's own
+// layout (iotbench.go).
 func detect(files []string) (string, error) {
 	if isIoTBenchmark(files) {
 		return "iot-benchmark", nil
@@ -213,7 +218,7 @@ func detect(files []string) (string, error) {
 			this = "parquet"
 		case ".lp", ".line", ".influx":
 			this = "influx"
-		case ".jsonl", ".ndjson":
+		case ".jsonl", ".ndjson", ".prom":
 			this = "prometheus"
 		default:
 			this = sniff(f)
@@ -221,7 +226,7 @@ func detect(files []string) (string, error) {
 				this = "csv"
 			}
 			if this == "" {
-				return "", &InputError{File: f, Msg: "unknown format: name it .csv, .parquet, .lp (line protocol) or .jsonl (Prometheus export), " +
+				return "", &InputError{File: f, Msg: "unknown format: name it .csv, .parquet, .lp (line protocol), .jsonl (Prometheus export) or .prom (Prometheus exposition), " +
 					"or give DATA_FORMAT (--data-format " + strings.Join(Formats[1:], "|") + ")"}
 			}
 		}
@@ -237,9 +242,10 @@ func detect(files []string) (string, error) {
 }
 
 // sniff names a file's format by its first data line: a JSON object with
-// a "metric" is a Prometheus export; an InfluxDB export's header, or a
-// line that parses as line protocol with a timestamp, is line protocol.
-// "" when neither.
+// a "metric" is a Prometheus export, and # HELP, # TYPE or a sample
+// (metric{label="v"} 1.5) Prometheus text exposition; an InfluxDB
+// export's header, or a line that parses as line protocol with a
+// timestamp, is line protocol. "" when none.
 func sniff(name string) string {
 	in, err := openInput(name)
 	if err != nil {
@@ -253,10 +259,12 @@ func sniff(name string) string {
 		switch {
 		case strings.HasPrefix(t, "# INFLUXDB EXPORT"), t == "# DDL", t == "# DML":
 			return "influx"
+		case expositionComment(t):
+			return "prometheus" // text exposition, OpenMetrics (expfmt.go)
 		case t == "" || strings.HasPrefix(t, "#"):
 		case isTSBSTimescale(t):
 			return "timescaledb" // TSBS's timescaledb data file (tsbs_timescaledb.go)
-		case strings.HasPrefix(t, "{") && strings.Contains(t, `"metric"`):
+		case strings.HasPrefix(t, "{") && strings.Contains(t, `"metric"`), isExpositionSample(t):
 			return "prometheus"
 		default:
 			var p lpLine

@@ -236,21 +236,26 @@ func lpValue(line []byte, i int, f *lpField) (int, *lpError) {
 
 // lpReader reads a line-protocol file's data lines, skipping comments,
 // blank lines and an export's DDL section; lines may be of any length.
+// With comments set it returns comment lines too, and knows no DDL
+// (exposition files, whose comments say what the samples are).
 type lpReader struct {
-	name string
-	in   *inputFile
-	br   *bufio.Reader
-	line int64
-	ddl  bool
-	buf  []byte
+	name     string
+	in       *inputFile
+	br       *bufio.Reader
+	line     int64
+	ddl      bool
+	comments bool
+	buf      []byte
 }
+
+func newLineReader(in *inputFile) *bufio.Reader { return bufio.NewReaderSize(in, 256<<10) }
 
 func openLP(name string) (*lpReader, error) {
 	in, err := openInput(name)
 	if err != nil {
 		return nil, err
 	}
-	return &lpReader{name: name, in: in, br: bufio.NewReaderSize(in, 256<<10)}, nil
+	return &lpReader{name: name, in: in, br: newLineReader(in)}, nil
 }
 
 func (r *lpReader) close() error { return r.in.Close() }
@@ -264,6 +269,17 @@ func eachLine(name string, fn func(text []byte, line int64) error) error {
 		return err
 	}
 	defer r.close()
+	return eachItem(r.next, fn)
+}
+
+// eachRawLine is eachLine with the comment lines too.
+func eachRawLine(name string, fn func(text []byte, line int64) error) error {
+	r, err := openLP(name)
+	if err != nil {
+		return err
+	}
+	defer r.close()
+	r.comments = true
 	return eachItem(r.next, fn)
 }
 
@@ -295,6 +311,8 @@ func (r *lpReader) next() ([]byte, int64, error) {
 		trimmed := bytes.TrimSpace(text)
 		switch {
 		case len(trimmed) == 0:
+		case r.comments:
+			return text, r.line, nil
 		case trimmed[0] == '#':
 			switch string(trimmed) {
 			case "# DDL":

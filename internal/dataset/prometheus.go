@@ -150,8 +150,12 @@ func scanProm(files []string, o ImportOptions) (*promScan, error) {
 	return ps, nil
 }
 
-// importPrometheus imports JSON-line exports.
+// importPrometheus imports JSON-line exports, or text exposition files
+// (expfmt.go): DATA_FORMAT=prometheus names either.
 func importPrometheus(files []string, dir string, o ImportOptions) (*Manifest, error) {
+	if isExposition(files[0]) {
+		return importExposition(files, dir, o)
+	}
 	ps, err := scanProm(files, o)
 	if err != nil {
 		return nil, err

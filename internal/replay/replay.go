@@ -153,7 +153,7 @@ func importData(cfg *config.Config, dataDir string, rep *summary.Replay, stderr 
 // ImportOptions are the import settings of cfg's DATA_* keys.
 func ImportOptions(cfg *config.Config) dataset.ImportOptions {
 	return dataset.ImportOptions{Format: cfg.DataFormat, TimeUnit: cfg.DataTimeUnit,
-		TimeFormat: cfg.DataTimeFormat, TimeZone: cfg.DataTimezone, TimeColumn: cfg.DataTimeColumn,
+		TimeFormat: cfg.DataTimeFormat, TimeZone: cfg.DataTimezone, Time: cfg.DataTime, TimeColumn: cfg.DataTimeColumn,
 		DeviceColumns: dataset.SplitColumns(cfg.DataDeviceColumns), SensorColumns: dataset.SplitColumns(cfg.DataSensorColumns),
 		Types: cfg.DataTypes, Groups: cfg.Groups, GroupPrefix: cfg.GroupPrefix,
 		Missing: missingMarkers(cfg.DataMissing), Duplicates: cfg.DataDuplicates}
