@@ -22,11 +22,11 @@ func TestAcrossQL(t *testing.T) {
 		want string
 	}{
 		{"limit", func(*ts.Query) {},
-			`SELECT max("usage_user") FROM "cpu" WHERE (device = 'host_0' OR device = 'host_1') AND time >= 90000ms AND time < 3690001ms ` +
+			`SELECT max("usage_user"::field) FROM "cpu" WHERE ("device"::tag = 'host_0' OR "device"::tag = 'host_1') AND time >= 90000ms AND time < 3690001ms ` +
 				`GROUP BY time(60000ms, 30000ms) fill(none) ORDER BY time DESC LIMIT 5`},
 		{"avg", func(q *ts.Query) { q.Agg, q.Limit, q.Sensors = ts.Avg, 0, []int{0, 1} },
-			`SELECT sum("usage_user"), count("usage_user"), sum("usage_system"), count("usage_system") FROM "cpu" ` +
-				`WHERE (device = 'host_0' OR device = 'host_1') AND time >= 90000ms AND time < 3690001ms GROUP BY time(60000ms, 30000ms) fill(none)`},
+			`SELECT sum("usage_user"::field), count("usage_user"::field), sum("usage_system"::field), count("usage_system"::field) FROM "cpu" ` +
+				`WHERE ("device"::tag = 'host_0' OR "device"::tag = 'host_1') AND time >= 90000ms AND time < 3690001ms GROUP BY time(60000ms, 30000ms) fill(none)`},
 	}
 	for _, tt := range tests {
 		q := q

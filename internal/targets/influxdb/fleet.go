@@ -50,11 +50,11 @@ func (t *Target) FleetQuery(ctx context.Context, q *ts.Query) ([]ts.FleetRow, er
 	if q.Fleet == nil {
 		return nil, fmt.Errorf("influxdb: fleet query: not a fleet question")
 	}
-	s, err := t.binding.SchemaUnder(&t.mu)
+	names, err := t.server()
 	if err != nil {
 		return nil, err
 	}
-	f := &fleetQL{s: s, q: q, srcs: fleetSources(s, q.Devices)}
+	f := &fleetQL{s: names.srv, q: q, names: names, srcs: fleetSources(names.srv, names.serverDevices(q.Devices))}
 	stmts, err := f.statements()
 	if err != nil {
 		return nil, err
@@ -66,7 +66,7 @@ func (t *Target) FleetQuery(ctx context.Context, q *ts.Query) ([]ts.FleetRow, er
 	if err != nil {
 		return nil, fmt.Errorf("influxdb: fleet query %s: %w", q.Fleet.Kind, err)
 	}
-	rows, err := f.answer(flatten(resp))
+	rows, err := f.answer(flatten(resp, names))
 	if err != nil {
 		return nil, fmt.Errorf("influxdb: fleet query %s: %w", q.Fleet.Kind, err)
 	}
@@ -93,7 +93,7 @@ func fleetSources(s *ts.Schema, devs []*ts.Device) []fleetSource {
 		}
 		seen[d.Name] = true
 		m := measurement(s, d)
-		chosen[m] = append(chosen[m], "device = "+literal(d.Name))
+		chosen[m] = append(chosen[m], deviceTag+" = "+literal(d.Name))
 	}
 	var out []fleetSource
 	for m, conds := range chosen {
@@ -107,11 +107,20 @@ func fleetSources(s *ts.Schema, devs []*ts.Device) []fleetSource {
 	return out
 }
 
-// fleetQL builds a question's statements and reads their answers.
+// fleetQL builds a question's statements and reads their answers. s is
+// the schema under the server's names; q's devices keep the user's, whose
+// tags (fleet.TagsOf) the statements hold as literals of the server's.
 type fleetQL struct {
-	s    *ts.Schema
-	q    *ts.Query
-	srcs []fleetSource
+	s     *ts.Schema
+	q     *ts.Query
+	names *serverNames
+	srcs  []fleetSource
+}
+
+// tagIs is the condition "tag key has value", both under the server's
+// names.
+func (f *fleetQL) tagIs(key, value string) string {
+	return ident(f.names.tagKey(key)) + "::tag = " + literal(f.names.values.Server(value))
 }
 
 // where joins the conditions that are not empty into a WHERE clause.
@@ -152,7 +161,7 @@ func (f *fleetQL) fleetCond() string {
 	if !fleet.NeedsFleet(f.q.Fleet.Kind) {
 		return ""
 	}
-	return ident(fleet.TagFleet) + " = " + literal(f.q.Fleet.Fleet)
+	return f.tagIs(fleet.TagFleet, f.q.Fleet.Fleet)
 }
 
 // field is the quoted name of the question's i-th field.
@@ -165,14 +174,14 @@ func (f *fleetQL) field(i int) (string, error) {
 	if sn < 0 || sn >= len(f.s.Sensors) {
 		return "", fmt.Errorf("influxdb: fleet query %s: sensor %d not in the schema", f.q.Fleet.Kind, sn)
 	}
-	return ident(f.s.Sensors[sn].Name), nil
+	return field(f.s.Sensors[sn].Name), nil
 }
 
-// groupBy quotes tag keys for a GROUP BY.
-func groupBy(keys ...string) string {
+// groupBy quotes tag keys, under the server's names, for a GROUP BY.
+func (f *fleetQL) groupBy(keys ...string) string {
 	q := make([]string, len(keys))
 	for i, k := range keys {
-		q[i] = ident(k)
+		q[i] = ident(f.names.tagKey(k))
 	}
 	return " GROUP BY " + strings.Join(q, ", ")
 }
@@ -206,13 +215,13 @@ func (f *fleetQL) statementsOf(src fleetSource) ([]string, error) {
 	// point of the field in it (fill(none)).
 	periods := func(keys ...string) string {
 		return "SELECT mean(" + fd + ") AS mv FROM " + src.from + where(src.devs, f.fleetCond(), f.window()) +
-			" GROUP BY time(10m), " + strings.TrimPrefix(groupBy(keys...), " GROUP BY ") + " fill(none)"
+			" GROUP BY time(10m), " + strings.TrimPrefix(f.groupBy(keys...), " GROUP BY ") + " fill(none)"
 	}
 	switch k {
 	case ts.LowFuel:
 		// The newest point of each truck, whatever the window.
-		inner := "SELECT last(" + fd + ") AS v FROM " + src.from + where(src.devs, f.fleetCond()) + groupBy(perTruck...)
-		return []string{"SELECT v FROM (" + inner + ") WHERE v < " + num64(fleet.LowFuelBelow) + groupBy(perTruck...)}, nil
+		inner := "SELECT last(" + fd + ") AS v FROM " + src.from + where(src.devs, f.fleetCond()) + f.groupBy(perTruck...)
+		return []string{"SELECT v FROM (" + inner + ") WHERE v < " + num64(fleet.LowFuelBelow) + f.groupBy(perTruck...)}, nil
 	case ts.HighLoad:
 		// load / capacity > 0.9 for each capacity of the fleet's trucks,
 		// written into the statement: the division is the same as
@@ -230,39 +239,39 @@ func (f *fleetQL) statementsOf(src fleetSource) ([]string, error) {
 			if err != nil || capacity == 0 || math.IsInf(capacity, 0) || math.IsNaN(capacity) {
 				continue // fleet's answer leaves out a truck without a capacity
 			}
-			caps = append(caps, "("+ident(fleet.TagLoad)+" = "+literal(c)+" AND v / "+floatLit(capacity)+" > "+num64(fleet.HighLoadAbove)+")")
+			caps = append(caps, "("+f.tagIs(fleet.TagLoad, c)+" AND v / "+floatLit(capacity)+" > "+num64(fleet.HighLoadAbove)+")")
 		}
 		if len(caps) == 0 {
 			return nil, nil
 		}
 		sort.Strings(caps)
 		keys := append(append([]string(nil), perTruck...), fleet.TagLoad)
-		inner := "SELECT last(" + fd + ") AS v FROM " + src.from + where(src.devs, f.fleetCond()) + groupBy(keys...)
-		return []string{"SELECT v FROM (" + inner + ") WHERE (" + strings.Join(caps, " OR ") + ")" + groupBy(keys...)}, nil
+		inner := "SELECT last(" + fd + ") AS v FROM " + src.from + where(src.devs, f.fleetCond()) + f.groupBy(keys...)
+		return []string{"SELECT v FROM (" + inner + ") WHERE (" + strings.Join(caps, " OR ") + ")" + f.groupBy(keys...)}, nil
 	case ts.StationaryTrucks:
-		inner := "SELECT mean(" + fd + ") AS mv FROM " + src.from + where(src.devs, f.fleetCond(), f.window()) + groupBy(perTruck...)
-		return []string{"SELECT mv FROM (" + inner + ") WHERE mv < " + num64(fleet.StationaryBelow) + groupBy(perTruck...)}, nil
+		inner := "SELECT mean(" + fd + ") AS mv FROM " + src.from + where(src.devs, f.fleetCond(), f.window()) + f.groupBy(perTruck...)
+		return []string{"SELECT mv FROM (" + inner + ") WHERE mv < " + num64(fleet.StationaryBelow) + f.groupBy(perTruck...)}, nil
 	case ts.LongDrivingSession, ts.LongDailySession:
 		limit := fleet.LongDrivingPeriods
 		if k == ts.LongDailySession {
 			limit = fleet.LongDailyPeriods
 		}
-		count := "SELECT count(mv) AS n FROM (" + periods(perTruck...) + ") WHERE mv > " + num64(fleet.DrivingAbove) + groupBy(perTruck...)
-		return []string{"SELECT n FROM (" + count + ") WHERE n > " + strconv.Itoa(limit) + groupBy(perTruck...)}, nil
+		count := "SELECT count(mv) AS n FROM (" + periods(perTruck...) + ") WHERE mv > " + num64(fleet.DrivingAbove) + f.groupBy(perTruck...)
+		return []string{"SELECT n FROM (" + count + ") WHERE n > " + strconv.Itoa(limit) + f.groupBy(perTruck...)}, nil
 	case ts.AvgDailyDriving:
 		keys := []string{"device", fleet.TagFleet, fleet.TagName, fleet.TagDriver}
 		perDay := "SELECT count(mv) AS n FROM (" + periods(keys...) + ") WHERE mv > " + num64(fleet.DrivingAbove) + " AND " +
-			f.periodWindow() + " GROUP BY time(1d), " + strings.TrimPrefix(groupBy(keys...), " GROUP BY ") + " fill(none)"
+			f.periodWindow() + " GROUP BY time(1d), " + strings.TrimPrefix(f.groupBy(keys...), " GROUP BY ") + " fill(none)"
 		// A day without a driving period is no day of the mean.
-		return []string{"SELECT mean(n) / 6 AS hours FROM (" + perDay + ") WHERE n > 0" + groupBy(keys...)}, nil
+		return []string{"SELECT mean(n) / 6 AS hours FROM (" + perDay + ") WHERE n > 0" + f.groupBy(keys...)}, nil
 	case ts.AvgDailySession:
 		keys := []string{"device", fleet.TagName}
 		// over is mean velocity - 5 where the truck drives, 0 where not;
 		// over / over is then 1 or 0 (InfluxQL divides by zero to 0).
 		over := "(mv - " + num64(fleet.SessionDrivingOver) + " + abs(mv - " + num64(fleet.SessionDrivingOver) + "))"
-		driving := "SELECT " + over + " / " + over + " AS driving FROM (" + periods(keys...) + ")" + groupBy(keys...)
-		diff := "SELECT difference(driving) AS change FROM (" + driving + ")" + groupBy(keys...)
-		return []string{"SELECT change FROM (" + diff + ") WHERE change <> 0" + groupBy(keys...)}, nil
+		driving := "SELECT " + over + " / " + over + " AS driving FROM (" + periods(keys...) + ")" + f.groupBy(keys...)
+		diff := "SELECT difference(driving) AS change FROM (" + driving + ")" + f.groupBy(keys...)
+		return []string{"SELECT change FROM (" + diff + ") WHERE change <> 0" + f.groupBy(keys...)}, nil
 	case ts.AvgLoad:
 		// One statement per capacity, which is a literal of it: the
 		// trucks' mean load over their capacity, summed and counted by
@@ -280,10 +289,10 @@ func (f *fleetQL) statementsOf(src fleetSource) ([]string, error) {
 				continue
 			}
 			share := "SELECT mean(" + fd + ") / " + floatLit(capacity) + " AS share FROM " + src.from +
-				where(src.devs, ident(fleet.TagLoad)+" = "+literal(c), f.window()) +
-				groupBy("device", fleet.TagFleet, fleet.TagModel, fleet.TagLoad)
+				where(src.devs, f.tagIs(fleet.TagLoad, c), f.window()) +
+				f.groupBy("device", fleet.TagFleet, fleet.TagModel, fleet.TagLoad)
 			out = append(out, "SELECT sum(share) AS total, count(share) AS trucks FROM ("+share+")"+
-				groupBy(fleet.TagFleet, fleet.TagModel, fleet.TagLoad))
+				f.groupBy(fleet.TagFleet, fleet.TagModel, fleet.TagLoad))
 		}
 		sort.Strings(out)
 		return out, nil
@@ -297,11 +306,11 @@ func (f *fleetQL) statementsOf(src fleetSource) ([]string, error) {
 		// it, count(fuel) the rows without fuel_consumption.
 		return []string{"SELECT sum(" + fuel + ") AS fuel, count(" + fuel + ") AS n FROM " + src.from +
 			where(src.devs, vel+" > "+num64(fleet.DrivingAbove), f.window()) +
-			groupBy(fleet.TagFleet, fleet.TagConsumption)}, nil
+			f.groupBy(fleet.TagFleet, fleet.TagConsumption)}, nil
 	case ts.DailyActivity:
 		keys := []string{"device", fleet.TagFleet, fleet.TagModel}
 		return []string{"SELECT count(mv) / 144 AS activity FROM (" + periods(keys...) + ") WHERE mv < " + num64(fleet.ActiveBelow) +
-			" AND " + f.periodWindow() + " GROUP BY time(1d), " + ident(fleet.TagFleet) + ", " + ident(fleet.TagModel) + " fill(none)"}, nil
+			" AND " + f.periodWindow() + " GROUP BY time(1d), " + strings.TrimPrefix(f.groupBy(fleet.TagFleet, fleet.TagModel), " GROUP BY ") + " fill(none)"}, nil
 	case ts.BreakdownFrequency:
 		keys := []string{"device", fleet.TagModel}
 		// nonzero is 1 for a status point that is not 0, 0 for one that
@@ -310,11 +319,11 @@ func (f *fleetQL) statementsOf(src fleetSource) ([]string, error) {
 		// n+1, so floor(2*nonzero / (n+1)) is 1 when up and 0 when not
 		// (it stays below 2). A breakdown is a period down right after
 		// one up: a difference of -1 between a truck's periods.
-		nonzero := "SELECT " + fd + " / " + fd + " AS nonzero FROM " + src.from + where(src.devs, f.window()) + groupBy(keys...)
+		nonzero := "SELECT " + fd + " / " + fd + " AS nonzero FROM " + src.from + where(src.devs, f.window()) + f.groupBy(keys...)
 		up := "SELECT floor(2 * sum(nonzero) / (count(nonzero) + 1)) AS up FROM (" + nonzero + ") WHERE " + f.periodWindow() +
-			" GROUP BY time(10m), " + strings.TrimPrefix(groupBy(keys...), " GROUP BY ") + " fill(none)"
-		diff := "SELECT difference(up) AS change FROM (" + up + ")" + groupBy(keys...)
-		return []string{"SELECT count(change) AS breakdowns FROM (" + diff + ") WHERE change = -1" + groupBy(fleet.TagModel)}, nil
+			" GROUP BY time(10m), " + strings.TrimPrefix(f.groupBy(keys...), " GROUP BY ") + " fill(none)"
+		diff := "SELECT difference(up) AS change FROM (" + up + ")" + f.groupBy(keys...)
+		return []string{"SELECT count(change) AS breakdowns FROM (" + diff + ") WHERE change = -1" + f.groupBy(fleet.TagModel)}, nil
 	}
 	return nil, fmt.Errorf("influxdb: fleet query: kind %s unknown", k)
 }
@@ -337,13 +346,14 @@ type fleetResult struct {
 	vals map[string]float64
 }
 
-// flatten lists every row of every series of every statement's result.
-func flatten(resp *response) []fleetResult {
+// flatten lists every row of every series of every statement's result,
+// their tags under the user's names.
+func flatten(resp *response, names *serverNames) []fleetResult {
 	var out []fleetResult
 	for _, r := range resp.Results {
 		for _, se := range r.Series {
 			for _, row := range se.Values {
-				fr := fleetResult{tags: se.Tags, vals: map[string]float64{}}
+				fr := fleetResult{tags: names.originalTags(se.Tags), vals: map[string]float64{}}
 				for i, c := range se.Columns {
 					if i >= len(row) || row[i] == nil {
 						continue

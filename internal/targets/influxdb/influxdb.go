@@ -95,6 +95,7 @@ type Target struct {
 
 	mu      sync.Mutex
 	binding targets.Binding
+	names   *serverNames     // the schema's names as the server stores them
 	series  lineproto.Series // the schema's line prefixes and field keys
 	buf     []byte           // the request body, reused
 	zip     httpclient.Gzip  // with gzip: the compressed body
@@ -244,6 +245,10 @@ type response struct {
 // Setup creates the database (dropping it first with reset). With
 // write_path=v2 the bucket must exist, and a reset deletes its points.
 func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
+	// A name no rule carries is refused before anything is dropped.
+	if _, err := newServerNames(s); err != nil {
+		return err
+	}
 	if t.v2 {
 		if reset {
 			if err := t.deleteBucketPoints(ctx); err != nil {
@@ -263,12 +268,18 @@ func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
 	return t.Bind(ctx, s)
 }
 
-// Bind prepares the line prefixes of every device.
+// Bind prepares the line prefixes of every device, under the names the
+// server stores (serverNames).
 func (t *Target) Bind(_ context.Context, s *ts.Schema) error {
+	names, err := newServerNames(s)
+	if err != nil {
+		return err
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.binding.Set(s)
-	t.series = lineproto.NewSeries(s, func(d *ts.Device) string { return measurement(s, d) })
+	t.names = names
+	t.series = lineproto.NewSeries(names.srv, func(d *ts.Device) string { return measurement(names.srv, d) })
 	return nil
 }
 

@@ -14,10 +14,11 @@ import (
 
 // Query runs one of Q1..Q10 (see ts.Query for the semantics).
 func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
-	s, err := t.binding.SchemaUnder(&t.mu)
+	names, err := t.server()
 	if err != nil {
 		return ts.Result{}, err
 	}
+	s, q := names.srv, names.onServer(q)
 	if q.Across {
 		return t.across(ctx, s, q)
 	}
@@ -143,7 +144,7 @@ func acrossQL(s *ts.Schema, q *ts.Query) (string, error) {
 	}
 	var cols []string
 	for _, sn := range q.Sensors {
-		f := ident(s.Sensors[sn].Name)
+		f := field(s.Sensors[sn].Name)
 		if q.Agg == ts.Avg {
 			cols = append(cols, "sum("+f+")", "count("+f+")")
 		} else {
@@ -180,7 +181,7 @@ func num(v any) float64 {
 func influxQL(s *ts.Schema, q *ts.Query) (string, error) {
 	fields := make([]string, len(q.Sensors))
 	for i, sn := range q.Sensors {
-		fields[i] = ident(s.Sensors[sn].Name)
+		fields[i] = field(s.Sensors[sn].Name)
 	}
 	from, devs := sources(s, q.Devices)
 	where := "(" + devs + ")"
@@ -244,11 +245,11 @@ func sources(s *ts.Schema, devs []*ts.Device) (from, cond string) {
 			seen[m] = true
 			ms = append(ms, ident(m))
 		}
-		conds = append(conds, "device = "+literal(d.Name))
+		conds = append(conds, deviceTag+" = "+literal(d.Name))
 	}
 	sort.Strings(ms)
 	if len(conds) == 0 {
-		conds = []string{"device = ''"}
+		conds = []string{deviceTag + " = ''"}
 	}
 	if len(ms) == 0 {
 		ms = []string{ident("points")}
@@ -263,10 +264,12 @@ func aggFunc(a ts.Aggregate) (string, error) { return aggFuncs.Of("influxdb", a)
 
 // Count adds up count(field) over every field of the selected devices.
 func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
-	s, err := t.binding.SchemaUnder(&t.mu)
+	names, err := t.server()
 	if err != nil {
 		return 0, err
 	}
+	s := names.srv
+	r.Devices = names.serverDevices(r.Devices)
 	var from, where string
 	if len(r.Devices) > 0 {
 		var devs string

@@ -49,12 +49,38 @@ func appendPrecision(dst, body []byte, zeros string) []byte {
 	return dst
 }
 
-// ident quotes an InfluxQL identifier.
-func ident(s string) string {
-	return `"` + strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\\`), `"`, `\"`) + `"`
+// quoted is s between quote characters, as InfluxQL's scanner reads a
+// quoted identifier or string back: a backslash, the quote and a newline
+// escaped with a backslash (a raw newline ends the statement's string).
+func quoted(s string, quote byte) string {
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	b.WriteByte(quote)
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '\\', quote:
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case '\n':
+			b.WriteString(`\n`)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte(quote)
+	return b.String()
 }
 
+// ident quotes an InfluxQL identifier.
+func ident(s string) string { return quoted(s, '"') }
+
 // literal quotes an InfluxQL string literal.
-func literal(s string) string {
-	return `'` + strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\\`), `'`, `\'`) + `'`
-}
+func literal(s string) string { return quoted(s, '\'') }
+
+// field is the quoted field key s, cast to a field: a tag of the same key
+// (a sensor named like one of the devices' tags) is then not read instead.
+func field(s string) string { return ident(s) + "::field" }
+
+// deviceTag is the device tag in a condition: a tag, whatever field may be
+// named device.
+const deviceTag = `"device"::tag`
