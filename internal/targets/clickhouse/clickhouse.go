@@ -116,11 +116,11 @@ func (t *Target) exec(ctx context.Context, query string, body io.Reader) ([]byte
 	return data, nil
 }
 
-func (t *Target) table() string { return "`" + t.db + "`.points" }
+func (t *Target) table() string { return quoteIdent(t.db) + ".points" }
 
 // Setup creates the database and table (dropping the table first with reset).
 func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
-	if _, err := t.exec(ctx, "CREATE DATABASE IF NOT EXISTS `"+t.db+"`", nil); err != nil {
+	if _, err := t.exec(ctx, "CREATE DATABASE IF NOT EXISTS "+quoteIdent(t.db), nil); err != nil {
 		return err
 	}
 	if reset {
@@ -171,7 +171,7 @@ func (t *Target) ServerVersion(ctx context.Context) (string, error) {
 
 // StorageBytes implements targets.Sizer from system.parts.
 func (t *Target) StorageBytes(ctx context.Context) (int64, error) {
-	v, err := t.exec(ctx, "SELECT sum(bytes_on_disk) FROM system.parts WHERE database = '"+t.db+"' AND table = 'points' AND active", nil)
+	v, err := t.exec(ctx, "SELECT sum(bytes_on_disk) FROM system.parts WHERE database = "+quote(t.db)+" AND table = 'points' AND active", nil)
 	if err != nil {
 		return 0, err
 	}

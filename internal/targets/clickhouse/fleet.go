@@ -25,7 +25,7 @@ import (
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
-func (t *Target) devices() string { return "`" + t.db + "`.devices" }
+func (t *Target) devices() string { return quoteIdent(t.db) + ".devices" }
 
 // recordDevices creates devices and writes the tags of every device of s
 // into it. ReplacingMergeTree keyed by position, read with FINAL: a Setup
@@ -145,6 +145,12 @@ func parseFleetRows(data []byte, nk, nv int) ([]ts.FleetRow, error) {
 // quote is s as a ClickHouse string literal.
 func quote(s string) string {
 	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"
+}
+
+// quoteIdent is s as a ClickHouse quoted identifier (a database name):
+// backticks, a backtick or backslash inside escaped with a backslash.
+func quoteIdent(s string) string {
+	return "`" + strings.NewReplacer(`\`, `\\`, "`", "\\`").Replace(s) + "`"
 }
 
 // floorExpr is x rounded down to a multiple of unit, also below zero
