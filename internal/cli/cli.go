@@ -100,8 +100,8 @@ verifies what the database stored.`,
 }
 
 // flagError adds a did-you-mean to cobra's "unknown flag" error: the
-// nearest flag of the command, or --set for a configuration key written as
-// a flag (--device_number).
+// nearest flag of the command, the flag of a configuration key written as
+// a flag (--device_number: --devices), or --set for a key no flag sets.
 func flagError(cmd *cobra.Command, err error) error {
 	msg := err.Error()
 	name, ok := strings.CutPrefix(msg, "unknown flag: --")
@@ -119,6 +119,9 @@ func flagError(cmd *cobra.Command, err error) error {
 	cmd.InheritedFlags().VisitAll(add)
 	if s := config.Closest(name, flags); s != "" {
 		return fmt.Errorf("%s (did you mean --%s?)", msg, s)
+	}
+	if k, ok := config.Lookup(name); ok && k.Flag != "" && cmd.Flags().Lookup(k.Flag) != nil {
+		return fmt.Errorf("%s (did you mean --%s? it sets %s, as --set %s=VALUE does)", msg, k.Flag, k.Name, k.Name)
 	}
 	if k, ok := config.Lookup(name); ok && !strings.HasSuffix(k.Name, "*") {
 		return fmt.Errorf("%s (%s is a configuration key: --set %s=VALUE)", msg, k.Name, k.Name)

@@ -14,9 +14,10 @@ func newKeysCmd(stdout io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "keys",
 		Short: "List every configuration key (YAML, .properties, --set)",
-		Long: `List every configuration key with its meaning and allowed values. The same
-keys work in a YAML file (lower case), an IoT-benchmark config.properties
-(upper case) and on the command line with --set KEY=VALUE.`,
+		Long: `List every configuration key with its meaning and allowed values. A key
+has IoT-benchmark's name (DEVICE_NUMBER) and, where a flag of 'tsbench run'
+sets it, tsbench's (devices, the flag's name); both work in a YAML file,
+an IoT-benchmark config.properties and with --set KEY=VALUE, in any case.`,
 		Example: "  tsbench keys\n  tsbench keys --markdown",
 		Args:    cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
@@ -27,7 +28,11 @@ keys work in a YAML file (lower case), an IoT-benchmark config.properties
 				if k.Hidden {
 					continue
 				}
-				fmt.Fprintf(stdout, "%-28s %s\n", k.Name, k.Doc)
+				name := k.Name
+				if k.Flag != "" {
+					name = k.PrintName() + " = " + k.Name
+				}
+				fmt.Fprintf(stdout, "%-28s %s\n", name, k.Doc)
 				if k.Ignored != "" {
 					fmt.Fprintf(stdout, "%-28s accepted, ignored: %s\n", "", k.Ignored)
 				} else if k.Allowed != "" {
@@ -51,11 +56,14 @@ func KeysMarkdown(w io.Writer) error {
 		}
 		if k.Group != group {
 			group = k.Group
-			fmt.Fprintf(w, "\n**%s**\n\n| key (YAML: lower case) | meaning | allowed |\n|---|---|---|\n", group)
+			fmt.Fprintf(w, "\n**%s**\n\n| tsbench name · IoT-benchmark key | meaning | allowed |\n|---|---|---|\n", group)
 		}
 		name := "`" + k.Name + "`"
 		if len(k.Aliases) > 0 {
 			name += " (also " + strings.Join(k.Aliases, ", ") + ")"
+		}
+		if k.Flag != "" {
+			name = "`" + k.PrintName() + "` · " + name
 		}
 		allowed := k.Allowed
 		if k.Ignored != "" {

@@ -29,7 +29,8 @@ type runFlags struct {
 }
 
 // keyFlag is a flag that sets one configuration key; it is applied only when
-// given, after the files, so that flags override them.
+// given, after the files, so that flags override them. Its name is also a
+// name of the key in files (config's Key.Flag), which a test checks.
 type keyFlag struct {
 	name, key, usage string
 	value            string
@@ -55,7 +56,7 @@ func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
 		{name: "spark-master", key: "SPARK_MASTER", usage: "Spark master URL with --analytics-engine spark (default local[*]; spark://HOST:7077 for a cluster)"},
 		{name: "verify", key: "verify", usage: "after writing, check stored points equal acknowledged points (true|false)"},
 		{name: "query-checks", key: "QUERY_CHECKS", usage: "after a verified run, query answers checked per kind against the data written (0 = none)"},
-		{name: "no-check", key: "QUERY_CHECKS", usage: "check no query answers after the run (--query-checks 0)"},
+		{name: "no-check", key: "NO_CHECK", usage: "check no query answers after the run (--query-checks 0)"},
 		{name: "json", key: "json", usage: "also write the JSON summary to this file"},
 		{name: "data-dir", key: "data_dir", usage: "where embedded databases and run results go"},
 		{name: "quiet", key: "IS_QUIET_MODE", usage: "no progress output (true|false)"},
@@ -130,7 +131,7 @@ Exit status: 0 success; 1 the run failed or operations failed; 2 bad input;
 	fl.StringVar(&f.profiles.mem, "memprofile", "", "write tsbench's own memory profile (pprof format, allocations since the start) to this file at the end")
 	fl.Lookup("verify").NoOptDefVal = "true"
 	fl.Lookup("quiet").NoOptDefVal = "true"
-	fl.Lookup("no-check").NoOptDefVal = "0"
+	fl.Lookup("no-check").NoOptDefVal = "true"
 	fl.StringVar(&f.results, "results", "", "results store for this run: an SQLite file, postgres://USER@HOST:PORT/DB, mysql://USER@HOST:PORT/DB, or off (default $"+results.Env+", else <data-dir>/results.db)")
 	fl.StringVar(&f.hdrLog, "hdr-log", "", "also write the latency histograms as an HdrHistogram log, DIR/<run id>.hlog")
 	fl.IntVar(&f.serverPID, "server-pid", 0, "the database server's process id, to sample its CPU, memory and I/O (default: found from the service scripts' pid files)")

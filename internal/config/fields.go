@@ -304,3 +304,23 @@ func redactedOptions(m map[string]string) map[string]string {
 func sortedKeys[V any](m map[string]V) []string {
 	return slices.Sorted(maps.Keys(m))
 }
+
+// noCheck binds NO_CHECK, the --no-check flag as a key: true checks no
+// query answers (QUERY_CHECKS = 0). false leaves QUERY_CHECKS alone, so
+// that no_check: false in a file never undoes a query_checks it also sets.
+func noCheck() binding {
+	return binding{
+		allowed: "true or false",
+		set: func(c *Config, v string) error {
+			switch strings.ToLower(strings.TrimSpace(v)) {
+			case "true":
+				c.QueryChecks = 0
+			case "false":
+			default:
+				return because("want true or false")
+			}
+			return nil
+		},
+		get: func(c *Config) any { return c.QueryChecks == 0 },
+	}
+}

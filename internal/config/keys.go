@@ -27,6 +27,15 @@ type Key struct {
 	// Hidden keys are another spelling of a shown key (DURATION is
 	// TEST_MAX_TIME as a Go duration); Print and Map leave them out.
 	Hidden bool
+	// Flag is the key's name in tsbench's own vocabulary: the name of the
+	// 'tsbench run' flag that sets it (batch-size), or a short name where
+	// no flag does (operations). YAML takes it with '_' or '-'; Print
+	// writes it. Empty: the key has only its IoT-benchmark name.
+	Flag string
+	// sameAs names the key whose setting this one writes under another
+	// name and form (DURATION writes TEST_MAX_TIME's), so that a file
+	// giving both is refused.
+	sameAs string
 
 	set func(c *Config, v string) error // nil for ignored keys
 	get func(c *Config) any             // nil for ignored keys
@@ -45,6 +54,34 @@ type Key struct {
 // YAMLName is the key's name in YAML files and in Print: the canonical name
 // in lower case.
 func (k *Key) YAMLName() string { return strings.ToLower(k.Name) }
+
+// PrintName is the key's name in Print's output: its tsbench name with
+// '_' (batch_size), else its YAML name.
+func (k *Key) PrintName() string {
+	if k.Flag != "" {
+		return strings.ReplaceAll(k.Flag, "-", "_")
+	}
+	return k.YAMLName()
+}
+
+// names lists every name a key is found by, tsbench's first: a
+// suggestion for a lower-case name should be in the flag vocabulary.
+func (k *Key) names() []string {
+	var out []string
+	if k.Flag != "" && normalize(k.Flag) != k.Name {
+		out = append(out, normalize(k.Flag))
+	}
+	return append(append(out, k.Name), k.Aliases...)
+}
+
+// setting identifies what a key sets: keys of one setting are one key
+// when a file gives two of them.
+func (k *Key) setting() string {
+	if k.sameAs != "" {
+		return k.sameAs
+	}
+	return k.Name
+}
 
 // family reports whether the key stands for every key with a prefix.
 func (k *Key) family() bool { return strings.HasSuffix(k.Name, "*") }
@@ -80,7 +117,7 @@ var keyIndex = buildIndex()
 func buildIndex() map[string]int {
 	idx := map[string]int{}
 	for i, k := range keyTable {
-		for _, n := range append([]string{k.Name}, k.Aliases...) {
+		for _, n := range k.names() {
 			if _, dup := idx[n]; dup {
 				panic("config: key declared twice: " + n) // programming error
 			}
@@ -109,6 +146,8 @@ type option func(*Key)
 
 func alias(names ...string) option { return func(k *Key) { k.Aliases = append(k.Aliases, names...) } }
 func hidden(k *Key)                { k.Hidden = true }
+func flag(name string) option      { return func(k *Key) { k.Flag = name } }
+func sameAs(name string) option    { return func(k *Key) { k.sameAs = name } }
 func list(sep string) option       { return func(k *Key) { k.listSep = sep } }
 func unit(u string) option         { return func(k *Key) { k.unit = u } }
 
@@ -153,7 +192,7 @@ var inf = math.Inf(1)
 var keyTable = concat(
 	group("Target and connection", keys(
 		key("DB_SWITCH", "database to test: a tsbench target name or an IoT-benchmark DB_SWITCH value",
-			textField(func(c *Config) *string { return &c.Target }, true), alias("TARGET")),
+			textField(func(c *Config) *string { return &c.Target }, true), flag("target")),
 		key("HOST", "database server host, or several comma-separated (host or host:port each): client i connects to host i mod n, "+
 			"and the results are broken down per host", textField(func(c *Config) *string { return &c.Host }, false)),
 		key("HOSTS_DATA", "with several hosts: shared (the default: a cluster, or a primary and its replicas, one data set: "+
@@ -165,14 +204,14 @@ var keyTable = concat(
 			"http(s)://user:pass@host:port/path-prefix (victoriametrics, influxdb, kairosdb, opentsdb), clickhouse://, "+
 			"cassandra://host:9042/keyspace, iotdb://host:6667; it sets HOST, PORT, USERNAME, PASSWORD, DB_NAME and TLS where it says them "+
 			"(sslmode verify-full/verify-ca: TLS=on, require: insecure, disable: off; https: on); its password is shown as ***",
-			textField(func(c *Config) *string { return &c.TargetURL }, false), alias("URL")),
+			textField(func(c *Config) *string { return &c.TargetURL }, false), alias("URL"), flag("target-url")),
 		key("WRITE_URL", "where writes (and the schema) go, when that is not where queries go (a PostgreSQL primary): "+
 			"a URL as TARGET_URL, over TARGET_URL for writes; a VictoriaMetrics cluster's vminsert is not supported yet "+
 			"(the schema step deletes and flushes, which vminsert does not serve)",
-			textField(func(c *Config) *string { return &c.WriteURL }, false)),
+			textField(func(c *Config) *string { return &c.WriteURL }, false), flag("write-url")),
 		key("QUERY_URL", "where queries, verification and the query checks go (a PostgreSQL replica): a URL as TARGET_URL, "+
 			"over TARGET_URL for reads",
-			textField(func(c *Config) *string { return &c.QueryURL }, false)),
+			textField(func(c *Config) *string { return &c.QueryURL }, false), flag("query-url")),
 		key("PORT", "database server port (0 = the target's default)",
 			intField(func(c *Config) *int { return &c.Port }, 0, 65535)),
 		key("USERNAME", "database user", textField(func(c *Config) *string { return &c.User }, false)),
@@ -205,7 +244,7 @@ var keyTable = concat(
 		key("DB_NAME", "database name", textField(func(c *Config) *string { return &c.Database }, true)),
 		key("TARGET_OPTIONS", "target-specific settings", targetOptions()),
 		key("DATA_DIR", "where embedded databases keep their files (empty: the CLI's default)",
-			textField(func(c *Config) *string { return &c.DataDir }, false)),
+			textField(func(c *Config) *string { return &c.DataDir }, false), flag("data-dir")),
 	)),
 	group("Run control", keys(
 		key("BENCHMARK_WORK_MODE", "IoT-benchmark work mode; tsbench runs only testWithDefaultPath", workMode()),
@@ -214,16 +253,18 @@ var keyTable = concat(
 		key("CREATE_SCHEMA", "create the schema before the run", boolField(func(c *Config) *bool { return &c.CreateSchema })),
 		key("INIT_WAIT_TIME", "milliseconds to wait after dropping data",
 			unitDuration(func(c *Config) *time.Duration { return &c.InitWait }, time.Millisecond, 0)),
-		key("LOOP", "operations per client", intField(func(c *Config) *int64 { return &c.Loop }, 1, math.MaxInt64)),
-		key("TEST_MAX_TIME", "wall-clock cap on the measured phase in milliseconds (0 = none); LOOP still applies, as in IoT-benchmark",
+		key("LOOP", "operations per client", intField(func(c *Config) *int64 { return &c.Loop }, 1, math.MaxInt64), flag("loop")),
+		key("TEST_MAX_TIME", "wall-clock cap on the measured phase in milliseconds (0 = none); LOOP still applies, as in IoT-benchmark "+
+			"(tsbench's duration, e.g. duration: 30s, sets the run's length instead: LOOP ends it first only when given too)",
 			maxTime(unitDuration(func(c *Config) *time.Duration { return &c.MaxTime }, time.Millisecond, 0), false)),
 		key("DURATION", "length of the measured phase (0 = none), as k6 --duration and pgbench -T: "+
 			"LOOP ends the run first only when given too",
-			maxTime(goDuration(func(c *Config) *time.Duration { return &c.MaxTime }), true), hidden),
+			maxTime(goDuration(func(c *Config) *time.Duration { return &c.MaxTime }), true), hidden, flag("duration"),
+			sameAs("TEST_MAX_TIME")),
 		key("WARMUP", "unmeasured operations before the measured phase, as a duration",
-			goDuration(func(c *Config) *time.Duration { return &c.Warmup })),
+			goDuration(func(c *Config) *time.Duration { return &c.Warmup }), flag("warmup")),
 		key("RATE", "operations per second for all clients together (0 = as fast as the server answers)",
-			floatField(func(c *Config) *float64 { return &c.Rate }, 0, inf, false)),
+			floatField(func(c *Config) *float64 { return &c.Rate }, 0, inf, false), flag("rate")),
 		key("OP_MIN_INTERVAL", "minimum milliseconds per operation of a client (0 = none, -1 = POINT_STEP)",
 			opMinInterval(), alias("OP_INTERVAL")),
 		key("OP_MIN_INTERVAL_RANDOM", "wait a uniform random time in [0, OP_MIN_INTERVAL) instead",
@@ -234,13 +275,13 @@ var keyTable = concat(
 			unitDuration(func(c *Config) *time.Duration { return &c.ReadTimeout }, time.Millisecond, 1)),
 		key("RETRIES", "further attempts of a write that failed on a connection error or a timeout (0 = none); "+
 			"a retried batch counts once, its latency includes the retries",
-			intField(func(c *Config) *int { return &c.Retries }, 0, 100)),
+			intField(func(c *Config) *int { return &c.Retries }, 0, 100), flag("retries")),
 		key("RETRY_BACKOFF_MS", "milliseconds before the first retry, doubled for each further one, with jitter",
 			unitDuration(func(c *Config) *time.Duration { return &c.RetryBackoff }, time.Millisecond, 1)),
 		key("RETRY_MAX_BACKOFF_MS", "cap in milliseconds on the wait between retries",
 			unitDuration(func(c *Config) *time.Duration { return &c.RetryMaxBackoff }, time.Millisecond, 1)),
-		key("OPERATION_PROPORTION", "weights of write:Q1:...:Q10", operationProportion(), list(":"),
-			warns(proportionPadding)),
+		key("OPERATION_PROPORTION", "weights of write:Q1:...:Q10 (YAML also a mapping: {write: 1, Q1: 1, TIME_RANGE: 2})",
+			operationProportion(), list(":"), warns(proportionPadding), flag("operations")),
 		key("OPERATION_ORDER", "how each client orders its operations: spread (tsbench's default: exactly "+
 			"OPERATION_PROPORTION over LOOP, interleaved evenly, every client the same sequence) or random "+
 			"(IoT-benchmark's, the default of a .properties file: each operation drawn from the proportions with "+
@@ -251,13 +292,15 @@ var keyTable = concat(
 			"storage group, the first DEVICE_NUMBER mod CLIENT_NUMBER clients taking one more, as IoT-benchmark binds them)",
 			oneOf(func(c *Config) *string { return &c.DeviceBinding }, "contiguous", "iot-benchmark")),
 		key("CLIENT_NUMBER", "concurrent clients, each with its own connection",
-			intField(func(c *Config) *int { return &c.Clients }, 1, maxCount), alias("DATA_CLIENT_NUMBER")),
+			intField(func(c *Config) *int { return &c.Clients }, 1, maxCount), alias("DATA_CLIENT_NUMBER"), flag("clients")),
 		key("SCHEMA_CLIENT_NUMBER", "clients creating the schema (accepted; the schema is created once)",
 			intField(func(c *Config) *int { return &c.SchemaClients }, 1, maxCount)),
 		key("VERIFY", "after the run, check that the database stores every acknowledged point",
-			boolField(func(c *Config) *bool { return &c.Verify })),
-		key("QUERY_CHECKS", "after a verified run, query answers checked per kind against the data written (0 = none)",
-			intField(func(c *Config) *int { return &c.QueryChecks }, 0, 1000)),
+			boolField(func(c *Config) *bool { return &c.Verify }), flag("verify")),
+		key("QUERY_CHECKS", "after a verified run, query answers checked per kind against the data written (0 = none; no_check: true is 0)",
+			intField(func(c *Config) *int { return &c.QueryChecks }, 0, 1000), flag("query-checks")),
+		key("NO_CHECK", "check no query answers after the run: true is QUERY_CHECKS = 0 (false leaves QUERY_CHECKS as set)",
+			noCheck(), hidden, flag("no-check"), sameAs("QUERY_CHECKS")),
 		key("BENCHMARK_CLUSTER", "one of several tsbench instances sharing the devices",
 			boolField(func(c *Config) *bool { return &c.Cluster })),
 		key("BENCHMARK_INDEX", "instance number in cluster mode: instance i owns devices [i*N, (i+1)*N)",
@@ -267,9 +310,9 @@ var keyTable = concat(
 		key("DATA", "replay this file or directory instead of generating data: CSV (long: time, device, sensor, value; "+
 			"or wide: time, device, a column per sensor), Parquet, IoT-benchmark data files, InfluxDB line protocol, "+
 			"Prometheus/VictoriaMetrics JSON-line exports (any text format may be .gz), or a 'tsbench generate' directory",
-			textField(func(c *Config) *string { return &c.Data }, false)),
+			textField(func(c *Config) *string { return &c.Data }, false), flag("data")),
 		key("DATA_FORMAT", "format of DATA (auto: by extension and layout)",
-			oneOf(func(c *Config) *string { return &c.DataFormat }, "auto", "csv", "parquet", "iot-benchmark", "influx", "prometheus", "timescaledb")),
+			oneOf(func(c *Config) *string { return &c.DataFormat }, "auto", "csv", "parquet", "iot-benchmark", "influx", "prometheus", "timescaledb"), flag("data-format")),
 		key("DATA_TIME_UNIT", "unit of DATA's integer timestamps (auto: by magnitude)",
 			oneOf(func(c *Config) *string { return &c.DataTimeUnit }, "auto", "s", "ms", "us", "ns")),
 		key("DATA_TIME_FORMAT", "layout of DATA's text times, strftime style (%b %d %Y; empty: detected from the first 1000 rows: "+
@@ -298,25 +341,25 @@ var keyTable = concat(
 	group("Scale-out (several tsbench processes as one run)", keys(
 		key("WORKERS", "tsbench processes (on one machine or several) sharing this run's clients and devices; "+
 			"each runs CLIENT_NUMBER/WORKERS clients, and 'tsbench merge' adds their results up",
-			intField(func(c *Config) *int { return &c.Workers }, 1, maxCount)),
+			intField(func(c *Config) *int { return &c.Workers }, 1, maxCount), flag("workers")),
 		key("WORKER_INDEX", "this process's share with WORKERS > 1: worker i runs clients [i*C/N, (i+1)*C/N) and their devices",
-			intField(func(c *Config) *int { return &c.WorkerIndex }, 0, maxCount)),
+			intField(func(c *Config) *int { return &c.WorkerIndex }, 0, maxCount), flag("worker-index")),
 		key("RUN_GROUP", "the name tying the workers' runs together: the start barrier and 'tsbench merge --group' use it",
-			textField(func(c *Config) *string { return &c.RunGroup }, false)),
+			textField(func(c *Config) *string { return &c.RunGroup }, false), flag("group")),
 		key("START_AT", "with WORKERS > 1: start measuring at this RFC 3339 time instead of waiting at the results store's barrier",
-			startAt()),
+			startAt(), flag("start-at")),
 		key("BARRIER_TIMEOUT", "longest wait for the other workers at the start barrier",
-			goDuration(func(c *Config) *time.Duration { return &c.BarrierTimeout })),
+			goDuration(func(c *Config) *time.Duration { return &c.BarrierTimeout }), flag("barrier-timeout")),
 	)),
 	group("Schema", keys(
 		key("GROUP_NUMBER", "storage groups (databases, measurements) the devices are spread over",
 			intField(func(c *Config) *int { return &c.Groups }, 1, maxCount)),
 		key("SG_STRATEGY", "device to group mapping", oneOf(func(c *Config) *string { return &c.GroupStrategy }, "mod", "div", "hash")),
 		key("DEVICE_NUMBER", "devices (per instance in cluster mode)",
-			intField(func(c *Config) *int { return &c.Devices }, 1, maxCount)),
-		key("SENSOR_NUMBER", "sensors per device", intField(func(c *Config) *int { return &c.Sensors }, 1, maxSensors)),
-		key("INSERT_DATATYPE_PROPORTION", "weights of sensor types BOOLEAN:INT32:INT64:FLOAT:DOUBLE:TEXT",
-			typeProportion(), list(":")),
+			intField(func(c *Config) *int { return &c.Devices }, 1, maxCount), flag("devices")),
+		key("SENSOR_NUMBER", "sensors per device", intField(func(c *Config) *int { return &c.Sensors }, 1, maxSensors), flag("sensors")),
+		key("INSERT_DATATYPE_PROPORTION", "weights of sensor types BOOLEAN:INT32:INT64:FLOAT:DOUBLE:TEXT (YAML also a mapping: {DOUBLE: 1, INT32: 1})",
+			typeProportion(), list(":"), flag("types")),
 		key("GROUP_NAME_PREFIX", "group name prefix", textField(func(c *Config) *string { return &c.GroupPrefix }, false)),
 		key("DEVICE_NAME_PREFIX", "device name prefix", textField(func(c *Config) *string { return &c.DevicePrefix }, false)),
 		key("SENSOR_NAME_PREFIX", "sensor name prefix", textField(func(c *Config) *string { return &c.SensorPrefix }, false)),
@@ -325,7 +368,7 @@ var keyTable = concat(
 		key("TAG_VALUE_PREFIX", "tag value prefix", textField(func(c *Config) *string { return &c.TagValuePrefix }, false)),
 		key("TAG_VALUE_CARDINALITY", "distinct values of each tag", tagCardinality(), list(",")),
 		key("BATCH_SIZE_PER_WRITE", "rows per device in one write",
-			intField(func(c *Config) *int { return &c.BatchSize }, 1, maxCount)),
+			intField(func(c *Config) *int { return &c.BatchSize }, 1, maxCount), flag("batch-size")),
 		key("POINT_STEP", "milliseconds between consecutive rows of a device",
 			intField(func(c *Config) *int64 { return &c.PointStep }, 1, math.MaxInt64), unit("ms")),
 		key("START_TIME", "timestamp base: row k is at START_TIME + k*POINT_STEP", startTime()),
@@ -385,9 +428,9 @@ var keyTable = concat(
 	group("TPC-C (WORKLOAD = tpcc)", keys(
 		key("WORKLOAD", "what the run does: timeseries (writes and Q1..Q10) or tpcc (TPC-C's five transactions; "+
 			"CLIENT_NUMBER terminals for --duration, default 60s)",
-			oneOf(func(c *Config) *string { return &c.Workload }, WorkloadTimeSeries, WorkloadTPCC)),
+			oneOf(func(c *Config) *string { return &c.Workload }, WorkloadTimeSeries, WorkloadTPCC), flag("workload")),
 		key("TPCC_WAREHOUSES", "warehouses loaded (W; about 100 MB and 600,000 rows each)",
-			intField(func(c *Config) *int { return &c.TPCCWarehouses }, 1, 100_000)),
+			intField(func(c *Config) *int { return &c.TPCCWarehouses }, 1, 100_000), flag("warehouses")),
 		key("TPCC_THINK_TIME", "keying and think times of the specification (a terminal then does about 1.3 transactions a minute)",
 			boolField(func(c *Config) *bool { return &c.TPCCThink })),
 		key("TPCC_LOAD", "auto: reuse a complete load of the same shape; always: reload; never: the tables must be there",
@@ -421,21 +464,21 @@ var keyTable = concat(
 	group("Analytics (event scenarios)", keys(
 		key("ANALYTICS_ENGINE", "what runs an analytics phase (das-events): sql, the target's own SQL; or spark, Apache Spark "+
 			"reading the event store over JDBC (scripts/ci/install-spark.sh)",
-			oneOf(func(c *Config) *string { return &c.AnalyticsEngine }, "sql", "spark")),
+			oneOf(func(c *Config) *string { return &c.AnalyticsEngine }, "sql", "spark"), flag("analytics-engine")),
 		key("SPARK_MASTER", "Spark master URL for ANALYTICS_ENGINE=spark: local[*] (default), or spark://HOST:7077 for a cluster",
-			textField(func(c *Config) *string { return &c.SparkMaster }, false)),
+			textField(func(c *Config) *string { return &c.SparkMaster }, false), flag("spark-master")),
 	)),
 	group("Output", keys(
-		key("IS_QUIET_MODE", "no progress lines during the run", boolField(func(c *Config) *bool { return &c.Quiet })),
+		key("IS_QUIET_MODE", "no progress lines during the run", boolField(func(c *Config) *bool { return &c.Quiet }), flag("quiet")),
 		key("LOG_PRINT_INTERVAL", "seconds between progress lines (0 = none)",
 			unitDuration(func(c *Config) *time.Duration { return &c.ProgressInterval }, time.Second, 0)),
 		key("CSV_OUTPUT", "write the result matrices as CSV files", boolField(func(c *Config) *bool { return &c.CSVOutput })),
-		key("JSON", "write the run summary as JSON to this path", textField(func(c *Config) *string { return &c.JSONPath }, false)),
+		key("JSON", "write the run summary as JSON to this path", textField(func(c *Config) *string { return &c.JSONPath }, false), flag("json")),
 		key("REMARK", "free text stored with the run", textField(func(c *Config) *string { return &c.Remark }, false)),
 		key("THRESHOLDS", "pass/fail criteria checked after the run; a failure exits 99 (YAML: a list; elsewhere ';'-separated; --threshold adds more)",
-			thresholdList(), list(";")),
+			thresholdList(), list(";"), flag("threshold")),
 		key("OUTPUTS", "send every second of the run, as it closes, to these receivers (YAML: a list; elsewhere ';'-separated; --out adds more)",
-			outputList(), list(";")),
+			outputList(), list(";"), flag("out")),
 	)),
 	group("IoT-benchmark keys whose default tsbench always runs (other values refused)", defaultOnlyKeys()),
 	group("Accepted for IoT-benchmark compatibility, not used", ignoredKeys()),

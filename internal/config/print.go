@@ -9,8 +9,10 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// Print writes the effective configuration as YAML: every key by its YAML
-// name, in table order, under comment headings, then the
+// Print writes the effective configuration as YAML: every key by its
+// tsbench name where it has one (the flag's: clients, batch_size), else its
+// YAML name, in table order, under comment headings, proportions as
+// mappings ({write: 10, Q1: 1}), then the
 // accepted-but-ignored keys that were set. Secrets show as "***". The
 // output is itself a valid tsbench configuration: LoadYAML reads it back to
 // the same Config, secrets aside. OP_MIN_INTERVAL shows -1 as written, with
@@ -18,7 +20,7 @@ import (
 func Print(c *Config, w io.Writer) error {
 	root := &yaml.Node{Kind: yaml.MappingNode}
 	group := ""
-	for _, e := range shownEntries(c) {
+	for _, e := range shownEntries(c, true) {
 		k := &yaml.Node{Kind: yaml.ScalarNode, Value: e.name}
 		if e.group != group {
 			k.HeadComment = e.group
@@ -61,12 +63,13 @@ func spaceGroups(b []byte) []byte {
 	return out.Bytes()
 }
 
-// Map returns the effective configuration as YAML name -> value, secrets
+// Map returns the effective configuration as YAML name -> value (the
+// IoT-benchmark names, as stored runs have always had them), secrets
 // redacted, for the JSON summary. Values are strings, numbers, booleans and,
 // for target_options, a map of strings.
 func Map(c *Config) map[string]any {
 	out := map[string]any{}
-	for _, e := range shownEntries(c) {
+	for _, e := range shownEntries(c, false) {
 		out[e.name] = e.value
 	}
 	return out
@@ -105,7 +108,9 @@ type shown struct {
 
 const ignoredGroup = "Accepted for IoT-benchmark compatibility, not used"
 
-func shownEntries(c *Config) []shown {
+// shownEntries lists the keys to show; own says in tsbench's vocabulary
+// (Print) rather than IoT-benchmark's (Map).
+func shownEntries(c *Config, own bool) []shown {
 	var out []shown
 	done := map[string]bool{}
 	for i := range keyTable {
@@ -116,6 +121,11 @@ func shownEntries(c *Config) []shown {
 			for _, name := range extraNames(c, k, done) {
 				out = append(out, shown{group: k.Group, name: strings.ToLower(name), value: redact(name, c.Extra[name])})
 			}
+		case own && k.Name == "LOOP" && c.LoopUnbounded:
+			// duration alone sets the run's length; a loop read back
+			// would bound it again.
+		case own:
+			out = append(out, ownEntry(c, k))
 		default:
 			out = append(out, shown{group: k.Group, name: k.YAMLName(), value: shownValue(c, k), comment: comment(c, k)})
 		}
@@ -141,6 +151,23 @@ func extraNames(c *Config, k *Key, done map[string]bool) []string {
 		}
 	}
 	return names
+}
+
+// ownEntry shows a key in tsbench's vocabulary. A run length given as a
+// duration is shown as one (duration: 30s), which reads back to the same
+// run: test_max_time would end it at LOOP too.
+func ownEntry(c *Config, k *Key) shown {
+	if k.Name == "TEST_MAX_TIME" && c.RunFor {
+		k = lookup("DURATION")
+	}
+	e := shown{group: k.Group, name: k.PrintName(), value: shownValue(c, k), comment: comment(c, k)}
+	if k.Name == "DURATION" {
+		e.group, e.comment = lookup("TEST_MAX_TIME").Group, ""
+	}
+	if fieldsOf(k) != nil {
+		e.value = proportionMap(k, fmt.Sprint(e.value))
+	}
+	return e
 }
 
 func shownValue(c *Config, k *Key) any {

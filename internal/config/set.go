@@ -195,26 +195,64 @@ func canonical(name string) string {
 	return normalize(name)
 }
 
+// setting identifies what a name sets, for settings given twice: keys of
+// one setting (DURATION and TEST_MAX_TIME) are one.
+func setting(name string) string {
+	if k := lookup(name); k != nil && !k.family() {
+		return k.setting()
+	}
+	return canonical(name)
+}
+
+// twoVocabularies reports names of one setting from tsbench's and
+// IoT-benchmark's vocabularies (clients and client_number), or two keys of
+// one setting (duration and test_max_time). IoT-benchmark's own pairs
+// (CLIENT_NUMBER and DATA_CLIENT_NUMBER) are not: its files may carry both.
+func twoVocabularies(a, b string) bool {
+	ka, kb := lookup(a), lookup(b)
+	na, nb := normalize(a), normalize(b)
+	if ka == nil || kb == nil || na == nb {
+		return false
+	}
+	return ka != kb || isFlagName(ka, na) || isFlagName(kb, nb)
+}
+
+func isFlagName(k *Key, normalized string) bool {
+	return k.Flag != "" && normalize(k.Flag) == normalized
+}
+
 // fileLoader collects what one file's keys produce: messages for the user,
 // errors (all of them, so that one run shows every bad line), and where
-// each key was first seen, to flag keys set twice.
+// each setting was first seen, and under which name, to flag settings
+// given twice.
 type fileLoader struct {
 	c        *Config
 	warnings []string
 	errs     []error
-	seen     map[string]string
+	seen     map[string]seenAt
 }
 
+// seenAt is where a file first gave a setting, and the name it used.
+type seenAt struct{ name, source string }
+
 func newFileLoader(c *Config) *fileLoader {
-	return &fileLoader{c: c, seen: map[string]string{}}
+	return &fileLoader{c: c, seen: map[string]seenAt{}}
 }
 
 func (l *fileLoader) assign(name, value, source string) {
-	id := canonical(name)
+	id := setting(name)
 	if first, dup := l.seen[id]; dup {
-		l.warnings = append(l.warnings, fmt.Sprintf("%s: %s set again (first at %s); the last value counts", source, id, first))
+		if twoVocabularies(first.name, name) {
+			// Which of the two was meant is anyone's guess: the order of
+			// lines should not decide it.
+			l.errs = append(l.errs, &Error{Source: source, Reason: fmt.Sprintf(
+				"%s and %s (at %s) are two names of one setting (%s): keep one of them",
+				strings.TrimSpace(name), strings.TrimSpace(first.name), first.source, id)})
+			return
+		}
+		l.warnings = append(l.warnings, fmt.Sprintf("%s: %s set again (first at %s); the last value counts", source, canonical(name), first.source))
 	} else {
-		l.seen[id] = source
+		l.seen[id] = seenAt{name: name, source: source}
 	}
 	msg, err := assign(l.c, name, value, source)
 	var u *unknownKeyError

@@ -11,9 +11,11 @@ import (
 // unrelated keys.
 const maxSuggestDistance = 2
 
-// Suggest returns the known key name (canonical or alias) closest to name,
-// or "" when none is within maxSuggestDistance. Ties go to the earlier key
-// in the table. A lower-case name (YAML style) gets a lower-case answer.
+// Suggest returns the known key name closest to name, from either
+// vocabulary (tsbench's clients, batch_size; IoT-benchmark's CLIENT_NUMBER
+// and aliases), or "" when none is within maxSuggestDistance. Ties go to
+// the earlier key in the table, and within a key to its tsbench name. A
+// lower-case name (YAML style) gets a lower-case answer.
 func Suggest(name string) string {
 	s := closestKey(name)
 	if name == strings.ToLower(name) {
@@ -29,7 +31,7 @@ func closestKey(name string) string {
 		if k.family() {
 			continue
 		}
-		for _, cand := range append([]string{k.Name}, k.Aliases...) {
+		for _, cand := range k.names() {
 			if d := suggest.Distance(n, cand); d < bestDist {
 				best, bestDist = cand, d
 			}

@@ -17,8 +17,11 @@ import (
 // aliases (target). Scalar values are taken as written and parsed by the
 // key table, exactly as a .properties value would be, so YAML's own typing
 // (yes/no, 0x10, timestamps) never changes a value behind the user's back.
-// Proportions and tag cardinalities may also be written as sequences;
-// target_options is a mapping of strings.
+// Keys may also be given by their tsbench names, the flags' (clients,
+// batch_size or batch-size); a file giving one setting under both names
+// is refused. Proportions may also be written as sequences, or as
+// mappings of names to weights ({write: 1, Q1: 1}, {DOUBLE: 1});
+// tag cardinalities as sequences; target_options is a mapping of strings.
 //
 // Unknown keys come back as warnings; every bad value is reported, joined
 // into err (each an *Error).
@@ -33,6 +36,15 @@ func LoadYAML(c *Config, r io.Reader, name string) (warnings []string, err error
 		src := fmt.Sprintf("%s:%d", name, k.Line)
 		if isTargetOptions(k.Value) && v.Kind == yaml.MappingNode {
 			loadTargetOptions(l, v, name)
+			continue
+		}
+		if key := lookup(k.Value); key != nil && fieldsOf(key) != nil && v.Kind == yaml.MappingNode {
+			text, err := proportionText(key, v, name)
+			if err != nil {
+				l.errs = append(l.errs, err)
+				continue
+			}
+			l.assign(k.Value, text, src)
 			continue
 		}
 		if isNull(v) {
