@@ -95,7 +95,7 @@ func runBenchmark(cfg *config.Config, label string, out runOutputs, stdout, stde
 	if err != nil {
 		_ = live.finish(nil, stderr)
 		store.Abandon(runID)
-		return nil, connectError(err)
+		return nil, connectError(err, driver)
 	}
 	s.Replay = replay
 	runrecord.Complete(s, cfg, runID, driver, opts.DataDir, Version)
@@ -160,10 +160,13 @@ func finishRun(s *summary.Summary, cfg *config.Config, label, dataDir string, st
 
 // connectError is the exit status of a failed connection: bad input (2)
 // when the server offers no TLS where TLS was asked for, a failed run (1)
-// otherwise.
-func connectError(err error) error {
+// otherwise, saying what to do about a refused connection (refusedHint).
+func connectError(err error, d *targets.Driver) error {
 	if errors.Is(err, targets.ErrNoTLS) {
 		return &exitError{ExitUsage, err}
+	}
+	if hint := refusedHint(err, d); hint != "" {
+		err = fmt.Errorf("%w\n  %s", err, hint)
 	}
 	return &exitError{ExitFailure, err}
 }

@@ -76,7 +76,7 @@ func runTPCC(cfg *config.Config, label string, out runOutputs, stdout, stderr io
 	db, err := access.Open(setup, opts)
 	if err != nil {
 		stopLoad()
-		return nil, connectError(err)
+		return nil, connectError(err, driver)
 	}
 	defer db.Close()
 	fmt.Fprintf(stderr, "tsbench: run %s: TPC-C on %s, %d warehouses, %d terminals, %v measured\n",
