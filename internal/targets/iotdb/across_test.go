@@ -17,13 +17,13 @@ func TestAcrossStatement(t *testing.T) {
 	devs := []string{"root.tsbs.cpu.host_0", "root.tsbs.cpu.host_1"}
 	want := "SELECT max_value(usage_user) FROM root.tsbs.cpu.host_0, root.tsbs.cpu.host_1 " +
 		"GROUP BY ([90000, 3690001), 60000ms), LEVEL = 0 HAVING count(usage_user) > 0 ORDER BY TIME DESC LIMIT 5"
-	if got := acrossStatement(s, &q, devs); got != want {
+	if got := acrossStatement(s, []string{"usage_user"}, &q, devs); got != want {
 		t.Errorf("limit:\n got %s\nwant %s", got, want)
 	}
 	q.Limit = 0
 	want = "SELECT max_value(usage_user) FROM root.tsbs.cpu.host_0, root.tsbs.cpu.host_1 " +
 		"GROUP BY ([90000, 3690001), 60000ms), LEVEL = 0"
-	if got := acrossStatement(s, &q, devs); got != want {
+	if got := acrossStatement(s, []string{"usage_user"}, &q, devs); got != want {
 		t.Errorf("no limit:\n got %s\nwant %s", got, want)
 	}
 }

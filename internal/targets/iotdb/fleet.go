@@ -65,6 +65,9 @@ func (t *Target) FleetQuery(ctx context.Context, q *ts.Query) ([]ts.FleetRow, er
 	if err != nil {
 		return nil, fmt.Errorf("iotdb: fleet query: %w", err)
 	}
+	for i, sn := range q.Sensors { // FieldNames checked them
+		fields[i] = quoteNode(t.names.sensors[sn])
+	}
 	k := q.Fleet.Kind
 	f := &fleetSQL{t: t, q: q, fields: fields, trucks: map[string]*ts.Device{}}
 	for _, d := range q.Devices {
@@ -93,9 +96,9 @@ func (t *Target) FleetQuery(ctx context.Context, q *ts.Query) ([]ts.FleetRow, er
 type fleetSQL struct {
 	t      *Target
 	q      *ts.Query
-	fields []string              // the question's measurements, fleet.Fields order
+	fields []string              // the question's measurements, quoted, fleet.Fields order
 	from   []string              // the trucks' device paths
-	trucks map[string]*ts.Device // by device path
+	trucks map[string]*ts.Device // by device path, as tsbench writes it (ownPath)
 }
 
 // truckRow is one row of an ALIGN BY DEVICE answer: the truck, the
@@ -390,7 +393,7 @@ func (f *fleetSQL) run(ctx context.Context, sql string) ([]truckRow, error) {
 				if err != nil {
 					return nil, fmt.Errorf("%s: %w", sql, err)
 				}
-				r.dev = f.trucks[path]
+				r.dev = f.trucks[ownPath(path)]
 			default:
 				v, err := ds.GetObject(c)
 				if err != nil {
@@ -442,7 +445,8 @@ func (f *fleetSQL) last(ctx context.Context, m string) ([]truckRow, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", sql, err)
 		}
-		d := f.trucks[strings.TrimSuffix(series, "."+m)]
+		nodes := splitPath(series) // the truck's path, then the measurement
+		d := f.trucks[joinPath(nodes[:len(nodes)-1])]
 		if d == nil {
 			continue
 		}

@@ -9,7 +9,10 @@
 // row carries every sensor, which is what IoT-benchmark's default
 // (VECTOR=true) writes too. A batch is one tablet written with
 // insertAlignedTablet; IoTDB keeps one value per series and time, so a
-// rewrite replaces the stored point. Device tags are not stored (analytics
+// rewrite replaces the stored point. Every node but root and every
+// measurement is quoted in backticks, so a device name with dots stays one
+// node; the few names IoTDB refuses even quoted (time, timestamp, control
+// characters) take a targets.NameMap form (names.go, NameMapping). Device tags are not stored (analytics
 // queries are not supported); TSBS's iot questions (fleet.go) take the
 // trucks' tags from the schema.
 //
@@ -34,6 +37,7 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"strconv"
 	"strings"
@@ -80,7 +84,8 @@ type Target struct {
 
 	mu      sync.Mutex
 	binding targets.Binding
-	paths   []string // per device position: root.db.group.device
+	names   *names   // the bound schema's nodes and measurements (names.go)
+	paths   []string // per device position: root.db.group.device, nodes quoted
 	schemas []*client.MeasurementSchema
 	// tablet is the last batch's, kept for the next batch of the same
 	// device and length, whose values overwrite all of it: a client that
@@ -138,15 +143,27 @@ var (
 		ts.Int64: client.TS_2DIFF, ts.Float: client.GORILLA, ts.Double: client.GORILLA, ts.Text: client.DICTIONARY}
 )
 
-func (t *Target) root() string { return "root." + t.db }
+// root is the path of DB_NAME's databases: root.<DB_NAME>, one node.
+func (t *Target) root() string { return "root." + quoteNode(t.db) }
 
-func (t *Target) groupPath(s *ts.Schema, g int) string {
-	return t.root() + "." + targets.GroupName(s, g, "g")
+// groupPath is the database of group g (of node "g" for a device outside
+// the schema's groups).
+func (t *Target) groupPath(n *names, g int) string {
+	node := "g"
+	if g >= 0 && g < len(n.groups) {
+		node = n.groups[g]
+	}
+	return t.root() + "." + quoteNode(node)
 }
 
 // Setup creates a database per group and the aligned devices (deleting the
-// databases first with reset).
+// databases first with reset). Every node and measurement is quoted; names
+// IoTDB refuses even so take their mapped form (names.go).
 func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
+	n, err := mapNames(s)
+	if err != nil {
+		return err
+	}
 	if reset {
 		if err := t.session.ExecuteNonQueryStatement("DELETE DATABASE " + t.root() + ".**"); err != nil &&
 			!strings.Contains(err.Error(), "not exist") && !strings.Contains(err.Error(), "does not match") {
@@ -154,7 +171,7 @@ func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
 		}
 	}
 	for g := range s.Groups {
-		if err := t.session.ExecuteNonQueryStatement("CREATE DATABASE " + t.groupPath(s, g)); err != nil &&
+		if err := t.session.ExecuteNonQueryStatement("CREATE DATABASE " + t.groupPath(n, g)); err != nil &&
 			!strings.Contains(err.Error(), "already") {
 			return t.wrap("create database", err)
 		}
@@ -162,12 +179,12 @@ func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
 	if err := t.Bind(ctx, s); err != nil {
 		return err
 	}
-	names := make([]string, len(s.Sensors))
+	meas := make([]string, len(s.Sensors))
 	types := make([]client.TSDataType, len(s.Sensors))
 	encs := make([]client.TSEncoding, len(s.Sensors))
 	comps := make([]client.TSCompressionType, len(s.Sensors))
 	for i, sn := range s.Sensors {
-		names[i], types[i], encs[i], comps[i] = sn.Name, dataTypes[sn.Type], encodings[sn.Type], client.LZ4
+		meas[i], types[i], encs[i], comps[i] = quoteNode(n.sensors[i]), dataTypes[sn.Type], encodings[sn.Type], client.LZ4
 		if !t.compress {
 			encs[i], comps[i] = client.PLAIN, client.UNCOMPRESSED
 		}
@@ -176,7 +193,7 @@ func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if err := t.session.CreateAlignedTimeseries(p, names, types, encs, comps, nil); err != nil &&
+		if err := t.session.CreateAlignedTimeseries(p, meas, types, encs, comps, nil); err != nil &&
 			!strings.Contains(err.Error(), "already exist") {
 			return t.wrap("create aligned timeseries "+p, err)
 		}
@@ -184,21 +201,38 @@ func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
 	return nil
 }
 
-// Bind prepares device paths and tablet schemas.
+// Bind maps the schema's names and prepares device paths and tablet
+// schemas.
 func (t *Target) Bind(_ context.Context, s *ts.Schema) error {
+	n, err := mapNames(s)
+	if err != nil {
+		return err
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.binding.Set(s)
+	t.names = n
 	t.tablet = nil // made for the previous schema
 	t.paths = make([]string, len(s.Devices))
 	for i, d := range s.Devices {
-		t.paths[i] = t.groupPath(s, d.Group) + "." + d.Name
+		t.paths[i] = t.groupPath(n, d.Group) + "." + quoteNode(n.devices[i])
 	}
 	t.schemas = make([]*client.MeasurementSchema, len(s.Sensors))
 	for i, sn := range s.Sensors {
-		t.schemas[i] = &client.MeasurementSchema{Measurement: sn.Name, DataType: dataTypes[sn.Type]}
+		t.schemas[i] = &client.MeasurementSchema{Measurement: quoteNode(n.sensors[i]), DataType: dataTypes[sn.Type]}
 	}
 	return nil
+}
+
+// NameMapping implements targets.NameMapper: the sensors, devices and
+// groups stored under another name than the schema's.
+func (t *Target) NameMapping() map[string]string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.names == nil {
+		return nil
+	}
+	return maps.Clone(t.names.changed)
 }
 
 // Write inserts a batch as one aligned tablet.

@@ -28,7 +28,7 @@ func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 	}
 	var total ts.Result
 	if q.Across {
-		r, err := t.run(ctx, acrossStatement(s, q, devs), q)
+		r, err := t.run(ctx, acrossStatement(s, t.measurements(), q, devs), q)
 		if err != nil {
 			return ts.Result{}, err
 		}
@@ -42,7 +42,7 @@ func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 		// would keep only times where every device passes.
 		for _, d := range devs {
 			for _, sn := range q.Sensors {
-				r, err := t.run(ctx, statement(s, q, []string{d}, []int{sn}), q)
+				r, err := t.run(ctx, statement(s, t.measurements(), q, []string{d}, []int{sn}), q)
 				if err != nil {
 					return ts.Result{}, err
 				}
@@ -50,7 +50,7 @@ func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 			}
 		}
 	} else {
-		if total, err = t.run(ctx, statement(s, q, devs, q.Sensors), q); err != nil {
+		if total, err = t.run(ctx, statement(s, t.measurements(), q, devs, q.Sensors), q); err != nil {
 			return ts.Result{}, err
 		}
 	}
@@ -60,11 +60,22 @@ func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 	return total, nil
 }
 
-// statement translates a query for the given device paths and sensors.
-func statement(s *ts.Schema, q *ts.Query, devs []string, sensors []int) string {
+// measurements are the bound schema's sensors' measurements, quoted.
+// t.mu must be held.
+func (t *Target) measurements() []string {
+	out := make([]string, len(t.schemas))
+	for i, m := range t.schemas {
+		out[i] = m.Measurement
+	}
+	return out
+}
+
+// statement translates a query for the given device paths and sensors;
+// meas are the schema's sensors' measurements, quoted.
+func statement(s *ts.Schema, meas []string, q *ts.Query, devs []string, sensors []int) string {
 	names := make([]string, len(sensors))
 	for i, sn := range sensors {
-		names[i] = s.Sensors[sn].Name
+		names[i] = meas[sn]
 	}
 	from := " FROM " + strings.Join(devs, ", ")
 	ms := func(v int64) string { return strconv.FormatInt(v, 10) }
@@ -116,12 +127,12 @@ func statement(s *ts.Schema, q *ts.Query, devs []string, sensors []int) string {
 // reduction. An average is the server's over all the points, not a mean of
 // means. A limit keeps only buckets that hold a point (HAVING count > 0:
 // GROUP BY returns empty buckets too) and returns the newest first.
-func acrossStatement(s *ts.Schema, q *ts.Query, devs []string) string {
-	sel := statement(s, q, devs, q.Sensors) + ", LEVEL = 0"
+func acrossStatement(s *ts.Schema, meas []string, q *ts.Query, devs []string) string {
+	sel := statement(s, meas, q, devs, q.Sensors) + ", LEVEL = 0"
 	if q.Limit > 0 && len(q.Sensors) > 0 {
 		// The limit's one sensor (checkGroupByLimit): its count says
 		// whether a bucket holds a point.
-		sel += " HAVING count(" + s.Sensors[q.Sensors[0]].Name + ") > 0 ORDER BY TIME DESC LIMIT " + strconv.Itoa(q.Limit)
+		sel += " HAVING count(" + meas[q.Sensors[0]] + ") > 0 ORDER BY TIME DESC LIMIT " + strconv.Itoa(q.Limit)
 	}
 	return sel
 }
