@@ -12,9 +12,9 @@
 // rewrite replaces the stored point. Every node but root and every
 // measurement is quoted in backticks, so a device name with dots stays one
 // node; the few names IoTDB refuses even quoted (time, timestamp, control
-// characters) take a targets.NameMap form (names.go, NameMapping). Device tags are not stored (analytics
-// queries are not supported); TSBS's iot questions (fleet.go) take the
-// trucks' tags from the schema.
+// characters) take a targets.NameMap form (names.go, NameMapping).
+// Device tags are not stored (analytics queries are not supported); TSBS's
+// iot questions (fleet.go) take the trucks' tags from the schema.
 //
 // Queries are IoTDB SQL. GROUP BY ([start, end), bucket) returns empty
 // buckets (count 0, or null) and aggregates over no rows return 0 or null:
