@@ -81,6 +81,8 @@ type Target struct {
 	mu      sync.Mutex
 	binding targets.Binding
 	insert  string
+	names   *targets.NameMap // the sensors' columns (names.go)
+	cols    []string         // each sensor's quoted column
 
 	connects, initial atomic.Int64 // connections gocql made; those of the session's start
 }
@@ -147,16 +149,21 @@ var cqlTypes = map[ts.DataType]string{ts.Boolean: "boolean", ts.Int32: "int", ts
 
 // Setup creates the keyspace and table (dropping the table first with reset).
 func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
+	// A name no column can carry is refused before anything is created.
+	_, cols, err := columns(s)
+	if err != nil {
+		return err
+	}
 	stmts := []string{"CREATE KEYSPACE IF NOT EXISTS " + col(t.ks) +
 		" WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}"}
 	if reset {
 		stmts = append(stmts, "DROP TABLE IF EXISTS "+t.table())
 	}
-	cols := []string{"device text", "day bigint", "t bigint"}
-	for _, sn := range s.Sensors {
-		cols = append(cols, col(sn.Name)+" "+cqlTypes[sn.Type])
+	defs := []string{"device text", "day bigint", "t bigint"}
+	for i, sn := range s.Sensors {
+		defs = append(defs, cols[i]+" "+cqlTypes[sn.Type])
 	}
-	create := "CREATE TABLE IF NOT EXISTS " + t.table() + " (" + strings.Join(cols, ", ") + ", PRIMARY KEY ((device, day), t))"
+	create := "CREATE TABLE IF NOT EXISTS " + t.table() + " (" + strings.Join(defs, ", ") + ", PRIMARY KEY ((device, day), t))"
 	if !t.compress {
 		create += " WITH compression = {'enabled': 'false'}"
 	}
@@ -171,12 +178,14 @@ func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
 
 // Bind prepares the INSERT statement's text.
 func (t *Target) Bind(_ context.Context, s *ts.Schema) error {
+	m, cols, err := columns(s)
+	if err != nil {
+		return err
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	names := []string{"device", "day", "t"}
-	for _, sn := range s.Sensors {
-		names = append(names, col(sn.Name))
-	}
+	t.names, t.cols = m, cols
+	names := append([]string{"device", "day", "t"}, cols...)
 	t.insert = "INSERT INTO " + t.table() + " (" + strings.Join(names, ", ") + ") VALUES (" +
 		strings.TrimSuffix(strings.Repeat("?, ", len(names)), ", ") + ")"
 	t.binding.Set(s)

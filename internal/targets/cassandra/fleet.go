@@ -36,7 +36,7 @@ func (t *Target) FleetQuery(ctx context.Context, q *ts.Query) ([]ts.FleetRow, er
 	}
 	cols := make([]string, len(fields))
 	for i, f := range fields {
-		cols[i] = col(f)
+		cols[i] = col(t.names.Server(f))
 	}
 	var devs []*ts.Device
 	for _, d := range q.Devices {

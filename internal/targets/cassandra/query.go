@@ -42,7 +42,7 @@ func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 func (t *Target) run(ctx context.Context, s *ts.Schema, q *ts.Query, device string, sensors []int) (ts.Result, error) {
 	cols := make([]string, len(sensors))
 	for i, sn := range sensors {
-		cols[i] = col(s.Sensors[sn].Name)
+		cols[i] = t.cols[sn]
 	}
 	i64 := func(v int64) string { return strconv.FormatInt(v, 10) }
 	where := " FROM " + t.table() + " WHERE device = ? AND day IN " + daysOf(q.Start, q.End) +
@@ -172,8 +172,8 @@ func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
 		return 0, err
 	}
 	counts := make([]string, len(s.Sensors))
-	for i, sn := range s.Sensors {
-		counts[i] = "count(" + col(sn.Name) + ")"
+	for i := range s.Sensors {
+		counts[i] = "count(" + t.cols[i] + ")"
 	}
 	sel := "SELECT " + strings.Join(counts, ", ") + " FROM " + t.table()
 	var total int64

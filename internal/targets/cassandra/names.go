@@ -1,0 +1,49 @@
+package cassandra
+
+import (
+	"unicode/utf8"
+
+	"github.com/tsbench/tsbench/internal/targets"
+	"github.com/tsbench/tsbench/internal/ts"
+)
+
+// A sensor is a column named after it, quoted (col: "..." with quotes
+// doubled), which carries every UTF-8 name; only the key columns device,
+// day and t, and a name that is not UTF-8 (CQL is), take a targets.NameMap
+// form instead.
+func columnRule() targets.NameRule {
+	return targets.NameRule{Target: "cassandra", What: "column name (sensor)", Keep: func(r rune) bool { return r != utf8.RuneError },
+		Reserved: []string{"device", "day", "t"}}
+}
+
+// columns maps the sensors of s: the map, and each sensor's quoted column.
+func columns(s *ts.Schema) (*targets.NameMap, []string, error) {
+	names := make([]string, len(s.Sensors))
+	for i, sn := range s.Sensors {
+		names[i] = sn.Name
+	}
+	m, err := columnRule().Map(names)
+	if err != nil {
+		return nil, nil, err
+	}
+	cols := make([]string, len(names))
+	for i, n := range names {
+		cols[i] = col(m.Server(n))
+	}
+	return m, cols, nil
+}
+
+// NameMapping implements targets.NameMapper: the sensors stored under
+// another column name (nil before Setup or Bind).
+func (t *Target) NameMapping() map[string]string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.names == nil {
+		return nil
+	}
+	out := map[string]string{}
+	for n, c := range t.names.Changed() {
+		out["sensor "+n] = c
+	}
+	return out
+}
