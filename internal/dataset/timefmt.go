@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/itchyny/timefmt-go"
+
 	// Timezone names (DATA_TIMEZONE) must resolve on machines without a
 	// zoneinfo database, such as minimal containers.
 	_ "time/tzdata"
@@ -104,11 +106,12 @@ func newTimeOptions(o ImportOptions) (timeOptions, error) {
 	}
 	to.loc = loc
 	if o.TimeFormat != "" {
-		layout, err := strftimeLayout(o.TimeFormat)
+		read, err := strftimeReader(o.TimeFormat, loc)
 		if err != nil {
 			return to, err
 		}
-		to.format = &timeLayout{layout: layout, name: fmt.Sprintf("DATA_TIME_FORMAT %s", o.TimeFormat)}
+		to.format = &timeLayout{layout: "strftime", name: fmt.Sprintf("DATA_TIME_FORMAT %s", o.TimeFormat),
+			custom: func([]string) func(string) (int64, error) { return read }}
 	}
 	return to, nil
 }
@@ -255,84 +258,26 @@ func fixedOffset(s string) (int, bool) {
 	return sign * (h*3600 + m*60), true
 }
 
-// strftimeDirectives translate strftime directives to Go layout elements.
-// Numbers take the unpadded elements, which read one or two digits, as
-// strptime does.
-var strftimeDirectives = map[byte]string{
-	'Y': "2006", 'y': "06", 'm': "1", 'd': "2", 'e': "_2", 'j': "__2",
-	'H': "15", 'I': "3", 'M': "4", 'S': "5", 'p': "PM", 'f': "999999999",
-	'b': "Jan", 'h': "Jan", 'B': "January", 'a': "Mon", 'A': "Monday",
-	'z': "-0700", 'F': "2006-01-02", 'T': "15:04:05", 'R': "15:04", 'D': "1/2/06",
-}
-
-// goLayoutWords are what Go's layout reads as elements: literal text of a
-// DATA_TIME_FORMAT must not contain them, as Go has no escape.
-var goLayoutWords = []string{"Jan", "Mon", "MST", "PM", "pm"}
-
-// strftimeLayout translates a strftime format to a Go layout. Unsupported
-// directives, and literal text Go would read as layout elements, are
-// refused by name.
-func strftimeLayout(format string) (string, error) {
-	var b, lit strings.Builder
-	flush := func() error {
-		if err := checkLiteral(format, lit.String()); err != nil {
-			return err
-		}
-		b.WriteString(lit.String())
-		lit.Reset()
-		return nil
+// strftimeReader reads times in a strftime format (DATA_TIME_FORMAT) with
+// itchyny/timefmt-go, in loc where a time has no zone. The format is tried
+// on a time it formats itself first, so that a directive the library does
+// not know is refused by name before any row is read.
+func strftimeReader(format string, loc *time.Location) (func(string) (int64, error), error) {
+	probe := time.Date(2006, 1, 2, 15, 4, 5, 0, time.UTC)
+	if _, err := timefmt.Parse(timefmt.Format(probe, format), format); err != nil {
+		return nil, fmt.Errorf("DATA_TIME_FORMAT %q: %v (strftime directives: %%Y %%y %%m %%d %%e %%j %%H %%I %%M %%S %%f %%p %%b %%B %%a %%A %%z %%Z %%F %%T %%R %%D %%s %%%%)", format, err)
 	}
-	for i := 0; i < len(format); i++ {
-		if format[i] != '%' {
-			lit.WriteByte(format[i])
-			continue
+	// A fraction of a second is optional, as files write it only where
+	// there is one (10:00:00.5 then 10:00:01).
+	whole := strings.NewReplacer(".%f", "", ",%f", "").Replace(format)
+	return func(v string) (int64, error) {
+		t, err := timefmt.ParseInLocation(v, format, loc)
+		if err != nil && whole != format {
+			t, err = timefmt.ParseInLocation(v, whole, loc)
 		}
-		if i+1 == len(format) {
-			return "", fmt.Errorf("DATA_TIME_FORMAT %q: a lone %% at the end", format)
+		if err != nil {
+			return 0, fmt.Errorf("%q is not a time in DATA_TIME_FORMAT %s: %v", v, format, err)
 		}
-		i++
-		d := format[i]
-		if d == '%' {
-			lit.WriteByte('%')
-			continue
-		}
-		el, ok := strftimeDirectives[d]
-		if !ok {
-			return "", fmt.Errorf("DATA_TIME_FORMAT %q: directive %%%c is not supported; supported: %s", format, d, supportedDirectives())
-		}
-		if d == 'f' && !strings.HasSuffix(lit.String(), ".") && !strings.HasSuffix(lit.String(), ",") {
-			return "", fmt.Errorf("DATA_TIME_FORMAT %q: %%f must follow a . or , (as in %%S.%%f)", format)
-		}
-		if err := flush(); err != nil {
-			return "", err
-		}
-		b.WriteString(el)
-	}
-	if err := flush(); err != nil {
-		return "", err
-	}
-	return b.String(), nil
-}
-
-// checkLiteral refuses literal text that Go's layout would take for
-// elements (digits, month and day names, zone words).
-func checkLiteral(format, lit string) error {
-	bad := strings.ContainsAny(lit, "0123456789")
-	for _, w := range goLayoutWords {
-		bad = bad || strings.Contains(lit, w)
-	}
-	if bad {
-		return fmt.Errorf("DATA_TIME_FORMAT %q: literal text %q cannot be read (digits and the words %s are layout elements)",
-			format, lit, strings.Join(goLayoutWords, ", "))
-	}
-	return nil
-}
-
-func supportedDirectives() string {
-	const order = "YymdejHIMSpfbhBaAzFTRD"
-	parts := make([]string, len(order))
-	for i := range order {
-		parts[i] = "%" + order[i:i+1]
-	}
-	return strings.Join(parts, " ") + " %%"
+		return t.UnixMilli(), nil
+	}, nil
 }

@@ -93,9 +93,7 @@ func TestTimeFormatErrors(t *testing.T) {
 		{"DATA_TIME_FORMAT that does not fit", "date,v\nJan 1 2000,1\n", ImportOptions{TimeFormat: "%Y-%m-%d"},
 			[]string{"x.csv:2: column date:", `"Jan 1 2000" is not a timestamp: tried DATA_TIME_FORMAT %Y-%m-%d`}},
 		{"an unsupported directive", "date,v\nJan 1 2000,1\n", ImportOptions{TimeFormat: "%b %d %Y %Q"},
-			[]string{"directive %Q is not supported"}},
-		{"a literal Go reads as a layout", "date,v\n2000 Jan,1\n", ImportOptions{TimeFormat: "%Y Jan"},
-			[]string{`literal text " Jan"`}},
+			[]string{`DATA_TIME_FORMAT "%b %d %Y %Q"`, `"%Q"`}},
 		{"an unknown zone", "date,v\n2012-01-01,1\n", ImportOptions{TimeZone: "Mars/Olympus"},
 			[]string{`DATA_TIMEZONE "Mars/Olympus"`}},
 	}
@@ -114,27 +112,31 @@ func TestTimeFormatErrors(t *testing.T) {
 	}
 }
 
-// The strftime translation, directive by directive.
-func TestStrftimeLayout(t *testing.T) {
-	cases := map[string]string{
-		"%Y-%m-%d":          "2006-1-2",
-		"%b %d %Y":          "Jan 2 2006",
-		"%Y/%m/%d %H:%M":    "2006/1/2 15:4",
-		"%d.%m.%y %I:%M %p": "2.1.06 3:4 PM",
-		"%A, %B %e %Y %T":   "Monday, January _2 2006 15:04:05",
-		"%F %H:%M:%S.%f %z": "2006-01-02 15:4:5.999999999 -0700",
-		"100%% %Y":          "",
+// DATA_TIME_FORMAT read by timefmt-go, directive by directive, literals
+// as written (Go's layout could not say "Jan" or digits as text).
+func TestStrftimeReader(t *testing.T) {
+	cases := []struct{ format, text, want string }{
+		{"%Y-%m-%d", "2020-3-7", "2020-03-07T00:00:00Z"},
+		{"%b %d %Y", "Jan 02 2000", "2000-01-02T00:00:00Z"},
+		{"%Y/%m/%d %H:%M", "2000/01/01 00:05", "2000-01-01T00:05:00Z"},
+		{"%d.%m.%y %I:%M %p", "31.12.99 3:04 PM", "1999-12-31T15:04:00Z"},
+		{"%A, %B %e %Y %T", "Monday, January  3 2000 10:00:00", "2000-01-03T10:00:00Z"},
+		{"%F %H:%M:%S.%f %z", "2010-01-01 01:00:00.250 +0100", "2010-01-01T00:00:00.25Z"},
+		{"100%% %Y", "100% 2006", "2006-01-01T00:00:00Z"},
+		{"%Y Jan", "2000 Jan", "2000-01-01T00:00:00Z"},
 	}
-	for in, want := range cases {
-		got, err := strftimeLayout(in)
-		if want == "" {
-			if err == nil {
-				t.Errorf("%s: %q, want an error (a digit in the literal)", in, got)
-			}
+	for _, c := range cases {
+		read, err := strftimeReader(c.format, time.UTC)
+		if err != nil {
+			t.Errorf("%s: %v", c.format, err)
 			continue
 		}
-		if err != nil || got != want {
-			t.Errorf("%s: %q %v, want %q", in, got, err, want)
+		want, _ := time.Parse(time.RFC3339Nano, c.want)
+		if got, err := read(c.text); err != nil || got != want.UnixMilli() {
+			t.Errorf("%s on %q: %v %v, want %s", c.format, c.text, time.UnixMilli(got).UTC(), err, c.want)
 		}
+	}
+	if _, err := strftimeReader("%Y %Q", time.UTC); err == nil || !strings.Contains(err.Error(), `"%Q"`) {
+		t.Errorf("an unknown directive: %v, want it named", err)
 	}
 }
