@@ -16,7 +16,7 @@ func TestAcrossQuery(t *testing.T) {
 	devs := []ts.Device{{Name: "d_0"}, {Name: "d_1"}}
 	q := ts.Query{Kind: ts.GroupBy, Devices: []*ts.Device{&devs[0], &devs[1]}, Sensors: []int{1}, Start: 1000, End: 9000,
 		Bucket: 2000, Agg: ts.Max, Across: true, Limit: 2}
-	req, empty, err := buildQuery(&q, s, []string{"db.s_0", "db.s_1"})
+	req, empty, err := buildQuery(&q, s, []string{"db.s_0", "db.s_1"}, serverNames{})
 	if err != nil || empty {
 		t.Fatalf("buildQuery: %v (empty %v)", err, empty)
 	}

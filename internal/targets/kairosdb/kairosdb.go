@@ -10,7 +10,9 @@
 //
 // Mapping: a sensor is the metric "<DB_NAME>.<sensor>" (DB_NAME defaults to
 // "tsbench") and a device the tags device=<name>, group=<group> plus the
-// device's own tags. KairosDB stores long, double and string data points:
+// device's own tags. Names are stored as given, JSON-escaped, except a
+// device name with a single quote, which the H2 datastore cannot filter by,
+// and a tag key "device" or "group" (see names.go). KairosDB stores long, double and string data points:
 // BOOLEAN is written as the longs 0 and 1, INT32 and INT64 as longs, FLOAT
 // and DOUBLE as doubles (always rendered with a decimal point, since 1.1.3
 // parses a JSON number without one as a long) and TEXT as string data
@@ -90,6 +92,7 @@ type Target struct {
 	mu      sync.Mutex
 	binding targets.Binding
 	series  jsonenc.Series  // the schema's metric names and device tags
+	names   serverNames     // the device names and tag keys as stored (names.go)
 	raw     []byte          // the JSON body of the last batch, reused
 	zip     httpclient.Gzip // the gzipped body
 }
@@ -139,6 +142,9 @@ func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
 			return fmt.Errorf("kairosdb: sensor %s of type %s: %w", sn.Name, sn.Type, targets.ErrUnsupported)
 		}
 	}
+	if _, err := mapNames(s); err != nil {
+		return err // before the reset: a schema refused leaves the data as it was
+	}
 	if reset {
 		if err := t.deleteMetrics(ctx); err != nil {
 			return err
@@ -171,26 +177,33 @@ func (t *Target) deleteMetrics(ctx context.Context) error {
 
 // Bind learns the schema: metric names and device tags.
 func (t *Target) Bind(_ context.Context, s *ts.Schema) error {
+	n, err := mapNames(s)
+	if err != nil {
+		return err
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.binding.Set(s)
-	t.series = jsonenc.NewSeries(s, func(sensor string) string { return metricName(t.db, sensor) }, deviceTags)
+	t.names = n
+	t.series = jsonenc.NewSeries(s, func(sensor string) string { return metricName(t.db, sensor) },
+		func(s *ts.Schema, d *ts.Device) string { return deviceTags(s, d, n) })
 	return nil
 }
 
 func metricName(db, sensor string) string { return db + "." + sensor }
 
-// deviceTags renders a device's tags as a JSON object.
-func deviceTags(s *ts.Schema, d *ts.Device) string {
+// deviceTags renders a device's tags as a JSON object, its name and tag
+// keys in their stored form (n).
+func deviceTags(s *ts.Schema, d *ts.Device, n serverNames) string {
 	grp := targets.GroupName(s, d.Group, "")
 	var b []byte
 	b = append(b, `{"device":`...)
-	b = jsonenc.AppendString(b, d.Name)
+	b = jsonenc.AppendString(b, n.device(d.Name))
 	b = append(b, `,"group":`...)
 	b = jsonenc.AppendString(b, grp)
 	for _, tg := range d.Tags {
 		b = append(b, ',')
-		b = jsonenc.AppendString(b, tg.Key)
+		b = jsonenc.AppendString(b, n.tagKey(tg.Key))
 		b = append(b, ':')
 		b = jsonenc.AppendString(b, tg.Value)
 	}

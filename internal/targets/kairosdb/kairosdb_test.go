@@ -59,7 +59,7 @@ func TestAppendBatchSeveralSensors(t *testing.T) {
 	d := &ts.Device{Name: "d_1", Group: 1, Tags: []ts.Tag{{Key: "tag_0", Value: "value_1"}}}
 	b := &ts.Batch{Device: d, Times: []int64{5}, Columns: []ts.Column{
 		{Type: ts.Int64, Int64s: []int64{1}}, {Type: ts.Double, Doubles: []float64{2.5}}}}
-	got, err := appendBatch(nil, []string{metricName("tsbench", "s_0"), metricName("tsbench", "s_1")}, deviceTags(s, d), b)
+	got, err := appendBatch(nil, []string{metricName("tsbench", "s_0"), metricName("tsbench", "s_1")}, deviceTags(s, d, serverNames{}), b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func TestBuildQuery(t *testing.T) {
 		{name: "empty range", q: ts.Query{Kind: ts.TimeRange, Devices: []*ts.Device{d0}, Sensors: []int{0}, Start: 1000, End: 1000}, empty: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			req, empty, err := buildQuery(&tc.q, s, metrics)
+			req, empty, err := buildQuery(&tc.q, s, metrics, serverNames{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -120,13 +120,13 @@ func TestBuildQuery(t *testing.T) {
 
 func TestCountRequest(t *testing.T) {
 	s := &ts.Schema{StartTime: 1000, Devices: []ts.Device{{Name: "d_0"}, {Name: "d_1"}}}
-	req, _ := countRequest(ts.CountRange{Devices: []*ts.Device{&s.Devices[1]}, Start: 1000, End: 2000}, s, []string{"db.s_0"})
+	req, _ := countRequest(ts.CountRange{Devices: []*ts.Device{&s.Devices[1]}, Start: 1000, End: 2000}, s, []string{"db.s_0"}, serverNames{})
 	got, _ := json.Marshal(req)
 	want := `{"start_absolute":1000,"end_absolute":1999,"metrics":[{"name":"db.s_0","tags":{"device":["d_1"]},"aggregators":[{"name":"count","sampling":{"value":1000,"unit":"milliseconds"}}]}]}`
 	if string(got) != want {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
 	}
-	req, _ = countRequest(ts.CountRange{}, s, []string{"db.s_0"})
+	req, _ = countRequest(ts.CountRange{}, s, []string{"db.s_0"}, serverNames{})
 	if req.StartAbsolute != 0 || req.EndAbsolute != maxTime || req.Metrics[0].Tags != nil {
 		t.Fatalf("Count of everything: %+v", req)
 	}

@@ -60,7 +60,7 @@ func everything(s *ts.Schema) int64 { return min(0, s.StartTime) }
 
 // buildQuery translates q into one request with a metric query per (device,
 // sensor), devices first. empty is true when the range selects nothing.
-func buildQuery(q *ts.Query, s *ts.Schema, metrics []string) (req queryRequest, empty bool, err error) {
+func buildQuery(q *ts.Query, s *ts.Schema, metrics []string, n serverNames) (req queryRequest, empty bool, err error) {
 	switch q.Kind {
 	case ts.PrecisePoint:
 		req.StartAbsolute, req.EndAbsolute = q.Start, q.Start
@@ -106,7 +106,7 @@ func buildQuery(q *ts.Query, s *ts.Schema, metrics []string) (req queryRequest, 
 		// stream, so each bucket's value is over every device's points.
 		names := make([]string, len(q.Devices))
 		for i, d := range q.Devices {
-			names[i] = d.Name
+			names[i] = n.device(d.Name)
 		}
 		for _, sn := range q.Sensors {
 			if sn < 0 || sn >= len(metrics) {
@@ -123,7 +123,7 @@ func buildQuery(q *ts.Query, s *ts.Schema, metrics []string) (req queryRequest, 
 				return req, false, fmt.Errorf("kairosdb: sensor %d is not in the schema", sn)
 			}
 			req.Metrics = append(req.Metrics, metricQuery{Name: metrics[sn],
-				Tags: map[string][]string{"device": {d.Name}}, Aggregators: aggs, Order: order, Limit: limit})
+				Tags: map[string][]string{"device": {n.device(d.Name)}}, Aggregators: aggs, Order: order, Limit: limit})
 		}
 	}
 	return req, false, nil
@@ -179,13 +179,13 @@ func point(p [2]json.RawMessage) (int64, float64, error) {
 func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 	t.mu.Lock()
 	s, err := t.binding.Schema()
-	metrics := t.series.Metrics
+	metrics, nm := t.series.Metrics, t.names
 	t.mu.Unlock()
 	var res ts.Result
 	if err != nil {
 		return res, fmt.Errorf("kairosdb: query: %w", err)
 	}
-	req, empty, err := buildQuery(q, s, metrics)
+	req, empty, err := buildQuery(q, s, metrics, nm)
 	if err != nil || empty || len(req.Metrics) == 0 {
 		return res, err
 	}
@@ -239,7 +239,7 @@ func across(q *ts.Query, r *queryResponse) (ts.Result, error) {
 
 // countRequest counts the points of every sensor of the listed devices (all
 // when none) in a range with the count aggregator over one interval.
-func countRequest(r ts.CountRange, s *ts.Schema, metrics []string) (req queryRequest, empty bool) {
+func countRequest(r ts.CountRange, s *ts.Schema, metrics []string, n serverNames) (req queryRequest, empty bool) {
 	req.StartAbsolute, req.EndAbsolute = r.Start, r.End-1
 	if r.End <= r.Start {
 		req.StartAbsolute, req.EndAbsolute = everything(s), maxTime
@@ -248,7 +248,7 @@ func countRequest(r ts.CountRange, s *ts.Schema, metrics []string) (req queryReq
 	if len(r.Devices) > 0 {
 		names := make([]string, len(r.Devices))
 		for i, d := range r.Devices {
-			names[i] = d.Name
+			names[i] = n.device(d.Name)
 		}
 		tags = map[string][]string{"device": names}
 	}
@@ -264,12 +264,12 @@ func countRequest(r ts.CountRange, s *ts.Schema, metrics []string) (req queryReq
 func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
 	t.mu.Lock()
 	s, err := t.binding.Schema()
-	metrics := t.series.Metrics
+	metrics, nm := t.series.Metrics, t.names
 	t.mu.Unlock()
 	if err != nil {
 		return 0, fmt.Errorf("kairosdb: count: %w", err)
 	}
-	req, empty := countRequest(r, s, metrics)
+	req, empty := countRequest(r, s, metrics, nm)
 	if empty {
 		return 0, nil
 	}
