@@ -316,14 +316,15 @@ var keyTable = concat(
 		key("DATA_TIME_UNIT", "unit of DATA's integer timestamps (auto: by magnitude)",
 			oneOf(func(c *Config) *string { return &c.DataTimeUnit }, "auto", "s", "ms", "us", "ns")),
 		key("DATA_TIME_FORMAT", "layout of DATA's text times, strftime style (%b %d %Y; empty: detected from the first 1000 rows: "+
-			"RFC 3339, ISO 8601 with or without a zone, 2006-01-02, 2006-01-02 15:04:05[.fraction], integers)",
+			"integers, RFC 3339, ISO 8601, dates with dashes, slashes or dots, month names, quarters, decimal years: docs/data.md)",
 			textField(func(c *Config) *string { return &c.DataTimeFormat }, false)),
 		key("DATA_TIME", "when DATA's samples without a timestamp were taken (a Prometheus scrape): RFC 3339, or 2024-05-01 12:00:00 in DATA_TIMEZONE "+
 			"(empty: the file's modification time)",
 			textField(func(c *Config) *string { return &c.DataTime }, false)),
 		key("DATA_TIMEZONE", "zone of DATA's times written without one: an IANA name (Europe/Paris) or an offset (+05:30)",
 			textField(func(c *Config) *string { return &c.DataTimezone }, false)),
-		key("DATA_TIME_COLUMN", "DATA's time column (empty: the column whose values are times, by name first)",
+		key("DATA_TIME_COLUMN", "DATA's time column, or the columns a time spans in order, COL,... (year,quarter; "+
+			"empty: the column whose values are times, by name first, or year+quarter, year+month(+day), date+time)",
 			textField(func(c *Config) *string { return &c.DataTimeColumn }, false)),
 		key("DATA_DEVICE_COLUMNS", "DATA's device column(s), COL,... (several: joined into the device name and kept as its tags; "+
 			"empty: named device, host... or text columns whose values repeat)",
