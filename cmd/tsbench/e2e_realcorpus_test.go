@@ -61,6 +61,20 @@ func readCorpus(t *testing.T) (dir string, files []corpusFile) {
 	return dir, files
 }
 
+// realDataDir is the corpus' directory: TSBENCH_REALDATA (set by
+// .ci/run), else ~/.cache/tsbench-realdata, where fetch.sh puts it.
+func realDataDir(t *testing.T) string {
+	t.Helper()
+	if dir := os.Getenv("TSBENCH_REALDATA"); dir != "" {
+		return dir
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		testenv.Require(t, "a home directory for ~/.cache/tsbench-realdata, or TSBENCH_REALDATA")
+	}
+	return filepath.Join(home, ".cache", "tsbench-realdata")
+}
+
 var answersAgree = regexp.MustCompile(`Query answers: (\d+) of (\d+) agree`)
 
 func TestRealCorpusReplays(t *testing.T) {
