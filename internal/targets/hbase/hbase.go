@@ -88,6 +88,7 @@ type Target struct {
 
 	mu      sync.Mutex
 	binding targets.Binding
+	rows    *targets.NameMap // the devices' names in row keys (names.go)
 }
 
 func open(ctx context.Context, o targets.Options) (targets.Target, error) {
@@ -114,6 +115,9 @@ func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
 	}
 	if len(s.Sensors) > 1<<16 {
 		return fmt.Errorf("hbase: %d sensors: %w (qualifiers hold 2-byte sensor indexes)", len(s.Sensors), targets.ErrUnsupported)
+	}
+	if _, err := rowNames(s); err != nil {
+		return err
 	}
 	if reset {
 		if err := t.drop(ctx); err != nil {
@@ -146,9 +150,14 @@ func (t *Target) drop(ctx context.Context) error {
 
 // Bind records the schema; the table's regions are looked up on first use.
 func (t *Target) Bind(_ context.Context, s *ts.Schema) error {
+	rows, err := rowNames(s)
+	if err != nil {
+		return err
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.binding.Set(s)
+	t.rows = rows
 	return nil
 }
 
@@ -168,7 +177,7 @@ func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
 	if err != nil {
 		return err
 	}
-	if err := t.putAll(ctx, putRows(b)); err != nil {
+	if err := t.putAll(ctx, putRows(b, t.rowName(b.Device.Name))); err != nil {
 		return fmt.Errorf("hbase: write batch of %s: %w", b.Device.Name, err)
 	}
 	return nil
@@ -207,8 +216,8 @@ type putRow struct {
 }
 
 // putRows groups a batch's points by row (device and hour), in the order
-// their hours first appear.
-func putRows(b *ts.Batch) []putRow {
+// their hours first appear; device is the device's name in row keys.
+func putRows(b *ts.Batch, device string) []putRow {
 	var rows []putRow
 	index := map[int64]int{}
 	for i, tm := range b.Times {
@@ -220,7 +229,7 @@ func putRows(b *ts.Batch) []putRow {
 		if !ok {
 			r = len(rows)
 			index[bucket] = r
-			rows = append(rows, putRow{key: rowKey(nil, b.Device.Name, bucket)})
+			rows = append(rows, putRow{key: rowKey(nil, device, bucket)})
 		}
 		for sn := range b.Columns {
 			if !b.Columns[sn].Present(i) {
@@ -268,6 +277,7 @@ func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
 // spec is the scan of device's points with times in [from, to) (all when
 // to is 0) through filter.
 func (t *Target) spec(device string, from, to int64, filter pb) scanSpec {
+	device = t.rowName(device)
 	sc := scanSpec{family: family, filter: filter, from: max(from, 0), to: to}
 	if to > 0 {
 		sc.start, sc.stop = timeRows(device, from, to)

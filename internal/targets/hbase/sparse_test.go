@@ -17,7 +17,7 @@ func TestPutRowsSparse(t *testing.T) {
 	for _, c := range []struct{ col, row int }{{0, 1}, {0, 2}, {1, 0}, {1, 2}} {
 		b.MarkNull(c.col, c.row)
 	}
-	rows := putRows(b)
+	rows := putRows(b, b.Device.Name)
 	if len(rows) != 1 {
 		t.Fatalf("%d Puts, want 1 (the second hour has no value)", len(rows))
 	}
