@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -30,6 +31,7 @@ func writeNotes(b *strings.Builder, s *summary.Summary) {
 		line(b, queryCheckLine(s.Verify))
 	}
 	line(b, serverLine(s.Environment.ServerVersion))
+	line(b, namesLine(s.NameMapping))
 	line(b, storageLine(s))
 	line(b, toolLine(s.Tool, s.TPCC != nil))
 	line(b, stopLine(s.StopReason))
@@ -46,6 +48,17 @@ func serverLine(version string) string {
 		return ""
 	}
 	return "Server: " + version
+}
+
+// namesLine says how many names the server stores in another form, with
+// one example; the mapping is in the run's JSON.
+func namesLine(m map[string]string) string {
+	if len(m) == 0 {
+		return ""
+	}
+	keys := slices.Sorted(maps.Keys(m))
+	return fmt.Sprintf("Names: %d stored in another form the server takes, e.g. %s as %q; reported by their own names (name_mapping in --json)",
+		len(m), keys[0], m[keys[0]])
 }
 
 func line(b *strings.Builder, text string) {

@@ -185,6 +185,9 @@ func (s *splitTarget) ServerVersion(ctx context.Context) (string, error) {
 	return "", targets.ErrUnsupported
 }
 
+// NameMapping is the writing connection's: both connections map alike.
+func (s *splitTarget) NameMapping() map[string]string { return nameMapping(s.w) }
+
 func (s *splitTarget) StorageBytes(ctx context.Context) (int64, error) {
 	if z, ok := s.w.(targets.Sizer); ok {
 		return z.StorageBytes(ctx)
@@ -264,6 +267,17 @@ func (m *multiTarget) Reconnects() int64 {
 		n += reconnects(t)
 	}
 	return n
+}
+
+// NameMapping is the first host's: every host is set up from one schema.
+func (m *multiTarget) NameMapping() map[string]string { return nameMapping(m.ts[0]) }
+
+// nameMapping is t's NameMapping, or none.
+func nameMapping(t targets.Target) map[string]string {
+	if m, ok := t.(targets.NameMapper); ok {
+		return m.NameMapping()
+	}
+	return nil
 }
 
 func (m *multiTarget) ServerVersion(ctx context.Context) (string, error) {

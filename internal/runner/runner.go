@@ -509,6 +509,9 @@ func (r *Runner) finish(ctx context.Context, admin targets.Target, clients []*cl
 			s.Environment.ServerVersion = ver
 		}
 	}
+	if m, ok := admin.(targets.NameMapper); ok {
+		s.NameMapping = m.NameMapping()
+	}
 	if sz, ok := admin.(targets.Sizer); ok && wrote {
 		if n, err := sz.StorageBytes(ctx); err == nil && n > 0 {
 			s.StorageBytes = n

@@ -193,15 +193,20 @@ type Summary struct {
 	// Fallbacks counts the measured queries the target answered another
 	// way than its declared one, by reason (targets.FallbackCounter):
 	// their latency measures that way.
-	Fallbacks     map[string]int64  `json:"fallbacks,omitempty"`
-	StorageBytes  int64             `json:"storage_bytes,omitempty"`
-	BytesPerPoint float64           `json:"bytes_per_point,omitempty"`
-	Tool          Tool              `json:"tool"`
-	Environment   Environment       `json:"environment"`
-	Config        map[string]any    `json:"config"`
-	DataPath      string            `json:"data_path,omitempty"`
-	Thresholds    []ThresholdResult `json:"thresholds,omitempty"`
-	ResultsDir    string            `json:"results_dir,omitempty"`
+	Fallbacks     map[string]int64 `json:"fallbacks,omitempty"`
+	StorageBytes  int64            `json:"storage_bytes,omitempty"`
+	BytesPerPoint float64          `json:"bytes_per_point,omitempty"`
+	// NameMapping is each name the target stored in another form (a
+	// character its server refuses even quoted, a length limit), keyed by
+	// what it is and the original ("sensor cpu usage [%]"); everything
+	// else reports the original names.
+	NameMapping map[string]string `json:"name_mapping,omitempty"`
+	Tool        Tool              `json:"tool"`
+	Environment Environment       `json:"environment"`
+	Config      map[string]any    `json:"config"`
+	DataPath    string            `json:"data_path,omitempty"`
+	Thresholds  []ThresholdResult `json:"thresholds,omitempty"`
+	ResultsDir  string            `json:"results_dir,omitempty"`
 
 	// MeasureStarted is when the measured phase began (Intervals[i].Start
 	// and ResourceSample.T count from it); zero when unknown.
