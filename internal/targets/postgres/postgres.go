@@ -444,15 +444,19 @@ func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
 	return nil
 }
 
-// wideNames maps the names of s for layout=wide (nil on the narrow layout,
-// which keeps every name as data).
+// wideNames refuses a name no layout can hold (checkText) and maps the
+// names of s for layout=wide (nil on the narrow layout, which keeps every
+// name as data).
 func (t *Target) wideNames(s *ts.Schema) (*wideNames, error) {
-	if !t.wide {
-		return nil, nil
-	}
 	name := "postgres"
 	if t.timescale {
 		name = "timescaledb"
+	}
+	if err := checkText(name, s); err != nil {
+		return nil, err
+	}
+	if !t.wide {
+		return nil, nil
 	}
 	return newWideNames(name, s)
 }

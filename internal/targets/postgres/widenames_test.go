@@ -5,6 +5,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/tsbench/tsbench/internal/badinput"
 	"github.com/tsbench/tsbench/internal/targets/targettest"
 	"github.com/tsbench/tsbench/internal/ts"
 )
@@ -86,4 +87,22 @@ func FuzzWideColumn(f *testing.F) {
 			t.Errorf("sensors %q and %q share column %q", a, b, w.raw[0])
 		}
 	})
+}
+
+// A name text cannot hold is bad input naming it, on either layout; the
+// names case's names all pass.
+func TestCheckText(t *testing.T) {
+	s := &ts.Schema{Devices: []ts.Device{{Name: "ok", Tags: []ts.Tag{{Key: "order", Value: "Zürich \\ it's"}}}}}
+	for _, n := range targettest.HostileSensors {
+		s.Sensors = append(s.Sensors, ts.Sensor{Name: n})
+	}
+	if err := checkText("postgres", s); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{"a\x00b", "\xff"} {
+		s.Devices[0].Tags[0].Value = bad
+		if err := checkText("postgres", s); !badinput.Is(err) || !strings.Contains(err.Error(), "tag value") {
+			t.Errorf("tag value %q: %v, want bad input naming it", bad, err)
+		}
+	}
 }
