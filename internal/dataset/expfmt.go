@@ -27,7 +27,6 @@ import (
 	"bytes"
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -35,7 +34,6 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 
-	"github.com/tsbench/tsbench/internal/ts"
 )
 
 // expositionFormat names the dataset format of an exposition import.
@@ -187,9 +185,7 @@ func isExposition(name string) bool {
 
 // expScan is what the first pass learnt.
 type expScan struct {
-	labels   []string
-	sensors  []ts.Sensor
-	index    map[string]int
+	promScan                   // labels, sensors and their index, as an export's
 	types    map[string]string // # TYPE of each family
 	open     bool              // OpenMetrics (# EOF): timestamps in seconds
 	samples  int64
@@ -198,7 +194,7 @@ type expScan struct {
 }
 
 func scanExposition(files []string, o ImportOptions) (*expScan, error) {
-	es := &expScan{index: map[string]int{}, types: map[string]string{}}
+	es := &expScan{promScan: promScan{index: map[string]int{}}, types: map[string]string{}}
 	names, labels := map[string]bool{}, map[string]bool{}
 	var ep expParser
 	var s expSample
@@ -243,39 +239,6 @@ func (es *expScan) comment(t string) {
 	if f := strings.Fields(t); len(f) == 4 && f[1] == "TYPE" {
 		es.types[f[2]] = f[3]
 	}
-}
-
-// pick orders the labels and metric names found and keeps the sensors the
-// keys ask for.
-func (es *expScan) pick(file string, names, labels map[string]bool, o ImportOptions) error {
-	for l := range labels {
-		es.labels = append(es.labels, l)
-	}
-	slices.Sort(es.labels)
-	var sorted []string
-	for n := range names {
-		sorted = append(sorted, n)
-	}
-	slices.Sort(sorted)
-	for _, c := range o.DeviceColumns {
-		if !labels[c] {
-			return &InputError{File: file, Msg: fmt.Sprintf("DATA_DEVICE_COLUMNS names label %q, which no series has; they have %s", c, strings.Join(es.labels, ", "))}
-		}
-	}
-	keep := map[string]bool{}
-	for _, c := range o.SensorColumns {
-		if !names[c] {
-			return &InputError{File: file, Msg: fmt.Sprintf("DATA_SENSOR_COLUMNS names metric %q, which the data does not have; it has %s", c, strings.Join(sorted, ", "))}
-		}
-		keep[c] = true
-	}
-	for _, n := range sorted {
-		if len(keep) == 0 || keep[n] {
-			es.index[n] = len(es.sensors)
-			es.sensors = append(es.sensors, o.typedSensor(n, ts.Double))
-		}
-	}
-	return o.checkTypesNamed(file, es.index, sorted)
 }
 
 func expErr(file string, line int64, e *lpError) *InputError {

@@ -18,6 +18,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -90,6 +91,33 @@ type promScan struct {
 	index   map[string]int
 }
 
+// pick orders the labels and metric names found (in JSON-line exports and
+// text exposition alike) and keeps the sensors DATA_SENSOR_COLUMNS asks
+// for; DATA_DEVICE_COLUMNS must name labels the series have.
+func (ps *promScan) pick(file string, names, labels map[string]bool, o ImportOptions) error {
+	ps.labels = slices.Sorted(maps.Keys(labels))
+	sorted := slices.Sorted(maps.Keys(names))
+	for _, c := range o.DeviceColumns {
+		if !labels[c] {
+			return &InputError{File: file, Msg: fmt.Sprintf("DATA_DEVICE_COLUMNS names label %q, which no series has; they have %s", c, strings.Join(ps.labels, ", "))}
+		}
+	}
+	keep := map[string]bool{}
+	for _, c := range o.SensorColumns {
+		if !names[c] {
+			return &InputError{File: file, Msg: fmt.Sprintf("DATA_SENSOR_COLUMNS names metric %q, which the data does not have; it has %s", c, strings.Join(sorted, ", "))}
+		}
+		keep[c] = true
+	}
+	for _, n := range sorted {
+		if len(keep) == 0 || keep[n] {
+			ps.index[n] = len(ps.sensors)
+			ps.sensors = append(ps.sensors, o.typedSensor(n, ts.Double))
+		}
+	}
+	return o.checkTypesNamed(file, ps.index, sorted)
+}
+
 func scanProm(files []string, o ImportOptions) (*promScan, error) {
 	names, labels := map[string]bool{}, map[string]bool{}
 	var s promSeries
@@ -116,35 +144,7 @@ func scanProm(files []string, o ImportOptions) (*promScan, error) {
 		return nil, &InputError{File: files[0], Msg: `no series: want lines {"metric":{"__name__":...},"values":[...],"timestamps":[...]}`}
 	}
 	ps := &promScan{index: map[string]int{}}
-	for l := range labels {
-		ps.labels = append(ps.labels, l)
-	}
-	slices.Sort(ps.labels)
-	var sorted []string
-	for n := range names {
-		sorted = append(sorted, n)
-	}
-	slices.Sort(sorted)
-	for _, c := range o.DeviceColumns {
-		if !labels[c] {
-			return nil, &InputError{File: files[0], Msg: fmt.Sprintf("DATA_DEVICE_COLUMNS names label %q, which no series has; they have %s", c, strings.Join(ps.labels, ", "))}
-		}
-	}
-	keep := map[string]bool{}
-	for _, c := range o.SensorColumns {
-		if !names[c] {
-			return nil, &InputError{File: files[0], Msg: fmt.Sprintf("DATA_SENSOR_COLUMNS names metric %q, which the data does not have; it has %s", c, strings.Join(sorted, ", "))}
-		}
-		keep[c] = true
-	}
-	for _, n := range sorted {
-		if len(keep) > 0 && !keep[n] {
-			continue
-		}
-		ps.index[n] = len(ps.sensors)
-		ps.sensors = append(ps.sensors, o.typedSensor(n, ts.Double))
-	}
-	if err := o.checkTypesNamed(files[0], ps.index, sorted); err != nil {
+	if err := ps.pick(files[0], names, labels, o); err != nil {
 		return nil, err
 	}
 	return ps, nil
