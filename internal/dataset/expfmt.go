@@ -33,7 +33,6 @@ import (
 
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
-
 )
 
 // expositionFormat names the dataset format of an exposition import.
