@@ -149,7 +149,10 @@ var cqlTypes = map[ts.DataType]string{ts.Boolean: "boolean", ts.Int32: "int", ts
 
 // Setup creates the keyspace and table (dropping the table first with reset).
 func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
-	// A name no column can carry is refused before anything is created.
+	// A name the table cannot carry is refused before anything is created.
+	if err := checkDevices(s); err != nil {
+		return err
+	}
 	_, cols, err := columns(s)
 	if err != nil {
 		return err

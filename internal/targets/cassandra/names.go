@@ -3,6 +3,7 @@ package cassandra
 import (
 	"unicode/utf8"
 
+	"github.com/tsbench/tsbench/internal/badinput"
 	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/ts"
 )
@@ -46,4 +47,16 @@ func (t *Target) NameMapping() map[string]string {
 		out["sensor "+n] = c
 	}
 	return out
+}
+
+// checkDevices refuses, as bad input, a device name that is not UTF-8: the
+// partition key's text column holds UTF-8 only, and the server would refuse
+// the device's first write, after the schema was made.
+func checkDevices(s *ts.Schema) error {
+	for _, d := range s.Devices {
+		if !utf8.ValidString(d.Name) {
+			return badinput.Errorf("cassandra: device %q: the device column is CQL text, which holds UTF-8 only (rule: device names are UTF-8)", d.Name)
+		}
+	}
+	return nil
 }

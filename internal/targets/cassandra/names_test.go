@@ -5,6 +5,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/tsbench/tsbench/internal/badinput"
 	"github.com/tsbench/tsbench/internal/targets/targettest"
 	"github.com/tsbench/tsbench/internal/ts"
 )
@@ -27,6 +28,16 @@ func TestColumns(t *testing.T) {
 	}
 	if got := m.Changed(); len(got) != 1 {
 		t.Errorf("changed %v: want device only", got)
+	}
+	for _, d := range targettest.HostileDevices {
+		s.Devices = append(s.Devices, ts.Device{Name: d})
+	}
+	if err := checkDevices(s); err != nil {
+		t.Errorf("the names case's devices: %v", err)
+	}
+	s.Devices = append(s.Devices, ts.Device{Name: "\xff"})
+	if err := checkDevices(s); !badinput.Is(err) {
+		t.Errorf("a device not UTF-8: %v, want bad input", err)
 	}
 }
 
