@@ -131,7 +131,14 @@ func TestDataInspect(t *testing.T) {
 	}
 	gzipFile(t, plain, file)
 
-	r := tsbench(t, nil, "data", "inspect", file)
+	// One row of six repeats a device and time: past 1 %, a replay refuses
+	// it unless DATA_DUPLICATES says what to do, and inspect says so.
+	r := tsbench(t, nil, "data", "inspect", plain)
+	if want := "Replayable   no: DATA = "; r.code != 0 || !strings.Contains(r.stdout, want) || !strings.Contains(r.stdout, "DATA_DUPLICATES") {
+		t.Errorf("exit %d, want %q naming DATA_DUPLICATES:\n%s", r.code, want, r.stdout)
+	}
+
+	r = tsbench(t, nil, "data", "inspect", "--set", "DATA_DUPLICATES=last", file)
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
@@ -145,7 +152,8 @@ func TestDataInspect(t *testing.T) {
 		"Points       11 present, 1 missing",
 		"Span         2012-01-01T00:00:00Z .. 2012-01-03T00:00:00Z (2d)",
 		"Median step  1d",
-		"Duplicates   1 rows",
+		"Duplicates   1 rows repeat a device and time, e.g. ",
+		"Clients      2 (",
 		"Replayable   yes, sparse: 1 missing value, no points (targets that take sparse data: ",
 		"sqlite",
 	} {
@@ -154,7 +162,7 @@ func TestDataInspect(t *testing.T) {
 		}
 	}
 
-	r = tsbench(t, nil, "data", "inspect", "--json", plain)
+	r = tsbench(t, nil, "data", "inspect", "--json", "--set", "DATA_DUPLICATES=last", plain)
 	var in dataset.Inspection
 	if err := json.Unmarshal([]byte(r.stdout), &in); r.code != 0 || err != nil {
 		t.Fatalf("exit %d, %v\n%s%s", r.code, err, r.stdout, r.stderr)

@@ -144,7 +144,7 @@ func TestRealDataBadInput(t *testing.T) {
 	cases := []struct{ name, content, want string }{
 		{"weather.csv", "date,location,temp_max\n2012-01-01,Seattle,12.8\n2012-01-02,Seattle,1,2\n", "weather.csv:3: column 1: wrong number of fields"},
 		{"stocks.csv", "symbol,date,open\nIBM,2000-01-01,1\nIBM,2000-02-30,2\n", `stocks.csv:3: column date: "2000-02-30" is not a timestamp`},
-		{"normals.csv", "STATION,DATE,T\nS1,Jan 1 2000,1\n", `normals.csv:2: column DATE: "Jan 1 2000" is not a timestamp`},
+		{"normals.csv", "STATION,DATE,T\nS1,1st of Jan 2000,1\n", `normals.csv:2: column DATE: "1st of Jan 2000" is not a timestamp`},
 		{"long.csv", "date,city,sensor,value\n2015-01-01,Oslo,temp,1\n2015-01-01,Oslo,wind,2\n2015-01-02,,temp,3\n",
 			"long.csv:4: column city: empty device name"},
 	}
