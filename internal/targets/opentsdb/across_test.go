@@ -16,7 +16,7 @@ func TestInQueryOrder(t *testing.T) {
 		{Metric: "db.s_0", Tags: map[string]string{"device": "d_1"}, DPS: map[string]float64{"1000": 4}},
 		{Metric: "db.s_1", Tags: map[string]string{"device": "d_0"}, DPS: map[string]float64{"1000": 1, "2000": 2}},
 	}
-	all, err := inQueryOrder(&q, metrics, ans)
+	all, err := inQueryOrder(&q, metrics, serverNames{}, ans)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +34,7 @@ func TestInQueryOrder(t *testing.T) {
 		t.Errorf("d_1 s_0 = %v, want 4", all[3][0].V)
 	}
 	ans = append(ans, series{Metric: "db.s_0", Tags: map[string]string{"device": "d_9"}})
-	if _, err := inQueryOrder(&q, metrics, ans); err == nil {
+	if _, err := inQueryOrder(&q, metrics, serverNames{}, ans); err == nil {
 		t.Error("a series of another device is placed")
 	}
 }

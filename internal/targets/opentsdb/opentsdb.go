@@ -4,7 +4,10 @@
 // Mapping: a sensor is the metric "<DB_NAME>.<sensor>" (DB_NAME defaults to
 // "tsbench") and a device the tags device=<name>, group=<group> plus the
 // device's own tags; OpenTSDB allows 8 tags per series by default, so a
-// device may carry 6 tags of its own. OpenTSDB stores integers and floating
+// device may carry 6 tags of its own. OpenTSDB's names take a small
+// alphabet and no escape, so a sensor, device, tag key or tag value outside
+// it is stored in a targets.NameMap form, distinct from every other name
+// (see names.go); the answers are the schema's names. OpenTSDB stores integers and floating
 // point numbers: BOOLEAN is written as 0 or 1, INT32 and INT64 as integers
 // (INT64 comes back exact below 2^53: the JSON answers carry doubles), FLOAT
 // and DOUBLE with a decimal point, which the TSD keeps as a 4-byte float
@@ -79,6 +82,7 @@ type Target struct {
 	mu      sync.Mutex
 	binding targets.Binding
 	series  jsonenc.Series // the schema's metric names and device tags
+	names   serverNames    // the schema's names as stored (names.go)
 	body    []byte         // the JSON body of the last batch, reused
 }
 
@@ -98,7 +102,9 @@ func open(ctx context.Context, o targets.Options) (targets.Target, error) {
 }
 
 // metricPart keeps the characters OpenTSDB allows in metric names and tag
-// values (letters, digits, - _ . /) and turns the others into '_'.
+// values (letters, digits, - _ . /) and turns the others into '_': for
+// DB_NAME only, one name, which nothing can merge with; the schema's names
+// are mapped one to one (names.go).
 func metricPart(s string) string {
 	return strings.Map(func(r rune) rune {
 		switch {
@@ -207,7 +213,7 @@ func (t *Target) awaitEmpty(ctx context.Context, metrics []string) error {
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
 	for {
-		left, err := t.count(ctx, ts.CountRange{}, metrics)
+		left, err := t.count(ctx, ts.CountRange{}, metrics, serverNames{}) // every device: no names needed
 		if err != nil {
 			return err
 		}
@@ -224,24 +230,31 @@ func (t *Target) awaitEmpty(ctx context.Context, metrics []string) error {
 
 // Bind learns the schema: metric names and device tags.
 func (t *Target) Bind(_ context.Context, s *ts.Schema) error {
+	n, err := mapNames(s)
+	if err != nil {
+		return err
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.binding.Set(s)
-	t.series = jsonenc.NewSeries(s, func(sensor string) string { return t.db + "." + metricPart(sensor) }, deviceTags)
+	t.names = n
+	t.series = jsonenc.NewSeries(s, func(sensor string) string { return t.db + "." + n.sensor(sensor) },
+		func(s *ts.Schema, d *ts.Device) string { return deviceTags(s, d, n) })
 	return nil
 }
 
-// deviceTags renders a device's tags as a JSON object.
-func deviceTags(s *ts.Schema, d *ts.Device) string {
+// deviceTags renders a device's tags as a JSON object, every name in its
+// stored form (n).
+func deviceTags(s *ts.Schema, d *ts.Device, n serverNames) string {
 	grp := targets.GroupName(s, d.Group, "none")
-	b, _ := json.Marshal(tagMap(d, grp)) // a map of strings always encodes
+	b, _ := json.Marshal(tagMap(d, grp, n)) // a map of strings always encodes
 	return string(b)
 }
 
-func tagMap(d *ts.Device, group string) map[string]string {
-	m := map[string]string{"device": metricPart(d.Name), "group": metricPart(group)}
+func tagMap(d *ts.Device, group string, n serverNames) map[string]string {
+	m := map[string]string{"device": n.device(d.Name), "group": n.tagValue(group)}
 	for _, tg := range d.Tags {
-		m[metricPart(tg.Key)] = metricPart(tg.Value)
+		m[n.tagKey(tg.Key)] = n.tagValue(tg.Value)
 	}
 	return m
 }

@@ -16,7 +16,11 @@ func TestAppendBatch(t *testing.T) {
 		{Type: ts.Boolean, Bools: []bool{true, false}},
 		{Type: ts.Float, Floats: []float32{1.5, 1e-7}},
 	}}
-	out, err := appendBatch(nil, []string{"db.s_0", "db.s_1", "db.s_2", "db.s_3"}, deviceTags(s, &s.Devices[0]), b)
+	n, err := mapNames(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := appendBatch(nil, []string{"db.s_0", "db.s_1", "db.s_2", "db.s_3"}, deviceTags(s, &s.Devices[0], n), b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +44,7 @@ func TestAppendBatch(t *testing.T) {
 			t.Errorf("point %d value %s, want %s (floats need a decimal point, integers none)", i, p.Value, want[i])
 		}
 	}
-	if p := pts[3]; p.Metric != "db.s_1" || p.Timestamp != 2000 || p.Tags["device"] != "d_0" || p.Tags["group"] != "g_0" || p.Tags["site"] != "a/b" {
+	if p := pts[3]; p.Metric != "db.s_1" || p.Timestamp != 2000 || p.Tags["device"] != "d_0" || !strings.HasPrefix(p.Tags["group"], "g_0_") || p.Tags["site"] != "a/b" {
 		t.Errorf("point 3 = %+v", p)
 	}
 	if _, err := appendBatch(nil, []string{"db.s_0"}, "{}", &ts.Batch{Times: []int64{1},
@@ -67,7 +71,7 @@ func TestBuildQuery(t *testing.T) {
 		{ts.Query{Kind: ts.TimeRange, Devices: d, Sensors: []int{0}, Start: 5000, End: 5000}, 0, 0, 0, "", "empty"},
 	}
 	for _, tt := range tests {
-		req, any, err := buildQuery(&tt.q, metrics)
+		req, any, err := buildQuery(&tt.q, metrics, serverNames{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -86,11 +90,11 @@ func TestBuildQuery(t *testing.T) {
 			}
 		}
 	}
-	c := countRequest(ts.CountRange{Devices: d, Start: 10, End: 20}, metrics)
+	c := countRequest(ts.CountRange{Devices: d, Start: 10, End: 20}, metrics, serverNames{})
 	if c.Start != 10 || c.End != 20 || len(c.Queries) != 2 || c.Queries[0].Tags["device"] != "d_0|d_1" || c.Queries[0].Downsample != "0all-count" {
 		t.Errorf("count request %+v", c)
 	}
-	if all := countRequest(ts.CountRange{}, metrics); all.Start != 1 || all.End != maxTime || all.Queries[1].Tags["device"] != "*" {
+	if all := countRequest(ts.CountRange{}, metrics, serverNames{}); all.Start != 1 || all.End != maxTime || all.Queries[1].Tags["device"] != "*" {
 		t.Errorf("count everything %+v", all)
 	}
 }

@@ -96,7 +96,7 @@ func window(q *ts.Query) (start, end int64, ok bool) {
 
 // buildQuery translates q into one request with a sub-query per (device,
 // sensor): one series each, never interpolated with another.
-func buildQuery(q *ts.Query, metrics []string) (queryRequest, bool, error) {
+func buildQuery(q *ts.Query, metrics []string, n serverNames) (queryRequest, bool, error) {
 	start, end, ok := window(q)
 	req := queryRequest{Start: max(start, 1), End: end, MsResolution: true}
 	if !ok {
@@ -117,7 +117,7 @@ func buildQuery(q *ts.Query, metrics []string) (queryRequest, bool, error) {
 				return req, false, fmt.Errorf("opentsdb: sensor %d is not in the schema", sn)
 			}
 			req.Queries = append(req.Queries, subQuery{Aggregator: "none", Metric: metrics[sn], Downsample: down,
-				Tags: map[string]string{"device": metricPart(d.Name)}})
+				Tags: map[string]string{"device": n.device(d.Name)}})
 		}
 	}
 	return req, len(req.Queries) > 0, nil
@@ -135,12 +135,12 @@ func downsampler(a ts.Aggregate) (string, error) {
 func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 	t.mu.Lock()
 	_, err := t.binding.Schema()
-	metrics := t.series.Metrics
+	metrics, names := t.series.Metrics, t.names
 	t.mu.Unlock()
 	if err != nil {
 		return ts.Result{}, fmt.Errorf("opentsdb: query: %w", err)
 	}
-	req, any, err := buildQuery(q, metrics)
+	req, any, err := buildQuery(q, metrics, names)
 	if err != nil || !any {
 		return ts.Result{}, err
 	}
@@ -150,7 +150,7 @@ func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 	}
 	var all []clientside.Series
 	if q.Across {
-		all, err = inQueryOrder(q, metrics, ans)
+		all, err = inQueryOrder(q, metrics, names, ans)
 	} else {
 		all, err = points(ans)
 	}
@@ -179,12 +179,12 @@ func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 // clientside.AcrossDevices reads a series' sensor from its position: the
 // answer leaves out a sub-query that matched nothing, so each series is
 // placed by its metric and device tag rather than by its rank.
-func inQueryOrder(q *ts.Query, metrics []string, ans []series) ([]clientside.Series, error) {
+func inQueryOrder(q *ts.Query, metrics []string, n serverNames, ans []series) ([]clientside.Series, error) {
 	type key struct{ metric, device string }
 	pos := make(map[key]int, len(q.Devices)*len(q.Sensors))
 	for i, d := range q.Devices {
 		for j, sn := range q.Sensors {
-			pos[key{metrics[sn], metricPart(d.Name)}] = i*len(q.Sensors) + j
+			pos[key{metrics[sn], n.device(d.Name)}] = i*len(q.Sensors) + j
 		}
 	}
 	out := make([]clientside.Series, len(q.Devices)*len(q.Sensors))
@@ -221,12 +221,12 @@ func exactly(all []clientside.Series, tm int64) []clientside.Series {
 func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
 	t.mu.Lock()
 	_, err := t.binding.Schema()
-	metrics := t.series.Metrics
+	metrics, names := t.series.Metrics, t.names
 	t.mu.Unlock()
 	if err != nil {
 		return 0, fmt.Errorf("opentsdb: count: %w", err)
 	}
-	n, err := t.count(ctx, r, metrics)
+	n, err := t.count(ctx, r, metrics, names)
 	if err != nil {
 		return 0, fmt.Errorf("opentsdb: count: %w", err)
 	}
@@ -234,8 +234,8 @@ func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
 }
 
 // count adds up the per-series counts of countRequest's answer.
-func (t *Target) count(ctx context.Context, r ts.CountRange, metrics []string) (int64, error) {
-	ans, err := t.post(ctx, countRequest(r, metrics))
+func (t *Target) count(ctx context.Context, r ts.CountRange, metrics []string, names serverNames) (int64, error) {
+	ans, err := t.post(ctx, countRequest(r, metrics, names))
 	if err != nil {
 		return 0, err
 	}
@@ -256,7 +256,7 @@ func allEnd(end int64) int64 { return end }
 
 // countRequest asks for the count of every sensor's points of the listed
 // devices (all when none), grouped by device so no two series meet.
-func countRequest(r ts.CountRange, metrics []string) *queryRequest {
+func countRequest(r ts.CountRange, metrics []string, n serverNames) *queryRequest {
 	req := &queryRequest{Start: max(r.Start, 1), End: allEnd(r.End), MsResolution: true}
 	if r.End <= r.Start {
 		req.Start, req.End = 1, maxTime
@@ -265,7 +265,7 @@ func countRequest(r ts.CountRange, metrics []string) *queryRequest {
 	if len(r.Devices) > 0 {
 		names := make([]string, len(r.Devices))
 		for i, d := range r.Devices {
-			names[i] = metricPart(d.Name)
+			names[i] = n.device(d.Name)
 		}
 		devices = strings.Join(names, "|")
 	}
