@@ -88,3 +88,20 @@ func TestHostileNamesReplay(t *testing.T) {
 		})
 	}
 }
+
+// A name no mapping can carry is refused before anything is written, with
+// exit 2 naming the name, the target and its rule: MariaDB's metadata
+// tables hold names of at most 1,020 bytes.
+func TestNameTooLongIsRefused(t *testing.T) {
+	requireTargetServer(t, "mysql")
+	long := strings.Repeat("sensor-", 160) // 1,120 bytes
+	dir := t.TempDir()
+	src := writeInputFile(t, dir, "long.csv", "time,"+long+"\n2024-01-01T00:00:00Z,1\n2024-01-01T00:01:00Z,2\n")
+	r := tsbench(t, []string{"TSBENCH_DATA_DIR=" + dir}, "run", "--target", "mysql", "--data", src)
+	if r.code != 2 || !strings.Contains(r.stderr, "mysql: sensor") || !strings.Contains(r.stderr, "at most 1020 bytes") {
+		t.Fatalf("exit %d, want 2 naming the sensor, mysql and its limit:\n%s", r.code, tail(r.stdout+r.stderr, 20))
+	}
+	if strings.Contains(r.stdout, "INGESTION") {
+		t.Fatalf("the run went on to write:\n%s", tail(r.stdout, 20))
+	}
+}

@@ -158,11 +158,13 @@ func finishRun(s *summary.Summary, cfg *config.Config, label, dataDir string, st
 	return liveErr
 }
 
-// connectError is the exit status of a failed connection: bad input (2)
-// when the server offers no TLS where TLS was asked for, a failed run (1)
-// otherwise, saying what to do about a refused connection (refusedHint).
+// connectError is the exit status of a run that failed before measuring:
+// bad input (2) when the server offers no TLS where TLS was asked for, or
+// when the target refused a name it cannot carry before writing
+// (badinput); a failed run (1) otherwise, saying what to do about a
+// refused connection (refusedHint).
 func connectError(err error, d *targets.Driver) error {
-	if errors.Is(err, targets.ErrNoTLS) {
+	if errors.Is(err, targets.ErrNoTLS) || badinput.Is(err) {
 		return &exitError{ExitUsage, err}
 	}
 	if hint := refusedHint(err, d); hint != "" {
