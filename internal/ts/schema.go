@@ -93,3 +93,19 @@ func IDList(ids []int64) string {
 	}
 	return string(append(b, ')'))
 }
+
+// TagKeys lists the tag keys of the schema's devices, each once, in the
+// order they first appear: what a target names columns or labels after.
+func (s *Schema) TagKeys() []string {
+	seen := map[string]bool{}
+	var keys []string
+	for _, d := range s.Devices {
+		for _, tg := range d.Tags {
+			if !seen[tg.Key] {
+				seen[tg.Key] = true
+				keys = append(keys, tg.Key)
+			}
+		}
+	}
+	return keys
+}

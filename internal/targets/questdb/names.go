@@ -59,7 +59,7 @@ func mapNames(db string, s *ts.Schema) (*names, error) {
 	rule := targets.NameRule{Target: "questdb", What: "tag column", Keep: keepInColumn, MaxBytes: maxName,
 		FoldCase: true, Reserved: []string{colDevice, colTime}}
 	n := &names{bySens: map[string]string{}, tags: map[string]string{}, changed: map[string]string{}}
-	n.tagKeys = tagKeys(s)
+	n.tagKeys = s.TagKeys()
 	tags, err := rule.Map(n.tagKeys)
 	if err != nil {
 		return nil, err
@@ -168,21 +168,6 @@ func groupTables(db string, s *ts.Schema) []string {
 		out[i] = db + "_" + g
 	}
 	return out
-}
-
-// tagKeys lists the tag keys of the schema's devices, each once.
-func tagKeys(s *ts.Schema) []string {
-	seen := map[string]bool{}
-	var keys []string
-	for _, d := range s.Devices {
-		for _, tg := range d.Tags {
-			if !seen[tg.Key] {
-				seen[tg.Key] = true
-				keys = append(keys, tg.Key)
-			}
-		}
-	}
-	return keys
 }
 
 // tag is the column of tag key k (k itself for a key outside the schema,

@@ -89,7 +89,7 @@ func FuzzMatchAny(f *testing.F) {
 func TestDeviceLabelsAreJSON(t *testing.T) {
 	s := &ts.Schema{Groups: []string{"g_0"}, Devices: []ts.Device{{Name: `C:\data\probe,1 "x"` + "\n", Tags: []ts.Tag{
 		{Key: "host.fqdn", Value: `rack "7", row=3`}, {Key: "device", Value: "shadow"}}}}}
-	keys, err := tagRule.Map(tagKeys(s))
+	keys, err := tagRule.Map(s.TagKeys())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -197,7 +197,7 @@ func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
 				typ.Name, typ.Type, targets.ErrUnsupported)
 		}
 	}
-	if _, err := tagRule.Map(tagKeys(s)); err != nil {
+	if _, err := tagRule.Map(s.TagKeys()); err != nil {
 		return err // before the reset: a schema refused leaves the data as it was
 	}
 	if !reset {
@@ -327,7 +327,7 @@ func (t *Target) generations(ctx context.Context, start int64) ([]string, error)
 }
 
 func (t *Target) bindLocked(s *ts.Schema, gen string) error {
-	keys, err := tagRule.Map(tagKeys(s))
+	keys, err := tagRule.Map(s.TagKeys())
 	if err != nil {
 		return err
 	}
@@ -359,21 +359,6 @@ func deviceLabels(s *ts.Schema, d *ts.Device, db, gen string, keys *targets.Name
 		b = jsonenc.AppendString(b, tg.Value)
 	}
 	return string(b)
-}
-
-// tagKeys lists the schema's tag keys, each once.
-func tagKeys(s *ts.Schema) []string {
-	seen := map[string]bool{}
-	var keys []string
-	for _, d := range s.Devices {
-		for _, tg := range d.Tags {
-			if !seen[tg.Key] {
-				seen[tg.Key] = true
-				keys = append(keys, tg.Key)
-			}
-		}
-	}
-	return keys
 }
 
 // NameMapping implements targets.NameMapper: the tag keys renamed because
