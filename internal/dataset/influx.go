@@ -12,7 +12,8 @@ package dataset
 // booleans BOOLEAN). Timestamps are integers of any precision: nanoseconds
 // by default, DATA_TIME_UNIT, or by the magnitude of the first. Lines
 // starting with # are comments; an export's DDL section (between "# DDL"
-// and "# DML": CREATE DATABASE statements) is skipped.
+// and "# DML": CREATE DATABASE statements) is skipped. Each line is
+// decoded by InfluxData's decoder (lineproto.go).
 //
 // influx_inspect export writes one field per line, series by series, and
 // TSBS every field of a point on one line: the import sorts and pivots
@@ -32,207 +33,6 @@ import (
 
 	"github.com/tsbench/tsbench/internal/ts"
 )
-
-// lpKind is a field value's line-protocol type.
-type lpKind int
-
-const (
-	lpFloat lpKind = iota + 1
-	lpInt
-	lpUint
-	lpString
-	lpBool
-)
-
-func (k lpKind) String() string {
-	return [...]string{"", "float", "integer", "unsigned", "string", "boolean"}[k]
-}
-
-// lpTypes are the sensor types of the kinds (unsigned integers are INT64:
-// a larger one is refused as it is read).
-var lpTypes = map[lpKind]ts.DataType{lpFloat: ts.Double, lpInt: ts.Int64, lpUint: ts.Int64, lpString: ts.Text, lpBool: ts.Boolean}
-
-// lpField is a field of a line: its key, kind, value as tsbench's text
-// (integers without their suffix, booleans true/false, strings unquoted)
-// and 1-based column.
-type lpField struct {
-	key  string
-	kind lpKind
-	text string
-	col  int
-}
-
-// lpLine is a parsed line.
-type lpLine struct {
-	measurement string
-	tags        []ts.Tag // in the line's order
-	fields      []lpField
-	time        int64
-	hasTime     bool
-	timeCol     int
-}
-
-// lpError is a fault at a column of a line.
-type lpError struct {
-	col int
-	msg string
-}
-
-// parseLP parses one line (no newline) into p, reusing its slices.
-func parseLP(line []byte, p *lpLine) *lpError {
-	p.tags, p.fields, p.hasTime = p.tags[:0], p.fields[:0], false
-	i := 0
-	var ok bool
-	if p.measurement, i, ok = lpToken(line, i, ",", " "); !ok || p.measurement == "" {
-		return &lpError{1, "no measurement name"}
-	}
-	for i < len(line) && line[i] == ',' {
-		var key, val string
-		start := i + 2
-		if key, i, ok = lpToken(line, i+1, "=", ", "); !ok || key == "" || i >= len(line) || line[i] != '=' {
-			return &lpError{start, "a tag without a key=value"}
-		}
-		if val, i, ok = lpToken(line, i+1, ",", " "); !ok || val == "" {
-			return &lpError{i + 1, fmt.Sprintf("tag %s has no value", key)}
-		}
-		p.tags = append(p.tags, ts.Tag{Key: key, Value: val})
-	}
-	if i >= len(line) || line[i] != ' ' {
-		return &lpError{i + 1, "no fields: want measurement[,tag=value...] field=value[,...] [timestamp]"}
-	}
-	for i < len(line) && line[i] == ' ' {
-		i++
-	}
-	for {
-		var key string
-		start := i + 1
-		if key, i, ok = lpToken(line, i, "=", ", "); !ok || key == "" || i >= len(line) || line[i] != '=' {
-			return &lpError{start, "a field without a key=value"}
-		}
-		f := lpField{key: key, col: i + 2}
-		var err *lpError
-		if i, err = lpValue(line, i+1, &f); err != nil {
-			return err
-		}
-		p.fields = append(p.fields, f)
-		if i >= len(line) || line[i] != ',' {
-			break
-		}
-		i++
-	}
-	for i < len(line) && line[i] == ' ' {
-		i++
-	}
-	if i < len(line) {
-		p.timeCol = i + 1
-		end := i
-		for end < len(line) && line[end] != ' ' {
-			end++
-		}
-		n, err := strconv.ParseInt(string(line[i:end]), 10, 64)
-		if err != nil {
-			return &lpError{i + 1, fmt.Sprintf("timestamp %q is not an integer", line[i:end])}
-		}
-		for j := end; j < len(line); j++ {
-			if line[j] != ' ' {
-				return &lpError{j + 1, "text after the timestamp"}
-			}
-		}
-		p.time, p.hasTime = n, true
-	}
-	return nil
-}
-
-// lpToken reads an escaped name from i up to an unescaped byte of stops
-// (or the end): a backslash escapes a comma, equals sign, space or
-// backslash; before other bytes it is itself. It returns the name, the
-// position of the stop, and false on a newline inside.
-func lpToken(line []byte, i int, stops ...string) (string, int, bool) {
-	all := strings.Join(stops, "")
-	var b []byte
-	start := i
-	escaped := false
-	for ; i < len(line); i++ {
-		c := line[i]
-		if c == '\\' && i+1 < len(line) && strings.IndexByte(",= \\", line[i+1]) >= 0 {
-			if b == nil {
-				b = append([]byte(nil), line[start:i]...)
-			}
-			b = append(b, line[i+1])
-			i++
-			escaped = true
-			continue
-		}
-		if strings.IndexByte(all, c) >= 0 {
-			break
-		}
-		if escaped {
-			b = append(b, c)
-		}
-	}
-	if escaped {
-		return string(b), i, true
-	}
-	return string(line[start:i]), i, true
-}
-
-// lpValue reads a field value from i into f and returns where it ends.
-func lpValue(line []byte, i int, f *lpField) (int, *lpError) {
-	if i >= len(line) || line[i] == ' ' || line[i] == ',' {
-		return i, &lpError{i + 1, fmt.Sprintf("field %s has no value", f.key)}
-	}
-	if line[i] == '"' {
-		var b []byte
-		for j := i + 1; j < len(line); j++ {
-			switch c := line[j]; {
-			case c == '\\' && j+1 < len(line) && (line[j+1] == '"' || line[j+1] == '\\'):
-				b = append(b, line[j+1])
-				j++
-			case c == '"':
-				f.kind, f.text = lpString, string(b)
-				return j + 1, nil
-			default:
-				b = append(b, c)
-			}
-		}
-		return len(line), &lpError{i + 1, fmt.Sprintf("field %s: a string without its closing quote", f.key)}
-	}
-	end := i
-	for end < len(line) && line[end] != ',' && line[end] != ' ' {
-		end++
-	}
-	v := string(line[i:end])
-	switch last := v[len(v)-1]; {
-	case v == "t" || v == "T" || v == "true" || v == "True" || v == "TRUE":
-		f.kind, f.text = lpBool, "true"
-	case v == "f" || v == "F" || v == "false" || v == "False" || v == "FALSE":
-		f.kind, f.text = lpBool, "false"
-	case last == 'i':
-		if _, err := strconv.ParseInt(v[:len(v)-1], 10, 64); err != nil {
-			return end, &lpError{i + 1, fmt.Sprintf("field %s: %q is not an integer", f.key, v)}
-		}
-		f.kind, f.text = lpInt, v[:len(v)-1]
-	case last == 'u':
-		u, err := strconv.ParseUint(v[:len(v)-1], 10, 64)
-		if err != nil {
-			return end, &lpError{i + 1, fmt.Sprintf("field %s: %q is not an unsigned integer", f.key, v)}
-		}
-		if u > 1<<63-1 {
-			return end, &lpError{i + 1, fmt.Sprintf("field %s: %q exceeds INT64, the widest integer tsbench writes", f.key, v)}
-		}
-		f.kind, f.text = lpUint, v[:len(v)-1]
-	default:
-		x, err := strconv.ParseFloat(v, 64)
-		if err != nil {
-			return end, &lpError{i + 1, fmt.Sprintf("field %s: %q is not a value: want a float, 1i, 1u, \"text\" or true/false", f.key, v)}
-		}
-		if x != x || x > 1.7976931348623157e308 || x < -1.7976931348623157e308 {
-			return end, &lpError{i + 1, fmt.Sprintf("field %s: %q is not a finite number", f.key, v)}
-		}
-		f.kind, f.text = lpFloat, v
-	}
-	return end, nil
-}
 
 // lpReader reads a line-protocol file's data lines, skipping comments,
 // blank lines and an export's DDL section; lines may be of any length.
@@ -388,11 +188,11 @@ func scanLP(files []string, o ImportOptions) (*lpScan, error) {
 					s.tagKeys = append(s.tagKeys, t.Key)
 				}
 			}
-			for _, f := range p.fields {
+			for i, f := range p.fields {
 				if s.keep != nil && !s.keep[f.key] {
 					continue
 				}
-				if err := s.kind(name, line, f); err != nil {
+				if err := s.kind(name, line, text, i, f); err != nil {
 					return err
 				}
 			}
@@ -428,13 +228,14 @@ func scanLP(files []string, o ImportOptions) (*lpScan, error) {
 	return s, nil
 }
 
-// kind widens a field's kind by a value: integers and floats mix as
-// floats; other mixes are refused, naming where the field got its kind.
-func (s *lpScan) kind(file string, line int64, f lpField) error {
+// kind widens a field's kind by field i of a line: integers and floats
+// mix as floats; other mixes are refused, naming where the field got its
+// kind.
+func (s *lpScan) kind(file string, line int64, text []byte, i int, f lpField) error {
 	k, ok := s.kinds[f.key]
 	switch {
 	case !ok:
-		s.kinds[f.key], s.kindAt[f.key] = f.kind, [2]int64{line, int64(f.col)}
+		s.kinds[f.key], s.kindAt[f.key] = f.kind, [2]int64{line, int64(lpValueCol(text, i))}
 	case k == f.kind:
 	case isNumber(k) && isNumber(f.kind):
 		if k == lpFloat || f.kind == lpFloat {
@@ -444,7 +245,7 @@ func (s *lpScan) kind(file string, line int64, f lpField) error {
 		}
 	default:
 		at := s.kindAt[f.key]
-		return lpErr(file, line, f.col, fmt.Sprintf("field %s is a %s here, a %s at line %d column %d: one type per field", f.key, f.kind, k, at[0], at[1]))
+		return lpErr(file, line, lpValueCol(text, i), fmt.Sprintf("field %s is a %s here, a %s at line %d column %d: one type per field", f.key, f.kind, k, at[0], at[1]))
 	}
 	return nil
 }
@@ -497,16 +298,16 @@ func gatherLP(im *sortImport, s *lpScan, tp timeParser, file int, name string) e
 		}
 		tm, cut, terr := tp.millis(p.time)
 		if terr != nil {
-			return lpErr(name, line, p.timeCol, terr.Error())
+			return lpErr(name, line, lpTimeCol(text, len(p.fields)), terr.Error())
 		}
 		rec := sortRecord{device: im.intern(device), time: tm, cut: cut, file: file, line: line, sensor: -1}
-		for _, f := range p.fields {
+		for i, f := range p.fields {
 			k, ok := s.index[f.key]
 			if !ok {
 				continue // left out by DATA_SENSOR_COLUMNS
 			}
 			if err := im.checkValue(k, f.text); err != nil {
-				return lpErr(name, line, f.col, fmt.Sprintf("field %s: %v", f.key, err))
+				return lpErr(name, line, lpValueCol(text, i), fmt.Sprintf("field %s: %v", f.key, err))
 			}
 			if len(p.fields) == 1 {
 				rec.sensor, rec.values = k, []string{f.text}

@@ -27,6 +27,22 @@ func TestParseLP(t *testing.T) {
 		{`m f="abc 1`, `error 5: field f: a string without its closing quote`},
 		{`m f=1 12ab`, `error 7: timestamp "12ab" is not an integer`},
 		{`m f=1 12 x`, `error 10: text after the timestamp`},
+		// The decoder's faults in tsbench's words, at the columns they name.
+		{`,m f=1 1`, `error 1: no measurement name`},
+		{`m, f=1 1`, `error 3: a tag without a key=value`},
+		{`m,t=1,u= f=1 1`, `error 9: tag u has no value`},
+		{`m,t=1`, `error 6: no fields`},
+		{`m f 1`, `error 3: a field without a key=value`},
+		{`m f=1,g 2`, `error 7: a field without a key=value`},
+		{`m f=12xi 1`, `error 5: field f: "12xi" is not an integer`},
+		{`m f=1e999 1`, `error 5: field f: "1e999" is not a finite number`},
+		{`m s="a,b c",f= 1`, `error 15: field f has no value`},
+		{`m f="x",g="y`, `error 11: field g: a string without its closing quote`},
+		{`m f=1 99999999999999999999`, `error 7: timestamp "99999999999999999999" is not an integer`},
+		// The decoder skips spaces before the measurement; columns count them.
+		{`  m,t=1 f=1,g=x 2`, `error 15: field g: "x" is not a value`},
+		{`  m,t=1 f=1,g=2 2x`, `error 17: timestamp "2x" is not an integer`},
+		{`m,t\ k=v\ w f\=g=1i,s="a\\b" 2`, `m|t k=v w|f=g:integer:1 s:string:a\b|2`},
 	}
 	for _, c := range cases {
 		var p lpLine
@@ -138,6 +154,8 @@ func TestInfluxErrors(t *testing.T) {
 		{"# DML\ncpu,host=a v=1 1\ncpu,host=a v=x 2\n", `m.lp:3: column 14: field v: "x" is not a value`},
 		{"cpu v=1\n", "m.lp:1: column 8: no timestamp"},
 		{"cpu v=1 1\ncpu v=\"s\" 2\n", "m.lp:2: column 7: field v is a string here, a float at line 1 column 7"},
+		{"cpu s=\"a, b\",v=1 1\ncpu s=\"c\",v=true 2\n", "m.lp:2: column 13: field v is a boolean here, a float at line 1 column 16"},
+		{"cpu,host=a v=1 1\ncpu,host=a v=1,w=1x 2\n", `m.lp:2: column 18: field w: "1x" is not a value`},
 		{"# only comments\n", "no data lines"},
 	}
 	for _, c := range cases {

@@ -52,3 +52,26 @@ func BenchmarkImportLineProtocol(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/lpBenchLines, "ns/line")
 }
+
+// BenchmarkParseLP decodes the benchmark file's lines alone: the share of
+// the import the decoder's choice changes.
+func BenchmarkParseLP(b *testing.B) {
+	src, _ := writeLPBench(b, 10_000)
+	var lines [][]byte
+	if err := eachLine(src, func(text []byte, _ int64) error {
+		lines = append(lines, append([]byte(nil), text...))
+		return nil
+	}); err != nil {
+		b.Fatal(err)
+	}
+	var p lpLine
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, l := range lines {
+			if e := parseLP(l, &p); e != nil {
+				b.Fatalf("column %d: %s", e.col, e.msg)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(lines)), "ns/line")
+}
