@@ -218,7 +218,7 @@ func TestPrintConfigRedactsSecrets(t *testing.T) {
 	if strings.Contains(r.stdout, "hunter2") || strings.Contains(r.stdout, "s3cr3t") {
 		t.Fatalf("a secret was printed:\n%s", r.stdout)
 	}
-	if !strings.Contains(r.stdout, "device_number: 42") {
+	if !strings.Contains(r.stdout, "devices: 42") { // the flag's name: --print-config speaks the flags' vocabulary
 		t.Fatalf("effective DEVICE_NUMBER not shown:\n%s", r.stdout)
 	}
 }
