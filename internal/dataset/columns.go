@@ -48,11 +48,7 @@ func layoutOf(file string, header []string, sample []sampled, o ImportOptions, t
 		taken = append(taken, sensor, value)
 	}
 	if len(devices) == 0 {
-		times := make([]string, len(sample))
-		for j, r := range sample {
-			times[j] = l.timeText(r.rec)
-		}
-		devices = findDevices(header, sample, taken, repeats(times), to)
+		devices = findDevices(header, sample, taken, repeats(l.timeValues(sample)), to)
 	}
 	l.devices, l.tags = devices, len(devices) > 1
 	if len(devices) > 0 {
@@ -144,10 +140,13 @@ var timeSpans = [][][]string{
 	{{"year"}, quarterNames},
 	{{"year"}, {"month"}, {"day"}},
 	{{"year"}, {"month"}},
-	{{"date"}, {"time", "time_of_day", "hour"}},
+	{{"date"}, timeOfDayNames},
 }
 
-var quarterNames = []string{"quarter", "qtr"}
+var (
+	quarterNames   = []string{"quarter", "qtr"}
+	timeOfDayNames = []string{"time", "time_of_day", "hour"}
+)
 
 // findSpan finds a time that spans columns: the first of timeSpans whose
 // columns the file has (none of them skipped) and whose joined values
@@ -184,7 +183,7 @@ func (l *csvLayout) spanTime(cols []int) {
 		switch h := l.header[i]; {
 		case isNamed(h, quarterNames):
 			sep = "Q"
-		case isNamed(h, []string{"time", "time_of_day", "hour"}):
+		case isNamed(h, timeOfDayNames):
 			sep = " "
 		}
 		l.timeSeps = append(l.timeSeps, sep)

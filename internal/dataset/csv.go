@@ -71,6 +71,15 @@ func (l *csvLayout) timeText(rec []string) string {
 	return b.String()
 }
 
+// timeValues are the sample's times as the parser reads them.
+func (l *csvLayout) timeValues(sample []sampled) []string {
+	out := make([]string, len(sample))
+	for j, r := range sample {
+		out[j] = l.timeText(r.rec)
+	}
+	return out
+}
+
 // timeColumn names the time column(s), for messages.
 func (l *csvLayout) timeColumn() string {
 	names := []string{l.header[l.time]}
@@ -127,10 +136,7 @@ func layoutByName(file string, header []string) (*csvLayout, error) {
 
 // detectTime finds the format of the time column from the sample.
 func (l *csvLayout) detectTime(file string, sample []sampled, to timeOptions) error {
-	values := make([]string, len(sample))
-	for j, r := range sample {
-		values[j] = l.timeText(r.rec)
-	}
+	values := l.timeValues(sample)
 	name := l.header[l.time]
 	if len(l.timeParts) > 0 {
 		name = "time" // joined parts are read as one time, by any layout
