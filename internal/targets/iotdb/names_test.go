@@ -10,16 +10,10 @@ import (
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
-// hostileSeeds adds the conformance suite's hostile names to a fuzz
-// target of two names, each paired with the next.
+// hostileSeeds seeds a fuzz target of two names with the suite's hostile
+// names and this target's own hard cases.
 func hostileSeeds(f *testing.F) {
-	var all []string
-	all = append(all, targettest.HostileDevices...)
-	all = append(all, targettest.HostileSensors...)
-	all = append(all, "`", "``", "a.`b`.c", "a\tb", "Time", "", ".", "root")
-	for i, a := range all {
-		f.Add(a, all[(i+1)%len(all)])
-	}
+	targettest.SeedHostilePairs(f, "`", "``", "a.`b`.c", "a\tb", "Time", "", ".", "root")
 }
 
 // A path of quoted nodes splits back into its nodes (a dot or backtick in

@@ -9,19 +9,10 @@ import (
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
-// hostileSeeds adds the conformance suite's hostile names to a fuzz
-// target of two names, each paired with the next.
+// hostileSeeds seeds a fuzz target of two names with the suite's hostile
+// names and this target's own hard cases.
 func hostileSeeds(f *testing.F) {
-	var all []string
-	all = append(all, targettest.HostileDevices...)
-	all = append(all, targettest.HostileSensors...)
-	for _, tg := range targettest.HostileTags {
-		all = append(all, tg.Key, tg.Value)
-	}
-	all = append(all, "a\nb", "x\\", "\\", "", `""`, "''")
-	for i, a := range all {
-		f.Add(a, all[(i+1)%len(all)])
-	}
+	targettest.SeedHostilePairs(f, "a\nb", "x\\", "\\", "", `""`, "''")
 }
 
 // unquoteWith undoes a quoting in q of s's kind: the text between the

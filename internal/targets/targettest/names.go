@@ -93,3 +93,19 @@ func runNames(t *testing.T, s Suite) {
 	}
 	runOn(t, s, d)
 }
+
+// SeedHostilePairs adds to a fuzz target of two names every hostile
+// device, sensor, tag key and tag value, and extra, each paired with the
+// next: the seeds of a target's quoting and mapping fuzz tests.
+func SeedHostilePairs(f *testing.F, extra ...string) {
+	var all []string
+	all = append(all, HostileDevices...)
+	all = append(all, HostileSensors...)
+	for _, tg := range HostileTags {
+		all = append(all, tg.Key, tg.Value)
+	}
+	all = append(all, extra...)
+	for i, a := range all {
+		f.Add(a, all[(i+1)%len(all)])
+	}
+}
