@@ -213,6 +213,10 @@ type Driver struct {
 	// SQL, when set, says how workloads that are not time series (TPC-C)
 	// reach the server through database/sql, or why they cannot.
 	SQL *SQLAccess
+	// Language, when set, is the query language the user's own queries
+	// (--queries) are written in for this target; its Target implements
+	// StatementRunner.
+	Language *Language
 }
 
 // SQLAccess is a target's database/sql access for transactional workloads.

@@ -108,6 +108,7 @@ var Driver = &targets.Driver{
 	TSBSOptions: tsbsOptions,
 	Open:        open,
 	SQL:         &targets.SQLAccess{Dialect: "postgres", Open: openSQL},
+	Language:    language,
 }
 
 // TimescaleDriver registers the TimescaleDB mode: the same layout as a
@@ -125,6 +126,7 @@ var TimescaleDriver = &targets.Driver{
 	Open: func(ctx context.Context, o targets.Options) (targets.Target, error) {
 		return openMode(ctx, o, true)
 	},
+	Language: language,
 }
 
 func init() {

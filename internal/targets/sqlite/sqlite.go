@@ -87,7 +87,8 @@ var Driver = &targets.Driver{
 		GroupByAcross: true,
 		Fleet:         targets.FleetOnServer, // sqlfamily's SQL (Dialect.Fleet)
 	},
-	Open: open,
+	Open:     open,
+	Language: language,
 	SQL: &targets.SQLAccess{Dialect: "sqlite", Unsupported: "SQLite lets one connection write at a time " +
 		"(a database-wide lock), so TPC-C's concurrent terminals would measure waits for that lock " +
 		"(SQLITE_BUSY), not transactions; use postgres or mysql"},
@@ -122,6 +123,8 @@ var (
 	_ targets.Binder    = (*Target)(nil)
 	_ targets.Versioner = (*Target)(nil)
 	_ targets.Sizer     = (*Target)(nil)
+
+	_ targets.StatementRunner = (*Target)(nil)
 )
 
 // Path is the database file the target uses.

@@ -1,0 +1,177 @@
+package targets
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Statement is one of the user's own queries (a query file, --queries)
+// ready for a target: its text in the target's language with the drawn
+// parameters bound (Args, in the order of the placeholders) where the
+// language binds, or written into the text by the language's quoting rules
+// where it cannot.
+type Statement struct {
+	Text string
+	Args []any
+	// At is when a language that evaluates at an instant (PromQL) evaluates
+	// the statement: the end of its window parameter, or zero for now.
+	At time.Time
+}
+
+// Rows is a statement's answer: its rows of values, normalised so that two
+// databases' answers compare: whole numbers as int64, other numbers as
+// float64, text as string, booleans as bool, times as int64 Unix
+// milliseconds, a missing value as nil.
+type Rows struct {
+	Columns []string
+	Values  [][]any // the first MaxRows rows
+	Count   int64   // every row of the answer
+}
+
+// StatementRunner is implemented by targets that run a user's own query
+// text (Driver.Language says in which language).
+type StatementRunner interface {
+	RunStatement(ctx context.Context, st *Statement) (Rows, error)
+}
+
+// Language is a target's query language as the user's own queries meet it:
+// its name (the key of a query file's text), how it takes parameters, and
+// what its time columns hold.
+type Language struct {
+	// Name is the key a query file writes the language's text under:
+	// "sql", "influxql", "promql", "cql", "iotdb".
+	Name string
+	// Bind is the placeholder of a bound parameter: "?" or "$" (numbered,
+	// $1, $2, ...); "" when the language cannot bind and Literal writes
+	// each value into the text.
+	Bind string
+	// Literal writes a value (int64, float64, string) into the text as the
+	// language's literal of it, quoted and escaped.
+	Literal func(v any) string
+	// Ident writes a name (a table, column, measurement or metric) as the
+	// language quotes identifiers; never bound.
+	Ident func(name string) string
+	// Time is what a time parameter becomes by default: the form the
+	// target's time column holds (Unix milliseconds for most).
+	Time func(t time.Time) any
+	// Explain, when set, turns a statement's text into the one that shows
+	// its plan (SQL's EXPLAIN).
+	Explain func(text string) string
+}
+
+// UnixMillis is the time form of a target whose time column holds Unix
+// milliseconds.
+func UnixMillis(t time.Time) any { return t.UnixMilli() }
+
+// SQLLiteral is a value as an SQL literal: numbers as they are, text in
+// single quotes with each quote doubled.
+func SQLLiteral(v any) string {
+	if s, ok := v.(string); ok {
+		return "'" + strings.ReplaceAll(s, "'", "''") + "'"
+	}
+	return NumberLiteral(v)
+}
+
+// SQLIdent is a name as a double-quoted SQL identifier.
+func SQLIdent(name string) string { return `"` + strings.ReplaceAll(name, `"`, `""`) + `"` }
+
+// SQLExplain is the EXPLAIN of an SQL statement.
+func SQLExplain(text string) string { return "EXPLAIN " + text }
+
+// NumberLiteral writes a number (int64, float64, time.Time as Unix
+// milliseconds) in decimal; anything else in Go's %v.
+func NumberLiteral(v any) string {
+	switch x := v.(type) {
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case int:
+		return strconv.Itoa(x)
+	case float64:
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	case time.Time:
+		return strconv.FormatInt(x.UnixMilli(), 10)
+	}
+	return fmt.Sprint(v)
+}
+
+// NormalValue is a value of a driver's answer in Rows' normal form.
+func NormalValue(v any) any {
+	switch x := v.(type) {
+	case nil, string, bool, int64:
+		return v
+	case float64:
+		if x == math.Trunc(x) && math.Abs(x) < 1<<53 {
+			return int64(x)
+		}
+		return x
+	case float32:
+		return NormalValue(float64(x))
+	case int:
+		return int64(x)
+	case int8:
+		return int64(x)
+	case int16:
+		return int64(x)
+	case int32:
+		return int64(x)
+	case uint8:
+		return int64(x)
+	case uint16:
+		return int64(x)
+	case uint32:
+		return int64(x)
+	case uint64:
+		if x <= math.MaxInt64 {
+			return int64(x)
+		}
+		return float64(x)
+	case []byte:
+		return string(x)
+	case time.Time:
+		return x.UnixMilli()
+	case fmt.Stringer:
+		return x.String()
+	}
+	return fmt.Sprint(v)
+}
+
+// MaxRows bounds the rows of a statement's answer that a target keeps: an
+// own query's latency covers reading every row, but comparing answers
+// needs only the first ones (Rows.Count counts them all).
+const MaxRows = 1000
+
+// ScanSQL reads a database/sql answer into Rows: every row counted, the
+// first MaxRows kept.
+func ScanSQL(rows *sql.Rows) (Rows, error) {
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		return Rows{}, err
+	}
+	out := Rows{Columns: cols}
+	cells := make([]any, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range cells {
+		ptrs[i] = &cells[i]
+	}
+	for rows.Next() {
+		out.Count++
+		if len(out.Values) >= MaxRows {
+			continue
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			return out, err
+		}
+		row := make([]any, len(cells))
+		for i, c := range cells {
+			row[i] = NormalValue(c)
+		}
+		out.Values = append(out.Values, row)
+	}
+	return out, rows.Err()
+}
