@@ -52,9 +52,10 @@ var Driver = &targets.Driver{
 	// Sparse: one row per point, so an empty cell is a row not written.
 	Caps: targets.Capabilities{TLS: true, Types: ts.DataTypes, Queries: ts.QueryKinds, Sparse: true, GroupByAcross: true,
 		Fleet: targets.FleetOnServer},
-	Options: []targets.Option{{Name: "write_path", Values: []string{"insert", "load"}}},
-	Open:    open,
-	SQL:     &targets.SQLAccess{Dialect: "mysql", Open: openSQL},
+	Options:  []targets.Option{{Name: "write_path", Values: []string{"insert", "load"}}},
+	Open:     open,
+	SQL:      &targets.SQLAccess{Dialect: "mysql", Open: openSQL},
+	Language: language,
 }
 
 func init() { targets.Register(Driver) }
@@ -71,6 +72,7 @@ type Target struct {
 	sqlfamily.Queries                    // Query, Count and analytics on db
 	ins               sqlfamily.Inserter // the insert path's statements
 	load              loadBuffer
+	own               ownStmts // the user's own queries, prepared (RunStatement)
 }
 
 var readerSeq struct {
@@ -276,5 +278,6 @@ func (t *Target) Close() error {
 		mysql.DeregisterReaderHandler(t.reader)
 	}
 	t.ins.Close()
+	t.own.close()
 	return t.db.Close()
 }
