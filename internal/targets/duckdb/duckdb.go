@@ -41,7 +41,8 @@ var Driver = &targets.Driver{
 	// Sparse: one row per point, so an empty cell is a row not written.
 	Caps: targets.Capabilities{Types: ts.DataTypes, Queries: ts.QueryKinds, Sparse: true, GroupByAcross: true,
 		Fleet: targets.FleetOnServer},
-	Open: open,
+	Open:     open,
+	Language: language,
 	SQL: &targets.SQLAccess{Dialect: "duckdb", Unsupported: "DuckDB's optimistic concurrency aborts a " +
 		"transaction that updates a row another open transaction updated, and it has no SELECT ... FOR " +
 		"UPDATE; every TPC-C New-Order and Payment updates its district's row, so concurrent terminals " +
