@@ -77,7 +77,8 @@ var Driver = &targets.Driver{
 		{Name: "bucket", Check: func(string) error { return nil }},
 		{Name: "precision", Values: []string{"ms", "us", "ns"}},
 	},
-	Open: open,
+	Language: language,
+	Open:     open,
 }
 
 func init() { targets.Register(Driver) }
