@@ -84,7 +84,8 @@ var Driver = &targets.Driver{
 
 		GroupByAcross: true, // aggregated by (__name__) on the server (rollup.go)
 	},
-	Open: open,
+	Language: language,
+	Open:     open,
 }
 
 func init() { targets.Register(Driver) }
