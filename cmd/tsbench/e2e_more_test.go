@@ -103,7 +103,7 @@ func TestQueryAnswersMatchIndependentSQL(t *testing.T) {
 // SQL written here, independently of the sqlite target's query builder.
 func expectedPoints(t *testing.T, db *sql.DB, cfg *config.Config) map[ts.QueryKind]int64 {
 	schema := workload.Schema(cfg)
-	plan := workload.NewPlan(cfg.Proportion, cfg.Loop)
+	plan := workload.NewPlan(cfg.Proportion[:], cfg.Loop)
 	qs := workload.NewQueries(cfg, schema, 0)
 	out := map[ts.QueryKind]int64{}
 	var q ts.Query

@@ -14,6 +14,7 @@ import (
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/configwarn"
 	"github.com/tsbench/tsbench/internal/connect"
+	"github.com/tsbench/tsbench/internal/ownquery"
 	"github.com/tsbench/tsbench/internal/runner"
 	"github.com/tsbench/tsbench/internal/scenario"
 	"github.com/tsbench/tsbench/internal/targets"
@@ -81,7 +82,7 @@ func loadConfig(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stderr io.Wri
 	}
 	// --threshold adds to THRESHOLDS from the files.
 	for _, e := range f.thresholds {
-		if _, err := threshold.Parse(e); err != nil {
+		if _, err := threshold.Syntax(e); err != nil {
 			return nil, usageError("--threshold: %v", err)
 		}
 		cfg.Thresholds = append(cfg.Thresholds, e)
@@ -131,6 +132,9 @@ func loadConfig(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stderr io.Wri
 	}
 	if note != "" {
 		fmt.Fprintln(stderr, "tsbench: note: "+note)
+	}
+	if err := checkThresholdOperations(cfg); err != nil {
+		return nil, err
 	}
 	if f.scenario == "" {
 		// A scenario's phases differ in their mix; one threshold may apply
@@ -199,4 +203,23 @@ func loadFile(path string, load func(io.Reader) ([]string, error)) ([]string, er
 	}
 	defer fh.Close()
 	return load(fh)
+}
+
+// checkThresholdOperations refuses a threshold on an operation the run
+// cannot have: neither a built-in one nor one of QUERY_FILE's queries.
+func checkThresholdOperations(cfg *config.Config) error {
+	var own []string
+	if cfg.QueryFile != "" && len(cfg.Thresholds) > 0 {
+		f, err := ownquery.Load(cfg.QueryFile)
+		if err != nil {
+			return inputOrFailure(err)
+		}
+		own = f.Names()
+	}
+	for _, e := range cfg.Thresholds {
+		if _, err := threshold.Parse(e, own...); err != nil {
+			return usageError("%v", err)
+		}
+	}
+	return nil
 }

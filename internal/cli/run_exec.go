@@ -15,6 +15,7 @@ import (
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/connect"
 	"github.com/tsbench/tsbench/internal/datadir"
+	"github.com/tsbench/tsbench/internal/ownquery"
 	"github.com/tsbench/tsbench/internal/progressline"
 	"github.com/tsbench/tsbench/internal/replay"
 	"github.com/tsbench/tsbench/internal/report"
@@ -50,6 +51,9 @@ func runBenchmark(cfg *config.Config, label string, out runOutputs, stdout, stde
 	opts := connect.Options(cfg, driver, dataDir)
 	r, replay, err := newRunner(cfg, driver, opts, dataDir, stderr)
 	if err != nil {
+		return nil, err
+	}
+	if err := setQueries(r, cfg); err != nil {
 		return nil, err
 	}
 	r.PriorRows = out.priorRows
@@ -120,6 +124,26 @@ func newRunner(cfg *config.Config, driver *targets.Driver, opts targets.Options,
 		return nil, nil, inputOrFailure(err)
 	}
 	return runner.NewReplay(cfg, driver, opts, ds, replay.Repeats(cfg)), rep, nil
+}
+
+// setQueries gives the run the user's own queries (QUERY_FILE), if any: a
+// file that cannot run on the target is bad input, refused before anything
+// runs.
+func setQueries(r *runner.Runner, cfg *config.Config) error {
+	if cfg.QueryFile == "" {
+		if cfg.QueryOnly {
+			return usageError("QUERY_ONLY = true: a query-only run runs the queries of QUERY_FILE (--queries), and none is given")
+		}
+		return nil
+	}
+	f, err := ownquery.Load(cfg.QueryFile)
+	if err == nil {
+		err = r.SetQueries(f)
+	}
+	if err != nil {
+		return inputOrFailure(err)
+	}
+	return nil
 }
 
 // inputOrFailure is the exit status of a package's error: bad input (2)

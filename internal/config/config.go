@@ -97,6 +97,9 @@ type Config struct {
 	DataSensorColumns string
 	DataMissing       string // DATA_MISSING: missing-cell markers, comma-separated ("none": none)
 	DataDuplicates    string // DATA_DUPLICATES: refuse (or empty), last, first
+	QueryFile         string // QUERY_FILE: the user's own queries (internal/ownquery)
+	QueryOnly         bool   // QUERY_ONLY: only QUERY_FILE's queries, on data already stored
+	Explain           bool   // EXPLAIN: capture each own query's plan
 
 	// Scale-out: several tsbench processes acting as one run (WORKERS).
 	Workers        int           // WORKERS: processes sharing the clients and devices (1 = alone)

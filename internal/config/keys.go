@@ -339,6 +339,15 @@ var keyTable = concat(
 			"last (the later row's values stand) or first (the later rows are dropped)",
 			oneOf(func(c *Config) *string { return &c.DataDuplicates }, "refuse", "last", "first")),
 	)),
+	group("Your own queries", keys(
+		key("QUERY_FILE", "a YAML file of your own named queries, each with a weight in the mix, parameters drawn from the data "+
+			"and a text per target or language (docs/queries.md)",
+			textField(func(c *Config) *string { return &c.QueryFile }, false), flag("queries")),
+		key("QUERY_ONLY", "run only QUERY_FILE's queries against data already in the database: no schema created, nothing written, nothing counted",
+			boolField(func(c *Config) *bool { return &c.QueryOnly }), flag("query-only")),
+		key("EXPLAIN", "on SQL targets, capture each own query's plan (EXPLAIN) once and keep it with the run",
+			boolField(func(c *Config) *bool { return &c.Explain }), flag("explain")),
+	)),
 	group("Scale-out (several tsbench processes as one run)", keys(
 		key("WORKERS", "tsbench processes (on one machine or several) sharing this run's clients and devices; "+
 			"each runs CLIENT_NUMBER/WORKERS clients, and 'tsbench merge' adds their results up",

@@ -284,7 +284,7 @@ func thresholdList() binding {
 				if e = strings.TrimSpace(e); e == "" {
 					continue
 				}
-				if _, err := threshold.Parse(e); err != nil {
+				if _, err := threshold.Syntax(e); err != nil { // operations: checked once QUERY_FILE is read
 					return because("%v", err)
 				}
 				exprs = append(exprs, e)

@@ -178,7 +178,7 @@ func thresholdRows(runs []*summary.Summary) []thresholdRow {
 
 func newThresholdRow(expr string, runs int) thresholdRow {
 	r := thresholdRow{Expr: expr, Cells: make([]thresholdCell, runs)}
-	if t, err := threshold.Parse(expr); err == nil {
+	if t, err := threshold.Syntax(expr); err == nil {
 		r.Limit = t.Op + " " + thresholdValue(t.Metric, t.Value)
 	}
 	return r
@@ -187,7 +187,7 @@ func newThresholdRow(expr string, runs int) thresholdRow {
 // metricOf is the metric a threshold expression checks, "" when it does
 // not parse (a run saved by another version of tsbench).
 func metricOf(expr string) string {
-	if t, err := threshold.Parse(expr); err == nil {
+	if t, err := threshold.Syntax(expr); err == nil {
 		return t.Metric
 	}
 	return ""

@@ -68,7 +68,7 @@ type Kind int
 
 // MaxKinds bounds the kinds one run records: the per-client arrays are
 // fixed so that recording never allocates or looks up a map.
-const MaxKinds = 16
+const MaxKinds = 32
 
 // intervalStats is what a client accumulated since the collector last
 // drained it.

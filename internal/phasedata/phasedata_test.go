@@ -24,7 +24,7 @@ func TestWrittenAfterAndPriorRows(t *testing.T) {
 	done := &summary.Summary{StopReason: "loop", Verify: &summary.Verify{OK: true},
 		Operations: []summary.Operation{{Name: workload.Write.String(), OKOperations: 5}}}
 	w := Written{}.After(write, done)
-	want := workload.NewPlan(write.Proportion, write.Loop).Counts()[workload.Write] * int64(write.BatchSize)
+	want := workload.NewPlan(write.Proportion[:], write.Loop).Counts()[workload.Write] * int64(write.BatchSize)
 	if got := w.PriorRows(query); got != want || want == 0 {
 		t.Errorf("prior rows %d, want %d", got, want)
 	}

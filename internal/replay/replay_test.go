@@ -17,7 +17,7 @@ func TestOnePass(t *testing.T) {
 		}
 		cfg.BatchSize = 10
 		loop := onePass(cfg, 95)
-		if got := workload.NewPlan(cfg.Proportion, loop).Counts()[workload.Write]; got < 10 {
+		if got := workload.NewPlan(cfg.Proportion[:], loop).Counts()[workload.Write]; got < 10 {
 			t.Errorf("%s: LOOP %d gives %d write steps, want 10", prop, loop, got)
 		}
 	}

@@ -30,6 +30,7 @@ func writeNotes(b *strings.Builder, s *summary.Summary) {
 		line(b, verifyLine(s.Verify))
 		line(b, queryCheckLine(s.Verify))
 	}
+	writeOwnQueries(b, s.QueryFile)
 	line(b, serverLine(s.Environment.ServerVersion))
 	line(b, namesLine(s.NameMapping))
 	line(b, storageLine(s))

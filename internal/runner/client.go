@@ -45,6 +45,7 @@ type client struct {
 	// devices): what a replay's query check computes its answers from.
 	stored []int64
 	query  ts.Query
+	own    *ownClient // the user's own queries (ownqueries.go), if any
 }
 
 // run executes the warm-up and then the measured plan until it is done, the
@@ -53,7 +54,7 @@ func (c *client) run(ctx context.Context) {
 	r := c.r
 	c.opctx = newOpContext(ctx)
 	if r.warmupEnd.After(time.Now()) {
-		warm := workload.ClientPlan(workload.OrderSpread, r.cfg.Proportion, unboundedLoop, c.id, r.cfg.Clients) // same mix, not counted against LOOP
+		warm := workload.ClientPlan(workload.OrderSpread, r.weights(), unboundedLoop, c.id, r.cfg.Clients) // same mix, not counted against LOOP
 		for time.Now().Before(r.warmupEnd) && !r.stopped() {
 			op, _ := warm.Next()
 			c.do(ctx, op, true)
@@ -100,6 +101,12 @@ func (c *client) do(ctx context.Context, op workload.Op, warm bool) {
 			})
 		}
 		c.written++
+		c.r.ownWritten(c.written)
+		c.pacer.stepDone()
+		return
+	}
+	if op >= workload.NumOps {
+		c.doOwn(ctx, op, warm)
 		c.pacer.stepDone()
 		return
 	}

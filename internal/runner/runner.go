@@ -78,7 +78,8 @@ type Runner struct {
 	// against them (the archiver's extraction reads what its insert wrote).
 	PriorRows int64
 
-	hosts *hostList // HOST's hosts (hosts.go), made on first use
+	hosts *hostList   // HOST's hosts (hosts.go), made on first use
+	own   *ownQueries // the user's own queries (ownqueries.go), if any
 
 	stopOnce     sync.Once
 	stopCh       chan struct{}
@@ -167,6 +168,9 @@ func (r *Runner) Run(ctx context.Context) (*summary.Summary, error) {
 	if err := r.schemaBarrier(ctx, admin, s); err != nil {
 		return nil, err
 	}
+	if err := r.prepareOwn(ctx, admin); err != nil {
+		return nil, err
+	}
 	clients, err := r.openClients(ctx)
 	defer func() {
 		for _, c := range clients {
@@ -241,6 +245,9 @@ func (r *Runner) stopContext(ctx context.Context) context.Context {
 // setup creates the schema when create is set (timed on its own: excluded
 // from throughput), else binds to the existing one.
 func (r *Runner) setup(ctx context.Context, admin targets.Target, s *summary.Summary, create bool) error {
+	if r.cfg.QueryOnly {
+		return nil // the user's own data: nothing created, nothing bound
+	}
 	if !create {
 		if b, ok := admin.(targets.Binder); ok {
 			return b.Bind(ctx, r.schema)
@@ -270,14 +277,15 @@ func (r *Runner) openClients(ctx context.Context) ([]*client, error) {
 		}
 		c := &client{id: i, slot: i - lo, r: r, conn: conn, host: host,
 			devices: workload.ClientDevices(cfg, r.schema, i),
-			plan:    workload.ClientPlan(cfg.OperationOrder, cfg.Proportion, r.loop(), i, cfg.Clients),
+			plan:    workload.ClientPlan(cfg.OperationOrder, r.weights(), r.loop(), i, cfg.Clients),
 			queries: workload.NewQueries(cfg, r.schema, i),
 			batch:   r.src.newBatch(),
 			filler:  r.src.newFiller(),
+			own:     r.newOwnClient(i),
 		}
 		c.stored = make([]int64, len(c.devices))
 		clients = append(clients, c)
-		if b, ok := conn.(targets.Binder); ok {
+		if b, ok := conn.(targets.Binder); ok && !cfg.QueryOnly {
 			if err := b.Bind(ctx, r.schema); err != nil {
 				return clients, fmt.Errorf("%s: prepare client %d: %w", r.driver.Name, i, err)
 			}
@@ -328,7 +336,7 @@ func (r *Runner) measure(ctx context.Context, clients []*client, s *summary.Summ
 	if cfg.MaxTime > 0 {
 		r.deadline = start.Add(cfg.MaxTime)
 	}
-	run := metrics.NewRun(len(clients), cfg.Rate > 0, start)
+	run := metrics.NewRunNamed(len(clients), cfg.Rate > 0, start, r.opNames())
 	for _, c := range clients {
 		c.rec = run.Client(c.slot)
 	}
@@ -437,8 +445,8 @@ func (r *Runner) totalOps(clients []*client) int64 {
 	for _, c := range clients {
 		counts := c.plan.Counts()
 		n += counts[workload.Write] * int64(len(c.devices))
-		for op := 1; op < workload.NumOps; op++ {
-			n += counts[op]
+		for _, k := range counts[1:] {
+			n += k
 		}
 	}
 	return n
@@ -484,6 +492,7 @@ func (r *Runner) finish(ctx context.Context, admin targets.Target, clients []*cl
 		}
 		return
 	}
+	r.ownSummary(ctx, admin, clients, s) // each answer bounded by READ_OPERATION_TIMEOUT
 	// Whatever the server does now (it may be stopped, or gone), what comes
 	// after the measured phase is bounded, by READ_OPERATION_TIMEOUT in all:
 	// the run's results are waiting.

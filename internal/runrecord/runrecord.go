@@ -67,7 +67,7 @@ func Complete(s *summary.Summary, cfg *config.Config, runID string, d *targets.D
 // out rather than judged.
 func Evaluate(s *summary.Summary, cfg *config.Config) {
 	for _, e := range cfg.Thresholds {
-		if th, err := threshold.Parse(e); err == nil {
+		if th, err := threshold.Syntax(e); err == nil {
 			s.Thresholds = append(s.Thresholds, th.Evaluate(s))
 		}
 	}

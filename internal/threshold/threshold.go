@@ -56,7 +56,7 @@ type Threshold struct {
 	Value     float64 // latency thresholds in milliseconds
 }
 
-var syntax = regexp.MustCompile(`^\s*(?:([A-Za-z_]+)\.)?([A-Za-z0-9_]+)\s*(<=|>=|==|!=|<|>)\s*([0-9.eE+-]+)\s*(us|µs|ms|s)?\s*$`)
+var syntax = regexp.MustCompile(`^\s*(?:([A-Za-z_][A-Za-z0-9_]*)\.)?([A-Za-z0-9_]+)\s*(<=|>=|==|!=|<|>)\s*([0-9.eE+-]+)\s*(us|µs|ms|s)?\s*$`)
 
 var latencyMetrics = map[string]func(l summary.Latency) float64{
 	"avg": func(l summary.Latency) float64 { return l.Avg }, "min": func(l summary.Latency) float64 { return l.Min },
@@ -72,13 +72,38 @@ const Allowed = `OPERATION.METRIC OP VALUE[unit] or errors OP N, e.g. 'INGESTION
 	`'INGESTION.throughput>100000', 'errors==0'; METRIC: throughput, ok_operations, fail_operations, ` +
 	`avg, min, p10, p25, p50, p75, p90, p95, p99, p999, max (latencies take us, ms or s; ms by default)`
 
-// Parse reads one threshold expression.
-func Parse(expr string) (Threshold, error) {
+// Parse reads one threshold expression whose operation is a built-in
+// one (INGESTION, a query kind) or one of own, the names of the run's own
+// queries (QUERY_FILE).
+func Parse(expr string, own ...string) (Threshold, error) {
+	t, err := Syntax(expr)
+	if err != nil || t.Operation == "" || knownOperation(t.Operation) {
+		return t, err
+	}
+	for _, o := range own {
+		if strings.EqualFold(o, t.Operation) {
+			t.Operation = o
+			return t, nil
+		}
+	}
+	all := append(append([]string(nil), Operations...), own...)
+	return Threshold{}, fmt.Errorf("threshold %q: unknown operation %q%s; allowed: %s", expr, t.Operation,
+		didYouMean(suggest.Closest(t.Operation, all)), strings.Join(all, ", "))
+}
+
+// Syntax reads one threshold expression without judging its operation: a
+// built-in operation's name comes back as the matrices spell it, any other
+// as written (the name of one of the user's own queries, checked by Parse
+// once they are known).
+func Syntax(expr string) (Threshold, error) {
 	m := syntax.FindStringSubmatch(expr)
 	if m == nil {
 		return Threshold{}, fmt.Errorf("threshold %q: not understood; allowed: %s", expr, Allowed)
 	}
-	t := Threshold{Expr: strings.TrimSpace(expr), Operation: strings.ToUpper(m[1]), Metric: strings.ToLower(m[2]), Op: m[3]}
+	t := Threshold{Expr: strings.TrimSpace(expr), Operation: m[1], Metric: strings.ToLower(m[2]), Op: m[3]}
+	if knownOperation(strings.ToUpper(t.Operation)) {
+		t.Operation = strings.ToUpper(t.Operation)
+	}
 	v, err := strconv.ParseFloat(m[4], 64)
 	if err != nil {
 		return Threshold{}, fmt.Errorf("threshold %q: value %q is not a number", expr, m[4])
@@ -96,10 +121,6 @@ func Parse(expr string) (Threshold, error) {
 	default:
 		return Threshold{}, fmt.Errorf("threshold %q: unknown metric %q%s; allowed: %s", expr, t.Metric,
 			didYouMean(suggest.Closest(t.Metric, metricNames)), Allowed)
-	}
-	if t.Operation != "" && !knownOperation(t.Operation) {
-		return Threshold{}, fmt.Errorf("threshold %q: unknown operation %q%s; allowed: %s", expr, m[1],
-			didYouMean(suggest.Closest(t.Operation, Operations)), strings.Join(Operations, ", "))
 	}
 	switch m[5] {
 	case "us", "µs":

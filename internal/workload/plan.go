@@ -43,18 +43,16 @@ const (
 type Plan struct {
 	seq    *apportion.Sequence // OrderSpread
 	rnd    *javaRandom         // OrderRandom
-	cum    [NumOps + 1]float64 // OrderRandom: cumulative proportions
+	cum    []float64           // OrderRandom: cumulative proportions
 	left   int64               // OrderRandom: operations still to draw
-	counts [NumOps]int64
+	counts []int64
 }
 
-// NewPlan apportions loop operations by the weights (write, Q1..Q10), from
-// the start of the sequence.
-func NewPlan(weights [NumOps]int64, loop int64) *Plan {
-	counts := apportion.Counts(weights[:], loop)
-	p := &Plan{seq: apportion.NewSequence(counts)}
-	copy(p.counts[:], counts)
-	return p
+// NewPlan apportions loop operations by the weights (write, Q1..Q10, then
+// the user's own queries, if any), from the start of the sequence.
+func NewPlan(weights []int64, loop int64) *Plan {
+	counts := apportion.Counts(weights, loop)
+	return &Plan{seq: apportion.NewSequence(counts), counts: counts}
 }
 
 // ClientPlan is the plan of client (of clients) in the given order. In
@@ -62,7 +60,7 @@ func NewPlan(weights [NumOps]int64, loop int64) *Plan {
 // place in the sequence (client·cycle/clients), so that the clients do not
 // all send the same kind at once. In OrderRandom the counts differ from
 // client to client, as in IoT-benchmark.
-func ClientPlan(order string, weights [NumOps]int64, loop int64, client, clients int) *Plan {
+func ClientPlan(order string, weights []int64, loop int64, client, clients int) *Plan {
 	if order == OrderRandom {
 		return randomPlan(weights, loop, client)
 	}
@@ -77,7 +75,7 @@ func ClientPlan(order string, weights [NumOps]int64, loop int64, client, clients
 // places are spread: one round of the weights (a smooth sequence of counts
 // in proportion to the weights repeats with it), or the plan when shorter,
 // and at most 2^16 steps, so that skipping to a start costs little.
-func spreadCycle(weights [NumOps]int64, loop int64) int64 {
+func spreadCycle(weights []int64, loop int64) int64 {
 	var sum int64
 	for _, w := range weights {
 		sum += w
@@ -90,8 +88,9 @@ func spreadCycle(weights [NumOps]int64, loop int64) int64 {
 // draws nothing; otherwise the operation is the first kind whose cumulative
 // interval [p(i-1), p(i)] holds the draw, and a draw past the last interval
 // (rounding) is a write.
-func randomPlan(weights [NumOps]int64, loop int64, client int) *Plan {
-	p := &Plan{rnd: newJavaRandom(int64(client)), left: loop}
+func randomPlan(weights []int64, loop int64, client int) *Plan {
+	p := &Plan{rnd: newJavaRandom(int64(client)), left: loop,
+		cum: make([]float64, len(weights)+1), counts: make([]int64, len(weights))}
 	var sum float64
 	for _, w := range weights {
 		sum += float64(w)
@@ -104,6 +103,7 @@ func randomPlan(weights [NumOps]int64, loop int64, client int) *Plan {
 	}
 	if loop < unknownCounts {
 		counter := *p
+		counter.counts = nil
 		if p.rnd != nil {
 			r := *p.rnd
 			counter.rnd = &r
@@ -125,7 +125,7 @@ const unknownCounts = 1 << 40
 
 // Counts is how many operations of each kind the plan holds (zeros for a
 // random plan too long to count).
-func (p *Plan) Counts() [NumOps]int64 { return p.counts }
+func (p *Plan) Counts() []int64 { return p.counts }
 
 // Next returns the next operation, or false when the plan is done.
 func (p *Plan) Next() (Op, bool) {
@@ -144,7 +144,7 @@ func (p *Plan) Next() (Op, bool) {
 		return Write, true
 	}
 	draw := p.rnd.nextDouble()
-	for i := 1; i <= NumOps; i++ {
+	for i := 1; i < len(p.cum); i++ {
 		if draw >= p.cum[i-1] && draw <= p.cum[i] {
 			return Op(i - 1), true
 		}

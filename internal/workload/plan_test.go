@@ -2,6 +2,7 @@ package workload
 
 import (
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -48,7 +49,7 @@ func TestRandomPlanDrawsAsIoTBenchmark(t *testing.T) {
 		{[NumOps]int64{1, 1, 1, 1}, 7, []Op{2, 2, 1}},
 		{[NumOps]int64{5}, 3, []Op{Write, Write, Write}}, // writes only: no draw
 	} {
-		p := ClientPlan(OrderRandom, tc.weights, 3, tc.client, 20)
+		p := ClientPlan(OrderRandom, tc.weights[:], 3, tc.client, 20)
 		got := drain(p)
 		if len(got) != len(tc.want) {
 			t.Fatalf("%v client %d: %v, want %v", tc.weights, tc.client, got, tc.want)
@@ -69,8 +70,8 @@ func TestRandomPlanCounts(t *testing.T) {
 	const loop = 20000
 	var first [NumOps]int64
 	for client := range 3 {
-		p := ClientPlan(OrderRandom, w, loop, client, 3)
-		counts := p.Counts()
+		p := ClientPlan(OrderRandom, w[:], loop, client, 3)
+		counts := [NumOps]int64(p.Counts())
 		var got [NumOps]int64
 		for _, op := range drain(p) {
 			got[op]++
@@ -96,18 +97,18 @@ func TestRandomPlanCounts(t *testing.T) {
 func TestSpreadPlanRotates(t *testing.T) {
 	w := [NumOps]int64{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}
 	const loop, clients = 55, 4
-	base := drain(NewPlan(w, loop))
+	base := drain(NewPlan(w[:], loop))
 	starts := map[Op]bool{}
 	for client := range clients {
-		p := ClientPlan(OrderSpread, w, loop, client, clients)
-		if p.Counts() != NewPlan(w, loop).Counts() {
+		p := ClientPlan(OrderSpread, w[:], loop, client, clients)
+		if !slices.Equal(p.Counts(), NewPlan(w[:], loop).Counts()) {
 			t.Fatalf("client %d counts %v", client, p.Counts())
 		}
 		got := drain(p)
 		if len(got) != loop {
 			t.Fatalf("client %d: %d operations, want %d", client, len(got), loop)
 		}
-		off := int64(client) * spreadCycle(w, loop) / clients
+		off := int64(client) * spreadCycle(w[:], loop) / clients
 		for i := range got {
 			if got[i] != base[(int64(i)+off)%loop] {
 				t.Fatalf("client %d is not the sequence rotated by %d: %v", client, off, got)

@@ -12,7 +12,7 @@ import (
 // never runs: it could only fail, and only after the whole run.
 func CheckThresholdOperations(cfg *config.Config) error {
 	for _, e := range cfg.Thresholds {
-		th, err := threshold.Parse(e)
+		th, err := threshold.Syntax(e)
 		if err != nil || th.Operation == "" {
 			continue
 		}

@@ -32,7 +32,7 @@ func TestPlanCountsExact(t *testing.T) {
 		{[NumOps]int64{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}, 10000, [NumOps]int64{910, 909, 909, 909, 909, 909, 909, 909, 909, 909, 909}},
 	}
 	for _, c := range cases {
-		p := NewPlan(c.weights, c.loop)
+		p := NewPlan(c.weights[:], c.loop)
 		var got [NumOps]int64
 		for {
 			op, ok := p.Next()
@@ -41,7 +41,7 @@ func TestPlanCountsExact(t *testing.T) {
 			}
 			got[op]++
 		}
-		if got != c.want || p.Counts() != c.want {
+		if got != c.want || [NumOps]int64(p.Counts()) != c.want {
 			t.Errorf("weights %v loop %d: ran %v (counts %v), want %v", c.weights, c.loop, got, p.Counts(), c.want)
 		}
 	}
