@@ -56,7 +56,8 @@ var Driver = &targets.Driver{
 	// Sparse: one row per point, so an empty cell is a row not written.
 	Caps: targets.Capabilities{TLS: true, Types: ts.DataTypes, Queries: ts.QueryKinds, Sparse: true, GroupByAcross: true,
 		Fleet: targets.FleetOnServer},
-	Open: open,
+	Open:     open,
+	Language: language,
 }
 
 func init() { targets.Register(Driver) }
