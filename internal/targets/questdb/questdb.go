@@ -75,8 +75,9 @@ var Driver = &targets.Driver{
 	// nullableBools for BOOLEAN sensors.
 	Caps: targets.Capabilities{TLS: true, Types: ts.DataTypes, Queries: ts.QueryKinds, Sparse: true, GroupByAcross: true,
 		Fleet: targets.FleetOnServer},
-	Options: []targets.Option{{Name: "http_port", Check: targets.PortNumber}},
-	Open:    open,
+	Options:  []targets.Option{{Name: "http_port", Check: targets.PortNumber}},
+	Open:     open,
+	Language: language,
 }
 
 func init() { targets.Register(Driver) }
