@@ -69,8 +69,9 @@ var Driver = &targets.Driver{
 		// Per-truck and per-period aggregates on the server, grouping by the
 		// schema's tags on the client (fleet.go).
 		Fleet: targets.FleetOnServer},
-	Options: []targets.Option{{Name: "compression", Values: []string{"on", "off"}}},
-	Open:    open,
+	Options:  []targets.Option{{Name: "compression", Values: []string{"on", "off"}}},
+	Language: language,
+	Open:     open,
 }
 
 func init() { targets.Register(Driver) }
