@@ -65,8 +65,9 @@ var Driver = &targets.Driver{
 		// Cassandra runner answers them (fleet.go).
 		Fleet: targets.FleetFromPoints,
 	},
-	Options: []targets.Option{{Name: "compression", Values: []string{"on", "off"}}},
-	Open:    open,
+	Options:  []targets.Option{{Name: "compression", Values: []string{"on", "off"}}},
+	Open:     open,
+	Language: language,
 }
 
 func init() { targets.Register(Driver) }
