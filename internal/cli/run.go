@@ -103,8 +103,8 @@ Exit status: 0 success; 1 the run failed or operations failed; 2 bad input;
 			if f.scenario != "" {
 				return executeScenario(cmd, &f, keyFlags, stdout, stderr)
 			}
-			if t := targetFlag(keyFlags); t != nil && strings.Contains(t.value, ",") {
-				return usageError("--target = %q: several targets run only with --scenario (one after another, compared at the end)", t.value)
+			if t := targetFlag(keyFlags); t != nil && strings.Contains(t.value, ",") && !f.printConfig {
+				return executeTargets(cmd, &f, keyFlags, stdout, stderr)
 			}
 			cfg, err := loadConfig(cmd, &f, keyFlags, stderr)
 			if err != nil {

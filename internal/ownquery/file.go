@@ -78,7 +78,7 @@ func Load(path string) (*File, error) {
 func Parse(path string, data []byte) (*File, error) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, yamlError(err))
+		return nil, fmt.Errorf("%s%s", path, yamlError(err))
 	}
 	if len(root.Content) == 0 {
 		return nil, fmt.Errorf("%s: the file is empty: want `queries:` and a list of queries", path)
@@ -113,12 +113,20 @@ func Parse(path string, data []byte) (*File, error) {
 	return f, nil
 }
 
+// yamlError is a YAML error after its file's name: ":LINE: what", as the
+// parser says it ("yaml: line 3: did not find expected node content").
 func yamlError(err error) string {
 	var te *yaml.TypeError
 	if errors.As(err, &te) {
-		return strings.Join(te.Errors, "; ")
+		return ": " + strings.Join(te.Errors, "; ")
 	}
-	return strings.TrimPrefix(err.Error(), "yaml: ")
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	if rest, ok := strings.CutPrefix(msg, "line "); ok {
+		if n, what, ok := strings.Cut(rest, ": "); ok {
+			return ":" + n + ": " + what
+		}
+	}
+	return ": " + msg
 }
 
 // queryKeys are a query's keys besides its texts.

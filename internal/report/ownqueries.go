@@ -2,10 +2,9 @@ package report
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 	"strings"
 
+	"github.com/tsbench/tsbench/internal/ownquery"
 	"github.com/tsbench/tsbench/internal/summary"
 )
 
@@ -55,9 +54,9 @@ func answersNote(answers []summary.Answer) string {
 				failure = a.Error
 			}
 		case example == "":
-			example = fmt.Sprintf("%s -> %d rows", paramsText(a.Params), a.Rows)
+			example = fmt.Sprintf("%s -> %d rows", ownquery.ParamsText(a.Params), a.Rows)
 			if len(a.Sample) > 0 {
-				example += fmt.Sprintf(", first %s", rowText(a.Sample[0]))
+				example += fmt.Sprintf(", first %s", ownquery.RowText(a.Sample[0]))
 			}
 		}
 	}
@@ -69,28 +68,4 @@ func answersNote(answers []summary.Answer) string {
 		note += fmt.Sprintf("; %d failed: %s", failed, oneLine(failure, exampleMax))
 	}
 	return note
-}
-
-// paramsText is a parameter set in name order: dev="d_1", n=3.
-func paramsText(p map[string]string) string {
-	var parts []string
-	for _, k := range slices.Sorted(maps.Keys(p)) {
-		parts = append(parts, k+"="+p[k])
-	}
-	if len(parts) == 0 {
-		return "(no parameters)"
-	}
-	return strings.Join(parts, ", ")
-}
-
-func rowText(row []any) string {
-	parts := make([]string, len(row))
-	for i, v := range row {
-		if v == nil {
-			parts[i] = "null"
-		} else {
-			parts[i] = fmt.Sprint(v)
-		}
-	}
-	return "(" + strings.Join(parts, ", ") + ")"
 }

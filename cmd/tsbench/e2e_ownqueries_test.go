@@ -1,0 +1,271 @@
+package main
+
+// The user's own queries (--queries, issue 47), run by the binary: a query's
+// own latency row and record, answers recomputed here, hostile parameter
+// values that stay values, two targets made to disagree on purpose, a
+// query-only run on data loaded beforehand, and bad files refused with
+// their file:line.
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/tsbench/tsbench/internal/summary"
+)
+
+// ownQuery is the record of the named own query in a run's summary.
+func ownQuery(t *testing.T, s *summary.Summary, name string) summary.OwnQuery {
+	t.Helper()
+	if s.QueryFile == nil {
+		t.Fatalf("the run recorded no query file")
+	}
+	for _, q := range s.QueryFile.Queries {
+		if q.Name == name {
+			return q
+		}
+	}
+	t.Fatalf("the run recorded no own query %s", name)
+	return summary.OwnQuery{}
+}
+
+// number is a JSON number of an answer's sample as an int64.
+func number(t *testing.T, v any) int64 {
+	t.Helper()
+	f, ok := v.(float64)
+	if !ok {
+		t.Fatalf("answer value %v (%T) is not a number", v, v)
+	}
+	return int64(f)
+}
+
+// The issue's own example: SELECT {{n}} + 1 prints its own latency row and
+// is recorded in --json, each checked answer being its n plus one.
+func TestOwnQuerySelectPlusOne(t *testing.T) {
+	dir := t.TempDir()
+	q := writeInputFile(t, dir, "q.yaml", "queries:\n  - name: plus_one\n    weight: 2\n    params:\n      n: int 1..100\n    sql: SELECT {{n}} + 1\n")
+	out := filepath.Join(dir, "out.json")
+	r := tsbench(t, nil, "run", "--target", "sqlite", "--queries", q, "--data-dir", dir, "--loop", "60", "--quiet", "--json", out)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	latency := r.stdout[strings.Index(r.stdout, "Latency (ms) Matrix"):]
+	if !strings.Contains(latency, "\nplus_one ") {
+		t.Errorf("the Latency matrix has no plus_one row:\n%s", latency)
+	}
+	s := readSummary(t, out)
+	op := s.Op("plus_one")
+	if op == nil || op.OKOperations == 0 || op.FailOperations != 0 || op.LatencyMS.P99 <= 0 {
+		t.Fatalf("plus_one in --json: %+v", op)
+	}
+	// LOOP 60 with weights 10 (write), 1 (each of Q1..Q10), 2 (plus_one):
+	// plus_one is 2/22 of each client's 60 operations.
+	want := int64(s.Config["client_number"].(float64)) * 60 * 2 / 22
+	if op.OKOperations < want-4 || op.OKOperations > want+4 {
+		t.Errorf("plus_one ran %d times, want about %d", op.OKOperations, want)
+	}
+	oq := ownQuery(t, s, "plus_one")
+	if oq.RowsMin != 1 || oq.RowsMax != 1 || len(oq.Answers) == 0 {
+		t.Fatalf("rows %d..%d, %d answers", oq.RowsMin, oq.RowsMax, len(oq.Answers))
+	}
+	for _, a := range oq.Answers {
+		n, err := strconv.ParseInt(a.Params["n"], 10, 64)
+		if err != nil || n < 1 || n > 100 {
+			t.Fatalf("parameter n = %q", a.Params["n"])
+		}
+		if a.Rows != 1 || number(t, a.Sample[0][0]) != n+1 {
+			t.Errorf("n = %d answered %v, want %d", n, a.Sample, n+1)
+		}
+	}
+}
+
+// Values that would break a spliced query (quotes, semicolons, braces,
+// comments) are bound: every one is answered as the value it is, and the
+// data is intact after the run.
+func TestOwnQueriesHostileValuesAreBound(t *testing.T) {
+	onSQLiteAndPostgres(t, func(t *testing.T, target string) {
+		dir := t.TempDir()
+		q := writeInputFile(t, dir, "q.yaml", `queries:
+  - name: by_device
+    params:
+      d: {choice: ["x' OR '1'='1", "d_0'; DROP TABLE points; --", "}{ {{d}}", "a\"b\\", "d_0"]}
+    sql: SELECT count(*) FROM series WHERE device = {{d}}
+`)
+		out := filepath.Join(dir, "out.json")
+		r := tsbench(t, nil, "run", "--target", target, "--queries", q, "--data-dir", dir, "--loop", "100",
+			"--devices", "2", "--clients", "2", "--sensors", "3", "--quiet", "--json", out, "--set", "QUERY_CHECKS=12")
+		if r.code != 0 {
+			t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+		}
+		s := readSummary(t, out)
+		if op := s.Op("by_device"); op == nil || op.OKOperations == 0 || op.FailOperations != 0 {
+			t.Fatalf("by_device: %+v", op)
+		}
+		if s.Verify == nil || !s.Verify.OK {
+			t.Fatalf("the data did not survive the run: %+v", s.Verify)
+		}
+		seen := map[string]bool{}
+		for _, a := range ownQuery(t, s, "by_device").Answers {
+			want := int64(0)
+			if a.Params["d"] == `"d_0"` {
+				want = 3 // the device's three sensors
+			}
+			if a.Error != "" || number(t, a.Sample[0][0]) != want {
+				t.Errorf("d = %s answered %v (%s), want %d", a.Params["d"], a.Sample, a.Error, want)
+			}
+			seen[a.Params["d"]] = true
+		}
+		if len(seen) < 3 {
+			t.Errorf("12 checked answers drew only %v", seen)
+		}
+	})
+}
+
+// Two targets made to disagree on purpose: the same query file, whose
+// text for duckdb adds 2 where sqlite's adds 1. The disagreement is
+// reported with a parameter set, the agreeing query as agreeing, and the
+// run exits 3; one report holds both runs.
+func TestOwnQueriesDisagreementIsReported(t *testing.T) {
+	dir := t.TempDir()
+	q := writeInputFile(t, dir, "q.yaml", `queries:
+  - name: off_by_one
+    params:
+      n: int 1..100
+    sqlite: SELECT {{n}} + 1
+    duckdb: SELECT {{n}} + 2
+  - name: same
+    params:
+      n: int 1..100
+    sql: SELECT {{n}} * 3
+`)
+	r := tsbench(t, nil, "run", "--target", "sqlite,duckdb", "--queries", q, "--data-dir", dir, "--loop", "40", "--quiet")
+	if r.code != 3 {
+		t.Fatalf("exit %d, want 3 (answers disagree)\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{
+		"targets side by side",
+		"Answers of own queries: 1 of 2 query-target pairs agree with sqlite",
+		"DISAGREE  off_by_one on duckdb: 5 of 5 parameter sets answered differently, e.g. n=",
+		"agree     same on duckdb: 5 of 5 parameter sets",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	i := strings.Index(r.stdout, "Report: ")
+	if i < 0 {
+		t.Fatalf("no report path printed")
+	}
+	path := strings.TrimSpace(strings.SplitN(r.stdout[i+len("Report: "):], "\n", 2)[0])
+	html, err := os.ReadFile(path)
+	if err != nil || !strings.Contains(string(html), "duckdb") || !strings.Contains(string(html), "off_by_one") {
+		t.Errorf("report %s: %v", path, err)
+	}
+}
+
+// A query-only run on a database loaded before: nothing created, written or
+// counted; parameters from the data already there (from "<query>").
+func TestOwnQueriesQueryOnly(t *testing.T) {
+	dir := t.TempDir()
+	load := tsbench(t, nil, "run", "--target", "sqlite", "--data-dir", dir, "--devices", "3", "--clients", "3", "--sensors", "2",
+		"--loop", "50", "--quiet", "--set", "OPERATION_PROPORTION=1:0:0:0:0:0:0:0:0:0:0")
+	if load.code != 0 {
+		t.Fatalf("load: exit %d\n%s", load.code, load.stderr)
+	}
+	db := openDB(t, filepath.Join(dir, "sqlite", "test.db"))
+	points := queryInt(t, db, "SELECT count(*) FROM points")
+	perDevice := map[string]int64{}
+	rows, err := db.Query("SELECT s.device, count(*) FROM points p JOIN series s ON s.id = p.series GROUP BY s.device")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var d string
+		var n int64
+		rows.Scan(&d, &n)
+		perDevice[d] = n
+	}
+	rows.Close()
+	db.Close()
+
+	q := writeInputFile(t, dir, "q.yaml", `queries:
+  - name: points_of
+    params:
+      dev: from "SELECT DISTINCT device FROM series"
+    sql: SELECT count(*) FROM points p JOIN series s ON s.id = p.series WHERE s.device = {{dev}}
+`)
+	out := filepath.Join(dir, "out.json")
+	r := tsbench(t, nil, "run", "--target", "sqlite", "--data-dir", dir, "--queries", q, "--query-only",
+		"--loop", "20", "--quiet", "--json", out)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "Query-only run: the queries of "+q+" on data already stored") {
+		t.Errorf("the run does not say it wrote nothing:\n%s", r.stdout)
+	}
+	s := readSummary(t, out)
+	if s.Op("INGESTION") != nil || s.Verify != nil || !s.QueryFile.QueryOnly {
+		t.Errorf("a query-only run wrote or counted: ingestion %+v, verify %+v", s.Op("INGESTION"), s.Verify)
+	}
+	for _, a := range ownQuery(t, s, "points_of").Answers {
+		dev, _ := strconv.Unquote(a.Params["dev"])
+		if got := number(t, a.Sample[0][0]); got != perDevice[dev] || got == 0 {
+			t.Errorf("points of %s: %d, the file holds %d", dev, got, perDevice[dev])
+		}
+	}
+	db = openDB(t, filepath.Join(dir, "sqlite", "test.db"))
+	defer db.Close()
+	if after := queryInt(t, db, "SELECT count(*) FROM points"); after != points {
+		t.Errorf("points before %d, after the query-only run %d", points, after)
+	}
+}
+
+// A bad query file is refused before anything runs, exit 2, naming
+// file:line and what is wrong.
+func TestOwnQueriesBadFiles(t *testing.T) {
+	dir := t.TempDir()
+	cases := []struct{ name, text, want string }{
+		{"yaml", "queries:\n  - name: a\n    sql: [\n", "bad.yaml:3: did not find expected node content"},
+		{"kind", "queries:\n  - name: a\n    params:\n      n: integer 1..9\n    sql: SELECT {{n}}\n", `bad.yaml:4: query a: parameter n: unknown kind "integer"`},
+		{"unbound", "queries:\n  - name: a\n    sql: SELECT {{n}}\n", "bad.yaml:3: query a: sql: {{n}} names no parameter"},
+		{"no text", "queries:\n  - name: a\n    influxql: SELECT 1\n", `bad.yaml:2: query a has no text for target sqlite: add a key "sql" (its language) or "sqlite"`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			path := writeInputFile(t, dir, "bad.yaml", tc.text)
+			r := tsbench(t, nil, "run", "--target", "sqlite", "--queries", path, "--data-dir", dir, "--quiet")
+			if r.code != 2 || !strings.Contains(r.stderr, tc.want) {
+				t.Fatalf("exit %d, stderr %q; want 2 and %q", r.code, r.stderr, tc.want)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "sqlite")); err == nil {
+				t.Fatalf("a refused file left a database behind")
+			}
+		})
+	}
+}
+
+// --explain keeps each query's plan with the run, on SQLite and PostgreSQL.
+func TestOwnQueriesExplain(t *testing.T) {
+	onSQLiteAndPostgres(t, func(t *testing.T, target string) {
+		dir := t.TempDir()
+		q := writeInputFile(t, dir, "q.yaml", `queries:
+  - name: window_max
+    params:
+      dev: device
+      w: window 10m
+    sql: SELECT max(p.v) FROM points p JOIN series s ON s.id = p.series WHERE s.device = {{dev}} AND p.t >= {{w.start}} AND p.t < {{w.end}}
+`)
+		out := filepath.Join(dir, "out.json")
+		r := tsbench(t, nil, "run", "--target", target, "--queries", q, "--explain", "--data-dir", dir, "--loop", "30", "--quiet", "--json", out)
+		if r.code != 0 {
+			t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+		}
+		plan := ownQuery(t, readSummary(t, out), "window_max").Plan
+		want := map[string]string{"sqlite": "SEARCH", "postgres": "Scan"}[target]
+		if !strings.Contains(plan, want) || !strings.Contains(r.stdout, "plan (EXPLAIN):") {
+			t.Errorf("plan %q lacks %q; output:\n%s", plan, want, r.stdout)
+		}
+	})
+}

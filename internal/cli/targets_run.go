@@ -1,0 +1,93 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tsbench/tsbench/internal/config"
+	"github.com/tsbench/tsbench/internal/datadir"
+	"github.com/tsbench/tsbench/internal/htmlreport"
+	"github.com/tsbench/tsbench/internal/report"
+	"github.com/tsbench/tsbench/internal/summary"
+)
+
+// executeTargets runs one workload (generated, replayed or the user's own
+// queries) on each target of --target a,b,c in turn, each from a fresh
+// state (IS_DELETE_DATA: its schema dropped and created anew), then prints
+// them side by side, compares the answers of the own queries with the
+// first target's, and writes one HTML report of all the runs.
+func executeTargets(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stdout, stderr io.Writer) error {
+	tf := targetFlag(flags)
+	names, err := scenarioTargets(tf.value)
+	if err != nil {
+		return err
+	}
+	// Every configuration is read before the first run: a mistake in the
+	// last target's settings must not cost the first one's run.
+	var cfgs []*config.Config
+	for _, name := range names {
+		tf.value = name
+		cfg, err := loadConfig(cmd, f, flags, stderr)
+		if err != nil {
+			return err
+		}
+		if err := scenarioOnlyFlags(cmd, cfg.Workload == config.WorkloadTPCC); err != nil {
+			return err
+		}
+		cfgs = append(cfgs, cfg)
+	}
+	f.runOutputs.serverCores = f.serverCores
+	var runs []*summary.Summary
+	var worst error
+	for i, cfg := range cfgs {
+		fmt.Fprintf(stdout, "==================== %s (%d of %d) ====================\n", names[i], i+1, len(names))
+		s, err := runBenchmark(cfg, "", f.runOutputs, stdout, stderr)
+		if s == nil {
+			return worse(worst, err)
+		}
+		worst = worse(worse(worst, err), outcome(s))
+		runs = append(runs, s)
+		if s.Interrupted {
+			break
+		}
+	}
+	comparisons, err := report.Targets(stdout, runs)
+	if err != nil {
+		return err
+	}
+	if path, err := writeTargetsReport(runs, cfgs[0]); err != nil {
+		fmt.Fprintf(stderr, "tsbench: warning: the report of the targets side by side: %v\n", err)
+	} else {
+		fmt.Fprintf(stdout, "Report: %s\n", path)
+	}
+	for _, c := range comparisons {
+		if c.Differ > 0 {
+			worst = worse(worst, &exitError{code: ExitVerify})
+		}
+	}
+	return worst
+}
+
+// writeTargetsReport writes the runs as one HTML report, the first target
+// the baseline, beside the runs in the data directory.
+func writeTargetsReport(runs []*summary.Summary, cfg *config.Config) (string, error) {
+	var buf bytes.Buffer
+	title := "tsbench: " + runs[0].Target
+	for _, s := range runs[1:] {
+		title += " vs " + s.Target
+	}
+	if err := htmlreport.Write(&buf, runs, htmlreport.Options{Title: title}); err != nil {
+		return "", err
+	}
+	dir := filepath.Join(datadir.Or(cfg.DataDir), "reports")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, "targets-"+runs[0].RunID+".html")
+	return path, os.WriteFile(path, buf.Bytes(), 0o644)
+}

@@ -1,0 +1,108 @@
+package ownquery
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tsbench/tsbench/internal/targets"
+)
+
+var (
+	dollar  = &targets.Language{Name: "sql", Bind: "$", Literal: targets.SQLLiteral, Ident: targets.SQLIdent, Time: targets.UnixMillis}
+	literal = &targets.Language{Name: "x", Literal: targets.SQLLiteral, Ident: targets.SQLIdent, Time: targets.UnixMillis}
+)
+
+func TestRender(t *testing.T) {
+	tmpl, err := parseTemplate("SELECT {{s|ident}} FROM t WHERE d = {{d}} AND t >= {{w.start}} AND t < {{w.end|ms}} LIMIT {{n}} -- {{w.end|rfc3339}}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.UnixMilli(1_700_000_000_000)
+	vals := Values{"s": {Text: `cpu "x"`, IsText: true}, "d": {Text: "it's; DROP TABLE t; --", IsText: true},
+		"w": {Start: t0, End: t0.Add(time.Hour), IsWindow: true}, "n": {Int: 5}}
+	st, err := tmpl.Render(vals, dollar)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantText := `SELECT "cpu ""x""" FROM t WHERE d = $1 AND t >= $2 AND t < $3 LIMIT $4 -- $5`
+	if st.Text != wantText {
+		t.Errorf("bound text\n got %s\nwant %s", st.Text, wantText)
+	}
+	wantArgs := []any{"it's; DROP TABLE t; --", int64(1_700_000_000_000), int64(1_700_003_600_000), int64(5), "2023-11-14T23:13:20Z"}
+	if !reflect.DeepEqual(st.Args, wantArgs) {
+		t.Errorf("args %#v, want %#v", st.Args, wantArgs)
+	}
+	if !st.At.Equal(t0.Add(time.Hour)) {
+		t.Errorf("At %v", st.At)
+	}
+	st, _ = tmpl.Render(vals, literal)
+	if want := `SELECT "cpu ""x""" FROM t WHERE d = 'it''s; DROP TABLE t; --' AND t >= 1700000000000 AND t < 1700003600000 LIMIT 5 -- '2023-11-14T23:13:20Z'`; st.Text != want || st.Args != nil {
+		t.Errorf("literal text\n got %s\nwant %s (args %v)", st.Text, want, st.Args)
+	}
+}
+
+// The same seeds draw the same parameter sets; every draw is inside its
+// domain; windows fall inside the span.
+func TestDrawer(t *testing.T) {
+	f, err := Parse("q.yaml", []byte(good))
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.UnixMilli(1_600_000_000_000)
+	u := &Universe{Devices: []string{"a", "b"}, Sensors: []SensorName{{"txt", false}, {"num", true}},
+		Span: func() (time.Time, time.Time) { return start, start.Add(3 * time.Hour) }}
+	q := f.Queries[0]
+	d1, d2 := q.NewDrawer(u, 1, 2), q.NewDrawer(u, 1, 2)
+	for range 200 {
+		a, err := d1.Draw()
+		if err != nil {
+			t.Fatal(err)
+		}
+		as := ParamsText(textOf(a))
+		b, _ := d2.Draw()
+		if bs := ParamsText(textOf(b)); as != bs {
+			t.Fatalf("same seeds, different sets: %s / %s", as, bs)
+		}
+		if a["s"].Text != "num" {
+			t.Fatalf("sensor numeric drew %q", a["s"].Text)
+		}
+		if n := a["n"].Int; n < 1 || n > 100 {
+			t.Fatalf("int 1..100 drew %d", n)
+		}
+		if z := a["z"].Int; z < 1 || z > 1000 {
+			t.Fatalf("zipf 1..1000 drew %d", z)
+		}
+		w := a["w"]
+		if w.Start.Before(start) || w.End.After(start.Add(3*time.Hour)) || w.End.Sub(w.Start) != time.Hour {
+			t.Fatalf("window %v outside the span", w)
+		}
+	}
+}
+
+func textOf(v Values) map[string]string {
+	out := map[string]string{}
+	for k, x := range v {
+		out[k] = x.String()
+	}
+	return out
+}
+
+func TestDiffer(t *testing.T) {
+	a := targets.Rows{Count: 2, Values: [][]any{{int64(1), 2.5}, {int64(2), "x"}}}
+	cases := []struct {
+		b    targets.Rows
+		want string
+	}{
+		{targets.Rows{Count: 2, Values: [][]any{{int64(2), "x"}, {1.0, 2.5 + 1e-12}}}, ""},
+		{targets.Rows{Count: 3, Values: a.Values}, "2 rows against 3"},
+		{targets.Rows{Count: 2, Values: [][]any{{int64(1), 2.6}, {int64(2), "x"}}}, "row (1, 2.5) against (1, 2.6)"},
+		{targets.Rows{Count: 2, Values: [][]any{{int64(1), 2.5}, {int64(2), "y"}}}, `row (2, "x") against (2, "y")`},
+	}
+	for _, tc := range cases {
+		if got := Differ(a, tc.b); !strings.Contains(got, tc.want) || (tc.want == "") != (got == "") {
+			t.Errorf("Differ = %q, want %q", got, tc.want)
+		}
+	}
+}
