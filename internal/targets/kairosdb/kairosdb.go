@@ -79,7 +79,8 @@ var Driver = &targets.Driver{
 
 		GroupByAcross: true, // one metric query over all the devices (see across)
 	},
-	Open: open,
+	Open:     open,
+	Language: language,
 }
 
 func init() { targets.Register(Driver) }

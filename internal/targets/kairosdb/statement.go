@@ -1,0 +1,166 @@
+package kairosdb
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/tsbench/tsbench/internal/targets"
+)
+
+// language is how the user's own queries meet KairosDB: the text is the
+// JSON body of POST /api/v1/datapoints/query, which binds nothing, so each
+// value is written into it as a JSON literal (jsonLiteral) and a name (a
+// metric, a tag key) as a JSON string; times are Unix milliseconds, what
+// start_absolute and end_absolute take. The answer is one row [t, value]
+// per data point (RunStatement).
+var language = &targets.Language{Name: "kairosdb", Bind: "", Literal: jsonLiteral, Ident: jsonString,
+	Time: targets.UnixMillis}
+
+var _ targets.StatementRunner = (*Target)(nil)
+
+// jsonLiteral is a value as a JSON literal: text as a JSON string (quotes,
+// backslashes and control characters escaped), numbers as they are, a
+// number JSON has no form for (NaN, ±Inf) as null.
+func jsonLiteral(v any) string {
+	switch x := v.(type) {
+	case string:
+		return jsonString(x)
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return "null"
+		}
+	case int64, int, interface{ UnixMilli() int64 }:
+	default:
+		b, err := json.Marshal(v)
+		if err != nil {
+			return "null"
+		}
+		return string(b)
+	}
+	return targets.NumberLiteral(v)
+}
+
+// jsonString is s as a JSON string.
+func jsonString(s string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s) //nolint:errcheck // a string always encodes
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// RunStatement posts one of the user's own queries (a JSON body, its
+// values already written into it) to /api/v1/datapoints/query and flattens
+// the answer into rows [t, value]: every data point of every result of
+// every metric query, in the order KairosDB returned them, t in Unix
+// milliseconds, a long as int64, a double as float64, a string data point
+// as string.
+//
+// KairosDB's H2 datastore pastes tag names and values into the SQL of its
+// tag filter between single quotes without escaping them: a quote there
+// fails the query and can leave the server answering no query at all (see
+// names.go). A body whose tag filter holds a single quote is therefore
+// refused before it is sent.
+func (t *Target) RunStatement(ctx context.Context, st *targets.Statement) (targets.Rows, error) {
+	if len(st.Args) > 0 {
+		return targets.Rows{}, fmt.Errorf("kairosdb: own query: %d bound values, but KairosDB's queries bind none", len(st.Args))
+	}
+	if err := checkTagFilters(st.Text); err != nil {
+		return targets.Rows{}, err
+	}
+	data, err := t.do(ctx, http.MethodPost, "/api/v1/datapoints/query", []byte(st.Text),
+		map[string]string{"Content-Type": "application/json"})
+	if err != nil {
+		return targets.Rows{}, fmt.Errorf("own query: %w", err)
+	}
+	var r struct {
+		Queries []struct {
+			Results []struct {
+				Values [][2]json.RawMessage `json:"values"`
+			} `json:"results"`
+		} `json:"queries"`
+	}
+	if err := json.Unmarshal(data, &r); err != nil {
+		return targets.Rows{}, fmt.Errorf("kairosdb: own query: decode answer: %w", err)
+	}
+	out := targets.Rows{Columns: []string{"t", "value"}}
+	for _, q := range r.Queries {
+		for _, res := range q.Results {
+			for _, p := range res.Values {
+				out.Count++
+				if len(out.Values) >= targets.MaxRows {
+					continue
+				}
+				tm, err := strconv.ParseInt(string(p[0]), 10, 64)
+				if err != nil {
+					return out, fmt.Errorf("kairosdb: own query: timestamp %s: %w", p[0], err)
+				}
+				v, err := jsonValue(p[1])
+				if err != nil {
+					return out, fmt.Errorf("kairosdb: own query: value %s: %w", p[1], err)
+				}
+				out.Values = append(out.Values, []any{tm, v})
+			}
+		}
+	}
+	return out, nil
+}
+
+// jsonValue is a data point's value in targets.Rows' form.
+func jsonValue(raw json.RawMessage) (any, error) {
+	s := string(raw)
+	switch {
+	case s == "null":
+		return nil, nil
+	case strings.HasPrefix(s, `"`):
+		var x string
+		err := json.Unmarshal(raw, &x)
+		return x, err
+	case !strings.ContainsAny(s, ".eE"):
+		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+			return n, nil
+		}
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	return targets.NormalValue(f), err
+}
+
+// checkTagFilters refuses a query body whose tag filter (a metric query's
+// "tags") holds a single quote in a name or value: the H2 datastore would
+// paste it into its SQL (see RunStatement). A body that is not such JSON
+// is left to the server to refuse.
+func checkTagFilters(body string) error {
+	var req struct {
+		Metrics []struct {
+			Tags map[string]json.RawMessage `json:"tags"`
+		} `json:"metrics"`
+	}
+	if json.Unmarshal([]byte(body), &req) != nil {
+		return nil
+	}
+	for _, m := range req.Metrics {
+		for k, raw := range m.Tags {
+			var vals []string
+			if json.Unmarshal(raw, &vals) != nil {
+				var one string
+				if json.Unmarshal(raw, &one) == nil {
+					vals = []string{one}
+				}
+			}
+			for _, s := range append([]string{k}, vals...) {
+				if strings.Contains(s, "'") {
+					return fmt.Errorf("kairosdb: own query: tag filter %q: %w: its H2 datastore pastes tag names and values "+
+						"into SQL between single quotes, unescaped (the query would fail and could leave the server stuck)",
+						s, targets.ErrUnsupported)
+				}
+			}
+		}
+	}
+	return nil
+}
