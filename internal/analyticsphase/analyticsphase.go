@@ -81,7 +81,7 @@ func Run(cfg *config.Config, p scenario.Phase, label string, stdout io.Writer) (
 	if err != nil {
 		return res, badinput.Wrap(err)
 	}
-	rowsPerDevice := workload.NewPlan(cfg.Proportion[:], cfg.Loop).Counts()[workload.Write] * int64(cfg.BatchSize)
+	rowsPerDevice := workload.NewPlan(cfg.Weights(), cfg.Loop).Counts()[workload.Write] * int64(cfg.BatchSize)
 	res.Rows = rowsPerDevice * int64(len(schema.Devices))
 	engine := "the target's own SQL"
 	if cfg.AnalyticsEngine == "spark" {

@@ -133,7 +133,7 @@ func loadConfig(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stderr io.Wri
 	if note != "" {
 		fmt.Fprintln(stderr, "tsbench: note: "+note)
 	}
-	if err := checkThresholdOperations(cfg); err != nil {
+	if err := readQueryFile(cfg); err != nil {
 		return nil, err
 	}
 	if f.scenario == "" {
@@ -205,16 +205,18 @@ func loadFile(path string, load func(io.Reader) ([]string, error)) ([]string, er
 	return load(fh)
 }
 
-// checkThresholdOperations refuses a threshold on an operation the run
-// cannot have: neither a built-in one nor one of QUERY_FILE's queries.
-func checkThresholdOperations(cfg *config.Config) error {
+// readQueryFile reads QUERY_FILE, if set, for the weights of its queries
+// in the mix (config.Config.OwnWeights), and refuses a threshold on an
+// operation the run cannot have: neither a built-in one nor one of the
+// file's queries.
+func readQueryFile(cfg *config.Config) error {
 	var own []string
-	if cfg.QueryFile != "" && len(cfg.Thresholds) > 0 {
+	if cfg.QueryFile != "" {
 		f, err := ownquery.Load(cfg.QueryFile)
 		if err != nil {
 			return inputOrFailure(err)
 		}
-		own = f.Names()
+		own, cfg.OwnWeights = f.Names(), f.Weights()
 	}
 	for _, e := range cfg.Thresholds {
 		if _, err := threshold.Parse(e, own...); err != nil {

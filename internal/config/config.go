@@ -100,6 +100,9 @@ type Config struct {
 	QueryFile         string // QUERY_FILE: the user's own queries (internal/ownquery)
 	QueryOnly         bool   // QUERY_ONLY: only QUERY_FILE's queries, on data already stored
 	Explain           bool   // EXPLAIN: capture each own query's plan
+	// OwnWeights are the weights of QUERY_FILE's queries in the file's
+	// order, set when the command line reads the file (not a key).
+	OwnWeights []int64
 
 	// Scale-out: several tsbench processes acting as one run (WORKERS).
 	Workers        int           // WORKERS: processes sharing the clients and devices (1 = alone)
@@ -219,7 +222,17 @@ func (c *Config) TagValueCardinality(i int) int {
 }
 
 // WriteWeight is the write share of OPERATION_PROPORTION.
-func (c *Config) WriteWeight() int64 { return c.Proportion[0] }
+func (c *Config) WriteWeight() int64 { return c.Weights()[0] }
+
+// Weights are the mix: write and Q1..Q10 by OPERATION_PROPORTION (none
+// with QUERY_ONLY), then the own queries' weights (OwnWeights).
+func (c *Config) Weights() []int64 {
+	w := append(make([]int64, 0, len(c.Proportion)+len(c.OwnWeights)), c.Proportion[:]...)
+	if c.QueryOnly {
+		clear(w)
+	}
+	return append(w, c.OwnWeights...)
+}
 
 // QueryWeight is the weight of query kind k.
 func (c *Config) QueryWeight(k ts.QueryKind) int64 { return c.Proportion[k] }

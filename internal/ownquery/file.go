@@ -324,6 +324,15 @@ func (f *File) Names() []string {
 	return out
 }
 
+// Weights are the queries' weights, in the file's order.
+func (f *File) Weights() []int64 {
+	out := make([]int64, len(f.Queries))
+	for i, q := range f.Queries {
+		out[i] = q.Weight
+	}
+	return out
+}
+
 // Languages lists the query languages of the registered targets.
 func Languages() []string {
 	seen := map[string]bool{}

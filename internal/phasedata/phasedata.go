@@ -39,7 +39,7 @@ func (before Written) After(cfg *config.Config, s *summary.Summary) Written {
 	}
 	// Every phase writes rows [0, n) of each device: a second write phase
 	// rewrites the rows the first wrote, and may add more.
-	rows := workload.NewPlan(cfg.Proportion[:], cfg.Loop).Counts()[workload.Write] * int64(cfg.BatchSize)
+	rows := workload.NewPlan(cfg.Weights(), cfg.Loop).Counts()[workload.Write] * int64(cfg.BatchSize)
 	before.rows = max(before.rows, rows)
 	return before
 }

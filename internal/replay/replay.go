@@ -55,7 +55,7 @@ func Open(cfg *config.Config, dataDir string, stderr io.Writer) (*dataset.Datase
 	}
 	// The rows start again when LOOP or a duration asks for more batches
 	// than a device has; the summary says so only when they will.
-	steps := workload.NewPlan(cfg.Proportion[:], cfg.Loop).Counts()[workload.Write]
+	steps := workload.NewPlan(cfg.Weights(), cfg.Loop).Counts()[workload.Write]
 	rep.Repeat = Repeats(cfg) && (cfg.LoopUnbounded || steps*int64(cfg.BatchSize) > ds.MaxRows())
 	return ds, rep, nil
 }
@@ -264,11 +264,11 @@ func spreadReplay(cfg *config.Config) error {
 func onePass(cfg *config.Config, rows int64) int64 {
 	steps := (rows + int64(cfg.BatchSize) - 1) / int64(cfg.BatchSize)
 	var total int64
-	for _, w := range cfg.Proportion {
+	for _, w := range cfg.Weights() {
 		total += w
 	}
 	loop := (steps*total + cfg.WriteWeight() - 1) / cfg.WriteWeight()
-	for workload.NewPlan(cfg.Proportion[:], loop).Counts()[workload.Write] < steps {
+	for workload.NewPlan(cfg.Weights(), loop).Counts()[workload.Write] < steps {
 		loop++ // apportioning may round the write share down
 	}
 	return max(1, loop)

@@ -46,24 +46,12 @@ func (r *Runner) SetQueries(f *ownquery.File) error {
 		o.texts = append(o.texts, t)
 	}
 	r.own = o
+	r.cfg.OwnWeights = f.Weights()
 	return nil
 }
 
-// weights are the mix: write and Q1..Q10 by OPERATION_PROPORTION (none with
-// QUERY_ONLY), then each own query's weight.
-func (r *Runner) weights() []int64 {
-	w := append([]int64(nil), r.cfg.Proportion[:]...)
-	if r.own == nil {
-		return w
-	}
-	if r.cfg.QueryOnly {
-		clear(w)
-	}
-	for _, q := range r.own.file.Queries {
-		w = append(w, q.Weight)
-	}
-	return w
-}
+// weights are the mix (config.Config.Weights).
+func (r *Runner) weights() []int64 { return r.cfg.Weights() }
 
 // opNames are the names of the run's operations, by workload.Op.
 func (r *Runner) opNames() []string {

@@ -492,7 +492,7 @@ func (r *Runner) finish(ctx context.Context, admin targets.Target, clients []*cl
 		}
 		return
 	}
-	r.ownSummary(ctx, admin, clients, s) // each answer bounded by READ_OPERATION_TIMEOUT
+	parent := ctx
 	// Whatever the server does now (it may be stopped, or gone), what comes
 	// after the measured phase is bounded, by READ_OPERATION_TIMEOUT in all:
 	// the run's results are waiting.
@@ -513,6 +513,10 @@ func (r *Runner) finish(ctx context.Context, admin targets.Target, clients []*cl
 			s.Verify.Queries = r.checkQueries(ctx, admin, clients, s)
 		}
 	}
+	// The own queries' answers are asked after verification, which waits
+	// for what the server shows (VictoriaMetrics' search cache), each
+	// bounded by READ_OPERATION_TIMEOUT on its own.
+	r.ownSummary(parent, admin, clients, s)
 	if v, ok := admin.(targets.Versioner); ok {
 		if ver, err := v.ServerVersion(ctx); err == nil {
 			s.Environment.ServerVersion = ver

@@ -124,7 +124,7 @@ func GenOptions(c *config.Config) gen.Options {
 		Missing:      tsbs.Missing(c),
 	}
 	if c.OutOfOrder {
-		writes := NewPlan(c.Proportion[:], c.Loop).Counts()[Write]
+		writes := NewPlan(c.Weights(), c.Loop).Counts()[Write]
 		o.Order = gen.Order{Mode: gen.Poisson, Ratio: c.OutOfOrderRate, Lambda: c.Lambda, MaxDelay: c.MaxK,
 			Rows: writes * int64(c.BatchSize)}
 		if c.OutOfOrderMode == config.OutOfOrderBatch {
@@ -145,7 +145,7 @@ func DeviceWriteSteps(c *config.Config) []int64 {
 	steps := make([]int64, c.Devices)
 	schema := Schema(c)
 	for client := 0; client < c.Clients; client++ {
-		writes := ClientPlan(c.OperationOrder, c.Proportion[:], c.Loop, client, c.Clients).Counts()[Write]
+		writes := ClientPlan(c.OperationOrder, c.Weights(), c.Loop, client, c.Clients).Counts()[Write]
 		for _, pos := range clientPositions(c, schema, client) {
 			steps[pos] = writes
 		}
