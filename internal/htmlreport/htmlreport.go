@@ -88,6 +88,7 @@ type model struct {
 	Config      []diffRow
 	Env         []diffRow
 	Published   bool
+	OwnQueries  bool // some run ran the user's own queries (QUERY_FILE)
 	Merged      bool // some run is a merge of workers' runs
 	TPCC        bool // some run is a TPC-C run
 	Failures    bool
@@ -126,6 +127,7 @@ func build(runs []*summary.Summary, opts Options) model {
 		v := newRunView(i, s)
 		m.OpenModel = m.OpenModel || s.OpenModel
 		m.Published = m.Published || len(s.Published) > 0
+		m.OwnQueries = m.OwnQueries || s.QueryFile != nil
 		m.Merged = m.Merged || s.Merge != nil
 		m.TPCC = m.TPCC || s.TPCC != nil
 		m.Failures = m.Failures || s.Failed()
