@@ -69,7 +69,8 @@ var Driver = &targets.Driver{
 
 		GroupByAcross: true, // computed from the points, as Q7 is
 	},
-	Open: open,
+	Open:     open,
+	Language: language,
 }
 
 func init() { targets.Register(Driver) }
