@@ -29,15 +29,20 @@ func newTargetsCmd(stdout io.Writer) *cobra.Command {
 		Short: "List the databases tsbench can benchmark",
 		Long: `List every database target: its name (for --target or DB_SWITCH), the
 IoT-benchmark DB_SWITCH values that map to it, its write paths, the query
-kinds it supports and how to get its server.`,
+kinds it supports, the language its own queries (--queries) are written in
+and how to get its server.`,
 		Example: "  tsbench targets",
 		Args:    cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
 			tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "TARGET\tDB_SWITCH\tWRITE PATHS\tQUERIES\tSERVER")
+			fmt.Fprintln(tw, "TARGET\tDB_SWITCH\tWRITE PATHS\tQUERIES\tOWN QUERIES\tSERVER")
 			for _, d := range targets.Drivers() {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", d.Name, strings.Join(d.Aliases, ","),
-					strings.Join(d.WritePaths, ","), queryList(d.Caps), d.Server)
+				lang := "-"
+				if d.Language != nil {
+					lang = d.Language.Name
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", d.Name, strings.Join(d.Aliases, ","),
+					strings.Join(d.WritePaths, ","), queryList(d.Caps), lang, d.Server)
 			}
 			return tw.Flush()
 		},
