@@ -140,7 +140,8 @@ func TestOwnQueriesDisagreementIsReported(t *testing.T) {
       n: int 1..100
     sql: SELECT {{n}} * 3
 `)
-	r := tsbench(t, nil, "run", "--target", "sqlite,duckdb", "--queries", q, "--data-dir", dir, "--loop", "40", "--quiet")
+	r := tsbench(t, nil, "run", "--target", "sqlite,duckdb", "--queries", q, "--data-dir", dir, "--loop", "40", "--quiet",
+		"--json", filepath.Join(dir, "out.json"))
 	if r.code != 3 {
 		t.Fatalf("exit %d, want 3 (answers disagree)\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
@@ -152,6 +153,11 @@ func TestOwnQueriesDisagreementIsReported(t *testing.T) {
 	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	for _, target := range []string{"sqlite", "duckdb"} {
+		if s := readSummary(t, filepath.Join(dir, "out-"+target+".json")); s.Target != target || len(ownQuery(t, s, "off_by_one").Answers) != 5 {
+			t.Errorf("out-%s.json: target %s", target, s.Target)
 		}
 	}
 	i := strings.Index(r.stdout, "Report: ")

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -39,6 +40,7 @@ func executeTargets(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stdout, s
 		if err := scenarioOnlyFlags(cmd, cfg.Workload == config.WorkloadTPCC); err != nil {
 			return err
 		}
+		cfg.JSONPath = perTarget(cfg.JSONPath, name)
 		cfgs = append(cfgs, cfg)
 	}
 	f.runOutputs.serverCores = f.serverCores
@@ -71,6 +73,16 @@ func executeTargets(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stdout, s
 		}
 	}
 	return worst
+}
+
+// perTarget is --json's path for one target of several: out.json becomes
+// out-postgres.json, so that no run's summary overwrites another's.
+func perTarget(path, target string) string {
+	if path == "" {
+		return ""
+	}
+	ext := filepath.Ext(path)
+	return strings.TrimSuffix(path, ext) + "-" + target + ext
 }
 
 // writeTargetsReport writes the runs as one HTML report, the first target
