@@ -176,6 +176,11 @@ func (s *splitTarget) Count(ctx context.Context, rng ts.CountRange) (int64, erro
 }
 func (s *splitTarget) Close() error { return errors.Join(s.w.Close(), s.q.Close()) }
 
+// RunStatement runs the user's own query where queries go.
+func (s *splitTarget) RunStatement(ctx context.Context, st *targets.Statement) (targets.Rows, error) {
+	return runStatement(ctx, s.q, st)
+}
+
 func (s *splitTarget) Reconnects() int64 { return reconnects(s.w) + reconnects(s.q) }
 
 func (s *splitTarget) ServerVersion(ctx context.Context) (string, error) {
@@ -223,6 +228,11 @@ func (m *multiTarget) Bind(ctx context.Context, sc *ts.Schema) error {
 }
 
 func (m *multiTarget) Write(ctx context.Context, b *ts.Batch) error { return m.ts[0].Write(ctx, b) }
+
+// RunStatement runs the user's own query on the first host, as Query does.
+func (m *multiTarget) RunStatement(ctx context.Context, st *targets.Statement) (targets.Rows, error) {
+	return runStatement(ctx, m.ts[0], st)
+}
 func (m *multiTarget) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 	return m.ts[0].Query(ctx, q)
 }

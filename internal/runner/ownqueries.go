@@ -88,13 +88,12 @@ func (r *Runner) prepareOwn(ctx context.Context, admin targets.Target) error {
 	}
 	o.u.Span = r.writtenSpan
 	o.u.From = map[string][]ownquery.Value{}
-	runner, _ := admin.(targets.StatementRunner)
 	for _, q := range o.file.Queries {
 		for _, p := range q.Params {
 			if p.Kind != ownquery.From {
 				continue
 			}
-			rows, err := runner.RunStatement(ctx, &targets.Statement{Text: p.Query})
+			rows, err := runStatement(ctx, admin, &targets.Statement{Text: p.Query})
 			if err != nil {
 				return fmt.Errorf("%s: query %s: parameter %s: from %q: %w", r.driver.Name, q.Name, p.Name, p.Query, err)
 			}
@@ -142,7 +141,6 @@ func (r *Runner) newOwnClient(id int) *ownClient {
 func (c *client) doOwn(ctx context.Context, op workload.Op, warm bool) {
 	i := int(op) - workload.NumOps
 	o := c.r.own
-	run, _ := c.conn.(targets.StatementRunner)
 	c.measure(ctx, op, warm, 0, func(ctx context.Context) (int64, error) {
 		vals, err := c.own.draw[i].Draw()
 		if err != nil {
@@ -152,7 +150,7 @@ func (c *client) doOwn(ctx context.Context, op workload.Op, warm bool) {
 		if err != nil {
 			return 0, err
 		}
-		rows, err := run.RunStatement(ctx, &st)
+		rows, err := runStatement(ctx, c.conn, &st)
 		if err == nil && !warm {
 			_ = c.own.rows[i].RecordValue(rows.Count)
 		}
@@ -183,7 +181,6 @@ func (r *Runner) ownSummary(ctx context.Context, admin targets.Target, clients [
 		return
 	}
 	qf := &summary.QueryFile{Path: o.file.Path, QueryOnly: r.cfg.QueryOnly}
-	run, _ := admin.(targets.StatementRunner)
 	for i, q := range o.file.Queries {
 		oq := summary.OwnQuery{Name: q.Name, Key: o.texts[i].Key, Language: o.lang.Name, Text: o.texts[i].Tmpl.Text, Weight: q.Weight}
 		rows := hdrhistogram.New(0, 1<<40, 2)
@@ -195,10 +192,10 @@ func (r *Runner) ownSummary(ctx context.Context, admin targets.Target, clients [
 		}
 		draw := q.NewDrawer(&o.u, uint64(r.cfg.QuerySeed), 1<<32|uint64(i))
 		for k := range r.cfg.QueryChecks {
-			a, st := r.ownAnswer(ctx, run, draw, o.texts[i].Tmpl)
+			a, st := r.ownAnswer(ctx, admin, draw, o.texts[i].Tmpl)
 			oq.Answers = append(oq.Answers, a)
 			if k == 0 && r.cfg.Explain && st != nil {
-				oq.Plan, oq.PlanError = r.explain(ctx, run, st)
+				oq.Plan, oq.PlanError = r.explain(ctx, admin, st)
 			}
 		}
 		qf.Queries = append(qf.Queries, oq)
@@ -207,7 +204,7 @@ func (r *Runner) ownSummary(ctx context.Context, admin targets.Target, clients [
 }
 
 // ownAnswer asks one checked parameter set and keeps its answer.
-func (r *Runner) ownAnswer(ctx context.Context, run targets.StatementRunner, draw *ownquery.Drawer, t *ownquery.Template) (summary.Answer, *targets.Statement) {
+func (r *Runner) ownAnswer(ctx context.Context, admin targets.Target, draw *ownquery.Drawer, t *ownquery.Template) (summary.Answer, *targets.Statement) {
 	var a summary.Answer
 	vals, err := draw.Draw()
 	if err != nil {
@@ -225,7 +222,7 @@ func (r *Runner) ownAnswer(ctx context.Context, run targets.StatementRunner, dra
 	}
 	ctx, cancel := context.WithTimeout(ctx, r.cfg.ReadTimeout)
 	defer cancel()
-	ans, err := run.RunStatement(ctx, &st)
+	ans, err := runStatement(ctx, admin, &st)
 	if err != nil {
 		a.Error = err.Error()
 		return a, &st
@@ -236,7 +233,7 @@ func (r *Runner) ownAnswer(ctx context.Context, run targets.StatementRunner, dra
 }
 
 // explain captures st's plan in the target's language, if it has EXPLAIN.
-func (r *Runner) explain(ctx context.Context, run targets.StatementRunner, st *targets.Statement) (plan, why string) {
+func (r *Runner) explain(ctx context.Context, admin targets.Target, st *targets.Statement) (plan, why string) {
 	if r.own.lang.Explain == nil {
 		return "", fmt.Sprintf("%s has no EXPLAIN that tsbench knows", r.own.lang.Name)
 	}
@@ -244,7 +241,7 @@ func (r *Runner) explain(ctx context.Context, run targets.StatementRunner, st *t
 	ex.Text = r.own.lang.Explain(st.Text)
 	ctx, cancel := context.WithTimeout(ctx, r.cfg.ReadTimeout)
 	defer cancel()
-	rows, err := run.RunStatement(ctx, &ex)
+	rows, err := runStatement(ctx, admin, &ex)
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) {
 			return "", "EXPLAIN timed out"
@@ -262,4 +259,15 @@ func (r *Runner) explain(ctx context.Context, run targets.StatementRunner, st *t
 		lines = append(lines, strings.Join(cells, " "))
 	}
 	return strings.Join(lines, "\n"), ""
+}
+
+// runStatement runs an own query on a connection, which runs statements
+// when its driver declares a language (ownquery.File.Check refused the
+// file otherwise).
+func runStatement(ctx context.Context, t targets.Target, st *targets.Statement) (targets.Rows, error) {
+	run, ok := t.(targets.StatementRunner)
+	if !ok {
+		return targets.Rows{}, fmt.Errorf("%T runs no statements of its own: %w", t, targets.ErrUnsupported)
+	}
+	return run.RunStatement(ctx, st)
 }
