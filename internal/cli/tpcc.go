@@ -160,7 +160,8 @@ func measureTPCC(ctx context.Context, abort func(), r *tpcc.Run, cfg *config.Con
 	}
 	s := &summary.Summary{SchemaVersion: summary.SchemaVersion, Target: driver.Name, Started: started,
 		Elapsed: res.Elapsed.Seconds(), Operations: res.Operations, Intervals: res.Intervals,
-		Interrupted: res.Interrupted, StopReason: res.StopReason, MeasureStarted: partial.MeasureStarted}
+		Interrupted: res.Interrupted, StopReason: res.StopReason, MeasureStarted: partial.MeasureStarted,
+		Stalls: metrics.Stalls(res.Intervals, cfg.StallMin, cfg.StallFraction)}
 	if mon != nil {
 		s.Resources = mon.Stop(time.Now())
 	}

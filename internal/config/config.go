@@ -195,6 +195,8 @@ type Config struct {
 	Remark           string        // REMARK
 	Thresholds       []string      // THRESHOLDS: pass/fail expressions (internal/threshold)
 	Outputs          []string      // OUTPUTS: live receivers, KIND=WHERE (internal/output/spec)
+	StallMin         time.Duration // STALL_MIN: shortest stall listed
+	StallFraction    float64       // STALL_FRACTION: a stall's rate is below this share of the median
 
 	// origin records where each key was last set (file:line or "flag"), so
 	// that Resolve can point at the line to fix. Keys never set are absent.

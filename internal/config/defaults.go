@@ -111,6 +111,8 @@ func Default() *Config {
 
 		ProgressInterval: 5 * time.Second,
 		CSVOutput:        true,
+		StallMin:         3 * time.Second,
+		StallFraction:    0.5,
 	}
 }
 

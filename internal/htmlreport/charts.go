@@ -37,6 +37,23 @@ type chartSpec struct {
 	// flat under writes of 400,000.
 	Small  bool     `json:"small,omitempty"`
 	Series []series `json:"series"`
+	// Bands shade stretches of the x axis: the runs' stalls, on charts
+	// over time.
+	Bands []band `json:"bands,omitempty"`
+}
+
+// band is a shaded stretch [From, To] of a chart's x axis.
+type band struct {
+	From  float64 `json:"from"`
+	To    float64 `json:"to"`
+	Label string  `json:"label"`
+}
+
+// addStalls shades r's stalls on c.
+func (c *chartSpec) addStalls(multi bool, r runView) {
+	for _, st := range r.Stalls {
+		c.Bands = append(c.Bands, band{From: round3(st.Start), To: round3(st.Start + st.Seconds), Label: seriesName(multi, r.Label, "stall")})
+	}
 }
 
 type series struct {
@@ -127,6 +144,7 @@ func throughputCharts(runs []runView, ops []string) []chartSpec {
 				pts = append(pts, [2]float64{round3(iv.Start + iv.Seconds), round3(p)})
 			}
 			c.add(mk(multi, r, "", false, pts))
+			c.addStalls(multi, r)
 		}
 		out = append(out, nonEmpty(c)...)
 	}
@@ -150,6 +168,7 @@ func opCharts(runs []runView, op string) []chartSpec {
 		lat.add(mk(multi, r, "p50", false, p50))
 		lat.add(mk(multi, r, "p99", false, p99))
 		lat.add(mk(multi, r, "max", true, mx))
+		lat.addStalls(multi, r)
 		spec.add(mk(multi, r, "", false, spectrum(r.Op(op))))
 		if r.Op(op).FailOperations > 0 {
 			fail.add(mk(multi, r, "", false, failed))

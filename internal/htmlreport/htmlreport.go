@@ -49,6 +49,7 @@ var page = template.Must(template.New("report").Funcs(template.FuncMap{
 	"closedWarning": func() string { return summary.ClosedModelWarning },
 	"num":           compare.FormatNumber,
 	"int":           count,
+	"pct":           func(share float64) string { return fmt.Sprintf("%.1f %%", share*100) },
 	"bytes":         bytesText,
 	"time":          timeText,
 	"hasPrefix":     strings.HasPrefix,
@@ -92,6 +93,7 @@ type model struct {
 	Merged      bool // some run is a merge of workers' runs
 	TPCC        bool // some run is a TPC-C run
 	Failures    bool
+	Stalls      bool // some run has stalls (summary.Stall)
 	OpenModel   bool
 	ECharts     template.JS
 	Script      template.JS
@@ -131,6 +133,7 @@ func build(runs []*summary.Summary, opts Options) model {
 		m.Merged = m.Merged || s.Merge != nil
 		m.TPCC = m.TPCC || s.TPCC != nil
 		m.Failures = m.Failures || s.Failed()
+		m.Stalls = m.Stalls || len(s.Stalls) > 0
 		m.Runs = append(m.Runs, v)
 		ids = append(ids, s.RunID)
 	}

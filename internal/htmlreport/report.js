@@ -88,6 +88,17 @@
     return { x: xAxis, y: yAxis };
   }
 
+  // stallAreas shades the chart's bands (the runs' stalls) behind its
+  // lines, each labelled.
+  function stallAreas(c) {
+    if (!c.bands || !c.bands.length) return undefined;
+    return {
+      silent: true, itemStyle: { color: "rgba(214, 39, 40, 0.10)" },
+      label: { show: !c.small, position: "insideTop", fontSize: 10, color: "#a33" },
+      data: c.bands.map(function (b) { return [{ name: b.label, xAxis: b.from }, { xAxis: b.to }]; })
+    };
+  }
+
   function draw(box, c) {
     var div = document.createElement("div");
     div.className = "chart";
@@ -114,12 +125,13 @@
       toolbox: c.small ? { show: false } : { right: 10, top: 0, itemSize: 13, feature: { dataZoom: { yAxisIndex: "none" }, restore: {}, saveAsImage: {} } },
       xAxis: ax.x,
       yAxis: ax.y,
-      series: c.series.map(function (s) {
+      series: c.series.map(function (s, i) {
         var style = multi ? runStyles[s.runIndex % runStyles.length] : (s.dashed ? "dashed" : "solid");
         return {
           name: s.name, type: "line", data: s.data, showSymbol: s.data.length <= 40, symbolSize: 5,
           color: palette[colourIndex(c, s, keys) % palette.length],
-          lineStyle: { type: style, width: 1.6 }, emphasis: { focus: "series" }
+          lineStyle: { type: style, width: 1.6 }, emphasis: { focus: "series" },
+          markArea: i === 0 ? stallAreas(c) : undefined
         };
       })
     });
@@ -127,6 +139,7 @@
     c.series.forEach(function (s) { points += s.data.length; });
     results.push({
       id: c.id, op: c.op || "", title: c.title, series: c.series.length, points: points,
+      bands: (c.bands || []).length,
       drawn: drawnPoints(chart), svgPaths: div.querySelectorAll("svg path").length
     });
     charts.push(chart);

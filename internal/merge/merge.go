@@ -195,6 +195,7 @@ func mergeRuns(runs []*summary.Summary) *summary.Summary {
 	out.Phases = phases(runs)
 	out.Operations = operations(runs, elapsed)
 	out.Intervals = intervals(runs, origin)
+	out.Stalls = stallsOf(out.Intervals, first)
 	out.Verify = verifySum(runs)
 	// The server's size as the last worker to finish saw it: after every
 	// write of the run.
@@ -469,4 +470,19 @@ func intervals(runs []*summary.Summary, origin time.Time) []summary.Interval {
 		out = append(out, iv)
 	}
 	return out
+}
+
+// stallsOf lists the merged run's stalls with the stall keys its first
+// worker ran with (every worker reads the same configuration).
+func stallsOf(ivs []summary.Interval, first *summary.Summary) []summary.Stall {
+	minLen, frac := 3*time.Second, 0.5
+	if v, ok := first.Config["STALL_MIN"].(string); ok {
+		if d, err := time.ParseDuration(v); err == nil {
+			minLen = d
+		}
+	}
+	if v, ok := first.Config["STALL_FRACTION"].(float64); ok && v > 0 {
+		frac = v
+	}
+	return metrics.Stalls(ivs, minLen, frac)
 }

@@ -357,6 +357,7 @@ func (r *Runner) measure(ctx context.Context, clients []*client, s *summary.Summ
 	s.Elapsed = elapsed.Seconds()
 	s.Operations = run.Operations(elapsed)
 	s.Intervals = run.Intervals()
+	s.Stalls = metrics.Stalls(s.Intervals, cfg.StallMin, cfg.StallFraction)
 	s.Hosts = r.hostSummaries()
 	switch {
 	case r.interrupted:

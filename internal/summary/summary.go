@@ -232,6 +232,31 @@ type Summary struct {
 	// QueryFile is the user's own queries (QUERY_FILE), when the run had
 	// some: each is an operation of Operations under its name.
 	QueryFile *QueryFile `json:"query_file,omitempty"`
+	// Stalls are the stretches of the measured phase where throughput
+	// stayed below a share of the run's median (STALL_FRACTION) for at
+	// least STALL_MIN: a figure decided by one says so.
+	Stalls []Stall `json:"stalls,omitempty"`
+}
+
+// Stall is one stretch of the measured phase where throughput stayed low.
+type Stall struct {
+	Start   float64 `json:"t_s"` // seconds since the measured phase began
+	Seconds float64 `json:"duration_s"`
+	// OpsPerSecond is the mean rate of completed operations in the stall;
+	// MedianOpsPerSecond the run's median per-second rate it fell below.
+	OpsPerSecond       float64 `json:"ops_per_s"`
+	MedianOpsPerSecond float64 `json:"median_ops_per_s"`
+	// HeldOperations are the operations known to have been under way at
+	// some moment of the stall: those completed in it, and those completed
+	// after it with a latency longer than the time since its end. Share is
+	// their part of the run's operations.
+	HeldOperations int64   `json:"held_operations"`
+	Share          float64 `json:"held_share"`
+	// MaxMS is the longest latency of a held operation.
+	MaxMS float64 `json:"max_ms"`
+	// AtEnd: the stall lasts until the run's end (in a LOOP-bounded run,
+	// often clients that finished early, not the server).
+	AtEnd bool `json:"at_end,omitempty"`
 }
 
 // QueryFile is what a run did with the user's own queries.

@@ -33,10 +33,12 @@ type Chart struct {
 	Points   int    `json:"points"`   // data points handed to the chart
 	Drawn    int    `json:"drawn"`    // points laid out on screen (finite coordinates)
 	SVGPaths int    `json:"svgPaths"` // SVG paths in the chart's element
+	Bands    int    `json:"bands"`    // shaded stretches (stalls) handed to the chart
 
 	DOMLines    int `json:"-"` // series lines in the rendered SVG
 	DOMVertices int `json:"-"` // their vertices: data points drawn as a line
 	DOMSymbols  int `json:"-"` // data points drawn as a symbol
+	DOMBands    int `json:"-"` // shaded stretches drawn (filled in the stall colour)
 }
 
 // Find returns the Chromium to use: $TSBENCH_CHROMIUM, else chromium,
@@ -138,7 +140,7 @@ func Charts(ctx context.Context, bin, path string) ([]Chart, error) {
 	drawn := countDrawn(string(dom))
 	for i := range charts {
 		d := drawn[charts[i].ID]
-		charts[i].DOMLines, charts[i].DOMVertices, charts[i].DOMSymbols = d.lines, d.vertices, d.symbols
+		charts[i].DOMLines, charts[i].DOMVertices, charts[i].DOMSymbols, charts[i].DOMBands = d.lines, d.vertices, d.symbols, d.bands
 	}
 	return charts, nil
 }
@@ -155,7 +157,7 @@ var attr = regexp.MustCompile(`([a-z-]+)="([^"]*)"`)
 // data series.
 var greys = map[string]bool{"#E0E6F1": true, "#6E7079": true, "#666": true, "#ccc": true, "#000": true, "#fff": true}
 
-type drawnCounts struct{ lines, vertices, symbols int }
+type drawnCounts struct{ lines, vertices, symbols, bands int }
 
 // countDrawn reads, for every chart, the data the browser actually laid
 // out in its SVG: a series line is an unfilled path in a series colour
@@ -177,6 +179,10 @@ func countDrawn(dom string) map[string]drawnCounts {
 			for _, kv := range attr.FindAllStringSubmatch(m[1], -1) {
 				a[kv[1]] = kv[2]
 			}
+			if stallFill(a) {
+				c.bands++
+				continue
+			}
 			stroke := a["stroke"]
 			if stroke == "" || greys[stroke] {
 				continue
@@ -192,6 +198,13 @@ func countDrawn(dom string) map[string]drawnCounts {
 		out[id] = c
 	}
 	return out
+}
+
+// stallFill says a path is filled in the report's stall colour (its
+// script's markArea, rgba(214, 39, 40, 0.10)).
+func stallFill(a map[string]string) bool {
+	f := strings.ReplaceAll(a["fill"], " ", "")
+	return f == "rgba(214,39,40,0.1)" || (f == "rgb(214,39,40)" && a["fill-opacity"] == "0.1")
 }
 
 // Screenshot writes a PNG of the report's first width x height pixels.
