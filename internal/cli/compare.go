@@ -11,6 +11,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tsbench/tsbench/internal/compare"
+	"github.com/tsbench/tsbench/internal/results"
+	"github.com/tsbench/tsbench/internal/summary"
 )
 
 // ExitWorse is the status of 'compare --fail-on worse' when a figure is
@@ -38,7 +40,13 @@ each second) are compared with Welch's t-test, each run's seconds counted as
 their effective number given their lag-1 autocorrelation (a slow compaction
 spans several seconds, which are then worth fewer independent values), and
 the p-values are adjusted for the number of figures compared (Holm), so a
-table of many figures does not flag chance. The maximum is one extreme value with no spread: it is
+table of many figures does not flag chance.
+
+A run made with --repeat N stands for all N repetitions: then each figure's
+whole-run values (one per repetition) are compared between the two groups
+with Welch's t-test, since what misleads is the spread from one run to the
+next, which the seconds of a single run cannot show. Each figure says which
+test decided (--json: "test"). The maximum is one extreme value with no spread: it is
 shown, never tested. When either run has fewer than 5 effective seconds the
 verdict is "too short to tell", without a p-value: run longer (--duration 60s).
 
@@ -66,7 +74,11 @@ latest~N, or summary JSON files.`,
 			if err != nil {
 				return err
 			}
-			res := compare.Compare(runs[0], runs[1:], alpha)
+			groups, err := sf.repetitions(runs)
+			if err != nil {
+				return err
+			}
+			res := compare.CompareRepeated(groups[0], groups[1:], alpha)
 			if err := writeComparison(stdout, res, asJSON, asMarkdown); err != nil {
 				return fmt.Errorf("write the comparison: %w", err)
 			}
@@ -111,4 +123,39 @@ func failOnWorse(stderr io.Writer, res compare.Result) error {
 	}
 	return &exitError{ExitWorse, fmt.Errorf("compare --fail-on worse: %d figure(s) significantly worse than the baseline: %s",
 		len(worse), strings.Join(worse, ", "))}
+}
+
+// repetitions expands each run made with --repeat into its group's runs,
+// read from the results store in the order they ran; any other run stands
+// alone.
+func (sf *storeFlags) repetitions(runs []*summary.Summary) ([][]*summary.Summary, error) {
+	groups := make([][]*summary.Summary, len(runs))
+	for i, s := range runs {
+		groups[i] = []*summary.Summary{s}
+		if s.Repeat == nil || s.Repeat.Of < 2 {
+			continue
+		}
+		err := sf.withStore(func(ctx context.Context, st *results.Store) error {
+			infos, err := st.List(ctx, results.Filter{Group: s.Repeat.Group})
+			if err != nil {
+				return err
+			}
+			var members []*summary.Summary
+			for j := len(infos) - 1; j >= 0; j-- { // List is newest first
+				m, err := st.Get(ctx, infos[j].ID)
+				if err != nil {
+					return err
+				}
+				members = append(members, m)
+			}
+			if len(members) > 0 {
+				groups[i] = members
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, storeError(fmt.Errorf("the repetitions of run %s (group %s): %w", s.RunID, s.Repeat.Group, err))
+		}
+	}
+	return groups, nil
 }

@@ -103,6 +103,9 @@ Exit status: 0 success; 1 the run failed or operations failed; 2 bad input;
 			if f.scenario != "" {
 				return executeScenario(cmd, &f, keyFlags, stdout, stderr)
 			}
+			if cmd.Flags().Changed("repeat") && !f.printConfig {
+				return executeRepeats(cmd, &f, keyFlags, stdout, stderr)
+			}
 			if t := targetFlag(keyFlags); t != nil && strings.Contains(t.value, ",") && !f.printConfig {
 				return executeTargets(cmd, &f, keyFlags, stdout, stderr)
 			}
@@ -127,7 +130,8 @@ Exit status: 0 success; 1 the run failed or operations failed; 2 bad input;
 	fl.BoolVar(&f.printConfig, "print-config", false, "print the effective configuration as YAML and exit")
 	fl.StringArrayVar(&f.thresholds, "threshold", nil, "pass/fail criterion, e.g. 'INGESTION.p99<50ms', 'INGESTION.throughput>100000', 'errors==0' (repeatable; a failure exits 99)")
 	fl.Float64Var(&f.scale, "scale", 1, "with --scenario: shrink (or grow) the data by this factor, keeping request shapes")
-	fl.IntVar(&f.repeat, "repeat", 0, "with --scenario: run the phases N times and report mean, std, min, max (default: the study's n)")
+	fl.IntVar(&f.repeat, "repeat", 0, "run N times, each from a fresh state, and report each figure's mean, 95% confidence interval and coefficient of variation "+
+		"(with --scenario: its phases N times, default the study's n)")
 	fl.StringVar(&f.variant, "variant", "", "with --scenario: a named variant, e.g. week or month for epics-archiver")
 	fl.IntVar(&f.serverCores, "server-cores", 0, "with --scenario or --workload tpcc: cores of the database host for per-core figures (default: this machine's)")
 	fl.StringVar(&f.profiles.cpu, "cpuprofile", "", "write tsbench's own CPU profile (pprof format) to this file")

@@ -182,11 +182,11 @@ func nonEmpty(s string) []string {
 }
 
 // scenarioOnlyFlags refuses the flags that shape a scenario when there is
-// none: they would do nothing. A TPC-C run reports tpmC per server core, so
-// it takes --server-cores.
-func scenarioOnlyFlags(cmd *cobra.Command, tpcc bool) error {
+// none, except those allowed: they would do nothing. A TPC-C run reports
+// tpmC per server core, so it takes --server-cores.
+func scenarioOnlyFlags(cmd *cobra.Command, tpcc bool, allowed ...string) error {
 	for _, name := range []string{"scale", "repeat", "variant", "server-cores"} {
-		if name == "server-cores" && tpcc {
+		if (name == "server-cores" && tpcc) || slices.Contains(allowed, name) {
 			continue
 		}
 		if cmd.Flags().Changed(name) {

@@ -161,6 +161,10 @@ func inputOrFailure(err error) error {
 func finishRun(s *summary.Summary, cfg *config.Config, label, dataDir string, store *runstore.Store, live *liveRun, out runOutputs, stdout, stderr io.Writer) error {
 	liveErr := live.finish(s, stderr) // --out, --dashboard (live.go)
 	s.Scenario = label
+	if out.repeat != nil {
+		r := *out.repeat
+		s.Repeat = &r
+	}
 	runrecord.Evaluate(s, cfg)
 	s.ResultsDir = filepath.Join(dataDir, "runs", s.RunID)
 	// Keep the run before printing it: a reader that stops reading early

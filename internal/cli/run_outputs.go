@@ -1,5 +1,7 @@
 package cli
 
+import "github.com/tsbench/tsbench/internal/summary"
+
 // runOutputs are what a run writes besides the console and its run
 // directory: the results store, the HDR log, and resource samples.
 type runOutputs struct {
@@ -14,4 +16,6 @@ type runOutputs struct {
 	// priorRows are the rows of every device an earlier scenario phase
 	// wrote (runner.Runner.PriorRows); 0 outside scenarios.
 	priorRows int64
+	// repeat places the run among the repetitions of --repeat N.
+	repeat *summary.Repeat
 }

@@ -70,6 +70,9 @@ type Run struct {
 	// Answers says how the run's query answers checked out: "5 of 5
 	// agree", "2 of 5 agree", or "" when none were checked.
 	Answers string `json:"query_answers,omitempty"`
+	// Repetitions is the number of repeated runs (--repeat) it stands for,
+	// 0 for a single run.
+	Repetitions int `json:"repetitions,omitempty"`
 }
 
 // Metric is one figure of one operation in two runs.
@@ -81,8 +84,9 @@ type Metric struct {
 	Ratio          float64 `json:"ratio"` // Value / Baseline; 0 when Baseline is 0
 	HigherIsBetter bool    `json:"higher_is_better"`
 	// Test is "welch" when the per-second series are compared (or would be,
-	// given MinEffectiveSeconds: see Verdict), else why not ("max: single
-	// value", "fewer than 2 seconds").
+	// given MinEffectiveSeconds: see Verdict), TestBetweenRuns when the
+	// whole-run values of repetitions are (CompareRepeated), else why not
+	// ("max: single value", "fewer than 2 seconds").
 	Test string `json:"test"`
 	// PValue is Welch's two-sided p-value adjusted (Holm–Bonferroni) for
 	// the number of tests in the comparison; nil (null) when not tested,
@@ -92,9 +96,13 @@ type Metric struct {
 	N2     int      `json:"seconds"`
 	// EffN1 and EffN2 are what the seconds count for in the test, given
 	// how much each second resembles the one before (see EffectiveN).
-	EffN1       float64 `json:"effective_seconds_baseline,omitempty"`
-	EffN2       float64 `json:"effective_seconds,omitempty"`
-	Significant bool    `json:"significant"`
+	EffN1 float64 `json:"effective_seconds_baseline,omitempty"`
+	EffN2 float64 `json:"effective_seconds,omitempty"`
+	// Runs1 and Runs2 are the repetitions whose whole-run values a test
+	// between runs compared (Test is TestBetweenRuns); N1 and N2 are then 0.
+	Runs1       int  `json:"runs_baseline,omitempty"`
+	Runs2       int  `json:"runs,omitempty"`
+	Significant bool `json:"significant"`
 	// Verdict is "better", "worse" (significant only), "no significant
 	// difference", "too short to tell" (fewer than MinEffectiveSeconds in
 	// a run) or "not tested" (max).
@@ -152,9 +160,8 @@ func Compare(base *summary.Summary, others []*summary.Summary, alpha float64) Re
 		alpha = DefaultAlpha
 	}
 	res := Result{Alpha: alpha, Baseline: ref(base),
-		Method: fmt.Sprintf("Welch's t-test on per-second values (intervals of at least %.1f s; each run's seconds "+
-			"counted as their effective number under lag-1 autocorrelation), two-sided, "+
-			"p-values adjusted for the number of figures tested (Holm), significant when p < %g", MinIntervalSeconds, alpha)}
+		Method: fmt.Sprintf("%s, two-sided, p-values adjusted for the number of figures tested (Holm), significant when p < %g",
+			withinRunMethod, alpha)}
 	for _, o := range others {
 		res.Pairs = append(res.Pairs, comparePair(base, o, alpha))
 	}
@@ -176,6 +183,10 @@ func (r Result) Figures(verdict string) []string {
 	}
 	return out
 }
+
+// withinRunMethod is the test of two single runs.
+var withinRunMethod = fmt.Sprintf("Welch's t-test on per-second values (intervals of at least %.1f s; each run's seconds "+
+	"counted as their effective number under lag-1 autocorrelation)", MinIntervalSeconds)
 
 // Count is how many figures of the whole comparison have the verdict.
 func (r Result) Count(verdict string) int { return len(r.Figures(verdict)) }

@@ -154,6 +154,9 @@ func describe(r Run) string {
 		s += "  started " + r.Started.UTC().Format("2006-01-02 15:04:05Z")
 	}
 	s += fmt.Sprintf("  measured %.1f s", r.Elapsed)
+	if r.Repetitions > 1 {
+		s += fmt.Sprintf("  with %d repetitions (figures: their means)", r.Repetitions)
+	}
 	if r.Answers != "" {
 		s += "  query answers " + r.Answers
 	}

@@ -293,13 +293,16 @@ func runRow(s *summary.Summary, status, body string) []any {
 }
 
 // groupOf is a run's group and worker index columns: a worker's, or a
-// merged run's group with no index; NULL for a run of its own.
+// merged run's or a repetition's group with no index; NULL for a run of
+// its own.
 func groupOf(s *summary.Summary) (group, index any) {
 	switch {
 	case s.Worker != nil:
 		return s.Worker.Group, s.Worker.Index
 	case s.Merge != nil && s.Merge.Group != "":
 		return s.Merge.Group, nil
+	case s.Repeat != nil:
+		return s.Repeat.Group, nil
 	}
 	return nil, nil
 }

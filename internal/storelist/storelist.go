@@ -8,10 +8,12 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/tsbench/tsbench/internal/report"
 	"github.com/tsbench/tsbench/internal/results"
+	"github.com/tsbench/tsbench/internal/summary"
 )
 
 // Runs prints one row a run, newest first as given, with a GROUP column
@@ -52,11 +54,14 @@ func orDash(s string) string {
 }
 
 // groupCell is a run's group: "G worker I" for a worker's run, "G merged"
-// for a merge, "-" for a run of its own.
+// for a merge, the group of repetitions (repeat-...), "-" for a run of its
+// own.
 func groupCell(r results.RunInfo) string {
 	switch {
 	case r.Group == "":
 		return "-"
+	case strings.HasPrefix(r.Group, summary.RepeatGroupPrefix):
+		return r.Group
 	case r.WorkerIndex == nil:
 		return r.Group + " merged"
 	}

@@ -236,6 +236,20 @@ type Summary struct {
 	// stayed below a share of the run's median (STALL_FRACTION) for at
 	// least STALL_MIN: a figure decided by one says so.
 	Stalls []Stall `json:"stalls,omitempty"`
+	// Repeat says which repetition of a --repeat run this is.
+	Repeat *Repeat `json:"repeat,omitempty"`
+}
+
+// RepeatGroupPrefix begins the name of every group of repetitions.
+const RepeatGroupPrefix = "repeat-"
+
+// Repeat places a run among the repetitions of one configuration
+// (--repeat N): they share Group, which the results store keeps as the
+// run group, and 'tsbench compare' tests their spread between runs.
+type Repeat struct {
+	Group string `json:"group"`
+	Index int    `json:"index"` // 1..Of
+	Of    int    `json:"of"`
 }
 
 // Stall is one stretch of the measured phase where throughput stayed low.
