@@ -48,6 +48,9 @@ func executeRepeats(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stdout, s
 	if err := scenarioOnlyFlags(cmd, cfg.Workload == config.WorkloadTPCC, "repeat"); err != nil {
 		return err
 	}
+	if len(cfg.FindMax) > 0 {
+		return usageError("--repeat %d with FIND_MAX (--find-max): a search already runs many steps; repeat the search by running it again", f.repeat)
+	}
 	if !cfg.DeleteData {
 		fmt.Fprintln(stderr, "tsbench: warning: IS_DELETE_DATA = false: each repetition starts on what the one before left, not from a fresh state")
 	}

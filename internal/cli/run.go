@@ -18,6 +18,7 @@ type runFlags struct {
 	sets        []string
 	printConfig bool
 	thresholds  []string
+	findMax     []string // --find-max objectives (FIND_MAX)
 	scale       float64
 	repeat      int
 	variant     string
@@ -120,6 +121,9 @@ Exit status: 0 success; 1 the run failed or operations failed; 2 bad input;
 			if f.printConfig {
 				return config.Print(cfg, stdout)
 			}
+			if len(cfg.FindMax) > 0 {
+				return executeFindMax(cfg, f.runOutputs, stdout, stderr)
+			}
 			return execute(cfg, f.runOutputs, stdout, stderr)
 		},
 	}
@@ -128,6 +132,8 @@ Exit status: 0 success; 1 the run failed or operations failed; 2 bad input;
 		"treat every warning (ignored IoT-benchmark keys, keys set twice, guessed values) as an error: exit 2")
 	fl.StringVar(&f.scenario, "scenario", "", "named workload (see 'tsbench scenarios')")
 	fl.BoolVar(&f.printConfig, "print-config", false, "print the effective configuration as YAML and exit")
+	fl.StringArrayVar(&f.findMax, "find-max", nil, "search for the highest rate that meets this objective, e.g. 'INGESTION.p99<50ms' "+
+		"(repeatable: every one must hold): open-model rates doubled until a step fails, then bisected (FIND_MAX_* keys)")
 	fl.StringArrayVar(&f.thresholds, "threshold", nil, "pass/fail criterion, e.g. 'INGESTION.p99<50ms', 'INGESTION.throughput>100000', 'errors==0' (repeatable; a failure exits 99)")
 	fl.Float64Var(&f.scale, "scale", 1, "with --scenario: shrink (or grow) the data by this factor, keeping request shapes")
 	fl.IntVar(&f.repeat, "repeat", 0, "run N times, each from a fresh state, and report each figure's mean, 95% confidence interval and coefficient of variation "+

@@ -87,6 +87,13 @@ func loadConfig(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stderr io.Wri
 		}
 		cfg.Thresholds = append(cfg.Thresholds, e)
 	}
+	// --find-max adds to FIND_MAX from the files.
+	for _, e := range f.findMax {
+		if _, err := threshold.Syntax(e); err != nil {
+			return nil, usageError("--find-max: %v", err)
+		}
+		cfg.FindMax = append(cfg.FindMax, e)
+	}
 	if err := applyOuts(cfg, f.live.outs); err != nil {
 		return nil, err
 	}
@@ -206,8 +213,8 @@ func loadFile(path string, load func(io.Reader) ([]string, error)) ([]string, er
 }
 
 // readQueryFile reads QUERY_FILE, if set, for the weights of its queries
-// in the mix (config.Config.OwnWeights), and refuses a threshold on an
-// operation the run cannot have: neither a built-in one nor one of the
+// in the mix (config.Config.OwnWeights), and refuses a threshold or a
+// find-max objective on an operation the run cannot have: neither a built-in one nor one of the
 // file's queries.
 func readQueryFile(cfg *config.Config) error {
 	var own []string
@@ -221,6 +228,11 @@ func readQueryFile(cfg *config.Config) error {
 	for _, e := range cfg.Thresholds {
 		if _, err := threshold.Parse(e, own...); err != nil {
 			return usageError("%v", err)
+		}
+	}
+	for _, e := range cfg.FindMax {
+		if _, err := threshold.Parse(e, own...); err != nil {
+			return usageError("FIND_MAX (--find-max): %v", err)
 		}
 	}
 	return nil

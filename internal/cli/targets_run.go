@@ -40,6 +40,9 @@ func executeTargets(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stdout, s
 		if err := scenarioOnlyFlags(cmd, cfg.Workload == config.WorkloadTPCC); err != nil {
 			return err
 		}
+		if len(cfg.FindMax) > 0 {
+			return usageError("FIND_MAX (--find-max) with --target %s: search one target at a time", strings.Join(names, ","))
+		}
 		cfg.JSONPath = perTarget(cfg.JSONPath, name)
 		cfgs = append(cfgs, cfg)
 	}

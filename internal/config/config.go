@@ -195,6 +195,12 @@ type Config struct {
 	Remark           string        // REMARK
 	Thresholds       []string      // THRESHOLDS: pass/fail expressions (internal/threshold)
 	Outputs          []string      // OUTPUTS: live receivers, KIND=WHERE (internal/output/spec)
+	FindMax          []string      // FIND_MAX: objectives of a find-max search (internal/findmax)
+	FindMaxStart     float64       // FIND_MAX_START: first rate (0 = from a closed-loop probe)
+	FindMaxSettle    time.Duration // FIND_MAX_SETTLE: each step's warm-up
+	FindMaxMeasure   time.Duration // FIND_MAX_MEASURE: each step's measured time
+	FindMaxPrecision float64       // FIND_MAX_PRECISION
+	FindMaxSteps     int64         // FIND_MAX_STEPS
 	StallMin         time.Duration // STALL_MIN: shortest stall listed
 	StallFraction    float64       // STALL_FRACTION: a stall's rate is below this share of the median
 

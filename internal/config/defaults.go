@@ -111,6 +111,10 @@ func Default() *Config {
 
 		ProgressInterval: 5 * time.Second,
 		CSVOutput:        true,
+		FindMaxSettle:    5 * time.Second,
+		FindMaxMeasure:   10 * time.Second,
+		FindMaxPrecision: 0.05,
+		FindMaxSteps:     20,
 		StallMin:         3 * time.Second,
 		StallFraction:    0.5,
 	}

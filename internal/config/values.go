@@ -273,9 +273,10 @@ func joinInts[T integer](xs []T, sep string) string {
 	return strings.Join(parts, sep)
 }
 
-// thresholdList binds THRESHOLDS: expressions separated by ';', each checked
-// when read, so that a typo fails before a long run rather than after it.
-func thresholdList() binding {
+// thresholdList binds THRESHOLDS (and FIND_MAX's objectives, to field):
+// expressions separated by ';', each checked when read, so that a typo
+// fails before a long run rather than after it.
+func thresholdList(field func(*Config) *[]string) binding {
 	return binding{
 		allowed: threshold.Allowed + "; several separated by ';'",
 		set: func(c *Config, v string) error {
@@ -289,10 +290,10 @@ func thresholdList() binding {
 				}
 				exprs = append(exprs, e)
 			}
-			c.Thresholds = exprs
+			*field(c) = exprs
 			return nil
 		},
-		get: func(c *Config) any { return strings.Join(c.Thresholds, "; ") },
+		get: func(c *Config) any { return strings.Join(*field(c), "; ") },
 	}
 }
 

@@ -1,7 +1,9 @@
 package htmlreport
 
 import (
+	"cmp"
 	"math"
+	"slices"
 
 	"github.com/tsbench/tsbench/internal/metrics"
 	"github.com/tsbench/tsbench/internal/summary"
@@ -103,6 +105,9 @@ func charts(runs []runView, ops []string) (chartData, bool) {
 	}
 	for _, op := range ops {
 		data.Sections = append(data.Sections, section{ID: "op-" + op, Charts: opCharts(runs, op)})
+	}
+	if fm := findMaxCharts(runs); len(fm) > 0 {
+		data.Sections = append(data.Sections, section{ID: "findmax", Charts: fm})
 	}
 	if sweep := sweepCharts(runs); len(sweep) > 0 {
 		data.Sections = append(data.Sections, section{ID: "tpcc", Charts: sweep})
@@ -428,4 +433,46 @@ func sweepCharts(runs []runView) []chartSpec {
 		p90.add(mk(multi, r, "", false, l))
 	}
 	return nonEmpty(tpm, p90)
+}
+
+// findMaxCharts draw each find-max search's curve: achieved against
+// offered rate (with the offered rate itself, the line a sustained step
+// lies on), and the latencies of each step, in the order of rate.
+func findMaxCharts(runs []runView) []chartSpec {
+	multi := len(runs) > 1
+	tput := chartSpec{ID: "findmax-rate", Title: "Achieved vs offered rate", XName: "offered ops/s", YName: "ops/s", XKind: "rate",
+		Subtitle: "one point per step of the search"}
+	lat := chartSpec{ID: "findmax-latency", Title: "Latency per step", XName: "offered ops/s", YName: "ms", XKind: "rate", YLog: true,
+		Subtitle: "p50 and p99 of each step's headline operation (log scale)"}
+	for _, r := range runs {
+		if r.FindMax == nil {
+			continue
+		}
+		var offered, achieved, p50, p99 [][2]float64
+		for _, st := range sortedSteps(r.FindMax.Steps) {
+			x := round3(st.Offered)
+			offered = append(offered, [2]float64{x, x})
+			achieved = append(achieved, [2]float64{x, round3(st.Achieved)})
+			p50 = append(p50, [2]float64{x, st.P50MS})
+			p99 = append(p99, [2]float64{x, st.P99MS})
+		}
+		tput.add(mk(multi, r, "offered", true, offered))
+		tput.add(mk(multi, r, "achieved", false, achieved))
+		lat.add(mk(multi, r, "p50", false, p50))
+		lat.add(mk(multi, r, "p99", false, p99))
+	}
+	return nonEmpty(tput, lat)
+}
+
+// sortedSteps are the steps that offered a rate (not the closed-loop
+// probe), by rate.
+func sortedSteps(steps []summary.FindMaxStep) []summary.FindMaxStep {
+	var out []summary.FindMaxStep
+	for _, st := range steps {
+		if st.Offered > 0 {
+			out = append(out, st)
+		}
+	}
+	slices.SortFunc(out, func(a, b summary.FindMaxStep) int { return cmp.Compare(a.Offered, b.Offered) })
+	return out
 }

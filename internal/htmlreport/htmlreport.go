@@ -29,6 +29,7 @@ import (
 	"time"
 
 	"github.com/tsbench/tsbench/internal/compare"
+	"github.com/tsbench/tsbench/internal/findmax"
 	"github.com/tsbench/tsbench/internal/summary"
 )
 
@@ -45,14 +46,16 @@ var pageTemplate string
 var pageJS string
 
 var page = template.Must(template.New("report").Funcs(template.FuncMap{
-	"f2":            f2,
-	"closedWarning": func() string { return summary.ClosedModelWarning },
-	"num":           compare.FormatNumber,
-	"int":           count,
-	"pct":           func(share float64) string { return fmt.Sprintf("%.1f %%", share*100) },
-	"bytes":         bytesText,
-	"time":          timeText,
-	"hasPrefix":     strings.HasPrefix,
+	"f2":                f2,
+	"closedWarning":     func() string { return summary.ClosedModelWarning },
+	"num":               compare.FormatNumber,
+	"int":               count,
+	"pct":               func(share float64) string { return fmt.Sprintf("%.1f %%", share*100) },
+	"inc":               func(i int) int { return i + 1 },
+	"findMaxConclusion": findmax.Conclusion,
+	"bytes":             bytesText,
+	"time":              timeText,
+	"hasPrefix":         strings.HasPrefix,
 }).Parse(pageTemplate))
 
 // Options tune the report.
@@ -94,6 +97,7 @@ type model struct {
 	TPCC        bool // some run is a TPC-C run
 	Failures    bool
 	Stalls      bool // some run has stalls (summary.Stall)
+	FindMax     bool // some run is the best step of a find-max search
 	OpenModel   bool
 	ECharts     template.JS
 	Script      template.JS
@@ -134,6 +138,7 @@ func build(runs []*summary.Summary, opts Options) model {
 		m.TPCC = m.TPCC || s.TPCC != nil
 		m.Failures = m.Failures || s.Failed()
 		m.Stalls = m.Stalls || len(s.Stalls) > 0
+		m.FindMax = m.FindMax || s.FindMax != nil
 		m.Runs = append(m.Runs, v)
 		ids = append(ids, s.RunID)
 	}

@@ -238,6 +238,46 @@ type Summary struct {
 	Stalls []Stall `json:"stalls,omitempty"`
 	// Repeat says which repetition of a --repeat run this is.
 	Repeat *Repeat `json:"repeat,omitempty"`
+	// FindMax is the search of a --find-max run, kept with the run of its
+	// highest sustainable step (or of its last step when none was).
+	FindMax *FindMax `json:"find_max,omitempty"`
+}
+
+// FindMax is the search for the highest rate that meets every objective.
+type FindMax struct {
+	Objectives []string `json:"objectives"`
+	// Precision is the bisection's end: the highest passing and the lowest
+	// failing rate within this share of each other.
+	Precision float64 `json:"precision"`
+	// MaxShortfall: a step whose achieved rate falls more than this share
+	// short of the offered one fails.
+	MaxShortfall float64       `json:"max_shortfall"`
+	SettleS      float64       `json:"settle_s"`
+	MeasureS     float64       `json:"measure_s"`
+	Steps        []FindMaxStep `json:"steps"`
+	// Found: some step passed; Best is then the highest passing one.
+	Found bool `json:"found"`
+	// Rate is the highest sustainable rate (operations per second), the
+	// offered rate of Best; Bracketed says a failing step above it was
+	// within Precision (else the search ran out of steps).
+	Rate      float64 `json:"sustainable_ops_per_s"`
+	Bracketed bool    `json:"bracketed"`
+	Best      int     `json:"best_step"` // index into Steps; -1 when none passed
+}
+
+// FindMaxStep is one held rate of the search.
+type FindMaxStep struct {
+	RunID    string  `json:"run_id"`
+	Offered  float64 `json:"offered_ops_per_s"` // 0: the closed-loop probe the search started from
+	Achieved float64 `json:"achieved_ops_per_s"`
+	// P50MS and P99MS are the headline operation's latencies (the first
+	// objective's operation, else INGESTION, else the first row).
+	Operation string  `json:"operation"`
+	P50MS     float64 `json:"p50_ms"`
+	P99MS     float64 `json:"p99_ms"`
+	Passed    bool    `json:"passed"`
+	// Reasons say why a step failed: each objective it broke, a shortfall.
+	Reasons []string `json:"reasons,omitempty"`
 }
 
 // RepeatGroupPrefix begins the name of every group of repetitions.

@@ -4,7 +4,10 @@
 // IoT-benchmark's FakeDB does; the report can then show how far the tool is
 // from being the bottleneck of a real run.
 //
-// Write does no work and allocates nothing. Query returns an empty Result,
+// Write does no work and allocates nothing (with the option service_time,
+// it waits that long first: a server of known capacity, clients over
+// service_time operations a second, for checking what tsbench measures
+// of one). Query returns an empty Result,
 // because there is no data to answer from. Count cannot tell how many points
 // are stored (none are), so it returns an error wrapping
 // targets.ErrUnsupported: a verification against the null target is reported
@@ -14,6 +17,7 @@ package null
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/ts"
@@ -30,9 +34,21 @@ var Driver = &targets.Driver{
 		Types:   append([]ts.DataType(nil), ts.DataTypes...),
 		Queries: append([]ts.QueryKind(nil), ts.QueryKinds...),
 	},
+	Options: []targets.Option{{Name: "service_time", Check: checkServiceTime}},
 	Open: func(ctx context.Context, o targets.Options) (targets.Target, error) {
-		return &Target{}, nil
+		t := &Target{}
+		if v := o.Extra["service_time"]; v != "" {
+			t.service, _ = time.ParseDuration(v) // checked before the run
+		}
+		return t, nil
 	},
+}
+
+func checkServiceTime(v string) error {
+	if d, err := time.ParseDuration(v); err != nil || d < 0 || d > time.Minute {
+		return fmt.Errorf("a duration from 0 to 1m, such as 10ms")
+	}
+	return nil
 }
 
 func init() { targets.Register(Driver) }
@@ -41,7 +57,9 @@ func init() { targets.Register(Driver) }
 var errCount = fmt.Errorf("null: stores nothing, cannot count: %w", targets.ErrUnsupported)
 
 // Target is one client's connection to nowhere.
-type Target struct{}
+type Target struct {
+	service time.Duration // each write and query takes this long (service_time)
+}
 
 var (
 	_ targets.Target = (*Target)(nil)
@@ -54,13 +72,29 @@ func (*Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error { retu
 // Bind has nothing to learn.
 func (*Target) Bind(ctx context.Context, s *ts.Schema) error { return ctx.Err() }
 
-// Write acknowledges the batch at once. It only honours cancellation, so that
-// a cancelled run stops here as it would against a real database.
-func (*Target) Write(ctx context.Context, b *ts.Batch) error { return ctx.Err() }
+// Write acknowledges the batch at once (after service_time). It only
+// honours cancellation, so that a cancelled run stops here as it would
+// against a real database.
+func (t *Target) Write(ctx context.Context, b *ts.Batch) error { return t.serve(ctx) }
 
 // Query returns an empty result: there is no data.
-func (*Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
-	return ts.Result{}, ctx.Err()
+func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
+	return ts.Result{}, t.serve(ctx)
+}
+
+// serve waits out the service time, if any, or the context.
+func (t *Target) serve(ctx context.Context) error {
+	if t.service <= 0 {
+		return ctx.Err()
+	}
+	timer := time.NewTimer(t.service)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // Count returns -1 and an error wrapping targets.ErrUnsupported: nothing is

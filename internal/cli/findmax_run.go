@@ -1,0 +1,134 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"github.com/tsbench/tsbench/internal/config"
+	"github.com/tsbench/tsbench/internal/datadir"
+	"github.com/tsbench/tsbench/internal/findmax"
+	"github.com/tsbench/tsbench/internal/report"
+	"github.com/tsbench/tsbench/internal/runrecord"
+	"github.com/tsbench/tsbench/internal/runstore"
+	"github.com/tsbench/tsbench/internal/summary"
+	"github.com/tsbench/tsbench/internal/threshold"
+)
+
+// errStepInterrupted ends a search whose step was interrupted.
+var errStepInterrupted = errors.New("interrupted")
+
+// executeFindMax searches for the highest open-model rate that meets the
+// objectives of FIND_MAX (internal/findmax): every step is a run of its
+// own, held FIND_MAX_SETTLE and measured FIND_MAX_MEASURE, printed as one
+// line; the run of the best step is then printed whole with the search,
+// and kept with it (--json, the results store, the report).
+func executeFindMax(cfg *config.Config, out runOutputs, stdout, stderr io.Writer) error {
+	switch {
+	case cfg.Workload == config.WorkloadTPCC:
+		return usageError("FIND_MAX with WORKLOAD = tpcc: a find-max search steps an open-model rate, which TPC-C's terminals do not take")
+	case cfg.Scaled():
+		return usageError("FIND_MAX with WORKERS = %d: each worker would search on its own; run the search from one process", cfg.Workers)
+	}
+	search, err := newSearch(cfg, stdout)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "Find max: %d objective(s), steps held %v and measured %v, precision %.0f %%\n",
+		len(search.Objectives), cfg.FindMaxSettle, cfg.FindMaxMeasure, cfg.FindMaxPrecision*100)
+	fm, best, err := search.Run(func(rate float64) (*summary.Summary, error) {
+		c := stepConfig(cfg, rate)
+		s, err := runBenchmark(c, "", out, io.Discard, stderr)
+		switch {
+		case s == nil:
+			return nil, err
+		case s.Interrupted:
+			return s, errStepInterrupted
+		}
+		return s, nil
+	})
+	if fm != nil {
+		fm.SettleS, fm.MeasureS = cfg.FindMaxSettle.Seconds(), cfg.FindMaxMeasure.Seconds()
+	}
+	if best == nil {
+		return err
+	}
+	return finishFindMax(cfg, out, fm, best, err, stdout, stderr)
+}
+
+// newSearch reads the objectives (checked when the configuration was
+// read) and the FIND_MAX_* keys; each step is printed as it ends.
+func newSearch(cfg *config.Config, stdout io.Writer) (findmax.Search, error) {
+	s := findmax.Search{Start: cfg.FindMaxStart, Precision: cfg.FindMaxPrecision, MaxSteps: int(cfg.FindMaxSteps)}
+	for _, e := range cfg.FindMax {
+		th, err := threshold.Syntax(e)
+		if err != nil {
+			return s, usageError("FIND_MAX: %v", err)
+		}
+		s.Objectives = append(s.Objectives, th)
+	}
+	s.OnStep = func(n int, st summary.FindMaxStep) {
+		offered := "closed loop"
+		if st.Offered > 0 {
+			offered = fmt.Sprintf("%.0f ops/s", st.Offered)
+		}
+		verdict := "pass"
+		if !st.Passed {
+			verdict = "fail"
+		}
+		fmt.Fprintf(stdout, "step %d: offered %s, achieved %.0f ops/s, %s p99 %.2f ms: %s\n", n, offered, st.Achieved, st.Operation, st.P99MS, verdict)
+	}
+	return s, nil
+}
+
+// stepConfig is the configuration of one step: an open model at rate
+// (closed loop at 0), its warm-up the settle time, then measured for the
+// measure time whatever LOOP says; no summary file of its own and no
+// progress lines (the search prints one line a step).
+func stepConfig(cfg *config.Config, rate float64) *config.Config {
+	c := *cfg
+	c.Rate = rate
+	c.Warmup = cfg.FindMaxSettle
+	c.MaxTime, c.RunFor, c.LoopUnbounded = cfg.FindMaxMeasure, true, true
+	c.JSONPath = ""
+	c.Thresholds = nil // judged on the best step, below
+	c.Quiet = true
+	return &c
+}
+
+// finishFindMax prints the best step's run with the search, keeps the
+// search with that run (--json, the results store), and returns the exit
+// status: the search's error, 99 when no step met the objectives, else the
+// thresholds' verdict on the best step.
+func finishFindMax(cfg *config.Config, out runOutputs, fm *summary.FindMax, best *summary.Summary, searchErr error, stdout, stderr io.Writer) error {
+	best.FindMax = fm
+	runrecord.Evaluate(best, cfg)
+	dataDir := datadir.Or(cfg.DataDir)
+	best.ResultsDir = filepath.Join(dataDir, "runs", best.RunID)
+	saveCfg := *cfg // the run directory and --json get the search too
+	runrecord.Save(best, &saveCfg, "", stderr)
+	runstore.SaveAgain(out.results, dataDir, best, stderr)
+	if fm.Found {
+		fmt.Fprintf(stdout, "\nThe highest sustainable step (run %s):\n", best.RunID)
+	} else {
+		fmt.Fprintf(stdout, "\nNo step met the objectives; the last step (run %s):\n", best.RunID)
+	}
+	if err := report.Console(stdout, best); err != nil {
+		return &exitError{ExitFailure, err}
+	}
+	fmt.Fprintln(stdout)
+	if err := findmax.Write(stdout, fm); err != nil {
+		return &exitError{ExitFailure, err}
+	}
+	switch {
+	case errors.Is(searchErr, errStepInterrupted):
+		return &exitError{code: ExitInterrupted}
+	case searchErr != nil:
+		return searchErr
+	case !fm.Found:
+		return &exitError{ExitThreshold, fmt.Errorf("find-max: no step met %v", fm.Objectives)}
+	}
+	return outcome(best)
+}
+

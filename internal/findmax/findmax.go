@@ -1,0 +1,180 @@
+// Package findmax searches for the highest rate a database sustains within
+// latency objectives ("INGESTION.p99<50ms"): open-model rates are stepped
+// up by doubling until a step fails, then bisected to a precision. A step
+// fails when it breaks an objective, or when the rate it achieved falls
+// more than MaxShortfall short of the rate offered (a server that cannot
+// keep up builds a queue that a short step may not yet show in its
+// latencies). Each step is one run, held for a settle time (its warm-up)
+// and then measured; this package decides the rates and judges the steps,
+// the caller runs them.
+package findmax
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/tsbench/tsbench/internal/summary"
+	"github.com/tsbench/tsbench/internal/threshold"
+)
+
+// MaxShortfall is how far short of the offered rate a step may fall and
+// still pass.
+const MaxShortfall = 0.05
+
+// Search is one search's settings.
+type Search struct {
+	Objectives []threshold.Threshold
+	// Start is the first rate offered (operations per second, every client
+	// together); 0 starts from half of what a closed-loop probe achieves.
+	Start     float64
+	Precision float64 // e.g. 0.05
+	MaxSteps  int     // steps at most, the probe included
+	// OnStep, when set, hears of each step once it is judged (n from 1).
+	OnStep func(n int, st summary.FindMaxStep)
+}
+
+// StepFunc runs one step at rate (operations per second; 0 = closed loop)
+// and returns its run. An error ends the search; a run returned with it
+// (an interrupted step) is judged first.
+type StepFunc func(rate float64) (*summary.Summary, error)
+
+// ErrNoRate is a search whose probe achieved nothing to start from.
+var ErrNoRate = errors.New("the closed-loop probe completed no operation: no rate to start from")
+
+// Run searches, calling step for each rate, and returns the search and the
+// run of its best step (of its last step when none passed). An error of a
+// step ends the search; what was searched until then is returned with it.
+func (s Search) Run(step StepFunc) (*summary.FindMax, *summary.Summary, error) {
+	fm := &summary.FindMax{Precision: s.Precision, MaxShortfall: MaxShortfall, Best: -1}
+	for _, o := range s.Objectives {
+		fm.Objectives = append(fm.Objectives, o.Expr)
+	}
+	var best, last *summary.Summary
+	take := func(rate float64) (summary.FindMaxStep, error) {
+		run, err := step(rate)
+		if run == nil {
+			return summary.FindMaxStep{}, err
+		}
+		st := s.Judge(run, rate)
+		fm.Steps = append(fm.Steps, st)
+		last = run
+		if st.Passed && rate > 0 && (best == nil || rate > fm.Rate) { // the probe offers no rate
+			best, fm.Best, fm.Rate, fm.Found = run, len(fm.Steps)-1, rate, true
+		}
+		if s.OnStep != nil {
+			s.OnStep(len(fm.Steps), st)
+		}
+		return st, err
+	}
+	rate := s.Start
+	if rate <= 0 {
+		probe, err := take(0)
+		if err != nil {
+			return fm, pick(best, last), err
+		}
+		if rate = probe.Achieved / 2; rate <= 0 {
+			return fm, last, ErrNoRate
+		}
+	}
+	lo, hi := 0.0, math.Inf(1) // highest passing, lowest failing rate
+	for len(fm.Steps) < max(s.MaxSteps, 1) {
+		st, err := take(rate)
+		if err != nil {
+			return fm, pick(best, last), err
+		}
+		if st.Passed {
+			lo = max(lo, rate)
+		} else {
+			hi = min(hi, rate)
+		}
+		next, done := nextRate(lo, hi, s.Precision)
+		if done {
+			fm.Bracketed = lo > 0
+			break
+		}
+		rate = next
+	}
+	return fm, pick(best, last), nil
+}
+
+func pick(best, last *summary.Summary) *summary.Summary {
+	if best != nil {
+		return best
+	}
+	return last
+}
+
+// minRate ends a search whose every step failed: below one operation a
+// second there is nothing left to find.
+const minRate = 1.0
+
+// nextRate is the rate after a step: double until a step fails, halve
+// until one passes, then bisect until the two are within precision.
+func nextRate(lo, hi, precision float64) (rate float64, done bool) {
+	switch {
+	case math.IsInf(hi, 1):
+		return lo * 2, false
+	case lo == 0:
+		return hi / 2, hi/2 < minRate
+	case (hi-lo)/lo <= precision:
+		return 0, true
+	}
+	return (lo + hi) / 2, false
+}
+
+// Judge says whether the run of one step at rate (0 = the closed-loop
+// probe, which passes or fails by its objectives alone) met every
+// objective and achieved the rate offered.
+func (s Search) Judge(run *summary.Summary, rate float64) summary.FindMaxStep {
+	st := summary.FindMaxStep{RunID: run.RunID, Offered: rate, Passed: true}
+	var ops int64
+	for _, o := range run.Operations {
+		ops += o.OKOperations
+	}
+	if run.Elapsed > 0 {
+		st.Achieved = float64(ops) / run.Elapsed
+	}
+	if o := headline(run, s.Objectives); o != nil {
+		st.Operation, st.P50MS, st.P99MS = o.Name, o.LatencyMS.P50, o.LatencyMS.P99
+	}
+	for _, o := range s.Objectives {
+		r := o.Evaluate(run)
+		if r.Passed {
+			continue
+		}
+		st.Passed = false
+		reason := fmt.Sprintf("%s (actual %.4g)", o.Expr, r.Actual)
+		if r.Reason != "" {
+			reason = fmt.Sprintf("%s (%s)", o.Expr, r.Reason)
+		}
+		st.Reasons = append(st.Reasons, reason)
+	}
+	if rate > 0 && st.Achieved < rate*(1-MaxShortfall) {
+		st.Passed = false
+		st.Reasons = append(st.Reasons, fmt.Sprintf("achieved %.0f of %.0f ops/s (%.1f %% short)", st.Achieved, rate,
+			100*(1-st.Achieved/rate)))
+	}
+	if run.Interrupted {
+		st.Passed = false
+		st.Reasons = append(st.Reasons, "interrupted")
+	}
+	return st
+}
+
+// headline is the operation a step's latencies are shown for: the first
+// objective's, else INGESTION, else the run's first.
+func headline(run *summary.Summary, objectives []threshold.Threshold) *summary.Operation {
+	for _, o := range objectives {
+		if op := run.Op(o.Operation); op != nil {
+			return op
+		}
+	}
+	if op := run.Op("INGESTION"); op != nil {
+		return op
+	}
+	if len(run.Operations) > 0 {
+		return &run.Operations[0]
+	}
+	return nil
+}
