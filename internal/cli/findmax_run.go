@@ -131,4 +131,3 @@ func finishFindMax(cfg *config.Config, out runOutputs, fm *summary.FindMax, best
 	}
 	return outcome(best)
 }
-
