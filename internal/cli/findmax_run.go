@@ -106,8 +106,7 @@ func finishFindMax(cfg *config.Config, out runOutputs, fm *summary.FindMax, best
 	runrecord.Evaluate(best, cfg)
 	dataDir := datadir.Or(cfg.DataDir)
 	best.ResultsDir = filepath.Join(dataDir, "runs", best.RunID)
-	saveCfg := *cfg // the run directory and --json get the search too
-	runrecord.Save(best, &saveCfg, "", stderr)
+	runrecord.Save(best, cfg, "", stderr) // the run directory and --json get the search too
 	runstore.SaveAgain(out.results, dataDir, best, stderr)
 	if fm.Found {
 		fmt.Fprintf(stdout, "\nThe highest sustainable step (run %s):\n", best.RunID)
