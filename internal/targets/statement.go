@@ -1,8 +1,10 @@
 package targets
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
@@ -82,6 +84,39 @@ func SQLIdent(name string) string { return `"` + strings.ReplaceAll(name, `"`, `
 
 // SQLExplain is the EXPLAIN of an SQL statement.
 func SQLExplain(text string) string { return "EXPLAIN " + text }
+
+// JSONLiteral is a value as a JSON literal for the JSON-bodied query
+// languages (kairosdb, opentsdb): text through str (JSONString, or a
+// language's stricter form), numbers as they are, a number JSON has no
+// form for (NaN, ±Inf) as null, anything else as json.Marshal writes it.
+func JSONLiteral(v any, str func(string) string) string {
+	switch x := v.(type) {
+	case string:
+		return str(x)
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return "null"
+		}
+	case int64, int, interface{ UnixMilli() int64 }:
+	default:
+		b, err := json.Marshal(v)
+		if err != nil {
+			return "null"
+		}
+		return string(b)
+	}
+	return NumberLiteral(v)
+}
+
+// JSONString is s as a JSON string: quotes, backslashes and control
+// characters escaped, nothing else (no HTML escapes).
+func JSONString(s string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s) //nolint:errcheck // a string always encodes
+	return strings.TrimSuffix(b.String(), "\n")
+}
 
 // NumberLiteral writes a number (int64, float64, time.Time as Unix
 // milliseconds) in decimal; anything else in Go's %v.

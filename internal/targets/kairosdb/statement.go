@@ -1,11 +1,9 @@
 package kairosdb
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -19,41 +17,13 @@ import (
 // metric, a tag key) as a JSON string; times are Unix milliseconds, what
 // start_absolute and end_absolute take. The answer is one row [t, value]
 // per data point (RunStatement).
-var language = &targets.Language{Name: "kairosdb", Bind: "", Literal: jsonLiteral, Ident: jsonString,
+var language = &targets.Language{Name: "kairosdb", Bind: "", Literal: jsonLiteral, Ident: targets.JSONString,
 	Time: targets.UnixMillis}
 
 var _ targets.StatementRunner = (*Target)(nil)
 
-// jsonLiteral is a value as a JSON literal: text as a JSON string (quotes,
-// backslashes and control characters escaped), numbers as they are, a
-// number JSON has no form for (NaN, ±Inf) as null.
-func jsonLiteral(v any) string {
-	switch x := v.(type) {
-	case string:
-		return jsonString(x)
-	case float64:
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return "null"
-		}
-	case int64, int, interface{ UnixMilli() int64 }:
-	default:
-		b, err := json.Marshal(v)
-		if err != nil {
-			return "null"
-		}
-		return string(b)
-	}
-	return targets.NumberLiteral(v)
-}
-
-// jsonString is s as a JSON string.
-func jsonString(s string) string {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.Encode(s) //nolint:errcheck // a string always encodes
-	return strings.TrimSuffix(b.String(), "\n")
-}
+// jsonLiteral is a value as a JSON literal (targets.JSONLiteral).
+func jsonLiteral(v any) string { return targets.JSONLiteral(v, targets.JSONString) }
 
 // RunStatement posts one of the user's own queries (a JSON body, its
 // values already written into it) to /api/v1/datapoints/query and flattens

@@ -1,11 +1,9 @@
 package opentsdb
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -23,27 +21,9 @@ var language = &targets.Language{Name: "opentsdb", Bind: "", Literal: jsonLitera
 
 var _ targets.StatementRunner = (*Target)(nil)
 
-// jsonLiteral is a value as a JSON literal: text as a JSON string (quotes,
-// backslashes and control characters escaped; see jsonLiteralString),
-// numbers as they are, a number JSON has no form for (NaN, ±Inf) as null.
-func jsonLiteral(v any) string {
-	switch x := v.(type) {
-	case string:
-		return jsonLiteralString(x)
-	case float64:
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return "null"
-		}
-	case int64, int, interface{ UnixMilli() int64 }:
-	default:
-		b, err := json.Marshal(v)
-		if err != nil {
-			return "null"
-		}
-		return string(b)
-	}
-	return targets.NumberLiteral(v)
-}
+// jsonLiteral is a value as a JSON literal, its text as jsonLiteralString
+// writes it.
+func jsonLiteral(v any) string { return targets.JSONLiteral(v, jsonLiteralString) }
 
 // jsonLiteralString is s as a JSON string that OpenTSDB reads as one exact
 // name. Inside a tag filter's value OpenTSDB reads * as "every value" and
@@ -52,12 +32,7 @@ func jsonLiteral(v any) string {
 // so each is written as a space, which no name holds either: the value
 // still names nothing, as it did.
 func jsonLiteralString(s string) string {
-	s = strings.NewReplacer("*", " ", "|", " ").Replace(s)
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.Encode(s) //nolint:errcheck // a string always encodes
-	return strings.TrimSuffix(b.String(), "\n")
+	return targets.JSONString(strings.NewReplacer("*", " ", "|", " ").Replace(s))
 }
 
 // RunStatement posts one of the user's own queries (a JSON body, its
