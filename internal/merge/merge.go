@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/metrics"
 	"github.com/tsbench/tsbench/internal/summary"
 	"github.com/tsbench/tsbench/internal/sysinfo"
@@ -473,16 +474,12 @@ func intervals(runs []*summary.Summary, origin time.Time) []summary.Interval {
 }
 
 // stallsOf lists the merged run's stalls with the stall keys its first
-// worker ran with (every worker reads the same configuration).
+// worker ran with (every worker reads the same configuration), or the
+// defaults when its stored configuration cannot be read back.
 func stallsOf(ivs []summary.Interval, first *summary.Summary) []summary.Stall {
-	minLen, frac := 3*time.Second, 0.5
-	if v, ok := first.Config["STALL_MIN"].(string); ok {
-		if d, err := time.ParseDuration(v); err == nil {
-			minLen = d
-		}
+	cfg, err := config.FromMap(first.Config, "run "+first.RunID)
+	if err != nil {
+		cfg = config.Default()
 	}
-	if v, ok := first.Config["STALL_FRACTION"].(float64); ok && v > 0 {
-		frac = v
-	}
-	return metrics.Stalls(ivs, minLen, frac)
+	return metrics.Stalls(ivs, cfg.StallMin, cfg.StallFraction)
 }

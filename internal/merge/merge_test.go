@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/metrics"
 	"github.com/tsbench/tsbench/internal/summary"
 )
@@ -206,5 +207,36 @@ func TestToolCostAdds(t *testing.T) {
 				t.Errorf("tool %+v; want 5 CPU s, %v measured, %v per million points", m.Tool, c.wantMeasured, c.wantPerMillion)
 			}
 		})
+	}
+}
+
+// A merged run lists its stalls by the stall keys its workers ran with
+// (read back from their stored configuration): a two-second dip is a
+// stall under STALL_MIN=2s, and none under the default 3s.
+func TestMergedStallsUseTheWorkersKeys(t *testing.T) {
+	start := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+	var ivs []summary.Interval
+	for i, n := range []int64{100, 100, 100, 100, 1, 1, 100, 100, 100, 100} {
+		ivs = append(ivs, summary.Interval{Start: float64(i), Seconds: 1, Ops: []summary.IntervalOp{{Name: "INGESTION", OKOps: n}}})
+	}
+	for _, c := range []struct {
+		stallMin string
+		want     int
+	}{{"2s", 1}, {"", 0}} {
+		cfg := config.Default()
+		if c.stallMin != "" {
+			if err := config.Set(cfg, "STALL_MIN", c.stallMin); err != nil {
+				t.Fatal(err)
+			}
+		}
+		a := share(0, 1, start, []int64{100})
+		a.Config, a.Intervals = config.Map(cfg), ivs
+		m, err := Runs([]*summary.Summary{a}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(m.Stalls) != c.want {
+			t.Errorf("STALL_MIN %q: %d stalls %+v, want %d", c.stallMin, len(m.Stalls), m.Stalls, c.want)
+		}
 	}
 }
