@@ -193,7 +193,7 @@ func (r Result) Count(verdict string) int { return len(r.Figures(verdict)) }
 
 func comparePair(a, b *summary.Summary, alpha float64) Pair {
 	p := Pair{Run: ref(b), Differences: Diff(a, b)}
-	for _, name := range opNames(a, b) {
+	for _, name := range opNamesOf([]*summary.Summary{a, b}) {
 		oa, ob := a.Op(name), b.Op(name)
 		switch {
 		case oa == nil:
@@ -245,21 +245,6 @@ func adjust(p *Pair, alpha float64) {
 			}
 		}
 	}
-}
-
-// opNames lists the operations of both runs, the baseline's order first.
-func opNames(a, b *summary.Summary) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, s := range []*summary.Summary{a, b} {
-		for _, o := range s.Operations {
-			if !seen[o.Name] {
-				seen[o.Name] = true
-				out = append(out, o.Name)
-			}
-		}
-	}
-	return out
 }
 
 type pick func(iv summary.Interval, o *summary.IntervalOp) (float64, bool)

@@ -58,13 +58,7 @@ func Repetitions(runs []*summary.Summary) []Spread {
 	var out []Spread
 	for _, name := range opNamesOf(runs) {
 		for _, f := range runFigures {
-			var xs []float64
-			for _, s := range runs {
-				if o := s.Op(name); o != nil {
-					xs = append(xs, f.value(o))
-				}
-			}
-			out = append(out, spreadOf(name, f, xs))
+			out = append(out, spreadOf(name, f, runValues(runs, name, f)))
 		}
 	}
 	return out
@@ -104,7 +98,8 @@ func TQuantile(c, df float64) float64 {
 	return (lo + hi) / 2
 }
 
-// opNamesOf lists the operations of every run, the first run's order first.
+// opNamesOf lists the operations of every run, the first run's order
+// first, then what later runs add.
 func opNamesOf(runs []*summary.Summary) []string {
 	var out []string
 	seen := map[string]bool{}
