@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -89,13 +88,7 @@ func executeRepeats(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stdout, s
 
 // perRepetition is --json's path for repetition i: out.json becomes
 // out-r1.json, ...; out.json itself holds the figures over them.
-func perRepetition(path string, i int) string {
-	if path == "" {
-		return ""
-	}
-	ext := filepath.Ext(path)
-	return fmt.Sprintf("%s-r%d%s", strings.TrimSuffix(path, ext), i, ext)
-}
+func perRepetition(path string, i int) string { return perTarget(path, fmt.Sprintf("r%d", i)) }
 
 func writeRepetitionsJSON(path, group string, runs []*summary.Summary, spreads []compare.Spread) error {
 	doc := repetitionsJSON{Group: group, Repetitions: len(runs), Confidence: compare.Confidence, MaxCV: compare.MaxCV, Figures: spreads}
