@@ -6,6 +6,7 @@ import (
 	"github.com/shirou/gopsutil/v4/process"
 
 	"github.com/tsbench/tsbench/internal/config"
+	"github.com/tsbench/tsbench/internal/connect"
 	"github.com/tsbench/tsbench/internal/monitor"
 	"github.com/tsbench/tsbench/internal/results"
 	"github.com/tsbench/tsbench/internal/runner"
@@ -14,8 +15,9 @@ import (
 )
 
 // watch attaches the run's observers: resource sampling (the tool, the
-// host, and the database server when it runs here: --server-pid, or the pid
-// file its service script wrote) and the live results store, which gets
+// host, and the database server when it runs here: --server-pid, else the
+// process listening on the target's port, else the pid file its service
+// script wrote) and the live results store, which gets
 // every second and every resource sample as they close.
 func watch(r *runner.Runner, store *runstore.Store, cfg *config.Config, d *targets.Driver, out runOutputs) {
 	r.OnInterval = store.Interval
@@ -30,13 +32,27 @@ func resourceRecorder(store *runstore.Store, cfg *config.Config, d *targets.Driv
 	if !out.resources {
 		return nil
 	}
-	server, err := monitor.FindServer(d.Name, cfg.Host, int32(out.serverPID))
+	host, port := serverAddr(cfg, d)
+	server, err := monitor.FindServer(d.Name, host, port, int32(out.serverPID))
 	rec := monitor.NewRecorder(server)
 	if err != nil {
 		rec.AddError(err.Error())
 	}
 	rec.OnSample = store.Resources
 	return rec
+}
+
+// serverAddr is where the run's server listens, as its connections will
+// reach it (HOST, PORT, a URL's host and port; the first of several hosts,
+// where the writes go when WRITE_URL differs), the target's default port
+// where none is set. The port is 0 for targets without a server (embedded,
+// null): a PORT set for them names no server of theirs.
+func serverAddr(cfg *config.Config, d *targets.Driver) (string, int) {
+	host, port := connect.Options(cfg, d, "").HostPort(d.DefaultPort)
+	if d.DefaultPort == 0 {
+		port = 0
+	}
+	return host, port
 }
 
 // checkRunOutputs rejects bad --results, --server-pid and --hdr-log values

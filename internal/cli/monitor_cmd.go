@@ -128,10 +128,12 @@ func monitorTarget(pid int, service string) (monitor.Options, *summary.ServerPro
 			return opts, nil, usageError("--pid %d: no such process", pid)
 		}
 		opts.Server = int32(pid)
-		sp, _ := monitor.FindServer("", "", int32(pid))
+		sp, _ := monitor.FindServer("", "", 0, int32(pid))
 		return opts, sp, nil
 	case service != "":
-		sp, _ := monitor.FindServer(service, "", 0)
+		// No port: --service names a service script, not a target, and
+		// asks for the process its pid file records.
+		sp, _ := monitor.FindServer(service, "", 0, 0)
 		if sp == nil {
 			return opts, nil, usageError("--service %s: no running server recorded in %s/%s/pid", service, monitor.ServicesDir(), service)
 		}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -160,36 +162,74 @@ func TestFindServer(t *testing.T) {
 	requireLinux(t)
 	dir := t.TempDir()
 	t.Setenv("TSBENCH_SERVICES_DIR", dir)
-	self := os.Getpid()
+	self := int32(os.Getpid())
 	write := func(name, content string) {
-		os.MkdirAll(filepath.Join(dir, name), 0o755)
+		if err := os.MkdirAll(filepath.Join(dir, name), 0o755); err != nil {
+			t.Fatal(err)
+		}
 		if err := os.WriteFile(filepath.Join(dir, name, "pid"), []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	write("postgres", strconv.Itoa(self)+"\n")
-	write("mariadb", strconv.Itoa(self))
+	write("postgres", strconv.Itoa(int(self))+"\n")
+	write("mariadb", strconv.Itoa(int(self)))
 	write("questdb", "999999999") // stale
-	sp, err := FindServer("postgres", "127.0.0.1", 0)
-	if err != nil || sp == nil || sp.PID != int32(self) || sp.Source != filepath.Join(dir, "postgres", "pid") {
-		t.Errorf("postgres: %+v %v", sp, err)
+	// The case: the service script's pid file names another live
+	// process (pid 1) than the one listening on the target's port.
+	write("victoriametrics", "1")
+
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
 	}
-	if sp, _ := FindServer("mysql", "", 0); sp == nil || !strings.HasSuffix(sp.Source, "mariadb/pid") {
-		t.Errorf("mysql target uses mariadb's pid file: %+v", sp)
+	defer ln.Close()
+	port := ln.Addr().(*net.TCPAddr).Port
+	// A port nobody listens on: one just freed.
+	free, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
 	}
-	if sp, _ := FindServer("postgres", "db.example.com", 0); sp != nil {
-		t.Errorf("remote host: %+v", sp)
+	freePort := free.Addr().(*net.TCPAddr).Port
+	free.Close()
+
+	listening := fmt.Sprintf("listening on port %d", port)
+	pgFile := filepath.Join(dir, "postgres", "pid")
+	tests := []struct {
+		name, target, host string
+		port               int
+		pid                int32
+		wantPID            int32  // 0: nil
+		wantSource         string // checked as a suffix
+		wantErr            bool
+	}{
+		{name: "listener", target: "nosuchservice", host: "127.0.0.1", port: port, wantPID: self, wantSource: listening},
+		{name: "listener before pid file", target: "victoriametrics", host: "localhost", port: port, wantPID: self, wantSource: listening},
+		{name: "no listener: pid file", target: "postgres", host: "127.0.0.1", port: freePort, wantPID: self, wantSource: pgFile},
+		{name: "no port: pid file", target: "postgres", host: "127.0.0.1", wantPID: self, wantSource: pgFile},
+		{name: "mysql uses mariadb's pid file", target: "mysql", port: freePort, wantPID: self, wantSource: "mariadb/pid"},
+		{name: "no listener, no pid file", target: "nosuchservice", host: "127.0.0.1", port: freePort},
+		{name: "stale pid file", target: "questdb"},
+		{name: "embedded", target: "sqlite"},
+		{name: "remote host", target: "postgres", host: "db.example.com", port: port},
+		{name: "--server-pid", target: "sqlite", port: port, pid: self, wantPID: self, wantSource: "--server-pid"},
+		{name: "--server-pid of no process", target: "sqlite", pid: 999999999, wantErr: true},
 	}
-	for _, name := range []string{"questdb", "sqlite"} {
-		if sp, err := FindServer(name, "", 0); sp != nil || err != nil {
-			t.Errorf("%s: %+v %v", name, sp, err)
-		}
-	}
-	if sp, err := FindServer("sqlite", "", int32(self)); err != nil || sp.Source != "--server-pid" {
-		t.Errorf("--server-pid: %+v %v", sp, err)
-	}
-	if _, err := FindServer("sqlite", "", 999999999); err == nil {
-		t.Error("--server-pid of no process: no error")
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			sp, err := FindServer(tc.target, tc.host, tc.port, tc.pid)
+			if (err != nil) != tc.wantErr {
+				t.Fatalf("error %v, want error %v", err, tc.wantErr)
+			}
+			if tc.wantPID == 0 {
+				if sp != nil {
+					t.Errorf("got %+v, want nil", sp)
+				}
+				return
+			}
+			if sp == nil || sp.PID != tc.wantPID || !strings.HasSuffix(sp.Source, tc.wantSource) {
+				t.Errorf("got %+v, want pid %d from %q", sp, tc.wantPID, tc.wantSource)
+			}
+		})
 	}
 }
 

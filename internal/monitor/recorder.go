@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	psnet "github.com/shirou/gopsutil/v4/net"
 	"github.com/shirou/gopsutil/v4/process"
 
 	"github.com/tsbench/tsbench/internal/summary"
@@ -155,11 +156,15 @@ func ServicesDir() string {
 var serviceNames = map[string]string{"mysql": "mariadb"}
 
 // FindServer returns the server process to watch: pid when > 0 (from
-// --server-pid), else the one recorded by scripts/services/NAME.sh for the
-// target, when the target is on this host and the process is alive. It
-// returns nil when there is nothing to watch, and an error only for a pid
-// that was given but does not exist.
-func FindServer(targetName, host string, pid int32) (*summary.ServerProcess, error) {
+// --server-pid); else, when the target is on this host, the process that
+// listens on its TCP port (port > 0), or failing that the one recorded in
+// the pid file of scripts/services/NAME.sh for the target, when alive. The
+// port comes first because a pid file names whatever its script started,
+// which need not be the server the run talks to (another instance of the
+// same database on another port, a server started by hand). It returns nil
+// when there is nothing to watch, and an error only for a pid that was
+// given but does not exist.
+func FindServer(targetName, host string, port int, pid int32) (*summary.ServerProcess, error) {
 	if pid > 0 {
 		p, err := process.NewProcess(pid)
 		if err != nil {
@@ -171,25 +176,66 @@ func FindServer(targetName, host string, pid int32) (*summary.ServerProcess, err
 	if !localHost(host) {
 		return nil, nil
 	}
+	if sp := listener(port); sp != nil {
+		return sp, nil
+	}
+	return pidFile(targetName), nil
+}
+
+// listener is the process listening on TCP port on this host, nil when
+// none is found or its pid cannot be read (a socket of another user's
+// process shows pid 0 to us).
+func listener(port int) *summary.ServerProcess {
+	if port <= 0 || port > 65535 {
+		return nil
+	}
+	// Listing the sockets maps each to its process through every
+	// /proc/PID/fd; bound it, since a run waits for this before it starts.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	conns, err := psnet.ConnectionsWithContext(ctx, "tcp")
+	if err != nil {
+		return nil
+	}
+	for _, c := range conns {
+		if c.Status != "LISTEN" || c.Laddr.Port != uint32(port) || c.Pid <= 0 {
+			continue
+		}
+		p, err := process.NewProcessWithContext(ctx, c.Pid)
+		if err != nil {
+			continue // it exited since the listing
+		}
+		name, _ := p.NameWithContext(ctx)
+		return &summary.ServerProcess{PID: c.Pid, Name: name, Source: fmt.Sprintf("listening on port %d", port)}
+	}
+	return nil
+}
+
+// pidFile is the live process recorded by scripts/services/NAME.sh for the
+// target, nil when there is none.
+func pidFile(targetName string) *summary.ServerProcess {
 	svc := targetName
 	if n, ok := serviceNames[svc]; ok {
 		svc = n
 	}
+	if svc == "" {
+		return nil
+	}
 	file := filepath.Join(ServicesDir(), svc, "pid")
 	b, err := os.ReadFile(file)
 	if err != nil {
-		return nil, nil
+		return nil
 	}
 	n, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 32)
 	if err != nil || n <= 0 {
-		return nil, nil
+		return nil
 	}
 	p, err := process.NewProcess(int32(n))
 	if err != nil {
-		return nil, nil // a stale pid file
+		return nil // a stale pid file
 	}
 	name, _ := p.Name()
-	return &summary.ServerProcess{PID: int32(n), Name: name, Source: file}, nil
+	return &summary.ServerProcess{PID: int32(n), Name: name, Source: file}
 }
 
 func localHost(h string) bool {

@@ -196,6 +196,10 @@ type Driver struct {
 	Description string
 	WritePaths  []string // the write paths the target offers, first is default
 	Server      string   // how to get a server: "embedded" or the service script
+	// DefaultPort is the TCP port the server listens on when PORT is
+	// unset: that of its service script; 0 for embedded targets and null.
+	// The resources sampler watches the process listening on it.
+	DefaultPort int
 	Caps        Capabilities
 	// Options are the target options (target.NAME=VALUE) the target reads
 	// from Options.Extra; the command line refuses any other before a run.

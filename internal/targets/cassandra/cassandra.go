@@ -54,6 +54,7 @@ var Driver = &targets.Driver{
 	Description: "Cassandra: partition per device and day, unlogged batches per partition, CQL queries",
 	WritePaths:  []string{"unlogged-batch"},
 	Server:      "scripts/services/cassandra.sh (Cassandra 5.0.9 on 127.0.0.1:9042)",
+	DefaultPort: DefaultPort,
 	Caps: targets.Capabilities{
 		Types: ts.DataTypes,
 		Queries: []ts.QueryKind{ts.PrecisePoint, ts.TimeRange, ts.ValueRange, ts.AggRange, ts.AggRangeValue,

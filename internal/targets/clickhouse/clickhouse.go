@@ -53,6 +53,7 @@ var Driver = &targets.Driver{
 	Description: "ClickHouse over HTTP: ReplacingMergeTree ordered by series and time, TabSeparated inserts, reads with FINAL",
 	WritePaths:  []string{"http-tsv"},
 	Server:      "scripts/services/clickhouse.sh (ClickHouse 18.16 on 127.0.0.1:8124)",
+	DefaultPort: DefaultPort,
 	// Sparse: one row per point, so an empty cell is a row not written.
 	Caps: targets.Capabilities{TLS: true, Types: ts.DataTypes, Queries: ts.QueryKinds, Sparse: true, GroupByAcross: true,
 		Fleet: targets.FleetOnServer},

@@ -67,6 +67,7 @@ var Driver = &targets.Driver{
 	Description: "HBase: row per device and hour, one Put per row, scans with tsbench computing filters and aggregates",
 	WritePaths:  []string{"put"},
 	Server:      "scripts/services/hbase.sh",
+	DefaultPort: DefaultPort,
 	Caps: targets.Capabilities{
 		Types:   ts.DataTypes,
 		Queries: ts.QueryKinds,

@@ -67,6 +67,7 @@ var Driver = &targets.Driver{
 	Description: "InfluxDB 1.x: line protocol over HTTP, InfluxQL queries; write_path=v2: InfluxDB 2.x/3.x's /api/v2/write with a token",
 	WritePaths:  []string{"v1", "v2"},
 	Server:      "scripts/services/influxdb.sh (InfluxDB 1.6.7 on 127.0.0.1:8086)",
+	DefaultPort: DefaultPort,
 	Caps: targets.Capabilities{TLS: true, Types: ts.DataTypes, Queries: ts.QueryKinds, GroupByAcross: true,
 		Sparse: true,                   // an empty cell is a field left out of its line (lineproto)
 		Fleet:  targets.FleetOnServer}, // InfluxQL, a final step on the client for three kinds (fleet.go)

@@ -63,6 +63,7 @@ var Driver = &targets.Driver{
 	Description: "Apache IoTDB 2.x tree model: aligned tablets through the session API, IoTDB SQL",
 	WritePaths:  []string{"session-tablet"},
 	Server:      "scripts/services/iotdb.sh (IoTDB 2.0.1-beta on 127.0.0.1:6667, inside scripts/netns-run)",
+	DefaultPort: DefaultPort,
 	// Sparse: an empty cell is a null in the tablet's bitmap, and count(*)
 	// counts each series' values.
 	Caps: targets.Capabilities{Types: ts.DataTypes, Queries: ts.QueryKinds, Compression: true, TLS: true, Sparse: true, GroupByAcross: true,

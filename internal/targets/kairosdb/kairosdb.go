@@ -71,6 +71,7 @@ var Driver = &targets.Driver{
 	Description: "KairosDB 1.1.3 on its H2 datastore (not Cassandra): gzipped JSON writes, queries with its aggregators",
 	WritePaths:  []string{"http"},
 	Server:      "scripts/services/kairosdb.sh (H2 datastore)",
+	DefaultPort: DefaultPort,
 	Caps: targets.Capabilities{
 		TLS:     true,
 		Types:   []ts.DataType{ts.Boolean, ts.Int32, ts.Int64, ts.Float, ts.Double, ts.Text},

@@ -60,6 +60,7 @@ var Driver = &targets.Driver{
 	Description: "OpenTSDB 2.4 over HTTP on HBase: /api/put?sync writes, /api/query reads (Q3, Q5-Q8, Q10 computed from returned points)",
 	WritePaths:  []string{"http"},
 	Server:      "scripts/services/opentsdb.sh (after scripts/services/hbase.sh)",
+	DefaultPort: DefaultPort,
 	Caps: targets.Capabilities{
 		TLS:        true, // through a proxy in front of OpenTSDB: OpenTSDB itself is ErrNoTLS
 		Types:      []ts.DataType{ts.Boolean, ts.Int32, ts.Int64, ts.Float, ts.Double},

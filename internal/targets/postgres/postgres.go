@@ -92,6 +92,7 @@ var Driver = &targets.Driver{
 	Description: "PostgreSQL through pgx: narrow table, multi-row INSERT or binary COPY, both with upsert",
 	WritePaths:  []string{"insert", "copy"},
 	Server:      "scripts/services/postgres.sh (PostgreSQL 15 on 127.0.0.1:5433)",
+	DefaultPort: DefaultPort,
 	Caps: targets.Capabilities{
 		TLS:     true,
 		Types:   ts.DataTypes,
@@ -119,6 +120,7 @@ var TimescaleDriver = &targets.Driver{
 	Description: "TimescaleDB: the postgres target with a hypertable (one-day chunks) and time_bucket for Q7",
 	WritePaths:  []string{"insert", "copy"},
 	Server:      "a TimescaleDB server; tested with scripts/services/timescaledb.sh (PGlite + timescaledb, SQL only, 127.0.0.1:5434)",
+	DefaultPort: DefaultTimescalePort,
 	Caps: targets.Capabilities{TLS: true, Types: ts.DataTypes, Queries: ts.QueryKinds, Sparse: true, GroupByAcross: true,
 		Fleet: targets.FleetOnServer},
 	Options:     options,

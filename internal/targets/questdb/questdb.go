@@ -71,6 +71,7 @@ var Driver = &targets.Driver{
 	Description: "QuestDB: ILP over HTTP writes, SQL over the PostgreSQL wire protocol",
 	WritePaths:  []string{"ilp-http"},
 	Server:      "scripts/services/questdb.sh (QuestDB 9.3.4 on 127.0.0.1:9000 and :8812)",
+	DefaultPort: DefaultPGPort,
 	// Sparse: an empty cell is a NULL (a field left out of its line); see
 	// nullableBools for BOOLEAN sensors.
 	Caps: targets.Capabilities{TLS: true, Types: ts.DataTypes, Queries: ts.QueryKinds, Sparse: true, GroupByAcross: true,

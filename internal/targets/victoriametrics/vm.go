@@ -75,6 +75,7 @@ var Driver = &targets.Driver{
 	Description: "VictoriaMetrics: /api/v1/import writes; export and MetricsQL queries (Q5, Q6 computed from exported points)",
 	WritePaths:  []string{"import"},
 	Server:      "scripts/services/victoriametrics.sh (VictoriaMetrics v1.148.8 on 127.0.0.1:8428; victoriametrics-1.79.sh: Debian's 1.79 on 8438)",
+	DefaultPort: DefaultPort,
 	Caps: targets.Capabilities{
 		TLS:        true,
 		Types:      []ts.DataType{ts.Boolean, ts.Int32, ts.Int64, ts.Float, ts.Double},
