@@ -51,6 +51,7 @@ func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
 		{name: "queries", key: "QUERY_FILE", usage: "your own queries: a YAML file of named queries with weights and parameters (docs/queries.md)"},
 		{name: "query-only", key: "QUERY_ONLY", usage: "with --queries: only those queries, on data already in the database (no schema, no writes, no counts)"},
 		{name: "explain", key: "EXPLAIN", usage: "with --queries on an SQL target: capture each query's plan (EXPLAIN) with the run"},
+		{name: "freshness", key: "FRESHNESS", usage: "measure how long a written point takes to become visible: a probe series written and polled beside the run"},
 	}
 	keyFlags = append(keyFlags, dataShapeFlags("concurrent clients", "operations per client")...)
 	keyFlags = append(keyFlags, []*keyFlag{
@@ -147,6 +148,7 @@ Exit status: 0 success; 1 the run failed or operations failed; 2 bad input;
 	fl.Lookup("no-check").NoOptDefVal = "true"
 	fl.Lookup("query-only").NoOptDefVal = "true"
 	fl.Lookup("explain").NoOptDefVal = "true"
+	fl.Lookup("freshness").NoOptDefVal = "true"
 	fl.StringVar(&f.results, "results", "", "results store for this run: an SQLite file, postgres://USER@HOST:PORT/DB, mysql://USER@HOST:PORT/DB, or off (default $"+results.Env+", else <data-dir>/results.db)")
 	fl.StringVar(&f.hdrLog, "hdr-log", "", "also write the latency histograms as an HdrHistogram log, DIR/<run id>.hlog")
 	fl.IntVar(&f.serverPID, "server-pid", 0, "the database server's process id, to sample its CPU, memory and I/O (default: found from the service scripts' pid files)")

@@ -203,6 +203,10 @@ type Config struct {
 	FindMaxSteps     int64         // FIND_MAX_STEPS
 	StallMin         time.Duration // STALL_MIN: shortest stall listed
 	StallFraction    float64       // STALL_FRACTION: a stall's rate is below this share of the median
+	Freshness        bool          // FRESHNESS: run the freshness probe beside the workload (internal/freshness)
+	FreshnessRate    float64       // FRESHNESS_RATE: the probe's writes per second
+	FreshnessPoll    time.Duration // FRESHNESS_POLL: pause between the probe's polls (0 = back to back)
+	FreshnessWait    time.Duration // FRESHNESS_WAIT: how long after the run unseen points are awaited
 
 	// origin records where each key was last set (file:line or "flag"), so
 	// that Resolve can point at the line to fix. Keys never set are absent.

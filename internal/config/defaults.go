@@ -117,6 +117,8 @@ func Default() *Config {
 		FindMaxSteps:     20,
 		StallMin:         3 * time.Second,
 		StallFraction:    0.5,
+		FreshnessRate:    10,
+		FreshnessWait:    time.Minute,
 	}
 }
 

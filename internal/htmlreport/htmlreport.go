@@ -53,6 +53,8 @@ var page = template.Must(template.New("report").Funcs(template.FuncMap{
 	"pct":               func(share float64) string { return fmt.Sprintf("%.1f %%", share*100) },
 	"inc":               func(i int) int { return i + 1 },
 	"findMaxConclusion": findmax.Conclusion,
+	"freshnessRows":     freshnessRows,
+	"freshnessNote":     freshnessNote,
 	"bytes":             bytesText,
 	"time":              timeText,
 	"hasPrefix":         strings.HasPrefix,
@@ -98,6 +100,7 @@ type model struct {
 	Failures    bool
 	Stalls      bool // some run has stalls (summary.Stall)
 	FindMax     bool // some run is the best step of a find-max search
+	Freshness   bool // some run had the freshness probe (summary.Freshness)
 	OpenModel   bool
 	ECharts     template.JS
 	Script      template.JS
@@ -139,6 +142,7 @@ func build(runs []*summary.Summary, opts Options) model {
 		m.Failures = m.Failures || s.Failed()
 		m.Stalls = m.Stalls || len(s.Stalls) > 0
 		m.FindMax = m.FindMax || s.FindMax != nil
+		m.Freshness = m.Freshness || s.Freshness != nil
 		m.Runs = append(m.Runs, v)
 		ids = append(ids, s.RunID)
 	}

@@ -197,6 +197,7 @@ func mergeRuns(runs []*summary.Summary) *summary.Summary {
 	out.Operations = operations(runs, elapsed)
 	out.Intervals = intervals(runs, origin)
 	out.Stalls = stallsOf(out.Intervals, first)
+	out.Freshness = freshnessOf(runs)
 	out.Verify = verifySum(runs)
 	// The server's size as the last worker to finish saw it: after every
 	// write of the run.
@@ -482,4 +483,15 @@ func stallsOf(ivs []summary.Interval, first *summary.Summary) []summary.Stall {
 		cfg = config.Default()
 	}
 	return metrics.Stalls(ivs, cfg.StallMin, cfg.StallFraction)
+}
+
+// freshnessOf is the freshness probe's account: the first worker's, the
+// only one that probes.
+func freshnessOf(runs []*summary.Summary) *summary.Freshness {
+	for _, s := range runs {
+		if s.Freshness != nil {
+			return s.Freshness
+		}
+	}
+	return nil
 }

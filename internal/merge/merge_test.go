@@ -240,3 +240,18 @@ func TestMergedStallsUseTheWorkersKeys(t *testing.T) {
 		}
 	}
 }
+
+// The merged run keeps the freshness probe's account of the worker that
+// ran it (the first: the only one that probes).
+func TestMergedRunKeepsTheFreshnessProbe(t *testing.T) {
+	start := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+	a, b := share(0, 2, start, []int64{100}), share(1, 2, start, []int64{100})
+	a.Freshness = &summary.Freshness{Database: "test_freshness", Written: 30, Visible: 30}
+	m, err := Runs([]*summary.Summary{b, a}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Freshness != a.Freshness {
+		t.Errorf("merged freshness %+v, want the first worker's", m.Freshness)
+	}
+}

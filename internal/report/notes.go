@@ -27,6 +27,7 @@ func writeNotes(b *strings.Builder, s *summary.Summary) {
 	line(b, unsupportedLine(s))
 	line(b, phasesLine(s.Phases))
 	writeStalls(b, s.Stalls)
+	writeFreshness(b, s.Freshness)
 	if s.TPCC == nil { // a TPC-C run's check is its consistency conditions
 		line(b, verifyLine(s.Verify))
 		line(b, queryCheckLine(s.Verify))

@@ -180,11 +180,16 @@ func (r *Runner) Run(ctx context.Context) (*summary.Summary, error) {
 	if err != nil {
 		return nil, err
 	}
+	probe, err := r.prepareFreshness(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer probe.close()
 	if err := r.startBarrier(ctx, s); err != nil {
 		return nil, err
 	}
 
-	elapsed := r.measure(ctx, clients, s)
+	elapsed := r.measure(ctx, clients, s, probe)
 	r.finish(ctx, admin, clients, s, elapsed)
 	return s, nil
 }
@@ -318,7 +323,7 @@ func (r *Runner) newPacer(client int) pacer {
 }
 
 // measure runs warm-up and the measured phase and returns the latter's length.
-func (r *Runner) measure(ctx context.Context, clients []*client, s *summary.Summary) time.Duration {
+func (r *Runner) measure(ctx context.Context, clients []*client, s *summary.Summary, probe *freshnessRun) time.Duration {
 	cfg := r.cfg
 	warmStart := time.Now()
 	r.warmupEnd = warmStart.Add(cfg.Warmup)
@@ -342,6 +347,7 @@ func (r *Runner) measure(ctx context.Context, clients []*client, s *summary.Summ
 	}
 	cpu := sysinfo.SelfUsage()
 	close(r.measureStart)
+	probe.start(ctx)
 	if r.OnMeasure != nil {
 		r.OnMeasure(start) // after the clients are released: it costs them nothing
 	}
@@ -353,6 +359,7 @@ func (r *Runner) measure(ctx context.Context, clients []*client, s *summary.Summ
 	elapsed := time.Since(start)
 	run.Snapshot(time.Now())
 	r.monitorStop(s, start, time.Now())
+	probe.end(s)
 
 	s.Elapsed = elapsed.Seconds()
 	s.Operations = run.Operations(elapsed)
