@@ -56,10 +56,11 @@ var faultShape = []string{
 
 // faultServer is one target under test and the server behind it.
 type faultServer struct {
-	target  string // tsbench target
-	service string // scripts/services/NAME.sh
-	addr    string // the address a connection error names
-	db      string // DB_NAME
+	target  string   // tsbench target
+	service string   // scripts/services/NAME.sh
+	addr    string   // the address a connection error names
+	db      string   // DB_NAME
+	shape   []string // the run's data and load; nil for faultShape
 	// reject prepares the server to refuse some batches of the next run
 	// (the run does not reset the data) and says how many write
 	// operations it will refuse and a piece of the server's message.
@@ -73,7 +74,11 @@ var faultServers = []*faultServer{
 }
 
 func (fs *faultServer) settings(extra ...string) []string {
-	s := append([]string{"DB_SWITCH=" + fs.target, "DB_NAME=" + fs.db}, faultShape...)
+	shape := faultShape
+	if fs.shape != nil {
+		shape = fs.shape
+	}
+	s := append([]string{"DB_SWITCH=" + fs.target, "DB_NAME=" + fs.db}, shape...)
 	return append(s, extra...)
 }
 

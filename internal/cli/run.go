@@ -51,6 +51,8 @@ func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
 		{name: "queries", key: "QUERY_FILE", usage: "your own queries: a YAML file of named queries with weights and parameters (docs/queries.md)"},
 		{name: "query-only", key: "QUERY_ONLY", usage: "with --queries: only those queries, on data already in the database (no schema, no writes, no counts)"},
 		{name: "explain", key: "EXPLAIN", usage: "with --queries on an SQL target: capture each query's plan (EXPLAIN) with the run"},
+		{name: "crash", key: "CRASH_AT", usage: "kill the database server this far into the measured phase, e.g. 12s, restart it (--crash-restart) and map the acknowledged points it lost"},
+		{name: "crash-restart", key: "CRASH_RESTART", usage: "with --crash: the shell command that starts the server again on its data (default: scripts/services/NAME.sh resume)"},
 		{name: "freshness", key: "FRESHNESS", usage: "measure how long a written point takes to become visible: a probe series written and polled beside the run"},
 	}
 	keyFlags = append(keyFlags, dataShapeFlags("concurrent clients", "operations per client")...)

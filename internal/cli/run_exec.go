@@ -57,6 +57,9 @@ func runBenchmark(cfg *config.Config, label string, out runOutputs, stdout, stde
 		return nil, err
 	}
 	r.PriorRows = out.priorRows
+	if r.Crash, err = crashPlan(cfg, driver); err != nil {
+		return nil, err
+	}
 	store := runstore.Open(out.results, dataDir, stderr)
 	if cfg.Scaled() {
 		if r.Barrier, err = barrierFor(cfg, store, runID); err != nil {

@@ -207,6 +207,9 @@ type Config struct {
 	FreshnessRate    float64       // FRESHNESS_RATE: the probe's writes per second
 	FreshnessPoll    time.Duration // FRESHNESS_POLL: pause between the probe's polls (0 = back to back)
 	FreshnessWait    time.Duration // FRESHNESS_WAIT: how long after the run unseen points are awaited
+	CrashAt          time.Duration // CRASH_AT: kill the server this far into the measured phase (0 = never)
+	CrashRestart     string        // CRASH_RESTART: the command that starts it again on its data
+	CrashDown        time.Duration // CRASH_DOWN: how long it stays dead before the restart
 
 	// origin records where each key was last set (file:line or "flag"), so
 	// that Resolve can point at the line to fix. Keys never set are absent.

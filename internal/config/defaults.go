@@ -119,6 +119,7 @@ func Default() *Config {
 		StallFraction:    0.5,
 		FreshnessRate:    10,
 		FreshnessWait:    time.Minute,
+		CrashDown:        time.Second,
 	}
 }
 

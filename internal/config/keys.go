@@ -515,6 +515,14 @@ var keyTable = concat(
 			goDuration(func(c *Config) *time.Duration { return &c.FreshnessPoll })),
 		key("FRESHNESS_WAIT", "how long after the measured phase the freshness probe waits for points it has not yet seen",
 			goDuration(func(c *Config) *time.Duration { return &c.FreshnessWait })),
+		key("CRASH_AT", "kill the database server (SIGKILL to the process listening on the target's port) this far into the measured phase, "+
+			"restart it with CRASH_RESTART, and map the acknowledged points it lost (0 = never; tsbench)",
+			goDuration(func(c *Config) *time.Duration { return &c.CrashAt }), flag("crash")),
+		key("CRASH_RESTART", "the shell command that starts the server again on the data the crash left "+
+			"(default: scripts/services/NAME.sh resume, where that script is found)",
+			textField(func(c *Config) *string { return &c.CrashRestart }, false), flag("crash-restart")),
+		key("CRASH_DOWN", "how long the killed server stays down before CRASH_RESTART runs",
+			goDuration(func(c *Config) *time.Duration { return &c.CrashDown })),
 	)),
 	group("IoT-benchmark keys whose default tsbench always runs (other values refused)", defaultOnlyKeys()),
 	group("Accepted for IoT-benchmark compatibility, not used", ignoredKeys()),

@@ -155,6 +155,15 @@ func ServicesDir() string {
 // where the names differ.
 var serviceNames = map[string]string{"mysql": "mariadb"}
 
+// ServiceName is the service script (scripts/services/NAME.sh) that starts
+// the target's server.
+func ServiceName(target string) string {
+	if n, ok := serviceNames[target]; ok {
+		return n
+	}
+	return target
+}
+
 // FindServer returns the server process to watch: pid when > 0 (from
 // --server-pid); else, when the target is on this host, the process that
 // listens on its TCP port (port > 0), or failing that the one recorded in
@@ -214,10 +223,7 @@ func listener(port int) *summary.ServerProcess {
 // pidFile is the live process recorded by scripts/services/NAME.sh for the
 // target, nil when there is none.
 func pidFile(targetName string) *summary.ServerProcess {
-	svc := targetName
-	if n, ok := serviceNames[svc]; ok {
-		svc = n
-	}
+	svc := ServiceName(targetName)
 	if svc == "" {
 		return nil
 	}

@@ -28,8 +28,10 @@ func writeNotes(b *strings.Builder, s *summary.Summary) {
 	line(b, phasesLine(s.Phases))
 	writeStalls(b, s.Stalls)
 	writeFreshness(b, s.Freshness)
+	writeCrash(b, s.Crash)
 	if s.TPCC == nil { // a TPC-C run's check is its consistency conditions
 		line(b, verifyLine(s.Verify))
+		writeLoss(b, s.Verify)
 		line(b, queryCheckLine(s.Verify))
 	}
 	writeOwnQueries(b, s.QueryFile)

@@ -44,8 +44,11 @@ type client struct {
 	// stored counts each device's acknowledged batches (by position in
 	// devices): what a replay's query check computes its answers from.
 	stored []int64
-	query  ts.Query
-	own    *ownClient // the user's own queries (ownqueries.go), if any
+	// acked are each device's acknowledged batch numbers (by position in
+	// devices), which a loss map counts range by range (loss.go).
+	acked []spans
+	query ts.Query
+	own   *ownClient // the user's own queries (ownqueries.go), if any
 }
 
 // run executes the warm-up and then the measured plan until it is done, the
@@ -93,6 +96,7 @@ func (c *client) do(ctx context.Context, op workload.Op, warm bool) {
 				err := c.conn.Write(ctx, c.batch)
 				if err == nil {
 					c.stored[i]++
+					c.acked[i].add(c.written)
 					if dup := c.batch.DuplicatePoints; dup > 0 {
 						atomic.AddInt64(&c.duplicatePoints, dup)
 					}

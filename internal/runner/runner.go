@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/tsbench/tsbench/internal/config"
+	"github.com/tsbench/tsbench/internal/crash"
 	"github.com/tsbench/tsbench/internal/dataset"
 	"github.com/tsbench/tsbench/internal/gen"
 	"github.com/tsbench/tsbench/internal/metrics"
@@ -72,6 +73,10 @@ type Runner struct {
 	// Barrier, when set, makes this run one worker of several (WORKERS >
 	// 1) that begin together.
 	Barrier Barrier
+	// Crash, when set, kills the server At into the measured phase and
+	// restarts it (CRASH_AT): the run then maps the acknowledged points
+	// the server lost.
+	Crash *crash.Plan
 	// PriorRows, when set, is how many rows of every device an earlier
 	// phase of a scenario wrote with the same schema and seed: a run that
 	// only queries them verifies they are stored and checks its answers
@@ -289,6 +294,7 @@ func (r *Runner) openClients(ctx context.Context) ([]*client, error) {
 			own:     r.newOwnClient(i),
 		}
 		c.stored = make([]int64, len(c.devices))
+		c.acked = make([]spans, len(c.devices))
 		clients = append(clients, c)
 		if b, ok := conn.(targets.Binder); ok && !cfg.QueryOnly {
 			if err := b.Bind(ctx, r.schema); err != nil {
@@ -348,6 +354,7 @@ func (r *Runner) measure(ctx context.Context, clients []*client, s *summary.Summ
 	cpu := sysinfo.SelfUsage()
 	close(r.measureStart)
 	probe.start(ctx)
+	crashed := r.startCrash(ctx, start)
 	if r.OnMeasure != nil {
 		r.OnMeasure(start) // after the clients are released: it costs them nothing
 	}
@@ -360,6 +367,7 @@ func (r *Runner) measure(ctx context.Context, clients []*client, s *summary.Summ
 	run.Snapshot(time.Now())
 	r.monitorStop(s, start, time.Now())
 	probe.end(s)
+	crashed.end(s, r.Crash)
 
 	s.Elapsed = elapsed.Seconds()
 	s.Operations = run.Operations(elapsed)
@@ -514,6 +522,7 @@ func (r *Runner) finish(ctx context.Context, admin targets.Target, clients []*cl
 		}
 		s.Verify = &summary.Verify{ExpectedPoints: prior + acked - duplicates, DuplicatePoints: duplicates, InDoubtPoints: inDoubt}
 		r.verify(ctx, admin, clients, s.Verify)
+		r.mapLoss(ctx, admin, clients, s.Verify)
 		hostCounts(admin, s.Hosts)
 		if r.separateHosts() {
 			s.Verify.QueriesSkipped = "HOSTS_DATA = separate: no host holds every device, so no answer can be checked against one host"

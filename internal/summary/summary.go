@@ -114,6 +114,10 @@ type Verify struct {
 	// the server may have stored them or not, so a correct server holds
 	// from ExpectedPoints up to this many more, never fewer.
 	InDoubtPoints int64 `json:"in_doubt_points,omitempty"`
+	// Lost maps acknowledged points the server no longer holds, when the
+	// count came short and the data's times are known (generated in
+	// order): the server's loss, by series and time range.
+	Lost *Loss `json:"lost,omitempty"`
 	// Queries are the query answers checked after the run against the
 	// data it wrote (QUERY_CHECKS per kind), generated or replayed.
 	Queries []QueryCheck `json:"queries,omitempty"`
@@ -244,6 +248,8 @@ type Summary struct {
 	// Freshness is what the freshness probe measured (--freshness): how
 	// long written points took to become visible to a query.
 	Freshness *Freshness `json:"freshness,omitempty"`
+	// Crash is the server's kill and restart of a --crash run.
+	Crash *Crash `json:"crash,omitempty"`
 }
 
 // Freshness is the freshness probe's account: one series written at a
@@ -290,6 +296,42 @@ type Distribution struct {
 	P99MS     float64 `json:"p99_ms"`
 	MaxMS     float64 `json:"max_ms"`
 	Histogram string  `json:"hdr_histogram,omitempty"`
+}
+
+// Crash is what --crash did to the server during the run.
+type Crash struct {
+	AtS       float64 `json:"at_s"`        // planned, seconds into the measured phase
+	KilledAtS float64 `json:"killed_at_s"` // when SIGKILL was sent
+	PID       int32   `json:"pid,omitempty"`
+	Process   string  `json:"process,omitempty"`
+	Found     string  `json:"found_by,omitempty"` // how the process was found: its port, a pid file
+	Restart   string  `json:"restart"`            // the command that started it again
+	RestartS  float64 `json:"restart_s,omitempty"`
+	// BackAfterS is from the kill until the port accepted connections.
+	BackAfterS float64 `json:"back_after_s,omitempty"`
+	Error      string  `json:"error,omitempty"`
+}
+
+// Loss is where acknowledged points went missing.
+type Loss struct {
+	Points int64       `json:"points"` // acknowledged points not stored, over the ranges
+	Ranges []LostRange `json:"ranges"`
+	// Unresolved counts missing points the search did not place (it stops
+	// after a bounded number of counts); Note says why a map is partial.
+	Unresolved int64  `json:"unresolved_points,omitempty"`
+	Note       string `json:"note,omitempty"`
+}
+
+// LostRange is one stretch of one device's acknowledged rows with points
+// missing: rows [FromRow, ToRow), times [From, To) in milliseconds since
+// the epoch.
+type LostRange struct {
+	Device  string `json:"device"`
+	FromRow int64  `json:"from_row"`
+	ToRow   int64  `json:"to_row"`
+	From    int64  `json:"from_ms"`
+	To      int64  `json:"to_ms"`
+	Points  int64  `json:"points"` // missing in the range
 }
 
 // FindMax is the search for the highest rate that meets every objective.

@@ -2,8 +2,9 @@
 #   install   fetch the server from its registry (Debian, Maven Central, npm)
 #   start     start it on 127.0.0.1 with a throwaway data directory; wait until
 #             it answers; print how to connect
-#   resume    (postgres, influxdb, questdb) start it again on the data a
-#             crash left, without wiping it: the fault tests' restart
+#   resume    (postgres, influxdb, questdb, victoriametrics) start it again
+#             on the data a crash left, without wiping it: the fault tests'
+#             and tsbench run --crash's restart
 #   stop      stop it by PID
 #   status    exit 0 when it runs
 # State lives in $TSBENCH_SERVICES_DIR/NAME (default /tmp/tsbench-services/NAME).

@@ -41,10 +41,12 @@ case "${1:-}" in
 install)
   if [ "$SERVICE" = victoriametrics-1.79 ]; then apt_install victoria-metrics; else install_current; fi
   ;;
-start)
+start|resume)
+  # resume starts it again on the data a crash left (tsbench run --crash).
   exit_if_up "$PORT"
   [ -x "$BIN" ] || die "VictoriaMetrics $RELEASE is not installed: run '$0 install'"
-  rm -rf "$DIR"; mkdir -p "$DIR"
+  if [ "$1" = start ]; then rm -rf "$DIR"; fi
+  mkdir -p "$DIR"
   start_daemon "$SERVICE" "$DIR/log" "$BIN" -storageDataPath="$DIR/data" \
     -httpListenAddr=127.0.0.1:"$PORT" -retentionPeriod=100y -search.disableCache \
     -search.latencyOffset=0s -dedup.minScrapeInterval=1ms
@@ -58,6 +60,6 @@ status)
   is_running "$SERVICE"
   ;;
 *)
-  echo "usage: $0 install|start|stop|status" >&2; exit 2
+  echo "usage: $0 install|start|resume|stop|status" >&2; exit 2
   ;;
 esac

@@ -47,6 +47,10 @@ func Find(t testing.TB, name string) *Service {
 	return s
 }
 
+// Script is the path of the service's script: what a restart command
+// names.
+func (s *Service) Script() string { return s.script }
+
 // repoRoot is the repository's top directory, found from this file's path.
 func repoRoot() string {
 	_, file, _, _ := runtime.Caller(0)

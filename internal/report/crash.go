@@ -1,0 +1,56 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/tsbench/tsbench/internal/summary"
+)
+
+// maxLostRanges bounds the lost ranges printed; --json has them all.
+const maxLostRanges = 10
+
+// writeCrash tells what --crash did to the server.
+func writeCrash(b *strings.Builder, c *summary.Crash) {
+	if c == nil {
+		return
+	}
+	if c.PID == 0 {
+		fmt.Fprintf(b, "Crash: none at %.1f s: %s\n", c.AtS, c.Error)
+		return
+	}
+	fmt.Fprintf(b, "Crash: server %s (pid %d, %s) killed at %.1f s", c.Process, c.PID, c.Found, c.KilledAtS)
+	if c.Error != "" {
+		fmt.Fprintf(b, "; FAILED: %s\n", oneLine(c.Error, exampleMax))
+		return
+	}
+	fmt.Fprintf(b, "; restarted by `%s` in %.1f s; accepting connections %.1f s after the kill\n", c.Restart, c.RestartS, c.BackAfterS)
+}
+
+// writeLoss lists where acknowledged points went missing.
+func writeLoss(b *strings.Builder, v *summary.Verify) {
+	if v == nil || v.Lost == nil {
+		return
+	}
+	l := v.Lost
+	fmt.Fprintf(b, "Lost: %s acknowledged points the server does not hold, in %d range(s) (the server's loss):\n",
+		GroupThousands(fmt.Sprint(l.Points+l.Unresolved)), len(l.Ranges))
+	for i, r := range l.Ranges {
+		if i == maxLostRanges {
+			fmt.Fprintf(b, "  ... %d more in --json (verify.lost)\n", len(l.Ranges)-i)
+			break
+		}
+		fmt.Fprintf(b, "  %s: rows %d..%d, %s .. %s: %s points\n", r.Device, r.FromRow, r.ToRow-1,
+			msTime(r.From), msTime(r.To), GroupThousands(fmt.Sprint(r.Points)))
+	}
+	if l.Unresolved > 0 {
+		fmt.Fprintf(b, "  %s points not placed", GroupThousands(fmt.Sprint(l.Unresolved)))
+		if l.Note != "" {
+			b.WriteString(": " + oneLine(l.Note, exampleMax))
+		}
+		b.WriteString("\n")
+	}
+}
+
+func msTime(ms int64) string { return time.UnixMilli(ms).UTC().Format("2006-01-02T15:04:05.000Z") }
