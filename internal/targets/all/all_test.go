@@ -45,3 +45,16 @@ func TestDBSwitchSpellings(t *testing.T) {
 		}
 	}
 }
+
+// Every target with a server of its own names the port it listens on by
+// default: the resources sampler and --crash find the server by it, and a
+// target without one would quietly fall back to a service script's pid
+// file. Embedded targets and null have none.
+func TestEveryServerTargetHasAPort(t *testing.T) {
+	for _, d := range targets.Drivers() {
+		embedded := d.Server == "embedded" || d.Name == "null"
+		if embedded != (d.DefaultPort == 0) {
+			t.Errorf("%s (server %q): default port %d", d.Name, d.Server, d.DefaultPort)
+		}
+	}
+}
