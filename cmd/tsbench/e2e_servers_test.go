@@ -2,10 +2,12 @@ package main
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/tsbench/tsbench/internal/summary"
+	"github.com/tsbench/tsbench/internal/testenv/fault"
 )
 
 // das-events and epics-archiver against the real PostgreSQL, MariaDB and
@@ -111,13 +113,20 @@ func TestRunOnEveryServer(t *testing.T) {
 	}
 }
 
-// serverWatched checks that the run found the database server by the pid
-// file its service script wrote, and sampled its process.
+// serverWatched checks that the run found the database server by the port
+// it listens on, that this is the process its service script started, and
+// that it was sampled.
 func serverWatched(t *testing.T, s *summary.Summary, service string) {
 	t.Helper()
 	res := s.Resources
-	if res == nil || res.Server == nil || !strings.HasSuffix(res.Server.Source, service+"/pid") {
-		t.Fatalf("server process not found from %s's pid file: %+v", service, res)
+	if res == nil || res.Server == nil || !strings.HasPrefix(res.Server.Source, "listening on port ") {
+		t.Fatalf("server process not found by the target's port: %+v", res)
+	}
+	// The process on the port is the service's: the one its script
+	// started, or a descendant (a server started through runuser).
+	procs, err := fault.Find(t, service).Processes()
+	if err != nil || !slices.Contains(procs, int(res.Server.PID)) {
+		t.Fatalf("the process listening (%d, %s) is not one of %s's %v (%v)", res.Server.PID, res.Server.Name, service, procs, err)
 	}
 	for _, smp := range res.Samples {
 		if smp.Server == nil || smp.Server.PID != res.Server.PID || smp.Server.RSSBytes == 0 {
