@@ -16,7 +16,6 @@ import (
 	"github.com/tsbench/tsbench/internal/mergeverify"
 	"github.com/tsbench/tsbench/internal/report"
 	"github.com/tsbench/tsbench/internal/results"
-	"github.com/tsbench/tsbench/internal/runid"
 	"github.com/tsbench/tsbench/internal/runrecord"
 	"github.com/tsbench/tsbench/internal/summary"
 )
@@ -91,7 +90,7 @@ func runMerge(ctx context.Context, f *mergeFlags, args []string, stdout, stderr 
 	if err != nil {
 		return &exitError{ExitFailure, err}
 	}
-	m.RunID = runid.New()
+	m.RunID = newRunID()
 	cfg, cfgErr := config.FromMap(m.Config, "run "+m.Merge.Runs[0].RunID+" configuration")
 	if f.verify && m.Verify != nil && m.Verify.Skipped == "" {
 		if cfgErr != nil {

@@ -14,7 +14,6 @@ import (
 
 	"github.com/tsbench/tsbench/internal/monitor"
 	"github.com/tsbench/tsbench/internal/results"
-	"github.com/tsbench/tsbench/internal/runid"
 	"github.com/tsbench/tsbench/internal/storelist"
 	"github.com/tsbench/tsbench/internal/summary"
 )
@@ -177,7 +176,7 @@ func (m *monitorSinks) openStore(sf *storeFlags, opts monitor.Options, server *s
 		return err
 	}
 	host, _ := os.Hostname()
-	m.session = results.MonitorSession{ID: "mon-" + runid.New(), Hostname: host, Started: time.Now().UTC(),
+	m.session = results.MonitorSession{ID: "mon-" + newRunID(), Hostname: host, Started: time.Now().UTC(),
 		ServerPID: opts.Server, IntervalS: interval.Seconds()}
 	if server != nil {
 		m.session.ServerName = server.Name

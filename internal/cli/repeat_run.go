@@ -11,7 +11,6 @@ import (
 
 	"github.com/tsbench/tsbench/internal/compare"
 	"github.com/tsbench/tsbench/internal/config"
-	"github.com/tsbench/tsbench/internal/runid"
 	"github.com/tsbench/tsbench/internal/summary"
 )
 
@@ -55,7 +54,7 @@ func executeRepeats(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stdout, s
 	}
 	out := f.runOutputs
 	out.serverCores = f.serverCores
-	group := summary.RepeatGroupPrefix + runid.New()
+	group := summary.RepeatGroupPrefix + newRunID()
 	var runs []*summary.Summary
 	var worst error
 	for i := 1; i <= f.repeat; i++ {

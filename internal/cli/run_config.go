@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tsbench/tsbench/internal/config"
-	"github.com/tsbench/tsbench/internal/configwarn"
 	"github.com/tsbench/tsbench/internal/connect"
 	"github.com/tsbench/tsbench/internal/ownquery"
 	"github.com/tsbench/tsbench/internal/runner"
@@ -153,7 +152,7 @@ func loadConfig(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stderr io.Wri
 	if len(warnings) > 0 && f.strict {
 		return nil, usageError("--strict: %d warning(s) refused:\n  %s", len(warnings), strings.Join(warnings, "\n  "))
 	}
-	configwarn.Print(stderr, warnings)
+	printConfigWarnings(stderr, warnings)
 	return cfg, nil
 }
 

@@ -19,11 +19,9 @@ import (
 	"github.com/tsbench/tsbench/internal/progressline"
 	"github.com/tsbench/tsbench/internal/replay"
 	"github.com/tsbench/tsbench/internal/report"
-	"github.com/tsbench/tsbench/internal/runid"
 	"github.com/tsbench/tsbench/internal/runner"
 	"github.com/tsbench/tsbench/internal/runrecord"
 	"github.com/tsbench/tsbench/internal/runstore"
-	"github.com/tsbench/tsbench/internal/signals"
 	"github.com/tsbench/tsbench/internal/summary"
 	"github.com/tsbench/tsbench/internal/targets"
 )
@@ -47,7 +45,7 @@ func runBenchmark(cfg *config.Config, label string, out runOutputs, stdout, stde
 	}
 	driver, _ := targets.Lookup(cfg.Target)
 	dataDir := datadir.Or(cfg.DataDir)
-	runID := runid.New()
+	runID := newRunID()
 	opts := connect.Options(cfg, driver, dataDir)
 	r, replay, err := newRunner(cfg, driver, opts, dataDir, stderr)
 	if err != nil {
@@ -231,7 +229,7 @@ type runWatch struct {
 // startRunWatch starts watching a run that stops gracefully with interrupt
 // and at once with abort.
 func startRunWatch(cfg *config.Config, interrupt, abort func(), stdout, stderr io.Writer) *runWatch {
-	w := &runWatch{stopSignals: signals.OnInterrupt(interrupt, abort, stderr), pipeDone: whileRunning(stdout, interrupt)}
+	w := &runWatch{stopSignals: onInterrupt(interrupt, abort, stderr), pipeDone: whileRunning(stdout, interrupt)}
 	if !cfg.Quiet {
 		w.progress = report.NewProgress(stderr, isTerminal(stderr), cfg.ProgressInterval)
 	}

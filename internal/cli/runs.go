@@ -15,7 +15,6 @@ import (
 	"github.com/tsbench/tsbench/internal/results"
 	"github.com/tsbench/tsbench/internal/runexport"
 	"github.com/tsbench/tsbench/internal/runref"
-	"github.com/tsbench/tsbench/internal/since"
 	"github.com/tsbench/tsbench/internal/storelist"
 	"github.com/tsbench/tsbench/internal/summary"
 )
@@ -48,7 +47,7 @@ unique prefix, or given as latest, latest~1, ...`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if sinceArg != "" {
-				t, err := since.Parse(sinceArg, time.Now())
+				t, err := parseSince(sinceArg, time.Now())
 				if err != nil {
 					return usageError("--since %q: %v", sinceArg, err)
 				}

@@ -12,7 +12,6 @@ import (
 	"github.com/tsbench/tsbench/internal/analyticsphase"
 	"github.com/tsbench/tsbench/internal/datadir"
 	"github.com/tsbench/tsbench/internal/phasedata"
-	"github.com/tsbench/tsbench/internal/runid"
 	"github.com/tsbench/tsbench/internal/runstore"
 
 	"github.com/spf13/cobra"
@@ -278,7 +277,7 @@ func attachFigures(runs []*summary.Summary, figures []summary.PublishedFigure, o
 }
 
 func saveScenario(res *scenarioResult, cfg *config.Config, stdout, stderr io.Writer) {
-	path := filepath.Join(datadir.Or(cfg.DataDir), "scenarios", runid.New()+"-"+res.Scenario+".json")
+	path := filepath.Join(datadir.Or(cfg.DataDir), "scenarios", newRunID()+"-"+res.Scenario+".json")
 	if err := report.WriteJSONValue(path, res); err != nil {
 		fmt.Fprintf(stderr, "tsbench: could not save the scenario result %s: %v\n", path, err)
 		return

@@ -11,10 +11,8 @@ import (
 	"github.com/tsbench/tsbench/internal/datadir"
 	"github.com/tsbench/tsbench/internal/metrics"
 	"github.com/tsbench/tsbench/internal/progressline"
-	"github.com/tsbench/tsbench/internal/runid"
 	"github.com/tsbench/tsbench/internal/runrecord"
 	"github.com/tsbench/tsbench/internal/runstore"
-	"github.com/tsbench/tsbench/internal/signals"
 	"github.com/tsbench/tsbench/internal/summary"
 	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/tpcc"
@@ -65,14 +63,14 @@ func runTPCC(cfg *config.Config, label string, out runOutputs, stdout, stderr io
 		return nil, usageError("%v", err)
 	}
 	dataDir := datadir.Or(cfg.DataDir)
-	runID := runid.New()
+	runID := newRunID()
 	opts := connect.Options(cfg, driver, dataDir)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	setup, cancelSetup := context.WithTimeout(ctx, setupTimeout)
 	defer cancelSetup()
-	stopLoad := signals.OnInterrupt(cancelSetup, cancel, stderr)
+	stopLoad := onInterrupt(cancelSetup, cancel, stderr)
 	db, err := access.Open(setup, opts)
 	if err != nil {
 		stopLoad()

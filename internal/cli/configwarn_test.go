@@ -1,4 +1,4 @@
-package configwarn
+package cli
 
 import (
 	"bytes"
@@ -12,7 +12,7 @@ func TestPrintListsIgnoredKeysOnce(t *testing.T) {
 		"a.properties:5: IS_COPY_MODE accepted, ignored: copy modes are not supported",
 	}
 	var b bytes.Buffer
-	Print(&b, ws)
+	printConfigWarnings(&b, ws)
 	want := "tsbench: warning: 2 IoT-benchmark key(s) accepted but not used by tsbench (--strict refuses them):\n" +
 		"  a.properties:3: TEST_DATA_PERSISTENCE: tsbench keeps every run\n" +
 		"  a.properties:5: IS_COPY_MODE: copy modes are not supported\n" +
@@ -21,7 +21,7 @@ func TestPrintListsIgnoredKeysOnce(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}
 	b.Reset()
-	Print(&b, nil)
+	printConfigWarnings(&b, nil)
 	if b.Len() != 0 {
 		t.Errorf("no warnings: %q", b.String())
 	}

@@ -1,4 +1,4 @@
-package signals
+package cli
 
 import (
 	"bytes"
@@ -24,7 +24,7 @@ func (s *syncBuffer) Write(p []byte) (int, error) {
 func TestOnInterrupt(t *testing.T) {
 	stopped, aborted := make(chan struct{}), make(chan struct{})
 	var stderr syncBuffer
-	release := OnInterrupt(func() { close(stopped) }, func() { close(aborted) }, &stderr)
+	release := onInterrupt(func() { close(stopped) }, func() { close(aborted) }, &stderr)
 	defer release()
 	for _, want := range []chan struct{}{stopped, aborted} {
 		if err := syscall.Kill(syscall.Getpid(), syscall.SIGINT); err != nil {

@@ -1,5 +1,6 @@
-// Package runid makes the ids of runs, merges and monitor sessions.
-package runid
+package cli
+
+// The ids of runs, merges and monitor sessions.
 
 import (
 	"crypto/rand"
@@ -7,9 +8,9 @@ import (
 	"time"
 )
 
-// New is sortable by time (UTC, to the second) and unique enough across
+// newRunID is sortable by time (UTC, to the second) and unique enough across
 // machines: three random bytes follow the time.
-func New() string {
+func newRunID() string {
 	var b [3]byte
 	_, _ = rand.Read(b[:])
 	return time.Now().UTC().Format("20060102-150405") + "-" + hex.EncodeToString(b[:])

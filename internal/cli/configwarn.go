@@ -1,7 +1,8 @@
-// Package configwarn shows the warnings that reading a configuration gave
-// (keys set twice, guessed values, IoT-benchmark keys tsbench does not
-// use) once, before anything runs.
-package configwarn
+package cli
+
+// The warnings that reading a configuration gave (keys set twice, guessed
+// values, IoT-benchmark keys tsbench does not use) are shown once, before
+// anything runs.
 
 import (
 	"fmt"
@@ -13,10 +14,10 @@ import (
 // tsbench accepts and does not use.
 const ignoredMarker = " accepted, ignored: "
 
-// Print writes first, as one list, the IoT-benchmark keys tsbench accepts
+// printConfigWarnings writes first, as one list, the IoT-benchmark keys tsbench accepts
 // but does not use (an IoT-benchmark file has many, all harmless), then
 // each other warning.
-func Print(w io.Writer, warnings []string) {
+func printConfigWarnings(w io.Writer, warnings []string) {
 	var ignored, other []string
 	for _, s := range warnings {
 		if strings.Contains(s, ignoredMarker) {

@@ -1,6 +1,7 @@
-// Package signals turns SIGINT and SIGTERM into a two-step stop: the first
-// lets the operations in flight finish, the second aborts them.
-package signals
+package cli
+
+// SIGINT and SIGTERM make a two-step stop: the first lets the operations in
+// flight finish, the second aborts them.
 
 import (
 	"fmt"
@@ -10,9 +11,9 @@ import (
 	"syscall"
 )
 
-// OnInterrupt makes the first SIGINT/SIGTERM call stop and the second call
+// onInterrupt makes the first SIGINT/SIGTERM call stop and the second call
 // abort; release stops listening.
-func OnInterrupt(stop, abort func(), stderr io.Writer) (release func()) {
+func onInterrupt(stop, abort func(), stderr io.Writer) (release func()) {
 	ch := make(chan os.Signal, 2)
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
 	done := make(chan struct{})

@@ -1,4 +1,4 @@
-package since
+package cli
 
 import (
 	"strings"
@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-func TestParse(t *testing.T) {
+func TestParseSince(t *testing.T) {
 	now := time.Date(2026, 3, 10, 12, 0, 0, 0, time.UTC)
 	cases := map[string]time.Time{
 		"24h":                  now.Add(-24 * time.Hour),
@@ -18,32 +18,32 @@ func TestParse(t *testing.T) {
 		"2026-03-01":           time.Date(2026, 3, 1, 0, 0, 0, 0, time.Local),
 	}
 	for in, want := range cases {
-		got, err := Parse(in, now)
+		got, err := parseSince(in, now)
 		if err != nil || !got.Equal(want) {
-			t.Errorf("Parse(%q) = %v, %v; want %v", in, got, err, want)
+			t.Errorf("parseSince(%q) = %v, %v; want %v", in, got, err, want)
 		}
 	}
 	for _, bad := range []string{"", "d", "yesterday", "7x"} {
-		if _, err := Parse(bad, now); err == nil {
-			t.Errorf("Parse(%q) accepted", bad)
+		if _, err := parseSince(bad, now); err == nil {
+			t.Errorf("parseSince(%q) accepted", bad)
 		}
 	}
 }
 
 // FuzzParse: --since takes any text to a time or an error, never a
 // panic; a duration back from now never lands in the future.
-func FuzzParse(f *testing.F) {
+func FuzzParseSince(f *testing.F) {
 	for _, s := range []string{"90m", "24h", "7d", "2w", "1.5d", "2026-11-22", "2026-11-22T10:00:00Z", "d", ".w", "-3d", "1e300w", "-24h"} {
 		f.Add(s)
 	}
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	f.Fuzz(func(t *testing.T, v string) {
-		got, err := Parse(v, now)
+		got, err := parseSince(v, now)
 		if err != nil {
 			return
 		}
 		if got.After(now) && !looksAbsolute(v) {
-			t.Fatalf("Parse(%q) = %v, after now", v, got)
+			t.Fatalf("parseSince(%q) = %v, after now", v, got)
 		}
 	})
 }
