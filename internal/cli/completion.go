@@ -6,7 +6,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tsbench/tsbench/internal/results"
-	"github.com/tsbench/tsbench/internal/runstore"
 	"github.com/tsbench/tsbench/internal/scenario"
 	"github.com/tsbench/tsbench/internal/targets"
 )
@@ -42,7 +41,7 @@ func completeScenarios(*cobra.Command, []string, string) ([]string, cobra.ShellC
 func completeRunIDs(cmd *cobra.Command, _ []string, _ string) ([]string, cobra.ShellCompDirective) {
 	out := []string{"latest\tthe newest run", "latest~1\tthe run before it"}
 	sf := storeFlags{results: flagValue(cmd, "results"), dataDir: flagValue(cmd, "data-dir")}
-	ctx, cancel := context.WithTimeout(context.Background(), runstore.OpenTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), results.OpenTimeout)
 	defer cancel()
 	st, err := sf.open(ctx)
 	if err != nil {

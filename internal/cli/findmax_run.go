@@ -10,8 +10,7 @@ import (
 	"github.com/tsbench/tsbench/internal/datadir"
 	"github.com/tsbench/tsbench/internal/findmax"
 	"github.com/tsbench/tsbench/internal/report"
-	"github.com/tsbench/tsbench/internal/runrecord"
-	"github.com/tsbench/tsbench/internal/runstore"
+	"github.com/tsbench/tsbench/internal/results"
 	"github.com/tsbench/tsbench/internal/summary"
 	"github.com/tsbench/tsbench/internal/threshold"
 )
@@ -103,11 +102,11 @@ func stepConfig(cfg *config.Config, rate float64) *config.Config {
 // thresholds' verdict on the best step.
 func finishFindMax(cfg *config.Config, out runOutputs, fm *summary.FindMax, best *summary.Summary, searchErr error, stdout, stderr io.Writer) error {
 	best.FindMax = fm
-	runrecord.Evaluate(best, cfg)
+	results.Evaluate(best, cfg)
 	dataDir := datadir.Or(cfg.DataDir)
 	best.ResultsDir = filepath.Join(dataDir, "runs", best.RunID)
-	runrecord.Save(best, cfg, "", stderr) // the run directory and --json get the search too
-	runstore.SaveAgain(out.results, dataDir, best, stderr)
+	results.SaveFiles(best, cfg, "", stderr) // the run directory and --json get the search too
+	results.SaveAgain(out.results, dataDir, best, stderr)
 	if fm.Found {
 		fmt.Fprintf(stdout, "\nThe highest sustainable step (run %s):\n", best.RunID)
 	} else {

@@ -16,7 +16,6 @@ import (
 	"github.com/tsbench/tsbench/internal/mergeverify"
 	"github.com/tsbench/tsbench/internal/report"
 	"github.com/tsbench/tsbench/internal/results"
-	"github.com/tsbench/tsbench/internal/runrecord"
 	"github.com/tsbench/tsbench/internal/summary"
 )
 
@@ -105,7 +104,7 @@ func runMerge(ctx context.Context, f *mergeFlags, args []string, stdout, stderr 
 		}
 	}
 	if cfgErr == nil {
-		runrecord.Evaluate(m, cfg)
+		results.Evaluate(m, cfg)
 	}
 	return f.finish(ctx, m, stdout, stderr)
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/tsbench/tsbench/internal/monitor"
 	"github.com/tsbench/tsbench/internal/results"
 	"github.com/tsbench/tsbench/internal/runner"
-	"github.com/tsbench/tsbench/internal/runstore"
 	"github.com/tsbench/tsbench/internal/targets"
 )
 
@@ -19,7 +18,7 @@ import (
 // process listening on the target's port, else the pid file its service
 // script wrote) and the live results store, which gets
 // every second and every resource sample as they close.
-func watch(r *runner.Runner, store *runstore.Store, cfg *config.Config, d *targets.Driver, out runOutputs) {
+func watch(r *runner.Runner, store *results.Live, cfg *config.Config, d *targets.Driver, out runOutputs) {
 	r.OnInterval = store.Interval
 	if rec := resourceRecorder(store, cfg, d, out); rec != nil {
 		r.Monitor = rec
@@ -28,7 +27,7 @@ func watch(r *runner.Runner, store *runstore.Store, cfg *config.Config, d *targe
 
 // resourceRecorder samples the tool, the host and the server for a run
 // that keeps its samples in store; nil with --resources=false.
-func resourceRecorder(store *runstore.Store, cfg *config.Config, d *targets.Driver, out runOutputs) *monitor.Recorder {
+func resourceRecorder(store *results.Live, cfg *config.Config, d *targets.Driver, out runOutputs) *monitor.Recorder {
 	if !out.resources {
 		return nil
 	}

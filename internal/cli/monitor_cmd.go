@@ -14,7 +14,6 @@ import (
 
 	"github.com/tsbench/tsbench/internal/monitor"
 	"github.com/tsbench/tsbench/internal/results"
-	"github.com/tsbench/tsbench/internal/storelist"
 	"github.com/tsbench/tsbench/internal/summary"
 )
 
@@ -264,7 +263,7 @@ func newMonitorLsCmd(sf *storeFlags, stdout io.Writer) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return listStored(sf, stdout, asJSON, func(ctx context.Context, st *results.Store) ([]results.MonitorSession, error) {
 				return st.Monitors(ctx)
-			}, storelist.MonitorSessions)
+			}, results.PrintMonitorSessions)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the list as JSON")

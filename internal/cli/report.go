@@ -14,7 +14,6 @@ import (
 	"github.com/tsbench/tsbench/internal/htmlreport"
 	"github.com/tsbench/tsbench/internal/monitor"
 	"github.com/tsbench/tsbench/internal/results"
-	"github.com/tsbench/tsbench/internal/runref"
 	"github.com/tsbench/tsbench/internal/summary"
 )
 
@@ -55,7 +54,7 @@ time: those of every monitor session in the results store ('tsbench monitor
 			if err != nil {
 				return err
 			}
-			if storedMonitors && (runref.AnyStored(args) || cmd.Flags().Changed("results")) {
+			if storedMonitors && (results.AnyStored(args) || cmd.Flags().Changed("results")) {
 				if err := sf.mergeStoredMonitors(runs, stderr); err != nil {
 					return err
 				}

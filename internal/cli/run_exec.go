@@ -19,9 +19,8 @@ import (
 	"github.com/tsbench/tsbench/internal/progressline"
 	"github.com/tsbench/tsbench/internal/replay"
 	"github.com/tsbench/tsbench/internal/report"
+	"github.com/tsbench/tsbench/internal/results"
 	"github.com/tsbench/tsbench/internal/runner"
-	"github.com/tsbench/tsbench/internal/runrecord"
-	"github.com/tsbench/tsbench/internal/runstore"
 	"github.com/tsbench/tsbench/internal/summary"
 	"github.com/tsbench/tsbench/internal/targets"
 )
@@ -58,7 +57,7 @@ func runBenchmark(cfg *config.Config, label string, out runOutputs, stdout, stde
 	if r.Crash, err = crashPlan(cfg, driver); err != nil {
 		return nil, err
 	}
-	store := runstore.Open(out.results, dataDir, stderr)
+	store := results.OpenLive(out.results, dataDir, stderr)
 	if cfg.Scaled() {
 		if r.Barrier, err = barrierFor(cfg, store, runID); err != nil {
 			store.Abandon(runID)
@@ -90,7 +89,7 @@ func runBenchmark(cfg *config.Config, label string, out runOutputs, stdout, stde
 	if used := config.IoTBenchmarkDefaultsUsed(cfg); len(used) > 0 {
 		fmt.Fprintf(stderr, "tsbench: keys the .properties file leaves out take IoT-benchmark's defaults: %s\n", strings.Join(used, ", "))
 	}
-	partial := runrecord.Partial(cfg, runID, label, driver, Version)
+	partial := results.Partial(cfg, runID, label, driver, Version)
 	r.OnMeasure = func(start time.Time) {
 		partial.MeasureStarted = start.UTC()
 		store.Begin(partial)
@@ -103,7 +102,7 @@ func runBenchmark(cfg *config.Config, label string, out runOutputs, stdout, stde
 		return nil, connectError(err, driver)
 	}
 	s.Replay = replay
-	runrecord.Complete(s, cfg, runID, driver, opts.DataDir, Version)
+	results.Complete(s, cfg, runID, driver, opts.DataDir, Version)
 	return s, finishRun(s, cfg, label, dataDir, store, live, out, stdout, stderr)
 }
 
@@ -159,18 +158,18 @@ func inputOrFailure(err error) error {
 // finishRun finishes a measured run: the live outputs, thresholds, the run
 // directory and the results store, then the console. An error of the live
 // outputs (--out) is returned when nothing worse happened.
-func finishRun(s *summary.Summary, cfg *config.Config, label, dataDir string, store *runstore.Store, live *liveRun, out runOutputs, stdout, stderr io.Writer) error {
+func finishRun(s *summary.Summary, cfg *config.Config, label, dataDir string, store *results.Live, live *liveRun, out runOutputs, stdout, stderr io.Writer) error {
 	liveErr := live.finish(s, stderr) // --out, --dashboard (live.go)
 	s.Scenario = label
 	if out.repeat != nil {
 		r := *out.repeat
 		s.Repeat = &r
 	}
-	runrecord.Evaluate(s, cfg)
+	results.Evaluate(s, cfg)
 	s.ResultsDir = filepath.Join(dataDir, "runs", s.RunID)
 	// Keep the run before printing it: a reader that stops reading early
 	// (tsbench run | head) must not leave it half-recorded.
-	saved := runrecord.Save(s, cfg, out.hdrLog, stderr)
+	saved := results.SaveFiles(s, cfg, out.hdrLog, stderr)
 	saved = append(saved, store.Finish(s))
 	if label != "" {
 		fmt.Fprintf(stdout, "==================== %s ====================\n", label)

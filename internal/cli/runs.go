@@ -13,9 +13,6 @@ import (
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/report"
 	"github.com/tsbench/tsbench/internal/results"
-	"github.com/tsbench/tsbench/internal/runexport"
-	"github.com/tsbench/tsbench/internal/runref"
-	"github.com/tsbench/tsbench/internal/storelist"
 	"github.com/tsbench/tsbench/internal/summary"
 )
 
@@ -61,7 +58,7 @@ unique prefix, or given as latest, latest~1, ...`,
 			}
 			return listStored(&sf, stdout, asJSON, func(ctx context.Context, st *results.Store) ([]results.RunInfo, error) {
 				return st.List(ctx, f)
-			}, storelist.Runs)
+			}, results.PrintRuns)
 		},
 	}
 	sf.register(cmd)
@@ -107,7 +104,7 @@ func newRunsShowCmd(sf *storeFlags, stdout io.Writer) *cobra.Command {
 			}
 			s := runs[0]
 			if asJSON {
-				return runexport.JSON(stdout, s)
+				return results.ExportJSON(stdout, s)
 			}
 			scen := ""
 			if s.Scenario != "" {
@@ -145,14 +142,14 @@ func newRunsExportCmd(sf *storeFlags, stdout io.Writer) *cobra.Command {
                  standard output`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if !runexport.Known(format) {
-				return usageError("--format %q: allowed: %s", format, strings.Join(runexport.Formats, ", "))
+			if !results.KnownExportFormat(format) {
+				return usageError("--format %q: allowed: %s", format, strings.Join(results.ExportFormats, ", "))
 			}
 			runs, err := sf.loadRuns(context.Background(), args)
 			if err != nil {
 				return err
 			}
-			if err := runexport.Write(stdout, runs[0], format, out); err != nil {
+			if err := results.Export(stdout, runs[0], format, out); err != nil {
 				return &exitError{ExitFailure, err}
 			}
 			return nil
@@ -172,7 +169,7 @@ func newRunsImportCmd(sf *storeFlags, stdout, stderr io.Writer) *cobra.Command {
 			ctx := context.Background()
 			var runs []*summary.Summary
 			for _, a := range args {
-				s, err := runref.ReadFile(a)
+				s, err := results.ReadSummaryFile(a)
 				if err != nil {
 					return usageError("%v", err)
 				}

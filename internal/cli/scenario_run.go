@@ -12,7 +12,7 @@ import (
 	"github.com/tsbench/tsbench/internal/analyticsphase"
 	"github.com/tsbench/tsbench/internal/datadir"
 	"github.com/tsbench/tsbench/internal/phasedata"
-	"github.com/tsbench/tsbench/internal/runstore"
+	"github.com/tsbench/tsbench/internal/results"
 
 	"github.com/spf13/cobra"
 
@@ -272,7 +272,7 @@ func attachFigures(runs []*summary.Summary, figures []summary.PublishedFigure, o
 		if err := report.WriteJSON(filepath.Join(s.ResultsDir, "summary.json"), s); err != nil {
 			fmt.Fprintf(stderr, "tsbench: could not save the run in %s: %v\n", s.ResultsDir, err)
 		}
-		runstore.SaveAgain(out.results, dataDir, s, stderr)
+		results.SaveAgain(out.results, dataDir, s, stderr)
 	}
 }
 

@@ -10,9 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tsbench/tsbench/internal/results"
-	"github.com/tsbench/tsbench/internal/runref"
-	"github.com/tsbench/tsbench/internal/runstore"
-	"github.com/tsbench/tsbench/internal/storelist"
 	"github.com/tsbench/tsbench/internal/summary"
 )
 
@@ -59,7 +56,7 @@ func (sf *storeFlags) open(ctx context.Context) (*results.Store, error) {
 
 // openOrCreate opens the store at loc, making its tables when missing.
 func (sf *storeFlags) openOrCreate(ctx context.Context, loc results.Location) (*results.Store, error) {
-	ctx, cancel := context.WithTimeout(ctx, runstore.OpenTimeout)
+	ctx, cancel := context.WithTimeout(ctx, results.OpenTimeout)
 	defer cancel()
 	st, err := results.Open(ctx, loc)
 	if err != nil {
@@ -69,10 +66,10 @@ func (sf *storeFlags) openOrCreate(ctx context.Context, loc results.Location) (*
 }
 
 // loadRuns reads runs named by id or by the path of a summary JSON file
-// (see runref).
+// (see results.Load).
 func (sf *storeFlags) loadRuns(ctx context.Context, refs []string) ([]*summary.Summary, error) {
-	runs, err := runref.Load(ctx, refs, sf.open)
-	var fe *runref.FileError
+	runs, err := results.Load(ctx, refs, sf.open)
+	var fe *results.SummaryFileError
 	var ee *exitError
 	switch {
 	case err == nil:
@@ -139,7 +136,7 @@ func listStored[T any](sf *storeFlags, stdout io.Writer, asJSON bool, list func(
 			return &exitError{ExitFailure, err}
 		}
 		if asJSON {
-			return storelist.JSON(stdout, items)
+			return results.PrintJSON(stdout, items)
 		}
 		return table(stdout, items, st.Location())
 	})

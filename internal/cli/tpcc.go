@@ -11,8 +11,7 @@ import (
 	"github.com/tsbench/tsbench/internal/datadir"
 	"github.com/tsbench/tsbench/internal/metrics"
 	"github.com/tsbench/tsbench/internal/progressline"
-	"github.com/tsbench/tsbench/internal/runrecord"
-	"github.com/tsbench/tsbench/internal/runstore"
+	"github.com/tsbench/tsbench/internal/results"
 	"github.com/tsbench/tsbench/internal/summary"
 	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/tpcc"
@@ -111,19 +110,19 @@ func runTPCC(cfg *config.Config, label string, out runOutputs, stdout, stderr io
 		s.Environment.ServerVersion = tpcc.ServerVersion(check, db)
 		cancelCheck()
 	}
-	runrecord.Complete(s, cfg, runID, driver, opts.DataDir, Version)
+	results.Complete(s, cfg, runID, driver, opts.DataDir, Version)
 	return s, finishRun(s, cfg, label, dataDir, store, live, out, stdout, stderr)
 }
 
 // measureTPCC runs the terminals with progress, live store and resource
 // sampling, as runBenchmark does for time series.
 func measureTPCC(ctx context.Context, abort func(), r *tpcc.Run, cfg *config.Config, runID, label string, driver *targets.Driver,
-	out runOutputs, dataDir string, stdout, stderr io.Writer) (*summary.Summary, *runstore.Store, *liveRun, error) {
-	store := runstore.Open(out.results, dataDir, stderr)
+	out runOutputs, dataDir string, stdout, stderr io.Writer) (*summary.Summary, *results.Live, *liveRun, error) {
+	store := results.OpenLive(out.results, dataDir, stderr)
 	mon := resourceRecorder(store, cfg, driver, out)
 	w := startRunWatch(cfg, r.Interrupt, abort, stdout, stderr)
 	defer w.release()
-	partial := runrecord.Partial(cfg, runID, label, driver, Version)
+	partial := results.Partial(cfg, runID, label, driver, Version)
 	limit := tpccConfig(cfg).Duration
 	started := time.Now().UTC()
 	hooks := tpcc.Hooks{

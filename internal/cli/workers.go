@@ -6,13 +6,13 @@ import (
 
 	"github.com/tsbench/tsbench/internal/cluster"
 	"github.com/tsbench/tsbench/internal/config"
+	"github.com/tsbench/tsbench/internal/results"
 	"github.com/tsbench/tsbench/internal/runner"
-	"github.com/tsbench/tsbench/internal/runstore"
 )
 
 // barrierFor is the start barrier of worker cfg.WorkerIndex: START_AT when
 // given, else the results store the workers share.
-func barrierFor(cfg *config.Config, store *runstore.Store, runID string) (runner.Barrier, error) {
+func barrierFor(cfg *config.Config, store *results.Live, runID string) (runner.Barrier, error) {
 	if !cfg.StartAt.IsZero() {
 		return cluster.StartAt{T: cfg.StartAt}, nil
 	}

@@ -1,12 +1,23 @@
-// Package results keeps every run: an embedded SQLite file by default
-// (<data-dir>/results.db), or a PostgreSQL or MySQL/MariaDB database given
-// by URL. A run is stored whole — its summary as JSON, from which it is read
-// back exactly — and also spread over plain tables (runs, operations with
-// their encoded HDR histograms, the per-second series, resource samples and
+// Package results is the home of a run's record, from the moment a run is
+// known to the moment it is exported:
+//   - filled in: what is known before it measures (Partial), what the
+//     command knows once it ended (Complete), its thresholds (Evaluate);
+//   - filed: the run directory, --json and --hdr-log (SaveFiles);
+//   - stored: an embedded SQLite file by default (<data-dir>/results.db), or
+//     a PostgreSQL or MySQL/MariaDB database given by URL (Store), written
+//     while the run goes (Live, Journal) so that a run killed outright leaves
+//     what it measured;
+//   - loaded by id, reference or summary file (Load), listed (PrintRuns,
+//     PrintMonitorSessions) and exported (Export: JSON, CSV, HdrHistogram
+//     interval logs).
+//
+// A run is stored whole — its summary as JSON, from which it is read back
+// exactly — and also spread over plain tables (runs, operations with their
+// encoded HDR histograms, the per-second series, resource samples and
 // thresholds) so that it can be queried with SQL or charted by other tools.
-// A run is also stored while it runs (Begin, a Journal), so that a run killed
-// outright leaves what it measured. The package also exports runs (CSV,
-// JSON, HdrHistogram interval logs).
+// What a run measures lives in internal/metrics and its shape in
+// internal/summary; the console and HTML reports of a run are
+// internal/report and internal/htmlreport.
 package results
 
 import (

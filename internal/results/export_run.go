@@ -1,7 +1,8 @@
-// Package runexport writes one stored run in the format 'tsbench runs
-// export' is asked for: its summary JSON, CSV files, or an HdrHistogram
+package results
+
+// Exporting one stored run in the format 'tsbench runs export' is asked
+// for: its summary JSON, CSV files, or an HdrHistogram
 // log.
-package runexport
 
 import (
 	"encoding/json"
@@ -11,24 +12,23 @@ import (
 	"slices"
 
 	"github.com/tsbench/tsbench/internal/report"
-	"github.com/tsbench/tsbench/internal/results"
 	"github.com/tsbench/tsbench/internal/summary"
 )
 
-// Formats are the formats Write takes.
-var Formats = []string{"csv", "json", "hdr"}
+// ExportFormats are the formats Export takes.
+var ExportFormats = []string{"csv", "json", "hdr"}
 
-// Known reports whether format is one of Formats.
-func Known(format string) bool { return slices.Contains(Formats, format) }
+// KnownExportFormat reports whether format is one of ExportFormats.
+func KnownExportFormat(format string) bool { return slices.Contains(ExportFormats, format) }
 
-// Write exports s as format to out: a file (json, hdr; "" is stdout) or a
+// Export exports s as format to out: a file (json, hdr; "" is stdout) or a
 // directory (csv; "" is ./tsbench-<run id>). What it wrote is said on
 // stdout.
-func Write(stdout io.Writer, s *summary.Summary, format, out string) error {
+func Export(stdout io.Writer, s *summary.Summary, format, out string) error {
 	switch format {
 	case "json":
 		if out == "" {
-			return JSON(stdout, s)
+			return ExportJSON(stdout, s)
 		}
 		if err := report.WriteJSON(out, s); err != nil {
 			return err
@@ -39,7 +39,7 @@ func Write(stdout io.Writer, s *summary.Summary, format, out string) error {
 		if dir == "" {
 			dir = "tsbench-" + s.RunID
 		}
-		files, err := results.WriteCSV(dir, s)
+		files, err := WriteCSV(dir, s)
 		if err != nil {
 			return err
 		}
@@ -48,7 +48,7 @@ func Write(stdout io.Writer, s *summary.Summary, format, out string) error {
 		}
 	case "hdr":
 		if out == "" {
-			_, err := results.WriteHDRLog(stdout, s)
+			_, err := WriteHDRLog(stdout, s)
 			return err
 		}
 		return writeHDRFile(stdout, s, out)
@@ -58,8 +58,8 @@ func Write(stdout io.Writer, s *summary.Summary, format, out string) error {
 	return nil
 }
 
-// JSON prints s as indented JSON, as summary.json holds it.
-func JSON(w io.Writer, s *summary.Summary) error {
+// ExportJSON prints s as indented JSON, as summary.json holds it.
+func ExportJSON(w io.Writer, s *summary.Summary) error {
 	b, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
 		return err
@@ -73,7 +73,7 @@ func writeHDRFile(stdout io.Writer, s *summary.Summary, path string) error {
 	if err != nil {
 		return err
 	}
-	n, err := results.WriteHDRLog(fh, s)
+	n, err := WriteHDRLog(fh, s)
 	if cerr := fh.Close(); err == nil {
 		err = cerr
 	}

@@ -1,7 +1,8 @@
-// Package runref loads the runs a command names: by id in the results
-// store (anything results.Store.Get takes: an id, a unique prefix, latest,
+package results
+
+// Loading the runs a command names: by id in the results
+// store (anything Store.Get takes: an id, a unique prefix, latest,
 // latest~1) or by the path of a summary JSON file (summary.json, --json).
-package runref
 
 import (
 	"context"
@@ -11,34 +12,33 @@ import (
 	"strings"
 
 	"github.com/tsbench/tsbench/internal/metrics"
-	"github.com/tsbench/tsbench/internal/results"
 	"github.com/tsbench/tsbench/internal/summary"
 )
 
-// FileError is a summary file that could not be read or is not a tsbench
+// SummaryFileError is a summary file that could not be read or is not a tsbench
 // summary: bad input rather than a failure.
-type FileError struct{ Err error }
+type SummaryFileError struct{ Err error }
 
-func (e *FileError) Error() string { return e.Err.Error() }
-func (e *FileError) Unwrap() error { return e.Err }
+func (e *SummaryFileError) Error() string { return e.Err.Error() }
+func (e *SummaryFileError) Unwrap() error { return e.Err }
 
 // Load reads each of refs, in order. The store is opened with open only
 // when a ref names a stored run, and closed before Load returns; open's
-// errors and the store's (results.ErrNotFound among them) come back as
+// errors and the store's (ErrNotFound among them) come back as
 // they are.
-func Load(ctx context.Context, refs []string, open func(context.Context) (*results.Store, error)) ([]*summary.Summary, error) {
+func Load(ctx context.Context, refs []string, open func(context.Context) (*Store, error)) ([]*summary.Summary, error) {
 	var out []*summary.Summary
-	var st *results.Store
+	var st *Store
 	defer func() {
 		if st != nil {
 			st.Close()
 		}
 	}()
 	for _, ref := range refs {
-		if IsFile(ref) {
-			s, err := ReadFile(ref)
+		if IsSummaryFile(ref) {
+			s, err := ReadSummaryFile(ref)
 			if err != nil {
-				return nil, &FileError{err}
+				return nil, &SummaryFileError{err}
 			}
 			out = append(out, s)
 			continue
@@ -63,9 +63,9 @@ func Load(ctx context.Context, refs []string, open func(context.Context) (*resul
 	return out, nil
 }
 
-// IsFile reports whether ref names a summary file rather than a stored
+// IsSummaryFile reports whether ref names a summary file rather than a stored
 // run: a path (or a name ending in .json) of a file that exists.
-func IsFile(ref string) bool {
+func IsSummaryFile(ref string) bool {
 	if !strings.HasSuffix(strings.ToLower(ref), ".json") && !strings.ContainsRune(ref, os.PathSeparator) {
 		return false
 	}
@@ -76,16 +76,16 @@ func IsFile(ref string) bool {
 // AnyStored reports whether any of refs names a stored run.
 func AnyStored(refs []string) bool {
 	for _, ref := range refs {
-		if !IsFile(ref) {
+		if !IsSummaryFile(ref) {
 			return true
 		}
 	}
 	return false
 }
 
-// ReadFile reads a summary JSON file, refusing JSON that is not a tsbench
+// ReadSummaryFile reads a summary JSON file, refusing JSON that is not a tsbench
 // summary (no run_id or schema_version).
-func ReadFile(path string) (*summary.Summary, error) {
+func ReadSummaryFile(path string) (*summary.Summary, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err

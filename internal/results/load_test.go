@@ -1,4 +1,4 @@
-package runref
+package results
 
 import (
 	"context"
@@ -11,7 +11,6 @@ import (
 
 	"github.com/tsbench/tsbench/internal/metrics"
 	"github.com/tsbench/tsbench/internal/report"
-	"github.com/tsbench/tsbench/internal/results"
 )
 
 // A file is read without opening the store; a stored run's ref opens it,
@@ -27,20 +26,20 @@ func TestLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	refuse := errors.New("no store")
-	open := func(context.Context) (*results.Store, error) { return nil, refuse }
+	open := func(context.Context) (*Store, error) { return nil, refuse }
 	runs, err := Load(context.Background(), []string{good}, open)
 	if err != nil || len(runs) != 1 || runs[0].RunID != "r1" {
 		t.Fatalf("file: %v %v", runs, err)
 	}
-	var fe *FileError
+	var fe *SummaryFileError
 	if _, err := Load(context.Background(), []string{bad}, open); !errors.As(err, &fe) || !strings.Contains(err.Error(), "not a tsbench summary") {
 		t.Errorf("not a summary: %v", err)
 	}
 	if _, err := Load(context.Background(), []string{good, "latest"}, open); !errors.Is(err, refuse) {
 		t.Errorf("stored run: %v", err)
 	}
-	if IsFile("latest") || IsFile(dir) || !IsFile(good) {
-		t.Error("IsFile")
+	if IsSummaryFile("latest") || IsSummaryFile(dir) || !IsSummaryFile(good) {
+		t.Error("IsSummaryFile")
 	}
 	if AnyStored([]string{good}) || !AnyStored([]string{good, "latest"}) {
 		t.Error("AnyStored")
@@ -64,7 +63,7 @@ func FuzzImportSummary(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		s, err := ReadFile(path)
+		s, err := ReadSummaryFile(path)
 		if err != nil {
 			if !strings.Contains(err.Error(), "not a tsbench summary") {
 				t.Fatalf("refused without saying why: %v", err)
@@ -75,8 +74,8 @@ func FuzzImportSummary(f *testing.F) {
 			t.Fatalf("console: %v", err)
 		}
 		metrics.FromIntervals(s.Intervals)
-		results.WriteHDRLog(io.Discard, s)
-		results.WriteCSV(dir, s)
+		WriteHDRLog(io.Discard, s)
+		WriteCSV(dir, s)
 		s.Status()
 	})
 }

@@ -1,4 +1,4 @@
-package runstore
+package results
 
 import (
 	"bytes"
@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tsbench/tsbench/internal/results"
 	"github.com/tsbench/tsbench/internal/summary"
 )
 
@@ -16,7 +15,7 @@ import (
 // it goes and the finished run replaces it, with the line that says where.
 func TestStoreKeepsTheRun(t *testing.T) {
 	var stderr bytes.Buffer
-	off := Open("off", t.TempDir(), &stderr)
+	off := OpenLive("off", t.TempDir(), &stderr)
 	if off != nil {
 		t.Fatal("--results off opened a store")
 	}
@@ -27,8 +26,8 @@ func TestStoreKeepsTheRun(t *testing.T) {
 		t.Error("an off store stored")
 	}
 
-	path := filepath.Join(t.TempDir(), "results.db")
-	ls := Open(path, "", &stderr)
+	path := filepath.Join(t.TempDir(), "db")
+	ls := OpenLive(path, "", &stderr)
 	if st, _ := ls.Results(); st == nil {
 		t.Fatalf("not opened: %s", stderr.String())
 	}
@@ -41,8 +40,8 @@ func TestStoreKeepsTheRun(t *testing.T) {
 	if !strings.HasPrefix(line, "Stored: run r1 in "+path) || !strings.Contains(line, "--results '"+path+"'") {
 		t.Errorf("line %q", line)
 	}
-	loc, _ := results.ParseLocation(path, "")
-	st, err := results.Open(context.Background(), loc)
+	loc, _ := ParseLocation(path, "")
+	st, err := Open(context.Background(), loc)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
-// Package storelist prints the tables of what a results store holds: its
+package results
+
+// Printing the tables of what a results store holds: its
 // runs ('tsbench runs') and its monitor sessions ('tsbench monitor ls').
-package storelist
 
 import (
 	"encoding/json"
@@ -12,18 +13,17 @@ import (
 	"text/tabwriter"
 
 	"github.com/tsbench/tsbench/internal/report"
-	"github.com/tsbench/tsbench/internal/results"
 	"github.com/tsbench/tsbench/internal/summary"
 )
 
-// Runs prints one row a run, newest first as given, with a GROUP column
+// PrintRuns prints one row a run, newest first as given, with a GROUP column
 // when any run belongs to a run group, and a count of them.
-func Runs(w io.Writer, runs []results.RunInfo, loc results.Location) error {
+func PrintRuns(w io.Writer, runs []RunInfo, loc Location) error {
 	if len(runs) == 0 {
 		_, err := fmt.Fprintf(w, "No runs in %s.\n", loc)
 		return err
 	}
-	grouped := slices.ContainsFunc(runs, func(r results.RunInfo) bool { return r.Group != "" })
+	grouped := slices.ContainsFunc(runs, func(r RunInfo) bool { return r.Group != "" })
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	header := "RUN ID\tSTARTED (UTC)\tSCENARIO\tTARGET\tOPERATION\tTHROUGHPUT (points/s)\tP99 (ms)\tSTATUS"
 	if grouped {
@@ -56,7 +56,7 @@ func orDash(s string) string {
 // groupCell is a run's group: "G worker I" for a worker's run, "G merged"
 // for a merge, the group of repetitions (repeat-...), "-" for a run of its
 // own.
-func groupCell(r results.RunInfo) string {
+func groupCell(r RunInfo) string {
 	switch {
 	case r.Group == "":
 		return "-"
@@ -68,8 +68,8 @@ func groupCell(r results.RunInfo) string {
 	return fmt.Sprintf("%s worker %d", r.Group, *r.WorkerIndex)
 }
 
-// MonitorSessions prints one row a monitor session and a count of them.
-func MonitorSessions(w io.Writer, sessions []results.MonitorSession, loc results.Location) error {
+// PrintMonitorSessions prints one row a monitor session and a count of them.
+func PrintMonitorSessions(w io.Writer, sessions []MonitorSession, loc Location) error {
 	if len(sessions) == 0 {
 		_, err := fmt.Fprintf(w, "No monitor sessions in %s.\n", loc)
 		return err
@@ -94,9 +94,9 @@ func MonitorSessions(w io.Writer, sessions []results.MonitorSession, loc results
 	return err
 }
 
-// JSON prints items as indented JSON: an empty list as [], not null, so
+// PrintJSON prints items as indented JSON: an empty list as [], not null, so
 // that scripts can always iterate it.
-func JSON[T any](w io.Writer, items []T) error {
+func PrintJSON[T any](w io.Writer, items []T) error {
 	if items == nil {
 		items = []T{}
 	}

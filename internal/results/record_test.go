@@ -1,4 +1,4 @@
-package runrecord
+package results
 
 import (
 	"bytes"
@@ -35,7 +35,7 @@ func TestPartialCompleteSave(t *testing.T) {
 	dir := t.TempDir()
 	s.ResultsDir = filepath.Join(dir, "runs", "r1")
 	var stderr bytes.Buffer
-	lines := Save(s, cfg, "", &stderr)
+	lines := SaveFiles(s, cfg, "", &stderr)
 	if stderr.Len() != 0 || len(lines) != 2 || lines[1] != "Results: "+s.ResultsDir {
 		t.Errorf("save: %q, %s", lines, stderr.String())
 	}

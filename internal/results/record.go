@@ -1,8 +1,9 @@
-// Package runrecord fills in and files a run's summary: what is known
+package results
+
+// Filling in and filing a run's summary: what is known
 // before it measures (Partial), what only the command knows once it ended
 // (Complete), its thresholds (Evaluate), and the files it is kept in: the
-// run directory, --json and --hdr-log (Save).
-package runrecord
+// run directory, --json and --hdr-log (SaveFiles).
 
 import (
 	"context"
@@ -13,7 +14,6 @@ import (
 
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/report"
-	"github.com/tsbench/tsbench/internal/results"
 	"github.com/tsbench/tsbench/internal/summary"
 	"github.com/tsbench/tsbench/internal/sysinfo"
 	"github.com/tsbench/tsbench/internal/targets"
@@ -28,12 +28,12 @@ func Partial(cfg *config.Config, runID, label string, d *targets.Driver, version
 	return &summary.Summary{SchemaVersion: summary.SchemaVersion, RunID: runID, Target: d.Name, Scenario: label,
 		Started: time.Now().UTC(), StopReason: "running", OpenModel: cfg.Rate > 0,
 		RatePerSecond: cfg.Rate, Config: config.Map(cfg), Environment: sysinfo.Environment(context.Background()),
-		Tool: summary.Tool{Version: version}, Worker: Worker(cfg)}
+		Tool: summary.Tool{Version: version}, Worker: WorkerShare(cfg)}
 }
 
-// Worker is a scaled-out run's share as known before it starts; nil when
+// WorkerShare is a scaled-out run's share as known before it starts; nil when
 // the process runs alone.
-func Worker(cfg *config.Config) *summary.Worker {
+func WorkerShare(cfg *config.Config) *summary.Worker {
 	if !cfg.Scaled() {
 		return nil
 	}
@@ -73,11 +73,11 @@ func Evaluate(s *summary.Summary, cfg *config.Config) {
 	}
 }
 
-// Save writes the run directory s.ResultsDir (summary.json, and the CSV
+// SaveFiles writes the run directory s.ResultsDir (summary.json, and the CSV
 // files with CSV_OUTPUT), --json and, when hdrLogDir is set, the HDR log
 // there. It returns the lines that say where the run went; a failure to
 // save is reported on stderr but does not hide the printed result.
-func Save(s *summary.Summary, cfg *config.Config, hdrLogDir string, stderr io.Writer) []string {
+func SaveFiles(s *summary.Summary, cfg *config.Config, hdrLogDir string, stderr io.Writer) []string {
 	if err := report.WriteJSON(filepath.Join(s.ResultsDir, "summary.json"), s); err != nil {
 		fmt.Fprintf(stderr, "tsbench: could not save the run in %s: %v\n", s.ResultsDir, err)
 	}
@@ -93,7 +93,7 @@ func Save(s *summary.Summary, cfg *config.Config, hdrLogDir string, stderr io.Wr
 	}
 	var lines []string
 	if hdrLogDir != "" {
-		if path, err := results.WriteHDRLogFile(hdrLogDir, s); err != nil {
+		if path, err := WriteHDRLogFile(hdrLogDir, s); err != nil {
 			fmt.Fprintf(stderr, "tsbench: could not write the HDR log in %s: %v\n", hdrLogDir, err)
 		} else {
 			lines = append(lines, "HDR log: "+path)
