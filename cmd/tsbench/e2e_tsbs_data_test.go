@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/tsbench/tsbench/internal/tsbs"
-	"github.com/tsbench/tsbench/internal/tsbs/tsbsfile"
 )
 
 // TSBS's data files replay: tsbench writes its cpu-only hosts in TSBS's
@@ -19,9 +18,9 @@ func TestTSBSDataFilesReplay(t *testing.T) {
 	g := tsbsGenerator(t, "cpu-only", hosts, "2016-01-01T00:15:00Z")
 	dir := t.TempDir()
 	files := map[string]string{}
-	for _, format := range tsbsfile.Formats {
+	for _, format := range tsbs.DataFormats {
 		var b strings.Builder
-		if err := tsbsfile.Write(&b, format, "cpu", g, rows); err != nil {
+		if err := tsbs.WriteData(&b, format, "cpu", g, rows); err != nil {
 			t.Fatal(err)
 		}
 		name := filepath.Join(dir, "cpu-only."+format)
@@ -38,7 +37,7 @@ func TestTSBSDataFilesReplay(t *testing.T) {
 		t.Fatalf("influx line: %s", first)
 	}
 	onSQLiteAndPostgres(t, func(t *testing.T, target string) {
-		for _, format := range tsbsfile.Formats {
+		for _, format := range tsbs.DataFormats {
 			t.Run(format, func(t *testing.T) {
 				// --data-format auto: the influx file is known by its
 				// extension, the timescaledb file by its header.
@@ -104,7 +103,7 @@ func TestTSBSGenerateFormat(t *testing.T) {
 	want := int64(3*60*10) - g.MissingCells(g.Schema().Devices, 60)
 	keys := []string{"--set", "TSBS_USE_CASE=iot", "--set", "TSBS_PHASE=load", "--set", "TSBS_SCALE=3",
 		"--set", "TSBS_START=2016-01-01T00:00:00Z", "--set", "TSBS_END=2016-01-01T00:10:00Z", "--set", "TSBS_LOG_INTERVAL=10s"}
-	for _, format := range tsbsfile.Formats {
+	for _, format := range tsbs.DataFormats {
 		file := filepath.Join(dir, "iot."+format)
 		r := tsbench(t, nil, append([]string{"generate", "--format", format, "--out", file}, keys...)...)
 		if r.code != 0 || !strings.Contains(r.stdout, "Wrote 60 rows of 3 trucks") {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/tsbench/tsbench/internal/targets/targettest"
 	"github.com/tsbench/tsbench/internal/tsbs"
-	"github.com/tsbench/tsbench/internal/tsbs/tsbsfile"
 )
 
 // verifyOK is the console's verification line of a run whose stored
@@ -28,9 +27,9 @@ func TestTSBSDataFileNamesVictoriaMetrics(t *testing.T) {
 	g := tsbsGenerator(t, "cpu-only", hosts, "2016-01-01T00:10:00Z")
 	dir := t.TempDir()
 	files := map[string]string{}
-	for _, format := range tsbsfile.Formats {
+	for _, format := range tsbs.DataFormats {
 		var b strings.Builder
-		if err := tsbsfile.Write(&b, format, "cpu", g, rows); err != nil {
+		if err := tsbs.WriteData(&b, format, "cpu", g, rows); err != nil {
 			t.Fatal(err)
 		}
 		if !strings.Contains(b.String(), "Ubuntu16.04LTS") {
@@ -45,7 +44,7 @@ func TestTSBSDataFileNamesVictoriaMetrics(t *testing.T) {
 		t.Run(vm.service, func(t *testing.T) {
 			targettest.RequireServer(t, vm.service, "127.0.0.1:"+vm.port)
 			for _, devices := range []string{"", "hostname"} {
-				for _, format := range tsbsfile.Formats {
+				for _, format := range tsbs.DataFormats {
 					t.Run(format+"/devices="+devices, func(t *testing.T) {
 						replayVerified(t, vm.port, files[format], devices, hosts*rows*len(tsbs.CPUFields))
 					})

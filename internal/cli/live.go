@@ -12,7 +12,6 @@ import (
 	"github.com/tsbench/tsbench/internal/monitor"
 	"github.com/tsbench/tsbench/internal/output"
 	"github.com/tsbench/tsbench/internal/output/dashboard"
-	"github.com/tsbench/tsbench/internal/output/receivers"
 	"github.com/tsbench/tsbench/internal/output/spec"
 	"github.com/tsbench/tsbench/internal/runner"
 	"github.com/tsbench/tsbench/internal/summary"
@@ -141,7 +140,7 @@ func openExporter(cfg *config.Config, runID, label string, d *targets.Driver, f 
 	}
 	labels := output.Labels{RunID: runID, Group: cfg.RunGroup, Worker: strconv.Itoa(cfg.WorkerIndex), Target: d.Name,
 		Scenario: label, Phase: "measure"}
-	exp, warnings, err := receivers.Open(specs, labels, output.Options{Required: f.required}, Version)
+	exp, warnings, err := openReceivers(specs, labels, output.Options{Required: f.required}, Version)
 	for _, w := range warnings {
 		fmt.Fprintln(stderr, "tsbench: warning:", w)
 	}

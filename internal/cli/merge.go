@@ -13,7 +13,6 @@ import (
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/datadir"
 	"github.com/tsbench/tsbench/internal/merge"
-	"github.com/tsbench/tsbench/internal/mergeverify"
 	"github.com/tsbench/tsbench/internal/report"
 	"github.com/tsbench/tsbench/internal/results"
 	"github.com/tsbench/tsbench/internal/summary"
@@ -98,7 +97,7 @@ func runMerge(ctx context.Context, f *mergeFlags, args []string, stdout, stderr 
 			if pw := os.Getenv(passwordEnv); pw != "" {
 				cfg.Password = pw
 			}
-			if err := mergeverify.CountOnce(ctx, cfg, runs, m); err != nil {
+			if err := merge.CountOnce(ctx, cfg, runs, m); err != nil {
 				fmt.Fprintf(stderr, "tsbench: warning: %v; verification sums the workers' counts\n", err)
 			}
 		}

@@ -16,7 +16,6 @@ import (
 	"github.com/tsbench/tsbench/internal/connect"
 	"github.com/tsbench/tsbench/internal/datadir"
 	"github.com/tsbench/tsbench/internal/ownquery"
-	"github.com/tsbench/tsbench/internal/progressline"
 	"github.com/tsbench/tsbench/internal/replay"
 	"github.com/tsbench/tsbench/internal/report"
 	"github.com/tsbench/tsbench/internal/results"
@@ -76,7 +75,7 @@ func runBenchmark(cfg *config.Config, label string, out runOutputs, stdout, stde
 	w := startRunWatch(cfg, r.Interrupt, cancel, stdout, stderr)
 	defer w.release()
 	if w.progress != nil {
-		r.Progress = func(t runner.Tick) { w.progress.Update(progressline.FromTick(t)) }
+		r.Progress = func(t runner.Tick) { w.progress.Update(report.ProgressFromTick(t)) }
 	}
 	fmt.Fprintf(stderr, "tsbench: run %s: target %s, %d clients, %d devices x %d sensors, data in %s\n",
 		runID, driver.Name, cfg.Clients, cfg.Devices, cfg.Sensors, opts.DataDir)

@@ -9,9 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tsbench/tsbench/internal/analyticsphase"
 	"github.com/tsbench/tsbench/internal/datadir"
-	"github.com/tsbench/tsbench/internal/phasedata"
 	"github.com/tsbench/tsbench/internal/results"
 
 	"github.com/spf13/cobra"
@@ -37,7 +35,7 @@ type scenarioResult struct {
 	Rows          []scenario.Row              `json:"published_vs_measured"`
 	BreakEvens    []scenario.BreakEven        `json:"compression_break_even,omitempty"`
 	BreakPoints   []scenario.BreakPointResult `json:"break_points,omitempty"`
-	Analytics     []analyticsphase.Result     `json:"analytics,omitempty"`
+	Analytics     []analyticsResult           `json:"analytics,omitempty"`
 	Sweep         []summary.SweepPoint        `json:"sweep,omitempty"`
 	Phases        []scenarioPhaseResult       `json:"phases"`
 }
@@ -154,7 +152,7 @@ func runScenario(cmd *cobra.Command, f *runFlags, flags []*keyFlag, sc *scenario
 	res := scenarioResult{SchemaVersion: summary.SchemaVersion, Scenario: sc.Name, Variant: f.variant, Scale: f.scale,
 		Repeat: repeat, ServerCores: cores, Target: configs[0].Target, Started: time.Now().UTC()}
 	measured := make([][]scenario.Measurement, len(sc.Phases))
-	var prior phasedata.Written // what the phases so far left in the database
+	var prior scenario.Written  // what the phases so far left in the database
 	var runs []*summary.Summary // every phase's run, to carry the table
 	var phaseRuns []scenario.PhaseRun
 	var worst error
@@ -169,7 +167,7 @@ func runScenario(cmd *cobra.Command, f *runFlags, flags []*keyFlag, sc *scenario
 				continue
 			}
 			if p.Analytics != nil {
-				ar, err := analyticsphase.Run(configs[i], p, label, stdout)
+				ar, err := runAnalyticsPhase(configs[i], p, label, stdout)
 				if err != nil {
 					return nil, inputOrFailure(err)
 				}

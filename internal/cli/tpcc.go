@@ -10,7 +10,7 @@ import (
 	"github.com/tsbench/tsbench/internal/connect"
 	"github.com/tsbench/tsbench/internal/datadir"
 	"github.com/tsbench/tsbench/internal/metrics"
-	"github.com/tsbench/tsbench/internal/progressline"
+	"github.com/tsbench/tsbench/internal/report"
 	"github.com/tsbench/tsbench/internal/results"
 	"github.com/tsbench/tsbench/internal/summary"
 	"github.com/tsbench/tsbench/internal/targets"
@@ -139,7 +139,7 @@ func measureTPCC(ctx context.Context, abort func(), r *tpcc.Run, cfg *config.Con
 				mon.Tick(time.Now())
 			}
 			if w.progress != nil {
-				w.progress.Update(progressline.FromTPCC(elapsed, iv, tot, limit))
+				w.progress.Update(report.ProgressFromTPCC(elapsed, iv, tot, limit))
 			}
 		},
 	}

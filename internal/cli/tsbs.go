@@ -11,7 +11,6 @@ import (
 	"github.com/tsbench/tsbench/internal/gen"
 	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/tsbs"
-	"github.com/tsbench/tsbench/internal/tsbs/tsbsfile"
 )
 
 // tsbsWorkload makes --workload tsbs-cpu-only (tsbs-devops, tsbs-iot) run
@@ -43,8 +42,8 @@ func generateTSBS(cfg *config.Config, g *gen.Generator, format, out string, stdo
 		return usageError("generate --format %s: TSBS's files hold a TSBS use case: set TSBS_USE_CASE (cpu-only, devops, iot) "+
 			"and TSBS_PHASE=load, with TSBS_SCALE, TSBS_START, TSBS_END and TSBS_LOG_INTERVAL", format)
 	}
-	if !slices.Contains(tsbsfile.Formats, format) {
-		return usageError("generate --format = %q: allowed: %s", format, strings.Join(tsbsfile.Formats, ", "))
+	if !slices.Contains(tsbs.DataFormats, format) {
+		return usageError("generate --format = %q: allowed: %s", format, strings.Join(tsbs.DataFormats, ", "))
 	}
 	span, err := tsbs.SpanOf(cfg)
 	if err != nil {
@@ -58,7 +57,7 @@ func generateTSBS(cfg *config.Config, g *gen.Generator, format, out string, stdo
 	if err != nil {
 		return usageError("generate --out %s: %v", out, err)
 	}
-	if err := tsbsfile.Write(f, format, table, g, span.Rows); err != nil {
+	if err := tsbs.WriteData(f, format, table, g, span.Rows); err != nil {
 		f.Close()
 		return &exitError{ExitFailure, err}
 	}

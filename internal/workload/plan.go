@@ -3,7 +3,6 @@ package workload
 import (
 	"math"
 
-	"github.com/tsbench/tsbench/internal/apportion"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -41,18 +40,18 @@ const (
 
 // Plan is the operation sequence of one client.
 type Plan struct {
-	seq    *apportion.Sequence // OrderSpread
-	rnd    *javaRandom         // OrderRandom
-	cum    []float64           // OrderRandom: cumulative proportions
-	left   int64               // OrderRandom: operations still to draw
+	seq    *Sequence   // OrderSpread
+	rnd    *javaRandom // OrderRandom
+	cum    []float64   // OrderRandom: cumulative proportions
+	left   int64       // OrderRandom: operations still to draw
 	counts []int64
 }
 
 // NewPlan apportions loop operations by the weights (write, Q1..Q10, then
 // the user's own queries, if any), from the start of the sequence.
 func NewPlan(weights []int64, loop int64) *Plan {
-	counts := apportion.Counts(weights, loop)
-	return &Plan{seq: apportion.NewSequence(counts), counts: counts}
+	counts := Counts(weights, loop)
+	return &Plan{seq: NewSequence(counts), counts: counts}
 }
 
 // ClientPlan is the plan of client (of clients) in the given order. In

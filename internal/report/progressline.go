@@ -1,22 +1,21 @@
-// Package progressline says what the progress line shows of a running
-// benchmark: a report.Snapshot of a time-series run's tick or of a TPC-C
+package report
+
+// The progress line: a Snapshot of a time-series run's tick or of a TPC-C
 // run's second.
-package progressline
 
 import (
 	"time"
 
 	"github.com/tsbench/tsbench/internal/metrics"
-	"github.com/tsbench/tsbench/internal/report"
 	"github.com/tsbench/tsbench/internal/runner"
 	"github.com/tsbench/tsbench/internal/summary"
 )
 
-// FromTick is the progress line's view of a tick: the share of LOOP done
+// ProgressFromTick is the progress line's view of a tick: the share of LOOP done
 // when LOOP ends the run, the time left when the duration does (with both,
 // whichever is projected to end it first), and the last second's p99.
-func FromTick(t runner.Tick) report.Snapshot {
-	s := report.Snapshot{Elapsed: t.Elapsed, Done: float64(t.DoneOps), Total: float64(t.TotalOps),
+func ProgressFromTick(t runner.Tick) Snapshot {
+	s := Snapshot{Elapsed: t.Elapsed, Done: float64(t.DoneOps), Total: float64(t.TotalOps),
 		OpsPerSec: t.OpsPerSec, PointsPerSec: t.PointsPerSec, Errors: t.Errors, Phase: t.Phase, P99MS: t.P99MS}
 	if t.Deadline > 0 {
 		s.TimeLeft = max(0, t.Deadline-t.Elapsed)
@@ -33,11 +32,11 @@ func FromTick(t runner.Tick) report.Snapshot {
 	return s
 }
 
-// FromTPCC is the progress line of a TPC-C run measuring for limit: its
+// ProgressFromTPCC is the progress line of a TPC-C run measuring for limit: its
 // transactions so far, the last second's rate and its highest p99 of any
 // transaction type, and the time left. A transaction counts as one point.
-func FromTPCC(elapsed time.Duration, iv summary.Interval, tot metrics.Totals, limit time.Duration) report.Snapshot {
-	s := report.Snapshot{Phase: "measure", Elapsed: elapsed, Done: float64(tot.OKOps + tot.FailOps), Errors: tot.FailOps,
+func ProgressFromTPCC(elapsed time.Duration, iv summary.Interval, tot metrics.Totals, limit time.Duration) Snapshot {
+	s := Snapshot{Phase: "measure", Elapsed: elapsed, Done: float64(tot.OKOps + tot.FailOps), Errors: tot.FailOps,
 		TimeLeft: max(0, limit-elapsed)}
 	var ops int64
 	for _, o := range iv.Ops {

@@ -1,7 +1,8 @@
-// Package mergeverify verifies a merged run as one: the stored points of
-// every merged worker's devices counted once on the server, instead of the
-// sum of the workers' own counts.
-package mergeverify
+package merge
+
+// A merged run verified as one: the stored points of every merged worker's
+// devices counted once on the server, instead of the sum of the workers'
+// own counts.
 
 import (
 	"context"

@@ -1,9 +1,10 @@
-// Package tsbsfile writes tsbench's TSBS data in TSBS's own data-file
-// formats (tsbs_generate_data --format influx | timescaledb), so that the
-// identical rows can be loaded by TSBS's loaders and replayed by tsbench
-// (--data), each checked against the other. The layouts are TSBS's public
-// file formats; the code is tsbench's own.
-package tsbsfile
+package tsbs
+
+// tsbench's TSBS data written in TSBS's own data-file formats
+// (tsbs_generate_data --format influx | timescaledb), so that the identical
+// rows can be loaded by TSBS's loaders and replayed by tsbench (--data),
+// each checked against the other. The layouts are TSBS's public file
+// formats; the code is tsbench's own.
 
 import (
 	"bufio"
@@ -17,14 +18,14 @@ import (
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
-// Formats are the formats Write writes.
-var Formats = []string{"influx", "timescaledb"}
+// DataFormats are the formats WriteData writes.
+var DataFormats = []string{"influx", "timescaledb"}
 
-// Write writes rows [0, rows) of every device of g's schema, time by time
+// WriteData writes rows [0, rows) of every device of g's schema, time by time
 // and host by host as TSBS orders its files, in format, under measurement
 // (TSBS's table: cpu, readings). Every sensor is a field of that one
 // measurement.
-func Write(w io.Writer, format, measurement string, g *gen.Generator, rows int64) error {
+func WriteData(w io.Writer, format, measurement string, g *gen.Generator, rows int64) error {
 	s := g.Schema()
 	bw := bufio.NewWriterSize(w, 1<<16)
 	var line func(d *ts.Device, k int64)
@@ -80,7 +81,7 @@ func Write(w io.Writer, format, measurement string, g *gen.Generator, rows int64
 			bw.WriteString("\n")
 		}
 	default:
-		return fmt.Errorf("tsbsfile: format %q: allowed: %s", format, strings.Join(Formats, ", "))
+		return fmt.Errorf("tsbsfile: format %q: allowed: %s", format, strings.Join(DataFormats, ", "))
 	}
 	for k := int64(0); k < rows; k++ {
 		for i := range s.Devices {

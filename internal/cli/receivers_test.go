@@ -1,4 +1,4 @@
-package receivers
+package cli
 
 import (
 	"os"
@@ -23,9 +23,9 @@ func TestOpen(t *testing.T) {
 		}
 		specs = append(specs, s)
 	}
-	exp, warnings, err := Open(specs, output.Labels{RunID: "r"}, output.Options{}, "test")
+	exp, warnings, err := openReceivers(specs, output.Labels{RunID: "r"}, output.Options{}, "test")
 	if err != nil || exp == nil || len(warnings) != 0 {
-		t.Fatalf("Open: %v, %v, %v", exp, warnings, err)
+		t.Fatalf("openReceivers: %v, %v, %v", exp, warnings, err)
 	}
 	reports, _ := exp.Finish(nil)
 	if len(reports) != len(specs) {
@@ -37,11 +37,11 @@ func TestOpen(t *testing.T) {
 		}
 	}
 	bad := []spec.Spec{{Kind: "json", Where: filepath.Join(dir, "missing", "x.ndjson")}}
-	exp, warnings, err = Open(bad, output.Labels{}, output.Options{}, "test")
+	exp, warnings, err = openReceivers(bad, output.Labels{}, output.Options{}, "test")
 	if err != nil || exp != nil || len(warnings) != 1 || !strings.Contains(warnings[0], "goes on without it") {
 		t.Errorf("unopenable file: %v, %q, %v", exp, warnings, err)
 	}
-	if _, _, err = Open(bad, output.Labels{}, output.Options{Required: true}, "test"); err == nil || !strings.Contains(err.Error(), "x.ndjson") {
+	if _, _, err = openReceivers(bad, output.Labels{}, output.Options{Required: true}, "test"); err == nil || !strings.Contains(err.Error(), "x.ndjson") {
 		t.Errorf("unopenable file with Required: %v", err)
 	}
 }

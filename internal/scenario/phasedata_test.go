@@ -1,4 +1,4 @@
-package phasedata
+package scenario
 
 import (
 	"testing"

@@ -1,7 +1,8 @@
-// Package phasedata follows what the phases of a scenario leave in the
-// database, so that a later phase that only queries can check its answers
-// against the rows earlier phases wrote.
-package phasedata
+package scenario
+
+// What the phases of a scenario leave in the database, so that a later
+// phase that only queries can check its answers against the rows earlier
+// phases wrote.
 
 import (
 	"fmt"

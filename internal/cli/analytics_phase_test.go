@@ -1,4 +1,4 @@
-package analyticsphase
+package cli
 
 import (
 	"io"
@@ -17,17 +17,17 @@ import (
 func TestRunRefusesRandomOrder(t *testing.T) {
 	cfg := config.Default()
 	cfg.OperationOrder = workload.OrderRandom
-	_, err := Run(cfg, scenario.Phase{Name: "analytics"}, "s/analytics", io.Discard)
+	_, err := runAnalyticsPhase(cfg, scenario.Phase{Name: "analytics"}, "s/analytics", io.Discard)
 	if !badinput.Is(err) || !strings.Contains(err.Error(), "OPERATION_ORDER = random") {
 		t.Errorf("%v, want bad input naming OPERATION_ORDER", err)
 	}
 }
 
 func TestResultFailed(t *testing.T) {
-	if (Result{Outcomes: []analytics.Outcome{{Name: "q1"}}}).Failed() {
+	if (analyticsResult{Outcomes: []analytics.Outcome{{Name: "q1"}}}).Failed() {
 		t.Error("a clean outcome failed")
 	}
-	if !(Result{Outcomes: []analytics.Outcome{{Name: "q1"}, {Name: "q2", Error: "wrong answer"}}}).Failed() {
+	if !(analyticsResult{Outcomes: []analytics.Outcome{{Name: "q1"}, {Name: "q2", Error: "wrong answer"}}}).Failed() {
 		t.Error("a wrong answer did not fail")
 	}
 }

@@ -1,4 +1,4 @@
-package apportion
+package workload
 
 import (
 	"reflect"

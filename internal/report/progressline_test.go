@@ -1,4 +1,4 @@
-package progressline
+package report
 
 import (
 	"testing"
@@ -24,7 +24,7 @@ func TestFromTickBound(t *testing.T) {
 	}
 	for _, tt := range tests {
 		tt.tick.P99MS = 1.5
-		s := FromTick(tt.tick)
+		s := ProgressFromTick(tt.tick)
 		if (s.Total > 0) != tt.wantTotal {
 			t.Errorf("%s: Total %v, TimeLeft %v", tt.name, s.Total, s.TimeLeft)
 		}
@@ -36,7 +36,7 @@ func TestFromTickBound(t *testing.T) {
 
 func TestFromTPCC(t *testing.T) {
 	iv := summary.Interval{Seconds: 2, Ops: []summary.IntervalOp{{OKOps: 10, P99MS: 3}, {OKOps: 30, P99MS: 7}}}
-	s := FromTPCC(20*time.Second, iv, metrics.Totals{OKOps: 90, FailOps: 10}, time.Minute)
+	s := ProgressFromTPCC(20*time.Second, iv, metrics.Totals{OKOps: 90, FailOps: 10}, time.Minute)
 	if s.Done != 100 || s.Errors != 10 || s.OpsPerSec != 20 || s.PointsPerSec != 20 || s.P99MS != 7 || s.TimeLeft != 40*time.Second {
 		t.Errorf("%+v", s)
 	}

@@ -1,8 +1,9 @@
-// Package analyticsphase runs a scenario's analytics phase: its queries
-// over the data earlier phases wrote, on the target's own SQL or on Apache
-// Spark, printed beside the published times. A phase the configuration
-// cannot run is bad input (badinput); other errors are failures.
-package analyticsphase
+package cli
+
+// A scenario's analytics phase: its queries over the data earlier phases
+// wrote, on the target's own SQL or on Apache Spark, printed beside the
+// published times. A phase the configuration cannot run is bad input
+// (badinput); other errors are failures.
 
 import (
 	"context"
@@ -23,8 +24,8 @@ import (
 	"github.com/tsbench/tsbench/internal/workload"
 )
 
-// Result is what an analytics phase did.
-type Result struct {
+// analyticsResult is what an analytics phase did.
+type analyticsResult struct {
 	Phase      string              `json:"phase"`
 	Repetition int                 `json:"repetition"`
 	Rows       int64               `json:"rows"`   // events analysed
@@ -33,7 +34,7 @@ type Result struct {
 }
 
 // Failed reports whether any query failed or answered wrong.
-func (a Result) Failed() bool {
+func (a analyticsResult) Failed() bool {
 	for _, o := range a.Outcomes {
 		if o.Error != "" {
 			return true
@@ -46,10 +47,10 @@ func (a Result) Failed() bool {
 // JVM and session take 15-20 s to start before the first query.
 const sparkStartAllowance = 2 * time.Minute
 
-// Run runs a phase's analytics queries on the data earlier phases wrote
+// runAnalyticsPhase runs a phase's analytics queries on the data earlier phases wrote
 // and prints their times, under label, beside the published ones.
-func Run(cfg *config.Config, p scenario.Phase, label string, stdout io.Writer) (Result, error) {
-	res := Result{Phase: p.Name}
+func runAnalyticsPhase(cfg *config.Config, p scenario.Phase, label string, stdout io.Writer) (analyticsResult, error) {
+	res := analyticsResult{Phase: p.Name}
 	if cfg.OperationOrder == workload.OrderRandom {
 		// The analytics read every device's rows [0, rows): one count for
 		// all devices, which random draws do not give.

@@ -1,10 +1,11 @@
-// Package apportion divides whole numbers by weights exactly: how many of n
-// items each weight gets (largest remainder), and in which order to hand them
-// out so that every prefix stays close to the proportion (smooth weighted
-// round-robin). Sensor types and operation mixes both use it, which is why a
-// run's operation counts match OPERATION_PROPORTION exactly instead of
-// drifting like a weighted dice roll.
-package apportion
+package workload
+
+// Whole numbers divided by weights exactly: how many of n items each weight
+// gets (largest remainder), and in which order to hand them out so that
+// every prefix stays close to the proportion (smooth weighted round-robin).
+// Sensor types and operation mixes both use it, which is why a run's
+// operation counts match OPERATION_PROPORTION exactly instead of drifting
+// like a weighted dice roll.
 
 import (
 	"math/big"

@@ -1,6 +1,7 @@
-// Package receivers opens the receivers that --out names and starts their
-// exporter: the one place that knows every kind.
-package receivers
+package cli
+
+// The receivers that --out names, opened, and their exporter started: the
+// one place that knows every kind of live output.
 
 import (
 	"fmt"
@@ -14,15 +15,15 @@ import (
 	"github.com/tsbench/tsbench/internal/output/spec"
 )
 
-// Open opens one receiver per spec. A receiver that cannot be opened (a
+// openReceivers opens one receiver per spec. A receiver that cannot be opened (a
 // file that cannot be created) is an error with Required, and a warning
 // otherwise: the run goes on without it. version is the tool's.
-func Open(specs []spec.Spec, labels output.Labels, opts output.Options, version string) (*output.Exporter, []string, error) {
+func openReceivers(specs []spec.Spec, labels output.Labels, opts output.Options, version string) (*output.Exporter, []string, error) {
 	var names []string
 	var rs []output.Receiver
 	var warnings []string
 	for _, s := range specs {
-		r, err := open(s, version)
+		r, err := openReceiver(s, version)
 		if err != nil {
 			if opts.Required {
 				return nil, nil, fmt.Errorf("--out %s: %w", s, err)
@@ -39,7 +40,7 @@ func Open(specs []spec.Spec, labels output.Labels, opts output.Options, version 
 	return output.New(labels, names, rs, opts), warnings, nil
 }
 
-func open(s spec.Spec, version string) (output.Receiver, error) {
+func openReceiver(s spec.Spec, version string) (output.Receiver, error) {
 	switch s.Kind {
 	case "prometheus-rw":
 		return promrw.New(s.Where), nil

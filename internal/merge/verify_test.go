@@ -1,4 +1,4 @@
-package mergeverify
+package merge
 
 import (
 	"context"
