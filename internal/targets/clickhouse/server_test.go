@@ -9,7 +9,7 @@ import (
 
 // Against the real ClickHouse 18.16 server started by
 // scripts/services/clickhouse.sh (the conformance suite and the refusal of
-// TLS are internal/targets/all's), USERNAME and PASSWORD go as HTTP basic
+// TLS are in conformance_test.go), USERNAME and PASSWORD go as HTTP basic
 // authentication: ClickHouse's default user (no password) is let in when
 // named, and a wrong password is a clear error naming the target, without
 // the password.

@@ -21,7 +21,7 @@ import (
 
 // The tests against the real InfluxDB 1.x server started by
 // scripts/services/influxdb.sh, and against servers the tests start, beside
-// those every target passes (internal/targets/all: the conformance suite
+// those every target passes (conformance_test.go: the conformance suite
 // with and without gzip, the refusal of TLS by the plain server).
 
 // BenchmarkWrite is the lean-client comparison's shape against the server:
@@ -41,7 +41,7 @@ const (
 // insecure; refused with another CA or host name, naming the target and
 // the key to set); a wrong password is a clear error that does not show
 // it. (The plain InfluxDB of scripts/services asked for TLS is
-// targets.ErrNoTLS, never a plaintext request: internal/targets/all.)
+// targets.ErrNoTLS, never a plaintext request: TestNoTLS.)
 func TestTLS(t *testing.T) {
 	srv := testenv.StartInfluxDBTLS(t, tlsUser, tlsPassword)
 	opts := func(tls targets.TLS) targets.Options {

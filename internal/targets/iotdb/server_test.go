@@ -15,7 +15,7 @@ import (
 
 // The tests against the real IoTDB server started by scripts/services/iotdb.sh
 // (inside scripts/netns-run, as IoTDB binds every interface), and one that
-// takes TLS only, beside those every target passes (internal/targets/all:
+// takes TLS only, beside those every target passes (conformance_test.go:
 // the conformance suite and the refusal of TLS by the plain server).
 
 // The target connects over TLS as asked, against an IoTDB whose client RPC

@@ -114,6 +114,22 @@ func (s Server) NoTLS(t *testing.T, d *targets.Driver, opts targets.Options, caF
 	CheckNoTLS(t, d, opts, caFile)
 }
 
+// Conforms runs the conformance suite against the server with d in
+// database (Conformance), with each variant of the target options opts.
+func (s Server) Conforms(t *testing.T, d *targets.Driver, database string, opts map[string][]string) {
+	t.Helper()
+	s.Conformance(t, Suite{Driver: d, Options: targets.Options{Database: database}}, opts)
+}
+
+// PlaintextOnly checks that TLS asked of the server, which takes plaintext
+// only, is targets.ErrNoTLS, with the system's authorities as with a CA
+// file: tsbench does not fall back to plaintext.
+func (s Server) PlaintextOnly(t *testing.T, d *targets.Driver) {
+	t.Helper()
+	s.NoTLS(t, d, targets.Options{}, "")
+	CheckNoTLS(t, d, targets.Options{}, testenv.WriteCerts(t, t.TempDir()))
+}
+
 // BenchmarkWrite is the lean-client comparison's write (BenchmarkWrite)
 // against the server with o, or compares the variants of the target
 // options opts (Variants) on the same data in one run.
