@@ -11,6 +11,11 @@
 // instant from the registrations (the latest registration plus a lead) and
 // sleeps until it. With START_AT the workers need no store: they start at
 // that instant.
+//
+// It stands apart from the command layer, its only importer, because it is a
+// protocol between processes with its own state in the store and its own
+// tests of several workers racing to the barrier; the commands only choose
+// when to call it.
 package cluster
 
 import (

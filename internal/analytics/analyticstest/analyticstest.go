@@ -1,6 +1,10 @@
 // Package analyticstest writes smart-home event data, shaped as the
 // das-events scenario's, through a real target, so that the analytics tests
 // (in the process and on Spark) query what a run would have stored.
+//
+// It stands apart because it is test support: imported by tests only
+// (internal/analytics, its Spark runner, and sqltest's analytics checks, the
+// one non-test importer, itself a test helper), so no binary links it.
 package analyticstest
 
 import (

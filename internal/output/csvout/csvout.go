@@ -2,6 +2,11 @@
 // second, written as the second closes. Latencies are in seconds; the
 // *_total columns are cumulative since measuring began; the tool's CPU and
 // memory are on every row of the second they were sampled in.
+//
+// It stands apart as k6's outputs do, one package per receiver behind
+// output.Receiver: a new receiver is one new package, and each brings only
+// its own format. internal/cli's receivers.go is the one place that knows
+// them all.
 package csvout
 
 import (

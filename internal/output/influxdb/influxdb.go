@@ -2,6 +2,11 @@
 // per metric (tsbench_operations_total, tsbench_latency_seconds, ...), the
 // labels as tags and the value in the field "value", at millisecond
 // precision, as k6's InfluxDB output lays its metrics out.
+//
+// It stands apart as k6's outputs do, one package per receiver behind
+// output.Receiver: a new receiver is one new package, and each brings only
+// its own format (line protocol). internal/cli's receivers.go is the one
+// place that knows them all.
 package influxdb
 
 import (

@@ -1,6 +1,11 @@
 // Package jsonout writes samples to a file as JSON lines: one object per
 // second (output.Sample), written as the second closes, so that `tail -f`
 // follows the run.
+//
+// It stands apart as k6's outputs do, one package per receiver behind
+// output.Receiver: a new receiver is one new package, and each brings only
+// its own format. internal/cli's receivers.go is the one place that knows
+// them all.
 package jsonout
 
 import (

@@ -4,6 +4,11 @@
 // monotonic sums starting when measuring began; the rest are gauges. Names
 // are the Prometheus ones, so that a collector exporting to Prometheus gives
 // the same series as --out prometheus-rw.
+//
+// It stands apart as k6's outputs do, one package per receiver behind
+// output.Receiver: a new receiver is one new package, and each brings only
+// its own format and libraries (the OTLP protobuf types). internal/cli's
+// receivers.go is the one place that knows them all.
 package otlp
 
 import (

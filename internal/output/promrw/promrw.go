@@ -2,6 +2,11 @@
 // WriteRequest (the prompb protobuf types), snappy block-compressed, POSTed
 // to the receiver's URL (Prometheus's /api/v1/write, VictoriaMetrics's
 // /api/v1/write, Mimir's /api/v1/push).
+//
+// It stands apart as k6's outputs do, one package per receiver behind
+// output.Receiver: a new receiver is one new package, and each brings only
+// its own format and libraries (prompb, snappy). internal/cli's receivers.go
+// is the one place that knows them all.
 package promrw
 
 import (
