@@ -9,6 +9,10 @@ import (
 	"github.com/tsbench/tsbench/internal/testenv"
 )
 
+// server is the Cassandra of scripts/services/cassandra.sh, which takes
+// plaintext only.
+var server = targettest.Server{Name: "cassandra", Addr: "127.0.0.1:9042"}
+
 // The target connects over TLS as asked, against a Cassandra that takes TLS
 // connections only (scripts/services/cassandra.sh with the test's own
 // certificate): verified against the test's CA, unverified when insecure,
@@ -48,6 +52,6 @@ func TestTLS(t *testing.T) {
 // (FleetQuery), agree with internal/fleet's answers over the generated
 // data: every kind, every fleet, TSBS's windows at three places.
 func TestFleetQuestions(t *testing.T) {
-	targettest.Server{Name: "cassandra", Addr: "127.0.0.1:9042"}.Require(t)
+	server.Require(t)
 	targettest.FleetQuestions(t, Driver, targets.Options{Database: "tsbench_fleet"})
 }

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/tsbench/tsbench/internal/targets"
-	"github.com/tsbench/tsbench/internal/targets/targettest"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -26,7 +25,7 @@ var ownTexts = [2][3]string{{"a0", "it's", `back\slash`}, {"b0", "b1", ""}}
 // texts of ownTexts, but d_1's last s_1 is an empty cell (no value).
 func ownData(ctx context.Context, t *testing.T) *Target {
 	t.Helper()
-	targettest.Server{Name: "cassandra", Addr: "127.0.0.1:9042"}.Require(t)
+	server.Require(t)
 	conn, err := Driver.Open(ctx, targets.Options{Database: "tsbench_own"})
 	if err != nil {
 		t.Fatal(err)

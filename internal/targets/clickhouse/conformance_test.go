@@ -1,19 +1,11 @@
 package clickhouse
 
-import (
-	"testing"
-
-	"github.com/tsbench/tsbench/internal/targets/targettest"
-)
+import "testing"
 
 // The target passes the conformance suite against ClickHouse 18.16
 // (scripts/services/clickhouse.sh), without an HTTPS port.
-func TestConformance(t *testing.T) {
-	targettest.Server{Name: "clickhouse", Addr: "127.0.0.1:8124"}.Conforms(t, Driver, "tsbench_conformance", nil)
-}
+func TestConformance(t *testing.T) { server.Conforms(t, Driver, "tsbench_conformance", nil) }
 
 // That ClickHouse has no HTTPS port: TLS asked of it is targets.ErrNoTLS,
 // with the system's authorities as with a CA file, never plaintext.
-func TestNoTLS(t *testing.T) {
-	targettest.Server{Name: "clickhouse", Addr: "127.0.0.1:8124"}.PlaintextOnly(t, Driver)
-}
+func TestNoTLS(t *testing.T) { server.PlaintextOnly(t, Driver) }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/tsbench/tsbench/internal/fleet"
 	"github.com/tsbench/tsbench/internal/targets"
-	"github.com/tsbench/tsbench/internal/targets/targettest"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -133,7 +132,7 @@ func edgeTrucks(s *ts.Schema, batches []*ts.Batch, q *ts.Query) []fleet.Truck {
 // driver changes the answers' tags (devices' rows are replaced, not
 // added).
 func TestFleetEdges(t *testing.T) {
-	targettest.RequireServer(t, "clickhouse", "127.0.0.1:8124")
+	server.Require(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	s := edgeSchema()

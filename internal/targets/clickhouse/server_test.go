@@ -7,6 +7,10 @@ import (
 	"github.com/tsbench/tsbench/internal/targets/targettest"
 )
 
+// server is the ClickHouse 18.16 of scripts/services/clickhouse.sh, without
+// an HTTPS port.
+var server = targettest.Server{Name: "clickhouse", Addr: "127.0.0.1:8124"}
+
 // Against the real ClickHouse 18.16 server started by
 // scripts/services/clickhouse.sh (the conformance suite and the refusal of
 // TLS are in conformance_test.go), USERNAME and PASSWORD go as HTTP basic
@@ -14,13 +18,13 @@ import (
 // named, and a wrong password is a clear error naming the target, without
 // the password.
 func TestBasicAuth(t *testing.T) {
-	targettest.RequireServer(t, "clickhouse", "127.0.0.1:8124")
+	server.Require(t)
 	targettest.CheckPassword(t, Driver, targets.Options{User: "default"}, "wrong-0xBAD", "clickhouse: http://127.0.0.1:8124/", "password")
 }
 
 // Every fleet question (TSBS's iot queries) answered by the real server
 // agrees with internal/fleet's answer on the fleet dataset.
 func TestFleetQuestions(t *testing.T) {
-	targettest.RequireServer(t, "clickhouse", "127.0.0.1:8124")
+	server.Require(t)
 	targettest.FleetQuestions(t, Driver, targets.Options{Database: "tsbench_fleet"})
 }

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/tsbench/tsbench/internal/targets"
-	"github.com/tsbench/tsbench/internal/targets/targettest"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -24,7 +23,7 @@ var ownTexts = [2][3]string{{"a0", "it's", `back\slash`}, {"b0", "b1", "tab\ther
 // 21.25, 22.25; s_1 holds the texts of ownTexts.
 func ownData(ctx context.Context, t *testing.T) *Target {
 	t.Helper()
-	targettest.RequireServer(t, "clickhouse", "127.0.0.1:8124")
+	server.Require(t)
 	conn, err := Driver.Open(ctx, targets.Options{Database: "tsbench_own"})
 	if err != nil {
 		t.Fatal(err)

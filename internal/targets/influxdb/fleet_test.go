@@ -159,7 +159,7 @@ func (d *borderData) expect(q *ts.Query) []ts.FleetRow {
 // and cross a day, and compares with fleet's answers; every kind must
 // have a non-empty answer somewhere, and the planted rows must be there.
 func TestFleetBorders(t *testing.T) {
-	targettest.Server{Name: "influxdb", Addr: "127.0.0.1:8086"}.Require(t)
+	server.Require(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	d := newBorderData()

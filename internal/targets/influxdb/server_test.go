@@ -24,10 +24,13 @@ import (
 // those every target passes (conformance_test.go: the conformance suite
 // with and without gzip, the refusal of TLS by the plain server).
 
+// server is that InfluxDB, which takes plaintext only.
+var server = targettest.Server{Name: "influxdb", Addr: "127.0.0.1:8086"}
+
 // BenchmarkWrite is the lean-client comparison's shape against the server:
 // go test -run '^$' -bench . -count 3 ./internal/targets/influxdb/
 func BenchmarkWrite(b *testing.B) {
-	targettest.Server{Name: "influxdb", Addr: "127.0.0.1:8086"}.BenchmarkWrite(b, Driver, targets.Options{Database: "tsbench_bench"}, nil)
+	server.BenchmarkWrite(b, Driver, targets.Options{Database: "tsbench_bench"}, nil)
 }
 
 const (
@@ -167,6 +170,6 @@ func exportVM(ctx context.Context, t *testing.T, vm testenv.HTTPSServer, match s
 // by InfluxQL on the server of scripts/services/influxdb.sh agree with
 // internal/fleet's answers from the points written.
 func TestFleetQuestions(t *testing.T) {
-	targettest.Server{Name: "influxdb", Addr: "127.0.0.1:8086"}.Require(t)
+	server.Require(t)
 	targettest.FleetQuestions(t, Driver, targets.Options{Database: "tsbench_fleet"})
 }

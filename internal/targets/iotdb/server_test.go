@@ -18,6 +18,9 @@ import (
 // takes TLS only, beside those every target passes (conformance_test.go:
 // the conformance suite and the refusal of TLS by the plain server).
 
+// server is that IoTDB, which takes plaintext only.
+var server = targettest.Server{Name: "iotdb", Addr: "127.0.0.1:6667"}
+
 // The target connects over TLS as asked, against an IoTDB whose client RPC
 // port takes TLS only (scripts/services/iotdb.sh with enable_thrift_ssl and
 // a key store made from the test's certificate): verified against the
@@ -60,7 +63,7 @@ func TestTLS(t *testing.T) {
 // compression=off creates PLAIN, UNCOMPRESSED series; the default creates
 // encoded LZ4 ones (the switch the hakom-compression scenario flips).
 func TestCompressionSwitch(t *testing.T) {
-	targettest.RequireServer(t, "iotdb", "127.0.0.1:6667")
+	server.Require(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	s := &ts.Schema{Groups: []string{"g_0"}, Devices: []ts.Device{{Name: "d_0"}},
@@ -93,6 +96,6 @@ func TestCompressionSwitch(t *testing.T) {
 // TSBS's iot questions, asked in IoTDB SQL of the real server, agree with
 // internal/fleet's answers over the points written.
 func TestFleetQuestions(t *testing.T) {
-	targettest.Server{Name: "iotdb", Addr: "127.0.0.1:6667"}.Require(t)
+	server.Require(t)
 	targettest.FleetQuestions(t, Driver, targets.Options{})
 }

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/tsbench/tsbench/internal/targets"
-	"github.com/tsbench/tsbench/internal/targets/targettest"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -67,7 +66,7 @@ func TestLanguageQuoting(t *testing.T) {
 // Ident as path nodes match nothing, alone or two in a row, and leave the
 // data as it was; a bad statement is an error.
 func TestRunStatement(t *testing.T) {
-	targettest.Server{Name: "iotdb", Addr: "127.0.0.1:6667"}.Require(t)
+	server.Require(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	t0 := time.Date(2023, 5, 1, 12, 0, 0, 0, time.UTC).UnixMilli()

@@ -14,6 +14,10 @@ import (
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
+// server is the KairosDB of scripts/services/kairosdb.sh, on its H2
+// datastore.
+var server = targettest.Server{Name: "kairosdb", Addr: "127.0.0.1:8080"}
+
 // ownStart is the time of the own-query dataset's first row.
 var ownStart = time.UnixMilli(1_700_000_000_000)
 
@@ -26,7 +30,7 @@ var ownTexts = [2][3]string{{"a0", "it's", `back\slash`}, {"b0", "b1", "b2"}}
 // texts of ownTexts.
 func ownData(ctx context.Context, t *testing.T) *Target {
 	t.Helper()
-	targettest.RequireServer(t, "kairosdb", "127.0.0.1:8080")
+	server.Require(t)
 	conn, err := Driver.Open(ctx, targets.Options{Database: "tsbench_own"})
 	if err != nil {
 		t.Fatal(err)

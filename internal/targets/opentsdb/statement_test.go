@@ -13,6 +13,9 @@ import (
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
+// opentsdbServer is the OpenTSDB on HBase of scripts/services/opentsdb.sh.
+var opentsdbServer = targettest.Server{Name: "opentsdb", Addr: "127.0.0.1:4242"}
+
 // ownStart is the time of the own-query dataset's first row.
 var ownStart = time.UnixMilli(1_700_000_000_000)
 
@@ -23,7 +26,7 @@ var ownStart = time.UnixMilli(1_700_000_000_000)
 // for device d and row k.
 func ownData(ctx context.Context, t *testing.T) *Target {
 	t.Helper()
-	targettest.RequireServer(t, "opentsdb", "127.0.0.1:4242")
+	opentsdbServer.Require(t)
 	conn, err := Driver.Open(ctx, targets.Options{Database: "tsbench_own"})
 	if err != nil {
 		t.Fatal(err)
