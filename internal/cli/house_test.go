@@ -2,7 +2,6 @@ package cli
 
 import (
 	"io/fs"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -55,23 +54,6 @@ func TestNoTrackedPathNamedLikeBuildOutput(t *testing.T) {
 					t.Errorf("%s: a path component is named %q, which build tools reserve for their output", p, name)
 				}
 			}
-		}
-	}
-}
-
-// docs/development.md's project layout names every package under internal/.
-func TestLayoutNamesEveryPackage(t *testing.T) {
-	layout, err := os.ReadFile("../../docs/development.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dirs, err := os.ReadDir("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range dirs {
-		if d.IsDir() && !strings.Contains(string(layout), "internal/"+d.Name()+"/") {
-			t.Errorf("docs/development.md's project layout does not name internal/%s/", d.Name())
 		}
 	}
 }

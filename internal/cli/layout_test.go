@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -27,6 +28,97 @@ func TestCommandFilesStaySmall(t *testing.T) {
 		}
 		if n := bytes.Count(b, []byte("\n")); n > maxCommandFileLines {
 			t.Errorf("internal/cli/%s has %d lines, more than %d: move what is not flag parsing or wiring into a package with one job, or split the command", f, n, maxCommandFileLines)
+		}
+	}
+}
+
+// layerMap reads the layer map of docs/development.md: each package's line
+// number in the block after the "layer map" marker (packages in braces
+// share a line).
+func layerMap(t *testing.T) map[string]int {
+	t.Helper()
+	doc, err := os.ReadFile("../../docs/development.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, ok := strings.Cut(string(doc), "<!-- layer map: TestLayerMap reads this block -->\n```\n")
+	if !ok {
+		t.Fatal("docs/development.md has no layer map (the marker and a code block after it)")
+	}
+	block, _, _ = strings.Cut(block, "```")
+	lines := make(map[string]int)
+	for n, line := range strings.Split(strings.TrimSpace(block), "\n") {
+		for _, pkg := range expandBraces(strings.Fields(line)[0]) {
+			if _, dup := lines[pkg]; dup {
+				t.Errorf("the layer map names %s twice", pkg)
+			}
+			lines[pkg] = n
+		}
+	}
+	return lines
+}
+
+// expandBraces turns internal/output/{csvout,otlp} into its two paths.
+func expandBraces(path string) []string {
+	prefix, rest, ok := strings.Cut(path, "{")
+	if !ok {
+		return []string{path}
+	}
+	var paths []string
+	for _, name := range strings.Split(strings.TrimSuffix(rest, "}"), ",") {
+		paths = append(paths, prefix+name)
+	}
+	return paths
+}
+
+// modulePackages lists the module's packages with the module's packages
+// each imports (test files aside), as paths relative to the module root.
+func modulePackages(t *testing.T) map[string][]string {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", "./...")
+	cmd.Dir = "../.."
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	const module = "github.com/tsbench/tsbench/"
+	pkgs := make(map[string][]string)
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		pkg := strings.TrimPrefix(fields[0], module)
+		pkgs[pkg] = nil
+		for _, imp := range fields[1:] {
+			if rel, ok := strings.CutPrefix(imp, module); ok {
+				pkgs[pkg] = append(pkgs[pkg], rel)
+			}
+		}
+	}
+	return pkgs
+}
+
+// TestLayerMap keeps docs/development.md's layer map true: it names every
+// package of the module and nothing else, and every import goes down it.
+func TestLayerMap(t *testing.T) {
+	lines := layerMap(t)
+	pkgs := modulePackages(t)
+	if len(pkgs) < 50 {
+		t.Fatalf("go list found %d packages; expected the whole module", len(pkgs))
+	}
+	for pkg, imports := range pkgs {
+		line, ok := lines[pkg]
+		if !ok {
+			t.Errorf("the layer map of docs/development.md does not name %s: add a line for it below every package that imports it", pkg)
+			continue
+		}
+		for _, imp := range imports {
+			if lines[imp] <= line {
+				t.Errorf("%s imports %s, which the layer map puts on its line or above it: the import runs up the map", pkg, imp)
+			}
+		}
+	}
+	for pkg := range lines {
+		if _, ok := pkgs[pkg]; !ok {
+			t.Errorf("the layer map of docs/development.md names %s, which is not a package of the module", pkg)
 		}
 	}
 }
