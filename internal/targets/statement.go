@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -180,33 +181,63 @@ func NormalValue(v any) any {
 // needs only the first ones (Rows.Count counts them all).
 const MaxRows = 1000
 
+// Keep counts one more row of the answer and reports whether Values keeps
+// it: the first MaxRows rows are kept, the rest only counted. A target
+// reads a row's values only when it is kept, and then appends them.
+func (r *Rows) Keep() bool {
+	r.Count++
+	return len(r.Values) < MaxRows
+}
+
+// CollectRows reads an answer into Rows through a driver's own cursor:
+// next moves to the answer's next row (false past the last), cells reads
+// that row's values into a slice of its own, and normal puts each value in
+// Rows' form. Every row is counted; cells is called for the kept ones
+// only. The error is cells': the answer's own error (the one that ended
+// next early) is the caller's to ask the cursor for.
+func CollectRows(columns []string, next func() bool, cells func() ([]any, error), normal func(any) any) (Rows, error) {
+	out := Rows{Columns: columns}
+	for next() {
+		if !out.Keep() {
+			continue
+		}
+		row, err := cells()
+		if err != nil {
+			return out, err
+		}
+		for i, c := range row {
+			row[i] = normal(c)
+		}
+		out.Values = append(out.Values, row)
+	}
+	return out, nil
+}
+
 // ScanSQL reads a database/sql answer into Rows: every row counted, the
 // first MaxRows kept.
-func ScanSQL(rows *sql.Rows) (Rows, error) {
+func ScanSQL(rows *sql.Rows) (Rows, error) { return ScanSQLAs(rows, NormalValue) }
+
+// ScanSQLAs is ScanSQL with each value put in Rows' form by normal, for a
+// driver whose values NormalValue does not know.
+func ScanSQLAs(rows *sql.Rows, normal func(any) any) (Rows, error) {
 	defer rows.Close()
 	cols, err := rows.Columns()
 	if err != nil {
 		return Rows{}, err
 	}
-	out := Rows{Columns: cols}
 	cells := make([]any, len(cols))
 	ptrs := make([]any, len(cols))
 	for i := range cells {
 		ptrs[i] = &cells[i]
 	}
-	for rows.Next() {
-		out.Count++
-		if len(out.Values) >= MaxRows {
-			continue
-		}
+	out, err := CollectRows(cols, rows.Next, func() ([]any, error) {
 		if err := rows.Scan(ptrs...); err != nil {
-			return out, err
+			return nil, err
 		}
-		row := make([]any, len(cells))
-		for i, c := range cells {
-			row[i] = NormalValue(c)
-		}
-		out.Values = append(out.Values, row)
+		return slices.Clone(cells), nil
+	}, normal)
+	if err != nil {
+		return out, err
 	}
 	return out, rows.Err()
 }

@@ -27,33 +27,9 @@ func (t *Target) RunStatement(ctx context.Context, st *targets.Statement) (targe
 	if err != nil {
 		return targets.Rows{}, t.wrap("own query", err)
 	}
-	defer rows.Close()
-	cols, err := rows.Columns()
+	out, err := targets.ScanSQLAs(rows, normal)
 	if err != nil {
-		return targets.Rows{}, t.wrap("own query", err)
-	}
-	out := targets.Rows{Columns: cols}
-	cells := make([]any, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range cells {
-		ptrs[i] = &cells[i]
-	}
-	for rows.Next() {
-		out.Count++
-		if len(out.Values) >= targets.MaxRows {
-			continue
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			return out, t.wrap("own query: read answer", err)
-		}
-		row := make([]any, len(cells))
-		for i, c := range cells {
-			row[i] = normal(c)
-		}
-		out.Values = append(out.Values, row)
-	}
-	if err := rows.Err(); err != nil {
-		return out, t.wrap("own query", err)
+		return out, t.wrap("own query: read answer", err)
 	}
 	return out, nil
 }
