@@ -4,9 +4,8 @@ import (
 	"context"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgtype"
-
 	"github.com/tsbench/tsbench/internal/targets"
+	"github.com/tsbench/tsbench/internal/targets/pgwire"
 )
 
 // language is how the user's own queries meet QuestDB: SQL over the
@@ -31,44 +30,5 @@ func (t *Target) RunStatement(ctx context.Context, st *targets.Statement) (targe
 	if err := t.useSQL(ctx); err != nil {
 		return targets.Rows{}, err
 	}
-	rows, err := t.conn.Query(ctx, st.Text, st.Args...)
-	if err != nil {
-		return targets.Rows{}, t.wrap("own query", err)
-	}
-	defer rows.Close()
-	var out targets.Rows
-	for _, f := range rows.FieldDescriptions() {
-		out.Columns = append(out.Columns, f.Name)
-	}
-	for rows.Next() {
-		out.Count++
-		if len(out.Values) >= targets.MaxRows {
-			continue
-		}
-		vals, err := rows.Values()
-		if err != nil {
-			return out, t.wrap("own query: read answer", err)
-		}
-		for i, v := range vals {
-			vals[i] = normal(v)
-		}
-		out.Values = append(out.Values, vals)
-	}
-	if err := rows.Err(); err != nil {
-		return out, t.wrap("own query", err)
-	}
-	return out, nil
-}
-
-// normal is a pgx value in targets.Rows' form: NUMERIC as a number.
-func normal(v any) any {
-	if n, ok := v.(pgtype.Numeric); ok {
-		if !n.Valid {
-			return nil
-		}
-		if f, err := n.Float64Value(); err == nil && f.Valid {
-			return targets.NormalValue(f.Float64)
-		}
-	}
-	return targets.NormalValue(v)
+	return pgwire.RunStatement(ctx, t.conn, st, t.wrap)
 }

@@ -1,0 +1,48 @@
+package pgwire
+
+import (
+	"context"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
+	"github.com/tsbench/tsbench/internal/targets"
+)
+
+// RunStatement runs one of the user's own queries on pg, bound, and reads
+// its answer (targets.CollectRows, NUMERIC as a number): what the targets
+// that speak the protocol (postgres, timescaledb, questdb) do alike once
+// they hold their connection. wrap gives an error the target's context:
+// what failed ("own query", or "own query: read answer" for a row that
+// could not be read) and where.
+func RunStatement(ctx context.Context, pg *pgx.Conn, st *targets.Statement, wrap func(what string, err error) error) (targets.Rows, error) {
+	rows, err := pg.Query(ctx, st.Text, st.Args...)
+	if err != nil {
+		return targets.Rows{}, wrap("own query", err)
+	}
+	defer rows.Close()
+	var cols []string
+	for _, f := range rows.FieldDescriptions() {
+		cols = append(cols, f.Name)
+	}
+	out, err := targets.CollectRows(cols, rows.Next, rows.Values, normal)
+	if err != nil {
+		return out, wrap("own query: read answer", err)
+	}
+	if err := rows.Err(); err != nil {
+		return out, wrap("own query", err)
+	}
+	return out, nil
+}
+
+// normal is a pgx value in targets.Rows' form: NUMERIC as a number.
+func normal(v any) any {
+	if n, ok := v.(pgtype.Numeric); ok {
+		if !n.Valid {
+			return nil
+		}
+		if f, err := n.Float64Value(); err == nil && f.Valid {
+			return targets.NormalValue(f.Float64)
+		}
+	}
+	return targets.NormalValue(v)
+}
