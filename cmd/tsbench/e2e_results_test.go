@@ -177,6 +177,17 @@ func TestRunsStoredReportedCompared(t *testing.T) {
 			t.Errorf("export csv: %s: %v", f, err)
 		}
 	}
+	// A path that cannot be written is bad input: exit 2, naming the flag,
+	// the path and why.
+	blocker := filepath.Join(dir, "a-file")
+	os.WriteFile(blocker, []byte("x"), 0o644)
+	for _, format := range []string{"json", "csv", "hdr"} {
+		bad := filepath.Join(blocker, "out")
+		r = tsbench(t, env, "runs", "export", id1, "--format", format, "-o", bad)
+		if r.code != 2 || !strings.Contains(r.stderr, "--output "+bad) || !strings.Contains(r.stderr, "not a directory") {
+			t.Errorf("export %s to %s: exit %d, want 2 naming --output, the path and the reason:\n%s", format, bad, r.code, r.stderr)
+		}
+	}
 	r = tsbench(t, env, "runs", "export", "latest", "--format", "hdr")
 	if r.code != 0 || !strings.Contains(r.stdout, "#[Histogram log format version") || !strings.Contains(r.stdout, "Tag=INGESTION,") {
 		t.Errorf("export hdr: exit %d\n%.400s", r.code, r.stdout)

@@ -150,6 +150,11 @@ func newRunsExportCmd(sf *storeFlags, stdout io.Writer) *cobra.Command {
 				return err
 			}
 			if err := results.Export(stdout, runs[0], format, out); err != nil {
+				if out != "" {
+					// -o is the user's path: one that cannot be written is
+					// bad input, named with its flag, as --cpuprofile's is.
+					return usageError("--output %s: %v", out, err)
+				}
 				return &exitError{ExitFailure, err}
 			}
 			return nil
