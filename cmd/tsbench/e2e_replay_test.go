@@ -344,8 +344,8 @@ func TestGenerateReplayEqualsTheDirectRun(t *testing.T) {
 	}
 }
 
-// Bad input exits 2 naming the file, the line and the column; nothing is
-// half-written.
+// Bad input exits 2 naming the file, the line and the column, with a help
+// line; nothing is half-written. A file that is not there is refused so too.
 func TestReplayBadInput(t *testing.T) {
 	dir := t.TempDir()
 	cases := []struct {
@@ -368,12 +368,20 @@ func TestReplayBadInput(t *testing.T) {
 		if r.code != 2 || !strings.Contains(r.stderr, c.want) {
 			t.Errorf("%s: exit %d, want 2 and %q\n%s", c.name, r.code, c.want, r.stderr)
 		}
+		if help := "Run 'tsbench data inspect " + path + "'"; !strings.Contains(r.stderr, help) {
+			t.Errorf("%s: the refusal lacks its help line %q:\n%s", c.name, help, r.stderr)
+		}
 		if entries, _ := os.ReadDir(filepath.Join(dataDir, "datasets")); len(entries) != 0 {
 			t.Errorf("%s: a failed import left %d dataset(s) behind", c.name, len(entries))
 		}
 		if _, err := os.Stat(filepath.Join(dataDir, "sqlite")); err == nil {
 			t.Errorf("%s: the run wrote to the database although the data was refused", c.name)
 		}
+	}
+	missing := filepath.Join(dir, "no-such.csv")
+	r := tsbench(t, nil, "run", "--quiet", "--results", "off", "--data-dir", t.TempDir(), "--data", missing)
+	if r.code != 2 || !strings.Contains(r.stderr, "no-such.csv") || !strings.Contains(r.stderr, "'tsbench run --help' for usage") {
+		t.Errorf("a missing DATA file: exit %d, want 2 naming it, with the help line:\n%s", r.code, r.stderr)
 	}
 }
 

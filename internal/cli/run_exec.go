@@ -116,11 +116,11 @@ func newRunner(cfg *config.Config, driver *targets.Driver, opts targets.Options,
 	}
 	ds, rep, err := replay.Open(cfg, dataDir, stderr)
 	if err != nil {
-		return nil, nil, inputOrFailure(err)
+		return nil, nil, replayError(err, cfg.Data)
 	}
 	if err := replay.CheckSparse(cfg, driver, ds); err != nil {
 		ds.Close()
-		return nil, nil, inputOrFailure(err)
+		return nil, nil, replayError(err, cfg.Data)
 	}
 	return runner.NewReplay(cfg, driver, opts, ds, replay.Repeats(cfg)), rep, nil
 }
@@ -143,6 +143,16 @@ func setQueries(r *runner.Runner, cfg *config.Config) error {
 		return inputOrFailure(err)
 	}
 	return nil
+}
+
+// replayError is inputOrFailure for the data a run replays, with a help
+// line under bad input: how to see what tsbench makes of the file, and
+// where the usage is.
+func replayError(err error, data string) error {
+	if badinput.Is(err) {
+		return &exitError{ExitUsage, fmt.Errorf("%w\nRun 'tsbench data inspect %s' to see how tsbench reads it, or 'tsbench run --help' for usage.", err, data)}
+	}
+	return inputOrFailure(err)
 }
 
 // inputOrFailure is the exit status of a package's error: bad input (2)
