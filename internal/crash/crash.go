@@ -55,7 +55,7 @@ func (p Plan) Do(ctx context.Context, measureStart time.Time) *summary.Crash {
 		c.Error = err.Error()
 		return c
 	}
-	sleep(ctx, p.Down)
+	Sleep(ctx, p.Down)
 	t0 := time.Now()
 	if err := p.restart(ctx); err != nil {
 		c.Error = err.Error()
@@ -89,7 +89,7 @@ func kill(ctx context.Context, pid int32) error {
 			if time.Now().After(deadline) {
 				return fmt.Errorf("crash: process %d still there 30 s after SIGKILL", q)
 			}
-			sleep(ctx, 20*time.Millisecond)
+			Sleep(ctx, 20*time.Millisecond)
 		}
 	}
 	return nil
@@ -135,11 +135,14 @@ func (p Plan) waitPort(ctx context.Context) error {
 		if time.Now().After(deadline) || ctx.Err() != nil {
 			return fmt.Errorf("crash: %s accepts no connection %v after the restart: %w", addr, p.Timeout, err)
 		}
-		sleep(ctx, 50*time.Millisecond)
+		Sleep(ctx, 50*time.Millisecond)
 	}
 }
 
-func sleep(ctx context.Context, d time.Duration) {
+// Sleep waits d, or less if ctx is done first; d <= 0 returns at once.
+// Exported because the freshness probe paces its polls the same way, and
+// crash is the lower of the two packages.
+func Sleep(ctx context.Context, d time.Duration) {
 	if d <= 0 {
 		return
 	}

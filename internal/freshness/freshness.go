@@ -22,6 +22,7 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/tsbench/tsbench/internal/crash"
 	"github.com/tsbench/tsbench/internal/metrics"
 	"github.com/tsbench/tsbench/internal/summary"
 	"github.com/tsbench/tsbench/internal/targets"
@@ -161,12 +162,12 @@ func (p *Probe) read(ctx context.Context, st *state, writing <-chan struct{}, po
 			if first == nil && !errors.Is(err, context.Canceled) {
 				first = err
 			}
-			pause(ctx, max(p.Poll, 10*time.Millisecond)) // a failing server is not hammered
+			crash.Sleep(ctx, max(p.Poll, 10*time.Millisecond)) // a failing server is not hammered
 			continue
 		}
 		polls.RecordValue(max(took.Microseconds(), 1)) //nolint:errcheck // clamped by the histogram's range
 		st.sawUpTo(seq, time.Now())
-		pause(ctx, p.Poll)
+		crash.Sleep(ctx, p.Poll)
 	}
 	return n, errs, first
 }
@@ -190,18 +191,6 @@ func (p *Probe) poll(ctx context.Context, q *ts.Query) (int, time.Duration, erro
 		return 0, took, fmt.Errorf("freshness: the newest point of the probe's series came back as %d point(s) summing to %v, want one point whose value is its sequence number", res.Points, res.Sum)
 	}
 	return seq, took, nil
-}
-
-func pause(ctx context.Context, d time.Duration) {
-	if d <= 0 {
-		return
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-	case <-ctx.Done():
-	}
 }
 
 // sawUpTo marks every point up to seq visible at now, unless seen before.
