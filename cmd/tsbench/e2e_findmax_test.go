@@ -40,11 +40,7 @@ func TestFindMaxLocatesKnownCapacity(t *testing.T) {
 			t.Errorf("a failed step without a reason: %+v", st)
 		}
 	}
-	for _, want := range []string{"step 1: offered closed loop", "Highest sustainable rate: ", "Find max: INGESTION.p99<50ms"} {
-		if !strings.Contains(r.stdout, want) {
-			t.Errorf("output lacks %q:\n%s", want, r.stdout)
-		}
-	}
+	checkContains(t, r.stdout, "step 1: offered closed loop", "Highest sustainable rate: ", "Find max: INGESTION.p99<50ms")
 	// The report of the run draws the search.
 	rep := tsbench(t, nil, "report", "--data-dir", dir, s.RunID, "-o", filepath.Join(dir, "r.html"))
 	if rep.code != 0 {

@@ -142,7 +142,7 @@ func TestDataInspect(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
-	for _, want := range []string{
+	checkContains(t, r.stdout,
 		"Format       csv-wide, gzip-compressed",
 		"Time         date: a date (2006-01-02), in UTC",
 		"Devices      2 (by location)",
@@ -156,11 +156,7 @@ func TestDataInspect(t *testing.T) {
 		"Clients      2 (",
 		"Replayable   yes, sparse: 1 missing value, no points (targets that take sparse data: ",
 		"sqlite",
-	} {
-		if !strings.Contains(r.stdout, want) {
-			t.Errorf("the table lacks %q:\n%s", want, r.stdout)
-		}
-	}
+	)
 
 	r = tsbench(t, nil, "data", "inspect", "--json", "--set", "DATA_DUPLICATES=last", plain)
 	var in dataset.Inspection

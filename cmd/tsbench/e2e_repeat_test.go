@@ -24,12 +24,8 @@ func repeatGroup(t *testing.T, dataDir, name string, n, intervalMS int) (runIDs 
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
-	for _, want := range []string{fmt.Sprintf("==================== repetition %d of %d", n, n),
-		fmt.Sprintf("Repetitions: %d runs of one configuration", n), "throughput (points/s)", "95% CI"} {
-		if !strings.Contains(r.stdout, want) {
-			t.Fatalf("output lacks %q:\n%s", want, r.stdout)
-		}
-	}
+	requireContains(t, r.stdout, fmt.Sprintf("==================== repetition %d of %d", n, n),
+		fmt.Sprintf("Repetitions: %d runs of one configuration", n), "throughput (points/s)", "95% CI")
 	var doc struct {
 		Group   string           `json:"group"`
 		RunIDs  []string         `json:"run_ids"`

@@ -53,6 +53,27 @@ func mustExit(t *testing.T, r result, code int, what string) {
 	}
 }
 
+// checkContains reports each of wants that text lacks, with the text.
+func checkContains(t *testing.T, text string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(text, want) {
+			t.Errorf("lacks %q:\n%s", want, resTail(text, 4000))
+		}
+	}
+}
+
+// requireContains is checkContains that stops the test at the first
+// missing one.
+func requireContains(t *testing.T, text string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(text, want) {
+			t.Fatalf("lacks %q:\n%s", want, resTail(text, 4000))
+		}
+	}
+}
+
 // artifactDir is where CI keeps screenshots: $TSBENCH_ARTIFACTS, else
 // .ci/out in CI; "" otherwise.
 func artifactDir() string {
@@ -157,11 +178,7 @@ func TestRunsStoredReportedCompared(t *testing.T) {
 	// Shown as at the end of the run, by a unique prefix.
 	r = tsbench(t, env, "runs", "show", id1[:len(id1)-2])
 	mustExit(t, r, 0, "runs show")
-	for _, want := range []string{"Run " + id1, "Result Matrix", "Latency (ms) Matrix", "INGESTION", "TIME_RANGE", "Verify:", "Resources:"} {
-		if !strings.Contains(r.stdout, want) {
-			t.Errorf("runs show lacks %q", want)
-		}
-	}
+	checkContains(t, r.stdout, "Run "+id1, "Result Matrix", "Latency (ms) Matrix", "INGESTION", "TIME_RANGE", "Verify:", "Resources:")
 	mustExit(t, tsbench(t, env, "runs", "show", "no-such-run"), 2, "runs show unknown")
 
 	// Exports.
@@ -196,11 +213,7 @@ func TestRunsStoredReportedCompared(t *testing.T) {
 	// Compared.
 	r = tsbench(t, env, "compare", id1, id2)
 	mustExit(t, r, 0, "compare")
-	for _, want := range []string{"Baseline (A): " + id1, "B: " + id2, "INGESTION", "throughput (points/s)", "p99 (ms)", "max (ms)", "Welch"} {
-		if !strings.Contains(r.stdout, want) {
-			t.Errorf("compare lacks %q:\n%s", want, r.stdout)
-		}
-	}
+	checkContains(t, r.stdout, "Baseline (A): "+id1, "B: "+id2, "INGESTION", "throughput (points/s)", "p99 (ms)", "max (ms)", "Welch")
 	r = tsbench(t, env, "compare", id1, "latest~1", "--json")
 	mustExit(t, r, 0, "compare --json")
 	var cmp compare.Result
@@ -218,12 +231,8 @@ func TestRunsStoredReportedCompared(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{id1, id2, "Result Matrix", "Latency (ms) Matrix", `id="charts-resources"`, "db host ", "Configuration", "Environment",
-		"Comparison with run A", "What differs between the runs"} {
-		if !strings.Contains(string(page), want) {
-			t.Errorf("report lacks %q", want)
-		}
-	}
+	checkContains(t, string(page), id1, id2, "Result Matrix", "Latency (ms) Matrix", `id="charts-resources"`, "db host ", "Configuration", "Environment",
+		"Comparison with run A", "What differs between the runs")
 	bin := browser.Require(t)
 	ctx := context.Background()
 	charts, err := browser.Charts(ctx, bin, html)
@@ -341,11 +350,7 @@ func TestRunStoredAsItGoes(t *testing.T) {
 
 	r = tsbench(t, env, "runs", "show", live.RunID)
 	mustExit(t, r, 0, "runs show of a killed run")
-	for _, want := range []string{"status running", "Incomplete:", "Result Matrix", "INGESTION"} {
-		if !strings.Contains(r.stdout, want) {
-			t.Errorf("runs show lacks %q:\n%s", want, resTail(r.stdout, 1500))
-		}
-	}
+	checkContains(t, r.stdout, "status running", "Incomplete:", "Result Matrix", "INGESTION")
 	// The matrices add up the stored seconds.
 	r = tsbench(t, env, "runs", "show", live.RunID, "--json")
 	var dead summary.Summary

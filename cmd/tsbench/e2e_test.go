@@ -227,22 +227,19 @@ func checkStoredValues(t *testing.T, db *sql.DB, cfg *config.Config) {
 
 // sameValue compares a value read from SQLite with the generated one.
 func sameValue(stored, want any) bool {
+	n, isInt := stored.(int64)
+	f, isFloat := stored.(float64)
 	switch w := want.(type) {
 	case bool:
-		n, ok := stored.(int64)
-		return ok && (n == 1) == w
+		return isInt && (n == 1) == w
 	case int32:
-		n, ok := stored.(int64)
-		return ok && n == int64(w)
+		return isInt && n == int64(w)
 	case int64:
-		n, ok := stored.(int64)
-		return ok && n == w
+		return isInt && n == w
 	case float32:
-		f, ok := stored.(float64)
-		return ok && f == float64(w)
+		return isFloat && f == float64(w)
 	case float64:
-		f, ok := stored.(float64)
-		return ok && f == w
+		return isFloat && f == w
 	case string:
 		s, ok := stored.(string)
 		return ok && s == w

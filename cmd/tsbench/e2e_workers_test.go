@@ -214,11 +214,7 @@ func TestWorkerKilledMidRunMakesTheMergeIncomplete(t *testing.T) {
 	if merged.Status() != "incomplete" {
 		t.Fatalf("status %q, want incomplete", merged.Status())
 	}
-	for _, want := range []string{"INCOMPLETE", "worker(s) 1", "worker 1 (run "} {
-		if !strings.Contains(r.stdout, want) {
-			t.Errorf("merge output lacks %q:\n%s", want, r.stdout)
-		}
-	}
+	checkContains(t, r.stdout, "INCOMPLETE", "worker(s) 1", "worker 1 (run ")
 	if !strings.Contains(r.stderr, "incomplete") {
 		t.Errorf("merge did not say so on stderr:\n%s", r.stderr)
 	}
