@@ -193,7 +193,7 @@ func (r Result) Count(verdict string) int { return len(r.Figures(verdict)) }
 
 func comparePair(a, b *summary.Summary, alpha float64) Pair {
 	p := Pair{Run: ref(b), Differences: Diff(a, b)}
-	for _, name := range opNamesOf([]*summary.Summary{a, b}) {
+	for _, name := range summary.OperationNames([]*summary.Summary{a, b}) {
 		oa, ob := a.Op(name), b.Op(name)
 		switch {
 		case oa == nil:

@@ -56,7 +56,7 @@ var runFigures = []figure{
 // the runs that have it.
 func Repetitions(runs []*summary.Summary) []Spread {
 	var out []Spread
-	for _, name := range opNamesOf(runs) {
+	for _, name := range summary.OperationNames(runs) {
 		for _, f := range runFigures {
 			out = append(out, spreadOf(name, f, runValues(runs, name, f)))
 		}
@@ -96,22 +96,6 @@ func TQuantile(c, df float64) float64 {
 		}
 	}
 	return (lo + hi) / 2
-}
-
-// opNamesOf lists the operations of every run, the first run's order
-// first, then what later runs add.
-func opNamesOf(runs []*summary.Summary) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, s := range runs {
-		for _, o := range s.Operations {
-			if !seen[o.Name] {
-				seen[o.Name] = true
-				out = append(out, o.Name)
-			}
-		}
-	}
-	return out
 }
 
 // TestBetweenRuns names the test of repeated runs in Metric.Test.
@@ -155,7 +139,7 @@ func firsts(groups [][]*summary.Summary) []*summary.Summary {
 func compareGroups(a, b []*summary.Summary, alpha float64) Pair {
 	p := Pair{Run: ref(b[0]), Differences: Diff(a[0], b[0])}
 	p.Run.Repetitions = len(b)
-	for _, name := range opNamesOf(append(append([]*summary.Summary{}, a...), b...)) {
+	for _, name := range summary.OperationNames(append(append([]*summary.Summary{}, a...), b...)) {
 		op := Operation{Name: name}
 		for _, f := range runFigures {
 			sa, sb := runValues(a, name, f), runValues(b, name, f)

@@ -151,7 +151,7 @@ func build(runs []*summary.Summary, opts Options) model {
 	if m.Title == "" {
 		m.Title = "tsbench report: " + strings.Join(ids, ", ")
 	}
-	ops := opNames(runs)
+	ops := summary.OperationNames(runs)
 	m.Charts, m.Resources = charts(m.Runs, ops)
 	m.Ops = opMatrices(runs, ops, m.OpenModel)
 	m.Thresholds = thresholdRows(runs)
@@ -226,20 +226,6 @@ func verifyText(v *summary.Verify) string {
 		}
 	}
 	return text
-}
-
-func opNames(runs []*summary.Summary) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, s := range runs {
-		for _, o := range s.Operations {
-			if !seen[o.Name] {
-				seen[o.Name] = true
-				out = append(out, o.Name)
-			}
-		}
-	}
-	return out
 }
 
 // diffRow is one key of the configuration or environment table, with each

@@ -24,7 +24,7 @@ func Targets(w io.Writer, runs []*summary.Summary) ([]ownquery.Comparison, error
 		head += fmt.Sprintf("\t%s ops/s\tp50 ms\tp99 ms", s.Target)
 	}
 	fmt.Fprintln(tw, head)
-	for _, name := range operationNames(runs) {
+	for _, name := range summary.OperationNames(runs) {
 		row := name
 		for _, s := range runs {
 			op := s.Op(name)
@@ -46,22 +46,6 @@ func Targets(w io.Writer, runs []*summary.Summary) ([]ownquery.Comparison, error
 	writeComparisons(&b, comparisons)
 	_, err := io.WriteString(w, b.String())
 	return comparisons, err
-}
-
-// operationNames are the operations any run has, in the first run's
-// order, then the others'.
-func operationNames(runs []*summary.Summary) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, s := range runs {
-		for _, op := range s.Operations {
-			if !seen[op.Name] {
-				seen[op.Name] = true
-				out = append(out, op.Name)
-			}
-		}
-	}
-	return out
 }
 
 // writeComparisons says, per own query and target, whether its answers

@@ -818,6 +818,24 @@ func (s *Summary) Op(name string) *Operation {
 	return nil
 }
 
+// OperationNames lists the operations any of runs has: the first run's in
+// its order, then what later runs add. The comparison, the console matrices
+// and the HTML report each lay out one row per operation across runs, and
+// must agree on that order.
+func OperationNames(runs []*Summary) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, s := range runs {
+		for _, o := range s.Operations {
+			if !seen[o.Name] {
+				seen[o.Name] = true
+				out = append(out, o.Name)
+			}
+		}
+	}
+	return out
+}
+
 // OKPoints is the points of every operation that succeeded.
 func (s *Summary) OKPoints() int64 {
 	var n int64
