@@ -1,6 +1,7 @@
 // Package jsonenc renders batch values as JSON for the targets that write
 // JSON bodies by hand (KairosDB, OpenTSDB): straight from the columnar batch
-// into a reused buffer, without a map or an interface per point.
+// into a reused buffer, without a map or an interface per point. It reads
+// the data points of their answers back too (points.go).
 package jsonenc
 
 import (

@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
 
 	"github.com/tsbench/tsbench/internal/targets"
+	"github.com/tsbench/tsbench/internal/targets/jsonenc"
 )
 
 // language is how the user's own queries meet KairosDB: the text is the
@@ -62,43 +62,18 @@ func (t *Target) RunStatement(ctx context.Context, st *targets.Statement) (targe
 	out := targets.Rows{Columns: []string{"t", "value"}}
 	for _, q := range r.Queries {
 		for _, res := range q.Results {
-			for _, p := range res.Values {
-				out.Count++
-				if len(out.Values) >= targets.MaxRows {
-					continue
-				}
-				tm, err := strconv.ParseInt(string(p[0]), 10, 64)
-				if err != nil {
-					return out, fmt.Errorf("kairosdb: own query: timestamp %s: %w", p[0], err)
-				}
-				v, err := jsonValue(p[1])
-				if err != nil {
-					return out, fmt.Errorf("kairosdb: own query: value %s: %w", p[1], err)
-				}
-				out.Values = append(out.Values, []any{tm, v})
+			if err := jsonenc.AddPoints(&out, res.Values, 1, jsonValue); err != nil {
+				return out, fmt.Errorf("kairosdb: own query: %w", err)
 			}
 		}
 	}
 	return out, nil
 }
 
-// jsonValue is a data point's value in targets.Rows' form.
+// jsonValue is a data point's value in targets.Rows' form, a string data
+// point's as its text.
 func jsonValue(raw json.RawMessage) (any, error) {
-	s := string(raw)
-	switch {
-	case s == "null":
-		return nil, nil
-	case strings.HasPrefix(s, `"`):
-		var x string
-		err := json.Unmarshal(raw, &x)
-		return x, err
-	case !strings.ContainsAny(s, ".eE"):
-		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
-			return n, nil
-		}
-	}
-	f, err := strconv.ParseFloat(s, 64)
-	return targets.NormalValue(f), err
+	return jsonenc.Value(raw, func(s string) any { return s })
 }
 
 // checkTagFilters refuses a query body whose tag filter (a metric query's

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/tsbench/tsbench/internal/targets"
+	"github.com/tsbench/tsbench/internal/targets/jsonenc"
 )
 
 // language is how the user's own queries meet OpenTSDB: the text is the
@@ -65,49 +66,26 @@ func (t *Target) RunStatement(ctx context.Context, st *targets.Statement) (targe
 	if err := json.Unmarshal(data, &series); err != nil {
 		return out, fmt.Errorf("opentsdb: own query: decode answer: %w", err)
 	}
+	scale := int64(1000) // seconds
+	if opts.MsResolution {
+		scale = 1
+	}
 	for _, s := range series {
-		for _, p := range s.DPS {
-			out.Count++
-			if len(out.Values) >= targets.MaxRows {
-				continue
-			}
-			tm, err := strconv.ParseInt(string(p[0]), 10, 64)
-			if err != nil {
-				return out, fmt.Errorf("opentsdb: own query: timestamp %s: %w", p[0], err)
-			}
-			if !opts.MsResolution {
-				tm *= 1000
-			}
-			v, err := jsonNumber(p[1])
-			if err != nil {
-				return out, fmt.Errorf("opentsdb: own query: value %s: %w", p[1], err)
-			}
-			out.Values = append(out.Values, []any{tm, v})
+		if err := jsonenc.AddPoints(&out, s.DPS, scale, jsonNumber); err != nil {
+			return out, fmt.Errorf("opentsdb: own query: %w", err)
 		}
 	}
 	return out, nil
 }
 
-// jsonNumber is a data point's value in targets.Rows' form.
+// jsonNumber is a data point's value in targets.Rows' form; a string, as
+// a serialiser may quote "NaN" and the like, is the number it spells, or
+// else its text.
 func jsonNumber(raw json.RawMessage) (any, error) {
-	s := string(raw)
-	switch {
-	case s == "null":
-		return nil, nil
-	case strings.HasPrefix(s, `"`): // "NaN" and the like, if a serialiser quotes them
-		var x string
-		if err := json.Unmarshal(raw, &x); err != nil {
-			return nil, err
-		}
+	return jsonenc.Value(raw, func(x string) any {
 		if f, err := strconv.ParseFloat(x, 64); err == nil {
-			return f, nil
+			return f
 		}
-		return x, nil
-	case !strings.ContainsAny(s, ".eE"):
-		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
-			return n, nil
-		}
-	}
-	f, err := strconv.ParseFloat(s, 64)
-	return targets.NormalValue(f), err
+		return x
+	})
 }
