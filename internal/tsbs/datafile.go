@@ -81,7 +81,7 @@ func WriteData(w io.Writer, format, measurement string, g *gen.Generator, rows i
 			bw.WriteString("\n")
 		}
 	default:
-		return fmt.Errorf("tsbsfile: format %q: allowed: %s", format, strings.Join(DataFormats, ", "))
+		return fmt.Errorf("tsbs: data file format %q: allowed: %s", format, strings.Join(DataFormats, ", "))
 	}
 	for k := int64(0); k < rows; k++ {
 		for i := range s.Devices {
