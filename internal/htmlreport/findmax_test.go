@@ -1,13 +1,9 @@
 package htmlreport
 
 import (
-	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/tsbench/tsbench/internal/htmlreport/browser"
 	"github.com/tsbench/tsbench/internal/summary"
 )
 
@@ -47,17 +43,8 @@ func TestReportFindMax(t *testing.T) {
 }
 
 func TestReportFindMaxInChromium(t *testing.T) {
-	bin := browser.Require(t)
-	path := filepath.Join(t.TempDir(), "report.html")
-	if err := os.WriteFile(path, []byte(render(t, []*summary.Summary{searchedRun()})), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	charts, err := browser.Charts(context.Background(), bin, path)
-	if err != nil {
-		t.Fatal(err)
-	}
 	seen := 0
-	for _, c := range charts {
+	for _, c := range chromiumCharts(t, render(t, []*summary.Summary{searchedRun()})) {
 		if !strings.HasPrefix(c.ID, "findmax-") {
 			continue
 		}

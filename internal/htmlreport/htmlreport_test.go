@@ -44,8 +44,8 @@ func render(t *testing.T, runs []*summary.Summary) string {
 	return buf.String()
 }
 
-// expectedCharts are the chart ids the report of runs must draw.
-func expectedCharts(t *testing.T, runs []*summary.Summary) []string {
+// chartsOf is the chart data the report of runs embeds, decoded.
+func chartsOf(t *testing.T, runs []*summary.Summary) chartData {
 	t.Helper()
 	js, err := ChartsJSON(runs)
 	if err != nil {
@@ -55,8 +55,37 @@ func expectedCharts(t *testing.T, runs []*summary.Summary) []string {
 	if err := json.Unmarshal(js, &d); err != nil {
 		t.Fatal(err)
 	}
+	return d
+}
+
+// writePage writes page as report.html in a fresh temporary folder, for a
+// browser to open, and returns its path.
+func writePage(t *testing.T, page string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "report.html")
+	if err := os.WriteFile(path, []byte(page), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// chromiumCharts opens page in headless Chromium (the test skips where
+// there is none, and fails so in CI) and returns what each chart drew.
+func chromiumCharts(t *testing.T, page string) []browser.Chart {
+	t.Helper()
+	bin := browser.Require(t)
+	charts, err := browser.Charts(context.Background(), bin, writePage(t, page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return charts
+}
+
+// expectedCharts are the chart ids the report of runs must draw.
+func expectedCharts(t *testing.T, runs []*summary.Summary) []string {
+	t.Helper()
 	var ids []string
-	for _, s := range d.Sections {
+	for _, s := range chartsOf(t, runs).Sections {
 		for _, c := range s.Charts {
 			if c.points() == 0 {
 				t.Errorf("chart %s has no data", c.ID)
@@ -142,15 +171,7 @@ func TestNoEmptyResources(t *testing.T) {
 	for i := range s.Resources.Samples {
 		s.Resources.Samples[i].Host.DiskReadBytesPerS = 0
 	}
-	js, err := ChartsJSON([]*summary.Summary{s})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var d chartData
-	if err := json.Unmarshal(js, &d); err != nil {
-		t.Fatal(err)
-	}
-	for _, sec := range d.Sections {
+	for _, sec := range chartsOf(t, []*summary.Summary{s}).Sections {
 		for _, c := range sec.Charts {
 			if c.ID == "network" {
 				t.Error("network chart for an embedded database")
@@ -232,11 +253,7 @@ func TestReportWithoutResources(t *testing.T) {
 func TestReportInChromium(t *testing.T) {
 	bin := browser.Require(t)
 	runs := twoRuns()
-	dir := t.TempDir()
-	path := filepath.Join(dir, "report.html")
-	if err := os.WriteFile(path, []byte(render(t, runs)), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := writePage(t, render(t, runs))
 	ctx := context.Background()
 	charts, err := browser.Charts(ctx, bin, path)
 	if err != nil {
@@ -271,7 +288,7 @@ func TestReportInChromium(t *testing.T) {
 	}
 	checkComparisonInBrowser(t, ctx, bin, path, runs)
 
-	png := filepath.Join(dir, "report.png")
+	png := filepath.Join(filepath.Dir(path), "report.png")
 	if out := os.Getenv("TSBENCH_ARTIFACTS"); out != "" {
 		png = filepath.Join(out, "htmlreport-unit.png")
 	}

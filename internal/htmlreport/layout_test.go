@@ -72,14 +72,9 @@ var clipResult = regexp.MustCompile(`(?s)<pre id="clip-check">(.*?)</pre>`)
 // cell of a two-run report of wide figures shows whole.
 func TestOperationTablesNeverCut(t *testing.T) {
 	bin := browser.Require(t)
-	dir := t.TempDir()
 	page := render(t, bigRuns())
 	end := strings.LastIndex(page, "</body>") // the embedded ECharts has one of its own
-	page = page[:end] + clipCheck + "\n" + page[end:]
-	path := filepath.Join(dir, "report.html")
-	if err := os.WriteFile(path, []byte(page), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := writePage(t, page[:end]+clipCheck+"\n"+page[end:])
 	for _, width := range []int{1024, 1200, 1400, 1920} {
 		dom, err := browser.DOMAt(context.Background(), bin, path, width, 1200)
 		if err != nil {

@@ -1,14 +1,9 @@
 package htmlreport
 
 import (
-	"context"
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/tsbench/tsbench/internal/htmlreport/browser"
 	"github.com/tsbench/tsbench/internal/summary"
 )
 
@@ -32,16 +27,8 @@ func TestReportStalls(t *testing.T) {
 	if strings.Contains(render(t, twoRuns()[:1]), `id="stalls-table"`) {
 		t.Error("a run without stalls has a stalls table")
 	}
-	js, err := ChartsJSON([]*summary.Summary{s})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var d chartData
-	if err := json.Unmarshal(js, &d); err != nil {
-		t.Fatal(err)
-	}
 	shaded := 0
-	for _, sec := range d.Sections {
+	for _, sec := range chartsOf(t, []*summary.Summary{s}).Sections {
 		for _, c := range sec.Charts {
 			over := c.XKind == "seconds" && (strings.HasPrefix(c.ID, "throughput-") || strings.HasPrefix(c.ID, "latency-"))
 			switch {
@@ -63,17 +50,8 @@ func TestReportStalls(t *testing.T) {
 // In a real browser each shaded chart draws its band: a filled area in
 // the stall colour, counted in the rendered SVG.
 func TestReportStallsInChromium(t *testing.T) {
-	bin := browser.Require(t)
-	path := filepath.Join(t.TempDir(), "report.html")
-	if err := os.WriteFile(path, []byte(render(t, []*summary.Summary{stalledRun()})), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	charts, err := browser.Charts(context.Background(), bin, path)
-	if err != nil {
-		t.Fatal(err)
-	}
 	shaded := 0
-	for _, c := range charts {
+	for _, c := range chromiumCharts(t, render(t, []*summary.Summary{stalledRun()})) {
 		if c.Bands != c.DOMBands {
 			t.Errorf("chart %s: %d bands handed over, %d drawn", c.ID, c.Bands, c.DOMBands)
 		}

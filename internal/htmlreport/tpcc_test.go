@@ -1,13 +1,9 @@
 package htmlreport
 
 import (
-	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/tsbench/tsbench/internal/htmlreport/browser"
 	"github.com/tsbench/tsbench/internal/summary"
 )
 
@@ -30,15 +26,7 @@ func TestTPCCSweepInChromium(t *testing.T) {
 			t.Errorf("report lacks %q", want)
 		}
 	}
-	bin := browser.Require(t)
-	path := filepath.Join(t.TempDir(), "report.html")
-	if err := os.WriteFile(path, []byte(page), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	charts, err := browser.Charts(context.Background(), bin, path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	charts := chromiumCharts(t, page)
 	found := 0
 	for _, c := range charts {
 		if c.ID == "sweep-tpmc" || c.ID == "sweep-p90" {
