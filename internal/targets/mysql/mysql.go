@@ -73,7 +73,7 @@ type Target struct {
 	sqlfamily.Queries                    // Query, Count and analytics on db
 	ins               sqlfamily.Inserter // the insert path's statements
 	load              loadBuffer
-	own               ownStmts // the user's own queries, prepared (RunStatement)
+	own               sqlfamily.Stmts // the user's own queries, prepared (RunStatement)
 }
 
 var readerSeq struct {
@@ -279,6 +279,6 @@ func (t *Target) Close() error {
 		mysql.DeregisterReaderHandler(t.reader)
 	}
 	t.ins.Close()
-	t.own.close()
+	t.own.Close()
 	return t.db.Close()
 }

@@ -2,7 +2,6 @@ package mysql
 
 import (
 	"context"
-	"database/sql"
 	"strings"
 
 	"github.com/tsbench/tsbench/internal/targets"
@@ -31,55 +30,15 @@ func literal(v any) string {
 }
 
 // RunStatement runs one of the user's own queries, bound: the text is
-// prepared on the server once per connection (ownStmts) and each run sends
-// only its values, as an application's prepared statement would.
+// prepared on the server once per connection (sqlfamily.Stmts) and each
+// run sends only its values, as an application's prepared statement would.
 func (t *Target) RunStatement(ctx context.Context, st *targets.Statement) (targets.Rows, error) {
 	t.Mu.Lock()
 	defer t.Mu.Unlock()
-	stmt, err := t.own.get(ctx, t.db, st.Text)
-	if err != nil {
-		return targets.Rows{}, t.wrap("own query: prepare", err)
-	}
-	rows, err := stmt.QueryContext(ctx, st.Args...)
-	if err != nil {
-		return targets.Rows{}, t.wrap("own query", err)
-	}
-	out, err := targets.ScanSQL(rows)
-	if err != nil {
-		return out, t.wrap("own query: read answer", err)
-	}
-	return out, nil
-}
-
-// maxOwnStmts bounds the prepared own queries of a connection: a query file
-// has a few texts, but a template that writes values into its text (an
-// identifier parameter) makes one per value.
-const maxOwnStmts = 64
-
-// ownStmts are a connection's prepared own queries, by text.
-type ownStmts struct{ m map[string]*sql.Stmt }
-
-func (c *ownStmts) get(ctx context.Context, db *sql.DB, text string) (*sql.Stmt, error) {
-	if st, ok := c.m[text]; ok {
-		return st, nil
-	}
-	if len(c.m) >= maxOwnStmts {
-		c.close()
-	}
-	st, err := db.PrepareContext(ctx, text)
-	if err != nil {
-		return nil, err
-	}
-	if c.m == nil {
-		c.m = map[string]*sql.Stmt{}
-	}
-	c.m[text] = st
-	return st, nil
-}
-
-func (c *ownStmts) close() {
-	for text, st := range c.m {
-		st.Close()
-		delete(c.m, text)
-	}
+	return t.own.Run(ctx, t.db, st, func(step string, err error) error {
+		if step == "query" { // running it is the own query itself
+			return t.wrap("own query", err)
+		}
+		return t.wrap("own query: "+step, err)
+	})
 }

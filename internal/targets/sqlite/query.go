@@ -9,38 +9,6 @@ import (
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
-// maxCachedStmts bounds the prepared query statements of a connection.
-const maxCachedStmts = 64
-
-type stmtCache struct {
-	m map[string]*sql.Stmt
-}
-
-func (c *stmtCache) get(ctx context.Context, db *sql.DB, query string) (*sql.Stmt, error) {
-	if st, ok := c.m[query]; ok {
-		return st, nil
-	}
-	if c.m == nil {
-		c.m = map[string]*sql.Stmt{}
-	}
-	if len(c.m) >= maxCachedStmts {
-		c.closeAll()
-	}
-	st, err := db.PrepareContext(ctx, query)
-	if err != nil {
-		return nil, err
-	}
-	c.m[query] = st
-	return st, nil
-}
-
-func (c *stmtCache) closeAll() {
-	for q, st := range c.m {
-		st.Close()
-		delete(c.m, q)
-	}
-}
-
 // Query translates q into SQL over the points table. Rows come back:
 //   - Q1 and Q8 by series;
 //   - Q2 and Q3 by time, then series; Q9 and Q10 by time descending, then series;
@@ -110,7 +78,7 @@ func (t *Target) query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 	defer b.Reset() // drop the references to the boxed parameters
 	var rows *sql.Rows
 	if Dialect.Bound(ids) {
-		st, err := t.stmts.get(ctx, t.db, b.String())
+		st, err := t.stmts.Get(ctx, t.db, b.String())
 		if err != nil {
 			return res, err
 		}

@@ -113,7 +113,7 @@ type Target struct {
 	numeric []bool
 
 	w     writer            // Write's reusable buffers and statements
-	stmts stmtCache         // prepared query statements
+	stmts sqlfamily.Stmts   // prepared query statements
 	qb    sqlfamily.Builder // Query's statement, reused
 	ids   []int64           // Query's series, reused
 }
@@ -326,5 +326,5 @@ func (t *Target) Close() error {
 
 func (t *Target) closeStmtsLocked() {
 	t.w.closeStmts()
-	t.stmts.closeAll()
+	t.stmts.Close()
 }

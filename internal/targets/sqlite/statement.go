@@ -18,17 +18,7 @@ var language = &targets.Language{Name: "sql", Bind: "?", Literal: targets.SQLLit
 func (t *Target) RunStatement(ctx context.Context, st *targets.Statement) (targets.Rows, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	stmt, err := t.stmts.get(ctx, t.db, st.Text)
-	if err != nil {
-		return targets.Rows{}, fmt.Errorf("sqlite: prepare: %w", err)
-	}
-	rows, err := stmt.QueryContext(ctx, st.Args...)
-	if err != nil {
-		return targets.Rows{}, fmt.Errorf("sqlite: query: %w", err)
-	}
-	out, err := targets.ScanSQL(rows)
-	if err != nil {
-		return out, fmt.Errorf("sqlite: read answer: %w", err)
-	}
-	return out, nil
+	return t.stmts.Run(ctx, t.db, st, func(step string, err error) error {
+		return fmt.Errorf("sqlite: %s: %w", step, err)
+	})
 }
