@@ -338,8 +338,7 @@ func operation(name string, rows []*summary.Operation, elapsed float64) summary.
 	out := summary.Operation{Name: name}
 	latency := latencyAcc{hist: metrics.NewHistogram()}
 	service := latencyAcc{hist: metrics.NewHistogram()}
-	failures := map[string]*summary.Failure{}
-	var classes []string
+	var failures metrics.FailureTally
 	for _, o := range rows {
 		out.OKOperations += o.OKOperations
 		out.OKPoints += o.OKPoints
@@ -353,14 +352,7 @@ func operation(name string, rows []*summary.Operation, elapsed float64) summary.
 			service.add(o.ServiceHistogram, *o.ServiceMS, o.OKOperations)
 		}
 		for _, f := range o.Failures {
-			agg := failures[f.Class]
-			if agg == nil {
-				agg = &summary.Failure{Class: f.Class, Cause: f.Cause, Example: f.Example}
-				failures[f.Class] = agg
-				classes = append(classes, f.Class)
-			}
-			agg.Operations += f.Operations
-			agg.Points += f.Points
+			failures.Add(f.Class, f.Cause, f.Example, f.Operations, f.Points)
 		}
 	}
 	if elapsed > 0 {
@@ -373,10 +365,7 @@ func operation(name string, rows []*summary.Operation, elapsed float64) summary.
 		out.ServiceMS = &l
 		out.ServiceHistogram = metrics.Encode(service.hist)
 	}
-	for _, c := range classes {
-		out.Failures = append(out.Failures, *failures[c])
-	}
-	sort.SliceStable(out.Failures, func(i, j int) bool { return out.Failures[i].Operations > out.Failures[j].Operations })
+	out.Failures = failures.Failures()
 	return out
 }
 

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"io"
 	"net"
+	"sort"
 	"syscall"
 
+	"github.com/tsbench/tsbench/internal/summary"
 	"github.com/tsbench/tsbench/internal/targets"
 )
 
@@ -65,4 +67,38 @@ func brokenConnection(err error) bool {
 		errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ECONNABORTED) ||
 		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
 		errors.Is(err, net.ErrClosed) || errors.Is(err, targets.ErrConnection)
+}
+
+// FailureTally adds an operation's failures up by error class, over the
+// clients of a run (Run) or the workers of a merged run (merge): the first
+// failure of a class gives its cause and example.
+type FailureTally struct {
+	byClass map[string]*summary.Failure
+	classes []string // first-seen order, so that ties sort stably
+}
+
+// Add counts operations and points that failed with class.
+func (t *FailureTally) Add(class, cause, example string, operations, points int64) {
+	agg := t.byClass[class]
+	if agg == nil {
+		if t.byClass == nil {
+			t.byClass = map[string]*summary.Failure{}
+		}
+		agg = &summary.Failure{Class: class, Cause: cause, Example: example}
+		t.byClass[class] = agg
+		t.classes = append(t.classes, class)
+	}
+	agg.Operations += operations
+	agg.Points += points
+}
+
+// Failures are the classes added, most failed operations first; nil when
+// none was.
+func (t *FailureTally) Failures() []summary.Failure {
+	var out []summary.Failure
+	for _, c := range t.classes {
+		out = append(out, *t.byClass[c])
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Operations > out[j].Operations })
+	return out
 }

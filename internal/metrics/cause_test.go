@@ -7,10 +7,12 @@ import (
 	"io"
 	"net"
 	"os"
+	"reflect"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/tsbench/tsbench/internal/summary"
 	"github.com/tsbench/tsbench/internal/targets"
 )
 
@@ -65,5 +67,27 @@ func TestRetriesAndCausesReachTheRow(t *testing.T) {
 	}
 	if len(o.Failures) != 1 || o.Failures[0].Cause != CauseConnection {
 		t.Errorf("failures = %+v, want one connection failure", o.Failures)
+	}
+}
+
+// The tally sums each class, keeps its first cause and example, and lists
+// the classes most failed operations first, ties in first-seen order.
+func TestFailureTally(t *testing.T) {
+	var none FailureTally
+	if got := none.Failures(); got != nil {
+		t.Errorf("nothing added: %+v", got)
+	}
+	var tally FailureTally
+	tally.Add("timeout", CauseTimeout, "deadline", 1, 10)
+	tally.Add("refused", CauseConnection, "refused", 2, 20)
+	tally.Add("rejected", CauseServer, "bad batch", 3, 30)
+	tally.Add("timeout", CauseServer, "later", 1, 5)
+	want := []summary.Failure{
+		{Class: "rejected", Cause: CauseServer, Example: "bad batch", Operations: 3, Points: 30},
+		{Class: "timeout", Cause: CauseTimeout, Example: "deadline", Operations: 2, Points: 15},
+		{Class: "refused", Cause: CauseConnection, Example: "refused", Operations: 2, Points: 20},
+	}
+	if got := tally.Failures(); !reflect.DeepEqual(got, want) {
+		t.Errorf("got %+v\nwant %+v", got, want)
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"io"
 	"math"
 	"slices"
-	"sort"
 	"sync"
 	"time"
 
@@ -227,7 +226,7 @@ func (r *Run) operation(op Kind, elapsed time.Duration) (summary.Operation, bool
 	minNs, maxNs := int64(math.MaxInt64), int64(0)
 	minSvc, maxSvc := int64(math.MaxInt64), int64(0)
 	seen := false
-	failures := map[string]*summary.Failure{}
+	var failures FailureTally
 	for _, c := range r.clients {
 		s := c.ops[op]
 		if s == nil {
@@ -251,13 +250,7 @@ func (r *Run) operation(op Kind, elapsed time.Duration) (summary.Operation, bool
 			if k.op != op {
 				continue
 			}
-			agg := failures[k.class]
-			if agg == nil {
-				agg = &summary.Failure{Class: k.class, Cause: f.cause, Example: f.example}
-				failures[k.class] = agg
-			}
-			agg.Operations += f.operations
-			agg.Points += f.points
+			failures.Add(k.class, f.cause, f.example, f.operations, f.points)
 		}
 	}
 	if !seen {
@@ -281,10 +274,7 @@ func (r *Run) operation(op Kind, elapsed time.Duration) (summary.Operation, bool
 		row.ServiceHistogram = encode(service)
 	}
 	row.Histogram = encode(merged)
-	for _, f := range failures {
-		row.Failures = append(row.Failures, *f)
-	}
-	sort.Slice(row.Failures, func(i, j int) bool { return row.Failures[i].Operations > row.Failures[j].Operations })
+	row.Failures = failures.Failures()
 	return row, true
 }
 
