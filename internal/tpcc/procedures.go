@@ -38,6 +38,19 @@ var distColumn = func() string {
 	return b.String()
 }()
 
+// pgMiddleCustomer is the PL/pgSQL that ends Payment's and Order-Status's
+// lookup of a customer by last name (clauses 2.5.2.2 and 2.6.2.2): with
+// none of that name in warehouse w, district d, an error; else v_c is the
+// one at position ceil(n/2) of list, the customers found in first-name
+// order. One text, so that both transactions pick the same customer.
+func pgMiddleCustomer(list, w, d string) string {
+	return `		IF cardinality(` + list + `) = 0 THEN
+			RAISE EXCEPTION 'tpcc: no customer named % in warehouse % district %', p_last, ` + w + `, ` + d + `;
+		END IF;
+		v_c := ` + list + `[(cardinality(` + list + `) + 1) / 2];
+`
+}
+
 // pgRoutines are the five transactions as PL/pgSQL functions.
 var pgRoutines = []string{
 	`CREATE OR REPLACE FUNCTION tpcc_tx_new_order(p_w int, p_d int, p_c int, p_numbers int[], p_items int[], p_supply int[],
@@ -87,11 +100,7 @@ BEGIN
 				ORDER BY c_first FOR UPDATE LOOP
 			v_all := v_all || v_c;
 		END LOOP;
-		IF cardinality(v_all) = 0 THEN
-			RAISE EXCEPTION 'tpcc: no customer named % in warehouse % district %', p_last, p_cw, p_cd;
-		END IF;
-		v_c := v_all[(cardinality(v_all) + 1) / 2];
-	END IF;
+` + pgMiddleCustomer("v_all", "p_cw", "p_cd") + `	END IF;
 	IF v_c.c_credit = 'BC' THEN
 		UPDATE tpcc_customer SET c_balance = c_balance - p_amount, c_ytd_payment = c_ytd_payment + p_amount,
 			c_payment_cnt = c_payment_cnt + 1,
@@ -119,11 +128,7 @@ BEGIN
 				FROM tpcc_customer WHERE c_w_id = p_w AND c_d_id = p_d AND c_last = p_last ORDER BY c_first LOOP
 			v_ids := v_ids || v_c;
 		END LOOP;
-		IF cardinality(v_ids) = 0 THEN
-			RAISE EXCEPTION 'tpcc: no customer named % in warehouse % district %', p_last, p_w, p_d;
-		END IF;
-		v_c := v_ids[(cardinality(v_ids) + 1) / 2];
-	END IF;
+` + pgMiddleCustomer("v_ids", "p_w", "p_d") + `	END IF;
 	SELECT o_id, o_carrier_id, o_entry_d INTO STRICT v_o, v_carrier, v_entry FROM tpcc_orders
 		WHERE o_w_id = p_w AND o_d_id = p_d AND o_c_id = v_c ORDER BY o_id DESC LIMIT 1;
 	RETURN QUERY SELECT ol_i_id, ol_supply_w_id, ol_quantity, ol_amount, ol_delivery_d FROM tpcc_order_line
@@ -407,12 +412,7 @@ func (c *call) rows(name string, args []any, each func(scanner) error) error {
 			return err
 		}
 		defer rows.Close()
-		for rows.Next() {
-			if err := each(rows); err != nil {
-				return err
-			}
-		}
-		return rows.Err()
+		return eachRow(rows, each)
 	}
 	q := "CALL " + name + "(" + placeholders(len(args), "?") + ")"
 	rows, err := c.t.conn.QueryContext(c.ctx, c.t.traced(q, args), args...)
@@ -420,15 +420,25 @@ func (c *call) rows(name string, args []any, each func(scanner) error) error {
 		return err
 	}
 	defer rows.Close()
+	if err := eachRow(rows, each); err != nil {
+		return err
+	}
+	return rows.Close() // reads the CALL's closing status, which carries a later error
+}
+
+// eachRow hands every row of rows to each, pgx's rows or database/sql's
+// alike, and returns the first error: each's or the iteration's.
+func eachRow(rows interface {
+	scanner
+	Next() bool
+	Err() error
+}, each func(scanner) error) error {
 	for rows.Next() {
 		if err := each(rows); err != nil {
 			return err
 		}
 	}
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	return rows.Close() // reads the CALL's closing status, which carries a later error
+	return rows.Err()
 }
 
 // one calls routine name and scans its one row into dest.
