@@ -71,26 +71,13 @@ func (t *terminal) runInteractive(ctx context.Context, tx Tx) error {
 		return fmt.Errorf("begin: %w", err)
 	}
 	x := &txn{t: t, tx: dbtx, ctx: ctx}
-	multi := t.mode != ModeInteractive // MySQL's batched mode
-	switch {
-	case tx == NewOrder && multi:
-		err = x.newOrderMulti()
-	case tx == NewOrder:
-		err = x.newOrder()
-	case tx == Payment && multi:
-		err = x.paymentMulti()
-	case tx == Payment:
-		err = x.payment()
-	case tx == OrderStatus:
-		err = x.orderStatus()
-	case tx == Delivery && multi:
-		err = x.deliveryMulti()
-	case tx == Delivery:
-		err = x.delivery()
-	case tx == StockLevel && multi:
-		err = x.stockLevelMulti()
-	case tx == StockLevel:
-		err = x.stockLevel()
+	form := interactiveForms[tx]
+	run := form.interactive
+	if t.mode != ModeInteractive && form.merged != nil { // MySQL's batched mode
+		run = form.merged
+	}
+	if run != nil {
+		err = run(x)
 	}
 	if err != nil {
 		if rbErr := dbtx.Rollback(); rbErr != nil && !errors.Is(err, errRollback) {
@@ -102,6 +89,17 @@ func (t *terminal) runInteractive(ctx context.Context, tx Tx) error {
 		return fmt.Errorf("commit: %w", err)
 	}
 	return nil
+}
+
+// interactiveForms are each transaction's statements sent one per round
+// trip: the interactive form, and the merged one MySQL's batched mode
+// sends instead (nil for Order-Status, whose reads merge no further).
+var interactiveForms = map[Tx]struct{ interactive, merged func(*txn) error }{
+	NewOrder:    {(*txn).newOrder, (*txn).newOrderMulti},
+	Payment:     {(*txn).payment, (*txn).paymentMulti},
+	OrderStatus: {(*txn).orderStatus, nil},
+	Delivery:    {(*txn).delivery, (*txn).deliveryMulti},
+	StockLevel:  {(*txn).stockLevel, (*txn).stockLevelMulti},
 }
 
 // txn is one transaction in progress.
