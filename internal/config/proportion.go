@@ -19,11 +19,7 @@ func typeProportion() binding {
 	return binding{
 		allowed: "6 non-negative weights (integers, or decimals as IoT-benchmark takes them) BOOLEAN:INT32:INT64:FLOAT:DOUBLE:TEXT, not all 0, " +
 			"or the 11-field form ending in STRING:BLOB:TIMESTAMP:DATE:OBJECT = 0:0:0:0:0",
-		set: func(c *Config, v string) error {
-			w, err := parseWeights(v)
-			if err != nil {
-				return err
-			}
+		set: parsedAs(parseWeights, func(c *Config, w []int64) error {
 			switch {
 			case len(w) != 6 && len(w) != 11:
 				return because("has %d fields; want 6 or 11", len(w))
@@ -35,7 +31,7 @@ func typeProportion() binding {
 			}
 			copy(c.TypeProportion[:], w)
 			return nil
-		},
+		}),
 		get: func(c *Config) any { return joinInts(c.TypeProportion[:], ":") },
 	}
 }
@@ -47,11 +43,7 @@ func operationProportion() binding {
 	return binding{
 		allowed: "up to 13 non-negative weights (integers or decimals) write:Q1:...:Q10[:Q11:Q12], not all 0; " +
 			"missing fields are 0 and Q11, Q12 must be 0",
-		set: func(c *Config, v string) error {
-			w, err := parseWeights(v)
-			if err != nil {
-				return err
-			}
+		set: parsedAs(parseWeights, func(c *Config, w []int64) error {
 			switch {
 			case len(w) > 13:
 				return because("has %d fields; want at most 13 (write:Q1..Q12)", len(w))
@@ -64,7 +56,7 @@ func operationProportion() binding {
 			copy(p[:], w)
 			c.Proportion = p
 			return nil
-		},
+		}),
 		get: func(c *Config) any { return joinInts(c.Proportion[:], ":") },
 	}
 }

@@ -112,17 +112,26 @@ func parseBool(v string) (bool, error) {
 	return b, nil
 }
 
+// parsedAs is the set of a binding whose text parse reads before apply
+// takes the value: a parse error is the binding's error as it is, so each
+// key's own checks start from a value already read.
+func parsedAs[T any](parse func(string) (T, error), apply func(c *Config, v T) error) func(c *Config, v string) error {
+	return func(c *Config, v string) error {
+		x, err := parse(v)
+		if err != nil {
+			return err
+		}
+		return apply(c, x)
+	}
+}
+
 func boolField(field func(*Config) *bool) binding {
 	return binding{
 		allowed: "true or false",
-		set: func(c *Config, v string) error {
-			b, err := parseBool(v)
-			if err != nil {
-				return err
-			}
+		set: parsedAs(parseBool, func(c *Config, b bool) error {
 			*field(c) = b
 			return nil
-		},
+		}),
 		get: func(c *Config) any { return *field(c) },
 	}
 }
@@ -134,16 +143,12 @@ func boolField(field func(*Config) *bool) binding {
 func useSSL() binding {
 	return binding{
 		allowed: "true or false",
-		set: func(c *Config, v string) error {
-			on, err := parseBool(v)
-			if err != nil {
-				return err
-			}
+		set: parsedAs(parseBool, func(c *Config, on bool) error {
 			if on && c.TLS == "off" {
 				c.TLS = "on"
 			}
 			return nil
-		},
+		}),
 		get: func(c *Config) any { return c.TLS != "off" },
 	}
 }
