@@ -75,10 +75,14 @@ func UnixMillis(t time.Time) any { return t.UnixMilli() }
 // single quotes with each quote doubled.
 func SQLLiteral(v any) string {
 	if s, ok := v.(string); ok {
-		return "'" + strings.ReplaceAll(s, "'", "''") + "'"
+		return SQLString(s)
 	}
 	return NumberLiteral(v)
 }
+
+// SQLString is s as an SQL string literal: in single quotes, each quote
+// doubled.
+func SQLString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
 // SQLIdent is a name as a double-quoted SQL identifier.
 func SQLIdent(name string) string { return `"` + strings.ReplaceAll(name, `"`, `""`) + `"` }
@@ -133,6 +137,49 @@ func NumberLiteral(v any) string {
 		return strconv.FormatInt(x.UnixMilli(), 10)
 	}
 	return fmt.Sprint(v)
+}
+
+// Literal writes a value (int64, float64, string) into a statement's text
+// for a language that cannot bind it: text through str (the language's
+// quoting), a float (float64 or float32) through float, any other number
+// as NumberLiteral does. A language with a literal of its own for another
+// type (a time) writes that one before it asks Literal.
+func Literal(v any, str func(string) string, float func(float64) string) string {
+	switch x := v.(type) {
+	case string:
+		return str(x)
+	case float64:
+		return float(x)
+	case float32:
+		return float(float64(x))
+	}
+	return NumberLiteral(v)
+}
+
+// PlainFloat is f in decimal without an exponent, for a language whose
+// scanner has no exponent form (InfluxQL reads 1e+21 as a duration, IoTDB
+// as a name); NaN and the infinities, which such a language has no literal
+// for, as Go writes them (the statement then fails, its structure
+// unchanged).
+func PlainFloat(f float64) string {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return strconv.FormatFloat(f, 'g', -1, 64)
+	}
+	return strconv.FormatFloat(f, 'f', -1, 64)
+}
+
+// NonFinite names f when it is NaN or an infinity, as a language spells
+// them (nan, inf, negInf); ok is false for a finite f.
+func NonFinite(f float64, nan, inf, negInf string) (name string, ok bool) {
+	switch {
+	case math.IsNaN(f):
+		return nan, true
+	case math.IsInf(f, 1):
+		return inf, true
+	case math.IsInf(f, -1):
+		return negInf, true
+	}
+	return "", false
 }
 
 // NormalValue is a value of a driver's answer in Rows' normal form.

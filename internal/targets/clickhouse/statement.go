@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -36,13 +35,8 @@ func literal(v any) string {
 	case string:
 		return quote(x)
 	case float64:
-		switch {
-		case math.IsNaN(x):
-			return "nan"
-		case math.IsInf(x, 1):
-			return "inf"
-		case math.IsInf(x, -1):
-			return "(-inf)"
+		if name, ok := targets.NonFinite(x, "nan", "inf", "(-inf)"); ok {
+			return name
 		}
 	}
 	s := targets.NumberLiteral(v)

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math"
 	"net/http"
 	"net/url"
 	"sort"
@@ -37,33 +36,18 @@ type Millis int64
 // String is the time as InfluxQL's literal of it.
 func (m Millis) String() string { return strconv.FormatInt(int64(m), 10) + "ms" }
 
-// influxLiteral writes a parameter value as an InfluxQL literal: a string
-// single-quoted and escaped (literal), a Millis as <n>ms, an integer in
-// decimal, a float in plain decimal notation.
+// influxLiteral writes a parameter value as an InfluxQL literal: a Millis
+// (or a time.Time) as <n>ms, a string single-quoted and escaped (literal),
+// an integer in decimal, a float in decimal without an exponent
+// (targets.PlainFloat: 1e+21 would scan as a duration).
 func influxLiteral(v any) string {
 	switch x := v.(type) {
-	case string:
-		return literal(x)
 	case Millis:
 		return x.String()
-	case float64:
-		return plainFloat(x)
-	case float32:
-		return plainFloat(float64(x))
 	case time.Time:
 		return Millis(x.UnixMilli()).String()
 	}
-	return targets.NumberLiteral(v)
-}
-
-// plainFloat is f in decimal without an exponent (1e+21 would scan as a
-// duration); NaN and the infinities, which InfluxQL has no literal for, as
-// Go writes them (the statement then fails, unchanged in structure).
-func plainFloat(f float64) string {
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return strconv.FormatFloat(f, 'g', -1, 64)
-	}
-	return strconv.FormatFloat(f, 'f', -1, 64)
+	return targets.Literal(v, literal, targets.PlainFloat)
 }
 
 // RunStatement runs one of the user's own InfluxQL statements (or several,

@@ -3,8 +3,6 @@ package iotdb
 import (
 	"context"
 	"fmt"
-	"math"
-	"strconv"
 
 	"github.com/tsbench/tsbench/internal/targets"
 )
@@ -24,29 +22,9 @@ var language = &targets.Language{Name: "iotdb", Bind: "", Literal: iotdbLiteral,
 var _ targets.StatementRunner = (*Target)(nil)
 
 // iotdbLiteral writes a parameter value as an IoTDB literal: a string
-// single-quoted with each quote doubled (targets.SQLLiteral), an integer
-// in decimal, a float in decimal without an exponent.
-func iotdbLiteral(v any) string {
-	switch x := v.(type) {
-	case string:
-		return targets.SQLLiteral(x)
-	case float64:
-		return plainFloat(x)
-	case float32:
-		return plainFloat(float64(x))
-	}
-	return targets.NumberLiteral(v)
-}
-
-// plainFloat is f in decimal; NaN and the infinities, which have no IoTDB
-// literal, as Go writes them (the statement then fails, its structure
-// unchanged).
-func plainFloat(f float64) string {
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return strconv.FormatFloat(f, 'g', -1, 64)
-	}
-	return strconv.FormatFloat(f, 'f', -1, 64)
-}
+// single-quoted with each quote doubled (targets.SQLString), an integer
+// in decimal, a float in decimal without an exponent (targets.PlainFloat).
+func iotdbLiteral(v any) string { return targets.Literal(v, targets.SQLString, targets.PlainFloat) }
 
 // RunStatement runs one of the user's own statements through the session
 // (ExecuteStatementWithContext) and reads every row of its answer: the

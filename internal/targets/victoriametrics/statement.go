@@ -30,29 +30,20 @@ var _ targets.StatementRunner = (*Target)(nil)
 
 // promLiteral writes a parameter value as a PromQL literal: a string
 // double-quoted (quote), an integer in decimal, a float in decimal without
-// an exponent (NaN, Inf, -Inf as PromQL names them).
+// an exponent (NaN, Inf, -Inf as PromQL names them), a time as Unix
+// seconds.
 func promLiteral(v any) string {
-	switch x := v.(type) {
-	case string:
-		return quote(x)
-	case float64:
-		return promFloat(x)
-	case float32:
-		return promFloat(float64(x))
-	case time.Time:
+	if x, ok := v.(time.Time); ok {
 		return promFloat(float64(x.UnixMilli()) / 1000)
 	}
-	return targets.NumberLiteral(v)
+	return targets.Literal(v, quote, promFloat)
 }
 
+// promFloat is f in decimal without an exponent, or the name PromQL gives
+// NaN or an infinity.
 func promFloat(f float64) string {
-	switch {
-	case math.IsNaN(f):
-		return "NaN"
-	case math.IsInf(f, 1):
-		return "Inf"
-	case math.IsInf(f, -1):
-		return "-Inf"
+	if name, ok := targets.NonFinite(f, "NaN", "Inf", "-Inf"); ok {
+		return name
 	}
 	return strconv.FormatFloat(f, 'f', -1, 64)
 }
