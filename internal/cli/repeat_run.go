@@ -55,22 +55,16 @@ func executeRepeats(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stdout, s
 	out := f.runOutputs
 	out.serverCores = f.serverCores
 	group := summary.RepeatGroupPrefix + newRunID()
-	var runs []*summary.Summary
-	var worst error
-	for i := 1; i <= f.repeat; i++ {
-		fmt.Fprintf(stdout, "==================== repetition %d of %d ====================\n", i, f.repeat)
+	runs, worst, ok := runInTurn(stdout, f.repeat, func(i int) string {
+		return fmt.Sprintf("repetition %d of %d", i+1, f.repeat)
+	}, func(i int) (*summary.Summary, error) {
 		c := *cfg
-		c.JSONPath = perRepetition(cfg.JSONPath, i)
-		out.repeat = &summary.Repeat{Group: group, Index: i, Of: f.repeat}
-		s, err := runBenchmark(&c, "", out, stdout, stderr)
-		if s == nil {
-			return worse(worst, err)
-		}
-		worst = worse(worse(worst, err), outcome(s))
-		runs = append(runs, s)
-		if s.Interrupted {
-			break
-		}
+		c.JSONPath = perRepetition(cfg.JSONPath, i+1)
+		out.repeat = &summary.Repeat{Group: group, Index: i + 1, Of: f.repeat}
+		return runBenchmark(&c, "", out, stdout, stderr)
+	})
+	if !ok {
+		return worst
 	}
 	spreads := compare.Repetitions(runs)
 	fmt.Fprintln(stdout)

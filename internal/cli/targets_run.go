@@ -47,19 +47,13 @@ func executeTargets(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stdout, s
 		cfgs = append(cfgs, cfg)
 	}
 	f.runOutputs.serverCores = f.serverCores
-	var runs []*summary.Summary
-	var worst error
-	for i, cfg := range cfgs {
-		fmt.Fprintf(stdout, "==================== %s (%d of %d) ====================\n", names[i], i+1, len(names))
-		s, err := runBenchmark(cfg, "", f.runOutputs, stdout, stderr)
-		if s == nil {
-			return worse(worst, err)
-		}
-		worst = worse(worse(worst, err), outcome(s))
-		runs = append(runs, s)
-		if s.Interrupted {
-			break
-		}
+	runs, worst, ok := runInTurn(stdout, len(cfgs), func(i int) string {
+		return fmt.Sprintf("%s (%d of %d)", names[i], i+1, len(names))
+	}, func(i int) (*summary.Summary, error) {
+		return runBenchmark(cfgs[i], "", f.runOutputs, stdout, stderr)
+	})
+	if !ok {
+		return worst
 	}
 	comparisons, err := report.Targets(stdout, runs)
 	if err != nil {
@@ -76,6 +70,27 @@ func executeTargets(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stdout, s
 		}
 	}
 	return worst
+}
+
+// runInTurn makes the n runs of --target's targets or --repeat's
+// repetitions one after the other, each headed by a banner with title(i),
+// and stops after an interrupted one. It returns the runs made and the
+// worst of their outcomes; ok is false when a run made no summary at all,
+// which ends the series with nothing to compare (worst is then the error).
+func runInTurn(stdout io.Writer, n int, title func(i int) string, run func(i int) (*summary.Summary, error)) (runs []*summary.Summary, worst error, ok bool) {
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(stdout, "==================== %s ====================\n", title(i))
+		s, err := run(i)
+		if s == nil {
+			return runs, worse(worst, err), false
+		}
+		worst = worse(worse(worst, err), outcome(s))
+		runs = append(runs, s)
+		if s.Interrupted {
+			break
+		}
+	}
+	return runs, worst, true
 }
 
 // perTarget is --json's path for one target of several: out.json becomes
