@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tsbench/tsbench/internal/testenv"
 )
 
 // TestHelperListener is not a test: run with CRASH_TEST_LISTEN=PORT it is
@@ -56,20 +58,10 @@ func waitListening(t *testing.T, port int) {
 	}
 }
 
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
-
 // The process listening on the port is killed, the restart command runs,
 // and the account says when the port accepted connections again.
 func TestCrashKillsTheListenerAndRestarts(t *testing.T) {
-	port := freePort(t)
+	port := testenv.FreePort(t)
 	first := startListener(t, port)
 	restart := fmt.Sprintf("CRASH_TEST_LISTEN=%d %s -test.run='^TestHelperListener$' >/dev/null 2>&1 &", port, os.Args[0])
 	p := Plan{At: time.Second, Restart: restart, Target: "nosuchservice", Host: "127.0.0.1", Port: port,
@@ -90,7 +82,7 @@ func TestCrashKillsTheListenerAndRestarts(t *testing.T) {
 
 // Nothing listening and no pid file: nothing is killed, and it says so.
 func TestCrashWithoutAServer(t *testing.T) {
-	p := Plan{Restart: "true", Target: "nosuchservice", Host: "127.0.0.1", Port: freePort(t), Timeout: time.Second}
+	p := Plan{Restart: "true", Target: "nosuchservice", Host: "127.0.0.1", Port: testenv.FreePort(t), Timeout: time.Second}
 	c := p.Do(context.Background(), time.Now())
 	if c.PID != 0 || !strings.Contains(c.Error, "nothing was killed") {
 		t.Fatalf("crash %+v", c)

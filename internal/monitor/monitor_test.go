@@ -21,6 +21,7 @@ import (
 
 	"github.com/tsbench/tsbench/internal/summary"
 	"github.com/tsbench/tsbench/internal/sysinfo"
+	"github.com/tsbench/tsbench/internal/testenv"
 )
 
 func requireLinux(t *testing.T) {
@@ -111,12 +112,7 @@ func TestRecorder(t *testing.T) {
 	requireLinux(t)
 	rec := NewRecorder(&summary.ServerProcess{PID: int32(os.Getpid()), Name: "self", Source: "test"})
 	var live []summary.ResourceSample
-	rec.OnSample = func(seq int, s summary.ResourceSample) {
-		if seq != len(live) {
-			t.Errorf("sample %d handed over as seq %d", len(live), seq)
-		}
-		live = append(live, s)
-	}
+	rec.OnSample = testenv.InSequence(t, "sample", &live)
 	start := time.Now()
 	rec.Start(start)
 	for i := 1; i <= 3; i++ {
@@ -184,13 +180,7 @@ func TestFindServer(t *testing.T) {
 	}
 	defer ln.Close()
 	port := ln.Addr().(*net.TCPAddr).Port
-	// A port nobody listens on: one just freed.
-	free, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	freePort := free.Addr().(*net.TCPAddr).Port
-	free.Close()
+	freePort := testenv.FreePort(t) // a port nobody listens on
 
 	listening := fmt.Sprintf("listening on port %d", port)
 	pgFile := filepath.Join(dir, "postgres", "pid")

@@ -10,6 +10,7 @@ import (
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/summary"
 	"github.com/tsbench/tsbench/internal/targets"
+	"github.com/tsbench/tsbench/internal/testenv"
 )
 
 type fakeMonitor struct {
@@ -56,12 +57,7 @@ func TestMonitorHook(t *testing.T) {
 	m := &fakeMonitor{}
 	r.Monitor = m
 	var live []summary.Interval
-	r.OnInterval = func(seq int, iv summary.Interval) {
-		if seq != len(live) {
-			t.Errorf("interval %d handed over as seq %d", len(live), seq)
-		}
-		live = append(live, iv)
-	}
+	r.OnInterval = testenv.InSequence(t, "interval", &live)
 	before := time.Now()
 	s, err := r.Run(context.Background())
 	if err != nil {

@@ -39,7 +39,7 @@ func StartVictoriaMetricsTLS(t testing.TB, user, password string) HTTPSServer {
 	}
 	dir := t.TempDir()
 	ca := WriteCerts(t, dir)
-	port := freePort(t)
+	port := FreePort(t)
 	startDaemon(t, "victoriametrics", port, bin,
 		"-storageDataPath="+filepath.Join(dir, "data"), "-httpListenAddr=127.0.0.1:"+strconv.Itoa(port),
 		"-retentionPeriod=100y", "-search.disableCache", "-search.latencyOffset=0s", "-dedup.minScrapeInterval=1ms",
@@ -61,7 +61,7 @@ func StartVictoriaMetrics(t testing.TB) int {
 		Require(t, "a second VictoriaMetrics needs "+bin+" (scripts/services/victoriametrics.sh install)")
 	}
 	dir := t.TempDir()
-	port := freePort(t)
+	port := FreePort(t)
 	startDaemonAt(t, "victoriametrics", "http://127.0.0.1:"+strconv.Itoa(port)+"/health", bin,
 		"-storageDataPath="+filepath.Join(dir, "data"), "-httpListenAddr=127.0.0.1:"+strconv.Itoa(port),
 		"-retentionPeriod=100y", "-search.disableCache", "-search.latencyOffset=0s", "-dedup.minScrapeInterval=1ms")
@@ -82,7 +82,7 @@ func StartInfluxDBTLS(t testing.TB, user, password string) HTTPSServer {
 	}
 	dir := t.TempDir()
 	ca := WriteCerts(t, dir)
-	port := freePort(t)
+	port := FreePort(t)
 	conf := fmt.Sprintf(`reporting-disabled = true
 bind-address = "127.0.0.1:%d"
 [meta]
@@ -103,7 +103,7 @@ bind-address = "127.0.0.1:%d"
   store-enabled = false
 [continuous_queries]
   enabled = false
-`, freePort(t), filepath.Join(dir, "meta"), filepath.Join(dir, "data"), filepath.Join(dir, "wal"), port,
+`, FreePort(t), filepath.Join(dir, "meta"), filepath.Join(dir, "data"), filepath.Join(dir, "wal"), port,
 		filepath.Join(dir, "server.crt"), filepath.Join(dir, "server.key"))
 	confFile := filepath.Join(dir, "influxdb.conf")
 	if err := os.WriteFile(confFile, []byte(conf), 0o600); err != nil {
@@ -182,8 +182,9 @@ func startDaemonAt(t testing.TB, name, url string, bin string, args ...string) {
 	}
 }
 
-// freePort is a TCP port of 127.0.0.1 nothing listened on a moment ago.
-func freePort(t testing.TB) int {
+// FreePort is a TCP port of 127.0.0.1 nothing listened on a moment ago:
+// for a server a test starts, or for a connection that must be refused.
+func FreePort(t testing.TB) int {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
