@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tsbench/tsbench/internal/output"
 	"github.com/tsbench/tsbench/internal/output/csvout"
 	"github.com/tsbench/tsbench/internal/output/outputtest"
 )
@@ -15,7 +14,7 @@ import (
 // A run leaves a header and one row per operation per second; each
 // operation's last running total equals the summary's.
 func TestRun(t *testing.T) {
-	s, data := outputtest.RunToFile(t, 2*time.Second, "csv", func(path string) (output.Receiver, error) { return csvout.New(path) })
+	s, data := outputtest.RunToFile(t, 2*time.Second, "csv", csvout.New)
 	rows, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
 	if err != nil {
 		t.Fatal(err)

@@ -15,7 +15,7 @@ import (
 // A run leaves one JSON line per second, whose last totals equal the
 // summary's.
 func TestRun(t *testing.T) {
-	s, data := outputtest.RunToFile(t, 2*time.Second, "json", func(path string) (output.Receiver, error) { return jsonout.New(path) })
+	s, data := outputtest.RunToFile(t, 2*time.Second, "json", jsonout.New)
 	var lines []output.Sample
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(nil, 1<<20)

@@ -71,9 +71,9 @@ func Run(t testing.TB, d time.Duration, labels output.Labels, opts output.Option
 
 // RunToFile runs the null target for d with one required receiver, named
 // name, that writes to a file: newReceiver makes it on a path in the test's
-// temporary directory. It returns the run's summary and what the file holds
-// once the exporter has finished.
-func RunToFile(t testing.TB, d time.Duration, name string, newReceiver func(path string) (output.Receiver, error)) (*summary.Summary, []byte) {
+// temporary directory (a receiver package's New as it is). It returns the
+// run's summary and what the file holds once the exporter has finished.
+func RunToFile[R output.Receiver](t testing.TB, d time.Duration, name string, newReceiver func(path string) (R, error)) (*summary.Summary, []byte) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "live."+name)
 	r, err := newReceiver(path)
