@@ -72,6 +72,19 @@ func eachLine(name string, fn func(text []byte, line int64) error) error {
 	return eachItem(r.next, fn)
 }
 
+// eachParsed is eachLine for line formats read one record a line (line
+// protocol, Prometheus's JSON lines): parse reads each line into *into
+// before fn sees it, and a line that does not parse is an InputError at
+// its line and column.
+func eachParsed[T any](name string, parse func([]byte, *T) *lpError, into *T, fn func(text []byte, line int64) error) error {
+	return eachLine(name, func(text []byte, line int64) error {
+		if e := parse(text, into); e != nil {
+			return lpErr(name, line, e.col, e.msg)
+		}
+		return fn(text, line)
+	})
+}
+
 // eachRawLine is eachLine with the comment lines too.
 func eachRawLine(name string, fn func(text []byte, line int64) error) error {
 	r, err := openLP(name)
@@ -161,10 +174,7 @@ func scanLP(files []string, o ImportOptions) (*lpScan, error) {
 	var p lpLine
 	lines := 0
 	for _, name := range files {
-		err := eachLine(name, func(text []byte, line int64) error {
-			if e := parseLP(text, &p); e != nil {
-				return lpErr(name, line, e.col, e.msg)
-			}
+		err := eachParsed(name, parseLP, &p, func(text []byte, line int64) error {
 			if !p.hasTime {
 				return lpErr(name, line, len(text)+1, "no timestamp: a replay needs every point's time")
 			}
@@ -288,10 +298,7 @@ func gatherLP(im *sortImport, s *lpScan, tp timeParser, file int, name string) e
 		group[m] = i
 	}
 	several := len(s.measurements) > 1
-	return eachLine(name, func(text []byte, line int64) error {
-		if e := parseLP(text, &p); e != nil {
-			return lpErr(name, line, e.col, e.msg)
-		}
+	return eachParsed(name, parseLP, &p, func(text []byte, line int64) error {
 		device, tags, e := lpDevice(&p, im.o.DeviceColumns, several)
 		if e != nil {
 			return lpErr(name, line, e.col, e.msg)

@@ -123,10 +123,7 @@ func scanProm(files []string, o ImportOptions) (*promScan, error) {
 	var s promSeries
 	lines := 0
 	for _, name := range files {
-		err := eachLine(name, func(text []byte, line int64) error {
-			if e := parseProm(text, &s); e != nil {
-				return lpErr(name, line, e.col, e.msg)
-			}
+		err := eachParsed(name, parseProm, &s, func(text []byte, line int64) error {
 			lines++
 			names[s.Metric["__name__"]] = true
 			for k := range s.Metric {
@@ -186,10 +183,7 @@ func importPrometheus(files []string, dir string, o ImportOptions) (*Manifest, e
 // gatherProm reads one file's series into the sort, a point per value.
 func gatherProm(im *sortImport, ps *promScan, tp timeParser, file int, name string) error {
 	var s promSeries
-	return eachLine(name, func(text []byte, line int64) error {
-		if e := parseProm(text, &s); e != nil {
-			return lpErr(name, line, e.col, e.msg)
-		}
+	return eachParsed(name, parseProm, &s, func(text []byte, line int64) error {
 		k, ok := ps.index[s.Metric["__name__"]]
 		if !ok {
 			return nil // left out by DATA_SENSOR_COLUMNS
