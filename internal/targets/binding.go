@@ -55,6 +55,34 @@ func (b *Binding) SchemaUnder(mu sync.Locker) (*ts.Schema, error) {
 	return b.Schema()
 }
 
+// Lock takes mu, the lock that guards the Binding and the rest of the
+// target's connection, and returns the recorded schema with mu held, for
+// the caller to release (defer mu.Unlock()). Without a schema it releases
+// mu itself and returns Schema's error: an operation takes its connection
+// and checks that Setup or Bind ran in one step, as every target's Query,
+// Count and Write began.
+func (b *Binding) Lock(mu sync.Locker) (*ts.Schema, error) {
+	mu.Lock()
+	s, err := b.Schema()
+	if err != nil {
+		mu.Unlock()
+		return nil, err
+	}
+	return s, nil
+}
+
+// LockDevice is Lock for an operation on device d (a Write): it returns d's
+// position as DevicePos does too, with mu held only when err is nil.
+func (b *Binding) LockDevice(mu sync.Locker, d *ts.Device) (*ts.Schema, int, error) {
+	mu.Lock()
+	s, pos, err := b.DevicePos(d)
+	if err != nil {
+		mu.Unlock()
+		return nil, -1, err
+	}
+	return s, pos, nil
+}
+
 // DevicePos returns the recorded schema and the position of d among its
 // devices (what ts.Schema.SeriesID takes), or an error when there is no
 // schema yet or d is not in it.

@@ -199,11 +199,10 @@ func (t *Target) Bind(_ context.Context, s *ts.Schema) error {
 
 // Write sends one unlogged batch per partition (device and day) of the batch.
 func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if _, err := t.binding.Schema(); err != nil {
+	if _, err := t.binding.Lock(&t.mu); err != nil {
 		return err
 	}
+	defer t.mu.Unlock()
 	batches := map[int64]*gocql.Batch{}
 	var days []int64
 	for i, tm := range b.Times {

@@ -24,12 +24,11 @@ import (
 // its series id, outside the rows), and trucks of other fleets are not
 // read for the questions about one fleet.
 func (t *Target) FleetQuery(ctx context.Context, q *ts.Query) ([]ts.FleetRow, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	s, err := t.binding.Schema()
+	s, err := t.binding.Lock(&t.mu)
 	if err != nil {
 		return nil, err
 	}
+	defer t.mu.Unlock()
 	fields, err := fleet.FieldNames(q, s)
 	if err != nil {
 		return nil, fmt.Errorf("cassandra: fleet query: %w", err)

@@ -17,12 +17,11 @@ func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 	if !Driver.Caps.SupportsQuery(q.Kind) {
 		return ts.Result{}, fmt.Errorf("cassandra: %s: %w (CQL cannot express it without a full scan)", q.Kind, targets.ErrUnsupported)
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	s, err := t.binding.Schema()
+	s, err := t.binding.Lock(&t.mu)
 	if err != nil {
 		return ts.Result{}, err
 	}
+	defer t.mu.Unlock()
 	var total ts.Result
 	for _, d := range q.Devices {
 		for _, sens := range targets.SensorSets(q) {
@@ -165,12 +164,11 @@ func number(v any) (float64, bool) {
 // With no time range it counts the whole table (or filters by device),
 // which scans.
 func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	s, err := t.binding.Schema()
+	s, err := t.binding.Lock(&t.mu)
 	if err != nil {
 		return 0, err
 	}
+	defer t.mu.Unlock()
 	counts := make([]string, len(s.Sensors))
 	for i := range s.Sensors {
 		counts[i] = "count(" + t.cols[i] + ")"

@@ -211,11 +211,10 @@ func (t *Target) NameMapping() map[string]string {
 // server is the bound schema's names, read under the target's lock, as
 // binding.SchemaUnder reads the schema.
 func (t *Target) server() (*serverNames, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if _, err := t.binding.Schema(); err != nil {
+	if _, err := t.binding.Lock(&t.mu); err != nil {
 		return nil, err
 	}
+	defer t.mu.Unlock()
 	return t.names, nil
 }
 

@@ -11,12 +11,11 @@ import (
 
 // Write sends a batch as line protocol, one line per row.
 func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	_, pos, err := t.binding.DevicePos(b.Device)
+	_, pos, err := t.binding.LockDevice(&t.mu, b.Device)
 	if err != nil {
 		return err
 	}
+	defer t.mu.Unlock()
 	t.buf = t.series.AppendRows(t.buf[:0], pos, b)
 	if t.zeros != "" {
 		t.pbuf = appendPrecision(t.pbuf[:0], t.buf, t.zeros)

@@ -55,12 +55,11 @@ import (
 // question's Start rounded down to the period, so the windows are the
 // epoch-aligned periods, and WHERE bounds the rows to [Start, End).
 func (t *Target) FleetQuery(ctx context.Context, q *ts.Query) ([]ts.FleetRow, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	s, err := t.binding.Schema()
+	s, err := t.binding.Lock(&t.mu)
 	if err != nil {
 		return nil, err
 	}
+	defer t.mu.Unlock()
 	fields, err := fleet.FieldNames(q, s)
 	if err != nil {
 		return nil, fmt.Errorf("iotdb: fleet query: %w", err)

@@ -239,12 +239,11 @@ func (t *Target) NameMapping() map[string]string {
 
 // Write inserts a batch as one aligned tablet.
 func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	_, pos, err := t.binding.DevicePos(b.Device)
+	_, pos, err := t.binding.LockDevice(&t.mu, b.Device)
 	if err != nil {
 		return err
 	}
+	defer t.mu.Unlock()
 	if err := ctx.Err(); err != nil {
 		return err
 	}

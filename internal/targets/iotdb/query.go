@@ -14,12 +14,11 @@ import (
 
 // Query runs one of Q1..Q10 (see ts.Query for the semantics).
 func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	s, err := t.binding.Schema()
+	s, err := t.binding.Lock(&t.mu)
 	if err != nil {
 		return ts.Result{}, err
 	}
+	defer t.mu.Unlock()
 	var devs []string
 	for _, d := range q.Devices {
 		if pos := s.DevicePos(d.Index); pos >= 0 {
@@ -242,12 +241,11 @@ func parse(v, dataType string) float64 {
 
 // Count adds up count(*) over every series of the selected devices.
 func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	s, err := t.binding.Schema()
+	s, err := t.binding.Lock(&t.mu)
 	if err != nil {
 		return 0, err
 	}
+	defer t.mu.Unlock()
 	var from []string
 	if len(r.Devices) > 0 {
 		for _, d := range r.Devices {

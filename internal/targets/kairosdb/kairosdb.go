@@ -214,12 +214,11 @@ func deviceTags(s *ts.Schema, d *ts.Device, n serverNames) string {
 
 // Write sends a batch as one gzipped JSON array and returns after the 204.
 func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	_, pos, err := t.binding.DevicePos(b.Device)
+	_, pos, err := t.binding.LockDevice(&t.mu, b.Device)
 	if err != nil {
 		return fmt.Errorf("kairosdb: write batch: %w", err)
 	}
+	defer t.mu.Unlock()
 	if b.Points() == 0 {
 		return nil // every cell empty: nothing to add
 	}

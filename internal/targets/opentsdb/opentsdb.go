@@ -263,12 +263,11 @@ func tagMap(d *ts.Device, group string, n serverNames) map[string]string {
 
 // Write sends a batch as one JSON array and returns once HBase stored it.
 func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	_, pos, err := t.binding.DevicePos(b.Device)
+	_, pos, err := t.binding.LockDevice(&t.mu, b.Device)
 	if err != nil {
 		return fmt.Errorf("opentsdb: write batch: %w", err)
 	}
+	defer t.mu.Unlock()
 	if b.Points() == 0 {
 		return nil // every cell empty: nothing to put
 	}

@@ -270,12 +270,11 @@ func (t *Target) NameMapping() map[string]string {
 
 // Write sends a batch as ILP over HTTP; QuestDB answers once it accepted it.
 func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	_, pos, err := t.binding.DevicePos(b.Device)
+	_, pos, err := t.binding.LockDevice(&t.mu, b.Device)
 	if err != nil {
 		return err
 	}
+	defer t.mu.Unlock()
 	if b.Nulls > 0 {
 		s, _ := t.binding.Schema()
 		if err := t.nullableBools(ctx, s, b); err != nil {

@@ -380,12 +380,11 @@ func (t *Target) NameMapping() map[string]string {
 // Labels returns the label part of the metric object /api/v1/import lines
 // carry for a device (the lean baseline writer builds its bodies with it).
 func (t *Target) Labels(d *ts.Device) string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	_, pos, err := t.binding.DevicePos(d)
+	_, pos, err := t.binding.LockDevice(&t.mu, d)
 	if err != nil {
 		return ""
 	}
+	defer t.mu.Unlock()
 	return t.labels[pos]
 }
 
@@ -397,12 +396,11 @@ func (t *Target) flush(ctx context.Context) error {
 
 // Write imports a batch: one JSON line per sensor with all its samples.
 func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	s, pos, err := t.binding.DevicePos(b.Device)
+	s, pos, err := t.binding.LockDevice(&t.mu, b.Device)
 	if err != nil {
 		return err
 	}
+	defer t.mu.Unlock()
 	t.buf = appendImport(t.buf[:0], t.labels[pos], s.Sensors, b)
 	if err := t.poster.Post(ctx, t.buf); err != nil {
 		return fmt.Errorf("victoriametrics: write batch of %s: %w", b.Device.Name, err)
