@@ -10,6 +10,7 @@ import (
 
 	"github.com/gocql/gocql"
 	"github.com/tsbench/tsbench/internal/fleet"
+	"github.com/tsbench/tsbench/internal/targets/clientside"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -29,20 +30,11 @@ func (t *Target) FleetQuery(ctx context.Context, q *ts.Query) ([]ts.FleetRow, er
 		return nil, err
 	}
 	defer t.mu.Unlock()
-	fields, err := fleet.FieldNames(q, s)
+	fields, cols, err := clientside.FleetColumns(q, s, func(_ int, f string) string { return col(t.names.Server(f)) })
 	if err != nil {
 		return nil, fmt.Errorf("cassandra: fleet query: %w", err)
 	}
-	cols := make([]string, len(fields))
-	for i, f := range fields {
-		cols[i] = col(t.names.Server(f))
-	}
-	var devs []*ts.Device
-	for _, d := range q.Devices {
-		if !fleet.NeedsFleet(q.Fleet.Kind) || fleet.TagsOf(d)[fleet.TagFleet] == q.Fleet.Fleet {
-			devs = append(devs, d)
-		}
-	}
+	devs := clientside.FleetTrucks(q)
 	newest := q.Fleet.Kind == ts.LowFuel || q.Fleet.Kind == ts.HighLoad
 	var days map[string][]int64
 	if newest && len(devs) > 0 {

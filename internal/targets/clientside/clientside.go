@@ -4,7 +4,9 @@
 // the semantics are those of ts.Query, the same the conformance suite
 // expects. A target that uses it declares those kinds in
 // Capabilities.ClientSide, so reports say their latency includes moving
-// every point in range.
+// every point in range. For TSBS's fleet questions it names what a
+// question reads and of which trucks (fleet.go), for the targets whose
+// server keeps no truck tags and that compute part of the answer.
 package clientside
 
 import (

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/tsbench/tsbench/internal/fleet"
+	"github.com/tsbench/tsbench/internal/targets/clientside"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -60,21 +61,15 @@ func (t *Target) FleetQuery(ctx context.Context, q *ts.Query) ([]ts.FleetRow, er
 		return nil, err
 	}
 	defer t.mu.Unlock()
-	fields, err := fleet.FieldNames(q, s)
+	_, fields, err := clientside.FleetColumns(q, s, func(sn int, _ string) string { return quoteNode(t.names.sensors[sn]) })
 	if err != nil {
 		return nil, fmt.Errorf("iotdb: fleet query: %w", err)
 	}
-	for i, sn := range q.Sensors { // FieldNames checked them
-		fields[i] = quoteNode(t.names.sensors[sn])
-	}
 	k := q.Fleet.Kind
 	f := &fleetSQL{t: t, q: q, fields: fields, trucks: map[string]*ts.Device{}}
-	for _, d := range q.Devices {
+	for _, d := range clientside.FleetTrucks(q) {
 		pos := s.DevicePos(d.Index)
 		if pos < 0 || f.trucks[t.paths[pos]] != nil {
-			continue
-		}
-		if fleet.NeedsFleet(k) && fleet.TagsOf(d)[fleet.TagFleet] != q.Fleet.Fleet {
 			continue
 		}
 		f.trucks[t.paths[pos]] = d

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tsbench/tsbench/internal/fleet"
 	"github.com/tsbench/tsbench/internal/targets"
+	"github.com/tsbench/tsbench/internal/targets/clientside"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -29,15 +30,11 @@ func (t *Target) FleetQuery(ctx context.Context, q *ts.Query) ([]ts.FleetRow, er
 	if err != nil {
 		return nil, err
 	}
-	names, err := fleet.FieldNames(q, s)
+	_, cols, err := clientside.FleetColumns(q, s, func(_ int, n string) string { return quote(t.names.sensor(n)) })
 	if err != nil {
 		return nil, fmt.Errorf("questdb: fleet query: %w", err)
 	}
 	k := q.Fleet.Kind
-	cols := make([]string, len(names))
-	for i, n := range names {
-		cols[i] = quote(t.names.sensor(n))
-	}
 	tc := newTruckCols(t.names)
 	tables := t.byTable(q.Devices)
 	keys, _ := fleet.Columns(k)
