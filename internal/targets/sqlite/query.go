@@ -20,8 +20,8 @@ import (
 // (ts.DataType.Numeric: INT32, INT64, FLOAT, DOUBLE): a BOOLEAN or TEXT series
 // of such a query matches nothing.
 func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
+	t.Mu.Lock()
+	defer t.Mu.Unlock()
 	res, err := t.query(ctx, q)
 	if err != nil {
 		return ts.Result{}, fmt.Errorf("sqlite: query %v: %w", q.Kind.Short(), err)
@@ -31,7 +31,7 @@ func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 
 func (t *Target) query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 	var res ts.Result
-	s, err := t.binding.Schema()
+	s, err := t.Binding.Schema()
 	if err != nil {
 		return res, err
 	}
@@ -50,7 +50,7 @@ func (t *Target) query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 	numericOnly := q.Kind.HasValueFilter() || (q.Kind.Aggregates() && q.Agg.NeedsNumeric())
 	ids := t.ids[:0]
 	for _, d := range q.Devices {
-		_, pos, err := t.binding.DevicePos(d)
+		_, pos, err := t.Binding.DevicePos(d)
 		if err != nil {
 			return res, err
 		}
@@ -100,8 +100,8 @@ func (t *Target) query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 // empty) with times in [r.Start, r.End) (all when r.End <= r.Start). The
 // primary key makes each counted row a distinct (series, time) point.
 func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
+	t.Mu.Lock()
+	defer t.Mu.Unlock()
 	n, err := t.count(ctx, r)
 	if err != nil {
 		return -1, fmt.Errorf("sqlite: count: %w", err)
@@ -111,7 +111,7 @@ func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
 
 func (t *Target) count(ctx context.Context, r ts.CountRange) (int64, error) {
 	timed := r.End > r.Start
-	s, err := t.binding.Schema()
+	s, err := t.Binding.Schema()
 	if len(r.Devices) == 0 && (!timed || err != nil) {
 		// Everything (or a time range over everything, when no schema says
 		// which series exist: a full scan).
@@ -134,7 +134,7 @@ func (t *Target) count(ctx context.Context, r ts.CountRange) (int64, error) {
 	} else {
 		ps := make([]int, 0, len(r.Devices))
 		for _, d := range r.Devices {
-			_, p, err := t.binding.DevicePos(d)
+			_, p, err := t.Binding.DevicePos(d)
 			if err != nil {
 				return 0, err
 			}

@@ -63,7 +63,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
 
@@ -104,10 +103,13 @@ type Target struct {
 	path string
 	db   *sql.DB
 
-	mu sync.Mutex // guards the binding and the statement caches
-	// binding's errors carry no "sqlite: " prefix: Write, Query and Count
-	// add it with what they were doing.
-	binding targets.Binding
+	// Mu guards the Binding and the statement caches. The Binding's errors
+	// carry no "sqlite: " prefix: Write, Query and Count add it with what
+	// they were doing.
+	sqlfamily.Bound
+	// family is Analyze and FleetQuery: sqlfamily's, as mysql's and
+	// duckdb's, on db.
+	family sqlfamily.Queries
 	// numeric[i] tells whether sensor i is numeric (value filters and
 	// sum/avg/min/max apply to it).
 	numeric []bool
@@ -157,7 +159,10 @@ func open(ctx context.Context, o targets.Options) (targets.Target, error) {
 		db.Close()
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
 	}
-	t := &Target{path: path, db: db, binding: targets.NewBinding("")}
+	t := &Target{path: path, db: db}
+	t.Binding = targets.NewBinding("")
+	t.family = sqlfamily.Queries{D: &Dialect, DB: db, Bound: &t.Bound,
+		Wrap: func(what string, err error) error { return fmt.Errorf("sqlite: %s: %w", what, err) }}
 	t.qb.D = &Dialect
 	t.w.ins = sqlfamily.Inserter{D: &Dialect, PerStmt: rowsPerStmt}
 	return t, nil
@@ -210,8 +215,8 @@ func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
 	if err := checkSchema(s); err != nil {
 		return err
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
+	t.Mu.Lock()
+	defer t.Mu.Unlock()
 	// Statements prepared on tables about to be dropped are of no further use.
 	t.closeStmtsLocked()
 	if reset {
@@ -257,8 +262,8 @@ func (t *Target) Bind(ctx context.Context, s *ts.Schema) error {
 	if n == 0 {
 		return fmt.Errorf("sqlite: bind: %s has no points table: run Setup first", t.path)
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
+	t.Mu.Lock()
+	defer t.Mu.Unlock()
 	t.closeStmtsLocked()
 	t.bindLocked(s)
 	return nil
@@ -277,7 +282,7 @@ func checkSchema(s *ts.Schema) error {
 }
 
 func (t *Target) bindLocked(s *ts.Schema) {
-	t.binding.Set(s)
+	t.Binding.Set(s)
 	t.numeric = make([]bool, len(s.Sensors))
 	for i, sn := range s.Sensors {
 		t.numeric[i] = sn.Type.Numeric()
@@ -315,9 +320,9 @@ func (t *Target) StorageBytes(ctx context.Context) (int64, error) {
 
 // Close releases the statements and the connection.
 func (t *Target) Close() error {
-	t.mu.Lock()
+	t.Mu.Lock()
 	t.closeStmtsLocked()
-	t.mu.Unlock()
+	t.Mu.Unlock()
 	if err := t.db.Close(); err != nil {
 		return fmt.Errorf("sqlite: close: %w", err)
 	}

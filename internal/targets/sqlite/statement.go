@@ -16,8 +16,8 @@ var language = &targets.Language{Name: "sql", Bind: "?", Literal: targets.SQLLit
 // RunStatement runs one of the user's own queries, prepared once per
 // connection (the statement cache) and bound.
 func (t *Target) RunStatement(ctx context.Context, st *targets.Statement) (targets.Rows, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
+	t.Mu.Lock()
+	defer t.Mu.Unlock()
 	return t.stmts.Run(ctx, t.db, st, func(step string, err error) error {
 		return fmt.Errorf("sqlite: %s: %w", step, err)
 	})

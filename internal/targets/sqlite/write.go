@@ -26,8 +26,8 @@ func (w *writer) closeStmts() { w.ins.Close() }
 // (series by series) into multi-row INSERT OR REPLACE statements prepared
 // once per connection.
 func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
-	t.mu.Lock()
-	defer t.mu.Unlock()
+	t.Mu.Lock()
+	defer t.Mu.Unlock()
 	if err := t.write(ctx, b); err != nil {
 		return fmt.Errorf("sqlite: write batch: %w", err)
 	}
@@ -35,7 +35,7 @@ func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
 }
 
 func (t *Target) write(ctx context.Context, b *ts.Batch) error {
-	s, pos, err := t.binding.DevicePos(b.Device)
+	s, pos, err := t.Binding.DevicePos(b.Device)
 	if err != nil {
 		return err
 	}
