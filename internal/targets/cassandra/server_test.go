@@ -9,10 +9,6 @@ import (
 	"github.com/tsbench/tsbench/internal/testenv"
 )
 
-// server is the Cassandra of scripts/services/cassandra.sh, which takes
-// plaintext only.
-var server = targettest.Server{Name: "cassandra", Addr: "127.0.0.1:9042"}
-
 // The target connects over TLS as asked, against a Cassandra that takes TLS
 // connections only (scripts/services/cassandra.sh with the test's own
 // certificate): verified against the test's CA, unverified when insecure,

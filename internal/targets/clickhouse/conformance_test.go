@@ -1,9 +1,16 @@
 package clickhouse
 
-import "testing"
+import (
+	"testing"
 
-// The target passes the conformance suite against ClickHouse 18.16
-// (scripts/services/clickhouse.sh), without an HTTPS port.
+	"github.com/tsbench/tsbench/internal/targets/targettest"
+)
+
+// server is ClickHouse 18.16 (scripts/services/clickhouse.sh), without an
+// HTTPS port.
+var server = targettest.Server{Name: "clickhouse", Addr: "127.0.0.1:8124"}
+
+// The target passes the conformance suite against that server.
 func TestConformance(t *testing.T) { server.Conforms(t, Driver, "tsbench_conformance", nil) }
 
 // That ClickHouse has no HTTPS port: TLS asked of it is targets.ErrNoTLS,

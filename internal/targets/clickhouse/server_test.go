@@ -7,10 +7,6 @@ import (
 	"github.com/tsbench/tsbench/internal/targets/targettest"
 )
 
-// server is the ClickHouse 18.16 of scripts/services/clickhouse.sh, without
-// an HTTPS port.
-var server = targettest.Server{Name: "clickhouse", Addr: "127.0.0.1:8124"}
-
 // Against the real ClickHouse 18.16 server started by
 // scripts/services/clickhouse.sh (the conformance suite and the refusal of
 // TLS are in conformance_test.go), USERNAME and PASSWORD go as HTTP basic

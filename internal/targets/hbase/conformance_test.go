@@ -6,7 +6,8 @@ import (
 	"github.com/tsbench/tsbench/internal/targets/targettest"
 )
 
-// The HBase of scripts/services/hbase.sh, found through its ZooKeeper.
+// server is the HBase of scripts/services/hbase.sh, found through its
+// ZooKeeper.
 var server = targettest.Server{Name: "hbase", Addr: "127.0.0.1:2181"}
 
 // The target passes the conformance suite against that HBase; every data

@@ -24,9 +24,6 @@ import (
 // those every target passes (conformance_test.go: the conformance suite
 // with and without gzip, the refusal of TLS by the plain server).
 
-// server is that InfluxDB, which takes plaintext only.
-var server = targettest.Server{Name: "influxdb", Addr: "127.0.0.1:8086"}
-
 // BenchmarkWrite is the lean-client comparison's shape against the server:
 // go test -run '^$' -bench . -count 3 ./internal/targets/influxdb/
 func BenchmarkWrite(b *testing.B) {

@@ -18,9 +18,6 @@ import (
 // takes TLS only, beside those every target passes (conformance_test.go:
 // the conformance suite and the refusal of TLS by the plain server).
 
-// server is that IoTDB, which takes plaintext only.
-var server = targettest.Server{Name: "iotdb", Addr: "127.0.0.1:6667"}
-
 // The target connects over TLS as asked, against an IoTDB whose client RPC
 // port takes TLS only (scripts/services/iotdb.sh with enable_thrift_ssl and
 // a key store made from the test's certificate): verified against the

@@ -1,12 +1,19 @@
 package opentsdb
 
-import "testing"
+import (
+	"testing"
 
-// The target passes the conformance suite against OpenTSDB on HBase
-// (scripts/services/opentsdb.sh); TEXT is declared unsupported and the
-// suite checks that Setup refuses it.
+	"github.com/tsbench/tsbench/internal/targets/targettest"
+)
+
+// opentsdbServer is the OpenTSDB on HBase of scripts/services/opentsdb.sh,
+// over plain HTTP.
+var opentsdbServer = targettest.Server{Name: "opentsdb", Addr: "127.0.0.1:4242"}
+
+// The target passes the conformance suite against that server; TEXT is
+// declared unsupported and the suite checks that Setup refuses it.
 func TestConformance(t *testing.T) { opentsdbServer.Conforms(t, Driver, "tsbench_conformance", nil) }
 
-// That OpenTSDB takes plain HTTP only: TLS asked of it is targets.ErrNoTLS,
-// with the system's authorities as with a CA file, never plaintext.
+// TLS asked of the plain server is targets.ErrNoTLS, with the system's
+// authorities as with a CA file, never plaintext.
 func TestNoTLS(t *testing.T) { opentsdbServer.PlaintextOnly(t, Driver) }

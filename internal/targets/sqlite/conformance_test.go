@@ -16,3 +16,15 @@ func TestConformance(t *testing.T) {
 		Options: targets.Options{DataDir: t.TempDir(), Database: "conformance"},
 	})
 }
+
+// Every iot question, each fleet and window, answers what fleet.Answer
+// computes from the written points.
+func TestFleetQuestions(t *testing.T) {
+	targettest.FleetQuestions(t, Driver, targets.Options{DataDir: t.TempDir()})
+}
+
+// The same on data with every kind answered, times before 1970, empty
+// cells and missing periods (targettest.FleetEdges).
+func TestFleetEdges(t *testing.T) {
+	targettest.FleetEdges(t, Driver, targets.Options{DataDir: t.TempDir()})
+}

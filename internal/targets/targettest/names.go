@@ -1,6 +1,7 @@
 package targettest
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -108,4 +109,16 @@ func SeedHostilePairs(f *testing.F, extra ...string) {
 	for i, a := range all {
 		f.Add(a, all[(i+1)%len(all)])
 	}
+}
+
+// FuzzTwoNames fuzzes f with two names a schema could hold side by side:
+// neither empty, the two not equal, and neither one of reserved (a name
+// the test puts beside them); any other pair is skipped.
+func FuzzTwoNames(f *testing.F, check func(t *testing.T, a, b string), reserved ...string) {
+	f.Fuzz(func(t *testing.T, a, b string) {
+		if a == "" || b == "" || a == b || slices.Contains(reserved, a) || slices.Contains(reserved, b) {
+			t.Skip("a schema's names are distinct and not empty")
+		}
+		check(t, a, b)
+	})
 }

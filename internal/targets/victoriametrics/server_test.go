@@ -2,6 +2,7 @@ package victoriametrics
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -55,6 +56,89 @@ func envPort(name string, def int) int {
 // settle makes what was written visible to queries, for the conformance
 // suite.
 func settle(ctx context.Context, conn targets.Target) error { return conn.(*Target).flush(ctx) }
+
+// groupByQueries are the conformance suite's Q7s and more: whole buckets
+// only, a start before START_TIME, one clipped bucket, limits.
+func groupByQueries(s *ts.Schema) []ts.Query {
+	var qs []ts.Query
+	for _, q := range append(targettest.Queries(s), targettest.AcrossQueries(s)...) {
+		if q.Kind == ts.GroupBy {
+			qs = append(qs, q)
+		}
+	}
+	at := func(row int64) int64 { return s.StartTime + row*s.PointStep }
+	devs := []*ts.Device{&s.Devices[0], &s.Devices[1], &s.Devices[2]}
+	n := len(s.Sensors)
+	for _, agg := range []ts.Aggregate{ts.Count, ts.Sum, ts.Avg, ts.Min, ts.Max} {
+		for _, across := range []bool{false, true} {
+			base := ts.Query{Kind: ts.GroupBy, Devices: devs, Sensors: []int{n - 2, n - 1}, Agg: agg, Across: across}
+			for _, w := range [][3]int64{
+				{at(0), at(100), 10_000},       // whole buckets only
+				{at(0) - 2500, at(60), 10_000}, // the first bucket holds the registration sample
+				{at(7) + 1, at(9), 5000},       // one bucket, clipped
+				{at(0), at(120), 1000},         // a bucket per row
+			} {
+				q := base
+				q.Start, q.End, q.Bucket = w[0], w[1], w[2]
+				qs = append(qs, q)
+			}
+		}
+	}
+	for _, limit := range []int{1, 3} {
+		qs = append(qs, ts.Query{Kind: ts.GroupBy, Devices: devs, Sensors: []int{n - 1}, Agg: ts.Avg, Across: true,
+			Start: at(20) + 300, End: at(95) + 1, Bucket: 6000, Limit: limit})
+	}
+	return qs
+}
+
+// Every Q7 is answered on the server (groupBy reports ok) on both
+// releases, with the generator's answer, dense and sparse.
+func TestGroupByOnServer(t *testing.T) {
+	eachServer(t, func(t *testing.T, srv release) {
+		for _, sparse := range []bool{false, true} {
+			t.Run(fmt.Sprintf("sparse_%v", sparse), func(t *testing.T) {
+				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+				defer cancel()
+				d, err := targettest.NewDataset(Driver.Caps.Types, time.Date(2022, 3, 1, 0, 0, 0, 0, time.UTC).UnixMilli())
+				if err != nil {
+					t.Fatal(err)
+				}
+				d.Sparse = sparse
+				conn, err := Driver.Open(ctx, targets.Options{Database: "tsbench_rollup", Port: srv.port})
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer conn.Close()
+				if err := conn.Setup(ctx, d.Schema, true); err != nil {
+					t.Fatal(err)
+				}
+				if err := d.Write(ctx, conn); err != nil {
+					t.Fatal(err)
+				}
+				vm := conn.(*Target)
+				if err := vm.settle(ctx); err != nil {
+					t.Fatal(err)
+				}
+				for _, q := range groupByQueries(d.Schema) {
+					vm.mu.Lock()
+					sel := vm.selector(d.Schema, q.Devices, q.Sensors)
+					vm.mu.Unlock()
+					got, way, err := vm.groupBy(ctx, d.Schema, &q, sel)
+					name := fmt.Sprintf("%s across=%v limit=%d [%+d, %+d) by %d", q.Agg, q.Across, q.Limit,
+						q.Start-d.Schema.StartTime, q.End-d.Schema.StartTime, q.Bucket)
+					if err != nil || way != onServer {
+						t.Errorf("%s: groupBy = %q, %v: not answered on the server", name, way, err)
+						continue
+					}
+					want := targettest.ExpectPresent(d.Gens[0], &q, 120, d.Present) // 120: the dataset's rows
+					if msg := targettest.Compare(&q, got, want); msg != "" {
+						t.Errorf("%s: %s", name, msg)
+					}
+				}
+			})
+		}
+	})
+}
 
 // The target passes the conformance suite against both releases; TEXT is
 // declared unsupported and the suite checks that Setup refuses it.

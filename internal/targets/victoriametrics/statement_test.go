@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tsbench/tsbench/internal/targets"
+	"github.com/tsbench/tsbench/internal/targets/targettest"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -19,10 +20,7 @@ var hostile = []string{`x' OR '1'='1`, `a"b`, `}{`, `;DROP`, `ends with \`, "a\n
 // Literal and Ident write every value as one PromQL token (or one
 // selector).
 func TestLanguageQuoting(t *testing.T) {
-	lit := []struct {
-		v    any
-		want string
-	}{
+	targettest.Language{Name: "promql", Bind: "", Literals: targettest.Literals{
 		{"d_0", `"d_0"`},
 		{`x' OR '1'='1`, `"x' OR '1'='1"`},
 		{`a"b`, `"a\"b"`},
@@ -39,13 +37,7 @@ func TestLanguageQuoting(t *testing.T) {
 		{math.Inf(-1), `-Inf`},
 		{language.Time(time.UnixMilli(1700000000123)), `1700000000.123`},
 		{language.Time(time.UnixMilli(1700000000000)), `1700000000`},
-	}
-	for _, c := range lit {
-		if got := language.Literal(c.v); got != c.want {
-			t.Errorf("Literal(%#v) = %s, want %s", c.v, got, c.want)
-		}
-	}
-	ids := []struct{ name, want string }{
+	}, Idents: targettest.Idents{
 		{"s_0", `s_0`},
 		{"node:cpu_seconds:rate5m", `node:cpu_seconds:rate5m`},
 		{"sum", `{__name__="sum"}`},
@@ -56,15 +48,7 @@ func TestLanguageQuoting(t *testing.T) {
 		{`}{`, `{__name__="}{"}`},
 		{"a\nb", `{__name__="a\nb"}`},
 		{"", `{__name__=""}`},
-	}
-	for _, c := range ids {
-		if got := language.Ident(c.name); got != c.want {
-			t.Errorf("Ident(%q) = %s, want %s", c.name, got, c.want)
-		}
-	}
-	if language.Name != "promql" || language.Bind != "" || Driver.Language != language {
-		t.Errorf("language %q, bind %q; the driver's is %p, want %p", language.Name, language.Bind, Driver.Language, language)
-	}
+	}}.Check(t, Driver, language)
 }
 
 // The answers of each result type, read from the server's JSON.
@@ -87,7 +71,7 @@ func TestDecodeInstant(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.answer, err)
 		}
-		if !reflect.DeepEqual(got.Columns, c.cols) || got.Count != int64(len(c.want)) || !sameRows(got.Values, c.want) {
+		if !reflect.DeepEqual(got.Columns, c.cols) || got.Count != int64(len(c.want)) || !targettest.SameValues(got.Values, c.want) {
 			t.Errorf("%s:\n got %v %v (count %d)\nwant %v %v", c.answer, got.Columns, got.Values, got.Count, c.cols, c.want)
 		}
 	}
@@ -95,29 +79,6 @@ func TestDecodeInstant(t *testing.T) {
 		!strings.Contains(err.Error(), "unparsable") {
 		t.Errorf("status error: error %v", err)
 	}
-}
-
-// sameRows is reflect.DeepEqual with NaN equal to NaN.
-func sameRows(got, want [][]any) bool {
-	if len(got) != len(want) {
-		return false
-	}
-	for i := range got {
-		if len(got[i]) != len(want[i]) {
-			return false
-		}
-		for j := range got[i] {
-			g, gf := got[i][j].(float64)
-			w, wf := want[i][j].(float64)
-			if gf && wf && math.IsNaN(g) && math.IsNaN(w) {
-				continue
-			}
-			if !reflect.DeepEqual(got[i][j], want[i][j]) {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // The user's own PromQL queries against both releases of scripts/services:
@@ -131,31 +92,10 @@ func TestRunStatement(t *testing.T) {
 		t0 := time.Date(2023, 5, 1, 12, 0, 0, 0, time.UTC).UnixMilli()
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
-		s := &ts.Schema{Database: "tsbench_own", Groups: []string{"g_0"},
-			Devices:   []ts.Device{{Index: 0, Name: "d_0"}, {Index: 1, Name: "d_1"}},
-			Sensors:   []ts.Sensor{{Name: "s_0", Type: ts.Double}, {Name: "s_1", Type: ts.Int64}},
-			StartTime: t0, PointStep: 1000}
-		conn, err := Driver.Open(ctx, targets.Options{Database: "tsbench_own", Port: srv.port})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer conn.Close()
-		if err := conn.Setup(ctx, s, true); err != nil {
-			t.Fatal(err)
-		}
 		// d_0: s_0 1.5 .. 5.5, s_1 0 .. 40; d_1: s_0 10.5 .. 14.5,
 		// s_1 100 .. 140; a row each second from t0.
-		for dev := range s.Devices {
-			b := &ts.Batch{Device: &s.Devices[dev], Decimals: -1, Columns: []ts.Column{{Type: ts.Double}, {Type: ts.Int64}}}
-			for k := int64(0); k < 5; k++ {
-				b.Times = append(b.Times, t0+k*1000)
-				b.Columns[0].Doubles = append(b.Columns[0].Doubles, float64(dev*9)+1.5+float64(k))
-				b.Columns[1].Int64s = append(b.Columns[1].Int64s, int64(dev*100)+k*10)
-			}
-			if err := conn.Write(ctx, b); err != nil {
-				t.Fatal(err)
-			}
-		}
+		conn := targettest.OpenOwn(ctx, t, Driver, targets.Options{Database: "tsbench_own", Port: srv.port},
+			targettest.OwnSchema("tsbench_own", t0, ts.Double, ts.Int64), 5, targettest.OwnSeries(nil))
 		if n, err := conn.Count(ctx, ts.CountRange{}); err != nil || n != 20 { // settles: every point searchable
 			t.Fatalf("Count = %d, %v; want 20", n, err)
 		}
@@ -164,17 +104,7 @@ func TestRunStatement(t *testing.T) {
 		db := "db=" + lit("tsbench_own")
 		sel := func(metric, dev string) string { return id(metric) + "{" + db + ",device=" + lit(dev) + "}" }
 		at := time.UnixMilli(t0 + 4000)
-		check := func(text string, at time.Time, wantCols []string, want [][]any) {
-			t.Helper()
-			got, err := run.RunStatement(ctx, &targets.Statement{Text: text, At: at})
-			if err != nil {
-				t.Fatalf("%s: %v", text, err)
-			}
-			if got.Count != int64(len(got.Values)) || !sameRows(got.Values, want) ||
-				wantCols != nil && !reflect.DeepEqual(got.Columns, wantCols) {
-				t.Fatalf("%s:\n got %v %v (count %d)\nwant %v %v", text, got.Columns, got.Values, got.Count, wantCols, want)
-			}
-		}
+		check := targettest.Checker(ctx, t, run)
 		both := func() {
 			t.Helper()
 			check("sort(max_over_time(s_0{"+db+"}[5s]))", at, []string{"value"}, [][]any{{5.5}, {14.5}})
@@ -203,10 +133,6 @@ func TestRunStatement(t *testing.T) {
 		}
 		both() // nothing changed
 
-		for _, bad := range []string{"sum(", "max_over_time(s_0[5s]", `s_0{device="d_0}`} {
-			if _, err := run.RunStatement(ctx, &targets.Statement{Text: bad, At: at}); err == nil {
-				t.Errorf("%s: no error", bad)
-			}
-		}
+		targettest.Refused(ctx, t, run, at, "sum(", "max_over_time(s_0[5s]", `s_0{device="d_0}`)
 	})
 }
