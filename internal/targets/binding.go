@@ -34,6 +34,13 @@ func NewBinding(targetName string) Binding {
 	return b
 }
 
+// Errorf is an error in the Binding's voice, its target's name first as
+// the Binding's own errors have it, for a shared helper that speaks for
+// the target.
+func (b *Binding) Errorf(format string, a ...any) error {
+	return fmt.Errorf(b.prefix+format, a...)
+}
+
 // Set records the schema; Setup and Bind call it.
 func (b *Binding) Set(s *ts.Schema) { b.schema = s }
 

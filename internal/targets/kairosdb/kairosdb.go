@@ -53,7 +53,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/targets/httpclient"
@@ -91,12 +90,9 @@ type Target struct {
 	httpclient.Conn
 	db string
 
-	mu      sync.Mutex
-	binding targets.Binding
-	series  jsonenc.Series  // the schema's metric names and device tags
-	names   serverNames     // the device names and tag keys as stored (names.go)
-	raw     []byte          // the JSON body of the last batch, reused
-	zip     httpclient.Gzip // the gzipped body
+	jsonenc.Bound                 // the lock, the binding and its series, the body of the last batch
+	names         serverNames     // the device names and tag keys as stored (names.go)
+	zip           httpclient.Gzip // the gzipped body
 }
 
 func open(ctx context.Context, o targets.Options) (targets.Target, error) {
@@ -106,7 +102,8 @@ func open(ctx context.Context, o targets.Options) (targets.Target, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &Target{Conn: c, db: o.DatabaseOr("tsbench"), binding: targets.NewBinding("kairosdb")}
+	t := &Target{Conn: c, db: o.DatabaseOr("tsbench")}
+	t.Binding = targets.NewBinding("kairosdb")
 	if _, err := t.ServerVersion(ctx); err != nil {
 		return nil, err
 	}
@@ -183,11 +180,11 @@ func (t *Target) Bind(_ context.Context, s *ts.Schema) error {
 	if err != nil {
 		return err
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.binding.Set(s)
+	t.Mu.Lock()
+	defer t.Mu.Unlock()
+	t.Binding.Set(s)
 	t.names = n
-	t.series = jsonenc.NewSeries(s, func(sensor string) string { return metricName(t.db, sensor) },
+	t.Series = jsonenc.NewSeries(s, func(sensor string) string { return metricName(t.db, sensor) },
 		func(s *ts.Schema, d *ts.Device) string { return deviceTags(s, d, n) })
 	return nil
 }
@@ -214,28 +211,17 @@ func deviceTags(s *ts.Schema, d *ts.Device, n serverNames) string {
 
 // Write sends a batch as one gzipped JSON array and returns after the 204.
 func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
-	_, pos, err := t.binding.LockDevice(&t.mu, b.Device)
-	if err != nil {
-		return fmt.Errorf("kairosdb: write batch: %w", err)
-	}
-	defer t.mu.Unlock()
-	if b.Points() == 0 {
-		return nil // every cell empty: nothing to add
-	}
-	body, err := appendBatch(t.raw[:0], t.series.Metrics, t.series.Tags[pos], b)
-	if err != nil {
-		return fmt.Errorf("kairosdb: write batch of %s: %w", b.Device.Name, err)
-	}
-	t.raw = body
-	gz, err := t.zip.Compress(body)
-	if err != nil {
-		return fmt.Errorf("kairosdb: write batch: %w", err)
-	}
-	if _, err := t.do(ctx, http.MethodPost, "/api/v1/datapoints", gz,
-		map[string]string{"Content-Type": "application/gzip"}); err != nil {
-		return fmt.Errorf("kairosdb: write batch of %s: %w", b.Device.Name, err)
-	}
-	return nil
+	return t.Post(b, appendBatch, func(body []byte) error {
+		gz, err := t.zip.Compress(body)
+		if err != nil {
+			return fmt.Errorf("kairosdb: write batch: %w", err)
+		}
+		if _, err := t.do(ctx, http.MethodPost, "/api/v1/datapoints", gz,
+			map[string]string{"Content-Type": "application/gzip"}); err != nil {
+			return fmt.Errorf("kairosdb: write batch of %s: %w", b.Device.Name, err)
+		}
+		return nil
+	})
 }
 
 // appendBatch renders a batch as the JSON array /api/v1/datapoints takes:

@@ -75,8 +75,8 @@ func (n serverNames) tagKey(key string) string {
 // NameMapping implements targets.NameMapper: the device names and tag keys
 // stored in another form.
 func (t *Target) NameMapping() map[string]string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
+	t.Mu.Lock()
+	defer t.Mu.Unlock()
 	out := map[string]string{}
 	for what, m := range map[string]*targets.NameMap{"device ": t.names.devices, "tag key ": t.names.tagKeys} {
 		if m == nil {

@@ -175,12 +175,19 @@ func point(p [2]json.RawMessage) (int64, float64, error) {
 	return tm, v, nil
 }
 
+// bound is the bound schema with its metric names and the names as
+// stored, read under the lock: a query does not hold it while KairosDB
+// answers.
+func (t *Target) bound() (*ts.Schema, []string, serverNames, error) {
+	t.Mu.Lock()
+	defer t.Mu.Unlock()
+	s, err := t.Binding.Schema()
+	return s, t.Series.Metrics, t.names, err
+}
+
 // Query runs one of Q1..Q10 as one request (see the package doc).
 func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
-	t.mu.Lock()
-	s, err := t.binding.Schema()
-	metrics, nm := t.series.Metrics, t.names
-	t.mu.Unlock()
+	s, metrics, nm, err := t.bound()
 	var res ts.Result
 	if err != nil {
 		return res, fmt.Errorf("kairosdb: query: %w", err)
@@ -262,10 +269,7 @@ func countRequest(r ts.CountRange, s *ts.Schema, metrics []string, n serverNames
 // Count returns the number of points stored in the range: KairosDB keeps
 // one point per series and timestamp, so this is the distinct count.
 func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
-	t.mu.Lock()
-	s, err := t.binding.Schema()
-	metrics, nm := t.series.Metrics, t.names
-	t.mu.Unlock()
+	s, metrics, nm, err := t.bound()
 	if err != nil {
 		return 0, fmt.Errorf("kairosdb: count: %w", err)
 	}

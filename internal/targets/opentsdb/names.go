@@ -96,8 +96,8 @@ func (n serverNames) tagValue(val string) string { return server(n.tagValues, va
 // NameMapping implements targets.NameMapper: every name stored in another
 // form, by kind.
 func (t *Target) NameMapping() map[string]string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
+	t.Mu.Lock()
+	defer t.Mu.Unlock()
 	out := map[string]string{}
 	for what, m := range map[string]*targets.NameMap{"device ": t.names.devices, "sensor ": t.names.sensors,
 		"tag key ": t.names.tagKeys, "tag value ": t.names.tagValues} {

@@ -41,7 +41,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/tsbench/tsbench/internal/targets"
@@ -81,11 +80,8 @@ type Target struct {
 	httpclient.Conn
 	db string
 
-	mu      sync.Mutex
-	binding targets.Binding
-	series  jsonenc.Series // the schema's metric names and device tags
-	names   serverNames    // the schema's names as stored (names.go)
-	body    []byte         // the JSON body of the last batch, reused
+	jsonenc.Bound             // the lock, the binding and its series, the body of the last batch
+	names         serverNames // the schema's names as stored (names.go)
 }
 
 func open(ctx context.Context, o targets.Options) (targets.Target, error) {
@@ -96,7 +92,8 @@ func open(ctx context.Context, o targets.Options) (targets.Target, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &Target{Conn: c, db: metricPart(o.DatabaseOr("tsbench")), binding: targets.NewBinding("opentsdb")}
+	t := &Target{Conn: c, db: metricPart(o.DatabaseOr("tsbench"))}
+	t.Binding = targets.NewBinding("opentsdb")
 	if _, err := t.ServerVersion(ctx); err != nil {
 		return nil, err
 	}
@@ -236,11 +233,11 @@ func (t *Target) Bind(_ context.Context, s *ts.Schema) error {
 	if err != nil {
 		return err
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.binding.Set(s)
+	t.Mu.Lock()
+	defer t.Mu.Unlock()
+	t.Binding.Set(s)
 	t.names = n
-	t.series = jsonenc.NewSeries(s, func(sensor string) string { return t.db + "." + n.sensor(sensor) },
+	t.Series = jsonenc.NewSeries(s, func(sensor string) string { return t.db + "." + n.sensor(sensor) },
 		func(s *ts.Schema, d *ts.Device) string { return deviceTags(s, d, n) })
 	return nil
 }
@@ -263,23 +260,12 @@ func tagMap(d *ts.Device, group string, n serverNames) map[string]string {
 
 // Write sends a batch as one JSON array and returns once HBase stored it.
 func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
-	_, pos, err := t.binding.LockDevice(&t.mu, b.Device)
-	if err != nil {
-		return fmt.Errorf("opentsdb: write batch: %w", err)
-	}
-	defer t.mu.Unlock()
-	if b.Points() == 0 {
-		return nil // every cell empty: nothing to put
-	}
-	body, err := appendBatch(t.body[:0], t.series.Metrics, t.series.Tags[pos], b)
-	if err != nil {
-		return fmt.Errorf("opentsdb: write batch of %s: %w", b.Device.Name, err)
-	}
-	t.body = body
-	if _, err := t.do(ctx, http.MethodPost, "/api/put?sync&sync_timeout=120000&details", body); err != nil {
-		return fmt.Errorf("opentsdb: write batch of %s: %w", b.Device.Name, err)
-	}
-	return nil
+	return t.Post(b, appendBatch, func(body []byte) error {
+		if _, err := t.do(ctx, http.MethodPost, "/api/put?sync&sync_timeout=120000&details", body); err != nil {
+			return fmt.Errorf("opentsdb: write batch of %s: %w", b.Device.Name, err)
+		}
+		return nil
+	})
 }
 
 // appendBatch renders a batch as the JSON array /api/put takes: one object

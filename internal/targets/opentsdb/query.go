@@ -131,12 +131,19 @@ func downsampler(a ts.Aggregate) (string, error) {
 	return "", fmt.Errorf("opentsdb: aggregate %s: unknown", a)
 }
 
+// bound is the metric names of the bound schema and its names as stored,
+// read under the lock (an error when Setup or Bind has not run): a query
+// does not hold it while OpenTSDB answers.
+func (t *Target) bound() ([]string, serverNames, error) {
+	t.Mu.Lock()
+	defer t.Mu.Unlock()
+	_, err := t.Binding.Schema()
+	return t.Series.Metrics, t.names, err
+}
+
 // Query runs one of Q1..Q10 as one request (see the package doc).
 func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
-	t.mu.Lock()
-	_, err := t.binding.Schema()
-	metrics, names := t.series.Metrics, t.names
-	t.mu.Unlock()
+	metrics, names, err := t.bound()
 	if err != nil {
 		return ts.Result{}, fmt.Errorf("opentsdb: query: %w", err)
 	}
@@ -219,10 +226,7 @@ func exactly(all []clientside.Series, tm int64) []clientside.Series {
 // Count returns the number of points stored in the range, with OpenTSDB's
 // count downsampler over the whole range, one series per device and sensor.
 func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
-	t.mu.Lock()
-	_, err := t.binding.Schema()
-	metrics, names := t.series.Metrics, t.names
-	t.mu.Unlock()
+	metrics, names, err := t.bound()
 	if err != nil {
 		return 0, fmt.Errorf("opentsdb: count: %w", err)
 	}
