@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -42,11 +41,7 @@ func TestFindMaxLocatesKnownCapacity(t *testing.T) {
 	}
 	checkContains(t, r.stdout, "step 1: offered closed loop", "Highest sustainable rate: ", "Find max: INGESTION.p99<50ms")
 	// The report of the run draws the search.
-	rep := tsbench(t, nil, "report", "--data-dir", dir, s.RunID, "-o", filepath.Join(dir, "r.html"))
-	if rep.code != 0 {
-		t.Fatalf("report: exit %d\n%s", rep.code, rep.stderr)
-	}
-	if page, err := os.ReadFile(filepath.Join(dir, "r.html")); err != nil || !strings.Contains(string(page), `id="findmax"`) {
+	if !strings.Contains(reportPage(t, dir, s.RunID), `id="findmax"`) {
 		t.Error("the report has no Find max section")
 	}
 }

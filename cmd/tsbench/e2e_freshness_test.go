@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -46,11 +45,7 @@ func TestFreshnessOfAKnownDelay(t *testing.T) {
 			t.Errorf("acknowledged → visible %s %.1f ms, want 500 ms within 10 %%", name, v)
 		}
 	}
-	rep := tsbench(t, nil, "report", "--data-dir", dir, s.RunID, "-o", filepath.Join(dir, "r.html"))
-	if rep.code != 0 {
-		t.Fatalf("report: exit %d\n%s", rep.code, rep.stderr)
-	}
-	if page, err := os.ReadFile(filepath.Join(dir, "r.html")); err != nil || !strings.Contains(string(page), `id="freshness-table"`) {
+	if !strings.Contains(reportPage(t, dir, s.RunID), `id="freshness-table"`) {
 		t.Error("the stored run's report has no freshness table")
 	}
 }

@@ -74,6 +74,21 @@ func requireContains(t *testing.T, text string, wants ...string) {
 	}
 }
 
+// reportPage writes the HTML report of the stored run id (in dataDir) and
+// returns the page.
+func reportPage(t *testing.T, dataDir, id string) string {
+	t.Helper()
+	path := filepath.Join(dataDir, id+".html")
+	if r := tsbench(t, nil, "report", "--data-dir", dataDir, id, "-o", path); r.code != 0 {
+		t.Fatalf("report: exit %d\n%s", r.code, r.stderr)
+	}
+	page, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(page)
+}
+
 // artifactDir is where CI keeps screenshots: $TSBENCH_ARTIFACTS, else
 // .ci/out in CI; "" otherwise.
 func artifactDir() string {
