@@ -37,7 +37,6 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
-	"maps"
 	"net"
 	"strconv"
 	"strings"
@@ -224,17 +223,6 @@ func (t *Target) Bind(_ context.Context, s *ts.Schema) error {
 		t.schemas[i] = &client.MeasurementSchema{Measurement: quoteNode(n.sensors[i]), DataType: dataTypes[sn.Type]}
 	}
 	return nil
-}
-
-// NameMapping implements targets.NameMapper: the sensors, devices and
-// groups stored under another name than the schema's.
-func (t *Target) NameMapping() map[string]string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.names == nil {
-		return nil
-	}
-	return maps.Clone(t.names.changed)
 }
 
 // Write inserts a batch as one aligned tablet.

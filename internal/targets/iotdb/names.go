@@ -1,6 +1,7 @@
 package iotdb
 
 import (
+	"maps"
 	"strings"
 	"unicode"
 
@@ -77,6 +78,15 @@ type names struct {
 	changed map[string]string
 }
 
+// mapping is the changed names' server forms, as targets.NameMapper has
+// them: none before Setup or Bind (n nil).
+func (n *names) mapping() map[string]string {
+	if n == nil {
+		return nil
+	}
+	return maps.Clone(n.changed)
+}
+
 // mapNames maps the names of s; an error is bad input naming a name IoTDB
 // cannot carry (an empty one).
 func mapNames(s *ts.Schema) (*names, error) {
@@ -118,4 +128,12 @@ func (n *names) mapKind(kind, what string, orig []string) ([]string, error) {
 		n.changed[kind+" "+o] = srv
 	}
 	return out, nil
+}
+
+// NameMapping implements targets.NameMapper: the sensors, devices and
+// groups stored under another name than the schema's.
+func (t *Target) NameMapping() map[string]string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.names.mapping()
 }

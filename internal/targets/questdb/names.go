@@ -2,6 +2,7 @@ package questdb
 
 import (
 	"fmt"
+	"maps"
 	"strings"
 	"unicode"
 
@@ -51,6 +52,15 @@ type names struct {
 	tagKeys []string          // the schema's tag keys, in order of first use
 	tables  []string          // per group
 	changed map[string]string // targets.NameMapper's form
+}
+
+// mapping is the changed names' server forms, as targets.NameMapper has
+// them: none before Setup or Bind (n nil).
+func (n *names) mapping() map[string]string {
+	if n == nil {
+		return nil
+	}
+	return maps.Clone(n.changed)
 }
 
 // mapNames maps the names of s for database db; an error is bad input
@@ -122,6 +132,14 @@ func mapNames(db string, s *ts.Schema) (*names, error) {
 		n.changed["table "+k] = c
 	}
 	return n, nil
+}
+
+// NameMapping implements targets.NameMapper: the sensors, tag keys and
+// tables stored under another name than the schema's.
+func (t *Target) NameMapping() map[string]string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.names.mapping()
 }
 
 // markedSensor is the column of a sensor whose name is also a tag key's,

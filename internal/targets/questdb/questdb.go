@@ -41,7 +41,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"net"
 	"net/http"
 	"slices"
@@ -255,17 +254,6 @@ func (t *Target) linePrefix(d *ts.Device) string {
 	}
 	b.WriteByte(' ')
 	return b.String()
-}
-
-// NameMapping implements targets.NameMapper: the sensors, tag keys and
-// tables stored under another name than the schema's.
-func (t *Target) NameMapping() map[string]string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.names == nil {
-		return nil
-	}
-	return maps.Clone(t.names.changed)
 }
 
 // Write sends a batch as ILP over HTTP; QuestDB answers once it accepted it.
