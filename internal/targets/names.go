@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tsbench/tsbench/internal/badinput"
+	"github.com/tsbench/tsbench/internal/ts"
 )
 
 // NameRule is how a server takes one kind of name (a column, a metric, a
@@ -118,6 +119,47 @@ func (m *NameMap) Changed() map[string]string {
 		if s != n {
 			out[n] = s
 		}
+	}
+	return out
+}
+
+// Mapping is NameMapper's answer from a target's NameMaps, by the kind of
+// name each maps ("sensor", "tag key"): every name a map stores in another
+// form, under "<kind> <name>". A nil map (a kind not mapped yet) adds
+// nothing, and with no map at all (before Setup or Bind) there is no
+// mapping: nil.
+func Mapping(byKind map[string]*NameMap) map[string]string {
+	var out map[string]string
+	for kind, m := range byKind {
+		if m == nil {
+			continue
+		}
+		if out == nil {
+			out = map[string]string{}
+		}
+		for n, srv := range m.Changed() {
+			out[kind+" "+n] = srv
+		}
+	}
+	return out
+}
+
+// SensorNames are the names of s's sensors, in order: what a target whose
+// server names its columns or measurements by sensor maps (NameRule.Map).
+func SensorNames(s *ts.Schema) []string {
+	out := make([]string, len(s.Sensors))
+	for i, sn := range s.Sensors {
+		out[i] = sn.Name
+	}
+	return out
+}
+
+// DeviceNames are the names of s's devices, in order, as SensorNames are
+// its sensors'.
+func DeviceNames(s *ts.Schema) []string {
+	out := make([]string, len(s.Devices))
+	for i, d := range s.Devices {
+		out[i] = d.Name
 	}
 	return out
 }

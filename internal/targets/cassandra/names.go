@@ -39,14 +39,7 @@ func columns(s *ts.Schema) (*targets.NameMap, []string, error) {
 func (t *Target) NameMapping() map[string]string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.names == nil {
-		return nil
-	}
-	out := map[string]string{}
-	for n, c := range t.names.Changed() {
-		out["sensor "+n] = c
-	}
-	return out
+	return targets.Mapping(map[string]*targets.NameMap{"sensor": t.names})
 }
 
 // checkDevices refuses, as bad input, a device name that is not UTF-8: the

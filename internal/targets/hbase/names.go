@@ -18,11 +18,7 @@ var rowRule = targets.NameRule{Target: "hbase", What: "device (row key prefix)",
 
 // rowNames maps the devices of s.
 func rowNames(s *ts.Schema) (*targets.NameMap, error) {
-	names := make([]string, len(s.Devices))
-	for i, d := range s.Devices {
-		names[i] = d.Name
-	}
-	return rowRule.Map(names)
+	return rowRule.Map(targets.DeviceNames(s))
 }
 
 // rowName is device's name in its row keys.
@@ -40,12 +36,5 @@ func (t *Target) rowName(device string) string {
 func (t *Target) NameMapping() map[string]string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.rows == nil {
-		return nil
-	}
-	out := map[string]string{}
-	for n, r := range t.rows.Changed() {
-		out["device "+n] = r
-	}
-	return out
+	return targets.Mapping(map[string]*targets.NameMap{"device": t.rows})
 }

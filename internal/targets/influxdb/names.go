@@ -93,7 +93,7 @@ func newServerNames(s *ts.Schema) (*serverNames, error) {
 		// The device tag is the target's own.
 		{&n.keys, rule("tag key", append([]string{"device"}, keyReserved...)...), keys},
 		{&n.values, rule("tag value"), values},
-		{&n.sensors, rule("sensor (field key)", keyReserved...), sensorNames(s)},
+		{&n.sensors, rule("sensor (field key)", keyReserved...), targets.SensorNames(s)},
 	} {
 		if *m.dst, err = m.rule.Map(m.names); err != nil {
 			return nil, err
@@ -101,14 +101,6 @@ func newServerNames(s *ts.Schema) (*serverNames, error) {
 	}
 	n.srv = n.schema(s)
 	return n, nil
-}
-
-func sensorNames(s *ts.Schema) []string {
-	out := make([]string, len(s.Sensors))
-	for i, sn := range s.Sensors {
-		out[i] = sn.Name
-	}
-	return out
 }
 
 // schema is s under the server's names.

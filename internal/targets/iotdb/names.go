@@ -91,19 +91,11 @@ func (n *names) mapping() map[string]string {
 // cannot carry (an empty one).
 func mapNames(s *ts.Schema) (*names, error) {
 	n := &names{changed: map[string]string{}}
-	sensors := make([]string, len(s.Sensors))
-	for i, sn := range s.Sensors {
-		sensors[i] = sn.Name
-	}
-	devices := make([]string, len(s.Devices))
-	for i, d := range s.Devices {
-		devices[i] = d.Name
-	}
 	var err error
-	if n.sensors, err = n.mapKind("sensor", "measurement", sensors); err != nil {
+	if n.sensors, err = n.mapKind("sensor", "measurement", targets.SensorNames(s)); err != nil {
 		return nil, err
 	}
-	if n.devices, err = n.mapKind("device", "device node", devices); err != nil {
+	if n.devices, err = n.mapKind("device", "device node", targets.DeviceNames(s)); err != nil {
 		return nil, err
 	}
 	if n.groups, err = n.mapKind("group", "group node", s.Groups); err != nil {

@@ -77,14 +77,5 @@ func (n serverNames) tagKey(key string) string {
 func (t *Target) NameMapping() map[string]string {
 	t.Mu.Lock()
 	defer t.Mu.Unlock()
-	out := map[string]string{}
-	for what, m := range map[string]*targets.NameMap{"device ": t.names.devices, "tag key ": t.names.tagKeys} {
-		if m == nil {
-			continue
-		}
-		for k, v := range m.Changed() {
-			out[what+k] = v
-		}
-	}
-	return out
+	return targets.Mapping(map[string]*targets.NameMap{"device": t.names.devices, "tag key": t.names.tagKeys})
 }

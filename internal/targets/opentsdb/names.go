@@ -98,15 +98,6 @@ func (n serverNames) tagValue(val string) string { return server(n.tagValues, va
 func (t *Target) NameMapping() map[string]string {
 	t.Mu.Lock()
 	defer t.Mu.Unlock()
-	out := map[string]string{}
-	for what, m := range map[string]*targets.NameMap{"device ": t.names.devices, "sensor ": t.names.sensors,
-		"tag key ": t.names.tagKeys, "tag value ": t.names.tagValues} {
-		if m == nil {
-			continue
-		}
-		for k, v := range m.Changed() {
-			out[what+k] = v
-		}
-	}
-	return out
+	return targets.Mapping(map[string]*targets.NameMap{"device": t.names.devices, "sensor": t.names.sensors,
+		"tag key": t.names.tagKeys, "tag value": t.names.tagValues})
 }

@@ -41,7 +41,7 @@ func identChar(r rune) bool { return r != 0 && r != utf8.RuneError }
 // naming a name that cannot be carried.
 func newWideNames(target string, s *ts.Schema) (*wideNames, error) {
 	sens, err := targets.NameRule{Target: target, What: "column name (layout=wide)", Keep: identChar,
-		MaxBytes: maxIdentifier, Reserved: []string{"device", "t"}}.Map(sensorNames(s))
+		MaxBytes: maxIdentifier, Reserved: []string{"device", "t"}}.Map(targets.SensorNames(s))
 	if err != nil {
 		return nil, err
 	}
@@ -60,14 +60,6 @@ func newWideNames(target string, s *ts.Schema) (*wideNames, error) {
 		w.tables = append(w.tables, widePrefix+groups.Server(g))
 	}
 	return w, nil
-}
-
-func sensorNames(s *ts.Schema) []string {
-	out := make([]string, len(s.Sensors))
-	for i, sn := range s.Sensors {
-		out[i] = sn.Name
-	}
-	return out
 }
 
 // quoteIdent is name as a quoted identifier ("..." with quotes doubled).

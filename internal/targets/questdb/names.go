@@ -81,11 +81,7 @@ func mapNames(db string, s *ts.Schema) (*names, error) {
 		n.tags[k] = tags.Server(k)
 		rule.Reserved = append(rule.Reserved, n.tags[k])
 	}
-	sensNames := make([]string, len(s.Sensors))
-	for i, sn := range s.Sensors {
-		sensNames[i] = sn.Name
-	}
-	sens, err := rule.Map(sensNames)
+	sens, err := rule.Map(targets.SensorNames(s))
 	if err != nil {
 		return nil, err
 	}

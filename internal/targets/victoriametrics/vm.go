@@ -368,13 +368,7 @@ func deviceLabels(s *ts.Schema, d *ts.Device, db, gen string, keys *targets.Name
 func (t *Target) NameMapping() map[string]string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	out := map[string]string{}
-	if t.tagKeys != nil {
-		for k, v := range t.tagKeys.Changed() {
-			out["tag key "+k] = v
-		}
-	}
-	return out
+	return targets.Mapping(map[string]*targets.NameMap{"tag key": t.tagKeys})
 }
 
 // Labels returns the label part of the metric object /api/v1/import lines
