@@ -97,8 +97,12 @@ func (m *NameMap) claim(name, server string) {
 }
 
 // Server is the server's form of name (name itself for a name Map was not
-// given).
+// given, and for every name with no map at all: a nil NameMap, a kind a
+// target has not mapped yet, keeps names as they are).
 func (m *NameMap) Server(name string) string {
+	if m == nil {
+		return name
+	}
 	if s, ok := m.server[name]; ok && s != "" {
 		return s
 	}

@@ -25,9 +25,6 @@ func rowNames(s *ts.Schema) (*targets.NameMap, error) {
 func (t *Target) rowName(device string) string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.rows == nil {
-		return device
-	}
 	return t.rows.Server(device)
 }
 

@@ -57,20 +57,10 @@ func mapNames(s *ts.Schema) (serverNames, error) {
 }
 
 // device is the server's form of a device's name.
-func (n serverNames) device(name string) string {
-	if n.devices == nil {
-		return name
-	}
-	return n.devices.Server(name)
-}
+func (n serverNames) device(name string) string { return n.devices.Server(name) }
 
 // tagKey is the server's form of a tag key.
-func (n serverNames) tagKey(key string) string {
-	if n.tagKeys == nil {
-		return key
-	}
-	return n.tagKeys.Server(key)
-}
+func (n serverNames) tagKey(key string) string { return n.tagKeys.Server(key) }
 
 // NameMapping implements targets.NameMapper: the device names and tag keys
 // stored in another form.

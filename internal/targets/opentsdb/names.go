@@ -79,19 +79,12 @@ func mapNames(s *ts.Schema) (serverNames, error) {
 	return n, err
 }
 
-// server is m's form of name (name itself without a map: the tests' plain
-// names).
-func server(m *targets.NameMap, name string) string {
-	if m == nil {
-		return name
-	}
-	return m.Server(name)
-}
-
-func (n serverNames) device(name string) string  { return server(n.devices, name) }
-func (n serverNames) sensor(name string) string  { return server(n.sensors, name) }
-func (n serverNames) tagKey(key string) string   { return server(n.tagKeys, key) }
-func (n serverNames) tagValue(val string) string { return server(n.tagValues, val) }
+// The server's form of each kind of name (the name itself without a map:
+// the tests' plain names).
+func (n serverNames) device(name string) string  { return n.devices.Server(name) }
+func (n serverNames) sensor(name string) string  { return n.sensors.Server(name) }
+func (n serverNames) tagKey(key string) string   { return n.tagKeys.Server(key) }
+func (n serverNames) tagValue(val string) string { return n.tagValues.Server(val) }
 
 // NameMapping implements targets.NameMapper: every name stored in another
 // form, by kind.
