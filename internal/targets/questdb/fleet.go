@@ -21,15 +21,11 @@ import (
 // window functions lag and lead. TSBS has no iot queries for QuestDB:
 // these follow internal/fleet's definitions, kind by kind (see fleetSQL).
 func (t *Target) FleetQuery(ctx context.Context, q *ts.Query) ([]ts.FleetRow, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if err := t.useSQL(ctx); err != nil {
-		return nil, err
-	}
-	s, err := t.binding.Schema()
+	s, err := t.lockSQL(ctx)
 	if err != nil {
 		return nil, err
 	}
+	defer t.mu.Unlock()
 	_, cols, err := clientside.FleetColumns(q, s, func(_ int, n string) string { return quote(t.names.sensor(n)) })
 	if err != nil {
 		return nil, fmt.Errorf("questdb: fleet query: %w", err)

@@ -16,15 +16,11 @@ import (
 // applies (SQL's WHERE on several columns would keep only rows where all
 // pass).
 func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if err := t.useSQL(ctx); err != nil {
-		return ts.Result{}, err
-	}
-	s, err := t.binding.Schema()
+	s, err := t.lockSQL(ctx)
 	if err != nil {
 		return ts.Result{}, err
 	}
+	defer t.mu.Unlock()
 	if q.Across {
 		return t.across(ctx, s, q)
 	}

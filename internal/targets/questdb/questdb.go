@@ -155,6 +155,30 @@ func (t *Target) useSQL(ctx context.Context) error {
 	return nil
 }
 
+// sqlSchema readies the SQL connection (useSQL) and returns the bound
+// schema: what a statement on the schema's tables starts with. t.mu must be
+// held.
+func (t *Target) sqlSchema(ctx context.Context) (*ts.Schema, error) {
+	if err := t.useSQL(ctx); err != nil {
+		return nil, err
+	}
+	return t.binding.Schema()
+}
+
+// lockSQL takes the connection for a statement on the bound schema's
+// tables: t.mu held, the SQL connection ready and the schema returned
+// (sqlSchema). On an error it releases t.mu again, as Binding.Lock does;
+// else the caller releases it (defer t.mu.Unlock()).
+func (t *Target) lockSQL(ctx context.Context) (*ts.Schema, error) {
+	t.mu.Lock()
+	s, err := t.sqlSchema(ctx)
+	if err != nil {
+		t.mu.Unlock()
+		return nil, err
+	}
+	return s, nil
+}
+
 // Reconnects counts the connections re-opened, HTTP and SQL
 // (targets.Reconnector).
 func (t *Target) Reconnects() int64 {
@@ -337,10 +361,7 @@ func (t *Target) nullableBools(ctx context.Context, s *ts.Schema, b *ts.Batch) e
 // what was written (at most 60 s), so that what Count and StorageBytes read
 // holds every write acknowledged; it returns the schema.
 func (t *Target) settled(ctx context.Context) (*ts.Schema, error) {
-	if err := t.useSQL(ctx); err != nil {
-		return nil, err
-	}
-	s, err := t.binding.Schema()
+	s, err := t.sqlSchema(ctx)
 	if err != nil {
 		return nil, err
 	}
