@@ -30,7 +30,7 @@ func (t *Target) FleetQuery(ctx context.Context, q *ts.Query) ([]ts.FleetRow, er
 		return nil, err
 	}
 	defer t.mu.Unlock()
-	fields, cols, err := clientside.FleetColumns(q, s, func(_ int, f string) string { return col(t.names.Server(f)) })
+	fields, cols, err := clientside.FleetColumns(q, s, func(sn int, _ string) string { return t.cols[sn] })
 	if err != nil {
 		return nil, fmt.Errorf("cassandra: fleet query: %w", err)
 	}

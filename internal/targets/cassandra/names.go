@@ -19,10 +19,7 @@ func columnRule() targets.NameRule {
 
 // columns maps the sensors of s: the map, and each sensor's quoted column.
 func columns(s *ts.Schema) (*targets.NameMap, []string, error) {
-	names := make([]string, len(s.Sensors))
-	for i, sn := range s.Sensors {
-		names[i] = sn.Name
-	}
+	names := targets.SensorNames(s)
 	m, err := columnRule().Map(names)
 	if err != nil {
 		return nil, nil, err
