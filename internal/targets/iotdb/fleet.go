@@ -14,6 +14,15 @@ import (
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
+// fleetSQL is one question: its trucks' paths and what it reads.
+type fleetSQL struct {
+	t      *Target
+	q      *ts.Query
+	fields []string              // the question's measurements, quoted, fleet.Fields order
+	from   []string              // the trucks' device paths
+	trucks map[string]*ts.Device // by device path, as tsbench writes it (ownPath)
+}
+
 // FleetQuery answers one of TSBS's iot questions (targets.FleetQuerier)
 // in IoTDB SQL; each kind's definition is internal/fleet's. TSBS has no
 // iot queries for IoTDB: these are tsbench's.
@@ -84,15 +93,6 @@ func (t *Target) FleetQuery(ctx context.Context, q *ts.Query) ([]ts.FleetRow, er
 	}
 	fleet.Sort(rows)
 	return rows, nil
-}
-
-// fleetSQL is one question: its trucks' paths and what it reads.
-type fleetSQL struct {
-	t      *Target
-	q      *ts.Query
-	fields []string              // the question's measurements, quoted, fleet.Fields order
-	from   []string              // the trucks' device paths
-	trucks map[string]*ts.Device // by device path, as tsbench writes it (ownPath)
 }
 
 // truckRow is one row of an ALIGN BY DEVICE answer: the truck, the
