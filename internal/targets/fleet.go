@@ -2,6 +2,7 @@ package targets
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/tsbench/tsbench/internal/ts"
 )
@@ -13,4 +14,13 @@ import (
 // reason. The runner counts the query unsupported on a target without it.
 type FleetQuerier interface {
 	FleetQuery(ctx context.Context, q *ts.Query) ([]ts.FleetRow, error)
+}
+
+// CheckFleet says, as an error, that q is not a fleet question (it has no
+// Fleet): what a FleetQuery checks before it reads q.Fleet.
+func CheckFleet(q *ts.Query) error {
+	if q.Fleet == nil {
+		return fmt.Errorf("%s is not a fleet question", q.Kind)
+	}
+	return nil
 }

@@ -21,6 +21,7 @@ import (
 	"strings"
 
 	"github.com/tsbench/tsbench/internal/fleet"
+	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/targets/sqlfamily"
 	"github.com/tsbench/tsbench/internal/ts"
 )
@@ -89,8 +90,8 @@ func unescapeTSV(s string) string {
 
 // FleetQuery implements targets.FleetQuerier.
 func (t *Target) FleetQuery(ctx context.Context, q *ts.Query) ([]ts.FleetRow, error) {
-	if q.Fleet == nil {
-		return nil, fmt.Errorf("clickhouse: fleet query: %s is not a fleet question", q.Kind)
+	if err := targets.CheckFleet(q); err != nil {
+		return nil, fmt.Errorf("clickhouse: fleet query: %w", err)
 	}
 	s, err := t.Binding.SchemaUnder(&t.Mu)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/tsbench/tsbench/internal/fleet"
+	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/targets/sqlfamily"
 	"github.com/tsbench/tsbench/internal/ts"
 )
@@ -16,8 +17,8 @@ import (
 // points table; the wide one its group tables (wideSource), whose rows
 // are TSBS's own shape: one per truck and time.
 func (t *Target) FleetQuery(ctx context.Context, q *ts.Query) ([]ts.FleetRow, error) {
-	if q.Fleet == nil {
-		return nil, t.wrap("fleet", fmt.Errorf("%s is not a fleet question", q.Kind))
+	if err := targets.CheckFleet(q); err != nil {
+		return nil, t.wrap("fleet", err)
 	}
 	what := "fleet " + q.Fleet.Kind.String()
 	if err := t.c.lock(ctx); err != nil {
