@@ -380,6 +380,15 @@ func (f *fleetQL) answer(res []fleetResult) ([]ts.FleetRow, error) {
 		}
 		return v, nil
 	}
+	// get2 reads the two columns of r that a kind adds up together.
+	get2 := func(r fleetResult, a, b string) (float64, float64, error) {
+		x, err := get(r, a)
+		if err != nil {
+			return 0, 0, err
+		}
+		y, err := get(r, b)
+		return x, y, err
+	}
 	var rows []ts.FleetRow
 	switch k := f.q.Fleet.Kind; k {
 	case ts.LowFuel, ts.HighLoad, ts.StationaryTrucks, ts.LongDrivingSession, ts.LongDailySession, ts.AvgDailyDriving:
@@ -406,11 +415,7 @@ func (f *fleetQL) answer(res []fleetResult) ([]ts.FleetRow, error) {
 		type acc struct{ fuel, nominal, n float64 }
 		by := map[string]*acc{}
 		for _, r := range res {
-			fuel, err := get(r, "fuel")
-			if err != nil {
-				return nil, err
-			}
-			n, err := get(r, "n")
+			fuel, n, err := get2(r, "fuel", "n")
 			if err != nil {
 				return nil, err
 			}
@@ -435,11 +440,7 @@ func (f *fleetQL) answer(res []fleetResult) ([]ts.FleetRow, error) {
 		type acc struct{ total, n float64 }
 		by := map[key]*acc{}
 		for _, r := range res {
-			total, err := get(r, "total")
-			if err != nil {
-				return nil, err
-			}
-			n, err := get(r, "trucks")
+			total, n, err := get2(r, "total", "trucks")
 			if err != nil {
 				return nil, err
 			}
