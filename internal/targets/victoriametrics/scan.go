@@ -169,42 +169,32 @@ func (s *jsonScanner) skip(depth int) error {
 // object reads an object's members, handing each key to f, which reads
 // (or skips) the value.
 func (s *jsonScanner) object(f func(key []byte) error) error {
-	if !s.take('{') {
-		return errSyntax
-	}
-	if s.take('}') {
-		return nil
-	}
-	for {
+	return s.list('{', '}', func(int) error {
 		key, _, err := s.str()
 		if err != nil || !s.take(':') {
 			return errSyntax
 		}
-		if err := f(key); err != nil {
-			return err
-		}
-		if s.take('}') {
-			return nil
-		}
-		if !s.take(',') {
-			return errSyntax
-		}
-	}
+		return f(key)
+	})
 }
 
 // array reads an array's elements, each with f.
-func (s *jsonScanner) array(f func(k int) error) error {
-	if !s.take('[') {
+func (s *jsonScanner) array(f func(k int) error) error { return s.list('[', ']', f) }
+
+// list reads what an object or an array holds between its open and end
+// characters, comma-separated, each with item (k counts them from 0).
+func (s *jsonScanner) list(open, end byte, item func(k int) error) error {
+	if !s.take(open) {
 		return errSyntax
 	}
-	if s.take(']') {
+	if s.take(end) {
 		return nil
 	}
 	for k := 0; ; k++ {
-		if err := f(k); err != nil {
+		if err := item(k); err != nil {
 			return err
 		}
-		if s.take(']') {
+		if s.take(end) {
 			return nil
 		}
 		if !s.take(',') {
