@@ -34,6 +34,23 @@ func NewBinding(targetName string) Binding {
 	return b
 }
 
+// Bind records s in b, under mu, with what the target derives of it:
+// derive runs first, without mu (it may refuse s, and then nothing is
+// recorded), and keep records what it made under mu, beside the schema, so
+// that no operation sees the one without the other. Every target's Bind
+// takes these steps.
+func Bind[T any](b *Binding, mu sync.Locker, s *ts.Schema, derive func(*ts.Schema) (T, error), keep func(T)) error {
+	v, err := derive(s)
+	if err != nil {
+		return err
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	b.Set(s)
+	keep(v)
+	return nil
+}
+
 // Errorf is an error in the Binding's voice, its target's name first as
 // the Binding's own errors have it, for a shared helper that speaks for
 // the target.

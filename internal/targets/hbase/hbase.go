@@ -151,15 +151,7 @@ func (t *Target) drop(ctx context.Context) error {
 
 // Bind records the schema; the table's regions are looked up on first use.
 func (t *Target) Bind(_ context.Context, s *ts.Schema) error {
-	rows, err := rowNames(s)
-	if err != nil {
-		return err
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.binding.Set(s)
-	t.rows = rows
-	return nil
+	return targets.Bind(&t.binding, &t.mu, s, rowNames, func(rows *targets.NameMap) { t.rows = rows })
 }
 
 // schema returns the bound schema.

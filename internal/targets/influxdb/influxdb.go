@@ -273,16 +273,10 @@ func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
 // Bind prepares the line prefixes of every device, under the names the
 // server stores (serverNames).
 func (t *Target) Bind(_ context.Context, s *ts.Schema) error {
-	names, err := newServerNames(s)
-	if err != nil {
-		return err
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.binding.Set(s)
-	t.names = names
-	t.series = lineproto.NewSeries(names.srv, func(d *ts.Device) string { return measurement(names.srv, d) })
-	return nil
+	return targets.Bind(&t.binding, &t.mu, s, newServerNames, func(names *serverNames) {
+		t.names = names
+		t.series = lineproto.NewSeries(names.srv, func(d *ts.Device) string { return measurement(names.srv, d) })
+	})
 }
 
 func measurement(s *ts.Schema, d *ts.Device) string { return targets.GroupName(s, d.Group, "points") }

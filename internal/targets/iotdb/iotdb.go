@@ -205,24 +205,18 @@ func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
 // Bind maps the schema's names and prepares device paths and tablet
 // schemas.
 func (t *Target) Bind(_ context.Context, s *ts.Schema) error {
-	n, err := mapNames(s)
-	if err != nil {
-		return err
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.binding.Set(s)
-	t.names = n
-	t.tablet = nil // made for the previous schema
-	t.paths = make([]string, len(s.Devices))
-	for i, d := range s.Devices {
-		t.paths[i] = t.groupPath(n, d.Group) + "." + quoteNode(n.devices[i])
-	}
-	t.schemas = make([]*client.MeasurementSchema, len(s.Sensors))
-	for i, sn := range s.Sensors {
-		t.schemas[i] = &client.MeasurementSchema{Measurement: quoteNode(n.sensors[i]), DataType: dataTypes[sn.Type]}
-	}
-	return nil
+	return targets.Bind(&t.binding, &t.mu, s, mapNames, func(n *names) {
+		t.names = n
+		t.tablet = nil // made for the previous schema
+		t.paths = make([]string, len(s.Devices))
+		for i, d := range s.Devices {
+			t.paths[i] = t.groupPath(n, d.Group) + "." + quoteNode(n.devices[i])
+		}
+		t.schemas = make([]*client.MeasurementSchema, len(s.Sensors))
+		for i, sn := range s.Sensors {
+			t.schemas[i] = &client.MeasurementSchema{Measurement: quoteNode(n.sensors[i]), DataType: dataTypes[sn.Type]}
+		}
+	})
 }
 
 // Write inserts a batch as one aligned tablet.

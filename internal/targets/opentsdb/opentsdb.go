@@ -229,17 +229,11 @@ func (t *Target) awaitEmpty(ctx context.Context, metrics []string) error {
 
 // Bind learns the schema: metric names and device tags.
 func (t *Target) Bind(_ context.Context, s *ts.Schema) error {
-	n, err := mapNames(s)
-	if err != nil {
-		return err
-	}
-	t.Mu.Lock()
-	defer t.Mu.Unlock()
-	t.Binding.Set(s)
-	t.names = n
-	t.Series = jsonenc.NewSeries(s, func(sensor string) string { return t.db + "." + n.sensor(sensor) },
-		func(s *ts.Schema, d *ts.Device) string { return deviceTags(s, d, n) })
-	return nil
+	return targets.Bind(&t.Binding, &t.Mu, s, mapNames, func(n serverNames) {
+		t.names = n
+		t.Series = jsonenc.NewSeries(s, func(sensor string) string { return t.db + "." + n.sensor(sensor) },
+			func(s *ts.Schema, d *ts.Device) string { return deviceTags(s, d, n) })
+	})
 }
 
 // deviceTags renders a device's tags as a JSON object, every name in its

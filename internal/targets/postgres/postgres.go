@@ -487,15 +487,7 @@ func (t *Target) insertMetadata(ctx context.Context, s *ts.Schema) error {
 
 // Bind prepares a connection that did not run Setup.
 func (t *Target) Bind(ctx context.Context, s *ts.Schema) error {
-	names, err := t.wideNames(s)
-	if err != nil {
-		return err
-	}
-	t.c.mu.Lock()
-	defer t.c.mu.Unlock()
-	t.binding.Set(s)
-	t.names = names
-	return nil
+	return targets.Bind(&t.binding, &t.c.mu, s, t.wideNames, func(names *wideNames) { t.names = names })
 }
 
 // ServerVersion implements targets.Versioner.

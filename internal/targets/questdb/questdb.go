@@ -243,24 +243,19 @@ func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
 // Bind maps the schema's names and prepares the line prefixes of every
 // device.
 func (t *Target) Bind(_ context.Context, s *ts.Schema) error {
-	n, err := mapNames(t.db, s)
-	if err != nil {
-		return err
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.binding.Set(s)
-	t.names = n
-	t.prefixes = make([]string, len(s.Devices))
-	for i := range s.Devices {
-		t.prefixes[i] = t.linePrefix(&s.Devices[i])
-	}
-	sensors := make([]ts.Sensor, len(s.Sensors))
-	for i, sn := range s.Sensors {
-		sensors[i] = ts.Sensor{Name: n.sensors[i], Type: sn.Type}
-	}
-	t.keys = lineproto.NewKeys(sensors)
-	return nil
+	mapped := func(s *ts.Schema) (*names, error) { return mapNames(t.db, s) }
+	return targets.Bind(&t.binding, &t.mu, s, mapped, func(n *names) {
+		t.names = n
+		t.prefixes = make([]string, len(s.Devices))
+		for i := range s.Devices {
+			t.prefixes[i] = t.linePrefix(&s.Devices[i])
+		}
+		sensors := make([]ts.Sensor, len(s.Sensors))
+		for i, sn := range s.Sensors {
+			sensors[i] = ts.Sensor{Name: n.sensors[i], Type: sn.Type}
+		}
+		t.keys = lineproto.NewKeys(sensors)
+	})
 }
 
 // linePrefix is the start of d's lines: its table, device and tags, each
