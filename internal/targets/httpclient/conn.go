@@ -42,3 +42,21 @@ func (c *Conn) Close() error {
 
 // Reconnects counts the HTTP connections re-opened (targets.Reconnector).
 func (c *Conn) Reconnects() int64 { return Reconnects(c.Client) }
+
+// Clients are an HTTP target's two ways to its server: the client its
+// queries take and the Poster its writes take. Embedded in the target,
+// they are the target's Close and Reconnects.
+type Clients struct {
+	Client *http.Client
+	Poster *Poster
+}
+
+// Close releases idle connections.
+func (c *Clients) Close() error {
+	c.Client.CloseIdleConnections()
+	c.Poster.Close()
+	return nil
+}
+
+// Reconnects counts the HTTP connections re-opened (targets.Reconnector).
+func (c *Clients) Reconnects() int64 { return Reconnects(c.Client) + c.Poster.Reconnects() }

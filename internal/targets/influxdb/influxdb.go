@@ -86,14 +86,14 @@ func init() { targets.Register(Driver) }
 
 // Target is one client's HTTP connection.
 type Target struct {
-	base   string // http(s)://host:port
-	db     string // the database, or with write_path=v2 the bucket
-	v2     bool   // write_path=v2: /api/v2/write
-	org    string // write_path=v2's org
-	zeros  string // what turns a millisecond time into the precision's ("000" for us)
-	gzip   bool
-	client *http.Client
-	poster *httpclient.Poster // the write requests
+	base  string // http(s)://host:port
+	db    string // the database, or with write_path=v2 the bucket
+	v2    bool   // write_path=v2: /api/v2/write
+	org   string // write_path=v2's org
+	zeros string // what turns a millisecond time into the precision's ("000" for us)
+	gzip  bool
+
+	httpclient.Clients // the queries' client, the writes' Poster: Close and Reconnects
 
 	mu      sync.Mutex
 	binding targets.Binding
@@ -116,7 +116,7 @@ func open(ctx context.Context, o targets.Options) (targets.Target, error) {
 	}
 	t := &Target{base: e.Base, db: o.DatabaseOr("test"),
 		gzip:    o.Extra["gzip"] == "true",
-		client:  e.Client(),
+		Clients: httpclient.Clients{Client: e.Client()},
 		binding: targets.NewBinding("influxdb"),
 		zeros:   map[string]string{"ms": "", "us": "000", "ns": "000000"}[precision]}
 	switch o.Extra["write_path"] {
@@ -147,7 +147,7 @@ func open(ctx context.Context, o targets.Options) (targets.Target, error) {
 	if err != nil {
 		return nil, fmt.Errorf("influxdb: %w", err)
 	}
-	t.poster = p
+	t.Poster = p
 	return t, nil
 }
 
@@ -161,7 +161,7 @@ func (t *Target) do(ctx context.Context, method, path string, body io.Reader, hd
 	for k, v := range hdr {
 		req.Header.Set(k, v)
 	}
-	resp, err := t.client.Do(req)
+	resp, err := t.Client.Do(req)
 	if err != nil {
 		return nil, nil, fmt.Errorf("influxdb: %s %s: %w", method, t.base, err)
 	}
@@ -280,18 +280,6 @@ func (t *Target) Bind(_ context.Context, s *ts.Schema) error {
 }
 
 func measurement(s *ts.Schema, d *ts.Device) string { return targets.GroupName(s, d.Group, "points") }
-
-// Close releases idle connections.
-func (t *Target) Close() error {
-	t.client.CloseIdleConnections()
-	t.poster.Close()
-	return nil
-}
-
-// Reconnects counts the HTTP connections re-opened (targets.Reconnector).
-func (t *Target) Reconnects() int64 {
-	return httpclient.Reconnects(t.client) + t.poster.Reconnects()
-}
 
 // deleteBucketPoints deletes every point of the bucket through InfluxDB
 // 2.x's /api/v2/delete (the whole range it stores). A server without that

@@ -27,7 +27,7 @@ func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
 			return fmt.Errorf("influxdb: write batch of %s: %w", b.Device.Name, err)
 		}
 	}
-	if err := t.poster.Post(ctx, body); err != nil {
+	if err := t.Poster.Post(ctx, body); err != nil {
 		return fmt.Errorf("influxdb: write batch of %s: %w", b.Device.Name, err)
 	}
 	return nil

@@ -93,11 +93,11 @@ func init() { targets.Register(Driver) }
 
 // Target is one client's HTTP connection.
 type Target struct {
-	base   string // with the path prefix of a TARGET_URL (a cluster's /insert/0/prometheus)
-	root   string // without it: where /health, /metrics and /internal/force_flush are
-	db     string
-	client *http.Client
-	poster *httpclient.Poster // the import requests
+	base string // with the path prefix of a TARGET_URL (a cluster's /insert/0/prometheus)
+	root string // without it: where /health, /metrics and /internal/force_flush are
+	db   string
+
+	httpclient.Clients // the queries' client, the imports' Poster: Close and Reconnects
 
 	// fallbacks counts the queries answered from the export instead of
 	// the server's rollups, by reason (targets.FallbackCounter).
@@ -123,7 +123,7 @@ func open(ctx context.Context, o targets.Options) (targets.Target, error) {
 	// gateway), which takes it as a bearer.
 	e.Authorization = httpclient.TokenAuth(o, "Bearer")
 	db := o.DatabaseOr("test")
-	t := &Target{base: e.Base, root: e.Root, db: db, client: e.Client(), binding: targets.NewBinding("victoriametrics")}
+	t := &Target{base: e.Base, root: e.Root, db: db, Clients: httpclient.Clients{Client: e.Client()}, binding: targets.NewBinding("victoriametrics")}
 	if _, _, err := t.get(ctx, "/health", nil); err != nil {
 		return nil, err
 	}
@@ -139,7 +139,7 @@ func open(ctx context.Context, o targets.Options) (targets.Target, error) {
 	if err != nil {
 		return nil, fmt.Errorf("victoriametrics: %w", err)
 	}
-	t.poster = p
+	t.Poster = p
 	return t, nil
 }
 
@@ -165,7 +165,7 @@ func (t *Target) doInto(ctx context.Context, method, path, query string, body io
 	if err != nil {
 		return nil, err
 	}
-	resp, err := t.client.Do(req)
+	resp, err := t.Client.Do(req)
 	if err != nil {
 		return nil, fmt.Errorf("victoriametrics: %s %s: %w", method, base+path, err)
 	}
@@ -396,7 +396,7 @@ func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
 	}
 	defer t.mu.Unlock()
 	t.buf = appendImport(t.buf[:0], t.labels[pos], s.Sensors, b)
-	if err := t.poster.Post(ctx, t.buf); err != nil {
+	if err := t.Poster.Post(ctx, t.buf); err != nil {
 		return fmt.Errorf("victoriametrics: write batch of %s: %w", b.Device.Name, err)
 	}
 	// A device's first samples of a day create its series' index entries
@@ -558,18 +558,6 @@ func (t *Target) StorageBytes(ctx context.Context) (int64, error) {
 		}
 	}
 	return n, nil
-}
-
-// Close releases idle connections.
-func (t *Target) Close() error {
-	t.client.CloseIdleConnections()
-	t.poster.Close()
-	return nil
-}
-
-// Reconnects counts the HTTP connections re-opened (targets.Reconnector).
-func (t *Target) Reconnects() int64 {
-	return httpclient.Reconnects(t.client) + t.poster.Reconnects()
 }
 
 // Fallbacks counts the GROUP_BY queries answered from the export instead of
