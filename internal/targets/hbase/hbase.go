@@ -154,13 +154,6 @@ func (t *Target) Bind(_ context.Context, s *ts.Schema) error {
 	return targets.Bind(&t.binding, &t.mu, s, rowNames, func(rows *targets.NameMap) { t.rows = rows })
 }
 
-// schema returns the bound schema.
-func (t *Target) schema() (*ts.Schema, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.binding.Schema()
-}
-
 // Write sends one Put per hour the batch touches, concurrently, and returns
 // once every Put was acknowledged.
 func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
@@ -238,7 +231,7 @@ func putRows(b *ts.Batch, device string) []putRow {
 // Count counts the cells of the range's devices and times with a
 // KeyOnlyFilter scan per device.
 func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
-	s, err := t.schema()
+	s, err := t.binding.SchemaUnder(&t.mu)
 	if err != nil {
 		return 0, err
 	}

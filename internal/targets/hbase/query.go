@@ -13,7 +13,7 @@ import (
 // in the query's time window, and tsbench computes the rest (see the package
 // doc).
 func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
-	s, err := t.schema()
+	s, err := t.binding.SchemaUnder(&t.mu)
 	if err != nil {
 		return ts.Result{}, err
 	}
