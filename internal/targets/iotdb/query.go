@@ -14,17 +14,11 @@ import (
 
 // Query runs one of Q1..Q10 (see ts.Query for the semantics).
 func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
-	s, err := t.binding.Lock(&t.mu)
+	s, devs, err := t.lockPaths(q.Devices)
 	if err != nil {
 		return ts.Result{}, err
 	}
 	defer t.mu.Unlock()
-	var devs []string
-	for _, d := range q.Devices {
-		if pos := s.DevicePos(d.Index); pos >= 0 {
-			devs = append(devs, t.paths[pos])
-		}
-	}
 	var total ts.Result
 	if q.Across {
 		r, err := t.run(ctx, acrossStatement(s, t.measurements(), q, devs), q)
@@ -239,21 +233,32 @@ func parse(v, dataType string) float64 {
 	return f
 }
 
+// lockPaths takes the connection (Binding.Lock) and returns the bound
+// schema with the device paths of devs it holds, in their order: what a
+// statement reads FROM. On an error t.mu is released again; else the
+// caller releases it.
+func (t *Target) lockPaths(devs []*ts.Device) (*ts.Schema, []string, error) {
+	s, err := t.binding.Lock(&t.mu)
+	if err != nil {
+		return nil, nil, err
+	}
+	var paths []string
+	for _, d := range devs {
+		if pos := s.DevicePos(d.Index); pos >= 0 {
+			paths = append(paths, t.paths[pos])
+		}
+	}
+	return s, paths, nil
+}
+
 // Count adds up count(*) over every series of the selected devices.
 func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
-	s, err := t.binding.Lock(&t.mu)
+	s, from, err := t.lockPaths(r.Devices)
 	if err != nil {
 		return 0, err
 	}
 	defer t.mu.Unlock()
-	var from []string
-	if len(r.Devices) > 0 {
-		for _, d := range r.Devices {
-			if pos := s.DevicePos(d.Index); pos >= 0 {
-				from = append(from, t.paths[pos])
-			}
-		}
-	} else {
+	if len(r.Devices) == 0 {
 		from = []string{t.root() + ".**"}
 	}
 	// One count over tens of thousands of series (CRRC: 100 devices x 300
