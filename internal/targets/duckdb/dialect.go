@@ -17,9 +17,7 @@ var Dialect = sqlfamily.Dialect{
 	Latest:             sqlfamily.LatestJoin,
 	SkipNullAggregates: true,
 	// Tags are JSON text in devices.tags (the fleet questions read them).
-	Tag: func(b *sqlfamily.Builder, key string) string {
-		return "json_extract_string(d.tags, '$.' || " + b.Param(key) + ")"
-	},
+	Tag:     sqlfamily.JSONTag("json_extract_string"),
 	Real:    "DOUBLE",
 	Replace: "INSERT OR REPLACE INTO",
 }

@@ -19,6 +19,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/tsbench/tsbench/internal/targets"
 )
 
 // Placeholder is how a statement refers to its parameters.
@@ -196,8 +198,18 @@ func Literal(v any) string {
 	panic(fmt.Sprintf("sqlfamily: no SQL literal for %T", v))
 }
 
-// Quote is the string literal of s ('...', quotes doubled).
-func Quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+// Quote is the string literal of s ('...', quotes doubled): the SQL
+// family's, targets.SQLString.
+func Quote(s string) string { return targets.SQLString(s) }
+
+// JSONTag is a Dialect's Tag where devices.tags holds the tags as JSON
+// text, read with the SQL function fn at the path '$.' || key (SQLite's
+// json_extract, DuckDB's json_extract_string).
+func JSONTag(fn string) func(b *Builder, key string) string {
+	return func(b *Builder, key string) string {
+		return fn + "(d.tags, '$.' || " + b.Param(key) + ")"
+	}
+}
 
 // IntDiv is a Dialect.Bucket for engines whose integer division is op
 // (MySQL's DIV, DuckDB's //): start + (t - start) op width * width, with

@@ -19,11 +19,9 @@ var Dialect = sqlfamily.Dialect{
 	Bucket:      sqlfamily.ParamDiv,
 	Latest:      sqlfamily.LatestProbe,
 	KeepTimes:   true,
-	Tag: func(b *sqlfamily.Builder, key string) string {
-		return "json_extract(d.tags, '$.' || " + b.Param(key) + ")"
-	},
-	Real:    "REAL",
-	Insert:  "INSERT OR REPLACE INTO points (series, t, v) VALUES ",
-	Row:     []string{"", "", ""},
-	Replace: "INSERT OR REPLACE INTO",
+	Tag:         sqlfamily.JSONTag("json_extract"),
+	Real:        "REAL",
+	Insert:      "INSERT OR REPLACE INTO points (series, t, v) VALUES ",
+	Row:         []string{"", "", ""},
+	Replace:     "INSERT OR REPLACE INTO",
 }
