@@ -36,8 +36,7 @@ func (t *Target) RunStatement(ctx context.Context, st *targets.Statement) (targe
 		dest[i] = &cells[i]
 	}
 	for iter.Scan(dest...) {
-		out.Count++
-		if len(out.Values) >= targets.MaxRows {
+		if !out.Keep() {
 			continue
 		}
 		row := make([]any, len(cells))

@@ -113,8 +113,7 @@ func (t *Target) readTSV(ctx context.Context, r io.Reader) (targets.Rows, error)
 		if len(fields) != len(types) {
 			return out, answerError(line)
 		}
-		out.Count++
-		if len(out.Values) >= targets.MaxRows {
+		if !out.Keep() {
 			continue
 		}
 		row := make([]any, len(fields))

@@ -94,8 +94,7 @@ func (t *Target) RunStatement(ctx context.Context, st *targets.Statement) (targe
 				first = false
 			}
 			for _, vals := range se.Values {
-				out.Count++
-				if len(out.Values) >= targets.MaxRows {
+				if !out.Keep() {
 					continue
 				}
 				row := make([]any, 0, len(keys)+len(vals))

@@ -59,8 +59,7 @@ func (t *Target) RunStatement(ctx context.Context, st *targets.Statement) (targe
 		if !ok {
 			break
 		}
-		out.Count++
-		if len(out.Values) >= targets.MaxRows {
+		if !out.Keep() {
 			continue
 		}
 		row := make([]any, len(cols))

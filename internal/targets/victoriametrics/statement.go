@@ -129,8 +129,7 @@ func decodeInstant(data []byte) (targets.Rows, error) {
 	}
 	var out targets.Rows
 	add := func(row ...any) {
-		out.Count++
-		if len(out.Values) < targets.MaxRows {
+		if out.Keep() {
 			out.Values = append(out.Values, row)
 		}
 	}
