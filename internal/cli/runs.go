@@ -44,7 +44,7 @@ unique prefix, or given as latest, latest~1, ...`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if sinceArg != "" {
-				t, err := parseSince(sinceArg, time.Now())
+				t, err := results.ParseSince(sinceArg, time.Now())
 				if err != nil {
 					return usageError("--since %q: %v", sinceArg, err)
 				}

@@ -8,7 +8,7 @@
 //     while the run goes (Live, Journal) so that a run killed outright leaves
 //     what it measured;
 //   - loaded by id, reference or summary file (Load), listed (PrintRuns,
-//     PrintMonitorSessions) and exported (Export: JSON, CSV, HdrHistogram
+//     PrintMonitorSessions; --since read by ParseSince) and exported (Export: JSON, CSV, HdrHistogram
 //     interval logs).
 //
 // A run is stored whole — its summary as JSON, from which it is read back

@@ -1,4 +1,4 @@
-package cli
+package results
 
 // The --since argument of the commands that list stored runs: a duration
 // back from now or an absolute date or time.
@@ -10,9 +10,9 @@ import (
 	"time"
 )
 
-// parseSince reads v: a duration back from now (90m, 24h, 7d, 2w) or an
+// ParseSince reads v: a duration back from now (90m, 24h, 7d, 2w) or an
 // absolute date or time (local time unless it names its zone).
-func parseSince(v string, now time.Time) (time.Time, error) {
+func ParseSince(v string, now time.Time) (time.Time, error) {
 	v = strings.TrimSpace(v)
 	if n, unit := strings.TrimRight(v, "dw"), strings.TrimLeft(v, "0123456789."); (unit == "d" || unit == "w") && n != "" {
 		f, err := strconv.ParseFloat(n, 64)

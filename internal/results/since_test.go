@@ -1,4 +1,4 @@
-package cli
+package results
 
 import (
 	"strings"
@@ -18,14 +18,14 @@ func TestParseSince(t *testing.T) {
 		"2026-03-01":           time.Date(2026, 3, 1, 0, 0, 0, 0, time.Local),
 	}
 	for in, want := range cases {
-		got, err := parseSince(in, now)
+		got, err := ParseSince(in, now)
 		if err != nil || !got.Equal(want) {
-			t.Errorf("parseSince(%q) = %v, %v; want %v", in, got, err, want)
+			t.Errorf("ParseSince(%q) = %v, %v; want %v", in, got, err, want)
 		}
 	}
 	for _, bad := range []string{"", "d", "yesterday", "7x"} {
-		if _, err := parseSince(bad, now); err == nil {
-			t.Errorf("parseSince(%q) accepted", bad)
+		if _, err := ParseSince(bad, now); err == nil {
+			t.Errorf("ParseSince(%q) accepted", bad)
 		}
 	}
 }
@@ -38,12 +38,12 @@ func FuzzParseSince(f *testing.F) {
 	}
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	f.Fuzz(func(t *testing.T, v string) {
-		got, err := parseSince(v, now)
+		got, err := ParseSince(v, now)
 		if err != nil {
 			return
 		}
 		if got.After(now) && !looksAbsolute(v) {
-			t.Fatalf("parseSince(%q) = %v, after now", v, got)
+			t.Fatalf("ParseSince(%q) = %v, after now", v, got)
 		}
 	})
 }
