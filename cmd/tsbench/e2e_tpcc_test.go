@@ -74,14 +74,3 @@ func TestTPCCRunOnMariaDB(t *testing.T) {
 		t.Errorf("server version %q", s.Environment.ServerVersion)
 	}
 }
-
-// das-events' analytics on Apache Spark against MariaDB: every answer
-// Spark wrote back equals the generator's.
-func TestDASAnalyticsOnSpark(t *testing.T) {
-	requireTargetServer(t, "mysql")
-	requireSpark(t)
-	dir := t.TempDir()
-	r := tsbench(t, nil, "run", "--scenario", "das-events", "--target", "mysql", "--scale", "0.002",
-		"--analytics-engine", "spark", "--quiet", "--data-dir", dir)
-	checkSparkAnalytics(t, r, dir)
-}
