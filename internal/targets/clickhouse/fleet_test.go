@@ -2,7 +2,6 @@ package clickhouse
 
 import (
 	"context"
-	"fmt"
 	"math/rand"
 	"strconv"
 	"testing"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/tsbench/tsbench/internal/fleet"
 	"github.com/tsbench/tsbench/internal/targets"
+	"github.com/tsbench/tsbench/internal/targets/targettest"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -188,17 +188,7 @@ func TestFleetEdges(t *testing.T) {
 		for _, f := range fleets {
 			for _, w := range windows {
 				q := question(k, f, w)
-				want := fleet.Answer(&q, edgeTrucks(s, batches, &q))
-				got, err := fq.FleetQuery(ctx, &q)
-				name := fmt.Sprintf("%s fleet %q [%d, %d)", k, f, w[0], w[1])
-				if err != nil {
-					t.Errorf("%s: %v", name, err)
-					continue
-				}
-				if msg := fleet.Diff(got, want); msg != "" {
-					t.Errorf("%s: %s", name, msg)
-				}
-				if len(want) > 0 {
+				if targettest.AskFleet(ctx, t, fq, &q, fleet.Answer(&q, edgeTrucks(s, batches, &q))) {
 					answered[k] = true
 				}
 			}

@@ -226,17 +226,7 @@ func askFleet(t *testing.T, drv *targets.Driver, opts targets.Options, set fleet
 	}
 	answered := map[ts.FleetKind]bool{}
 	for _, q := range set.questions() {
-		want := set.expect(&q)
-		got, err := fq.FleetQuery(ctx, &q)
-		name := fmt.Sprintf("%s fleet %q [%d, %d)", q.Fleet.Kind, q.Fleet.Fleet, q.Start, q.End)
-		if err != nil {
-			t.Errorf("%s: %v", name, err)
-			continue
-		}
-		if msg := fleet.Diff(got, want); msg != "" {
-			t.Errorf("%s: %s", name, msg)
-		}
-		if len(want) > 0 {
+		if AskFleet(ctx, t, fq, &q, set.expect(&q)) {
 			answered[q.Fleet.Kind] = true
 		}
 	}
@@ -249,6 +239,24 @@ func askFleet(t *testing.T, drv *targets.Driver, opts targets.Options, set fleet
 		}
 		t.Errorf("%d kinds have a non-empty answer, want at least %d; empty: %v", len(answered), minKinds, empty)
 	}
+}
+
+// AskFleet asks fq fleet question q and reports, under the question's
+// name, an error or an answer that differs from want. It says whether the
+// question was answered and has rows: a test counts the kinds that did, so
+// that no kind passes on empty answers alone.
+func AskFleet(ctx context.Context, t *testing.T, fq targets.FleetQuerier, q *ts.Query, want []ts.FleetRow) bool {
+	t.Helper()
+	got, err := fq.FleetQuery(ctx, q)
+	name := fmt.Sprintf("%s fleet %q [%d, %d)", q.Fleet.Kind, q.Fleet.Fleet, q.Start, q.End)
+	if err != nil {
+		t.Errorf("%s: %v", name, err)
+		return false
+	}
+	if msg := fleet.Diff(got, want); msg != "" {
+		t.Errorf("%s: %s", name, msg)
+	}
+	return len(want) > 0
 }
 
 // sensorsNamed is the positions of the named sensors in s.
