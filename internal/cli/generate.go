@@ -70,7 +70,7 @@ as for 'tsbench run'.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&out, "out", "", "directory to write the dataset to (replaced if it holds one); with --format, the file")
-	fl.StringVar(&format, "format", "", "with a TSBS workload's keys (TSBS_USE_CASE...): write a TSBS data file, influx or timescaledb, for TSBS's loaders")
+	fl.StringVar(&format, "format", "", "with a TSBS workload's keys (TSBS_USE_CASE...): write a TSBS data file, influx or timescaledb, for TSBS's loaders (cpu-only, iot: the bytes tsbs_generate_data writes, TSBS_SEED its --seed)")
 	addConfigFlags(fl, &f, keyFlags, "set a configuration key, KEY=VALUE (repeatable)", "treat every warning as an error: exit 2")
 	return cmd
 }

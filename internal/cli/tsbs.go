@@ -6,6 +6,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/gen"
@@ -49,15 +50,12 @@ func generateTSBS(cfg *config.Config, g *gen.Generator, format, out string, stdo
 	if err != nil {
 		return usageError("%v", err)
 	}
-	table := "cpu"
-	if cfg.TSBSUseCase == "iot" {
-		table = "readings"
-	}
 	f, err := os.Create(out)
 	if err != nil {
 		return usageError("generate --out %s: %v", out, err)
 	}
-	if err := tsbs.WriteData(f, format, table, g, span.Rows); err != nil {
+	rows, how, err := writeTSBSData(f, cfg, g, format, span.Rows)
+	if err != nil {
 		f.Close()
 		return &exitError{ExitFailure, err}
 	}
@@ -68,7 +66,49 @@ func generateTSBS(cfg *config.Config, g *gen.Generator, format, out string, stdo
 	if u, err := tsbs.Lookup(cfg.TSBSUseCase); err == nil {
 		what = u.What
 	}
-	fmt.Fprintf(stdout, "Wrote %d rows of %d %ss (%s) in TSBS's %s format to %s\n", span.Rows, len(g.Schema().Devices), what,
-		cfg.TSBSUseCase, format, out)
+	fmt.Fprintf(stdout, "Wrote %d rows of %d %ss (%s, %s) in TSBS's %s format to %s\n", rows, len(g.Schema().Devices), what,
+		cfg.TSBSUseCase, how, format, out)
 	return nil
+}
+
+// writeTSBSData writes the use case's rows: for cpu-only and iot the rows
+// tsbs_generate_data writes with the same flags (TSBS_SEED as its --seed),
+// byte for byte; for devops, which tsbench does not reproduce, tsbench's own
+// rows in TSBS's shape. how says which, for the summary line.
+func writeTSBSData(w io.Writer, cfg *config.Config, g *gen.Generator, format string, rows int64) (int64, string, error) {
+	c, ok, err := exactConfig(cfg)
+	if err != nil {
+		return 0, "", err
+	}
+	if !ok {
+		table := "cpu"
+		if cfg.TSBSUseCase == "iot" {
+			table = "readings"
+		}
+		return rows * int64(len(g.Schema().Devices)), "tsbench's values", tsbs.WriteData(w, format, table, g, rows)
+	}
+	x, err := tsbs.NewExact(c)
+	if err != nil {
+		return 0, "", err
+	}
+	n, err := tsbs.WriteExact(w, format, x)
+	return n, fmt.Sprintf("TSBS's rows, seed %d", c.Seed), err
+}
+
+// exactConfig is TSBS's generator configuration of cfg, and false for a
+// use case tsbench does not reproduce exactly (devops).
+func exactConfig(cfg *config.Config) (tsbs.ExactConfig, bool, error) {
+	if !slices.Contains(tsbs.ExactUseCases, cfg.TSBSUseCase) {
+		return tsbs.ExactConfig{}, false, nil
+	}
+	start, err := time.Parse(time.RFC3339Nano, cfg.TSBSStart)
+	if err != nil {
+		return tsbs.ExactConfig{}, false, fmt.Errorf("TSBS_START = %q: %w", cfg.TSBSStart, err)
+	}
+	end, err := time.Parse(time.RFC3339Nano, cfg.TSBSEnd)
+	if err != nil {
+		return tsbs.ExactConfig{}, false, fmt.Errorf("TSBS_END = %q: %w", cfg.TSBSEnd, err)
+	}
+	return tsbs.ExactConfig{UseCase: cfg.TSBSUseCase, Seed: cfg.TSBSSeed, Scale: cfg.TSBSScale,
+		Start: start, End: end, Interval: cfg.TSBSLogInterval}, true, nil
 }

@@ -182,6 +182,7 @@ type Config struct {
 	TSBSStart       string        // TSBS_START: first reading (RFC 3339)
 	TSBSEnd         string        // TSBS_END: end of the readings, excluded (RFC 3339)
 	TSBSQueries     int64         // TSBS_QUERIES: queries per query type
+	TSBSSeed        int64         // TSBS_SEED: TSBS's --seed for its exact data
 
 	// Analytics.
 	AnalyticsEngine string // ANALYTICS_ENGINE: sql or spark

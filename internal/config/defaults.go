@@ -108,6 +108,7 @@ func Default() *Config {
 		TSBSStart:       "2016-01-01T00:00:00Z",
 		TSBSEnd:         "2016-01-02T00:00:00Z",
 		TSBSQueries:     100,
+		TSBSSeed:        123,
 
 		ProgressInterval: 5 * time.Second,
 		CSVOutput:        true,

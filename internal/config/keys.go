@@ -468,6 +468,8 @@ var keyTable = concat(
 			textField(func(c *Config) *string { return &c.TSBSStart }, false)),
 		key("TSBS_END", "TSBS's --timestamp-end (RFC 3339, excluded); with TSBS_START and TSBS_LOG_INTERVAL sets the rows per host (LOOP)",
 			textField(func(c *Config) *string { return &c.TSBSEnd }, false)),
+		key("TSBS_SEED", "TSBS's --seed: the seed of TSBS's own data (generate --format for cpu-only and iot; TSBS's 0, the clock, is not taken: 0 is seed 0)",
+			intField(func(c *Config) *int64 { return &c.TSBSSeed }, math.MinInt64, math.MaxInt64)),
 		key("TSBS_QUERIES", "TSBS's --queries: queries of each query type (a query phase's LOOP, shared by its clients)",
 			intField(func(c *Config) *int64 { return &c.TSBSQueries }, 0, math.MaxInt64)),
 	)),

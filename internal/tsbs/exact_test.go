@@ -194,62 +194,16 @@ func reportDiffs(t *testing.T, diffs []string) {
 	t.Errorf("%d differences from TSBS, the first %d:\n%s", total, len(diffs), strings.Join(diffs, "\n"))
 }
 
-// headerLines renders an ExactHeader as TSBS writes it.
-func headerLines(h ExactHeader) []string {
-	tags := "tags"
-	for i, k := range h.TagKeys {
-		tags += "," + k + " " + h.TagTypes[i]
+// written is what WriteExact writes for c in format.
+func written(t *testing.T, c ExactConfig, format string) []byte {
+	t.Helper()
+	g, err := NewExact(c)
+	if err != nil {
+		t.Fatal(err)
 	}
-	lines := []string{tags}
-	for _, tb := range h.Tables {
-		lines = append(lines, strings.Join(append([]string{tb.Name}, tb.Fields...), ","))
-	}
-	return lines
-}
-
-// writeTimescale renders header and rows in TSBS's timescaledb format.
-func writeTimescale(h ExactHeader, rows []ExactRow) []byte {
 	var b bytes.Buffer
-	b.WriteString(strings.Join(headerLines(h), "\n") + "\n\n")
-	for _, r := range rows {
-		b.WriteString("tags")
-		for _, p := range r.Tags {
-			b.WriteString("," + p.Key + "=" + p.Value.Text())
-		}
-		fmt.Fprintf(&b, "\n%s,%d", r.Table, r.Time.UnixNano())
-		for _, p := range r.Fields {
-			b.WriteString("," + p.Value.Text())
-		}
-		b.WriteString("\n")
-	}
-	return b.Bytes()
-}
-
-// writeInflux renders rows in TSBS's influx format: string tags in the key,
-// float32 tags first among the fields, missing values left out, integers
-// with an i.
-func writeInflux(rows []ExactRow) []byte {
-	var b bytes.Buffer
-	for _, r := range rows {
-		var fields []string
-		b.WriteString(r.Table)
-		for _, p := range r.Tags {
-			switch p.Value.Kind {
-			case ExactString:
-				b.WriteString("," + p.Key + "=" + p.Value.Str)
-			case ExactFloat32:
-				fields = append(fields, p.Key+"="+p.Value.Text())
-			}
-		}
-		for _, p := range r.Fields {
-			switch p.Value.Kind {
-			case ExactInt:
-				fields = append(fields, p.Key+"="+p.Value.Text()+"i")
-			case ExactFloat:
-				fields = append(fields, p.Key+"="+p.Value.Text())
-			}
-		}
-		fmt.Fprintf(&b, " %s %d\n", strings.Join(fields, ","), r.Time.UnixNano())
+	if _, err := WriteExact(&b, format, g); err != nil {
+		t.Fatal(err)
 	}
 	return b.Bytes()
 }
@@ -289,11 +243,11 @@ func TestExactGolden(t *testing.T) {
 				t.Fatalf("%s holds %d rows, want %d", tc.file, len(want.rows), tc.rows)
 			}
 			g, got := generate(t, goldenConfig(tc.useCase))
-			if h := headerLines(g.Header()); strings.Join(h, "\n") != strings.Join(want.header, "\n") {
+			if h := exactHeaderLines(g.Header()); strings.Join(h, "\n") != strings.Join(want.header, "\n") {
 				t.Errorf("header\n%s\nTSBS wrote\n%s", strings.Join(h, "\n"), strings.Join(want.header, "\n"))
 			}
 			reportDiffs(t, rowDiffs(want.rows, got))
-			if out := writeTimescale(g.Header(), got); !bytes.Equal(out, data) {
+			if out := written(t, goldenConfig(tc.useCase), "timescaledb"); !bytes.Equal(out, data) {
 				t.Errorf("timescaledb text differs from %s at %s", tc.file, firstLineDiff(out, data))
 			}
 			// The clears the README counts are there (so the comparison
@@ -344,8 +298,7 @@ func TestExactGoldenInflux(t *testing.T) {
 			if n := bytes.Count(want, []byte("\n")); n != tc.lines {
 				t.Fatalf("%s holds %d lines, want %d", tc.file, n, tc.lines)
 			}
-			_, rows := generate(t, goldenConfig(tc.useCase))
-			if got := writeInflux(rows); !bytes.Equal(got, want) {
+			if got := written(t, goldenConfig(tc.useCase), "influx"); !bytes.Equal(got, want) {
 				t.Errorf("influx text differs from %s at %s", tc.file, firstLineDiff(got, want))
 			}
 		})
