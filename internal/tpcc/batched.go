@@ -215,8 +215,7 @@ func (p *pipe) orderStatus() error {
 	var orderID int
 	var carrier *int
 	var entry time.Time
-	p.queue(`SELECT o_id, o_carrier_id, o_entry_d FROM tpcc_orders WHERE o_w_id = ? AND o_d_id = ? AND o_c_id = ?
-		ORDER BY o_id DESC LIMIT 1`, t.w, d, k.id).QueryRow(row(&orderID, &carrier, &entry))
+	p.queue(statusOrderRead, t.w, d, k.id).QueryRow(row(&orderID, &carrier, &entry))
 	if err := p.flush(); err != nil {
 		return fmt.Errorf("order-status: last order of customer %d: %w", k.id, err)
 	}
@@ -227,8 +226,7 @@ func (p *pipe) orderStatus() error {
 func (p *pipe) statusLines(d, orderID int) error {
 	t := p.t
 	n := 0
-	p.queue(`SELECT ol_i_id, ol_supply_w_id, ol_quantity, ol_amount, ol_delivery_d
-		FROM tpcc_order_line WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?`, t.w, d, orderID).Query(func(rows pgx.Rows) error {
+	p.queue(statusLinesRead, t.w, d, orderID).Query(func(rows pgx.Rows) error {
 		var item, supply, quantity int
 		var amount string
 		var delivered *time.Time
@@ -238,10 +236,7 @@ func (p *pipe) statusLines(d, orderID int) error {
 	if err := p.commit(); err != nil {
 		return fmt.Errorf("order-status: order lines: %w", err)
 	}
-	if n == 0 {
-		return fmt.Errorf("order-status: order %d of warehouse %d district %d has no lines", orderID, t.w, d)
-	}
-	return nil
+	return t.linesShown(n, d, orderID)
 }
 
 // delivery is clause 2.7.4 for all ten districts in three round trips:

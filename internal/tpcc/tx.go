@@ -460,6 +460,25 @@ var statusCustomerRead = customerRead{
 	byID: `SELECT c_id, c_balance, c_first, c_middle, c_last FROM tpcc_customer WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?`,
 }
 
+// An Order-Status's reads of the customer's latest order and of that
+// order's lines: one text for the modes that send statements (interactive
+// and batched), as statusCustomerRead is.
+const (
+	statusOrderRead = `SELECT o_id, o_carrier_id, o_entry_d FROM tpcc_orders WHERE o_w_id = ? AND o_d_id = ? AND o_c_id = ?
+		ORDER BY o_id DESC LIMIT 1`
+	statusLinesRead = `SELECT ol_i_id, ol_supply_w_id, ol_quantity, ol_amount, ol_delivery_d
+		FROM tpcc_order_line WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?`
+)
+
+// linesShown ends an Order-Status in either mode: the order it read had n
+// lines, and an order without any means the data is broken.
+func (t *terminal) linesShown(n, d, orderID int) error {
+	if n == 0 {
+		return fmt.Errorf("order-status: order %d of warehouse %d district %d has no lines", orderID, t.w, d)
+	}
+	return nil
+}
+
 // orderStatus is clause 2.6.2: the customer, its latest order, and that
 // order's lines.
 func (x *txn) orderStatus() error {
@@ -472,8 +491,7 @@ func (x *txn) orderStatus() error {
 	var orderID int
 	var carrier sql.NullInt64
 	var entry time.Time
-	if err := x.row(`SELECT o_id, o_carrier_id, o_entry_d FROM tpcc_orders WHERE o_w_id = ? AND o_d_id = ? AND o_c_id = ?
-		ORDER BY o_id DESC LIMIT 1`, t.w, d, c.id).Scan(&orderID, &carrier, &entry); err != nil {
+	if err := x.row(statusOrderRead, t.w, d, c.id).Scan(&orderID, &carrier, &entry); err != nil {
 		return fmt.Errorf("order-status: last order of customer %d: %w", c.id, err)
 	}
 	return x.statusLines(d, orderID)
@@ -482,8 +500,7 @@ func (x *txn) orderStatus() error {
 // statusLines reads the order lines an Order-Status shows.
 func (x *txn) statusLines(d, orderID int) error {
 	t := x.t
-	rows, err := x.query(`SELECT ol_i_id, ol_supply_w_id, ol_quantity, ol_amount, ol_delivery_d
-		FROM tpcc_order_line WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?`, t.w, d, orderID)
+	rows, err := x.query(statusLinesRead, t.w, d, orderID)
 	if err != nil {
 		return fmt.Errorf("order-status: order lines: %w", err)
 	}
@@ -501,10 +518,7 @@ func (x *txn) statusLines(d, orderID int) error {
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("order-status: order lines: %w", err)
 	}
-	if n == 0 {
-		return fmt.Errorf("order-status: order %d of warehouse %d district %d has no lines", orderID, t.w, d)
-	}
-	return nil
+	return t.linesShown(n, d, orderID)
 }
 
 // delivery is clause 2.7.4, run as one database transaction for all ten
