@@ -166,18 +166,22 @@ func (r *Run) collect(rec *metrics.Run, start time.Time, done <-chan struct{}, h
 	}
 }
 
-// sleepUntil waits until t, the run's stop or done.
-func (r *Run) sleepUntil(t time.Time, done <-chan struct{}) {
+// sleepUntil waits until t, the run's stop or done (nil: never); it
+// reports whether it waited until t.
+func (r *Run) sleepUntil(t time.Time, done <-chan struct{}) bool {
 	d := time.Until(t)
 	if d <= 0 {
-		return
+		return true
 	}
 	timer := time.NewTimer(d)
 	defer timer.Stop()
 	select {
 	case <-timer.C:
+		return true
 	case <-r.stop:
+		return false
 	case <-done:
+		return false
 	}
 }
 
@@ -267,21 +271,11 @@ func (w *worker) reopenIfBroken(ctx context.Context) {
 
 // pause sleeps d unless the run stops or ends first; false means stop.
 func (w *worker) pause(d time.Duration) bool {
-	left := time.Until(w.end)
-	if d > left {
-		d = left
-	}
+	d = min(d, time.Until(w.end))
 	if d <= 0 {
 		return false
 	}
-	timer := time.NewTimer(d)
-	defer timer.Stop()
-	select {
-	case <-timer.C:
-		return time.Now().Before(w.end)
-	case <-w.r.stop:
-		return false
-	}
+	return w.r.sleepUntil(time.Now().Add(d), nil) && time.Now().Before(w.end)
 }
 
 // thinkTime is a negative-exponential think time with the given mean,
