@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tsbench/tsbench/internal/testenv"
 	"github.com/tsbench/tsbench/internal/tsbs"
 )
 
@@ -33,7 +34,7 @@ func TestTSBSDataFilesReplay(t *testing.T) {
 	}
 	// The two formats say the same: TSBS's first influx line has every
 	// host tag and cpu field.
-	first, _, _ := strings.Cut(readText(t, files["influx"]), "\n")
+	first, _, _ := strings.Cut(testenv.ReadText(t, files["influx"]), "\n")
 	if !strings.HasPrefix(first, "cpu,hostname=host_0,region=") || !strings.Contains(first, " usage_user=") ||
 		!strings.HasSuffix(first, " 1451606400000000000") {
 		t.Fatalf("influx line: %s", first)
@@ -87,15 +88,6 @@ func TestTSBSDataFileMissingValues(t *testing.T) {
 	})
 }
 
-func readText(t *testing.T, name string) string {
-	t.Helper()
-	b, err := os.ReadFile(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
 // 'tsbench generate --format' with TSBS's flags writes, for cpu-only and
 // iot, the bytes tsbs_generate_data writes with the same flags: the golden
 // files TSBS itself wrote (internal/tsbs/testdata/golden). The cpu-only file
@@ -119,7 +111,7 @@ func TestTSBSGenerateFormat(t *testing.T) {
 				t.Fatalf("generate %s %s: exit %d\n%s\n%s", useCase, format, r.code, r.stdout, r.stderr)
 			}
 			want := goldenText(t, filepath.Join(golden, useCase+"_seed123_scale4_1h_10s."+format))
-			if got := readText(t, file); got != want {
+			if got := testenv.ReadText(t, file); got != want {
 				t.Errorf("%s %s: %d bytes differ from TSBS's %d (first line of each: %.120q, %.120q)", useCase, format,
 					len(got), len(want), got, want)
 			}
@@ -149,7 +141,7 @@ func TestTSBSGenerateFormat(t *testing.T) {
 func goldenText(t *testing.T, name string) string {
 	t.Helper()
 	if _, err := os.Stat(name); err == nil {
-		return readText(t, name)
+		return testenv.ReadText(t, name)
 	}
 	f, err := os.Open(name + ".gz")
 	if err != nil {

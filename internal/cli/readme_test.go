@@ -14,6 +14,7 @@ import (
 
 	"github.com/tsbench/tsbench/internal/targets"
 	_ "github.com/tsbench/tsbench/internal/targets/all"
+	"github.com/tsbench/tsbench/internal/testenv"
 )
 
 // The README is one page; the guides are in docs/. These tests keep the two
@@ -31,11 +32,7 @@ const keysRegenCommand = "go test ./internal/cli -run TestDocsKeyReferenceIsCurr
 
 func readRepoFile(t *testing.T, name string) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(repoRoot, filepath.FromSlash(name)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
+	return testenv.ReadText(t, filepath.Join(repoRoot, filepath.FromSlash(name)))
 }
 
 // docsPages lists README.md and every Markdown page under docs/, as

@@ -2,12 +2,12 @@ package report
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/tsbench/tsbench/internal/summary"
+	"github.com/tsbench/tsbench/internal/testenv"
 )
 
 // closedSummary is a closed-model run with one write row and one query row;
@@ -199,11 +199,7 @@ func consoleText(t *testing.T, s *summary.Summary) string {
 // editors strip from source.
 func golden(t *testing.T, name string) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
+	return testenv.ReadText(t, filepath.Join("testdata", name))
 }
 
 func diffLines(t *testing.T, got, want string) {

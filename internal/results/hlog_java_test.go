@@ -95,9 +95,9 @@ func checkLogWithJava(t *testing.T, jar string, s *summary.Summary) {
 			// the distribution goes to stdout.
 			prefix := filepath.Join(dir, o.Name)
 			javaHistogramLogProcessor(t, jar, "-i", path, "-tag", o.Name, "-csv", "-outputValueUnitRatio", "1000", "-o", prefix)
-			ivText := readFile(t, prefix)
+			ivText := testenv.ReadText(t, prefix)
 			intervals := readJavaCSV(t, ivText)
-			dist := readJavaCSV(t, readFile(t, prefix+".hgrm"))
+			dist := readJavaCSV(t, testenv.ReadText(t, prefix+".hgrm"))
 
 			// The tool exits 0 and silently stops at the first line it cannot
 			// parse, so only the counts prove that it read the whole log.
@@ -256,15 +256,6 @@ func (c javaCSV) int(t *testing.T, row int, name string) int64 {
 		t.Fatalf("row %d, %s: %v", row, name, err)
 	}
 	return v
-}
-
-func readFile(t *testing.T, path string) string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }
 
 // javaListTags returns the tags -listtags finds in a log.
