@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tsbench/tsbench/internal/testenv"
 )
 
 // maxCommandFileLines keeps internal/cli a thin layer (issue 31): a command
@@ -14,22 +15,11 @@ import (
 const maxCommandFileLines = 400
 
 func TestCommandFilesStaySmall(t *testing.T) {
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+	testenv.GoSources(t, ".", func(f string, b []byte) {
 		if n := bytes.Count(b, []byte("\n")); n > maxCommandFileLines {
 			t.Errorf("internal/cli/%s has %d lines, more than %d: move what is not flag parsing or wiring into a package with one job, or split the command", f, n, maxCommandFileLines)
 		}
-	}
+	})
 }
 
 // layerMap reads the layer map of docs/development.md: each package's line

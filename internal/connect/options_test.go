@@ -1,7 +1,6 @@
 package connect
 
 import (
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/tsbench/tsbench/internal/targets"
 	_ "github.com/tsbench/tsbench/internal/targets/all"
+	"github.com/tsbench/tsbench/internal/testenv"
 )
 
 // Every option a target package reads from Options.Extra is declared in its
@@ -21,25 +21,17 @@ func TestTargetOptionsDeclared(t *testing.T) {
 		if d.Name == "timescaledb" {
 			dir = "postgres" // a mode of the postgres package
 		}
-		files, _ := filepath.Glob(filepath.Join("..", "targets", dir, "*.go"))
 		declared := map[string]bool{}
 		for _, o := range d.Options {
 			declared[o.Name] = true
 		}
-		for _, f := range files {
-			if strings.HasSuffix(f, "_test.go") {
-				continue
-			}
-			src, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
+		testenv.GoSources(t, filepath.Join("..", "targets", dir), func(f string, src []byte) {
 			for _, m := range read.FindAllStringSubmatch(string(src), -1) {
 				if !declared[m[1]] {
 					t.Errorf("%s reads target option %s, which its Driver.Options does not declare", f, m[1])
 				}
 			}
-		}
+		})
 	}
 }
 

@@ -130,3 +130,17 @@ func TestPackageName(t *testing.T) {
 	}
 	t.Logf("test binary: %s", exe)
 }
+
+// GoSources reads this package's code, in name order, and not its tests.
+func TestGoSources(t *testing.T) {
+	var names []string
+	GoSources(t, ".", func(name string, src []byte) {
+		if !strings.HasPrefix(string(src), "// Package testenv") && !strings.HasPrefix(string(src), "package testenv") {
+			t.Errorf("%s starts %.20q", name, src)
+		}
+		names = append(names, name)
+	})
+	if len(names) == 0 || names[0] != "files.go" || strings.Contains(strings.Join(names, " "), "_test.go") {
+		t.Errorf("GoSources read %v", names)
+	}
+}
