@@ -18,20 +18,7 @@ import (
 // point stored (verified) and the query answers checked against the file.
 func TestTSBSDataFilesReplay(t *testing.T) {
 	const hosts, rows = 4, 90
-	g := tsbsGenerator(t, "cpu-only", hosts, "2016-01-01T00:15:00Z")
-	dir := t.TempDir()
-	files := map[string]string{}
-	for _, format := range tsbs.DataFormats {
-		var b strings.Builder
-		if err := tsbs.WriteData(&b, format, "cpu", g, rows); err != nil {
-			t.Fatal(err)
-		}
-		name := filepath.Join(dir, "cpu-only."+format)
-		if err := os.WriteFile(name, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		files[format] = name
-	}
+	files := writeTSBSCPUFiles(t, hosts, rows, "2016-01-01T00:15:00Z")
 	// The two formats say the same: TSBS's first influx line has every
 	// host tag and cpu field.
 	first, _, _ := strings.Cut(testenv.ReadText(t, files["influx"]), "\n")
@@ -55,6 +42,28 @@ func TestTSBSDataFilesReplay(t *testing.T) {
 			})
 		}
 	})
+}
+
+// writeTSBSCPUFiles writes rows of TSBS's cpu-only hosts, up to end, in
+// each of TSBS's data formats into a temporary directory, and returns each
+// file by format: the files the replay tests give `run --data`.
+func writeTSBSCPUFiles(t *testing.T, hosts, rows int, end string) map[string]string {
+	t.Helper()
+	g := tsbsGenerator(t, "cpu-only", hosts, end)
+	dir := t.TempDir()
+	files := map[string]string{}
+	for _, format := range tsbs.DataFormats {
+		var b strings.Builder
+		if err := tsbs.WriteData(&b, format, "cpu", g, int64(rows)); err != nil {
+			t.Fatal(err)
+		}
+		name := filepath.Join(dir, "cpu-only."+format)
+		if err := os.WriteFile(name, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files[format] = name
+	}
+	return files
 }
 
 // TSBS's iot files have missing values (empty fields, and tags TSBS left

@@ -1,13 +1,12 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/tsbench/tsbench/internal/targets/targettest"
+	"github.com/tsbench/tsbench/internal/testenv"
 	"github.com/tsbench/tsbench/internal/tsbs"
 )
 
@@ -24,20 +23,10 @@ var verifyOK = regexp.MustCompile(`(?m)^Verify: .*\bOK\b`)
 // labels only.
 func TestTSBSDataFileNamesVictoriaMetrics(t *testing.T) {
 	const hosts, rows = 4, 60
-	g := tsbsGenerator(t, "cpu-only", hosts, "2016-01-01T00:10:00Z")
-	dir := t.TempDir()
-	files := map[string]string{}
+	files := writeTSBSCPUFiles(t, hosts, rows, "2016-01-01T00:10:00Z")
 	for _, format := range tsbs.DataFormats {
-		var b strings.Builder
-		if err := tsbs.WriteData(&b, format, "cpu", g, rows); err != nil {
-			t.Fatal(err)
-		}
-		if !strings.Contains(b.String(), "Ubuntu16.04LTS") {
+		if !strings.Contains(testenv.ReadText(t, files[format]), "Ubuntu16.04LTS") {
 			t.Fatalf("the %s file holds no host tag with a dot: the test checks nothing", format)
-		}
-		files[format] = filepath.Join(dir, "cpu-only."+format)
-		if err := os.WriteFile(files[format], []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
 		}
 	}
 	for _, vm := range vmReleases {
