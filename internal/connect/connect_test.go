@@ -11,10 +11,7 @@ import (
 // TLS asked of a target without it is refused, naming the targets that
 // have it; the notes say how connections go.
 func TestCheckTLSAndNotes(t *testing.T) {
-	d, err := targets.Lookup("null")
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := driver(t, "null")
 	cfg := config.Default()
 	cfg.TLS = "on"
 	if err := CheckTLS(cfg, d); err == nil || !strings.Contains(err.Error(), `TLS = "on" (or USE_SSL): the null target does not connect over TLS`) {
@@ -34,10 +31,7 @@ func TestCheckTLSAndNotes(t *testing.T) {
 }
 
 func TestApplyURLs(t *testing.T) {
-	d, err := targets.Lookup("postgres")
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := driver(t, "postgres")
 	cfg := config.Default()
 	cfg.TargetURL = "postgres://bench:secret@db.example:5433/tsdb"
 	if err := ApplyURLs(cfg, d); err != nil {
@@ -54,4 +48,15 @@ func TestApplyURLs(t *testing.T) {
 	if err := ApplyURLs(cfg, d); err == nil || !strings.Contains(err.Error(), `HOST = "a:1,b:x": entry "b:x"`) {
 		t.Errorf("a bad host: %v", err)
 	}
+}
+
+// driver is the registered target name, failing the test if there is none:
+// the tests check what connect makes of each target's declarations.
+func driver(t *testing.T, name string) *targets.Driver {
+	t.Helper()
+	d, err := targets.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
 }

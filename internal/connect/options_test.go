@@ -55,11 +55,7 @@ func TestCheckTargetOptions(t *testing.T) {
 		{"iotdb", map[string]string{"password": "secret"}, nil, `target.password = "***"`},
 	}
 	for _, tt := range tests {
-		d, err := targets.Lookup(tt.target)
-		if err != nil {
-			t.Fatal(err)
-		}
-		err = CheckTargetOptions(d, tt.opts, tt.skip)
+		err := CheckTargetOptions(driver(t, tt.target), tt.opts, tt.skip)
 		switch {
 		case tt.want == "" && err != nil:
 			t.Errorf("%s %v: %v", tt.target, tt.opts, err)
