@@ -31,6 +31,22 @@ func ownQuery(t *testing.T, s *summary.Summary, name string) summary.OwnQuery {
 	return summary.OwnQuery{}
 }
 
+// runOwnQueries writes queries as dir's q.yaml and runs them on target,
+// its data in dir, with the further flags args, quiet and recording to a
+// JSON file: it returns the run's outcome and summary, the run having
+// exited 0. Most of the own-query tests run one file this way.
+func runOwnQueries(t *testing.T, dir, target, queries string, args ...string) (result, *summary.Summary) {
+	t.Helper()
+	q := writeInputFile(t, dir, "q.yaml", queries)
+	out := filepath.Join(dir, "out.json")
+	args = append([]string{"run", "--target", target, "--queries", q, "--data-dir", dir}, args...)
+	r := tsbench(t, nil, append(args, "--quiet", "--json", out)...)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	return r, readSummary(t, out)
+}
+
 // number is a JSON number of an answer's sample as an int64.
 func number(t *testing.T, v any) int64 {
 	t.Helper()
@@ -44,18 +60,12 @@ func number(t *testing.T, v any) int64 {
 // The issue's own example: SELECT {{n}} + 1 prints its own latency row and
 // is recorded in --json, each checked answer being its n plus one.
 func TestOwnQuerySelectPlusOne(t *testing.T) {
-	dir := t.TempDir()
-	q := writeInputFile(t, dir, "q.yaml", "queries:\n  - name: plus_one\n    weight: 2\n    params:\n      n: int 1..100\n    sql: SELECT {{n}} + 1\n")
-	out := filepath.Join(dir, "out.json")
-	r := tsbench(t, nil, "run", "--target", "sqlite", "--queries", q, "--data-dir", dir, "--loop", "60", "--quiet", "--json", out)
-	if r.code != 0 {
-		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
-	}
+	r, s := runOwnQueries(t, t.TempDir(), "sqlite",
+		"queries:\n  - name: plus_one\n    weight: 2\n    params:\n      n: int 1..100\n    sql: SELECT {{n}} + 1\n", "--loop", "60")
 	latency := r.stdout[strings.Index(r.stdout, "Latency (ms) Matrix"):]
 	if !strings.Contains(latency, "\nplus_one ") {
 		t.Errorf("the Latency matrix has no plus_one row:\n%s", latency)
 	}
-	s := readSummary(t, out)
 	op := s.Op("plus_one")
 	if op == nil || op.OKOperations == 0 || op.FailOperations != 0 || op.LatencyMS.P99 <= 0 {
 		t.Fatalf("plus_one in --json: %+v", op)
@@ -86,20 +96,12 @@ func TestOwnQuerySelectPlusOne(t *testing.T) {
 // data is intact after the run.
 func TestOwnQueriesHostileValuesAreBound(t *testing.T) {
 	onSQLiteAndPostgres(t, func(t *testing.T, target string) {
-		dir := t.TempDir()
-		q := writeInputFile(t, dir, "q.yaml", `queries:
+		_, s := runOwnQueries(t, t.TempDir(), target, `queries:
   - name: by_device
     params:
       d: {choice: ["x' OR '1'='1", "d_0'; DROP TABLE points; --", "}{ {{d}}", "a\"b\\", "d_0"]}
     sql: SELECT count(*) FROM series WHERE device = {{d}}
-`)
-		out := filepath.Join(dir, "out.json")
-		r := tsbench(t, nil, "run", "--target", target, "--queries", q, "--data-dir", dir, "--loop", "100",
-			"--devices", "2", "--clients", "2", "--sensors", "3", "--quiet", "--json", out, "--set", "QUERY_CHECKS=12")
-		if r.code != 0 {
-			t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
-		}
-		s := readSummary(t, out)
+`, "--loop", "100", "--devices", "2", "--clients", "2", "--sensors", "3", "--set", "QUERY_CHECKS=12")
 		if op := s.Op("by_device"); op == nil || op.OKOperations == 0 || op.FailOperations != 0 {
 			t.Fatalf("by_device: %+v", op)
 		}
@@ -192,22 +194,16 @@ func TestOwnQueriesQueryOnly(t *testing.T) {
 	rows.Close()
 	db.Close()
 
-	q := writeInputFile(t, dir, "q.yaml", `queries:
+	r, s := runOwnQueries(t, dir, "sqlite", `queries:
   - name: points_of
     params:
       dev: from "SELECT DISTINCT device FROM series"
     sql: SELECT count(*) FROM points p JOIN series s ON s.id = p.series WHERE s.device = {{dev}}
-`)
-	out := filepath.Join(dir, "out.json")
-	r := tsbench(t, nil, "run", "--target", "sqlite", "--data-dir", dir, "--queries", q, "--query-only",
-		"--loop", "20", "--quiet", "--json", out)
-	if r.code != 0 {
-		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
-	}
+`, "--query-only", "--loop", "20")
+	q := filepath.Join(dir, "q.yaml")
 	if !strings.Contains(r.stdout, "Query-only run: the queries of "+q+" on data already stored") {
 		t.Errorf("the run does not say it wrote nothing:\n%s", r.stdout)
 	}
-	s := readSummary(t, out)
 	if s.Op("INGESTION") != nil || s.Verify != nil || !s.QueryFile.QueryOnly {
 		t.Errorf("a query-only run wrote or counted: ingestion %+v, verify %+v", s.Op("INGESTION"), s.Verify)
 	}
@@ -251,20 +247,14 @@ func TestOwnQueriesBadFiles(t *testing.T) {
 // --explain keeps each query's plan with the run, on SQLite and PostgreSQL.
 func TestOwnQueriesExplain(t *testing.T) {
 	onSQLiteAndPostgres(t, func(t *testing.T, target string) {
-		dir := t.TempDir()
-		q := writeInputFile(t, dir, "q.yaml", `queries:
+		r, s := runOwnQueries(t, t.TempDir(), target, `queries:
   - name: window_max
     params:
       dev: device
       w: window 10m
     sql: SELECT max(p.v) FROM points p JOIN series s ON s.id = p.series WHERE s.device = {{dev}} AND p.t >= {{w.start}} AND p.t < {{w.end}}
-`)
-		out := filepath.Join(dir, "out.json")
-		r := tsbench(t, nil, "run", "--target", target, "--queries", q, "--explain", "--data-dir", dir, "--loop", "30", "--quiet", "--json", out)
-		if r.code != 0 {
-			t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
-		}
-		plan := ownQuery(t, readSummary(t, out), "window_max").Plan
+`, "--explain", "--loop", "30")
+		plan := ownQuery(t, s, "window_max").Plan
 		want := map[string]string{"sqlite": "SEARCH", "postgres": "Scan"}[target]
 		if !strings.Contains(plan, want) || !strings.Contains(r.stdout, "plan (EXPLAIN):") {
 			t.Errorf("plan %q lacks %q; output:\n%s", plan, want, r.stdout)
