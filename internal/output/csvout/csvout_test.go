@@ -1,9 +1,9 @@
 package csvout_test
 
 import (
-	"bytes"
 	"encoding/csv"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -15,7 +15,7 @@ import (
 // operation's last running total equals the summary's.
 func TestRun(t *testing.T) {
 	s, data := outputtest.RunToFile(t, 2*time.Second, "csv", csvout.New)
-	rows, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
+	rows, err := csv.NewReader(strings.NewReader(data)).ReadAll()
 	if err != nil {
 		t.Fatal(err)
 	}

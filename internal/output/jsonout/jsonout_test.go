@@ -2,8 +2,8 @@ package jsonout_test
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -17,7 +17,7 @@ import (
 func TestRun(t *testing.T) {
 	s, data := outputtest.RunToFile(t, 2*time.Second, "json", jsonout.New)
 	var lines []output.Sample
-	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc := bufio.NewScanner(strings.NewReader(data))
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
 		var smp output.Sample

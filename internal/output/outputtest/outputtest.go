@@ -22,6 +22,7 @@ import (
 	"github.com/tsbench/tsbench/internal/summary"
 	"github.com/tsbench/tsbench/internal/targets"
 	_ "github.com/tsbench/tsbench/internal/targets/null" // the target of the runs
+	"github.com/tsbench/tsbench/internal/testenv"
 )
 
 // Labels gives a run's labels, with a run id of its own so that runs of
@@ -73,7 +74,7 @@ func Run(t testing.TB, d time.Duration, labels output.Labels, opts output.Option
 // name, that writes to a file: newReceiver makes it on a path in the test's
 // temporary directory (a receiver package's New as it is). It returns the
 // run's summary and what the file holds once the exporter has finished.
-func RunToFile[R output.Receiver](t testing.TB, d time.Duration, name string, newReceiver func(path string) (R, error)) (*summary.Summary, []byte) {
+func RunToFile[R output.Receiver](t testing.TB, d time.Duration, name string, newReceiver func(path string) (R, error)) (*summary.Summary, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "live."+name)
 	r, err := newReceiver(path)
@@ -84,11 +85,7 @@ func RunToFile[R output.Receiver](t testing.TB, d time.Duration, name string, ne
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s, data
+	return s, testenv.ReadText(t, path)
 }
 
 // Totals are a run's operations and points, over every operation kind.
