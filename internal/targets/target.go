@@ -9,6 +9,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -320,11 +322,6 @@ func refused(d *Driver, name string) error {
 	return nil
 }
 
-func namesLocked() []string {
-	var names []string
-	for n := range drivers {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
+// namesLocked lists the registered drivers' names, sorted; the caller
+// holds the registry's lock.
+func namesLocked() []string { return slices.Sorted(maps.Keys(drivers)) }
