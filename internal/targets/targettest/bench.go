@@ -39,14 +39,7 @@ func BenchmarkWrite(b *testing.B, d *targets.Driver, o targets.Options) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	s, g := LeanShape(b, o.Database)
-	conn, err := d.Open(ctx, o)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer conn.Close()
-	if err := conn.Setup(ctx, s, true); err != nil {
-		b.Fatal(err)
-	}
+	conn := openSetUp(ctx, b, d, o, s, true)
 	batch := g.NewBatch()
 	cur := gen.NewCursor()
 	before := sysinfo.SelfUsage()

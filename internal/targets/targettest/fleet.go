@@ -206,14 +206,7 @@ func askFleet(t *testing.T, drv *targets.Driver, opts targets.Options, set fleet
 		opts.Database = s.Database
 	}
 	s.Database = opts.Database
-	conn, err := drv.Open(ctx, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	if err := conn.Setup(ctx, s, true); err != nil {
-		t.Fatal(err)
-	}
+	conn := openSetUp(ctx, t, drv, opts, s, true)
 	if err := set.write(ctx, conn); err != nil {
 		t.Fatal(err)
 	}
