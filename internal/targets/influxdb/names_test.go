@@ -14,11 +14,8 @@ import (
 // a backslash before a space is mapped, and the keys InfluxDB or the
 // device tag keep for themselves are mapped.
 func TestServerNames(t *testing.T) {
-	s := &ts.Schema{Groups: []string{"g_0", "#comment"}}
-	for i, n := range targettest.HostileDevices {
-		s.Devices = append(s.Devices, ts.Device{Index: i, Name: n, Tags: []ts.Tag{
-			{Key: "device", Value: "x"}, {Key: "order", Value: `Zürich \ it's`}, {Key: "empty", Value: ""}}})
-	}
+	s := &ts.Schema{Groups: []string{"g_0", "#comment"}, Devices: targettest.DevicesNamed(targettest.HostileDevices,
+		ts.Tag{Key: "device", Value: "x"}, ts.Tag{Key: "order", Value: `Zürich \ it's`}, ts.Tag{Key: "empty", Value: ""})}
 	for _, n := range append(targettest.HostileSensors, "time") {
 		s.Sensors = append(s.Sensors, ts.Sensor{Name: n})
 	}

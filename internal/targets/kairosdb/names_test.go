@@ -12,10 +12,8 @@ import (
 // (H2 pastes tag filters into SQL unescaped); a tag key "device" is
 // renamed, and the mapping is reported.
 func TestMapNames(t *testing.T) {
-	s := &ts.Schema{Groups: []string{"g_0"}}
-	for i, n := range targettest.HostileDevices {
-		s.Devices = append(s.Devices, ts.Device{Index: i, Name: n, Tags: []ts.Tag{{Key: "device", Value: "x"}, {Key: "host.fqdn", Value: "y"}}})
-	}
+	s := &ts.Schema{Groups: []string{"g_0"},
+		Devices: targettest.DevicesNamed(targettest.HostileDevices, ts.Tag{Key: "device", Value: "x"}, ts.Tag{Key: "host.fqdn", Value: "y"})}
 	n, err := mapNames(s)
 	if err != nil {
 		t.Fatal(err)

@@ -15,9 +15,8 @@ func TestMapNames(t *testing.T) {
 	for _, n := range targettest.HostileSensors {
 		s.Sensors = append(s.Sensors, ts.Sensor{Name: n, Type: ts.Double})
 	}
-	for i, n := range append(targettest.HostileDevices, "Zürich", "web01 example.com") {
-		s.Devices = append(s.Devices, ts.Device{Index: i, Name: n, Tags: append([]ts.Tag{{Key: "group", Value: "x"}}, targettest.HostileTags...)})
-	}
+	s.Devices = targettest.DevicesNamed(append(targettest.HostileDevices, "Zürich", "web01 example.com"),
+		append([]ts.Tag{{Key: "group", Value: "x"}}, targettest.HostileTags...)...)
 	n, err := mapNames(s)
 	if err != nil {
 		t.Fatal(err)

@@ -85,6 +85,17 @@ func NewNamesDataset(types []ts.DataType, start int64) (*Dataset, error) {
 	return d, d.regenerate()
 }
 
+// DevicesNamed is a device for each of names, indexed in order, each with
+// its own copy of tags: the devices of a target's name-mapping test,
+// which builds its schema around the hostile names.
+func DevicesNamed(names []string, tags ...ts.Tag) []ts.Device {
+	out := make([]ts.Device, len(names))
+	for i, n := range names {
+		out[i] = ts.Device{Index: i, Name: n, Tags: slices.Clone(tags)}
+	}
+	return out
+}
+
 // runNames runs the suite on the names dataset.
 func runNames(t *testing.T, s Suite) {
 	t.Helper()
