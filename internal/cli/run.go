@@ -53,6 +53,9 @@ func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
 		{name: "explain", key: "EXPLAIN", usage: "with --queries on an SQL target: capture each query's plan (EXPLAIN) with the run"},
 		{name: "crash", key: "CRASH_AT", usage: "kill the database server this far into the measured phase, e.g. 12s, restart it (--crash-restart) and map the acknowledged points it lost"},
 		{name: "crash-restart", key: "CRASH_RESTART", usage: "with --crash: the shell command that starts the server again on its data (default: scripts/services/NAME.sh resume)"},
+		{name: "tsbs-queries", key: "TSBS_QUERY_FILE", usage: "run a query file of tsbs_generate_queries as written, on data already loaded, reported per query type as TSBS's runner does (--clients is its --workers; docs/tsbs.md)"},
+		{name: "burn-in", key: "TSBS_BURN_IN", usage: "with --tsbs-queries: the file's first N queries run but are not measured (TSBS's --burn-in)"},
+		{name: "max-queries", key: "TSBS_MAX_QUERIES", usage: "with --tsbs-queries: run at most N queries, burn-in included (TSBS's --max-queries; 0 = all)"},
 		{name: "freshness", key: "FRESHNESS", usage: "measure how long a written point takes to become visible: a probe series written and polled beside the run"},
 	}
 	keyFlags = append(keyFlags, dataShapeFlags("concurrent clients", "operations per client")...)

@@ -41,6 +41,9 @@ func runBenchmark(cfg *config.Config, label string, out runOutputs, stdout, stde
 	if cfg.Workload == config.WorkloadTPCC {
 		return runTPCC(cfg, label, out, stdout, stderr)
 	}
+	if cfg.TSBSQueryFile != "" {
+		return runTSBSQueries(cfg, label, out, stdout, stderr)
+	}
 	driver, _ := targets.Lookup(cfg.Target)
 	dataDir := datadir.Or(cfg.DataDir)
 	runID := newRunID()

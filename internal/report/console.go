@@ -75,8 +75,13 @@ func banner(title string, width int) string {
 // same bytes as IoT-benchmark's, so the two tools' output diffs line by
 // line.
 func row(first string, rest []string, width int) string {
+	return rowIn(resultWidth, first, rest, width)
+}
+
+// rowIn is row with a first column firstWidth wide.
+func rowIn(firstWidth int, first string, rest []string, width int) string {
 	var b strings.Builder
-	b.WriteString(javaPad(first, resultWidth))
+	b.WriteString(javaPad(first, firstWidth))
 	for _, c := range rest {
 		b.WriteString(javaPad(c, width))
 	}
@@ -123,11 +128,27 @@ func pad(s string, width int) string {
 	return s + strings.Repeat(" ", width-len(s))
 }
 
+// operationWidth is the matrices' first column: IoT-benchmark's 25, or,
+// when an operation's name fills it (a TSBS query file's query types, the
+// user's own queries), one more than the longest name, so that no name is
+// glued to its figures. IoT-benchmark's own names are at most 22 wide, so
+// its matrices keep its bytes.
+func operationWidth(ops []summary.Operation) int {
+	w := resultWidth
+	for _, o := range ops {
+		if len(o.Name) >= resultWidth {
+			w = max(w, len(o.Name)+1)
+		}
+	}
+	return w
+}
+
 func writeResultMatrix(b *strings.Builder, ops []summary.Operation) {
+	first := operationWidth(ops)
 	b.WriteString(banner("Result Matrix", resultBannerWidth) + "\n")
-	b.WriteString(row(resultHeader[0], resultHeader[1:], resultWidth) + "\n")
+	b.WriteString(rowIn(first, resultHeader[0], resultHeader[1:], resultWidth) + "\n")
 	for _, o := range matrixOps(ops) {
-		b.WriteString(row(o.Name, resultCells(o), resultWidth) + "\n")
+		b.WriteString(rowIn(first, o.Name, resultCells(o), resultWidth) + "\n")
 	}
 	b.WriteString(strings.Repeat("-", resultBannerWidth) + "\n")
 }
@@ -146,10 +167,11 @@ func resultCells(o summary.Operation) []string {
 // writeLatencyMatrix prints a latency matrix after a blank line, as
 // IoT-benchmark's starts.
 func writeLatencyMatrix(b *strings.Builder, title string, ops []summary.Operation, cells func(summary.Operation) []string) {
+	first := operationWidth(ops)
 	b.WriteString("\n" + banner(title, latencyBannerWidth) + "\n")
-	b.WriteString(row("Operation", latencyHeader, latencyWidth) + "\n")
+	b.WriteString(rowIn(first, "Operation", latencyHeader, latencyWidth) + "\n")
 	for _, o := range matrixOps(ops) {
-		b.WriteString(row(o.Name, cells(o), latencyWidth) + "\n")
+		b.WriteString(rowIn(first, o.Name, cells(o), latencyWidth) + "\n")
 	}
 	b.WriteString(strings.Repeat("-", latencyBannerWidth) + "\n")
 }

@@ -290,3 +290,36 @@ func TestConsoleMatricesGolden(t *testing.T) {
 	}
 	diffLines(t, got[:end+latencyBannerWidth+1], golden(t, "iotbenchmark_matrices.golden"))
 }
+
+// A name as wide as the operation column or wider (a TSBS query type, an
+// own query) widens the column in both matrices, so that the name is not
+// glued to its figures; IoT-benchmark's names keep its 25.
+func TestConsoleWidensForLongNames(t *testing.T) {
+	long := "TimescaleDB mean of 10 metrics, all hosts, random 12h0m0s by 1h"
+	for _, tc := range []struct {
+		names []string
+		width int
+	}{
+		{[]string{"INGESTION", "VALUE_RANGE_QUERY_DESC"}, 25},
+		{[]string{"plus_one"}, 25},
+		{[]string{"INGESTION", long}, len(long) + 1},
+		{[]string{strings.Repeat("q", 25)}, 26},
+	} {
+		var ops []summary.Operation
+		for _, n := range tc.names {
+			ops = append(ops, summary.Operation{Name: n, OKOperations: 4})
+		}
+		if got := operationWidth(ops); got != tc.width {
+			t.Errorf("%q: width %d, want %d", tc.names, got, tc.width)
+		}
+	}
+	var b bytes.Buffer
+	if err := Console(&b, &summary.Summary{Operations: []summary.Operation{{Name: long, OKOperations: 4, OKPoints: 416}}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"\n" + long + " 4 ", "\nOperation" + strings.Repeat(" ", len(long)+1-len("Operation")) + "AVG "} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("console lacks %q:\n%s", want, b.String())
+		}
+	}
+}

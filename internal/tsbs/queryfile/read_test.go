@@ -1,4 +1,4 @@
-package tsbs
+package queryfile
 
 import (
 	"bytes"
@@ -11,9 +11,9 @@ import (
 )
 
 // dumpQueries writes queries in the text form of the golden .gob.txt files
-// (testdata/golden/gobdump.go), so that what ReadQueries decodes is
+// (testdata/golden/gobdump.go), so that what Decode decodes is
 // compared with what TSBS's files hold, field by field.
-func dumpQueries(qs []FileQuery) string {
+func dumpQueries(qs []Query) string {
 	var b strings.Builder
 	for i, q := range qs {
 		fmt.Fprintf(&b, "=== query %d\nHumanLabel: %s\nHumanDescription: %s\n", i+1, q.HumanLabel, q.HumanDescription)
@@ -29,13 +29,13 @@ func dumpQueries(qs []FileQuery) string {
 }
 
 func TestReadQueryFileGolden(t *testing.T) {
-	files, err := filepath.Glob("testdata/golden/*.gob")
+	files, err := filepath.Glob("../testdata/golden/*.gob")
 	if err != nil || len(files) < 40 {
 		t.Fatalf("golden query files: %d found (%v), want TSBS's 40 and more", len(files), err)
 	}
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
-			qs, err := ReadQueryFile(f)
+			qs, err := Read(f)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -63,7 +63,7 @@ func TestReadQueryFileGolden(t *testing.T) {
 }
 
 func TestReadQueriesGzipped(t *testing.T) {
-	raw, err := os.ReadFile("testdata/golden/devops_timescaledb_cpu-max-all-1_seed123_scale4_2d_q4.gob")
+	raw, err := os.ReadFile("../testdata/golden/devops_timescaledb_cpu-max-all-1_seed123_scale4_2d_q4.gob")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,29 +71,29 @@ func TestReadQueriesGzipped(t *testing.T) {
 	zw := gzip.NewWriter(&z)
 	zw.Write(raw)
 	zw.Close()
-	plain, err := ReadQueries(bytes.NewReader(raw))
+	plain, err := Decode(bytes.NewReader(raw))
 	if err != nil {
 		t.Fatal(err)
 	}
-	unzipped, err := ReadQueries(&z)
+	unzipped, err := Decode(&z)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if dumpQueries(plain) != dumpQueries(unzipped) {
 		t.Error("the gzipped file reads otherwise than the plain one")
 	}
-	labels, counts := QueryTypeStats(plain)
+	labels, counts := Types(plain)
 	if len(labels) != 1 || counts[labels[0]] != 4 || !strings.HasPrefix(labels[0], "TimescaleDB max of all CPU metrics") {
 		t.Errorf("query types %q %v, want one TimescaleDB max-of-all type with 4 queries", labels, counts)
 	}
 }
 
 func TestReadQueriesRefuses(t *testing.T) {
-	sqlFile, err := os.ReadFile("testdata/golden/devops_timescaledb_lastpoint_seed123_scale4_1h_q4.gob")
+	sqlFile, err := os.ReadFile("../testdata/golden/devops_timescaledb_lastpoint_seed123_scale4_1h_q4.gob")
 	if err != nil {
 		t.Fatal(err)
 	}
-	httpFile, err := os.ReadFile("testdata/golden/devops_victoriametrics_cpu-max-all-1_seed123_scale4_2d_q4.gob")
+	httpFile, err := os.ReadFile("../testdata/golden/devops_victoriametrics_cpu-max-all-1_seed123_scale4_2d_q4.gob")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func TestReadQueriesRefuses(t *testing.T) {
 		{"two formats", string(sqlFile) + string(httpFile), "query 5"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := ReadQueries(strings.NewReader(tc.data))
+			_, err := Decode(strings.NewReader(tc.data))
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error %v, want one containing %q", err, tc.want)
 			}

@@ -1,12 +1,13 @@
-package tsbs
-
-// TSBS's query files: what tsbs_generate_queries writes, a stream of gob
-// values, one per query, optionally gzipped. Two of TSBS's query types are
+// Package queryfile reads TSBS's query files and runs them as TSBS's
+// runners do (tsbench run --tsbs-queries FILE). A query file is what
+// tsbs_generate_queries writes: a stream of gob values, one per query,
+// optionally gzipped. Two of TSBS's query types are
 // read: its SQL query (timescaledb format: Hypertable, SqlQuery) and its
 // HTTP query (influx and victoriametrics formats: Method, Path, Body and
 // the time bounds). gob matches a value's fields by name and skips the
 // ones a type lacks, so one struct with the exported fields of both reads
 // either; TSBS's unexported id is never encoded.
+package queryfile
 
 import (
 	"bufio"
@@ -19,8 +20,8 @@ import (
 	"os"
 )
 
-// FileQuery is one query of a TSBS query file, as TSBS wrote it.
-type FileQuery struct {
+// Query is one query of a TSBS query file, as TSBS wrote it.
+type Query struct {
 	// HumanLabel names the query type as TSBS's runner reports it, e.g.
 	// "TimescaleDB 1 cpu metric(s), random    1 hosts, random 1h0m0s by 1m".
 	HumanLabel string
@@ -43,7 +44,7 @@ type FileQuery struct {
 
 // Kind is "sql" for a query of TSBS's timescaledb format and "http" for
 // one of its HTTP formats.
-func (q FileQuery) Kind() string {
+func (q Query) Kind() string {
 	if q.SQL != "" {
 		return "sql"
 	}
@@ -67,29 +68,29 @@ type gobQuery struct {
 	EndTimestamp   int64
 }
 
-// MaxFileQueries bounds what ReadQueries keeps in memory: TSBS's runner
+// MaxQueries bounds what Decode keeps in memory: TSBS's runner
 // streams its file, tsbench holds it whole so that workers can share it.
-const MaxFileQueries = 10_000_000
+const MaxQueries = 10_000_000
 
-// ReadQueryFile reads the TSBS query file at path (gzipped or not).
-func ReadQueryFile(path string) ([]FileQuery, error) {
+// Read reads the TSBS query file at path (gzipped or not).
+func Read(path string) ([]Query, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	qs, err := ReadQueries(f)
+	qs, err := Decode(f)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return qs, nil
 }
 
-// ReadQueries reads a stream of TSBS queries, gzipped or not (told by
+// Decode reads a stream of TSBS queries, gzipped or not (told by
 // gzip's magic number, not by a name). An empty stream, a query of
 // neither kind, or a stream mixing the two kinds is refused: TSBS's runners
 // take one format each.
-func ReadQueries(r io.Reader) ([]FileQuery, error) {
+func Decode(r io.Reader) ([]Query, error) {
 	br := bufio.NewReader(r)
 	if magic, _ := br.Peek(2); bytes.Equal(magic, []byte{0x1f, 0x8b}) {
 		zr, err := gzip.NewReader(br)
@@ -100,7 +101,7 @@ func ReadQueries(r io.Reader) ([]FileQuery, error) {
 		br = bufio.NewReader(zr)
 	}
 	dec := gob.NewDecoder(br)
-	var out []FileQuery
+	var out []Query
 	for {
 		var g gobQuery
 		if err := dec.Decode(&g); err != nil {
@@ -117,8 +118,8 @@ func ReadQueries(r io.Reader) ([]FileQuery, error) {
 		if len(out) > 0 && q.Kind() != out[0].Kind() {
 			return nil, fmt.Errorf("tsbs query file: query %d is %s, query 1 is %s: one file holds one format", len(out)+1, q.Kind(), out[0].Kind())
 		}
-		if len(out) == MaxFileQueries {
-			return nil, fmt.Errorf("tsbs query file: more than %d queries", MaxFileQueries)
+		if len(out) == MaxQueries {
+			return nil, fmt.Errorf("tsbs query file: more than %d queries", MaxQueries)
 		}
 		out = append(out, q)
 	}
@@ -128,8 +129,8 @@ func ReadQueries(r io.Reader) ([]FileQuery, error) {
 	return out, nil
 }
 
-func (g gobQuery) query() FileQuery {
-	return FileQuery{
+func (g gobQuery) query() Query {
+	return Query{
 		HumanLabel:       string(g.HumanLabel),
 		HumanDescription: string(g.HumanDescription),
 		Hypertable:       string(g.Hypertable),
@@ -143,9 +144,9 @@ func (g gobQuery) query() FileQuery {
 	}
 }
 
-// QueryTypeStats are a file's queries by HumanLabel, in order of first
+// Types are a file's queries by HumanLabel, in order of first
 // appearance, with how many each has: the rows TSBS's runner reports.
-func QueryTypeStats(qs []FileQuery) (labels []string, counts map[string]int) {
+func Types(qs []Query) (labels []string, counts map[string]int) {
 	counts = map[string]int{}
 	for _, q := range qs {
 		if counts[q.HumanLabel] == 0 {

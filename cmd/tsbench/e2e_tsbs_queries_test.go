@@ -1,0 +1,308 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/tsbench/tsbench/internal/summary"
+	"github.com/tsbench/tsbench/internal/tsbs"
+	"github.com/tsbench/tsbench/internal/tsbs/queryfile"
+)
+
+// The TSBS query files the tests run: written by tsbs_generate_queries
+// (internal/tsbs/testdata/golden), seed 123, 4 queries each, over
+// 2016-01-01 to 2016-01-03 (lastpoint: its first hour).
+var tsbsQueryGolden = filepath.Join("..", "..", "internal", "tsbs", "testdata", "golden")
+
+// tsbsQueryData is TSBS's own cpu-only data over the queries' two days, 8
+// hosts (the 8-host query types need them), made by tsbs.Exact (equal to
+// tsbs_generate_data's, internal/tsbs TestExactGolden).
+func tsbsQueryData(t *testing.T) *tsbs.Exact {
+	t.Helper()
+	g, err := tsbs.NewExact(tsbs.ExactConfig{UseCase: "cpu-only", Seed: 123, Scale: 8,
+		Start: time.Date(2016, 1, 1, 0, 0, 0, 0, time.UTC), End: time.Date(2016, 1, 3, 0, 0, 0, 0, time.UTC), Interval: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// loadTSBSPostgres loads TSBS's data into database db as
+// tsbs_load_timescaledb lays it out on plain PostgreSQL: a tags table (id,
+// one TEXT column per tag) and a cpu table (time, tags_id, the hostname
+// too, as --in-table-partition-tag keeps it, and a DOUBLE PRECISION column
+// per field), so that TSBS's SQL with and without its tags table runs as
+// written.
+func loadTSBSPostgres(t *testing.T, db string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	admin, err := pgx.Connect(ctx, "postgres://postgres@127.0.0.1:5433/postgres?sslmode=disable")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(context.Background())
+	for _, sql := range []string{"DROP DATABASE IF EXISTS " + db, "CREATE DATABASE " + db} {
+		if _, err := admin.Exec(ctx, sql); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pg, err := pgx.Connect(ctx, "postgres://postgres@127.0.0.1:5433/"+db+"?sslmode=disable")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pg.Close(context.Background())
+	g := tsbsQueryData(t)
+	tagKeys := g.Header().TagKeys
+	fields := g.Header().Tables[0].Fields
+	ddl := "CREATE TABLE tags (id INTEGER PRIMARY KEY, " + strings.Join(tagKeys, " TEXT, ") + " TEXT);" +
+		"CREATE TABLE cpu (time TIMESTAMPTZ NOT NULL, tags_id INTEGER, hostname TEXT, " + strings.Join(fields, " DOUBLE PRECISION, ") + " DOUBLE PRECISION)"
+	if _, err := pg.Exec(ctx, ddl); err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]int{}
+	var tagRows, cpuRows [][]any
+	for r, ok := g.Next(); ok; r, ok = g.Next() {
+		host := r.Tags[0].Value.Str
+		id, seen := ids[host]
+		if !seen {
+			id = len(ids) + 1
+			ids[host] = id
+			row := []any{id}
+			for _, p := range r.Tags {
+				row = append(row, p.Value.Text())
+			}
+			tagRows = append(tagRows, row)
+		}
+		row := []any{r.Time, id, host}
+		for _, p := range r.Fields {
+			row = append(row, float64(p.Value.Int))
+		}
+		cpuRows = append(cpuRows, row)
+	}
+	if _, err := pg.CopyFrom(ctx, pgx.Identifier{"tags"}, append([]string{"id"}, tagKeys...), pgx.CopyFromRows(tagRows)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pg.CopyFrom(ctx, pgx.Identifier{"cpu"}, append([]string{"time", "tags_id", "hostname"}, fields...), pgx.CopyFromRows(cpuRows)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pg.Exec(ctx, "CREATE INDEX ON cpu (tags_id, time DESC); CREATE INDEX ON cpu (hostname, time DESC); CREATE INDEX ON cpu (time DESC); ANALYZE"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// loadTSBSVictoriaMetrics sends TSBS's data in its influx format to
+// VictoriaMetrics' InfluxDB write endpoint, as tsbs_load_victoriametrics
+// does (cpu's usage_user becomes the series cpu_usage_user), and flushes it.
+// VictoriaMetrics has no databases: the series stay beside the other
+// tests', whose metric names (tsbench's) differ.
+func loadTSBSVictoriaMetrics(t *testing.T) {
+	t.Helper()
+	var body bytes.Buffer
+	if _, err := tsbs.WriteExact(&body, "influx", tsbsQueryData(t)); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{"/write", "/internal/force_flush"} {
+		resp, err := http.Post("http://127.0.0.1:8428"+path, "text/plain", bytes.NewReader(body.Bytes()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode/100 != 2 {
+			t.Fatalf("POST %s: %s", path, resp.Status)
+		}
+		body.Reset()
+	}
+}
+
+// runTSBSQueryFile runs one golden query file through --tsbs-queries and
+// returns its stored summary and output, failing the test unless it
+// exited 0.
+func runTSBSQueryFile(t *testing.T, target, file string, extra ...string) (*summary.Summary, string) {
+	t.Helper()
+	js := filepath.Join(t.TempDir(), "run.json")
+	args := append([]string{"run", "--target", target, "--tsbs-queries", filepath.Join(tsbsQueryGolden, file),
+		"--clients", "2", "--json", js, "--results", "off", "--quiet"}, extra...)
+	r := tsbench(t, nil, args...)
+	if r.code != 0 {
+		t.Fatalf("%s: exit %d\n%s\n%s", file, r.code, tail(r.stdout, 30), r.stderr)
+	}
+	return readSummary(t, js), r.stdout
+}
+
+// tsbsAnswers checks a query-file run: one operation, its four queries
+// answered, none failed, rows in all (0: not checked), and TSBS's
+// statistics printed.
+func tsbsAnswers(t *testing.T, s *summary.Summary, stdout string, rows int64) {
+	t.Helper()
+	if len(s.Operations) != 1 {
+		t.Fatalf("%d operations, want the file's one query type: %+v", len(s.Operations), s.Operations)
+	}
+	op := s.Operations[0]
+	if op.OKOperations != 4 || op.FailOperations != 0 {
+		t.Errorf("%s: %d answered, %d failed; want 4 and 0 (%+v)", op.Name, op.OKOperations, op.FailOperations, op.Failures)
+	}
+	if rows > 0 && op.OKPoints != rows {
+		t.Errorf("%s: %d rows in the answers, want %d", op.Name, op.OKPoints, rows)
+	}
+	if !strings.Contains(stdout, "TSBS query statistics") || !strings.Contains(stdout, op.Name+":\nmin:") ||
+		!strings.Contains(stdout, ", count: 4 (4 in the file, 0 failed)") {
+		t.Errorf("no TSBS statistics for %s in:\n%s", op.Name, tail(stdout, 12))
+	}
+}
+
+// TestTSBSQueryFilesOnPostgres runs every devops query file TSBS wrote for
+// its timescaledb format, with and without its tags table, as written, on
+// TSBS's data in TSBS's tables. The answers' sizes are TSBS's, counted here
+// from each query's window: its buckets are on the clock, so a window from
+// a random start holds a part-bucket at each end when a reading falls in
+// it; lastpoint answers every host, groupby-orderby-limit five minutes.
+func TestTSBSQueryFilesOnPostgres(t *testing.T) {
+	requireTargetServer(t, "postgres")
+	loadTSBSPostgres(t, "tsbs_queries")
+	files, _ := filepath.Glob(filepath.Join(tsbsQueryGolden, "devops_timescaledb*.gob"))
+	if len(files) != 30 {
+		t.Fatalf("%d devops timescaledb query files, want TSBS's 15 types in 2 variants", len(files))
+	}
+	for _, f := range files {
+		name := filepath.Base(f)
+		t.Run(name, func(t *testing.T) {
+			s, stdout := runTSBSQueryFile(t, "postgres", name, "--set", "DB_NAME=tsbs_queries")
+			tsbsAnswers(t, s, stdout, tsbsExpectedRows(t, f))
+		})
+	}
+}
+
+// tsbsExpectedRows counts the rows TSBS's SQL answers on tsbsQueryData (8
+// hosts, a reading every 10 s over two days) for every query of file: the
+// clock buckets of each window that hold a reading, times the hosts the
+// answer groups by; 0 where the count depends on the values (high-cpu).
+func tsbsExpectedRows(t *testing.T, file string) int64 {
+	t.Helper()
+	qs, err := queryfile.Read(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	typ := tsbsQueryType(filepath.Base(file))
+	var rows int64
+	for _, q := range qs {
+		switch {
+		case strings.HasPrefix(typ, "single-groupby"):
+			rows += clockBuckets(t, q.SQL, time.Minute)
+		case strings.HasPrefix(typ, "cpu-max-all"):
+			rows += clockBuckets(t, q.SQL, time.Hour)
+		case strings.HasPrefix(typ, "double-groupby"):
+			rows += 8 * clockBuckets(t, q.SQL, time.Hour)
+		case typ == "lastpoint":
+			rows += 8
+		case typ == "groupby-orderby-limit":
+			rows += 5
+		default:
+			return 0
+		}
+	}
+	return rows
+}
+
+// sqlWindow matches TSBS's window bounds in its SQL.
+var sqlWindow = regexp.MustCompile(`time >= '([^']+)' AND time < '([^']+)'`)
+
+// clockBuckets counts the buckets of size b, aligned on the epoch, that
+// hold a reading (every 10 s from midnight) of the SQL's window [s, e).
+func clockBuckets(t *testing.T, sql string, b time.Duration) int64 {
+	t.Helper()
+	m := sqlWindow.FindStringSubmatch(sql)
+	if m == nil {
+		t.Fatalf("no window in %s", sql)
+	}
+	const layout = "2006-01-02 15:04:05.999999 -0700"
+	s, err1 := time.Parse(layout, m[1])
+	e, err2 := time.Parse(layout, m[2])
+	if err1 != nil || err2 != nil {
+		t.Fatalf("window %q %q: %v %v", m[1], m[2], err1, err2)
+	}
+	seen := map[int64]bool{}
+	for r := s.Truncate(10 * time.Second); r.Before(e); r = r.Add(10 * time.Second) {
+		if !r.Before(s) {
+			seen[r.Unix()/int64(b/time.Second)] = true
+		}
+	}
+	return int64(len(seen))
+}
+
+// TestTSBSQueryFilesOnVictoriaMetrics runs every query file TSBS wrote for
+// VictoriaMetrics (its query_range URLs, as written) on TSBS's data loaded
+// as TSBS loads it. Each answer is one series per cpu field asked for:
+// TSBS aggregates by __name__.
+func TestTSBSQueryFilesOnVictoriaMetrics(t *testing.T) {
+	requireTargetServer(t, "victoriametrics")
+	loadTSBSVictoriaMetrics(t)
+	series := map[string]int64{
+		"single-groupby-1-1-1": 4 * 1, "single-groupby-5-1-1": 4 * 5, "single-groupby-5-8-1": 4 * 5,
+		"cpu-max-all-1": 4 * 10, "double-groupby-1": 4 * 1 * 8, "double-groupby-5": 4 * 5 * 8, "double-groupby-all": 4 * 10 * 8,
+	}
+	files, _ := filepath.Glob(filepath.Join(tsbsQueryGolden, "devops_victoriametrics_*.gob"))
+	if len(files) != 11 {
+		t.Fatalf("%d victoriametrics query files, want TSBS's 11", len(files))
+	}
+	for _, f := range files {
+		name := filepath.Base(f)
+		t.Run(name, func(t *testing.T) {
+			s, stdout := runTSBSQueryFile(t, "victoriametrics", name)
+			tsbsAnswers(t, s, stdout, series[tsbsQueryType(name)])
+		})
+	}
+}
+
+// TestTSBSQueryFileRefusals: a file that is not TSBS's, or one whose
+// format the target cannot run, is bad input (exit 2) naming the key and
+// what is allowed; --burn-in and --max-queries are TSBS's.
+func TestTSBSQueryFileRefusals(t *testing.T) {
+	dir := t.TempDir()
+	notTSBS := writeInputFile(t, dir, "q.sql", "SELECT 1;\n")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--target", "sqlite", "--tsbs-queries", notTSBS}, "TSBS_QUERY_FILE = \"" + notTSBS + "\""},
+		{[]string{"--target", "sqlite", "--tsbs-queries", filepath.Join(dir, "missing.gob")}, "no such file"},
+		{[]string{"--target", "sqlite", "--tsbs-queries", filepath.Join(tsbsQueryGolden, "devops_victoriametrics_cpu-max-all-1_seed123_scale4_2d_q4.gob")},
+			"run on victoriametrics"},
+	} {
+		r := tsbench(t, nil, append([]string{"run", "--results", "off"}, tc.args...)...)
+		if r.code != 2 || !strings.Contains(r.stderr, tc.want) {
+			t.Errorf("%v: exit %d, want 2 with %q: %s", tc.args, r.code, tc.want, r.stderr)
+		}
+	}
+}
+
+// TestTSBSQueryFileBurnInAndLimit: of the file's 4 queries, --max-queries 3
+// runs three and --burn-in 1 leaves the first out of the measurement.
+func TestTSBSQueryFileBurnInAndLimit(t *testing.T) {
+	requireTargetServer(t, "postgres")
+	loadTSBSPostgres(t, "tsbs_queries_burn")
+	s, _ := runTSBSQueryFile(t, "postgres", "devops_timescaledb_lastpoint_seed123_scale4_1h_q4.gob",
+		"--set", "DB_NAME=tsbs_queries_burn", "--burn-in", "1", "--max-queries", "3")
+	if op := s.Operations[0]; op.OKOperations != 2 || op.OKPoints != 2*8 {
+		t.Errorf("measured %d queries (%d rows), want 2 (16 rows): 3 run, the first burnt in", op.OKOperations, op.OKPoints)
+	}
+	if len(s.Phases) != 1 || s.Phases[0].Name != "burn-in" || s.Phases[0].Operations != 1 {
+		t.Errorf("phases %+v, want one burn-in of 1 query", s.Phases)
+	}
+}
+
+// tsbsQueryType is the query type in a golden file's name,
+// devops_<format>_<type>_seed123_....
+func tsbsQueryType(name string) string {
+	name, _, _ = strings.Cut(name, "_seed")
+	i := strings.LastIndex(name, "_")
+	return name[i+1:]
+}

@@ -1,0 +1,198 @@
+package queryfile
+
+// Running a TSBS query file (tsbench run --tsbs-queries FILE) the way TSBS's
+// runners (tsbs_run_queries_*) run it: workers take the file's queries in
+// order, each sends its query unchanged and waits for the whole answer, and
+// the latencies are kept per query type (HumanLabel). The first --burn-in
+// queries run but are not measured, and --max-queries stops early. The
+// latencies go into tsbench's recorder (HDR histograms, one-second
+// intervals), so the run is reported, stored and compared like any other.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/tsbench/tsbench/internal/metrics"
+	"github.com/tsbench/tsbench/internal/summary"
+	"github.com/tsbench/tsbench/internal/targets"
+)
+
+// Querier sends one query and reads its whole answer; rows is what the
+// answer holds (rows of an SQL answer, series of an HTTP one).
+type Querier func(ctx context.Context, q *Query) (rows int64, err error)
+
+// Options are TSBS's runner flags tsbench takes; its --workers is the
+// number of queriers Run is given.
+type Options struct {
+	BurnIn     int64         // --burn-in: the file's first queries, run but not measured
+	MaxQueries int64         // --max-queries: queries run, burn-in included; 0 is every query
+	Timeout    time.Duration // each query's deadline; 0 is none
+	// OnInterval, when set, is given each closed one-second interval.
+	OnInterval func(seq int, iv summary.Interval)
+}
+
+// Result is a measured query-file run.
+type Result struct {
+	Labels      []string // the query types, in order of first appearance
+	Operations  []summary.Operation
+	Intervals   []summary.Interval
+	Elapsed     time.Duration // from the first measured query's start to the last answer
+	Measured    int64         // queries measured (burn-in excluded), answered or failed
+	BurnedIn    int64
+	Interrupted bool
+}
+
+// QuerierFor is how queries of kind ("sql" or "http") run on target t, or
+// an error saying why t cannot run them: an SQL file needs a target that
+// runs SQL statements (Language "sql"), an HTTP file one that sends a
+// request as written (targets.PathQuerier).
+func QuerierFor(t targets.Target, d *targets.Driver, kind string) (Querier, error) {
+	switch kind {
+	case "sql":
+		sr, ok := t.(targets.StatementRunner)
+		if !ok || d.Language == nil || d.Language.Name != "sql" {
+			return nil, fmt.Errorf("target %s does not run SQL as written: TSBS's timescaledb query files run on an SQL target (postgres, timescaledb)", d.Name)
+		}
+		return func(ctx context.Context, q *Query) (int64, error) {
+			rows, err := sr.RunStatement(ctx, &targets.Statement{Text: q.SQL})
+			return rows.Count, err
+		}, nil
+	case "http":
+		pq, ok := t.(targets.PathQuerier)
+		if !ok {
+			return nil, fmt.Errorf("target %s does not send HTTP queries as written: TSBS's victoriametrics and influx query files run on victoriametrics", d.Name)
+		}
+		return func(ctx context.Context, q *Query) (int64, error) {
+			body, err := pq.QueryPath(ctx, q.Method, q.Path, []byte(q.Body))
+			return int64(countSeries(body)), err
+		}, nil
+	}
+	return nil, fmt.Errorf("tsbs query file: queries of kind %q: allowed: sql, http", kind)
+}
+
+// Run runs qs through queriers, one per worker, and measures them.
+// A failed query is counted under its type and the run goes on, as TSBS's
+// runner does not; ctx's end interrupts it.
+func Run(ctx context.Context, qs []Query, queriers []Querier, o Options) (*Result, error) {
+	if len(queriers) == 0 {
+		return nil, errors.New("tsbs: a query file run needs at least one worker")
+	}
+	labels, _ := Types(qs)
+	if len(labels) > metrics.MaxKinds {
+		return nil, fmt.Errorf("tsbs query file: %d query types, at most %d in one run", len(labels), metrics.MaxKinds)
+	}
+	kind := map[string]metrics.Kind{}
+	for i, l := range labels {
+		kind[l] = metrics.Kind(i)
+	}
+	total := int64(len(qs))
+	if o.MaxQueries > 0 {
+		total = min(total, o.MaxQueries)
+	}
+	burnIn := min(o.BurnIn, total)
+	var next atomic.Int64
+	// The burn-in runs first, on every worker, before the clock starts:
+	// TSBS's --burn-in leaves its queries out of the statistics.
+	burnErr := each(ctx, queriers, func(ctx context.Context, i int, query Querier) {
+		for n := next.Add(1) - 1; n < burnIn && ctx.Err() == nil; n = next.Add(1) - 1 {
+			call(ctx, query, &qs[n], o.Timeout)
+		}
+	})
+	next.Store(burnIn)
+	start := time.Now()
+	rec := metrics.NewRunNamed(len(queriers), false, start, labels)
+	done := make(chan struct{})
+	var last atomic.Int64 // the last answer's time, ns since start
+	go func() {
+		defer close(done)
+		_ = each(ctx, queriers, func(ctx context.Context, i int, query Querier) {
+			c := rec.Client(i)
+			for n := next.Add(1) - 1; n < total && ctx.Err() == nil; n = next.Add(1) - 1 {
+				q := &qs[n]
+				t0 := time.Now()
+				rows, err := call(ctx, query, q, o.Timeout)
+				lat := time.Since(t0)
+				if err != nil {
+					c.Fail(kind[q.HumanLabel], 0, err)
+				} else {
+					c.Record(kind[q.HumanLabel], rows, lat, lat)
+				}
+				end := int64(t0.Add(lat).Sub(start))
+				for prev := last.Load(); end > prev && !last.CompareAndSwap(prev, end); prev = last.Load() {
+				}
+			}
+		})
+	}()
+	collect(rec, done, o.OnInterval)
+	rec.Snapshot(time.Now())
+	elapsed := time.Duration(last.Load())
+	measured := min(next.Load(), total) - burnIn
+	res := &Result{Labels: labels, Operations: rec.Operations(elapsed), Intervals: rec.Intervals(),
+		Elapsed: elapsed, Measured: max(measured, 0), BurnedIn: burnIn, Interrupted: ctx.Err() != nil || burnErr != nil}
+	return res, nil
+}
+
+// call runs one query under its deadline.
+func call(ctx context.Context, query Querier, q *Query, timeout time.Duration) (int64, error) {
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	return query(ctx, q)
+}
+
+// each runs work on every querier at once and waits for all; it returns
+// ctx's error if ctx ended meanwhile.
+func each(ctx context.Context, queriers []Querier, work func(ctx context.Context, i int, q Querier)) error {
+	var wg sync.WaitGroup
+	for i, q := range queriers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			work(ctx, i, q)
+		}()
+	}
+	wg.Wait()
+	return ctx.Err()
+}
+
+// collect closes one-second intervals until done.
+func collect(rec *metrics.Run, done <-chan struct{}, onInterval func(int, summary.Interval)) {
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	drain := time.NewTicker(metrics.DrainEvery)
+	defer drain.Stop()
+	seq := 0
+	for {
+		select {
+		case <-done:
+			return
+		case <-drain.C:
+			rec.Drain()
+		case now := <-tick.C:
+			iv, _ := rec.Snapshot(now)
+			if onInterval != nil && iv.Seconds > 0 {
+				onInterval(seq, iv)
+				seq++
+			}
+		}
+	}
+}
+
+// countSeries counts the series of a Prometheus-style answer
+// ({"data":{"result":[{"metric":...},...]}}) by its "metric" keys: what
+// TSBS's runner reads of it is the whole body, not its values.
+func countSeries(body []byte) int {
+	n := 0
+	for i := 0; i+9 <= len(body); i++ {
+		if string(body[i:i+9]) == `"metric":` {
+			n++
+		}
+	}
+	return n
+}
