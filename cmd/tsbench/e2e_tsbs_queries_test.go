@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"net/http"
+	"net/url"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -102,10 +103,16 @@ func loadTSBSPostgres(t *testing.T, db string) {
 // loadTSBSVictoriaMetrics sends TSBS's data in its influx format to
 // VictoriaMetrics' InfluxDB write endpoint, as tsbs_load_victoriametrics
 // does (cpu's usage_user becomes the series cpu_usage_user), and flushes it.
-// VictoriaMetrics has no databases: the series stay beside the other
-// tests', whose metric names (tsbench's) differ.
+// VictoriaMetrics has no databases: the series are deleted when the test
+// ends, so that no other test meets them.
 func loadTSBSVictoriaMetrics(t *testing.T) {
 	t.Helper()
+	t.Cleanup(func() {
+		match := url.QueryEscape(`{__name__=~"cpu_.+",hostname=~"host_[0-9]+"}`)
+		if resp, err := http.Post("http://127.0.0.1:8428/api/v1/admin/tsdb/delete_series?match[]="+match, "text/plain", nil); err == nil {
+			resp.Body.Close()
+		}
+	})
 	var body bytes.Buffer
 	if _, err := tsbs.WriteExact(&body, "influx", tsbsQueryData(t)); err != nil {
 		t.Fatal(err)
