@@ -56,6 +56,7 @@ func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
 		{name: "tsbs-queries", key: "TSBS_QUERY_FILE", usage: "run a query file of tsbs_generate_queries as written, on data already loaded, reported per query type as TSBS's runner does (--clients is its --workers; docs/tsbs.md)"},
 		{name: "burn-in", key: "TSBS_BURN_IN", usage: "with --tsbs-queries: the file's first N queries run but are not measured (TSBS's --burn-in)"},
 		{name: "max-queries", key: "TSBS_MAX_QUERIES", usage: "with --tsbs-queries: run at most N queries, burn-in included (TSBS's --max-queries; 0 = all)"},
+		{name: "print-responses", key: "TSBS_PRINT_RESPONSES", usage: "with --tsbs-queries: print every answer as TSBS's runner prints it with --print-responses"},
 		{name: "freshness", key: "FRESHNESS", usage: "measure how long a written point takes to become visible: a probe series written and polled beside the run"},
 	}
 	keyFlags = append(keyFlags, dataShapeFlags("concurrent clients", "operations per client")...)
@@ -154,6 +155,7 @@ Exit status: 0 success; 1 the run failed or operations failed; 2 bad input;
 	fl.Lookup("query-only").NoOptDefVal = "true"
 	fl.Lookup("explain").NoOptDefVal = "true"
 	fl.Lookup("freshness").NoOptDefVal = "true"
+	fl.Lookup("print-responses").NoOptDefVal = "true"
 	fl.StringVar(&f.results, "results", "", "results store for this run: an SQLite file, postgres://USER@HOST:PORT/DB, mysql://USER@HOST:PORT/DB, or off (default $"+results.Env+", else <data-dir>/results.db)")
 	fl.StringVar(&f.hdrLog, "hdr-log", "", "also write the latency histograms as an HdrHistogram log, DIR/<run id>.hlog")
 	fl.IntVar(&f.serverPID, "server-pid", 0, "the database server's process id, to sample its CPU, memory and I/O (default: found from the service scripts' pid files)")

@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
+	"sync"
 	"time"
 
 	"github.com/tsbench/tsbench/internal/config"
@@ -32,15 +35,15 @@ func runTSBSQueries(cfg *config.Config, label string, out runOutputs, stdout, st
 	opts := connect.Options(cfg, driver, dataDir)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	queriers, closeAll, err := openQueriers(ctx, driver, opts, cfg.Clients, qs[0].Kind())
+	queriers, closeAll, err := openQueriers(ctx, driver, opts, cfg.Clients, qs[0].Kind(), cfg.TSBSPrintResponses)
 	defer closeAll()
 	if err != nil {
 		return nil, err
 	}
-	labels, counts := queryfile.Types(qs)
+	labels, _ := queryfile.Types(qs)
 	fmt.Fprintf(stderr, "tsbench: run %s: %d queries of %d TSBS query types from %s on %s, %d workers\n",
 		runID, len(qs), len(labels), cfg.TSBSQueryFile, driver.Name, len(queriers))
-	s, store, live, err := measureTSBSQueries(ctx, cancel, qs, queriers, cfg, runID, label, driver, out, dataDir, stderr)
+	s, store, live, err := measureTSBSQueries(ctx, cancel, qs, queriers, cfg, runID, label, driver, out, dataDir, stdout, stderr)
 	if err != nil {
 		return nil, err
 	}
@@ -48,13 +51,13 @@ func runTSBSQueries(cfg *config.Config, label string, out runOutputs, stdout, st
 	if err := finishRun(s, cfg, label, dataDir, store, live, out, stdout, stderr); err != nil {
 		return s, err
 	}
-	printTSBSStats(stdout, s, labels, counts)
+	printTSBSStats(stdout, s, len(queriers))
 	return s, nil
 }
 
 // openQueriers opens one connection per worker and its querier for the
 // file's kind of query; closeAll closes what was opened, also on error.
-func openQueriers(ctx context.Context, d *targets.Driver, opts targets.Options, workers int, kind string) ([]queryfile.Querier, func(), error) {
+func openQueriers(ctx context.Context, d *targets.Driver, opts targets.Options, workers int, kind string, whole bool) ([]queryfile.Querier, func(), error) {
 	var opened []targets.Target
 	closeAll := func() {
 		for _, t := range opened {
@@ -70,7 +73,7 @@ func openQueriers(ctx context.Context, d *targets.Driver, opts targets.Options, 
 			return nil, closeAll, connectError(err, d)
 		}
 		opened = append(opened, t)
-		q, err := queryfile.QuerierFor(t, d, kind)
+		q, err := queryfile.QuerierFor(t, d, kind, whole)
 		if err != nil {
 			return nil, closeAll, usageError("TSBS_QUERY_FILE: %v", err)
 		}
@@ -82,7 +85,7 @@ func openQueriers(ctx context.Context, d *targets.Driver, opts targets.Options, 
 // measureTSBSQueries runs the file with progress, the live store and the
 // live outputs, as measureTPCC does for TPC-C.
 func measureTSBSQueries(ctx context.Context, abort func(), qs []queryfile.Query, queriers []queryfile.Querier, cfg *config.Config,
-	runID, label string, driver *targets.Driver, out runOutputs, dataDir string, stderr io.Writer) (*summary.Summary, *results.Live, *liveRun, error) {
+	runID, label string, driver *targets.Driver, out runOutputs, dataDir string, stdout, stderr io.Writer) (*summary.Summary, *results.Live, *liveRun, error) {
 	store := results.OpenLive(out.results, dataDir, stderr)
 	w := startRunWatch(cfg, abort, abort, io.Discard, stderr)
 	defer w.release()
@@ -92,6 +95,9 @@ func measureTSBSQueries(ctx context.Context, abort func(), qs []queryfile.Query,
 	store.Begin(partial)
 	o := queryfile.Options{BurnIn: cfg.TSBSBurnIn, MaxQueries: cfg.TSBSMaxQueries,
 		Timeout: cfg.ReadTimeout, OnInterval: store.Interval}
+	if cfg.TSBSPrintResponses {
+		o.OnAnswer = responsePrinter(stdout, stderr)
+	}
 	live, err := startLiveHooks(&o.OnInterval, nil, cfg, runID, label, driver, out.live, stderr)
 	if err != nil {
 		store.Abandon(runID)
@@ -117,38 +123,73 @@ func measureTSBSQueries(ctx context.Context, abort func(), qs []queryfile.Query,
 	return s, store, live, nil
 }
 
-// printTSBSStats prints each query type's latencies in the shape of TSBS's
-// runner (tsbs_run_queries_*): min, median, mean, max, standard deviation,
-// sum and count, in milliseconds, then all queries together and the wall
-// clock. The standard deviation is the HDR histogram's, at its microsecond
-// resolution.
-func printTSBSStats(w io.Writer, s *summary.Summary, labels []string, inFile map[string]int) {
-	fmt.Fprintln(w, "TSBS query statistics (as tsbs_run_queries prints them):")
+// responsePrinter prints the workers' answers one at a time on w, as
+// TSBS's --print-responses does; the first answer it cannot print is
+// warned about on stderr, the rest are skipped.
+func responsePrinter(w, stderr io.Writer) func(int, *queryfile.Query, queryfile.Answer) {
+	var mu sync.Mutex
+	failed := false
+	return func(n int, q *queryfile.Query, a queryfile.Answer) {
+		mu.Lock()
+		defer mu.Unlock()
+		if failed {
+			return
+		}
+		if err := queryfile.WriteResponse(w, n, q, a); err != nil {
+			failed = true
+			fmt.Fprintln(stderr, "tsbench: warning: --print-responses:", err)
+		}
+	}
+}
+
+// printTSBSStats prints the run's latencies in the shape of TSBS's runner
+// (tsbs_run_queries_*): the query count and rate, then each query type's
+// min, median, mean, max, standard deviation, sum and count in
+// milliseconds, types sorted and padded as TSBS pads them, with "all
+// queries" among them, and the wall clock. Medians and standard deviations
+// are the HDR histograms' (microsecond resolution); min, mean and max are
+// exact. Failed queries, which stop TSBS's runner, are counted on a line
+// of their own.
+func printTSBSStats(w io.Writer, s *summary.Summary, workers int) {
+	all := metrics.NewHistogram()
+	var count, failed int64
+	lines := map[string]string{}
+	for i := range s.Operations {
+		op := &s.Operations[i]
+		h, err := metrics.Decode(op.Histogram)
+		if err != nil || h == nil {
+			h = metrics.NewHistogram()
+		}
+		all.Merge(h)
+		count += op.OKOperations
+		failed += op.FailOperations
+		l := op.LatencyMS
+		lines[op.Name] = tsbsStatLine(l.Min, l.P50, l.Avg, l.Max, h.StdDev()/1000, l.Avg*float64(op.OKOperations)/1000, op.OKOperations)
+	}
+	const allLabel = "all queries"
+	lines[allLabel] = tsbsStatLine(float64(all.Min())/1000, float64(all.ValueAtQuantile(50))/1000, all.Mean()/1000,
+		float64(all.Max())/1000, all.StdDev()/1000, all.Mean()*float64(all.TotalCount())/1e6, all.TotalCount())
+	rate := 0.0
+	if s.Elapsed > 0 {
+		rate = float64(count) / s.Elapsed
+	}
+	fmt.Fprintf(w, "Run complete after %d queries with %d workers (Overall query rate %0.2f queries/sec):\n", count, workers, rate)
+	labels := slices.Sorted(maps.Keys(lines))
 	width := 0
 	for _, l := range labels {
 		width = max(width, len(l))
 	}
-	var all []*summary.Operation
-	for i := range s.Operations {
-		all = append(all, &s.Operations[i])
-	}
 	for _, l := range labels {
-		for _, op := range all {
-			if op.Name == l {
-				fmt.Fprintf(w, "%-*s:\n%s (%d in the file, %d failed)\n", width, l, tsbsStatLine(op), inFile[l], op.FailOperations)
-			}
-		}
+		fmt.Fprintf(w, "%-*s:\n%s\n", width, l, lines[l])
 	}
-	fmt.Fprintf(w, "wall clock time: %.6f sec\n", s.Elapsed)
+	if failed > 0 {
+		fmt.Fprintf(w, "failed queries: %d (not in the figures above)\n", failed)
+	}
+	fmt.Fprintf(w, "wall clock time: %fsec\n", s.Elapsed)
 }
 
-func tsbsStatLine(op *summary.Operation) string {
-	l := op.LatencyMS
-	sd := 0.0
-	if h, err := metrics.Decode(op.Histogram); err == nil && h != nil {
-		sd = h.StdDev() / 1000
-	}
-	sum := l.Avg * float64(op.OKOperations) / 1000
-	return fmt.Sprintf("min: %10.2fms, med: %10.2fms, mean: %10.2fms, max: %10.2fms, stddev: %10.2fms, sum: %7.1fsec, count: %d",
-		l.Min, l.P50, l.Avg, l.Max, sd, sum, op.OKOperations)
+// tsbsStatLine is one query type's figures as TSBS's runner prints them.
+func tsbsStatLine(minMS, medMS, meanMS, maxMS, stddevMS, sumSec float64, count int64) string {
+	return fmt.Sprintf("min: %8.2fms, med: %8.2fms, mean: %8.2fms, max: %7.2fms, stddev: %8.2fms, sum: %5.1fsec, count: %d",
+		minMS, medMS, meanMS, maxMS, stddevMS, sumSec, count)
 }

@@ -175,17 +175,18 @@ type Config struct {
 
 	// TSBS's use cases (the tsbs-* workloads; internal/tsbs turns these into
 	// the keys above before Resolve).
-	TSBSUseCase     string        // TSBS_USE_CASE: cpu-only, devops, iot ("" = not a TSBS run)
-	TSBSPhase       string        // TSBS_PHASE: load, mixed or a TSBS query type
-	TSBSScale       int           // TSBS_SCALE: hosts (trucks)
-	TSBSLogInterval time.Duration // TSBS_LOG_INTERVAL: time between a host's readings
-	TSBSStart       string        // TSBS_START: first reading (RFC 3339)
-	TSBSEnd         string        // TSBS_END: end of the readings, excluded (RFC 3339)
-	TSBSQueries     int64         // TSBS_QUERIES: queries per query type
-	TSBSSeed        int64         // TSBS_SEED: TSBS's --seed for its exact data
-	TSBSQueryFile   string        // TSBS_QUERY_FILE: a tsbs_generate_queries file to run as written
-	TSBSBurnIn      int64         // TSBS_BURN_IN: its first queries, not measured
-	TSBSMaxQueries  int64         // TSBS_MAX_QUERIES: queries run, 0 = all
+	TSBSUseCase        string        // TSBS_USE_CASE: cpu-only, devops, iot ("" = not a TSBS run)
+	TSBSPhase          string        // TSBS_PHASE: load, mixed or a TSBS query type
+	TSBSScale          int           // TSBS_SCALE: hosts (trucks)
+	TSBSLogInterval    time.Duration // TSBS_LOG_INTERVAL: time between a host's readings
+	TSBSStart          string        // TSBS_START: first reading (RFC 3339)
+	TSBSEnd            string        // TSBS_END: end of the readings, excluded (RFC 3339)
+	TSBSQueries        int64         // TSBS_QUERIES: queries per query type
+	TSBSSeed           int64         // TSBS_SEED: TSBS's --seed for its exact data
+	TSBSQueryFile      string        // TSBS_QUERY_FILE: a tsbs_generate_queries file to run as written
+	TSBSBurnIn         int64         // TSBS_BURN_IN: its first queries, not measured
+	TSBSMaxQueries     int64         // TSBS_MAX_QUERIES: queries run, 0 = all
+	TSBSPrintResponses bool          // TSBS_PRINT_RESPONSES: print every answer as TSBS does
 
 	// Analytics.
 	AnalyticsEngine string // ANALYTICS_ENGINE: sql or spark

@@ -474,6 +474,8 @@ var keyTable = concat(
 			intField(func(c *Config) *int64 { return &c.TSBSBurnIn }, 0, math.MaxInt64), flag("burn-in")),
 		key("TSBS_MAX_QUERIES", "with TSBS_QUERY_FILE: queries run, burn-in included; 0 runs every query of the file (TSBS's --max-queries)",
 			intField(func(c *Config) *int64 { return &c.TSBSMaxQueries }, 0, math.MaxInt64), flag("max-queries")),
+		key("TSBS_PRINT_RESPONSES", "with TSBS_QUERY_FILE: print every answer as TSBS's runner prints it with --print-responses",
+			boolField(func(c *Config) *bool { return &c.TSBSPrintResponses }), flag("print-responses")),
 		key("TSBS_SEED", "TSBS's --seed: the seed of TSBS's own data (generate --format for cpu-only and iot; TSBS's 0, the clock, is not taken: 0 is seed 0)",
 			intField(func(c *Config) *int64 { return &c.TSBSSeed }, math.MinInt64, math.MaxInt64)),
 		key("TSBS_QUERIES", "TSBS's --queries: queries of each query type (a query phase's LOOP, shared by its clients)",

@@ -24,6 +24,11 @@ type Statement struct {
 	// At is when a language that evaluates at an instant (PromQL) evaluates
 	// the statement: the end of its window parameter, or zero for now.
 	At time.Time
+	// KeepAll keeps every row of the answer in Rows.Values, not only the
+	// first MaxRows, where the target reads its answer through
+	// CollectRows (the PostgreSQL-wire targets): for printing whole answers
+	// (--tsbs-queries --print-responses).
+	KeepAll bool
 }
 
 // Rows is a statement's answer: its rows of values, normalised so that two
@@ -34,6 +39,12 @@ type Rows struct {
 	Columns []string
 	Values  [][]any // the first MaxRows rows
 	Count   int64   // every row of the answer
+	// Times, where a target knows its columns' types (the PostgreSQL-wire
+	// ones), marks the columns that held times: their values are Unix
+	// milliseconds like any integer, and a printer may show them as times.
+	Times []bool
+
+	all bool // Keep keeps every row (Statement.KeepAll)
 }
 
 // StatementRunner is implemented by targets that run a user's own query
@@ -233,17 +244,18 @@ const MaxRows = 1000
 // reads a row's values only when it is kept, and then appends them.
 func (r *Rows) Keep() bool {
 	r.Count++
-	return len(r.Values) < MaxRows
+	return r.all || len(r.Values) < MaxRows
 }
 
 // CollectRows reads an answer into Rows through a driver's own cursor:
 // next moves to the answer's next row (false past the last), cells reads
 // that row's values into a slice of its own, and normal puts each value in
 // Rows' form. Every row is counted; cells is called for the kept ones
-// only. The error is cells': the answer's own error (the one that ended
-// next early) is the caller's to ask the cursor for.
-func CollectRows(columns []string, next func() bool, cells func() ([]any, error), normal func(any) any) (Rows, error) {
-	out := Rows{Columns: columns}
+// only (every row where st.KeepAll). The error is cells': the answer's
+// own error (the one that ended next early) is the caller's to ask the
+// cursor for.
+func CollectRows(st *Statement, columns []string, next func() bool, cells func() ([]any, error), normal func(any) any) (Rows, error) {
+	out := Rows{Columns: columns, all: st.KeepAll}
 	for next() {
 		if !out.Keep() {
 			continue
@@ -277,7 +289,7 @@ func ScanSQLAs(rows *sql.Rows, normal func(any) any) (Rows, error) {
 	for i := range cells {
 		ptrs[i] = &cells[i]
 	}
-	out, err := CollectRows(cols, rows.Next, func() ([]any, error) {
+	out, err := CollectRows(&Statement{}, cols, rows.Next, func() ([]any, error) {
 		if err := rows.Scan(ptrs...); err != nil {
 			return nil, err
 		}

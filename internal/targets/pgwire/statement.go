@@ -21,10 +21,13 @@ func RunStatement(ctx context.Context, pg *pgx.Conn, st *targets.Statement, wrap
 	}
 	defer rows.Close()
 	var cols []string
+	var times []bool
 	for _, f := range rows.FieldDescriptions() {
 		cols = append(cols, f.Name)
+		times = append(times, f.DataTypeOID == pgtype.TimestamptzOID || f.DataTypeOID == pgtype.TimestampOID || f.DataTypeOID == pgtype.DateOID)
 	}
-	out, err := targets.CollectRows(cols, rows.Next, rows.Values, normal)
+	out, err := targets.CollectRows(st, cols, rows.Next, rows.Values, normal)
+	out.Times = times
 	if err != nil {
 		return out, wrap("own query: read answer", err)
 	}

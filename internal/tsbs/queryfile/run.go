@@ -21,9 +21,17 @@ import (
 	"github.com/tsbench/tsbench/internal/targets"
 )
 
-// Querier sends one query and reads its whole answer; rows is what the
-// answer holds (rows of an SQL answer, series of an HTTP one).
-type Querier func(ctx context.Context, q *Query) (rows int64, err error)
+// Querier sends one query and reads its whole answer.
+type Querier func(ctx context.Context, q *Query) (Answer, error)
+
+// Answer is what a query answered: Rows counts its rows (SQL) or series
+// (HTTP); an SQL answer keeps its first targets.MaxRows rows, an HTTP one
+// its body.
+type Answer struct {
+	Rows  int64
+	Table targets.Rows
+	Body  []byte
+}
 
 // Options are TSBS's runner flags tsbench takes; its --workers is the
 // number of queriers Run is given.
@@ -33,6 +41,9 @@ type Options struct {
 	Timeout    time.Duration // each query's deadline; 0 is none
 	// OnInterval, when set, is given each closed one-second interval.
 	OnInterval func(seq int, iv summary.Interval)
+	// OnAnswer, when set, is given every answer (burn-in included) as it
+	// comes, from the workers at once: TSBS's --print-responses.
+	OnAnswer func(n int, q *Query, a Answer)
 }
 
 // Result is a measured query-file run.
@@ -49,26 +60,27 @@ type Result struct {
 // QuerierFor is how queries of kind ("sql" or "http") run on target t, or
 // an error saying why t cannot run them: an SQL file needs a target that
 // runs SQL statements (Language "sql"), an HTTP file one that sends a
-// request as written (targets.PathQuerier).
-func QuerierFor(t targets.Target, d *targets.Driver, kind string) (Querier, error) {
+// request as written (targets.PathQuerier). whole keeps every row of an SQL
+// answer, for printing it; else the first targets.MaxRows are kept.
+func QuerierFor(t targets.Target, d *targets.Driver, kind string, whole bool) (Querier, error) {
 	switch kind {
 	case "sql":
 		sr, ok := t.(targets.StatementRunner)
 		if !ok || d.Language == nil || d.Language.Name != "sql" {
 			return nil, fmt.Errorf("target %s does not run SQL as written: TSBS's timescaledb query files run on an SQL target (postgres, timescaledb)", d.Name)
 		}
-		return func(ctx context.Context, q *Query) (int64, error) {
-			rows, err := sr.RunStatement(ctx, &targets.Statement{Text: q.SQL})
-			return rows.Count, err
+		return func(ctx context.Context, q *Query) (Answer, error) {
+			rows, err := sr.RunStatement(ctx, &targets.Statement{Text: q.SQL, KeepAll: whole})
+			return Answer{Rows: rows.Count, Table: rows}, err
 		}, nil
 	case "http":
 		pq, ok := t.(targets.PathQuerier)
 		if !ok {
 			return nil, fmt.Errorf("target %s does not send HTTP queries as written: TSBS's victoriametrics and influx query files run on victoriametrics", d.Name)
 		}
-		return func(ctx context.Context, q *Query) (int64, error) {
+		return func(ctx context.Context, q *Query) (Answer, error) {
 			body, err := pq.QueryPath(ctx, q.Method, q.Path, []byte(q.Body))
-			return int64(countSeries(body)), err
+			return Answer{Rows: int64(countSeries(body)), Body: body}, err
 		}, nil
 	}
 	return nil, fmt.Errorf("tsbs query file: queries of kind %q: allowed: sql, http", kind)
@@ -99,7 +111,7 @@ func Run(ctx context.Context, qs []Query, queriers []Querier, o Options) (*Resul
 	// TSBS's --burn-in leaves its queries out of the statistics.
 	burnErr := each(ctx, queriers, func(ctx context.Context, i int, query Querier) {
 		for n := next.Add(1) - 1; n < burnIn && ctx.Err() == nil; n = next.Add(1) - 1 {
-			call(ctx, query, &qs[n], o.Timeout)
+			call(ctx, query, int(n), &qs[n], o)
 		}
 	})
 	next.Store(burnIn)
@@ -114,8 +126,7 @@ func Run(ctx context.Context, qs []Query, queriers []Querier, o Options) (*Resul
 			for n := next.Add(1) - 1; n < total && ctx.Err() == nil; n = next.Add(1) - 1 {
 				q := &qs[n]
 				t0 := time.Now()
-				rows, err := call(ctx, query, q, o.Timeout)
-				lat := time.Since(t0)
+				rows, lat, err := call(ctx, query, int(n), q, o)
 				if err != nil {
 					c.Fail(kind[q.HumanLabel], 0, err)
 				} else {
@@ -136,14 +147,21 @@ func Run(ctx context.Context, qs []Query, queriers []Querier, o Options) (*Resul
 	return res, nil
 }
 
-// call runs one query under its deadline.
-func call(ctx context.Context, query Querier, q *Query, timeout time.Duration) (int64, error) {
-	if timeout > 0 {
+// call runs query n under its deadline and hands its answer on; the
+// latency covers the whole answer, not the handing on.
+func call(ctx context.Context, query Querier, n int, q *Query, o Options) (rows int64, latency time.Duration, err error) {
+	if o.Timeout > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, timeout)
+		ctx, cancel = context.WithTimeout(ctx, o.Timeout)
 		defer cancel()
 	}
-	return query(ctx, q)
+	t0 := time.Now()
+	a, err := query(ctx, q)
+	latency = time.Since(t0)
+	if err == nil && o.OnAnswer != nil {
+		o.OnAnswer(n, q, a)
+	}
+	return a.Rows, latency, err
 }
 
 // each runs work on every querier at once and waits for all; it returns

@@ -41,19 +41,30 @@ func TestRunCounts(t *testing.T) {
 			sent := map[*Query]int{}
 			var queriers []Querier
 			for range tc.workers {
-				queriers = append(queriers, func(_ context.Context, q *Query) (int64, error) {
+				queriers = append(queriers, func(_ context.Context, q *Query) (Answer, error) {
 					mu.Lock()
 					defer mu.Unlock()
 					sent[q]++
 					if tc.failEvery > 0 && len(sent)%tc.failEvery == 0 {
-						return 0, errors.New("server said no")
+						return Answer{}, errors.New("server said no")
 					}
-					return 2, nil
+					return Answer{Rows: 2}, nil
 				})
 			}
-			res, err := Run(context.Background(), qs, queriers, Options{BurnIn: tc.burnIn, MaxQueries: tc.max})
+			var answered sync.Map // n -> the query answered
+			onAnswer := func(n int, q *Query, a Answer) {
+				if _, dup := answered.LoadOrStore(n, q); dup || q != &qs[n] || a.Rows != 2 {
+					t.Errorf("answer %d: query %p (file's %p), %d rows, again %v", n, q, &qs[n], a.Rows, dup)
+				}
+			}
+			res, err := Run(context.Background(), qs, queriers, Options{BurnIn: tc.burnIn, MaxQueries: tc.max, OnAnswer: onAnswer})
 			if err != nil {
 				t.Fatal(err)
+			}
+			answers := 0
+			answered.Range(func(any, any) bool { answers++; return true })
+			if int64(answers) != tc.sent-tc.bad {
+				t.Errorf("%d answers handed on, want every answered query's: %d", answers, tc.sent-tc.bad)
 			}
 			for q, k := range sent {
 				if k != 1 {
@@ -87,7 +98,7 @@ func TestRunRefuses(t *testing.T) {
 	for i := range many {
 		many[i] = string(rune('A' + i))
 	}
-	q := func(context.Context, *Query) (int64, error) { return 0, nil }
+	q := func(context.Context, *Query) (Answer, error) { return Answer{}, nil }
 	if _, err := Run(context.Background(), fileOf(40, many...), []Querier{q}, Options{}); err == nil {
 		t.Error("a file of 40 query types was taken: the recorder holds 32")
 	}

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Rewrites responses/: the answers TSBS's own runner gives to every devops
+# timescaledb query file here, on TSBS's own data, loaded by TSBS's own
+# loader into a plain PostgreSQL (no TimescaleDB: no hypertable), printed
+# with --print-responses. Run after make.sh, with the same binaries.
+# Usage: ./make-responses.sh /path/to/dir/with/tsbs_binaries [PORT]
+#   (tsbs_generate_data, tsbs_load_timescaledb, tsbs_run_queries_timescaledb;
+#    a PostgreSQL on 127.0.0.1:PORT, default 5433, user postgres, no password,
+#    as scripts/services/postgres.sh starts it; database tsbs_peer is replaced)
+# Answers over 400 KB are stored gzipped (gzip -n -9).
+set -euo pipefail
+
+BIN=${1:?usage: make-responses.sh /path/to/tsbs/bin [PORT]}
+PORT=${2:-5433}
+OUT=$(cd "$(dirname "$0")" && pwd)
+LIMIT=$((400 * 1024))
+export GODEBUG=randseednop=0
+
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+# The queries span 2016-01-01 to 2016-01-03 and name up to 8 hosts.
+"$BIN/tsbs_generate_data" --use-case=cpu-only --seed=123 --scale=8 \
+	--timestamp-start=2016-01-01T00:00:00Z --timestamp-end=2016-01-03T00:00:00Z \
+	--log-interval=10s --format=timescaledb --file="$TMP/data"
+"$BIN/tsbs_load_timescaledb" --file="$TMP/data" --host=127.0.0.1 --port="$PORT" --user=postgres \
+	--db-name=tsbs_peer --use-hypertable=false --in-table-partition-tag=true --workers=1
+
+mkdir -p "$OUT/responses"
+rm -f "$OUT"/responses/*
+for f in "$OUT"/devops_timescaledb*.gob; do
+	r="$OUT/responses/$(basename "${f%.gob}").json"
+	# One worker: the answers come in the file's order. The statistics
+	# after them are not kept.
+	"$BIN/tsbs_run_queries_timescaledb" --file="$f" --hosts=127.0.0.1 --port="$PORT" --user=postgres \
+		--db-name=tsbs_peer --workers=1 --print-responses | sed '/^Run complete after/,$d' >"$r"
+	if [ "$(stat -c %s "$r")" -gt "$LIMIT" ]; then
+		gzip -n -9 -f "$r"
+	fi
+done
+(cd "$OUT/responses" && sha256sum -- * | sort -k2) >"$OUT/responses/SHA256SUMS"
