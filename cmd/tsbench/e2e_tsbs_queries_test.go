@@ -347,6 +347,86 @@ func TestTSBSQueryFilesOnVictoriaMetrics(t *testing.T) {
 	}
 }
 
+// loadTSBSInfluxDB writes TSBS's data in its influx format into database
+// db of InfluxDB, as tsbs_load_influx does, and drops it when the test ends.
+func loadTSBSInfluxDB(t *testing.T, db string) {
+	t.Helper()
+	influx := func(path string, body []byte) {
+		resp, err := http.Post("http://127.0.0.1:8086"+path, "text/plain", bytes.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode/100 != 2 {
+			t.Fatalf("POST %s: %s", path, resp.Status)
+		}
+	}
+	influx("/query?q="+url.QueryEscape("CREATE DATABASE "+db), nil)
+	t.Cleanup(func() { influx("/query?q="+url.QueryEscape("DROP DATABASE "+db), nil) })
+	var body bytes.Buffer
+	if _, err := tsbs.WriteExact(&body, "influx", tsbsQueryData(t)); err != nil {
+		t.Fatal(err)
+	}
+	influx("/write?db="+db, body.Bytes())
+}
+
+// TestTSBSQueryFilesOnInfluxDB runs every devops query file TSBS wrote for
+// its influx format (InfluxQL over /query) on TSBS's data loaded as TSBS's
+// loader loads it, and compares each answer, value by value, with the one
+// TSBS's own runner printed on the same data (tsbs_run_queries_influx
+// --print-responses, in internal/tsbs/testdata/golden/responses).
+func TestTSBSQueryFilesOnInfluxDB(t *testing.T) {
+	requireTargetServer(t, "influxdb")
+	loadTSBSInfluxDB(t, "tsbs_queries")
+	files, _ := filepath.Glob(filepath.Join(tsbsQueryGolden, "devops_influx_*.gob"))
+	if len(files) != 15 {
+		t.Fatalf("%d influx query files, want TSBS's 15", len(files))
+	}
+	for _, f := range files {
+		name := filepath.Base(f)
+		t.Run(name, func(t *testing.T) {
+			s, stdout := runTSBSQueryFile(t, "influxdb", name, "--set", "DB_NAME=tsbs_queries", "--print-responses", "--clients", "1")
+			tsbsAnswers(t, s, stdout, 0)
+			golden := filepath.Join(tsbsQueryGolden, "responses", strings.TrimSuffix(name, ".gob")+".json")
+			got, _, _ := strings.Cut(stdout, "Create schema cost")
+			want := prefixedJSON(t, goldenText(t, golden))
+			if g := prefixedJSON(t, got); len(g) != 4 || !slices.Equal(g, want) {
+				for i := range min(len(g), len(want)) {
+					if g[i] != want[i] {
+						t.Fatalf("answer %d differs from TSBS's runner's:\n got  %.300s\n TSBS %.300s", i+1, g[i], want[i])
+					}
+				}
+				t.Fatalf("%d answers, TSBS's runner gave %d (want 4)", len(g), len(want))
+			}
+		})
+	}
+}
+
+// prefixedJSON reads answers printed as "ID n: " lines of indented JSON
+// (TSBS's HTTP runners' --print-responses) and returns each as compact
+// canonical JSON, so that they compare value by value.
+func prefixedJSON(t *testing.T, text string) []string {
+	t.Helper()
+	var plain strings.Builder
+	for line := range strings.Lines(text) {
+		if _, rest, ok := strings.Cut(line, ": "); ok && strings.HasPrefix(line, "ID ") {
+			line = rest
+		}
+		plain.WriteString(line)
+	}
+	dec := json.NewDecoder(strings.NewReader(plain.String()))
+	var out []string
+	for dec.More() {
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			t.Fatalf("answer %d: %v", len(out)+1, err)
+		}
+		b, _ := json.Marshal(v)
+		out = append(out, string(b))
+	}
+	return out
+}
+
 // TestTSBSQueryFileRefusals: a file that is not TSBS's, or one whose
 // format the target cannot run, is bad input (exit 2) naming the key and
 // what is allowed; --burn-in and --max-queries are TSBS's.

@@ -50,7 +50,7 @@ func TestReadQueryFileGolden(t *testing.T) {
 				t.Errorf("%d queries, TSBS wrote 4 (--queries=4)", len(qs))
 			}
 			wantKind := "sql"
-			if strings.Contains(f, "_victoriametrics_") {
+			if strings.Contains(f, "_victoriametrics_") || strings.Contains(f, "_influx_") {
 				wantKind = "http"
 			}
 			for _, q := range qs {

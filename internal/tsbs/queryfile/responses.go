@@ -16,11 +16,18 @@ import (
 //     by two spaces, then a blank line; times as RFC 3339 in UTC (at
 //     millisecond precision: tsbench keeps times as Unix milliseconds);
 //   - an HTTP answer as tsbs_run_queries_victoriametrics prints it: the body
-//     re-indented by two spaces, every line after "ID n: ".
+//     re-indented by two spaces, every line after "ID n: ";
+//   - an InfluxQL answer (an HTTP query with its InfluxQL beside it) as
+//     tsbs_run_queries_influx prints it: an object of "influxql" and
+//     "response" (the body decoded), every line but the first after
+//     "ID n: ", then a blank line.
 //
 // An SQL answer read without its every row (QuerierFor's whole) prints
 // its first targets.MaxRows and a line saying how many are left out.
 func WriteResponse(w io.Writer, n int, q *Query, a Answer) error {
+	if q.Kind() == "http" && q.RawQuery != "" {
+		return writeInfluxResponse(w, n, q, a)
+	}
 	if q.Kind() == "http" {
 		prefix := fmt.Sprintf("ID %d: ", n)
 		var b bytes.Buffer
@@ -53,5 +60,18 @@ func WriteResponse(w io.Writer, n int, q *Query, a Answer) error {
 	if left := a.Table.Count - int64(len(a.Table.Values)); left > 0 {
 		_, err = fmt.Fprintf(w, "(tsbench: %d more rows of query %d not printed)\n\n", left, n)
 	}
+	return err
+}
+
+func writeInfluxResponse(w io.Writer, n int, q *Query, a Answer) error {
+	var v any
+	if err := json.Unmarshal(a.Body, &v); err != nil {
+		return fmt.Errorf("tsbs: query %d: answer is not JSON: %w", n, err)
+	}
+	line, err := json.MarshalIndent(map[string]any{"influxql": q.RawQuery, "response": v}, fmt.Sprintf("ID %d: ", n), "  ")
+	if err != nil {
+		return fmt.Errorf("tsbs: query %d: %w", n, err)
+	}
+	_, err = fmt.Fprintf(w, "%s\n\n", line)
 	return err
 }

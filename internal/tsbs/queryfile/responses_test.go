@@ -44,6 +44,19 @@ ID 7:     "result": []
 ID 7:   }
 ID 7: }
 `},
+		{"influx", &Query{Method: "POST", Path: "/query?q=SELECT+1", RawQuery: "SELECT 1"},
+			Answer{Body: []byte(`{"results":[{"statement_id":0}]}`)}, `{
+ID 7:   "influxql": "SELECT 1",
+ID 7:   "response": {
+ID 7:     "results": [
+ID 7:       {
+ID 7:         "statement_id": 0
+ID 7:       }
+ID 7:     ]
+ID 7:   }
+ID 7: }
+
+`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var b strings.Builder

@@ -9,7 +9,9 @@ package queryfile
 // intervals), so the run is reported, stored and compared like any other.
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -76,10 +78,13 @@ func QuerierFor(t targets.Target, d *targets.Driver, kind string, whole bool) (Q
 	case "http":
 		pq, ok := t.(targets.PathQuerier)
 		if !ok {
-			return nil, fmt.Errorf("target %s does not send HTTP queries as written: TSBS's victoriametrics and influx query files run on victoriametrics", d.Name)
+			return nil, fmt.Errorf("target %s does not send HTTP queries as written: TSBS's victoriametrics query files run on victoriametrics, its influx ones on influxdb", d.Name)
 		}
 		return func(ctx context.Context, q *Query) (Answer, error) {
 			body, err := pq.QueryPath(ctx, q.Method, q.Path, []byte(q.Body))
+			if err == nil {
+				err = answerError(body)
+			}
 			return Answer{Rows: int64(countSeries(body)), Body: body}, err
 		}, nil
 	}
@@ -202,15 +207,36 @@ func collect(rec *metrics.Run, done <-chan struct{}, onInterval func(int, summar
 	}
 }
 
-// countSeries counts the series of a Prometheus-style answer
-// ({"data":{"result":[{"metric":...},...]}}) by its "metric" keys: what
-// TSBS's runner reads of it is the whole body, not its values.
+// countSeries counts the series of a JSON answer by their keys: "metric"
+// in a Prometheus-style answer ({"data":{"result":[{"metric":...},...]}}),
+// "columns" in an InfluxQL one ({"results":[{"series":[{"columns":...}]}]}).
+// TSBS's runners read the body, not its values.
 func countSeries(body []byte) int {
-	n := 0
-	for i := 0; i+9 <= len(body); i++ {
-		if string(body[i:i+9]) == `"metric":` {
-			n++
+	return bytes.Count(body, []byte(`"metric":`)) + bytes.Count(body, []byte(`"columns":`))
+}
+
+// answerError is the error a 2xx answer reports in its body: InfluxDB
+// answers a statement it cannot run with 200 and {"results":[{"error":...}]},
+// Prometheus-style APIs with {"status":"error","error":...}. TSBS's runners
+// do not look; tsbench counts such a query as failed.
+func answerError(body []byte) error {
+	var a struct {
+		Status  string `json:"status"`
+		Error   string `json:"error"`
+		Results []struct {
+			Error string `json:"error"`
+		} `json:"results"`
+	}
+	if json.Unmarshal(body, &a) != nil {
+		return errors.New("the answer is not JSON")
+	}
+	if a.Status == "error" || a.Error != "" {
+		return fmt.Errorf("the server answered: %s", a.Error)
+	}
+	for _, r := range a.Results {
+		if r.Error != "" {
+			return fmt.Errorf("the server answered: %s", r.Error)
 		}
 	}
-	return n
+	return nil
 }

@@ -3,6 +3,7 @@ package queryfile
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -106,12 +107,28 @@ func TestRunRefuses(t *testing.T) {
 
 func TestCountSeries(t *testing.T) {
 	for body, want := range map[string]int{
-		`{"status":"success","data":{"resultType":"matrix","result":[]}}`:                                0,
-		`{"data":{"result":[{"metric":{"__name__":"a"},"values":[[1,"2"]]},{"metric":{},"values":[]}]}}`: 2,
+		`{"status":"success","data":{"resultType":"matrix","result":[]}}`:                                                                   0,
+		`{"data":{"result":[{"metric":{"__name__":"a"},"values":[[1,"2"]]},{"metric":{},"values":[]}]}}`:                                    2,
+		`{"results":[{"statement_id":0,"series":[{"name":"cpu","columns":["time","max"],"values":[]},{"name":"cpu","columns":["time"]}]}]}`: 2,
 		``: 0,
 	} {
 		if got := countSeries([]byte(body)); got != want {
 			t.Errorf("countSeries(%s) = %d, want %d", body, got, want)
+		}
+	}
+}
+
+func TestAnswerError(t *testing.T) {
+	for body, want := range map[string]string{
+		`{"results":[{"statement_id":0,"series":[]}]}`:                         "",
+		`{"status":"success","data":{"result":[]}}`:                            "",
+		`{"results":[{"statement_id":0,"error":"database not found: x"}]}`:     "database not found: x",
+		`{"status":"error","errorType":"bad_data","error":"unknown function"}`: "unknown function",
+		`not json`: "not JSON",
+	} {
+		err := answerError([]byte(body))
+		if (want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), want)) {
+			t.Errorf("answerError(%s) = %v, want %q", body, err, want)
 		}
 	}
 }

@@ -3,15 +3,21 @@
 # timescaledb query file here, on TSBS's own data, loaded by TSBS's own
 # loader into a plain PostgreSQL (no TimescaleDB: no hypertable), printed
 # with --print-responses. Run after make.sh, with the same binaries.
-# Usage: ./make-responses.sh /path/to/dir/with/tsbs_binaries [PORT]
-#   (tsbs_generate_data, tsbs_load_timescaledb, tsbs_run_queries_timescaledb;
-#    a PostgreSQL on 127.0.0.1:PORT, default 5433, user postgres, no password,
-#    as scripts/services/postgres.sh starts it; database tsbs_peer is replaced)
+# The same for every devops influx query file, on InfluxDB 1.x loaded by
+# tsbs_load_influx.
+# Usage: ./make-responses.sh /path/to/dir/with/tsbs_binaries [PORT [INFLUX_PORT]]
+#   (tsbs_generate_data, tsbs_load_timescaledb, tsbs_run_queries_timescaledb,
+#    tsbs_load_influx, tsbs_run_queries_influx; a PostgreSQL on
+#    127.0.0.1:PORT, default 5433, user postgres, no password, as
+#    scripts/services/postgres.sh starts it, and an InfluxDB on
+#    127.0.0.1:INFLUX_PORT, default 8086, as scripts/services/influxdb.sh
+#    starts it; database tsbs_peer is replaced on both)
 # Answers over 400 KB are stored gzipped (gzip -n -9).
 set -euo pipefail
 
 BIN=${1:?usage: make-responses.sh /path/to/tsbs/bin [PORT]}
 PORT=${2:-5433}
+INFLUX_PORT=${3:-8086}
 OUT=$(cd "$(dirname "$0")" && pwd)
 LIMIT=$((400 * 1024))
 export GODEBUG=randseednop=0
@@ -23,6 +29,11 @@ trap 'rm -rf "$TMP"' EXIT
 "$BIN/tsbs_generate_data" --use-case=cpu-only --seed=123 --scale=8 \
 	--timestamp-start=2016-01-01T00:00:00Z --timestamp-end=2016-01-03T00:00:00Z \
 	--log-interval=10s --format=timescaledb --file="$TMP/data"
+"$BIN/tsbs_generate_data" --use-case=cpu-only --seed=123 --scale=8 \
+	--timestamp-start=2016-01-01T00:00:00Z --timestamp-end=2016-01-03T00:00:00Z \
+	--log-interval=10s --format=influx --file="$TMP/data.influx"
+curl -sf -XPOST "http://127.0.0.1:$INFLUX_PORT/query" --data-urlencode "q=DROP DATABASE tsbs_peer" >/dev/null
+"$BIN/tsbs_load_influx" --file="$TMP/data.influx" --urls="http://127.0.0.1:$INFLUX_PORT" --db-name=tsbs_peer --workers=1
 "$BIN/tsbs_load_timescaledb" --file="$TMP/data" --host=127.0.0.1 --port="$PORT" --user=postgres \
 	--db-name=tsbs_peer --use-hypertable=false --in-table-partition-tag=true --workers=1
 
@@ -38,4 +49,12 @@ for f in "$OUT"/devops_timescaledb*.gob; do
 		gzip -n -9 -f "$r"
 	fi
 done
-(cd "$OUT/responses" && sha256sum -- * | sort -k2) >"$OUT/responses/SHA256SUMS"
+for f in "$OUT"/devops_influx_*.gob; do
+	r="$OUT/responses/$(basename "${f%.gob}").json"
+	"$BIN/tsbs_run_queries_influx" --file="$f" --urls="http://127.0.0.1:$INFLUX_PORT" --db-name=tsbs_peer \
+		--workers=1 --print-responses | sed '/^Run complete after/,$d' >"$r"
+	if [ "$(stat -c %s "$r")" -gt "$LIMIT" ]; then
+		gzip -n -9 -f "$r"
+	fi
+done
+(cd "$OUT/responses" && sha256sum -- *.json* | sort -k2) >"$OUT/responses/SHA256SUMS"

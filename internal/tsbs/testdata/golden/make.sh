@@ -94,6 +94,7 @@ avg-daily-driving-session avg-load daily-activity breakdown-frequency"
 for qt in $DEVOPS_TYPES; do
 	queries devops timescaledb "$qt" --timescale-use-time-bucket=false
 	queries devops victoriametrics "$qt"
+	queries devops influx "$qt"
 done
 # The same devops queries without TSBS's separate tags table (hostname is a
 # column of cpu): files named timescaledb-notags. The iot queries do not
