@@ -101,6 +101,33 @@ func (r *Run) Drain() {
 // DrainEvery is how often the collector drains the clients' buffers.
 const DrainEvery = time.Second / 4
 
+// Collect is the collector: it closes an interval once a second until done
+// is closed, draining the clients' buffers in between (DrainEvery), and
+// hands each closed interval and the running totals to onSecond; seq
+// numbers the intervals that hold time (Seconds > 0), the ones a live
+// store or output keeps.
+func (r *Run) Collect(done <-chan struct{}, onSecond func(now time.Time, seq int, iv summary.Interval, tot Totals)) {
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	drain := time.NewTicker(DrainEvery)
+	defer drain.Stop()
+	seq := 0
+	for {
+		select {
+		case <-done:
+			return
+		case <-drain.C:
+			r.Drain()
+		case now := <-tick.C:
+			iv, tot := r.Snapshot(now)
+			onSecond(now, seq, iv, tot)
+			if iv.Seconds > 0 {
+				seq++
+			}
+		}
+	}
+}
+
 // Snapshot closes the current interval at now: it collects what every client
 // recorded since the previous snapshot into one interval of the time series.
 // The collector calls it once a second and once at the end.

@@ -409,46 +409,33 @@ func (r *Runner) warmPhase(clients []*client, d time.Duration) summary.Phase {
 }
 
 // collect snapshots the interval series once a second until the clients
-// end, draining the clients' latency buffers in between (metrics.DrainEvery).
+// end (metrics.Run.Collect), feeding the monitor, the live outputs and the
+// progress line.
 func (r *Runner) collect(run *metrics.Run, start time.Time, done <-chan struct{}, total int64) {
-	tick := time.NewTicker(time.Second)
-	defer tick.Stop()
-	drain := time.NewTicker(metrics.DrainEvery)
-	defer drain.Stop()
 	r.monitorStart(start)
-	seq := 0
-	for {
-		select {
-		case <-done:
-			return
-		case <-drain.C:
-			run.Drain()
-		case now := <-tick.C:
-			iv, tot := run.Snapshot(now)
-			r.monitorTick(now)
-			if r.OnInterval != nil && iv.Seconds > 0 {
-				r.OnInterval(seq, iv)
-				seq++
-			}
-			if r.Progress == nil {
-				continue
-			}
-			var ops, pts int64
-			for _, o := range iv.Ops {
-				ops += o.OKOps
-				pts += o.OKPoints
-			}
-			t := Tick{Phase: "measure", Elapsed: now.Sub(start), DoneOps: tot.OKOps + tot.FailOps,
-				TotalOps: total, Deadline: r.cfg.MaxTime, Errors: tot.FailOps, LoopBound: !r.cfg.LoopUnbounded}
-			if iv.Seconds > 0 {
-				t.OpsPerSec, t.PointsPerSec = float64(ops)/iv.Seconds, float64(pts)/iv.Seconds
-			}
-			for _, o := range iv.Ops {
-				t.P99MS = max(t.P99MS, o.P99MS)
-			}
-			r.Progress(t)
+	run.Collect(done, func(now time.Time, seq int, iv summary.Interval, tot metrics.Totals) {
+		r.monitorTick(now)
+		if r.OnInterval != nil && iv.Seconds > 0 {
+			r.OnInterval(seq, iv)
 		}
-	}
+		if r.Progress == nil {
+			return
+		}
+		var ops, pts int64
+		for _, o := range iv.Ops {
+			ops += o.OKOps
+			pts += o.OKPoints
+		}
+		t := Tick{Phase: "measure", Elapsed: now.Sub(start), DoneOps: tot.OKOps + tot.FailOps,
+			TotalOps: total, Deadline: r.cfg.MaxTime, Errors: tot.FailOps, LoopBound: !r.cfg.LoopUnbounded}
+		if iv.Seconds > 0 {
+			t.OpsPerSec, t.PointsPerSec = float64(ops)/iv.Seconds, float64(pts)/iv.Seconds
+		}
+		for _, o := range iv.Ops {
+			t.P99MS = max(t.P99MS, o.P99MS)
+		}
+		r.Progress(t)
+	})
 }
 
 // totalOps is the number of operations the plans hold (a write step is one

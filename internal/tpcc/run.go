@@ -144,26 +144,17 @@ func (r *Run) mode() string {
 	return r.cfg.Mode
 }
 
-// collect closes one-second intervals until the terminals end.
+// collect closes one-second intervals until the terminals end
+// (metrics.Run.Collect), feeding the hooks.
 func (r *Run) collect(rec *metrics.Run, start time.Time, done <-chan struct{}, hooks Hooks) {
-	tick := time.NewTicker(time.Second)
-	defer tick.Stop()
-	seq := 0
-	for {
-		select {
-		case <-done:
-			return
-		case now := <-tick.C:
-			iv, tot := rec.Snapshot(now)
-			if hooks.OnInterval != nil && iv.Seconds > 0 {
-				hooks.OnInterval(seq, iv)
-				seq++
-			}
-			if hooks.Progress != nil {
-				hooks.Progress(now.Sub(start), iv, tot)
-			}
+	rec.Collect(done, func(now time.Time, seq int, iv summary.Interval, tot metrics.Totals) {
+		if hooks.OnInterval != nil && iv.Seconds > 0 {
+			hooks.OnInterval(seq, iv)
 		}
-	}
+		if hooks.Progress != nil {
+			hooks.Progress(now.Sub(start), iv, tot)
+		}
+	})
 }
 
 // sleepUntil waits until t, the run's stop or done (nil: never); it

@@ -184,27 +184,13 @@ func each(ctx context.Context, queriers []Querier, work func(ctx context.Context
 	return ctx.Err()
 }
 
-// collect closes one-second intervals until done.
+// collect closes one-second intervals until done (metrics.Run.Collect).
 func collect(rec *metrics.Run, done <-chan struct{}, onInterval func(int, summary.Interval)) {
-	tick := time.NewTicker(time.Second)
-	defer tick.Stop()
-	drain := time.NewTicker(metrics.DrainEvery)
-	defer drain.Stop()
-	seq := 0
-	for {
-		select {
-		case <-done:
-			return
-		case <-drain.C:
-			rec.Drain()
-		case now := <-tick.C:
-			iv, _ := rec.Snapshot(now)
-			if onInterval != nil && iv.Seconds > 0 {
-				onInterval(seq, iv)
-				seq++
-			}
+	rec.Collect(done, func(_ time.Time, seq int, iv summary.Interval, _ metrics.Totals) {
+		if onInterval != nil && iv.Seconds > 0 {
+			onInterval(seq, iv)
 		}
-	}
+	})
 }
 
 // countSeries counts the series of a JSON answer by their keys: "metric"
