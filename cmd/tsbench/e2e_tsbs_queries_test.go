@@ -113,24 +113,33 @@ func loadTSBSVictoriaMetrics(t *testing.T) {
 	t.Helper()
 	t.Cleanup(func() {
 		match := url.QueryEscape(`{__name__=~"cpu_.+",hostname=~"host_[0-9]+"}`)
-		if resp, err := http.Post("http://127.0.0.1:8428/api/v1/admin/tsdb/delete_series?match[]="+match, "text/plain", nil); err == nil {
-			resp.Body.Close()
-		}
+		postOK(t, "http://127.0.0.1:8428/api/v1/admin/tsdb/delete_series?match[]="+match, nil)
 	})
+	postOK(t, "http://127.0.0.1:8428/write", tsbsInflux(t))
+	postOK(t, "http://127.0.0.1:8428/internal/force_flush", nil)
+}
+
+// tsbsInflux is tsbsQueryData in TSBS's influx format.
+func tsbsInflux(t *testing.T) []byte {
+	t.Helper()
 	var body bytes.Buffer
 	if _, err := tsbs.WriteExact(&body, "influx", tsbsQueryData(t)); err != nil {
 		t.Fatal(err)
 	}
-	for _, path := range []string{"/write", "/internal/force_flush"} {
-		resp, err := http.Post("http://127.0.0.1:8428"+path, "text/plain", bytes.NewReader(body.Bytes()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		if resp.StatusCode/100 != 2 {
-			t.Fatalf("POST %s: %s", path, resp.Status)
-		}
-		body.Reset()
+	return body.Bytes()
+}
+
+// postOK posts body to a test server and fails the test unless it
+// answers 2xx.
+func postOK(t *testing.T, url string, body []byte) {
+	t.Helper()
+	resp, err := http.Post(url, "text/plain", bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode/100 != 2 {
+		t.Fatalf("POST %s: %s", url, resp.Status)
 	}
 }
 
@@ -351,23 +360,10 @@ func TestTSBSQueryFilesOnVictoriaMetrics(t *testing.T) {
 // db of InfluxDB, as tsbs_load_influx does, and drops it when the test ends.
 func loadTSBSInfluxDB(t *testing.T, db string) {
 	t.Helper()
-	influx := func(path string, body []byte) {
-		resp, err := http.Post("http://127.0.0.1:8086"+path, "text/plain", bytes.NewReader(body))
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		if resp.StatusCode/100 != 2 {
-			t.Fatalf("POST %s: %s", path, resp.Status)
-		}
-	}
-	influx("/query?q="+url.QueryEscape("CREATE DATABASE "+db), nil)
-	t.Cleanup(func() { influx("/query?q="+url.QueryEscape("DROP DATABASE "+db), nil) })
-	var body bytes.Buffer
-	if _, err := tsbs.WriteExact(&body, "influx", tsbsQueryData(t)); err != nil {
-		t.Fatal(err)
-	}
-	influx("/write?db="+db, body.Bytes())
+	const influx = "http://127.0.0.1:8086"
+	postOK(t, influx+"/query?q="+url.QueryEscape("CREATE DATABASE "+db), nil)
+	t.Cleanup(func() { postOK(t, influx+"/query?q="+url.QueryEscape("DROP DATABASE "+db), nil) })
+	postOK(t, influx+"/write?db="+db, tsbsInflux(t))
 }
 
 // TestTSBSQueryFilesOnInfluxDB runs every devops query file TSBS wrote for

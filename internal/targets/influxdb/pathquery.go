@@ -1,14 +1,12 @@
 package influxdb
 
 import (
-	"bytes"
 	"context"
-	"io"
-	"net/http"
 	"net/url"
 	"strings"
 
 	"github.com/tsbench/tsbench/internal/targets"
+	"github.com/tsbench/tsbench/internal/targets/httpclient"
 )
 
 var _ targets.PathQuerier = (*Target)(nil)
@@ -18,19 +16,13 @@ var _ targets.PathQuerier = (*Target)(nil)
 // runner adds as db= (its --db-name): the target's database is added the
 // same way, unless the path names one.
 func (t *Target) QueryPath(ctx context.Context, method, path string, body []byte) ([]byte, error) {
-	if method == "" {
-		method = http.MethodGet
-	}
+	method, r := httpclient.Written(method, body)
 	if _, query, _ := strings.Cut(path, "?"); !parseQuery(query).Has("db") {
 		sep := "?"
 		if strings.Contains(path, "?") {
 			sep = "&"
 		}
 		path += sep + "db=" + url.QueryEscape(t.db)
-	}
-	var r io.Reader
-	if len(body) > 0 {
-		r = bytes.NewReader(body)
 	}
 	data, _, err := t.do(ctx, method, path, r, nil)
 	return data, err
