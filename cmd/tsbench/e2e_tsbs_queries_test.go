@@ -192,20 +192,31 @@ func tsbsAnswers(t *testing.T, s *summary.Summary, stdout string, rows int64) {
 func TestTSBSQueryFilesOnPostgres(t *testing.T) {
 	requireTargetServer(t, "postgres")
 	loadTSBSPostgres(t, "tsbs_queries")
-	files, _ := filepath.Glob(filepath.Join(tsbsQueryGolden, "devops_timescaledb*.gob"))
-	if len(files) != 30 {
-		t.Fatalf("%d devops timescaledb query files, want TSBS's 15 types in 2 variants", len(files))
+	eachQueryFile(t, "devops_timescaledb*.gob", 30, func(t *testing.T, f string) {
+		s, stdout := runTSBSQueryFile(t, "postgres", filepath.Base(f), "--set", "DB_NAME=tsbs_queries", "--print-responses", "--clients", "1")
+		tsbsAnswers(t, s, stdout, tsbsExpectedRows(t, f))
+		got, _, _ := strings.Cut(stdout, "Create schema cost")
+		sameResponses(t, decodeResponses(t, got), decodeResponses(t, goldenResponses(t, f)))
+	})
+}
+
+// eachQueryFile checks every golden query file matching pattern, in a
+// subtest of its own, after checking that TSBS wrote want of them.
+func eachQueryFile(t *testing.T, pattern string, want int, check func(t *testing.T, file string)) {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(tsbsQueryGolden, pattern))
+	if len(files) != want {
+		t.Fatalf("%d query files %s, want TSBS's %d", len(files), pattern, want)
 	}
 	for _, f := range files {
-		name := filepath.Base(f)
-		t.Run(name, func(t *testing.T) {
-			s, stdout := runTSBSQueryFile(t, "postgres", name, "--set", "DB_NAME=tsbs_queries", "--print-responses", "--clients", "1")
-			tsbsAnswers(t, s, stdout, tsbsExpectedRows(t, f))
-			golden := filepath.Join(tsbsQueryGolden, "responses", strings.TrimSuffix(name, ".gob")+".json")
-			got, _, _ := strings.Cut(stdout, "Create schema cost")
-			sameResponses(t, decodeResponses(t, got), decodeResponses(t, goldenText(t, golden)))
-		})
+		t.Run(filepath.Base(f), func(t *testing.T) { check(t, f) })
 	}
+}
+
+// goldenResponses are the answers TSBS's runner printed for query file f.
+func goldenResponses(t *testing.T, f string) string {
+	t.Helper()
+	return goldenText(t, filepath.Join(tsbsQueryGolden, "responses", strings.TrimSuffix(filepath.Base(f), ".gob")+".json"))
 }
 
 // tsbsResponse is one answer as TSBS's --print-responses prints it.
@@ -343,17 +354,10 @@ func TestTSBSQueryFilesOnVictoriaMetrics(t *testing.T) {
 		"single-groupby-1-1-1": 4 * 1, "single-groupby-5-1-1": 4 * 5, "single-groupby-5-8-1": 4 * 5,
 		"cpu-max-all-1": 4 * 10, "double-groupby-1": 4 * 1 * 8, "double-groupby-5": 4 * 5 * 8, "double-groupby-all": 4 * 10 * 8,
 	}
-	files, _ := filepath.Glob(filepath.Join(tsbsQueryGolden, "devops_victoriametrics_*.gob"))
-	if len(files) != 11 {
-		t.Fatalf("%d victoriametrics query files, want TSBS's 11", len(files))
-	}
-	for _, f := range files {
-		name := filepath.Base(f)
-		t.Run(name, func(t *testing.T) {
-			s, stdout := runTSBSQueryFile(t, "victoriametrics", name)
-			tsbsAnswers(t, s, stdout, series[tsbsQueryType(name)])
-		})
-	}
+	eachQueryFile(t, "devops_victoriametrics_*.gob", 11, func(t *testing.T, f string) {
+		s, stdout := runTSBSQueryFile(t, "victoriametrics", filepath.Base(f))
+		tsbsAnswers(t, s, stdout, series[tsbsQueryType(filepath.Base(f))])
+	})
 }
 
 // loadTSBSInfluxDB writes TSBS's data in its influx format into database
@@ -374,28 +378,20 @@ func loadTSBSInfluxDB(t *testing.T, db string) {
 func TestTSBSQueryFilesOnInfluxDB(t *testing.T) {
 	requireTargetServer(t, "influxdb")
 	loadTSBSInfluxDB(t, "tsbs_queries")
-	files, _ := filepath.Glob(filepath.Join(tsbsQueryGolden, "devops_influx_*.gob"))
-	if len(files) != 15 {
-		t.Fatalf("%d influx query files, want TSBS's 15", len(files))
-	}
-	for _, f := range files {
-		name := filepath.Base(f)
-		t.Run(name, func(t *testing.T) {
-			s, stdout := runTSBSQueryFile(t, "influxdb", name, "--set", "DB_NAME=tsbs_queries", "--print-responses", "--clients", "1")
-			tsbsAnswers(t, s, stdout, 0)
-			golden := filepath.Join(tsbsQueryGolden, "responses", strings.TrimSuffix(name, ".gob")+".json")
-			got, _, _ := strings.Cut(stdout, "Create schema cost")
-			want := prefixedJSON(t, goldenText(t, golden))
-			if g := prefixedJSON(t, got); len(g) != 4 || !slices.Equal(g, want) {
-				for i := range min(len(g), len(want)) {
-					if g[i] != want[i] {
-						t.Fatalf("answer %d differs from TSBS's runner's:\n got  %.300s\n TSBS %.300s", i+1, g[i], want[i])
-					}
+	eachQueryFile(t, "devops_influx_*.gob", 15, func(t *testing.T, f string) {
+		s, stdout := runTSBSQueryFile(t, "influxdb", filepath.Base(f), "--set", "DB_NAME=tsbs_queries", "--print-responses", "--clients", "1")
+		tsbsAnswers(t, s, stdout, 0)
+		got, _, _ := strings.Cut(stdout, "Create schema cost")
+		want := prefixedJSON(t, goldenResponses(t, f))
+		if g := prefixedJSON(t, got); len(g) != 4 || !slices.Equal(g, want) {
+			for i := range min(len(g), len(want)) {
+				if g[i] != want[i] {
+					t.Fatalf("answer %d differs from TSBS's runner's:\n got  %.300s\n TSBS %.300s", i+1, g[i], want[i])
 				}
-				t.Fatalf("%d answers, TSBS's runner gave %d (want 4)", len(g), len(want))
 			}
-		})
-	}
+			t.Fatalf("%d answers, TSBS's runner gave %d (want 4)", len(g), len(want))
+		}
+	})
 }
 
 // prefixedJSON reads answers printed as "ID n: " lines of indented JSON

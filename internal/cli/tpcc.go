@@ -151,9 +151,7 @@ func measureTPCC(ctx context.Context, abort func(), r *tpcc.Run, cfg *config.Con
 	res, err := r.Execute(ctx, hooks)
 	w.measured()
 	if err != nil {
-		_ = live.finish(nil, stderr)
-		store.Abandon(runID)
-		return nil, nil, nil, &exitError{ExitFailure, fmt.Errorf("%s: %w", driver.Name, err)}
+		return nil, nil, nil, abandonRun(live, store, runID, driver, err, stderr)
 	}
 	s := &summary.Summary{SchemaVersion: summary.SchemaVersion, Target: driver.Name, Started: started,
 		Elapsed: res.Elapsed.Seconds(), Operations: res.Operations, Intervals: res.Intervals,
@@ -168,4 +166,12 @@ func measureTPCC(ctx context.Context, abort func(), r *tpcc.Run, cfg *config.Con
 	s.TPCC = &summary.TPCC{Rollbacks: res.Rollbacks, DeliverySkipped: res.DeliverySkipped, Reconnects: res.Reconnects,
 		WarmupTx: res.WarmupTx}
 	return s, store, live, nil
+}
+
+// abandonRun ends a run whose measurement failed: its live outputs closed,
+// its record taken out of the store, the failure (exit 1) returned.
+func abandonRun(live *liveRun, store *results.Live, runID string, driver *targets.Driver, err error, stderr io.Writer) error {
+	_ = live.finish(nil, stderr)
+	store.Abandon(runID)
+	return &exitError{ExitFailure, fmt.Errorf("%s: %w", driver.Name, err)}
 }

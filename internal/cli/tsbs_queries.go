@@ -106,9 +106,7 @@ func measureTSBSQueries(ctx context.Context, abort func(), qs []queryfile.Query,
 	res, err := queryfile.Run(ctx, qs, queriers, o)
 	w.measured()
 	if err != nil {
-		_ = live.finish(nil, stderr)
-		store.Abandon(runID)
-		return nil, nil, nil, &exitError{ExitFailure, fmt.Errorf("%s: %w", driver.Name, err)}
+		return nil, nil, nil, abandonRun(live, store, runID, driver, err, stderr)
 	}
 	s := &summary.Summary{SchemaVersion: summary.SchemaVersion, Target: driver.Name, Started: started,
 		Elapsed: res.Elapsed.Seconds(), Operations: res.Operations, Intervals: res.Intervals,
