@@ -28,9 +28,12 @@ var tsbsQueryGolden = filepath.Join("..", "..", "internal", "tsbs", "testdata", 
 // tsbsQueryData is TSBS's own cpu-only data over the queries' two days, 8
 // hosts (the 8-host query types need them), made by tsbs.Exact (equal to
 // tsbs_generate_data's, internal/tsbs TestExactGolden).
-func tsbsQueryData(t *testing.T) *tsbs.Exact {
+func tsbsQueryData(t *testing.T) *tsbs.Exact { return tsbsData(t, "cpu-only", 8) }
+
+// tsbsData is TSBS's own data of a use case over the queries' two days.
+func tsbsData(t *testing.T, useCase string, scale int) *tsbs.Exact {
 	t.Helper()
-	g, err := tsbs.NewExact(tsbs.ExactConfig{UseCase: "cpu-only", Seed: 123, Scale: 8,
+	g, err := tsbs.NewExact(tsbs.ExactConfig{UseCase: useCase, Seed: 123, Scale: scale,
 		Start: time.Date(2016, 1, 1, 0, 0, 0, 0, time.UTC), End: time.Date(2016, 1, 3, 0, 0, 0, 0, time.UTC), Interval: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
@@ -115,15 +118,15 @@ func loadTSBSVictoriaMetrics(t *testing.T) {
 		match := url.QueryEscape(`{__name__=~"cpu_.+",hostname=~"host_[0-9]+"}`)
 		postOK(t, "http://127.0.0.1:8428/api/v1/admin/tsdb/delete_series?match[]="+match, nil)
 	})
-	postOK(t, "http://127.0.0.1:8428/write", tsbsInflux(t))
+	postOK(t, "http://127.0.0.1:8428/write", tsbsInflux(t, tsbsQueryData(t)))
 	postOK(t, "http://127.0.0.1:8428/internal/force_flush", nil)
 }
 
-// tsbsInflux is tsbsQueryData in TSBS's influx format.
-func tsbsInflux(t *testing.T) []byte {
+// tsbsInflux is g's rows in TSBS's influx format.
+func tsbsInflux(t *testing.T, g *tsbs.Exact) []byte {
 	t.Helper()
 	var body bytes.Buffer
-	if _, err := tsbs.WriteExact(&body, "influx", tsbsQueryData(t)); err != nil {
+	if _, err := tsbs.WriteExact(&body, "influx", g); err != nil {
 		t.Fatal(err)
 	}
 	return body.Bytes()
@@ -362,36 +365,43 @@ func TestTSBSQueryFilesOnVictoriaMetrics(t *testing.T) {
 
 // loadTSBSInfluxDB writes TSBS's data in its influx format into database
 // db of InfluxDB, as tsbs_load_influx does, and drops it when the test ends.
-func loadTSBSInfluxDB(t *testing.T, db string) {
+func loadTSBSInfluxDB(t *testing.T, db string, g *tsbs.Exact) {
 	t.Helper()
 	const influx = "http://127.0.0.1:8086"
 	postOK(t, influx+"/query?q="+url.QueryEscape("CREATE DATABASE "+db), nil)
 	t.Cleanup(func() { postOK(t, influx+"/query?q="+url.QueryEscape("DROP DATABASE "+db), nil) })
-	postOK(t, influx+"/write?db="+db, tsbsInflux(t))
+	postOK(t, influx+"/write?db="+db, tsbsInflux(t, g))
 }
 
-// TestTSBSQueryFilesOnInfluxDB runs every devops query file TSBS wrote for
-// its influx format (InfluxQL over /query) on TSBS's data loaded as TSBS's
-// loader loads it, and compares each answer, value by value, with the one
-// TSBS's own runner printed on the same data (tsbs_run_queries_influx
-// --print-responses, in internal/tsbs/testdata/golden/responses).
+// TestTSBSQueryFilesOnInfluxDB runs every devops and iot query file TSBS
+// wrote for its influx format (InfluxQL over /query) on TSBS's data loaded
+// as TSBS's loader loads it (devops: 8 hosts; iot: 4 trucks, with TSBS's
+// dropped, late and cleared entries), and compares each answer, value by
+// value, with the one TSBS's own runner printed on the same data
+// (tsbs_run_queries_influx --print-responses, in
+// internal/tsbs/testdata/golden/responses).
 func TestTSBSQueryFilesOnInfluxDB(t *testing.T) {
 	requireTargetServer(t, "influxdb")
-	loadTSBSInfluxDB(t, "tsbs_queries")
-	eachQueryFile(t, "devops_influx_*.gob", 15, func(t *testing.T, f string) {
-		s, stdout := runTSBSQueryFile(t, "influxdb", filepath.Base(f), "--set", "DB_NAME=tsbs_queries", "--print-responses", "--clients", "1")
-		tsbsAnswers(t, s, stdout, 0)
-		got, _, _ := strings.Cut(stdout, "Create schema cost")
-		want := prefixedJSON(t, goldenResponses(t, f))
-		if g := prefixedJSON(t, got); len(g) != 4 || !slices.Equal(g, want) {
-			for i := range min(len(g), len(want)) {
-				if g[i] != want[i] {
-					t.Fatalf("answer %d differs from TSBS's runner's:\n got  %.300s\n TSBS %.300s", i+1, g[i], want[i])
+	loadTSBSInfluxDB(t, "tsbs_queries", tsbsQueryData(t))
+	loadTSBSInfluxDB(t, "tsbs_queries_iot", tsbsData(t, "iot", 4))
+	check := func(db string) func(t *testing.T, f string) {
+		return func(t *testing.T, f string) {
+			s, stdout := runTSBSQueryFile(t, "influxdb", filepath.Base(f), "--set", "DB_NAME="+db, "--print-responses", "--clients", "1")
+			tsbsAnswers(t, s, stdout, 0)
+			got, _, _ := strings.Cut(stdout, "Create schema cost")
+			want := prefixedJSON(t, goldenResponses(t, f))
+			if g := prefixedJSON(t, got); len(g) != 4 || !slices.Equal(g, want) {
+				for i := range min(len(g), len(want)) {
+					if g[i] != want[i] {
+						t.Fatalf("answer %d differs from TSBS's runner's:\n got  %.300s\n TSBS %.300s", i+1, g[i], want[i])
+					}
 				}
+				t.Fatalf("%d answers, TSBS's runner gave %d (want 4)", len(g), len(want))
 			}
-			t.Fatalf("%d answers, TSBS's runner gave %d (want 4)", len(g), len(want))
 		}
-	})
+	}
+	eachQueryFile(t, "devops_influx_*.gob", 15, check("tsbs_queries"))
+	eachQueryFile(t, "iot_influx_*.gob", 12, check("tsbs_queries_iot"))
 }
 
 // prefixedJSON reads answers printed as "ID n: " lines of indented JSON

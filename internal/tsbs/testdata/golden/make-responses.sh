@@ -3,8 +3,8 @@
 # timescaledb query file here, on TSBS's own data, loaded by TSBS's own
 # loader into a plain PostgreSQL (no TimescaleDB: no hypertable), printed
 # with --print-responses. Run after make.sh, with the same binaries.
-# The same for every devops influx query file, on InfluxDB 1.x loaded by
-# tsbs_load_influx.
+# The same for every devops and iot influx query file, on InfluxDB 1.x
+# loaded by tsbs_load_influx.
 # Usage: ./make-responses.sh /path/to/dir/with/tsbs_binaries [PORT [INFLUX_PORT]]
 #   (tsbs_generate_data, tsbs_load_timescaledb, tsbs_run_queries_timescaledb,
 #    tsbs_load_influx, tsbs_run_queries_influx; a PostgreSQL on
@@ -34,6 +34,12 @@ trap 'rm -rf "$TMP"' EXIT
 	--log-interval=10s --format=influx --file="$TMP/data.influx"
 curl -sf -XPOST "http://127.0.0.1:$INFLUX_PORT/query" --data-urlencode "q=DROP DATABASE tsbs_peer" >/dev/null
 "$BIN/tsbs_load_influx" --file="$TMP/data.influx" --urls="http://127.0.0.1:$INFLUX_PORT" --db-name=tsbs_peer --workers=1
+# iot: four trucks over the same two days, for the iot influx query files.
+"$BIN/tsbs_generate_data" --use-case=iot --seed=123 --scale=4 \
+	--timestamp-start=2016-01-01T00:00:00Z --timestamp-end=2016-01-03T00:00:00Z \
+	--log-interval=10s --format=influx --file="$TMP/iot.influx"
+curl -sf -XPOST "http://127.0.0.1:$INFLUX_PORT/query" --data-urlencode "q=DROP DATABASE tsbs_peer_iot" >/dev/null
+"$BIN/tsbs_load_influx" --file="$TMP/iot.influx" --urls="http://127.0.0.1:$INFLUX_PORT" --db-name=tsbs_peer_iot --workers=1
 "$BIN/tsbs_load_timescaledb" --file="$TMP/data" --host=127.0.0.1 --port="$PORT" --user=postgres \
 	--db-name=tsbs_peer --use-hypertable=false --in-table-partition-tag=true --workers=1
 
@@ -49,9 +55,11 @@ for f in "$OUT"/devops_timescaledb*.gob; do
 		gzip -n -9 -f "$r"
 	fi
 done
-for f in "$OUT"/devops_influx_*.gob; do
+for f in "$OUT"/devops_influx_*.gob "$OUT"/iot_influx_*.gob; do
 	r="$OUT/responses/$(basename "${f%.gob}").json"
-	"$BIN/tsbs_run_queries_influx" --file="$f" --urls="http://127.0.0.1:$INFLUX_PORT" --db-name=tsbs_peer \
+	db=tsbs_peer
+	case $f in */iot_*) db=tsbs_peer_iot ;; esac
+	"$BIN/tsbs_run_queries_influx" --file="$f" --urls="http://127.0.0.1:$INFLUX_PORT" --db-name=$db \
 		--workers=1 --print-responses | sed '/^Run complete after/,$d' >"$r"
 	if [ "$(stat -c %s "$r")" -gt "$LIMIT" ]; then
 		gzip -n -9 -f "$r"

@@ -104,6 +104,7 @@ for qt in $DEVOPS_TYPES; do
 done
 for qt in $IOT_TYPES; do
 	queries iot timescaledb "$qt" --timescale-use-time-bucket=false
+	queries iot influx "$qt"
 done
 
 # Plain-text dumps of every query file (FILE.gob -> FILE.gob.txt), made by
