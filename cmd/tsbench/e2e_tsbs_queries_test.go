@@ -429,12 +429,14 @@ func prefixedJSON(t *testing.T, text string) []string {
 	return out
 }
 
-// TestTSBSQueryFileRefusals: a file that is not TSBS's, or one whose
-// format the target cannot run, is bad input (exit 2) naming the key and
-// what is allowed; --burn-in and --max-queries are TSBS's.
+// TestTSBSQueryFileRefusals: a file that is not TSBS's, one whose format
+// the target cannot run, a workload key the query-file run would leave
+// unused, or TSBS's runner keys without a file, are bad input (exit 2)
+// naming the key and what to do instead.
 func TestTSBSQueryFileRefusals(t *testing.T) {
 	dir := t.TempDir()
 	notTSBS := writeInputFile(t, dir, "q.sql", "SELECT 1;\n")
+	lastpoint := filepath.Join(tsbsQueryGolden, "devops_timescaledb_lastpoint_seed123_scale4_1h_q4.gob")
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -443,6 +445,11 @@ func TestTSBSQueryFileRefusals(t *testing.T) {
 		{[]string{"--target", "sqlite", "--tsbs-queries", filepath.Join(dir, "missing.gob")}, "no such file"},
 		{[]string{"--target", "sqlite", "--tsbs-queries", filepath.Join(tsbsQueryGolden, "devops_victoriametrics_cpu-max-all-1_seed123_scale4_2d_q4.gob")},
 			"run on victoriametrics"},
+		{[]string{"--target", "sqlite", "--tsbs-queries", lastpoint, "--rate", "10"}, "--rate = 10: not with TSBS_QUERY_FILE"},
+		{[]string{"--target", "sqlite", "--tsbs-queries", lastpoint, "--duration", "5s"}, "use --max-queries N"},
+		{[]string{"--target", "sqlite", "--tsbs-queries", lastpoint, "--data", notTSBS}, "DATA = " + notTSBS + ": not with TSBS_QUERY_FILE"},
+		{[]string{"--target", "sqlite", "--burn-in", "3"}, "TSBS_BURN_IN = 3: it applies to a TSBS query file"},
+		{[]string{"--target", "sqlite", "--print-responses"}, "TSBS_PRINT_RESPONSES = true: it applies to a TSBS query file"},
 	} {
 		r := tsbench(t, nil, append([]string{"run", "--results", "off"}, tc.args...)...)
 		if r.code != 2 || !strings.Contains(r.stderr, tc.want) {

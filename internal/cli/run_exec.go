@@ -44,6 +44,9 @@ func runBenchmark(cfg *config.Config, label string, out runOutputs, stdout, stde
 	if cfg.TSBSQueryFile != "" {
 		return runTSBSQueries(cfg, label, out, stdout, stderr)
 	}
+	if err := tsbsQueryRunKeys(cfg); err != nil {
+		return nil, err
+	}
 	driver, _ := targets.Lookup(cfg.Target)
 	dataDir := datadir.Or(cfg.DataDir)
 	runID := newRunID()
