@@ -9,7 +9,8 @@ import (
 
 // SelfUsage reads getrusage(RUSAGE_SELF): CPU time of every thread of the
 // process, and the peak resident set size as the kernel counted it (which,
-// unlike the Go runtime's statistics, includes memory outside the Go heap).
+// unlike the Go runtime's statistics, includes memory outside the Go heap;
+// on Linux from /proc/self/status, see peakRSS).
 // On failure it returns zero values, which reports print as unknown rather
 // than stopping a run.
 func SelfUsage() Usage {
@@ -17,9 +18,13 @@ func SelfUsage() Usage {
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return Usage{}
 	}
+	peak, ok := peakRSS()
+	if !ok {
+		peak = int64(ru.Maxrss) * maxrssUnit()
+	}
 	return Usage{
 		CPUSeconds:   seconds(ru.Utime) + seconds(ru.Stime),
-		PeakRSSBytes: int64(ru.Maxrss) * maxrssUnit(),
+		PeakRSSBytes: peak,
 	}
 }
 
