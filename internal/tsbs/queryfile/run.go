@@ -92,8 +92,8 @@ func QuerierFor(t targets.Target, d *targets.Driver, kind string, whole bool) (Q
 }
 
 // Run runs qs through queriers, one per worker, and measures them.
-// A failed query is counted under its type and the run goes on, as TSBS's
-// runner does not; ctx's end interrupts it.
+// A failed query is counted under its type and the run goes on (TSBS's
+// runner stops at the first); ctx's end interrupts it.
 func Run(ctx context.Context, qs []Query, queriers []Querier, o Options) (*Result, error) {
 	if len(queriers) == 0 {
 		return nil, errors.New("tsbs: a query file run needs at least one worker")
@@ -124,6 +124,7 @@ func Run(ctx context.Context, qs []Query, queriers []Querier, o Options) (*Resul
 	rec := metrics.NewRunNamed(len(queriers), false, start, labels)
 	done := make(chan struct{})
 	var last atomic.Int64 // the last answer's time, ns since start
+	var measured atomic.Int64
 	go func() {
 		defer close(done)
 		_ = each(ctx, queriers, func(ctx context.Context, i int, query Querier) {
@@ -132,6 +133,7 @@ func Run(ctx context.Context, qs []Query, queriers []Querier, o Options) (*Resul
 				q := &qs[n]
 				t0 := time.Now()
 				rows, lat, err := call(ctx, query, int(n), q, o)
+				measured.Add(1)
 				if err != nil {
 					c.Fail(kind[q.HumanLabel], 0, err)
 				} else {
@@ -146,9 +148,8 @@ func Run(ctx context.Context, qs []Query, queriers []Querier, o Options) (*Resul
 	collect(rec, done, o.OnInterval)
 	rec.Snapshot(time.Now())
 	elapsed := time.Duration(last.Load())
-	measured := min(next.Load(), total) - burnIn
 	res := &Result{Labels: labels, Operations: rec.Operations(elapsed), Intervals: rec.Intervals(),
-		Elapsed: elapsed, Measured: max(measured, 0), BurnedIn: burnIn, Interrupted: ctx.Err() != nil || burnErr != nil}
+		Elapsed: elapsed, Measured: measured.Load(), BurnedIn: burnIn, Interrupted: ctx.Err() != nil || burnErr != nil}
 	return res, nil
 }
 

@@ -132,3 +132,33 @@ func TestAnswerError(t *testing.T) {
 		}
 	}
 }
+
+// An interrupted run stops taking queries, says it was interrupted, and
+// measures only the queries that ran.
+func TestRunInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var mu sync.Mutex
+	sent := 0
+	q := func(context.Context, *Query) (Answer, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		sent++
+		if sent == 3 {
+			cancel()
+		}
+		return Answer{Rows: 1}, nil
+	}
+	res, err := Run(ctx, fileOf(100, "a"), []Querier{q, q}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ok int64
+	for _, op := range res.Operations {
+		ok += op.OKOperations
+	}
+	if !res.Interrupted || res.Measured != int64(sent) || ok != int64(sent) || sent > 4 {
+		t.Errorf("interrupted %v, measured %d, recorded %d, sent %d: want interrupted after 3 or 4 (one per worker in flight)",
+			res.Interrupted, res.Measured, ok, sent)
+	}
+}
