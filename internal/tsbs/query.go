@@ -39,15 +39,23 @@ type QueryType struct {
 
 // Notes shared by several query types.
 const (
-	acrossHosts = "the same answer: the maximum across the hosts per field and minute (GROUP_BY_ACROSS_DEVICES)"
-	oneHost     = "the same answer: one host, so the maximum per field and minute"
+	// windows says how every windowed type's window differs (docs/tsbs.md).
+	windows     = "; buckets from the window's start, not the clock's, and windows stepped, not drawn"
+	acrossHosts = "the maximum across the hosts per field and minute (GROUP_BY_ACROSS_DEVICES), of TSBS's first fields" + windows
+	oneHost     = "the maximum per field and minute of one host, of TSBS's first fields" + windows
 	cpuPool     = 10 // the cpu fields lead every host's sensors
 )
 
-// cpuQueries are TSBS's fifteen cpu-only (and devops) query types.
+// highCPU is how high-cpu's answer differs from TSBS's.
+const highCPU = "TSBS returns whole cpu rows where usage_user > 90 in [s, e); tsbench returns the usage_user values of the rows " +
+	"in [s, s+12h]; windows stepped, not drawn"
+
+// cpuQueries are TSBS's fifteen cpu-only (and devops) query types. A type
+// of M fields reads TSBS's first M (usage_user, usage_system, ...): its
+// FieldPool is M.
 func cpuQueries() []QueryType {
 	single := func(name string, fields, hosts int, hours time.Duration) QueryType {
-		q := QueryType{Name: name, Kind: ts.GroupBy, Agg: ts.Max, Fields: fields, FieldPool: cpuPool, Hosts: hosts,
+		q := QueryType{Name: name, Kind: ts.GroupBy, Agg: ts.Max, Fields: fields, FieldPool: fields, Hosts: hosts,
 			Interval: hours * time.Hour, Bucket: time.Minute, Across: hosts > 1, Differs: acrossHosts}
 		if hosts == 1 {
 			q.Differs = oneHost
@@ -55,9 +63,9 @@ func cpuQueries() []QueryType {
 		return q
 	}
 	double := func(name string, fields int) QueryType {
-		return QueryType{Name: name, Kind: ts.GroupBy, Agg: ts.Avg, Fields: fields, FieldPool: cpuPool,
+		return QueryType{Name: name, Kind: ts.GroupBy, Agg: ts.Avg, Fields: fields, FieldPool: fields,
 			Interval: 12 * time.Hour, Bucket: time.Hour,
-			Differs: "the same answer: the mean per host, field and hour (TSBS also returns the host name per row)"}
+			Differs: "the mean per host, field and hour of TSBS's first fields (TSBS also returns the host name per row)" + windows}
 	}
 	return []QueryType{
 		single("single-groupby-1-1-1", 1, 1, 1),
@@ -67,22 +75,22 @@ func cpuQueries() []QueryType {
 		single("single-groupby-5-1-12", 5, 1, 12),
 		single("single-groupby-5-8-1", 5, 8, 1),
 		{Name: "cpu-max-all-1", Kind: ts.GroupBy, Agg: ts.Max, Fields: cpuPool, FieldPool: cpuPool, Hosts: 1,
-			Interval: 8 * time.Hour, Bucket: time.Hour, Differs: "the same answer: one host, so the maximum per field and hour"},
+			Interval: 8 * time.Hour, Bucket: time.Hour, Differs: "the maximum per field and hour of one host" + windows},
 		{Name: "cpu-max-all-8", Kind: ts.GroupBy, Agg: ts.Max, Fields: cpuPool, FieldPool: cpuPool, Hosts: 8,
 			Interval: 8 * time.Hour, Bucket: time.Hour, Across: true,
-			Differs: "the same answer: the maximum across the 8 hosts per field and hour (GROUP_BY_ACROSS_DEVICES)"},
+			Differs: "the maximum across the 8 hosts per field and hour (GROUP_BY_ACROSS_DEVICES)" + windows},
 		double("double-groupby-1", 1),
 		double("double-groupby-5", 5),
 		double("double-groupby-all", cpuPool),
 		{Name: "high-cpu-1", Kind: ts.ValueRange, Fields: 1, FieldPool: 1, Hosts: 1, Interval: 12 * time.Hour, Lower: 90,
-			Differs: "TSBS returns whole cpu rows where usage_user > 90; tsbench returns the usage_user values of those rows"},
+			Differs: highCPU},
 		{Name: "high-cpu-all", Kind: ts.ValueRange, Fields: 1, FieldPool: 1, Interval: 12 * time.Hour, Lower: 90,
-			Differs: "TSBS returns whole cpu rows where usage_user > 90; tsbench returns the usage_user values of those rows"},
+			Differs: highCPU},
 		{Name: "lastpoint", Kind: ts.LatestPoint, Fields: cpuPool, FieldPool: cpuPool,
 			Differs: "TSBS returns each host's newest cpu row; tsbench the newest point of each host's field (the same values when rows are whole)"},
 		{Name: "groupby-orderby-limit", Kind: ts.GroupBy, Agg: ts.Max, Fields: 1, FieldPool: 1,
 			Interval: time.Hour, Bucket: time.Minute, Across: true, Limit: 5,
-			Differs: "the same answer: the maximum usage_user across all hosts of the 5 newest minutes before the window's end, " +
+			Differs: "the maximum usage_user across all hosts of the 5 newest minutes before the window's end, " +
 				"newest first; the window starts at the data's start (TSBS's has no lower bound: no row is older), " +
 				"and buckets align to TSBS_START (TSBS's to the epoch: the same for a whole-minute start)"},
 	}
@@ -105,16 +113,17 @@ func iotQueries() []QueryType {
 	sessions := "the same trucks; tsbench also returns the count of driving periods"
 	return []QueryType{
 		{Name: "last-loc", Kind: ts.LatestPoint, Fields: 2, FieldPool: 2,
-			Differs: "the same values: each truck's newest latitude and longitude (TSBS also returns name and driver, from the tags)"},
+			Differs: "every truck's newest latitude and longitude, each field's own newest value (TSBS asks one random fleet's trucks " +
+				"and returns each one's newest readings row, with name and driver)"},
 		ask(ts.LowFuel, ts.LatestPoint, newest),
 		ask(ts.HighLoad, ts.LatestPoint, newest),
-		ask(ts.StationaryTrucks, ts.GroupBy, "the same answer"),
+		ask(ts.StationaryTrucks, ts.GroupBy, "TSBS's question; its 10-minute window stepped, not drawn"),
 		ask(ts.LongDrivingSession, ts.GroupBy, sessions),
 		ask(ts.LongDailySession, ts.GroupBy, sessions),
-		ask(ts.AvgVsProjectedFuel, ts.AggRange, "the same answer over the rows with both velocity and fuel_consumption"),
+		ask(ts.AvgVsProjectedFuel, ts.AggRange, "over the rows with both velocity and fuel_consumption (TSBS's mean of the tag also counts rows without fuel_consumption)"),
 		ask(ts.AvgDailyDriving, ts.GroupBy, "hours are driving periods / 6 (TSBS divides integers and truncates them)"),
 		ask(ts.AvgDailySession, ts.GroupBy, "the same sessions; tsbench gives the mean length in milliseconds and the day as a time"),
-		ask(ts.AvgLoad, ts.AggRange, "the same answer; tsbench gives the load capacity as a number"),
+		ask(ts.AvgLoad, ts.AggRange, "TSBS's question; tsbench gives the load capacity as a number"),
 		ask(ts.DailyActivity, ts.GroupBy, "tsbench counts active 10-minute periods / 144 "+
 			"(TSBS counts their rows and divides integers: its share grows with the rows per period)"),
 		ask(ts.BreakdownFrequency, ts.GroupBy, "tsbench finds periods with at least half their status points 0 "+

@@ -52,10 +52,19 @@ func TestApply(t *testing.T) {
 			if c.StepSize != (8640-360)/24 {
 				t.Errorf("STEP_SIZE %d", c.StepSize)
 			}
+			// TSBS's first five cpu fields, usage_user ... usage_iowait.
+			if FieldPool(c) != 5 {
+				t.Errorf("single-groupby-5 draws its 5 fields among the first %d, want the first 5", FieldPool(c))
+			}
 		}},
 		{"double-groupby-all", nil, func(t *testing.T, c *config.Config) {
 			if c.QueryDevices != 10 || c.QuerySensors != 10 || c.QueryAggregate != ts.Avg || c.GroupByUnit != 3_600_000 {
 				t.Errorf("double-groupby-all: %+v", c)
+			}
+		}},
+		{"double-groupby-1", nil, func(t *testing.T, c *config.Config) {
+			if c.QuerySensors != 1 || FieldPool(c) != 1 {
+				t.Errorf("double-groupby-1 reads %d of the first %d fields, want usage_user alone", c.QuerySensors, FieldPool(c))
 			}
 		}},
 		{"high-cpu-all", map[string]string{"TSBS_QUERIES": "7"}, func(t *testing.T, c *config.Config) {
