@@ -53,20 +53,7 @@ func loadTSBSPostgres(t *testing.T, db string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	admin, err := pgx.Connect(ctx, "postgres://postgres@127.0.0.1:5433/postgres?sslmode=disable")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close(context.Background())
-	for _, sql := range []string{"DROP DATABASE IF EXISTS " + db, "CREATE DATABASE " + db} {
-		if _, err := admin.Exec(ctx, sql); err != nil {
-			t.Fatal(err)
-		}
-	}
-	pg, err := pgx.Connect(ctx, "postgres://postgres@127.0.0.1:5433/"+db+"?sslmode=disable")
-	if err != nil {
-		t.Fatal(err)
-	}
+	pg := freshPostgresDB(ctx, t, db)
 	defer pg.Close(context.Background())
 	g := tsbsQueryData(t)
 	tagKeys := g.Header().TagKeys
@@ -105,6 +92,27 @@ func loadTSBSPostgres(t *testing.T, db string) {
 	if _, err := pg.Exec(ctx, "CREATE INDEX ON cpu (hostname, time DESC); CREATE INDEX ON cpu (time DESC); CREATE INDEX ON tags (hostname); ANALYZE"); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// freshPostgresDB replaces database db on the test PostgreSQL with an empty
+// one and connects to it.
+func freshPostgresDB(ctx context.Context, t *testing.T, db string) *pgx.Conn {
+	t.Helper()
+	admin, err := pgx.Connect(ctx, "postgres://postgres@127.0.0.1:5433/postgres?sslmode=disable")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(context.Background())
+	for _, sql := range []string{"DROP DATABASE IF EXISTS " + db, "CREATE DATABASE " + db} {
+		if _, err := admin.Exec(ctx, sql); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pg, err := pgx.Connect(ctx, "postgres://postgres@127.0.0.1:5433/"+db+"?sslmode=disable")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pg
 }
 
 // loadTSBSVictoriaMetrics sends TSBS's data in its influx format to

@@ -29,6 +29,12 @@ type Statement struct {
 	// CollectRows (the PostgreSQL-wire targets): for printing whole answers
 	// (--tsbs-queries --print-responses).
 	KeepAll bool
+	// ServerText keeps NUMERIC and INTERVAL values as the server's own text
+	// ("24.0000000000000000", "1 day 10:30:00"), where a PostgreSQL-wire
+	// target reads its answer: what a database/sql client such as TSBS's
+	// runner sees and prints (--tsbs-queries --print-responses). Otherwise
+	// NUMERIC is a number and INTERVAL pgx's value.
+	ServerText bool
 }
 
 // Rows is a statement's answer: its rows of values, normalised so that two

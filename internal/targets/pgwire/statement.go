@@ -15,18 +15,36 @@ import (
 // what failed ("own query", or "own query: read answer" for a row that
 // could not be read) and where.
 func RunStatement(ctx context.Context, pg *pgx.Conn, st *targets.Statement, wrap func(what string, err error) error) (targets.Rows, error) {
-	rows, err := pg.Query(ctx, st.Text, st.Args...)
+	args := st.Args
+	if st.ServerText {
+		args = append([]any{serverText}, args...)
+	}
+	rows, err := pg.Query(ctx, st.Text, args...)
 	if err != nil {
 		return targets.Rows{}, wrap("own query", err)
 	}
 	defer rows.Close()
 	var cols []string
-	var times []bool
+	var times, texts []bool
 	for _, f := range rows.FieldDescriptions() {
 		cols = append(cols, f.Name)
 		times = append(times, f.DataTypeOID == pgtype.TimestamptzOID || f.DataTypeOID == pgtype.TimestampOID || f.DataTypeOID == pgtype.DateOID)
+		_, text := serverText[f.DataTypeOID]
+		texts = append(texts, st.ServerText && text)
 	}
-	out, err := targets.CollectRows(st, cols, rows.Next, rows.Values, normal)
+	cells := func() ([]any, error) {
+		vals, err := rows.Values()
+		if err != nil || !st.ServerText {
+			return vals, err
+		}
+		for i, raw := range rows.RawValues() {
+			if texts[i] && raw != nil {
+				vals[i] = string(raw)
+			}
+		}
+		return vals, nil
+	}
+	out, err := targets.CollectRows(st, cols, rows.Next, cells, normal)
 	out.Times = times
 	if err != nil {
 		return out, wrap("own query: read answer", err)
@@ -36,6 +54,10 @@ func RunStatement(ctx context.Context, pg *pgx.Conn, st *targets.Statement, wrap
 	}
 	return out, nil
 }
+
+// serverText asks the server for NUMERIC and INTERVAL in its text format
+// (Statement.ServerText): their raw bytes are then the server's own text.
+var serverText = pgx.QueryResultFormatsByOID{pgtype.NumericOID: pgx.TextFormatCode, pgtype.IntervalOID: pgx.TextFormatCode}
 
 // normal is a pgx value in targets.Rows' form: NUMERIC as a number.
 func normal(v any) any {

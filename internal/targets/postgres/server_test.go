@@ -176,3 +176,33 @@ func TestFleetQuestionsTimescaleDB(t *testing.T) {
 		})
 	}
 }
+
+// ServerText keeps NUMERIC and INTERVAL as the server's own text, as a
+// database/sql client (TSBS's runner) prints them, with bound parameters
+// still bound; without it NUMERIC is a number.
+func TestRunStatementServerText(t *testing.T) {
+	ctx := t.Context()
+	tg := server.OwnTexts(ctx, t, Driver, "tsbench_own", targettest.Texts).(targets.StatementRunner)
+	text := "SELECT 24::numeric(20,16) AS n, interval '1 day 10:30' AS d, NULL::numeric AS z, $1::float8 AS f"
+	for _, c := range []struct {
+		serverText bool
+		want       []any
+	}{
+		{true, []any{"24.0000000000000000", "1 day 10:30:00", nil, 1.5}},
+		{false, []any{int64(24), nil, nil, 1.5}},
+	} {
+		rows, err := tg.RunStatement(ctx, &targets.Statement{Text: text, Args: []any{1.5}, ServerText: c.serverText})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := rows.Values[0]
+		for i, w := range c.want {
+			if i == 1 && !c.serverText {
+				continue // pgx's own interval value
+			}
+			if got[i] != w {
+				t.Errorf("ServerText %v: column %s = %#v, want %#v", c.serverText, rows.Columns[i], got[i], w)
+			}
+		}
+	}
+}

@@ -72,7 +72,7 @@ func QuerierFor(t targets.Target, d *targets.Driver, kind string, whole bool) (Q
 			return nil, fmt.Errorf("target %s does not run SQL as written: TSBS's timescaledb query files run on an SQL target (postgres, timescaledb)", d.Name)
 		}
 		return func(ctx context.Context, q *Query) (Answer, error) {
-			rows, err := sr.RunStatement(ctx, &targets.Statement{Text: q.SQL, KeepAll: whole})
+			rows, err := sr.RunStatement(ctx, &targets.Statement{Text: q.SQL, KeepAll: whole, ServerText: true})
 			return Answer{Rows: rows.Count, Table: rows}, err
 		}, nil
 	case "http":
