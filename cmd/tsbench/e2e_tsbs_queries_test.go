@@ -51,10 +51,7 @@ func tsbsData(t *testing.T, useCase string, scale int) *tsbs.Exact {
 // tsbs_load_timescaledb --use-hypertable=false --in-table-partition-tag).
 func loadTSBSPostgres(t *testing.T, db string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	pg := freshPostgresDB(ctx, t, db)
-	defer pg.Close(context.Background())
+	ctx, pg := freshPostgresDB(t, db)
 	g := tsbsQueryData(t)
 	tagKeys := g.Header().TagKeys
 	fields := g.Header().Tables[0].Fields
@@ -95,9 +92,12 @@ func loadTSBSPostgres(t *testing.T, db string) {
 }
 
 // freshPostgresDB replaces database db on the test PostgreSQL with an empty
-// one and connects to it.
-func freshPostgresDB(ctx context.Context, t *testing.T, db string) *pgx.Conn {
+// one and connects to it, for a load bounded by the context it returns;
+// both end with the test.
+func freshPostgresDB(t *testing.T, db string) (context.Context, *pgx.Conn) {
 	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
 	admin, err := pgx.Connect(ctx, "postgres://postgres@127.0.0.1:5433/postgres?sslmode=disable")
 	if err != nil {
 		t.Fatal(err)
@@ -112,7 +112,8 @@ func freshPostgresDB(ctx context.Context, t *testing.T, db string) *pgx.Conn {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return pg
+	t.Cleanup(func() { pg.Close(context.Background()) })
+	return ctx, pg
 }
 
 // loadTSBSVictoriaMetrics sends TSBS's data in its influx format to

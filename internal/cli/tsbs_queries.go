@@ -6,6 +6,7 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -222,8 +223,30 @@ func printTSBSStats(w io.Writer, s *summary.Summary, workers int) {
 	}
 	if failed > 0 {
 		fmt.Fprintf(w, "failed queries: %d (not in the figures above)\n", failed)
+		if needsTimeBucket(s) {
+			fmt.Fprintln(w, timeBucketHint)
+		}
 	}
 	fmt.Fprintf(w, "wall clock time: %fsec\n", s.Elapsed)
+}
+
+// timeBucketHint is said when TSBS's SQL met a server without
+// TimescaleDB's time_bucket: six of its iot statements call it whatever
+// --timescale-use-time-bucket says.
+const timeBucketHint = "hint: the server has no time_bucket: TSBS's SQL calls TimescaleDB's; " +
+	"on plain PostgreSQL define it as docs/tsbs.md (TSBS's query files) shows"
+
+// needsTimeBucket reports whether a query of s failed for want of
+// time_bucket (PostgreSQL: "function time_bucket(...) does not exist").
+func needsTimeBucket(s *summary.Summary) bool {
+	for _, op := range s.Operations {
+		for _, f := range op.Failures {
+			if strings.Contains(f.Example, "function time_bucket(") && strings.Contains(f.Example, "does not exist") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // tsbsStatLine is one query type's figures as TSBS's runner prints them.
