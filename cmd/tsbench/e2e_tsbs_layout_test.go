@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -77,5 +78,58 @@ func TestTSBSTakesWideLayout(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A TSBS cpu-only run writes TSBS's own data by default: on PostgreSQL the
+// hosts' tags and every row's ten values are those of the file
+// tsbs_generate_data wrote with the same flags (seed 123, scale 4, one
+// hour; internal/tsbs/testdata/golden), row for row, and the run's
+// verification, which recomputes every value, agrees.
+func TestTSBSRunWritesTSBSData(t *testing.T) {
+	requireTargetServer(t, "postgres")
+	const db = "tsbench_tsbs_own_values"
+	s, _ := runVerified(t, "--target", "postgres", "--results", "off", "--set", "TSBS_USE_CASE=cpu-only",
+		"--set", "TSBS_PHASE=load", "--set", "TSBS_SCALE=4", "--set", "TSBS_END=2016-01-01T01:00:00Z", "--set", "DB_NAME="+db)
+	if s.Verify.StoredPoints != 4*360*10 {
+		t.Errorf("stored %d points, want 4 hosts x 360 rows x 10 fields", s.Verify.StoredPoints)
+	}
+	golden := strings.Split(strings.TrimSpace(goldenText(t, filepath.Join(tsbsQueryGolden, "cpu-only_seed123_scale4_1h_10s.timescaledb"))), "\n")[3:]
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	pg, err := pgx.Connect(ctx, "postgres://postgres@127.0.0.1:5433/"+db+"?sslmode=disable")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pg.Close(ctx)
+	stored, err := pg.Query(ctx, "SELECT w.t::text || ',' || concat_ws(',', usage_user, usage_system, usage_idle, usage_nice, "+
+		"usage_iowait, usage_irq, usage_softirq, usage_steal, usage_guest, usage_guest_nice), d.tags::text "+
+		"FROM wide_g_0 w JOIN devices d ON d.name = w.device ORDER BY w.t, d.idx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	for ; stored.Next(); n++ {
+		var values, tags string
+		if err := stored.Scan(&values, &tags); err != nil {
+			t.Fatal(err)
+		}
+		if 2*n+1 >= len(golden) {
+			break
+		}
+		tsbsTags, tsbsRow := golden[2*n], golden[2*n+1]
+		// TSBS's nanoseconds are tsbench's milliseconds and six zeros.
+		if want := strings.Replace(strings.TrimPrefix(tsbsRow, "cpu,"), "000000,", ",", 1); values != want {
+			t.Fatalf("row %d: stored %s, TSBS wrote %s", n, values, want)
+		}
+		for _, kv := range strings.Split(strings.TrimPrefix(tsbsTags, "tags,"), ",") {
+			k, v, _ := strings.Cut(kv, "=")
+			if !strings.Contains(tags, fmt.Sprintf("%q: %q", k, v)) {
+				t.Fatalf("row %d: tags %s lack TSBS's %s", n, tags, kv)
+			}
+		}
+	}
+	if stored.Close(); stored.Err() != nil || n != len(golden)/2 {
+		t.Fatalf("%d rows stored (%v), TSBS wrote %d", n, stored.Err(), len(golden)/2)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/gen"
@@ -101,14 +100,6 @@ func exactConfig(cfg *config.Config) (tsbs.ExactConfig, bool, error) {
 	if !slices.Contains(tsbs.ExactUseCases, cfg.TSBSUseCase) {
 		return tsbs.ExactConfig{}, false, nil
 	}
-	start, err := time.Parse(time.RFC3339Nano, cfg.TSBSStart)
-	if err != nil {
-		return tsbs.ExactConfig{}, false, fmt.Errorf("TSBS_START = %q: %w", cfg.TSBSStart, err)
-	}
-	end, err := time.Parse(time.RFC3339Nano, cfg.TSBSEnd)
-	if err != nil {
-		return tsbs.ExactConfig{}, false, fmt.Errorf("TSBS_END = %q: %w", cfg.TSBSEnd, err)
-	}
-	return tsbs.ExactConfig{UseCase: cfg.TSBSUseCase, Seed: cfg.TSBSSeed, Scale: cfg.TSBSScale,
-		Start: start, End: end, Interval: cfg.TSBSLogInterval}, true, nil
+	c, err := tsbs.ExactConfigOf(cfg)
+	return c, err == nil, err
 }

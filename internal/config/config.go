@@ -183,6 +183,7 @@ type Config struct {
 	TSBSEnd            string        // TSBS_END: end of the readings, excluded (RFC 3339)
 	TSBSQueries        int64         // TSBS_QUERIES: queries per query type
 	TSBSSeed           int64         // TSBS_SEED: TSBS's --seed for its exact data
+	TSBSValues         string        // TSBS_VALUES: auto, tsbs (TSBS's own values) or tsbench
 	TSBSQueryFile      string        // TSBS_QUERY_FILE: a tsbs_generate_queries file to run as written
 	TSBSBurnIn         int64         // TSBS_BURN_IN: its first queries, not measured
 	TSBSMaxQueries     int64         // TSBS_MAX_QUERIES: queries run, 0 = all

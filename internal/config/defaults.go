@@ -109,6 +109,7 @@ func Default() *Config {
 		TSBSEnd:         "2016-01-02T00:00:00Z",
 		TSBSQueries:     100,
 		TSBSSeed:        123,
+		TSBSValues:      "auto",
 
 		ProgressInterval: 5 * time.Second,
 		CSVOutput:        true,

@@ -476,8 +476,11 @@ var keyTable = concat(
 			intField(func(c *Config) *int64 { return &c.TSBSMaxQueries }, 0, math.MaxInt64), flag("max-queries")),
 		key("TSBS_PRINT_RESPONSES", "with TSBS_QUERY_FILE: print every answer as TSBS's runner prints it with --print-responses",
 			boolField(func(c *Config) *bool { return &c.TSBSPrintResponses }), flag("print-responses")),
-		key("TSBS_SEED", "TSBS's --seed: the seed of TSBS's own data (generate --format for cpu-only and iot; TSBS's 0, the clock, is not taken: 0 is seed 0)",
+		key("TSBS_SEED", "TSBS's --seed: the seed of TSBS's own data (a cpu-only run's values and tags, generate --format for cpu-only and iot; TSBS's 0, the clock, is not taken: 0 is seed 0)",
 			intField(func(c *Config) *int64 { return &c.TSBSSeed }, math.MinInt64, math.MaxInt64)),
+		key("TSBS_VALUES", "the values a TSBS run writes: tsbs, TSBS's own (the tags and integer values tsbs_generate_data makes with TSBS_SEED; cpu-only, kept in memory, 1 byte each); "+
+			"tsbench, tsbench's own, computed from their index (any scale); auto: tsbs for cpu-only, tsbench for devops and iot",
+			oneOf(func(c *Config) *string { return &c.TSBSValues }, "auto", "tsbs", "tsbench")),
 		key("TSBS_QUERIES", "TSBS's --queries: queries of each query type (a query phase's LOOP, shared by its clients)",
 			intField(func(c *Config) *int64 { return &c.TSBSQueries }, 0, math.MaxInt64)),
 	)),

@@ -32,6 +32,9 @@ type Options struct {
 	// readings), each chosen by a hash of its series and row, so a check
 	// knows which points were never written. 0 = dense.
 	Missing float64
+	// Table, when set, gives the numeric sensors' values of the rows it
+	// holds, in place of the models (TSBS's own cpu values).
+	Table *Table
 }
 
 // Bound is a closed value range; Step > 0 rounds the values to its
@@ -74,6 +77,11 @@ func New(s *ts.Schema, o Options) (*Generator, error) {
 	}
 	if err := o.Order.validate(); err != nil {
 		return nil, err
+	}
+	if o.Table != nil {
+		if err := o.Table.check(len(s.Sensors)); err != nil {
+			return nil, err
+		}
 	}
 	g := &Generator{schema: s, opts: o, seed: mix(uint64(o.Seed))}
 	if o.DoubleLength >= 0 {
@@ -189,7 +197,7 @@ func (g *Generator) Fill(b *ts.Batch, dev *ts.Device, n int64, cur *Cursor) {
 	}
 	b.ClearNulls()
 	states := cur.series(g, dev.Index)
-	if len(b.Rows) == 1 && states != nil && !g.opts.Change.active() {
+	if len(b.Rows) == 1 && states != nil && !g.opts.Change.active() && g.opts.Table == nil {
 		g.fillRow(b, states, cur)
 		g.markMissing(b, dev.Index)
 		return
@@ -281,6 +289,9 @@ func (g *Generator) fillColumn(c *ts.Column, device, sensor int, rows []int64, s
 			vals = c.Doubles[start:end] // compute in place: no copy for the common type
 		}
 		sm.fill(key, &st.ph, rows[start:end], vals)
+		if g.opts.Table != nil {
+			g.opts.Table.fill(device, sensor, rows[start:end], vals)
+		}
 		g.convert(c, sm, start, vals)
 	}
 }

@@ -85,6 +85,9 @@ func Apply(c *config.Config) error {
 	if c.TSBSScale < 1 {
 		return &Error{Key: "TSBS_SCALE", Value: strconv.Itoa(c.TSBSScale), Allowed: "an integer >= 1 (hosts)"}
 	}
+	if _, err := OwnValues(c); err != nil {
+		return err
+	}
 	set := func(key, value, why string) error {
 		if ownedKeys[key] {
 			return config.DeriveOwned(c, key, value, why)
@@ -328,6 +331,9 @@ func DeviceTags(c *config.Config, index int) (tags []ts.Tag, ok bool) {
 	u := useCaseOf(c)
 	if u == nil {
 		return nil, false
+	}
+	if tags, ok := ownTags(c, index); ok {
+		return tags, true
 	}
 	return u.Tags(c.DataSeed, index), true
 }

@@ -122,6 +122,7 @@ func GenOptions(c *config.Config) gen.Options {
 		Bound:        tsbs.Bound(c),
 		Bounds:       tsbs.Bounds(c),
 		Missing:      tsbs.Missing(c),
+		Table:        tsbs.Table(c),
 	}
 	if c.OutOfOrder {
 		writes := NewPlan(c.Weights(), c.Loop).Counts()[Write]
