@@ -357,8 +357,10 @@ func clockBuckets(t *testing.T, sql string, b time.Duration) int64 {
 
 // TestTSBSQueryFilesOnVictoriaMetrics runs every query file TSBS wrote for
 // VictoriaMetrics (its query_range URLs, as written) on TSBS's data loaded
-// as TSBS loads it. Each answer is one series per cpu field asked for:
-// TSBS aggregates by __name__.
+// as TSBS loads it. Each answer is one series per cpu field asked for
+// (TSBS aggregates by __name__), and the printed answers are those TSBS's
+// runner printed on the same data (tsbs_run_queries_victoriametrics
+// --print-responses), line for line but the server's executionTimeMsec.
 func TestTSBSQueryFilesOnVictoriaMetrics(t *testing.T) {
 	requireTargetServer(t, "victoriametrics")
 	loadTSBSVictoriaMetrics(t)
@@ -367,9 +369,36 @@ func TestTSBSQueryFilesOnVictoriaMetrics(t *testing.T) {
 		"cpu-max-all-1": 4 * 10, "double-groupby-1": 4 * 1 * 8, "double-groupby-5": 4 * 5 * 8, "double-groupby-all": 4 * 10 * 8,
 	}
 	eachQueryFile(t, "devops_victoriametrics_*.gob", 11, func(t *testing.T, f string) {
-		s, stdout := runTSBSQueryFile(t, "victoriametrics", filepath.Base(f))
+		s, stdout := runTSBSQueryFile(t, "victoriametrics", filepath.Base(f), "--print-responses", "--clients", "1")
 		tsbsAnswers(t, s, stdout, series[tsbsQueryType(filepath.Base(f))])
+		got, _, _ := strings.Cut(stdout, "Create schema cost")
+		sameLines(t, withoutTimings(got), withoutTimings(goldenResponses(t, f)))
 	})
+}
+
+// withoutTimings drops the lines of a VictoriaMetrics answer that say how
+// long the server took.
+func withoutTimings(answers string) []string {
+	var out []string
+	for _, l := range strings.Split(strings.TrimRight(answers, "\n"), "\n") {
+		if !strings.Contains(l, `"executionTimeMsec":`) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// sameLines fails the test at the first line where got and want differ.
+func sameLines(t *testing.T, got, want []string) {
+	t.Helper()
+	for i := range min(len(got), len(want)) {
+		if got[i] != want[i] {
+			t.Fatalf("line %d:\n got  %s\n TSBS %s", i+1, got[i], want[i])
+		}
+	}
+	if len(got) != len(want) || len(want) == 0 {
+		t.Fatalf("%d lines, TSBS's runner printed %d", len(got), len(want))
+	}
 }
 
 // loadTSBSInfluxDB writes TSBS's data in its influx format into database

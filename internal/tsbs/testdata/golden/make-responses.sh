@@ -5,7 +5,9 @@
 # with --print-responses. Run after make.sh, with the same binaries.
 # The same for every devops and iot influx query file, on InfluxDB 1.x
 # loaded by tsbs_load_influx.
-# Usage: ./make-responses.sh /path/to/dir/with/tsbs_binaries [PORT [INFLUX_PORT]]
+# And every devops victoriametrics query file, on VictoriaMetrics loaded by
+# tsbs_load_victoriametrics.
+# Usage: ./make-responses.sh /path/to/dir/with/tsbs_binaries [PORT [INFLUX_PORT [VM_PORT]]]
 #   (tsbs_generate_data, tsbs_load_timescaledb, tsbs_run_queries_timescaledb,
 #    tsbs_load_influx, tsbs_run_queries_influx; a PostgreSQL on
 #    127.0.0.1:PORT, default 5433, user postgres, no password, as
@@ -18,6 +20,7 @@ set -euo pipefail
 BIN=${1:?usage: make-responses.sh /path/to/tsbs/bin [PORT]}
 PORT=${2:-5433}
 INFLUX_PORT=${3:-8086}
+VM_PORT=${4:-8428}
 OUT=$(cd "$(dirname "$0")" && pwd)
 LIMIT=$((400 * 1024))
 export GODEBUG=randseednop=0
@@ -57,6 +60,12 @@ psql -q -h 127.0.0.1 -p "$PORT" -U postgres -d tsbs_peer_iot -c "CREATE FUNCTION
 	RETURNS timestamptz LANGUAGE sql IMMUTABLE PARALLEL SAFE
 	AS \$\$ SELECT date_bin(bucket, ts, TIMESTAMPTZ '2000-01-03 00:00:00+00') \$\$"
 
+# VictoriaMetrics has no databases: TSBS's cpu series are replaced.
+VM="http://127.0.0.1:$VM_PORT"
+curl -sf "$VM/api/v1/admin/tsdb/delete_series" --data-urlencode 'match[]={__name__=~"cpu_.+"}' >/dev/null
+"$BIN/tsbs_load_victoriametrics" --file="$TMP/data.influx" --urls="$VM/write" --workers=1
+curl -sf -XPOST "$VM/internal/force_flush" >/dev/null
+
 mkdir -p "$OUT/responses"
 rm -f "$OUT"/responses/*
 for f in "$OUT"/devops_timescaledb*.gob "$OUT"/iot_timescaledb_*.gob; do
@@ -77,6 +86,16 @@ for f in "$OUT"/devops_influx_*.gob "$OUT"/iot_influx_*.gob; do
 	case $f in */iot_*) db=tsbs_peer_iot ;; esac
 	"$BIN/tsbs_run_queries_influx" --file="$f" --urls="http://127.0.0.1:$INFLUX_PORT" --db-name=$db \
 		--workers=1 --print-responses | sed '/^Run complete after/,$d' >"$r"
+	if [ "$(stat -c %s "$r")" -gt "$LIMIT" ]; then
+		gzip -n -9 -f "$r"
+	fi
+done
+for f in "$OUT"/devops_victoriametrics_*.gob; do
+	r="$OUT/responses/$(basename "${f%.gob}").json"
+	# This runner prints the answers on stderr; its progress after every
+	# 100 queries is not kept.
+	"$BIN/tsbs_run_queries_victoriametrics" --file="$f" --urls="$VM" --workers=1 --print-responses 2>&1 |
+		sed '/^After [0-9]* queries with/,/^$/d; /^Run complete after/,$d' >"$r"
 	if [ "$(stat -c %s "$r")" -gt "$LIMIT" ]; then
 		gzip -n -9 -f "$r"
 	fi
