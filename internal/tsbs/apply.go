@@ -127,7 +127,7 @@ func Apply(c *config.Config) error {
 		// or last-loc's alone for iot).
 		q := QueryType{Kind: ts.GroupBy, Agg: ts.Max, Fields: 1, FieldPool: min(cpuPool, len(u.Fields)), Hosts: 1,
 			Interval: time.Hour, Bucket: time.Minute, Lower: 90}
-		d.query(q, span, writes, c.TSBSScale)
+		d.query(q, span, c.TSBSScale)
 		d.do("OPERATION_PROPORTION", "1:0:0:1:0:0:0:1:1:0:0", "TSBS_PHASE")
 		d.do("LOOP", strconv.FormatInt(4*writes, 10), "TSBS_END")
 		return d.err
@@ -157,7 +157,7 @@ func Apply(c *config.Config) error {
 	d.do("OPERATION_PROPORTION", proportion(q.Kind), "TSBS_PHASE")
 	d.do("CREATE_SCHEMA", "false", "TSBS_PHASE")
 	d.do("IS_DELETE_DATA", "false", "TSBS_PHASE")
-	d.query(q, span, queries/qclients, c.TSBSScale)
+	d.query(q, span, c.TSBSScale)
 	return d.err
 }
 
@@ -191,10 +191,9 @@ func (d *deriver) do(key, value, from string) {
 	}
 }
 
-// query sets a query phase's parameters; perClient is how many queries a
-// client makes, over which its windows step evenly through the span (TSBS
-// draws each window's start at random within the span).
-func (d *deriver) query(q QueryType, span Span, perClient int64, scale int) {
+// query sets a query phase's parameters. Its windows start at random, as
+// TSBS's (WindowStarts).
+func (d *deriver) query(q QueryType, span Span, scale int) {
 	hosts := q.Hosts
 	if hosts == 0 {
 		hosts = scale // all hosts
@@ -207,11 +206,6 @@ func (d *deriver) query(q QueryType, span Span, perClient int64, scale int) {
 	if interval == 0 {
 		interval = span.Step * time.Duration(span.Rows) // LATEST_POINT: unused, any valid window
 	}
-	windowRows := int64(interval / span.Step)
-	step := int64(0)
-	if perClient > 1 && span.Rows > windowRows {
-		step = (span.Rows - windowRows) / (perClient - 1)
-	}
 	bucket := q.Bucket
 	if bucket == 0 {
 		bucket = time.Minute
@@ -221,7 +215,7 @@ func (d *deriver) query(q QueryType, span Span, perClient int64, scale int) {
 	d.do("GROUP_BY_TIME_UNIT", strconv.FormatInt(bucket.Milliseconds(), 10), "TSBS_PHASE")
 	d.do("QUERY_AGGREGATE_FUN", q.Agg.String(), "TSBS_PHASE")
 	d.do("QUERY_LOWER_VALUE", strconv.FormatFloat(q.Lower, 'g', -1, 64), "TSBS_PHASE")
-	d.do("STEP_SIZE", strconv.FormatInt(step, 10), "TSBS_PHASE")
+	d.do("STEP_SIZE", "0", "TSBS_PHASE") // windows drawn at random: WindowStarts
 	d.do("QUERY_DEVICE_NUM", strconv.Itoa(hosts), "TSBS_PHASE")
 	d.do("GROUP_BY_ACROSS_DEVICES", strconv.FormatBool(q.Across), "TSBS_PHASE")
 	d.do("GROUP_BY_LIMIT", strconv.Itoa(q.Limit), "TSBS_PHASE")
@@ -276,6 +270,22 @@ func FieldPool(c *config.Config) int {
 		return q.FieldPool
 	}
 	return 0
+}
+
+// WindowStarts is, for a TSBS run's queries, how many milliseconds a
+// window's start is drawn among, from TSBS_START on: as TSBS's
+// RandWindow, every start from which the window (QUERY_INTERVAL) ends by
+// TSBS_END. 0 when c is not a TSBS run or the window does not fit, and the
+// windows then start where the workload steps them.
+func WindowStarts(c *config.Config) int64 {
+	if useCaseOf(c) == nil {
+		return 0
+	}
+	span, err := SpanOf(c)
+	if err != nil {
+		return 0
+	}
+	return max(0, span.Rows*span.Step.Milliseconds()-c.QueryInterval)
 }
 
 // Bound is the generator's value range of a TSBS run, none otherwise.

@@ -48,9 +48,10 @@ func TestApply(t *testing.T) {
 				c.GroupByUnit != 60_000 || c.QueryAggregate != ts.Max || c.Clients != 4 || c.Loop != 25 || c.CreateSchema {
 				t.Errorf("single-groupby-5-8-1: %+v", c)
 			}
-			// 25 windows of 360 rows step through 8,640 rows.
-			if c.StepSize != (8640-360)/24 {
-				t.Errorf("STEP_SIZE %d", c.StepSize)
+			// Each 1 h window starts at random, as TSBS's, within the day
+			// from which it ends by TSBS_END.
+			if c.StepSize != 0 || WindowStarts(c) != 86_400_000-3_600_000 {
+				t.Errorf("STEP_SIZE %d, window starts among %d ms", c.StepSize, WindowStarts(c))
 			}
 			// TSBS's first five cpu fields, usage_user ... usage_iowait.
 			if FieldPool(c) != 5 {

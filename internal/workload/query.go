@@ -30,11 +30,15 @@ type Queries struct {
 	sens    []int
 	draw    picker // scratch of the draws, reused: a query allocates nothing
 	fleet   *fleetDraws
+	// starts, when > 0, draws each window's start among that many
+	// milliseconds from base (TSBS's random windows: tsbs.WindowStarts).
+	starts int64
 }
 
 // NewQueries prepares the query builder of one client.
 func NewQueries(c *config.Config, s *ts.Schema, client int) *Queries {
-	q := &Queries{cfg: c, schema: s, client: uint64(client), seed: uint64(c.QuerySeed), base: windowBase(c, s)}
+	q := &Queries{cfg: c, schema: s, client: uint64(client), seed: uint64(c.QuerySeed), base: windowBase(c, s),
+		starts: tsbs.WindowStarts(c)}
 	switch c.QuerySelection {
 	case SelectOwned:
 		q.owned = ClientDevices(c, s, client)
@@ -84,6 +88,9 @@ func (q *Queries) Next(kind ts.QueryKind, dst *ts.Query) {
 		}
 	}
 	start := q.base + n*c.StepSize*q.schema.PointStep
+	if q.starts > 0 {
+		start = q.base + int64(mixKey(key, 0x77696e646f77, 0)%uint64(q.starts))
+	}
 	*dst = ts.Query{
 		Kind:    kind,
 		Devices: q.devs,
