@@ -272,6 +272,18 @@ func FieldPool(c *config.Config) int {
 	return 0
 }
 
+// OneFleet reports whether c's query phase asks the trucks of one fleet
+// per query, drawn at random (last-loc), and the tag that names a truck's
+// fleet.
+func OneFleet(c *config.Config) (tag string, ok bool) {
+	if u := useCaseOf(c); u != nil {
+		if q, found := u.Query(c.TSBSPhase); found && q.OneFleet {
+			return "fleet", true
+		}
+	}
+	return "", false
+}
+
 // WindowStarts is, for a TSBS run's queries, how many milliseconds a
 // window's start is drawn among, from TSBS_START on: as TSBS's
 // RandWindow, every start from which the window (QUERY_INTERVAL) ends by

@@ -35,12 +35,14 @@ type QueryType struct {
 	Limit  int // GROUP_BY: the newest Limit buckets only
 	// Fleet makes the query type one of TSBS's iot questions (0: not).
 	Fleet ts.FleetKind
+	// OneFleet asks the trucks of one fleet, drawn per query (last-loc).
+	OneFleet bool
 }
 
 // Notes shared by several query types.
 const (
 	// windows says how every windowed type's window differs (docs/tsbs.md).
-	windows     = "; buckets from the window's start, not the clock's, and windows stepped, not drawn"
+	windows     = "; buckets from the window's start, not the clock's"
 	acrossHosts = "the maximum across the hosts per field and minute (GROUP_BY_ACROSS_DEVICES), of TSBS's first fields" + windows
 	oneHost     = "the maximum per field and minute of one host, of TSBS's first fields" + windows
 	cpuPool     = 10 // the cpu fields lead every host's sensors
@@ -48,7 +50,7 @@ const (
 
 // highCPU is how high-cpu's answer differs from TSBS's.
 const highCPU = "TSBS returns whole cpu rows where usage_user > 90 in [s, e); tsbench returns the usage_user values of the rows " +
-	"in [s, s+12h]; windows stepped, not drawn"
+	"in [s, s+12h]"
 
 // cpuQueries are TSBS's fifteen cpu-only (and devops) query types. A type
 // of M fields reads TSBS's first M (usage_user, usage_system, ...): its
@@ -112,12 +114,12 @@ func iotQueries() []QueryType {
 		"tsbench takes each truck's newest value of the field"
 	sessions := "the same trucks; tsbench also returns the count of driving periods"
 	return []QueryType{
-		{Name: "last-loc", Kind: ts.LatestPoint, Fields: 2, FieldPool: 2,
-			Differs: "every truck's newest latitude and longitude, each field's own newest value (TSBS asks one random fleet's trucks " +
-				"and returns each one's newest readings row, with name and driver)"},
+		{Name: "last-loc", Kind: ts.LatestPoint, Fields: 2, FieldPool: 2, OneFleet: true,
+			Differs: "one random fleet's trucks, as TSBS's, but each field's own newest value (TSBS returns each truck's newest " +
+				"readings row, with name and driver, where a field may be empty); the fleet is drawn among those that have trucks"},
 		ask(ts.LowFuel, ts.LatestPoint, newest),
 		ask(ts.HighLoad, ts.LatestPoint, newest),
-		ask(ts.StationaryTrucks, ts.GroupBy, "TSBS's question; its 10-minute window stepped, not drawn"),
+		ask(ts.StationaryTrucks, ts.GroupBy, "TSBS's question, over a 10-minute window drawn at random as TSBS's"),
 		ask(ts.LongDrivingSession, ts.GroupBy, sessions),
 		ask(ts.LongDailySession, ts.GroupBy, sessions),
 		ask(ts.AvgVsProjectedFuel, ts.AggRange, "over the rows with both velocity and fuel_consumption (TSBS's mean of the tag also counts rows without fuel_consumption)"),

@@ -33,6 +33,9 @@ type Queries struct {
 	// starts, when > 0, draws each window's start among that many
 	// milliseconds from base (TSBS's random windows: tsbs.WindowStarts).
 	starts int64
+	// fleets, for a query asking one fleet's trucks (tsbs.OneFleet), are
+	// the devices of each fleet that has any, in the order of first sight.
+	fleets [][]*ts.Device
 }
 
 // NewQueries prepares the query builder of one client.
@@ -46,6 +49,9 @@ func NewQueries(c *config.Config, s *ts.Schema, client int) *Queries {
 		q.java = newJavaDraws(c.QuerySeed, client)
 	}
 	q.fleet = newFleetDraws(c, s)
+	if tag, ok := tsbs.OneFleet(c); ok {
+		q.fleets = devicesByTag(s, tag)
+	}
 	sensors := s.Sensors
 	if n := tsbs.FieldPool(c); n > 0 && n < len(sensors) {
 		sensors = sensors[:n] // a TSBS query type's fields: cpu's, or usage_user alone
@@ -87,6 +93,9 @@ func (q *Queries) Next(kind ts.QueryKind, dst *ts.Query) {
 			q.sens = append(q.sens, pool[i])
 		}
 	}
+	if len(q.fleets) > 0 {
+		q.devs = append(q.devs[:0], q.fleets[mixKey(key, 0x666c656574, 0)%uint64(len(q.fleets))]...)
+	}
 	start := q.base + n*c.StepSize*q.schema.PointStep
 	if q.starts > 0 {
 		start = q.base + int64(mixKey(key, 0x77696e646f77, 0)%uint64(q.starts))
@@ -114,6 +123,29 @@ func (q *Queries) Next(kind ts.QueryKind, dst *ts.Query) {
 			dst.Start = q.base
 		}
 	}
+}
+
+// devicesByTag groups s's devices by their value of tag, groups in the
+// order their first device comes; devices without the tag are left out.
+func devicesByTag(s *ts.Schema, tag string) [][]*ts.Device {
+	index := map[string]int{}
+	var out [][]*ts.Device
+	for i := range s.Devices {
+		d := &s.Devices[i]
+		for _, t := range d.Tags {
+			if t.Key != tag {
+				continue
+			}
+			k, seen := index[t.Value]
+			if !seen {
+				k = len(out)
+				index[t.Value] = k
+				out = append(out, nil)
+			}
+			out[k] = append(out[k], d)
+		}
+	}
+	return out
 }
 
 // windowBase is where the query windows start: at START_TIME, one
