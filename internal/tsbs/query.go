@@ -49,8 +49,7 @@ const (
 )
 
 // highCPU is how high-cpu's answer differs from TSBS's.
-const highCPU = "TSBS returns whole cpu rows where usage_user > 90 in [s, e); tsbench returns the usage_user values of the rows " +
-	"in [s, s+12h]"
+const highCPU = "TSBS returns whole cpu rows where usage_user > 90 in [s, e); tsbench returns the usage_user values of those rows"
 
 // cpuQueries are TSBS's fifteen cpu-only (and devops) query types. A type
 // of M fields reads TSBS's first M (usage_user, usage_system, ...): its

@@ -100,12 +100,16 @@ func (q *Queries) Next(kind ts.QueryKind, dst *ts.Query) {
 	if q.starts > 0 {
 		start = q.base + int64(mixKey(key, 0x77696e646f77, 0)%uint64(q.starts))
 	}
+	end := windowEnd(kind, start+c.QueryInterval)
+	if q.starts > 0 {
+		end = start + c.QueryInterval // TSBS's windows are [s, e) for every kind
+	}
 	*dst = ts.Query{
 		Kind:    kind,
 		Devices: q.devs,
 		Sensors: q.sens,
 		Start:   start,
-		End:     windowEnd(kind, start+c.QueryInterval),
+		End:     end,
 		Lower:   c.QueryLower,
 		Agg:     c.QueryAggregate,
 		Bucket:  c.GroupByUnit,

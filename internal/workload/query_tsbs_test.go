@@ -66,23 +66,30 @@ func TestTSBSLastLocAsksOneFleet(t *testing.T) {
 }
 
 // A TSBS query phase draws each window's start at random within the data,
-// as TSBS's RandWindow: every window ends by TSBS_END, and the starts are
-// not a few repeated ones.
+// as TSBS's RandWindow, and asks [s, e) as TSBS does, whatever the kind
+// (high-cpu's VALUE_RANGE too): every window ends by TSBS_END, and the
+// starts are not a few repeated ones.
 func TestTSBSWindowsDrawn(t *testing.T) {
-	c := tsbsPhase(t, "cpu-only", "single-groupby-1-1-1")
-	s := Schema(c)
-	end := s.StartTime + 86_400_000
-	starts := map[int64]bool{}
-	q := NewQueries(c, s, 1)
-	var dst ts.Query
-	for range 40 {
-		q.Next(ts.GroupBy, &dst)
-		if dst.Start < s.StartTime || dst.Start+c.QueryInterval > end {
-			t.Fatalf("window [%d, %d] outside the data [%d, %d)", dst.Start, dst.Start+c.QueryInterval, s.StartTime, end)
+	for _, tc := range []struct {
+		phase string
+		kind  ts.QueryKind
+	}{{"single-groupby-1-1-1", ts.GroupBy}, {"high-cpu-1", ts.ValueRange}} {
+		c := tsbsPhase(t, "cpu-only", tc.phase)
+		s := Schema(c)
+		end := s.StartTime + 86_400_000
+		starts := map[int64]bool{}
+		q := NewQueries(c, s, 1)
+		var dst ts.Query
+		for range 40 {
+			q.Next(tc.kind, &dst)
+			if dst.Start < s.StartTime || dst.End != dst.Start+c.QueryInterval || dst.End > end {
+				t.Fatalf("%s: window [%d, %d) is not [s, s+%d) within the data [%d, %d)", tc.phase, dst.Start, dst.End,
+					c.QueryInterval, s.StartTime, end)
+			}
+			starts[dst.Start] = true
 		}
-		starts[dst.Start] = true
-	}
-	if len(starts) < 38 {
-		t.Errorf("40 windows start at %d times", len(starts))
+		if len(starts) < 38 {
+			t.Errorf("%s: 40 windows start at %d times", tc.phase, len(starts))
+		}
 	}
 }
