@@ -153,6 +153,10 @@ type Capabilities struct {
 	// groupby-orderby-limit ask. On a target without it those queries
 	// count as unsupported: they are never sent as per-series Q7s.
 	GroupByAcross bool
+	// BucketsFromStart says the target aligns Q7's buckets to the
+	// window's start only: a query with ts.Query.ClockBuckets (TSBS's
+	// buckets on the clock) counts as unsupported (KairosDB).
+	BucketsFromStart bool
 	// Fleet says how the target answers TSBS's iot questions
 	// (FleetQuerier): FleetOnServer in its query language, FleetFromPoints
 	// computed by tsbench from the points the server returns (as TSBS does

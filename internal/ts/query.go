@@ -99,8 +99,10 @@ func ParseAggregate(s string) (Aggregate, error) {
 //   - Q1 matches time == Start;
 //   - value filters are strict: value > Lower;
 //   - aggregates are computed per series (device x sensor); Q7 buckets are
-//     [Start + i*Bucket, Start + (i+1)*Bucket) clipped to End, and buckets with
-//     no point are not returned;
+//     [o + i*Bucket, o + (i+1)*Bucket) clipped to [Start, End), where o is
+//     BucketOrigin (Start, or the epoch with ClockBuckets), and buckets with
+//     no point are not returned; a bucket is reported at its (unclipped)
+//     start;
 //   - Q8 returns the point with the greatest timestamp of each series;
 //   - a Q7 with Across aggregates across the query's devices: one value per
 //     sensor and bucket over every device's points in it, as TSBS's
@@ -120,9 +122,22 @@ type Query struct {
 	Bucket  int64
 	Across  bool // Q7: aggregate across Devices (GROUP_BY_ACROSS_DEVICES)
 	Limit   int  // Q7: the newest Limit buckets only (GROUP_BY_LIMIT); 0 = all
+	// ClockBuckets aligns Q7's buckets on the clock, as TSBS's SQL does
+	// (time_bucket, epoch arithmetic): a window from a random start then
+	// has a part-bucket at either end, 61 minute buckets in an hour.
+	ClockBuckets bool
 	// Fleet, when set, makes the query one of TSBS's iot questions
 	// (FleetQuery), answered by targets.FleetQuerier with rows.
 	Fleet *FleetQuery
+}
+
+// BucketOrigin is where Q7's bucket 0 starts: the epoch with ClockBuckets,
+// else the window's Start.
+func (q *Query) BucketOrigin() int64 {
+	if q.ClockBuckets {
+		return 0
+	}
+	return q.Start
 }
 
 // Result is what a target reports back from a query. Points counts the points

@@ -42,7 +42,7 @@ type QueryType struct {
 // Notes shared by several query types.
 const (
 	// windows says how every windowed type's window differs (docs/tsbs.md).
-	windows     = "; buckets from the window's start, not the clock's"
+	windows     = "; buckets on the clock and windows drawn at random as TSBS's, to the millisecond (TSBS: the nanosecond)"
 	acrossHosts = "the maximum across the hosts per field and minute (GROUP_BY_ACROSS_DEVICES), of TSBS's first fields" + windows
 	oneHost     = "the maximum per field and minute of one host, of TSBS's first fields" + windows
 	cpuPool     = 10 // the cpu fields lead every host's sensors
@@ -92,8 +92,7 @@ func cpuQueries() []QueryType {
 		{Name: "groupby-orderby-limit", Kind: ts.GroupBy, Agg: ts.Max, Fields: 1, FieldPool: 1,
 			Interval: time.Hour, Bucket: time.Minute, Across: true, Limit: 5,
 			Differs: "the maximum usage_user across all hosts of the 5 newest minutes before the window's end, " +
-				"newest first; the window starts at the data's start (TSBS's has no lower bound: no row is older), " +
-				"and buckets align to TSBS_START (TSBS's to the epoch: the same for a whole-minute start)"},
+				"newest first, minutes on the clock; the window starts at the data's start (TSBS's has no lower bound: no row is older)"},
 	}
 }
 

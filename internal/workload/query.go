@@ -105,14 +105,15 @@ func (q *Queries) Next(kind ts.QueryKind, dst *ts.Query) {
 		end = start + c.QueryInterval // TSBS's windows are [s, e) for every kind
 	}
 	*dst = ts.Query{
-		Kind:    kind,
-		Devices: q.devs,
-		Sensors: q.sens,
-		Start:   start,
-		End:     end,
-		Lower:   c.QueryLower,
-		Agg:     c.QueryAggregate,
-		Bucket:  c.GroupByUnit,
+		ClockBuckets: q.starts > 0, // TSBS's buckets are on the clock
+		Kind:         kind,
+		Devices:      q.devs,
+		Sensors:      q.sens,
+		Start:        start,
+		End:          end,
+		Lower:        c.QueryLower,
+		Agg:          c.QueryAggregate,
+		Bucket:       c.GroupByUnit,
 	}
 	if q.fleet != nil {
 		q.fleet.fill(dst, key)

@@ -66,9 +66,9 @@ func TestTSBSLastLocAsksOneFleet(t *testing.T) {
 }
 
 // A TSBS query phase draws each window's start at random within the data,
-// as TSBS's RandWindow, and asks [s, e) as TSBS does, whatever the kind
-// (high-cpu's VALUE_RANGE too): every window ends by TSBS_END, and the
-// starts are not a few repeated ones.
+// as TSBS's RandWindow, and asks [s, e) with buckets on the clock as TSBS
+// does, whatever the kind (high-cpu's VALUE_RANGE too): every window ends
+// by TSBS_END, and the starts are not a few repeated ones.
 func TestTSBSWindowsDrawn(t *testing.T) {
 	for _, tc := range []struct {
 		phase string
@@ -82,6 +82,9 @@ func TestTSBSWindowsDrawn(t *testing.T) {
 		var dst ts.Query
 		for range 40 {
 			q.Next(tc.kind, &dst)
+			if !dst.ClockBuckets {
+				t.Fatalf("%s: buckets from the window's start, want TSBS's on the clock", tc.phase)
+			}
 			if dst.Start < s.StartTime || dst.End != dst.Start+c.QueryInterval || dst.End > end {
 				t.Fatalf("%s: window [%d, %d) is not [s, s+%d) within the data [%d, %d)", tc.phase, dst.Start, dst.End,
 					c.QueryInterval, s.StartTime, end)

@@ -132,7 +132,7 @@ func Aggregate(q *ts.Query, all []Series) ts.Result {
 			}
 			b := int64(0)
 			if q.Kind == ts.GroupBy && q.Bucket > 0 {
-				b = (p.T - q.Start) / q.Bucket
+				b = (p.T - q.BucketOrigin()) / q.Bucket
 			}
 			a := groups[b]
 			if a == nil {
@@ -143,7 +143,7 @@ func Aggregate(q *ts.Query, all []Series) ts.Result {
 			a.add(p.V)
 		}
 		for _, b := range order {
-			r.Add(q.Start+b*q.Bucket, groups[b].value(q.Agg))
+			r.Add(q.BucketOrigin()+b*q.Bucket, groups[b].value(q.Agg))
 		}
 	}
 	r.First, r.Last = 0, 0 // aggregate row order is not defined

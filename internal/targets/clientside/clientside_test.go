@@ -34,3 +34,37 @@ func TestAnswer(t *testing.T) {
 		}
 	}
 }
+
+// Buckets on the clock, as TSBS's: an hour from a start between minutes,
+// over a reading every 10 s, holds 61 minute buckets (a part-bucket at
+// either end), each reported at its clock minute; from the window's start
+// it holds 60.
+func TestClockBuckets(t *testing.T) {
+	const base = 1_451_606_400_000 // 2016-01-01 00:00 UTC
+	var sr Series
+	for k := int64(0); k < 720; k++ {
+		sr = append(sr, Point{T: base + k*10_000, V: float64(k), Numeric: true})
+	}
+	start := int64(base + 37_000)
+	for _, tc := range []struct {
+		clock   bool
+		buckets int64
+		first   int64
+	}{{true, 61, base}, {false, 60, start}} {
+		q := &ts.Query{Kind: ts.GroupBy, Start: start, End: start + 3_600_000, Bucket: 60_000, Agg: ts.Min, ClockBuckets: tc.clock}
+		got := Answer(q, []Series{InWindow(q, sr)})
+		if got.Points != tc.buckets {
+			t.Errorf("clock %v: %d buckets, want %d", tc.clock, got.Points, tc.buckets)
+		}
+		// The first bucket's minimum is the first reading in the window,
+		// 00:00:40 (k = 4), wherever the bucket is reported.
+		var want float64
+		for b := int64(0); b < tc.buckets; b++ {
+			lo := max(tc.first+b*60_000, start)
+			want += float64((lo - base + 9_999) / 10_000)
+		}
+		if got.Sum != want {
+			t.Errorf("clock %v: sum of bucket minimums %v, want %v", tc.clock, got.Sum, want)
+		}
+	}
+}

@@ -56,7 +56,7 @@ func (p *Partials) Result() ts.Result { return bucketResult(p.q, p.parts) }
 func bucketAcc(q *ts.Query, groups map[bucketKey]*acc, sensor int, t int64) *acc {
 	k := bucketKey{sensor: sensor}
 	if q.Bucket > 0 {
-		k.bucket = (t - q.Start) / q.Bucket
+		k.bucket = (t - q.BucketOrigin()) / q.Bucket
 	}
 	a := groups[k]
 	if a == nil {
@@ -85,7 +85,7 @@ func bucketResult(q *ts.Query, groups map[bucketKey]*acc) ts.Result {
 	}
 	var r ts.Result
 	for _, k := range keys {
-		r.Add(q.Start+k.bucket*q.Bucket, groups[k].value(q.Agg))
+		r.Add(q.BucketOrigin()+k.bucket*q.Bucket, groups[k].value(q.Agg))
 	}
 	if q.Limit == 0 {
 		r.First, r.Last = 0, 0 // without a limit the row order is not defined

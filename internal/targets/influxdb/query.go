@@ -132,7 +132,7 @@ func (t *Target) across(ctx context.Context, s *ts.Schema, q *ts.Query) (ts.Resu
 }
 
 // acrossQL is across's statement: q's aggregate of each sensor per bucket
-// aligned to q.Start, over every selected device of a measurement; with a
+// from q.BucketOrigin(), over every selected device of a measurement; with a
 // limit, newest bucket first.
 func acrossQL(s *ts.Schema, q *ts.Query) (string, error) {
 	if q.Bucket <= 0 {
@@ -153,7 +153,7 @@ func acrossQL(s *ts.Schema, q *ts.Query) (string, error) {
 	}
 	from, devs := sources(s, q.Devices)
 	ms := func(v int64) string { return strconv.FormatInt(v, 10) + "ms" }
-	offset := ((q.Start % q.Bucket) + q.Bucket) % q.Bucket // as influxQL's Q7
+	offset := ((q.BucketOrigin() % q.Bucket) + q.Bucket) % q.Bucket // as influxQL's Q7
 	stmt := "SELECT " + strings.Join(cols, ", ") + " FROM " + from + " WHERE (" + devs + ")" +
 		" AND time >= " + ms(q.Start) + " AND time < " + ms(q.End) +
 		" GROUP BY time(" + ms(q.Bucket) + ", " + ms(offset) + ") fill(none)"
@@ -220,8 +220,9 @@ func influxQL(s *ts.Schema, q *ts.Query) (string, error) {
 		if q.Bucket <= 0 {
 			return "", fmt.Errorf("influxdb: GROUP_BY bucket %d must be positive", q.Bucket)
 		}
-		// InfluxDB aligns buckets to the epoch; the offset moves them to Start.
-		offset := ((q.Start % q.Bucket) + q.Bucket) % q.Bucket
+		// InfluxDB aligns buckets to the epoch; the offset moves them to the
+		// query's bucket origin (Start, or the epoch itself with ClockBuckets).
+		offset := ((q.BucketOrigin() % q.Bucket) + q.Bucket) % q.Bucket
 		return agg + rng + " GROUP BY time(" + ms(q.Bucket) + ", " + ms(offset) + "), device fill(none)", nil
 	}
 	return "", fmt.Errorf("influxdb: query kind %s: unknown", q.Kind)

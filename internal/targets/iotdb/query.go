@@ -110,7 +110,13 @@ func statement(s *ts.Schema, meas []string, q *ts.Query, devs []string, sensors 
 	case ts.AggRangeValue:
 		return sel + rng + " AND " + val
 	}
-	return sel + " GROUP BY ([" + ms(q.Start) + ", " + ms(q.End) + "), " + ms(max(q.Bucket, 1)) + "ms)"
+	b := max(q.Bucket, 1)
+	if q.ClockBuckets {
+		// IoTDB's windows start at the GROUP BY's start: from Start's clock
+		// bucket, the rows before Start left out by the WHERE.
+		return sel + rng + " GROUP BY ([" + ms(q.Start/b*b) + ", " + ms(q.End) + "), " + ms(b) + "ms)"
+	}
+	return sel + " GROUP BY ([" + ms(q.Start) + ", " + ms(q.End) + "), " + ms(b) + "ms)"
 }
 
 // acrossStatement translates a Q7 with Across: GROUP BY LEVEL = 0 merges

@@ -77,7 +77,8 @@ var Driver = &targets.Driver{
 		Queries: ts.QueryKinds,
 		Sparse:  true, // each sensor's points listed apart: an empty cell is a point not listed
 
-		GroupByAcross: true, // one metric query over all the devices (see across)
+		GroupByAcross:    true, // one metric query over all the devices (see across)
+		BucketsFromStart: true, // its sampling aligns to the query's start (query.go)
 	},
 	Open:     open,
 	Language: language,

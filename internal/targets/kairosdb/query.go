@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/targets/clientside"
 	"github.com/tsbench/tsbench/internal/ts"
 )
@@ -87,6 +88,11 @@ func buildQuery(q *ts.Query, s *ts.Schema, metrics []string, n serverNames) (req
 		if q.Kind == ts.GroupBy {
 			if q.Bucket <= 0 {
 				return req, false, fmt.Errorf("kairosdb: group by: bucket %d ms must be positive", q.Bucket)
+			}
+			if q.ClockBuckets {
+				// Its sampling aligns to the query's start, or to a whole
+				// unit with align_sampling, never to a clipped clock bucket.
+				return req, false, fmt.Errorf("kairosdb: group by buckets on the clock: %w", targets.ErrUnsupported)
 			}
 			width = q.Bucket
 		}

@@ -328,12 +328,12 @@ func wideSQL(names *wideNames, q *ts.Query, tbl string, sensors []int, devices [
 	case ts.AggRangeValue:
 		return "SELECT 0::bigint, " + alist + where + rng + val(4) + " GROUP BY device", append(args, q.Start, q.End, q.Lower)
 	}
-	bucket := "$2 + (t - $2) / $4 * $4"
+	bucket := "$5 + (t - $5) / $4 * $4" // $5: the bucket origin
 	if timescale {
-		bucket = "time_bucket($4::bigint, t, $2::bigint)"
+		bucket = "time_bucket($4::bigint, t, $5::bigint)"
 	}
 	return "SELECT " + bucket + " AS bt, " + alist + where + rng + " GROUP BY device, bt ORDER BY bt, device",
-		append(args, q.Start, q.End, max(q.Bucket, 1))
+		append(args, q.Start, q.End, max(q.Bucket, 1), q.BucketOrigin())
 }
 
 // queryWideAcross answers a Q7 across devices: one statement per group's
@@ -350,9 +350,9 @@ func (t *Target) queryWideAcross(ctx context.Context, q *ts.Query) (ts.Result, e
 		c := t.names.cols[sn]
 		cols[i] = fn + "(" + c + ")::double precision, count(" + c + ")"
 	}
-	bucket := "$2 + (t - $2) / $4 * $4"
+	bucket := "$5 + (t - $5) / $4 * $4" // $5: the bucket origin
 	if t.timescale {
-		bucket = "time_bucket($4::bigint, t, $2::bigint)"
+		bucket = "time_bucket($4::bigint, t, $5::bigint)"
 	}
 	order := " ORDER BY bt"
 	if q.Limit > 0 {
@@ -362,7 +362,7 @@ func (t *Target) queryWideAcross(ctx context.Context, q *ts.Query) (ts.Result, e
 	for _, g := range groups {
 		sql := "SELECT " + bucket + " AS bt, " + strings.Join(cols, ", ") + " FROM " + t.wideTable(g) +
 			" WHERE device = ANY($1) AND t >= $2 AND t < $3 GROUP BY bt" + order
-		rows, err := t.c.pg.Query(ctx, sql, withValues(q, byGroup[g], q.Start, q.End, max(q.Bucket, 1))...)
+		rows, err := t.c.pg.Query(ctx, sql, withValues(q, byGroup[g], q.Start, q.End, max(q.Bucket, 1), q.BucketOrigin())...)
 		if err != nil {
 			return ts.Result{}, t.wrap(q.Kind.String(), err)
 		}

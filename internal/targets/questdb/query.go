@@ -120,9 +120,10 @@ func querySQL(s *ts.Schema, columns []string, q *ts.Query, tbl, devices string, 
 	case ts.AggRangeValue:
 		return "SELECT 0, device, " + strings.Join(aggs, ", ") + from + rng + val
 	}
-	// GROUP_BY: buckets from the window start, by arithmetic on the time.
+	// GROUP_BY: buckets from the query's bucket origin (the window start,
+	// or the epoch), by arithmetic on the time.
 	b := strconv.FormatInt(max(q.Bucket, 1), 10)
-	st := strconv.FormatInt(q.Start, 10)
+	st := strconv.FormatInt(q.BucketOrigin(), 10)
 	bucket := "(" + tms + " - " + st + ") / " + b
 	return "SELECT " + st + " + " + bucket + " * " + b + " bt, device, " + bucket + " bk, " + strings.Join(aggs, ", ") +
 		from + rng + " GROUP BY bt, device, bk ORDER BY bt"
@@ -165,9 +166,9 @@ func acrossSQL(s *ts.Schema, columns []string, q *ts.Query, tbl, devices string)
 			aggs = append(aggs, aggFunc(q.Agg)+"("+col+")")
 		}
 	}
-	// Buckets from the window start, by arithmetic on the time as Q7's.
+	// Buckets from the bucket origin, by arithmetic on the time as Q7's.
 	b := strconv.FormatInt(max(q.Bucket, 1), 10)
-	st := strconv.FormatInt(q.Start, 10)
+	st := strconv.FormatInt(q.BucketOrigin(), 10)
 	bucket := "(cast(ts as long) / 1000 - " + st + ") / " + b
 	where := " WHERE device IN (" + devices + ") AND ts >= " + micros(q.Start) + " AND ts < " + micros(q.End)
 	order := " ORDER BY bt"

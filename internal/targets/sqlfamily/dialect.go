@@ -86,9 +86,9 @@ type Dialect struct {
 	// in their result type (a count as a float, SQLite's overflow-free
 	// TOTAL); avg, min and max are the same everywhere.
 	Count, Sum string
-	// Bucket writes the start of Q7's bucket of t: start + (t - start) /
-	// width * width in integer arithmetic (t >= start, so the division is a
-	// floor), in the engine's spelling.
+	// Bucket writes the start of Q7's bucket of t: origin + (t - origin) /
+	// width * width in integer arithmetic (t >= origin, the query's
+	// BucketOrigin, so the division is a floor), in the engine's spelling.
 	Bucket func(b *Builder, start, width int64) string
 	Latest Latest
 	// SkipNullAggregates drops aggregate rows whose value is NULL (an

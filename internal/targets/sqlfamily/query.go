@@ -59,7 +59,7 @@ func (d *Dialect) Query(b *Builder, q *ts.Query, ids []int64, perDevice int) err
 		// GROUP BY names the bucket by its alias: the expression written
 		// twice would take its parameters twice, and with "?" the engine
 		// could not tell that both are the same.
-		b.S("SELECT ").S(d.Bucket(b, q.Start, q.Bucket)).S(" AS bt, ").S(agg).S(" FROM ").S(d.Table).S(" WHERE ")
+		b.S("SELECT ").S(d.Bucket(b, q.BucketOrigin(), q.Bucket)).S(" AS bt, ").S(agg).S(" FROM ").S(d.Table).S(" WHERE ")
 		d.series(b, ids)
 		d.filter(b, q)
 		switch sensor := "series % " + strconv.Itoa(max(perDevice, 1)); {

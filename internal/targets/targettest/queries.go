@@ -62,6 +62,7 @@ func Queries(s *ts.Schema) []ts.Query {
 		add(ts.Query{Kind: ts.AggValue, Devices: dev(1, 4), Sensors: lastTwo, Lower: -5, Agg: agg})
 		add(ts.Query{Kind: ts.AggRangeValue, Devices: dev(0, 3), Sensors: lastTwo, Start: w.start, End: w.end, Lower: 10, Agg: agg})
 		add(ts.Query{Kind: ts.GroupBy, Devices: dev(3, 4), Sensors: lastTwo, Start: at(3) + 200, End: at(90), Bucket: 7_000, Agg: agg})
+		add(clockQ7(ts.Query{Kind: ts.GroupBy, Devices: dev(3, 4), Sensors: lastTwo, End: at(90), Bucket: 7_000, Agg: agg}, at(3)+200))
 	}
 	add(ts.Query{Kind: ts.LatestPoint, Devices: dev(0, 2, 5), Sensors: all})
 	add(ts.Query{Kind: ts.LatestPoint, Devices: dev(4), Sensors: lastTwo})
@@ -93,11 +94,28 @@ func AcrossQueries(s *ts.Schema) []ts.Query {
 		qs = append(qs, ts.Query{Kind: ts.GroupBy, Devices: devs(1, 3, 4), Sensors: lastTwo,
 			Start: at(3) + 200, End: at(90), Bucket: 7_000, Agg: agg, Across: true})
 	}
+	for _, agg := range []ts.Aggregate{ts.Avg, ts.Max} {
+		qs = append(qs, clockQ7(ts.Query{Kind: ts.GroupBy, Devices: devs(1, 3, 4), Sensors: lastTwo,
+			End: at(90), Bucket: 7_000, Agg: agg, Across: true}, at(3)+200))
+	}
 	for _, limit := range []int{5, 1000} {
 		qs = append(qs, ts.Query{Kind: ts.GroupBy, Devices: devs(0, 1, 2, 3, 4, 5), Sensors: lastTwo[1:],
 			Start: at(0), End: at(100) + 1, Bucket: 7_000, Agg: ts.Max, Across: true, Limit: limit})
 	}
+	qs = append(qs, clockQ7(ts.Query{Kind: ts.GroupBy, Devices: devs(0, 1, 2, 3, 4, 5), Sensors: lastTwo[1:],
+		End: at(100) + 1, Bucket: 7_000, Agg: ts.Max, Across: true, Limit: 5}, at(0)+1500))
 	return qs
+}
+
+// clockQ7 is q with buckets on the clock (TSBS's), starting at start or,
+// should start fall on a clock bucket's edge, a second later: its first
+// and last buckets are then clipped by the window.
+func clockQ7(q ts.Query, start int64) ts.Query {
+	if start%q.Bucket == 0 {
+		start += 1000
+	}
+	q.Start, q.ClockBuckets = start, true
+	return q
 }
 
 // describe names a query for test output.
@@ -122,6 +140,9 @@ func describe(s *ts.Schema, q *ts.Query) string {
 	}
 	if q.Limit > 0 {
 		fmt.Fprintf(&b, "_limit%d", q.Limit)
+	}
+	if q.ClockBuckets {
+		b.WriteString("_clock")
 	}
 	return b.String()
 }

@@ -62,22 +62,22 @@ type evalGrid struct{ From, To, Step, Window int64 }
 // split in grids of at most maxBucketsPerRequest times), and one single
 // time for each clipped bucket at either end, with its clipped width as
 // window. Each time t lies in the bucket it answers for: bucket
-// (t - Start) / Bucket. ok is false when there are more than
+// (t - o) / Bucket, o the query's BucketOrigin. ok is false when there are more than
 // maxServerBuckets buckets; an empty plan means no bucket has a time in
 // range.
 func planBuckets(q *ts.Query, startTime int64) (grids []evalGrid, ok bool) {
-	b := q.Bucket
+	b, o := q.Bucket, q.BucketOrigin()
 	lo := max(q.Start, startTime)
 	if lo >= q.End {
 		return nil, true
 	}
-	first, last := (lo-q.Start)/b, (q.End-1-q.Start)/b
+	first, last := (lo-o)/b, (q.End-1-o)/b
 	if last-first+1 > maxServerBuckets {
 		return nil, false
 	}
 	// bounds of bucket i clipped to [lo, End)
-	from := func(i int64) int64 { return max(q.Start+i*b, lo) }
-	to := func(i int64) int64 { return min(q.Start+(i+1)*b, q.End) }
+	from := func(i int64) int64 { return max(o+i*b, lo) }
+	to := func(i int64) int64 { return min(o+(i+1)*b, q.End) }
 	single := func(i int64) evalGrid {
 		at := to(i) - 1
 		return evalGrid{From: at, To: at, Step: b, Window: to(i) - from(i)}
@@ -237,8 +237,9 @@ func (t *Target) groupBy(ctx context.Context, s *ts.Schema, q *ts.Query, sel str
 	// of single-groupby-5-8-1's CPU. seen (per sensor, the buckets from
 	// the first in range) refuses a bucket answered twice.
 	direct := q.Agg != ts.Avg && q.Limit == 0
-	firstBucket := (max(q.Start, s.StartTime) - q.Start) / q.Bucket
-	nb := (q.End-1-q.Start)/q.Bucket - firstBucket + 1 // at most maxServerBuckets (planBuckets)
+	o := q.BucketOrigin()
+	firstBucket := (max(q.Start, s.StartTime) - o) / q.Bucket
+	nb := (q.End-1-o)/q.Bucket - firstBucket + 1 // at most maxServerBuckets (planBuckets)
 	var seen *bucketSet
 	if q.Across && q.Agg != ts.Avg {
 		seen = newBucketSet(int64(len(q.Sensors)) * nb)
@@ -259,7 +260,7 @@ func (t *Target) groupBy(ctx context.Context, s *ts.Schema, q *ts.Query, sel str
 		for _, sr := range series {
 			if !q.Across {
 				for i, tm := range sr.times {
-					res.Add(q.Start+(tm-q.Start)/q.Bucket*q.Bucket, sr.values[i])
+					res.Add(o+(tm-o)/q.Bucket*q.Bucket, sr.values[i])
 				}
 				continue
 			}
@@ -270,7 +271,7 @@ func (t *Target) groupBy(ctx context.Context, s *ts.Schema, q *ts.Query, sel str
 			for i, tm := range sr.times {
 				k, v := key{pos, tm}, sr.values[i]
 				if q.Agg != ts.Avg {
-					b := (tm-q.Start)/q.Bucket - firstBucket
+					b := (tm-o)/q.Bucket - firstBucket
 					if b < 0 || b >= nb || !seen.add(int64(pos)*nb+b) {
 						return ts.Result{}, fallbackUnusable, nil
 					}
@@ -278,9 +279,9 @@ func (t *Target) groupBy(ctx context.Context, s *ts.Schema, q *ts.Query, sel str
 					case !direct:
 						parts.Add(pos, tm, v, 1)
 					case q.Agg == ts.Count:
-						res.Add(q.Start+(tm-q.Start)/q.Bucket*q.Bucket, float64(int64(v)))
+						res.Add(o+(tm-o)/q.Bucket*q.Bucket, float64(int64(v)))
 					default:
-						res.Add(q.Start+(tm-q.Start)/q.Bucket*q.Bucket, v)
+						res.Add(o+(tm-o)/q.Bucket*q.Bucket, v)
 					}
 					continue
 				}
