@@ -321,9 +321,7 @@ func avgVsProjected(q *ts.Query, trucks []Truck) []ts.FleetRow {
 // avgLoad is, per fleet, model and load capacity, the mean over the
 // trucks of each truck's mean current_load divided by its capacity.
 func avgLoad(q *ts.Query, trucks []Truck) []ts.FleetRow {
-	type key struct{ fleet, model, capacity string }
-	type acc struct{ sum, n float64 }
-	by := map[key]*acc{}
+	var shares LoadShares
 	for i := range trucks {
 		tr := &trucks[i]
 		capacity, err := strconv.ParseFloat(tr.Tags[TagLoad], 64)
@@ -331,17 +329,44 @@ func avgLoad(q *ts.Query, trucks []Truck) []ts.FleetRow {
 		if err != nil || n == 0 {
 			continue
 		}
-		k := key{tr.Tags[TagFleet], tr.Tags[TagModel], tr.Tags[TagLoad]}
-		if by[k] == nil {
-			by[k] = &acc{}
-		}
-		by[k].sum += s / float64(n) / capacity
-		by[k].n++
+		shares.Add(tr.Tags, s/float64(n)/capacity, 1)
 	}
+	return shares.Rows()
+}
+
+// LoadShares gathers avg-load's answer, wherever the trucks' shares are
+// computed (here, or by a target from its server's per-truck means): per
+// fleet, model and load capacity, the mean over the trucks of each truck's
+// mean current_load / load_capacity.
+type LoadShares struct {
+	by map[loadKey]*loadAcc
+}
+
+type loadKey struct{ fleet, model, capacity string }
+
+type loadAcc struct{ sum, trucks float64 }
+
+// Add counts trucks trucks of the fleet, model and capacity in tags whose
+// load shares add up to sum.
+func (l *LoadShares) Add(tags map[string]string, sum, trucks float64) {
+	if l.by == nil {
+		l.by = map[loadKey]*loadAcc{}
+	}
+	k := loadKey{tags[TagFleet], tags[TagModel], tags[TagLoad]}
+	if l.by[k] == nil {
+		l.by[k] = &loadAcc{}
+	}
+	l.by[k].sum += sum
+	l.by[k].trucks += trucks
+}
+
+// Rows is the answer: keyed by fleet and model, the load capacity and the
+// mean share.
+func (l *LoadShares) Rows() []ts.FleetRow {
 	var rows []ts.FleetRow
-	for k, a := range by {
+	for k, a := range l.by {
 		capacity, _ := strconv.ParseFloat(k.capacity, 64)
-		rows = append(rows, ts.FleetRow{Key: []string{k.fleet, k.model}, Values: []float64{capacity, a.sum / a.n}})
+		rows = append(rows, ts.FleetRow{Key: []string{k.fleet, k.model}, Values: []float64{capacity, a.sum / a.trucks}})
 	}
 	return rows
 }

@@ -436,28 +436,17 @@ func (f *fleetQL) answer(res []fleetResult) ([]ts.FleetRow, error) {
 			rows = append(rows, ts.FleetRow{Key: []string{fl}, Values: []float64{a.fuel / a.n, a.nominal / a.n}})
 		}
 	case ts.AvgLoad:
-		type key struct{ fleet, model, capacity string }
-		type acc struct{ total, n float64 }
-		by := map[key]*acc{}
+		var shares fleet.LoadShares
 		for _, r := range res {
 			total, n, err := get2(r, "total", "trucks")
 			if err != nil {
 				return nil, err
 			}
-			if n == 0 {
-				continue
+			if n > 0 {
+				shares.Add(r.tags, total, n)
 			}
-			kk := key{r.tags[fleet.TagFleet], r.tags[fleet.TagModel], r.tags[fleet.TagLoad]}
-			if by[kk] == nil {
-				by[kk] = &acc{}
-			}
-			by[kk].total += total
-			by[kk].n += n
 		}
-		for kk, a := range by {
-			capacity, _ := strconv.ParseFloat(kk.capacity, 64)
-			rows = append(rows, ts.FleetRow{Key: []string{kk.fleet, kk.model}, Values: []float64{capacity, a.total / a.n}})
-		}
+		rows = shares.Rows()
 	case ts.DailyActivity:
 		type key struct {
 			fleet, model string

@@ -331,27 +331,15 @@ func avgVsProjected(rows []truckRow) []ts.FleetRow {
 // avgLoad averages the trucks' mean load shares per fleet, model and
 // capacity.
 func avgLoad(rows []truckRow) []ts.FleetRow {
-	type key struct{ fleet, model, capacity string }
-	type acc struct{ sum, n float64 }
-	by := map[key]*acc{}
+	var shares fleet.LoadShares
 	for _, r := range rows {
 		capacity, err := strconv.ParseFloat(r.tags[fleet.TagLoad], 64)
 		if err != nil || math.IsNaN(r.v[0]) {
 			continue
 		}
-		k := key{r.tags[fleet.TagFleet], r.tags[fleet.TagModel], r.tags[fleet.TagLoad]}
-		if by[k] == nil {
-			by[k] = &acc{}
-		}
-		by[k].sum += r.v[0] / capacity
-		by[k].n++
+		shares.Add(r.tags, r.v[0]/capacity, 1)
 	}
-	var out []ts.FleetRow
-	for k, a := range by {
-		capacity, _ := strconv.ParseFloat(k.capacity, 64)
-		out = append(out, ts.FleetRow{Key: []string{k.fleet, k.model}, Values: []float64{capacity, a.sum / a.n}})
-	}
-	return out
+	return shares.Rows()
 }
 
 // run executes an ALIGN BY DEVICE statement: one row per truck (and
