@@ -288,9 +288,15 @@ func (g *Generator) fillColumn(c *ts.Column, device, sensor int, rows []int64, s
 		if c.Type == ts.Double {
 			vals = c.Doubles[start:end] // compute in place: no copy for the common type
 		}
-		sm.fill(key, &st.ph, rows[start:end], vals)
-		if g.opts.Table != nil {
-			g.opts.Table.fill(device, sensor, rows[start:end], vals)
+		chunk := rows[start:end]
+		tbl := g.opts.Table
+		// The models' values only where the table lacks a row: a TSBS
+		// run's rows are all in it, and its walks cost the most.
+		if tbl == nil || !tbl.holdsAll(device, sensor, chunk) {
+			sm.fill(key, &st.ph, chunk, vals)
+		}
+		if tbl != nil {
+			tbl.fill(device, sensor, chunk, vals)
 		}
 		g.convert(c, sm, start, vals)
 	}

@@ -34,6 +34,17 @@ func (t *Table) holds(device, sensor int, k int64) bool {
 	return device >= 0 && device < t.Devices && sensor >= 0 && sensor < t.Sensors && k >= 0 && k < t.Rows
 }
 
+// holdsAll reports whether the table has every row of rows of device's
+// sensor.
+func (t *Table) holdsAll(device, sensor int, rows []int64) bool {
+	for _, k := range rows {
+		if !t.holds(device, sensor, k) {
+			return false
+		}
+	}
+	return true
+}
+
 // at is the value of device's sensor at row k, which the table holds.
 func (t *Table) at(device, sensor int, k int64) float64 {
 	return float64(t.cells[t.index(device, sensor, k)])

@@ -62,3 +62,27 @@ func TestTableMustFitSchema(t *testing.T) {
 		t.Fatal("a 2-sensor table was taken for a 1-sensor schema")
 	}
 }
+
+// BenchmarkFillTable fills TSBS-shaped batches (ten bounded walks, 100 rows)
+// from the models and from a table holding every row, in one run:
+// go test -run '^$' -bench FillTable ./internal/gen/
+func BenchmarkFillTable(b *testing.B) {
+	types := make([]ts.DataType, 10)
+	for i := range types {
+		types[i] = ts.Double
+	}
+	s := testSchema(1, types...)
+	const rows = 100_000
+	tb := NewTable(1, 10, rows)
+	for name, table := range map[string]*Table{"models": nil, "table": tb} {
+		b.Run(name, func(b *testing.B) {
+			o := defaultOptions(100)
+			o.Bound, o.Table = Bound{Lo: 0, Hi: 100}, table
+			g := mustNew(b, s, o)
+			batch, cur := g.NewBatch(), NewCursor()
+			for i := 0; b.Loop(); i++ {
+				g.Fill(batch, &s.Devices[0], int64(i%(rows/100)), cur)
+			}
+		})
+	}
+}
