@@ -96,14 +96,7 @@ func (q *Queries) Next(kind ts.QueryKind, dst *ts.Query) {
 	if len(q.fleets) > 0 {
 		q.devs = append(q.devs[:0], q.fleets[mixKey(key, 0x666c656574, 0)%uint64(len(q.fleets))]...)
 	}
-	start := q.base + n*c.StepSize*q.schema.PointStep
-	if q.starts > 0 {
-		start = q.base + int64(mixKey(key, 0x77696e646f77, 0)%uint64(q.starts))
-	}
-	end := windowEnd(kind, start+c.QueryInterval)
-	if q.starts > 0 {
-		end = start + c.QueryInterval // TSBS's windows are [s, e) for every kind
-	}
+	start, end := q.window(kind, n, key)
 	*dst = ts.Query{
 		ClockBuckets: q.starts > 0, // TSBS's buckets are on the clock
 		Kind:         kind,
@@ -128,6 +121,19 @@ func (q *Queries) Next(kind ts.QueryKind, dst *ts.Query) {
 			dst.Start = q.base
 		}
 	}
+}
+
+// window is the n-th window of a kind: in a TSBS run TSBS's, its start
+// drawn at random and [s, e) whatever the kind; otherwise IoT-benchmark's,
+// stepped by STEP_SIZE, closed but for GROUP_BY (windowEnd).
+func (q *Queries) window(kind ts.QueryKind, n int64, key uint64) (start, end int64) {
+	c := q.cfg
+	if q.starts > 0 {
+		start = q.base + int64(mixKey(key, 0x77696e646f77, 0)%uint64(q.starts))
+		return start, start + c.QueryInterval
+	}
+	start = q.base + n*c.StepSize*q.schema.PointStep
+	return start, windowEnd(kind, start+c.QueryInterval)
 }
 
 // devicesByTag groups s's devices by their value of tag, groups in the
