@@ -19,8 +19,14 @@ import (
 	"github.com/tsbench/tsbench/internal/testenv"
 )
 
-// corpusExpected is the corpus' expected.tsv, beside this repository.
-const corpusExpected = "../../../shared/realdata/expected.tsv"
+// corpusExpected is the corpus' expected.tsv: in TSBENCH_SHARED (set by
+// .ci/run), else beside this repository.
+func corpusExpected() string {
+	if dir := os.Getenv("TSBENCH_SHARED"); dir != "" {
+		return filepath.Join(dir, "realdata", "expected.tsv")
+	}
+	return "../../../shared/realdata/expected.tsv"
+}
 
 // corpusFile is one line of expected.tsv.
 type corpusFile struct {
@@ -31,9 +37,9 @@ type corpusFile struct {
 // readCorpus reads expected.tsv, and requires the fetched files.
 func readCorpus(t *testing.T) (dir string, files []corpusFile) {
 	t.Helper()
-	f, err := os.Open(corpusExpected)
+	f, err := os.Open(corpusExpected())
 	if err != nil {
-		testenv.Require(t, "the real-data corpus' expected.tsv ("+corpusExpected+"): the steering repository's shared/ beside this one")
+		testenv.Require(t, "the real-data corpus' expected.tsv ("+corpusExpected()+"): the steering repository's shared/ beside this one, or TSBENCH_SHARED")
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
