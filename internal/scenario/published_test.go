@@ -13,8 +13,16 @@ import (
 	"github.com/tsbench/tsbench/internal/testenv"
 )
 
-// seedDir holds the studies' text (the project's shared seeds).
-const seedDir = "../../../shared/seeds"
+// seedDir holds the studies' text (the project's shared seeds): in
+// TSBENCH_SHARED (set by .ci/run), else beside the checkout.
+var seedDir = sharedSeeds()
+
+func sharedSeeds() string {
+	if dir := os.Getenv("TSBENCH_SHARED"); dir != "" {
+		return filepath.Join(dir, "seeds")
+	}
+	return "../../../shared/seeds"
+}
 
 // published is every figure the scenarios carry, checked by hand against
 // the studies: the value, and the study's words it comes from.
