@@ -53,13 +53,15 @@ func TestFreshnessOfAKnownDelay(t *testing.T) {
 // On PostgreSQL a point is visible once its INSERT is acknowledged: the
 // freshness is about a poll's own latency (a poll in flight finishes,
 // the next one sees it), and the probe's own database leaves the run's
-// verified count untouched.
+// verified count untouched. The bound is loose on purpose (a few polls'
+// p99 and 5 ms of scheduling slack on a busy two-core machine): it catches
+// a probe that waits or counts from the wrong moment, not jitter.
 func TestFreshnessOnPostgres(t *testing.T) {
 	requireTargetServer(t, "postgres")
 	s, r := freshnessRun(t, t.TempDir(), "--target", "postgres", "--set", "DB_NAME=fresh_e2e")
 	f := s.Freshness
-	if bound := 3*f.Polls.P50MS + 1; f.AfterAck.P50MS > bound {
-		t.Errorf("acknowledged → visible p50 %.3f ms on PostgreSQL, want within 3 polls' p50 + 1 ms (%.3f ms)", f.AfterAck.P50MS, bound)
+	if bound := 3*f.Polls.P99MS + 5; f.AfterAck.P50MS > bound {
+		t.Errorf("acknowledged → visible p50 %.3f ms on PostgreSQL, want within 3 polls' p99 + 5 ms (%.3f ms)", f.AfterAck.P50MS, bound)
 	}
 	if f.Database != "fresh_e2e_freshness" {
 		t.Errorf("the probe wrote to %q, want a database of its own", f.Database)
