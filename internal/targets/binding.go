@@ -1,6 +1,7 @@
 package targets
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sync"
@@ -21,6 +22,34 @@ import (
 type Binding struct {
 	prefix string // "<target>: ", or empty
 	schema *ts.Schema
+}
+
+// Bound is a Binding with the lock that guards it and the rest of one
+// client's connection state: what a target keeps beside its connection
+// when it needs nothing more. Targets embed it (the SQL targets directly,
+// the metric-and-tags ones through jsonenc.Bound).
+type Bound struct {
+	Mu      sync.Mutex
+	Binding Binding
+}
+
+// Bind remembers the schema on a connection that did not run Setup
+// (Binder).
+func (x *Bound) Bind(_ context.Context, s *ts.Schema) error {
+	x.Mu.Lock()
+	defer x.Mu.Unlock()
+	x.Binding.Set(s)
+	return nil
+}
+
+// SeriesBase is the series id of the first sensor of b's device, whose
+// sensors' series follow it; the caller holds Mu.
+func (x *Bound) SeriesBase(b *ts.Batch) (int64, error) {
+	s, pos, err := x.Binding.DevicePos(b.Device)
+	if err != nil {
+		return 0, err
+	}
+	return s.SeriesID(pos, 0), nil
 }
 
 // NewBinding returns an unbound Binding whose errors start with

@@ -68,9 +68,9 @@ type Target struct {
 	httpclient.Conn
 	db string
 
-	sqlfamily.Bound // the lock and the schema
-	buf             bytes.Buffer
-	dialect         sqlfamily.Dialect // Dialect on this database's table
+	targets.Bound // the lock and the schema
+	buf           bytes.Buffer
+	dialect       sqlfamily.Dialect // Dialect on this database's table
 }
 
 func open(ctx context.Context, o targets.Options) (targets.Target, error) {

@@ -70,7 +70,7 @@ type Target struct {
 	conn  *sql.Conn
 	stage string // this connection's staging table
 
-	sqlfamily.Bound   // the lock and the schema
+	targets.Bound     // the lock and the schema
 	sqlfamily.Queries // Query and Count on conn
 }
 

@@ -1,22 +1,19 @@
 package jsonenc
 
 import (
-	"sync"
-
 	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
 // Bound is what a metric-and-tags target (KairosDB, OpenTSDB) keeps of one
-// client's connection beside the connection: the lock that serialises its
-// use (it guards the target's own server names too), the schema it is
-// bound to with that schema's Series, and the body of the last batch,
+// client's connection beside the connection: targets.Bound (the lock that
+// serialises its use, which guards the target's own server names too, and
+// the schema), that schema's Series, and the body of the last batch,
 // reused. Targets embed it.
 type Bound struct {
-	Mu      sync.Mutex
-	Binding targets.Binding
-	Series  Series
-	body    []byte
+	targets.Bound
+	Series Series
+	body   []byte
 }
 
 // Render lays out a batch's points as the JSON body a target posts, given

@@ -103,7 +103,7 @@ func open(ctx context.Context, o targets.Options) (targets.Target, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &Target{Conn: c, db: o.DatabaseOr("tsbench"), Bound: jsonenc.Bound{Binding: targets.NewBinding("kairosdb")}}
+	t := &Target{Conn: c, db: o.DatabaseOr("tsbench"), Bound: jsonenc.Bound{Bound: targets.Bound{Binding: targets.NewBinding("kairosdb")}}}
 	if _, err := t.ServerVersion(ctx); err != nil {
 		return nil, err
 	}

@@ -69,7 +69,7 @@ type Target struct {
 	writePath string
 	reader    string // LOAD DATA reader name, unique per Target
 
-	sqlfamily.Bound                      // the lock and the schema
+	targets.Bound                        // the lock and the schema
 	sqlfamily.Queries                    // Query, Count and analytics on db
 	ins               sqlfamily.Inserter // the insert path's statements
 	load              loadBuffer

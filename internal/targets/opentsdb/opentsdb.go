@@ -92,7 +92,7 @@ func open(ctx context.Context, o targets.Options) (targets.Target, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &Target{Conn: c, db: metricPart(o.DatabaseOr("tsbench")), Bound: jsonenc.Bound{Binding: targets.NewBinding("opentsdb")}}
+	t := &Target{Conn: c, db: metricPart(o.DatabaseOr("tsbench")), Bound: jsonenc.Bound{Bound: targets.Bound{Binding: targets.NewBinding("opentsdb")}}}
 	if _, err := t.ServerVersion(ctx); err != nil {
 		return nil, err
 	}

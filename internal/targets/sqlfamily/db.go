@@ -3,38 +3,10 @@ package sqlfamily
 import (
 	"context"
 	"database/sql"
-	"sync"
 
 	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/ts"
 )
-
-// Bound is what a target keeps of one client's connection beside the
-// connection: the lock that serialises its use and the schema it is bound
-// to. Targets embed it.
-type Bound struct {
-	Mu      sync.Mutex
-	Binding targets.Binding
-}
-
-// Bind remembers the schema on a connection that did not run Setup
-// (targets.Binder).
-func (x *Bound) Bind(_ context.Context, s *ts.Schema) error {
-	x.Mu.Lock()
-	defer x.Mu.Unlock()
-	x.Binding.Set(s)
-	return nil
-}
-
-// SeriesBase is the series id of the first sensor of b's device, whose
-// sensors' series follow it; the caller holds Mu.
-func (x *Bound) SeriesBase(b *ts.Batch) (int64, error) {
-	s, pos, err := x.Binding.DevicePos(b.Device)
-	if err != nil {
-		return 0, err
-	}
-	return s.SeriesID(pos, 0), nil
-}
 
 // Queries is Setup, Query and Count of a database/sql target, embedded by
 // it: each takes the target's lock, reads its schema and runs the Dialect's
@@ -42,7 +14,7 @@ func (x *Bound) SeriesBase(b *ts.Batch) (int64, error) {
 type Queries struct {
 	D     *Dialect
 	DB    DB
-	Bound *Bound
+	Bound *targets.Bound
 	Wrap  func(what string, err error) error
 	// Drop are the statements that drop the tables (Setup with reset), DDL
 	// the ones that create them if they do not exist.

@@ -106,7 +106,7 @@ type Target struct {
 	// Mu guards the Binding and the statement caches. The Binding's errors
 	// carry no "sqlite: " prefix: Write, Query and Count add it with what
 	// they were doing.
-	sqlfamily.Bound
+	targets.Bound
 	// family is Analyze and FleetQuery: sqlfamily's, as mysql's and
 	// duckdb's, on db.
 	family sqlfamily.Queries
