@@ -280,20 +280,10 @@ func (r *Reader) skip(data []byte, rows int64) int {
 				at += k + int(l)
 				continue
 			}
-			at += width(s.Type)
+			at += s.Type.Width()
 		}
 	}
 	return at
-}
-
-func width(t ts.DataType) int {
-	switch t {
-	case ts.Boolean:
-		return 1
-	case ts.Int32, ts.Float:
-		return 4
-	}
-	return 8
 }
 
 // decodeValue appends one encoded value to c and returns its size.
@@ -306,7 +296,7 @@ func decodeValue(c *ts.Column, data []byte) (int, error) {
 		c.Texts = append(c.Texts, string(data[k:k+int(l)]))
 		return k + int(l), nil
 	}
-	w := width(c.Type)
+	w := c.Type.Width()
 	if len(data) < w {
 		return 0, fmt.Errorf("%s value cut short", c.Type)
 	}

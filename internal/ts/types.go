@@ -34,6 +34,19 @@ func (t DataType) String() string {
 // summed: value filters and sum/avg/min/max apply only to numeric sensors.
 func (t DataType) Numeric() bool { return t >= Int32 && t <= Double }
 
+// Width is the size in bytes of a value of a fixed-size type in binary
+// (a boolean a byte, INT32 and FLOAT four, the rest eight); Text has no
+// fixed size and answers 8, which callers that store text never ask.
+func (t DataType) Width() int {
+	switch t {
+	case Boolean:
+		return 1
+	case Int32, Float:
+		return 4
+	}
+	return 8
+}
+
 // ParseDataType accepts a type name in any case.
 func ParseDataType(s string) (DataType, error) {
 	for i, n := range typeNames {

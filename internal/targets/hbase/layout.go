@@ -98,7 +98,7 @@ func decodeValue(typ ts.DataType, b []byte) (v float64, numeric bool, err error)
 	if typ == ts.Text {
 		return 0, false, nil
 	}
-	if want := width(typ); len(b) != want {
+	if want := typ.Width(); len(b) != want {
 		return 0, false, fmt.Errorf("hbase: %s value of %d bytes, want %d", typ, len(b), want)
 	}
 	switch typ {
@@ -112,17 +112,6 @@ func decodeValue(typ ts.DataType, b []byte) (v float64, numeric bool, err error)
 		return float64(math.Float32frombits(binary.BigEndian.Uint32(b))), true, nil
 	}
 	return math.Float64frombits(binary.BigEndian.Uint64(b)), true, nil
-}
-
-// width is the stored size of a value of a fixed-size type.
-func width(typ ts.DataType) int {
-	switch typ {
-	case ts.Boolean:
-		return 1
-	case ts.Int32, ts.Float:
-		return 4
-	}
-	return 8
 }
 
 // tableFor names the table of a database: "tsbench_" and DB_NAME with every
