@@ -40,7 +40,7 @@ func redact(name, v string) string {
 		return Redacted
 	}
 	if isURLName(name) {
-		return RedactURL(v)
+		return redactpkg.URL(v)
 	}
 	return v
 }
@@ -51,7 +51,3 @@ func isURLName(name string) bool {
 	n := normalize(name)
 	return n == "URL" || strings.HasSuffix(n, "_URL")
 }
-
-// RedactURL hides the password of a connection URL, or of a
-// go-sql-driver DSN (user:pass@tcp(host)/db): postgres://user:***@host/db.
-func RedactURL(raw string) string { return redactpkg.URL(raw) }

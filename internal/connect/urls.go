@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tsbench/tsbench/internal/config"
+	"github.com/tsbench/tsbench/internal/redact"
 	"github.com/tsbench/tsbench/internal/targets"
 )
 
@@ -62,7 +63,7 @@ func ApplyURLs(cfg *config.Config, d *targets.Driver) error {
 		}
 		if len(e.Hosts) > 1 {
 			return fmt.Errorf("%s = %q: one host only (allowed: a URL of one server; list several hosts in HOST or TARGET_URL)",
-				u.key, targets.RedactURL(u.value))
+				u.key, redact.URL(u.value))
 		}
 	}
 	hosts := strings.Split(cfg.Host, ",")
@@ -140,10 +141,10 @@ func EndpointsNote(cfg *config.Config) string {
 	}
 	w, q := "TARGET_URL/HOST", "TARGET_URL/HOST"
 	if cfg.WriteURL != "" {
-		w = targets.RedactURL(cfg.WriteURL)
+		w = redact.URL(cfg.WriteURL)
 	}
 	if cfg.QueryURL != "" {
-		q = targets.RedactURL(cfg.QueryURL)
+		q = redact.URL(cfg.QueryURL)
 	}
 	return "writes to " + w + ", queries and verification to " + q
 }

@@ -10,6 +10,9 @@ func TestURL(t *testing.T) {
 		"http://host:8428/api":                                    "http://host:8428/api",
 		"postgres://user@host/db":                                 "postgres://user@host/db",
 		"postgres://user:@host/db":                                "postgres://user:@host/db",
+		"https://u:p@ss/w:rd@h:1/x?y=1":                           "https://u:***@h:1/x?y=1",
+		"root:pw@tcp(db:3306)/bench?tls=true":                     "root:***@tcp(db:3306)/bench?tls=true",
+		"postgres://u:pw@h1:5432,h2:5433/db":                      "postgres://u:***@h1:5432,h2:5433/db",
 		"":                                                        "",
 	} {
 		if got := URL(raw); got != want {

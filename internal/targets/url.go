@@ -83,7 +83,7 @@ var mysqlDSN = regexp.MustCompile(`^(?:([^:@]*)(?::(.*))?@)?tcp\(([^)]*)\)/([^?]
 // query key it does not honour, rather than drop them unsaid.
 func ParseURL(driver, key, raw string) (Endpoint, error) {
 	raw = strings.TrimSpace(raw)
-	shown := RedactURL(raw)
+	shown := redact.URL(raw)
 	fam, ok := urlFamilies[driver]
 	if !ok {
 		var with []string
@@ -268,10 +268,6 @@ func SplitHostPort(h string) (string, int) {
 	}
 	return h, 0
 }
-
-// RedactURL hides the password of a URL (or of a go-sql-driver DSN):
-// postgres://user:***@host/db. Text that holds none is returned as it is.
-func RedactURL(raw string) string { return redact.URL(raw) }
 
 // redactErr is a parser's message about raw with its password hidden:
 // net/url quotes the parts it refuses.
