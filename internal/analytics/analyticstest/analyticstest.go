@@ -15,6 +15,7 @@ import (
 	"github.com/tsbench/tsbench/internal/gen"
 	"github.com/tsbench/tsbench/internal/scenario"
 	"github.com/tsbench/tsbench/internal/targets"
+	"github.com/tsbench/tsbench/internal/targets/targettest"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -83,14 +84,7 @@ func Load(ctx context.Context, t testing.TB, target string, o targets.Options, e
 	if err != nil {
 		t.Fatal(err)
 	}
-	conn, err := d.Open(ctx, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	if err := conn.Setup(ctx, s, true); err != nil {
-		t.Fatal(err)
-	}
+	conn := targettest.OpenSetUp(ctx, t, d, o, s, true)
 	b := g.NewBatch()
 	for i := range s.Devices {
 		for n := range batches {

@@ -39,7 +39,7 @@ func BenchmarkWrite(b *testing.B, d *targets.Driver, o targets.Options) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	s, g := LeanShape(b, o.Database)
-	conn := openSetUp(ctx, b, d, o, s, true)
+	conn := OpenSetUp(ctx, b, d, o, s, true)
 	batch := g.NewBatch()
 	cur := gen.NewCursor()
 	before := sysinfo.SelfUsage()

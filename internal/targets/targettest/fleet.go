@@ -206,7 +206,7 @@ func askFleet(t *testing.T, drv *targets.Driver, opts targets.Options, set fleet
 		opts.Database = s.Database
 	}
 	s.Database = opts.Database
-	conn := openSetUp(ctx, t, drv, opts, s, true)
+	conn := OpenSetUp(ctx, t, drv, opts, s, true)
 	if err := set.write(ctx, conn); err != nil {
 		t.Fatal(err)
 	}

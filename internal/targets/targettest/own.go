@@ -43,7 +43,7 @@ func OwnSchema(db string, start int64, types ...ts.DataType) *ts.Schema {
 func OpenOwn(ctx context.Context, t *testing.T, drv *targets.Driver, o targets.Options, s *ts.Schema, rows int64,
 	value func(d, j int, k int64) any) targets.Target {
 	t.Helper()
-	conn := openSetUp(ctx, t, drv, o, s, true)
+	conn := OpenSetUp(ctx, t, drv, o, s, true)
 	for d := range s.Devices {
 		b := &ts.Batch{Device: &s.Devices[d], Decimals: -1, Columns: make([]ts.Column, len(s.Sensors))}
 		var empty [][2]int

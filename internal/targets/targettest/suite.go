@@ -201,17 +201,17 @@ func (d *Dataset) Write(ctx context.Context, conns ...targets.Target) error {
 // suite, starts so.
 func (d *Dataset) OpenAndWrite(ctx context.Context, t testing.TB, drv *targets.Driver, opts targets.Options) targets.Target {
 	t.Helper()
-	conn := openSetUp(ctx, t, drv, opts, d.Schema, false)
+	conn := OpenSetUp(ctx, t, drv, opts, d.Schema, false)
 	if err := d.Write(ctx, conn); err != nil {
 		t.Fatal(err)
 	}
 	return conn
 }
 
-// openSetUp opens drv with o, closed when the test ends, and sets s up
+// OpenSetUp opens drv with o, closed when the test ends, and sets s up
 // on it (afresh with reset): how every test that writes a dataset of its
 // own through a target starts.
-func openSetUp(ctx context.Context, tb testing.TB, drv *targets.Driver, o targets.Options, s *ts.Schema, reset bool) targets.Target {
+func OpenSetUp(ctx context.Context, tb testing.TB, drv *targets.Driver, o targets.Options, s *ts.Schema, reset bool) targets.Target {
 	tb.Helper()
 	conn, err := drv.Open(ctx, o)
 	if err != nil {
