@@ -94,6 +94,39 @@ func IDList(ids []int64) string {
 	return string(append(b, ')'))
 }
 
+// EachName calls visit with every name s holds and its kind ("group",
+// "sensor", "device", "tag key", "tag value"), in that order of kinds, and
+// stops at the first error visit returns: how a target checks, before it
+// writes anything, that its server can store every name.
+func (s *Schema) EachName(visit func(kind, name string) error) error {
+	for _, g := range s.Groups {
+		if err := visit("group", g); err != nil {
+			return err
+		}
+	}
+	for _, sn := range s.Sensors {
+		if err := visit("sensor", sn.Name); err != nil {
+			return err
+		}
+	}
+	for _, d := range s.Devices {
+		if err := visit("device", d.Name); err != nil {
+			return err
+		}
+	}
+	for _, d := range s.Devices {
+		for _, tg := range d.Tags {
+			if err := visit("tag key", tg.Key); err != nil {
+				return err
+			}
+			if err := visit("tag value", tg.Value); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // TagKeys lists the tag keys of the schema's devices, each once, in the
 // order they first appear: what a target names columns or labels after.
 func (s *Schema) TagKeys() []string {

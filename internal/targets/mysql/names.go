@@ -2,6 +2,7 @@ package mysql
 
 import (
 	"context"
+	"strings"
 
 	"github.com/tsbench/tsbench/internal/badinput"
 	"github.com/tsbench/tsbench/internal/ts"
@@ -24,27 +25,11 @@ func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
 // checkNames is bad input naming the first name over maxNameBytes. Every
 // other name is stored as it is: names are data here, not identifiers.
 func checkNames(s *ts.Schema) error {
-	long := func(what, n string) error {
-		if len(n) <= maxNameBytes {
-			return nil
+	return s.EachName(func(what, n string) error {
+		if strings.HasPrefix(what, "tag ") || len(n) <= maxNameBytes {
+			return nil // tags are JSON text, not VARBINARY columns
 		}
 		return badinput.Errorf("mysql: %s %q is %d bytes; names are at most %d bytes (VARBINARY(%d) columns)",
 			what, n, len(n), maxNameBytes, maxNameBytes)
-	}
-	for _, d := range s.Devices {
-		if err := long("device", d.Name); err != nil {
-			return err
-		}
-	}
-	for _, sn := range s.Sensors {
-		if err := long("sensor", sn.Name); err != nil {
-			return err
-		}
-	}
-	for _, g := range s.Groups {
-		if err := long("group", g); err != nil {
-			return err
-		}
-	}
-	return nil
+	})
 }

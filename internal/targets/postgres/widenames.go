@@ -107,35 +107,11 @@ func (t *Target) NameMapping() map[string]string {
 // tables (tags in JSONB, which refuses \u0000 too) on both layouts, so no
 // NameMap can help; this runs before anything is written.
 func checkText(target string, s *ts.Schema) error {
-	bad := func(what, n string) error {
+	return s.EachName(func(what, n string) error {
 		if utf8.ValidString(n) && !strings.ContainsRune(n, 0) {
 			return nil
 		}
 		return badinput.Errorf("%s: %s %q: PostgreSQL text holds no NUL character and only UTF-8 (rule: names are UTF-8 without NUL)",
 			target, what, n)
-	}
-	for _, g := range s.Groups {
-		if err := bad("group", g); err != nil {
-			return err
-		}
-	}
-	for _, sn := range s.Sensors {
-		if err := bad("sensor", sn.Name); err != nil {
-			return err
-		}
-	}
-	for _, d := range s.Devices {
-		if err := bad("device", d.Name); err != nil {
-			return err
-		}
-		for _, tg := range d.Tags {
-			if err := bad("tag key", tg.Key); err != nil {
-				return err
-			}
-			if err := bad("tag value", tg.Value); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	})
 }
