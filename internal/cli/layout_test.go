@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -110,5 +111,54 @@ func TestLayerMap(t *testing.T) {
 		if _, ok := pkgs[pkg]; !ok {
 			t.Errorf("the layer map of docs/development.md names %s, which is not a package of the module", pkg)
 		}
+	}
+}
+
+// smallPackageLines is issue 49's line for a package too small to stand on
+// its own: one under it, imported by a single other package, belongs with
+// that importer unless its package comment says why it stands apart.
+const smallPackageLines = 200
+
+// TestSmallPackagesSayWhy keeps that rule: a package of under
+// smallPackageLines lines (tests aside) that one other package alone
+// imports has a package comment saying why it stands "apart".
+func TestSmallPackagesSayWhy(t *testing.T) {
+	cmd := exec.Command("go", "list", "-f", "{{.ImportPath}}|{{.Dir}}|{{join .GoFiles \" \"}}", "./...")
+	cmd.Dir = "../.."
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	importers := make(map[string]int)
+	for _, imports := range modulePackages(t) {
+		for _, imp := range imports {
+			importers[imp]++
+		}
+	}
+	checked := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.SplitN(line, "|", 3)
+		pkg := strings.TrimPrefix(fields[0], "github.com/tsbench/tsbench/")
+		if importers[pkg] != 1 {
+			continue
+		}
+		lines, doc := 0, ""
+		for _, f := range strings.Fields(fields[2]) {
+			b, err := os.ReadFile(filepath.Join(fields[1], f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines += bytes.Count(b, []byte("\n"))
+			if head, _, ok := strings.Cut(string(b), "\npackage "); ok && strings.Contains(head, "// Package ") {
+				doc += head
+			}
+		}
+		checked++
+		if lines < smallPackageLines && !strings.Contains(doc, "apart") {
+			t.Errorf("%s has %d lines and one importer: move it into that importer, or say in its package comment why it stands apart", pkg, lines)
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no package has exactly one importer: the count of importers is broken")
 	}
 }

@@ -3,11 +3,11 @@
 // tsbench runs the job from any working directory, with no checkout
 // beside it. internal/analytics/spark submits it.
 //
-// The job stays here, beside the other scripts, rather than moving into
-// internal/analytics/spark: it is a PySpark script that people also run by
-// hand with spark-submit (see its docstring), and docs/analytics.md and
-// scripts/ci/install-spark.sh name it here. go:embed reads only files at or
-// below the embedding package's directory, hence this package.
+// It stands apart from its one importer, internal/analytics/spark: the
+// job is a PySpark script that people also run by hand with spark-submit
+// (see its docstring), docs/analytics.md and scripts/ci/install-spark.sh
+// name it here, beside the other scripts, and go:embed reads only files at
+// or below the embedding package's directory, hence this package.
 package spark
 
 import _ "embed"
