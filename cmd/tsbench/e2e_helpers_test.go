@@ -118,7 +118,7 @@ func requireSpark(t *testing.T) {
 func checkSparkAnalytics(t *testing.T, r result, dataDir string) {
 	t.Helper()
 	if r.code != 0 {
-		t.Fatalf("exit %d\n%s\n%s", r.code, tail(r.stdout, 40), r.stderr)
+		t.Fatal(failedRun(r))
 	}
 	if !strings.Contains(r.stdout, "run by Apache Spark (master local[*], over JDBC)") {
 		t.Errorf("output does not say Spark ran the analytics:\n%s", tail(r.stdout, 30))

@@ -86,7 +86,7 @@ func TestRunCreatesPostgresDatabase(t *testing.T) {
 	r := tsbench(t, nil, "run", "--target", "postgres", "--set", "DB_NAME="+db, "--devices", "4", "--clients", "2",
 		"--loop", "20", "--quiet", "--data-dir", t.TempDir())
 	if r.code != 0 {
-		t.Fatalf("exit %d\n%s\n%s", r.code, tail(r.stdout, 40), r.stderr)
+		t.Fatal(failedRun(r))
 	}
 	in, err := pgx.Connect(ctx, "host=127.0.0.1 port=5433 user=postgres password=postgres sslmode=disable dbname="+db)
 	if err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -45,7 +46,7 @@ func TestScenariosSmallScale(t *testing.T) {
 			args := append([]string{"run", "--scenario", c.name, "--target", "sqlite", "--quiet", "--data-dir", dir}, c.args...)
 			r := tsbench(t, nil, args...)
 			if r.code != 0 {
-				t.Fatalf("exit %d\n%s\n%s", r.code, tail(r.stdout, 40), r.stderr)
+				t.Fatal(failedRun(r))
 			}
 			if !strings.Contains(r.stdout, "Published vs measured: "+c.name) {
 				t.Fatalf("no published-vs-measured table:\n%s", tail(r.stdout, 20))
@@ -202,6 +203,26 @@ func tail(s string, n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// outcomeLines are the lines of a scenario's console output that say how
+// each phase ended (its banner, its stored-count and answer checks, its
+// failures), which a tail can cut: what a failed exit status is about.
+func outcomeLines(s string) string {
+	var keep []string
+	for _, l := range strings.Split(s, "\n") {
+		if strings.HasPrefix(l, "====") || strings.HasPrefix(l, "Verify:") || strings.HasPrefix(l, "Query answers:") ||
+			strings.HasPrefix(l, "  ") && strings.Contains(l, "MISMATCH") || strings.HasPrefix(l, "Stop reason:") {
+			keep = append(keep, l)
+		}
+	}
+	return strings.Join(keep, "\n")
+}
+
+// failedRun tells why a run that should have exited 0 did not: its
+// status, how each phase ended, the output's last lines and its errors.
+func failedRun(r result) string {
+	return fmt.Sprintf("exit %d\n%s\n...\n%s\n%s", r.code, outcomeLines(r.stdout), tail(r.stdout, 40), r.stderr)
 }
 
 // 'tsbench scenarios' lists every scenario with its source and figures.

@@ -50,7 +50,7 @@ func scenariosOn(t *testing.T, srv serverCase) {
 			dir := t.TempDir()
 			r := tsbench(t, nil, "run", "--scenario", c.name, "--scale", c.scale, "--target", target, "--quiet", "--data-dir", dir)
 			if r.code != 0 {
-				t.Fatalf("exit %d\n%s\n%s", r.code, tail(r.stdout, 40), r.stderr)
+				t.Fatal(failedRun(r))
 			}
 			if !strings.Contains(r.stdout, "Published vs measured: "+c.name) {
 				t.Fatal("no published-vs-measured table")

@@ -21,7 +21,7 @@ func TestStudySystemsSideBySide(t *testing.T) {
 	r := tsbench(t, nil, "run", "--scenario", "iotdb-crrc", "--target", "iotdb,kairosdb", "--scale", "0.001",
 		"--set", "SENSOR_NUMBER=30", "--quiet", "--data-dir", dir)
 	if r.code != 0 {
-		t.Fatalf("exit %d\n%s\n%s", r.code, tail(r.stdout, 40), r.stderr)
+		t.Fatal(failedRun(r))
 	}
 	res := readScenarios(t, dir)
 	rates := map[string]float64{}

@@ -64,7 +64,7 @@ func TestTPCCRunOnMariaDB(t *testing.T) {
 	r := tsbench(t, nil, "run", "--workload", "tpcc", "--target", "mysql", "--warehouses", "1", "--clients", "4",
 		"--duration", "3s", "--quiet", "--data-dir", dir, "--json", filepath.Join(dir, "out.json"))
 	if r.code != 0 {
-		t.Fatalf("exit %d\n%s\n%s", r.code, tail(r.stdout, 40), r.stderr)
+		t.Fatal(failedRun(r))
 	}
 	s := readSummary(t, filepath.Join(dir, "out.json"))
 	if s.TPCC == nil || !s.TPCC.Consistent() || s.TPCC.TpmC <= 0 || len(s.Operations) != 5 {

@@ -33,7 +33,7 @@ func TestTSBSTakesWideLayout(t *testing.T) {
 				"--set", fmt.Sprintf("TSBS_END=2016-01-01T00:%02d:00Z", minutes), "--set", "DB_NAME=" + c.db}, c.set...)
 			r := tsbench(t, nil, args...)
 			if r.code != 0 {
-				t.Fatalf("exit %d\n%s\n%s", r.code, tail(r.stdout, 40), r.stderr)
+				t.Fatal(failedRun(r))
 			}
 			const note = "a TSBS run on postgres takes target.layout=wide, target.write_path=copy"
 			if got := strings.Contains(r.stderr, note); got != c.wide {

@@ -50,7 +50,7 @@ func TestTSBSWorkloads(t *testing.T) {
 					"--set", fmt.Sprintf("TSBS_END=2016-01-01T%02d:00:00Z", hours)}, extra[target]...)
 				r := tsbench(t, nil, args...)
 				if r.code != 0 {
-					t.Fatalf("exit %d\n%s\n%s", r.code, tail(r.stdout, 40), r.stderr)
+					t.Fatal(failedRun(r))
 				}
 				for _, q := range u.Queries {
 					if !strings.Contains(r.stdout, q.Name) {
