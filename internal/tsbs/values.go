@@ -91,7 +91,9 @@ var ownCache struct {
 	data *ownData
 }
 
-// own is c's TSBS data, or nil when its run writes tsbench's values.
+// own is c's TSBS data, or nil when its run writes tsbench's values. Its
+// errors cannot come in a run: Apply refused (OwnValues, SpanOf) every
+// configuration TSBS's generator would refuse (ExactConfig.validate).
 func own(c *config.Config) *ownData {
 	if ok, err := OwnValues(c); !ok || err != nil {
 		return nil
