@@ -153,10 +153,9 @@ func acrossQL(s *ts.Schema, q *ts.Query) (string, error) {
 	}
 	from, devs := sources(s, q.Devices)
 	ms := func(v int64) string { return strconv.FormatInt(v, 10) + "ms" }
-	offset := ((q.BucketOrigin() % q.Bucket) + q.Bucket) % q.Bucket // as influxQL's Q7
 	stmt := "SELECT " + strings.Join(cols, ", ") + " FROM " + from + " WHERE (" + devs + ")" +
 		" AND time >= " + ms(q.Start) + " AND time < " + ms(q.End) +
-		" GROUP BY time(" + ms(q.Bucket) + ", " + ms(offset) + ") fill(none)"
+		" GROUP BY time(" + ms(q.Bucket) + ", " + ms(bucketOffset(q)) + ") fill(none)"
 	if q.Limit > 0 {
 		// LIMIT counts the rows of each measurement's series: its buckets.
 		stmt += " ORDER BY time DESC LIMIT " + strconv.Itoa(q.Limit)
@@ -220,12 +219,16 @@ func influxQL(s *ts.Schema, q *ts.Query) (string, error) {
 		if q.Bucket <= 0 {
 			return "", fmt.Errorf("influxdb: GROUP_BY bucket %d must be positive", q.Bucket)
 		}
-		// InfluxDB aligns buckets to the epoch; the offset moves them to the
-		// query's bucket origin (Start, or the epoch itself with ClockBuckets).
-		offset := ((q.BucketOrigin() % q.Bucket) + q.Bucket) % q.Bucket
-		return agg + rng + " GROUP BY time(" + ms(q.Bucket) + ", " + ms(offset) + "), device fill(none)", nil
+		return agg + rng + " GROUP BY time(" + ms(q.Bucket) + ", " + ms(bucketOffset(q)) + "), device fill(none)", nil
 	}
 	return "", fmt.Errorf("influxdb: query kind %s: unknown", q.Kind)
+}
+
+// bucketOffset is GROUP BY time's offset for q: InfluxDB aligns buckets to
+// the epoch, and the offset, in [0, Bucket), moves them to the query's
+// bucket origin (Start, or the epoch itself with ClockBuckets).
+func bucketOffset(q *ts.Query) int64 {
+	return ((q.BucketOrigin() % q.Bucket) + q.Bucket) % q.Bucket
 }
 
 func wrap(fn string, fields []string) string {
