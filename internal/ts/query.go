@@ -140,6 +140,13 @@ func (q *Query) BucketOrigin() int64 {
 	return q.Start
 }
 
+// BucketStart is the start of Q7's bucket that holds t (t >= the origin):
+// where a bucket's value is reported.
+func (q *Query) BucketStart(t int64) int64 {
+	o := q.BucketOrigin()
+	return o + (t-o)/q.Bucket*q.Bucket
+}
+
 // Result is what a target reports back from a query. Points counts the points
 // (or aggregate values) returned; Sum adds up every numeric value returned
 // (booleans as 0/1, text ignored) so that answers can be checked against the

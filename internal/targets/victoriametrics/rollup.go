@@ -260,7 +260,7 @@ func (t *Target) groupBy(ctx context.Context, s *ts.Schema, q *ts.Query, sel str
 		for _, sr := range series {
 			if !q.Across {
 				for i, tm := range sr.times {
-					res.Add(o+(tm-o)/q.Bucket*q.Bucket, sr.values[i])
+					res.Add(q.BucketStart(tm), sr.values[i])
 				}
 				continue
 			}
@@ -279,9 +279,9 @@ func (t *Target) groupBy(ctx context.Context, s *ts.Schema, q *ts.Query, sel str
 					case !direct:
 						parts.Add(pos, tm, v, 1)
 					case q.Agg == ts.Count:
-						res.Add(o+(tm-o)/q.Bucket*q.Bucket, float64(int64(v)))
+						res.Add(q.BucketStart(tm), float64(int64(v)))
 					default:
-						res.Add(o+(tm-o)/q.Bucket*q.Bucket, v)
+						res.Add(q.BucketStart(tm), v)
 					}
 					continue
 				}
