@@ -129,7 +129,7 @@ func phasesLine(phases []summary.Phase) string {
 	for i, p := range phases {
 		parts[i] = p.Name + " " + f2(p.Seconds) + " second"
 		if p.Operations > 0 || p.Points > 0 {
-			parts[i] += fmt.Sprintf(", %d operations, %d points", p.Operations, p.Points)
+			parts[i] += fmt.Sprintf(", %d operations, %d points written", p.Operations, p.Points)
 		}
 	}
 	return "Phases (not in the matrices): " + strings.Join(parts, "; ")

@@ -33,7 +33,11 @@ type client struct {
 
 	written int64 // write steps done: batch n of every owned device is the n-th
 
-	warmOps, warmPoints int64 // acknowledged during warm-up (not measured)
+	// warmOps are the operations acknowledged during warm-up (not
+	// measured), warmPoints the points its writes stored: a query's
+	// answer points are not written and must not count toward
+	// verification.
+	warmOps, warmPoints int64
 	// duplicatePoints are points of acknowledged batches whose (device,
 	// time) an earlier row of a replayed file already had.
 	duplicatePoints int64
@@ -163,7 +167,9 @@ func (c *client) measure(ctx context.Context, op workload.Op, warm bool, points 
 	case warm:
 		if err == nil {
 			atomic.AddInt64(&c.warmOps, 1)
-			atomic.AddInt64(&c.warmPoints, got)
+			if op == workload.Write {
+				atomic.AddInt64(&c.warmPoints, got)
+			}
 		}
 		return
 	case err == nil:

@@ -166,7 +166,8 @@ type Environment struct {
 type Phase struct {
 	Name    string  `json:"name"`
 	Seconds float64 `json:"seconds"`
-	// Operations done during the phase (warm-up writes count toward verification).
+	// Operations done during the phase, and the points its writes stored
+	// (warm-up writes count toward verification; queries' answers do not).
 	Operations int64 `json:"operations,omitempty"`
 	Points     int64 `json:"points,omitempty"`
 }
