@@ -62,7 +62,10 @@ func (c *client) run(ctx context.Context) {
 	c.opctx = newOpContext(ctx)
 	if r.warmupEnd.After(time.Now()) {
 		warm := workload.ClientPlan(workload.OrderSpread, r.weights(), unboundedLoop, c.id, r.cfg.Clients) // same mix, not counted against LOOP
-		for time.Now().Before(r.warmupEnd) && !r.stopped() {
+		// A step once begun ends whole (a write step's batch number counts
+		// for every device the client owns); one due after the warm-up is
+		// not begun.
+		for time.Now().Before(r.warmupEnd) && !r.stopped() && !c.pacer.dueFrom(r.warmupEnd) {
 			op, _ := warm.Next()
 			c.do(ctx, op, true)
 		}
@@ -74,11 +77,21 @@ func (c *client) run(ctx context.Context) {
 		if !ok {
 			return
 		}
-		if r.deadlineHit() {
+		if c.pastDeadline() {
+			// An open model's client with nothing more due before the
+			// deadline idles until it: the phase lasts its length, and the
+			// achieved rate is counted over all of it.
+			sleepUntil(r.deadline, r.stopCh)
 			return
 		}
 		c.do(ctx, op, false)
 	}
+}
+
+// pastDeadline reports whether the measured phase is over for this client:
+// its deadline has passed, or its next operation would be due after it.
+func (c *client) pastDeadline() bool {
+	return c.r.deadlineHit() || c.pacer.dueFrom(c.r.deadline)
 }
 
 // do performs one plan step: a write step writes one batch to every device
@@ -86,7 +99,7 @@ func (c *client) run(ctx context.Context) {
 func (c *client) do(ctx context.Context, op workload.Op, warm bool) {
 	if op == workload.Write {
 		for i := range c.devices {
-			if !warm && (c.r.stopped() || c.r.deadlineHit()) {
+			if !warm && (c.r.stopped() || c.pastDeadline()) {
 				return
 			}
 			if err := c.filler.fill(c.batch, &c.devices[i], c.written); err != nil {

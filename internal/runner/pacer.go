@@ -14,9 +14,13 @@ import (
 //     measured from it (wrk2's correction for coordinated omission).
 type pacer struct {
 	interval time.Duration // open model: time between intended starts
-	minStep  time.Duration // closed model: OP_MIN_INTERVAL per plan step
-	random   bool          // OP_MIN_INTERVAL_RANDOM: uniform in [0, minStep)
-	rng      *rand.Rand
+	// phase staggers the clients' intended starts across one interval, so
+	// that together they offer the rate evenly rather than in bursts of
+	// every client at once.
+	phase   time.Duration
+	minStep time.Duration // closed model: OP_MIN_INTERVAL per plan step
+	random  bool          // OP_MIN_INTERVAL_RANDOM: uniform in [0, minStep)
+	rng     *rand.Rand
 
 	origin   time.Time
 	issued   int64
@@ -24,7 +28,7 @@ type pacer struct {
 }
 
 func (p *pacer) start(now time.Time) {
-	p.origin = now
+	p.origin = now.Add(p.phase)
 	p.issued = 0
 	p.stepFrom = now
 }
@@ -42,6 +46,23 @@ func (p *pacer) wait(stop <-chan struct{}) time.Time {
 	p.issued++
 	sleepUntil(due, stop)
 	return due
+}
+
+// dueFrom reports whether the next operation is due at or after end (zero:
+// no end). In the open model at a low rate one client's operations are
+// seconds apart: waiting for one due past the warm-up's end delayed the
+// client's whole measured phase (a find-max step at 2 operations/s measured
+// none), and one due past the deadline stretched the measured phase by up
+// to an interval, so that its achieved rate came out short.
+func (p *pacer) dueFrom(end time.Time) bool {
+	if p.interval <= 0 || end.IsZero() {
+		return false
+	}
+	due := time.Now()
+	if !p.origin.IsZero() {
+		due = p.origin.Add(time.Duration(p.issued) * p.interval)
+	}
+	return !due.Before(end)
 }
 
 // stepDone enforces OP_MIN_INTERVAL between plan steps in the closed model.

@@ -324,6 +324,7 @@ func (r *Runner) newPacer(client int) pacer {
 		rng: rand.New(rand.NewPCG(uint64(r.cfg.DataSeed), uint64(client)))}
 	if r.cfg.Rate > 0 {
 		p.interval = time.Duration(float64(time.Second) * float64(r.cfg.Clients) / r.cfg.Rate)
+		p.phase = time.Duration(int64(p.interval) * int64(client) / int64(r.cfg.Clients))
 	}
 	return p
 }

@@ -124,3 +124,23 @@ func TestMeasuredCPULeavesOutWarmup(t *testing.T) {
 		t.Errorf("measured CPU %.4f s of the run's %.4f s: want above 0 and below half (the warm-up took the rest)", m, whole)
 	}
 }
+
+// At a low open-model rate a client's operations are a second or more
+// apart. The warm-up must not hold a client past its end, nor the last
+// intended start stretch the measured phase: 4 clients at 2 operations/s
+// measured 3 s complete 6 operations, due at 0, 0.5, ... 2.5 s, over a
+// phase of 3 s (a find-max step once measured none, another "15.8 % short").
+func TestLowRateKeepsItsPhases(t *testing.T) {
+	s := run(t, "DB_SWITCH=sqlite", "DEVICE_NUMBER=4", "SENSOR_NUMBER=2", "CLIENT_NUMBER=4", "LOOP=1000000",
+		"BATCH_SIZE_PER_WRITE=1", "OPERATION_PROPORTION=1", "RATE=2", "warmup=1300ms", "DURATION=3s")
+	w := s.Op("INGESTION")
+	if w == nil || w.OKOperations != 6 {
+		t.Fatalf("measured %+v operations, want 6", w)
+	}
+	if s.Elapsed < 2.95 || s.Elapsed > 3.5 {
+		t.Errorf("the measured phase lasted %.3f s, want its 3 s", s.Elapsed)
+	}
+	if s.Verify == nil || !s.Verify.OK {
+		t.Errorf("verify %+v", s.Verify)
+	}
+}
