@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"time"
 
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/datadir"
@@ -36,8 +37,8 @@ func executeFindMax(cfg *config.Config, out runOutputs, stdout, stderr io.Writer
 	}
 	fmt.Fprintf(stdout, "Find max: %d objective(s), steps held %v and measured %v, precision %.0f %%\n",
 		len(search.Objectives), cfg.FindMaxSettle, cfg.FindMaxMeasure, cfg.FindMaxPrecision*100)
-	fm, best, err := search.Run(func(rate float64) (*summary.Summary, error) {
-		c := stepConfig(cfg, rate)
+	fm, best, err := search.Run(func(rate float64, measure time.Duration) (*summary.Summary, error) {
+		c := stepConfig(cfg, rate, measure)
 		s, err := runBenchmark(c, "", out, io.Discard, stderr)
 		switch {
 		case s == nil:
@@ -59,7 +60,8 @@ func executeFindMax(cfg *config.Config, out runOutputs, stdout, stderr io.Writer
 // newSearch reads the objectives (checked when the configuration was
 // read) and the FIND_MAX_* keys; each step is printed as it ends.
 func newSearch(cfg *config.Config, stdout io.Writer) (findmax.Search, error) {
-	s := findmax.Search{Start: cfg.FindMaxStart, Precision: cfg.FindMaxPrecision, MaxSteps: int(cfg.FindMaxSteps)}
+	s := findmax.Search{Start: cfg.FindMaxStart, Precision: cfg.FindMaxPrecision, MaxSteps: int(cfg.FindMaxSteps),
+		Measure: cfg.FindMaxMeasure, MaxMeasure: cfg.FindMaxMaxMeasure, MinOps: cfg.FindMaxMinOps}
 	for _, e := range cfg.FindMax {
 		th, err := threshold.Syntax(e)
 		if err != nil {
@@ -68,28 +70,33 @@ func newSearch(cfg *config.Config, stdout io.Writer) (findmax.Search, error) {
 		s.Objectives = append(s.Objectives, th)
 	}
 	s.OnStep = func(n int, st summary.FindMaxStep) {
-		offered := "closed loop"
+		offered := findmax.Offered(st.Offered)
 		if st.Offered > 0 {
-			offered = fmt.Sprintf("%.0f ops/s", st.Offered)
+			offered += " ops/s"
 		}
 		verdict := "pass"
-		if !st.Passed {
+		switch {
+		case st.TooFew != "":
+			verdict = "too few operations to tell: " + st.TooFew
+		case !st.Passed:
 			verdict = "fail"
 		}
-		fmt.Fprintf(stdout, "step %d: offered %s, achieved %.0f ops/s, %s p99 %.2f ms: %s\n", n, offered, st.Achieved, st.Operation, st.P99MS, verdict)
+		fmt.Fprintf(stdout, "step %d: offered %s, achieved %s ops/s in %.1f s, %d %s operations, p99 %.2f ms: %s\n", n, offered,
+			findmax.Rate(st.Achieved), st.MeasuredS, st.Operations, st.Operation, st.P99MS, verdict)
 	}
 	return s, nil
 }
 
 // stepConfig is the configuration of one step: an open model at rate
-// (closed loop at 0), its warm-up the settle time, then measured for the
-// measure time whatever LOOP says; no summary file of its own and no
-// progress lines (the search prints one line a step).
-func stepConfig(cfg *config.Config, rate float64) *config.Config {
+// (closed loop at 0), its warm-up the settle time, then measured for
+// measure (the search lengthens it at low rates) whatever LOOP says; no
+// summary file of its own and no progress lines (the search prints one
+// line a step).
+func stepConfig(cfg *config.Config, rate float64, measure time.Duration) *config.Config {
 	c := *cfg
 	c.Rate = rate
 	c.Warmup = cfg.FindMaxSettle
-	c.MaxTime, c.RunFor, c.LoopUnbounded = cfg.FindMaxMeasure, true, true
+	c.MaxTime, c.RunFor, c.LoopUnbounded = measure, true, true
 	c.JSONPath = ""
 	c.Thresholds = nil // judged on the best step, below
 	c.Quiet = true

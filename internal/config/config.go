@@ -205,17 +205,21 @@ type Config struct {
 	FindMaxStart     float64       // FIND_MAX_START: first rate (0 = from a closed-loop probe)
 	FindMaxSettle    time.Duration // FIND_MAX_SETTLE: each step's warm-up
 	FindMaxMeasure   time.Duration // FIND_MAX_MEASURE: each step's measured time
-	FindMaxPrecision float64       // FIND_MAX_PRECISION
-	FindMaxSteps     int64         // FIND_MAX_STEPS
-	StallMin         time.Duration // STALL_MIN: shortest stall listed
-	StallFraction    float64       // STALL_FRACTION: a stall's rate is below this share of the median
-	Freshness        bool          // FRESHNESS: run the freshness probe beside the workload (internal/freshness)
-	FreshnessRate    float64       // FRESHNESS_RATE: the probe's writes per second
-	FreshnessPoll    time.Duration // FRESHNESS_POLL: pause between the probe's polls (0 = back to back)
-	FreshnessWait    time.Duration // FRESHNESS_WAIT: how long after the run unseen points are awaited
-	CrashAt          time.Duration // CRASH_AT: kill the server this far into the measured phase (0 = never)
-	CrashRestart     string        // CRASH_RESTART: the command that starts it again on its data
-	CrashDown        time.Duration // CRASH_DOWN: how long it stays dead before the restart
+	FindMaxMinOps    int64         // FIND_MAX_MIN_OPS: operations a step must complete (0 = by the metric)
+	// FindMaxMaxMeasure: FIND_MAX_MAX_MEASURE, the longest a step is
+	// measured to complete them.
+	FindMaxMaxMeasure time.Duration
+	FindMaxPrecision  float64       // FIND_MAX_PRECISION
+	FindMaxSteps      int64         // FIND_MAX_STEPS
+	StallMin          time.Duration // STALL_MIN: shortest stall listed
+	StallFraction     float64       // STALL_FRACTION: a stall's rate is below this share of the median
+	Freshness         bool          // FRESHNESS: run the freshness probe beside the workload (internal/freshness)
+	FreshnessRate     float64       // FRESHNESS_RATE: the probe's writes per second
+	FreshnessPoll     time.Duration // FRESHNESS_POLL: pause between the probe's polls (0 = back to back)
+	FreshnessWait     time.Duration // FRESHNESS_WAIT: how long after the run unseen points are awaited
+	CrashAt           time.Duration // CRASH_AT: kill the server this far into the measured phase (0 = never)
+	CrashRestart      string        // CRASH_RESTART: the command that starts it again on its data
+	CrashDown         time.Duration // CRASH_DOWN: how long it stays dead before the restart
 
 	// origin records where each key was last set (file:line or "flag"), so
 	// that Resolve can point at the line to fix. Keys never set are absent.

@@ -511,6 +511,13 @@ var keyTable = concat(
 			goDuration(func(c *Config) *time.Duration { return &c.FindMaxSettle })),
 		key("FIND_MAX_MEASURE", "how long each find-max step is measured",
 			goDuration(func(c *Config) *time.Duration { return &c.FindMaxMeasure })),
+		key("FIND_MAX_MIN_OPS", "operations each objective's operation must complete in a find-max step for its figure to tell "+
+			"(0 = by its metric: 1,000 for p99, 10,000 for p999, 20 for p50, 100 for avg, min and max); a step at a low rate is "+
+			"measured longer, up to FIND_MAX_MAX_MEASURE, to complete them",
+			intField(func(c *Config) *int64 { return &c.FindMaxMinOps }, 0, 1e9)),
+		key("FIND_MAX_MAX_MEASURE", "the longest a find-max step at a low rate is measured to complete FIND_MAX_MIN_OPS operations; "+
+			"a step that still completes fewer is flagged and the search stops there",
+			goDuration(func(c *Config) *time.Duration { return &c.FindMaxMaxMeasure })),
 		key("FIND_MAX_PRECISION", "a find-max search ends when the highest passing and the lowest failing rate are within this share",
 			floatField(func(c *Config) *float64 { return &c.FindMaxPrecision }, 0, 1, true)),
 		key("FIND_MAX_STEPS", "steps a find-max search runs at most (the closed-loop probe included)",

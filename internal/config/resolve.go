@@ -71,6 +71,7 @@ var crossChecks = []func(*Config) error{
 	checkNumericSensors,
 	checkTagCardinality,
 	checkValueModels,
+	checkDependents,
 }
 
 // conflict blames key for a combination of values.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tsbench/tsbench/internal/summary"
 	"github.com/tsbench/tsbench/internal/threshold"
@@ -14,15 +15,19 @@ import (
 // offered up to its capacity, at 10 ms, and beyond it queues: the p99
 // grows by a millisecond per operation per second of overload.
 func server(capacity float64, calls *[]float64) StepFunc {
-	return func(rate float64) (*summary.Summary, error) {
+	return func(rate float64, measure time.Duration) (*summary.Summary, error) {
 		*calls = append(*calls, rate)
 		achieved, p99 := capacity, 10.0
 		if rate > 0 {
 			achieved = min(rate, capacity)
 			p99 += max(0, rate-capacity)
 		}
-		return &summary.Summary{RunID: fmt.Sprintf("step-%d", len(*calls)), Elapsed: 10, Operations: []summary.Operation{
-			{Name: "INGESTION", OKOperations: int64(achieved * 10), LatencyMS: summary.Latency{P50: 5, P99: p99}}}}, nil
+		secs := measure.Seconds()
+		if secs == 0 {
+			secs = 10
+		}
+		return &summary.Summary{RunID: fmt.Sprintf("step-%d", len(*calls)), Elapsed: secs, Operations: []summary.Operation{
+			{Name: "INGESTION", OKOperations: int64(achieved * secs), LatencyMS: summary.Latency{P50: 5, P99: p99}}}}, nil
 	}
 }
 
@@ -98,16 +103,117 @@ func TestSearchNothingSustainable(t *testing.T) {
 func TestSearchStepError(t *testing.T) {
 	boom := errors.New("connection refused")
 	n := 0
-	step := func(rate float64) (*summary.Summary, error) {
+	step := func(rate float64, measure time.Duration) (*summary.Summary, error) {
 		if n++; n == 3 {
 			return nil, boom
 		}
 		var calls []float64
-		return server(1000, &calls)(rate)
+		return server(1000, &calls)(rate, measure)
 	}
 	s := Search{Objectives: objectives(t, "INGESTION.p99<50ms"), Start: 100, Precision: 0.05, MaxSteps: 30}
 	fm, best, err := s.Run(step)
 	if !errors.Is(err, boom) || len(fm.Steps) != 2 || !fm.Found || fm.Rate != 200 || best == nil {
 		t.Fatalf("err %v, steps %+v, rate %v", err, fm.Steps, fm.Rate)
+	}
+}
+
+func TestMinOps(t *testing.T) {
+	for metric, want := range map[string]int64{"p99": 1000, "p999": 10000, "p90": 100, "p50": 20, "median": 20,
+		"p10": 100, "p25": 40, "avg": 100, "max": 100, "throughput": 1, "ok_operations": 1} {
+		if got := MinOps(metric); got != want {
+			t.Errorf("MinOps(%s) = %d, want %d", metric, got, want)
+		}
+	}
+}
+
+func TestRate(t *testing.T) {
+	for v, want := range map[float64]string{1.684: "1.68", 2: "2.00", 15.27: "15.3", 255.62: "256", 0: "0.00"} {
+		if got := Rate(v); got != want {
+			t.Errorf("Rate(%v) = %q, want %q", v, got, want)
+		}
+	}
+}
+
+// At low rates a step is measured longer, up to MaxMeasure, until its p99
+// rests on 1,000 operations; where even MaxMeasure cannot give them, the
+// step is flagged and the search stops there instead of judging on it.
+func TestSearchLengthensLowRateSteps(t *testing.T) {
+	var calls []float64
+	var measures []time.Duration
+	srv := server(1000, &calls)
+	step := func(rate float64, measure time.Duration) (*summary.Summary, error) {
+		measures = append(measures, measure)
+		return srv(rate, measure)
+	}
+	s := Search{Objectives: objectives(t, "INGESTION.p99<5ms"), Start: 400, Precision: 0.05, MaxSteps: 30,
+		Measure: 2 * time.Second, MaxMeasure: 30 * time.Second}
+	fm, _, err := s.Run(step)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fm.Found || fm.Floor != 25 || fm.MinOperations != 1000 {
+		t.Fatalf("found %v, floor %v, min %d; rates %v, measures %v", fm.Found, fm.Floor, fm.MinOperations, calls, measures)
+	}
+	for i, st := range fm.Steps {
+		switch {
+		case st.Operations == 0:
+			t.Errorf("step %d measured no operation: %+v", i+1, st)
+		case st.Operations < 1000 && st.TooFew == "":
+			t.Errorf("step %d judged on %d operations: %+v", i+1, st.Operations, st)
+		case st.Operations >= 1000 && st.TooFew != "":
+			t.Errorf("step %d flagged with %d operations: %+v", i+1, st.Operations, st)
+		}
+	}
+	if want := []time.Duration{2e9, 2500e6, 5e9, 10e9, 20e9, 30e9}; fmt.Sprint(measures) != fmt.Sprint(want) {
+		t.Errorf("measured %v, want %v (rates %v)", measures, want, calls)
+	}
+	if c := Conclusion(fm); !strings.Contains(c, "stopped at 25.0 ops/s") || !strings.Contains(c, "1000 needed") {
+		t.Errorf("conclusion %q", c)
+	}
+}
+
+// A step in which the objective's operation was not done at all is an
+// error of the search, not a result.
+func TestSearchStepWithNoOperations(t *testing.T) {
+	s := Search{Objectives: objectives(t, "INGESTION.p99<50ms"), Start: 100, Precision: 0.05, MaxSteps: 30}
+	fm, _, err := s.Run(func(rate float64, measure time.Duration) (*summary.Summary, error) {
+		return &summary.Summary{RunID: "empty", Elapsed: 10}, nil
+	})
+	if !errors.Is(err, ErrNoOperations) || len(fm.Steps) != 1 || fm.Steps[0].Passed || fm.Steps[0].Empty == "" {
+		t.Fatalf("err %v, steps %+v", err, fm.Steps)
+	}
+}
+
+// A server whose periodic work holds the p99 above the bound at any rate
+// (two slow seconds in ten, five seconds apart) gets that answer, with the
+// bursts' period and height, not only "no step met".
+func TestSearchPeriodicBursts(t *testing.T) {
+	step := func(rate float64, measure time.Duration) (*summary.Summary, error) {
+		s := &summary.Summary{RunID: "bursty", Elapsed: 10, Operations: []summary.Operation{
+			{Name: "INGESTION", OKOperations: int64(rate * 10), LatencyMS: summary.Latency{P50: 2, P99: 31}}}}
+		for sec := 0; sec < 10; sec++ {
+			slowest := 3.0
+			if sec == 2 || sec == 7 {
+				slowest = 31
+			}
+			s.Intervals = append(s.Intervals, summary.Interval{Start: float64(sec), Seconds: 1,
+				Ops: []summary.IntervalOp{{Name: "INGESTION", OKOps: int64(rate), MaxMS: slowest}}})
+		}
+		return s, nil
+	}
+	s := Search{Objectives: objectives(t, "INGESTION.p99<20ms"), Start: 1600, Precision: 0.05, MaxSteps: 8}
+	fm, _, err := s.Run(step)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fm.Found || fm.Steps[0].Bursts == nil || fm.Steps[0].Bursts.EveryS != 5 || fm.Steps[0].Bursts.MaxMS != 31 {
+		t.Fatalf("steps %+v", fm.Steps)
+	}
+	lowest := fm.Steps[len(fm.Steps)-1].Offered
+	c := Conclusion(fm)
+	for _, want := range []string{"recurring bursts", "about every 5.0 s", "the slowest 31 ms", "down to " + Rate(lowest) + " ops/s"} {
+		if !strings.Contains(c, want) {
+			t.Errorf("conclusion %q lacks %q", c, want)
+		}
 	}
 }

@@ -355,6 +355,13 @@ type FindMax struct {
 	Rate      float64 `json:"sustainable_ops_per_s"`
 	Bracketed bool    `json:"bracketed"`
 	Best      int     `json:"best_step"` // index into Steps; -1 when none passed
+	// MinOperations is the most operations an objective needed a step to
+	// complete; MaxMeasureS how long a step at a low rate could be
+	// measured to complete them. Floor is the rate at which a step could
+	// not, where the search stopped (0: none).
+	MinOperations int64   `json:"min_operations"`
+	MaxMeasureS   float64 `json:"max_measure_s"`
+	Floor         float64 `json:"floor_ops_per_s,omitempty"`
 }
 
 // FindMaxStep is one held rate of the search.
@@ -368,8 +375,32 @@ type FindMaxStep struct {
 	P50MS     float64 `json:"p50_ms"`
 	P99MS     float64 `json:"p99_ms"`
 	Passed    bool    `json:"passed"`
+	// Operations are the headline operation's completed operations, in
+	// MeasuredS seconds (a step at a low rate is measured longer).
+	Operations int64   `json:"operations"`
+	MeasuredS  float64 `json:"measured_s"`
 	// Reasons say why a step failed: each objective it broke, a shortfall.
 	Reasons []string `json:"reasons,omitempty"`
+	// TooFew says an objective's operation completed fewer operations
+	// than its metric needs; Empty that it was not done at all (an error
+	// of the search). Neither step passes.
+	TooFew string `json:"too_few,omitempty"`
+	Empty  string `json:"empty,omitempty"`
+	// Bursts: the step broke a latency objective in a few recurring
+	// seconds only (see Bursts).
+	Bursts *Bursts `json:"bursts,omitempty"`
+}
+
+// Bursts are the seconds of a find-max step in which an operation's
+// slowest latency exceeded an objective's bound, when they were a minority
+// of the step and recurred: the mark of a server's periodic work.
+type Bursts struct {
+	AboveMS   float64 `json:"above_ms"` // the objective's bound
+	Count     int     `json:"count"`    // runs of consecutive slow seconds
+	Seconds   int     `json:"seconds"`  // slow seconds, of OfSeconds
+	OfSeconds int     `json:"of_seconds"`
+	EveryS    float64 `json:"every_s"` // median time between their starts
+	MaxMS     float64 `json:"max_ms"`
 }
 
 // RepeatGroupPrefix begins the name of every group of repetitions.

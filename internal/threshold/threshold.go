@@ -137,6 +137,13 @@ func Syntax(expr string) (Threshold, error) {
 	return t, nil
 }
 
+// Latency reports whether the threshold bounds a latency (avg, a
+// percentile, min or max) rather than a count or a rate.
+func (t Threshold) Latency() bool {
+	_, ok := latencyMetrics[t.Metric]
+	return ok
+}
+
 // Evaluate checks the threshold against a finished run.
 func (t Threshold) Evaluate(s *summary.Summary) summary.ThresholdResult {
 	r := summary.ThresholdResult{Expr: t.Expr}
