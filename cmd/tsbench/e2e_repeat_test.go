@@ -96,3 +96,38 @@ func TestRepeatCompareBetweenRuns(t *testing.T) {
 		t.Errorf("compare's text does not say the repetitions decided:\n%s", txt.stdout)
 	}
 }
+
+// Three one-step runs of the null target differ wildly in throughput (a
+// CV far above 5 %): the interval over them stays positive, names its
+// method, and the output says how many repetitions a ±5 % interval would
+// take (t on the values once gave -6,923,995 .. 25,271,503 points/s).
+func TestRepeatIntervalNeverNegative(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "rep.json")
+	r := tsbench(t, nil, "run", "--target", "null", "--data-dir", dir, "--quiet", "--repeat", "3", "--loop", "1", "--json", out)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	var doc struct {
+		Figures []compare.Spread `json:"figures"`
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &doc); err != nil || len(doc.Figures) == 0 {
+		t.Fatalf("--json: %v %s", err, b)
+	}
+	for _, f := range doc.Figures {
+		if f.CILow < 0 || f.CIHigh < f.CILow || (f.CILow == 0 && f.Interval != compare.IntervalClipped) {
+			t.Errorf("%s %s: interval %v .. %v (%s) over %v", f.Operation, f.Metric, f.CILow, f.CIHigh, f.Interval, f.Values)
+		}
+		if f.Unstable && f.RunsFor5 < 4 {
+			t.Errorf("%s %s: CV %.3f, yet a ±5 %% interval would need %d repetitions", f.Operation, f.Metric, f.CV, f.RunsFor5)
+		}
+	}
+	requireContains(t, r.stdout, "Student's t on the logarithms")
+	if tp := doc.Figures[0]; tp.Unstable {
+		requireContains(t, r.stdout, "a ±5 % interval needs")
+	}
+}

@@ -32,6 +32,8 @@ var runFlagNeeds = map[string][]string{
 	"target-url": {"--target", "postgres"}, "write-url": {"--target", "postgres"}, "query-url": {"--target", "postgres"},
 	"workers": {"--group", "g1"}, "worker-index": {"--workers", "2", "--group", "g1"},
 	"start-at": {"--workers", "2", "--group", "g1"},
+	// a key that tunes a capability is refused without it
+	"crash-restart": {"--target", "postgres", "--crash", "5s", "--duration", "10s"},
 }
 
 // commandOnly are the flags of 'tsbench run' that are not settings of the

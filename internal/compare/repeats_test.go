@@ -2,6 +2,7 @@ package compare
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/tsbench/tsbench/internal/summary"
@@ -36,17 +37,47 @@ func TestRepetitions(t *testing.T) {
 		t.Fatalf("spreads %+v", sp)
 	}
 	tp := sp[0]
-	// mean 100, sample std sqrt(50) = 7.071, CI 100 ± 2.776 * 7.071 / sqrt(5).
-	half := 2.776 * math.Sqrt(50) / math.Sqrt(5)
-	if tp.Mean != 100 || math.Abs(tp.Std-math.Sqrt(50)) > 1e-9 || math.Abs(tp.CILow-(100-half)) > 0.01 ||
-		math.Abs(tp.CIHigh-(100+half)) > 0.01 || math.Abs(tp.CV-0.0707) > 0.0001 || !tp.Unstable {
+	// mean 100, sample std sqrt(50) = 7.071, CV 0.0707; on the logs of
+	// 100, 110, 90, 100, 100: mean 4.60214, std 0.07136, so the interval is
+	// exp(4.60214 ± 2.776 * 0.07136 / sqrt(5)): 91.378 .. 108.997, and a
+	// ±5 % one needs n with t(n-1) * 0.07136 / sqrt(n) <= ln 1.05: 11.
+	if tp.Mean != 100 || math.Abs(tp.Std-math.Sqrt(50)) > 1e-9 || math.Abs(tp.CILow-91.378) > 0.01 ||
+		math.Abs(tp.CIHigh-108.997) > 0.01 || math.Abs(tp.CV-0.0707) > 0.0001 || !tp.Unstable ||
+		tp.Interval != IntervalLog || tp.RunsFor5 != 11 {
 		t.Errorf("throughput spread %+v", tp)
 	}
-	if p99 := sp[2]; p99.Std != 0 || p99.Unstable || p99.CILow != 10 || p99.CIHigh != 10 {
+	if p99 := sp[2]; p99.Std != 0 || p99.Unstable || math.Abs(p99.CILow-10) > 1e-9 || math.Abs(p99.CIHigh-10) > 1e-9 {
 		t.Errorf("a figure without spread: %+v", p99)
 	}
 	if one := Repetitions(runsOf("s", 42))[0]; one.CILow != 42 || one.CIHigh != 42 || one.Unstable {
 		t.Errorf("a single run: %+v", one)
+	}
+}
+
+// Repetitions of a figure that varies a lot (three short runs of the null
+// target: 9.2M points/s mean, CV near 70 %) get a positive interval, and a
+// figure with a run at 0, which has no logarithm, one clipped at 0; the
+// output names the method and the repetitions a ±5 % interval would need.
+func TestRepetitionsHighSpread(t *testing.T) {
+	sp := Repetitions(runsOf("r", 2.1e6, 9.4e6, 16e6))[0]
+	if !(sp.CILow > 0) || sp.CIHigh <= sp.CILow || sp.Interval != IntervalLog || !sp.Unstable || sp.RunsFor5 < 100 {
+		t.Errorf("spread %+v", sp)
+	}
+	zero := Repetitions(runsOf("z", 0, 5, 20))[0]
+	if zero.CILow != 0 || zero.Interval != IntervalClipped || zero.CIHigh <= 0 {
+		t.Errorf("with a zero: %+v", zero)
+	}
+	var b strings.Builder
+	if err := WriteRepetitions(&b, "g", 3, Repetitions(runsOf("r", 2.1e6, 9.4e6, 16e6))); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Student's t on the logarithms", "a ±5 % interval needs about"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, b.String())
+		}
+	}
+	if strings.Contains(b.String(), " -") {
+		t.Errorf("a negative figure:\n%s", b.String())
 	}
 }
 
