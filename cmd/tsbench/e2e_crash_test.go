@@ -2,14 +2,23 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/tsbench/tsbench/internal/monitor"
 	"github.com/tsbench/tsbench/internal/summary"
+	"github.com/tsbench/tsbench/internal/targets"
+	"github.com/tsbench/tsbench/internal/testenv"
 	"github.com/tsbench/tsbench/internal/testenv/fault"
 	"github.com/tsbench/tsbench/internal/ts"
+	"github.com/tsbench/tsbench/internal/workload"
 )
 
 // crashShape is the data of a crash run: 8 devices of 10 DOUBLE sensors,
@@ -68,6 +77,19 @@ func TestCrashVictoriaMetricsLossIsMapped(t *testing.T) {
 	if r.code != 3 || v == nil || v.OK || v.Lost == nil {
 		t.Fatalf("exit %d, verify %+v\n%s", r.code, v, r.stdout)
 	}
+	if !strings.Contains(r.stdout, "Lost: ") || !strings.Contains(r.stdout, "acknowledged points the server does not hold") {
+		t.Errorf("the console does not list the loss:\n%s", r.stdout)
+	}
+	conn, schema := fs.open(t)
+	defer conn.Close()
+	checkLossMap(t, v, conn, schema)
+}
+
+// checkLossMap checks a crash's loss map: its ranges add up to what the
+// server lacks, and each of the first ranges, counted by the test itself,
+// holds what its rows hold less what the map says is missing.
+func checkLossMap(t *testing.T, v *summary.Verify, conn targets.Target, schema *ts.Schema) {
+	t.Helper()
 	l := v.Lost
 	short := v.ExpectedPoints - v.StoredPoints
 	var sum int64
@@ -77,13 +99,6 @@ func TestCrashVictoriaMetricsLossIsMapped(t *testing.T) {
 	if l.Points+l.Unresolved != short || sum != l.Points || l.Points == 0 {
 		t.Fatalf("lost %+v: %d mapped + %d unresolved, ranges sum %d; expected − stored = %d", l, l.Points, l.Unresolved, sum, short)
 	}
-	if !strings.Contains(r.stdout, "Lost: ") || !strings.Contains(r.stdout, "acknowledged points the server does not hold") {
-		t.Errorf("the console does not list the loss:\n%s", r.stdout)
-	}
-	// Each mapped range, counted by the test: what it holds is what the
-	// range's rows hold less what the map says is missing.
-	conn, schema := fs.open(t)
-	defer conn.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	sensors := int64(len(schema.Sensors))
@@ -108,6 +123,73 @@ func TestCrashVictoriaMetricsLossIsMapped(t *testing.T) {
 	t.Logf("lost %d of %d acknowledged points in %d ranges; first %+v", l.Points, v.ExpectedPoints, len(l.Ranges), l.Ranges[0])
 }
 
+// A VictoriaMetrics the test started itself, with flags of its own, on a
+// port of its own, and tsbench run from a directory with no service
+// scripts (as an installed binary is): --crash kills it and starts it
+// again from its own command line, directory and environment, with no
+// CRASH_RESTART; the resources sampler follows the new process, and the
+// points the server lost are mapped.
+func TestCrashRestartsAServerStartedByHand(t *testing.T) {
+	requireTargetServer(t, "victoriametrics")
+	exe := fault.Find(t, "victoriametrics").Executable(t)
+	port := testenv.FreePort(t)
+	data := t.TempDir()
+	logFile, err := os.Create(filepath.Join(data, "vm.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	vm := exec.Command(exe, "-storageDataPath="+filepath.Join(data, "storage"), fmt.Sprintf("-httpListenAddr=127.0.0.1:%d", port),
+		"-retentionPeriod=100y", "-search.disableCache", "-search.latencyOffset=0s")
+	vm.Dir, vm.Stdout, vm.Stderr = data, logFile, logFile
+	if err := vm.Start(); err != nil {
+		t.Fatal(err)
+	}
+	logFile.Close()
+	go vm.Wait() //nolint:errcheck // reaped when the crash kills it
+	t.Cleanup(func() { stopListening(t, port) })
+	waitPort(t, port, 30*time.Second)
+
+	fs := crashServer("victoriametrics", fmt.Sprintf("127.0.0.1:%d", port), "crash_by_hand")
+	settings := fs.settings(fmt.Sprintf("PORT=%d", port))
+	dir := t.TempDir()
+	out := filepath.Join(dir, "crash.json")
+	args := append([]string{"run", "--quiet", "--data-dir", dir, "--json", out, "--rate", "300", "--duration", "8s",
+		"--crash", "3s", "--no-check"}, setArgs(settings)...)
+	r := runBinary(t, t.TempDir(), 3*time.Minute, nil, args...)
+	s := readSummary(t, out)
+	c := s.Crash
+	if c == nil || c.Error != "" || c.PID != int32(vm.Process.Pid) || c.NewPID <= 0 || c.NewPID == c.PID ||
+		!strings.Contains(c.RestartedBy, "/proc/") || !strings.HasPrefix(c.Restart, exe) {
+		t.Fatalf("exit %d, crash %+v\n%s\n%s", r.code, c, r.stdout, r.stderr)
+	}
+	requireContains(t, r.stdout, "Crash: server ", "its own command line", fmt.Sprintf("as pid %d", c.NewPID))
+	if res := s.Resources; res == nil || res.Server == nil || res.Server.PID != c.NewPID {
+		t.Errorf("the resources sampler ends on %+v, want the restarted pid %d", res, c.NewPID)
+	}
+	v := s.Verify
+	if r.code != 3 || v == nil || v.OK || v.Lost == nil {
+		t.Fatalf("exit %d, verify %+v\n%s", r.code, v, r.stdout)
+	}
+	d, err := targets.Lookup("victoriametrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	conn, err := d.Open(ctx, targets.Options{Database: "crash_by_hand", Host: "127.0.0.1", Port: port})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	schema := workload.Schema(configFor(t, settings...))
+	if b, ok := conn.(targets.Binder); ok {
+		if err := b.Bind(ctx, schema); err != nil {
+			t.Fatal(err)
+		}
+	}
+	checkLossMap(t, v, conn, schema)
+}
+
 // A crash needs a server of the target's own on this machine.
 func TestCrashRefusals(t *testing.T) {
 	for _, c := range []struct{ args, want []string }{
@@ -124,5 +206,32 @@ func TestCrashRefusals(t *testing.T) {
 				t.Errorf("%v: stderr lacks %q:\n%s", c.args, w, r.stderr)
 			}
 		}
+	}
+}
+
+// waitPort waits until something accepts connections on 127.0.0.1:port.
+func waitPort(t *testing.T, port int, limit time.Duration) {
+	t.Helper()
+	for deadline := time.Now().Add(limit); ; time.Sleep(50 * time.Millisecond) {
+		if c, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", port), time.Second); err == nil {
+			c.Close()
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("nothing accepts connections on 127.0.0.1:%d after %v", port, limit)
+		}
+	}
+}
+
+// stopListening kills whatever listens on 127.0.0.1:port (a server a test
+// started, or its restarted successor) and waits until it is gone.
+func stopListening(t *testing.T, port int) {
+	sp, err := monitor.FindServer("", "127.0.0.1", port, 0)
+	if err != nil || sp == nil {
+		return
+	}
+	_ = syscall.Kill(int(sp.PID), syscall.SIGKILL)
+	for deadline := time.Now().Add(10 * time.Second); syscall.Kill(int(sp.PID), 0) == nil && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
 	}
 }

@@ -17,7 +17,8 @@ const crashRestartTimeout = 3 * time.Minute
 
 // crashPlan is the run's crash (CRASH_AT), nil without one. It is refused
 // where tsbench cannot do it: no server of the target's own, a server on
-// another host, several workers (each would kill it), a find-max search.
+// another host, several workers (each would kill it), a find-max search,
+// a server it could not start again.
 func crashPlan(cfg *config.Config, d *targets.Driver) (*crash.Plan, error) {
 	if cfg.CrashAt <= 0 {
 		return nil, nil
@@ -35,17 +36,15 @@ func crashPlan(cfg *config.Config, d *targets.Driver) (*crash.Plan, error) {
 	case cfg.MaxTime > 0 && cfg.CrashAt >= cfg.MaxTime:
 		return nil, usageError("CRASH_AT = %v: the measured phase lasts %v; the crash must come before its end", cfg.CrashAt, cfg.MaxTime)
 	}
-	restart := cfg.CrashRestart
-	if restart == "" {
-		script := serviceScript(monitor.ServiceName(d.Name))
-		if script == "" {
-			return nil, usageError("CRASH_AT = %v: set CRASH_RESTART (--crash-restart) to the command that starts %s again on its data; "+
-				"no scripts/services/%s.sh with a resume action was found here or above", cfg.CrashAt, d.Name, monitor.ServiceName(d.Name))
-		}
-		restart = "bash " + script + " resume"
+	plan := &crash.Plan{At: cfg.CrashAt, Restart: cfg.CrashRestart, Target: d.Name, Host: host, Port: port,
+		Down: cfg.CrashDown, Timeout: crashRestartTimeout}
+	if script := serviceScript(monitor.ServiceName(d.Name)); script != "" {
+		plan.Fallback = "bash " + script + " resume"
 	}
-	return &crash.Plan{At: cfg.CrashAt, Restart: restart, Target: d.Name, Host: host, Port: port,
-		Down: cfg.CrashDown, Timeout: crashRestartTimeout}, nil
+	if err := plan.CanRestart(); err != nil {
+		return nil, usageError("CRASH_AT = %v: %v", cfg.CrashAt, err)
+	}
+	return plan, nil
 }
 
 // serviceScript finds scripts/services/NAME.sh with a resume action in

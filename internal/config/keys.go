@@ -539,7 +539,8 @@ var keyTable = concat(
 			"restart it with CRASH_RESTART, and map the acknowledged points it lost (0 = never; tsbench)",
 			goDuration(func(c *Config) *time.Duration { return &c.CrashAt }), flag("crash")),
 		key("CRASH_RESTART", "the shell command that starts the server again on the data the crash left "+
-			"(default: scripts/services/NAME.sh resume, where that script is found)",
+			"(default: the killed process's own command line, directory, environment and user, read from /proc before the kill; "+
+			"where /proc cannot tell, scripts/services/NAME.sh resume, where that script is found)",
 			textField(func(c *Config) *string { return &c.CrashRestart }, false), flag("crash-restart")),
 		key("CRASH_DOWN", "how long the killed server stays down before CRASH_RESTART runs",
 			goDuration(func(c *Config) *time.Duration { return &c.CrashDown })),

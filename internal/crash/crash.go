@@ -2,8 +2,9 @@
 // it again, so that a run can tell what the server lost of the points it
 // had acknowledged (tsbench run --crash). The server is the process that
 // listens on the target's port; it and its descendants get SIGKILL, as a
-// power cut or the OOM killer would leave them, and a restart command of
-// the user's (or the service script's resume) starts it on the data left.
+// power cut or the OOM killer would leave them; then the killed process is
+// started again as it ran, on the data left (or by a command of the
+// user's, or, where /proc cannot say how it ran, by its service script).
 package crash
 
 import (
@@ -11,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -25,16 +27,25 @@ import (
 
 // Plan is one crash.
 type Plan struct {
-	At      time.Duration // into the measured phase
-	Restart string        // shell command that starts the server again
-	Target  string        // the target's name, for the service script's pid file
-	Host    string
-	Port    int
+	At time.Duration // into the measured phase
+	// Restart is the user's shell command that starts the server again
+	// (CRASH_RESTART). Without one the killed process is started again as
+	// it ran: its command line, directory, environment and user, read from
+	// /proc before the kill; where /proc cannot tell, Fallback (a service
+	// script's resume) runs instead.
+	Restart  string
+	Fallback string
+	Target   string // the target's name, for the service script's pid file
+	Host     string
+	Port     int
 	// Down is how long the server stays dead before the restart: the
 	// clients meet a refused connection, not just a slow one.
 	Down time.Duration
 	// Timeout bounds the restart command and the wait for the port.
 	Timeout time.Duration
+	// OnRestart, when set, hears of the server's new process once its port
+	// answers again (the resources sampler follows it).
+	OnRestart func(*summary.ServerProcess)
 }
 
 // Do kills the server and restarts it; measureStart is when the measured
@@ -49,6 +60,12 @@ func (p Plan) Do(ctx context.Context, measureStart time.Time) *summary.Crash {
 		return c
 	}
 	c.PID, c.Process, c.Found = sp.PID, sp.Name, sp.Source
+	restart, err := p.restarter(sp.PID, c)
+	if err != nil {
+		c.Error = err.Error() + ": nothing was killed"
+		return c
+	}
+	pidFile := monitor.ManagingPidFile(p.Target, sp.PID)
 	killed := time.Now()
 	c.KilledAtS = killed.Sub(measureStart).Seconds()
 	if err := kill(ctx, sp.PID); err != nil {
@@ -57,7 +74,7 @@ func (p Plan) Do(ctx context.Context, measureStart time.Time) *summary.Crash {
 	}
 	Sleep(ctx, p.Down)
 	t0 := time.Now()
-	if err := p.restart(ctx); err != nil {
+	if err := restart(ctx); err != nil {
 		c.Error = err.Error()
 		return c
 	}
@@ -67,7 +84,65 @@ func (p Plan) Do(ctx context.Context, measureStart time.Time) *summary.Crash {
 		return c
 	}
 	c.BackAfterS = time.Since(killed).Seconds()
+	if now := listenerOf(p); now != nil {
+		c.NewPID = now.PID
+		if pidFile != "" {
+			// The service script stops what its pid file names: the
+			// restarted server takes the killed one's place there.
+			_ = os.WriteFile(pidFile, []byte(strconv.Itoa(int(now.PID))+"\n"), 0o644)
+		}
+		if p.OnRestart != nil {
+			p.OnRestart(now)
+		}
+	}
 	return c
+}
+
+// CanRestart checks, before the run, that the server could be started
+// again after the kill: a restart command, or a server process whose image
+// /proc shows, or a fallback. A server not found now is left to the crash
+// itself to report (it may not be up yet).
+func (p Plan) CanRestart() error {
+	if p.Restart != "" || p.Fallback != "" {
+		return nil
+	}
+	sp, err := monitor.FindServer(p.Target, p.Host, p.Port, 0)
+	if err != nil || sp == nil {
+		return nil
+	}
+	if _, err := readImage(sp.PID); err != nil {
+		return fmt.Errorf("%w; set CRASH_RESTART (--crash-restart) to the command that starts the server again on its data", err)
+	}
+	return nil
+}
+
+// restarter decides, before the kill, how the server will be started
+// again, and says so in c (Restart, RestartedBy): the user's command; else
+// the process's own image; else the fallback script.
+func (p Plan) restarter(pid int32, c *summary.Crash) (func(context.Context) error, error) {
+	if p.Restart != "" {
+		c.RestartedBy = "CRASH_RESTART"
+		return func(ctx context.Context) error { return p.run(ctx, p.Restart) }, nil
+	}
+	img, err := readImage(pid)
+	if err == nil {
+		c.Restart, c.RestartedBy = img.String(), fmt.Sprintf("its own command line, directory, environment and user, read from /proc/%d before the kill", pid)
+		return func(context.Context) error { _, err := img.start(); return err }, nil
+	}
+	if p.Fallback == "" {
+		return nil, fmt.Errorf("%w; set CRASH_RESTART (--crash-restart) to the command that starts the server again on its data", err)
+	}
+	c.Restart, c.RestartedBy = p.Fallback, fmt.Sprintf("its service script (%v)", err)
+	return func(ctx context.Context) error { return p.run(ctx, p.Fallback) }, nil
+}
+
+// listenerOf is the process listening on the plan's port now.
+func listenerOf(p Plan) *summary.ServerProcess {
+	sp, err := monitor.FindServer("", p.Host, p.Port, 0)
+	if err != nil {
+		return nil
+	}
+	return sp
 }
 
 // kill sends SIGKILL to pid and every descendant, then waits (at most
@@ -110,13 +185,13 @@ func descendants(ctx context.Context, p *process.Process) []int32 {
 // lock file check), so the wait lasts until its parent has reaped it.
 func alive(pid int32) bool { return syscall.Kill(int(pid), 0) == nil }
 
-// restart runs the restart command through the shell.
-func (p Plan) restart(ctx context.Context) error {
+// run runs a restart command through the shell.
+func (p Plan) run(ctx context.Context, command string) error {
 	ctx, cancel := context.WithTimeout(ctx, p.Timeout)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, "sh", "-c", p.Restart).CombinedOutput()
+	out, err := exec.CommandContext(ctx, "sh", "-c", command).CombinedOutput()
 	if err != nil {
-		return fmt.Errorf("crash: restart %q: %w: %s", p.Restart, err, lastLine(string(out)))
+		return fmt.Errorf("crash: restart %q: %w: %s", command, err, lastLine(string(out)))
 	}
 	return nil
 }

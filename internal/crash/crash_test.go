@@ -6,12 +6,16 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/tsbench/tsbench/internal/monitor"
+	"github.com/tsbench/tsbench/internal/summary"
 	"github.com/tsbench/tsbench/internal/testenv"
 )
 
@@ -91,7 +95,63 @@ func TestCrashWithoutAServer(t *testing.T) {
 
 // killListening ends the restarted stand-in, whose pid the test never saw.
 func killListening(port int) {
-	p := Plan{Target: "nosuchservice", Host: "127.0.0.1", Port: port}
-	c := p.Do(context.Background(), time.Now()) // kills it; its restart "" fails harmlessly
-	_ = c
+	if sp, err := monitor.FindServer("nosuchservice", "127.0.0.1", port, 0); err == nil && sp != nil {
+		_ = kill(context.Background(), sp.PID)
+	}
+}
+
+// Without a restart command the killed process is started again as it
+// ran: the same command line, working directory, environment, and its
+// output appended to the file it wrote to; the account names the new pid
+// and how it was restarted, and OnRestart hears of it.
+func TestCrashRestartsItsOwnImage(t *testing.T) {
+	port := testenv.FreePort(t)
+	dir := t.TempDir()
+	log := filepath.Join(dir, "server.log")
+	out, err := os.Create(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperListener$")
+	cmd.Env = append(os.Environ(), "CRASH_TEST_LISTEN="+strconv.Itoa(port), "CRASH_TEST_MARK=own-image")
+	cmd.Dir, cmd.Stdout, cmd.Stderr = dir, out, out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	out.Close()
+	go cmd.Wait() //nolint:errcheck // reaped so that its kill completes
+	waitListening(t, port)
+	t.Cleanup(func() { killListening(port) })
+
+	var heard *summary.ServerProcess
+	p := Plan{At: time.Second, Target: "nosuchservice", Host: "127.0.0.1", Port: port, Timeout: 20 * time.Second,
+		OnRestart: func(sp *summary.ServerProcess) { heard = sp }}
+	c := p.Do(context.Background(), time.Now().Add(-time.Second))
+	if c.Error != "" || c.PID != int32(cmd.Process.Pid) || c.NewPID <= 0 || c.NewPID == c.PID {
+		t.Fatalf("crash %+v (first pid %d)", c, cmd.Process.Pid)
+	}
+	if !strings.Contains(c.RestartedBy, "/proc/"+strconv.Itoa(cmd.Process.Pid)) || !strings.HasPrefix(c.Restart, os.Args[0]) {
+		t.Errorf("restarted by %q: %q", c.RestartedBy, c.Restart)
+	}
+	if heard == nil || heard.PID != c.NewPID {
+		t.Errorf("OnRestart heard %+v, want pid %d", heard, c.NewPID)
+	}
+	img, err := readImage(c.NewPID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if img.dir != dir || !slices.Contains(img.env, "CRASH_TEST_MARK=own-image") || img.stdout != log || img.stderr != log ||
+		!slices.Equal(img.args, cmd.Args) {
+		t.Errorf("restarted as %+v; want in %s, with the mark, writing to %s, args %q", img, dir, log, cmd.Args)
+	}
+}
+
+// The crash line shows the command line with its secrets hidden.
+func TestImageStringHidesSecrets(t *testing.T) {
+	img := &image{args: []string{"/opt/db/bin/server", "--password=s3cret", "-Dauth.token=abc", "--url",
+		"postgres://u:pw@h/db", "--name", "two words", "--port=5433"}}
+	want := `/opt/db/bin/server --password=*** -Dauth.token=*** --url postgres://u:***@h/db --name "two words" --port=5433`
+	if got := img.String(); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
 }

@@ -36,6 +36,7 @@ type Recorder struct {
 	done    chan struct{}
 	stopped bool
 	notes   []string
+	follow  *summary.ServerProcess // a server to watch from the next sample (Follow)
 }
 
 // NewRecorder watches the tool process and the host, and server when not nil.
@@ -67,6 +68,7 @@ func (r *Recorder) Start(at time.Time) {
 func (r *Recorder) loop() {
 	defer close(r.done)
 	for at := range r.ticks {
+		r.switchServer()
 		smp := r.take(at)
 		r.mu.Lock()
 		r.samples = append(r.samples, smp)
@@ -75,6 +77,23 @@ func (r *Recorder) loop() {
 		if r.OnSample != nil {
 			r.OnSample(seq, smp)
 		}
+	}
+}
+
+// switchServer starts watching the server Follow named, if any. Only the
+// sampling goroutine (or Stop, once it ended) calls it: the sampler is not
+// safe for concurrent use.
+func (r *Recorder) switchServer() {
+	r.mu.Lock()
+	next := r.follow
+	r.follow = nil
+	if next != nil {
+		r.server = next
+		r.notes = append(r.notes, fmt.Sprintf("server process: restarted as pid %d (%s); its samples follow it from then on", next.PID, next.Name))
+	}
+	r.mu.Unlock()
+	if next != nil {
+		r.sampler.Follow(next.PID)
 	}
 }
 
@@ -89,6 +108,15 @@ func (r *Recorder) take(at time.Time) summary.ResourceSample {
 	smp := r.sampler.Sample(ctx, now)
 	smp.T = now.Sub(r.start).Seconds()
 	return smp
+}
+
+// Follow watches server from now on in place of the server watched so far
+// (a crash restarted it under a new pid); the next sample takes its
+// counters as a baseline. It never waits for a sample under way.
+func (r *Recorder) Follow(server *summary.ServerProcess) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.follow = server
 }
 
 // AddError records a problem to report with the samples (e.g. a server
@@ -126,6 +154,7 @@ func (r *Recorder) Stop(at time.Time) *summary.Resources {
 	}
 	r.mu.Unlock()
 	<-r.done
+	r.switchServer()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if n := len(r.samples); n == 0 || at.Sub(r.samples[n-1].Time) > 200*time.Millisecond {
@@ -218,6 +247,33 @@ func listener(port int) *summary.ServerProcess {
 		return &summary.ServerProcess{PID: c.Pid, Name: name, Source: fmt.Sprintf("listening on port %d", port)}
 	}
 	return nil
+}
+
+// ManagingPidFile is the pid file of scripts/services/NAME.sh for the
+// target when the process it records is pid or one of pid's ancestors (a
+// runuser or a pg_ctl that started it), else "": the file a server started
+// again in pid's place must be recorded in, so that the script still stops
+// it.
+func ManagingPidFile(targetName string, pid int32) string {
+	sp := pidFile(targetName)
+	if sp == nil {
+		return ""
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	for p, hops := pid, 0; p > 1 && hops < 16; hops++ {
+		if p == sp.PID {
+			return filepath.Join(ServicesDir(), ServiceName(targetName), "pid")
+		}
+		proc, err := process.NewProcessWithContext(ctx, p)
+		if err != nil {
+			return ""
+		}
+		if p, err = proc.PpidWithContext(ctx); err != nil {
+			return ""
+		}
+	}
+	return ""
 }
 
 // pidFile is the live process recorded by scripts/services/NAME.sh for the

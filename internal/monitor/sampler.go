@@ -82,6 +82,13 @@ func NewSampler(opts Options) *Sampler {
 	return s
 }
 
+// Follow watches the server process pid from the next sample on; its
+// counters start afresh (a new process's CPU time is not the old one's).
+func (s *Sampler) Follow(pid int32) {
+	s.opts.Server = pid
+	s.server = treeCounters{}
+}
+
 // Errors lists what could not be sampled, each kind once.
 func (s *Sampler) Errors() []string { return append([]string(nil), s.errList...) }
 

@@ -25,7 +25,15 @@ func writeCrash(b *strings.Builder, c *summary.Crash) {
 		fmt.Fprintf(b, "; FAILED: %s\n", oneLine(c.Error, exampleMax))
 		return
 	}
-	fmt.Fprintf(b, "; restarted by `%s` in %.1f s; accepting connections %.1f s after the kill\n", c.Restart, c.RestartS, c.BackAfterS)
+	fmt.Fprintf(b, "; restarted by `%s`", c.Restart)
+	if c.RestartedBy != "" {
+		fmt.Fprintf(b, " (%s)", c.RestartedBy)
+	}
+	fmt.Fprintf(b, " in %.1f s; accepting connections %.1f s after the kill", c.RestartS, c.BackAfterS)
+	if c.NewPID > 0 {
+		fmt.Fprintf(b, " as pid %d", c.NewPID)
+	}
+	b.WriteString("\n")
 }
 
 // writeLoss lists where acknowledged points went missing.

@@ -15,6 +15,12 @@ type crashRun struct {
 	cancel chan struct{}
 }
 
+// follower is a Monitor that can follow a server restarted under a new
+// pid (monitor.Recorder).
+type follower interface {
+	Follow(*summary.ServerProcess)
+}
+
 // startCrash arms the crash from the measured phase's start; nil when the
 // run has none.
 func (r *Runner) startCrash(ctx context.Context, start time.Time) *crashRun {
@@ -27,7 +33,11 @@ func (r *Runner) startCrash(ctx context.Context, start time.Time) *crashRun {
 		defer t.Stop()
 		select {
 		case <-t.C:
-			c.result <- r.Crash.Do(ctx, start)
+			plan := *r.Crash
+			if f, ok := r.Monitor.(follower); ok {
+				plan.OnRestart = f.Follow // the sampler watches the new process
+			}
+			c.result <- plan.Do(ctx, start)
 		case <-c.cancel:
 			c.result <- nil
 		case <-ctx.Done():

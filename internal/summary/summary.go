@@ -307,7 +307,11 @@ type Crash struct {
 	Process   string  `json:"process,omitempty"`
 	Found     string  `json:"found_by,omitempty"` // how the process was found: its port, a pid file
 	Restart   string  `json:"restart"`            // the command that started it again
-	RestartS  float64 `json:"restart_s,omitempty"`
+	// RestartedBy says where Restart came from: CRASH_RESTART, the killed
+	// process's own image (/proc), or its service script.
+	RestartedBy string  `json:"restarted_by,omitempty"`
+	NewPID      int32   `json:"new_pid,omitempty"` // the restarted server's process
+	RestartS    float64 `json:"restart_s,omitempty"`
 	// BackAfterS is from the kill until the port accepted connections.
 	BackAfterS float64 `json:"back_after_s,omitempty"`
 	Error      string  `json:"error,omitempty"`

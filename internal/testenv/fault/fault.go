@@ -57,6 +57,21 @@ func repoRoot() string {
 	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", "..", ".."))
 }
 
+// Executable is the server's program, as its running process has it: a
+// test may start a server of its own from it, with flags of its own.
+func (s *Service) Executable(t testing.TB) string {
+	t.Helper()
+	pid, err := s.pid()
+	if err != nil {
+		t.Fatalf("%s: %v", s.Name, err)
+	}
+	exe, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid))
+	if err != nil {
+		t.Fatalf("%s: its executable: %v", s.Name, err)
+	}
+	return exe
+}
+
 // pid is the server's main process, from the script's pid file.
 func (s *Service) pid() (int, error) {
 	b, err := os.ReadFile(filepath.Join(s.dir, "pid"))
