@@ -42,6 +42,7 @@ const integerTimes = "integer"
 // 2000-2068. Numeric elements without a zero (1, 2) read one or two digits.
 var textLayouts = []timeLayout{
 	{layout: time.RFC3339Nano, name: "RFC 3339 (2006-01-02T15:04:05Z07:00)"},
+	{layout: "zoned", name: "a date and time with its zone (2022-01-20 00:00:00-07:00, -0700, Z, UTC)", custom: zonedTimes},
 	{layout: "2006-01-02T15:04:05", name: "ISO 8601 without a zone (2006-01-02T15:04:05[.fraction])"},
 	{layout: "2006-01-02 15:04:05", name: "2006-01-02 15:04:05[.fraction]"},
 	{layout: "2006-01-02T15:04", name: "2006-01-02T15:04"},

@@ -102,3 +102,61 @@ func periodOf(years []float64) int {
 	}
 	return p
 }
+
+// zonedLayouts are the date and time parts of zoned times as pandas, R and
+// spreadsheets write them (the zone cut off first): a space or a T between
+// date and time, seconds and their fraction optional.
+var zonedLayouts = []string{"2006-01-02 15:04:05", "2006-01-02T15:04:05", "2006-01-02 15:04", "2006-01-02T15:04"}
+
+// zonedTimes reads dates and times followed by their own zone: pandas'
+// 2022-01-20 00:00:00-07:00, -0700 and PostgreSQL's -07, Z, UTC or GMT
+// after a space or not, with or without a fraction of a second. Each
+// value keeps its own offset (a file across a change to summer time has
+// two). Nil when a value is not such a time.
+func zonedTimes(values []string) func(string) (int64, error) {
+	for _, v := range values {
+		if _, err := readZoned(v); err != nil {
+			return nil
+		}
+	}
+	return readZoned
+}
+
+// readZoned reads one zoned time (zonedTimes) as ms since the epoch.
+func readZoned(v string) (int64, error) {
+	v = strings.TrimSpace(v)
+	local, offset, ok := splitZone(v)
+	if ok {
+		for _, layout := range zonedLayouts {
+			if t, err := time.ParseInLocation(layout, local, time.FixedZone("", offset)); err == nil {
+				return t.UnixMilli(), nil
+			}
+		}
+	}
+	return 0, fmt.Errorf("%q is not a date and time with its zone (2022-01-20 00:00:00-07:00)", v)
+}
+
+// splitZone cuts the zone off a date and time: a trailing Z, UTC or GMT
+// (after a space or not), or an offset ±HH, ±HHMM or ±HH:MM after the
+// time of day. It gives the local part and the offset in seconds east.
+func splitZone(v string) (string, int, bool) {
+	// The time of day starts after the date (10 characters); an offset's
+	// sign comes after it, never among the date's dashes.
+	if len(v) < 12 {
+		return "", 0, false
+	}
+	for _, z := range []string{"UTC", "GMT", "Z"} {
+		if strings.HasSuffix(strings.ToUpper(v), z) {
+			return strings.TrimSpace(v[:len(v)-len(z)]), 0, true
+		}
+	}
+	i := strings.LastIndexAny(v, "+-")
+	if i <= 10 {
+		return "", 0, false
+	}
+	secs, ok := fixedOffset(v[i:])
+	if !ok {
+		return "", 0, false
+	}
+	return strings.TrimSpace(v[:i]), secs, true
+}
