@@ -23,7 +23,7 @@ func TestInspect(t *testing.T) {
 		{name: "weather.csv", content: "date,location,temp_max,temp_min\n2012-01-01,Seattle,12.8,5\n2012-01-02,Seattle,10.6,\n2012-01-01,Oslo,1,-3\n2012-01-02,Oslo,2,-4\n2012-01-02,Oslo,2,-4\n",
 			format: "csv-wide", time: "date: a date (2006-01-02), in UTC", devices: []string{"location"}, sensors: []string{"temp_max DOUBLE", "temp_min INT64"},
 			rows: 5, points: 9, missing: 1, dups: 1, step: 86400000},
-		{name: "long.csv", content: "time,city,sensor,value\n1000,Oslo,t,1\n1000,Oslo,h,2\n2000,Oslo,t,3\n",
+		{name: "long.csv", content: "time,city,sensor,value\n1767225600,Oslo,t,1\n1767225600,Oslo,h,2\n1767226600,Oslo,t,3\n",
 			format: "csv-long", time: "time: integer, s since the epoch", devices: []string{"city"}, sensors: []string{"h INT64", "t INT64"},
 			rows: 2, points: 3, missing: 1, step: 1000000},
 		{name: "m.lp", content: "cpu,host=a v=1,s=\"x\" 1700000000000000000\ncpu,host=a v=2,s=\"y\" 1700000001000000000\n",

@@ -74,19 +74,31 @@ var textLayouts = []timeLayout{
 	{layout: "2006-Jan", name: "a year and a month name (2000-Jan)"},
 	{layout: "2006-January", name: "a year and a month name (2000-January)"},
 	{layout: "quarter", name: "a quarter (1974Q1, 1974-Q1, 1974 Q1)", custom: quarterTimes},
+	{layout: "iso week", name: "an ISO week (2020-W05, 2020-W05-3)", custom: isoWeeks},
 }
 
 // namedLayouts are tried before integers on a column named as a time:
-// integers that read as dates (19580329), and years as integers or
-// decimals (1950, 1950.0, 1945.25 for a quarter).
+// integers that read as dates (19580329) or months (192607, as the
+// Fama-French files write them), and years as decimals (1950.0, 1945.25
+// for a quarter).
 var namedLayouts = []timeLayout{
 	{layout: "20060102", name: "a date as YYYYMMDD (19580329)", named: true},
+	{layout: "200601", name: "a month as YYYYMM (192607)", named: true},
 	{layout: "decimal year", name: "decimal years, fractions for periods (1950.0, 1945.25)", named: true, custom: decimalYears},
 }
 
-// yearLayout reads a column named year of four-digit integers as years,
-// not as seconds since 1970.
+// yearLayout reads four-digit integers as years, not as seconds since
+// 1970, in a column named year, or time or date (R writes an annual
+// series' times as 1871, 1872 ... in a column named time).
 var yearLayout = timeLayout{layout: "2006", name: "a year (2006)"}
+
+var (
+	// yearNames are the columns whose four-digit integers are years.
+	yearNames = []string{"year", "time", "date"}
+	// monthNames are columns whose six-digit integers are months
+	// (YYYYMM) and eight-digit ones dates, besides those named as times.
+	monthNames = []string{"month", "yearmonth", "year_month", "yyyymm", "period"}
+)
 
 // timeOptions are the settings that decide how a time column is read.
 type timeOptions struct {
@@ -123,13 +135,21 @@ func (to timeOptions) candidates(column string) []timeLayout {
 		return []timeLayout{*to.format}
 	}
 	var out []timeLayout
-	if strings.EqualFold(strings.TrimSpace(column), "year") {
+	integers := timeLayout{layout: integerTimes, name: "integer (s, ms, us or ns since the epoch)"}
+	if to.unit != "" {
+		// DATA_TIME_UNIT says the file's times are integers: before
+		// years and dates as integers.
+		out = append(out, integers)
+	}
+	if isNamed(column, yearNames) {
 		out = append(out, yearLayout)
 	}
-	if isNamed(column, dateNames) {
+	if isNamed(column, dateNames) || isNamed(column, monthNames) {
 		out = append(out, namedLayouts...)
 	}
-	out = append(out, timeLayout{layout: integerTimes, name: "integer (s, ms, us or ns since the epoch)"})
+	if to.unit == "" {
+		out = append(out, integers)
+	}
 	return append(out, textLayouts...)
 }
 

@@ -160,3 +160,41 @@ func splitZone(v string) (string, int, bool) {
 	}
 	return strings.TrimSpace(v[:i]), secs, true
 }
+
+// isoWeekText is an ISO 8601 week: 2020-W05, 2020W05, with a day of the
+// week (1 Monday .. 7 Sunday) or not: 2020-W05-3.
+var isoWeekText = regexp.MustCompile(`^(\d{4})-?[Ww](\d{2})(?:-?([1-7]))?$`)
+
+// isoWeeks reads ISO weeks as the first instant of their day (Monday
+// without one), UTC; nil when a value is not written as one (a week the
+// year lacks is then an error that names it).
+func isoWeeks(values []string) func(string) (int64, error) {
+	for _, v := range values {
+		if !isoWeekText.MatchString(strings.TrimSpace(v)) {
+			return nil
+		}
+	}
+	return readISOWeek
+}
+
+func readISOWeek(v string) (int64, error) {
+	m := isoWeekText.FindStringSubmatch(strings.TrimSpace(v))
+	if m == nil {
+		return 0, fmt.Errorf("%q is not an ISO week (2020-W05)", v)
+	}
+	y, _ := strconv.Atoi(m[1])
+	w, _ := strconv.Atoi(m[2])
+	day := 1
+	if m[3] != "" {
+		day, _ = strconv.Atoi(m[3])
+	}
+	// January 4th is in week 1 whatever the year; its week's Monday
+	// starts the count.
+	jan4 := time.Date(y, 1, 4, 0, 0, 0, 0, time.UTC)
+	monday := jan4.AddDate(0, 0, -((int(jan4.Weekday()) + 6) % 7))
+	t := monday.AddDate(0, 0, 7*(w-1)+day-1)
+	if gy, gw := t.ISOWeek(); gy != y || gw != w {
+		return 0, fmt.Errorf("%q: %d has no ISO week %d", v, y, w)
+	}
+	return t.UnixMilli(), nil
+}
