@@ -81,9 +81,14 @@ func columnsNamed(file string, header, names []string, key string) ([]int, error
 // findTime finds the time column and its format: the named one, else the
 // one whose values read as times. Preferred in turn: a column named as a
 // time (dateNames) of text times; any column of text times; a column
-// named as a time of integers; the first column of integers (epoch
-// times, as before). A named column that reads as nothing is reported
-// rather than passed over for integers, which any number column is.
+// named as a time that reads as nothing (its error says what it holds);
+// a column named as a time or as times since the epoch of integers; the
+// first column, of integers since the epoch; a column named as a time
+// of integers that would be times in 1970, or whose first rows read as
+// times and a later one not (their errors say why). Integers are taken as such
+// only where they do not land in 1970 or a name or key says they are
+// (timeParser.guard). Without any, the file has no usable time: an error
+// names the columns considered and the keys that give one.
 func (l *csvLayout) findTime(file string, sample []sampled, named string, skip []int, to timeOptions) error {
 	if named != "" {
 		cols, err := columnsNamed(file, l.header, SplitColumns(named), "DATA_TIME_COLUMN")
@@ -96,41 +101,85 @@ func (l *csvLayout) findTime(file string, sample []sampled, named string, skip [
 	if l.findSpan(sample, skip, to) {
 		return nil
 	}
-	nameText, anyText, nameInt, nameFails := -1, -1, -1, -1
+	nameText, anyText, nameFails, nameInt, firstInt, nameGuarded, partFails := -1, -1, -1, -1, -1, -1, -1
 	first := func(at *int, i int) {
 		if *at < 0 {
 			*at = i
 		}
 	}
+	var considered []string
+	nearEpoch := ""
+	leftmost := true
 	for i, h := range l.header {
 		if slices.Contains(skip, i) {
 			continue
 		}
-		p, at, _ := to.detectTime(h, columnValues(sample, i))
-		switch byName := isNamed(h, dateNames); {
+		considered = append(considered, strconv.Quote(h))
+		p, at, msg := to.detectTime(h, columnValues(sample, i))
+		byName := isNamed(h, dateNames)
+		guarded := at >= 0 && strings.HasSuffix(msg, errNearEpoch.Error())
+		switch epoch := p.layout == "" && p.read == nil; {
+		case guarded && byName:
+			first(&nameGuarded, i) // its error names the keys that read it
+		case guarded:
+			if nearEpoch == "" {
+				nearEpoch = fmt.Sprintf("column %q: %s", h, strings.TrimSuffix(msg, ": "+errNearEpoch.Error()))
+			}
 		case at >= 0 && byName:
 			first(&nameFails, i)
-		case at >= 0:
-		case p.layout != "" && byName:
+		case at > 0:
+			first(&partFails, i) // times in its first rows, then not
+		case at == 0:
+		case !epoch && byName:
 			first(&nameText, i)
-		case p.layout != "":
+		case !epoch:
 			first(&anyText, i)
-		case byName:
+		case byName || epochUnitOf(h) != "":
 			first(&nameInt, i)
+		case leftmost:
+			firstInt = i
 		}
+		leftmost = false
 	}
-	l.time = 0
 	switch {
 	case nameText >= 0:
 		l.time = nameText
 	case anyText >= 0:
 		l.time = anyText
 	case nameFails >= 0:
-		l.time = nameFails // its error says what it holds
+		l.time = nameFails
 	case nameInt >= 0:
 		l.time = nameInt
+	case firstInt >= 0:
+		l.time = firstInt
+	case nameGuarded >= 0:
+		l.time = nameGuarded
+	case partFails >= 0:
+		l.time = partFails
+	default:
+		return l.noTime(file, considered, nearEpoch)
 	}
 	return l.detectTime(file, sample, to)
+}
+
+// noTime is the error of a file without a usable time column: the
+// columns considered, those left out as row numbers, the integers that
+// would have been times in 1970, and the keys that give a time.
+func (l *csvLayout) noTime(file string, considered []string, nearEpoch string) error {
+	var b strings.Builder
+	b.WriteString("no time column: none of ")
+	b.WriteString(strings.Join(considered, ", "))
+	b.WriteString(" reads as times")
+	for _, i := range l.ignored {
+		fmt.Fprintf(&b, "; column %d (%q) counts the rows, never a time", i+1, l.header[i])
+	}
+	if nearEpoch != "" {
+		b.WriteString("; " + nearEpoch + ", never taken as a time by inference")
+	}
+	b.WriteString(". Name the time with DATA_TIME_COLUMN (COL, or the columns it spans: year,month) and its layout with " +
+		"DATA_TIME_FORMAT (strftime; %s for seconds since 1970) or DATA_TIME_UNIT (integers since 1970: s, ms, us, ns), " +
+		"or give a file with only a row order its times as DATA_TIME_START (its first row's) and DATA_TIME_STEP (between rows)")
+	return &InputError{File: file, Line: 1, Msg: b.String()}
 }
 
 // timeSpans are the times that span columns, found by the columns' names:

@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -257,7 +258,21 @@ type timeParser struct {
 	loc    *time.Location
 	// read parses a shape no Go layout says (quarters, decimal years).
 	read func(string) (int64, error)
+	// guard refuses integers within a year of the epoch: their unit was
+	// inferred, and no key nor name said they are times since 1970.
+	guard bool
 }
+
+// nearEpoch is how close to 1970-01-01 an inferred integer time may not
+// be: row numbers, YYYYMM months, years and small counts read as seconds
+// all land within it, real times since the epoch do not.
+const nearEpoch = 365 * 86_400_000
+
+// errNearEpoch marks an integer that would be a time within nearEpoch of
+// the epoch, refused by a guarded parser.
+var errNearEpoch = errors.New("integers are read as times since 1970 only where they fall outside its first year, " +
+	"or where a key says so: DATA_TIME_UNIT (s, ms, us, ns) or DATA_TIME_FORMAT=%s; " +
+	"a file with only a row order takes its times from DATA_TIME_START and DATA_TIME_STEP")
 
 // unitOf guesses the unit of an integer timestamp by its magnitude: any
 // time after 1973 in ms has 12+ digits, in us 15+, in ns 18+.
@@ -293,7 +308,11 @@ func (p *timeParser) parse(text string) (int64, bool, error) {
 		return t.UnixMilli(), t.Nanosecond()%int(time.Millisecond) != 0, nil
 	}
 	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
-		return p.millis(n)
+		ms, cut, err := p.millis(n)
+		if err == nil && p.guard && ms > -nearEpoch && ms < nearEpoch {
+			return 0, false, fmt.Errorf("%q as %s since the epoch would be %s: %w", text, p.unit, fmtMillis(ms), errNearEpoch)
+		}
+		return ms, cut, err
 	}
 	t, err := time.Parse(time.RFC3339Nano, v)
 	if err != nil {

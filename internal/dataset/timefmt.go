@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -92,6 +93,11 @@ var namedLayouts = []timeLayout{
 // series' times as 1871, 1872 ... in a column named time).
 var yearLayout = timeLayout{layout: "2006", name: "a year (2006)"}
 
+// wholeYearsLayout reads years in a column named time or date: four
+// digits from 1000 to 2999, all of them (tsbench's own files write ms
+// such as 3000 there, which no year layout should take).
+var wholeYearsLayout = timeLayout{layout: "whole years", name: "a year (2006)", custom: wholeYears}
+
 var (
 	// yearNames are the columns whose four-digit integers are years.
 	yearNames = []string{"year", "time", "date"}
@@ -141,8 +147,11 @@ func (to timeOptions) candidates(column string) []timeLayout {
 		// years and dates as integers.
 		out = append(out, integers)
 	}
-	if isNamed(column, yearNames) {
+	switch {
+	case isNamed(column, []string{"year"}):
 		out = append(out, yearLayout)
+	case isNamed(column, yearNames):
+		out = append(out, wholeYearsLayout)
 	}
 	if isNamed(column, dateNames) || isNamed(column, monthNames) {
 		out = append(out, namedLayouts...)
@@ -162,9 +171,9 @@ func tried(cands []timeLayout) string {
 	return strings.Join(names, "; ")
 }
 
-// parserFor is the parser of one candidate layout, or false when a
-// custom one does not fit the values.
-func (to timeOptions) parserFor(c timeLayout, values []string) (timeParser, bool) {
+// parserFor is the parser of one candidate layout for column, or false
+// when a custom one does not fit the values.
+func (to timeOptions) parserFor(column string, c timeLayout, values []string) (timeParser, bool) {
 	if c.custom != nil {
 		read := c.custom(values)
 		return timeParser{unit: "ms", format: c.name, read: read}, read != nil
@@ -173,12 +182,52 @@ func (to timeOptions) parserFor(c timeLayout, values []string) (timeParser, bool
 		return timeParser{unit: "ms", layout: c.layout, format: c.name, loc: to.loc}, true
 	}
 	p := timeParser{unit: to.unit, format: c.name}
-	if p.unit == "" {
-		// As before: the first value's magnitude decides the unit.
-		n, _ := strconv.ParseInt(strings.TrimSpace(values[0]), 10, 64)
+	if p.unit != "" {
+		return p, true
+	}
+	// The first value's magnitude decides the unit, unless the column's
+	// name gives it. Where neither a key nor the name says the integers
+	// are times since the epoch, none may land within a year of it: row
+	// numbers, months or years read as seconds would.
+	n, _ := strconv.ParseInt(strings.TrimSpace(values[0]), 10, 64)
+	switch u := epochUnitOf(column); u {
+	case "":
+		p.unit, p.guard = unitOf(n), true
+	case "auto":
 		p.unit = unitOf(n)
+	default:
+		p.unit = u
 	}
 	return p, true
+}
+
+// epochNames are words in a column's name that say its integers are
+// times since the epoch.
+var epochNames = []string{"epoch", "unix", "posix"}
+
+// epochUnits are the endings of a column's name that give its integers'
+// unit since the epoch (ts_ms, time_s, created_at_us).
+var epochUnits = []struct{ suffix, unit string }{
+	{"_ms", "ms"}, {"_millis", "ms"}, {"_us", "us"}, {"_micros", "us"}, {"_ns", "ns"}, {"_nanos", "ns"},
+	{"_s", "s"}, {"_sec", "s"}, {"_secs", "s"}, {"_seconds", "s"},
+}
+
+// epochUnitOf is the unit a column's name gives its integer times since
+// the epoch; "auto" when the name says they are such times but not in
+// which unit (by magnitude, unguarded); "" when the name says nothing.
+func epochUnitOf(column string) string {
+	h := strings.ToLower(strings.TrimSpace(column))
+	for _, u := range epochUnits {
+		if strings.HasSuffix(h, u.suffix) && len(h) > len(u.suffix) {
+			return u.unit
+		}
+	}
+	for _, w := range epochNames {
+		if strings.Contains(h, w) {
+			return "auto"
+		}
+	}
+	return ""
 }
 
 // readsAll reports how many of values p reads before the first it cannot.
@@ -204,17 +253,26 @@ func (p *timeParser) readsAll(values []string) int {
 // (at 0), naming DATA_TIME_FORMAT.
 func (to timeOptions) detectTime(column string, values []string) (timeParser, int, string) {
 	if len(values) == 0 {
-		p, _ := to.parserFor(timeLayout{layout: integerTimes, name: "integer"}, []string{"0"})
+		p, _ := to.parserFor(column, timeLayout{layout: integerTimes, name: "integer"}, []string{"0"})
 		return p, -1, ""
 	}
 	cands := to.candidates(column)
-	best, bestAt := 0, -1
+	best, bestAt, guarded := 0, -1, ""
 	for _, c := range cands {
-		p, ok := to.parserFor(c, values)
+		p, ok := to.parserFor(column, c, values)
 		if !ok {
 			continue
 		}
 		n := p.readsAll(values)
+		if n < len(values) && p.guard && n >= bestAt {
+			if _, _, err := p.parse(values[n]); errors.Is(err, errNearEpoch) {
+				// Integers that read as times only in 1970: say so, and
+				// which keys read them as such, rather than list every
+				// layout they are not.
+				best, bestAt, guarded = n, n, err.Error()
+				continue
+			}
+		}
 		if n == len(values) {
 			if c.twin != "" && to.format == nil {
 				twin := timeParser{unit: "ms", layout: c.twin, loc: to.loc}
@@ -226,8 +284,11 @@ func (to timeOptions) detectTime(column string, values []string) (timeParser, in
 			return p, -1, ""
 		}
 		if n > bestAt {
-			best, bestAt = n, n
+			best, bestAt, guarded = n, n, ""
 		}
+	}
+	if guarded != "" {
+		return timeParser{}, best, guarded
 	}
 	hint := ""
 	if to.format == nil {

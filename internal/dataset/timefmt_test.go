@@ -157,3 +157,52 @@ func TestStrftimeReader(t *testing.T) {
 		t.Errorf("an unknown directive: %v, want it named", err)
 	}
 }
+
+// No time lands in 1970 by inference: integers are times since the epoch
+// where they fall outside 1970's first year, where the column's name or a
+// key says so; else the file is refused, naming the columns and the keys.
+func TestNoTimeIn1970ByInference(t *testing.T) {
+	airquality := `"","Ozone","Solar.R","Wind","Temp","Month","Day"` + "\n" +
+		`"1",41,190,7.4,67,5,1` + "\n" + `"2",36,118,8,72,5,2` + "\n" + `"3",NA,NA,14.3,56,5,3` + "\n"
+	cases := []struct {
+		name, content string
+		o             ImportOptions
+		min, max      int64    // read: the first and last time
+		refused       []string // else refused, with these in the message
+	}{
+		{"R's row numbers, months and days without a year", airquality, ImportOptions{}, 0, 0,
+			[]string{"x.csv:1: no time column", `column 1 ("") counts the rows, never a time`, `"Temp"`, `column "Ozone": "41" as s since the epoch would be 1970-01-01T00:00:41Z`,
+				"DATA_TIME_COLUMN", "DATA_TIME_FORMAT", "DATA_TIME_START", "DATA_TIME_STEP"}},
+		{"small integers in a column named time", "time,v\n1,5\n2,6\n", ImportOptions{}, 0, 0,
+			[]string{"x.csv:2: column time:", `"1" as s since the epoch would be 1970-01-01T00:00:01Z`, "DATA_TIME_UNIT", "DATA_TIME_FORMAT=%s"}},
+		{"DATA_TIME_COLUMN naming small integers", airquality, ImportOptions{TimeColumn: "Temp"}, 0, 0,
+			[]string{"x.csv:2: column Temp:", "1970-01-01T00:01:07Z", "DATA_TIME_UNIT"}},
+		{"a text first column that reads as no time", "when,v\nsoon,1\nlater,2\n", ImportOptions{}, 0, 0,
+			[]string{"no time column", `"when", "v"`}},
+		{"DATA_TIME_UNIT asks for them", "time,v\n1,5\n2,6\n", ImportOptions{TimeUnit: "s"}, 1000, 2000, nil},
+		{"DATA_TIME_FORMAT %s asks for them", "time,v\n1,5\n2,6\n", ImportOptions{TimeFormat: "%s"}, 1000, 2000, nil},
+		{"a name giving the unit", "ts_ms,v\n1000,5\n2000,6\n", ImportOptions{}, 1000, 2000, nil},
+		{"a name saying epoch", "epoch,v\n1,5\n2,6\n", ImportOptions{}, 1000, 2000, nil},
+		{"plausible seconds in an unnamed first column", "when,v\n1262304000,5\n1262304060,6\n", ImportOptions{}, 1262304000000, 1262304060000, nil},
+		{"plausible times before 1970", "time,v\n-86400000,5\n-31536000,6\n", ImportOptions{}, -86400000000, -31536000000, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m, err := Import(writeTempFile(t, "x.csv", c.content), t.TempDir(), c.o)
+			if c.refused == nil {
+				if err != nil || m.MinTime != c.min || m.MaxTime != c.max {
+					t.Fatalf("%v: times %d .. %d, want %d .. %d", err, m.MinTime, m.MaxTime, c.min, c.max)
+				}
+				return
+			}
+			if !IsInputError(err) {
+				t.Fatalf("%v: want an InputError", err)
+			}
+			for _, w := range c.refused {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("%v\nwant %q in it", err, w)
+				}
+			}
+		})
+	}
+}

@@ -198,3 +198,23 @@ func readISOWeek(v string) (int64, error) {
 	}
 	return t.UnixMilli(), nil
 }
+
+// wholeYears reads four-digit integers from 1000 to 2999 as the first
+// instant of their year (UTC); nil when a value is not such a year.
+func wholeYears(values []string) func(string) (int64, error) {
+	for _, v := range values {
+		if _, err := readWholeYear(v); err != nil {
+			return nil
+		}
+	}
+	return readWholeYear
+}
+
+func readWholeYear(v string) (int64, error) {
+	v = strings.TrimSpace(v)
+	y, err := strconv.Atoi(v)
+	if err != nil || len(v) != 4 || y < 1000 || y >= 3000 {
+		return 0, fmt.Errorf("%q is not a year from 1000 to 2999", v)
+	}
+	return time.Date(y, 1, 1, 0, 0, 0, 0, time.UTC).UnixMilli(), nil
+}
