@@ -93,6 +93,8 @@ type Config struct {
 	DataTime          string // DATA_TIME: when samples without a timestamp were taken
 	DataTimezone      string
 	DataTimeColumn    string
+	DataTimeStart     string // DATA_TIME_START: a file with only a row order, its first row's time
+	DataTimeStep      string // DATA_TIME_STEP: and the step between its rows
 	DataDeviceColumns string
 	DataSensorColumns string
 	DataMissing       string // DATA_MISSING: missing-cell markers, comma-separated ("none": none)

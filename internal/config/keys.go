@@ -326,6 +326,12 @@ var keyTable = concat(
 		key("DATA_TIME_COLUMN", "DATA's time column, or the columns a time spans in order, COL,... (year,quarter; "+
 			"empty: the column whose values are times, by name first, or year+quarter, year+month(+day), date+time)",
 			textField(func(c *Config) *string { return &c.DataTimeColumn }, false)),
+		key("DATA_TIME_START", "a DATA file with only a row order (no time column): its first row's time, RFC 3339 or 2024-05-01 [12:00:00] "+
+			"in DATA_TIMEZONE; each series' k-th row is at DATA_TIME_START + k DATA_TIME_STEP (with DATA_TIME_STEP; not with DATA_TIME_COLUMN)",
+			textField(func(c *Config) *string { return &c.DataTimeStart }, false)),
+		key("DATA_TIME_STEP", "with DATA_TIME_START: the step between a series' rows, a duration (500ms, 1s, 15m, 1h), days or weeks (1d, 2w), "+
+			"or calendar months or years (1mo, 3mo, 1y)",
+			textField(func(c *Config) *string { return &c.DataTimeStep }, false)),
 		key("DATA_DEVICE_COLUMNS", "DATA's device column(s), COL,... (several: joined into the device name and kept as its tags; "+
 			"empty: named device, host... or text columns whose values repeat)",
 			textField(func(c *Config) *string { return &c.DataDeviceColumns }, false), list(",")),

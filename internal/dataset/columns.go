@@ -38,7 +38,9 @@ func layoutOf(file string, header []string, sample []sampled, o ImportOptions, t
 	}
 	l.ignored = rowIndexes(header, sample)
 	skip := append(append(append([]int{}, devices...), sensors...), l.ignored...)
-	if err := l.findTime(file, sample, o.TimeColumn, skip, to); err != nil {
+	if to.rows != nil {
+		l.time, l.clock = -1, to.rows // no time column: the row order
+	} else if err := l.findTime(file, sample, o.TimeColumn, skip, to); err != nil {
 		return nil, err
 	}
 	taken := append(append([]int{l.time}, l.timeParts...), sensors...)
@@ -308,7 +310,11 @@ func (l *csvLayout) isLong(header []string) bool {
 		slices.Contains(l.devices, sensor) || slices.Contains(l.devices, value) {
 		return false
 	}
-	if len(header) != 2+len(l.timeParts)+len(l.ignored)+len(l.devices)+1 {
+	timeCols := 1 + len(l.timeParts)
+	if l.clock != nil {
+		timeCols = 0
+	}
+	if len(header) != timeCols+len(l.ignored)+len(l.devices)+2 {
 		return false
 	}
 	l.kind, l.sensor, l.value = layoutLong, sensor, value

@@ -47,6 +47,8 @@ type csvLayout struct {
 	// for the parser.
 	timeParts []int
 	timeSeps  []string
+	// clock times the rows by their order (DATA_TIME_START): time is -1.
+	clock *rowClock
 }
 
 // isTime reports whether column i holds (part of) the time.
@@ -71,8 +73,12 @@ func (l *csvLayout) timeText(rec []string) string {
 	return b.String()
 }
 
-// timeValues are the sample's times as the parser reads them.
+// timeValues are the sample's times as the parser reads them; none
+// when the rows are timed by their order.
 func (l *csvLayout) timeValues(sample []sampled) []string {
+	if l.clock != nil {
+		return nil
+	}
 	out := make([]string, len(sample))
 	for j, r := range sample {
 		out[j] = l.timeText(r.rec)
@@ -82,6 +88,9 @@ func (l *csvLayout) timeValues(sample []sampled) []string {
 
 // timeColumn names the time column(s), for messages.
 func (l *csvLayout) timeColumn() string {
+	if l.clock != nil {
+		return "none"
+	}
 	names := []string{l.header[l.time]}
 	for _, i := range l.timeParts {
 		names = append(names, l.header[i])
@@ -315,6 +324,9 @@ func (s *csvScan) notes() []string {
 		}
 		if len(l.timeParts) > 0 {
 			out = append(out, fmt.Sprintf("the time spans columns %s, read together as %s", l.timeColumn(), l.tp.describe()))
+		}
+		if l.clock != nil {
+			out = append(out, "no time column: times from "+l.clock.text)
 		}
 	}
 	if len(s.found) > 0 {

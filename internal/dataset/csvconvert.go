@@ -151,14 +151,27 @@ func (im *sortImport) record(c *csvFile, l *csvLayout, rec []string, line int64)
 	if _, ok := im.tags[device]; !ok && l.tags {
 		im.tags[device] = l.tagsOf(rec)
 	}
-	tm, cut, err := l.tp.parse(l.timeText(rec))
-	if err != nil {
-		return sortRecord{}, inputErr(c, line, l.timeColumn(), err.Error())
+	var (
+		tm     int64
+		cut    bool
+		sensor = -1
+	)
+	if l.kind == layoutLong {
+		sensor = im.scan.index[strings.TrimSpace(rec[l.sensor])]
+	}
+	switch {
+	case l.clock != nil && l.kind == layoutLong:
+		tm = l.clock.at(device + "\x00" + im.sensors[sensor].Name) // a series is a device's sensor
+	case l.clock != nil:
+		tm = l.clock.at(device)
+	default:
+		if tm, cut, err = l.tp.parse(l.timeText(rec)); err != nil {
+			return sortRecord{}, inputErr(c, line, l.timeColumn(), err.Error())
+		}
 	}
 	// Copies: the reader's fields share the whole line's memory.
-	r := sortRecord{device: im.intern(device), time: tm, cut: cut, line: line, sensor: -1}
+	r := sortRecord{device: im.intern(device), time: tm, cut: cut, line: line, sensor: sensor}
 	if l.kind == layoutLong {
-		r.sensor = im.scan.index[strings.TrimSpace(rec[l.sensor])]
 		if im.o.cellMissing(rec[l.value], im.sensors[r.sensor].Type) {
 			r.values = []string{absent}
 			return r, nil

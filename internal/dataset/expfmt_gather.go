@@ -7,7 +7,6 @@ import (
 	"os"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 )
 
@@ -44,16 +43,7 @@ func newScrapeClock(files []string, o ImportOptions) (*scrapeClock, error) {
 // parseDataTime reads DATA_TIME: RFC 3339, or a layout CSV times may have
 // (2024-05-01 12:00:00, 2024-05-01...) in DATA_TIMEZONE.
 func parseDataTime(text, zone string) (time.Time, error) {
-	loc, err := loadZone(zone)
-	if err != nil {
-		return time.Time{}, err
-	}
-	for _, l := range textLayouts {
-		if t, err := time.ParseInLocation(l.layout, strings.TrimSpace(text), loc); err == nil {
-			return t, nil
-		}
-	}
-	return time.Time{}, fmt.Errorf("DATA_TIME %q is not a time: want RFC 3339 (2024-05-01T12:00:00Z) or 2024-05-01 12:00:00 (in DATA_TIMEZONE)", text)
+	return parseKeyTime("DATA_TIME", text, zone)
 }
 
 // notes say where samples without a timestamp were placed, and what was

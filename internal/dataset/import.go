@@ -34,9 +34,13 @@ type ImportOptions struct {
 	// the time, the device (several are joined into its name and kept as
 	// its tags) and the sensors (the others are left out); empty: found
 	// by name and content.
-	TimeColumn    string
-	DeviceColumns []string
-	SensorColumns []string
+	TimeColumn string
+	// TimeStart and TimeStep (DATA_TIME_START, DATA_TIME_STEP) give the
+	// rows of a file with only a row order their times: a series' k-th
+	// row is at TimeStart + k TimeStep. Empty: times come from a column.
+	TimeStart, TimeStep string
+	DeviceColumns       []string
+	SensorColumns       []string
 	// Missing lists the texts that are missing cells besides empty, null
 	// and NaN (DATA_MISSING), in columns of every type; nil: R's, Python's
 	// and spreadsheets' markers (missingMarkers) in columns of numbers and

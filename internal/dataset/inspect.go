@@ -136,6 +136,9 @@ func (in *Inspection) fromManifest(m *Manifest) {
 func (in *Inspection) fromCSV(s *csvScan) {
 	l := s.layouts[0]
 	in.Time.Column, in.Time.Format = l.timeColumn(), l.tp.describe()
+	if l.clock != nil {
+		in.Time.Format = l.clock.text
+	}
 	for _, i := range l.devices {
 		in.DeviceColumns = append(in.DeviceColumns, l.header[i])
 	}

@@ -111,6 +111,9 @@ type timeOptions struct {
 	unit   string         // DATA_TIME_UNIT of integers: s, ms, us, ns or "" (by magnitude)
 	format *timeLayout    // DATA_TIME_FORMAT translated, or nil (detected)
 	loc    *time.Location // DATA_TIMEZONE of times without a zone
+	// rows, with DATA_TIME_START and DATA_TIME_STEP, times the rows by
+	// their order: the file has no time column.
+	rows *rowClock
 }
 
 // newTimeOptions checks and translates the import's time settings.
@@ -124,6 +127,9 @@ func newTimeOptions(o ImportOptions) (timeOptions, error) {
 		return to, err
 	}
 	to.loc = loc
+	if to.rows, err = newRowClock(o); err != nil {
+		return to, err
+	}
 	if o.TimeFormat != "" {
 		read, err := strftimeReader(o.TimeFormat, loc)
 		if err != nil {

@@ -154,6 +154,7 @@ func importData(cfg *config.Config, dataDir string, rep *summary.Replay, stderr 
 func ImportOptions(cfg *config.Config) dataset.ImportOptions {
 	return dataset.ImportOptions{Format: cfg.DataFormat, TimeUnit: cfg.DataTimeUnit,
 		TimeFormat: cfg.DataTimeFormat, TimeZone: cfg.DataTimezone, Time: cfg.DataTime, TimeColumn: cfg.DataTimeColumn,
+		TimeStart: cfg.DataTimeStart, TimeStep: cfg.DataTimeStep,
 		DeviceColumns: dataset.SplitColumns(cfg.DataDeviceColumns), SensorColumns: dataset.SplitColumns(cfg.DataSensorColumns),
 		Types: cfg.DataTypes, Groups: cfg.Groups, GroupPrefix: cfg.GroupPrefix,
 		Missing: missingMarkers(cfg.DataMissing), Duplicates: cfg.DataDuplicates}
