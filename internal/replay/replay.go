@@ -175,7 +175,7 @@ func missingMarkers(text string) []string {
 // importVersion changes whenever the import turns the same file into
 // another dataset (rows now sorted, devices and sensors ordered by name):
 // a dataset cached by an older tsbench is then imported again.
-const importVersion = 4 // 3: sparse data (empty cells) imported, not refused; 4: times, markers and row numbers read as written
+const importVersion = 5 // 3: sparse data (empty cells) imported, not refused; 4: times, markers and row numbers read as written; 5: no time in 1970 by inference (YYYYMM months, years in a time column), zoned text times
 
 // importKey names an import by what decides its content: the importer's
 // version, the files (path, size, modification time) and the import
