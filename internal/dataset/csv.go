@@ -109,40 +109,6 @@ func findColumn(header []string, names []string) int {
 	return -1
 }
 
-// layoutByName finds the columns by their names alone (Parquet's columns
-// are typed: their content needs no guessing).
-func layoutByName(file string, header []string) (*csvLayout, error) {
-	l := &csvLayout{header: header, time: findColumn(header, timeNames), device: findColumn(header, deviceNames),
-		sensor: findColumn(header, sensorNames), value: findColumn(header, valueNames)}
-	if len(header) == 4 && l.time >= 0 && l.device >= 0 && l.sensor >= 0 && l.value >= 0 {
-		l.kind = layoutLong
-		return l, nil
-	}
-	l.kind, l.sensor, l.value = layoutWide, -1, -1
-	if l.time < 0 {
-		l.time = 0
-	}
-	if l.device < 0 {
-		// No device column: the file is one device, named after it.
-		l.deviceName = stem(file)
-	}
-	for i, h := range header {
-		if i == l.time || i == l.device {
-			continue
-		}
-		name := strings.TrimSpace(h)
-		if name == "" {
-			return nil, &InputError{File: file, Line: 1, Column: fmt.Sprint(i + 1), Msg: "a sensor column without a name"}
-		}
-		l.sensors = append(l.sensors, name)
-		l.sensorCols = append(l.sensorCols, i)
-	}
-	if len(l.sensors) == 0 {
-		return nil, &InputError{File: file, Line: 1, Msg: "no sensor columns: want time, device, sensor, value (long) or time, device, then one column per sensor (wide)"}
-	}
-	return l, nil
-}
-
 // detectTime finds the format of the time column from the sample.
 func (l *csvLayout) detectTime(file string, sample []sampled, to timeOptions) error {
 	values := l.timeValues(sample)

@@ -11,6 +11,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/parquet-go/parquet-go"
@@ -35,9 +36,9 @@ func importParquet(files []string, dir string, o ImportOptions) (*Manifest, erro
 	}
 	o.describe(func(in *Inspection) {
 		l := im.layout
-		in.Time.Column, in.Time.Format = l.header[l.time], "the column's Parquet type"
-		if l.device >= 0 {
-			in.DeviceColumns = []string{l.header[l.device]}
+		in.Time.Column, in.Time.Format = l.timeColumn(), im.describeTime()
+		for _, i := range l.devices {
+			in.DeviceColumns = append(in.DeviceColumns, l.header[i])
 		}
 		for _, sn := range im.sensors {
 			col := sn.Name
@@ -83,6 +84,7 @@ type pqColumn struct {
 	leaf  int // the leaf column index of its values
 	src   pqSource
 	unit  string // pqTimestamp: ms, us or ns
+	local bool   // pqTimestamp not adjusted to UTC: a wall-clock time, in DATA_TIMEZONE
 	scale int    // pqDecimal
 	ofDay bool   // a TIME (of the day): no time column
 	// typ is the sensor type its values have unless declared otherwise.
@@ -92,7 +94,7 @@ type pqColumn struct {
 
 // same reports whether two files' columns are read alike.
 func (c *pqColumn) same(d *pqColumn) bool {
-	return c.name == d.name && c.src == d.src && c.unit == d.unit && c.scale == d.scale && c.ofDay == d.ofDay
+	return c.name == d.name && c.src == d.src && c.unit == d.unit && c.scale == d.scale && c.ofDay == d.ofDay && c.local == d.local
 }
 
 // pqColumnOf reads a schema field's type.
@@ -108,7 +110,7 @@ func pqColumnOf(field parquet.Field, leaf int) (pqColumn, error) {
 		if t.Kind() != parquet.Int64 || l.Unit.Value == nil {
 			break
 		}
-		c.src, c.typ = pqTimestamp, ts.Int64
+		c.src, c.typ, c.local = pqTimestamp, ts.Int64, !l.IsAdjustedToUTC
 		switch l.Unit.Value.(type) {
 		case *format.MilliSeconds:
 			c.unit = "ms"
@@ -319,33 +321,40 @@ type parquetImport struct {
 	columns []pqColumn
 	sensors []ts.Sensor
 	index   map[string]int // sensor name -> position
-	time    timeParser     // plain integer and text times; unit "" until the first
+	time    timeParser     // plain integer and text times, as detected from the first rows
+	to      timeOptions
+	o       ImportOptions
 }
 
 func newParquetImport(files []string, o ImportOptions) (*parquetImport, error) {
-	im := &parquetImport{files: files, index: map[string]int{}, time: timeParser{unit: o.TimeUnit}}
-	if im.time.unit == "auto" {
-		im.time.unit = ""
+	to, err := newTimeOptions(o)
+	if err != nil {
+		return nil, &InputError{File: files[0], Msg: err.Error()}
 	}
+	im := &parquetImport{files: files, index: map[string]int{}, to: to, o: o}
 	first, err := openParquet(files[0])
 	if err != nil {
 		return nil, err
 	}
-	first.close()
+	defer first.close()
 	im.columns = first.columns
-	if findColumn(first.header, timeNames) < 0 {
-		return nil, &InputError{File: first.name, Column: "time",
-			Msg: fmt.Sprintf("no time column: want one named %s or %s (any case); the file has %s",
-				strings.Join(timeNames[:len(timeNames)-1], ", "), timeNames[len(timeNames)-1], strings.Join(first.header, ", "))}
-	}
-	if im.layout, err = layoutByName(first.name, first.header); err != nil {
+	if im.layout, err = parquetLayout(first.name, first.columns, first.header, o, to); err != nil {
 		return nil, err
 	}
 	l := im.layout
-	switch tc := &im.columns[l.time]; {
-	case tc.ofDay, tc.src == pqBool, tc.src == pqFloat, tc.src == pqDouble, tc.src == pqDecimal, tc.src == pqUUID:
-		return nil, &InputError{File: first.name, Column: tc.name,
-			Msg: fmt.Sprintf("a time column of type %s: want a TIMESTAMP, integers (s, ms, us or ns since the epoch, DATA_TIME_UNIT) or RFC 3339 text", tc.desc)}
+	if l.clock != nil && l.kind == layoutLong {
+		return nil, &InputError{File: first.name, Msg: "DATA_TIME_START and DATA_TIME_STEP time a wide Parquet file's rows; this one is long (time, device, sensor, value)"}
+	}
+	if l.time >= 0 {
+		switch tc := &im.columns[l.time]; {
+		case tc.ofDay, tc.src == pqBool, tc.src == pqFloat, tc.src == pqDouble, tc.src == pqDecimal, tc.src == pqUUID:
+			return nil, &InputError{File: first.name, Column: tc.name,
+				Msg: fmt.Sprintf("a time column of type %s: want a TIMESTAMP, integers (s, ms, us or ns since the epoch, DATA_TIME_UNIT) or text times", tc.desc)}
+		case !tc.isTimestamp():
+			if err := im.detectTime(first); err != nil {
+				return nil, err
+			}
+		}
 	}
 	for _, name := range files[1:] {
 		f, err := openParquet(name)
@@ -502,7 +511,7 @@ func (im *parquetImport) convert(t *table, name string) error {
 	defer f.close()
 	// The schema was checked; each file's layout differs only in the
 	// device a file without a device column is.
-	l, err := layoutByName(name, f.header)
+	l, err := parquetLayout(name, f.columns, f.header, im.o, im.to)
 	if err != nil {
 		return err
 	}
@@ -518,21 +527,23 @@ func (im *parquetImport) convert(t *table, name string) error {
 			return err
 		}
 		vs := r.values
-		device := l.deviceName
-		if l.device >= 0 {
-			if device, err = im.name(f, r, l.device, "device", last); err != nil {
-				return err
-			}
-			last = device
-		}
-		tm, cut, err := im.millis(f, r, l.time)
+		device, tags, err := im.deviceOf(f, r, l, last)
 		if err != nil {
 			return err
 		}
+		last = device
+		var tm int64
+		var cut bool
+		if l.clock != nil {
+			tm = l.clock.at(device)
+		} else if tm, cut, err = im.millis(f, r, l.time); err != nil {
+			return err
+		}
 		p, b := t.row(device)
+		t.tag(p, tags)
 		for i, col := range l.sensorCols {
 			c := &f.columns[col]
-			if vs[col].IsNull() {
+			if vs[col].IsNull() || (c.src == pqText && im.o.Missing != nil && isMarker(string(vs[col].ByteArray()), im.o.Missing)) {
 				// A missing value (sparse data): the cell is empty.
 				markAbsent(b, i)
 				appendValue(&b.Columns[i], zeroText(b.Columns[i].Type))
@@ -607,7 +618,14 @@ func (im *parquetImport) timeOf(c *pqColumn, v parquet.Value) (int64, bool, erro
 	switch c.src {
 	case pqTimestamp:
 		p := timeParser{unit: c.unit}
-		return p.millis(v.Int64())
+		ms, cut, err := p.millis(v.Int64())
+		if err == nil && c.local && im.to.loc != time.UTC {
+			// A wall-clock time (not adjusted to UTC): in DATA_TIMEZONE,
+			// as CSV's times without a zone.
+			w := time.UnixMilli(ms).UTC()
+			ms = time.Date(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), w.Second(), w.Nanosecond(), im.to.loc).UnixMilli()
+		}
+		return ms, cut, err
 	case pqDate:
 		return int64(v.Int32()) * 86_400_000, false, nil
 	case pqInt96:
@@ -617,13 +635,7 @@ func (im *parquetImport) timeOf(c *pqColumn, v parquet.Value) (int64, bool, erro
 		}
 		return floorDiv(ns, 1_000_000), ns%1_000_000 != 0, nil
 	case pqText:
-		text := string(v.ByteArray())
-		if im.time.unit == "" {
-			if n, err := strconv.ParseInt(strings.TrimSpace(text), 10, 64); err == nil {
-				im.time.unit = unitOf(n)
-			}
-		}
-		return im.time.parse(text)
+		return im.time.parse(string(v.ByteArray()))
 	case pqInt32:
 		n = int64(v.Int32())
 	case pqUint32:
@@ -639,10 +651,10 @@ func (im *parquetImport) timeOf(c *pqColumn, v parquet.Value) (int64, bool, erro
 	default:
 		return 0, false, fmt.Errorf("a %s is not a time", c.desc)
 	}
-	if im.time.unit == "" {
-		im.time.unit = unitOf(n)
+	if im.time.layout != "" || im.time.read != nil {
+		return im.time.parse(strconv.FormatInt(n, 10)) // integers as dates, months or years (20200131)
 	}
-	return im.time.millis(n)
+	return im.time.integer(n)
 }
 
 // julianEpoch is the Julian day of 1970-01-01.

@@ -308,17 +308,23 @@ func (p *timeParser) parse(text string) (int64, bool, error) {
 		return t.UnixMilli(), t.Nanosecond()%int(time.Millisecond) != 0, nil
 	}
 	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
-		ms, cut, err := p.millis(n)
-		if err == nil && p.guard && ms > -nearEpoch && ms < nearEpoch {
-			return 0, false, fmt.Errorf("%q as %s since the epoch would be %s: %w", text, p.unit, fmtMillis(ms), errNearEpoch)
-		}
-		return ms, cut, err
+		return p.integer(n)
 	}
 	t, err := time.Parse(time.RFC3339Nano, v)
 	if err != nil {
 		return 0, false, fmt.Errorf("%q is not a timestamp: want integer s, ms, us or ns since the epoch, or RFC 3339", text)
 	}
 	return t.UnixMilli(), t.Nanosecond()%int(time.Millisecond) != 0, nil
+}
+
+// integer reads an integer time since the epoch in the parser's unit,
+// refusing one within nearEpoch of it where the parser is guarded.
+func (p *timeParser) integer(n int64) (int64, bool, error) {
+	ms, cut, err := p.millis(n)
+	if err == nil && p.guard && ms > -nearEpoch && ms < nearEpoch {
+		return 0, false, fmt.Errorf("\"%d\" as %s since the epoch would be %s: %w", n, p.unit, fmtMillis(ms), errNearEpoch)
+	}
+	return ms, cut, err
 }
 
 // millis converts an integer timestamp in the parser's unit.
