@@ -45,6 +45,10 @@ func Open(cfg *config.Config, dataDir string, stderr io.Writer) (*dataset.Datase
 	}
 	rep.Dataset, rep.Format, rep.Devices, rep.Sensors = dir, ds.Format, len(ds.Devices), len(ds.Sensors)
 	rep.Rows, rep.DuplicateRows, rep.MissingValues = ds.Rows, ds.DuplicateRows+ds.DroppedDuplicates, ds.Missing
+	if ds.Rows > 0 {
+		rep.FirstTime = time.UnixMilli(ds.MinTime).UTC().Format(time.RFC3339Nano)
+		rep.LastTime = time.UnixMilli(ds.MaxTime).UTC().Format(time.RFC3339Nano)
+	}
 	if err := checkDuplicates(cfg, ds); err != nil {
 		ds.Close()
 		return nil, nil, err

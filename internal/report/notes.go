@@ -262,6 +262,9 @@ func replayLine(r *summary.Replay) string {
 	if r.MissingValues > 0 {
 		text += fmt.Sprintf(", sparse: %d values missing", r.MissingValues)
 	}
+	if r.FirstTime != "" {
+		text += ", " + r.FirstTime + " .. " + r.LastTime
+	}
 	text += ")"
 	if r.Repeat {
 		text += ", repeated with shifted times"
