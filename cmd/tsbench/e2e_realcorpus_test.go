@@ -5,16 +5,20 @@ package main
 // its fetch.sh, with the points a faithful import stores counted
 // independently in expected.tsv) replayed as a new user would: `tsbench
 // run --target T --data FILE` and nothing else. Each must store exactly
-// its expected points, verified, with every query answer agreeing.
+// its expected points, verified, with every query answer agreeing, at the
+// first and last times times.tsv gives (read with pandas), in the
+// database and in 'data inspect'.
 
 import (
 	"bufio"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tsbench/tsbench/internal/testenv"
 )
@@ -81,14 +85,69 @@ func realDataDir(t *testing.T) string {
 	return filepath.Join(home, ".cache", "tsbench-realdata")
 }
 
-var answersAgree = regexp.MustCompile(`Query answers: (\d+) of (\d+) agree`)
+// corpusSpan is a file's first and last time, in UTC, as times.tsv gives
+// them (read with pandas, not with tsbench).
+type corpusSpan struct{ min, max time.Time }
+
+// readCorpusTimes reads times.tsv beside expected.tsv: the thirteen files
+// that have times of their own (the Prometheus scrape has none).
+func readCorpusTimes(t *testing.T) map[string]corpusSpan {
+	t.Helper()
+	name := filepath.Join(filepath.Dir(corpusExpected()), "times.tsv")
+	lines := strings.Split(strings.TrimSpace(testenv.ReadText(t, name)), "\n")
+	out := map[string]corpusSpan{}
+	for _, line := range lines[1:] { // the header first
+		cols := strings.Split(line, "\t")
+		if len(cols) != 3 {
+			t.Fatalf("times.tsv: %q: want file, min_time, max_time", line)
+		}
+		lo, err1 := time.Parse(time.RFC3339, cols[1])
+		hi, err2 := time.Parse(time.RFC3339, cols[2])
+		if err1 != nil || err2 != nil {
+			t.Fatalf("times.tsv: %q: %v %v", line, err1, err2)
+		}
+		out[cols[0]] = corpusSpan{lo, hi}
+	}
+	if len(out) != 13 {
+		t.Fatalf("times.tsv gives %d files' times, want 13", len(out))
+	}
+	return out
+}
+
+var (
+	answersAgree = regexp.MustCompile(`Query answers: (\d+) of (\d+) agree`)
+	replayedLine = regexp.MustCompile(`Data: replayed .*`)
+)
+
+// Each file's span, as 'data inspect' says it will write it, is the one
+// pandas reads: no row numbers nor months read as seconds in 1970.
+func TestRealCorpusInspectTimes(t *testing.T) {
+	dir, _ := readCorpus(t)
+	for name, want := range readCorpusTimes(t) {
+		t.Run(name, func(t *testing.T) {
+			r := tsbench(t, nil, "data", "inspect", "--json", filepath.Join(dir, name))
+			var in struct {
+				MinTime string `json:"min_time"`
+				MaxTime string `json:"max_time"`
+			}
+			if r.code != 0 || json.Unmarshal([]byte(r.stdout), &in) != nil {
+				t.Fatalf("exit %d:\n%s%s", r.code, r.stdout, r.stderr)
+			}
+			if in.MinTime != want.min.Format(time.RFC3339) || in.MaxTime != want.max.Format(time.RFC3339) {
+				t.Fatalf("inspect spans %s .. %s, times.tsv %s .. %s", in.MinTime, in.MaxTime, want.min.Format(time.RFC3339), want.max.Format(time.RFC3339))
+			}
+		})
+	}
+}
 
 func TestRealCorpusReplays(t *testing.T) {
 	dir, files := readCorpus(t)
+	spans := readCorpusTimes(t)
 	onSQLiteAndPostgres(t, func(t *testing.T, target string) {
 		for _, c := range files {
 			t.Run(c.name, func(t *testing.T) {
-				env := []string{"TSBENCH_DATA_DIR=" + t.TempDir()}
+				dataDir := t.TempDir()
+				env := []string{"TSBENCH_DATA_DIR=" + dataDir}
 				r := tsbench(t, env, "run", "--target", target, "--data", filepath.Join(dir, c.name))
 				out := r.stdout + r.stderr
 				want := "Verify: stored " + strconv.FormatInt(c.points, 10) + " points, expected " + strconv.FormatInt(c.points, 10) + ": OK"
@@ -99,7 +158,37 @@ func TestRealCorpusReplays(t *testing.T) {
 				if m == nil || m[1] != m[2] || m[1] == "0" {
 					t.Fatalf("query answers did not all agree (%v):\n%s", m, tail(out, 40))
 				}
+				// The times written are the file's (the count is right
+				// with every time wrong too): the run's span, and SQLite's
+				// table read back. A sparse file's first or last row may
+				// hold no value (presidents.csv's 1945 Q1 is NA): its
+				// points then start or end inside the span.
+				times, timed := spans[c.name]
+				if !timed {
+					return
+				}
+				span := times.min.Format(time.RFC3339) + " .. " + times.max.Format(time.RFC3339)
+				line := replayedLine.FindString(out)
+				if !strings.HasSuffix(line, ", "+span+")") {
+					t.Fatalf("the run wrote %q, want the span %s (times.tsv)", line, span)
+				}
+				if target != "sqlite" {
+					return
+				}
+				lo, hi := storedSpan(t, filepath.Join(dataDir, "sqlite", "test.db"))
+				sparse := strings.Contains(line, "sparse:")
+				if lo.Before(times.min) || hi.After(times.max) || (!sparse && (!lo.Equal(times.min) || !hi.Equal(times.max))) {
+					t.Fatalf("stored %s .. %s, times.tsv %s", lo.Format(time.RFC3339), hi.Format(time.RFC3339), span)
+				}
 			})
 		}
 	})
+}
+
+// storedSpan is the first and last time SQLite's points table holds.
+func storedSpan(t *testing.T, dbPath string) (time.Time, time.Time) {
+	t.Helper()
+	db := openDB(t, dbPath)
+	lo, hi := queryInt(t, db, "SELECT min(t) FROM points"), queryInt(t, db, "SELECT max(t) FROM points")
+	return time.UnixMilli(lo).UTC(), time.UnixMilli(hi).UTC()
 }
