@@ -84,7 +84,8 @@ func (s Search) Run(step StepFunc) (*summary.FindMax, *summary.Summary, error) {
 		if err != nil || st.TooFew == "" || rate <= 0 {
 			return st, err
 		}
-		if longer := s.measureFor(rate, shares); longer > measure && len(fm.Steps) < max(s.MaxSteps, 1) {
+		longer := max(s.measureFor(rate, shares), s.longer(measure, st.Operations, fm.MinOperations))
+		if longer > measure && len(fm.Steps) < max(s.MaxSteps, 1) {
 			return hold(rate, longer)
 		}
 		return st, nil

@@ -164,7 +164,7 @@ func TestSearchLengthensLowRateSteps(t *testing.T) {
 			t.Errorf("step %d flagged with %d operations: %+v", i+1, st.Operations, st)
 		}
 	}
-	if want := []time.Duration{2e9, 2500e6, 5e9, 10e9, 20e9, 30e9}; fmt.Sprint(measures) != fmt.Sprint(want) {
+	if want := []time.Duration{2e9, 2800e6, 5500e6, 11e9, 22e9, 30e9}; fmt.Sprint(measures) != fmt.Sprint(want) {
 		t.Errorf("measured %v, want %v (rates %v)", measures, want, calls)
 	}
 	if c := Conclusion(fm); !strings.Contains(c, "stopped at 25.0 ops/s") || !strings.Contains(c, "1000 needed") {
