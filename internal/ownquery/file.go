@@ -219,13 +219,7 @@ func paramOf(name string, v *yaml.Node) (*Param, error) {
 	if v.Kind != yaml.MappingNode || len(v.Content) != 2 || list == nil || list.Kind != yaml.SequenceNode || len(list.Content) == 0 {
 		return nil, fmt.Errorf("want a kind (%s) or {choice: [values]}", kinds)
 	}
-	items := make([]string, len(list.Content))
-	quoted := make([]bool, len(list.Content))
-	for i, c := range list.Content {
-		items[i] = c.Value
-		quoted[i] = c.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 || c.Tag == "!!str"
-	}
-	vals, err := choiceValues(items, quoted)
+	vals, err := choicesOf(list)
 	if err != nil {
 		return nil, err
 	}

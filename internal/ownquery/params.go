@@ -2,10 +2,13 @@ package ownquery
 
 import (
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"strconv"
 	"strings"
 	"time"
+
+	"gopkg.in/yaml.v3"
 )
 
 // Kind is what a parameter draws.
@@ -130,42 +133,63 @@ func (p *Param) parseZipf(s string) error {
 	return nil
 }
 
-// parseChoices reads [a, b, "c, d"]: items split at commas outside quotes;
-// a quoted item is text, and a list of whole numbers only is numbers.
+// parseChoices reads the list of choice [a, "b, c", 'd'] as YAML reads a
+// flow sequence, so that an inline list takes what YAML users write in one:
+// both kinds of quotes, YAML's escapes ("a\"b") and commas inside quotes.
+// A list that is no such sequence is refused naming the {choice: [...]}
+// form, which takes any text.
 func parseChoices(s string) ([]Value, error) {
-	inner, ok := strings.CutPrefix(s, "[")
-	if inner, ok = strings.CutSuffix(inner, "]"); !ok {
+	if !strings.HasPrefix(s, "[") || !strings.HasSuffix(s, "]") {
 		return nil, fmt.Errorf("want a list in brackets, e.g. [a, b, c]")
 	}
-	var items []string
-	var quoted []bool
-	var cur strings.Builder
-	var quote rune
-	wasQuoted := false
-	flush := func() {
-		items = append(items, strings.TrimSpace(cur.String()))
-		quoted = append(quoted, wasQuoted)
-		cur.Reset()
-		wasQuoted = false
-	}
-	for _, c := range inner {
-		switch {
-		case quote != 0 && c == quote:
-			quote = 0
-		case quote != 0:
-			cur.WriteRune(c)
-		case c == '"' || c == '\'':
-			quote, wasQuoted = c, true
-		case c == ',':
-			flush()
-		default:
-			cur.WriteRune(c)
+	// A decoder, not yaml.Unmarshal: Unmarshal reads the first node and
+	// takes "[a] [b]" as [a] without a word; the decoder's second read
+	// meets what follows the list.
+	dec := yaml.NewDecoder(strings.NewReader(s))
+	var doc, more yaml.Node
+	err := dec.Decode(&doc)
+	if err == nil {
+		if err = dec.Decode(&more); err == io.EOF {
+			err = nil
+		} else if err == nil {
+			err = fmt.Errorf("more than one list")
 		}
 	}
-	if quote != 0 {
-		return nil, fmt.Errorf("a quote is never closed")
+	if err != nil {
+		return nil, fmt.Errorf("the list is not a YAML flow sequence (%v): quote an item holding a comma or a bracket, "+
+			`as ["a, b", 'it''s', "a\"b"], or write the parameter as {choice: [...]}`, yamlReason(err))
 	}
-	flush()
+	if len(doc.Content) != 1 || doc.Content[0].Kind != yaml.SequenceNode {
+		return nil, fmt.Errorf("want one list in brackets, e.g. [a, b, c], or the parameter as {choice: [...]}")
+	}
+	return choicesOf(doc.Content[0])
+}
+
+// yamlReason is a YAML error without the library's prefix and its line
+// number, which counts lines of the list, not of the file.
+func yamlReason(err error) string {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	if _, rest, ok := strings.Cut(msg, ": "); ok && strings.HasPrefix(msg, "line ") {
+		msg = rest
+	}
+	return msg
+}
+
+// choicesOf makes the values of a YAML sequence of single values: the
+// list of {choice: [...]} and of an inline choice [...] alike.
+func choicesOf(list *yaml.Node) ([]Value, error) {
+	if len(list.Content) == 0 {
+		return nil, fmt.Errorf("the list is empty: give at least one value")
+	}
+	items := make([]string, len(list.Content))
+	quoted := make([]bool, len(list.Content))
+	for i, c := range list.Content {
+		if c.Kind != yaml.ScalarNode {
+			return nil, fmt.Errorf("item %d is not a single value (a list or a mapping): quote it to take it as text", i+1)
+		}
+		items[i] = c.Value
+		quoted[i] = c.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 || c.Tag == "!!str"
+	}
 	return choiceValues(items, quoted)
 }
 
