@@ -167,7 +167,7 @@ type Config struct {
 	QuerySelection string       // QUERY_DEVICE_SELECTION: random or owned
 
 	// TPC-C.
-	Workload       string // WORKLOAD: WorkloadTimeSeries or WorkloadTPCC
+	Workload       string // WORKLOAD: WorkloadTimeSeries, WorkloadTPCC or one of WorkloadsTSBS
 	TPCCWarehouses int    // TPCC_WAREHOUSES
 	TPCCThink      bool   // TPCC_THINK_TIME
 	TPCCLoad       string // TPCC_LOAD: auto, always, never
@@ -235,6 +235,12 @@ const (
 	WorkloadTimeSeries = "timeseries"
 	WorkloadTPCC       = "tpcc"
 )
+
+// WorkloadsTSBS are TSBS's use cases as workloads: "tsbs-" and the use
+// case (internal/tsbs's Names, which a test there keeps equal). Such a
+// workload is the multi-phase scenario of that name for 'tsbench run' and
+// the use case's load for 'tsbench generate'; it sets TSBS_USE_CASE.
+var WorkloadsTSBS = []string{"tsbs-cpu-only", "tsbs-devops", "tsbs-iot"}
 
 // DefaultTagCardinality is the number of distinct values of a tag when
 // TAG_VALUE_CARDINALITY is empty.

@@ -442,9 +442,11 @@ var keyTable = concat(
 			oneOf(func(c *Config) *string { return &c.QuerySelection }, "random", "iot-benchmark", "owned")),
 	)),
 	group("TPC-C (WORKLOAD = tpcc)", keys(
-		key("WORKLOAD", "what the run does: timeseries (writes and Q1..Q10) or tpcc (TPC-C's five transactions; "+
-			"CLIENT_NUMBER terminals for --duration, default 60s)",
-			oneOf(func(c *Config) *string { return &c.Workload }, WorkloadTimeSeries, WorkloadTPCC), flag("workload")),
+		key("WORKLOAD", "what the run does: timeseries (writes and Q1..Q10); tpcc (TPC-C's five transactions; "+
+			"CLIENT_NUMBER terminals for --duration, default 60s); or tsbs-cpu-only, tsbs-devops, tsbs-iot (TSBS's use cases: "+
+			"run runs the scenario of that name, generate writes its load; sets TSBS_USE_CASE, see docs/tsbs.md)",
+			oneOf(func(c *Config) *string { return &c.Workload }, append([]string{WorkloadTimeSeries, WorkloadTPCC}, WorkloadsTSBS...)...),
+			flag("workload")),
 		key("TPCC_WAREHOUSES", "warehouses loaded (W; about 100 MB and 600,000 rows each)",
 			intField(func(c *Config) *int { return &c.TPCCWarehouses }, 1, 100_000), flag("warehouses")),
 		key("TPCC_THINK_TIME", "keying and think times of the specification (a terminal then does about 1.3 transactions a minute)",

@@ -33,7 +33,9 @@ var TSBSDefaults = map[string]string{
 }
 
 func tsbsScenario(u *tsbs.UseCase) *Scenario {
-	settings := map[string]string{"TSBS_USE_CASE": u.Name}
+	// WORKLOAD too, so that a phase's configuration says which workload it
+	// is (--print-config, the saved run) as --workload named it.
+	settings := map[string]string{"TSBS_USE_CASE": u.Name, "WORKLOAD": tsbs.WorkloadPrefix + u.Name}
 	for k, v := range TSBSDefaults {
 		settings[k] = v
 	}

@@ -24,6 +24,19 @@ var ValueRange = gen.Bound{Lo: 0, Hi: 100}
 // Active reports whether c is a TSBS run.
 func Active(c *config.Config) bool { return c.TSBSUseCase != "" }
 
+// WorkloadPrefix begins the name of a TSBS use case as a workload
+// (WORKLOAD, --workload, the scenarios): tsbs-cpu-only.
+const WorkloadPrefix = "tsbs-"
+
+// WorkloadUseCase is the use case a workload names (cpu-only for
+// tsbs-cpu-only, in any case), and false for a workload that is no TSBS
+// one (timeseries, tpcc).
+func WorkloadUseCase(workload string) (string, bool) {
+	w := strings.ToLower(strings.TrimSpace(workload))
+	uc, ok := strings.CutPrefix(w, WorkloadPrefix)
+	return uc, ok && uc != ""
+}
+
 // Error is a TSBS key's bad value.
 type Error struct{ Key, Value, Allowed, Reason string }
 
@@ -71,6 +84,9 @@ func SpanOf(c *config.Config) (Span, error) {
 // It does nothing when TSBS_USE_CASE is empty. The keys it sets carry the
 // TSBS key they come from as their origin, so a conflict names it.
 func Apply(c *config.Config) error {
+	if err := workloadUseCase(c); err != nil {
+		return err
+	}
 	if !Active(c) {
 		return nil
 	}
@@ -159,6 +175,25 @@ func Apply(c *config.Config) error {
 	d.do("IS_DELETE_DATA", "false", "TSBS_PHASE")
 	d.query(q, span, c.TSBSScale)
 	return d.err
+}
+
+// workloadUseCase checks a TSBS workload (WORKLOAD = tsbs-cpu-only)
+// against TSBS_USE_CASE, which 'tsbench run' and 'generate' set from it
+// (the scenario's settings): two use cases, or a TSBS workload where
+// nothing turned it into one, are refused rather than one of them run.
+func workloadUseCase(c *config.Config) error {
+	uc, ok := WorkloadUseCase(c.Workload)
+	switch {
+	case !ok:
+		return nil
+	case c.TSBSUseCase == "":
+		return &Error{Key: "WORKLOAD", Value: c.Workload, Reason: "a TSBS workload is a run of several phases: " +
+			"'tsbench run --workload " + c.Workload + "' runs it, 'tsbench generate --workload " + c.Workload + "' writes its load"}
+	case !strings.EqualFold(c.TSBSUseCase, uc):
+		return &Error{Key: "TSBS_USE_CASE", Value: c.TSBSUseCase,
+			Reason: fmt.Sprintf("WORKLOAD = %s is TSBS's %s use case: give one of the two, or both the same", c.Workload, uc)}
+	}
+	return nil
 }
 
 // ownedKeys are the keys a TSBS run sets itself from its TSBS keys. A

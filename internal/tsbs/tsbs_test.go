@@ -2,6 +2,7 @@ package tsbs
 
 import (
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -227,6 +228,50 @@ func TestOwnedKeyRefused(t *testing.T) {
 	for _, extra := range []map[string]string{{"LOOP": "4"}, {"DEVICE_NUMBER": "2"}, {"CLIENT_NUMBER": "7"}} {
 		if err := apply(extra); err != nil {
 			t.Errorf("%v: %v", extra, err)
+		}
+	}
+}
+
+// config's TSBS workloads are this package's use cases, "tsbs-" before
+// each: WORKLOAD takes exactly the use cases there are.
+func TestWorkloadsAreTheUseCases(t *testing.T) {
+	var want []string
+	for _, n := range Names() {
+		want = append(want, WorkloadPrefix+n)
+	}
+	if !slices.Equal(config.WorkloadsTSBS, want) {
+		t.Errorf("config.WorkloadsTSBS = %v, the use cases are %v", config.WorkloadsTSBS, want)
+	}
+	for _, w := range want {
+		if uc, ok := WorkloadUseCase(strings.ToUpper(w)); !ok || WorkloadPrefix+uc != w {
+			t.Errorf("WorkloadUseCase(%s) = %q, %v", w, uc, ok)
+		}
+	}
+	for _, w := range []string{config.WorkloadTimeSeries, config.WorkloadTPCC, "", "tsbs-"} {
+		if uc, ok := WorkloadUseCase(w); ok {
+			t.Errorf("WorkloadUseCase(%q) = %q: no TSBS workload", w, uc)
+		}
+	}
+}
+
+// A TSBS workload must agree with TSBS_USE_CASE, which run and generate
+// set from it; a TSBS workload nothing turned into its phases is refused.
+func TestApplyWorkloadAgainstUseCase(t *testing.T) {
+	for _, tc := range []struct {
+		workload, useCase string
+		errKey            string // "" when taken
+	}{
+		{"tsbs-cpu-only", "cpu-only", ""},
+		{"TSBS-IOT", "iot", ""},
+		{config.WorkloadTimeSeries, "devops", ""},
+		{"tsbs-cpu-only", "iot", "TSBS_USE_CASE"},
+		{"tsbs-devops", "", "WORKLOAD"},
+	} {
+		c := tsbsConfig(t, PhaseLoad, map[string]string{"WORKLOAD": tc.workload, "TSBS_USE_CASE": tc.useCase})
+		err := Apply(c)
+		var e *Error
+		if got := errors.As(err, &e); got != (tc.errKey != "") || (got && e.Key != tc.errKey) {
+			t.Errorf("WORKLOAD=%s TSBS_USE_CASE=%s: %v, want refused naming %q", tc.workload, tc.useCase, err, tc.errKey)
 		}
 	}
 }
