@@ -49,6 +49,26 @@ data devops timescaledb
 data iot timescaledb
 data iot influx
 
+# Issue 67's example: cpu-only, seed 321, scale 8, two days. The two-day
+# file (30 MB, 1.9 MB gzipped) is not kept: its sha256 and size are, in
+# NAME.sha256; its first hour (the file TSBS writes for that hour alone,
+# which the two-day file begins with) is kept, to show where a generator
+# that drifted first differs.
+seed321() {
+	local tmp f
+	tmp=$(mktemp -d)
+	f="$tmp/cpu-only_seed321_scale8_2d_10s.timescaledb"
+	"$GEN_DATA" --use-case=cpu-only --seed=321 --scale=8 --timestamp-start=$START --timestamp-end=$END_2D \
+		--log-interval=$INTERVAL --format=timescaledb --file="$f"
+	printf '%s  %s  %s\n' "$(sha256sum <"$f" | cut -d' ' -f1)" "$(stat -c %s "$f")" "$(basename "$f")" >"$OUT/$(basename "$f").sha256"
+	rm -rf "$tmp"
+	f="$OUT/cpu-only_seed321_scale8_1h_10s.timescaledb"
+	"$GEN_DATA" --use-case=cpu-only --seed=321 --scale=8 --timestamp-start=$START --timestamp-end=$END_1H \
+		--log-interval=$INTERVAL --format=timescaledb --file="$f"
+	shrink "$f"
+}
+seed321
+
 queries() { # use-case format query-type [extra flags...]
 	# Tries the 1 h window at scale 4 first, then a 2-day window (2016-01-01 to
 	# 2016-01-03) when TSBS refuses the 1 h one; query types that need 8 hosts
