@@ -16,8 +16,10 @@ import (
 func newGenerateCmd(stdout, stderr io.Writer) *cobra.Command {
 	var f runFlags
 	var out, format string
-	keyFlags := dataShapeFlags("concurrent clients (decides the device split only at replay)",
-		"operations per client: its write steps are the batches generated per device")
+	keyFlags := append(dataShapeFlags("concurrent clients (decides the device split only at replay)",
+		"operations per client: its write steps are the batches generated per device"),
+		&keyFlag{name: "workload", key: "WORKLOAD", usage: "timeseries (tsbench's own data), or tsbs-cpu-only, tsbs-devops, tsbs-iot: " +
+			"the load of TSBS's use case, with TSBS's flags below (docs/tsbs.md)"})
 	cmd := &cobra.Command{
 		Use:   "generate --out DIR",
 		Short: "Write the generated workload once, as files every database then receives unchanged",
@@ -28,15 +30,29 @@ replays it through any target, so that every database of a comparison
 receives identical bytes, and the load is not slowed by generation.
 
 Configuration comes from --config, --properties, --set and the flags below,
-as for 'tsbench run'.`,
+as for 'tsbench run'.
+
+With a TSBS workload (--workload tsbs-cpu-only, tsbs-devops, tsbs-iot, or
+TSBS's --use-case), generate writes the workload's load, with TSBS's flags
+--seed, --scale, --timestamp-start, --timestamp-end and --log-interval and
+TSBS's defaults for those not given; --format influx|timescaledb writes it
+as TSBS's file, for cpu-only and iot the bytes tsbs_generate_data writes
+with the same flags.`,
 		Example: `  tsbench generate --out /data/crrc --properties conf/config.properties
-  tsbench run --data /data/crrc --target influxdb`,
+  tsbench run --data /data/crrc --target influxdb
+  tsbench generate --workload tsbs-cpu-only --format timescaledb --seed 321 --scale 8 \
+    --timestamp-start 2016-01-01T00:00:00Z --timestamp-end 2016-01-03T00:00:00Z --log-interval 10s --out cpu.tsdb`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if out == "" {
 				return usageError("generate: --out DIR is required: the directory the dataset goes to")
 			}
-			cfg, err := loadConfig(cmd, &f, keyFlags, stderr)
+			layers, err := generateLayers(cmd, &f, keyFlags)
+			if err != nil {
+				return err
+			}
+			f.tsbs.file = format != ""
+			cfg, err := loadConfig(cmd, &f, keyFlags, stderr, layers...)
 			if err != nil {
 				return err
 			}
@@ -70,7 +86,9 @@ as for 'tsbench run'.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&out, "out", "", "directory to write the dataset to (replaced if it holds one); with --format, the file")
-	fl.StringVar(&format, "format", "", "with a TSBS workload's keys (TSBS_USE_CASE...): write a TSBS data file, influx or timescaledb, for TSBS's loaders (cpu-only, iot: the bytes tsbs_generate_data writes, TSBS_SEED its --seed)")
+	fl.StringVar(&format, "format", "", "with a TSBS workload (--workload tsbs-...): write a TSBS data file, influx or timescaledb, for TSBS's loaders (cpu-only, iot: the bytes tsbs_generate_data writes with the same flags)")
 	addConfigFlags(fl, &f, keyFlags, "set a configuration key, KEY=VALUE (repeatable)", "treat every warning as an error: exit 2")
+	f.tsbs.flags = tsbsOwnFlags(true)
+	addTSBSFlags(fl, &f.tsbs)
 	return cmd
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tsbench/tsbench/internal/compare"
-	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/summary"
 )
 
@@ -43,7 +42,7 @@ func executeRepeats(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stdout, s
 	if err != nil {
 		return err
 	}
-	if err := scenarioOnlyFlags(cmd, cfg.Workload == config.WorkloadTPCC, "repeat"); err != nil {
+	if err := scenarioOnlyFlags(cmd, cfg, "repeat"); err != nil {
 		return err
 	}
 	if len(cfg.FindMax) > 0 {

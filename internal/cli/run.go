@@ -25,6 +25,7 @@ type runFlags struct {
 	serverCores int
 	strict      bool // every warning is an error (exit 2)
 	profiles    profiles
+	tsbs        tsbsFlags // TSBS's own flag names (tsbs_flags.go)
 
 	runOutputs // results store, HDR log, resource monitoring (store.go)
 }
@@ -35,6 +36,9 @@ type runFlags struct {
 type keyFlag struct {
 	name, key, usage string
 	value            string
+	// tsbsKey is the key the flag sets in a TSBS run instead, where its
+	// name is TSBS's own flag of that key (--queries: TSBS_QUERIES).
+	tsbsKey string
 }
 
 func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -48,7 +52,8 @@ func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
 		{name: "warmup", key: "warmup", usage: "run operations this long before measuring, e.g. 5s"},
 		{name: "rate", key: "rate", usage: "open model: operations per second for all clients (0 = closed loop)"},
 		{name: "retries", key: "RETRIES", usage: "retry a write that failed on a connection error or timeout up to N times (exponential backoff, jitter)"},
-		{name: "queries", key: "QUERY_FILE", usage: "your own queries: a YAML file of named queries with weights and parameters (docs/queries.md)"},
+		{name: "queries", key: "QUERY_FILE", tsbsKey: "TSBS_QUERIES", usage: "your own queries: a YAML file of named queries with weights and parameters (docs/queries.md); " +
+			"in a TSBS run, TSBS's --queries: queries of each query type (TSBS_QUERIES)"},
 		{name: "query-only", key: "QUERY_ONLY", usage: "with --queries: only those queries, on data already in the database (no schema, no writes, no counts)"},
 		{name: "explain", key: "EXPLAIN", usage: "with --queries on an SQL target: capture each query's plan (EXPLAIN) with the run"},
 		{name: "crash", key: "CRASH_AT", usage: "kill the database server this far into the measured phase, e.g. 12s, restart it (--crash-restart) and map the acknowledged points it lost"},
@@ -61,7 +66,7 @@ func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
 	}
 	keyFlags = append(keyFlags, dataShapeFlags("concurrent clients", "operations per client")...)
 	keyFlags = append(keyFlags, []*keyFlag{
-		{name: "workload", key: "WORKLOAD", usage: "timeseries (writes and Q1..Q10), tpcc (TPC-C's five transactions on postgres or mysql), or tsbs-cpu-only, tsbs-devops, tsbs-iot (TSBS's use cases, run as the scenario of that name)"},
+		{name: "workload", key: "WORKLOAD", usage: "timeseries (writes and Q1..Q10), tpcc (TPC-C's five transactions on postgres or mysql), or tsbs-cpu-only, tsbs-devops, tsbs-iot (TSBS's use cases, run as the scenario of that name; TSBS's flags below)"},
 		{name: "warehouses", key: "TPCC_WAREHOUSES", usage: "TPC-C warehouses (W) to load"},
 		{name: "analytics-engine", key: "ANALYTICS_ENGINE", usage: "what runs a scenario's analytics phase: sql (the target's own) or spark (Apache Spark over JDBC)"},
 		{name: "spark-master", key: "SPARK_MASTER", usage: "Spark master URL with --analytics-engine spark (default local[*]; spark://HOST:7077 for a cluster)"},
@@ -107,7 +112,9 @@ Exit status: 0 success; 1 the run failed or operations failed; 2 bad input;
 				return err
 			}
 			defer stop()
-			tsbsWorkload(&f, keyFlags)
+			if err := tsbsWorkload(cmd, &f, keyFlags); err != nil {
+				return err
+			}
 			if f.scenario != "" {
 				return executeScenario(cmd, &f, keyFlags, stdout, stderr)
 			}
@@ -121,7 +128,7 @@ Exit status: 0 success; 1 the run failed or operations failed; 2 bad input;
 			if err != nil {
 				return err
 			}
-			if err := scenarioOnlyFlags(cmd, cfg.Workload == config.WorkloadTPCC); err != nil {
+			if err := scenarioOnlyFlags(cmd, cfg); err != nil {
 				return err
 			}
 			f.runOutputs.serverCores = f.serverCores
@@ -137,12 +144,15 @@ Exit status: 0 success; 1 the run failed or operations failed; 2 bad input;
 	fl := cmd.Flags()
 	addConfigFlags(fl, &f, keyFlags, "set a configuration key, KEY=VALUE (repeatable; target.KEY=VALUE for target options)",
 		"treat every warning (ignored IoT-benchmark keys, keys set twice, guessed values) as an error: exit 2")
+	f.tsbs.flags = tsbsOwnFlags(false) // --scale and --queries are above: their TSBS meaning is chosen per run
+	addTSBSFlags(fl, &f.tsbs)
 	fl.StringVar(&f.scenario, "scenario", "", "named workload (see 'tsbench scenarios')")
 	fl.BoolVar(&f.printConfig, "print-config", false, "print the effective configuration as YAML and exit")
 	fl.StringArrayVar(&f.findMax, "find-max", nil, "search for the highest rate that meets this objective, e.g. 'INGESTION.p99<50ms' "+
 		"(repeatable: every one must hold): open-model rates doubled until a step fails, then bisected (FIND_MAX_* keys)")
 	fl.StringArrayVar(&f.thresholds, "threshold", nil, "pass/fail criterion, e.g. 'INGESTION.p99<50ms', 'INGESTION.throughput>100000', 'errors==0' (repeatable; a failure exits 99)")
-	fl.Float64Var(&f.scale, "scale", 1, "with --scenario: shrink (or grow) the data by this factor, keeping request shapes")
+	fl.Float64Var(&f.scale, "scale", 1, "with --scenario: shrink (or grow) the data by this factor, keeping request shapes; "+
+		"in a TSBS run, TSBS's --scale: hosts (TSBS_SCALE)")
 	fl.IntVar(&f.repeat, "repeat", 0, "run N times, each from a fresh state, and report each figure's mean, 95% confidence interval and coefficient of variation "+
 		"(with --scenario: its phases N times, default the study's n)")
 	fl.StringVar(&f.variant, "variant", "", "with --scenario: a named variant, e.g. week or month for epics-archiver")

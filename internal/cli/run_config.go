@@ -29,10 +29,7 @@ const passwordEnv = "TSBENCH_PASSWORD"
 // loadConfig applies defaults, scenario, files, --set and flags in order.
 // A scenario run calls it once per phase with that phase's settings.
 func loadConfig(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stderr io.Writer, layers ...scenario.Setting) (*config.Config, error) {
-	propsFile := f.properties
-	if strings.HasSuffix(f.configFile, ".properties") {
-		propsFile = f.configFile // IoT-benchmark's format, whichever flag named it
-	}
+	propsFile := f.propertiesFile()
 	cfg := config.Default()
 	if propsFile != "" {
 		cfg = config.IoTBenchmarkDefault()
@@ -49,35 +46,13 @@ func loadConfig(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stderr io.Wri
 	if pw := os.Getenv(passwordEnv); pw != "" {
 		cfg.Password = pw
 	}
-	if f.configFile != "" && f.configFile != propsFile {
-		ws, err := loadFile(f.configFile, func(r io.Reader) ([]string, error) { return config.LoadYAML(cfg, r, f.configFile) })
-		if err != nil {
-			return nil, err
-		}
-		warn(ws)
+	ws, err := applyInputs(cmd, f, flags, cfg, propsFile)
+	if err != nil {
+		return nil, err
 	}
-	if propsFile != "" {
-		ws, err := loadFile(propsFile, func(r io.Reader) ([]string, error) { return config.LoadProperties(cfg, r, propsFile) })
-		if err != nil {
-			return nil, err
-		}
-		warn(ws)
-	}
-	for _, s := range f.sets {
-		w, err := config.SetArgWarn(cfg, s)
-		if err != nil {
-			return nil, err
-		}
-		warn(nonEmpty(w))
-	}
-	for _, k := range flags {
-		if cmd.Flags().Changed(k.name) {
-			w, err := config.SetWarn(cfg, k.key, k.value)
-			if err != nil {
-				return nil, err
-			}
-			warn(nonEmpty(w))
-		}
+	warn(ws)
+	if err := applyTSBSFlags(cmd, f, flags, cfg); err != nil {
+		return nil, err
 	}
 	// --threshold adds to THRESHOLDS from the files.
 	for _, e := range f.thresholds {
@@ -98,6 +73,9 @@ func loadConfig(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stderr io.Wri
 	}
 	if err := tsbs.Apply(cfg); err != nil {
 		return nil, usageError("%v", err)
+	}
+	if err := tsbsFlagsApply(cmd, f, cfg); err != nil {
+		return nil, err
 	}
 	if err := config.Resolve(cfg); err != nil {
 		return nil, err
@@ -156,6 +134,70 @@ func loadConfig(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stderr io.Wri
 	return cfg, nil
 }
 
+// propertiesFile is the IoT-benchmark config.properties file the command
+// reads, "" when none: --properties, or --config naming a .properties
+// file, whichever flag named it.
+func (f *runFlags) propertiesFile() string {
+	if strings.HasSuffix(f.configFile, ".properties") {
+		return f.configFile
+	}
+	return f.properties
+}
+
+// peekConfig is the configuration the user's inputs give on the defaults
+// alone, before any scenario: what the command line names decides which
+// runs (a TSBS workload is a scenario), so it is read before them.
+func peekConfig(cmd *cobra.Command, f *runFlags, flags []*keyFlag) (*config.Config, error) {
+	propsFile := f.propertiesFile()
+	cfg := config.Default()
+	if propsFile != "" {
+		cfg = config.IoTBenchmarkDefault()
+	}
+	if _, err := applyInputs(cmd, f, flags, cfg, propsFile); err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+// applyInputs applies the user's inputs to cfg in order of precedence: the
+// YAML file, the .properties file, --set, then the key flags. A key flag
+// that TSBS's vocabulary gives another key in a TSBS run (--queries) is
+// left to applyTSBSFlags, which knows by then whether the run is one.
+func applyInputs(cmd *cobra.Command, f *runFlags, flags []*keyFlag, cfg *config.Config, propsFile string) ([]string, error) {
+	var warnings []string
+	if f.configFile != "" && f.configFile != propsFile {
+		ws, err := loadFile(f.configFile, func(r io.Reader) ([]string, error) { return config.LoadYAML(cfg, r, f.configFile) })
+		if err != nil {
+			return nil, err
+		}
+		warnings = append(warnings, ws...)
+	}
+	if propsFile != "" {
+		ws, err := loadFile(propsFile, func(r io.Reader) ([]string, error) { return config.LoadProperties(cfg, r, propsFile) })
+		if err != nil {
+			return nil, err
+		}
+		warnings = append(warnings, ws...)
+	}
+	for _, s := range f.sets {
+		w, err := config.SetArgWarn(cfg, s)
+		if err != nil {
+			return nil, err
+		}
+		warnings = append(warnings, nonEmpty(w)...)
+	}
+	for _, k := range flags {
+		if cmd.Flags().Changed(k.name) && k.tsbsKey == "" {
+			w, err := config.SetWarn(cfg, k.key, k.value)
+			if err != nil {
+				return nil, err
+			}
+			warnings = append(warnings, nonEmpty(w)...)
+		}
+	}
+	return warnings, nil
+}
+
 // tsbsTargetOptions gives a TSBS run the target options the target takes
 // for TSBS (Driver.TSBSOptions) that the user left unset, and returns the
 // note that says so; an option the user set wins.
@@ -189,14 +231,20 @@ func nonEmpty(s string) []string {
 
 // scenarioOnlyFlags refuses the flags that shape a scenario when there is
 // none, except those allowed: they would do nothing. A TPC-C run reports
-// tpmC per server core, so it takes --server-cores.
-func scenarioOnlyFlags(cmd *cobra.Command, tpcc bool, allowed ...string) error {
+// tpmC per server core, so it takes --server-cores; in a TSBS run --scale
+// is TSBS's (the hosts), which applyTSBSFlags applied.
+func scenarioOnlyFlags(cmd *cobra.Command, cfg *config.Config, allowed ...string) error {
+	tpcc := cfg.Workload == config.WorkloadTPCC
 	for _, name := range []string{"scale", "repeat", "variant", "server-cores"} {
-		if (name == "server-cores" && tpcc) || slices.Contains(allowed, name) {
+		if (name == "server-cores" && tpcc) || (name == "scale" && tsbs.Active(cfg)) || slices.Contains(allowed, name) {
 			continue
 		}
 		if cmd.Flags().Changed(name) {
-			return usageError("--%s applies only to a scenario run: add --scenario NAME (see 'tsbench scenarios') or drop --%s", name, name)
+			hint := ""
+			if name == "scale" {
+				hint = " (or, as TSBS's --scale, the hosts of a TSBS workload: --workload tsbs-cpu-only ...)"
+			}
+			return usageError("--%s applies only to a scenario run%s: add --scenario NAME (see 'tsbench scenarios') or drop --%s", name, hint, name)
 		}
 	}
 	return nil

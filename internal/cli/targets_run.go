@@ -37,7 +37,7 @@ func executeTargets(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stdout, s
 		if err != nil {
 			return err
 		}
-		if err := scenarioOnlyFlags(cmd, cfg.Workload == config.WorkloadTPCC); err != nil {
+		if err := scenarioOnlyFlags(cmd, cfg); err != nil {
 			return err
 		}
 		if len(cfg.FindMax) > 0 {

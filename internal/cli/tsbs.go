@@ -13,17 +13,6 @@ import (
 	"github.com/tsbench/tsbench/internal/tsbs"
 )
 
-// tsbsWorkload makes --workload tsbs-cpu-only (tsbs-devops, tsbs-iot) run
-// the scenario of that name: TSBS's use cases are multi-phase runs.
-func tsbsWorkload(f *runFlags, flags []*keyFlag) {
-	for _, k := range flags {
-		if k.name == "workload" && strings.HasPrefix(strings.ToLower(k.value), "tsbs-") && f.scenario == "" {
-			f.scenario = strings.ToLower(k.value)
-			k.value = config.WorkloadTimeSeries
-		}
-	}
-}
-
 // tsbsSparse refuses a TSBS use case with missing values (iot) on a target
 // that cannot leave a cell empty: it would store values never generated.
 func tsbsSparse(cfg *config.Config, d *targets.Driver) error {
@@ -39,8 +28,8 @@ func tsbsSparse(cfg *config.Config, d *targets.Driver) error {
 // exactly the rows tsbench's runs write.
 func generateTSBS(cfg *config.Config, g *gen.Generator, format, out string, stdout io.Writer) error {
 	if !tsbs.Active(cfg) {
-		return usageError("generate --format %s: TSBS's files hold a TSBS use case: set TSBS_USE_CASE (cpu-only, devops, iot) "+
-			"and TSBS_PHASE=load, with TSBS_SCALE, TSBS_START, TSBS_END and TSBS_LOG_INTERVAL", format)
+		return usageError("generate --format %s: TSBS's files hold a TSBS use case: give --workload tsbs-cpu-only, tsbs-devops "+
+			"or tsbs-iot (or TSBS's --use-case), with TSBS's --scale, --seed, --timestamp-start, --timestamp-end and --log-interval", format)
 	}
 	if !slices.Contains(tsbs.DataFormats, format) {
 		return usageError("generate --format = %q: allowed: %s", format, strings.Join(tsbs.DataFormats, ", "))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -63,6 +64,16 @@ var commandOnly = map[string]string{
 	"tsbs-queries": "sets TSBS_QUERY_FILE: the YAML name tsbs_queries is TSBS_QUERIES, TSBS's --queries",
 }
 
+// tsbsFlagKeys are TSBS's own flag names (issue 67), and the key each sets
+// in a TSBS run, with a value: they are TSBS's vocabulary, beside the
+// keys, not names of tsbench's (a file says tsbs_seed, not seed). --scale
+// and --queries mean something else outside a TSBS run.
+var tsbsFlagKeys = map[string][2]string{
+	"use-case": {"TSBS_USE_CASE", "cpu-only"}, "seed": {"TSBS_SEED", "321"}, "scale": {"TSBS_SCALE", "8"},
+	"timestamp-start": {"TSBS_START", "2016-01-01T06:00:00Z"}, "timestamp-end": {"TSBS_END", "2016-01-01T07:00:00Z"},
+	"log-interval": {"TSBS_LOG_INTERVAL", "20s"}, "queries": {"TSBS_QUERIES", "12"},
+}
+
 // TestEveryRunFlagHasAYAMLName: every flag of 'tsbench run', taken from the
 // command itself, is either command-only or a YAML key under its own name
 // (with '_', and with '-' too) that gives the same configuration as the
@@ -72,7 +83,7 @@ func TestEveryRunFlagHasAYAMLName(t *testing.T) {
 	newRunCmd(&bytes.Buffer{}, &bytes.Buffer{}).Flags().VisitAll(func(f *pflag.Flag) { names = append(names, f.Name) })
 	dir := t.TempDir()
 	for _, name := range names {
-		if commandOnly[name] != "" {
+		if _, tsbsName := tsbsFlagKeys[name]; commandOnly[name] != "" || (tsbsName && runFlagValues[name] == "") {
 			continue
 		}
 		t.Run(name, func(t *testing.T) {
@@ -96,6 +107,52 @@ func TestEveryRunFlagHasAYAMLName(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestTSBSFlagsSetTheirKeys: in a TSBS run, each of TSBS's flag names
+// gives the configuration --set KEY=VALUE gives, on run and generate
+// (whose configuration --print-config of run shows the same way); outside
+// one, every one but --queries (the own query file there) is refused,
+// naming the flag and its key.
+func TestTSBSFlagsSetTheirKeys(t *testing.T) {
+	var names []string
+	newRunCmd(&bytes.Buffer{}, &bytes.Buffer{}).Flags().VisitAll(func(f *pflag.Flag) { names = append(names, f.Name) })
+	for name, kv := range tsbsFlagKeys {
+		if !slices.Contains(names, name) {
+			t.Errorf("run has no --%s", name)
+		}
+		t.Run(name, func(t *testing.T) {
+			base := []string{"run", "--print-config", "--workload", "tsbs-cpu-only"}
+			byFlag := printConfig(t, append(base, "--"+name, kv[1])...)
+			bySet := printConfig(t, append(base, "--set", kv[0]+"="+kv[1])...)
+			if byFlag != bySet {
+				t.Errorf("--%s %s and --set %s=%s differ:\n%s", name, kv[1], kv[0], kv[1], lineDiff(bySet, byFlag))
+			}
+			if byFlag == printConfig(t, base...) && name != "use-case" {
+				t.Errorf("--%s %s changes nothing: pick another value", name, kv[1])
+			}
+			if name == "queries" {
+				return
+			}
+			// Outside a TSBS run --use-case makes it one; --scale is a
+			// scenario's factor there, refused without a scenario.
+			want := "--" + name + " is TSBS's --" + name + " (" + kv[0] + ")"
+			if name == "scale" {
+				want = "as TSBS's --scale, the hosts of a TSBS workload"
+			}
+			var out, errb bytes.Buffer
+			if code := Main([]string{"run", "--print-config", "--" + name, kv[1]}, &out, &errb); name != "use-case" &&
+				(code != ExitUsage || !strings.Contains(errb.String(), want)) {
+				t.Errorf("--%s outside a TSBS run: exit %d, %s; want 2 and %q", name, code, errb.String(), want)
+			}
+		})
+	}
+	gen := newGenerateCmd(&bytes.Buffer{}, &bytes.Buffer{}).Flags()
+	for name := range tsbsFlagKeys {
+		if gen.Lookup(name) == nil && name != "queries" {
+			t.Errorf("generate has no --%s", name)
+		}
 	}
 }
 
