@@ -229,6 +229,12 @@ func TestRunsStoredReportedCompared(t *testing.T) {
 	r = tsbench(t, env, "compare", id1, id2)
 	mustExit(t, r, 0, "compare")
 	checkContains(t, r.stdout, "Baseline (A): "+id1, "B: "+id2, "INGESTION", "throughput (points/s)", "p99 (ms)", "max (ms)", "Welch")
+	// A query's throughput is its queries per second (issue 67), not the
+	// points of its answers.
+	if !regexp.MustCompile(`(?m)^TIME_RANGE +throughput \(queries/s\)`).MatchString(r.stdout) ||
+		regexp.MustCompile(`(?m)^(TIME_RANGE|AGG_RANGE) +throughput \(points/s\)`).MatchString(r.stdout) {
+		t.Errorf("compare: the queries' throughput is not in queries/s:\n%s", r.stdout)
+	}
 	r = tsbench(t, env, "compare", id1, "latest~1", "--json")
 	mustExit(t, r, 0, "compare --json")
 	var cmp compare.Result

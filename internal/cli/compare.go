@@ -35,8 +35,9 @@ func newCompareCmd(stdout io.Writer) *cobra.Command {
 p50, p99 and max latency of each run beside the baseline's, with their ratio.
 
 A difference is marked significant (*) only when it exceeds the runs' own
-spread: the per-second values of both runs (points/s, and the p50 and p99 of
-each second) are compared with Welch's t-test, each run's seconds counted as
+spread: the per-second values of both runs (throughput: points/s for writes,
+queries/s for queries; and the p50 and p99 of each second) are compared with
+Welch's t-test, each run's seconds counted as
 their effective number given their lag-1 autocorrelation (a slow compaction
 spans several seconds, which are then worth fewer independent values), and
 the p-values are adjusted for the number of figures compared (Holm), so a

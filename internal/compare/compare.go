@@ -204,8 +204,14 @@ func comparePair(a, b *summary.Summary, alpha float64) Pair {
 			continue
 		}
 		op := Operation{Name: name}
+		// A query's throughput is queries per second: its points are its
+		// answers' (summary.Rate).
+		unit := a.RateUnit(name)
+		rate := func(iv summary.Interval, o *summary.IntervalOp) (float64, bool) {
+			return summary.IntervalRate(unit, iv, o), true
+		}
 		op.Metrics = append(op.Metrics,
-			metric("throughput", "points/s", oa.Throughput, ob.Throughput, true, series(a, name, rate), series(b, name, rate)),
+			metric("throughput", unit, a.Rate(oa), b.Rate(ob), true, series(a, name, rate), series(b, name, rate)),
 			metric("p50", "ms", oa.LatencyMS.P50, ob.LatencyMS.P50, false, series(a, name, p50), series(b, name, p50)),
 			metric("p99", "ms", oa.LatencyMS.P99, ob.LatencyMS.P99, false, series(a, name, p99), series(b, name, p99)),
 			untested("max", "ms", oa.LatencyMS.Max, ob.LatencyMS.Max, false, "single value: no spread to test"),
@@ -248,15 +254,6 @@ func adjust(p *Pair, alpha float64) {
 }
 
 type pick func(iv summary.Interval, o *summary.IntervalOp) (float64, bool)
-
-// rate is the points per second of an interval; an interval in which the
-// operation did nothing counts as 0.
-func rate(iv summary.Interval, o *summary.IntervalOp) (float64, bool) {
-	if o == nil {
-		return 0, true
-	}
-	return float64(o.OKPoints) / iv.Seconds, true
-}
 
 func p50(_ summary.Interval, o *summary.IntervalOp) (float64, bool) {
 	if o == nil || o.OKOps == 0 {

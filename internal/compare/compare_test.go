@@ -289,3 +289,31 @@ func TestTooShortBoundary(t *testing.T) {
 		}
 	}
 }
+
+// A query's throughput is compared in queries per second, per run and per
+// second, and printed so; a write's stays points per second.
+func TestQueryThroughputIsQueriesPerSecond(t *testing.T) {
+	a := synthetic("A", 1, 200, 2*time.Millisecond)
+	b := synthetic("B", 2, 300, time.Millisecond)
+	p := Compare(a, []*summary.Summary{b}, 0).Pairs[0]
+	w, q := find(t, p, "INGESTION", "throughput"), find(t, p, "TIME_RANGE", "throughput")
+	if w.Unit != "points/s" || math.Abs(w.Baseline-200*100) > 2000 {
+		t.Errorf("INGESTION throughput %+v, want about 20,000 points/s", w)
+	}
+	// 40 queries a second, each answering 10 points.
+	if q.Unit != "queries/s" || math.Abs(q.Baseline-40) > 4 || math.Abs(q.Value-40) > 4 || q.N1 == 0 {
+		t.Errorf("TIME_RANGE throughput %+v, want about 40 queries/s", q)
+	}
+	var buf bytes.Buffer
+	if err := Compare(a, []*summary.Summary{b}, 0).WriteMarkdown(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if out := buf.String(); !strings.Contains(out, "| TIME_RANGE | throughput (queries/s) |") || strings.Contains(out, "TIME_RANGE | throughput (points/s)") {
+		t.Errorf("markdown:\n%s", out)
+	}
+	for _, s := range Repetitions([]*summary.Summary{a, b}) {
+		if want := map[string]string{"INGESTION": "points/s", "TIME_RANGE": "queries/s"}[s.Operation]; s.Metric == "throughput" && s.Unit != want {
+			t.Errorf("repetitions: %s throughput in %s, want %s", s.Operation, s.Unit, want)
+		}
+	}
+}

@@ -55,15 +55,20 @@ const (
 
 // figure reads one whole-run figure of an operation.
 type figure struct {
-	name, unit string
-	higher     bool
-	value      func(o *summary.Operation) float64
+	name   string
+	unit   func(s *summary.Summary, op string) string
+	higher bool
+	value  func(s *summary.Summary, o *summary.Operation) float64
 }
 
+func ms(*summary.Summary, string) string { return "ms" }
+
+// runFigures: throughput is in the operation's own unit (summary.Rate):
+// queries per second for a query, whose points are its answers'.
 var runFigures = []figure{
-	{"throughput", "points/s", true, func(o *summary.Operation) float64 { return o.Throughput }},
-	{"p50", "ms", false, func(o *summary.Operation) float64 { return o.LatencyMS.P50 }},
-	{"p99", "ms", false, func(o *summary.Operation) float64 { return o.LatencyMS.P99 }},
+	{"throughput", (*summary.Summary).RateUnit, true, (*summary.Summary).Rate},
+	{"p50", ms, false, func(_ *summary.Summary, o *summary.Operation) float64 { return o.LatencyMS.P50 }},
+	{"p99", ms, false, func(_ *summary.Summary, o *summary.Operation) float64 { return o.LatencyMS.P99 }},
 }
 
 // Repetitions is each operation's figures over runs, repetitions of one
@@ -74,15 +79,15 @@ func Repetitions(runs []*summary.Summary) []Spread {
 	var out []Spread
 	for _, name := range summary.OperationNames(runs) {
 		for _, f := range runFigures {
-			out = append(out, spreadOf(name, f, runValues(runs, name, f)))
+			out = append(out, spreadOf(name, f.name, f.unit(runs[0], name), runValues(runs, name, f)))
 		}
 	}
 	return out
 }
 
-func spreadOf(op string, f figure, xs []float64) Spread {
+func spreadOf(op, metric, unit string, xs []float64) Spread {
 	mean, variance := meanVar(xs)
-	s := Spread{Operation: op, Metric: f.name, Unit: f.unit, Values: xs, Mean: mean, Std: math.Sqrt(variance),
+	s := Spread{Operation: op, Metric: metric, Unit: unit, Values: xs, Mean: mean, Std: math.Sqrt(variance),
 		CILow: mean, CIHigh: mean}
 	if mean != 0 {
 		s.CV = s.Std / math.Abs(mean)
@@ -213,7 +218,7 @@ func compareGroups(a, b []*summary.Summary, alpha float64) Pair {
 			case len(sb) == 0:
 				op.Missing = "run"
 			default:
-				op.Metrics = append(op.Metrics, groupMetric(f, sa, sb))
+				op.Metrics = append(op.Metrics, groupMetric(f, f.unit(a[0], name), sa, sb))
 			}
 		}
 		if op.Missing != "" {
@@ -229,16 +234,16 @@ func runValues(runs []*summary.Summary, op string, f figure) []float64 {
 	var xs []float64
 	for _, s := range runs {
 		if o := s.Op(op); o != nil {
-			xs = append(xs, f.value(o))
+			xs = append(xs, f.value(s, o))
 		}
 	}
 	return xs
 }
 
-func groupMetric(f figure, sa, sb []float64) Metric {
+func groupMetric(f figure, unit string, sa, sb []float64) Metric {
 	ma, _ := meanVar(sa)
 	mb, _ := meanVar(sb)
-	m := Metric{Name: f.name, Unit: f.unit, Baseline: ma, Value: mb, Ratio: ratio(ma, mb), HigherIsBetter: f.higher,
+	m := Metric{Name: f.name, Unit: unit, Baseline: ma, Value: mb, Ratio: ratio(ma, mb), HigherIsBetter: f.higher,
 		Test: TestBetweenRuns, Runs1: len(sa), Runs2: len(sb), Verdict: VerdictTooShort}
 	if len(sa) < 2 || len(sb) < 2 {
 		m.Test = "fewer than 2 repetitions a side: not tested"

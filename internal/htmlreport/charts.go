@@ -35,8 +35,8 @@ type chartSpec struct {
 	XKind    string `json:"xKind"` // "seconds" or "percentile"
 	YLog     bool   `json:"yLog"`
 	// Small charts are the small multiples: one per operation, each on
-	// its own y axis, so a query kind returning 30 points/s is not drawn
-	// flat under writes of 400,000.
+	// its own y axis, so a query kind answering 30 queries/s is not drawn
+	// flat under writes of 400,000 points/s.
 	Small  bool     `json:"small,omitempty"`
 	Series []series `json:"series"`
 	// Bands shade stretches of the x axis: the runs' stalls, on charts
@@ -129,23 +129,22 @@ func intervalOp(iv summary.Interval, op string) *summary.IntervalOp {
 	return nil
 }
 
-// throughputCharts are the small multiples of points per second, one per
-// operation, every run in each.
+// throughputCharts are the small multiples of throughput, one per
+// operation, every run in each: points per second for writes, queries per
+// second for queries, whose points are their answers' (summary.Rate).
 func throughputCharts(runs []runView, ops []string) []chartSpec {
 	multi := len(runs) > 1
 	var out []chartSpec
 	for _, op := range ops {
-		c := chartSpec{ID: "throughput-" + op, Op: op, Title: op, XName: "s", YName: "points/s", XKind: "seconds", Small: true}
+		unit := runs[0].RateUnit(op)
+		c := chartSpec{ID: "throughput-" + op, Op: op, Title: op, XName: "s", YName: unit, XKind: "seconds", Small: true}
 		for _, r := range runs {
 			if r.Op(op) == nil {
 				continue
 			}
 			var pts [][2]float64
 			for _, iv := range plotted(r.Intervals) {
-				var p float64
-				if o := intervalOp(iv, op); o != nil {
-					p = float64(o.OKPoints) / iv.Seconds
-				}
+				p := summary.IntervalRate(unit, iv, intervalOp(iv, op))
 				pts = append(pts, [2]float64{round3(iv.Start + iv.Seconds), round3(p)})
 			}
 			c.add(mk(multi, r, "", false, pts))
