@@ -195,7 +195,7 @@ func runScenario(cmd *cobra.Command, f *runFlags, flags []*keyFlag, sc *scenario
 			phaseRuns = append(phaseRuns, scenario.PhaseRun{Phase: p, Summary: s})
 			res.Phases = append(res.Phases, scenarioPhaseResult{Phase: p.Name, Repetition: r, RunID: s.RunID, ResultsDir: s.ResultsDir})
 			if op := s.Op(p.Operation); op != nil && !s.Interrupted {
-				measured[i] = append(measured[i], scenario.Measurement{Seconds: s.Elapsed, Points: op.OKPoints,
+				measured[i] = append(measured[i], scenario.Measurement{Seconds: s.Elapsed, Points: op.OKPoints, Operations: op.OKOperations,
 					BytesPerPoint: s.BytesPerPoint})
 			}
 			if e := outcome(s); e != nil {

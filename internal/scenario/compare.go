@@ -13,8 +13,11 @@ import (
 
 // Measurement is what one repetition of a phase measured.
 type Measurement struct {
-	Seconds       float64 // the measured phase's elapsed time
-	Points        int64   // okPoint of the phase's operation row
+	Seconds float64 // the measured phase's elapsed time
+	Points  int64   // okPoint of the phase's operation row
+	// Operations is okOperation of that row: the units of a phase whose
+	// figure counts queries, whose points are only their answers'.
+	Operations    int64
 	BytesPerPoint float64 // storage after the phase, when the target tells
 }
 
@@ -102,7 +105,7 @@ func (s *Scenario) Table(variant, target string, scale float64, measured [][]Mea
 		if r.Unit == "" {
 			r.Unit = "points/s"
 		}
-		r.measure(measured[i], perUnit(p))
+		r.measure(measured[i], perUnit(p), r.Unit == summary.UnitQueries)
 		r.compare(pub, own)
 		if pub.PerCore > 0 {
 			r.PublishedPerCore = pub.PerCore
@@ -140,17 +143,22 @@ func mixed(p Phase) bool {
 }
 
 // measure summarises the runs; the mean rate is mean units over mean
-// seconds, the way the studies computed theirs.
-func (r *Row) measure(ms []Measurement, per float64) {
+// seconds, the way the studies computed theirs. The units are points, or
+// the operations themselves when the figure counts queries.
+func (r *Row) measure(ms []Measurement, per float64, queries bool) {
 	var secs, rates, units, bpp []float64
 	for _, m := range ms {
+		n := m.Points
+		if queries {
+			n = m.Operations
+		}
 		secs = append(secs, m.Seconds)
-		units = append(units, float64(m.Points)/per)
+		units = append(units, float64(n)/per)
 		if m.BytesPerPoint > 0 {
 			bpp = append(bpp, m.BytesPerPoint)
 		}
 		if m.Seconds > 0 {
-			rates = append(rates, float64(m.Points)/per/m.Seconds)
+			rates = append(rates, float64(n)/per/m.Seconds)
 		}
 	}
 	r.Seconds, r.Rate, r.BytesPerPoint = Summarise(secs), Summarise(rates), Summarise(bpp)
