@@ -19,7 +19,7 @@ func newGenerateCmd(stdout, stderr io.Writer) *cobra.Command {
 	keyFlags := append(dataShapeFlags("concurrent clients (decides the device split only at replay)",
 		"operations per client: its write steps are the batches generated per device"),
 		&keyFlag{name: "workload", key: "WORKLOAD", usage: "timeseries (tsbench's own data), or tsbs-cpu-only, tsbs-devops, tsbs-iot: " +
-			"the load of TSBS's use case, with TSBS's flags below (docs/tsbs.md)"})
+			"the load of TSBS's use case, with TSBS's own flags --seed, --scale, --timestamp-start, --timestamp-end, --log-interval (docs/tsbs.md)"})
 	cmd := &cobra.Command{
 		Use:   "generate --out DIR",
 		Short: "Write the generated workload once, as files every database then receives unchanged",
