@@ -62,7 +62,7 @@ func TestTSBSVocabularyAgrees(t *testing.T) {
 		"keys": {"--set", "TSBS_USE_CASE=cpu-only", "--set", "TSBS_PHASE=load", "--set", "TSBS_SEED=321", "--set", "TSBS_SCALE=8",
 			"--set", "TSBS_START=2016-01-01T00:00:00Z", "--set", "TSBS_END=2016-01-01T01:00:00Z", "--set", "TSBS_LOG_INTERVAL=10s"},
 		"set workload": append([]string{"--set", "WORKLOAD=tsbs-cpu-only", "--seed", "321", "--scale", "8"}, span...),
-		"use-case":     append([]string{"--use-case", "cpu-only", "--seed", "321", "--scale", "8"}, span...),
+		"use-case":     append([]string{"--use-case", "CPU-Only", "--seed", "321", "--scale", "8"}, span...), // in any case, as WORKLOAD
 	}
 	want := goldenText(t, filepath.Join(tsbsQueryGolden, "cpu-only_seed321_scale8_1h_10s.timescaledb"))
 	for name, args := range ways {

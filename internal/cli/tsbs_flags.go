@@ -204,7 +204,11 @@ func applyTSBSFlags(cmd *cobra.Command, f *runFlags, flags []*keyFlag, cfg *conf
 			return usageError("--%s is TSBS's --%s (%s): it applies to a TSBS workload only: give --workload %s "+
 				"(or --use-case NAME); %s", k.name, k.name, k.key, strings.Join(config.WorkloadsTSBS, ", "), tsbsElsewhere[k.name])
 		}
-		if err := setByFlag(cfg, k.name, k.key, k.value, ""); err != nil {
+		v := k.value
+		if k.key == "TSBS_USE_CASE" {
+			v = strings.ToLower(strings.TrimSpace(v)) // as namedUseCase read it: TSBS's names are lower case
+		}
+		if err := setByFlag(cfg, k.name, k.key, v, ""); err != nil {
 			return err
 		}
 	}
