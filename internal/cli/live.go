@@ -13,7 +13,6 @@ import (
 	"github.com/tsbench/tsbench/internal/output"
 	"github.com/tsbench/tsbench/internal/output/dashboard"
 	"github.com/tsbench/tsbench/internal/output/spec"
-	"github.com/tsbench/tsbench/internal/runner"
 	"github.com/tsbench/tsbench/internal/summary"
 	"github.com/tsbench/tsbench/internal/targets"
 )
@@ -57,16 +56,9 @@ type liveRun struct {
 	dash *dashboard.Server
 }
 
-// startLive opens the run's receivers and chains the exporter after the
-// observers already on r (the results store's OnInterval, the monitor's
-// OnSample), so that each second reaches both.
-func startLive(r *runner.Runner, cfg *config.Config, runID, label string, d *targets.Driver, f liveFlags, stderr io.Writer) (*liveRun, error) {
-	rec, _ := r.Monitor.(*monitor.Recorder)
-	return startLiveHooks(&r.OnInterval, rec, cfg, runID, label, d, f, stderr)
-}
-
-// startLiveHooks is startLive for any run with a per-second hook and a
-// resource recorder (rec may be nil): the time-series runner's or TPC-C's.
+// startLiveHooks starts the live outputs (--out, --dashboard) of a run
+// with a per-second hook and a resource recorder (rec may be nil); nil
+// when there are none.
 func startLiveHooks(onInterval *func(int, summary.Interval), rec *monitor.Recorder, cfg *config.Config, runID, label string,
 	d *targets.Driver, f liveFlags, stderr io.Writer) (*liveRun, error) {
 	l := &liveRun{}

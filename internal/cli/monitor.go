@@ -9,23 +9,12 @@ import (
 	"github.com/tsbench/tsbench/internal/connect"
 	"github.com/tsbench/tsbench/internal/monitor"
 	"github.com/tsbench/tsbench/internal/results"
-	"github.com/tsbench/tsbench/internal/runner"
 	"github.com/tsbench/tsbench/internal/targets"
 )
 
-// watch attaches the run's observers: resource sampling (the tool, the
-// host, and the database server when it runs here: --server-pid, else the
-// process listening on the target's port, else the pid file its service
-// script wrote) and the live results store, which gets
-// every second and every resource sample as they close.
-func watch(r *runner.Runner, store *results.Live, cfg *config.Config, d *targets.Driver, out runOutputs) {
-	r.OnInterval = store.Interval
-	if rec := resourceRecorder(store, cfg, d, out); rec != nil {
-		r.Monitor = rec
-	}
-}
-
-// resourceRecorder samples the tool, the host and the server for a run
+// resourceRecorder samples the tool, the host, and the database server
+// when it runs here (--server-pid, else the process listening on the
+// target's port, else the pid file its service script wrote), for a run
 // that keeps its samples in store; nil with --resources=false.
 func resourceRecorder(store *results.Live, cfg *config.Config, d *targets.Driver, out runOutputs) *monitor.Recorder {
 	if !out.resources {

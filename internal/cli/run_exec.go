@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/tsbench/tsbench/internal/badinput"
 	"github.com/tsbench/tsbench/internal/config"
@@ -59,30 +58,24 @@ func runBenchmark(cfg *config.Config, label string, out runOutputs, stdout, stde
 		return nil, err
 	}
 	r.PriorRows = out.priorRows
-	if r.Crash, err = crashPlan(cfg, driver); err != nil {
+	if r.Hooks.Crash, err = crashPlan(cfg, driver); err != nil {
 		return nil, err
 	}
-	store := results.OpenLive(out.results, dataDir, stderr)
-	if cfg.Scaled() {
-		if r.Barrier, err = barrierFor(cfg, store, runID); err != nil {
-			store.Abandon(runID)
-			return nil, err
-		}
-	}
-	watch(r, store, cfg, driver, out)
-	live, err := startLive(r, cfg, runID, label, driver, out.live, stderr)
-	if err != nil {
-		store.Abandon(runID)
-		return nil, err
-	}
-
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	w := startRunWatch(cfg, r.Interrupt, cancel, stdout, stderr)
-	defer w.release()
-	if w.progress != nil {
-		r.Progress = func(t runner.Tick) { w.progress.Update(report.ProgressFromTick(t)) }
+	sess, err := openSession(cfg, runID, label, driver, out, dataDir, r.Interrupt, cancel, stdout, stderr)
+	if err != nil {
+		return nil, err
 	}
+	defer sess.close()
+	if cfg.Scaled() {
+		if r.Barrier, err = barrierFor(cfg, sess.store, runID); err != nil {
+			return nil, sess.abandon(driver, err, stderr)
+		}
+	}
+	crash := r.Hooks.Crash
+	r.Hooks = sess.hooks
+	r.Hooks.Crash = crash
 	fmt.Fprintf(stderr, "tsbench: run %s: target %s, %d clients, %d devices x %d sensors, data in %s\n",
 		runID, driver.Name, cfg.Clients, cfg.Devices, cfg.Sensors, opts.DataDir)
 	if note := connect.TLSNote(cfg); note != "" {
@@ -94,21 +87,16 @@ func runBenchmark(cfg *config.Config, label string, out runOutputs, stdout, stde
 	if used := config.IoTBenchmarkDefaultsUsed(cfg); len(used) > 0 {
 		fmt.Fprintf(stderr, "tsbench: keys the .properties file leaves out take IoT-benchmark's defaults: %s\n", strings.Join(used, ", "))
 	}
-	partial := results.Partial(cfg, runID, label, driver, Version)
-	r.OnMeasure = func(start time.Time) {
-		partial.MeasureStarted = start.UTC()
-		store.Begin(partial)
-	}
 	s, err := r.Run(ctx)
-	w.measured()
+	sess.measured()
 	if err != nil {
-		_ = live.finish(nil, stderr)
-		store.Abandon(runID)
+		_ = sess.live.finish(nil, stderr)
+		sess.store.Abandon(runID)
 		return nil, connectError(err, driver)
 	}
 	s.Replay = replay
 	results.Complete(s, cfg, runID, driver, opts.DataDir, Version)
-	return s, finishRun(s, cfg, label, dataDir, store, live, out, stdout, stderr)
+	return s, finishRun(s, cfg, label, dataDir, sess.store, sess.live, out, stdout, stderr)
 }
 
 // newRunner prepares the run: of generated data, or replaying DATA.

@@ -160,7 +160,7 @@ func New(labels Labels, names []string, receivers []Receiver, opts Options) *Exp
 	return e
 }
 
-// Interval takes one closed second from the runner (runner.OnInterval). It
+// Interval takes one closed second from the runner (the engine's OnInterval hook). It
 // never blocks: a full queue drops the sample.
 func (e *Exporter) Interval(seq int, iv summary.Interval) {
 	if e == nil {

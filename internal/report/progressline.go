@@ -6,15 +6,15 @@ package report
 import (
 	"time"
 
+	"github.com/tsbench/tsbench/internal/engine"
 	"github.com/tsbench/tsbench/internal/metrics"
-	"github.com/tsbench/tsbench/internal/runner"
 	"github.com/tsbench/tsbench/internal/summary"
 )
 
 // ProgressFromTick is the progress line's view of a tick: the share of LOOP done
 // when LOOP ends the run, the time left when the duration does (with both,
 // whichever is projected to end it first), and the last second's p99.
-func ProgressFromTick(t runner.Tick) Snapshot {
+func ProgressFromTick(t engine.Tick) Snapshot {
 	s := Snapshot{Elapsed: t.Elapsed, Done: float64(t.DoneOps), Total: float64(t.TotalOps),
 		OpsPerSec: t.OpsPerSec, PointsPerSec: t.PointsPerSec, Errors: t.Errors, Phase: t.Phase, P99MS: t.P99MS}
 	if t.Deadline > 0 {

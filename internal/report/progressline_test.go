@@ -4,8 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tsbench/tsbench/internal/engine"
 	"github.com/tsbench/tsbench/internal/metrics"
-	"github.com/tsbench/tsbench/internal/runner"
 	"github.com/tsbench/tsbench/internal/summary"
 )
 
@@ -14,13 +14,13 @@ import (
 func TestFromTickBound(t *testing.T) {
 	tests := []struct {
 		name      string
-		tick      runner.Tick
+		tick      engine.Tick
 		wantTotal bool // shows % of LOOP
 	}{
-		{"duration alone", runner.Tick{Elapsed: time.Second, DoneOps: 10, Deadline: 5 * time.Second}, false},
-		{"loop alone", runner.Tick{Elapsed: time.Second, DoneOps: 10, TotalOps: 100, LoopBound: true}, true},
-		{"loop first", runner.Tick{Elapsed: time.Second, DoneOps: 50, TotalOps: 100, Deadline: 30 * time.Second, LoopBound: true}, true},
-		{"duration first", runner.Tick{Elapsed: time.Second, DoneOps: 1, TotalOps: 100, Deadline: 2 * time.Second, LoopBound: true}, false},
+		{"duration alone", engine.Tick{Elapsed: time.Second, DoneOps: 10, Deadline: 5 * time.Second}, false},
+		{"loop alone", engine.Tick{Elapsed: time.Second, DoneOps: 10, TotalOps: 100, LoopBound: true}, true},
+		{"loop first", engine.Tick{Elapsed: time.Second, DoneOps: 50, TotalOps: 100, Deadline: 30 * time.Second, LoopBound: true}, true},
+		{"duration first", engine.Tick{Elapsed: time.Second, DoneOps: 1, TotalOps: 100, Deadline: 2 * time.Second, LoopBound: true}, false},
 	}
 	for _, tt := range tests {
 		tt.tick.P99MS = 1.5

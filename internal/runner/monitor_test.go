@@ -55,9 +55,9 @@ func TestMonitorHook(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := &fakeMonitor{}
-	r.Monitor = m
+	r.Hooks.Monitor = m
 	var live []summary.Interval
-	r.OnInterval = testenv.InSequence(t, "interval", &live)
+	r.Hooks.OnInterval = testenv.InSequence(t, "interval", &live)
 	before := time.Now()
 	s, err := r.Run(context.Background())
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/tsbench/tsbench/internal/badinput"
+	"github.com/tsbench/tsbench/internal/engine"
 	"github.com/tsbench/tsbench/internal/metrics"
 	"github.com/tsbench/tsbench/internal/ownquery"
 	"github.com/tsbench/tsbench/internal/summary"
@@ -138,10 +139,10 @@ func (r *Runner) newOwnClient(id int) *ownClient {
 }
 
 // doOwn runs own query i once, with parameters drawn anew.
-func (c *client) doOwn(ctx context.Context, op workload.Op, warm bool) {
+func (c *client) doOwn(h *engine.Handle, op workload.Op, warm bool) {
 	i := int(op) - workload.NumOps
 	o := c.r.own
-	c.measure(ctx, op, warm, 0, func(ctx context.Context) (int64, error) {
+	h.Do(c.op(op, 0), warm, func(ctx context.Context) (int64, error) {
 		vals, err := c.own.draw[i].Draw()
 		if err != nil {
 			return 0, err

@@ -9,44 +9,19 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/tsbench/tsbench/internal/config"
-	"github.com/tsbench/tsbench/internal/crash"
 	"github.com/tsbench/tsbench/internal/dataset"
+	"github.com/tsbench/tsbench/internal/engine"
 	"github.com/tsbench/tsbench/internal/gen"
 	"github.com/tsbench/tsbench/internal/metrics"
 	"github.com/tsbench/tsbench/internal/summary"
-	"github.com/tsbench/tsbench/internal/sysinfo"
 	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/ts"
 	"github.com/tsbench/tsbench/internal/workload"
 )
-
-// Progress receives a line's worth of figures once a second.
-type Progress func(Tick)
-
-// Tick is the state of the measured phase at one moment.
-type Tick struct {
-	Phase    string // "warm-up" or "measure"
-	Elapsed  time.Duration
-	DoneOps  int64
-	TotalOps int64 // 0 when unknown or unbounded (a run that lasts MaxTime)
-	Deadline time.Duration
-	// LoopBound says LOOP can end the run (it is not unbounded by
-	// --duration); with a Deadline too, whichever comes first ends it.
-	LoopBound bool
-	// P99MS is the worst 99th-percentile latency of the last second's
-	// operations, in milliseconds (0 when none finished), as pgbench -P
-	// shows the last interval's latency.
-	P99MS        float64
-	OpsPerSec    float64
-	PointsPerSec float64
-	Errors       int64
-}
 
 // Runner holds one run's setup.
 type Runner struct {
@@ -57,26 +32,14 @@ type Runner struct {
 	gen    *gen.Generator // nil when a dataset is replayed
 	src    source
 
-	// Progress, when set, is called once a second.
-	Progress Progress
-	// Monitor, when set, samples resource use during the measured phase
-	// (see monitor.go).
-	Monitor Monitor
-	// OnInterval, when set, receives each one-second interval of the
-	// measured phase as it closes (seq counts from 0, in the order of
-	// Summary.Intervals), so that a results store keeps the run as it goes.
-	// It is called from the interval loop and must not block.
-	OnInterval func(seq int, iv summary.Interval)
-	// OnMeasure, when set, is called once as the measured phase begins,
-	// with its start time; the clients are already running.
-	OnMeasure func(start time.Time)
+	// Hooks follow the run: the progress line, the resources sampler, the
+	// live outputs and the results store (each second as it closes), the
+	// start of the measured phase, the crash. The runner adds its own
+	// freshness probe to them.
+	Hooks engine.Hooks
 	// Barrier, when set, makes this run one worker of several (WORKERS >
 	// 1) that begin together.
 	Barrier Barrier
-	// Crash, when set, kills the server At into the measured phase and
-	// restarts it (CRASH_AT): the run then maps the acknowledged points
-	// the server lost.
-	Crash *crash.Plan
 	// PriorRows, when set, is how many rows of every device an earlier
 	// phase of a scenario wrote with the same schema and seed: a run that
 	// only queries them verifies they are stored and checks its answers
@@ -86,12 +49,7 @@ type Runner struct {
 	hosts *hostList   // HOST's hosts (hosts.go), made on first use
 	own   *ownQueries // the user's own queries (ownqueries.go), if any
 
-	stopOnce     sync.Once
-	stopCh       chan struct{}
-	interrupted  bool
-	warmupEnd    time.Time
-	measureStart chan struct{}
-	deadline     time.Time
+	eng *engine.Engine // drives the clients and measures them
 }
 
 // Barrier has the workers of a scaled-out run begin together
@@ -116,8 +74,7 @@ func New(cfg *config.Config, d *targets.Driver, opts targets.Options) (*Runner, 
 	if err != nil {
 		return nil, err
 	}
-	return &Runner{cfg: cfg, driver: d, opts: opts, schema: schema, gen: g, src: genSource{g},
-		stopCh: make(chan struct{}), measureStart: make(chan struct{})}, nil
+	return &Runner{cfg: cfg, driver: d, opts: opts, schema: schema, gen: g, src: genSource{g}, eng: newEngine(cfg)}, nil
 }
 
 // NewReplay prepares a run that writes the rows of a dataset (the user's
@@ -126,8 +83,15 @@ func New(cfg *config.Config, d *targets.Driver, opts targets.Options) (*Runner, 
 // again, shifted in time, once a device's are all written.
 func NewReplay(cfg *config.Config, d *targets.Driver, opts targets.Options, ds *dataset.Dataset, repeat bool) *Runner {
 	return &Runner{cfg: cfg, driver: d, opts: opts, schema: ds.Schema(cfg.Database),
-		src:    dataSource{ds: ds, rows: cfg.BatchSize, repeat: repeat},
-		stopCh: make(chan struct{}), measureStart: make(chan struct{})}
+		src: dataSource{ds: ds, rows: cfg.BatchSize, repeat: repeat}, eng: newEngine(cfg)}
+}
+
+// newEngine is the engine of a time series run: its clients driven as cfg
+// says, until LOOP ends their plans.
+func newEngine(cfg *config.Config) *engine.Engine {
+	ec := engine.ConfigFrom(cfg)
+	ec.PlanEnd = "loop"
+	return engine.New(ec, engine.Hooks{})
 }
 
 // Schema is the run's schema.
@@ -138,25 +102,7 @@ func (r *Runner) Generator() *gen.Generator { return r.gen }
 
 // Interrupt stops the clients after their current operation; what was
 // measured so far becomes the result, marked interrupted.
-func (r *Runner) Interrupt() {
-	r.stopOnce.Do(func() {
-		r.interrupted = true
-		close(r.stopCh)
-	})
-}
-
-func (r *Runner) stopped() bool {
-	select {
-	case <-r.stopCh:
-		return true
-	default:
-		return false
-	}
-}
-
-func (r *Runner) deadlineHit() bool {
-	return !r.deadline.IsZero() && time.Now().After(r.deadline)
-}
+func (r *Runner) Interrupt() { r.eng.Interrupt() }
 
 // Run executes the whole run. ctx bounds setup, verification and every
 // operation; cancel it only to abort hard (Interrupt is the graceful stop).
@@ -234,7 +180,7 @@ func (r *Runner) startBarrier(ctx context.Context, s *summary.Summary) error {
 		return err
 	}
 	s.Worker.StartAt = start.UTC()
-	sleepUntil(start, r.stopCh)
+	r.eng.SleepUntil(start)
 	return nil
 }
 
@@ -244,7 +190,7 @@ func (r *Runner) stopContext(ctx context.Context) context.Context {
 	c, cancel := context.WithCancel(ctx)
 	go func() {
 		select {
-		case <-r.stopCh:
+		case <-r.eng.StopChan():
 		case <-c.Done():
 		}
 		cancel()
@@ -285,7 +231,7 @@ func (r *Runner) openClients(ctx context.Context) ([]*client, error) {
 		if err != nil {
 			return clients, fmt.Errorf("%s: connect client %d: %w", r.driver.Name, i, err)
 		}
-		c := &client{id: i, slot: i - lo, r: r, conn: conn, host: host,
+		c := &client{id: i, r: r, conn: conn, host: host,
 			devices: workload.ClientDevices(cfg, r.schema, i),
 			plan:    workload.ClientPlan(cfg.OperationOrder, r.weights(), r.loop(), i, cfg.Clients),
 			queries: workload.NewQueries(cfg, r.schema, i),
@@ -301,7 +247,13 @@ func (r *Runner) openClients(ctx context.Context) ([]*client, error) {
 				return clients, fmt.Errorf("%s: prepare client %d: %w", r.driver.Name, i, err)
 			}
 		}
-		c.pacer = r.newPacer(i)
+	}
+	for i, h := range r.eng.Handles(len(clients)) {
+		c := clients[i]
+		c.h = h
+		if c.host != nil {
+			h.Observe = c.observe
+		}
 	}
 	return clients, nil
 }
@@ -319,124 +271,42 @@ func (r *Runner) loop() int64 {
 	return r.cfg.Loop
 }
 
-func (r *Runner) newPacer(client int) pacer {
-	p := pacer{minStep: r.cfg.OpMinInterval, random: r.cfg.OpMinIntervalRand,
-		rng: rand.New(rand.NewPCG(uint64(r.cfg.DataSeed), uint64(client)))}
-	if r.cfg.Rate > 0 {
-		p.interval = time.Duration(float64(time.Second) * float64(r.cfg.Clients) / r.cfg.Rate)
-		p.phase = time.Duration(int64(p.interval) * int64(client) / int64(r.cfg.Clients))
-	}
-	return p
-}
-
-// measure runs warm-up and the measured phase and returns the latter's length.
+// measure runs warm-up and the measured phase on the engine and records
+// them in s; it returns the measured phase's length.
 func (r *Runner) measure(ctx context.Context, clients []*client, s *summary.Summary, probe *freshnessRun) time.Duration {
-	cfg := r.cfg
-	warmStart := time.Now()
-	r.warmupEnd = warmStart.Add(cfg.Warmup)
-	var wg sync.WaitGroup
-	for _, c := range clients {
-		wg.Add(1)
-		go func() { defer wg.Done(); c.run(ctx) }()
+	r.eng.Config.Names = r.opNames()
+	r.eng.Config.TotalOps = r.totalOps(clients)
+	hooks := r.Hooks
+	hooks.OnMeasure = func(start time.Time) {
+		probe.start(ctx)
+		if r.Hooks.OnMeasure != nil {
+			r.Hooks.OnMeasure(start)
+		}
 	}
-	r.tickWarmup(clients, warmStart)
-
-	start := time.Now()
-	if cfg.Warmup > 0 {
-		s.Phases = append(s.Phases, r.warmPhase(clients, start.Sub(warmStart)))
+	hooks.OnMeasured = func() {
+		probe.end(s)
+		if r.Hooks.OnMeasured != nil {
+			r.Hooks.OnMeasured()
+		}
 	}
-	if cfg.MaxTime > 0 {
-		r.deadline = start.Add(cfg.MaxTime)
+	r.eng.Hooks = hooks
+	workers := make([]engine.Worker, len(clients))
+	handles := make([]*engine.Handle, len(clients))
+	for i, c := range clients {
+		workers[i], handles[i] = c, c.h
 	}
-	run := metrics.NewRunNamed(len(clients), cfg.Rate > 0, start, r.opNames())
-	for _, c := range clients {
-		c.rec = run.Client(c.slot)
+	res := r.eng.Run(ctx, workers, handles)
+	if res.Warmup != nil {
+		s.Phases = append(s.Phases, *res.Warmup)
 	}
-	cpu := sysinfo.SelfUsage()
-	close(r.measureStart)
-	probe.start(ctx)
-	crashed := r.startCrash(ctx, start)
-	if r.OnMeasure != nil {
-		r.OnMeasure(start) // after the clients are released: it costs them nothing
-	}
-
-	done := make(chan struct{})
-	go func() { wg.Wait(); close(done) }()
-	r.collect(run, start, done, r.totalOps(clients))
-	s.Tool.MeasuredCPUSeconds = sysinfo.CPUSince(cpu)
-	elapsed := time.Since(start)
-	run.Snapshot(time.Now())
-	r.monitorStop(s, start, time.Now())
-	probe.end(s)
-	crashed.end(s, r.Crash)
-
-	s.Elapsed = elapsed.Seconds()
-	s.Operations = run.Operations(elapsed)
-	s.Intervals = run.Intervals()
-	s.Stalls = metrics.Stalls(s.Intervals, cfg.StallMin, cfg.StallFraction)
+	s.MeasureStarted = res.Start.UTC()
+	s.Tool.MeasuredCPUSeconds = res.MeasuredCPU
+	s.Resources, s.Crash = res.Resources, res.Crash
+	s.Elapsed = res.Elapsed.Seconds()
+	s.Operations, s.Intervals, s.Stalls = res.Operations, res.Intervals, res.Stalls
 	s.Hosts = r.hostSummaries()
-	switch {
-	case r.interrupted:
-		s.Interrupted, s.StopReason = true, "interrupted"
-	case r.deadlineHit():
-		s.StopReason = "duration"
-	default:
-		s.StopReason = "loop"
-	}
-	return elapsed
-}
-
-// tickWarmup waits out the warm-up, reporting progress.
-func (r *Runner) tickWarmup(clients []*client, from time.Time) {
-	for time.Now().Before(r.warmupEnd) && !r.stopped() {
-		sleepUntil(minTime(time.Now().Add(time.Second), r.warmupEnd), r.stopCh)
-		if r.Progress != nil {
-			var ops int64
-			for _, c := range clients {
-				ops += c.warmOpsNow()
-			}
-			r.Progress(Tick{Phase: "warm-up", Elapsed: time.Since(from), DoneOps: ops, Deadline: r.cfg.Warmup})
-		}
-	}
-}
-
-func (r *Runner) warmPhase(clients []*client, d time.Duration) summary.Phase {
-	p := summary.Phase{Name: "warm-up", Seconds: d.Seconds()}
-	for _, c := range clients {
-		p.Operations += c.warmOpsNow()
-		p.Points += c.warmPointsNow()
-	}
-	return p
-}
-
-// collect snapshots the interval series once a second until the clients
-// end (metrics.Run.Collect), feeding the monitor, the live outputs and the
-// progress line.
-func (r *Runner) collect(run *metrics.Run, start time.Time, done <-chan struct{}, total int64) {
-	r.monitorStart(start)
-	run.Collect(done, func(now time.Time, seq int, iv summary.Interval, tot metrics.Totals) {
-		r.monitorTick(now)
-		if r.OnInterval != nil && iv.Seconds > 0 {
-			r.OnInterval(seq, iv)
-		}
-		if r.Progress == nil {
-			return
-		}
-		var ops, pts int64
-		for _, o := range iv.Ops {
-			ops += o.OKOps
-			pts += o.OKPoints
-		}
-		t := Tick{Phase: "measure", Elapsed: now.Sub(start), DoneOps: tot.OKOps + tot.FailOps,
-			TotalOps: total, Deadline: r.cfg.MaxTime, Errors: tot.FailOps, LoopBound: !r.cfg.LoopUnbounded}
-		if iv.Seconds > 0 {
-			t.OpsPerSec, t.PointsPerSec = float64(ops)/iv.Seconds, float64(pts)/iv.Seconds
-		}
-		for _, o := range iv.Ops {
-			t.P99MS = max(t.P99MS, o.P99MS)
-		}
-		r.Progress(t)
-	})
+	s.Interrupted, s.StopReason = res.Interrupted, res.StopReason
+	return res.Elapsed
 }
 
 // totalOps is the number of operations the plans hold (a write step is one
@@ -460,18 +330,11 @@ func (r *Runner) totalOps(clients []*client) int64 {
 // the parts of the summary that come after the measured phase.
 func (r *Runner) finish(ctx context.Context, admin targets.Target, clients []*client, s *summary.Summary, elapsed time.Duration) {
 	var acked int64
-	for i := range s.Phases {
-		if s.Phases[i].Name == "warm-up" {
-			// Final counts: an operation in flight when the measured phase
-			// began finished after the phase was first recorded.
-			s.Phases[i] = r.warmPhase(clients, time.Duration(s.Phases[i].Seconds*float64(time.Second)))
-		}
-	}
 	var duplicates, inDoubt int64
 	for _, c := range clients {
-		acked += c.warmPointsNow()
+		acked += c.h.WarmPoints()
 		duplicates += atomic.LoadInt64(&c.duplicatePoints)
-		inDoubt += atomic.LoadInt64(&c.inDoubtPoints)
+		inDoubt += c.h.InDoubtPoints()
 		if rc, ok := c.conn.(targets.Reconnector); ok {
 			s.Reconnects += rc.Reconnects()
 		}

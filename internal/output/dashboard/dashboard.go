@@ -79,7 +79,7 @@ func Start(addr, runID, target, label string) (*Server, error) {
 // URL is the page's address.
 func (s *Server) URL() string { return "http://" + s.ln.Addr().String() + "/" }
 
-// Interval takes one closed second (runner.OnInterval). The histogram is
+// Interval takes one closed second (the engine's OnInterval hook). The histogram is
 // left out: the live charts do not use it, and a long run's seconds would
 // otherwise hold megabytes of them.
 func (s *Server) Interval(_ int, iv summary.Interval) {

@@ -37,7 +37,7 @@ func runNull(t *testing.T, d time.Duration, dash *dashboard.Server) <-chan *summ
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.OnInterval = dash.Interval
+	r.Hooks.OnInterval = dash.Interval
 	done := make(chan *summary.Summary, 1)
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), d+time.Minute)

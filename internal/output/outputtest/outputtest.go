@@ -54,12 +54,12 @@ func Run(t testing.TB, d time.Duration, labels output.Labels, opts output.Option
 		t.Fatal(err)
 	}
 	exp := output.New(labels, names, rs, opts)
-	r.OnInterval = exp.Interval
+	r.Hooks.OnInterval = exp.Interval
 	// Resource samples as a run takes them, the test's own process
 	// standing for the database server.
 	rec := monitor.NewRecorder(&summary.ServerProcess{PID: int32(os.Getpid()), Name: "test", Source: "outputtest"})
 	rec.OnSample = exp.Resources
-	r.Monitor = rec
+	r.Hooks.Monitor = rec
 	ctx, cancel := context.WithTimeout(context.Background(), d+time.Minute)
 	defer cancel()
 	s, err := r.Run(ctx)

@@ -1,4 +1,4 @@
-package runner
+package engine
 
 import (
 	"math/rand/v2"
