@@ -8,9 +8,9 @@ import (
 
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/connect"
+	"github.com/tsbench/tsbench/internal/crash"
 	"github.com/tsbench/tsbench/internal/datadir"
-	"github.com/tsbench/tsbench/internal/metrics"
-	"github.com/tsbench/tsbench/internal/report"
+	"github.com/tsbench/tsbench/internal/engine"
 	"github.com/tsbench/tsbench/internal/results"
 	"github.com/tsbench/tsbench/internal/summary"
 	"github.com/tsbench/tsbench/internal/targets"
@@ -32,7 +32,7 @@ func tpccConfig(cfg *config.Config) tpcc.Config {
 	}
 	return tpcc.Config{Warehouses: cfg.TPCCWarehouses, Terminals: cfg.Clients, Duration: d, Warmup: cfg.Warmup,
 		Think: cfg.TPCCThink, Unlogged: cfg.TPCCTables == "unlogged", Tablespace: cfg.TPCCTablespace,
-		Load: cfg.TPCCLoad, Seed: cfg.DataSeed, TxTimeout: cfg.WriteTimeout, Mode: cfg.TPCCMode}
+		Load: cfg.TPCCLoad, Seed: cfg.DataSeed, TxTimeout: cfg.WriteTimeout, Mode: cfg.TPCCMode, Rate: cfg.Rate}
 }
 
 // tpccAccess is the target's SQL access, or a usage error saying why it
@@ -99,79 +99,70 @@ func runTPCC(cfg *config.Config, label string, out runOutputs, stdout, stderr io
 	if err != nil {
 		return nil, usageError("%v", err)
 	}
-	s, store, live, err := measureTPCC(ctx, cancel, r, cfg, runID, label, driver, out, dataDir, stdout, stderr)
+	crash, err := crashPlan(cfg, driver)
 	if err != nil {
 		return nil, err
 	}
+	s, sess, err := measureTPCC(ctx, cancel, r, tc, cfg, runID, label, driver, out, dataDir, crash, stdout, stderr)
+	if err != nil {
+		return nil, err
+	}
+	defer sess.close()
 	s.TPCC = tpcc.Figures(s, tc, load, out.serverCores)
 	if ctx.Err() == nil {
 		check, cancelCheck := context.WithTimeout(context.Background(), setupTimeout)
 		s.TPCC.Consistency, _ = tpcc.CheckConsistency(check, db, access.Dialect, false)
+		s.TPCC.NewOrders, _ = r.CheckNewOrders(check)
 		s.Environment.ServerVersion = tpcc.ServerVersion(check, db)
 		cancelCheck()
 	}
 	results.Complete(s, cfg, runID, driver, opts.DataDir, Version)
-	return s, finishRun(s, cfg, label, dataDir, store, live, out, stdout, stderr)
+	return s, finishRun(s, cfg, label, dataDir, sess.store, sess.live, out, stdout, stderr)
 }
 
-// measureTPCC runs the terminals with progress, live store and resource
-// sampling, as runBenchmark does for time series.
-func measureTPCC(ctx context.Context, abort func(), r *tpcc.Run, cfg *config.Config, runID, label string, driver *targets.Driver,
-	out runOutputs, dataDir string, stdout, stderr io.Writer) (*summary.Summary, *results.Live, *liveRun, error) {
-	store := results.OpenLive(out.results, dataDir, stderr)
-	mon := resourceRecorder(store, cfg, driver, out)
-	w := startRunWatch(cfg, r.Interrupt, abort, stdout, stderr)
-	defer w.release()
-	partial := results.Partial(cfg, runID, label, driver, Version)
-	limit := tpccConfig(cfg).Duration
+// measureTPCC runs the terminals on the engine, in a session like every
+// run's: progress, the live store and outputs, resource sampling, the
+// crash.
+func measureTPCC(ctx context.Context, abort func(), r *tpcc.Run, tc tpcc.Config, cfg *config.Config, runID, label string,
+	driver *targets.Driver, out runOutputs, dataDir string, crash *crash.Plan, stdout, stderr io.Writer) (*summary.Summary, *session, error) {
+	ec := engine.ConfigFrom(cfg)
+	tc.Drive(&ec)
+	eng := engine.New(ec, engine.Hooks{})
+	sess, err := openSession(cfg, runID, label, driver, out, dataDir, eng.Interrupt, abort, stdout, stderr)
+	if err != nil {
+		return nil, nil, err
+	}
+	eng.Hooks = sess.hooks
+	eng.Hooks.Crash = crash
 	started := time.Now().UTC()
-	hooks := tpcc.Hooks{
-		OnMeasure: func(start time.Time) {
-			partial.MeasureStarted = start.UTC()
-			store.Begin(partial)
-			if mon != nil {
-				mon.Start(start)
-			}
-		},
-		OnInterval: store.Interval,
-		Progress: func(elapsed time.Duration, iv summary.Interval, tot metrics.Totals) {
-			if mon != nil {
-				mon.Tick(time.Now())
-			}
-			if w.progress != nil {
-				w.progress.Update(report.ProgressFromTPCC(elapsed, iv, tot, limit))
-			}
-		},
-	}
-	live, err := startLiveHooks(&hooks.OnInterval, mon, cfg, runID, label, driver, out.live, stderr)
+	workers, err := r.Open(ctx)
+	defer r.Close()
 	if err != nil {
-		store.Abandon(runID)
-		return nil, nil, nil, err
+		sess.close()
+		return nil, nil, sess.abandon(driver, err, stderr)
 	}
-	res, err := r.Execute(ctx, hooks)
-	w.measured()
-	if err != nil {
-		return nil, nil, nil, abandonRun(live, store, runID, driver, err, stderr)
-	}
+	res := eng.Run(ctx, workers, eng.Handles(len(workers)))
+	sess.measured()
 	s := &summary.Summary{SchemaVersion: summary.SchemaVersion, Target: driver.Name, Started: started,
-		Elapsed: res.Elapsed.Seconds(), Operations: res.Operations, Intervals: res.Intervals,
-		Interrupted: res.Interrupted, StopReason: res.StopReason, MeasureStarted: partial.MeasureStarted,
-		Stalls: metrics.Stalls(res.Intervals, cfg.StallMin, cfg.StallFraction)}
-	if mon != nil {
-		s.Resources = mon.Stop(time.Now())
+		OpenModel: ec.Rate > 0, RatePerSecond: ec.Rate}
+	fillMeasured(s, res)
+	o := r.Outcome()
+	s.TPCC = &summary.TPCC{Rollbacks: o.Rollbacks, DeliverySkipped: o.DeliverySkipped, Reconnects: o.Reconnects}
+	if res.Warmup != nil {
+		s.TPCC.WarmupTx = res.Warmup.Operations
 	}
-	if cfg.Warmup > 0 {
-		s.Phases = append(s.Phases, summary.Phase{Name: "warm-up", Seconds: cfg.Warmup.Seconds(), Operations: res.WarmupTx})
-	}
-	s.TPCC = &summary.TPCC{Rollbacks: res.Rollbacks, DeliverySkipped: res.DeliverySkipped, Reconnects: res.Reconnects,
-		WarmupTx: res.WarmupTx}
-	return s, store, live, nil
+	return s, sess, nil
 }
 
-// abandonRun ends a run whose measurement failed: its live outputs closed,
-// its record taken out of the store, the failure (exit 1) returned.
-func abandonRun(live *liveRun, store *results.Live, runID string, driver *targets.Driver, err error, stderr io.Writer) error {
-	_ = live.finish(nil, stderr)
-	store.Abandon(runID)
-	return &exitError{ExitFailure, fmt.Errorf("%s: %w", driver.Name, err)}
+// fillMeasured records in s what the engine measured.
+func fillMeasured(s *summary.Summary, res *engine.Result) {
+	if res.Warmup != nil {
+		s.Phases = append(s.Phases, *res.Warmup)
+	}
+	s.MeasureStarted = res.Start.UTC()
+	s.Tool.MeasuredCPUSeconds = res.MeasuredCPU
+	s.Resources, s.Crash = res.Resources, res.Crash
+	s.Elapsed = res.Elapsed.Seconds()
+	s.Operations, s.Intervals, s.Stalls = res.Operations, res.Intervals, res.Stalls
+	s.Interrupted, s.StopReason = res.Interrupted, res.StopReason
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/connect"
 	"github.com/tsbench/tsbench/internal/datadir"
+	"github.com/tsbench/tsbench/internal/engine"
 	"github.com/tsbench/tsbench/internal/metrics"
 	"github.com/tsbench/tsbench/internal/results"
 	"github.com/tsbench/tsbench/internal/summary"
@@ -47,12 +48,13 @@ func runTSBSQueries(cfg *config.Config, label string, out runOutputs, stdout, st
 	labels, _ := queryfile.Types(qs)
 	fmt.Fprintf(stderr, "tsbench: run %s: %d queries of %d TSBS query types from %s on %s, %d workers\n",
 		runID, len(qs), len(labels), cfg.TSBSQueryFile, driver.Name, len(queriers))
-	s, store, live, err := measureTSBSQueries(ctx, cancel, qs, queriers, cfg, runID, label, driver, out, dataDir, stdout, stderr)
+	s, sess, err := measureTSBSQueries(ctx, cancel, qs, queriers, cfg, runID, label, driver, out, dataDir, stdout, stderr)
 	if err != nil {
 		return nil, err
 	}
+	defer sess.close()
 	results.Complete(s, cfg, runID, driver, opts.DataDir, Version)
-	if err := finishRun(s, cfg, label, dataDir, store, live, out, stdout, stderr); err != nil {
+	if err := finishRun(s, cfg, label, dataDir, sess.store, sess.live, out, stdout, stderr); err != nil {
 		return s, err
 	}
 	printTSBSStats(stdout, s, len(queriers))
@@ -81,7 +83,6 @@ func tsbsQueryRunKeys(cfg *config.Config) error {
 		{cfg.TSBSUseCase != "", "TSBS_USE_CASE = " + cfg.TSBSUseCase, "a tsbs-* workload generates its own questions"},
 		{cfg.Data != "", "DATA = " + cfg.Data, "the file's queries read the data already on the server"},
 		{cfg.QueryFile != "", "QUERY_FILE = " + cfg.QueryFile, "one run takes one query file"},
-		{cfg.Rate > 0, fmt.Sprintf("--rate = %g", cfg.Rate), "TSBS's runners send the next query when the last one answered (closed model)"},
 		{cfg.Warmup > 0, "--warmup = " + cfg.Warmup.String(), "use --burn-in N, as TSBS's runners do"},
 		{cfg.RunFor && cfg.MaxTime > 0, "--duration = " + cfg.MaxTime.String(), "the run ends with its queries; use --max-queries N"},
 		{cfg.CrashAt > 0, "CRASH_AT = " + cfg.CrashAt.String(), "a crash maps written points, and this run writes none"},
@@ -123,43 +124,42 @@ func openQueriers(ctx context.Context, d *targets.Driver, opts targets.Options, 
 	return queriers, closeAll, nil
 }
 
-// measureTSBSQueries runs the file with progress, the live store and the
-// live outputs, as measureTPCC does for TPC-C.
+// measureTSBSQueries runs the file on the engine, in a session like every
+// run's: progress, the live store and outputs, resource sampling.
 func measureTSBSQueries(ctx context.Context, abort func(), qs []queryfile.Query, queriers []queryfile.Querier, cfg *config.Config,
-	runID, label string, driver *targets.Driver, out runOutputs, dataDir string, stdout, stderr io.Writer) (*summary.Summary, *results.Live, *liveRun, error) {
-	store := results.OpenLive(out.results, dataDir, stderr)
-	w := startRunWatch(cfg, abort, abort, io.Discard, stderr)
-	defer w.release()
-	partial := results.Partial(cfg, runID, label, driver, Version)
-	started := time.Now().UTC()
-	partial.MeasureStarted = started
-	store.Begin(partial)
-	o := queryfile.Options{BurnIn: cfg.TSBSBurnIn, MaxQueries: cfg.TSBSMaxQueries,
-		Timeout: cfg.ReadTimeout, OnInterval: store.Interval}
+	runID, label string, driver *targets.Driver, out runOutputs, dataDir string, stdout, stderr io.Writer) (*summary.Summary, *session, error) {
+	o := queryfile.Options{BurnIn: cfg.TSBSBurnIn, MaxQueries: cfg.TSBSMaxQueries, Timeout: cfg.ReadTimeout,
+		Engine: engine.ConfigFrom(cfg)}
 	if cfg.TSBSPrintResponses {
 		o.OnAnswer = responsePrinter(stdout, stderr)
 	}
-	live, err := startLiveHooks(&o.OnInterval, nil, cfg, runID, label, driver, out.live, stderr)
+	f, err := queryfile.New(qs, o)
 	if err != nil {
-		store.Abandon(runID)
-		return nil, nil, nil, err
+		return nil, nil, usageError("TSBS_QUERY_FILE = %q: %v", cfg.TSBSQueryFile, err)
 	}
-	res, err := queryfile.Run(ctx, qs, queriers, o)
-	w.measured()
+	// Answers printed on stdout (--print-responses) must not stop the run
+	// when stdout's reader goes: the session watches a discarded stdout.
+	sess, err := openSession(cfg, runID, label, driver, out, dataDir, f.Interrupt, abort, io.Discard, stderr)
 	if err != nil {
-		return nil, nil, nil, abandonRun(live, store, runID, driver, err, stderr)
+		return nil, nil, err
+	}
+	started := time.Now().UTC()
+	res, err := f.Execute(ctx, queriers, sess.hooks)
+	sess.measured()
+	if err != nil {
+		sess.close()
+		return nil, nil, sess.abandon(driver, err, stderr)
 	}
 	s := &summary.Summary{SchemaVersion: summary.SchemaVersion, Target: driver.Name, Started: started,
-		Elapsed: res.Elapsed.Seconds(), Operations: res.Operations, Intervals: res.Intervals,
-		Interrupted: res.Interrupted, StopReason: "queries", MeasureStarted: partial.MeasureStarted,
-		Stalls: metrics.Stalls(res.Intervals, cfg.StallMin, cfg.StallFraction)}
+		OpenModel: cfg.Rate > 0, RatePerSecond: cfg.Rate}
+	fillMeasured(s, res.Engine)
 	if res.Interrupted {
-		s.StopReason = "interrupted"
+		s.Interrupted, s.StopReason = true, "interrupted"
 	}
 	if res.BurnedIn > 0 {
 		s.Phases = append(s.Phases, summary.Phase{Name: "burn-in", Operations: res.BurnedIn})
 	}
-	return s, store, live, nil
+	return s, sess, nil
 }
 
 // responsePrinter prints the workers' answers one at a time on w, as

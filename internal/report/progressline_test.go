@@ -5,8 +5,6 @@ import (
 	"time"
 
 	"github.com/tsbench/tsbench/internal/engine"
-	"github.com/tsbench/tsbench/internal/metrics"
-	"github.com/tsbench/tsbench/internal/summary"
 )
 
 // The progress line shows the time left when the duration ends the run and
@@ -31,13 +29,5 @@ func TestFromTickBound(t *testing.T) {
 		if s.P99MS != 1.5 {
 			t.Errorf("%s: p99 not passed on", tt.name)
 		}
-	}
-}
-
-func TestFromTPCC(t *testing.T) {
-	iv := summary.Interval{Seconds: 2, Ops: []summary.IntervalOp{{OKOps: 10, P99MS: 3}, {OKOps: 30, P99MS: 7}}}
-	s := ProgressFromTPCC(20*time.Second, iv, metrics.Totals{OKOps: 90, FailOps: 10}, time.Minute)
-	if s.Done != 100 || s.Errors != 10 || s.OpsPerSec != 20 || s.PointsPerSec != 20 || s.P99MS != 7 || s.TimeLeft != 40*time.Second {
-		t.Errorf("%+v", s)
 	}
 }

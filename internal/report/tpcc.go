@@ -75,6 +75,33 @@ func writeTPCC(b *strings.Builder, s *summary.Summary) {
 		}
 		fmt.Fprintf(b, "  %2d  %-70s %s\n", c.Number, c.Condition, mark)
 	}
+	writeNewOrders(b, t.NewOrders)
+}
+
+// writeNewOrders says whether every New-Order the server acknowledged is
+// in its district after the run.
+func writeNewOrders(b *strings.Builder, n *summary.TPCCNewOrders) {
+	if n == nil {
+		return
+	}
+	fmt.Fprintf(b, "New-Orders acknowledged (warm-up included): %s, found in their districts after the run: %s",
+		grouped(n.Committed), grouped(n.Found))
+	if n.InDoubt > 0 {
+		fmt.Fprintf(b, "; %s in doubt (the commit's answer lost)", grouped(n.InDoubt))
+	}
+	switch {
+	case n.Lost > 0:
+		fmt.Fprintf(b, "; LOST: %s acknowledged New-Orders the server does not hold (the server's loss)", grouped(n.Lost))
+	case n.Unexplained > 0:
+		fmt.Fprintf(b, "; %s orders more than were acknowledged or in doubt", grouped(n.Unexplained))
+	default:
+		b.WriteString(": none lost")
+	}
+	b.WriteString("\n")
+	for _, d := range n.Districts {
+		fmt.Fprintf(b, "  warehouse %d district %d: %s acknowledged, %s in doubt, its orders grew by %s\n",
+			d.Warehouse, d.District, grouped(d.Committed), grouped(d.InDoubt), grouped(d.Grew))
+	}
 }
 
 // grouped writes n with thousands separators.

@@ -589,9 +589,38 @@ type TPCC struct {
 	WarmupTx        int64       `json:"warmup_transactions,omitempty"`
 	Load            TPCCLoad    `json:"load"`
 	Consistency     []TPCCCheck `json:"consistency"`
+	// NewOrders holds the New-Orders the terminals saw committed against
+	// the orders the server holds after the run.
+	NewOrders *TPCCNewOrders `json:"new_orders,omitempty"`
 	// Sweep is a scenario's tpmC by number of connections, attached to
 	// each of its runs for the report.
 	Sweep []SweepPoint `json:"sweep,omitempty"`
+}
+
+// TPCCNewOrders checks that every New-Order the server acknowledged is
+// still there after the run, district by district: a district's orders
+// must have grown by its committed New-Orders, and by at most its in-doubt
+// ones (whose commit's answer was lost) more.
+type TPCCNewOrders struct {
+	Committed int64 `json:"committed"` // acknowledged, warm-up included
+	Found     int64 `json:"found"`
+	InDoubt   int64 `json:"in_doubt"`
+	// Lost are acknowledged New-Orders the server does not hold: its
+	// loss. Unexplained are orders beyond every acknowledged and in-doubt
+	// one.
+	Lost        int64 `json:"lost"`
+	Unexplained int64 `json:"unexplained,omitempty"`
+	// Districts lists (the first of) those where the counts disagree.
+	Districts []TPCCDistrictOrders `json:"districts,omitempty"`
+}
+
+// TPCCDistrictOrders is one district's New-Orders against its orders.
+type TPCCDistrictOrders struct {
+	Warehouse int   `json:"w_id"`
+	District  int   `json:"d_id"`
+	Committed int64 `json:"committed"`
+	InDoubt   int64 `json:"in_doubt"`
+	Grew      int64 `json:"orders_grew_by"`
 }
 
 // TPCCLoad is the initial population of a TPC-C run.
@@ -617,6 +646,9 @@ func (t *TPCC) Consistent() bool {
 		if !c.OK {
 			return false
 		}
+	}
+	if n := t.NewOrders; n != nil && (n.Lost > 0 || n.Unexplained > 0) {
+		return false
 	}
 	return len(t.Consistency) > 0
 }

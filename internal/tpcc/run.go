@@ -6,49 +6,24 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/tsbench/tsbench/internal/engine"
 	"github.com/tsbench/tsbench/internal/metrics"
-	"github.com/tsbench/tsbench/internal/summary"
 )
 
-// Hooks let the caller follow a run; all are optional and must not block.
-type Hooks struct {
-	// OnMeasure is called once as the measured phase begins.
-	OnMeasure func(start time.Time)
-	// OnInterval receives each one-second interval as it closes.
-	OnInterval func(seq int, iv summary.Interval)
-	// Progress is called once a second with the interval just closed and
-	// the running totals.
-	Progress func(elapsed time.Duration, iv summary.Interval, tot metrics.Totals)
-}
-
-// Result is what a run measured.
-type Result struct {
-	Elapsed     time.Duration
-	Operations  []summary.Operation // one row per transaction type, by Names
-	Intervals   []summary.Interval
-	Interrupted bool
-	StopReason  string // "duration" or "interrupted"
-	// Rollbacks are New-Orders rolled back by design (counted in
-	// NEW_ORDER's successes, as the specification counts them).
-	Rollbacks int64
-	// DeliverySkipped counts districts a Delivery found no new order in.
-	DeliverySkipped int64
-	WarmupTx        int64 // transactions completed during the warm-up
-	Reconnects      int64 // connections re-opened after the server dropped one
-}
-
-// Run is one TPC-C run against a database.
+// Run is one TPC-C run against a database: its terminals are the
+// engine's workers, each drawing the standard mix from its own deck.
 type Run struct {
-	db       *sql.DB
-	d        *dialect
-	cfg      Config
-	c        constants
-	stop     chan struct{}
-	stopOnce sync.Once
+	db    *sql.DB
+	d     *dialect
+	cfg   Config
+	c     constants
+	terms []*terminal
+
+	rollbacks, reconnects atomic.Int64
+	orders                *orderBook // committed New-Orders per district (durability.go)
 }
 
 // NewRun prepares a run on db, which Prepare loaded (c are its constants).
@@ -60,65 +35,53 @@ func NewRun(db *sql.DB, dialectName string, cfg Config, loaded constants) (*Run,
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	return &Run{db: db, d: d, cfg: cfg, c: runConstants(loaded, cfg.Seed), stop: make(chan struct{})}, nil
+	return &Run{db: db, d: d, cfg: cfg, c: runConstants(loaded, cfg.Seed), orders: newOrderBook()}, nil
 }
 
-// Interrupt ends the run after the transactions in flight.
-func (r *Run) Interrupt() { r.stopOnce.Do(func() { close(r.stop) }) }
-
-func (r *Run) stopped() bool {
-	select {
-	case <-r.stop:
-		return true
-	default:
-		return false
-	}
+// Outcome is what the run's terminals counted beside the engine's
+// figures.
+type Outcome struct {
+	// Rollbacks are measured New-Orders rolled back by design (counted in
+	// NEW_ORDER's successes, as the specification counts them).
+	Rollbacks int64
+	// DeliverySkipped counts districts a Delivery found no new order in.
+	DeliverySkipped int64
+	Reconnects      int64 // connections re-opened after the server dropped one
 }
 
-// Execute opens the terminals, runs the warm-up and the measured phase and
-// returns what was measured; an interrupted run returns what it measured
-// so far.
-func (r *Run) Execute(ctx context.Context, hooks Hooks) (*Result, error) {
+// Open connects the terminals and snapshots the orders of every district
+// (what the run's committed New-Orders are counted against afterwards).
+// The workers it returns are the terminals, for the engine; Close them.
+func (r *Run) Open(ctx context.Context) ([]engine.Worker, error) {
 	terms, err := r.openTerminals(ctx)
-	defer func() {
-		for _, t := range terms {
-			t.conn.Close()
-		}
-	}()
+	r.terms = terms
 	if err != nil {
 		return nil, err
 	}
-	start := time.Now().Add(r.cfg.Warmup)
-	end := start.Add(r.cfg.Duration)
-	rec := metrics.NewRunNamed(len(terms), false, start, Names())
-	var rollbacks, skipped, warm, reconnects atomic.Int64
-	var wg sync.WaitGroup
+	if r.orders.before, err = ordersPerDistrict(ctx, r.db); err != nil {
+		return nil, err
+	}
+	workers := make([]engine.Worker, len(terms))
 	for i, t := range terms {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			w := worker{r: r, t: t, rec: rec.Client(i), start: start, end: end,
-				rollbacks: &rollbacks, warm: &warm, reconnects: &reconnects}
-			w.loop(ctx)
-			skipped.Add(t.deliverySkipped)
-		}()
+		workers[i] = &worker{r: r, t: t}
 	}
-	done := make(chan struct{})
-	go func() { wg.Wait(); close(done) }()
-	r.sleepUntil(start, done)
-	if hooks.OnMeasure != nil {
-		hooks.OnMeasure(start)
+	return workers, nil
+}
+
+// Close closes the terminals' connections.
+func (r *Run) Close() {
+	for _, t := range r.terms {
+		t.conn.Close()
 	}
-	r.collect(rec, start, done, hooks)
-	elapsed := time.Since(start)
-	rec.Snapshot(time.Now())
-	res := &Result{Elapsed: elapsed, Operations: rec.Operations(elapsed), Intervals: rec.Intervals(),
-		Rollbacks: rollbacks.Load(), DeliverySkipped: skipped.Load(), WarmupTx: warm.Load(),
-		Reconnects: reconnects.Load(), StopReason: "duration"}
-	if r.stopped() {
-		res.Interrupted, res.StopReason = true, "interrupted"
+}
+
+// Outcome is what the terminals counted.
+func (r *Run) Outcome() Outcome {
+	o := Outcome{Rollbacks: r.rollbacks.Load(), Reconnects: r.reconnects.Load()}
+	for _, t := range r.terms {
+		o.DeliverySkipped += t.deliverySkipped
 	}
-	return res, nil
+	return o
 }
 
 func (r *Run) openTerminals(ctx context.Context) ([]*terminal, error) {
@@ -144,46 +107,11 @@ func (r *Run) mode() string {
 	return r.cfg.Mode
 }
 
-// collect closes one-second intervals until the terminals end
-// (metrics.Run.Collect), feeding the hooks.
-func (r *Run) collect(rec *metrics.Run, start time.Time, done <-chan struct{}, hooks Hooks) {
-	rec.Collect(done, func(now time.Time, seq int, iv summary.Interval, tot metrics.Totals) {
-		if hooks.OnInterval != nil && iv.Seconds > 0 {
-			hooks.OnInterval(seq, iv)
-		}
-		if hooks.Progress != nil {
-			hooks.Progress(now.Sub(start), iv, tot)
-		}
-	})
-}
-
-// sleepUntil waits until t, the run's stop or done (nil: never); it
-// reports whether it waited until t.
-func (r *Run) sleepUntil(t time.Time, done <-chan struct{}) bool {
-	d := time.Until(t)
-	if d <= 0 {
-		return true
-	}
-	timer := time.NewTimer(d)
-	defer timer.Stop()
-	select {
-	case <-timer.C:
-		return true
-	case <-r.stop:
-		return false
-	case <-done:
-		return false
-	}
-}
-
 // worker drives one terminal.
 type worker struct {
-	r                           *Run
-	t                           *terminal
-	rec                         *metrics.Client
-	start, end                  time.Time
-	rollbacks, warm, reconnects *atomic.Int64
-	deck                        []Tx
+	r    *Run
+	t    *terminal
+	deck []Tx
 }
 
 // nextTx draws from a shuffled deck holding the mix's cards (clause
@@ -203,70 +131,77 @@ func (w *worker) nextTx() Tx {
 	return tx
 }
 
-func (w *worker) loop(ctx context.Context) {
+// Step runs one transaction, between its keying and think times when the
+// run has them. A New-Order rolled back by design counts as done, as the
+// specification counts it; a failure is counted under the server's
+// message, and a connection the server dropped is opened again.
+func (w *worker) Step(ctx context.Context, h *engine.Handle, warm bool) bool {
 	r := w.r
-	for !r.stopped() && time.Now().Before(w.end) && ctx.Err() == nil {
-		tx := w.nextTx()
-		if r.cfg.Think && !w.pause(keying[tx]) {
-			return
-		}
-		begin := time.Now()
-		tctx, cancel := context.WithTimeout(ctx, r.cfg.TxTimeout)
-		err := w.t.run(tctx, tx)
-		cancel()
-		took := time.Since(begin)
-		w.account(tx, begin, took, err)
-		if err != nil && !errors.Is(err, errRollback) {
-			w.reopenIfBroken(ctx)
-		}
-		if r.cfg.Think && !w.pause(thinkTime(w.t.g, think[tx])) {
-			return
-		}
+	tx := w.nextTx()
+	if r.cfg.Think && !h.Pause(keying[tx]) {
+		return false
+	}
+	rolledBack := false
+	done, err := h.Do(engine.Op{Kind: metrics.Kind(tx), Points: 1, Timeout: r.cfg.TxTimeout}, warm,
+		func(ctx context.Context) (int64, error) {
+			err := w.t.run(ctx, tx)
+			switch {
+			case errors.Is(err, errRollback):
+				rolledBack = true
+			case err != nil:
+				return 0, fmt.Errorf("%s: %w", tx, err)
+			}
+			return 1, nil
+		})
+	if !done {
+		return false
+	}
+	w.account(tx, warm, rolledBack, err)
+	if err != nil && !w.reopenIfBroken(ctx) && !h.Pause(reconnectPause) {
+		return false
+	}
+	return !r.cfg.Think || h.Pause(thinkTime(w.t.g, think[tx]))
+}
+
+// account counts what the engine does not: measured rollbacks, and every
+// New-Order committed or in doubt, warm-up included, by district.
+func (w *worker) account(tx Tx, warm, rolledBack bool, err error) {
+	if rolledBack && !warm {
+		w.r.rollbacks.Add(1)
+	}
+	if tx != NewOrder || rolledBack {
+		return
+	}
+	switch {
+	case err == nil:
+		w.r.orders.committed(w.t.w, w.t.orderDistrict)
+	case metrics.InDoubt(err):
+		w.r.orders.inDoubt(w.t.w, w.t.orderDistrict)
 	}
 }
 
-// account records one transaction: those begun before the measured phase
-// are warm-up and only counted.
-func (w *worker) account(tx Tx, begin time.Time, took time.Duration, err error) {
-	ok := err == nil || errors.Is(err, errRollback)
-	if begin.Before(w.start) {
-		if ok {
-			w.warm.Add(1)
-		}
-		return
-	}
-	if !ok {
-		w.rec.Fail(metrics.Kind(tx), 1, fmt.Errorf("%s: %w", tx, err))
-		return
-	}
-	w.rec.Record(metrics.Kind(tx), 1, took, took)
-	if err != nil {
-		w.rollbacks.Add(1)
-	}
-}
+// reconnectPause is how long a terminal whose server cannot be reached
+// waits before its next transaction: a dead server (a crash) is not
+// hammered with transactions that cannot connect.
+const reconnectPause = 100 * time.Millisecond
 
 // reopenIfBroken replaces the terminal's connection when the server
-// dropped it, so one failure does not fail every later transaction.
-func (w *worker) reopenIfBroken(ctx context.Context) {
+// dropped it, so one failure does not fail every later transaction; false
+// when it is broken and could not be replaced.
+func (w *worker) reopenIfBroken(ctx context.Context) bool {
 	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	if w.t.conn.PingContext(pctx) == nil {
-		return
+		return true
 	}
 	w.t.conn.Close()
-	if conn, err := w.r.db.Conn(pctx); err == nil {
-		w.t.conn = conn
-		w.reconnects.Add(1)
-	}
-}
-
-// pause sleeps d unless the run stops or ends first; false means stop.
-func (w *worker) pause(d time.Duration) bool {
-	d = min(d, time.Until(w.end))
-	if d <= 0 {
+	conn, err := w.r.db.Conn(pctx)
+	if err != nil {
 		return false
 	}
-	return w.r.sleepUntil(time.Now().Add(d), nil) && time.Now().Before(w.end)
+	w.t.conn = conn
+	w.r.reconnects.Add(1)
+	return true
 }
 
 // thinkTime is a negative-exponential think time with the given mean,

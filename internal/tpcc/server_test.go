@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tsbench/tsbench/internal/engine"
 	"github.com/tsbench/tsbench/internal/summary"
 	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/targets/mysql"
@@ -86,10 +87,7 @@ func runMode(ctx context.Context, t *testing.T, db *sql.DB, dialect string, cfg 
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := r.Execute(ctx, Hooks{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, out := execute(ctx, t, r, cfg)
 	rows := map[string]summary.Operation{}
 	var total, failed int64
 	for _, o := range res.Operations {
@@ -105,7 +103,7 @@ func runMode(ctx context.Context, t *testing.T, db *sql.DB, dialect string, cfg 
 	}
 	no, pay := rows["NEW_ORDER"], rows["PAYMENT"]
 	t.Logf("%s %s: %d transactions in %.1f s (%.0f tpmC), %d failed, %d rollbacks", dialect, cfg.Mode, total, res.Elapsed.Seconds(),
-		float64(no.OKOperations)/res.Elapsed.Minutes(), failed, res.Rollbacks)
+		float64(no.OKOperations)/res.Elapsed.Minutes(), failed, out.Rollbacks)
 	if total < 200 {
 		t.Fatalf("only %d transactions committed", total)
 	}
@@ -122,13 +120,13 @@ func runMode(ctx context.Context, t *testing.T, db *sql.DB, dialect string, cfg 
 			t.Errorf("%s: %.3f of transactions, want %.2f ± %.3f", Tx(tx), share, float64(cards)/100, tolerance)
 		}
 	}
-	if no.OKOperations >= 700 && res.Rollbacks == 0 {
+	if no.OKOperations >= 700 && out.Rollbacks == 0 {
 		t.Errorf("%d New-Orders and not one rolled back (1 %% should)", no.OKOperations)
 	}
-	if float64(res.Rollbacks) > 0.05*float64(no.OKOperations)+3 {
-		t.Errorf("%d rollbacks of %d New-Orders", res.Rollbacks, no.OKOperations)
+	if float64(out.Rollbacks) > 0.05*float64(no.OKOperations)+3 {
+		t.Errorf("%d rollbacks of %d New-Orders", out.Rollbacks, no.OKOperations)
 	}
-	if got, want := count(ctx, t, db, "tpcc_orders")-orders0, no.OKOperations-res.Rollbacks; got != want {
+	if got, want := count(ctx, t, db, "tpcc_orders")-orders0, no.OKOperations-out.Rollbacks; got != want {
 		t.Errorf("orders grew by %d, want %d (committed New-Orders)", got, want)
 	}
 	if got := count(ctx, t, db, "tpcc_history") - history0; got != pay.OKOperations {
@@ -141,6 +139,29 @@ func runMode(ctx context.Context, t *testing.T, db *sql.DB, dialect string, cfg 
 	if !AllOK(checks) || len(checks) != 11 {
 		t.Errorf("after the run: %+v", checks)
 	}
+	// Every New-Order the terminals saw committed is in its district.
+	no2, err := r.CheckNewOrders(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if no2.Lost != 0 || no2.Unexplained != 0 || no2.Committed < no.OKOperations-out.Rollbacks || no2.Found != no2.Committed {
+		t.Errorf("new orders %+v, %d measured (%d rolled back)", no2, no.OKOperations, out.Rollbacks)
+	}
+}
+
+// execute runs r's terminals on the engine and returns what it measured
+// and what the terminals counted.
+func execute(ctx context.Context, t *testing.T, r *Run, cfg Config) (*engine.Result, Outcome) {
+	t.Helper()
+	workers, err := r.Open(ctx)
+	defer r.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ec engine.Config
+	cfg.Drive(&ec)
+	e := engine.New(ec, engine.Hooks{})
+	return e.Run(ctx, workers, e.Handles(len(workers))), r.Outcome()
 }
 
 func count(ctx context.Context, t *testing.T, db *sql.DB, table string) int64 {

@@ -25,6 +25,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/tsbench/tsbench/internal/engine"
 )
 
 // Tx is one of the five transaction types.
@@ -130,6 +132,20 @@ type Config struct {
 	// warehouse) go in at once, each on its own connection; 0 is
 	// defaultLoadWorkers, 1 one after the other.
 	LoadWorkers int
+	// Rate is transactions per second of every terminal together, in the
+	// standard mix, the open model (latency from each one's intended
+	// start); 0: each terminal sends its next one when the last ended.
+	Rate float64
+}
+
+// Drive sets what of ec is TPC-C's: the transactions' names, one worker
+// per terminal, the rate, the warm-up and the measured phase; no retries
+// (a failed transaction is counted, not sent again) and no OP_MIN_INTERVAL
+// (keying and think times pace a terminal, when asked for).
+func (c Config) Drive(ec *engine.Config) {
+	ec.Names, ec.Workers, ec.FirstWorker, ec.Rate = Names(), c.Terminals, 0, c.Rate
+	ec.Warmup, ec.Duration, ec.Seed = c.Warmup, c.Duration, uint64(c.Seed)
+	ec.Retries, ec.MinStep, ec.RandomStep = 0, 0, false
 }
 
 // defaultLoadWorkers: see docs/tpcc.md for the load times it was chosen by.
@@ -151,6 +167,9 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("CLIENT_NUMBER = %d: TPC-C needs at least one terminal", c.Terminals)
 	case c.Duration <= 0:
 		return fmt.Errorf("duration = %v: a TPC-C run lasts a time; give --duration (e.g. 60s)", c.Duration)
+	case c.Rate > 0 && c.Think:
+		return fmt.Errorf("RATE = %g with TPCC_THINK = true: keying and think times pace each terminal as the specification does, "+
+			"a rate paces them all in the open model; use one", c.Rate)
 	}
 	switch c.Load {
 	case LoadAuto, LoadAlways, LoadNever:

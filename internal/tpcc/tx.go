@@ -37,6 +37,9 @@ type terminal struct {
 	roundTrips int64
 
 	deliverySkipped int64 // districts a Delivery found without new orders
+	// orderDistrict is the district of the last New-Order drawn: where a
+	// committed one must be found after the run (durability.go).
+	orderDistrict int
 }
 
 // sql returns q in the terminal's dialect.
@@ -160,6 +163,7 @@ type newOrderInput struct {
 func (t *terminal) newOrderInput() newOrderInput {
 	g := t.g
 	in := newOrderInput{d: g.intn(1, districtsPerW), c: g.customerID(), allLocal: 1}
+	t.orderDistrict = in.d
 	in.lines = make([]orderLine, g.intn(minItemsPerOrder, maxItemsPerOrder))
 	rollback := g.intn(1, 100) == 1
 	for i := range in.lines {

@@ -18,6 +18,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tsbench/tsbench/internal/engine"
 	"github.com/tsbench/tsbench/internal/metrics"
 	"github.com/tsbench/tsbench/internal/summary"
 	"github.com/tsbench/tsbench/internal/targets"
@@ -46,6 +47,10 @@ type Options struct {
 	// OnAnswer, when set, is given every answer (burn-in included) as it
 	// comes, from the workers at once: TSBS's --print-responses.
 	OnAnswer func(n int, q *Query, a Answer)
+	// Engine is how the workers are driven (a rate, the stall settings);
+	// the file sets the operations, the plan and no warm-up (the burn-in
+	// is TSBS's).
+	Engine engine.Config
 }
 
 // Result is a measured query-file run.
@@ -53,10 +58,11 @@ type Result struct {
 	Labels      []string // the query types, in order of first appearance
 	Operations  []summary.Operation
 	Intervals   []summary.Interval
-	Elapsed     time.Duration // from the first measured query's start to the last answer
+	Elapsed     time.Duration // the measured phase: from its start to the last answer
 	Measured    int64         // queries measured (burn-in excluded), answered or failed
 	BurnedIn    int64
 	Interrupted bool
+	Engine      *engine.Result // the whole measurement
 }
 
 // QuerierFor is how queries of kind ("sql" or "http") run on target t, or
@@ -91,83 +97,122 @@ func QuerierFor(t targets.Target, d *targets.Driver, kind string, whole bool) (Q
 	return nil, fmt.Errorf("tsbs query file: queries of kind %q: allowed: sql, http", kind)
 }
 
-// Run runs qs through queriers, one per worker, and measures them.
-// A failed query is counted under its type and the run goes on (TSBS's
-// runner stops at the first); ctx's end interrupts it.
+// Run runs qs through queriers, one per worker, and measures them (New,
+// then Execute without hooks).
 func Run(ctx context.Context, qs []Query, queriers []Querier, o Options) (*Result, error) {
-	if len(queriers) == 0 {
-		return nil, errors.New("tsbs: a query file run needs at least one worker")
+	r, err := New(qs, o)
+	if err != nil {
+		return nil, err
 	}
+	return r.Execute(ctx, queriers, engine.Hooks{})
+}
+
+// File is one run of a query file: the engine's workers take its queries
+// in order from one cursor.
+type File struct {
+	qs      []Query
+	o       Options
+	labels  []string
+	kind    map[string]metrics.Kind
+	total   int64 // queries to run, burn-in included
+	burnIn  int64
+	next    atomic.Int64 // the next query's index
+	counted atomic.Int64 // queries measured, answered or failed
+	eng     *engine.Engine
+}
+
+// New prepares a run of qs. A failed query is counted under its type and
+// the run goes on (TSBS's runner stops at the first).
+func New(qs []Query, o Options) (*File, error) {
 	labels, _ := Types(qs)
 	if len(labels) > metrics.MaxKinds {
 		return nil, fmt.Errorf("tsbs query file: %d query types, at most %d in one run", len(labels), metrics.MaxKinds)
 	}
-	kind := map[string]metrics.Kind{}
+	f := &File{qs: qs, o: o, labels: labels, kind: map[string]metrics.Kind{}, total: int64(len(qs))}
 	for i, l := range labels {
-		kind[l] = metrics.Kind(i)
+		f.kind[l] = metrics.Kind(i)
 	}
-	total := int64(len(qs))
 	if o.MaxQueries > 0 {
-		total = min(total, o.MaxQueries)
+		f.total = min(f.total, o.MaxQueries)
 	}
-	burnIn := min(o.BurnIn, total)
-	var next atomic.Int64
+	f.burnIn = min(o.BurnIn, f.total)
+	ec := o.Engine
+	ec.Names, ec.Warmup, ec.Duration, ec.PlanEnd, ec.TotalOps = labels, 0, 0, "queries", f.total-f.burnIn
+	f.eng = engine.New(ec, engine.Hooks{})
+	return f, nil
+}
+
+// Interrupt stops the workers after their current query.
+func (f *File) Interrupt() { f.eng.Interrupt() }
+
+// Execute runs the burn-in, then the measured queries on the engine, one
+// worker per querier; ctx's end interrupts it.
+func (f *File) Execute(ctx context.Context, queriers []Querier, hooks engine.Hooks) (*Result, error) {
+	if len(queriers) == 0 {
+		return nil, errors.New("tsbs: a query file run needs at least one worker")
+	}
 	// The burn-in runs first, on every worker, before the clock starts:
 	// TSBS's --burn-in leaves its queries out of the statistics.
 	burnErr := each(ctx, queriers, func(ctx context.Context, i int, query Querier) {
-		for n := next.Add(1) - 1; n < burnIn && ctx.Err() == nil; n = next.Add(1) - 1 {
-			call(ctx, query, int(n), &qs[n], o)
+		for n := f.next.Add(1) - 1; n < f.burnIn && ctx.Err() == nil && !f.eng.Stopped(); n = f.next.Add(1) - 1 {
+			f.call(ctx, query, n)
 		}
 	})
-	next.Store(burnIn)
-	start := time.Now()
-	rec := metrics.NewRunNamed(len(queriers), false, start, labels)
-	done := make(chan struct{})
-	var last atomic.Int64 // the last answer's time, ns since start
-	var measured atomic.Int64
-	go func() {
-		defer close(done)
-		_ = each(ctx, queriers, func(ctx context.Context, i int, query Querier) {
-			c := rec.Client(i)
-			for n := next.Add(1) - 1; n < total && ctx.Err() == nil; n = next.Add(1) - 1 {
-				q := &qs[n]
-				t0 := time.Now()
-				rows, lat, err := call(ctx, query, int(n), q, o)
-				measured.Add(1)
-				if err != nil {
-					c.Fail(kind[q.HumanLabel], 0, err)
-				} else {
-					c.Record(kind[q.HumanLabel], rows, lat, lat)
-				}
-				end := int64(t0.Add(lat).Sub(start))
-				for prev := last.Load(); end > prev && !last.CompareAndSwap(prev, end); prev = last.Load() {
-				}
-			}
-		})
-	}()
-	collect(rec, done, o.OnInterval)
-	rec.Snapshot(time.Now())
-	elapsed := time.Duration(last.Load())
-	res := &Result{Labels: labels, Operations: rec.Operations(elapsed), Intervals: rec.Intervals(),
-		Elapsed: elapsed, Measured: measured.Load(), BurnedIn: burnIn, Interrupted: ctx.Err() != nil || burnErr != nil}
-	return res, nil
+	f.next.Store(f.burnIn)
+	f.eng.Config.Workers = len(queriers)
+	f.eng.Hooks = hooks
+	workers := make([]engine.Worker, len(queriers))
+	for i, q := range queriers {
+		workers[i] = &fileWorker{f: f, query: q}
+	}
+	res := f.eng.Run(ctx, workers, f.eng.Handles(len(queriers)))
+	return &Result{Labels: f.labels, Operations: res.Operations, Intervals: res.Intervals, Elapsed: res.Elapsed,
+		Measured: f.counted.Load(), BurnedIn: f.burnIn, Interrupted: res.Interrupted || ctx.Err() != nil || burnErr != nil,
+		Engine: res}, nil
 }
 
-// call runs query n under its deadline and hands its answer on; the
-// latency covers the whole answer, not the handing on.
-func call(ctx context.Context, query Querier, n int, q *Query, o Options) (rows int64, latency time.Duration, err error) {
-	if o.Timeout > 0 {
+// fileWorker is one of TSBS's workers: it takes the file's next query,
+// sends it and waits for its whole answer.
+type fileWorker struct {
+	f     *File
+	query Querier
+}
+
+func (w *fileWorker) Step(ctx context.Context, h *engine.Handle, warm bool) bool {
+	f := w.f
+	n := f.next.Add(1) - 1
+	if n >= f.total {
+		return false
+	}
+	q := &f.qs[n]
+	var a Answer
+	done, err := h.Do(engine.Op{Kind: f.kind[q.HumanLabel], Timeout: f.o.Timeout}, warm, func(ctx context.Context) (int64, error) {
+		var err error
+		a, err = w.query(ctx, q)
+		return a.Rows, err
+	})
+	if !done {
+		return false
+	}
+	f.counted.Add(1)
+	// The latency covers the whole answer, not the handing on.
+	if err == nil && f.o.OnAnswer != nil {
+		f.o.OnAnswer(int(n), q, a)
+	}
+	return true
+}
+
+// call runs burn-in query n under its deadline and hands its answer on.
+func (f *File) call(ctx context.Context, query Querier, n int64) {
+	if f.o.Timeout > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, o.Timeout)
+		ctx, cancel = context.WithTimeout(ctx, f.o.Timeout)
 		defer cancel()
 	}
-	t0 := time.Now()
-	a, err := query(ctx, q)
-	latency = time.Since(t0)
-	if err == nil && o.OnAnswer != nil {
-		o.OnAnswer(n, q, a)
+	q := &f.qs[n]
+	if a, err := query(ctx, q); err == nil && f.o.OnAnswer != nil {
+		f.o.OnAnswer(int(n), q, a)
 	}
-	return a.Rows, latency, err
 }
 
 // each runs work on every querier at once and waits for all; it returns
@@ -183,15 +228,6 @@ func each(ctx context.Context, queriers []Querier, work func(ctx context.Context
 	}
 	wg.Wait()
 	return ctx.Err()
-}
-
-// collect closes one-second intervals until done (metrics.Run.Collect).
-func collect(rec *metrics.Run, done <-chan struct{}, onInterval func(int, summary.Interval)) {
-	rec.Collect(done, func(_ time.Time, seq int, iv summary.Interval, _ metrics.Totals) {
-		if onInterval != nil && iv.Seconds > 0 {
-			onInterval(seq, iv)
-		}
-	})
 }
 
 // countSeries counts the series of a JSON answer by their keys: "metric"
