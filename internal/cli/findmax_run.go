@@ -26,8 +26,9 @@ var errStepInterrupted = errors.New("interrupted")
 // and kept with it (--json, the results store, the report).
 func executeFindMax(cfg *config.Config, out runOutputs, stdout, stderr io.Writer) error {
 	switch {
-	case cfg.Workload == config.WorkloadTPCC:
-		return usageError("FIND_MAX with WORKLOAD = tpcc: a find-max search steps an open-model rate, which TPC-C's terminals do not take")
+	case cfg.Workload == config.WorkloadTPCC && cfg.TPCCThink:
+		return usageError("FIND_MAX with TPCC_THINK_TIME = true: a search steps a rate, and keying and think times pace each " +
+			"terminal as the specification does; drop one")
 	case cfg.Scaled():
 		return usageError("FIND_MAX with WORKERS = %d: each worker would search on its own; run the search from one process", cfg.Workers)
 	}

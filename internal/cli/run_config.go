@@ -18,6 +18,8 @@ import (
 	"github.com/tsbench/tsbench/internal/scenario"
 	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/threshold"
+	"github.com/tsbench/tsbench/internal/tpcc"
+	"github.com/tsbench/tsbench/internal/tsbs/queryfile"
 	"github.com/tsbench/tsbench/internal/tsbs"
 	"github.com/tsbench/tsbench/internal/workload"
 )
@@ -261,8 +263,7 @@ func loadFile(path string, load func(io.Reader) ([]string, error)) ([]string, er
 
 // readQueryFile reads QUERY_FILE, if set, for the weights of its queries
 // in the mix (config.Config.OwnWeights), and refuses a threshold or a
-// find-max objective on an operation the run cannot have: neither a built-in one nor one of the
-// file's queries.
+// find-max objective on an operation the run cannot have (objectives).
 func readQueryFile(cfg *config.Config) error {
 	var own []string
 	if cfg.QueryFile != "" {
@@ -272,15 +273,38 @@ func readQueryFile(cfg *config.Config) error {
 		}
 		own, cfg.OwnWeights = f.Names(), f.Weights()
 	}
+	parse, err := objectives(cfg, own)
+	if err != nil {
+		return err
+	}
 	for _, e := range cfg.Thresholds {
-		if _, err := threshold.Parse(e, own...); err != nil {
+		if err := parse(e); err != nil {
 			return usageError("%v", err)
 		}
 	}
 	for _, e := range cfg.FindMax {
-		if _, err := threshold.Parse(e, own...); err != nil {
+		if err := parse(e); err != nil {
 			return usageError("FIND_MAX (--find-max): %v", err)
 		}
 	}
 	return nil
+}
+
+// objectives checks a threshold against the operations of the run's
+// workload: a time series run's INGESTION, query kinds and own queries; a
+// TPC-C run's five transactions and its tpmC; a TSBS query file's query
+// types.
+func objectives(cfg *config.Config, own []string) (func(string) error, error) {
+	switch {
+	case cfg.Workload == config.WorkloadTPCC:
+		return func(e string) error { _, err := threshold.ParseAmong(e, tpcc.Names(), true); return err }, nil
+	case cfg.TSBSQueryFile != "" && len(cfg.Thresholds)+len(cfg.FindMax) > 0:
+		qs, err := queryfile.Read(cfg.TSBSQueryFile)
+		if err != nil {
+			return nil, usageError("TSBS_QUERY_FILE = %q: %v", cfg.TSBSQueryFile, err)
+		}
+		labels, _ := queryfile.Types(qs)
+		return func(e string) error { _, err := threshold.ParseAmong(e, labels, false); return err }, nil
+	}
+	return func(e string) error { _, err := threshold.Parse(e, own...); return err }, nil
 }

@@ -37,6 +37,9 @@ func execute(cfg *config.Config, out runOutputs, stdout, stderr io.Writer) error
 // scenario phase, if any. The run is in the results store from its first
 // measured second on.
 func runBenchmark(cfg *config.Config, label string, out runOutputs, stdout, stderr io.Writer) (*summary.Summary, error) {
+	if err := workloadKeys(cfg); err != nil {
+		return nil, err
+	}
 	if cfg.Workload == config.WorkloadTPCC {
 		return runTPCC(cfg, label, out, stdout, stderr)
 	}

@@ -20,22 +20,12 @@ var dependents = []struct {
 // checkDependents refuses a key of dependents set without its capability,
 // and a find-max step's longest measure shorter than its usual one.
 func checkDependents(c *Config) error {
-	var defaults *Config
 	for _, d := range dependents {
 		if d.on(c) {
 			continue
 		}
 		for _, name := range d.keys {
-			if c.origin[name] == "" {
-				continue
-			}
-			if defaults == nil {
-				defaults = Default()
-			}
-			// A stored configuration lists every key: its defaults are
-			// no request.
-			k := lookup(name)
-			if v := k.get(c); fmt.Sprint(v) != fmt.Sprint(k.get(defaults)) {
+			if v, ok := c.Changed(name); ok {
 				return conflict(c, name, v, "only with "+d.needs, fmt.Sprintf("%s tunes what %s turns on, which this run does not", name, d.needs))
 			}
 		}
@@ -45,4 +35,16 @@ func checkDependents(c *Config) error {
 			"a step is never measured less than FIND_MAX_MEASURE")
 	}
 	return nil
+}
+
+// Changed reports whether key was set to other than its default, and its
+// value. A stored configuration lists every key: its defaults are no
+// request.
+func (c *Config) Changed(key string) (string, bool) {
+	k := lookup(key)
+	if k == nil || c.origin[k.Name] == "" {
+		return "", false
+	}
+	v := fmt.Sprint(k.get(c))
+	return v, v != fmt.Sprint(k.get(Default()))
 }

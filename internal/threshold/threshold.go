@@ -37,8 +37,35 @@ func knownOperation(op string) bool {
 }
 
 // metricNames are the metrics, for suggestions.
-var metricNames = []string{"throughput", "ok_operations", "fail_operations", "errors",
+var metricNames = []string{"throughput", "ok_operations", "fail_operations", "errors", "tpmc", "tpmtotal",
 	"avg", "min", "p10", "p25", "p50", "median", "p75", "p90", "p95", "p99", "p999", "max"}
+
+// runMetrics are the metrics of a whole run rather than of one operation:
+// its failures, and a TPC-C run's tpmC and tpmTotal.
+var runMetrics = map[string]func(s *summary.Summary) (float64, string){
+	"errors": func(s *summary.Summary) (float64, string) {
+		var n float64
+		for _, o := range s.Operations {
+			n += float64(o.FailOperations)
+		}
+		return n, ""
+	},
+	"tpmc":     tpm(func(t *summary.TPCC) float64 { return t.TpmC }),
+	"tpmtotal": tpm(func(t *summary.TPCC) float64 { return t.TpmTotal }),
+}
+
+func tpm(figure func(*summary.TPCC) float64) func(s *summary.Summary) (float64, string) {
+	return func(s *summary.Summary) (float64, string) {
+		if s.TPCC == nil {
+			return 0, "not a TPC-C run"
+		}
+		return figure(s.TPCC), ""
+	}
+}
+
+// TPCC reports whether the threshold bounds a TPC-C run's figure (tpmC,
+// tpmTotal), which only a TPC-C run has.
+func (t Threshold) TPCC() bool { return t.Metric == "tpmc" || t.Metric == "tpmtotal" }
 
 func didYouMean(s string) string {
 	if s == "" {
@@ -56,7 +83,10 @@ type Threshold struct {
 	Value     float64 // latency thresholds in milliseconds
 }
 
-var syntax = regexp.MustCompile(`^\s*(?:([A-Za-z_][A-Za-z0-9_]*)\.)?([A-Za-z0-9_]+)\s*(<=|>=|==|!=|<|>)\s*([0-9.eE+-]+)\s*(us|µs|ms|s)?\s*$`)
+// syntax is OPERATION.METRIC OP VALUE[unit]; an operation whose name is
+// not a word (a TSBS query type: "TimescaleDB max of all CPU metrics, ...")
+// is written in double quotes.
+var syntax = regexp.MustCompile(`^\s*(?:([A-Za-z_][A-Za-z0-9_]*|"[^"]+")\.)?([A-Za-z0-9_]+)\s*(<=|>=|==|!=|<|>)\s*([0-9.eE+-]+)\s*(us|µs|ms|s)?\s*$`)
 
 var latencyMetrics = map[string]func(l summary.Latency) float64{
 	"avg": func(l summary.Latency) float64 { return l.Avg }, "min": func(l summary.Latency) float64 { return l.Min },
@@ -69,14 +99,18 @@ var latencyMetrics = map[string]func(l summary.Latency) float64{
 
 // Allowed describes the syntax for error messages.
 const Allowed = `OPERATION.METRIC OP VALUE[unit] or errors OP N, e.g. 'INGESTION.p99<50ms', ` +
-	`'INGESTION.throughput>100000', 'errors==0'; METRIC: throughput, ok_operations, fail_operations, ` +
-	`avg, min, p10, p25, p50, p75, p90, p95, p99, p999, max (latencies take us, ms or s; ms by default)`
+	`'INGESTION.throughput>100000', 'errors==0', 'NEW_ORDER.p90<50ms', 'tpmC>1000' (TPC-C); METRIC: throughput, ` +
+	`ok_operations, fail_operations, avg, min, p10, p25, p50, p75, p90, p95, p99, p999, max (latencies take us, ms or s; ` +
+	`ms by default); an OPERATION that is not a word in double quotes`
 
 // Parse reads one threshold expression whose operation is a built-in
 // one (INGESTION, a query kind) or one of own, the names of the run's own
 // queries (QUERY_FILE).
 func Parse(expr string, own ...string) (Threshold, error) {
 	t, err := Syntax(expr)
+	if err == nil && t.TPCC() {
+		return Threshold{}, fmt.Errorf("threshold %q: %s is a TPC-C run's figure, and this run is not one (--workload tpcc)", expr, t.Metric)
+	}
 	if err != nil || t.Operation == "" || knownOperation(t.Operation) {
 		return t, err
 	}
@@ -91,6 +125,31 @@ func Parse(expr string, own ...string) (Threshold, error) {
 		didYouMean(suggest.Closest(t.Operation, all)), strings.Join(all, ", "))
 }
 
+// ParseAmong reads one threshold expression of a run whose operations are
+// ops (a TPC-C run's transactions, a TSBS query file's query types): its
+// operation must be one of them, named as the matrices name it (any case),
+// and a TPC-C figure (tpmC) is for a TPC-C run (tpcc) alone.
+func ParseAmong(expr string, ops []string, tpcc bool) (Threshold, error) {
+	t, err := Syntax(expr)
+	if err != nil {
+		return t, err
+	}
+	if t.TPCC() && !tpcc {
+		return Threshold{}, fmt.Errorf("threshold %q: %s is a TPC-C run's figure, and this run is not one", expr, t.Metric)
+	}
+	if t.Operation == "" {
+		return t, nil
+	}
+	for _, o := range ops {
+		if strings.EqualFold(o, t.Operation) {
+			t.Operation = o
+			return t, nil
+		}
+	}
+	return Threshold{}, fmt.Errorf("threshold %q: unknown operation %q%s; allowed: %s", expr, t.Operation,
+		didYouMean(suggest.Closest(t.Operation, ops)), strings.Join(ops, ", "))
+}
+
 // Syntax reads one threshold expression without judging its operation: a
 // built-in operation's name comes back as the matrices spell it, any other
 // as written (the name of one of the user's own queries, checked by Parse
@@ -100,7 +159,7 @@ func Syntax(expr string) (Threshold, error) {
 	if m == nil {
 		return Threshold{}, fmt.Errorf("threshold %q: not understood; allowed: %s", expr, Allowed)
 	}
-	t := Threshold{Expr: strings.TrimSpace(expr), Operation: m[1], Metric: strings.ToLower(m[2]), Op: m[3]}
+	t := Threshold{Expr: strings.TrimSpace(expr), Operation: strings.Trim(m[1], `"`), Metric: strings.ToLower(m[2]), Op: m[3]}
 	if knownOperation(strings.ToUpper(t.Operation)) {
 		t.Operation = strings.ToUpper(t.Operation)
 	}
@@ -109,12 +168,15 @@ func Syntax(expr string) (Threshold, error) {
 		return Threshold{}, fmt.Errorf("threshold %q: value %q is not a number", expr, m[4])
 	}
 	_, latency := latencyMetrics[t.Metric]
+	_, perRun := runMetrics[t.Metric]
 	switch {
-	case t.Metric == "errors" && t.Operation == "":
+	case perRun && t.Operation == "":
+	case perRun:
+		return Threshold{}, fmt.Errorf("threshold %q: %s is the whole run's: write it without an operation, e.g. %s>0", expr, m[2], m[2])
 	case t.Operation == "":
 		return Threshold{}, fmt.Errorf("threshold %q: name the operation, e.g. INGESTION.%s; allowed: %s", expr, t.Metric, Allowed)
 	case latency:
-	case t.Metric == "throughput" || t.Metric == "ok_operations" || t.Metric == "fail_operations":
+	case t.Metric == "throughput" || t.Metric == "ok_operations" || t.Metric == "fail_operations" || t.TPCC():
 		if m[5] != "" {
 			return Threshold{}, fmt.Errorf("threshold %q: %s takes no unit", expr, t.Metric)
 		}
@@ -148,9 +210,11 @@ func (t Threshold) Latency() bool {
 func (t Threshold) Evaluate(s *summary.Summary) summary.ThresholdResult {
 	r := summary.ThresholdResult{Expr: t.Expr}
 	var actual float64
-	if t.Metric == "errors" {
-		for _, o := range s.Operations {
-			actual += float64(o.FailOperations)
+	if figure, ok := runMetrics[t.Metric]; ok {
+		var reason string
+		if actual, reason = figure(s); reason != "" {
+			r.Reason = reason
+			return r
 		}
 	} else {
 		op := s.Op(t.Operation)

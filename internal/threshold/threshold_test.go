@@ -81,3 +81,45 @@ func TestParseUnknownNames(t *testing.T) {
 		}
 	}
 }
+
+// A TPC-C run's thresholds name its transactions and its tpmC; a TSBS
+// query file's name its query types, in double quotes where they are not
+// words; a time series run's refuse both.
+func TestParseAmong(t *testing.T) {
+	tx := []string{"NEW_ORDER", "PAYMENT", "ORDER_STATUS", "DELIVERY", "STOCK_LEVEL"}
+	for _, c := range []struct {
+		expr string
+		ops  []string
+		tpcc bool
+		want string // the operation; "!" = refused
+	}{
+		{"NEW_ORDER.p90<50ms", tx, true, "NEW_ORDER"},
+		{"new_order.p90<50ms", tx, true, "NEW_ORDER"},
+		{"tpmC>1000", tx, true, ""},
+		{"tpmTotal>=1200", tx, true, ""},
+		{"INGESTION.p99<5ms", tx, true, "!"},
+		{"tpmC>1000", []string{"a"}, false, "!"},
+		{"NEW_ORDER.tpmC>1", tx, true, "!"},
+		{`"TimescaleDB max of all CPU metrics, random    8 hosts".p99<2s`, []string{"TimescaleDB max of all CPU metrics, random    8 hosts"}, false,
+			"TimescaleDB max of all CPU metrics, random    8 hosts"},
+	} {
+		th, err := ParseAmong(c.expr, c.ops, c.tpcc)
+		switch {
+		case c.want == "!" && err == nil:
+			t.Errorf("%s: accepted as %+v", c.expr, th)
+		case c.want != "!" && (err != nil || th.Operation != c.want):
+			t.Errorf("%s: %+v, %v; want operation %q", c.expr, th, err, c.want)
+		}
+	}
+	if _, err := Parse("tpmC>1000"); err == nil || !strings.Contains(err.Error(), "TPC-C") {
+		t.Errorf("a time series run took tpmC: %v", err)
+	}
+	th, _ := ParseAmong("tpmC>1000", tx, true)
+	s := &summary.Summary{TPCC: &summary.TPCC{TpmC: 1200}}
+	if r := th.Evaluate(s); !r.Passed || r.Actual != 1200 {
+		t.Errorf("tpmC>1000 on 1200: %+v", r)
+	}
+	if r := th.Evaluate(run()); r.Passed || !strings.Contains(r.Reason, "not a TPC-C run") {
+		t.Errorf("tpmC on a time series run: %+v", r)
+	}
+}
