@@ -74,3 +74,48 @@ func TestTPCCRunOnMariaDB(t *testing.T) {
 		t.Errorf("server version %q", s.Environment.ServerVersion)
 	}
 }
+
+// TPC-C at a rate: 20 transactions a second for 15 s in the standard mix
+// are 1,200 a minute (tpmTotal), latency counted from each one's intended
+// start; a threshold names a transaction, and every New-Order the server
+// acknowledged is in its district afterwards.
+func TestTPCCAtARate(t *testing.T) {
+	requireTargetServer(t, "postgres")
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out.json")
+	r := tsbench(t, nil, "run", "--workload", "tpcc", "--target", "postgres", "--warehouses", "1", "--rate", "20",
+		"--duration", "15s", "--threshold", "NEW_ORDER.p90<10s", "--quiet", "--data-dir", dir, "--json", out)
+	if r.code != 0 {
+		t.Fatal(failedRun(r))
+	}
+	s := readSummary(t, out)
+	if s.TPCC == nil || math.Abs(s.TPCC.TpmTotal-1200) > 120 || !s.OpenModel || s.RatePerSecond != 20 {
+		t.Fatalf("tpmTotal %+v at 20 transactions a second, open model %v", s.TPCC, s.OpenModel)
+	}
+	if len(s.Thresholds) != 1 || !s.Thresholds[0].Passed {
+		t.Errorf("thresholds %+v", s.Thresholds)
+	}
+	if n := s.TPCC.NewOrders; n == nil || n.Committed == 0 || n.Lost != 0 || n.Found != n.Committed {
+		t.Errorf("new orders %+v", n)
+	}
+	checkContains(t, r.stdout, "tpmTotal: 1,", "Open model at 20.00", "none lost")
+}
+
+// TPC-C's question, the highest rate at which New-Order's p90 stays under
+// a limit (clause 5.2.5.4 sets such limits), answered by find-max.
+func TestTPCCFindMax(t *testing.T) {
+	requireTargetServer(t, "postgres")
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out.json")
+	r := tsbench(t, nil, "run", "--workload", "tpcc", "--target", "postgres", "--warehouses", "1",
+		"--find-max", "NEW_ORDER.p90<50ms", "--set", "FIND_MAX_SETTLE=2s", "--set", "FIND_MAX_MEASURE=4s", "--set", "FIND_MAX_STEPS=4",
+		"--quiet", "--data-dir", dir, "--json", out)
+	if r.code != 0 {
+		t.Fatal(failedRun(r))
+	}
+	fm := readSummary(t, out).FindMax
+	if fm == nil || !fm.Found || fm.Rate <= 0 || fm.Objectives[0] != "NEW_ORDER.p90<50ms" {
+		t.Fatalf("search %+v\n%s", fm, r.stdout)
+	}
+	checkContains(t, r.stdout, "Highest sustainable rate: ", "NEW_ORDER p50")
+}

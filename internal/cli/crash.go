@@ -1,12 +1,14 @@
 package cli
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/tsbench/tsbench/internal/config"
+	"github.com/tsbench/tsbench/internal/connect"
 	"github.com/tsbench/tsbench/internal/crash"
 	"github.com/tsbench/tsbench/internal/monitor"
 	"github.com/tsbench/tsbench/internal/targets"
@@ -31,13 +33,16 @@ func crashPlan(cfg *config.Config, d *targets.Driver) (*crash.Plan, error) {
 		return nil, usageError("CRASH_AT = %v: the server is on %s; tsbench kills only a server on this machine (127.0.0.1)", cfg.CrashAt, host)
 	case cfg.Scaled():
 		return nil, usageError("CRASH_AT = %v with WORKERS = %d: one process must kill the server; run the crash without workers", cfg.CrashAt, cfg.Workers)
+	case cfg.QueryOnly:
+		return nil, usageError("CRASH_AT = %v with QUERY_ONLY: a crash counts what the server lost of what the run wrote, "+
+			"and a query-only run writes nothing", cfg.CrashAt)
 	case len(cfg.FindMax) > 0:
 		return nil, usageError("CRASH_AT = %v with FIND_MAX: every step would crash the server; run them apart", cfg.CrashAt)
 	case cfg.MaxTime > 0 && cfg.CrashAt >= cfg.MaxTime:
 		return nil, usageError("CRASH_AT = %v: the measured phase lasts %v; the crash must come before its end", cfg.CrashAt, cfg.MaxTime)
 	}
 	plan := &crash.Plan{At: cfg.CrashAt, Restart: cfg.CrashRestart, Target: d.Name, Host: host, Port: port,
-		Down: cfg.CrashDown, Timeout: crashRestartTimeout}
+		Down: cfg.CrashDown, Timeout: crashRestartTimeout, Ready: serverReady(cfg, d)}
 	if script := serviceScript(monitor.ServiceName(d.Name)); script != "" {
 		plan.Fallback = "bash " + script + " resume"
 	}
@@ -45,6 +50,19 @@ func crashPlan(cfg *config.Config, d *targets.Driver) (*crash.Plan, error) {
 		return nil, usageError("CRASH_AT = %v: %v", cfg.CrashAt, err)
 	}
 	return plan, nil
+}
+
+// serverReady says whether the target's server takes a connection of the
+// run's again: the crash waits for it, not only for the port.
+func serverReady(cfg *config.Config, d *targets.Driver) func(context.Context) error {
+	opts := connect.Options(cfg, d, "")
+	return func(ctx context.Context) error {
+		t, err := d.Open(ctx, opts)
+		if err != nil {
+			return err
+		}
+		return t.Close()
+	}
 }
 
 // serviceScript finds scripts/services/NAME.sh with a resume action in

@@ -26,6 +26,9 @@ var errStepInterrupted = errors.New("interrupted")
 // and kept with it (--json, the results store, the report).
 func executeFindMax(cfg *config.Config, out runOutputs, stdout, stderr io.Writer) error {
 	switch {
+	case cfg.TSBSQueryFile != "":
+		return usageError("FIND_MAX with TSBS_QUERY_FILE: a search holds rates for set times, and a query file's queries run " +
+			"once each; offer a rate with --rate")
 	case cfg.Workload == config.WorkloadTPCC && cfg.TPCCThink:
 		return usageError("FIND_MAX with TPCC_THINK_TIME = true: a search steps a rate, and keying and think times pace each " +
 			"terminal as the specification does; drop one")

@@ -46,6 +46,11 @@ type Plan struct {
 	// OnRestart, when set, hears of the server's new process once its port
 	// answers again (the resources sampler follows it).
 	OnRestart func(*summary.ServerProcess)
+	// Ready, when set, says whether the server takes work again once its
+	// port answers: a PostgreSQL in crash recovery accepts connections and
+	// refuses them ("the database system is not yet accepting
+	// connections"). It is called until it returns nil, within Timeout.
+	Ready func(ctx context.Context) error
 }
 
 // Do kills the server and restarts it; measureStart is when the measured
@@ -80,6 +85,10 @@ func (p Plan) Do(ctx context.Context, measureStart time.Time) *summary.Crash {
 	}
 	c.RestartS = time.Since(t0).Seconds()
 	if err := p.waitPort(ctx); err != nil {
+		c.Error = err.Error()
+		return c
+	}
+	if err := p.waitReady(ctx); err != nil {
 		c.Error = err.Error()
 		return c
 	}
@@ -211,6 +220,26 @@ func (p Plan) waitPort(ctx context.Context) error {
 			return fmt.Errorf("crash: %s accepts no connection %v after the restart: %w", addr, p.Timeout, err)
 		}
 		Sleep(ctx, 50*time.Millisecond)
+	}
+}
+
+// waitReady waits until Ready says the restarted server takes work.
+func (p Plan) waitReady(ctx context.Context) error {
+	if p.Ready == nil {
+		return nil
+	}
+	deadline := time.Now().Add(p.Timeout)
+	for {
+		try, cancel := context.WithTimeout(ctx, 5*time.Second)
+		err := p.Ready(try)
+		cancel()
+		if err == nil {
+			return nil
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return fmt.Errorf("crash: the server takes no work %v after its restart: %w", p.Timeout, err)
+		}
+		Sleep(ctx, 100*time.Millisecond)
 	}
 }
 
