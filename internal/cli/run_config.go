@@ -19,8 +19,8 @@ import (
 	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/threshold"
 	"github.com/tsbench/tsbench/internal/tpcc"
-	"github.com/tsbench/tsbench/internal/tsbs/queryfile"
 	"github.com/tsbench/tsbench/internal/tsbs"
+	"github.com/tsbench/tsbench/internal/tsbs/queryfile"
 	"github.com/tsbench/tsbench/internal/workload"
 )
 
