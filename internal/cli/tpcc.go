@@ -145,24 +145,11 @@ func measureTPCC(ctx context.Context, abort func(), r *tpcc.Run, tc tpcc.Config,
 	sess.measured()
 	s := &summary.Summary{SchemaVersion: summary.SchemaVersion, Target: driver.Name, Started: started,
 		OpenModel: ec.Rate > 0, RatePerSecond: ec.Rate}
-	fillMeasured(s, res)
+	res.Record(s)
 	o := r.Outcome()
 	s.TPCC = &summary.TPCC{Rollbacks: o.Rollbacks, DeliverySkipped: o.DeliverySkipped, Reconnects: o.Reconnects}
 	if res.Warmup != nil {
 		s.TPCC.WarmupTx = res.Warmup.Operations
 	}
 	return s, sess, nil
-}
-
-// fillMeasured records in s what the engine measured.
-func fillMeasured(s *summary.Summary, res *engine.Result) {
-	if res.Warmup != nil {
-		s.Phases = append(s.Phases, *res.Warmup)
-	}
-	s.MeasureStarted = res.Start.UTC()
-	s.Tool.MeasuredCPUSeconds = res.MeasuredCPU
-	s.Resources, s.Crash = res.Resources, res.Crash
-	s.Elapsed = res.Elapsed.Seconds()
-	s.Operations, s.Intervals, s.Stalls = res.Operations, res.Intervals, res.Stalls
-	s.Interrupted, s.StopReason = res.Interrupted, res.StopReason
 }

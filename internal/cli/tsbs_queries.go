@@ -152,7 +152,7 @@ func measureTSBSQueries(ctx context.Context, abort func(), qs []queryfile.Query,
 	}
 	s := &summary.Summary{SchemaVersion: summary.SchemaVersion, Target: driver.Name, Started: started,
 		OpenModel: cfg.Rate > 0, RatePerSecond: cfg.Rate}
-	fillMeasured(s, res.Engine)
+	res.Engine.Record(s)
 	if res.Interrupted {
 		s.Interrupted, s.StopReason = true, "interrupted"
 	}

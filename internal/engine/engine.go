@@ -113,6 +113,22 @@ type Result struct {
 	Interrupted bool
 }
 
+// Record puts what was measured into s: the warm-up phase, the measured
+// phase's start, length, operations, seconds and stalls, the tool's CPU,
+// the resources, the crash and how the run stopped. Every workload's
+// record takes its measurement from here.
+func (r *Result) Record(s *summary.Summary) {
+	if r.Warmup != nil {
+		s.Phases = append(s.Phases, *r.Warmup)
+	}
+	s.MeasureStarted = r.Start.UTC()
+	s.Tool.MeasuredCPUSeconds = r.MeasuredCPU
+	s.Resources, s.Crash = r.Resources, r.Crash
+	s.Elapsed = r.Elapsed.Seconds()
+	s.Operations, s.Intervals, s.Stalls = r.Operations, r.Intervals, r.Stalls
+	s.Interrupted, s.StopReason = r.Interrupted, r.StopReason
+}
+
 // Engine drives one run's workers. Its Config and Hooks may be set until
 // Run.
 type Engine struct {

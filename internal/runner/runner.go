@@ -296,16 +296,8 @@ func (r *Runner) measure(ctx context.Context, clients []*client, s *summary.Summ
 		workers[i], handles[i] = c, c.h
 	}
 	res := r.eng.Run(ctx, workers, handles)
-	if res.Warmup != nil {
-		s.Phases = append(s.Phases, *res.Warmup)
-	}
-	s.MeasureStarted = res.Start.UTC()
-	s.Tool.MeasuredCPUSeconds = res.MeasuredCPU
-	s.Resources, s.Crash = res.Resources, res.Crash
-	s.Elapsed = res.Elapsed.Seconds()
-	s.Operations, s.Intervals, s.Stalls = res.Operations, res.Intervals, res.Stalls
+	res.Record(s)
 	s.Hosts = r.hostSummaries()
-	s.Interrupted, s.StopReason = res.Interrupted, res.StopReason
 	return res.Elapsed
 }
 
