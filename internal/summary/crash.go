@@ -1,0 +1,21 @@
+package summary
+
+// The crash (CRASH_AT): what was done to the server.
+
+// Crash is what --crash did to the server during the run.
+type Crash struct {
+	AtS       float64 `json:"at_s"`        // planned, seconds into the measured phase
+	KilledAtS float64 `json:"killed_at_s"` // when SIGKILL was sent
+	PID       int32   `json:"pid,omitempty"`
+	Process   string  `json:"process,omitempty"`
+	Found     string  `json:"found_by,omitempty"` // how the process was found: its port, a pid file
+	Restart   string  `json:"restart"`            // the command that started it again
+	// RestartedBy says where Restart came from: CRASH_RESTART, the killed
+	// process's own image (/proc), or its service script.
+	RestartedBy string  `json:"restarted_by,omitempty"`
+	NewPID      int32   `json:"new_pid,omitempty"` // the restarted server's process
+	RestartS    float64 `json:"restart_s,omitempty"`
+	// BackAfterS is from the kill until the port accepted connections.
+	BackAfterS float64 `json:"back_after_s,omitempty"`
+	Error      string  `json:"error,omitempty"`
+}
