@@ -207,17 +207,19 @@ func connectError(err error, d *targets.Driver) error {
 	return &exitError{ExitFailure, err}
 }
 
+// exitStatus is the exit status of each outcome of a run but success.
+var exitStatus = map[summary.Status]int{
+	summary.StatusInterrupted:     ExitInterrupted,
+	summary.StatusVerifyFailed:    ExitVerify,
+	summary.StatusThresholdFailed: ExitThreshold,
+	summary.StatusFailed:          ExitFailure,
+	summary.StatusIncomplete:      ExitFailure,
+}
+
 // outcome maps a finished run to its exit status.
 func outcome(s *summary.Summary) error {
-	switch s.Status() {
-	case "interrupted":
-		return &exitError{code: ExitInterrupted}
-	case "verify-failed":
-		return &exitError{code: ExitVerify}
-	case "threshold-failed":
-		return &exitError{code: ExitThreshold}
-	case "failed", "incomplete":
-		return &exitError{code: ExitFailure}
+	if code, ok := exitStatus[s.Status()]; ok {
+		return &exitError{code: code}
 	}
 	return nil
 }

@@ -163,7 +163,7 @@ func build(runs []*summary.Summary, opts Options) model {
 }
 
 func newRunView(i int, s *summary.Summary) runView {
-	v := runView{Label: label(i), Index: i, Summary: s, Status: s.Status(), Verify: verifyText(s.Verify)}
+	v := runView{Label: label(i), Index: i, Summary: s, Status: string(s.Status()), Verify: verifyText(s.Verify)}
 	for _, o := range s.Operations {
 		v.Points += o.OKPoints
 		v.Service = v.Service || o.ServiceMS != nil

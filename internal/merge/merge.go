@@ -48,7 +48,7 @@ func Runs(runs []*summary.Summary, o Options) (*summary.Summary, error) {
 	var done []*summary.Summary
 	m := &summary.Merge{Group: w.group, Workers: w.workers}
 	for _, s := range runs {
-		if s.Status() == "running" {
+		if s.Status() == summary.StatusRunning {
 			m.Problems = append(m.Problems, fmt.Sprintf("worker %d (run %s on %s) did not finish: it is still running, or its process ended while it ran",
 				s.Worker.Index, s.RunID, s.Environment.Hostname))
 			continue
@@ -299,7 +299,7 @@ func verifySum(runs []*summary.Summary) *summary.Verify {
 func provenance(runs []*summary.Summary, origin time.Time) []summary.MergedRun {
 	var out []summary.MergedRun
 	for _, s := range runs {
-		r := summary.MergedRun{Index: s.Worker.Index, RunID: s.RunID, Hostname: s.Environment.Hostname, Status: s.Status(),
+		r := summary.MergedRun{Index: s.Worker.Index, RunID: s.RunID, Hostname: s.Environment.Hostname, Status: string(s.Status()),
 			Elapsed: s.Elapsed, CPUSeconds: s.Tool.CPUSeconds,
 			OffsetMS: float64(measureStart(s).Sub(origin)) / float64(time.Millisecond)}
 		for _, o := range s.Operations {

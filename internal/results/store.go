@@ -196,7 +196,7 @@ const StatusRunning = "running"
 // Save stores the finished run, replacing whatever is stored under its id —
 // a run journaled while it ran included.
 func (st *Store) Save(ctx context.Context, s *summary.Summary) error {
-	return st.write(ctx, s, s.Status())
+	return st.write(ctx, s, string(s.Status()))
 }
 
 // write stores s whole with the given status, in one transaction.

@@ -139,28 +139,42 @@ type ThresholdResult struct {
 	Reason string  `json:"reason,omitempty"` // why it could not be measured
 }
 
-// Status is the run's outcome in one word, the most serious that applies:
-// running (not finished: under way, or its process was killed),
-// incomplete (a merged run lacking some workers' shares), interrupted,
-// verify-failed, threshold-failed, failed (some operations failed) or ok.
-func (s *Summary) Status() string {
+// Status is a run's outcome in one word, as the results store keeps it.
+type Status string
+
+// The outcomes, from the most serious down.
+const (
+	// StatusRunning: not finished (under way, or its process was killed).
+	StatusRunning Status = "running"
+	// StatusIncomplete: a merged run lacking some workers' shares.
+	StatusIncomplete      Status = "incomplete"
+	StatusInterrupted     Status = "interrupted"
+	StatusVerifyFailed    Status = "verify-failed"
+	StatusThresholdFailed Status = "threshold-failed"
+	// StatusFailed: some operations failed, or counting did.
+	StatusFailed Status = "failed"
+	StatusOK     Status = "ok"
+)
+
+// Status is the run's outcome, the most serious that applies.
+func (s *Summary) Status() Status {
 	switch {
 	case s.StopReason == "running" || s.StopReason == "incomplete":
-		return "running"
+		return StatusRunning
 	case !s.Merge.Complete():
-		return "incomplete"
+		return StatusIncomplete
 	case s.Interrupted:
-		return "interrupted"
+		return StatusInterrupted
 	case s.Verify.Mismatch(), s.TPCC != nil && !s.TPCC.Consistent():
-		return "verify-failed"
+		return StatusVerifyFailed
 	case s.ThresholdFailed():
-		return "threshold-failed"
+		return StatusThresholdFailed
 	case s.Failed(), s.Verify != nil && s.Verify.Error != "":
 		// Counting failed (the server is down): the run failed, but no
 		// mismatch was seen.
-		return "failed"
+		return StatusFailed
 	}
-	return "ok"
+	return StatusOK
 }
 
 // ThresholdFailed reports whether any threshold failed.
