@@ -23,16 +23,25 @@ var (
 // deviceSep joins the values of several device columns into a name.
 const deviceSep = "_"
 
+// namedLayout is a file's layout before its columns are found, with the
+// device and sensor columns DATA_DEVICE_COLUMNS and DATA_SENSOR_COLUMNS
+// name (CSV and Parquet alike).
+func namedLayout(file string, header []string, o ImportOptions) (l *csvLayout, devices, sensors []int, err error) {
+	l = &csvLayout{header: header, time: -1, device: -1, sensor: -1, value: -1}
+	if devices, err = columnsNamed(file, header, o.DeviceColumns, "DATA_DEVICE_COLUMNS"); err != nil {
+		return nil, nil, nil, err
+	}
+	if sensors, err = columnsNamed(file, header, o.SensorColumns, "DATA_SENSOR_COLUMNS"); err != nil {
+		return nil, nil, nil, err
+	}
+	return l, devices, sensors, nil
+}
+
 // layoutOf finds a CSV file's columns, by name and by content (the
 // sample), and the format of its times. DATA_TIME_COLUMN,
 // DATA_DEVICE_COLUMNS and DATA_SENSOR_COLUMNS override what is found.
 func layoutOf(file string, header []string, sample []sampled, o ImportOptions, to timeOptions) (*csvLayout, error) {
-	l := &csvLayout{header: header, time: -1, device: -1, sensor: -1, value: -1}
-	devices, err := columnsNamed(file, header, o.DeviceColumns, "DATA_DEVICE_COLUMNS")
-	if err != nil {
-		return nil, err
-	}
-	sensors, err := columnsNamed(file, header, o.SensorColumns, "DATA_SENSOR_COLUMNS")
+	l, devices, sensors, err := namedLayout(file, header, o)
 	if err != nil {
 		return nil, err
 	}

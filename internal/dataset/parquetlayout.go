@@ -17,12 +17,7 @@ import (
 // DATA_TIME_START override, as for CSV. Long: a time, device, sensor and
 // value column by name, nothing else.
 func parquetLayout(file string, columns []pqColumn, header []string, o ImportOptions, to timeOptions) (*csvLayout, error) {
-	l := &csvLayout{header: header, time: -1, device: -1, sensor: -1, value: -1}
-	devices, err := columnsNamed(file, header, o.DeviceColumns, "DATA_DEVICE_COLUMNS")
-	if err != nil {
-		return nil, err
-	}
-	sensors, err := columnsNamed(file, header, o.SensorColumns, "DATA_SENSOR_COLUMNS")
+	l, devices, sensors, err := namedLayout(file, header, o)
 	if err != nil {
 		return nil, err
 	}
