@@ -483,7 +483,7 @@ func TestTSBSQueryFileRefusals(t *testing.T) {
 		{[]string{"--target", "sqlite", "--tsbs-queries", filepath.Join(dir, "missing.gob")}, "no such file"},
 		{[]string{"--target", "sqlite", "--tsbs-queries", filepath.Join(tsbsQueryGolden, "devops_victoriametrics_cpu-max-all-1_seed123_scale4_2d_q4.gob")},
 			"run on victoriametrics"},
-		{[]string{"--target", "sqlite", "--tsbs-queries", lastpoint, "--rate", "10"}, "--rate = 10: not with TSBS_QUERY_FILE"},
+		{[]string{"--target", "sqlite", "--tsbs-queries", lastpoint, "--find-max", "x.p99<1s"}, "FIND_MAX (--find-max)"},
 		{[]string{"--target", "sqlite", "--tsbs-queries", lastpoint, "--duration", "5s"}, "use --max-queries N"},
 		{[]string{"--target", "sqlite", "--tsbs-queries", lastpoint, "--data", notTSBS}, "DATA = " + notTSBS + ": not with TSBS_QUERY_FILE"},
 		{[]string{"--target", "sqlite", "--burn-in", "3"}, "TSBS_BURN_IN = 3: it applies to a TSBS query file"},

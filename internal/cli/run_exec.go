@@ -73,7 +73,8 @@ func runBenchmark(cfg *config.Config, label string, out runOutputs, stdout, stde
 	defer sess.close()
 	if cfg.Scaled() {
 		if r.Barrier, err = barrierFor(cfg, sess.store, runID); err != nil {
-			return nil, sess.abandon(driver, err, stderr)
+			sess.drop(stderr)
+			return nil, err
 		}
 	}
 	crash := r.Hooks.Crash
@@ -93,8 +94,7 @@ func runBenchmark(cfg *config.Config, label string, out runOutputs, stdout, stde
 	s, err := r.Run(ctx)
 	sess.measured()
 	if err != nil {
-		_ = sess.live.finish(nil, stderr)
-		sess.store.Abandon(runID)
+		sess.drop(stderr)
 		return nil, connectError(err, driver)
 	}
 	s.Replay = replay

@@ -64,7 +64,13 @@ func (s *session) close() { s.watch.release() }
 // live outputs closed, its record taken out of the store, the failure
 // (exit 1) returned.
 func (s *session) abandon(d *targets.Driver, err error, stderr io.Writer) error {
+	s.drop(stderr)
+	return &exitError{ExitFailure, fmt.Errorf("%s: %w", d.Name, err)}
+}
+
+// drop closes the live outputs and takes the run out of the store: it will
+// have no result.
+func (s *session) drop(stderr io.Writer) {
 	_ = s.live.finish(nil, stderr)
 	s.store.Abandon(s.runID)
-	return &exitError{ExitFailure, fmt.Errorf("%s: %w", d.Name, err)}
 }
