@@ -1,0 +1,233 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// statement is one statement both tools send: pgbench's script and
+// tsbench's query file, with the same parameters drawn uniformly.
+type statement struct {
+	pgbench string // the -f script
+	tsbench string // the --queries file
+	op      string // tsbench's operation
+	// table, when set, creates and fills the statement's table (rows).
+	table func(ctx context.Context, pg *pgx.Conn, rows int64) error
+}
+
+// windowSeries is how many series the window-max table holds; each has a
+// point a second.
+const windowSeries = 100
+
+func statements(rows int64) map[string]statement {
+	hours := max(rows/windowSeries/3600, 1)
+	return map[string]statement{
+		"plus-one": {
+			pgbench: "\\set n random(1, 100)\nSELECT :n + 1;\n",
+			tsbench: "queries:\n  - name: plus_one\n    params:\n      n: int 1..100\n    sql: SELECT {{n}} + 1\n",
+			op:      "plus_one",
+		},
+		// The maximum of one series over one hour: an index range scan
+		// of 3,600 points (issue 47's statement, on a table of its own).
+		"window-max": {
+			pgbench: fmt.Sprintf("\\set s random(1, %d)\n\\set h random(0, %d)\n"+
+				"SELECT max(v) FROM peers_points WHERE series = :s AND t >= :h * 3600000 AND t < (:h + 1) * 3600000;\n",
+				windowSeries, hours-1),
+			tsbench: fmt.Sprintf("queries:\n  - name: window_max\n    params:\n      s: int 1..%d\n      h: int 0..%d\n"+
+				"    sql: SELECT max(v) FROM peers_points WHERE series = {{s}} AND t >= {{h}} * 3600000 AND t < ({{h}} + 1) * 3600000\n",
+				windowSeries, hours-1),
+			op:    "window_max",
+			table: fillPoints,
+		},
+	}
+}
+
+// fillPoints makes peers_points hold rows points, a point a second of
+// windowSeries series, unless it already does.
+func fillPoints(ctx context.Context, pg *pgx.Conn, rows int64) error {
+	var have int64
+	if err := pg.QueryRow(ctx, "SELECT count(*) FROM peers_points").Scan(&have); err == nil && have == rows {
+		return nil
+	}
+	per := rows / windowSeries
+	for _, sql := range []string{
+		"DROP TABLE IF EXISTS peers_points",
+		"CREATE TABLE peers_points (series int, t bigint, v double precision, PRIMARY KEY (series, t))",
+		fmt.Sprintf("INSERT INTO peers_points SELECT s, i * 1000, random() * 100 FROM generate_series(1, %d) s, generate_series(0, %d) i",
+			windowSeries, per-1),
+		"ANALYZE peers_points",
+	} {
+		if _, err := pg.Exec(ctx, sql); err != nil {
+			return fmt.Errorf("peers_points: %s: %w", strings.Fields(sql)[0], err)
+		}
+	}
+	return nil
+}
+
+// comparePgbench runs pgbench and tsbench on one statement, taking turns.
+func comparePgbench(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("pgbench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	pgbenchPath := fs.String("pgbench", "", "pgbench's path (default: on PATH, else Debian's PostgreSQL's)")
+	tsbenchPath := fs.String("tsbench", "", "tsbench's path (default: beside this command, else on PATH)")
+	host := fs.String("host", "127.0.0.1", "the server's host")
+	port := fs.Int("port", 5433, "the server's port")
+	user := fs.String("user", "postgres", "the user (no password: trust)")
+	db := fs.String("db", "test", "the database")
+	which := fs.String("statement", "plus-one", "plus-one (SELECT n + 1) or window-max (max(v) over one hour of one series)")
+	rows := fs.Int64("rows", 1_000_000, "window-max: points in its table")
+	clients := fs.Int("clients", 4, "connections of each tool")
+	threads := fs.Int("threads", 2, "pgbench's threads (-j)")
+	duration := fs.Duration("duration", 20*time.Second, "each turn's length")
+	turns := fs.Int("turns", 2, "turns each tool takes")
+	if err := fs.Parse(args); err != nil {
+		return usage{err.Error()}
+	}
+	st, ok := statements(*rows)[*which]
+	if !ok {
+		return usage{fmt.Sprintf("--statement %q: allowed: plus-one, window-max", *which)}
+	}
+	pgb, err := findTool(*pgbenchPath, "pgbench", "/usr/lib/postgresql/*/bin/pgbench")
+	if err != nil {
+		return err
+	}
+	tsb, err := tsbenchBinary(*tsbenchPath)
+	if err != nil {
+		return err
+	}
+	url := fmt.Sprintf("postgres://%s@%s:%d/%s?sslmode=disable", *user, *host, *port, *db)
+	if st.table != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Hour)
+		defer cancel()
+		pg, err := pgx.Connect(ctx, url)
+		if err != nil {
+			return err
+		}
+		err = st.table(ctx, pg, *rows)
+		pg.Close(ctx)
+		if err != nil {
+			return err
+		}
+	}
+	dir, err := os.MkdirTemp("", "tsbench-peers-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	script, queries := filepath.Join(dir, "q.sql"), filepath.Join(dir, "q.yaml")
+	for path, text := range map[string]string{script: st.pgbench, queries: st.tsbench} {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			return err
+		}
+	}
+	secs := strconv.Itoa(int(duration.Seconds()))
+	peer := func() (measurement, error) {
+		turn, err := os.MkdirTemp(dir, "pgbench-")
+		if err != nil {
+			return measurement{}, err
+		}
+		out, cpu, err := child(turn, stderr, pgb, "-h", *host, "-p", strconv.Itoa(*port), "-U", *user, "-n", "-f", script,
+			"-c", strconv.Itoa(*clients), "-j", strconv.Itoa(*threads), "-T", secs, "-M", "prepared", "-l", *db)
+		if err != nil {
+			return measurement{}, err
+		}
+		return pgbenchResult(string(out), turn, cpu)
+	}
+	ours := func() (measurement, error) {
+		turn, err := os.MkdirTemp(dir, "tsbench-")
+		if err != nil {
+			return measurement{}, err
+		}
+		s, cpu, err := tsbenchRun(tsb, turn, stderr, "--target", "postgres", "--target-url", url, "--queries", queries,
+			"--query-only", "--clients", strconv.Itoa(*clients), "--duration", duration.String())
+		if err != nil {
+			return measurement{}, err
+		}
+		op := s.Op(st.op)
+		if op == nil || op.OKOperations == 0 || s.Elapsed <= 0 {
+			return measurement{}, fmt.Errorf("tsbench ran no %s", st.op)
+		}
+		return measurement{Rate: float64(op.OKOperations) / s.Elapsed, Ops: op.OKOperations, CPU: cpu,
+			P50: op.LatencyMS.P50, P99: op.LatencyMS.P99}, nil
+	}
+	peers, tsbs, err := takeTurns(*turns, stderr, "pgbench", peer, ours)
+	if err != nil {
+		return err
+	}
+	writeTable(stdout, fmt.Sprintf("%s, %d clients, %v a turn, %s", *which, *clients, *duration, url), "pgbench", peers, tsbs, []column{
+		{"queries/s", func(m measurement) float64 { return m.Rate }, "%.0f"},
+		{"CPU µs/query", func(m measurement) float64 { return m.cpuPerOp() }, "%.1f"},
+		{"p50 ms", func(m measurement) float64 { return m.P50 }, "%.3f"},
+		{"p99 ms", func(m measurement) float64 { return m.P99 }, "%.3f"},
+	})
+	return nil
+}
+
+var (
+	pgbenchTPS       = regexp.MustCompile(`(?m)^tps = ([0-9.]+) \(without initial connection time\)`)
+	pgbenchProcessed = regexp.MustCompile(`(?m)^number of transactions actually processed: ([0-9]+)`)
+)
+
+// pgbenchResult reads pgbench's rate and count from its output, and its
+// latencies from the -l logs in dir (a line per transaction, the third
+// field its latency in microseconds).
+func pgbenchResult(out, dir string, cpu time.Duration) (measurement, error) {
+	tps, processed := pgbenchTPS.FindStringSubmatch(out), pgbenchProcessed.FindStringSubmatch(out)
+	if tps == nil || processed == nil {
+		return measurement{}, fmt.Errorf("pgbench printed no tps and count: %s", lastLine(out))
+	}
+	m := measurement{CPU: cpu}
+	m.Rate, _ = strconv.ParseFloat(tps[1], 64)
+	m.Ops, _ = strconv.ParseInt(processed[1], 10, 64)
+	lats, err := pgbenchLatencies(dir)
+	if err != nil {
+		return m, err
+	}
+	if len(lats) == 0 {
+		return m, fmt.Errorf("pgbench wrote no -l log in %s", dir)
+	}
+	slices.Sort(lats)
+	m.P50, m.P99 = lats[len(lats)/2]/1000, lats[len(lats)*99/100]/1000
+	return m, nil
+}
+
+func pgbenchLatencies(dir string) ([]float64, error) {
+	logs, err := filepath.Glob(filepath.Join(dir, "pgbench_log.*"))
+	if err != nil {
+		return nil, err
+	}
+	var lats []float64
+	for _, path := range logs {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			fields := strings.Fields(sc.Text())
+			if len(fields) < 3 {
+				continue
+			}
+			if us, err := strconv.ParseFloat(fields[2], 64); err == nil {
+				lats = append(lats, us)
+			}
+		}
+		f.Close()
+		if err := sc.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return lats, nil
+}
