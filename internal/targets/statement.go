@@ -35,6 +35,11 @@ type Statement struct {
 	// runner sees and prints (--tsbs-queries --print-responses). Otherwise
 	// NUMERIC is a number and INTERVAL pgx's value.
 	ServerText bool
+	// CountOnly asks for the answer's rows to be counted, not read into
+	// values, where the target can (the PostgreSQL-wire ones): a measured
+	// execution keeps only its row count, and decoding values it would
+	// drop cost tsbench's client CPU on every query.
+	CountOnly bool
 }
 
 // Rows is a statement's answer: its rows of values, normalised so that two

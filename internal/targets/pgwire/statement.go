@@ -24,6 +24,9 @@ func RunStatement(ctx context.Context, pg *pgx.Conn, st *targets.Statement, wrap
 		return targets.Rows{}, wrap("own query", err)
 	}
 	defer rows.Close()
+	if st.CountOnly {
+		return countRows(rows, wrap)
+	}
 	var cols []string
 	var times, texts []bool
 	for _, f := range rows.FieldDescriptions() {
@@ -70,4 +73,16 @@ func normal(v any) any {
 		}
 	}
 	return targets.NormalValue(v)
+}
+
+// countRows reads an answer's rows without decoding them.
+func countRows(rows pgx.Rows, wrap func(what string, err error) error) (targets.Rows, error) {
+	var out targets.Rows
+	for rows.Next() {
+		out.Count++
+	}
+	if err := rows.Err(); err != nil {
+		return out, wrap("own query", err)
+	}
+	return out, nil
 }
