@@ -144,15 +144,17 @@ type stockRow struct {
 }
 
 // lockStock reads every stock row of the order FOR UPDATE in one
-// statement. InnoDB locks them as it walks the primary key, in
-// (warehouse, item) order: the order the interactive form locks them in.
+// statement, locking them in (warehouse, item) order, the order of the
+// order's lines, so that two New-Orders never wait for each other in a
+// cycle: InnoDB locks them as it walks the primary key, PostgreSQL as the
+// ORDER BY returns them.
 func (x *txn) lockStock(in newOrderInput) (map[stockKey]stockRow, error) {
 	args := make([]any, 0, 2*len(in.lines))
 	for _, l := range in.lines {
 		args = append(args, l.supply, l.item)
 	}
 	rows, err := x.query(fmt.Sprintf(`SELECT s_w_id, s_i_id, s_quantity, s_dist_%02d, s_data FROM tpcc_stock
-		WHERE (s_w_id, s_i_id) IN (%s) FOR UPDATE`, in.d, placeholders(len(in.lines), "(?, ?)")), args...)
+		WHERE (s_w_id, s_i_id) IN (%s) ORDER BY s_w_id, s_i_id FOR UPDATE`, in.d, placeholders(len(in.lines), "(?, ?)")), args...)
 	if err != nil {
 		return nil, fmt.Errorf("new-order: stock: %w", err)
 	}
