@@ -33,7 +33,7 @@ type HTTPSServer struct {
 // and is skipped elsewhere.
 func StartVictoriaMetricsTLS(t testing.TB, user, password string) HTTPSServer {
 	t.Helper()
-	bin := filepath.Join(cacheDir(), "victoriametrics-"+scriptVar(t, "victoriametrics.sh", "VERSION"), "victoria-metrics")
+	bin := filepath.Join(cacheDir(), "victoriametrics-"+ScriptVar(t, "victoriametrics.sh", "VERSION"), "victoria-metrics")
 	if _, err := os.Stat(bin); err != nil {
 		Require(t, "a TLS VictoriaMetrics needs "+bin+" (scripts/services/victoriametrics.sh install)")
 	}
@@ -56,7 +56,7 @@ func StartVictoriaMetricsTLS(t testing.TB, user, password string) HTTPSServer {
 // test fails in CI and is skipped elsewhere.
 func StartVictoriaMetrics(t testing.TB) int {
 	t.Helper()
-	bin := filepath.Join(cacheDir(), "victoriametrics-"+scriptVar(t, "victoriametrics.sh", "VERSION"), "victoria-metrics")
+	bin := filepath.Join(cacheDir(), "victoriametrics-"+ScriptVar(t, "victoriametrics.sh", "VERSION"), "victoria-metrics")
 	if _, err := os.Stat(bin); err != nil {
 		Require(t, "a second VictoriaMetrics needs "+bin+" (scripts/services/victoriametrics.sh install)")
 	}
@@ -204,9 +204,9 @@ func cacheDir() string {
 	return filepath.Join(home, ".cache", "tsbench")
 }
 
-// scriptVar reads NAME=value from scripts/services/script, so that the test
-// runs the release the script installs.
-func scriptVar(t testing.TB, script, name string) string {
+// ScriptVar reads NAME=value from scripts/services/script, so that the test
+// runs, or expects, the release the script installs.
+func ScriptVar(t testing.TB, script, name string) string {
 	t.Helper()
 	text, err := os.ReadFile(filepath.Join(repoRoot(t), "scripts", "services", script))
 	if err != nil {

@@ -11,9 +11,11 @@
 SERVICE=${TSBENCH_VM_SERVICE:-victoriametrics}
 . "$(dirname "$0")/lib.sh"
 
-# The newest release that builds with this machine's Go; v1.152 and later
-# need Go 1.27.
-VERSION=v1.148.8
+# The newest release that builds with this machine's Go 1.26: v1.152.0's
+# go.mod requires go >= 1.27.1 (and v1.154 go >= 1.27.2). Their modules all
+# resolve through the module proxy (checked with go1.27.1, go install -n), so
+# the toolchain, not a missing module, is what holds them back.
+VERSION=v1.151.0
 CURRENT_BIN="$CACHE_DIR/victoriametrics-$VERSION/victoria-metrics"
 
 if [ "$SERVICE" = victoriametrics-1.79 ]; then

@@ -291,7 +291,8 @@ func TestQueriesSeeDataDuringRun(t *testing.T) {
 // TestServerVersion: the current release reports its version (compiled in
 // by the service script); Debian's reports none, and the target says so.
 func TestServerVersion(t *testing.T) {
-	want := map[string]string{"current": "VictoriaMetrics v1.148.8", "1.79": "VictoriaMetrics (the server reports no version)"}
+	want := map[string]string{"current": "VictoriaMetrics " + testenv.ScriptVar(t, "victoriametrics.sh", "VERSION"),
+		"1.79": "VictoriaMetrics (the server reports no version)"}
 	eachServer(t, func(t *testing.T, srv release) {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()

@@ -74,7 +74,7 @@ var Driver = &targets.Driver{
 	Aliases:     []string{"VictoriaMetrics"},
 	Description: "VictoriaMetrics: /api/v1/import writes; export and MetricsQL queries (Q5, Q6 computed from exported points)",
 	WritePaths:  []string{"import"},
-	Server:      "scripts/services/victoriametrics.sh (VictoriaMetrics v1.148.8 on 127.0.0.1:8428; victoriametrics-1.79.sh: Debian's 1.79 on 8438)",
+	Server:      "scripts/services/victoriametrics.sh (VictoriaMetrics v1.151.0 on 127.0.0.1:8428; victoriametrics-1.79.sh: Debian's 1.79 on 8438)",
 	DefaultPort: DefaultPort,
 	Caps: targets.Capabilities{
 		TLS:        true,
