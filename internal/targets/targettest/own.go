@@ -128,7 +128,7 @@ func OwnTexts(texts [2][3]string) func(d int, k int64) any {
 func (s Server) OwnTexts(ctx context.Context, t *testing.T, drv *targets.Driver, db string, texts [2][3]string) targets.Target {
 	t.Helper()
 	s.Require(t)
-	return OwnData(ctx, t, drv, targets.Options{Database: db}, ts.Text, OwnTexts(texts))
+	return OwnData(ctx, t, drv, s.Options(targets.Options{Database: db}), ts.Text, OwnTexts(texts))
 }
 
 // OwnSeries is the values of the window and aggregate tests' dataset

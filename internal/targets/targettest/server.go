@@ -28,7 +28,38 @@ func RequireServer(t testing.TB, name, addr string) {
 // Server is a target's test server: its name in scripts/services and its
 // address (host:port). Each of its methods requires it first
 // (RequireServer: skipped without it, failed in CI).
-type Server struct{ Name, Addr string }
+//
+// Port, when set, is the port the target opens (targets.Options.Port): a
+// second release of a server (postgres-18.sh beside postgres.sh) listens
+// off the target's default port. Unset, the target opens its default,
+// which for some targets is not Addr's port (QuestDB writes on 9000, and
+// Addr is its SQL port).
+type Server struct {
+	Name, Addr string
+	Port       int
+}
+
+// Options is o with the server's Port where o names none.
+func (s Server) Options(o targets.Options) targets.Options {
+	if o.Port == 0 {
+		o.Port = s.Port
+	}
+	return o
+}
+
+// EachServer runs f on each of servers, as a subtest named by the
+// server's script (postgres, postgres-18): the releases of one target
+// that scripts/services starts side by side. Each subtest requires its
+// server first.
+func EachServer(t *testing.T, servers []Server, f func(t *testing.T, s Server)) {
+	t.Helper()
+	for _, s := range servers {
+		t.Run(s.Name, func(t *testing.T) {
+			s.Require(t)
+			f(t, s)
+		})
+	}
+}
 
 // Require skips the test without the server (fails it in CI).
 func (s Server) Require(t testing.TB) {
@@ -98,7 +129,7 @@ func eachVariant[T interface{ Run(string, func(T)) bool }](t T, o targets.Option
 func (s Server) Conformance(t *testing.T, suite Suite, opts map[string][]string) {
 	t.Helper()
 	s.Require(t)
-	eachVariant(t, suite.Options, opts, func(t *testing.T, o targets.Options) {
+	eachVariant(t, s.Options(suite.Options), opts, func(t *testing.T, o targets.Options) {
 		v := suite
 		v.Options = o
 		Run(t, v)
@@ -111,7 +142,7 @@ func (s Server) Conformance(t *testing.T, suite Suite, opts map[string][]string)
 func (s Server) NoTLS(t *testing.T, d *targets.Driver, opts targets.Options, caFile string) {
 	t.Helper()
 	s.Require(t)
-	CheckNoTLS(t, d, opts, caFile)
+	CheckNoTLS(t, d, s.Options(opts), caFile)
 }
 
 // Conforms runs the conformance suite against the server with d in
@@ -127,7 +158,7 @@ func (s Server) Conforms(t *testing.T, d *targets.Driver, database string, opts 
 func (s Server) PlaintextOnly(t *testing.T, d *targets.Driver) {
 	t.Helper()
 	s.NoTLS(t, d, targets.Options{}, "")
-	CheckNoTLS(t, d, targets.Options{}, testenv.WriteCerts(t, t.TempDir()))
+	CheckNoTLS(t, d, s.Options(targets.Options{}), testenv.WriteCerts(t, t.TempDir()))
 }
 
 // BenchmarkWrite is the lean-client comparison's write (BenchmarkWrite)
@@ -135,5 +166,5 @@ func (s Server) PlaintextOnly(t *testing.T, d *targets.Driver) {
 // options opts (Variants) on the same data in one run.
 func (s Server) BenchmarkWrite(b *testing.B, d *targets.Driver, o targets.Options, opts map[string][]string) {
 	s.Require(b)
-	eachVariant(b, o, opts, func(b *testing.B, o targets.Options) { BenchmarkWrite(b, d, o) })
+	eachVariant(b, s.Options(o), opts, func(b *testing.B, o targets.Options) { BenchmarkWrite(b, d, o) })
 }

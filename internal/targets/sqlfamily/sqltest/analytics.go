@@ -15,6 +15,7 @@ import (
 // computed from the generator, on event data with tags loaded into srv.
 func Analytics(t *testing.T, srv Server, target string, o targets.Options) {
 	srv.Require(t)
+	o = srv.Options(o)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	// Two tags of 4 and 3 values over 24 devices; sensor 0 (BOOLEAN) is
