@@ -17,17 +17,27 @@ import (
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
-// The tests against the real server of scripts/services, through the SQL
-// targets' shared tests (sqltest).
-var server = targettest.Server{Name: "postgres", Addr: "127.0.0.1:5433"}
+// The tests against the real servers of scripts/services, through the SQL
+// targets' shared tests (sqltest): Debian 12's PostgreSQL 15 (postgres.sh,
+// the target's default port) and 18.6 (postgres-18.sh, beside it).
+var (
+	server  = targettest.Server{Name: "postgres", Addr: "127.0.0.1:5433"}
+	current = targettest.Server{Name: "postgres-18", Addr: "127.0.0.1:5435", Port: 5435}
+	// releases are the servers the conformance suite, the analytics, the
+	// fleet questions and the own statements run on; the tests of one
+	// setting (TLS, database creation, limits) run on server only.
+	releases = []targettest.Server{server, current}
+)
 
 var writePaths = []string{"copy", "insert"}
 
-// Both layouts with both write paths pass the conformance suite against the
-// real server started by scripts/services/postgres.sh.
+// Both layouts with both write paths pass the conformance suite, names
+// case included, against both releases.
 func TestConformance(t *testing.T) {
-	server.Conformance(t, targettest.Suite{Driver: Driver, Options: targets.Options{Database: "test"}},
-		map[string][]string{"layout": {"narrow", "wide"}, "write_path": writePaths})
+	targettest.EachServer(t, releases, func(t *testing.T, srv targettest.Server) {
+		srv.Conformance(t, targettest.Suite{Driver: Driver, Options: targets.Options{Database: "test"}},
+			map[string][]string{"layout": {"narrow", "wide"}, "write_path": writePaths})
+	})
 }
 
 // The timescaledb driver's SQL (hypertable, time_bucket) passes the suite
@@ -41,9 +51,12 @@ func TestConformanceTimescaleDB(t *testing.T) {
 		targettest.Suite{Driver: TimescaleDriver}, map[string][]string{"layout": {"narrow", "wide"}})
 }
 
-// The analytics queries answer what the generator computes.
+// The analytics queries answer what the generator computes, on both
+// releases.
 func TestAnalytics(t *testing.T) {
-	sqltest.Analytics(t, server, "postgres", targets.Options{Database: "tsbench_analytics"})
+	targettest.EachServer(t, releases, func(t *testing.T, srv targettest.Server) {
+		sqltest.Analytics(t, srv, "postgres", targets.Options{Database: "tsbench_analytics"})
+	})
 }
 
 // BenchmarkWritePath compares the write paths on the same data in one run:
@@ -139,25 +152,27 @@ func TestWideRefusesTooManySensors(t *testing.T) {
 }
 
 // Every iot question, each fleet and window, answers what fleet.Answer
-// computes, on both layouts.
+// computes, on both layouts of both releases.
 func TestFleetQuestions(t *testing.T) {
-	server.Require(t)
-	for _, layout := range []string{"narrow", "wide"} {
-		t.Run(layout, func(t *testing.T) {
-			targettest.FleetQuestions(t, Driver, targets.Options{Extra: map[string]string{"layout": layout}})
-		})
-	}
+	targettest.EachServer(t, releases, func(t *testing.T, srv targettest.Server) {
+		for _, layout := range []string{"narrow", "wide"} {
+			t.Run(layout, func(t *testing.T) {
+				targettest.FleetQuestions(t, Driver, srv.Options(targets.Options{Extra: map[string]string{"layout": layout}}))
+			})
+		}
+	})
 }
 
 // The same on data with every kind answered, times before 1970, empty
 // cells and missing periods (targettest.FleetEdges).
 func TestFleetEdges(t *testing.T) {
-	server.Require(t)
-	for _, layout := range []string{"narrow", "wide"} {
-		t.Run(layout, func(t *testing.T) {
-			targettest.FleetEdges(t, Driver, targets.Options{Extra: map[string]string{"layout": layout}})
-		})
-	}
+	targettest.EachServer(t, releases, func(t *testing.T, srv targettest.Server) {
+		for _, layout := range []string{"narrow", "wide"} {
+			t.Run(layout, func(t *testing.T) {
+				targettest.FleetEdges(t, Driver, srv.Options(targets.Options{Extra: map[string]string{"layout": layout}}))
+			})
+		}
+	})
 }
 
 // The timescaledb driver answers them too, on the hypertables, against the
@@ -179,10 +194,15 @@ func TestFleetQuestionsTimescaleDB(t *testing.T) {
 
 // ServerText keeps NUMERIC and INTERVAL as the server's own text, as a
 // database/sql client (TSBS's runner) prints them, with bound parameters
-// still bound; without it NUMERIC is a number.
+// still bound; without it NUMERIC is a number. Both releases print them
+// alike.
 func TestRunStatementServerText(t *testing.T) {
+	targettest.EachServer(t, releases, runStatementServerText)
+}
+
+func runStatementServerText(t *testing.T, srv targettest.Server) {
 	ctx := t.Context()
-	tg := server.OwnTexts(ctx, t, Driver, "tsbench_own", targettest.Texts).(targets.StatementRunner)
+	tg := srv.OwnTexts(ctx, t, Driver, "tsbench_own", targettest.Texts).(targets.StatementRunner)
 	text := "SELECT 24::numeric(20,16) AS n, interval '1 day 10:30' AS d, NULL::numeric AS z, $1::float8 AS f"
 	for _, c := range []struct {
 		serverText bool
