@@ -12,35 +12,50 @@ import (
 	"github.com/tsbench/tsbench/internal/testenv"
 )
 
-// The tests against the real server of scripts/services, through the SQL
-// targets' shared tests (sqltest).
-var server = targettest.Server{Name: "mariadb", Addr: "127.0.0.1:3307"}
+// The tests against the real servers of scripts/services, through the SQL
+// targets' shared tests (sqltest): Debian 12's MariaDB 10.11 (mariadb.sh,
+// the target's default port) and 11.4.5 (mariadb-11.4.sh, beside it).
+var (
+	server  = targettest.Server{Name: "mariadb", Addr: "127.0.0.1:3307"}
+	current = targettest.Server{Name: "mariadb-11.4", Addr: "127.0.0.1:3308", Port: 3308}
+	// releases are the servers the conformance suite, the analytics, the
+	// fleet questions and the own statements run on; the tests of one
+	// setting (TLS, database creation) run on server only.
+	releases = []targettest.Server{server, current}
+)
 
 var writePaths = map[string][]string{"write_path": {"insert", "load"}}
 
-// Both write paths pass the conformance suite against the real MariaDB
-// server started by scripts/services/mariadb.sh.
+// Both write paths pass the conformance suite, names case included,
+// against both releases.
 func TestConformance(t *testing.T) {
-	server.Conformance(t, targettest.Suite{Driver: Driver, Options: targets.Options{Database: "test"}}, writePaths)
+	targettest.EachServer(t, releases, func(t *testing.T, srv targettest.Server) {
+		srv.Conformance(t, targettest.Suite{Driver: Driver, Options: targets.Options{Database: "test"}}, writePaths)
+	})
 }
 
-// The analytics queries answer what the generator computes.
+// The analytics queries answer what the generator computes, on both
+// releases.
 func TestAnalytics(t *testing.T) {
-	sqltest.Analytics(t, server, "mysql", targets.Options{Database: "tsbench_analytics"})
+	targettest.EachServer(t, releases, func(t *testing.T, srv targettest.Server) {
+		sqltest.Analytics(t, srv, "mysql", targets.Options{Database: "tsbench_analytics"})
+	})
 }
 
 // Every iot question, each fleet and window, answers what fleet.Answer
-// computes from the written points.
+// computes from the written points, on both releases.
 func TestFleetQuestions(t *testing.T) {
-	server.Require(t)
-	targettest.FleetQuestions(t, Driver, targets.Options{})
+	targettest.EachServer(t, releases, func(t *testing.T, srv targettest.Server) {
+		targettest.FleetQuestions(t, Driver, srv.Options(targets.Options{}))
+	})
 }
 
 // The same on data with every kind answered, times before 1970, empty
 // cells and missing periods (targettest.FleetEdges).
 func TestFleetEdges(t *testing.T) {
-	server.Require(t)
-	targettest.FleetEdges(t, Driver, targets.Options{})
+	targettest.EachServer(t, releases, func(t *testing.T, srv targettest.Server) {
+		targettest.FleetEdges(t, Driver, srv.Options(targets.Options{}))
+	})
 }
 
 // BenchmarkWritePath compares the write paths on the same data in one run:

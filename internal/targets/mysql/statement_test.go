@@ -7,9 +7,9 @@ import (
 )
 
 // ownData sets up targettest.OwnData (s_1 TEXT holding targettest.Texts)
-// in database tsbench_own of the MariaDB server.
-func ownData(t *testing.T) *Target {
-	return server.OwnTexts(t.Context(), t, Driver, "tsbench_own", targettest.Texts).(*Target)
+// in database tsbench_own of the MariaDB server srv.
+func ownData(t *testing.T, srv targettest.Server) *Target {
+	return srv.OwnTexts(t.Context(), t, Driver, "tsbench_own", targettest.Texts).(*Target)
 }
 
 // hostile are targettest.Hostile and values of this language's own.
@@ -17,19 +17,20 @@ var hostile = targettest.HostileAnd("`points`")
 
 // A statement with bound parameters answers exactly the points written,
 // in Rows' normal form: times as BIGINT Unix milliseconds, doubles as
-// float64, text as string.
+// float64, text as string; on both releases.
 func TestRunStatement(t *testing.T) {
-	ctx := t.Context()
-	tg := ownData(t)
-	targettest.PointsAnswers(ctx, t, tg, language, targettest.Texts)
+	targettest.EachServer(t, releases, func(t *testing.T, srv targettest.Server) {
+		targettest.PointsAnswers(t.Context(), t, ownData(t, srv), language, targettest.Texts)
+	})
 }
 
 // A hostile text parameter, bound or written by Literal, is one value the
 // comparison does not match: the statement succeeds with no rows and the
 // data is all still there.
 func TestRunStatementHostile(t *testing.T) {
-	ctx := t.Context()
-	targettest.PointsHostile(ctx, t, ownData(t), language, hostile)
+	targettest.EachServer(t, releases, func(t *testing.T, srv targettest.Server) {
+		targettest.PointsHostile(t.Context(), t, ownData(t, srv), language, hostile)
+	})
 }
 
 // Literal and Ident write any value as one MySQL literal or identifier.
