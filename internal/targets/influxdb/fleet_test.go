@@ -159,11 +159,14 @@ func (d *borderData) expect(q *ts.Query) []ts.FleetRow {
 // and cross a day, and compares with fleet's answers; every kind must
 // have a non-empty answer somewhere, and the planted rows must be there.
 func TestFleetBorders(t *testing.T) {
-	server.Require(t)
+	targettest.EachServer(t, releases, fleetBorders)
+}
+
+func fleetBorders(t *testing.T, srv targettest.Server) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	d := newBorderData()
-	conn, err := Driver.Open(ctx, targets.Options{Database: targettest.FreshName("tsbench_fleet_borders")})
+	conn, err := Driver.Open(ctx, srv.Options(targets.Options{Database: targettest.FreshName("tsbench_fleet_borders")}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -164,9 +164,10 @@ func exportVM(ctx context.Context, t *testing.T, vm testenv.HTTPSServer, match s
 }
 
 // TSBS's iot questions (every kind, every fleet, three windows) answered
-// by InfluxQL on the server of scripts/services/influxdb.sh agree with
+// by InfluxQL on both releases of scripts/services agree with
 // internal/fleet's answers from the points written.
 func TestFleetQuestions(t *testing.T) {
-	server.Require(t)
-	targettest.FleetQuestions(t, Driver, targets.Options{Database: "tsbench_fleet"})
+	targettest.EachServer(t, releases, func(t *testing.T, srv targettest.Server) {
+		targettest.FleetQuestions(t, Driver, srv.Options(targets.Options{Database: "tsbench_fleet"}))
+	})
 }

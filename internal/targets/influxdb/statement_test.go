@@ -40,21 +40,24 @@ func TestLanguageQuoting(t *testing.T) {
 	}}.Check(t, Driver, language)
 }
 
-// The user's own InfluxQL statements against the server of
-// scripts/services/influxdb.sh: the answers to statements of known result
+// The user's own InfluxQL statements against both releases of
+// scripts/services: the answers to statements of known result
 // (a selector, an aggregate, a window's rows, a GROUP BY on a tag), times
 // as Unix milliseconds; hostile values written by Literal into string
 // comparisons and by Ident as names match nothing, alone or two in a row,
 // and leave the data as it was; a text value with quotes written by
 // Literal matches its row; a bad statement is an error.
 func TestRunStatement(t *testing.T) {
-	server.Require(t)
+	targettest.EachServer(t, releases, runStatement)
+}
+
+func runStatement(t *testing.T, srv targettest.Server) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	t0 := time.Date(2023, 5, 1, 12, 0, 0, 0, time.UTC).UnixMilli()
 	// d_0: s_0 1.5 .. 5.5, s_1 0, 10, .., 40; d_1: s_0 10.5 .. 14.5,
 	// s_1 100 .. 140; s_2 says which row, one row of d_1 with quotes.
-	run := targettest.OpenOwn(ctx, t, Driver, targets.Options{Database: "tsbench_own"},
+	run := targettest.OpenOwn(ctx, t, Driver, srv.Options(targets.Options{Database: "tsbench_own"}),
 		targettest.OwnSchema("", t0, ts.Double, ts.Int64, ts.Text), 5, targettest.OwnSeries(map[int64]string{3: `it's "q"`})).(*Target)
 	lit, id := language.Literal, language.Ident
 	ms := func(k int64) string { return lit(language.Time(time.UnixMilli(t0 + k*1000))) }
