@@ -282,12 +282,19 @@ func (t *Target) Bind(_ context.Context, s *ts.Schema) error {
 func measurement(s *ts.Schema, d *ts.Device) string { return targets.GroupName(s, d.Group, "points") }
 
 // deleteBucketPoints deletes every point of the bucket through InfluxDB
-// 2.x's /api/v2/delete (the whole range it stores). A server without that
-// API (VictoriaMetrics, QuestDB) cannot be reset through it: the error says
-// to run with IS_DELETE_DATA=false.
+// 2.x's /api/v2/delete, which 1.8 and later serve too (a database is a
+// bucket there). A server without that API (VictoriaMetrics, QuestDB)
+// cannot be reset through it: the error says to run with
+// IS_DELETE_DATA=false.
+//
+// The range is whole seconds within what a nanosecond time can hold: 1.x
+// turns it into an InfluxQL DELETE with the times cut to the second, and
+// the stored range's own first instant (…:43.145224194) cut to :43 lies
+// before it ("underflows time literal", InfluxDB 1.13). Only a point in
+// the first or last second of that range (years 1677 and 2262) is left.
 func (t *Target) deleteBucketPoints(ctx context.Context) error {
 	q := url.Values{"org": {t.org}, "bucket": {t.db}}.Encode()
-	body := `{"start":"1677-09-21T00:12:43.145224194Z","stop":"2262-04-11T23:47:16.854775806Z"}`
+	body := `{"start":"1677-09-21T00:12:44Z","stop":"2262-04-11T23:47:16Z"}`
 	if _, _, err := t.do(ctx, http.MethodPost, "/api/v2/delete?"+q, strings.NewReader(body),
 		map[string]string{"Content-Type": "application/json"}); err != nil {
 		return fmt.Errorf("%w (write_path=v2 resets a bucket through /api/v2/delete; set IS_DELETE_DATA=false for a server without it)", err)
