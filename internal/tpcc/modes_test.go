@@ -104,31 +104,44 @@ func TestModesSameTables(t *testing.T) {
 // it if missing); it skips a server that is not running.
 func onServersDB(t *testing.T, name string, f func(ctx context.Context, t *testing.T, db *sql.DB, dialect string)) {
 	for _, c := range servers {
-		t.Run(c.driver.Name, func(t *testing.T) {
-			ctx, db := serverDB(t, c.driver, c.addr, name)
+		t.Run(c.name, func(t *testing.T) {
+			ctx, db := serverDB(t, c, name)
 			f(ctx, t, db, c.driver.SQL.Dialect)
 		})
 	}
 }
 
-// servers are the SQL servers of scripts/services this package runs on.
-var servers = []struct {
-	driver *targets.Driver
-	addr   string
-}{{postgres.Driver, "127.0.0.1:5433"}, {mysql.Driver, "127.0.0.1:3307"}}
+// sqlServer is an SQL server of scripts/services: the subtests' name for
+// it, its script, the target that speaks its dialect and its port.
+type sqlServer struct {
+	name, service string
+	driver        *targets.Driver
+	port          int
+}
 
-// serverDB opens database name on the server at addr; it skips without
-// the server.
-func serverDB(tb testing.TB, driver *targets.Driver, addr, name string) (context.Context, *sql.DB) {
+func (c sqlServer) addr() string { return "127.0.0.1:" + strconv.Itoa(c.port) }
+
+// servers are the SQL servers of scripts/services this package runs on:
+// Debian 12's PostgreSQL 15 and MariaDB 10.11, and the releases users run
+// today, PostgreSQL 18 and MariaDB 11.4, beside them.
+var servers = []sqlServer{
+	{"postgres", "postgres", postgres.Driver, 5433},
+	{"postgres-18", "postgres-18", postgres.Driver, 5435},
+	{"mysql", "mariadb", mysql.Driver, 3307},
+	{"mariadb-11.4", "mariadb-11.4", mysql.Driver, 3308},
+}
+
+// serverDB opens database name on server c; it skips without the server.
+func serverDB(tb testing.TB, c sqlServer, name string) (context.Context, *sql.DB) {
 	tb.Helper()
-	conn, err := net.DialTimeout("tcp", addr, 2*time.Second)
+	conn, err := net.DialTimeout("tcp", c.addr(), 2*time.Second)
 	if err != nil {
-		testenv.Require(tb, driver.Name+" server not running on "+addr+" (scripts/services/"+service(driver.Name)+".sh start)")
+		testenv.Require(tb, c.name+" server not running on "+c.addr()+" (scripts/services/"+c.service+".sh start)")
 	}
 	conn.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	tb.Cleanup(cancel)
-	db, err := driver.SQL.Open(ctx, targets.Options{Database: name})
+	db, err := c.driver.SQL.Open(ctx, targets.Options{Database: name, Port: c.port})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -224,8 +237,8 @@ func tableSums(ctx context.Context, t *testing.T, db *sql.DB, dialect string) ma
 // CI runs it once: go test -bench . -benchtime 1x.
 func BenchmarkModes(b *testing.B) {
 	for _, c := range servers {
-		b.Run(c.driver.Name, func(b *testing.B) {
-			ctx, db := serverDB(b, c.driver, c.addr, "test")
+		b.Run(c.name, func(b *testing.B) {
+			ctx, db := serverDB(b, c, "test")
 			for _, mode := range modes {
 				b.Run(mode, func(b *testing.B) {
 					term := freshTerminal(ctx, b, db, c.driver.SQL.Dialect, Config{Warehouses: 1, Mode: mode, Load: LoadAuto})
@@ -259,8 +272,8 @@ func BenchmarkModes(b *testing.B) {
 // item table, loaded once, weighs on it less with more warehouses).
 func BenchmarkLoad(b *testing.B) {
 	for _, c := range servers {
-		b.Run(c.driver.Name, func(b *testing.B) {
-			ctx, db := serverDB(b, c.driver, c.addr, "tsbench_tpcc_load")
+		b.Run(c.name, func(b *testing.B) {
+			ctx, db := serverDB(b, c, "tsbench_tpcc_load")
 			for _, workers := range []int{1, defaultLoadWorkers} {
 				b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
 					const w = 1

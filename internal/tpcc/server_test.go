@@ -11,14 +11,12 @@ import (
 	"github.com/tsbench/tsbench/internal/engine"
 	"github.com/tsbench/tsbench/internal/summary"
 	"github.com/tsbench/tsbench/internal/targets"
-	"github.com/tsbench/tsbench/internal/targets/mysql"
-	"github.com/tsbench/tsbench/internal/targets/postgres"
 	"github.com/tsbench/tsbench/internal/testenv"
 )
 
 // TestOnServers loads one warehouse into the real PostgreSQL and MariaDB
-// servers of scripts/services, runs the mix for a few seconds with four
-// terminals in each mode, and checks after each
+// servers of scripts/services (both releases of each), runs the mix for a
+// few seconds with four terminals in each mode, and checks after each
 // what the database holds: the twelve consistency conditions after the
 // load and eleven after the run, the mix, and the rows the committed
 // transactions must have added (one order per committed New-Order, one
@@ -26,21 +24,18 @@ import (
 func TestOnServers(t *testing.T) { onServers(t, runOn) }
 
 // onServers runs f as a subtest on each server of scripts/services that
-// speaks a dialect of this package, in its database "test".
+// speaks a dialect of this package (servers), in its database "test".
 func onServers(t *testing.T, f func(ctx context.Context, t *testing.T, db *sql.DB, dialect string)) {
-	for _, c := range []struct {
-		driver *targets.Driver
-		addr   string
-	}{{postgres.Driver, "127.0.0.1:5433"}, {mysql.Driver, "127.0.0.1:3307"}} {
-		t.Run(c.driver.Name, func(t *testing.T) {
-			if conn, err := net.DialTimeout("tcp", c.addr, 2*time.Second); err != nil {
-				testenv.Require(t, c.driver.Name+" server not running on "+c.addr+" (scripts/services/"+service(c.driver.Name)+".sh start)")
+	for _, c := range servers {
+		t.Run(c.name, func(t *testing.T) {
+			if conn, err := net.DialTimeout("tcp", c.addr(), 2*time.Second); err != nil {
+				testenv.Require(t, c.name+" server not running on "+c.addr()+" (scripts/services/"+c.service+".sh start)")
 			} else {
 				conn.Close()
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 			defer cancel()
-			db, err := c.driver.SQL.Open(ctx, targets.Options{Database: "test"})
+			db, err := c.driver.SQL.Open(ctx, targets.Options{Database: "test", Port: c.port})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -48,13 +43,6 @@ func onServers(t *testing.T, f func(ctx context.Context, t *testing.T, db *sql.D
 			f(ctx, t, db, c.driver.SQL.Dialect)
 		})
 	}
-}
-
-func service(name string) string {
-	if name == "mysql" {
-		return "mariadb"
-	}
-	return name
 }
 
 func runOn(ctx context.Context, t *testing.T, db *sql.DB, dialect string) {
@@ -172,3 +160,4 @@ func count(ctx context.Context, t *testing.T, db *sql.DB, table string) int64 {
 	}
 	return n
 }
+
