@@ -76,6 +76,8 @@ func runTPCC(cfg *config.Config, label string, out runOutputs, stdout, stderr io
 		return nil, connectError(err, driver)
 	}
 	defer db.Close()
+	// Asked before the run, so that an interrupted run names it too.
+	version := tpcc.ServerVersion(setup, db, access.Dialect)
 	fmt.Fprintf(stderr, "tsbench: run %s: TPC-C on %s, %d warehouses, %d terminals, %v measured\n",
 		runID, driver.Name, tc.Warehouses, tc.Terminals, tc.Duration)
 	if note := connect.TLSNote(cfg); note != "" {
@@ -109,11 +111,11 @@ func runTPCC(cfg *config.Config, label string, out runOutputs, stdout, stderr io
 	}
 	defer sess.close()
 	s.TPCC = tpcc.Figures(s, tc, load, out.serverCores)
+	s.Environment.ServerVersion = version
 	if ctx.Err() == nil {
 		check, cancelCheck := context.WithTimeout(context.Background(), setupTimeout)
 		s.TPCC.Consistency, _ = tpcc.CheckConsistency(check, db, access.Dialect, false)
 		s.TPCC.NewOrders, _ = r.CheckNewOrders(check)
-		s.Environment.ServerVersion = tpcc.ServerVersion(check, db)
 		cancelCheck()
 	}
 	results.Complete(s, cfg, runID, driver, opts.DataDir, Version)

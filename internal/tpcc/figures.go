@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"runtime"
+	"strings"
 
 	"github.com/tsbench/tsbench/internal/summary"
 )
@@ -41,12 +42,23 @@ func Figures(s *summary.Summary, tc Config, load LoadResult, cores int) *summary
 	return t
 }
 
-// ServerVersion asks the server for its version (SELECT version() works on
-// PostgreSQL and MySQL alike); "" when it does not answer.
-func ServerVersion(ctx context.Context, db *sql.DB) string {
+// ServerVersion asks the server for its version in the form the
+// time-series target of the same server reports it (targets.Versioner):
+// "PostgreSQL 18.6" from SHOW server_version, MariaDB's VERSION() as it is
+// ("11.4.5-MariaDB"), so that tsbench compare sees a TPC-C run and another
+// run of one server as runs of one version; "" when it does not answer.
+func ServerVersion(ctx context.Context, db *sql.DB, dialect string) string {
+	q := "SELECT version()"
+	if dialect == "postgres" {
+		q = "SHOW server_version"
+	}
 	var v string
-	if err := db.QueryRowContext(ctx, "SELECT version()").Scan(&v); err != nil {
+	if err := db.QueryRowContext(ctx, q).Scan(&v); err != nil || strings.TrimSpace(v) == "" {
 		return ""
+	}
+	if dialect == "postgres" {
+		// "18.6" or "15.18 (Debian 15.18-0+deb12u1)": the release alone.
+		return "PostgreSQL " + strings.Fields(v)[0]
 	}
 	return v
 }

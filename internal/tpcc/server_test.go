@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"math"
 	"net"
+	"strings"
 	"testing"
 	"time"
 
@@ -161,3 +162,28 @@ func count(ctx context.Context, t *testing.T, db *sql.DB, table string) int64 {
 	return n
 }
 
+// A TPC-C run names its server's version as the time-series target of the
+// same server does (targets.Versioner), so that tsbench compare sees the
+// two runs as runs of one version; each release names its own.
+func TestServerVersionAsTarget(t *testing.T) {
+	want := map[string]string{"postgres": "PostgreSQL 15.", "postgres-18": "PostgreSQL 18.", "mysql": "10.11.",
+		"mariadb-11.4": "11.4."}
+	for _, c := range servers {
+		t.Run(c.name, func(t *testing.T) {
+			ctx, db := serverDB(t, c, "test")
+			got := ServerVersion(ctx, db, c.driver.SQL.Dialect)
+			tg, err := c.driver.Open(ctx, targets.Options{Database: "test", Port: c.port})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer tg.Close()
+			ts, err := tg.(targets.Versioner).ServerVersion(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != ts || !strings.HasPrefix(got, want[c.name]) {
+				t.Errorf("TPC-C names %q, the target %q; want both to start %q", got, ts, want[c.name])
+			}
+		})
+	}
+}
