@@ -490,7 +490,11 @@ func (t *Target) Bind(ctx context.Context, s *ts.Schema) error {
 	return targets.Bind(&t.binding, &t.c.mu, s, t.wideNames, func(names *wideNames) { t.names = names })
 }
 
-// ServerVersion implements targets.Versioner.
+// ServerVersion implements targets.Versioner: "PostgreSQL 18.6" (the
+// release alone: Debian's "15.18 (Debian 15.18-0+deb12u1)" is 15.18). The
+// timescaledb driver names the extension's version too, which is what its
+// SQL depends on: the one installed in the database, else the one Setup
+// will install (the server's default).
 func (t *Target) ServerVersion(ctx context.Context) (string, error) {
 	if err := t.c.lock(ctx); err != nil {
 		return "", t.wrap("server version", err)
@@ -500,7 +504,20 @@ func (t *Target) ServerVersion(ctx context.Context) (string, error) {
 	if err := t.c.pg.QueryRow(ctx, "SHOW server_version").Scan(&v); err != nil {
 		return "", t.wrap("server version", err)
 	}
-	return "PostgreSQL " + strings.Fields(v)[0], nil
+	v = "PostgreSQL " + strings.Fields(v)[0]
+	if !t.timescale {
+		return v, nil
+	}
+	var ext *string
+	if err := t.c.pg.QueryRow(ctx, `SELECT coalesce(
+		(SELECT extversion FROM pg_extension WHERE extname = 'timescaledb'),
+		(SELECT default_version FROM pg_available_extensions WHERE name = 'timescaledb'))`).Scan(&ext); err != nil {
+		return "", t.wrap("TimescaleDB version", err)
+	}
+	if ext == nil {
+		return v + ", without TimescaleDB", nil
+	}
+	return v + ", TimescaleDB " + *ext, nil
 }
 
 // StorageBytes implements targets.Sizer: the points table with its index
