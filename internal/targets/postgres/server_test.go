@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -225,4 +226,36 @@ func runStatementServerText(t *testing.T, srv targettest.Server) {
 			}
 		}
 	}
+}
+
+// Each server names its release, as the run reports it; the timescaledb
+// driver names the extension's version beside it.
+func TestServerVersion(t *testing.T) {
+	version := func(t *testing.T, d *targets.Driver, o targets.Options) string {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		conn, err := d.Open(ctx, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		v, err := conn.(targets.Versioner).ServerVersion(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	want := map[string]string{"postgres": "PostgreSQL 15.", "postgres-18": "PostgreSQL 18.6"}
+	targettest.EachServer(t, releases, func(t *testing.T, srv targettest.Server) {
+		if v := version(t, Driver, srv.Options(targets.Options{Database: "test"})); !strings.HasPrefix(v, want[srv.Name]) ||
+			strings.ContainsAny(v, "()") {
+			t.Errorf("server version %q, want %q and the release alone", v, want[srv.Name])
+		}
+	})
+	t.Run("timescaledb", func(t *testing.T) {
+		targettest.RequireServer(t, "timescaledb", "127.0.0.1:5434")
+		if v := version(t, TimescaleDriver, targets.Options{}); !regexp.MustCompile(`^PostgreSQL \d+\.\d+, TimescaleDB \d+\.`).MatchString(v) {
+			t.Errorf("server version %q, want PostgreSQL's and TimescaleDB's", v)
+		}
+	})
 }
