@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tsbench/tsbench/internal/targets/targettest"
 )
 
 var (
@@ -58,12 +60,28 @@ func TestOwnQueriesKnownData(t *testing.T) {
 	dir := t.TempDir()
 	data := writeKnownFile(t, dir)
 	q := writeInputFile(t, dir, "q.yaml", knownQueries)
-	for _, target := range []string{"sqlite", "postgres", "influxdb", "victoriametrics", "iotdb"} {
-		t.Run(target, func(t *testing.T) {
-			requireTargetServer(t, target)
+	// The targets on their default servers, then the current releases
+	// beside them (PostgreSQL 18, InfluxDB 1.13) on theirs.
+	servers := []struct{ name, target, port string }{{"sqlite", "sqlite", ""}, {"postgres", "postgres", ""},
+		{"influxdb", "influxdb", ""}, {"victoriametrics", "victoriametrics", ""}, {"iotdb", "iotdb", ""}}
+	for _, r := range currentReleases {
+		if r.target == "postgres" || r.target == "influxdb" {
+			servers = append(servers, struct{ name, target, port string }{r.service, r.target, r.port})
+		}
+	}
+	for _, srv := range servers {
+		target := srv.target
+		t.Run(srv.name, func(t *testing.T) {
+			args := []string{"run", "--target", target, "--data", data, "--queries", q, "--data-dir", t.TempDir(),
+				"--quiet", "--set", "QUERY_CHECKS=8", "--batch-size", "2"}
+			if srv.port != "" {
+				targettest.RequireServer(t, srv.name, "127.0.0.1:"+srv.port)
+				args = append(args, "--set", "PORT="+srv.port)
+			} else {
+				requireTargetServer(t, target)
+			}
 			out := filepath.Join(t.TempDir(), "out.json")
-			r := tsbench(t, nil, "run", "--target", target, "--data", data, "--queries", q, "--data-dir", t.TempDir(),
-				"--quiet", "--json", out, "--set", "QUERY_CHECKS=8", "--batch-size", "2")
+			r := tsbench(t, nil, append(args, "--json", out)...)
 			if r.code != 0 {
 				t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 			}
