@@ -18,9 +18,10 @@
 // bucket (target options; the bucket is DB_NAME unless set) and the
 // precision (ms, or us or ns: the millisecond times get their zeros), and
 // authenticates with TOKEN as "Authorization: Token" — InfluxDB 2.x's and
-// 3.x's write API, which VictoriaMetrics and QuestDB take too. The bucket
-// is not created: InfluxDB 2.x makes buckets through its own API. A reset
-// deletes the bucket's points through /api/v2/delete. Queries stay InfluxQL
+// 3.x's write API, which InfluxDB 1.8 and later (a database is a bucket
+// there), VictoriaMetrics and QuestDB take too. The bucket is not created:
+// InfluxDB 2.x makes buckets through its own API. A reset deletes the
+// bucket's points through /api/v2/delete (2.x, 1.8 and later). Queries stay InfluxQL
 // on /query, which InfluxDB 2.x answers for a bucket mapped to a database
 // (DBRP) and 3.x for its databases.
 //
@@ -66,7 +67,7 @@ var Driver = &targets.Driver{
 	},
 	Description: "InfluxDB 1.x: line protocol over HTTP, InfluxQL queries; write_path=v2: InfluxDB 2.x/3.x's /api/v2/write with a token",
 	WritePaths:  []string{"v1", "v2"},
-	Server:      "scripts/services/influxdb.sh (InfluxDB 1.6.7 on 127.0.0.1:8086)",
+	Server:      "scripts/services/influxdb.sh (Debian's InfluxDB 1.6.7 on 127.0.0.1:8086; influxdb-1.13.sh: 1.13.2 on 8096)",
 	DefaultPort: DefaultPort,
 	Caps: targets.Capabilities{TLS: true, Types: ts.DataTypes, Queries: ts.QueryKinds, GroupByAcross: true,
 		Sparse: true,                   // an empty cell is a field left out of its line (lineproto)

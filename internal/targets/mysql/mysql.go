@@ -48,7 +48,7 @@ var Driver = &targets.Driver{
 	Aliases:     []string{"MySQL", "MariaDB"},
 	Description: "MySQL/MariaDB: narrow InnoDB table, multi-row INSERT or LOAD DATA LOCAL INFILE with replace",
 	WritePaths:  []string{"insert", "load"},
-	Server:      "scripts/services/mariadb.sh (MariaDB 10.11 on 127.0.0.1:3307)",
+	Server:      "scripts/services/mariadb.sh (Debian's MariaDB 10.11 on 127.0.0.1:3307; mariadb-11.4.sh: 11.4.5 on 3308)",
 	DefaultPort: DefaultPort,
 	// Sparse: one row per point, so an empty cell is a row not written.
 	Caps: targets.Capabilities{TLS: true, Types: ts.DataTypes, Queries: ts.QueryKinds, Sparse: true, GroupByAcross: true,

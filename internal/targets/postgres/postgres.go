@@ -91,7 +91,7 @@ var Driver = &targets.Driver{
 	Aliases:     []string{"PostgreSQL", "Postgres"},
 	Description: "PostgreSQL through pgx: narrow table, multi-row INSERT or binary COPY, both with upsert",
 	WritePaths:  []string{"insert", "copy"},
-	Server:      "scripts/services/postgres.sh (PostgreSQL 15 on 127.0.0.1:5433)",
+	Server:      "scripts/services/postgres.sh (Debian's PostgreSQL 15 on 127.0.0.1:5433; postgres-18.sh: 18.6 on 5435)",
 	DefaultPort: DefaultPort,
 	Caps: targets.Capabilities{
 		TLS:     true,
