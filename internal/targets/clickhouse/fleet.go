@@ -268,7 +268,15 @@ func (t *Target) fleetStatement(s *ts.Schema, q *ts.Query) (string, error) {
 	f := &fleetSQL{q: q, points: t.table() + " FINAL", devices: t.devices() + " FINAL",
 		perDev: strconv.Itoa(len(s.Sensors)), ids: s.SeriesIDs(q.Devices, q.Sensors)}
 	day := func(x string) string { return floorExpr(x, fleet.Day) }
-	join := func(left, right string) string { return " FROM " + left + " ANY INNER JOIN " + right + " USING pos" }
+	// Each row of left gets its truck's tags: right has one row per
+	// position (devices FINAL), so ALL INNER JOIN pairs every left row
+	// with it. Not ANY: 18.16's ANY kept every left row, but later
+	// releases (26.9 here) keep one row per key of either side. The
+	// subqueries are named, which later releases require
+	// (joined_subquery_requires_alias) and 18.16 takes.
+	join := func(left, right string) string {
+		return " FROM " + left + " AS l ALL INNER JOIN " + right + " AS r USING pos"
+	}
 	switch kind {
 	case ts.LowFuel:
 		// The newest point of each truck, whatever the window.
