@@ -63,14 +63,32 @@ var Driver = &targets.Driver{
 
 func init() { targets.Register(Driver) }
 
-// Target is one client's HTTP connection.
+// Target is one client's way to a ClickHouse engine: a server's HTTP
+// interface, or, for the chdb target, the engine inside this process
+// (Transport).
 type Target struct {
-	httpclient.Conn
+	tr Transport
 	db string
 
 	targets.Bound // the lock and the schema
 	buf           bytes.Buffer
 	dialect       sqlfamily.Dialect // Dialect on this database's table
+}
+
+// Transport carries statements to a ClickHouse engine. Every statement of
+// the target is ClickHouse SQL answered as ClickHouse formats it, so the
+// same target serves a server and an engine in this process alike.
+type Transport interface {
+	// Exec runs query; body, when given, is the data of its INSERT ...
+	// FORMAT TabSeparated. The answer is the query's TabSeparated output.
+	Exec(ctx context.Context, query string, body io.Reader) ([]byte, error)
+	// Own runs a user's statement (of their own queries) in database db;
+	// the answer is TabSeparatedWithNamesAndTypes.
+	Own(ctx context.Context, db, text string) (io.ReadCloser, error)
+	// Where names the engine in errors ("clickhouse: http://host:port/");
+	// the server's time zone is cached by it.
+	Where() string
+	Close() error
 }
 
 func open(ctx context.Context, o targets.Options) (targets.Target, error) {
@@ -80,19 +98,53 @@ func open(ctx context.Context, o targets.Options) (targets.Target, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &Target{Conn: c, db: o.DatabaseOr("test")}
-	t.Binding = targets.NewBinding("clickhouse")
-	t.dialect = Dialect
-	t.dialect.Table = t.table() + " FINAL"
-	if _, err := t.exec(ctx, "SELECT 1", nil); err != nil {
+	t, err := Open(ctx, &httpTransport{Conn: c}, o.DatabaseOr("test"))
+	if err != nil {
 		return nil, err
 	}
 	return t, nil
 }
 
+// Open opens the target in database db through tr, and checks that the
+// engine answers.
+func Open(ctx context.Context, tr Transport, db string) (*Target, error) {
+	t := &Target{tr: tr, db: db}
+	t.Binding = targets.NewBinding("clickhouse")
+	t.dialect = Dialect
+	t.dialect.Table = t.table() + " FINAL"
+	if _, err := t.exec(ctx, "SELECT 1", nil); err != nil {
+		tr.Close()
+		return nil, err
+	}
+	return t, nil
+}
+
+// Close releases the transport.
+func (t *Target) Close() error { return t.tr.Close() }
+
+// Reconnects counts the HTTP connections re-opened (targets.Reconnector);
+// an engine in this process has none.
+func (t *Target) Reconnects() int64 {
+	if h, ok := t.tr.(*httpTransport); ok {
+		return h.Reconnects()
+	}
+	return 0
+}
+
 // exec runs a statement; body, when given, is the data of an INSERT.
 func (t *Target) exec(ctx context.Context, query string, body io.Reader) ([]byte, error) {
-	root := t.Base + "/"
+	return t.tr.Exec(ctx, query, body)
+}
+
+// httpTransport is a server's HTTP interface.
+type httpTransport struct{ httpclient.Conn }
+
+func (h *httpTransport) Where() string { return h.Base + "/" }
+
+// Exec POSTs the statement, or with a body the statement in the URL and
+// the body as its data.
+func (h *httpTransport) Exec(ctx context.Context, query string, body io.Reader) ([]byte, error) {
+	root := h.Where()
 	u := root
 	if body != nil {
 		u += "?query=" + url.QueryEscape(query)
@@ -103,7 +155,7 @@ func (t *Target) exec(ctx context.Context, query string, body io.Reader) ([]byte
 	if err != nil {
 		return nil, err
 	}
-	resp, err := t.Client.Do(req)
+	resp, err := h.Client.Do(req)
 	if err != nil {
 		return nil, fmt.Errorf("clickhouse: %s: %w", root, err)
 	}
@@ -116,6 +168,27 @@ func (t *Target) exec(ctx context.Context, query string, body io.Reader) ([]byte
 		return nil, fmt.Errorf("clickhouse: %s: %s: %s", root, resp.Status, strings.TrimSpace(string(data)))
 	}
 	return data, nil
+}
+
+// Own POSTs the statement in database db with TabSeparatedWithNamesAndTypes
+// as the default format; the answer streams.
+func (h *httpTransport) Own(ctx context.Context, db, text string) (io.ReadCloser, error) {
+	root := h.Where()
+	u := root + "?database=" + url.QueryEscape(db) + "&default_format=TabSeparatedWithNamesAndTypes"
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, strings.NewReader(text))
+	if err != nil {
+		return nil, err
+	}
+	resp, err := h.Client.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("clickhouse: %s: own query: %w", root, err)
+	}
+	if resp.StatusCode/100 != 2 {
+		defer resp.Body.Close()
+		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+		return nil, fmt.Errorf("clickhouse: %s: own query: %s: %s", root, resp.Status, strings.TrimSpace(string(msg)))
+	}
+	return resp.Body, nil
 }
 
 func (t *Target) table() string { return quoteIdent(t.db) + ".points" }

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -56,24 +54,14 @@ func (t *Target) RunStatement(ctx context.Context, st *targets.Statement) (targe
 	if len(st.Args) > 0 {
 		return targets.Rows{}, fmt.Errorf("clickhouse: own query: %d bound values, but ClickHouse's language binds none", len(st.Args))
 	}
-	root := t.Base + "/"
-	u := root + "?database=" + url.QueryEscape(t.db) + "&default_format=TabSeparatedWithNamesAndTypes"
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, strings.NewReader(st.Text))
+	body, err := t.tr.Own(ctx, t.db, st.Text)
 	if err != nil {
 		return targets.Rows{}, err
 	}
-	resp, err := t.Client.Do(req)
+	defer body.Close()
+	out, err := t.readTSV(ctx, body)
 	if err != nil {
-		return targets.Rows{}, fmt.Errorf("clickhouse: %s: own query: %w", root, err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode/100 != 2 {
-		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
-		return targets.Rows{}, fmt.Errorf("clickhouse: %s: own query: %s: %s", root, resp.Status, strings.TrimSpace(string(msg)))
-	}
-	out, err := t.readTSV(ctx, resp.Body)
-	if err != nil {
-		return out, fmt.Errorf("clickhouse: %s: own query: %w", root, err)
+		return out, fmt.Errorf("clickhouse: %s: own query: %w", t.tr.Where(), err)
 	}
 	return out, nil
 }
@@ -214,12 +202,12 @@ func (c chType) value(f string) (any, error) {
 	return unescapeTSV(f), nil
 }
 
-// zones caches each server's time zone (timezone()), by base URL: what a
-// DateTime without a zone of its own is in.
+// zones caches each server's time zone (timezone()), by where it is
+// (Transport.Where): what a DateTime without a zone of its own is in.
 var zones sync.Map
 
 func (t *Target) serverZone(ctx context.Context) (*time.Location, error) {
-	if loc, ok := zones.Load(t.Base); ok {
+	if loc, ok := zones.Load(t.tr.Where()); ok {
 		return loc.(*time.Location), nil
 	}
 	data, err := t.exec(ctx, "SELECT timezone()", nil)
@@ -230,6 +218,6 @@ func (t *Target) serverZone(ctx context.Context) (*time.Location, error) {
 	if err != nil {
 		return nil, fmt.Errorf("server time zone: %w", err)
 	}
-	zones.Store(t.Base, loc)
+	zones.Store(t.tr.Where(), loc)
 	return loc, nil
 }
