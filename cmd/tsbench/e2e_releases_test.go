@@ -1,11 +1,14 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/tsbench/tsbench/internal/targets/chdb"
 	"github.com/tsbench/tsbench/internal/targets/targettest"
+	"github.com/tsbench/tsbench/internal/testenv"
 )
 
 // currentRelease is a server of scripts/services in the release users run
@@ -110,5 +113,25 @@ func TestCompareNamesVersionChange(t *testing.T) {
 	if i, table := strings.Index(r.stdout, "server version"), strings.Index(r.stdout, "Operation"); i < 0 || i > table ||
 		!strings.Contains(r.stdout, pg18.version) {
 		t.Errorf("compare does not list the version change before the table:\n%s", resTail(r.stdout, 2000))
+	}
+}
+
+// ClickHouse's current engine, in tsbench's process (the chdb target):
+// a mixed workload with every point verified and every query kind's
+// answers checked, the run naming the engine's version (the 18.16 server's
+// runs name theirs: TestRunOnEveryServer) and counting the engine's work
+// as the tool's process's, as for duckdb.
+func TestRunOnChDB(t *testing.T) {
+	lib := filepath.Join(chdb.CacheDir(), "chdb-core-"+chdb.Version, "chdb", "_chdb.abi3.so")
+	if _, err := os.Stat(lib); err != nil {
+		testenv.Require(t, "chdb-core not found ("+err.Error()+"); install it with: scripts/ci/install-chdb.sh")
+	}
+	s, stdout := runVerified(t, "--target", "chdb", "--loop", "60")
+	if !strings.HasPrefix(s.Environment.ServerVersion, "ClickHouse 26.9.") || !strings.Contains(stdout, "Server: ClickHouse 26.9.") {
+		t.Errorf("server version %q, want ClickHouse 26.9.x", s.Environment.ServerVersion)
+	}
+	if n := len(s.Verify.Queries); n != 50 || s.Verify.Mismatch() || s.Failed() || s.Tool.EmbeddedEngine != "chdb" {
+		t.Fatalf("%d query checks, mismatch %v, failed %v, embedded engine %q:\n%s", n, s.Verify.Mismatch(), s.Failed(),
+			s.Tool.EmbeddedEngine, tail(stdout, 12))
 	}
 }
