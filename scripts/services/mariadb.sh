@@ -85,7 +85,8 @@ start)
     sleep 0.2
   done
   if [ "$SERVICE" = mariadb-11.4 ]; then
-    release=$("$MARIADBD" --version | sed 's/.* Ver \([^ ]*\).*/\1/')
+    # (stderr: in CI's network namespace it warns that it finds no MAC address)
+    release=$("$MARIADBD" --version 2>/dev/null | sed 's/.* Ver \([^ ]*\).*/\1/')
   else
     release="$(deb_version mariadb-server) (Debian)"
   fi
