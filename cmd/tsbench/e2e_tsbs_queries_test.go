@@ -170,13 +170,16 @@ func runTSBSQueryFile(t *testing.T, target, file string, extra ...string) (*summ
 	return readSummary(t, js), r.stdout
 }
 
-// tsbsAnswers checks a query-file run: one operation, its four queries
-// answered, none failed, rows in all (0: not checked), and TSBS's
-// statistics printed.
+// tsbsAnswers checks a query-file run: the server's version named, one
+// operation, its four queries answered, none failed, rows in all (0: not
+// checked), and TSBS's statistics printed.
 func tsbsAnswers(t *testing.T, s *summary.Summary, stdout string, rows int64) {
 	t.Helper()
 	if len(s.Operations) != 1 {
 		t.Fatalf("%d operations, want the file's one query type: %+v", len(s.Operations), s.Operations)
+	}
+	if s.Environment.ServerVersion == "" {
+		t.Error("the run names no server version")
 	}
 	op := s.Operations[0]
 	if op.OKOperations != 4 || op.FailOperations != 0 {

@@ -40,7 +40,7 @@ func runTSBSQueries(cfg *config.Config, label string, out runOutputs, stdout, st
 	opts := connect.Options(cfg, driver, dataDir)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	queriers, closeAll, err := openQueriers(ctx, driver, opts, cfg.Clients, qs[0].Kind(), cfg.TSBSPrintResponses)
+	queriers, version, closeAll, err := openQueriers(ctx, driver, opts, cfg.Clients, qs[0].Kind(), cfg.TSBSPrintResponses)
 	defer closeAll()
 	if err != nil {
 		return nil, err
@@ -53,6 +53,7 @@ func runTSBSQueries(cfg *config.Config, label string, out runOutputs, stdout, st
 		return nil, err
 	}
 	defer sess.close()
+	s.Environment.ServerVersion = version
 	results.Complete(s, cfg, runID, driver, opts.DataDir, Version)
 	if err := finishRun(s, cfg, label, dataDir, sess.store, sess.live, out, stdout, stderr); err != nil {
 		return s, err
@@ -98,10 +99,13 @@ func tsbsQueryRunKeys(cfg *config.Config) error {
 }
 
 // openQueriers opens one connection per worker and its querier for the
-// file's kind of query; closeAll closes what was opened, also on error.
-func openQueriers(ctx context.Context, d *targets.Driver, opts targets.Options, workers int, kind string, whole bool) ([]queryfile.Querier, func(), error) {
+// file's kind of query, and asks the server its version (as every run
+// names it; "" when the target cannot tell); closeAll closes what was
+// opened, also on error.
+func openQueriers(ctx context.Context, d *targets.Driver, opts targets.Options, workers int, kind string,
+	whole bool) (_ []queryfile.Querier, version string, closeAll func(), _ error) {
 	var opened []targets.Target
-	closeAll := func() {
+	closeAll = func() {
 		for _, t := range opened {
 			t.Close()
 		}
@@ -112,16 +116,19 @@ func openQueriers(ctx context.Context, d *targets.Driver, opts targets.Options, 
 	for range max(workers, 1) {
 		t, err := d.Open(setup, opts)
 		if err != nil {
-			return nil, closeAll, connectError(err, d)
+			return nil, "", closeAll, connectError(err, d)
 		}
 		opened = append(opened, t)
 		q, err := queryfile.QuerierFor(t, d, kind, whole)
 		if err != nil {
-			return nil, closeAll, usageError("TSBS_QUERY_FILE: %v", err)
+			return nil, "", closeAll, usageError("TSBS_QUERY_FILE: %v", err)
 		}
 		queriers = append(queriers, q)
 	}
-	return queriers, closeAll, nil
+	if v, ok := opened[0].(targets.Versioner); ok {
+		version, _ = v.ServerVersion(setup)
+	}
+	return queriers, version, closeAll, nil
 }
 
 // measureTSBSQueries runs the file on the engine, in a session like every
