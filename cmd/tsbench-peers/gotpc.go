@@ -28,6 +28,8 @@ func compareGoTPC(args []string, stdout, stderr io.Writer) error {
 	terminals := fs.Int("terminals", 4, "terminals of each tool")
 	duration := fs.Duration("duration", 45*time.Second, "each turn's measured length")
 	turns := fs.Int("turns", 2, "turns each tool takes")
+	var extra repeated
+	fs.Var(&extra, "tsbench-arg", "an argument more for tsbench run (repeatable), e.g. --tsbench-arg=--set --tsbench-arg=target.io=poller")
 	if err := fs.Parse(args); err != nil {
 		return usage{err.Error()}
 	}
@@ -66,9 +68,9 @@ func compareGoTPC(args []string, stdout, stderr io.Writer) error {
 			return measurement{}, err
 		}
 		url := fmt.Sprintf("postgres://%s@%s:%d/peers_tsbench?sslmode=disable", *user, *host, *port)
-		s, _, err := tsbenchRun(tsb, dir, stderr, "--workload", "tpcc", "--target", "postgres", "--target-url", url,
+		s, _, err := tsbenchRun(tsb, dir, stderr, append([]string{"--workload", "tpcc", "--target", "postgres", "--target-url", url,
 			"--warehouses", strconv.Itoa(*warehouses), "--clients", strconv.Itoa(*terminals), "--duration", duration.String(),
-			"--set", "TPCC_MODE=interactive", "--set", "TPCC_LOAD=always")
+			"--set", "TPCC_MODE=interactive", "--set", "TPCC_LOAD=always"}, extra...)...)
 		if err != nil {
 			return measurement{}, err
 		}

@@ -92,6 +92,8 @@ func comparePgbench(args []string, stdout, stderr io.Writer) error {
 	threads := fs.Int("threads", 2, "pgbench's threads (-j)")
 	duration := fs.Duration("duration", 20*time.Second, "each turn's length")
 	turns := fs.Int("turns", 2, "turns each tool takes")
+	var extra repeated
+	fs.Var(&extra, "tsbench-arg", "an argument more for tsbench run (repeatable), e.g. --tsbench-arg=--set --tsbench-arg=target.io=poller")
 	if err := fs.Parse(args); err != nil {
 		return usage{err.Error()}
 	}
@@ -150,8 +152,8 @@ func comparePgbench(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return measurement{}, err
 		}
-		s, cpu, err := tsbenchRun(tsb, turn, stderr, "--target", "postgres", "--target-url", url, "--queries", queries,
-			"--query-only", "--clients", strconv.Itoa(*clients), "--duration", duration.String())
+		s, cpu, err := tsbenchRun(tsb, turn, stderr, append([]string{"--target", "postgres", "--target-url", url, "--queries", queries,
+			"--query-only", "--clients", strconv.Itoa(*clients), "--duration", duration.String()}, extra...)...)
 		if err != nil {
 			return measurement{}, err
 		}

@@ -198,3 +198,9 @@ func median(xs []float64) float64 {
 	}
 	return s[len(s)/2]
 }
+
+// repeated is a flag that may be given many times.
+type repeated []string
+
+func (r *repeated) String() string     { return strings.Join(*r, " ") }
+func (r *repeated) Set(v string) error { *r = append(*r, v); return nil }
