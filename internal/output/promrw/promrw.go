@@ -1,11 +1,12 @@
 // Package promrw sends samples with Prometheus remote write 1.0: a
-// WriteRequest (the prompb protobuf types), snappy block-compressed, POSTed
-// to the receiver's URL (Prometheus's /api/v1/write, VictoriaMetrics's
-// /api/v1/write, Mimir's /api/v1/push).
+// WriteRequest, snappy block-compressed, POSTed to the receiver's URL
+// (Prometheus's /api/v1/write, VictoriaMetrics's /api/v1/write, Mimir's
+// /api/v1/push). The request is encoded by internal/remotewrite, which
+// the remote-write targets write through too.
 //
 // It stands apart as k6's outputs do, one package per receiver behind
 // output.Receiver: a new receiver is one new package, and each brings only
-// its own format and libraries (prompb, snappy). internal/cli's receivers.go
+// its own format and libraries. internal/cli's receivers.go
 // is the one place that knows them all.
 package promrw
 
@@ -14,10 +15,8 @@ import (
 	"fmt"
 	"net/http"
 
-	"github.com/golang/snappy"
-	"github.com/prometheus/prometheus/prompb"
-
 	"github.com/tsbench/tsbench/internal/output"
+	"github.com/tsbench/tsbench/internal/remotewrite"
 )
 
 // Receiver is one remote-write endpoint.
@@ -31,20 +30,18 @@ func New(url string) *Receiver { return &Receiver{url: url, HTTPClient: output.N
 
 // header is remote write 1.0's: the version header tells a receiver that
 // also speaks 2.0 which message this is.
-var header = http.Header{
-	"Content-Encoding":                  {"snappy"},
-	"Content-Type":                      {"application/x-protobuf"},
-	"User-Agent":                        {"tsbench"},
-	"X-Prometheus-Remote-Write-Version": {"0.1.0"},
-}
+var header = func() http.Header {
+	h := http.Header{}
+	kv := remotewrite.V1.Header()
+	for i := 0; i+1 < len(kv); i += 2 {
+		h.Set(kv[i], kv[i+1])
+	}
+	return h
+}()
 
 // Send posts the batch as one WriteRequest.
 func (r *Receiver) Send(ctx context.Context, batch []*output.Sample) error {
-	body, err := Encode(batch)
-	if err != nil {
-		return err
-	}
-	if err := r.Post(ctx, r.url, body, header); err != nil {
+	if err := r.Post(ctx, r.url, Encode(batch), header); err != nil {
 		return fmt.Errorf("prometheus-rw: %w", err)
 	}
 	return nil
@@ -53,41 +50,44 @@ func (r *Receiver) Send(ctx context.Context, batch []*output.Sample) error {
 // Encode is the compressed WriteRequest of the batch: one time series per
 // series, with each of its samples in time order, and the metric metadata
 // (type and help) that remote write 1.0 carries beside them.
-func Encode(batch []*output.Sample) ([]byte, error) {
-	var req prompb.WriteRequest
-	index := map[string]int{} // series key -> index in req.Timeseries
-	meta := map[string]bool{}
+func Encode(batch []*output.Sample) []byte {
+	type series struct {
+		labels []byte // Label fields, __name__ first ("__" sorts before the lower-case names)
+		times  []int64
+		values []float64
+	}
+	var all []*series
+	index := map[string]*series{}
+	var meta []byte
+	seen := map[string]bool{}
 	for _, s := range batch {
 		for _, p := range s.Points() {
 			key := seriesKey(p)
-			i, ok := index[key]
-			if !ok {
-				i = len(req.Timeseries)
-				index[key] = i
-				ls := make([]prompb.Label, 0, len(p.Labels)+1)
-				ls = append(ls, prompb.Label{Name: "__name__", Value: p.Name}) // "__" sorts first
+			sr := index[key]
+			if sr == nil {
+				sr = &series{labels: remotewrite.AppendLabel(nil, remotewrite.MetricName, p.Name)}
 				for _, l := range p.Labels {
-					ls = append(ls, prompb.Label{Name: l.Name, Value: l.Value})
+					sr.labels = remotewrite.AppendLabel(sr.labels, l.Name, l.Value)
 				}
-				req.Timeseries = append(req.Timeseries, prompb.TimeSeries{Labels: ls})
+				index[key] = sr
+				all = append(all, sr)
 			}
-			req.Timeseries[i].Samples = append(req.Timeseries[i].Samples,
-				prompb.Sample{Value: p.Value, Timestamp: p.Time.UnixMilli()})
-			if !meta[p.Name] {
-				meta[p.Name] = true
-				typ := prompb.MetricMetadata_GAUGE
+			sr.times, sr.values = append(sr.times, p.Time.UnixMilli()), append(sr.values, p.Value)
+			if !seen[p.Name] {
+				seen[p.Name] = true
+				typ := remotewrite.Gauge
 				if p.Kind == output.Counter {
-					typ = prompb.MetricMetadata_COUNTER
+					typ = remotewrite.Counter
 				}
-				req.Metadata = append(req.Metadata, prompb.MetricMetadata{Type: typ, MetricFamilyName: p.Name, Help: p.Help})
+				meta = remotewrite.AppendMetadata(meta, typ, p.Name, p.Help)
 			}
 		}
 	}
-	raw, err := req.Marshal()
-	if err != nil {
-		return nil, fmt.Errorf("prometheus-rw: encode: %w", err)
+	var raw []byte
+	for _, sr := range all {
+		raw = remotewrite.AppendSeries(raw, sr.labels, sr.times, sr.values)
 	}
-	return snappy.Encode(nil, raw), nil
+	return remotewrite.Compress(nil, append(raw, meta...))
 }
 
 func seriesKey(p output.Point) string {

@@ -35,11 +35,7 @@ func TestEncode(t *testing.T) {
 		{Labels: output.Labels{RunID: "r", Worker: "1", Phase: "measure"}, Time: time.UnixMilli(2000), T: 2,
 			Ops: []output.Op{{Name: "INGESTION", OKOpsTotal: 9, OKPointsTotal: 90}}},
 	}
-	body, err := promrw.Encode(batch)
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, err := snappy.Decode(nil, body)
+	raw, err := snappy.Decode(nil, promrw.Encode(batch))
 	if err != nil {
 		t.Fatal(err)
 	}
