@@ -140,19 +140,27 @@ func TestGroupByOnServer(t *testing.T) {
 	})
 }
 
-// The target passes the conformance suite against both releases; TEXT is
-// declared unsupported and the suite checks that Setup refuses it.
+// The target passes the conformance suite against both releases, on each
+// write path (the import, and remote write as Prometheus agents send it);
+// TEXT is declared unsupported and the suite checks that Setup refuses it.
 func TestConformance(t *testing.T) {
 	eachServer(t, func(t *testing.T, srv release) {
-		targettest.Run(t, targettest.Suite{Driver: Driver,
-			Options: targets.Options{Database: "tsbench_conformance", Port: srv.port}, Settle: settle})
+		for _, wp := range Driver.WritePaths {
+			t.Run(wp, func(t *testing.T) {
+				targettest.Run(t, targettest.Suite{Driver: Driver, Settle: settle,
+					Options: targets.Options{Database: "tsbench_conformance", Port: srv.port, Extra: map[string]string{"write_path": wp}}})
+			})
+		}
 	})
 }
 
-// BenchmarkWrite is the lean-client comparison's shape against the server:
+// BenchmarkWrite is the lean-client comparison's shape against the server,
+// on each write path:
 // go test -run '^$' -bench . -count 3 ./internal/targets/victoriametrics/
 func BenchmarkWrite(b *testing.B) {
-	targettest.Server{Name: "victoriametrics", Addr: "127.0.0.1:8428"}.BenchmarkWrite(b, Driver, targets.Options{Database: "tsbench_bench"}, nil)
+	srv := servers[0]
+	targettest.Server{Name: srv.service, Addr: "127.0.0.1:" + strconv.Itoa(srv.port)}.BenchmarkWrite(b, Driver,
+		targets.Options{Database: "tsbench_bench", Port: srv.port}, map[string][]string{"write_path": Driver.WritePaths})
 }
 
 // setUp opens a connection to the server on port with database, and sets
