@@ -9,8 +9,8 @@ import (
 	"net/url"
 	"strconv"
 
-	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/targets/clientside"
+	"github.com/tsbench/tsbench/internal/targets/promql"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -18,42 +18,22 @@ import (
 // generation. Every name goes into a string literal by MetricsQL's rules
 // (quote, matchAny), whatever characters it holds.
 func (t *Target) selector(s *ts.Schema, devs []*ts.Device, sensors []int) string {
-	sel := `{db=` + quote(t.db) + `,gen=` + quote(t.gen) + `,__name__!="tsbench_generation"`
+	sel := `{db=` + promql.Quote(t.db) + `,gen=` + promql.Quote(t.gen) + `,__name__!="tsbench_generation"`
 	if len(sensors) > 0 {
 		names := make([]string, len(sensors))
 		for i, sn := range sensors {
 			names[i] = s.Sensors[sn].Name
 		}
-		sel += `,__name__=~` + matchAny(names)
+		sel += `,__name__=~` + promql.MatchAny(names)
 	}
 	if devs != nil {
 		names := make([]string, len(devs))
 		for i, d := range devs {
 			names[i] = d.Name
 		}
-		sel += `,device=~` + matchAny(names)
+		sel += `,device=~` + promql.MatchAny(names)
 	}
 	return sel + "}"
-}
-
-// horizon (2200-01-01, in ms) bounds the queries that have no end of their
-// own: Q5's export, Q8's latest point and the count of everything. It is a
-// data bound, never the wall clock: a run writes far faster than its
-// POINT_STEP, so its last points lie ahead of the clock (up to the server's
-// -futureRetention), and a query bounded by "now" misses them. Both 1.79
-// and 1.148 answer instant queries at this time with a window reaching
-// back to any benchmark's START_TIME; at the year 3000 they answer nothing.
-const horizon int64 = 7258118400000
-
-// seconds renders milliseconds as the API's fractional seconds.
-func seconds(ms int64) string { return strconv.FormatFloat(float64(ms)/1000, 'f', 3, 64) }
-
-// clamp moves a range's start to the schema's START_TIME, before which the
-// series hold only their registration sample (see register). It reports
-// false for a range that ends there.
-func clamp(s *ts.Schema, start, end int64) (int64, bool) {
-	start = max(start, s.StartTime)
-	return start, end > start
 }
 
 // export returns the raw samples of each matching series with timestamps in
@@ -61,7 +41,7 @@ func clamp(s *ts.Schema, start, end int64) (int64, bool) {
 // particular order; with place, each series goes to the position place
 // gives its labels (nil: in the order of the lines).
 func (t *Target) export(ctx context.Context, sel string, start, end int64, place *seriesOrder) ([]clientside.Series, error) {
-	q := url.Values{"match[]": {sel}, "start": {seconds(start)}, "end": {seconds(end - 1)}}
+	q := url.Values{"match[]": {sel}, "start": {promql.Seconds(start)}, "end": {promql.Seconds(end - 1)}}
 	data, _, err := t.get(ctx, "/api/v1/export", q)
 	if err != nil {
 		return nil, err
@@ -123,35 +103,22 @@ func newSeriesOrder(s *ts.Schema, q *ts.Query) *seriesOrder {
 }
 
 // instant evaluates a MetricsQL expression at time at (ms) and returns one
-// value per resulting series.
+// value per resulting series. Queries without an end of their own are
+// bounded by promql.Horizon: both 1.79 and 1.148 answer instant queries
+// at that time with a window reaching back to any benchmark's START_TIME;
+// at the year 3000 they answer nothing.
 func (t *Target) instant(ctx context.Context, expr string, at int64) ([]float64, error) {
-	data, _, err := t.get(ctx, "/api/v1/query", url.Values{"query": {expr}, "time": {seconds(at)}})
+	data, _, err := t.get(ctx, "/api/v1/query", url.Values{"query": {expr}, "time": {promql.Seconds(at)}})
 	if err != nil {
 		return nil, err
 	}
-	var r struct {
-		Status string
-		Error  string
-		Data   struct {
-			Result []struct {
-				Value [2]any `json:"value"`
-			} `json:"result"`
-		} `json:"data"`
+	vec, err := promql.DecodeVector(data, expr)
+	if err != nil {
+		return nil, fmt.Errorf("victoriametrics: %w", err)
 	}
-	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, fmt.Errorf("victoriametrics: decode %s: %w", expr, err)
-	}
-	if r.Status != "success" {
-		return nil, fmt.Errorf("victoriametrics: %s: %s", expr, r.Error)
-	}
-	var out []float64
-	for _, x := range r.Data.Result {
-		s, _ := x.Value[1].(string)
-		v, err := strconv.ParseFloat(s, 64)
-		if err != nil {
-			return nil, fmt.Errorf("victoriametrics: %s: value %q: %w", expr, s, err)
-		}
-		out = append(out, v)
+	out := make([]float64, len(vec))
+	for i, v := range vec {
+		out[i] = v.Value
 	}
 	return out, nil
 }
@@ -183,13 +150,13 @@ func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 			if err != nil {
 				return res, err
 			}
-			start, ok := clamp(s, q.Start, q.End)
+			start, ok := promql.Clamp(s, q.Start, q.End)
 			if !ok {
 				return res, nil
 			}
 			expr, at = fn+"(%s["+strconv.FormatInt(q.End-start, 10)+"ms])", q.End-1
 		} else {
-			at = horizon
+			at = promql.Horizon
 			expr = "last_over_time(%s[" + strconv.FormatInt(at-s.StartTime+1, 10) + "ms])"
 		}
 		for _, one := range perSensor {
@@ -216,9 +183,9 @@ func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 	case ts.PrecisePoint:
 		end = start + 1
 	case ts.AggValue:
-		start, end = s.StartTime, horizon+1
+		start, end = s.StartTime, promql.Horizon+1
 	}
-	start, ok := clamp(s, start, end)
+	start, ok := promql.Clamp(s, start, end)
 	if !ok {
 		return clientside.Answer(q, nil), nil
 	}
@@ -233,16 +200,13 @@ func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 	return clientside.Answer(q, series), nil
 }
 
-// rollups are MetricsQL's rollup functions of the aggregates.
-var rollups = targets.AggregateNames{Count: "count_over_time", Sum: "sum_over_time", Avg: "avg_over_time",
-	Min: "min_over_time", Max: "max_over_time"}
-
-func rollup(a ts.Aggregate) (string, error) { return rollups.Of("victoriametrics", a) }
+// rollup is MetricsQL's rollup function of an aggregate (PromQL's).
+func rollup(a ts.Aggregate) (string, error) { return promql.Rollups.Of("victoriametrics", a) }
 
 // Count settles (see settle: the answers that follow it, such as the
 // runner's query checks, see every point written), then counts the stored
 // samples with a rollup over the range (everything from the schema's start
-// time to the horizon when the range is empty).
+// time to the promql.Horizon when the range is empty).
 func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
 	if err := t.settle(ctx); err != nil {
 		return 0, err
@@ -259,10 +223,10 @@ func (t *Target) Count(ctx context.Context, r ts.CountRange) (int64, error) {
 	}
 	at, window := r.End-1, int64(0)
 	if r.End <= r.Start {
-		at = horizon
+		at = promql.Horizon
 		window = at - s.StartTime + 1
 	} else {
-		start, ok := clamp(s, r.Start, r.End)
+		start, ok := promql.Clamp(s, r.Start, r.End)
 		if !ok {
 			return 0, nil
 		}

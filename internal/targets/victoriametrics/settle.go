@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/tsbench/tsbench/internal/targets/promql"
 	"net/http"
 	"net/url"
 	"slices"
@@ -83,7 +84,7 @@ func (t *Target) probe(ctx context.Context, times []int64, wait time.Duration) e
 	for attempt := 0; len(pending) > 0; attempt++ {
 		if attempt < settleAttempts {
 			probe := strconv.FormatInt(time.Now().UnixNano(), 10)
-			sel = `tsbench_settle{db=` + quote(t.db) + `,probe="` + probe + `"}`
+			sel = `tsbench_settle{db=` + promql.Quote(t.db) + `,probe="` + probe + `"}`
 			for _, tm := range pending { // caches "no such series" for the probe's day
 				if _, err := t.export(ctx, sel, tm, tm+1, nil); err != nil {
 					return err
@@ -144,7 +145,7 @@ const (
 
 // deleteProbes deletes the probe series.
 func (t *Target) deleteProbes(ctx context.Context) {
-	q := url.Values{"match[]": {`tsbench_settle{db=` + quote(t.db) + `}`}}
+	q := url.Values{"match[]": {`tsbench_settle{db=` + promql.Quote(t.db) + `}`}}
 	t.do(ctx, http.MethodPost, "/api/v1/admin/tsdb/delete_series", q, nil) //nolint:errcheck // best effort: the next reset deletes them too
 }
 

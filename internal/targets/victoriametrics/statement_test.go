@@ -3,8 +3,6 @@ package victoriametrics
 import (
 	"context"
 	"math"
-	"reflect"
-	"strings"
 	"testing"
 	"time"
 
@@ -49,36 +47,6 @@ func TestLanguageQuoting(t *testing.T) {
 		{"a\nb", `{__name__="a\nb"}`},
 		{"", `{__name__=""}`},
 	}}.Check(t, Driver, language)
-}
-
-// The answers of each result type, read from the server's JSON.
-func TestDecodeInstant(t *testing.T) {
-	cases := []struct {
-		answer string
-		cols   []string
-		want   [][]any
-	}{
-		{`{"status":"success","data":{"resultType":"vector","result":[{"metric":{"a":"1"},"value":[1700000000.5,"2"]},{"metric":{},"value":[1700000000.5,"NaN"]}]}}`,
-			[]string{"value"}, [][]any{{int64(2)}, {math.NaN()}}},
-		{`{"status":"success","data":{"resultType":"scalar","result":[1700000000,"0.25"]}}`, []string{"value"}, [][]any{{0.25}}},
-		{`{"status":"success","data":{"resultType":"string","result":[1700000000,"12"]}}`, []string{"value"}, [][]any{{"12"}}},
-		{`{"status":"success","data":{"resultType":"matrix","result":[{"metric":{},"values":[[1700000000.001,"1"],[1700000000.002,"1.5"]]},{"metric":{},"values":[[1700000000.003,"-Inf"]]}]}}`,
-			[]string{"time", "value"}, [][]any{{int64(1700000000001), int64(1)}, {int64(1700000000002), 1.5}, {int64(1700000000003), math.Inf(-1)}}},
-		{`{"status":"success","data":{"resultType":"vector","result":[]}}`, []string{"value"}, nil},
-	}
-	for _, c := range cases {
-		got, err := decodeInstant([]byte(c.answer))
-		if err != nil {
-			t.Fatalf("%s: %v", c.answer, err)
-		}
-		if !reflect.DeepEqual(got.Columns, c.cols) || got.Count != int64(len(c.want)) || !targettest.SameValues(got.Values, c.want) {
-			t.Errorf("%s:\n got %v %v (count %d)\nwant %v %v", c.answer, got.Columns, got.Values, got.Count, c.cols, c.want)
-		}
-	}
-	if _, err := decodeInstant([]byte(`{"status":"error","errorType":"bad_data","error":"unparsable"}`)); err == nil ||
-		!strings.Contains(err.Error(), "unparsable") {
-		t.Errorf("status error: error %v", err)
-	}
 }
 
 // The user's own PromQL queries against both releases of scripts/services:

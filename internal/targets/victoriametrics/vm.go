@@ -38,8 +38,8 @@
 // value filter — cannot be expressed exactly in MetricsQL (a subquery
 // resamples), so tsbench computes them from exported points: their latency
 // includes the transfer of every point in range. Queries without an end of
-// their own are bounded by a far horizon, never by the wall clock (see
-// horizon). The server must run with
+// their own are bounded by a far promql.Horizon, never by the wall clock (see
+// promql.Horizon). The server must run with
 // -search.disableCache (the script does), or repeated queries would measure
 // its result cache. Data becomes searchable after an internal flush (1-2
 // s), and a series lookup made before a new series or day was may hide it
@@ -69,6 +69,7 @@ import (
 	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/targets/httpclient"
 	"github.com/tsbench/tsbench/internal/targets/jsonenc"
+	"github.com/tsbench/tsbench/internal/targets/promql"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -219,7 +220,7 @@ func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
 	if !reset {
 		return t.Bind(ctx, s)
 	}
-	q := url.Values{"match[]": {`{db=` + quote(t.db) + `}`}}
+	q := url.Values{"match[]": {`{db=` + promql.Quote(t.db) + `}`}}
 	if _, err := t.do(ctx, http.MethodPost, "/api/v1/admin/tsdb/delete_series", q, nil); err != nil {
 		return err
 	}
@@ -319,8 +320,8 @@ func (t *Target) Bind(ctx context.Context, s *ts.Schema) error {
 // start. Generation names are nanosecond clock readings of equal length, so
 // their string order is their age order.
 func (t *Target) generations(ctx context.Context, start int64) ([]string, error) {
-	q := url.Values{"match[]": {`tsbench_generation{db=` + quote(t.db) + `}`},
-		"start": {seconds(start)}, "end": {seconds(start)}}
+	q := url.Values{"match[]": {`tsbench_generation{db=` + promql.Quote(t.db) + `}`},
+		"start": {promql.Seconds(start)}, "end": {promql.Seconds(start)}}
 	data, _, err := t.get(ctx, "/api/v1/export", q)
 	if err != nil {
 		return nil, err

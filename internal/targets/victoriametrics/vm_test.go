@@ -42,11 +42,3 @@ func TestAppendSparseImport(t *testing.T) {
 		t.Fatalf("got\n%s\nwant\n%s", buf, want)
 	}
 }
-
-func TestSecondsKeepMilliseconds(t *testing.T) {
-	for ms, want := range map[int64]string{1640966400123: "1640966400.123", 5: "0.005", 0: "0.000"} {
-		if got := seconds(ms); got != want {
-			t.Errorf("seconds(%d) = %s, want %s", ms, got, want)
-		}
-	}
-}

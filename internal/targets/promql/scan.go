@@ -1,24 +1,27 @@
-package victoriametrics
+package promql
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"strconv"
+	"sync"
 )
 
-// Reading query_range answers. single-groupby-5-1-12's answer holds
-// 3,600 [time,"value"] pairs; tsbench must count and add them (the answer
-// checks), where TSBS's runner only reads the body. encoding/json (a
-// json.RawMessage per series, then a scanner of the points) took 1.1 ms
-// of CPU per query, 75 % of tsbench's CPU, against 2.4 ms of the server's
-// own, and allocated 145 KB. github.com/valyala/fastjson, tried next,
-// builds a tree of every value: 0.32 ms for those 3,600 points
-// (BenchmarkDecodeRange, integer values as TSBS's), 0.55 ms of CPU per
-// query in a run. This scanner reads the one shape of the answer straight
-// off the bytes: 0.21 ms, 0.44 ms of CPU per query, and the query's mean
-// latency 9 % lower than with fastjson (2,000 queries, turns alternated).
+// Reading matrix answers (query_range's, and an instant query's of a range
+// selector). single-groupby-5-1-12's answer holds 3,600 [time,"value"]
+// pairs; tsbench must count and add them (the answer checks), where TSBS's
+// runner only reads the body. encoding/json (a json.RawMessage per series,
+// then a scanner of the points) took 1.1 ms of CPU per query, 75 % of
+// tsbench's CPU, against 2.4 ms of VictoriaMetrics' own, and allocated 145
+// KB. github.com/valyala/fastjson, tried next, builds a tree of every
+// value: 0.32 ms for those 3,600 points (BenchmarkDecodeMatrix, integer
+// values as TSBS's), 0.55 ms of CPU per query in a run. This scanner reads
+// the one shape of the answer straight off the bytes: 0.21 ms, 0.44 ms of
+// CPU per query, and the query's mean latency 9 % lower than with
+// fastjson (2,000 queries, turns alternated).
 
 // jsonScanner walks a JSON text byte by byte: no tree of values is built,
 // and strings are handed out as slices of the text (escaped ones decoded
@@ -28,7 +31,7 @@ type jsonScanner struct {
 	i int
 }
 
-var errSyntax = errors.New("not the JSON of a query_range answer")
+var errSyntax = errors.New("not the JSON of a query answer")
 
 func (s *jsonScanner) ws() {
 	for s.i < len(s.b) {
@@ -211,10 +214,10 @@ func (s *jsonScanner) end() error {
 	return nil
 }
 
-// millis reads query_range's time, seconds with up to 3 decimals as it
+// Millis reads an answer's time, seconds with up to 3 decimals as it
 // writes them, into milliseconds exactly; other forms (an exponent, more
 // decimals) through strconv, rounded to the millisecond.
-func millis(b []byte) (int64, error) {
+func Millis(b []byte) (int64, error) {
 	neg := len(b) > 0 && b[0] == '-'
 	d := b
 	if neg {
@@ -255,16 +258,56 @@ func millis(b []byte) (int64, error) {
 	return ms, nil
 }
 
-// decode reads a query_range answer (see queryRange):
+// Grid is a run of evaluation times From, From+Step, ..., To with the
+// same window (a query_range's start, end and step).
+type Grid struct{ From, To, Step, Window int64 }
+
+// UnusableError is an answer a query cannot use: an error status, a body
+// that does not decode, a value off the grid. A Q7 answered on the server
+// falls back to computing from points on it.
+type UnusableError struct{ Err error }
+
+func (e *UnusableError) Error() string { return e.Err.Error() }
+
+func (e *UnusableError) Unwrap() error { return e.Err }
+
+// Series is one series of a matrix answer: the values of the labels the
+// decode was asked for, in that order ("" where the series has none), and
+// its samples in the answer's order.
+type Series struct {
+	Labels []string
+	Times  []int64
+	Values []float64
+}
+
+// Decoder holds what reading matrix answers needs, kept from one query to
+// the next (GetDecoder): the answer's bytes (Body, for the request to read
+// into) and the series with their slices of times and values.
+type Decoder struct {
+	Body   bytes.Buffer
+	series []Series
+}
+
+var decoders = sync.Pool{New: func() any { return new(Decoder) }}
+
+// GetDecoder is a Decoder from the pool; PutDecoder gives it back once
+// its series are no longer used.
+func GetDecoder() *Decoder { return decoders.Get().(*Decoder) }
+
+// PutDecoder gives a Decoder back to the pool.
+func PutDecoder(d *Decoder) { decoders.Put(d) }
+
+// Decode reads a matrix answer:
 // {"status":"success","data":{"resultType":"matrix","result":[{"metric":
 // {...},"values":[[seconds,"value"],...]},...]}}, its members in any
-// order, others skipped. Times become milliseconds (exactly, see millis);
-// values are parsed by strconv, exactly. Anything else, an error status,
-// or a time off g's grid is an unusableError. The series are d's, valid
-// until its next use.
-func (d *rangeDecoder) decode(data []byte, expr string, g evalGrid) ([]rangeSeries, error) {
+// order, others skipped. Times become milliseconds (exactly, see Millis);
+// values are parsed by strconv, exactly. Of each series' labels, those
+// named in labels are kept (Series.Labels). With g, a time off its grid
+// is refused. Anything else, or an error status, is an UnusableError
+// quoting expr. The series are d's, valid until its next use.
+func (d *Decoder) Decode(data []byte, expr string, g *Grid, labels ...string) ([]Series, error) {
 	bad := func(format string, a ...any) error {
-		return &unusableError{fmt.Errorf("victoriametrics: query_range %s: "+format, append([]any{expr}, a...)...)}
+		return &UnusableError{fmt.Errorf("query %s: "+format, append([]any{expr}, a...)...)}
 	}
 	s := &jsonScanner{b: data}
 	var status, rtype, msg string
@@ -274,10 +317,14 @@ func (d *rangeDecoder) decode(data []byte, expr string, g evalGrid) ([]rangeSeri
 		if len(out) < cap(out) {
 			out = out[:len(out)+1]
 		} else {
-			out = append(out, rangeSeries{})
+			out = append(out, Series{})
 		}
 		o := &out[len(out)-1]
-		o.name, o.part, o.times, o.values = "", "", o.times[:0], o.values[:0]
+		o.Times, o.Values = o.Times[:0], o.Values[:0]
+		o.Labels = o.Labels[:0]
+		for range labels {
+			o.Labels = append(o.Labels, "")
+		}
 		hasValues := false
 		err := s.object(func(key []byte) error {
 			switch string(key) {
@@ -290,11 +337,11 @@ func (d *rangeDecoder) decode(data []byte, expr string, g evalGrid) ([]rangeSeri
 					if err != nil {
 						return err
 					}
-					switch string(label) {
-					case "__name__":
-						o.name, err = unescape(raw, esc)
-					case "tsbench_part":
-						o.part, err = unescape(raw, esc)
+					for k, want := range labels {
+						if string(label) == want {
+							o.Labels[k], err = unescape(raw, esc)
+							break
+						}
 					}
 					return err
 				})
@@ -312,7 +359,7 @@ func (d *rangeDecoder) decode(data []byte, expr string, g evalGrid) ([]rangeSeri
 					if err != nil || esc || !s.take(']') {
 						return errSyntax
 					}
-					tm, err := millis(num)
+					tm, err := Millis(num)
 					if err != nil {
 						return errSyntax
 					}
@@ -321,11 +368,11 @@ func (d *rangeDecoder) decode(data []byte, expr string, g evalGrid) ([]rangeSeri
 						pointErr = fmt.Errorf("series %d, value %d: %v", i, k, err)
 						return pointErr
 					}
-					if tm < g.From || tm > g.To || (tm-g.From)%g.Step != 0 {
+					if g != nil && (tm < g.From || tm > g.To || (tm-g.From)%g.Step != 0) {
 						pointErr = fmt.Errorf("value at %d, off the grid %d..%d step %d", tm, g.From, g.To, g.Step)
 						return pointErr
 					}
-					o.times, o.values = append(o.times, tm), append(o.values, v)
+					o.Times, o.Values = append(o.Times, tm), append(o.Values, v)
 					return nil
 				})
 			}
