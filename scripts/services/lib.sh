@@ -54,6 +54,52 @@ wait_port() {
   return 1
 }
 
+# http_ok PORT PATH: true when GET http://127.0.0.1:PORT/PATH answers 200
+# (bash's /dev/tcp: no HTTP client is needed).
+http_ok() {
+  (exec 3<>/dev/tcp/127.0.0.1/"$1" &&
+    printf 'GET %s HTTP/1.0\r\nHost: 127.0.0.1:%s\r\n\r\n' "$2" "$1" >&3 &&
+    IFS= read -r -t 10 line <&3 && [[ $line == "HTTP/1."?" 200"* ]]) 2>/dev/null
+}
+
+# wait_http PORT PATH SECONDS [PID]: waits until GET PATH on 127.0.0.1:PORT
+# answers 200 (a server that listens before it is ready: Prometheus
+# replaying its WAL, Mimir joining its rings); fails early when PID dies.
+wait_http() {
+  local port=$1 path=$2 secs=$3 pid=${4:-}
+  local deadline=$((SECONDS + secs))
+  while [ $SECONDS -lt $deadline ]; do
+    http_ok "$port" "$path" && return 0
+    if [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; then return 1; fi
+    sleep 0.5
+  done
+  return 1
+}
+
+# go_build_cached BIN MODULE@VERSION PKG [GO BUILD ARGS...]: builds PKG of
+# a Go module at a pinned version into BIN, once: the module's own source
+# (with its go.mod, go.sum and replace directives, which go install
+# module@version refuses) is copied from the module cache and built as the
+# main module, then removed. GOTOOLCHAIN, when set, picks the Go release
+# the module asks for (fetched through the module proxy).
+go_build_cached() {
+  local bin=$1 modver=$2 pkg=$3; shift 3
+  [ -x "$bin" ] && return 0
+  command -v go >/dev/null || die "the Go toolchain is needed to build $modver"
+  local src; src=$(GOFLAGS=-mod=mod go mod download -json "$modver" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
+  [ -n "$src" ] && [ -d "$src" ] || die "could not fetch $modver from the module proxy"
+  local work; work=$(mktemp -d "$(dirname "$bin").build.XXXXXX")
+  cp -r "$src/." "$work" && chmod -R u+w "$work"
+  log "building $modver ($pkg) with $(go version | cut -d' ' -f3)${GOTOOLCHAIN:+, toolchain $GOTOOLCHAIN}"
+  mkdir -p "$(dirname "$bin")"
+  if ! (cd "$work" && GOFLAGS=-mod=mod go build -trimpath -o "$bin.tmp" "$@" "$pkg"); then
+    rm -rf "$work" "$bin.tmp"
+    die "could not build $modver"
+  fi
+  rm -rf "$work"
+  mv "$bin.tmp" "$bin"
+}
+
 # start_daemon NAME LOGFILE CMD...: starts CMD in the background, records its PID.
 start_daemon() {
   local name=$1 logfile=$2; shift 2

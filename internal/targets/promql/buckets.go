@@ -2,6 +2,7 @@ package promql
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/targets/clientside"
@@ -107,32 +108,41 @@ func GroupByExpr(q *ts.Query, sel func(k int) string, window int64) (string, err
 		return "", err
 	}
 	w := Window(window)
-	mark := func(expr, label, value string) string {
-		return "label_replace(" + expr + ", " + Quote(label) + ", " + Quote(value) + `, "", "")`
-	}
-	expr := ""
-	for k := range q.Sensors {
+	return EachSensor(len(q.Sensors), func(k int) string {
 		roll := func(fn string) string { return fn + "(" + sel(k) + w + ")" }
-		var one string
 		switch {
 		case !q.Across:
-			one = roll(fn)
+			return roll(fn)
 		case q.Agg == ts.Count || q.Agg == ts.Sum:
-			one = "sum(" + roll(fn) + ")"
+			return "sum(" + roll(fn) + ")"
 		case q.Agg == ts.Min:
-			one = "min(" + roll(fn) + ")"
+			return "min(" + roll(fn) + ")"
 		case q.Agg == ts.Max:
-			one = "max(" + roll(fn) + ")"
-		default:
-			one = mark("sum("+roll("sum_over_time")+")", PartLabel, "sum") + " or " +
-				mark("sum("+roll("count_over_time")+")", PartLabel, "count")
+			return "max(" + roll(fn) + ")"
 		}
-		if expr != "" {
-			expr += " or "
+		return Mark("sum("+roll("sum_over_time")+")", PartLabel, "sum") + " or " +
+			Mark("sum("+roll("count_over_time")+")", PartLabel, "count")
+	}), nil
+}
+
+// Mark is expr with the label set to value on every series of its answer.
+func Mark(expr, label, value string) string {
+	return "label_replace(" + expr + ", " + Quote(label) + ", " + Quote(value) + `, "", "")`
+}
+
+// EachSensor joins with or the expressions of n sensors, each one's
+// answers marked with its position (SensorLabel): a rollup drops the
+// metric name, and two sensors' series of a device would otherwise be one
+// labelset, which PromQL refuses.
+func EachSensor(n int, one func(k int) string) string {
+	var b strings.Builder
+	for k := 0; k < n; k++ {
+		if k > 0 {
+			b.WriteString(" or ")
 		}
-		expr += mark(one, SensorLabel, strconv.Itoa(k))
+		b.WriteString(Mark(one(k), SensorLabel, strconv.Itoa(k)))
 	}
-	return expr, nil
+	return b.String()
 }
 
 // Buckets gathers a Q7's answers from the server into its result: per

@@ -57,3 +57,12 @@ func Clamp(s *ts.Schema, start, end int64) (int64, bool) {
 
 // Window is a range selector's duration of ms milliseconds: "[1500ms]".
 func Window(ms int64) string { return "[" + strconv.FormatInt(ms, 10) + "ms]" }
+
+// MaxExactWindow is the longest range selector, in ms, that Prometheus 3
+// reads to the millisecond: its parser turns a duration into float64
+// seconds and back into nanoseconds, rounded (time.Duration(math.Round(
+// seconds*1e9))), which is exact while the nanoseconds stay below 2^51
+// (26 days); a longer window may come out a millisecond short, and its
+// range then misses the samples at its first millisecond (seen: a count
+// from 2026 to the horizon missed every series' first sample).
+const MaxExactWindow int64 = 20 * 24 * 3600 * 1000
