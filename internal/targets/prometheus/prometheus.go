@@ -36,6 +36,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -55,6 +56,7 @@ import (
 type Flavor struct {
 	Name        string // the target's name, e.g. "prometheus"
 	Product     string // the server's name in its version, e.g. "Prometheus"
+	Alias       string // the DB_SWITCH that names it, e.g. "Prometheus"
 	Description string
 	Server      string // how to get a server (targets.Driver.Server)
 	// DefaultPort is where writes go when PORT is unset (the service
@@ -77,6 +79,14 @@ type Flavor struct {
 	// StorageMetrics are the gauges of the write server's /metrics whose
 	// sum is the data's size on disk (targets.Sizer); none: not reported.
 	StorageMetrics []string
+	// OwnLabels are labels the store puts on every series (Thanos': the
+	// tenant's and its external labels): a tag key of the same name is
+	// renamed, as one of tsbench's own labels is.
+	OwnLabels []string
+	// QueryParams are added to every query's form ("&name=value"):
+	// Thanos' partial_response=false, so that a store that does not answer
+	// fails the query rather than leave its data out.
+	QueryParams string
 }
 
 // The write paths.
@@ -101,7 +111,7 @@ func NewDriver(f Flavor) *targets.Driver {
 	fl := f
 	return &targets.Driver{
 		Name:        f.Name,
-		Aliases:     []string{f.Product},
+		Aliases:     []string{f.Alias},
 		Description: f.Description,
 		WritePaths:  paths,
 		Server:      f.Server,
@@ -124,6 +134,7 @@ func NewDriver(f Flavor) *targets.Driver {
 var Driver = NewDriver(Flavor{
 	Name:    "prometheus",
 	Product: "Prometheus",
+	Alias:   "Prometheus",
 	Description: "Prometheus 3: remote write 1.0 (write_path=remote-write-v2: 2.0) to its receiver; PromQL queries " +
 		"(Q3, Q5, Q6, Q10 computed from the points a range selector returns)",
 	Server:         "scripts/services/prometheus.sh (Prometheus 3.16.0 on 127.0.0.1:9090, the remote write receiver on)",
@@ -275,9 +286,10 @@ func trim(b []byte) string {
 // key is renamed (tagRule, compared without regard to case).
 var ownLabels = []string{remotewrite.MetricName, "db", "gen", "device", "group", promql.SensorLabel, promql.PartLabel}
 
-// tagRule renames a tag key that is one of ownLabels to "<key>_<hash>".
+// tagRule renames a tag key that is one of ownLabels, or the flavor's, to
+// "<key>_<hash>".
 func (t *Target) tagRule() targets.NameRule {
-	return targets.NameRule{Target: t.f.Name, What: "tag key", Reserved: ownLabels}
+	return targets.NameRule{Target: t.f.Name, What: "tag key", Reserved: append(slices.Clone(ownLabels), t.f.OwnLabels...)}
 }
 
 // checkNames refuses, as bad input before anything is written, a name the

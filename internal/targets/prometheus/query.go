@@ -46,7 +46,7 @@ func (t *Target) selector(s *ts.Schema, devs []*ts.Device, sensors []int) string
 // limited; Count's and a many-device selector's are long), and reads the
 // answer into into (see do).
 func (t *Target) post(ctx context.Context, path, form string, into *bytes.Buffer) ([]byte, error) {
-	return t.do(ctx, http.MethodPost, t.query+path, strings.NewReader(form), into, formHeader)
+	return t.do(ctx, http.MethodPost, t.query+path, strings.NewReader(form+t.f.QueryParams), into, formHeader)
 }
 
 // formHeader is a form's content type.
