@@ -62,6 +62,13 @@ http_ok() {
     IFS= read -r -t 10 line <&3 && [[ $line == "HTTP/1."?" 200"* ]]) 2>/dev/null
 }
 
+# http_body PORT PATH: prints the body of GET http://127.0.0.1:PORT/PATH.
+http_body() {
+  (exec 3<>/dev/tcp/127.0.0.1/"$1" &&
+    printf 'GET %s HTTP/1.0\r\nHost: 127.0.0.1:%s\r\n\r\n' "$2" "$1" >&3 &&
+    sed '1,/^\r\{0,1\}$/d' <&3) 2>/dev/null
+}
+
 # wait_http PORT PATH SECONDS [PID]: waits until GET PATH on 127.0.0.1:PORT
 # answers 200 (a server that listens before it is ready: Prometheus
 # replaying its WAL, Mimir joining its rings); fails early when PID dies.

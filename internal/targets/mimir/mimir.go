@@ -28,6 +28,7 @@ var Driver = prometheus.NewDriver(prometheus.Flavor{
 	QueryPrefix:  "/prometheus",
 	ReadyPath:    "/ready",
 	V2:           true,
+	HeadAtNow:    true, // the ingesters' TSDBs compact as Prometheus' does
 	TenantHeader: "X-Scope-OrgID",
 	// No storage size: Mimir's metrics give its ingesters' compacted
 	// blocks only (none for hours: its head holds them), not their WAL.

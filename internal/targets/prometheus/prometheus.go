@@ -83,6 +83,20 @@ type Flavor struct {
 	// tenant's and its external labels): a tag key of the same name is
 	// renamed, as one of tsbench's own labels is.
 	OwnLabels []string
+	// HeadAtNow has Setup write the generation marker at the current time
+	// too, before anything else (see marker); HeadAtEpoch at the Unix
+	// epoch instead, for Thanos: Receive tells Query its data starts where
+	// its in-order head does, and Query asks it nothing about older data,
+	// which the out-of-order head holds (see waitStores). A head from the
+	// epoch on makes Query ask it about every time; Receive compacts its
+	// head one block at a time, every 2 hours, so the years between cost
+	// nothing.
+	HeadAtNow, HeadAtEpoch bool
+	// StoresPath, when set, is where the query server lists the stores it
+	// asks and the time each says its data starts (Thanos Query's
+	// /api/v1/stores): Setup waits until they cover START_TIME (see
+	// waitStores).
+	StoresPath string
 	// QueryParams are added to every query's form ("&name=value"):
 	// Thanos' partial_response=false, so that a store that does not answer
 	// fails the query rather than leave its data out.
@@ -143,6 +157,7 @@ var Driver = NewDriver(Flavor{
 	ReadyPath:      "/-/ready",
 	V2:             true,
 	Delete:         true,
+	HeadAtNow:      true,
 	StorageMetrics: []string{"prometheus_tsdb_storage_blocks_bytes", "prometheus_tsdb_wal_storage_size_bytes", "prometheus_tsdb_head_chunks_storage_size_bytes"},
 })
 
@@ -340,12 +355,66 @@ func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
 	}
 	// The marker at the current time first, then at START_TIME: see
 	// marker.
-	for _, at := range []int64{now.UnixMilli(), s.StartTime} {
+	times := []int64{s.StartTime}
+	switch {
+	case t.f.HeadAtNow:
+		times = []int64{now.UnixMilli(), s.StartTime}
+	case t.f.HeadAtEpoch:
+		times = []int64{0, s.StartTime}
+	}
+	for _, at := range times {
 		if err := t.Poster.Post(ctx, t.marker(gen, at)); err != nil {
 			return fmt.Errorf("%s: write the generation marker: %w", t.f.Name, err)
 		}
 	}
+	if t.f.StoresPath != "" {
+		return t.waitStores(ctx, s.StartTime)
+	}
 	return nil
+}
+
+// storesWait bounds waitStores: Thanos Query refreshes what it knows of
+// its stores every 10 s or so.
+const storesWait = 45 * time.Second
+
+// waitStores waits until every store the query server lists says its
+// data starts at start or before. Thanos Query asks a store only about
+// the times it said it holds, and learns them anew every few seconds: on
+// a fresh Receive it holds nothing until the first refresh after the
+// marker was written (queries and counts made meanwhile find nothing).
+// Receive says its data starts where its in-order head does (the epoch,
+// HeadAtEpoch, on a Receive tsbench wrote to first), so on a Receive
+// written to before, what lies before that, in its out-of-order head, is
+// asked of no store until Receive compacts it into a block (every 2
+// hours): such a START_TIME is refused rather than run with answers that
+// miss data.
+func (t *Target) waitStores(ctx context.Context, start int64) error {
+	deadline := time.Now().Add(storesWait)
+	for {
+		data, err := t.get(ctx, t.query+t.f.StoresPath, nil)
+		if err != nil {
+			return err
+		}
+		from, err := storesStart(data)
+		if err != nil {
+			return fmt.Errorf("%s: %s: %w", t.f.Name, t.f.StoresPath, err)
+		}
+		if from <= start {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return badinput.Errorf("%s: START_TIME %s lies before the data its store says it holds (from %s): Thanos Receive keeps "+
+				"older samples in its out-of-order head, which Thanos Query does not ask until Receive compacts it into a block "+
+				"(every 2 hours); start a fresh Receive, or write from a START_TIME after %s",
+				t.f.Name, time.UnixMilli(start).UTC().Format(time.RFC3339), time.UnixMilli(from).UTC().Format(time.RFC3339),
+				time.UnixMilli(from).UTC().Format(time.RFC3339))
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
 }
 
 // deleteTimeout bounds a reset's delete of the earlier generations.
@@ -353,8 +422,9 @@ const deleteTimeout = 10 * time.Second
 
 // marker is the request of the generation marker's sample at time at
 // (ms): tsbench_generation{db, gen} 1. Setup writes one at START_TIME,
-// where Bind finds it, and first one at the current time, so that a fresh
-// store's in-order head starts there, as a live server's does: the head
+// where Bind finds it, and (HeadAtNow) first one at the current time, so
+// that a fresh store's in-order head starts there, as a live server's
+// does: the head
 // (Prometheus' TSDB, which Mimir's ingesters and Thanos Receive run too)
 // starts at its first sample, and when that lies years back (tsbench's
 // START_TIME is 2022 by default) a later sample at the current time makes

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -439,6 +440,34 @@ func buildVersion(data []byte) (string, error) {
 		return "", fmt.Errorf("status %q", r.Status)
 	}
 	return r.Data.Version, nil
+}
+
+// storesStart reads Thanos Query's /api/v1/stores answer: the latest of
+// the times its stores say their data starts (ms), math.MaxInt64 when it
+// lists none.
+func storesStart(data []byte) (int64, error) {
+	var r struct {
+		Status string `json:"status"`
+		Data   map[string][]struct {
+			MinTime int64 `json:"minTime"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(data, &r); err != nil {
+		return 0, err
+	}
+	if r.Status != "success" {
+		return 0, fmt.Errorf("status %q", r.Status)
+	}
+	from, any := int64(math.MinInt64), false
+	for _, stores := range r.Data {
+		for _, st := range stores {
+			from, any = max(from, st.MinTime), true
+		}
+	}
+	if !any {
+		return math.MaxInt64, nil
+	}
+	return from, nil
 }
 
 // sumMetrics is the sum of the samples of the named metrics in a

@@ -1,0 +1,3 @@
+package all
+
+import _ "github.com/tsbench/tsbench/internal/targets/thanos"
