@@ -51,8 +51,7 @@ start_receive() {
   wait_port "$PORT" 30 "$(cat "$DIR/pid")" || fail_start "$SERVICE" "$DIR/log"
 }
 
-# start_query: Query, reading Receive's Store API; ready once it lists
-# Receive among its stores (before, it answers every query empty).
+# start_query: Query, reading Receive's Store API.
 start_query() {
   local qdir; qdir=$(svc_dir "$QUERY")
   mkdir -p "$qdir"
@@ -60,9 +59,20 @@ start_query() {
     --grpc-address=127.0.0.1:"$QUERY_GRPC_PORT" --endpoint=127.0.0.1:"$GRPC_PORT" \
     --log.level=warn --query.timeout=5m
   wait_http "$QUERY_PORT" /-/ready 60 "$(cat "$qdir/pid")" || fail_start "$QUERY" "$qdir/log"
-  local deadline=$((SECONDS + 60))
-  until http_body "$QUERY_PORT" /api/v1/stores | grep -q "127.0.0.1:$GRPC_PORT"; do
-    [ $SECONDS -lt $deadline ] || { log "Query does not list Receive's Store API"; fail_start "$QUERY" "$qdir/log"; }
+}
+
+# wait_query_sees_receive: waits until Query lists Receive's Store API as
+# healthy (checked, without error, after SINCE, the epoch seconds given).
+# Before, Query answers every query empty, and after a crash it answers
+# "No StoreAPIs available" until its next check of the restarted Receive
+# (every 5 s).
+wait_query_sees_receive() {
+  local since=$1 deadline=$((SECONDS + 60)) body checked
+  while :; do
+    body=$(http_body "$QUERY_PORT" /api/v1/stores | tr -d ' \n')
+    checked=$(sed -n 's/.*"name":"127.0.0.1:'"$GRPC_PORT"'","lastCheck":"\([^"]*\)","lastError":null.*/\1/p' <<<"$body")
+    if [ -n "$checked" ] && [ "$(date -d "$checked" +%s 2>/dev/null || echo 0)" -ge "$since" ]; then return 0; fi
+    [ $SECONDS -lt $deadline ] || { log "Query does not list Receive's Store API as healthy: $body"; fail_start "$QUERY" "$(svc_dir "$QUERY")/log"; }
     sleep 0.5
   done
 }
@@ -85,8 +95,10 @@ start|resume)
     stop_pid "$SERVICE" >/dev/null 2>&1
     rm -rf "$DIR" "$(svc_dir "$QUERY")"
   fi
+  since=$(date +%s)
   is_running "$SERVICE" || start_receive
   is_running "$QUERY" || start_query
+  wait_query_sees_receive "$since"
   ready "$RELEASE" "Receive http://127.0.0.1:$PORT/api/v1/receive, Query http://127.0.0.1:$QUERY_PORT" \
     "(tsbench run --target thanos --set PORT=$PORT --set target.query_port=$QUERY_PORT)"
   ;;
