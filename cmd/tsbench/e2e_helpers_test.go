@@ -56,6 +56,9 @@ var targetServers = map[string]struct{ service, addr string }{
 	"hbase":           {"hbase", "127.0.0.1:2181"},
 	"opentsdb":        {"opentsdb", "127.0.0.1:4242"},
 	"kairosdb":        {"kairosdb", "127.0.0.1:8080"},
+	"prometheus":      {"prometheus", "127.0.0.1:9090"},
+	"mimir":           {"mimir", "127.0.0.1:9029"},
+	"thanos":          {"thanos", "127.0.0.1:10908"},
 }
 
 // requireTargetServer requires target's test server (targettest.RequireServer:
