@@ -217,7 +217,7 @@ func open(ctx context.Context, f *Flavor, o targets.Options) (targets.Target, er
 	}
 	t.query = q.Base + f.QueryPrefix
 	hdr := t.version.Header()
-	if tenant := o.Extra["tenant"]; tenant != "" {
+	if tenant := o.Extra["tenant"]; tenant != "" && f.TenantHeader != "" {
 		t.header.Set(f.TenantHeader, tenant)
 		hdr = append(hdr, f.TenantHeader, tenant)
 	}
