@@ -12,6 +12,7 @@ import (
 
 	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/targets/targettest"
+	"github.com/tsbench/tsbench/internal/testenv"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -290,4 +291,42 @@ func TestLongWindows(t *testing.T) {
 			t.Errorf("%s [%d, %d): %s", q.Kind, q.Start-s.StartTime, q.End-s.StartTime, msg)
 		}
 	}
+}
+
+// The test's Prometheus takes HTTPS only, with a certificate signed by a
+// CA the test makes, and basic authentication.
+const (
+	tlsUser     = "bench"
+	tlsPassword = "prom-s3cret-0xC0DE"
+)
+
+// Over TLS with the right password the target passes the conformance
+// suite: every write through the Poster, and every query, over verified
+// HTTPS with basic authentication.
+func TestTLSConformance(t *testing.T) {
+	srv := testenv.StartPrometheusTLS(t, tlsUser, tlsPassword)
+	targettest.Run(t, targettest.Suite{Driver: Driver, Options: targets.Options{Database: "tsbench_tls", Port: srv.Port,
+		User: tlsUser, Password: tlsPassword, TLS: targets.TLS{Mode: "on", CAFile: srv.CA}}})
+}
+
+// The target connects over TLS as asked: verified against the test's CA,
+// unverified when insecure, refused with another CA or host name, a
+// plaintext request refused by the server, a wrong password a clear error;
+// a server without TLS asked for TLS is ErrNoTLS.
+func TestTLS(t *testing.T) {
+	srv := testenv.StartPrometheusTLS(t, tlsUser, tlsPassword)
+	cases := targettest.HTTPSCases(t, srv.CA, "prometheus: GET https://127.0.0.1")
+	opts := func(tls targets.TLS) targets.Options {
+		return targets.Options{Port: srv.Port, User: tlsUser, Password: tlsPassword, TLS: tls}
+	}
+	targettest.RunTLS(t, cases, targettest.TLSOpener(t, Driver, opts, "", func(_ context.Context, conn targets.Target) (bool, error) {
+		return strings.HasPrefix(conn.(*Target).query, "https://"), nil
+	}))
+	t.Run("wrong password", func(t *testing.T) {
+		targettest.CheckPassword(t, Driver, opts(targets.TLS{Mode: "on", CAFile: srv.CA}), "not-"+tlsPassword,
+			"prometheus: GET https://127.0.0.1", "401 Unauthorized")
+	})
+	t.Run("server without TLS", func(t *testing.T) {
+		server.NoTLS(t, Driver, targets.Options{Port: port}, srv.CA)
+	})
 }
