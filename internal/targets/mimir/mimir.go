@@ -21,7 +21,7 @@ var Driver = prometheus.NewDriver(prometheus.Flavor{
 	Product: "Grafana Mimir",
 	Alias:   "Mimir",
 	Description: "Grafana Mimir: remote write 1.0 (write_path=remote-write-v2: 2.0) to /api/v1/push; PromQL queries on /prometheus " +
-		"(Q3, Q5, Q6, Q10 computed from the points a range selector returns)",
+		"(Q5, Q6 computed from the raw points a range selector returns)",
 	Server:       "scripts/services/mimir.sh (Grafana Mimir, monolithic, on the filesystem, 127.0.0.1:9029)",
 	DefaultPort:  DefaultPort,
 	WritePath:    "/api/v1/push",

@@ -109,12 +109,17 @@ const (
 	pathV2 = "remote-write-v2"
 )
 
+// writePaths are the write paths of a flavor, the default first.
+func writePaths(f *Flavor) []string {
+	if f.V2 {
+		return []string{pathV1, pathV2}
+	}
+	return []string{pathV1}
+}
+
 // NewDriver is the target of a flavor.
 func NewDriver(f Flavor) *targets.Driver {
-	paths := []string{pathV1}
-	if f.V2 {
-		paths = append(paths, pathV2)
-	}
+	paths := writePaths(&f)
 	opts := []targets.Option{{Name: "write_path", Values: paths}}
 	if f.QueryPort != 0 {
 		opts = append(opts, targets.Option{Name: "query_port", Check: targets.PortNumber})
@@ -150,7 +155,7 @@ var Driver = NewDriver(Flavor{
 	Product: "Prometheus",
 	Alias:   "Prometheus",
 	Description: "Prometheus 3: remote write 1.0 (write_path=remote-write-v2: 2.0) to its receiver; PromQL queries " +
-		"(Q3, Q5, Q6, Q10 computed from the points a range selector returns)",
+		"(Q5, Q6 computed from the raw points a range selector returns)",
 	Server:         "scripts/services/prometheus.sh (Prometheus 3.16.0 on 127.0.0.1:9090, the remote write receiver on)",
 	DefaultPort:    9090,
 	WritePath:      "/api/v1/write",
@@ -203,7 +208,7 @@ func open(ctx context.Context, f *Flavor, o targets.Options) (targets.Target, er
 		t.version = remotewrite.V2
 	default:
 		return nil, badinput.Errorf("%s: target option write_path = %q: allowed: %s", f.Name, o.Extra["write_path"],
-			strings.Join(NewDriver(*f).WritePaths, ", "))
+			strings.Join(writePaths(f), ", "))
 	}
 	q := e
 	if f.QueryPort != 0 {

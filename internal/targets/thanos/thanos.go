@@ -16,7 +16,7 @@ var Driver = prometheus.NewDriver(prometheus.Flavor{
 	Product: "Thanos",
 	Alias:   "Thanos",
 	Description: "Thanos Receive written by remote write 1.0 (it reads no 2.0), Thanos Query asked in PromQL " +
-		"(Q3, Q5, Q6, Q10 computed from the points a range selector returns)",
+		"(Q5, Q6 computed from the raw points a range selector returns)",
 	Server: "scripts/services/thanos.sh (Thanos 0.42.5: Receive's remote write on 127.0.0.1:10908, Query on 10904)",
 	// Writes go to Receive, on PORT; queries to Query, on the same host
 	// at target.query_port.
