@@ -9,8 +9,10 @@ package main
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tsbench/tsbench/internal/targets"
+	"github.com/tsbench/tsbench/internal/testenv/fault"
 )
 
 // promStores are the remote-write targets; the VictoriaMetrics target
@@ -88,12 +90,24 @@ func TestRemoteWriteFreshness(t *testing.T) {
 // Killed 3 s into a run and restarted by its script's resume, each store
 // replays its write-ahead log: what it acknowledged is there (a write the
 // kill interrupted may have failed for good: exit 1), verified by the
-// run's count.
+// run's count. Each crash starts from a fresh server and leaves one, and
+// writes recent data (START_TIME a minute ago, rows 1 ms apart): restarted
+// on data years back written out of order, Prometheus and Mimir replay it
+// into their in-order head, whose span then reaches back years, and
+// compact those years one empty two-hour block at a time (Prometheus in
+// the background, minutes of CPU; Mimir before it says it is ready,
+// longer than a run waits).
 func TestRemoteWriteCrash(t *testing.T) {
 	for _, target := range promStores {
 		t.Run(target, func(t *testing.T) {
 			requireTargetServer(t, target)
-			s, r := crashRunOn(t, crashServer(target, targetServers[target].addr, "crash_e2e")) // DOUBLE sensors only
+			svc := fault.Find(t, target)
+			svc.Restart(t)       // no data years back from the tests before
+			defer svc.Restart(t) // nor for the tests that follow
+			fs := crashServer(target, targetServers[target].addr, "crash_e2e")
+			start := time.Now().Add(-time.Minute).UTC().Truncate(time.Second).Format(time.RFC3339)
+			fs.shape = append(append([]string(nil), crashShape...), "START_TIME="+start, "POINT_STEP=1")
+			s, r := crashRunOn(t, fs) // DOUBLE sensors only
 			if r.code != 0 && r.code != 1 || s.Verify == nil || !s.Verify.OK || s.Verify.Lost != nil {
 				t.Fatalf("exit %d, verify %+v\n%s", r.code, s.Verify, tail(r.stdout, 30))
 			}
