@@ -51,13 +51,15 @@ start_receive() {
   wait_port "$PORT" 30 "$(cat "$DIR/pid")" || fail_start "$SERVICE" "$DIR/log"
 }
 
-# start_query: Query, reading Receive's Store API.
+# start_query: Query, reading Receive's Store API. Its active-query log
+# goes in its state directory, which puts that directory on its command
+# line: stop_pid stops only a process that names the services directory.
 start_query() {
   local qdir; qdir=$(svc_dir "$QUERY")
   mkdir -p "$qdir"
   start_daemon "$QUERY" "$qdir/log" "$BIN" query --http-address=127.0.0.1:"$QUERY_PORT" \
     --grpc-address=127.0.0.1:"$QUERY_GRPC_PORT" --endpoint=127.0.0.1:"$GRPC_PORT" \
-    --log.level=warn --query.timeout=5m
+    --query.active-query-path="$qdir" --log.level=warn --query.timeout=5m
   wait_http "$QUERY_PORT" /-/ready 60 "$(cat "$qdir/pid")" || fail_start "$QUERY" "$qdir/log"
 }
 
