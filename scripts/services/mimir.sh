@@ -15,7 +15,9 @@
 # ingesters asked for every range (query_ingesters_within: 0: tsbench's
 # data is years old, which Mimir otherwise asks its store-gateways only,
 # and they see blocks once shipped and synced, minutes later), one
-# replica, rings in memory, no usage report.
+# replica, rings in memory, every component's address 127.0.0.1 (it looks
+# for eth0 or en0 otherwise, and a loopback-only namespace has neither),
+# no usage report.
 SERVICE=mimir
 . "$(dirname "$0")/lib.sh"
 
@@ -87,6 +89,11 @@ store_gateway:
     replication_factor: 1
 ruler:
   rule_path: $DIR/data-ruler
+  ring:
+    instance_addr: 127.0.0.1
+    kvstore:
+      store: inmemory
+querier:
   ring:
     instance_addr: 127.0.0.1
     kvstore:
