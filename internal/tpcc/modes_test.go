@@ -90,8 +90,11 @@ func TestModesSameTables(t *testing.T) {
 				}
 			}
 		}
-		if trips[ModeBatched] >= trips[ModeInteractive]/3 {
-			t.Errorf("round trips: batched %d, interactive %d; want under a third", trips[ModeBatched], trips[ModeInteractive])
+		// Interactive New-Order reads its items and stock and inserts its
+		// lines in one statement each (go-tpc's shapes), so what batching
+		// saves beyond it is the rest: under half the round trips.
+		if trips[ModeBatched] >= trips[ModeInteractive]/2 {
+			t.Errorf("round trips: batched %d, interactive %d; want under half", trips[ModeBatched], trips[ModeInteractive])
 		}
 		if trips[ModeProcedures] != n {
 			t.Errorf("round trips: procedures %d for %d transactions; want one each", trips[ModeProcedures], n)
