@@ -72,16 +72,7 @@ const (
 var options = []targets.Option{
 	{Name: "write_path", Values: []string{"insert", "copy"}},
 	{Name: "layout", Values: []string{"narrow", "wide"}},
-	{Name: "io", Values: []string{ioBlocking, ioPoller}},
 }
-
-// The two ways a connection waits for the server's answer (target.io):
-// blocked in its read (pgwire.BlockingDial), or parked by Go's network
-// poller until the socket is readable.
-const (
-	ioBlocking = "blocking"
-	ioPoller   = "poller"
-)
 
 // tsbsOptions: a TSBS run stores into TSBS's table shape (a row per host
 // and time, a column per field), which its queries were written for; on
@@ -279,13 +270,6 @@ func connConfig(o targets.Options, defaultPort int, timescale bool) (*pgx.ConnCo
 		return nil, addr, fmt.Errorf("postgres: %s: %w", addr, err)
 	}
 	cfg.Fallbacks = nil
-	io, err := sqlfamily.Choice("postgres", o, "io", ioBlocking, ioBlocking, ioPoller)
-	if err != nil {
-		return nil, addr, err
-	}
-	if io == ioBlocking {
-		cfg.DialFunc = pgwire.BlockingDial
-	}
 	// Set here, not in the connection string, where a name with a space
 	// or a quote would be misread.
 	cfg.Database = db
