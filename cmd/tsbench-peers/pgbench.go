@@ -93,7 +93,7 @@ func comparePgbench(args []string, stdout, stderr io.Writer) error {
 	duration := fs.Duration("duration", 20*time.Second, "each turn's length")
 	turns := fs.Int("turns", 2, "turns each tool takes")
 	var extra repeated
-	fs.Var(&extra, "tsbench-arg", "an argument more for tsbench run (repeatable), e.g. --tsbench-arg=--set --tsbench-arg=target.io=poller")
+	fs.Var(&extra, "tsbench-arg", "an argument more for tsbench run (repeatable), e.g. --tsbench-arg=--set --tsbench-arg=KEY=VALUE")
 	if err := fs.Parse(args); err != nil {
 		return usage{err.Error()}
 	}
