@@ -5,9 +5,10 @@
 #
 # By default the binary is pure Go (CGO_ENABLED=0): every server target is
 # in, but not the embedded DuckDB engine, which is C++ linked through cgo.
-# --build-arg WITH_DUCKDB=true links DuckDB in statically as well (slower
-# to build, a larger binary; useful only for single-pod runs, since an
-# embedded database cannot be shared by scaled-out workers).
+# --build-arg WITH_DUCKDB=true links DuckDB in statically as well (the
+# build tag duckdb, with cgo; slower to build, a larger binary; useful only
+# for single-pod runs, since an embedded database cannot be shared by
+# scaled-out workers).
 
 FROM golang:1.26-bookworm AS build
 WORKDIR /src
@@ -26,7 +27,7 @@ ARG WITH_DUCKDB=false
 RUN set -eu; \
     ldflags="-s -w -X github.com/tsbench/tsbench/internal/cli.Version=${VERSION}"; \
     if [ "${WITH_DUCKDB}" = true ]; then \
-      CGO_ENABLED=1 go build -trimpath -tags netgo,osusergo \
+      CGO_ENABLED=1 go build -trimpath -tags duckdb,netgo,osusergo \
         -ldflags "${ldflags} -linkmode external -extldflags -static" \
         -o /out/tsbench ./cmd/tsbench; \
     else \

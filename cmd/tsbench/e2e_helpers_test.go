@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tsbench/tsbench/internal/analytics/spark"
+	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/targets/targettest"
 	"github.com/tsbench/tsbench/internal/testenv"
 )
@@ -59,6 +60,16 @@ var targetServers = map[string]struct{ service, addr string }{
 	"prometheus":      {"prometheus", "127.0.0.1:9090"},
 	"mimir":           {"mimir", "127.0.0.1:9029"},
 	"thanos":          {"thanos", "127.0.0.1:10908"},
+}
+
+// requireBuiltIn requires target in this build: duckdb is linked in only
+// with the build tag duckdb, which CI gives (.ci/inside's GOFLAGS); without
+// it the test is skipped, and failed in CI.
+func requireBuiltIn(t *testing.T, target string) {
+	t.Helper()
+	if _, err := targets.Lookup(target); err != nil {
+		testenv.Require(t, target+" is not in this build: go test -tags "+target+" ./cmd/tsbench, as CI runs it")
+	}
 }
 
 // requireTargetServer requires target's test server (targettest.RequireServer:

@@ -130,6 +130,7 @@ func TestOwnQueriesHostileValuesAreBound(t *testing.T) {
 // reported with a parameter set, the agreeing query as agreeing, and the
 // run exits 3; one report holds both runs.
 func TestOwnQueriesDisagreementIsReported(t *testing.T) {
+	requireBuiltIn(t, "duckdb")
 	dir := t.TempDir()
 	q := writeInputFile(t, dir, "q.yaml", `queries:
   - name: off_by_one

@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -37,8 +38,10 @@ func TestMain(m *testing.M) {
 	}
 	binary = filepath.Join(dir, "tsbench")
 	// -buildvcs=auto: stamp the commit (for --version) even where GOFLAGS
-	// turns stamping off, as it may on CI machines.
-	build := exec.Command("go", "build", "-buildvcs=auto", "-o", binary, ".")
+	// turns stamping off, as it may on CI machines. The binary has the
+	// build tags this test binary has (go test -tags duckdb, or GOFLAGS as
+	// CI's), so that both agree on the targets built in.
+	build := exec.Command("go", "build", "-buildvcs=auto", "-tags="+buildTags(), "-o", binary, ".")
 	build.Stdout, build.Stderr = os.Stdout, os.Stderr
 	if err := build.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "build tsbench:", err)
@@ -47,6 +50,18 @@ func TestMain(m *testing.M) {
 	code := testenv.Run(m)
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// buildTags are the build tags this test binary was built with.
+func buildTags() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			if s.Key == "-tags" {
+				return s.Value
+			}
+		}
+	}
+	return ""
 }
 
 type result struct {

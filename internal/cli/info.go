@@ -30,7 +30,8 @@ func newTargetsCmd(stdout io.Writer) *cobra.Command {
 		Long: `List every database target: its name (for --target or DB_SWITCH), the
 IoT-benchmark DB_SWITCH values that map to it, its write paths, the query
 kinds it supports, the language its own queries (--queries) are written in
-and how to get its server.`,
+and how to get its server. A target this binary was built without (duckdb
+needs the build tag duckdb) is listed with the command that builds it in.`,
 		Example: "  tsbench targets",
 		Args:    cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
@@ -43,6 +44,9 @@ and how to get its server.`,
 				}
 				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", d.Name, strings.Join(d.Aliases, ","),
 					strings.Join(d.WritePaths, ","), queryList(d.Caps), lang, d.Server)
+			}
+			for _, l := range targets.LeftOuts() {
+				fmt.Fprintf(tw, "%s\t%s\t-\t-\t-\tnot in this binary: %s\n", l.Name, strings.Join(l.Aliases, ","), l.Build())
 			}
 			return tw.Flush()
 		},

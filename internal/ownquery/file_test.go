@@ -98,3 +98,13 @@ func TestCheckTarget(t *testing.T) {
 		t.Errorf("a device parameter in a query-only run: %v", err)
 	}
 }
+
+// A text keyed by a target this binary was built without (duckdb without
+// its build tag) is kept, not refused as an unknown key: the same file
+// serves binaries with and without it.
+func TestTextForLeftOutTarget(t *testing.T) {
+	targets.RegisterLeftOut(targets.LeftOut{Name: "leftoutdb", Tag: "leftoutdb"})
+	if _, err := Parse("q.yaml", []byte("queries:\n  - name: a\n    sql: SELECT 1\n    leftoutdb: SELECT 2\n")); err != nil {
+		t.Fatal(err)
+	}
+}

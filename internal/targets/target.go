@@ -313,6 +313,9 @@ func Lookup(name string) (*Driver, error) {
 			}
 		}
 	}
+	if l, ok := leftOutLocked(name, base); ok {
+		return nil, l.Err()
+	}
 	return nil, fmt.Errorf("database %q is not supported yet (supported: %s)", name, strings.Join(namesLocked(), ", "))
 }
 

@@ -12,8 +12,8 @@ import (
 // would refuse every run.
 func TestEveryTargetDeclaresTypes(t *testing.T) {
 	drivers := targets.Drivers()
-	if len(drivers) < 15 {
-		t.Fatalf("%d targets registered", len(drivers))
+	if n := len(drivers) + len(targets.LeftOuts()); n < 15 {
+		t.Fatalf("%d targets registered or left out", n)
 	}
 	for _, d := range drivers {
 		if len(d.Caps.Types) == 0 {
@@ -55,6 +55,29 @@ func TestEveryServerTargetHasAPort(t *testing.T) {
 		embedded := d.Server == "embedded" || d.Name == "null"
 		if embedded != (d.DefaultPort == 0) {
 			t.Errorf("%s (server %q): default port %d", d.Name, d.Server, d.DefaultPort)
+		}
+	}
+}
+
+// A target this build left out (duckdb without the build tag duckdb) is
+// refused by its name and its DB_SWITCH spellings, naming the tag and the
+// build command, never called an unsupported database; a target is either
+// registered or left out, not both.
+func TestLeftOutTargetsNameTheirTag(t *testing.T) {
+	for _, l := range targets.LeftOuts() {
+		for _, name := range append([]string{l.Name}, l.Aliases...) {
+			_, err := targets.Lookup(name)
+			if err == nil || !strings.Contains(err.Error(), `build tag "`+l.Tag+`"`) ||
+				!strings.Contains(err.Error(), "go build -tags "+l.Tag) {
+				t.Errorf("%s: %v; want the build tag %s named", name, err, l.Tag)
+			}
+		}
+	}
+	for _, d := range targets.Drivers() {
+		for _, l := range targets.LeftOuts() {
+			if d.Name == l.Name {
+				t.Errorf("%s is registered and left out", d.Name)
+			}
 		}
 	}
 }
