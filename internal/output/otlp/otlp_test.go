@@ -134,3 +134,27 @@ func TestOTLP(t *testing.T) {
 		t.Errorf("exported %d operations, the summary has %d", ops, want)
 	}
 }
+
+// The request written by hand is byte for byte what the official
+// ExportMetricsServiceRequest type marshals, and decodes back to the
+// resource it holds.
+func TestEncodeIsTheRequestType(t *testing.T) {
+	batch := []*output.Sample{{Time: time.Unix(1700000000, 0), T: 2, Seconds: 1, Labels: output.Labels{RunID: "r1", Target: "null"},
+		Ops: []output.Op{{Name: "INGESTION", OKOps: 5, OKPoints: 50, P99: 0.01}}}}
+	got, err := otlp.Encode(batch, "v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rm := otlp.Resource(batch, "v1")
+	want, err := proto.Marshal(&colmetrics.ExportMetricsServiceRequest{ResourceMetrics: []*metrics.ResourceMetrics{rm}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) {
+		t.Fatalf("encoded %x, the request type marshals %x", got, want)
+	}
+	var req colmetrics.ExportMetricsServiceRequest
+	if err := proto.Unmarshal(got, &req); err != nil || len(req.ResourceMetrics) != 1 || !proto.Equal(req.ResourceMetrics[0], rm) {
+		t.Fatalf("decoded %v (%v), want %v", &req, err, rm)
+	}
+}
