@@ -133,9 +133,19 @@ func (p *Poster) closeConn() {
 	p.mu.Unlock()
 }
 
-func (p *Poster) setInFlight(ctx context.Context) (aborted bool) {
+// begin records ctx as the context of the request about to run, which
+// closeConn aborts once ctx is cancelled.
+func (p *Poster) begin(ctx context.Context) {
 	p.mu.Lock()
-	p.ctx, aborted, p.aborted = ctx, p.aborted, false
+	p.ctx, p.aborted = ctx, false
+	p.mu.Unlock()
+}
+
+// end records that no request is in flight (closeConn then does nothing)
+// and reports whether closeConn aborted the one that ran.
+func (p *Poster) end() (aborted bool) {
+	p.mu.Lock()
+	p.ctx, aborted, p.aborted = nil, p.aborted, false
 	p.mu.Unlock()
 	return aborted
 }
@@ -172,10 +182,10 @@ func (p *Poster) Post(ctx context.Context, body []byte) error {
 	if !ok {
 		deadline = time.Now().Add(time.Hour)
 	}
-	p.setInFlight(ctx)
+	p.begin(ctx)
 	p.watch(ctx)
 	code, text, err := p.exchange(ctx, deadline, body)
-	aborted := p.setInFlight(nil) // cancelled while the request ran: its connection is closed
+	aborted := p.end() // cancelled while the request ran: its connection is closed
 	if aborted && err != nil && ctx.Err() != nil {
 		err = ctx.Err()
 	}
