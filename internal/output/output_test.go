@@ -106,11 +106,16 @@ func TestExporterSamples(t *testing.T) {
 		t.Errorf("times out of order: %v %v %v", m.samples[0].Time, m.samples[1].Time, m.samples[2].Time)
 	}
 	pts := m.samples[0].Points()
-	var names []string
+	var quantiles []string
 	for _, p := range pts {
-		if p.Name == output.MetricLatency {
-			names = append(names, p.Labels[1].Value) // operation, phase, quantile, ...
+		for _, l := range p.Labels {
+			if p.Name == output.MetricLatency && l.Name == "quantile" {
+				quantiles = append(quantiles, l.Value)
+			}
 		}
+	}
+	if strings.Join(quantiles, ",") != strings.Join(output.Quantiles, ",") {
+		t.Errorf("latency quantiles %v, want %v", quantiles, output.Quantiles)
 	}
 	want := map[string]float64{output.MetricOperations: 10, output.MetricPoints: 100, "tsbench_tool_cpu_cores": 0.5,
 		output.MetricRetries: 2, output.MetricInDoubtPoints: 5,
