@@ -44,8 +44,9 @@ func TestColumns(t *testing.T) {
 // unquoteCol reads a quoted CQL identifier back: quotes doubled inside.
 func unquoteCol(t *testing.T, q string) string {
 	t.Helper()
-	in, ok := strings.CutPrefix(q, `"`)
-	if in, ok = strings.CutSuffix(in, `"`); !ok || strings.Contains(strings.ReplaceAll(in, `""`, ""), `"`) {
+	in, opened := strings.CutPrefix(q, `"`)
+	in, closed := strings.CutSuffix(in, `"`)
+	if !opened || !closed || strings.Contains(strings.ReplaceAll(in, `""`, ""), `"`) {
 		t.Fatalf("%s is not a quoted identifier", q)
 	}
 	return strings.ReplaceAll(in, `""`, `"`)
