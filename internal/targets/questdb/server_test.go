@@ -107,8 +107,7 @@ func TestInfluxV2Write(t *testing.T) {
 		t.Fatalf("QuestDB holds %d rows, want %d", got, want)
 	}
 	var sum float64
-	var last ts.Sensor
-	last = d.Schema.Sensors[len(d.Schema.Sensors)-1] // an INT64 column: every row has it
+	last := d.Schema.Sensors[len(d.Schema.Sensors)-1] // an INT64 column: every row has it
 	if err := pg.QueryRow(ctx, `SELECT count(`+last.Name+`) FROM "`+d.Schema.Groups[0]+`"`).Scan(&sum); err != nil {
 		t.Fatal(err)
 	}
