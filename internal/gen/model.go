@@ -163,8 +163,9 @@ func (sm *sensorModel) fillPeriodic(key uint64, ph *phase, rows []int64, out []f
 			r = (k + shift) % period
 		}
 		prev = k
-		// shape(r), written out: the compiler does not inline it, and a
-		// call per value costs the 100-row batch a sixth of its time.
+		// The shape at phase r, written out here: a function for it was
+		// not inlined, and a call per value cost the 100-row batch a
+		// sixth of its time.
 		f := float64(r) * sm.inv
 		var v float64
 		switch sm.model {
@@ -197,44 +198,6 @@ func (sm *sensorModel) constantAt(key uint64, ph *phase, k int64) float64 {
 	ph.lastK, ph.lastR = k, (k+ph.shift)%sm.hold
 	ph.held = sm.offset + sm.amp*signed(hash2(key^0xc0, uint64(block)))
 	return ph.held
-}
-
-// periodicAt is row k's value of a LINE, SIN or SQUARE series, its phase
-// stepped from the previous row's when k follows it: fillPeriodic for one
-// row, without the loop.
-func (sm *sensorModel) periodicAt(key uint64, ph *phase, k int64) float64 {
-	return sm.offset + sm.shape(ph.step(k, sm.periodN)) + sm.noise*signed(stream(key, k))
-}
-
-// step moves a periodic series' phase to row k and returns it: one
-// increment when k follows the previous row, a division otherwise.
-func (ph *phase) step(k, period int64) int64 {
-	if k == ph.lastK+1 && ph.lastR >= 0 {
-		if ph.lastR++; ph.lastR == period {
-			ph.lastR = 0
-		}
-	} else {
-		ph.lastR = (k + ph.shift) % period
-	}
-	ph.lastK = k
-	return ph.lastR
-}
-
-// shape is the periodic model's value at phase r of its period, before the
-// offset and the noise.
-func (sm *sensorModel) shape(r int64) float64 {
-	f := float64(r) * sm.inv
-	switch sm.model {
-	case Line:
-		return sm.amp * (2*f - 1)
-	case Sin:
-		return sm.amp * sinTurn(f)
-	default:
-		if f >= 0.5 {
-			return -sm.amp
-		}
-		return sm.amp
-	}
 }
 
 // walker computes a random walk that is a function of the row index alone:
