@@ -442,10 +442,3 @@ func (r *Runner) verify(ctx context.Context, admin targets.Target, clients []*cl
 		v.Judge(n)
 	}
 }
-
-func minTime(a, b time.Time) time.Time {
-	if a.Before(b) {
-		return a
-	}
-	return b
-}
