@@ -97,6 +97,9 @@ func (c *pqColumn) same(d *pqColumn) bool {
 	return c.name == d.name && c.src == d.src && c.unit == d.unit && c.scale == d.scale && c.ofDay == d.ofDay && c.local == d.local
 }
 
+// pqUnread is the error of a column whose type tsbench does not read.
+const pqUnread = "its Parquet type %s is not one tsbench reads (BOOLEAN, INT32, INT64, FLOAT, DOUBLE, strings, DECIMAL, DATE, TIMESTAMP and INT96)"
+
 // pqColumnOf reads a schema field's type.
 func pqColumnOf(field parquet.Field, leaf int) (pqColumn, error) {
 	t := field.Type()
@@ -152,7 +155,7 @@ func pqColumnOf(field parquet.Field, leaf int) (pqColumn, error) {
 	case *format.StringType, *format.EnumType, *format.JsonType, nil:
 		// By the physical type below.
 	default:
-		return c, fmt.Errorf("Parquet type %s: tsbench reads BOOLEAN, INT32, INT64, FLOAT, DOUBLE, strings, DECIMAL, DATE, TIMESTAMP and INT96", c.desc)
+		return c, fmt.Errorf(pqUnread, c.desc)
 	}
 	switch t.Kind() {
 	case parquet.Boolean:
@@ -170,7 +173,7 @@ func pqColumnOf(field parquet.Field, leaf int) (pqColumn, error) {
 	case parquet.Int96:
 		c.src, c.typ = pqInt96, ts.Int64
 	default:
-		return c, fmt.Errorf("Parquet type %s: tsbench reads BOOLEAN, INT32, INT64, FLOAT, DOUBLE, strings, DECIMAL, DATE, TIMESTAMP and INT96", c.desc)
+		return c, fmt.Errorf(pqUnread, c.desc)
 	}
 	return c, nil
 }
