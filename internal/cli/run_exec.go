@@ -147,7 +147,7 @@ func setQueries(r *runner.Runner, cfg *config.Config) error {
 // where the usage is.
 func replayError(err error, data string) error {
 	if badinput.Is(err) {
-		return &exitError{ExitUsage, fmt.Errorf("%w\nRun 'tsbench data inspect %s' to see how tsbench reads it, or 'tsbench run --help' for usage.", err, data)}
+		return &exitError{ExitUsage, fmt.Errorf("%w\nRun 'tsbench data inspect %s' to see how tsbench reads it, or 'tsbench run --help' for usage", err, data)}
 	}
 	return inputOrFailure(err)
 }
