@@ -135,7 +135,7 @@ func (h *Handle) Do(op Op, warm bool, call func(context.Context) (int64, error))
 	got, err := attempt()
 	var retries int64
 	if op.Write {
-		got, err, retries = h.retry(got, err, attempt)
+		got, retries, err = h.retry(got, err, attempt)
 	}
 	done := time.Now()
 	if intended.IsZero() {
@@ -215,8 +215,9 @@ func (h *Handle) yield() {
 // transient (metrics.Transient: the connection or the clock failed it, the
 // server did not refuse it), and the run goes on: a stop or the deadline
 // ends the retries, so a dead server never holds the run past its end. It
-// returns the last attempt's outcome and the number of retries made.
-func (h *Handle) retry(got int64, err error, attempt func() (int64, error)) (int64, error, int64) {
+// returns the last attempt's points, the number of retries made and the
+// last attempt's error.
+func (h *Handle) retry(got int64, err error, attempt func() (int64, error)) (int64, int64, error) {
 	var n int64
 	for int(n) < h.e.Config.Retries && err != nil && metrics.Transient(err) && h.opctx.parent.Err() == nil {
 		if !sleepUntil(time.Now().Add(h.backoff(n)), h.e.stop) || h.e.deadlineHit() {
@@ -225,7 +226,7 @@ func (h *Handle) retry(got int64, err error, attempt func() (int64, error)) (int
 		n++
 		got, err = attempt()
 	}
-	return got, err, n
+	return got, n, err
 }
 
 // backoff is the wait before retry n (from 0): Backoff doubled n times,
