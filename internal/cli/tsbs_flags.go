@@ -121,8 +121,11 @@ func generateLayers(cmd *cobra.Command, f *runFlags, flags []*keyFlag) ([]scenar
 		return nil, nil
 	}
 	sc, err := scenario.Lookup(tsbs.WorkloadPrefix + uc)
-	if err != nil || sc.Phases[0].Name != tsbs.PhaseLoad {
-		return nil, fmt.Errorf("generate: the scenario of TSBS's %s has no load phase first (%v)", uc, err)
+	if err != nil {
+		return nil, fmt.Errorf("generate: the scenario of TSBS's %s: %w", uc, err)
+	}
+	if sc.Phases[0].Name != tsbs.PhaseLoad {
+		return nil, fmt.Errorf("generate: the scenario of TSBS's %s has no load phase first", uc)
 	}
 	return sc.PhaseSettings(0, "", 1)
 }
