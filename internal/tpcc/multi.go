@@ -32,8 +32,11 @@ func (x *txn) newOrderMulti() error {
 		return fmt.Errorf("new-order: district: %w", err)
 	}
 	next, err := res.LastInsertId()
-	if n, _ := res.RowsAffected(); err != nil || n != 1 {
-		return fmt.Errorf("new-order: district %d of warehouse %d: %d rows updated (%v)", in.d, t.w, n, err)
+	if err != nil {
+		return fmt.Errorf("new-order: district %d of warehouse %d: the new order id: %w", in.d, t.w, err)
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		return fmt.Errorf("new-order: district %d of warehouse %d: %d rows updated", in.d, t.w, n)
 	}
 	orderID := int(next) - 1
 
