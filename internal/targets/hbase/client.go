@@ -201,7 +201,10 @@ func parseServerName(msg []byte) (string, error) {
 		return nil
 	})
 	if host == "" || port == 0 {
-		return "", fmt.Errorf("no server name (%v)", err)
+		if err != nil {
+			return "", fmt.Errorf("no server name: %w", err)
+		}
+		return "", errors.New("no server name")
 	}
 	return net.JoinHostPort(host, strconv.FormatUint(port, 10)), err
 }
