@@ -322,8 +322,12 @@ func (t *Target) ServerVersion(ctx context.Context) (string, error) {
 		return "", t.wrap("server version", err)
 	}
 	defer ds.Close()
-	if ok, err := ds.Next(); err != nil || !ok {
-		return "", t.wrap("server version", fmt.Errorf("no answer (%v)", err))
+	ok, err := ds.Next()
+	if err != nil {
+		return "", t.wrap("server version", fmt.Errorf("no answer: %w", err))
+	}
+	if !ok {
+		return "", t.wrap("server version", errors.New("no answer"))
 	}
 	v, err := ds.GetString("Version")
 	if err != nil {
