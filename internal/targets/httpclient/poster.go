@@ -349,7 +349,7 @@ func (p *Poster) fill(have int) (int, error) {
 		p.resp = append(p.resp, make([]byte, len(p.resp))...)
 	}
 	n, err := p.read(p.resp[have:])
-	if err == io.EOF {
+	if errors.Is(err, io.EOF) {
 		err = fmt.Errorf("%w: the server closed the connection", targets.ErrConnection)
 		if have > 0 {
 			err = fmt.Errorf("%w: the server closed the connection mid-answer", targets.ErrConnection)
