@@ -365,7 +365,7 @@ func (d *Decoder) Decode(data []byte, expr string, g *Grid, labels ...string) ([
 					}
 					v, err := strconv.ParseFloat(string(raw), 64)
 					if err != nil {
-						pointErr = fmt.Errorf("series %d, value %d: %v", i, k, err)
+						pointErr = fmt.Errorf("series %d, value %d: %w", i, k, err)
 						return pointErr
 					}
 					if g != nil && (tm < g.From || tm > g.To || (tm-g.From)%g.Step != 0) {
