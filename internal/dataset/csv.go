@@ -357,7 +357,7 @@ type sampled struct {
 // readSample reads the header and up to sampleRows records of c.
 func readSample(c *csvFile) ([]string, []sampled, error) {
 	header, _, err := c.next()
-	if err == io.EOF {
+	if errors.Is(err, io.EOF) {
 		return nil, nil, &InputError{File: c.name, Msg: "empty file"}
 	}
 	if err != nil {
@@ -367,7 +367,7 @@ func readSample(c *csvFile) ([]string, []sampled, error) {
 	var sample []sampled
 	for len(sample) < sampleRows {
 		rec, line, err := c.next()
-		if err == io.EOF {
+		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {

@@ -298,7 +298,7 @@ func (im *sortImport) write(t *table, r *sortRecord) error {
 		if err := appendValue(&b.Columns[i], v); err != nil {
 			// Checked when read: the file changed since.
 			undoRow(b, i)
-			return fmt.Errorf("%s:%d: %v (was the file changed during the import?)", im.files[r.file], r.line, err)
+			return fmt.Errorf("%s:%d: %w (was the file changed during the import?)", im.files[r.file], r.line, err)
 		}
 	}
 	b.Times = append(b.Times, r.time)

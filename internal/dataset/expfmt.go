@@ -25,6 +25,7 @@ package dataset
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -89,7 +90,7 @@ func (ep *expParser) parse(line []byte, s *expSample) *lpError {
 	families, err := ep.p.TextToMetricFamilies(bytes.NewReader(ep.buf))
 	if err != nil {
 		msg := err.Error()
-		if pe, ok := err.(expfmt.ParseError); ok {
+		if pe := (expfmt.ParseError{}); errors.As(err, &pe) {
 			msg = pe.Msg
 		}
 		return &lpError{0, "not Prometheus text exposition: " + msg}

@@ -90,7 +90,7 @@ func (o ImportOptions) checkTypesNamed(file string, index map[string]int, has []
 func eachItem[T any](next func() (T, int64, error), fn func(item T, line int64) error) error {
 	for {
 		item, line, err := next()
-		if err == io.EOF {
+		if errors.Is(err, io.EOF) {
 			return nil
 		}
 		if err != nil {

@@ -463,7 +463,7 @@ func (c *iotConverter) convert(device, name string) error {
 	var line int64
 	for {
 		raw, err := c.readLine(br)
-		if err == io.EOF {
+		if errors.Is(err, io.EOF) {
 			return nil
 		}
 		line++
@@ -496,7 +496,7 @@ func (c *iotConverter) readLine(br *bufio.Reader) ([]byte, error) {
 	for {
 		part, err := br.ReadSlice('\n')
 		c.buf = append(c.buf, part...)
-		if err == bufio.ErrBufferFull {
+		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
 		}
 		if err == io.EOF {

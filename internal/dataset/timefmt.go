@@ -353,7 +353,7 @@ func fixedOffset(s string) (int, bool) {
 func strftimeReader(format string, loc *time.Location) (func(string) (int64, error), error) {
 	probe := time.Date(2006, 1, 2, 15, 4, 5, 0, time.UTC)
 	if _, err := timefmt.Parse(timefmt.Format(probe, format), format); err != nil {
-		return nil, fmt.Errorf("DATA_TIME_FORMAT %q: %v (strftime directives: %%Y %%y %%m %%d %%e %%j %%H %%I %%M %%S %%f %%p %%b %%B %%a %%A %%z %%Z %%F %%T %%R %%D %%s %%%%)", format, err)
+		return nil, fmt.Errorf("DATA_TIME_FORMAT %q: %w (strftime directives: %%Y %%y %%m %%d %%e %%j %%H %%I %%M %%S %%f %%p %%b %%B %%a %%A %%z %%Z %%F %%T %%R %%D %%s %%%%)", format, err)
 	}
 	// A fraction of a second is optional, as files write it only where
 	// there is one (10:00:00.5 then 10:00:01).
@@ -364,7 +364,7 @@ func strftimeReader(format string, loc *time.Location) (func(string) (int64, err
 			t, err = timefmt.ParseInLocation(v, whole, loc)
 		}
 		if err != nil {
-			return 0, fmt.Errorf("%q is not a time in DATA_TIME_FORMAT %s: %v", v, format, err)
+			return 0, fmt.Errorf("%q is not a time in DATA_TIME_FORMAT %s: %w", v, format, err)
 		}
 		return t.UnixMilli(), nil
 	}, nil
