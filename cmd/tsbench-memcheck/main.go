@@ -152,7 +152,7 @@ func parseFlags(args []string) (*options, error) {
 	}
 	var err error
 	if o.maxGrowth, err = parseMB(*growth); err != nil {
-		return nil, fmt.Errorf("--max-growth %q: %v", *growth, err)
+		return nil, fmt.Errorf("--max-growth %q: %w", *growth, err)
 	}
 	switch {
 	case o.duration <= 0:
@@ -186,7 +186,7 @@ func parseFlags(args []string) (*options, error) {
 	}
 	if o.tsbench != "" {
 		if st, err := os.Stat(o.tsbench); err != nil {
-			return nil, fmt.Errorf("--tsbench %q: %v", o.tsbench, err)
+			return nil, fmt.Errorf("--tsbench %q: %w", o.tsbench, err)
 		} else if st.IsDir() {
 			return nil, fmt.Errorf("--tsbench %q: is a directory, want the tsbench binary", o.tsbench)
 		}
@@ -213,7 +213,7 @@ func build(dir string) (string, error) {
 	cmd := exec.Command("go", "build", "-o", bin, "github.com/tsbench/tsbench/cmd/tsbench")
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("go build tsbench: %v (give a binary with --tsbench)", err)
+		return "", fmt.Errorf("go build tsbench: %w (give a binary with --tsbench)", err)
 	}
 	return bin, nil
 }
@@ -291,7 +291,7 @@ func measure(o *options, bin, work string) (*result, error) {
 	cmd.Stdout, cmd.Stderr, cmd.Env = stdout, stderr, childEnv()
 	fmt.Printf("running: %s %s\n", bin, strings.Join(res.args, " "))
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("start %s: %v", bin, err)
+		return nil, fmt.Errorf("start %s: %w", bin, err)
 	}
 	start := time.Now()
 	done := make(chan struct{})
@@ -347,7 +347,7 @@ var errNoRSS = errors.New("no VmRSS line")
 func vmRSS(pid int) (int64, error) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
-		return 0, fmt.Errorf("read RSS (this command needs Linux's /proc): %v", err)
+		return 0, fmt.Errorf("read RSS (this command needs Linux's /proc): %w", err)
 	}
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	for sc.Scan() {
@@ -361,7 +361,7 @@ func vmRSS(pid int) (int64, error) {
 		}
 		kb, err := strconv.ParseInt(f[0], 10, 64)
 		if err != nil {
-			return 0, fmt.Errorf("/proc/%d/status: VmRSS %q: %v", pid, f[0], err)
+			return 0, fmt.Errorf("/proc/%d/status: VmRSS %q: %w", pid, f[0], err)
 		}
 		return kb * 1024, nil
 	}
@@ -395,7 +395,7 @@ func readSummary(path string) (*childSummary, error) {
 	}
 	var s childSummary
 	if err := json.Unmarshal(b, &s); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return &s, nil
 }

@@ -72,7 +72,7 @@ func ApplyURLs(cfg *config.Config, d *targets.Driver) error {
 			break // the target's default host
 		}
 		if err := targets.CheckHostPort(strings.TrimSpace(h)); err != nil {
-			return fmt.Errorf("HOST = %q: entry %q: %v (allowed: host or host:port, several comma-separated)", cfg.Host, h, err)
+			return fmt.Errorf("HOST = %q: entry %q: %w (allowed: host or host:port, several comma-separated)", cfg.Host, h, err)
 		}
 	}
 	if len(hosts) > 1 {

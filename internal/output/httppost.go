@@ -3,6 +3,7 @@ package output
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -50,7 +51,7 @@ func (h HTTPClient) Post(ctx context.Context, rawURL string, body []byte, header
 	}
 	resp, err := h.client.Do(req)
 	if err != nil {
-		if uerr, ok := err.(*url.Error); ok {
+		if uerr := (*url.Error)(nil); errors.As(err, &uerr) {
 			err = uerr.Err
 		}
 		return fmt.Errorf("post %s: %w", Redact(rawURL), err)

@@ -201,7 +201,7 @@ func (q *Query) parseParams(path string, n *yaml.Node) error {
 		}
 		p, err := paramOf(k.Value, v)
 		if err != nil {
-			return fmt.Errorf("%s:%d: query %s: parameter %s: %v", path, v.Line, q.Name, k.Value, err)
+			return fmt.Errorf("%s:%d: query %s: parameter %s: %w", path, v.Line, q.Name, k.Value, err)
 		}
 		p.Line = v.Line
 		q.Params = append(q.Params, p)

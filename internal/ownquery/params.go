@@ -1,6 +1,7 @@
 package ownquery
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -81,7 +82,7 @@ func parseParam(name, spec string) (*Param, error) {
 		return nil, fmt.Errorf("unknown kind %q (allowed: %s)", word, kinds)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s %q: %v", p.Kind, rest, err)
+		return nil, fmt.Errorf("%s %q: %w", p.Kind, rest, err)
 	}
 	return p, nil
 }
@@ -149,7 +150,7 @@ func parseChoices(s string) ([]Value, error) {
 	var doc, more yaml.Node
 	err := dec.Decode(&doc)
 	if err == nil {
-		if err = dec.Decode(&more); err == io.EOF {
+		if err = dec.Decode(&more); errors.Is(err, io.EOF) {
 			err = nil
 		} else if err == nil {
 			err = fmt.Errorf("more than one list")

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -161,7 +162,7 @@ type errorString string
 func (e errorString) Error() string { return string(e) }
 
 func TestConsoleReportsWriteError(t *testing.T) {
-	if err := Console(failWriter{}, closedSummary()); err != errFail {
+	if err := Console(failWriter{}, closedSummary()); !errors.Is(err, errFail) {
 		t.Fatalf("Console error = %v, want %v", err, errFail)
 	}
 }

@@ -92,7 +92,7 @@ func ReadSummaryFile(path string) (*summary.Summary, error) {
 	}
 	var s summary.Summary
 	if err := json.Unmarshal(b, &s); err != nil {
-		return nil, fmt.Errorf("%s: not a tsbench summary: %v", path, err)
+		return nil, fmt.Errorf("%s: not a tsbench summary: %w", path, err)
 	}
 	if s.RunID == "" || s.SchemaVersion == 0 {
 		return nil, fmt.Errorf("%s: not a tsbench summary (no run_id or schema_version)", path)

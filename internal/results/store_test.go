@@ -525,7 +525,7 @@ func TestHDRLogReadsBack(t *testing.T) {
 	var got []*hdrhistogram.Histogram
 	for {
 		h, err := r.NextIntervalHistogram()
-		if err == io.EOF || h == nil {
+		if errors.Is(err, io.EOF) || h == nil {
 			break
 		}
 		if err != nil {

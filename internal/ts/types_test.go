@@ -34,7 +34,7 @@ func TestEachName(t *testing.T) {
 	}
 	stop := errors.New("stop")
 	n := 0
-	if err := s.EachName(func(string, string) error { n++; return stop }); err != stop || n != 1 {
+	if err := s.EachName(func(string, string) error { n++; return stop }); !errors.Is(err, stop) || n != 1 {
 		t.Errorf("EachName after an error: %v, %d visits; want the error after 1", err, n)
 	}
 }

@@ -88,7 +88,7 @@ func parseTimescale(data []byte) (*timescaleFile, error) {
 		line++
 		row, err := parseTimescaleRow(tagLine, sc.Text(), tables)
 		if err != nil {
-			return nil, fmt.Errorf("line %d: %v", line, err)
+			return nil, fmt.Errorf("line %d: %w", line, err)
 		}
 		f.rows = append(f.rows, row)
 	}

@@ -87,7 +87,7 @@ func run(ctx context.Context, bin string, args ...string) ([]byte, error) {
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	cmd.Dir = profile
 	if err := cmd.Run(); err != nil {
-		return out.Bytes(), fmt.Errorf("%s %s: %v\n%s", filepath.Base(bin), strings.Join(args, " "), err, tail(errb.String(), 2000))
+		return out.Bytes(), fmt.Errorf("%s %s: %w\n%s", filepath.Base(bin), strings.Join(args, " "), err, tail(errb.String(), 2000))
 	}
 	return out.Bytes(), nil
 }
@@ -135,7 +135,7 @@ func Charts(ctx context.Context, bin, path string) ([]Chart, error) {
 	}
 	var charts []Chart
 	if err := json.Unmarshal([]byte(text), &charts); err != nil {
-		return nil, fmt.Errorf("%s: #tsbench-chart-check: %v: %q", path, err, tail(text, 200))
+		return nil, fmt.Errorf("%s: #tsbench-chart-check: %w: %q", path, err, tail(text, 200))
 	}
 	drawn := countDrawn(string(dom))
 	for i := range charts {
