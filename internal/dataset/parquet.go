@@ -114,17 +114,8 @@ func pqColumnOf(field parquet.Field, leaf int) (pqColumn, error) {
 			break
 		}
 		c.src, c.typ, c.local = pqTimestamp, ts.Int64, !l.IsAdjustedToUTC
-		switch l.Unit.Value.(type) {
-		case *format.MilliSeconds:
-			c.unit = "ms"
-		case *format.MicroSeconds:
-			c.unit = "us"
-		case *format.NanoSeconds:
-			c.unit = "ns"
-		default:
-			return c, fmt.Errorf("TIMESTAMP in unit %s: tsbench reads MILLIS, MICROS and NANOS", l.Unit.Value)
-		}
-		return c, nil
+		err := c.timestampUnit(l.Unit.Value) // before c is returned: it sets c.unit
+		return c, err
 	case *format.DateType:
 		if t.Kind() == parquet.Int32 {
 			c.src, c.typ = pqDate, ts.Int32
@@ -157,7 +148,29 @@ func pqColumnOf(field parquet.Field, leaf int) (pqColumn, error) {
 	default:
 		return c, fmt.Errorf(pqUnread, c.desc)
 	}
-	switch t.Kind() {
+	err := c.physical(t.Kind()) // before c is returned: it sets c's source and type
+	return c, err
+}
+
+// timestampUnit sets a TIMESTAMP column's unit.
+func (c *pqColumn) timestampUnit(u format.TimeUnitValue) error {
+	switch u.(type) {
+	case *format.MilliSeconds:
+		c.unit = "ms"
+	case *format.MicroSeconds:
+		c.unit = "us"
+	case *format.NanoSeconds:
+		c.unit = "ns"
+	default:
+		return fmt.Errorf("TIMESTAMP in unit %s: tsbench reads MILLIS, MICROS and NANOS", u)
+	}
+	return nil
+}
+
+// physical sets the column's source and type by its physical type alone:
+// for a column whose logical type, if any, does not decide them.
+func (c *pqColumn) physical(k parquet.Kind) error {
+	switch k {
 	case parquet.Boolean:
 		c.src, c.typ = pqBool, ts.Boolean
 	case parquet.Int32:
@@ -173,9 +186,9 @@ func pqColumnOf(field parquet.Field, leaf int) (pqColumn, error) {
 	case parquet.Int96:
 		c.src, c.typ = pqInt96, ts.Int64
 	default:
-		return c, fmt.Errorf(pqUnread, c.desc)
+		return fmt.Errorf(pqUnread, c.desc)
 	}
-	return c, nil
+	return nil
 }
 
 // pqFile is an open Parquet file and its flat schema.
@@ -778,28 +791,8 @@ func (c *pqColumn) put(col *ts.Column, v parquet.Value) error {
 			}
 		}
 	case ts.Int64:
-		switch c.src {
-		case pqInt32, pqDate:
-			col.Int64s = append(col.Int64s, int64(v.Int32()))
-			return nil
-		case pqUint32:
-			col.Int64s = append(col.Int64s, int64(v.Uint32()))
-			return nil
-		case pqInt64, pqTimestamp:
-			col.Int64s = append(col.Int64s, v.Int64())
-			return nil
-		case pqUint64:
-			if u := v.Uint64(); u <= math.MaxInt64 {
-				col.Int64s = append(col.Int64s, int64(u))
-				return nil
-			}
-		case pqInt96:
-			ns, err := int96Nanos(v)
-			if err != nil {
-				return err
-			}
-			col.Int64s = append(col.Int64s, ns)
-			return nil
+		if ok, err := c.putInt64(col, v); ok || err != nil {
+			return err
 		}
 	case ts.Float:
 		if c.src == pqFloat {
@@ -838,6 +831,35 @@ func (c *pqColumn) put(col *ts.Column, v parquet.Value) error {
 		return nil
 	}
 	return appendText(col, c, v)
+}
+
+// putInt64 is put for an INT64 column: false (and no error) when v goes
+// through its text instead (an unsigned value above the INT64 range, a
+// source that does not widen to INT64).
+func (c *pqColumn) putInt64(col *ts.Column, v parquet.Value) (bool, error) {
+	switch c.src {
+	case pqInt32, pqDate:
+		col.Int64s = append(col.Int64s, int64(v.Int32()))
+	case pqUint32:
+		col.Int64s = append(col.Int64s, int64(v.Uint32()))
+	case pqInt64, pqTimestamp:
+		col.Int64s = append(col.Int64s, v.Int64())
+	case pqUint64:
+		u := v.Uint64()
+		if u > math.MaxInt64 {
+			return false, nil
+		}
+		col.Int64s = append(col.Int64s, int64(u))
+	case pqInt96:
+		ns, err := int96Nanos(v)
+		if err != nil {
+			return false, err
+		}
+		col.Int64s = append(col.Int64s, ns)
+	default:
+		return false, nil
+	}
+	return true, nil
 }
 
 // appendText converts through the value's text (a declared type other
