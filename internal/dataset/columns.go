@@ -112,14 +112,35 @@ func (l *csvLayout) findTime(file string, sample []sampled, named string, skip [
 	if l.findSpan(sample, skip, to) {
 		return nil
 	}
-	nameText, anyText, nameFails, nameInt, firstInt, nameGuarded, partFails := -1, -1, -1, -1, -1, -1, -1
-	first := func(at *int, i int) {
-		if *at < 0 {
-			*at = i
+	found, considered, nearEpoch := l.timeCandidates(sample, skip, to)
+	for _, i := range found {
+		if i >= 0 {
+			l.time = i
+			return l.detectTime(file, sample, to)
 		}
 	}
-	var considered []string
-	nearEpoch := ""
+	return l.noTime(file, considered, nearEpoch)
+}
+
+// The kinds of candidate time column, in the order findTime prefers them.
+const (
+	timeNamedText    = iota // named as a time, of text times
+	timeText                // of text times
+	timeNamedFails          // named as a time, reads as nothing
+	timeNamedInt            // named as a time or an epoch unit, of integers
+	timeFirstInt            // the first column, of integers
+	timeNamedGuarded        // named as a time, of integers that would be times in 1970
+	timePartFails           // times in its first rows, then not
+	timeKinds
+)
+
+// timeCandidates is findTime's look at each column but those in skip: the
+// first column of each kind (-1: none), the columns considered (quoted)
+// and what the first unnamed column of integers near 1970 holds.
+func (l *csvLayout) timeCandidates(sample []sampled, skip []int, to timeOptions) (found [timeKinds]int, considered []string, nearEpoch string) {
+	for k := range found {
+		found[k] = -1
+	}
 	leftmost := true
 	for i, h := range l.header {
 		if slices.Contains(skip, i) {
@@ -129,48 +150,34 @@ func (l *csvLayout) findTime(file string, sample []sampled, named string, skip [
 		p, at, msg := to.detectTime(h, columnValues(sample, i))
 		byName := isNamed(h, dateNames)
 		guarded := at >= 0 && strings.HasSuffix(msg, errNearEpoch.Error())
+		kind := -1
 		switch epoch := p.layout == "" && p.read == nil; {
 		case guarded && byName:
-			first(&nameGuarded, i) // its error names the keys that read it
+			kind = timeNamedGuarded // its error names the keys that read it
 		case guarded:
 			if nearEpoch == "" {
 				nearEpoch = fmt.Sprintf("column %q: %s", h, strings.TrimSuffix(msg, ": "+errNearEpoch.Error()))
 			}
 		case at >= 0 && byName:
-			first(&nameFails, i)
+			kind = timeNamedFails
 		case at > 0:
-			first(&partFails, i) // times in its first rows, then not
+			kind = timePartFails // times in its first rows, then not
 		case at == 0:
 		case !epoch && byName:
-			first(&nameText, i)
+			kind = timeNamedText
 		case !epoch:
-			first(&anyText, i)
+			kind = timeText
 		case byName || epochUnitOf(h) != "":
-			first(&nameInt, i)
+			kind = timeNamedInt
 		case leftmost:
-			firstInt = i
+			kind = timeFirstInt
+		}
+		if kind >= 0 && found[kind] < 0 {
+			found[kind] = i
 		}
 		leftmost = false
 	}
-	switch {
-	case nameText >= 0:
-		l.time = nameText
-	case anyText >= 0:
-		l.time = anyText
-	case nameFails >= 0:
-		l.time = nameFails
-	case nameInt >= 0:
-		l.time = nameInt
-	case firstInt >= 0:
-		l.time = firstInt
-	case nameGuarded >= 0:
-		l.time = nameGuarded
-	case partFails >= 0:
-		l.time = partFails
-	default:
-		return l.noTime(file, considered, nearEpoch)
-	}
-	return l.detectTime(file, sample, to)
+	return found, considered, nearEpoch
 }
 
 // noTime is the error of a file without a usable time column: the
