@@ -44,29 +44,40 @@ func parquetLayout(file string, columns []pqColumn, header []string, o ImportOpt
 		return l, nil
 	}
 	l.kind = layoutWide
+	if err := l.parquetSensors(file, sensors); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// parquetSensors sets a wide file's sensor columns: those
+// DATA_SENSOR_COLUMNS names (sensors), else every column but the time and
+// the devices. CSV's wideSensors does the same for a header line, which a
+// Parquet file has not: its errors name no line.
+func (l *csvLayout) parquetSensors(file string, sensors []int) error {
 	cols := sensors
 	if len(cols) == 0 {
-		for i := range header {
-			if i != l.time && !slices.Contains(devices, i) {
+		for i := range l.header {
+			if i != l.time && !slices.Contains(l.devices, i) {
 				cols = append(cols, i)
 			}
 		}
 	}
 	for _, i := range cols {
-		name := strings.TrimSpace(header[i])
+		name := strings.TrimSpace(l.header[i])
 		if name == "" {
-			return nil, &InputError{File: file, Line: 1, Column: fmt.Sprint(i + 1), Msg: "a sensor column without a name"}
+			return &InputError{File: file, Line: 1, Column: fmt.Sprint(i + 1), Msg: "a sensor column without a name"}
 		}
-		if i == l.time || slices.Contains(devices, i) {
-			return nil, &InputError{File: file, Column: name, Msg: "DATA_SENSOR_COLUMNS names the time or a device column"}
+		if i == l.time || slices.Contains(l.devices, i) {
+			return &InputError{File: file, Column: name, Msg: "DATA_SENSOR_COLUMNS names the time or a device column"}
 		}
 		l.sensors = append(l.sensors, name)
 		l.sensorCols = append(l.sensorCols, i)
 	}
 	if len(l.sensors) == 0 {
-		return nil, &InputError{File: file, Msg: "no sensor columns: want time, device, sensor, value (long) or time, device, then one column per sensor (wide)"}
+		return &InputError{File: file, Msg: "no sensor columns: want time, device, sensor, value (long) or time, device, then one column per sensor (wide)"}
 	}
-	return l, nil
+	return nil
 }
 
 // isTimestamp reports whether a column's type says it holds instants.
