@@ -18,6 +18,7 @@ package dataset
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -73,32 +74,24 @@ func tsbsTimescaleToLP(name, out string) error {
 	if err != nil {
 		return fmt.Errorf("dataset: %w", err)
 	}
-	w := bufio.NewWriterSize(f, 1<<16)
+	if err := writeTSBSTimescaleLP(name, in, f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// writeTSBSTimescaleLP reads the TSBS timescaledb file name from in and
+// writes its points to out as line protocol.
+func writeTSBSTimescaleLP(name string, in io.Reader, out io.Writer) error {
+	w := bufio.NewWriterSize(out, 1<<16)
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 1<<16), 1<<24)
 	var line int64
 	bad := func(msg string) error { return &InputError{File: name, Line: line, Msg: msg} }
-	// The header.
-	fields := map[string][]string{}
-	for sc.Scan() {
-		line++
-		t := strings.TrimSpace(sc.Text())
-		if line == 1 {
-			if !isTSBSTimescale(t) {
-				f.Close()
-				return bad(`not a TSBS timescaledb file: the first line must be "tags,NAME TYPE,..."`)
-			}
-			continue
-		}
-		if t == "" {
-			break
-		}
-		cols := strings.Split(t, ",")
-		fields[cols[0]] = cols[1:]
-	}
-	if len(fields) == 0 {
-		f.Close()
-		return bad("the header names no table and fields (a line TABLE,FIELD,... before the blank line)")
+	fields, err := tsbsTimescaleHeader(sc, &line, bad)
+	if err != nil {
+		return err
 	}
 	var tags string
 	for sc.Scan() {
@@ -114,16 +107,13 @@ func tsbsTimescaleToLP(name, out string) error {
 		table, rest, _ := strings.Cut(t, ",")
 		names, ok := fields[table]
 		if !ok {
-			f.Close()
 			return bad(fmt.Sprintf("table %q is not in the header", table))
 		}
 		vals := strings.Split(rest, ",")
 		if len(vals) != len(names)+1 {
-			f.Close()
 			return bad(fmt.Sprintf("%d values for time and %d fields of %s", len(vals), len(names), table))
 		}
 		if _, err := strconv.ParseInt(vals[0], 10, 64); err != nil {
-			f.Close()
 			return bad(fmt.Sprintf("time %q is not an integer (nanoseconds)", vals[0]))
 		}
 		var b strings.Builder
@@ -146,14 +136,38 @@ func tsbsTimescaleToLP(name, out string) error {
 		w.WriteString(" " + b.String() + " " + vals[0] + "\n")
 	}
 	if err := sc.Err(); err != nil {
-		f.Close()
 		return bad(err.Error())
 	}
 	if err := w.Flush(); err != nil {
-		f.Close()
 		return fmt.Errorf("dataset: %w", err)
 	}
-	return f.Close()
+	return nil
+}
+
+// tsbsTimescaleHeader reads a TSBS timescaledb file's header: its first
+// line ("tags,NAME TYPE,...") and a line TABLE,FIELD,... per table up to
+// the blank line; it returns each table's fields.
+func tsbsTimescaleHeader(sc *bufio.Scanner, line *int64, bad func(string) error) (map[string][]string, error) {
+	fields := map[string][]string{}
+	for sc.Scan() {
+		*line++
+		t := strings.TrimSpace(sc.Text())
+		if *line == 1 {
+			if !isTSBSTimescale(t) {
+				return nil, bad(`not a TSBS timescaledb file: the first line must be "tags,NAME TYPE,..."`)
+			}
+			continue
+		}
+		if t == "" {
+			break
+		}
+		cols := strings.Split(t, ",")
+		fields[cols[0]] = cols[1:]
+	}
+	if len(fields) == 0 {
+		return nil, bad("the header names no table and fields (a line TABLE,FIELD,... before the blank line)")
+	}
+	return fields, nil
 }
 
 // escapeTagSet escapes a TSBS tag list (k=v,k=v) for line protocol: its
