@@ -72,59 +72,22 @@ func (s Search) Run(step StepFunc) (*summary.FindMax, *summary.Summary, error) {
 		fm.Objectives = append(fm.Objectives, o.Expr)
 		fm.MinOperations = max(fm.MinOperations, s.minOps(o))
 	}
-	var best, last *summary.Summary
-	var shares map[string]float64 // each operation's share of the last step's operations
-	var hold func(rate float64, measure time.Duration) (summary.FindMaxStep, error)
-	// take holds rate for as long as the last step's mix says its
-	// objectives need, and once more, longer, when the step then shows
-	// that it completed too few.
-	take := func(rate float64) (summary.FindMaxStep, error) {
-		measure := s.measureFor(rate, shares)
-		st, err := hold(rate, measure)
-		if err != nil || st.TooFew == "" || rate <= 0 {
-			return st, err
-		}
-		longer := max(s.measureFor(rate, shares), s.longer(measure, st.Operations, fm.MinOperations))
-		if longer > measure && len(fm.Steps) < max(s.MaxSteps, 1) {
-			return hold(rate, longer)
-		}
-		return st, nil
-	}
-	hold = func(rate float64, measure time.Duration) (summary.FindMaxStep, error) {
-		run, err := step(rate, measure)
-		if run == nil {
-			return summary.FindMaxStep{}, err
-		}
-		st := s.Judge(run, rate)
-		st.MeasuredS = run.Elapsed
-		fm.Steps = append(fm.Steps, st)
-		last, shares = run, operationShares(run)
-		if st.Passed && rate > 0 && (best == nil || rate > fm.Rate) { // the probe offers no rate
-			best, fm.Best, fm.Rate, fm.Found = run, len(fm.Steps)-1, rate, true
-		}
-		if s.OnStep != nil {
-			s.OnStep(len(fm.Steps), st)
-		}
-		if err == nil && rate > 0 && st.Empty != "" {
-			err = fmt.Errorf("find-max: the step at %s ops/s, measured %.1f s: %s: %w", Rate(rate), run.Elapsed, st.Empty, ErrNoOperations)
-		}
-		return st, err
-	}
+	r := &search{Search: s, run: step, fm: fm}
 	rate := s.Start
 	if rate <= 0 {
-		probe, err := take(0)
+		probe, err := r.take(0)
 		if err != nil {
-			return fm, pick(best, last), err
+			return fm, r.pick(), err
 		}
 		if rate = probe.Achieved / 2; rate <= 0 {
-			return fm, last, ErrNoRate
+			return fm, r.last, ErrNoRate
 		}
 	}
 	lo, hi := 0.0, math.Inf(1) // highest passing, lowest failing rate
 	for len(fm.Steps) < max(s.MaxSteps, 1) {
-		st, err := take(rate)
+		st, err := r.take(rate)
 		if err != nil {
-			return fm, pick(best, last), err
+			return fm, r.pick(), err
 		}
 		if st.TooFew != "" {
 			if math.IsInf(hi, 1) && lo == 0 { // a first rate too low to tell: higher ones may
@@ -148,14 +111,64 @@ func (s Search) Run(step StepFunc) (*summary.FindMax, *summary.Summary, error) {
 		}
 		rate = next
 	}
-	return fm, pick(best, last), nil
+	return fm, r.pick(), nil
 }
 
-func pick(best, last *summary.Summary) *summary.Summary {
-	if best != nil {
-		return best
+// search is one Run's state: its steps (in fm), the runs of its best and
+// last steps, and the last step's mix.
+type search struct {
+	Search
+	run        StepFunc
+	fm         *summary.FindMax
+	best, last *summary.Summary
+	shares     map[string]float64 // each operation's share of the last step's operations
+}
+
+// take holds rate for as long as the last step's mix says its objectives
+// need, and once more, longer, when the step then shows that it completed
+// too few.
+func (r *search) take(rate float64) (summary.FindMaxStep, error) {
+	measure := r.measureFor(rate, r.shares)
+	st, err := r.hold(rate, measure)
+	if err != nil || st.TooFew == "" || rate <= 0 {
+		return st, err
 	}
-	return last
+	longer := max(r.measureFor(rate, r.shares), r.longer(measure, st.Operations, r.fm.MinOperations))
+	if longer > measure && len(r.fm.Steps) < max(r.MaxSteps, 1) {
+		return r.hold(rate, longer)
+	}
+	return st, nil
+}
+
+// hold runs one step at rate, measured for measure, and judges it.
+func (r *search) hold(rate float64, measure time.Duration) (summary.FindMaxStep, error) {
+	run, err := r.run(rate, measure)
+	if run == nil {
+		return summary.FindMaxStep{}, err
+	}
+	fm := r.fm
+	st := r.Judge(run, rate)
+	st.MeasuredS = run.Elapsed
+	fm.Steps = append(fm.Steps, st)
+	r.last, r.shares = run, operationShares(run)
+	if st.Passed && rate > 0 && (r.best == nil || rate > fm.Rate) { // the probe offers no rate
+		r.best, fm.Best, fm.Rate, fm.Found = run, len(fm.Steps)-1, rate, true
+	}
+	if r.OnStep != nil {
+		r.OnStep(len(fm.Steps), st)
+	}
+	if err == nil && rate > 0 && st.Empty != "" {
+		err = fmt.Errorf("find-max: the step at %s ops/s, measured %.1f s: %s: %w", Rate(rate), run.Elapsed, st.Empty, ErrNoOperations)
+	}
+	return st, err
+}
+
+// pick is the run of the best step, else of the last.
+func (r *search) pick() *summary.Summary {
+	if r.best != nil {
+		return r.best
+	}
+	return r.last
 }
 
 // minRate ends a search whose every step failed: below one operation a
