@@ -193,25 +193,9 @@ func (e Engine) Run(ctx context.Context, targetName string, o targets.Options, g
 	if err != nil {
 		return nil, err
 	}
-	out := make([]analytics.Outcome, len(qs))
-	var jq []jobQuery
-	byName := map[string]int{}
-	for i := range qs {
-		a := &qs[i]
-		out[i] = analytics.Outcome{Name: a.Name, Kind: a.Kind.String()}
-		if !supported[a.Kind] {
-			out[i].Unsupported = true
-			continue
-		}
-		if _, dup := byName[a.Name]; dup {
-			return nil, fmt.Errorf("spark: two analytics queries are named %q", a.Name)
-		}
-		byName[a.Name] = i
-		jq = append(jq, jobQuery{Name: a.Name, Kind: a.Kind.String(), Tag: a.Tag, Value: a.Value,
-			Sensor: a.Sensor, Flag: a.Flag, Table: ResultTable(a.Name)})
-	}
-	if len(jq) == 0 {
-		return out, nil
+	out, jq, byName, err := plan(qs)
+	if err != nil || len(jq) == 0 {
+		return out, err
 	}
 
 	db, err := st.open(ctx)
@@ -272,6 +256,29 @@ func (e Engine) Run(ctx context.Context, targetName string, o targets.Options, g
 		o.Checked = true
 	}
 	return out, jobErr
+}
+
+// plan is an outcome per query, those Spark does not run marked
+// unsupported, and the job's queries, with each one's index in qs by name.
+func plan(qs []ts.Analytic) ([]analytics.Outcome, []jobQuery, map[string]int, error) {
+	out := make([]analytics.Outcome, len(qs))
+	var jq []jobQuery
+	byName := map[string]int{}
+	for i := range qs {
+		a := &qs[i]
+		out[i] = analytics.Outcome{Name: a.Name, Kind: a.Kind.String()}
+		if !supported[a.Kind] {
+			out[i].Unsupported = true
+			continue
+		}
+		if _, dup := byName[a.Name]; dup {
+			return nil, nil, nil, fmt.Errorf("spark: two analytics queries are named %q", a.Name)
+		}
+		byName[a.Name] = i
+		jq = append(jq, jobQuery{Name: a.Name, Kind: a.Kind.String(), Tag: a.Tag, Value: a.Value,
+			Sensor: a.Sensor, Flag: a.Flag, Table: ResultTable(a.Name)})
+	}
+	return out, jq, byName, nil
 }
 
 // submit runs the job and returns the lines it printed; the error says why
