@@ -124,30 +124,41 @@ func Apply(c *config.Config) error {
 	if d.err != nil {
 		return d.err
 	}
-	clients := max(1, min(c.Clients, c.TSBSScale))
-	batch := divisorAtMost(span.Rows, int64(max(1, c.BatchSize)))
-	switch c.TSBSPhase {
-	case PhaseLoad, PhaseMixed:
-		d.do("BATCH_SIZE_PER_WRITE", strconv.FormatInt(batch, 10), "TSBS_END")
-		d.do("CLIENT_NUMBER", strconv.Itoa(clients), "TSBS_SCALE")
-		d.do("IS_OUT_OF_ORDER", strconv.FormatBool(u.OutOfOrder), "TSBS_USE_CASE")
-		writes := span.Rows / batch
-		if c.TSBSPhase == PhaseLoad {
-			d.do("OPERATION_PROPORTION", "1:0:0:0:0:0:0:0:0:0:0", "TSBS_PHASE")
-			d.do("LOOP", strconv.FormatInt(writes, 10), "TSBS_END")
-			return d.err
-		}
-		// Mixed: as many writes as the load's, and as many queries of
-		// each of three kinds in between (single-groupby-1-1-1's
-		// GROUP_BY, high-cpu-1's VALUE_RANGE, lastpoint's LATEST_POINT,
-		// or last-loc's alone for iot).
-		q := QueryType{Kind: ts.GroupBy, Agg: ts.Max, Fields: 1, FieldPool: min(cpuPool, len(u.Fields)), Hosts: 1,
-			Interval: time.Hour, Bucket: time.Minute, Lower: 90}
-		d.query(q, span, c.TSBSScale)
-		d.do("OPERATION_PROPORTION", "1:0:0:1:0:0:0:1:1:0:0", "TSBS_PHASE")
-		d.do("LOOP", strconv.FormatInt(4*writes, 10), "TSBS_END")
+	if c.TSBSPhase == PhaseLoad || c.TSBSPhase == PhaseMixed {
+		d.writePhase(c, u, span)
 		return d.err
 	}
+	return d.queryPhase(c, u, span)
+}
+
+// writePhase sets a load or mixed phase's keys: the load's writes, and for
+// a mixed phase queries in between.
+func (d *deriver) writePhase(c *config.Config, u *UseCase, span Span) {
+	clients := max(1, min(c.Clients, c.TSBSScale))
+	batch := divisorAtMost(span.Rows, int64(max(1, c.BatchSize)))
+	d.do("BATCH_SIZE_PER_WRITE", strconv.FormatInt(batch, 10), "TSBS_END")
+	d.do("CLIENT_NUMBER", strconv.Itoa(clients), "TSBS_SCALE")
+	d.do("IS_OUT_OF_ORDER", strconv.FormatBool(u.OutOfOrder), "TSBS_USE_CASE")
+	writes := span.Rows / batch
+	if c.TSBSPhase == PhaseLoad {
+		d.do("OPERATION_PROPORTION", "1:0:0:0:0:0:0:0:0:0:0", "TSBS_PHASE")
+		d.do("LOOP", strconv.FormatInt(writes, 10), "TSBS_END")
+		return
+	}
+	// Mixed: as many writes as the load's, and as many queries of
+	// each of three kinds in between (single-groupby-1-1-1's
+	// GROUP_BY, high-cpu-1's VALUE_RANGE, lastpoint's LATEST_POINT,
+	// or last-loc's alone for iot).
+	q := QueryType{Kind: ts.GroupBy, Agg: ts.Max, Fields: 1, FieldPool: min(cpuPool, len(u.Fields)), Hosts: 1,
+		Interval: time.Hour, Bucket: time.Minute, Lower: 90}
+	d.query(q, span, c.TSBSScale)
+	d.do("OPERATION_PROPORTION", "1:0:0:1:0:0:0:1:1:0:0", "TSBS_PHASE")
+	d.do("LOOP", strconv.FormatInt(4*writes, 10), "TSBS_END")
+}
+
+// queryPhase sets a query phase's keys: its query type's, and the
+// queries' number split between the clients.
+func (d *deriver) queryPhase(c *config.Config, u *UseCase, span Span) error {
 	q, ok := u.Query(c.TSBSPhase)
 	if !ok {
 		var names []string
