@@ -58,6 +58,42 @@ func (t *Target) setupWide(ctx context.Context, s *ts.Schema, names *wideNames, 
 	return nil
 }
 
+// sparseRows lists the rows of a sparse batch that hold a value (a row
+// with none carries no point); nil for a dense batch, all of whose rows
+// are written.
+func sparseRows(b *ts.Batch) []int {
+	if b.Nulls == 0 {
+		return nil
+	}
+	keep := []int{}
+	for i := range b.Times {
+		if b.RowPresent(i) {
+			keep = append(keep, i)
+		}
+	}
+	return keep
+}
+
+// wideRow is the values of the n-th row written (keep: sparseRows) of a
+// wide table width columns wide: the device, the time, then each column's
+// value or NULL for an empty cell.
+func wideRow(b *ts.Batch, keep []int, width, n int) []any {
+	i := n
+	if keep != nil {
+		i = keep[n]
+	}
+	vals := make([]any, 0, width)
+	vals = append(vals, b.Device.Name, b.Times[i])
+	for c := range b.Columns {
+		if col := &b.Columns[c]; col.Present(i) {
+			vals = append(vals, col.Value(i))
+		} else {
+			vals = append(vals, nil) // an empty cell: NULL
+		}
+	}
+	return vals
+}
+
 // writeWide writes one row per timestamp, a rewritten row replacing the
 // stored one: multi-row INSERT ... ON CONFLICT; or COPY straight into the
 // table, and where a row is already stored COPY into a staging table
@@ -70,16 +106,9 @@ func (t *Target) writeWide(ctx context.Context, s *ts.Schema, b *ts.Batch) error
 	for _, q := range t.names.cols {
 		set = append(set, q+" = EXCLUDED."+q)
 	}
-	// rows lists the rows written: all of a dense batch's; a sparse batch's
-	// rows with at least one value (a row with none carries no point).
 	nrows := b.Len()
-	var keep []int
-	if b.Nulls > 0 {
-		for i := range b.Times {
-			if b.RowPresent(i) {
-				keep = append(keep, i)
-			}
-		}
+	keep := sparseRows(b)
+	if keep != nil {
 		nrows = len(keep)
 		// A NULL cell is no value, so it must not erase a value already
 		// stored at that (device, t): keep the stored one.
@@ -88,22 +117,7 @@ func (t *Target) writeWide(ctx context.Context, s *ts.Schema, b *ts.Batch) error
 		}
 	}
 	upsert := " ON CONFLICT (device, t) DO UPDATE SET " + strings.Join(set, ", ")
-	rowOf := func(n int) []any {
-		i := n
-		if keep != nil {
-			i = keep[n]
-		}
-		vals := make([]any, 0, len(names))
-		vals = append(vals, b.Device.Name, b.Times[i])
-		for c := range b.Columns {
-			if col := &b.Columns[c]; col.Present(i) {
-				vals = append(vals, col.Value(i))
-			} else {
-				vals = append(vals, nil) // an empty cell: NULL
-			}
-		}
-		return vals
-	}
+	rowOf := func(n int) []any { return wideRow(b, keep, len(names), n) }
 	if nrows == 0 {
 		return nil
 	}
