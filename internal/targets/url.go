@@ -4,9 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"github.com/tsbench/tsbench/internal/redact"
+	"maps"
 	"net"
 	"net/url"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -98,20 +100,7 @@ func ParseURL(driver, key, raw string) (Endpoint, error) {
 		return &URLError{key, shown, fmt.Sprintf(format, args...), fam.example}
 	}
 	if fam.schemes[0] == "mysql" {
-		if m := mysqlDSN.FindStringSubmatch(raw); m != nil {
-			// go-sql-driver's DSN, rewritten as the URL it stands for.
-			userinfo := ""
-			switch {
-			case m[2] != "":
-				userinfo = url.UserPassword(m[1], m[2]).String() + "@"
-			case m[1] != "":
-				userinfo = url.User(m[1]).String() + "@"
-			}
-			raw = "mysql://" + userinfo + m[3] + "/" + m[4]
-			if m[5] != "" {
-				raw += "?" + m[5]
-			}
-		}
+		raw = fromMySQLDSN(raw)
 	}
 	scheme, rest, found := strings.Cut(raw, "://")
 	if !found {
@@ -166,26 +155,52 @@ func ParseURL(driver, key, raw string) (Endpoint, error) {
 	if scheme == "https" {
 		e.TLS = "on"
 	}
-	q := u.Query()
-	var keys []string
-	for k := range q {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		v := q.Get(k)
-		if !contains(fam.keys, k) {
-			allowed := "none"
-			if len(fam.keys) > 0 {
-				allowed = strings.Join(fam.keys, ", ")
-			}
-			return Endpoint{}, bad("URL key %q is not honoured by the %s target (URL keys it honours: %s)", k, driver, allowed)
-		}
-		if err := e.setQuery(k, v); err != nil {
-			return Endpoint{}, bad("URL key %s=%s: %v", k, v, err)
-		}
+	if err := e.setQueryKeys(u.Query(), fam.keys, driver, bad); err != nil {
+		return Endpoint{}, err
 	}
 	return e, nil
+}
+
+// fromMySQLDSN rewrites go-sql-driver's DSN as the URL it stands for; any
+// other raw is returned as it is.
+func fromMySQLDSN(raw string) string {
+	m := mysqlDSN.FindStringSubmatch(raw)
+	if m == nil {
+		return raw
+	}
+	userinfo := ""
+	switch {
+	case m[2] != "":
+		userinfo = url.UserPassword(m[1], m[2]).String() + "@"
+	case m[1] != "":
+		userinfo = url.User(m[1]).String() + "@"
+	}
+	raw = "mysql://" + userinfo + m[3] + "/" + m[4]
+	if m[5] != "" {
+		raw += "?" + m[5]
+	}
+	return raw
+}
+
+// setQueryKeys applies a URL's query keys, in name order, refusing one
+// the target does not honour (honoured lists those it does); bad makes
+// the error.
+func (e *Endpoint) setQueryKeys(q url.Values, honoured []string, driver string, bad func(string, ...any) error) error {
+	keys := slices.Sorted(maps.Keys(q))
+	for _, k := range keys {
+		v := q.Get(k)
+		if !contains(honoured, k) {
+			allowed := "none"
+			if len(honoured) > 0 {
+				allowed = strings.Join(honoured, ", ")
+			}
+			return bad("URL key %q is not honoured by the %s target (URL keys it honours: %s)", k, driver, allowed)
+		}
+		if err := e.setQuery(k, v); err != nil {
+			return bad("URL key %s=%s: %v", k, v, err)
+		}
+	}
+	return nil
 }
 
 // setQuery applies one honoured URL key.
