@@ -318,13 +318,12 @@ func (r *Runner) totalOps(clients []*client) int64 {
 	return n
 }
 
-// finish verifies, asks the target for its version and size, and fills in
-// the parts of the summary that come after the measured phase.
-func (r *Runner) finish(ctx context.Context, admin targets.Target, clients []*client, s *summary.Summary, elapsed time.Duration) {
-	var acked int64
-	var duplicates, inDoubt int64
+// clientTotals adds up the clients' points written in the warm-up,
+// duplicate points and points in doubt, and puts their connections'
+// reconnections and fallbacks into s.
+func clientTotals(clients []*client, s *summary.Summary) (warm, duplicates, inDoubt int64) {
 	for _, c := range clients {
-		acked += c.h.WarmPoints()
+		warm += c.h.WarmPoints()
 		duplicates += atomic.LoadInt64(&c.duplicatePoints)
 		inDoubt += c.h.InDoubtPoints()
 		if rc, ok := c.conn.(targets.Reconnector); ok {
@@ -339,6 +338,13 @@ func (r *Runner) finish(ctx context.Context, admin targets.Target, clients []*cl
 			}
 		}
 	}
+	return warm, duplicates, inDoubt
+}
+
+// finish verifies, asks the target for its version and size, and fills in
+// the parts of the summary that come after the measured phase.
+func (r *Runner) finish(ctx context.Context, admin targets.Target, clients []*client, s *summary.Summary, elapsed time.Duration) {
+	acked, duplicates, inDoubt := clientTotals(clients, s)
 	if w := s.Op(workload.Write.String()); w != nil {
 		acked += w.OKPoints
 	}
