@@ -89,35 +89,8 @@ func loadConfig(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stderr io.Wri
 		}
 		warn(notes)
 	}
-	d, err := targets.Lookup(cfg.Target)
-	if err != nil {
-		return nil, usageError("DB_SWITCH = %q (or --target): %v", cfg.Target, err)
-	}
-	if err := tsbsSparse(cfg, d); err != nil {
+	if err := checkForTarget(cfg, layers, stderr); err != nil {
 		return nil, err
-	}
-	if note := tsbsTargetOptions(cfg, d); note != "" {
-		fmt.Fprintln(stderr, "tsbench: note: "+note)
-	}
-	keys := make([]string, len(layers))
-	for i, l := range layers {
-		keys[i] = l.Key
-	}
-	if err := connect.CheckTargetOptions(d, cfg.TargetOptions, connect.ScenarioTargetOptions(keys)); err != nil {
-		return nil, err
-	}
-	if err := connect.ApplyURLs(cfg, d); err != nil {
-		return nil, usageError("%v", err)
-	}
-	if err := connect.CheckTLS(cfg, d); err != nil {
-		return nil, usageError("%v", err)
-	}
-	note, err := runner.FitDefaultTypes(cfg, d)
-	if err != nil {
-		return nil, err
-	}
-	if note != "" {
-		fmt.Fprintln(stderr, "tsbench: note: "+note)
 	}
 	if err := readQueryFile(cfg); err != nil {
 		return nil, err
@@ -134,6 +107,43 @@ func loadConfig(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stderr io.Wri
 	}
 	printConfigWarnings(stderr, warnings)
 	return cfg, nil
+}
+
+// checkForTarget checks the configuration against its target, and fits
+// it where the target asks (URLs, TLS, default types); notes go to
+// stderr. layers are a scenario phase's settings.
+func checkForTarget(cfg *config.Config, layers []scenario.Setting, stderr io.Writer) error {
+	d, err := targets.Lookup(cfg.Target)
+	if err != nil {
+		return usageError("DB_SWITCH = %q (or --target): %v", cfg.Target, err)
+	}
+	if err := tsbsSparse(cfg, d); err != nil {
+		return err
+	}
+	if note := tsbsTargetOptions(cfg, d); note != "" {
+		fmt.Fprintln(stderr, "tsbench: note: "+note)
+	}
+	keys := make([]string, len(layers))
+	for i, l := range layers {
+		keys[i] = l.Key
+	}
+	if err := connect.CheckTargetOptions(d, cfg.TargetOptions, connect.ScenarioTargetOptions(keys)); err != nil {
+		return err
+	}
+	if err := connect.ApplyURLs(cfg, d); err != nil {
+		return usageError("%v", err)
+	}
+	if err := connect.CheckTLS(cfg, d); err != nil {
+		return usageError("%v", err)
+	}
+	note, err := runner.FitDefaultTypes(cfg, d)
+	if err != nil {
+		return err
+	}
+	if note != "" {
+		fmt.Fprintln(stderr, "tsbench: note: "+note)
+	}
+	return nil
 }
 
 // propertiesFile is the IoT-benchmark config.properties file the command
