@@ -20,6 +20,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -47,7 +48,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "tsbench-peers:", err)
-		if _, ok := err.(usage); ok {
+		if errors.As(err, new(usage)) {
 			return 2
 		}
 		return 1

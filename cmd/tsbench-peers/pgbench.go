@@ -78,103 +78,139 @@ func fillPoints(ctx context.Context, pg *pgx.Conn, rows int64) error {
 
 // comparePgbench runs pgbench and tsbench on one statement, taking turns.
 func comparePgbench(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("pgbench", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	pgbenchPath := fs.String("pgbench", "", "pgbench's path (default: on PATH, else Debian's PostgreSQL's)")
-	tsbenchPath := fs.String("tsbench", "", "tsbench's path (default: beside this command, else on PATH)")
-	host := fs.String("host", "127.0.0.1", "the server's host")
-	port := fs.Int("port", 5433, "the server's port")
-	user := fs.String("user", "postgres", "the user (no password: trust)")
-	db := fs.String("db", "test", "the database")
-	which := fs.String("statement", "plus-one", "plus-one (SELECT n + 1) or window-max (max(v) over one hour of one series)")
-	rows := fs.Int64("rows", 1_000_000, "window-max: points in its table")
-	clients := fs.Int("clients", 4, "connections of each tool")
-	threads := fs.Int("threads", 2, "pgbench's threads (-j)")
-	duration := fs.Duration("duration", 20*time.Second, "each turn's length")
-	turns := fs.Int("turns", 2, "turns each tool takes")
-	var extra repeated
-	fs.Var(&extra, "tsbench-arg", "an argument more for tsbench run (repeatable), e.g. --tsbench-arg=--set --tsbench-arg=KEY=VALUE")
-	if err := fs.Parse(args); err != nil {
-		return usage{err.Error()}
-	}
-	st, ok := statements(*rows)[*which]
-	if !ok {
-		return usage{fmt.Sprintf("--statement %q: allowed: plus-one, window-max", *which)}
-	}
-	pgb, err := findTool(*pgbenchPath, "pgbench", "/usr/lib/postgresql/*/bin/pgbench")
+	c, err := parsePgbenchFlags(args, stderr)
 	if err != nil {
 		return err
-	}
-	tsb, err := tsbenchBinary(*tsbenchPath)
-	if err != nil {
-		return err
-	}
-	url := fmt.Sprintf("postgres://%s@%s:%d/%s?sslmode=disable", *user, *host, *port, *db)
-	if st.table != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Hour)
-		defer cancel()
-		pg, err := pgx.Connect(ctx, url)
-		if err != nil {
-			return err
-		}
-		err = st.table(ctx, pg, *rows)
-		pg.Close(ctx)
-		if err != nil {
-			return err
-		}
 	}
 	dir, err := os.MkdirTemp("", "tsbench-peers-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	script, queries := filepath.Join(dir, "q.sql"), filepath.Join(dir, "q.yaml")
-	for path, text := range map[string]string{script: st.pgbench, queries: st.tsbench} {
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			return err
-		}
+	if err := c.prepare(dir); err != nil {
+		return err
 	}
-	secs := strconv.Itoa(int(duration.Seconds()))
-	peer := func() (measurement, error) {
-		turn, err := os.MkdirTemp(dir, "pgbench-")
-		if err != nil {
-			return measurement{}, err
-		}
-		out, cpu, err := child(turn, stderr, pgb, "-h", *host, "-p", strconv.Itoa(*port), "-U", *user, "-n", "-f", script,
-			"-c", strconv.Itoa(*clients), "-j", strconv.Itoa(*threads), "-T", secs, "-M", "prepared", "-l", *db)
-		if err != nil {
-			return measurement{}, err
-		}
-		return pgbenchResult(string(out), turn, cpu)
-	}
-	ours := func() (measurement, error) {
-		turn, err := os.MkdirTemp(dir, "tsbench-")
-		if err != nil {
-			return measurement{}, err
-		}
-		s, cpu, err := tsbenchRun(tsb, turn, stderr, append([]string{"--target", "postgres", "--target-url", url, "--queries", queries,
-			"--query-only", "--clients", strconv.Itoa(*clients), "--duration", duration.String()}, extra...)...)
-		if err != nil {
-			return measurement{}, err
-		}
-		op := s.Op(st.op)
-		if op == nil || op.OKOperations == 0 || s.Elapsed <= 0 {
-			return measurement{}, fmt.Errorf("tsbench ran no %s", st.op)
-		}
-		return measurement{Rate: float64(op.OKOperations) / s.Elapsed, Ops: op.OKOperations, CPU: cpu,
-			P50: op.LatencyMS.P50, P99: op.LatencyMS.P99}, nil
-	}
-	peers, tsbs, err := takeTurns(*turns, stderr, "pgbench", peer, ours)
+	peers, tsbs, err := takeTurns(c.turns, stderr, "pgbench", c.pgbenchTurn, c.tsbenchTurn)
 	if err != nil {
 		return err
 	}
-	writeTable(stdout, fmt.Sprintf("%s, %d clients, %v a turn, %s", *which, *clients, *duration, url), "pgbench", peers, tsbs, []column{
+	writeTable(stdout, fmt.Sprintf("%s, %d clients, %v a turn, %s", c.which, c.clients, c.duration, c.url), "pgbench", peers, tsbs, []column{
 		{"queries/s", func(m measurement) float64 { return m.Rate }, "%.0f"},
 		{"CPU µs/query", func(m measurement) float64 { return m.cpuPerOp() }, "%.1f"},
 		{"p50 ms", func(m measurement) float64 { return m.P50 }, "%.3f"},
 		{"p99 ms", func(m measurement) float64 { return m.P99 }, "%.3f"},
 	})
 	return nil
+}
+
+// pgbenchCompare is a pgbench comparison: its options, then the tools,
+// the statement and the files both turns read.
+type pgbenchCompare struct {
+	host, user, db, which  string
+	port, clients, threads int
+	turns                  int
+	rows                   int64
+	duration               time.Duration
+	extra                  repeated
+	stderr                 io.Writer
+	st                     statement
+	pgbench, tsbench, url  string
+	dir, script, queries   string
+}
+
+func parsePgbenchFlags(args []string, stderr io.Writer) (*pgbenchCompare, error) {
+	c := &pgbenchCompare{stderr: stderr}
+	fs := flag.NewFlagSet("pgbench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	pgbenchPath := fs.String("pgbench", "", "pgbench's path (default: on PATH, else Debian's PostgreSQL's)")
+	tsbenchPath := fs.String("tsbench", "", "tsbench's path (default: beside this command, else on PATH)")
+	fs.StringVar(&c.host, "host", "127.0.0.1", "the server's host")
+	fs.IntVar(&c.port, "port", 5433, "the server's port")
+	fs.StringVar(&c.user, "user", "postgres", "the user (no password: trust)")
+	fs.StringVar(&c.db, "db", "test", "the database")
+	fs.StringVar(&c.which, "statement", "plus-one", "plus-one (SELECT n + 1) or window-max (max(v) over one hour of one series)")
+	fs.Int64Var(&c.rows, "rows", 1_000_000, "window-max: points in its table")
+	fs.IntVar(&c.clients, "clients", 4, "connections of each tool")
+	fs.IntVar(&c.threads, "threads", 2, "pgbench's threads (-j)")
+	fs.DurationVar(&c.duration, "duration", 20*time.Second, "each turn's length")
+	fs.IntVar(&c.turns, "turns", 2, "turns each tool takes")
+	fs.Var(&c.extra, "tsbench-arg", "an argument more for tsbench run (repeatable), e.g. --tsbench-arg=--set --tsbench-arg=KEY=VALUE")
+	if err := fs.Parse(args); err != nil {
+		return nil, usage{err.Error()}
+	}
+	var ok bool
+	if c.st, ok = statements(c.rows)[c.which]; !ok {
+		return nil, usage{fmt.Sprintf("--statement %q: allowed: plus-one, window-max", c.which)}
+	}
+	var err error
+	if c.pgbench, err = findTool(*pgbenchPath, "pgbench", "/usr/lib/postgresql/*/bin/pgbench"); err != nil {
+		return nil, err
+	}
+	if c.tsbench, err = tsbenchBinary(*tsbenchPath); err != nil {
+		return nil, err
+	}
+	c.url = fmt.Sprintf("postgres://%s@%s:%d/%s?sslmode=disable", c.user, c.host, c.port, c.db)
+	return c, nil
+}
+
+// prepare fills the statement's table, if it has one, and writes
+// pgbench's script and tsbench's query file into dir.
+func (c *pgbenchCompare) prepare(dir string) error {
+	if c.st.table != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Hour)
+		defer cancel()
+		pg, err := pgx.Connect(ctx, c.url)
+		if err != nil {
+			return err
+		}
+		err = c.st.table(ctx, pg, c.rows)
+		pg.Close(ctx)
+		if err != nil {
+			return err
+		}
+	}
+	c.dir, c.script, c.queries = dir, filepath.Join(dir, "q.sql"), filepath.Join(dir, "q.yaml")
+	for path, text := range map[string]string{c.script: c.st.pgbench, c.queries: c.st.tsbench} {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// pgbenchTurn is one turn of pgbench, its latencies from its -l logs.
+func (c *pgbenchCompare) pgbenchTurn() (measurement, error) {
+	turn, err := os.MkdirTemp(c.dir, "pgbench-")
+	if err != nil {
+		return measurement{}, err
+	}
+	out, cpu, err := child(turn, c.stderr, c.pgbench, "-h", c.host, "-p", strconv.Itoa(c.port), "-U", c.user, "-n", "-f", c.script,
+		"-c", strconv.Itoa(c.clients), "-j", strconv.Itoa(c.threads), "-T", strconv.Itoa(int(c.duration.Seconds())),
+		"-M", "prepared", "-l", c.db)
+	if err != nil {
+		return measurement{}, err
+	}
+	return pgbenchResult(string(out), turn, cpu)
+}
+
+// tsbenchTurn is one turn of tsbench running the query file alone.
+func (c *pgbenchCompare) tsbenchTurn() (measurement, error) {
+	turn, err := os.MkdirTemp(c.dir, "tsbench-")
+	if err != nil {
+		return measurement{}, err
+	}
+	s, cpu, err := tsbenchRun(c.tsbench, turn, c.stderr, append([]string{"--target", "postgres", "--target-url", c.url,
+		"--queries", c.queries, "--query-only", "--clients", strconv.Itoa(c.clients), "--duration", c.duration.String()},
+		c.extra...)...)
+	if err != nil {
+		return measurement{}, err
+	}
+	op := s.Op(c.st.op)
+	if op == nil || op.OKOperations == 0 || s.Elapsed <= 0 {
+		return measurement{}, fmt.Errorf("tsbench ran no %s", c.st.op)
+	}
+	return measurement{Rate: float64(op.OKOperations) / s.Elapsed, Ops: op.OKOperations, CPU: cpu,
+		P50: op.LatencyMS.P50, P99: op.LatencyMS.P99}, nil
 }
 
 var (

@@ -309,118 +309,144 @@ func (d *Decoder) Decode(data []byte, expr string, g *Grid, labels ...string) ([
 	bad := func(format string, a ...any) error {
 		return &UnusableError{fmt.Errorf("query %s: "+format, append([]any{expr}, a...)...)}
 	}
-	s := &jsonScanner{b: data}
-	var status, rtype, msg string
-	out := d.series[:0]
-	var pointErr error
-	readSeries := func(i int) error {
-		if len(out) < cap(out) {
-			out = out[:len(out)+1]
-		} else {
-			out = append(out, Series{})
-		}
-		o := &out[len(out)-1]
-		o.Times, o.Values = o.Times[:0], o.Values[:0]
-		o.Labels = o.Labels[:0]
-		for range labels {
-			o.Labels = append(o.Labels, "")
-		}
-		hasValues := false
-		err := s.object(func(key []byte) error {
-			switch string(key) {
-			case "metric":
-				return s.object(func(label []byte) error {
-					if s.next() != '"' {
-						return s.skip(0)
-					}
-					raw, esc, err := s.str()
-					if err != nil {
-						return err
-					}
-					for k, want := range labels {
-						if string(label) == want {
-							o.Labels[k], err = unescape(raw, esc)
-							break
-						}
-					}
-					return err
-				})
-			case "values":
-				hasValues = true
-				return s.array(func(k int) error {
-					if !s.take('[') {
-						return errSyntax
-					}
-					num, err := s.number()
-					if err != nil || !s.take(',') {
-						return errSyntax
-					}
-					raw, esc, err := s.str()
-					if err != nil || esc || !s.take(']') {
-						return errSyntax
-					}
-					tm, err := Millis(num)
-					if err != nil {
-						return errSyntax
-					}
-					v, err := strconv.ParseFloat(string(raw), 64)
-					if err != nil {
-						pointErr = fmt.Errorf("series %d, value %d: %w", i, k, err)
-						return pointErr
-					}
-					if g != nil && (tm < g.From || tm > g.To || (tm-g.From)%g.Step != 0) {
-						pointErr = fmt.Errorf("value at %d, off the grid %d..%d step %d", tm, g.From, g.To, g.Step)
-						return pointErr
-					}
-					o.Times, o.Values = append(o.Times, tm), append(o.Values, v)
-					return nil
-				})
-			}
-			return s.skip(0)
-		})
-		if err == nil && !hasValues {
-			pointErr = fmt.Errorf("series %d: no values", i)
-			return pointErr
-		}
-		return err
+	m := matrixReader{s: jsonScanner{b: data}, out: d.series[:0], grid: g, labels: labels}
+	err := m.answer()
+	d.series = m.out[:0]
+	switch {
+	case m.pointErr != nil:
+		return nil, bad("%v", m.pointErr)
+	case err != nil:
+		return nil, bad("decode at byte %d: %v", m.s.i, err)
+	case m.status != "success" || m.rtype != "matrix":
+		return nil, bad("status %q, result type %q: %s", m.status, m.rtype, m.msg)
 	}
-	str := func(dst *string) error {
-		raw, esc, err := s.str()
-		if err == nil {
-			*dst, err = unescape(raw, esc)
-		}
-		return err
-	}
-	err := s.object(func(key []byte) error {
+	return m.out, nil
+}
+
+// matrixReader is one Decode's state: the scanner, the series read so far
+// (reusing the Decoder's), and what the answer said about itself.
+type matrixReader struct {
+	s                  jsonScanner
+	out                []Series
+	grid               *Grid
+	labels             []string
+	status, rtype, msg string
+	// pointErr is a well-formed answer's unusable content (a value that
+	// does not parse, a time off the grid), told apart from bad JSON.
+	pointErr error
+}
+
+// answer reads the whole answer object and checks nothing follows it.
+func (m *matrixReader) answer() error {
+	err := m.s.object(func(key []byte) error {
 		switch string(key) {
 		case "status":
-			return str(&status)
+			return m.str(&m.status)
 		case "error":
-			return str(&msg)
+			return m.str(&m.msg)
 		case "data":
-			return s.object(func(key []byte) error {
+			return m.s.object(func(key []byte) error {
 				switch string(key) {
 				case "resultType":
-					return str(&rtype)
+					return m.str(&m.rtype)
 				case "result":
-					return s.array(readSeries)
+					return m.s.array(m.series)
 				}
-				return s.skip(0)
+				return m.s.skip(0)
 			})
 		}
-		return s.skip(0)
+		return m.s.skip(0)
 	})
 	if err == nil {
-		err = s.end()
+		err = m.s.end()
 	}
-	d.series = out[:0]
-	switch {
-	case pointErr != nil:
-		return nil, bad("%v", pointErr)
-	case err != nil:
-		return nil, bad("decode at byte %d: %v", s.i, err)
-	case status != "success" || rtype != "matrix":
-		return nil, bad("status %q, result type %q: %s", status, rtype, msg)
+	return err
+}
+
+func (m *matrixReader) str(dst *string) error {
+	raw, esc, err := m.s.str()
+	if err == nil {
+		*dst, err = unescape(raw, esc)
 	}
-	return out, nil
+	return err
+}
+
+// series reads the i-th series into the next of out, reusing its slices.
+func (m *matrixReader) series(i int) error {
+	if len(m.out) < cap(m.out) {
+		m.out = m.out[:len(m.out)+1]
+	} else {
+		m.out = append(m.out, Series{})
+	}
+	o := &m.out[len(m.out)-1]
+	o.Times, o.Values = o.Times[:0], o.Values[:0]
+	o.Labels = o.Labels[:0]
+	for range m.labels {
+		o.Labels = append(o.Labels, "")
+	}
+	hasValues := false
+	err := m.s.object(func(key []byte) error {
+		switch string(key) {
+		case "metric":
+			return m.s.object(func(label []byte) error { return m.label(o, label) })
+		case "values":
+			hasValues = true
+			return m.s.array(func(k int) error { return m.point(o, i, k) })
+		}
+		return m.s.skip(0)
+	})
+	if err == nil && !hasValues {
+		m.pointErr = fmt.Errorf("series %d: no values", i)
+		return m.pointErr
+	}
+	return err
+}
+
+// label keeps a label's value if it is one of those asked for.
+func (m *matrixReader) label(o *Series, label []byte) error {
+	if m.s.next() != '"' {
+		return m.s.skip(0)
+	}
+	raw, esc, err := m.s.str()
+	if err != nil {
+		return err
+	}
+	for k, want := range m.labels {
+		if string(label) == want {
+			o.Labels[k], err = unescape(raw, esc)
+			break
+		}
+	}
+	return err
+}
+
+// point reads the k-th [seconds,"value"] of series i.
+func (m *matrixReader) point(o *Series, i, k int) error {
+	s := &m.s
+	if !s.take('[') {
+		return errSyntax
+	}
+	num, err := s.number()
+	if err != nil || !s.take(',') {
+		return errSyntax
+	}
+	raw, esc, err := s.str()
+	if err != nil || esc || !s.take(']') {
+		return errSyntax
+	}
+	tm, err := Millis(num)
+	if err != nil {
+		return errSyntax
+	}
+	v, err := strconv.ParseFloat(string(raw), 64)
+	if err != nil {
+		m.pointErr = fmt.Errorf("series %d, value %d: %w", i, k, err)
+		return m.pointErr
+	}
+	if g := m.grid; g != nil && (tm < g.From || tm > g.To || (tm-g.From)%g.Step != 0) {
+		m.pointErr = fmt.Errorf("value at %d, off the grid %d..%d step %d", tm, g.From, g.To, g.Step)
+		return m.pointErr
+	}
+	o.Times, o.Values = append(o.Times, tm), append(o.Values, v)
+	return nil
 }

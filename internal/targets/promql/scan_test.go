@@ -1,6 +1,7 @@
 package promql
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -30,7 +31,7 @@ func TestDecodeRange(t *testing.T) {
 	} {
 		if _, err := d.Decode([]byte(bad), "q", &g); err == nil {
 			t.Errorf("Decode(%s) = nil error", bad)
-		} else if _, ok := err.(*UnusableError); !ok {
+		} else if !errors.As(err, new(*UnusableError)) {
 			t.Errorf("Decode(%s) = %v, not an UnusableError", bad, err)
 		}
 	}

@@ -429,7 +429,7 @@ func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
 		return err
 	}
 	defer t.mu.Unlock()
-	body := t.buf
+	var body []byte
 	if t.encoder != nil {
 		body = t.encoder.Encode(pos, b)
 	} else {
