@@ -444,7 +444,7 @@ func (t *Target) marker(gen string, at int64) []byte {
 }
 
 // markerName is the generation marker's metric.
-const markerName = "tsbench_generation"
+const markerName = promql.GenerationMarker
 
 // Bind joins the newest generation of the database: the marker series'
 // samples lie at the schema's START_TIME, read by an instant query there.

@@ -21,25 +21,9 @@ import (
 )
 
 // selector matches the series of devices x sensors of the current
-// generation, every name in a string literal (promql.Quote, MatchAny),
-// whatever characters it holds.
+// generation (promql.Selector).
 func (t *Target) selector(s *ts.Schema, devs []*ts.Device, sensors []int) string {
-	sel := `{db=` + promql.Quote(t.db) + `,gen=` + promql.Quote(t.gen) + `,__name__!="` + markerName + `"`
-	if len(sensors) > 0 {
-		names := make([]string, len(sensors))
-		for i, sn := range sensors {
-			names[i] = s.Sensors[sn].Name
-		}
-		sel += `,__name__=~` + promql.MatchAny(names)
-	}
-	if devs != nil {
-		names := make([]string, len(devs))
-		for i, d := range devs {
-			names[i] = d.Name
-		}
-		sel += `,device=~` + promql.MatchAny(names)
-	}
-	return sel + "}"
+	return promql.Selector(t.db, t.gen, s, devs, sensors)
 }
 
 // post sends a query to path (below the query API's base) as a form, the
@@ -303,16 +287,8 @@ func (t *Target) groupBy(ctx context.Context, s *ts.Schema, q *ts.Query, perSens
 			}
 			return ts.Result{}, onServer, err
 		}
-		for _, sr := range series {
-			pos, err := strconv.Atoi(sr.Labels[0])
-			if err != nil {
-				return ts.Result{}, fallbackUnusable, nil
-			}
-			for i, tm := range sr.Times {
-				if !buckets.Add(pos, sr.Labels[1], tm, sr.Values[i]) {
-					return ts.Result{}, fallbackUnusable, nil
-				}
-			}
+		if !buckets.AddSeries(series, sensorIndex) {
+			return ts.Result{}, fallbackUnusable, nil
 		}
 	}
 	res, ok = buckets.Result()
@@ -320,6 +296,12 @@ func (t *Target) groupBy(ctx context.Context, s *ts.Schema, q *ts.Query, perSens
 		return ts.Result{}, fallbackUnusable, nil
 	}
 	return res, onServer, nil
+}
+
+// sensorIndex reads the sensor position a rollup's marking label holds.
+func sensorIndex(label string) (int, bool) {
+	pos, err := strconv.Atoi(label)
+	return pos, err == nil
 }
 
 // queryRange evaluates expr on grid g. A transport error is returned as

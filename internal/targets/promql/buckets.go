@@ -286,3 +286,22 @@ func (b *BucketSet) Add(i int64) bool {
 	b.sparse[i] = true
 	return !was
 }
+
+// AddSeries adds every value of series to b: each series at the sensor
+// position sensorOf gives its first kept label, in the part its second
+// names. It is false when sensorOf knows no position or a value falls
+// outside the buckets: the answer cannot be used.
+func (b *Buckets) AddSeries(series []Series, sensorOf func(label string) (int, bool)) bool {
+	for _, sr := range series {
+		pos, ok := sensorOf(sr.Labels[0])
+		if !ok {
+			return false
+		}
+		for i, tm := range sr.Times {
+			if !b.Add(pos, sr.Labels[1], tm, sr.Values[i]) {
+				return false
+			}
+		}
+	}
+	return true
+}

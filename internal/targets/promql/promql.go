@@ -66,3 +66,30 @@ func Window(ms int64) string { return "[" + strconv.FormatInt(ms, 10) + "ms]" }
 // range then misses the samples at its first millisecond (seen: a count
 // from 2026 to the horizon missed every series' first sample).
 const MaxExactWindow int64 = 20 * 24 * 3600 * 1000
+
+// GenerationMarker is the series a PromQL target writes to mark a run's
+// generation of its data; Selector leaves it out.
+const GenerationMarker = "tsbench_generation"
+
+// Selector matches the series of devs x sensors of database db's
+// generation gen (every device when devs is nil, every sensor when
+// sensors is empty), the generation marker left out. Every name goes
+// into a string literal (Quote, MatchAny), whatever characters it holds.
+func Selector(db, gen string, s *ts.Schema, devs []*ts.Device, sensors []int) string {
+	sel := `{db=` + Quote(db) + `,gen=` + Quote(gen) + `,__name__!="` + GenerationMarker + `"`
+	if len(sensors) > 0 {
+		names := make([]string, len(sensors))
+		for i, sn := range sensors {
+			names[i] = s.Sensors[sn].Name
+		}
+		sel += `,__name__=~` + MatchAny(names)
+	}
+	if devs != nil {
+		names := make([]string, len(devs))
+		for i, d := range devs {
+			names[i] = d.Name
+		}
+		sel += `,device=~` + MatchAny(names)
+	}
+	return sel + "}"
+}

@@ -15,25 +15,9 @@ import (
 )
 
 // selector matches the series of devices x sensors of the current
-// generation. Every name goes into a string literal by MetricsQL's rules
-// (quote, matchAny), whatever characters it holds.
+// generation (promql.Selector).
 func (t *Target) selector(s *ts.Schema, devs []*ts.Device, sensors []int) string {
-	sel := `{db=` + promql.Quote(t.db) + `,gen=` + promql.Quote(t.gen) + `,__name__!="tsbench_generation"`
-	if len(sensors) > 0 {
-		names := make([]string, len(sensors))
-		for i, sn := range sensors {
-			names[i] = s.Sensors[sn].Name
-		}
-		sel += `,__name__=~` + promql.MatchAny(names)
-	}
-	if devs != nil {
-		names := make([]string, len(devs))
-		for i, d := range devs {
-			names[i] = d.Name
-		}
-		sel += `,device=~` + promql.MatchAny(names)
-	}
-	return sel + "}"
+	return promql.Selector(t.db, t.gen, s, devs, sensors)
 }
 
 // export returns the raw samples of each matching series with timestamps in

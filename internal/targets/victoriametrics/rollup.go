@@ -137,6 +137,12 @@ func (t *Target) groupBy(ctx context.Context, s *ts.Schema, q *ts.Query, sel str
 	for i, sn := range q.Sensors {
 		sensor[s.Sensors[sn].Name] = i
 	}
+	// Across sensors a series must name one of them; a single sensor's
+	// answer is that sensor's whatever its name.
+	sensorOf := func(name string) (int, bool) {
+		pos, known := sensor[name]
+		return pos, known || !q.Across
+	}
 	d := promql.GetDecoder()
 	defer promql.PutDecoder(d)
 	buckets := promql.NewBuckets(q, s.StartTime)
@@ -153,16 +159,8 @@ func (t *Target) groupBy(ctx context.Context, s *ts.Schema, q *ts.Query, sel str
 			}
 			return ts.Result{}, onServer, err
 		}
-		for _, sr := range series {
-			pos, known := sensor[sr.Labels[0]]
-			if q.Across && !known {
-				return ts.Result{}, fallbackUnusable, nil
-			}
-			for i, tm := range sr.Times {
-				if !buckets.Add(pos, sr.Labels[1], tm, sr.Values[i]) {
-					return ts.Result{}, fallbackUnusable, nil
-				}
-			}
+		if !buckets.AddSeries(series, sensorOf) {
+			return ts.Result{}, fallbackUnusable, nil
 		}
 	}
 	res, ok = buckets.Result()
