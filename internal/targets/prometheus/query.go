@@ -219,14 +219,7 @@ func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 		}
 		t.fallbacks.Add(way)
 	}
-	start, end := q.Start, q.End
-	switch q.Kind {
-	case ts.PrecisePoint:
-		end = start + 1
-	case ts.AggValue:
-		start, end = s.StartTime, promql.Horizon+1
-	}
-	start, ok := promql.Clamp(s, start, end)
+	start, end, ok := promql.RawRange(s, q)
 	if !ok {
 		return clientside.Answer(q, nil), nil
 	}
@@ -271,28 +264,14 @@ func (t *Target) groupBy(ctx context.Context, s *ts.Schema, q *ts.Query, perSens
 	if !ok {
 		return res, fallbackBuckets, nil
 	}
-	d := promql.GetDecoder()
-	defer promql.PutDecoder(d)
-	buckets := promql.NewBuckets(q, s.StartTime)
-	for _, g := range grids {
-		expr, err := promql.GroupByExpr(q, func(k int) string { return perSensor[k] }, g.Window)
-		if err != nil {
-			return res, onServer, err
-		}
-		series, err := t.queryRange(ctx, d, expr, g)
-		if err != nil {
-			var ue *promql.UnusableError
-			if errors.As(err, &ue) {
-				return ts.Result{}, fallbackUnusable, nil
-			}
-			return ts.Result{}, onServer, err
-		}
-		if !buckets.AddSeries(series, sensorIndex) {
-			return ts.Result{}, fallbackUnusable, nil
-		}
+	expr := func(window int64) (string, error) {
+		return promql.GroupByExpr(q, func(k int) string { return perSensor[k] }, window)
 	}
-	res, ok = buckets.Result()
-	if !ok {
+	res, usable, err := promql.Gather(ctx, q, s.StartTime, grids, expr, t.queryRange, sensorIndex)
+	if err != nil {
+		return ts.Result{}, onServer, err
+	}
+	if !usable {
 		return ts.Result{}, fallbackUnusable, nil
 	}
 	return res, onServer, nil

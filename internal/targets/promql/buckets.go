@@ -1,6 +1,8 @@
 package promql
 
 import (
+	"context"
+	"errors"
 	"strconv"
 	"strings"
 
@@ -304,4 +306,37 @@ func (b *Buckets) AddSeries(series []Series, sensorOf func(label string) (int, b
 		}
 	}
 	return true
+}
+
+// RangeQuery evaluates expr on grid g, decoding the matrix answer with d.
+type RangeQuery func(ctx context.Context, d *Decoder, expr string, g Grid) ([]Series, error)
+
+// Gather answers q's buckets on the server: on each grid it evaluates the
+// expression expr builds for the grid's window, through query, and adds
+// the answer's series to the buckets (AddSeries with sensorOf). usable is
+// false when an answer cannot be used (an UnusableError, a series of no
+// sensor, a value outside the buckets): the caller answers another way.
+// err is any other error of the query.
+func Gather(ctx context.Context, q *ts.Query, startTime int64, grids []Grid, expr func(window int64) (string, error),
+	query RangeQuery, sensorOf func(label string) (int, bool)) (res ts.Result, usable bool, err error) {
+	d := GetDecoder()
+	defer PutDecoder(d)
+	buckets := NewBuckets(q, startTime)
+	for _, g := range grids {
+		e, err := expr(g.Window)
+		if err != nil {
+			return res, true, err
+		}
+		series, err := query(ctx, d, e, g)
+		if ue := (*UnusableError)(nil); errors.As(err, &ue) {
+			return res, false, nil
+		} else if err != nil {
+			return res, true, err
+		}
+		if !buckets.AddSeries(series, sensorOf) {
+			return res, false, nil
+		}
+	}
+	res, usable = buckets.Result()
+	return res, usable, nil
 }

@@ -55,6 +55,22 @@ func Clamp(s *ts.Schema, start, end int64) (int64, bool) {
 	return start, end > start
 }
 
+// RawRange is the range [start, end) of raw points a query reads when
+// they are gathered in the client: a precise point's millisecond, every
+// point up to Horizon for an aggregate of all values, else the query's
+// range; clamped as Clamp does, false when nothing of the run is in it.
+func RawRange(s *ts.Schema, q *ts.Query) (start, end int64, ok bool) {
+	start, end = q.Start, q.End
+	switch q.Kind {
+	case ts.PrecisePoint:
+		end = start + 1
+	case ts.AggValue:
+		start, end = s.StartTime, Horizon+1
+	}
+	start, ok = Clamp(s, start, end)
+	return start, end, ok
+}
+
 // Window is a range selector's duration of ms milliseconds: "[1500ms]".
 func Window(ms int64) string { return "[" + strconv.FormatInt(ms, 10) + "ms]" }
 

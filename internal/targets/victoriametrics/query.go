@@ -162,14 +162,7 @@ func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 		}
 		t.fallbacks.Add(way)
 	}
-	start, end := q.Start, q.End
-	switch q.Kind {
-	case ts.PrecisePoint:
-		end = start + 1
-	case ts.AggValue:
-		start, end = s.StartTime, promql.Horizon+1
-	}
-	start, ok := promql.Clamp(s, start, end)
+	start, end, ok := promql.RawRange(s, q)
 	if !ok {
 		return clientside.Answer(q, nil), nil
 	}

@@ -143,28 +143,12 @@ func (t *Target) groupBy(ctx context.Context, s *ts.Schema, q *ts.Query, sel str
 		pos, known := sensor[name]
 		return pos, known || !q.Across
 	}
-	d := promql.GetDecoder()
-	defer promql.PutDecoder(d)
-	buckets := promql.NewBuckets(q, s.StartTime)
-	for _, g := range grids {
-		expr, err := groupByExpr(q, sel, g.Window)
-		if err != nil {
-			return res, onServer, err
-		}
-		series, err := t.queryRange(ctx, d, expr, g)
-		if err != nil {
-			var ue *promql.UnusableError
-			if errors.As(err, &ue) {
-				return ts.Result{}, fallbackUnusable, nil
-			}
-			return ts.Result{}, onServer, err
-		}
-		if !buckets.AddSeries(series, sensorOf) {
-			return ts.Result{}, fallbackUnusable, nil
-		}
+	expr := func(window int64) (string, error) { return groupByExpr(q, sel, window) }
+	res, usable, err := promql.Gather(ctx, q, s.StartTime, grids, expr, t.queryRange, sensorOf)
+	if err != nil {
+		return ts.Result{}, onServer, err
 	}
-	res, ok = buckets.Result()
-	if !ok {
+	if !usable {
 		return ts.Result{}, fallbackUnusable, nil
 	}
 	return res, onServer, nil
