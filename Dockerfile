@@ -27,11 +27,11 @@ ARG WITH_DUCKDB=false
 RUN set -eu; \
     ldflags="-s -w -X github.com/tsbench/tsbench/internal/cli.Version=${VERSION}"; \
     if [ "${WITH_DUCKDB}" = true ]; then \
-      CGO_ENABLED=1 go build -trimpath -tags duckdb,netgo,osusergo \
+      CGO_ENABLED=1 go build -trimpath -tags duckdb,parquet,netgo,osusergo \
         -ldflags "${ldflags} -linkmode external -extldflags -static" \
         -o /out/tsbench ./cmd/tsbench; \
     else \
-      CGO_ENABLED=0 go build -trimpath -ldflags "${ldflags}" \
+      CGO_ENABLED=0 go build -trimpath -tags parquet -ldflags "${ldflags}" \
         -o /out/tsbench ./cmd/tsbench; \
     fi; \
     /out/tsbench version; \

@@ -16,11 +16,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/tsbench/tsbench/internal/config"
+	"github.com/tsbench/tsbench/internal/dataset"
 	"github.com/tsbench/tsbench/internal/gen"
 	"github.com/tsbench/tsbench/internal/summary"
 	"github.com/tsbench/tsbench/internal/testenv"
@@ -40,8 +42,9 @@ func TestMain(m *testing.M) {
 	// -buildvcs=auto: stamp the commit (for --version) even where GOFLAGS
 	// turns stamping off, as it may on CI machines. The binary has the
 	// build tags this test binary has (go test -tags duckdb, or GOFLAGS as
-	// CI's), so that both agree on the targets built in.
-	build := exec.Command("go", "build", "-buildvcs=auto", "-tags="+buildTags(), "-o", binary, ".")
+	// CI's), so that both agree on the targets built in, and always the
+	// Parquet reader, which the replay tests feed.
+	build := exec.Command("go", "build", "-buildvcs=auto", "-tags="+withTag(buildTags(), dataset.ParquetTag), "-o", binary, ".")
 	build.Stdout, build.Stderr = os.Stdout, os.Stderr
 	if err := build.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "build tsbench:", err)
@@ -50,6 +53,17 @@ func TestMain(m *testing.M) {
 	code := testenv.Run(m)
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// withTag adds tag to a comma-separated list of build tags.
+func withTag(tags, tag string) string {
+	if tags == "" {
+		return tag
+	}
+	if slices.Contains(strings.Split(tags, ","), tag) {
+		return tags
+	}
+	return tags + "," + tag
 }
 
 // buildTags are the build tags this test binary was built with.

@@ -199,6 +199,11 @@ func inputFiles(src string) ([]string, error) {
 	return out, nil
 }
 
+// ParquetTag is the build tag that links the Parquet reader in
+// (parquet.go); a build without it refuses Parquet files
+// (parquet_leftout.go).
+const ParquetTag = "parquet"
+
 // Formats are the values of ImportOptions.Format (DATA_FORMAT).
 var Formats = []string{"auto", "csv", "parquet", "iot-benchmark", "influx", "prometheus", "timescaledb"}
 

@@ -1,7 +1,6 @@
 package dataset
 
 import (
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -62,19 +61,5 @@ func TestInspectErrors(t *testing.T) {
 	_, err := Inspect(writeTempFile(t, "m.lp", "cpu v=1 1\ncpu v=1x 2\n"), ImportOptions{})
 	if !IsInputError(err) || !strings.Contains(err.Error(), `m.lp:2: column 7: field v: "1x" is not a value`) {
 		t.Fatalf("%v", err)
-	}
-}
-
-// A Parquet file's inspection names its columns; its types are the file's.
-func TestInspectParquet(t *testing.T) {
-	src := filepath.Join(t.TempDir(), "plant.parquet")
-	writeParquet(t, src, wideRows(3, 50), 1<<20)
-	in, err := Inspect(src, ImportOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if in.Format != "parquet-wide" || in.Time.Column != "time" || !slices.Equal(in.DeviceColumns, []string{"device"}) ||
-		len(in.Sensors) != len(wideSensors) || in.Sensors[0].Type != wideSensors[0].Type.String() || in.Rows != 150 || !in.Replayable {
-		t.Fatalf("got %+v", in)
 	}
 }

@@ -1,3 +1,5 @@
+//go:build parquet
+
 package dataset
 
 import (
@@ -585,5 +587,19 @@ func TestParquetTypes(t *testing.T) {
 	}
 	if got["m2"].Times[0] != parquetStart || got["m2"].Columns[7].Texts[0] != "z" {
 		t.Fatalf("m2: %+v", got["m2"])
+	}
+}
+
+// A Parquet file's inspection names its columns; its types are the file's.
+func TestInspectParquet(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "plant.parquet")
+	writeParquet(t, src, wideRows(3, 50), 1<<20)
+	in, err := Inspect(src, ImportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.Format != "parquet-wide" || in.Time.Column != "time" || !slices.Equal(in.DeviceColumns, []string{"device"}) ||
+		len(in.Sensors) != len(wideSensors) || in.Sensors[0].Type != wideSensors[0].Type.String() || in.Rows != 150 || !in.Replayable {
+		t.Fatalf("got %+v", in)
 	}
 }
