@@ -25,6 +25,9 @@ func TestChurn(t *testing.T) {
 		m := mustNew(t, cfg)
 		n := int(math.Round(c.share * float64(c.targets)))
 		within := int64((c.targets + n - 1) / n)
+		if whole := c.share * float64(c.targets); whole == math.Trunc(whole) && within != int64(math.Ceil(1/c.share)) {
+			t.Fatalf("%+v: replaced within %d periods, not ceil(1/share)", c, within)
+		}
 		last := make([]int64, c.targets) // period of each slot's last replacement
 		for p := int64(1); p <= 3*within; p++ {
 			k := p * c.period

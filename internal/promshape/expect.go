@@ -3,6 +3,7 @@ package promshape
 import (
 	"fmt"
 	"sort"
+	"time"
 
 	"github.com/tsbench/tsbench/internal/remotewrite"
 )
@@ -63,6 +64,8 @@ func (m *Model) ExpectRange(q Query, start, end int64) (Matrix, error) {
 // live target has a sample exactly at t, and a replaced one a staleness
 // marker at its boundary, at or before t, so an instant selector returns
 // exactly the live generations' series, whatever the engine's lookback.
+// (Had the markers not been written, a replaced target's series would
+// linger in instant selectors for up to the 5-minute lookback.)
 type modelSource struct{ m *Model }
 
 func (s modelSource) instant(sl selector, t int64) Vector {
@@ -127,4 +130,23 @@ func (s modelSource) each(sl selector, slot int, g int64, fn func(*template, []r
 // sortMatrix sorts a matrix by Key.
 func sortMatrix(m Matrix) {
 	sort.Slice(m, func(i, j int) bool { return Key(m[i].Labels) < Key(m[j].Labels) })
+}
+
+// RangeStart is the first time at or after t where a range query by step
+// can start so that every engine evaluates at the times ExpectRange
+// does: a scrape time and a multiple of step (VictoriaMetrics rounds a
+// range query's start down to one). With Start a multiple of Interval
+// and step a multiple of Interval, every multiple of step from Start on
+// is one; otherwise no time is.
+func (m *Model) RangeStart(t int64, step time.Duration) (int64, error) {
+	if step <= 0 || step%m.cfg.Interval != 0 {
+		return 0, fmt.Errorf("promshape: step %v must be a positive multiple of the interval %v", step, m.cfg.Interval)
+	}
+	if m.cfg.Start%m.interval != 0 {
+		return 0, fmt.Errorf("promshape: start %d is not a multiple of the interval %v: no scrape time is a multiple of the step %v",
+			m.cfg.Start, m.cfg.Interval, step)
+	}
+	ms := step.Milliseconds()
+	t = max(t, m.cfg.Start)
+	return (t + ms - 1) / ms * ms, nil
 }

@@ -41,8 +41,8 @@ type Query struct {
 
 // Why the answers agree across Prometheus (and Mimir and Thanos, which
 // run its engine) and VictoriaMetrics, evaluated at scrape times (a
-// dashboard's start also a multiple of its step, as VictoriaMetrics
-// aligns it so):
+// dashboard's start from RangeStart: VictoriaMetrics rounds a start down
+// to a multiple of the step):
 //
 //   - An instant selector at a scrape time finds every live series'
 //     sample exactly at t, and a replaced target's series a staleness
@@ -65,6 +65,9 @@ type Query struct {
 //     2^53 (see MaxTargets), so sums are exact in any order, and the
 //     ratios are exact quotients (f/1024): the same float64 in every
 //     engine, and comparisons with 0.1 decided alike.
+//   - Left to the runner: query times at least VictoriaMetrics'
+//     -search.latencyOffset (30s by default) in the past, or that flag
+//     set to 0, as it hides the newest samples from queries.
 
 // window is the range and offset of the queries: four intervals.
 func (m *Model) window() int64 { return 4 * m.interval }

@@ -313,3 +313,41 @@ func TestQueryList(t *testing.T) {
 		t.Fatal("Kind.String")
 	}
 }
+
+func TestRangeStart(t *testing.T) {
+	cfg := testConfig()
+	cfg.Start = 1_700_000_010_000 // a multiple of 15 s
+	m := mustNew(t, cfg)
+	for _, c := range []struct {
+		t    int64
+		step time.Duration
+		want int64
+		err  string
+	}{
+		{m.Time(0), time.Minute, 1_700_000_040_000, ""},
+		{1_700_000_040_000, time.Minute, 1_700_000_040_000, ""},
+		{1_700_000_040_001, time.Minute, 1_700_000_100_000, ""},
+		{0, 15 * time.Second, m.Time(0), ""},
+		{m.Time(0), 20 * time.Second, 0, "step 20s must be a positive multiple of the interval 15s"},
+		{m.Time(0), 0, 0, "step 0s must be"},
+	} {
+		got, err := m.RangeStart(c.t, c.step)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("RangeStart(%d, %v): %v, want %q", c.t, c.step, err, c.err)
+			}
+			continue
+		}
+		if err != nil || got != c.want {
+			t.Errorf("RangeStart(%d, %v) = %d, %v; want %d", c.t, c.step, got, err, c.want)
+		}
+		if _, ok := m.Index(got); !ok || got%c.step.Milliseconds() != 0 {
+			t.Errorf("RangeStart(%d, %v) = %d: not a scrape time and multiple of the step", c.t, c.step, got)
+		}
+	}
+	cfg.Start++
+	if _, err := mustNew(t, cfg).RangeStart(cfg.Start, time.Minute); err == nil ||
+		!strings.Contains(err.Error(), "start 1700000010001 is not a multiple of the interval 15s") {
+		t.Errorf("unaligned start: %v", err)
+	}
+}

@@ -1,9 +1,10 @@
 package promshape
 
 // Values. Every value is an integer or a multiple of 1/8, 1/16 or 1/64,
-// below 2^53 and with few decimal digits: exactly representable as a
-// float64 and in VictoriaMetrics' decimal form, so a sum of them is the
-// same in any engine. Gauges are hashes of the absolute scrape index k;
+// below 2^53 and with few significant decimal digits (about 13 at most
+// over a long run): exactly representable as a float64, and meant to fit
+// VictoriaMetrics' decimal form (an int64 mantissa and a power of ten)
+// exactly, so a sum of them is the same in any engine. Gauges are hashes of the absolute scrape index k;
 // counters are functions of the index since the target's birth i, so they
 // start from a per-series start when a target appears and never reset
 // while it lives.
