@@ -1,0 +1,141 @@
+package promshape
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"github.com/tsbench/tsbench/internal/remotewrite"
+)
+
+// Each boundary replaces exactly round(share x targets) slots; every slot
+// is replaced within ceil(targets/churn) periods (ceil(1/share) when
+// share x targets is whole); Birth is where Generation first reaches g.
+func TestChurn(t *testing.T) {
+	cases := []struct {
+		targets int
+		share   float64
+		period  int64 // scrapes
+	}{
+		{10, 0.2, 4}, {10, 0.15, 1}, {7, 1, 3}, {1, 1, 2}, {100, 0.01, 5}, {13, 0.3, 2}, {1000, 0.05, 10},
+	}
+	for _, c := range cases {
+		cfg := testConfig()
+		cfg.Targets, cfg.ChurnShare, cfg.ChurnPeriod = c.targets, c.share, time.Duration(c.period)*cfg.Interval
+		m := mustNew(t, cfg)
+		n := int(math.Round(c.share * float64(c.targets)))
+		within := int64((c.targets + n - 1) / n)
+		if whole := c.share * float64(c.targets); whole == math.Trunc(whole) && within != int64(math.Ceil(1/c.share)) {
+			t.Fatalf("%+v: replaced within %d periods, not ceil(1/share)", c, within)
+		}
+		last := make([]int64, c.targets) // period of each slot's last replacement
+		for p := int64(1); p <= 3*within; p++ {
+			k := p * c.period
+			changed := 0
+			for s := 0; s < c.targets; s++ {
+				g, before := m.Generation(s, k), m.Generation(s, k-1)
+				if g == before {
+					if m.Replaced(s, k) {
+						t.Fatalf("%+v: slot %d reported replaced without a new generation", c, s)
+					}
+					continue
+				}
+				if g != before+1 || !m.Replaced(s, k) {
+					t.Fatalf("%+v: slot %d at boundary %d: generation %d after %d", c, s, p, g, before)
+				}
+				if b := m.Birth(s, g); b != k {
+					t.Fatalf("%+v: slot %d generation %d born at %d, Birth says %d", c, s, g, k, b)
+				}
+				if p-last[s] > within {
+					t.Fatalf("%+v: slot %d went %d periods without replacement, more than %d", c, s, p-last[s], within)
+				}
+				last[s] = p
+				changed++
+			}
+			if changed != n {
+				t.Fatalf("%+v: boundary %d replaced %d slots, want %d", c, p, changed, n)
+			}
+			// Generations change only at boundaries.
+			for s := 0; s < c.targets; s++ {
+				for j := int64(1); j < c.period; j++ {
+					if m.Generation(s, k+j) != m.Generation(s, k) {
+						t.Fatalf("%+v: slot %d changed generation inside a period", c, s)
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestNoChurn(t *testing.T) {
+	cfg := testConfig()
+	cfg.ChurnShare, cfg.ChurnPeriod = 0, 0
+	m := mustNew(t, cfg)
+	for _, k := range []int64{0, 1, 1000, 1 << 40} {
+		if g := m.Generation(3, k); g != 0 || m.Replaced(3, k) {
+			t.Fatalf("generation %d at %d without churn", g, k)
+		}
+	}
+}
+
+// A replaced target's series get exactly one staleness marker, at the
+// boundary, and nothing after; the new generation's series begin there.
+func TestStalenessMarkers(t *testing.T) {
+	cfg := testConfig()
+	m := mustNew(t, cfg)
+	sc := m.NewScraper()
+	type life struct {
+		first, last, stale int64 // scrape indexes; stale -1 = none yet
+		afterStale         int
+	}
+	lives := map[string]*life{}
+	const scrapes = 40
+	for k := int64(0); k < scrapes; k++ {
+		_ = sc.Scrape(k, func(ls []remotewrite.Label, ts int64, v float64) {
+			if ts != m.Time(k) {
+				t.Fatalf("sample of scrape %d at %d", k, ts)
+			}
+			key := Key(ls)
+			l := lives[key]
+			if l == nil {
+				if IsStale(v) {
+					t.Fatalf("%s: staleness marker before any sample", key)
+				}
+				l = &life{first: k, stale: -1}
+				lives[key] = l
+			}
+			switch {
+			case l.stale >= 0:
+				l.afterStale++
+			case IsStale(v):
+				l.stale = k
+			default:
+				if l.last != k-1 && l.first != k {
+					t.Fatalf("%s: gap before scrape %d", key, k)
+				}
+				l.last = k
+			}
+		})
+	}
+	ended := 0
+	for key, l := range lives {
+		if l.afterStale > 0 {
+			t.Fatalf("%s: %d samples after its staleness marker", key, l.afterStale)
+		}
+		if l.stale >= 0 {
+			ended++
+			if l.stale != l.last+1 || l.stale%m.period != 0 {
+				t.Fatalf("%s: last sample %d, marker %d: want the marker at the next scrape, a boundary", key, l.last, l.stale)
+			}
+		} else if l.last != scrapes-1 {
+			t.Fatalf("%s: ended at %d without a staleness marker", key, l.last)
+		}
+	}
+	// Boundaries 1..9 each end 2 targets of 41 series.
+	if want := 9 * 2 * m.SeriesPerTarget(); ended != want {
+		t.Fatalf("%d series ended, want %d", ended, want)
+	}
+	if !IsStale(StaleNaN()) || IsStale(math.NaN()) || IsStale(1) {
+		t.Fatal("IsStale tells the marker from other values wrongly")
+	}
+}

@@ -1,0 +1,51 @@
+package promshape
+
+import (
+	"fmt"
+	"math"
+	"time"
+)
+
+// Config is the shape of the workload.
+type Config struct {
+	Targets     int           // scrape targets alive at any time
+	Interval    time.Duration // scrape interval
+	ChurnShare  float64       // share of the targets replaced each period, 0..1
+	ChurnPeriod time.Duration // a multiple of Interval; 0 only without churn
+	Start       int64         // time of scrape 0, ms since the epoch
+	Seed        int64
+	Job         string // the job label of every series
+}
+
+// MaxTargets bounds Targets so that every sum the queries take stays below
+// 2^53 (no byte gauge a query sums exceeds 2^35): a sum of exactly
+// representable values is then exact in any order, and every engine gets
+// the same bits.
+const MaxTargets = 100_000
+
+// Validate reports the first setting the model cannot run with.
+func (c Config) Validate() error {
+	switch {
+	case c.Targets < 1 || c.Targets > MaxTargets:
+		return fmt.Errorf("promshape: targets %d must be between 1 and %d", c.Targets, MaxTargets)
+	case c.Interval <= 0 || c.Interval%time.Millisecond != 0:
+		return fmt.Errorf("promshape: interval %v must be a positive whole number of milliseconds", c.Interval)
+	case math.IsNaN(c.ChurnShare) || c.ChurnShare < 0 || c.ChurnShare > 1:
+		return fmt.Errorf("promshape: churn share %v must be between 0 and 1", c.ChurnShare)
+	case c.ChurnPeriod < 0 || c.ChurnPeriod%c.Interval != 0:
+		return fmt.Errorf("promshape: churn period %v must be a non-negative multiple of the interval %v", c.ChurnPeriod, c.Interval)
+	case c.ChurnShare > 0 && c.ChurnPeriod == 0:
+		return fmt.Errorf("promshape: churn period 0s must be positive when the churn share is %v", c.ChurnShare)
+	case c.ChurnShare > 0 && churned(c) < 1:
+		return fmt.Errorf("promshape: churn share %v of %d targets replaces no target per period; it must be 0 or at least %v",
+			c.ChurnShare, c.Targets, 0.5/float64(c.Targets))
+	case c.Start < 0:
+		return fmt.Errorf("promshape: start %d must not be negative (ms since the epoch)", c.Start)
+	case c.Job == "":
+		return fmt.Errorf("promshape: job must not be empty: Prometheus drops an empty label")
+	}
+	return nil
+}
+
+// churned is the number of slots replaced each period: round(share x targets).
+func churned(c Config) int64 { return int64(math.Round(c.ChurnShare * float64(c.Targets))) }

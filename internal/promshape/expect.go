@@ -1,0 +1,152 @@
+package promshape
+
+import (
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/tsbench/tsbench/internal/remotewrite"
+)
+
+// MaxPoints bounds a range query's evaluation times, as Prometheus does
+// (11,000 points a series).
+const MaxPoints = 11_000
+
+// Expect is the exact answer of the query at t, which must be a scrape
+// time: what every engine must return, computed from the model alone.
+func (m *Model) Expect(q Query, t int64) (Vector, error) {
+	if _, ok := m.Index(t); !ok {
+		return nil, fmt.Errorf("promshape: %s: eval time %d must be a scrape time: %d plus a multiple of %d ms",
+			q.Name, t, m.cfg.Start, m.interval)
+	}
+	return sorted(q.eval(modelSource{m}, t)), nil
+}
+
+// ExpectRange is the exact answer of the query as a range query from
+// start to end by the query's step (Interval for a query without one):
+// Expect at each time, a series per label set with a point where present.
+func (m *Model) ExpectRange(q Query, start, end int64) (Matrix, error) {
+	step := q.Step
+	if step == 0 {
+		step = m.cfg.Interval
+	}
+	if step%m.cfg.Interval != 0 {
+		return nil, fmt.Errorf("promshape: %s: step %v must be a multiple of the interval %v", q.Name, step, m.cfg.Interval)
+	}
+	ms := step.Milliseconds()
+	if end < start || (end-start)/ms >= MaxPoints {
+		return nil, fmt.Errorf("promshape: %s: range [%d, %d] by %v must be ordered and at most %d points",
+			q.Name, start, end, step, MaxPoints)
+	}
+	var out Matrix
+	at := map[string]int{}
+	for t := start; t <= end; t += ms {
+		v, err := m.Expect(q, t)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range v {
+			k := Key(s.Labels)
+			i, ok := at[k]
+			if !ok {
+				i = len(out)
+				at[k] = i
+				out = append(out, Series{Labels: s.Labels})
+			}
+			out[i].Points = append(out[i].Points, Point{t, s.Value})
+		}
+	}
+	sortMatrix(out)
+	return out, nil
+}
+
+// modelSource reads selectors from the model: at a scrape time every
+// live target has a sample exactly at t, and a replaced one a staleness
+// marker at its boundary, at or before t, so an instant selector returns
+// exactly the live generations' series, whatever the engine's lookback.
+// (Had the markers not been written, a replaced target's series would
+// linger in instant selectors for up to the 5-minute lookback.)
+type modelSource struct{ m *Model }
+
+func (s modelSource) instant(sl selector, t int64) Vector {
+	m := s.m
+	k, ok := m.Index(t)
+	if !ok {
+		return nil // before the first scrape (an offset reaching back)
+	}
+	var out Vector
+	for slot := 0; slot < int(m.targets); slot++ {
+		g := m.Generation(slot, k)
+		s.each(sl, slot, g, func(tp *template, ls []remotewrite.Label, tk uint64) {
+			out = append(out, Sample{Labels: ls, Value: m.value(tp, tk, k-m.Birth(slot, g), k)})
+		})
+	}
+	return out
+}
+
+func (s modelSource) window(sl selector, t, w int64) Matrix {
+	m := s.m
+	k, ok := m.Index(t)
+	if !ok {
+		return nil
+	}
+	// Scrapes in (t-w, t]: from k - ceil(w/interval) + 1.
+	first := max(0, k-(w+m.interval-1)/m.interval+1)
+	var out Matrix
+	for slot := 0; slot < int(m.targets); slot++ {
+		for g := m.Generation(slot, first); g <= m.Generation(slot, k); g++ {
+			birth := m.Birth(slot, g)
+			from, to := max(first, birth), min(k, m.Birth(slot, g+1)-1)
+			s.each(sl, slot, g, func(tp *template, ls []remotewrite.Label, tk uint64) {
+				ser := Series{Labels: ls}
+				for j := from; j <= to; j++ {
+					ser.Points = append(ser.Points, Point{m.Time(j), m.value(tp, tk, j-birth, j)})
+				}
+				out = append(out, ser)
+			})
+		}
+	}
+	return out
+}
+
+// each calls fn for each of the generation's series the selector matches.
+func (s modelSource) each(sl selector, slot int, g int64, fn func(*template, []remotewrite.Label, uint64)) {
+	m := s.m
+	var inst string
+	for i := range m.series {
+		tp := &m.series[i]
+		if !sl.matches(tp.labels) { // the selectors never match on instance
+			continue
+		}
+		if inst == "" {
+			inst = Instance(slot, g)
+		}
+		ls := append([]remotewrite.Label(nil), tp.labels...)
+		ls[tp.inst].Value = inst
+		fn(tp, ls, m.targetKey(slot, g))
+	}
+}
+
+// sortMatrix sorts a matrix by Key.
+func sortMatrix(m Matrix) {
+	sort.Slice(m, func(i, j int) bool { return Key(m[i].Labels) < Key(m[j].Labels) })
+}
+
+// RangeStart is the first time at or after t where a range query by step
+// can start so that every engine evaluates at the times ExpectRange
+// does: a scrape time and a multiple of step (VictoriaMetrics rounds a
+// range query's start down to one). With Start a multiple of Interval
+// and step a multiple of Interval, every multiple of step from Start on
+// is one; otherwise no time is.
+func (m *Model) RangeStart(t int64, step time.Duration) (int64, error) {
+	if step <= 0 || step%m.cfg.Interval != 0 {
+		return 0, fmt.Errorf("promshape: step %v must be a positive multiple of the interval %v", step, m.cfg.Interval)
+	}
+	if m.cfg.Start%m.interval != 0 {
+		return 0, fmt.Errorf("promshape: start %d is not a multiple of the interval %v: no scrape time is a multiple of the step %v",
+			m.cfg.Start, m.cfg.Interval, step)
+	}
+	ms := step.Milliseconds()
+	t = max(t, m.cfg.Start)
+	return (t + ms - 1) / ms * ms, nil
+}

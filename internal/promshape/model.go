@@ -1,0 +1,119 @@
+package promshape
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+)
+
+// Model is a validated Config with what follows from it. It is immutable
+// and safe for concurrent use; a Scraper holds per-goroutine scratch.
+type Model struct {
+	cfg      Config
+	seed     uint64
+	targets  int64
+	interval int64 // ms
+	period   int64 // scrapes per churn period; 0 without churn
+	churn    int64 // slots replaced at each period boundary
+	offset   int64 // the slot replaced first
+	series   []template
+}
+
+// New validates the config and prepares the model.
+func New(c Config) (*Model, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	m := &Model{
+		cfg:      c,
+		seed:     mix(uint64(c.Seed)),
+		targets:  int64(c.Targets),
+		interval: c.Interval.Milliseconds(),
+		series:   templates(c.Job),
+	}
+	if n := churned(c); c.ChurnShare > 0 && n > 0 {
+		m.churn = n
+		m.period = int64(c.ChurnPeriod / c.Interval)
+		m.offset = int64(hash2(m.seed, 1) % uint64(c.Targets))
+	}
+	return m, nil
+}
+
+// Config is the model's config.
+func (m *Model) Config() Config { return m.cfg }
+
+// Time is the time of scrape k, ms.
+func (m *Model) Time(k int64) int64 { return m.cfg.Start + k*m.interval }
+
+// Index is the scrape at time t, and whether t is a scrape time (t at or
+// after Start, a whole number of intervals after it).
+func (m *Model) Index(t int64) (int64, bool) {
+	d := t - m.cfg.Start
+	if d < 0 || d%m.interval != 0 {
+		return 0, false
+	}
+	return d / m.interval, true
+}
+
+// Churn: the slots form a ring; period boundary p (p >= 1, at scrape
+// p x period) replaces the next churn slots of the ring after those
+// boundary p-1 replaced, starting at offset. So each boundary replaces
+// exactly churn slots (at most once each, as churn <= targets) and every
+// slot is replaced within ceil(targets/churn) periods.
+
+// ring is the slot's position on the ring.
+func (m *Model) ring(slot int) int64 { return (int64(slot) - m.offset + m.targets) % m.targets }
+
+// Generation is the generation of the target in slot at scrape k (k >= 0):
+// how many times boundaries 1..k/period replaced the slot.
+func (m *Model) Generation(slot int, k int64) int64 {
+	if m.churn == 0 || k < m.period {
+		return 0
+	}
+	done := (k / m.period) * m.churn // ring positions replaced so far
+	r := m.ring(slot)
+	if done <= r {
+		return 0
+	}
+	return (done - r + m.targets - 1) / m.targets
+}
+
+// Birth is the first scrape of generation g of the slot: the boundary at
+// which the g-th replacement (ring position r + (g-1) x targets) falls.
+func (m *Model) Birth(slot int, g int64) int64 {
+	if g <= 0 {
+		return 0
+	}
+	if m.churn == 0 {
+		return math.MaxInt64
+	}
+	j := m.ring(slot) + (g-1)*m.targets
+	return (j/m.churn + 1) * m.period
+}
+
+// Replaced reports whether boundary scrape k replaced the slot's target:
+// its old generation ends (its series get staleness markers at k).
+func (m *Model) Replaced(slot int, k int64) bool {
+	return m.churn != 0 && k > 0 && k%m.period == 0 && m.Generation(slot, k) != m.Generation(slot, k-1)
+}
+
+// Instance is the instance label of generation g of the slot.
+func Instance(slot int, g int64) string {
+	return string(appendInstance(nil, slot, g))
+}
+
+func appendInstance(dst []byte, slot int, g int64) []byte {
+	dst = append(dst, "host-"...)
+	dst = strconv.AppendInt(dst, int64(slot), 10)
+	dst = append(dst, '-')
+	dst = strconv.AppendInt(dst, g, 10)
+	return append(dst, ":9100"...)
+}
+
+// checkSlot reports a slot out of range.
+func (m *Model) checkSlot(slot int) error {
+	if slot < 0 || int64(slot) >= m.targets {
+		return fmt.Errorf("promshape: slot %d must be in [0, %d)", slot, m.targets)
+	}
+	return nil
+}

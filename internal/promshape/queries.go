@@ -1,0 +1,197 @@
+package promshape
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+)
+
+// Kind is what a query stands for in the read load.
+type Kind int
+
+// The kinds: a recording rule and an alerting rule's expression, both
+// evaluated as instant queries every interval, and a dashboard panel's
+// range query.
+const (
+	Rule Kind = iota + 1
+	Alert
+	Dashboard
+)
+
+func (k Kind) String() string {
+	switch k {
+	case Rule:
+		return "rule"
+	case Alert:
+		return "alert"
+	case Dashboard:
+		return "dashboard"
+	}
+	return "kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Query is a query of the read load and how its answer is computed.
+type Query struct {
+	Name   string // the rule's record name, the alert's name, the panel's name
+	Kind   Kind
+	PromQL string
+	Step   time.Duration // a dashboard's step; 0 for rules and alerts
+	eval   func(src source, t int64) Vector
+}
+
+// Why the answers agree across Prometheus (and Mimir and Thanos, which
+// run its engine) and VictoriaMetrics, evaluated at scrape times (a
+// dashboard's start from RangeStart: VictoriaMetrics rounds a start down
+// to a multiple of the step):
+//
+//   - An instant selector at a scrape time finds every live series'
+//     sample exactly at t, and a replaced target's series a staleness
+//     marker at or before t, which both engines honour: the lookback
+//     (Prometheus' 5 minutes, VictoriaMetrics' detected interval) never
+//     decides anything.
+//   - Range windows are whole intervals and left-open, (t-w, t], in both
+//     (Prometheus since 3.0; 2.x closed them), and both leave staleness
+//     markers out of *_over_time.
+//   - No rate, increase, irate or delta: Prometheus extrapolates to the
+//     window's ends, VictoriaMetrics takes the sample before the window;
+//     `x - x offset w` is exact in both and absent where x is not alive
+//     at both ends. No histogram_quantile: the two interpolate the +Inf
+//     and empty buckets differently.
+//   - VictoriaMetrics keeps the metric name of min/max_over_time,
+//     Prometheus drops it: every *_over_time is inside an aggregation.
+//     Arithmetic drops the name in both; a comparison without bool keeps
+//     its left side's labels in both, and each left side here has no name.
+//   - The values are integers or multiples of 1/8, 1/16 or 1/64 below
+//     2^53 (see MaxTargets), so sums are exact in any order, and the
+//     ratios are exact quotients (f/1024): the same float64 in every
+//     engine, and comparisons with 0.1 decided alike.
+//   - Left to the runner: query times at least VictoriaMetrics'
+//     -search.latencyOffset (30s by default) in the past, or that flag
+//     set to 0, as it hides the newest samples from queries.
+
+// window is the range and offset of the queries: four intervals.
+func (m *Model) window() int64 { return 4 * m.interval }
+
+// promDuration writes ms as a PromQL duration, in seconds when whole.
+func promDuration(ms int64) string {
+	if ms%1000 == 0 {
+		return strconv.FormatInt(ms/1000, 10) + "s"
+	}
+	return strconv.FormatInt(ms, 10) + "ms"
+}
+
+// Queries is the read load: its rules, alerts and dashboard panels.
+func (m *Model) Queries() []Query {
+	w := m.window()
+	d := promDuration(w)
+	step := time.Duration(w) * time.Millisecond
+	qs := append(m.rules(w, d), m.alerts(w, d)...)
+	dash := m.dashboards(w, d)
+	for i := range dash {
+		dash[i].Kind, dash[i].Step = Dashboard, step
+	}
+	return append(qs, dash...)
+}
+
+// delta is `x - x offset w` of the selector.
+func delta(src source, s selector, t, w int64) Vector {
+	return binary(src.instant(s, t), src.instant(s, t-w), sub)
+}
+
+// memRatio is node_memory_MemAvailable_bytes / node_memory_MemTotal_bytes:
+// f/1024 exactly (MemAvailable is f 1024ths of MemTotal).
+func memRatio(src source, t int64) Vector {
+	return binary(src.instant(sel("node_memory_MemAvailable_bytes"), t),
+		src.instant(sel("node_memory_MemTotal_bytes"), t), div)
+}
+
+func (m *Model) rules(w int64, d string) []Query {
+	return []Query{
+		{Name: "job:up:sum", Kind: Rule, PromQL: `sum by (job) (up)`,
+			eval: func(src source, t int64) Vector { return aggregate(aggSum, []string{"job"}, src.instant(sel("up"), t)) }},
+		{Name: "job_mode:node_cpu_seconds:sum", Kind: Rule, PromQL: `sum by (job, mode) (node_cpu_seconds_total)`,
+			eval: func(src source, t int64) Vector {
+				return aggregate(aggSum, []string{"job", "mode"}, src.instant(sel("node_cpu_seconds_total"), t))
+			}},
+		{Name: "instance:node_memory_available:ratio", Kind: Rule,
+			PromQL: `node_memory_MemAvailable_bytes / node_memory_MemTotal_bytes`, eval: memRatio},
+		{Name: "job:node_network_receive_bytes:delta", Kind: Rule,
+			PromQL: fmt.Sprintf(`sum by (job) (node_network_receive_bytes_total - node_network_receive_bytes_total offset %s)`, d),
+			eval: func(src source, t int64) Vector {
+				return aggregate(aggSum, []string{"job"}, delta(src, sel("node_network_receive_bytes_total"), t, w))
+			}},
+		{Name: "job_handler_le:" + Histogram + "_bucket:sum", Kind: Rule,
+			PromQL: `sum by (job, handler, le) (` + Histogram + `_bucket)`,
+			eval: func(src source, t int64) Vector {
+				return aggregate(aggSum, []string{"handler", "job", "le"}, src.instant(sel(Histogram+"_bucket"), t))
+			}},
+	}
+}
+
+func (m *Model) alerts(w int64, d string) []Query {
+	below := func(x float64) func(float64) bool { return func(v float64) bool { return v < x } }
+	above := func(x float64) func(float64) bool { return func(v float64) bool { return v > x } }
+	return []Query{
+		// avail is f 1024ths of size: the ratio is exact, below 0.1 at
+		// about 6% of scrapes.
+		{Name: "NodeFilesystemAlmostFull", Kind: Alert,
+			PromQL: `node_filesystem_avail_bytes / node_filesystem_size_bytes < 0.1`,
+			eval: func(src source, t int64) Vector {
+				return filter(binary(src.instant(sel("node_filesystem_avail_bytes"), t),
+					src.instant(sel("node_filesystem_size_bytes"), t), div), below(0.1))
+			}},
+		{Name: "NodeMemoryLow", Kind: Alert,
+			PromQL: `node_memory_MemAvailable_bytes / node_memory_MemTotal_bytes < 0.1`,
+			eval:   func(src source, t int64) Vector { return filter(memRatio(src, t), below(0.1)) }},
+		// load1 is k/64 below 8: above 7.75 at 1 scrape in 32.
+		{Name: "NodeLoadHigh", Kind: Alert,
+			PromQL: fmt.Sprintf(`max by (job, instance) (max_over_time(node_load1[%s])) > 7.75`, d),
+			eval: func(src source, t int64) Vector {
+				return filter(aggregate(aggMax, []string{"instance", "job"},
+					overTime(src.window(sel("node_load1"), t, w), maxPoints)), above(7.75))
+			}},
+		// Two handlers of 1 to 100 requests a scrape over four scrapes:
+		// 8 to 800 requests, about 400.
+		{Name: "HTTPRequestsHigh", Kind: Alert,
+			PromQL: fmt.Sprintf(`sum by (job, instance) (%[1]s_count - %[1]s_count offset %[2]s) > 600`, Histogram, d),
+			eval: func(src source, t int64) Vector {
+				return filter(aggregate(aggSum, []string{"instance", "job"},
+					delta(src, sel(Histogram+"_count"), t, w)), above(600))
+			}},
+	}
+}
+
+func (m *Model) dashboards(w int64, d string) []Query {
+	return []Query{
+		{Name: "cpu-by-mode",
+			PromQL: fmt.Sprintf(`sum by (mode) (node_cpu_seconds_total - node_cpu_seconds_total offset %s)`, d),
+			eval: func(src source, t int64) Vector {
+				return aggregate(aggSum, []string{"mode"}, delta(src, sel("node_cpu_seconds_total"), t, w))
+			}},
+		{Name: "memory-available-min",
+			PromQL: fmt.Sprintf(`min by (job) (min_over_time(node_memory_MemAvailable_bytes[%s]))`, d),
+			eval: func(src source, t int64) Vector {
+				return aggregate(aggMin, []string{"job"}, overTime(src.window(sel("node_memory_MemAvailable_bytes"), t, w), minPoints))
+			}},
+		{Name: "load-max", PromQL: fmt.Sprintf(`max by (job) (max_over_time(node_load1[%s]))`, d),
+			eval: func(src source, t int64) Vector {
+				return aggregate(aggMax, []string{"job"}, overTime(src.window(sel("node_load1"), t, w), maxPoints))
+			}},
+		// Counts the samples of replaced targets still in the window too,
+		// but not their staleness markers.
+		{Name: "samples-scraped", PromQL: fmt.Sprintf(`sum by (job) (count_over_time(up[%s]))`, d),
+			eval: func(src source, t int64) Vector {
+				return aggregate(aggSum, []string{"job"}, overTime(src.window(sel("up"), t, w), countPoints))
+			}},
+		{Name: "http-requests-by-le",
+			PromQL: fmt.Sprintf(`sum by (handler, le) (%[1]s_bucket - %[1]s_bucket offset %[2]s)`, Histogram, d),
+			eval: func(src source, t int64) Vector {
+				return aggregate(aggSum, []string{"handler", "le"}, delta(src, sel(Histogram+"_bucket"), t, w))
+			}},
+		// "/" is at most 32 GiB: the sum over MaxTargets stays exact.
+		{Name: "filesystem-root-avail", PromQL: `sum by (job) (node_filesystem_avail_bytes{mountpoint="/"})`,
+			eval: func(src source, t int64) Vector {
+				return aggregate(aggSum, []string{"job"}, src.instant(sel("node_filesystem_avail_bytes", "mountpoint", "/"), t))
+			}},
+	}
+}

@@ -1,0 +1,106 @@
+package promshape
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/tsbench/tsbench/internal/remotewrite"
+)
+
+// StaleNaNBits is the bit pattern of Prometheus' staleness marker
+// (value.StaleNaN): a NaN its scraper writes to a series that is gone, so
+// that instant selectors stop returning it at once rather than up to the
+// 5-minute lookback later. Compare bits, never values: NaN != NaN.
+const StaleNaNBits uint64 = 0x7ff0000000000002
+
+// StaleNaN is the staleness marker as a value.
+func StaleNaN() float64 { return math.Float64frombits(StaleNaNBits) }
+
+// IsStale reports whether v is a staleness marker.
+func IsStale(v float64) bool { return math.Float64bits(v) == StaleNaNBits }
+
+// SampleFunc receives a sample. labels (sorted by name, __name__ among
+// them) is the Scraper's, valid only during the call.
+type SampleFunc func(labels []remotewrite.Label, t int64, v float64)
+
+// Scraper computes scrapes with reused buffers: after the first scrape of
+// each target generation it allocates nothing. It is not safe for
+// concurrent use; give each goroutine its own.
+type Scraper struct {
+	m      *Model
+	labels []remotewrite.Label
+	// inst caches each slot's instance labels by generation parity: the
+	// live generation and the one that just ended never share a parity.
+	inst [][2]cachedInstance
+	buf  []byte
+}
+
+type cachedInstance struct {
+	g   int64
+	s   string
+	set bool
+}
+
+// NewScraper returns a Scraper of the model.
+func (m *Model) NewScraper() *Scraper {
+	return &Scraper{m: m, inst: make([][2]cachedInstance, m.targets)}
+}
+
+// Scrape gives every sample of scrape k, slot by slot: for a slot whose
+// target boundary k replaced, a staleness marker for each series of the
+// old generation (Prometheus' scraper writes them at the first scrape
+// after a target is gone), then the series of the live generation, each
+// in the order Series lists them, all at time Start + k x Interval.
+func (sc *Scraper) Scrape(k int64, fn SampleFunc) error {
+	return sc.ScrapeSlots(k, 0, int(sc.m.targets), fn)
+}
+
+// ScrapeSlots is Scrape of the slots in [lo, hi), so that workers can
+// share a scrape.
+func (sc *Scraper) ScrapeSlots(k int64, lo, hi int, fn SampleFunc) error {
+	m := sc.m
+	if k < 0 {
+		return fmt.Errorf("promshape: scrape index %d must not be negative", k)
+	}
+	if lo < 0 || hi > int(m.targets) || lo > hi {
+		return fmt.Errorf("promshape: slots [%d, %d) must be within [0, %d)", lo, hi, m.targets)
+	}
+	t := m.Time(k)
+	for slot := lo; slot < hi; slot++ {
+		g := m.Generation(slot, k)
+		if m.Replaced(slot, k) {
+			sc.emit(slot, g-1, k, t, true, fn)
+		}
+		sc.emit(slot, g, k, t, false, fn)
+	}
+	return nil
+}
+
+// emit gives the samples of generation g of the slot at scrape k, or its
+// staleness markers.
+func (sc *Scraper) emit(slot int, g, k, t int64, stale bool, fn SampleFunc) {
+	m := sc.m
+	inst := sc.instance(slot, g)
+	tk := m.targetKey(slot, g)
+	i := k - m.Birth(slot, g)
+	v := StaleNaN()
+	for n := range m.series {
+		tp := &m.series[n]
+		sc.labels = append(sc.labels[:0], tp.labels...)
+		sc.labels[tp.inst].Value = inst
+		if !stale {
+			v = m.value(tp, tk, i, k)
+		}
+		fn(sc.labels, t, v)
+	}
+}
+
+// instance is the slot's instance label of generation g, formatted once.
+func (sc *Scraper) instance(slot int, g int64) string {
+	c := &sc.inst[slot][g&1]
+	if !c.set || c.g != g {
+		sc.buf = appendInstance(sc.buf[:0], slot, g)
+		*c = cachedInstance{g: g, s: string(sc.buf), set: true}
+	}
+	return c.s
+}

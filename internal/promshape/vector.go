@@ -1,0 +1,211 @@
+package promshape
+
+import (
+	"math"
+	"slices"
+	"sort"
+
+	"github.com/tsbench/tsbench/internal/remotewrite"
+)
+
+// Sample is an element of an instant query's answer.
+type Sample struct {
+	Labels []remotewrite.Label // sorted by name
+	Value  float64
+}
+
+// Vector is an instant query's answer, sorted by Key.
+type Vector []Sample
+
+// Point is a value of a range query's answer at time T, ms.
+type Point struct {
+	T int64
+	V float64
+}
+
+// Series is a series of a range query's answer, or of a range selector.
+type Series struct {
+	Labels []remotewrite.Label
+	Points []Point
+}
+
+// Matrix is a range query's answer, sorted by Key.
+type Matrix []Series
+
+// selector is an instant or range selector: a metric name and label
+// equality matchers.
+type selector struct {
+	name  string
+	match []remotewrite.Label
+}
+
+// sel is a selector of the name and name, value pairs.
+func sel(name string, pairs ...string) selector {
+	s := selector{name: name}
+	for i := 0; i+1 < len(pairs); i += 2 {
+		s.match = append(s.match, remotewrite.Label{Name: pairs[i], Value: pairs[i+1]})
+	}
+	return s
+}
+
+// matches reports whether a series' labels satisfy the selector.
+func (s selector) matches(ls []remotewrite.Label) bool {
+	if labelOf(ls, remotewrite.MetricName) != s.name {
+		return false
+	}
+	for _, m := range s.match {
+		if labelOf(ls, m.Name) != m.Value {
+			return false
+		}
+	}
+	return true
+}
+
+func labelOf(ls []remotewrite.Label, name string) string {
+	for _, l := range ls {
+		if l.Name == name {
+			return l.Value
+		}
+	}
+	return ""
+}
+
+// source is where a query's selectors read: the model (Expect) or, in the
+// tests, every sample the scrapes gave.
+type source interface {
+	// instant is the selector's series at t, as an instant selector.
+	instant(s selector, t int64) Vector
+	// window is the selector's non-stale samples in (t-w, t].
+	window(s selector, t, w int64) Matrix
+}
+
+// sorted sorts a vector by Key.
+func sorted(v Vector) Vector {
+	sort.Slice(v, func(i, j int) bool { return Key(v[i].Labels) < Key(v[j].Labels) })
+	return v
+}
+
+// dropName is the labels without __name__, as PromQL's functions and
+// arithmetic leave them.
+func dropName(ls []remotewrite.Label) []remotewrite.Label {
+	out := make([]remotewrite.Label, 0, len(ls))
+	for _, l := range ls {
+		if l.Name != remotewrite.MetricName {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// aggOp is an aggregation operator.
+type aggOp int
+
+const (
+	aggSum aggOp = iota
+	aggMax
+	aggMin
+	aggCount
+)
+
+// aggregate is `op by (by) (v)`: a group per distinct value of the by
+// labels, each group labelled by those of them that are set.
+func aggregate(op aggOp, by []string, v Vector) Vector {
+	by = slices.Sorted(slices.Values(by))
+	groups := map[string]*Sample{}
+	for _, s := range v {
+		var ls []remotewrite.Label
+		for _, name := range by {
+			if val := labelOf(s.Labels, name); val != "" {
+				ls = append(ls, remotewrite.Label{Name: name, Value: val})
+			}
+		}
+		k := Key(ls)
+		g, ok := groups[k]
+		if !ok {
+			g = &Sample{Labels: ls, Value: s.Value}
+			if op == aggCount {
+				g.Value = 1
+			}
+			groups[k] = g
+			continue
+		}
+		switch op {
+		case aggSum:
+			g.Value += s.Value
+		case aggMax:
+			g.Value = math.Max(g.Value, s.Value)
+		case aggMin:
+			g.Value = math.Min(g.Value, s.Value)
+		case aggCount:
+			g.Value++
+		}
+	}
+	out := make(Vector, 0, len(groups))
+	for _, g := range groups {
+		out = append(out, *g)
+	}
+	return sorted(out)
+}
+
+// binary is `a op b` with one-to-one matching on all labels but
+// __name__, which the result drops.
+func binary(a, b Vector, op func(x, y float64) float64) Vector {
+	right := make(map[string]float64, len(b))
+	for _, s := range b {
+		right[Key(dropName(s.Labels))] = s.Value
+	}
+	var out Vector
+	for _, s := range a {
+		ls := dropName(s.Labels)
+		if y, ok := right[Key(ls)]; ok {
+			out = append(out, Sample{Labels: ls, Value: op(s.Value, y)})
+		}
+	}
+	return sorted(out)
+}
+
+func div(x, y float64) float64 { return x / y }
+func sub(x, y float64) float64 { return x - y }
+
+// filter is `v < x` or `v > x` without bool: the samples that pass.
+func filter(v Vector, keep func(float64) bool) Vector {
+	var out Vector
+	for _, s := range v {
+		if keep(s.Value) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// overTime is `f_over_time(m)`: a sample per series with points, without
+// __name__ (Prometheus' choice; the queries aggregate it away).
+func overTime(m Matrix, f func([]Point) float64) Vector {
+	var out Vector
+	for _, s := range m {
+		if len(s.Points) > 0 {
+			out = append(out, Sample{Labels: dropName(s.Labels), Value: f(s.Points)})
+		}
+	}
+	return sorted(out)
+}
+
+func maxPoints(ps []Point) float64 {
+	return slices.MaxFunc(ps, func(a, b Point) int { return cmpFloat(a.V, b.V) }).V
+}
+
+func minPoints(ps []Point) float64 {
+	return slices.MinFunc(ps, func(a, b Point) int { return cmpFloat(a.V, b.V) }).V
+}
+
+func countPoints(ps []Point) float64 { return float64(len(ps)) }
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
