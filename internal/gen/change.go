@@ -23,7 +23,7 @@ func (c Change) changes(key uint64, b int64, o int) bool {
 	// The first row always changes, so the others change with the
 	// probability that makes the block's share Ratio.
 	p := (c.Ratio*float64(c.Block) - 1) / float64(c.Block-1)
-	return unit(hash2(key^0xc4a9, uint64(b)*uint64(c.Block)+uint64(o))) < math.Max(0, p)
+	return unit(Hash2(key^0xc4a9, uint64(b)*uint64(c.Block)+uint64(o))) < math.Max(0, p)
 }
 
 // effective maps each row to the row whose value it carries.

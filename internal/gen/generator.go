@@ -83,7 +83,7 @@ func New(s *ts.Schema, o Options) (*Generator, error) {
 			return nil, err
 		}
 	}
-	g := &Generator{schema: s, opts: o, seed: mix(uint64(o.Seed))}
+	g := &Generator{schema: s, opts: o, seed: Mix(uint64(o.Seed))}
 	if o.DoubleLength >= 0 {
 		g.scale = math.Pow10(o.DoubleLength)
 	}
@@ -131,7 +131,7 @@ func (g *Generator) RowAt(t int64) (int64, bool) {
 
 // seriesKey identifies a series in every hash of its values.
 func (g *Generator) seriesKey(device, sensor int) uint64 {
-	return hash2(g.seed^uint64(device)*golden, uint64(sensor))
+	return Hash2(g.seed^uint64(device)*golden, uint64(sensor))
 }
 
 // NewBatch allocates a batch with room for BatchSize rows of every sensor;
@@ -216,7 +216,7 @@ func (g *Generator) Fill(b *ts.Batch, dev *ts.Device, n int64, cur *Cursor) {
 
 // Missing reports whether row k of a series has no value (Options.Missing).
 func (g *Generator) Missing(device, sensor int, k int64) bool {
-	return g.opts.Missing > 0 && unit(hash2(g.seriesKey(device, sensor)^0x6d155, uint64(k))) < g.opts.Missing
+	return g.opts.Missing > 0 && unit(Hash2(g.seriesKey(device, sensor)^0x6d155, uint64(k))) < g.opts.Missing
 }
 
 // MissingCells counts the cells without a value in rows [0, rows) of the
@@ -381,7 +381,7 @@ func (g *Generator) fillText(out []string, sm *sensorModel, key uint64, rows []i
 		if sm.model == Constant {
 			x = uint64((k + int64(key%uint64(sm.hold))) / sm.hold)
 		}
-		o := hash2(key^0x7e, x) % n
+		o := Hash2(key^0x7e, x) % n
 		out[i] = g.arena[o : o+uint64(g.opts.StringLength)]
 	}
 }
@@ -393,7 +393,7 @@ func makeArena(seed uint64, strLen int) string {
 	n := max(1<<16, 16*strLen)
 	buf := make([]byte, n)
 	for i := range buf {
-		buf[i] = alphabet[hash2(seed^0xa7e4a, uint64(i))%uint64(len(alphabet))]
+		buf[i] = alphabet[Hash2(seed^0xa7e4a, uint64(i))%uint64(len(alphabet))]
 	}
 	return string(buf)
 }

@@ -1,8 +1,9 @@
 package gen
 
-// mix is the splitmix64 finaliser: a fast, well-distributed 64-bit hash. All
-// randomness in this package is mix applied to indexes, never shared state.
-func mix(x uint64) uint64 {
+// Mix is the splitmix64 finaliser: a fast, well-distributed 64-bit hash. All
+// randomness in this package (and in internal/promshape) is Mix applied to
+// indexes, never shared state.
+func Mix(x uint64) uint64 {
 	x ^= x >> 30
 	x *= 0xbf58476d1ce4e5b9
 	x ^= x >> 27
@@ -13,12 +14,12 @@ func mix(x uint64) uint64 {
 
 const golden = 0x9e3779b97f4a7c15
 
-// stream is the k-th value of the splitmix64 sequence seeded by key: one mix
+// Stream is the k-th value of the splitmix64 sequence seeded by key: one mix
 // per value, which is what the per-point hot loops use.
-func stream(key uint64, k int64) uint64 { return mix(key + uint64(k)*golden) }
+func Stream(key uint64, k int64) uint64 { return Mix(key + uint64(k)*golden) }
 
-// hash2 combines two values into one hash.
-func hash2(a, b uint64) uint64 { return mix(a ^ mix(b+golden)) }
+// Hash2 combines two values into one hash.
+func Hash2(a, b uint64) uint64 { return Mix(a ^ Mix(b+golden)) }
 
 // unit maps a hash to [0, 1).
 func unit(h uint64) float64 { return float64(h>>11) * (1.0 / (1 << 53)) }

@@ -76,7 +76,7 @@ func (sm *sensorModel) newPhase(key uint64) phase {
 // Ranges are chosen so that the IoT-benchmark default filter (value > -5)
 // keeps a good share of values without keeping all of them.
 func newSensorModel(seed uint64, sensor int, m Model, t ts.DataType) sensorModel {
-	h := func(i uint64) float64 { return unit(hash2(seed^uint64(sensor)<<8, i)) }
+	h := func(i uint64) float64 { return unit(Hash2(seed^uint64(sensor)<<8, i)) }
 	sm := sensorModel{model: m, typ: t}
 	sm.offset = math.Round(h(1)*100 - 40)   // -40 .. 60
 	sm.amp = math.Round(10 + h(2)*90)       // 10 .. 100
@@ -100,7 +100,7 @@ func pickModel(seed uint64, sensor int, ratios [6]float64) Model {
 	for _, r := range ratios {
 		total += r
 	}
-	x := unit(hash2(seed, uint64(sensor)+0x5eed)) * total
+	x := unit(Hash2(seed, uint64(sensor)+0x5eed)) * total
 	for m, r := range ratios {
 		if x < r {
 			return Model(m)
@@ -125,7 +125,7 @@ func (sm *sensorModel) fill(key uint64, ph *phase, rows []int64, out []float64) 
 		sm.fillPeriodic(key, ph, rows, out)
 	case Random:
 		for i, k := range rows {
-			out[i] = sm.offset + sm.amp*signed(stream(key, k))
+			out[i] = sm.offset + sm.amp*signed(Stream(key, k))
 		}
 	case Constant:
 		for i, k := range rows {
@@ -179,7 +179,7 @@ func (sm *sensorModel) fillPeriodic(key uint64, ph *phase, rows []int64, out []f
 				v = -v
 			}
 		}
-		out[i] = sm.offset + v + sm.noise*signed(stream(key, k))
+		out[i] = sm.offset + v + sm.noise*signed(Stream(key, k))
 	}
 	ph.lastK, ph.lastR = prev, r
 }
@@ -196,7 +196,7 @@ func (sm *sensorModel) constantAt(key uint64, ph *phase, k int64) float64 {
 	}
 	block := (k + ph.shift) / sm.hold
 	ph.lastK, ph.lastR = k, (k+ph.shift)%sm.hold
-	ph.held = sm.offset + sm.amp*signed(hash2(key^0xc0, uint64(block)))
+	ph.held = sm.offset + sm.amp*signed(Hash2(key^0xc0, uint64(block)))
 	return ph.held
 }
 
@@ -236,11 +236,11 @@ func (w *walker) at(key uint64, k int64) float64 {
 		case w.cell[j] + 1: // the next cell starts where this one ended
 			w.cell[j] = cell
 			w.a[j] = w.b[j]
-			w.b[j] = signed(hash2(key+uint64(j), cell+1))
+			w.b[j] = signed(Hash2(key+uint64(j), cell+1))
 		default:
 			w.cell[j] = cell
-			w.a[j] = signed(hash2(key+uint64(j), cell))
-			w.b[j] = signed(hash2(key+uint64(j), cell+1))
+			w.a[j] = signed(Hash2(key+uint64(j), cell))
+			w.b[j] = signed(Hash2(key+uint64(j), cell+1))
 		}
 		frac := float64(uint64(k)&(1<<j-1)) * walkInv[j] // exact: a power of two
 		v += walkAmp[j] * (w.a[j] + (w.b[j]-w.a[j])*frac)

@@ -210,7 +210,7 @@ func (o Order) perm(cur *Cursor, device int, w int64, units int, lambda float64,
 // late keep their order, each late unit i moves to just after unit
 // i + delay. Merging the two sorted lists is O(units + late*log(late)).
 func (o Order) makePerm(device int, w int64, units int, lambda float64, seed uint64, buf []int32) []int32 {
-	key := hash2(seed^0x00f0, uint64(device)*golden^uint64(w))
+	key := Hash2(seed^0x00f0, uint64(device)*golden^uint64(w))
 	type late struct {
 		at  float64 // delivered after unit floor(at)
 		idx int32
@@ -218,9 +218,9 @@ func (o Order) makePerm(device int, w int64, units int, lambda float64, seed uin
 	var lates []late
 	onTime := make([]int32, 0, units)
 	for i := 0; i < units; i++ {
-		h := hash2(key, uint64(i))
+		h := Hash2(key, uint64(i))
 		if unit(h) < o.Ratio {
-			d := poisson(lambda, hash2(h, 1), hash2(h, 2))
+			d := poisson(lambda, Hash2(h, 1), Hash2(h, 2))
 			d = math.Max(1, math.Min(d, float64(o.MaxDelay)))
 			lates = append(lates, late{at: float64(i) + d + 0.5, idx: int32(i)})
 			continue
@@ -256,7 +256,7 @@ func poisson(lambda float64, h1, h2 uint64) float64 {
 		p, k := 1.0, 0.0
 		x := h1
 		for {
-			x = mix(x + golden)
+			x = Mix(x + golden)
 			p *= unit(x)
 			if p <= limit || k > 10*lambda+20 {
 				return k

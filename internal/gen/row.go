@@ -115,13 +115,13 @@ func (g *Generator) fillRow(b *ts.Batch, states []seriesState, cur *Cursor) {
 	for i := range models {
 		sm := &models[i]
 		f := float64(step(sm, keys[i], &r[i], next, k)) * sm.inv
-		out[i] = sm.offset + sm.amp*(2*f-1) + sm.noise*signed(stream(keys[i], k))
+		out[i] = sm.offset + sm.amp*(2*f-1) + sm.noise*signed(Stream(keys[i], k))
 	}
 	models, keys, r, out = span(Sin)
 	for i := range models {
 		sm := &models[i]
 		f := float64(step(sm, keys[i], &r[i], next, k)) * sm.inv
-		out[i] = sm.offset + sm.amp*sinTurn(f) + sm.noise*signed(stream(keys[i], k))
+		out[i] = sm.offset + sm.amp*sinTurn(f) + sm.noise*signed(Stream(keys[i], k))
 	}
 	models, keys, r, out = span(Square)
 	for i := range models {
@@ -131,12 +131,12 @@ func (g *Generator) fillRow(b *ts.Batch, states []seriesState, cur *Cursor) {
 		// which the sensors' differing phases would mispredict.
 		f := float64(step(sm, keys[i], &r[i], next, k)) * sm.inv
 		v := -math.Copysign(sm.amp, f-0.5)
-		out[i] = sm.offset + v + sm.noise*signed(stream(keys[i], k))
+		out[i] = sm.offset + v + sm.noise*signed(Stream(keys[i], k))
 	}
 	models, keys, _, out = span(Random)
 	for i := range models {
 		sm := &models[i]
-		out[i] = sm.offset + sm.amp*signed(stream(keys[i], k))
+		out[i] = sm.offset + sm.amp*signed(Stream(keys[i], k))
 	}
 	models, keys, r, out = span(Constant)
 	held := rs.held[p.spans[Constant][0]:p.spans[Constant][1]]
@@ -147,7 +147,7 @@ func (g *Generator) fillRow(b *ts.Batch, states []seriesState, cur *Cursor) {
 		if !next || phase == sm.hold {
 			shifted := k + int64(keys[i]%uint64(sm.hold))
 			phase = shifted % sm.hold
-			held[i] = sm.offset + sm.amp*signed(hash2(keys[i]^0xc0, uint64(shifted/sm.hold)))
+			held[i] = sm.offset + sm.amp*signed(Hash2(keys[i]^0xc0, uint64(shifted/sm.hold)))
 		}
 		r[i] = int32(phase)
 		out[i] = held[i]

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+
+	"github.com/tsbench/tsbench/internal/gen"
 )
 
 // Model is a validated Config with what follows from it. It is immutable
@@ -26,7 +28,7 @@ func New(c Config) (*Model, error) {
 	}
 	m := &Model{
 		cfg:      c,
-		seed:     mix(uint64(c.Seed)),
+		seed:     gen.Mix(uint64(c.Seed)),
 		targets:  int64(c.Targets),
 		interval: c.Interval.Milliseconds(),
 		series:   templates(c.Job),
@@ -34,7 +36,7 @@ func New(c Config) (*Model, error) {
 	if n := churned(c); c.ChurnShare > 0 && n > 0 {
 		m.churn = n
 		m.period = int64(c.ChurnPeriod / c.Interval)
-		m.offset = int64(hash2(m.seed, 1) % uint64(c.Targets))
+		m.offset = int64(gen.Hash2(m.seed, 1) % uint64(c.Targets))
 	}
 	return m, nil
 }

@@ -1,5 +1,7 @@
 package promshape
 
+import "github.com/tsbench/tsbench/internal/gen"
+
 // Values. Every value is an integer or a multiple of 1/8, 1/16 or 1/64,
 // below 2^53 and with few significant decimal digits (about 13 at most
 // over a long run): exactly representable as a float64, and meant to fit
@@ -31,25 +33,25 @@ var bucketShare = []int64{410, 717, 891, 983, 1009, 1017, 1020, 1022, 1023, 1024
 
 // targetKey is the hash all of a target generation's values derive from.
 func (m *Model) targetKey(slot int, g int64) uint64 {
-	return hash2(hash2(m.seed, uint64(slot)), uint64(g))
+	return gen.Hash2(gen.Hash2(m.seed, uint64(slot)), uint64(g))
 }
 
 // counter is start + a x i + jitter with jitter in [0, a): between two
 // scrapes it grows by a + jitter' - jitter >= 1, so it never decreases.
 // The start (< 2^20) is the target's count before its first scrape.
 func counter(key uint64, a, i int64) int64 {
-	return int64(key>>44) + a*i + int64(stream(key, i)%uint64(a))
+	return int64(key>>44) + a*i + int64(gen.Stream(key, i)%uint64(a))
 }
 
 // memTotal is the target's memory: 2 to 32 GiB less a few pages.
 func memTotal(tk uint64) int64 {
-	h := hash2(tk, keyMemTotal)
+	h := gen.Hash2(tk, keyMemTotal)
 	return (2+int64(h%31))*gib - int64(h>>40%4096)*4096
 }
 
 // fsSize is a filesystem's size: "/" 8 to 32 GiB, "/data" 16 to 32 GiB.
 func fsSize(tk uint64, fs int) int64 {
-	h := hash2(tk, keyFS+uint64(fs))
+	h := gen.Hash2(tk, keyFS+uint64(fs))
 	if fs == 0 {
 		return (8 + int64(h%25)) * gib
 	}
@@ -58,7 +60,7 @@ func fsSize(tk uint64, fs int) int64 {
 
 // histCount is a handler's observation count: 1 to 100 a scrape.
 func histCount(tk uint64, handler int, i int64) int64 {
-	h := hash2(tk, keyHist+uint64(handler))
+	h := gen.Hash2(tk, keyHist+uint64(handler))
 	return counter(h, 1+int64(h%100), i)
 }
 
@@ -71,24 +73,24 @@ func (m *Model) value(t *template, tk uint64, i, k int64) float64 {
 	case kindCPU:
 		// Seconds in 1/8s: the mode's share of the interval a scrape.
 		a := max(1, cpuShare[t.param%len(modes)]*m.interval*8/1_000_000)
-		return float64(counter(hash2(tk, keyCPU+uint64(t.param)), a, i)) / 8
+		return float64(counter(gen.Hash2(tk, keyCPU+uint64(t.param)), a, i)) / 8
 	case kindMemTotal:
 		return float64(memTotal(tk))
 	case kindMemAvail:
 		// 51..921 1024ths of the total (a multiple of 1024): the ratio
 		// is exact and below 0.1 at about 6% of scrapes.
-		f := 51 + int64(stream(hash2(tk, keyMemAvail), k)%871)
+		f := 51 + int64(gen.Stream(gen.Hash2(tk, keyMemAvail), k)%871)
 		return float64(memTotal(tk) / 1024 * f)
 	case kindFSSize:
 		return float64(fsSize(tk, t.param))
 	case kindFSAvail:
-		f := 40 + int64(stream(hash2(tk, keyFS+8+uint64(t.param)), k)%961)
+		f := 40 + int64(gen.Stream(gen.Hash2(tk, keyFS+8+uint64(t.param)), k)%961)
 		return float64(fsSize(tk, t.param) / 1024 * f)
 	case kindNetRx:
-		h := hash2(tk, keyNet)
+		h := gen.Hash2(tk, keyNet)
 		return float64(counter(h, 1024+int64(h%(1<<20)), i))
 	case kindLoad1:
-		return float64(stream(hash2(tk, keyLoad), k)%512) / 64
+		return float64(gen.Stream(gen.Hash2(tk, keyLoad), k)%512) / 64
 	case kindBucket:
 		h, b := t.param/len(leLabels), t.param%len(leLabels)
 		// A fixed share of the count, rounded down: non-decreasing in le
@@ -96,7 +98,7 @@ func (m *Model) value(t *template, tk uint64, i, k int64) float64 {
 		return float64(histCount(tk, h, i) * bucketShare[b] >> 10)
 	case kindSum:
 		// The count times a mean of 1/16 to 8/16 s per request.
-		mean := 1 + int64(hash2(tk, keyHist+uint64(t.param))>>8%8)
+		mean := 1 + int64(gen.Hash2(tk, keyHist+uint64(t.param))>>8%8)
 		return float64(histCount(tk, t.param, i)*mean) / 16
 	case kindCount:
 		return float64(histCount(tk, t.param, i))
