@@ -23,6 +23,7 @@ import (
 // ends. Without the binary the test fails in CI and is skipped elsewhere.
 func StartPrometheusTLS(t testing.TB, user, password string) HTTPSServer {
 	t.Helper()
+	AwaitService(t, "prometheus") // its binary may still be being built
 	bin := filepath.Join(cacheDir(), "prometheus-"+ScriptVar(t, "prometheus.sh", "VERSION"), "prometheus")
 	if _, err := os.Stat(bin); err != nil {
 		Require(t, "a TLS Prometheus needs "+bin+" (scripts/services/prometheus.sh install)")

@@ -17,6 +17,7 @@ import (
 // naming the script that starts it (see testenv).
 func RequireServer(t testing.TB, name, addr string) {
 	t.Helper()
+	testenv.AwaitService(t, name)
 	conn, err := net.DialTimeout("tcp", addr, 2*time.Second)
 	if err == nil {
 		conn.Close()

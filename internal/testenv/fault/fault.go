@@ -35,12 +35,9 @@ type Service struct {
 // server fails the test; elsewhere it is skipped, see testenv.Require).
 func Find(t testing.TB, name string) *Service {
 	t.Helper()
-	base := os.Getenv("TSBENCH_SERVICES_DIR")
-	if base == "" {
-		base = "/tmp/tsbench-services"
-	}
+	testenv.AwaitService(t, name)
 	s := &Service{Name: name, script: filepath.Join(repoRoot(), "scripts", "services", name+".sh"),
-		dir: filepath.Join(base, name)}
+		dir: filepath.Join(testenv.ServicesDir(), name)}
 	if _, err := s.pid(); err != nil {
 		testenv.Require(t, fmt.Sprintf("%s is not running (%v): start it with scripts/services/%s.sh start", name, err, name))
 	}

@@ -1,0 +1,50 @@
+package testenv
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// awaitLimit bounds the wait for a server still being built: more than
+// the slowest cold build on a busy 2-core machine (InfluxDB 1.13's Go and
+// Rust, 10 to 15 minutes alone), less than the package's go test timeout.
+const awaitLimit = 25 * time.Minute
+
+// ServicesDir is where scripts/services keep their state: pid files, data,
+// and CI's markers of servers still being built.
+func ServicesDir() string {
+	if d := os.Getenv("TSBENCH_SERVICES_DIR"); d != "" {
+		return d
+	}
+	return "/tmp/tsbench-services"
+}
+
+// AwaitService waits while the service name is still being built beside
+// the tests. CI builds the servers that take longest to compile
+// (Prometheus, Thanos, Mimir, InfluxDB 1.13: scripts/ci/late-services.sh)
+// at the lowest priority while the tests that need none of them run, and
+// marks each pending ($TSBENCH_SERVICES_DIR/NAME.pending) until it has
+// started or failed to; a test that needs one waits here, and then finds
+// it running or fails as without it. Elsewhere there is no marker and this
+// returns at once.
+func AwaitService(t testing.TB, name string) {
+	t.Helper()
+	marker := filepath.Join(ServicesDir(), name+".pending")
+	start := time.Now()
+	for pending(marker) {
+		if time.Since(start) > awaitLimit {
+			t.Fatalf("%s is still being built after %s (%s)", name, awaitLimit, marker)
+		}
+		time.Sleep(2 * time.Second)
+	}
+	if waited := time.Since(start); waited > 2*time.Second {
+		t.Logf("waited %s for %s, built and started beside the tests", waited.Round(time.Second), name)
+	}
+}
+
+func pending(marker string) bool {
+	_, err := os.Stat(marker)
+	return err == nil
+}
