@@ -560,3 +560,24 @@ func (t *Target) StorageBytes(ctx context.Context) (int64, error) {
 // Fallbacks counts the Q7s answered from raw points instead of the
 // server's rollups, by reason (targets.FallbackCounter).
 func (t *Target) Fallbacks() map[string]int64 { return t.fallbacks.Fallbacks() }
+
+// RemoteWrite posts a remote write 1.0 request (targets.PromStore).
+func (t *Target) RemoteWrite(ctx context.Context, body []byte) error {
+	if t.version != remotewrite.V1 {
+		return badinput.Errorf("%s: the prometheus workload writes remote write 1.0: drop write_path=%s", t.f.Name, pathV2)
+	}
+	if err := t.Poster.Post(ctx, body); err != nil {
+		return fmt.Errorf("%s: remote write: %w", t.f.Name, err)
+	}
+	return nil
+}
+
+// PromQuery posts a query form to path below the query API's base
+// (targets.PromStore).
+func (t *Target) PromQuery(ctx context.Context, path, form string) ([]byte, error) {
+	return t.post(ctx, path, form, nil)
+}
+
+// Settle does nothing: an acknowledged remote write is in the head, which
+// queries read (targets.PromStore).
+func (t *Target) Settle(context.Context) error { return nil }

@@ -1,0 +1,21 @@
+package targets
+
+import "context"
+
+// PromStore is a target that takes Prometheus remote write 1.0 and answers
+// PromQL over Prometheus' HTTP API: what the prometheus workload
+// (internal/promrun) writes and reads through, beside the time series
+// run's Write and Query. Prometheus, VictoriaMetrics, Mimir and Thanos
+// implement it.
+type PromStore interface {
+	// RemoteWrite posts one snappy-compressed remote write 1.0 request.
+	// It fails when the target was opened with another write path.
+	RemoteWrite(ctx context.Context, body []byte) error
+	// PromQuery posts form (URL-encoded) to path below the query API's
+	// base (/api/v1/query, /api/v1/query_range) and returns the answer.
+	PromQuery(ctx context.Context, path, form string) ([]byte, error)
+	// Settle makes every acknowledged sample visible to the queries that
+	// follow (VictoriaMetrics' force flush); a no-op where a write is
+	// visible once acknowledged.
+	Settle(ctx context.Context) error
+}
