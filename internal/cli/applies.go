@@ -27,8 +27,49 @@ var notTaken = []struct {
 		"it shapes a TPC-C run: add --workload tpcc"},
 }
 
+// promKeys are the prometheus workload's own keys.
+var promKeys = []string{"PROM_TARGETS", "PROM_SCRAPE_INTERVAL", "PROM_CHURN_SHARE", "PROM_CHURN_PERIOD", "PROM_SCRAPES"}
+
+// promNotTaken are the settings a prometheus run refuses: the time
+// series run's own, and capabilities not built for this workload yet.
+var promNotTaken = []struct {
+	keys []string
+	why  string
+}{
+	{[]string{"FRESHNESS", "QUERY_FILE", "QUERY_ONLY", "TSBS_QUERY_FILE", "DATA", "QUERY_CHECKS", "OPERATION_PROPORTION"},
+		"it shapes a time series run; the prometheus workload writes its scrapes and checks its own rules, alerts and dashboards"},
+	{[]string{"TPCC_WAREHOUSES", "TPCC_THINK_TIME", "TPCC_LOAD", "TPCC_TABLES", "TPCC_TABLESPACE", "TPCC_MODE"},
+		"it shapes a TPC-C run"},
+	{[]string{"FIND_MAX", "CRASH_AT", "OP_MIN_INTERVAL", "OP_MIN_INTERVAL_RANDOM"},
+		"not built for this workload yet"},
+}
+
+// promWorkloadKeys refuses PROM_* on another workload, and on a prometheus
+// run what promNotTaken lists.
+func promWorkloadKeys(cfg *config.Config) error {
+	if cfg.Workload != config.WorkloadPrometheus {
+		for _, key := range promKeys {
+			if v, ok := cfg.Changed(key); ok {
+				return usageError("%s = %s: not with WORKLOAD = %s: it shapes a prometheus run: add --workload prometheus", key, v, cfg.Workload)
+			}
+		}
+		return nil
+	}
+	for _, n := range promNotTaken {
+		for _, key := range n.keys {
+			if v, ok := cfg.Changed(key); ok {
+				return usageError("%s = %s: not with WORKLOAD = prometheus: %s", key, v, n.why)
+			}
+		}
+	}
+	return nil
+}
+
 // workloadKeys refuses a setting the run's workload cannot take.
 func workloadKeys(cfg *config.Config) error {
+	if err := promWorkloadKeys(cfg); err != nil || cfg.Workload == config.WorkloadPrometheus {
+		return err
+	}
 	tpcc := cfg.Workload == config.WorkloadTPCC
 	for _, n := range notTaken {
 		if n.tpcc != tpcc {
