@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"sort"
+	"strings"
 
 	"github.com/tsbench/tsbench/internal/summary"
 	"github.com/tsbench/tsbench/internal/targets"
@@ -63,7 +65,7 @@ func (r *Run) Count(ctx context.Context, s targets.PromStore) (int64, error) {
 	}
 	iv := r.cfg.Shape.Interval.Milliseconds()
 	last := r.m.Time(r.cfg.Scrapes - 1)
-	expr := fmt.Sprintf("sum(count_over_time({job=%s}[%dms]))", promql.Quote(r.cfg.Shape.Job), r.cfg.Scrapes*iv)
+	expr := r.countExpr(r.cfg.Scrapes * iv)
 	form := url.Values{"query": {expr}, "time": {promql.Seconds(last)}}.Encode()
 	cctx, cancel := context.WithTimeout(ctx, r.cfg.ReadTimeout)
 	defer cancel()
@@ -81,6 +83,23 @@ func (r *Run) Count(ctx context.Context, s targets.PromStore) (int64, error) {
 		return 0, fmt.Errorf("%s: %d series, want one", expr, len(v))
 	}
 	return int64(v[0].Value), nil
+}
+
+// countExpr is the sum of count_over_time of every metric of the run over
+// the window w (ms), a metric at a time: count_over_time drops the metric
+// name, and Prometheus refuses an answer with two series of the same
+// labels, which {job="..."} of every metric would give.
+func (r *Run) countExpr(w int64) string {
+	names := make([]string, 0, len(r.metrics))
+	for n := range r.metrics {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = fmt.Sprintf("sum(count_over_time(%s{job=%s}[%dms]))", n, promql.Quote(r.cfg.Shape.Job), w)
+	}
+	return strings.Join(parts, " + ")
 }
 
 // Verify counts the stored samples against the acknowledged ones and
