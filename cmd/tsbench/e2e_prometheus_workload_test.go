@@ -1,0 +1,91 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// promWorkloadShape is a small prometheus workload: 20 targets scraped
+// every second for a minute, a tenth of them replaced every 10 scrapes.
+var promWorkloadShape = []string{"--workload", "prometheus", "--set", "PROM_TARGETS=20", "--set", "PROM_SCRAPE_INTERVAL=1s",
+	"--set", "PROM_SCRAPES=60", "--set", "PROM_CHURN_SHARE=0.1", "--set", "PROM_CHURN_PERIOD=10", "--clients", "4"}
+
+// TestPrometheusWorkload writes the workload by remote write to each store
+// and asks its read load: exit 0, every sample acknowledged stored (20
+// targets x 41 series x 60 scrapes; the staleness markers are written but
+// not counted), every RULE, ALERT and DASHBOARD operation done without a
+// failure, and every one of the 15 queries' answers checked equal to the
+// model's.
+func TestPrometheusWorkload(t *testing.T) {
+	for _, target := range []string{"victoriametrics", "prometheus"} {
+		t.Run(target, func(t *testing.T) {
+			requireTargetServer(t, target)
+			srv := targetServers[target]
+			port := srv.addr[strings.LastIndex(srv.addr, ":")+1:]
+			s, out := runVerified(t, append([]string{"--target", target, "--set", "PORT=" + port}, promWorkloadShape...)...)
+			if s.Verify.StoredPoints != 20*41*60 || s.Verify.ExpectedPoints != 20*41*60 {
+				t.Errorf("stored %d samples, acknowledged %d, want %d", s.Verify.StoredPoints, s.Verify.ExpectedPoints, 20*41*60)
+			}
+			if !strings.Contains(out, "Verify: stored 49200 points, expected 49200: OK") {
+				t.Errorf("no verification OK line:\n%s", tail(out, 30))
+			}
+			ops := map[string]int64{}
+			for _, op := range s.Operations {
+				if op.FailOperations != 0 {
+					t.Errorf("%s: %d operations failed", op.Name, op.FailOperations)
+				}
+				ops[op.Name] = op.OKOperations
+			}
+			// 56 evaluation times (scrapes 4..59) x 5 rules and 4 alerts;
+			// the 6 dashboards once; a request per scrape and client.
+			want := map[string]int64{"INGESTION": 240, "RULE": 56 * 5, "ALERT": 56 * 4, "DASHBOARD": 6}
+			for name, n := range want {
+				if ops[name] != n {
+					t.Errorf("%s: %d operations done, want %d", name, ops[name], n)
+				}
+			}
+			if len(s.Verify.Queries) != 15 || s.Verify.Mismatch() {
+				t.Fatalf("answers checked: %+v", s.Verify.Queries)
+			}
+			for _, q := range s.Verify.Queries {
+				if !q.OK || q.Points == 0 {
+					t.Errorf("%s: %+v", q.Query, q)
+				}
+			}
+		})
+	}
+}
+
+// TestPrometheusWorkloadRefusals: what the workload cannot take is refused
+// with exit 2 naming it, before anything runs (no server needed).
+func TestPrometheusWorkloadRefusals(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--target", "influxdb"}, "prometheus, victoriametrics, mimir, thanos"},
+		{[]string{"--target", "victoriametrics", "--set", "FRESHNESS=true"}, "FRESHNESS = true: not with WORKLOAD = prometheus"},
+		{[]string{"--target", "victoriametrics", "--set", "CRASH_AT=5s"}, "CRASH_AT = 5s: not with WORKLOAD = prometheus: not built for this workload yet"},
+		{[]string{"--target", "victoriametrics", "--find-max", "INGESTION.p99<50ms"}, "--find-max (FIND_MAX): not with WORKLOAD = prometheus"},
+		{[]string{"--target", "victoriametrics,prometheus"}, "several targets compared: not with WORKLOAD = prometheus"},
+		{[]string{"--target", "victoriametrics", "--workers", "2", "--group", "g"}, "WORKERS"},
+		{[]string{"--target", "victoriametrics", "--set", "PROM_SCRAPES=4000"}, "PROM_SCRAPES"},
+		{[]string{"--target", "victoriametrics", "--set", "PROM_CHURN_SHARE=1.5"}, "PROM_CHURN_SHARE"},
+		{[]string{"--target", "prometheus", "--set", "target.write_path=remote-write-v2"}, "write_path = remote-write-v2"},
+		{[]string{"--target", "victoriametrics", "--threshold", "Q1.p99<1s"}, "allowed: INGESTION, RULE, ALERT, DASHBOARD"},
+	}
+	for _, c := range cases {
+		args := append([]string{"run", "--quiet", "--data-dir", t.TempDir(), "--workload", "prometheus"}, c.args...)
+		r := tsbench(t, nil, args...)
+		if r.code != 2 || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("%s: exit %d, want 2 naming %q:\n%s", strings.Join(c.args, " "), r.code, c.want, r.stderr)
+		}
+	}
+	// PROM_* on another workload.
+	r := tsbench(t, nil, "run", "--quiet", "--data-dir", filepath.Join(t.TempDir(), "d"), "--target", "victoriametrics",
+		"--set", "PROM_TARGETS=5")
+	if r.code != 2 || !strings.Contains(r.stderr, "PROM_TARGETS = 5: not with WORKLOAD = timeseries") {
+		t.Errorf("PROM_TARGETS on a time series run: exit %d:\n%s", r.code, r.stderr)
+	}
+}
