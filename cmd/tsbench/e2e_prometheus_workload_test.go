@@ -12,18 +12,22 @@ var promWorkloadShape = []string{"--workload", "prometheus", "--set", "PROM_TARG
 	"--set", "PROM_SCRAPES=60", "--set", "PROM_CHURN_SHARE=0.1", "--set", "PROM_CHURN_PERIOD=10", "--clients", "4"}
 
 // TestPrometheusWorkload writes the workload by remote write to each store
+// (Thanos' answers carry its tenant and receive labels, left out)
 // and asks its read load: exit 0, every sample acknowledged stored (20
 // targets x 41 series x 60 scrapes; the staleness markers are written but
 // not counted), every RULE, ALERT and DASHBOARD operation done without a
 // failure, and every one of the 15 queries' answers checked equal to the
 // model's.
 func TestPrometheusWorkload(t *testing.T) {
-	for _, target := range []string{"victoriametrics", "prometheus"} {
+	for _, target := range []string{"victoriametrics", "prometheus", "mimir", "thanos"} {
 		t.Run(target, func(t *testing.T) {
 			requireTargetServer(t, target)
 			srv := targetServers[target]
-			port := srv.addr[strings.LastIndex(srv.addr, ":")+1:]
-			s, out := runVerified(t, append([]string{"--target", target, "--set", "PORT=" + port}, promWorkloadShape...)...)
+			args := []string{"--target", target, "--set", "PORT=" + srv.addr[strings.LastIndex(srv.addr, ":")+1:]}
+			if target == "thanos" {
+				args = append(args, "--set", "target.query_port=10904") // Thanos Query beside Receive
+			}
+			s, out := runVerified(t, append(args, promWorkloadShape...)...)
 			if s.Verify.StoredPoints != 20*41*60 || s.Verify.ExpectedPoints != 20*41*60 {
 				t.Errorf("stored %d samples, acknowledged %d, want %d", s.Verify.StoredPoints, s.Verify.ExpectedPoints, 20*41*60)
 			}

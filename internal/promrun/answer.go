@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -40,11 +41,14 @@ func decode(data []byte, want string) (*apiAnswer, error) {
 	return &a, nil
 }
 
-// labelsOf is a metric's labels sorted by name, as promshape has them.
-func labelsOf(m map[string]string) []remotewrite.Label {
+// labelsOf is a metric's labels sorted by name, as promshape has them,
+// without those named in drop.
+func labelsOf(m map[string]string, drop []string) []remotewrite.Label {
 	ls := make([]remotewrite.Label, 0, len(m))
 	for n, v := range m {
-		ls = append(ls, remotewrite.Label{Name: n, Value: v})
+		if !slices.Contains(drop, n) {
+			ls = append(ls, remotewrite.Label{Name: n, Value: v})
+		}
 	}
 	sort.Slice(ls, func(i, j int) bool { return ls[i].Name < ls[j].Name })
 	return ls
@@ -69,8 +73,8 @@ func point(p []any) (promshape.Point, error) {
 }
 
 // DecodeVector reads an instant query's answer as a promshape.Vector,
-// sorted by promshape.Key.
-func DecodeVector(data []byte) (promshape.Vector, error) {
+// sorted by promshape.Key, without the labels named in drop.
+func DecodeVector(data []byte, drop ...string) (promshape.Vector, error) {
 	a, err := decode(data, "vector")
 	if err != nil {
 		return nil, err
@@ -81,22 +85,22 @@ func DecodeVector(data []byte) (promshape.Vector, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, promshape.Sample{Labels: labelsOf(r.Metric), Value: p.V})
+		out = append(out, promshape.Sample{Labels: labelsOf(r.Metric, drop), Value: p.V})
 	}
 	sort.Slice(out, func(i, j int) bool { return promshape.Key(out[i].Labels) < promshape.Key(out[j].Labels) })
 	return out, nil
 }
 
 // DecodeMatrix reads a range query's answer as a promshape.Matrix, sorted
-// by promshape.Key.
-func DecodeMatrix(data []byte) (promshape.Matrix, error) {
+// by promshape.Key, without the labels named in drop.
+func DecodeMatrix(data []byte, drop ...string) (promshape.Matrix, error) {
 	a, err := decode(data, "matrix")
 	if err != nil {
 		return nil, err
 	}
 	out := make(promshape.Matrix, 0, len(a.Data.Result))
 	for _, r := range a.Data.Result {
-		s := promshape.Series{Labels: labelsOf(r.Metric)}
+		s := promshape.Series{Labels: labelsOf(r.Metric, drop)}
 		for _, v := range r.Values {
 			p, err := point(v)
 			if err != nil {

@@ -64,7 +64,7 @@ func TestCheckCatchesAWrongAnswer(t *testing.T) {
 			break
 		}
 	}
-	check, err := r.expect(j)
+	check, err := r.expect(j, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

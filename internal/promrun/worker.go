@@ -117,7 +117,7 @@ func (r *Run) settleStore(ctx context.Context, s targets.PromStore) error {
 	r.settle.Do(func() {
 		sctx, cancel := context.WithTimeout(ctx, r.cfg.ReadTimeout)
 		defer cancel()
-		r.settled = s.Settle(sctx)
+		r.settled = s.Settle(sctx, r.cfg.Shape.Start)
 	})
 	return r.settled
 }
@@ -131,7 +131,7 @@ func (w *worker) query(h *engine.Handle, warm bool, j *job) bool {
 		h.Failed(engine.Op{Kind: metrics.Kind(kindOp(j.q.Kind))}, warm, fmt.Errorf("settle before the queries: %w", err))
 		return true
 	}
-	check, err := w.r.expect(j)
+	check, err := w.r.expect(j, w.store.ServerLabels())
 	if err != nil {
 		h.Failed(engine.Op{Kind: metrics.Kind(kindOp(j.q.Kind))}, warm, err)
 		return true
@@ -159,14 +159,15 @@ func (w *worker) query(h *engine.Handle, warm bool, j *job) bool {
 
 // expect computes the job's expected answer and returns what checks an
 // answer against it.
-func (r *Run) expect(j *job) (func([]byte) (string, error), error) {
+// drop are the labels the store adds, left out of the answer.
+func (r *Run) expect(j *job, drop []string) (func([]byte) (string, error), error) {
 	if !j.rng {
 		want, err := r.m.Expect(j.q, j.t)
 		if err != nil {
 			return nil, err
 		}
 		return func(data []byte) (string, error) {
-			got, err := DecodeVector(data)
+			got, err := DecodeVector(data, drop...)
 			if err != nil {
 				return "", err
 			}
@@ -178,7 +179,7 @@ func (r *Run) expect(j *job) (func([]byte) (string, error), error) {
 		return nil, err
 	}
 	return func(data []byte) (string, error) {
-		got, err := DecodeMatrix(data)
+		got, err := DecodeMatrix(data, drop...)
 		if err != nil {
 			return "", err
 		}

@@ -14,8 +14,12 @@ type PromStore interface {
 	// PromQuery posts form (URL-encoded) to path below the query API's
 	// base (/api/v1/query, /api/v1/query_range) and returns the answer.
 	PromQuery(ctx context.Context, path, form string) ([]byte, error)
-	// Settle makes every acknowledged sample visible to the queries that
-	// follow (VictoriaMetrics' force flush); a no-op where a write is
-	// visible once acknowledged.
-	Settle(ctx context.Context) error
+	// Settle makes every acknowledged sample from the time from (ms) on
+	// visible to the queries that follow: VictoriaMetrics' force flush,
+	// Thanos Query's wait until its stores say they hold that time; a
+	// no-op where a write is visible once acknowledged.
+	Settle(ctx context.Context, from int64) error
+	// ServerLabels are the labels the store puts on every series it
+	// answers with (Thanos' tenant and external labels): not the data's.
+	ServerLabels() []string
 }

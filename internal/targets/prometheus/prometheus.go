@@ -578,6 +578,17 @@ func (t *Target) PromQuery(ctx context.Context, path, form string) ([]byte, erro
 	return t.post(ctx, path, form, nil)
 }
 
-// Settle does nothing: an acknowledged remote write is in the head, which
-// queries read (targets.PromStore).
-func (t *Target) Settle(context.Context) error { return nil }
+// Settle waits, on a store whose query server learns what its stores hold
+// (Thanos Query), until they say they hold from on; elsewhere an
+// acknowledged remote write is in the head, which queries read
+// (targets.PromStore).
+func (t *Target) Settle(ctx context.Context, from int64) error {
+	if t.f.StoresPath == "" {
+		return nil
+	}
+	return t.waitStores(ctx, from)
+}
+
+// ServerLabels are the labels the flavor puts on every series
+// (targets.PromStore).
+func (t *Target) ServerLabels() []string { return t.f.OwnLabels }

@@ -626,4 +626,7 @@ func (t *Target) PromQuery(ctx context.Context, path, form string) ([]byte, erro
 }
 
 // Settle flushes what was written to searchable parts (targets.PromStore).
-func (t *Target) Settle(ctx context.Context) error { return t.flush(ctx) }
+func (t *Target) Settle(ctx context.Context, _ int64) error { return t.flush(ctx) }
+
+// ServerLabels: VictoriaMetrics adds none (targets.PromStore).
+func (t *Target) ServerLabels() []string { return nil }
