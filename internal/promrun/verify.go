@@ -36,14 +36,18 @@ func (r *Run) account(j *job, err error) {
 	}
 }
 
-// Checks are the answers checked, one entry per query: OK when every
-// answer asked was the model's.
+// Checks are the answers checked, one entry per query asked: OK when
+// every answer was the model's. A query the run stopped before asking is
+// left out: no answer of it was checked.
 func (r *Run) Checks() []summary.QueryCheck {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	out := make([]summary.QueryCheck, 0, len(r.order))
 	for _, name := range r.order {
 		c := r.checks[name]
+		if c.answers == 0 {
+			continue
+		}
 		qc := summary.QueryCheck{Query: name, Points: c.answers - c.errors,
 			Window: fmt.Sprintf("%d answers checked", c.answers-c.errors), OK: c.mismatches == 0 && c.errors == 0}
 		switch {
@@ -106,6 +110,9 @@ func (r *Run) countExpr(w int64) string {
 // adds the answers checked.
 func (r *Run) Verify(ctx context.Context, s targets.PromStore) *summary.Verify {
 	v := &summary.Verify{ExpectedPoints: r.Acked(), Queries: r.Checks()}
+	if len(v.Queries) == 0 {
+		v.QueriesSkipped = fmt.Sprintf("the run stopped before its read load (none of its %d queries asked)", len(r.jobs))
+	}
 	n, err := r.Count(ctx, s)
 	if err != nil {
 		v.Error = err.Error()
