@@ -99,6 +99,9 @@ func runPrometheus(cfg *config.Config, label string, out runOutputs, stdout, std
 	defer cancel()
 	setup, cancelSetup := context.WithTimeout(ctx, time.Minute)
 	stores, opened, err := openPromStores(setup, driver, opts, cfg.Clients)
+	if err == nil {
+		err = stores[0].Begin(setup)
+	}
 	cancelSetup()
 	defer func() {
 		for _, t := range opened {

@@ -74,6 +74,7 @@ func newFakeStore(t *testing.T, r *Run, wrong string) *fakeStore {
 	return f
 }
 
+func (f *fakeStore) Begin(context.Context) error               { return nil }
 func (f *fakeStore) RemoteWrite(context.Context, []byte) error { f.writes.Add(1); return nil }
 func (f *fakeStore) Settle(context.Context, int64) error       { f.settled.Add(1); return nil }
 func (f *fakeStore) ServerLabels() []string                    { return nil }

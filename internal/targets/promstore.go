@@ -8,6 +8,11 @@ import "context"
 // run's Write and Query. Prometheus, VictoriaMetrics, Mimir and Thanos
 // implement it.
 type PromStore interface {
+	// Begin prepares the store before the first write: Thanos Receive's
+	// in-order head opened at the epoch (see the prometheus target's
+	// HeadAtEpoch), so that the samples of any time stay visible to
+	// Thanos Query, this run's and the next runs'.
+	Begin(ctx context.Context) error
 	// RemoteWrite posts one snappy-compressed remote write 1.0 request.
 	// It fails when the target was opened with another write path.
 	RemoteWrite(ctx context.Context, body []byte) error

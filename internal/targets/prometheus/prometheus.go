@@ -561,6 +561,27 @@ func (t *Target) StorageBytes(ctx context.Context) (int64, error) {
 // server's rollups, by reason (targets.FallbackCounter).
 func (t *Target) Fallbacks() map[string]int64 { return t.fallbacks.Fallbacks() }
 
+// headMarker is the series Begin writes at the epoch.
+const headMarker = "tsbench_head_start"
+
+// Begin writes, on a flavor whose head must start at the epoch (Thanos
+// Receive, HeadAtEpoch), a sample there before anything else: a fresh
+// Receive's head would otherwise start at the workload's first scrape,
+// and Thanos Query would ask it nothing about the times before, which a
+// later run's older samples (the time series run's START_TIME of 2022)
+// lie in (targets.PromStore).
+func (t *Target) Begin(ctx context.Context) error {
+	if !t.f.HeadAtEpoch {
+		return nil
+	}
+	labels := remotewrite.AppendLabel(nil, remotewrite.MetricName, headMarker)
+	raw := remotewrite.AppendSeries(nil, labels, []int64{0}, []float64{1})
+	if err := t.RemoteWrite(ctx, remotewrite.Compress(nil, raw)); err != nil {
+		return fmt.Errorf("%s: write the head's start at the epoch: %w", t.f.Name, err)
+	}
+	return nil
+}
+
 // RemoteWrite posts a remote write 1.0 request (targets.PromStore).
 func (t *Target) RemoteWrite(ctx context.Context, body []byte) error {
 	if t.version != remotewrite.V1 {

@@ -605,6 +605,10 @@ func (t *Target) StorageBytes(ctx context.Context) (int64, error) {
 // the server's rollups, by reason (targets.FallbackCounter).
 func (t *Target) Fallbacks() map[string]int64 { return t.fallbacks.Fallbacks() }
 
+// Begin does nothing: VictoriaMetrics takes samples of any time
+// (targets.PromStore).
+func (t *Target) Begin(context.Context) error { return nil }
+
 // RemoteWrite posts a remote write 1.0 request to /api/v1/write
 // (targets.PromStore); the target must have been opened with
 // write_path=remote-write.
