@@ -86,6 +86,11 @@ func TestPrometheusWorkloadRefusals(t *testing.T) {
 			t.Errorf("%s: exit %d, want 2 naming %q:\n%s", strings.Join(c.args, " "), r.code, c.want, r.stderr)
 		}
 	}
+	// Its generator is not built.
+	if r := tsbench(t, nil, "generate", "--workload", "prometheus", "--out", filepath.Join(t.TempDir(), "g")); r.code != 2 ||
+		!strings.Contains(r.stderr, "WORKLOAD = prometheus: not built for this workload yet") {
+		t.Errorf("generate: exit %d:\n%s", r.code, r.stderr)
+	}
 	// PROM_* on another workload.
 	r := tsbench(t, nil, "run", "--quiet", "--data-dir", filepath.Join(t.TempDir(), "d"), "--target", "victoriametrics",
 		"--set", "PROM_TARGETS=5")
