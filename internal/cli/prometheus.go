@@ -136,6 +136,7 @@ func measurePrometheus(ctx context.Context, abort func(), r *promrun.Run, stores
 	ec := engine.ConfigFrom(cfg)
 	ec.Names = promrun.Names
 	ec.PlanEnd = "queries"
+	ec.TotalOps = r.Operations(len(stores))
 	eng := engine.New(ec, engine.Hooks{})
 	sess, err := openSession(cfg, runID, label, driver, out, dataDir, eng.Interrupt, abort, stdout, stderr)
 	if err != nil {

@@ -69,19 +69,19 @@ func TestCheckCatchesAWrongAnswer(t *testing.T) {
 		t.Fatal(err)
 	}
 	want, _ := r.m.Expect(j.q, j.t)
-	if diff, err := check(vectorJSON(j.t, want)); err != nil || diff != "" {
-		t.Fatalf("the model's own answer: %q, %v", diff, err)
+	if n, diff, err := check(vectorJSON(j.t, want)); err != nil || diff != "" || n != int64(len(want)) {
+		t.Fatalf("the model's own answer: %d values, %q, %v", n, diff, err)
 	}
 	wrong := append(promshape.Vector(nil), want...)
 	wrong[1].Value += 0.5
-	diff, _ := check(vectorJSON(j.t, wrong))
+	_, diff, _ := check(vectorJSON(j.t, wrong))
 	if !strings.Contains(diff, promshape.Key(want[1].Labels)) || !strings.Contains(diff, fmt.Sprintf("want %v, got %v", want[1].Value, wrong[1].Value)) {
 		t.Errorf("a wrong value: %q", diff)
 	}
-	if diff, _ := check(vectorJSON(j.t, want[1:])); !strings.Contains(diff, "got none") {
+	if _, diff, _ := check(vectorJSON(j.t, want[1:])); !strings.Contains(diff, "got none") {
 		t.Errorf("a missing series: %q", diff)
 	}
-	if diff, _ := check(vectorJSON(j.t, append(want, promshape.Sample{Labels: want[0].Labels[:1], Value: 1}))); !strings.Contains(diff, "want none") {
+	if _, diff, _ := check(vectorJSON(j.t, append(want, promshape.Sample{Labels: want[0].Labels[:1], Value: 1}))); !strings.Contains(diff, "want none") {
 		t.Errorf("an extra series: %q", diff)
 	}
 }

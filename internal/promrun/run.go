@@ -117,6 +117,10 @@ func New(c Config) (*Run, error) {
 // Model is the run's model.
 func (r *Run) Model() *promshape.Model { return r.m }
 
+// Operations is how many operations the plan holds with n workers: a
+// write per scrape and worker, and the queries (the progress line's total).
+func (r *Run) Operations(n int) int64 { return r.cfg.Scrapes*int64(n) + int64(len(r.jobs)) }
+
 // Queries is how many query operations the read load holds.
 func (r *Run) Queries() int { return len(r.jobs) }
 

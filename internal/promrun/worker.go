@@ -45,7 +45,7 @@ func (w *worker) Step(ctx context.Context, h *engine.Handle, warm bool) bool {
 	if i >= int64(len(w.r.jobs)) {
 		return false
 	}
-	return w.query(h, warm, &w.r.jobs[i])
+	return w.query(ctx, h, warm, &w.r.jobs[i])
 }
 
 // finish marks the worker's writes over, once.
@@ -125,9 +125,10 @@ func (r *Run) settleStore(ctx context.Context, s targets.PromStore) error {
 // errMismatch marks an answer that differs from the model's.
 var errMismatch = errors.New("wrong answer")
 
-// query asks one query and checks its answer.
-func (w *worker) query(h *engine.Handle, warm bool, j *job) bool {
-	if err := w.r.settleStore(context.Background(), w.store); err != nil {
+// query asks one query and checks its answer; its points are the values
+// the answer holds.
+func (w *worker) query(ctx context.Context, h *engine.Handle, warm bool, j *job) bool {
+	if err := w.r.settleStore(ctx, w.store); err != nil {
 		h.Failed(engine.Op{Kind: metrics.Kind(kindOp(j.q.Kind))}, warm, fmt.Errorf("settle before the queries: %w", err))
 		return true
 	}
@@ -143,13 +144,14 @@ func (w *worker) query(h *engine.Handle, warm bool, j *job) bool {
 		if err != nil {
 			return 0, err
 		}
-		if diff, err := check(data); err != nil || diff != "" {
-			if err != nil {
-				return 0, fmt.Errorf("%s %s: %w", j.q.Name, j.where(), err)
-			}
+		values, diff, err := check(data)
+		switch {
+		case err != nil:
+			return 0, fmt.Errorf("%s %s: %w", j.q.Name, j.where(), err)
+		case diff != "":
 			return 0, fmt.Errorf("%w: %s %s: %s", errMismatch, j.q.Name, j.where(), diff)
 		}
-		return 0, nil
+		return values, nil
 	})
 	if done {
 		w.r.account(j, err)
@@ -159,30 +161,35 @@ func (w *worker) query(h *engine.Handle, warm bool, j *job) bool {
 
 // expect computes the job's expected answer and returns what checks an
 // answer against it.
-// drop are the labels the store adds, left out of the answer.
-func (r *Run) expect(j *job, drop []string) (func([]byte) (string, error), error) {
+// drop are the labels the store adds, left out of the answer. The check
+// returns the values the answer holds and how it differs ("" when not).
+func (r *Run) expect(j *job, drop []string) (func([]byte) (int64, string, error), error) {
 	if !j.rng {
 		want, err := r.m.Expect(j.q, j.t)
 		if err != nil {
 			return nil, err
 		}
-		return func(data []byte) (string, error) {
+		return func(data []byte) (int64, string, error) {
 			got, err := DecodeVector(data, drop...)
 			if err != nil {
-				return "", err
+				return 0, "", err
 			}
-			return CompareVector(want, got), nil
+			return int64(len(got)), CompareVector(want, got), nil
 		}, nil
 	}
 	want, err := r.m.ExpectRange(j.q, j.start, j.end)
 	if err != nil {
 		return nil, err
 	}
-	return func(data []byte) (string, error) {
+	return func(data []byte) (int64, string, error) {
 		got, err := DecodeMatrix(data, drop...)
 		if err != nil {
-			return "", err
+			return 0, "", err
 		}
-		return CompareMatrix(want, got), nil
+		n := 0
+		for _, s := range got {
+			n += len(s.Points)
+		}
+		return int64(n), CompareMatrix(want, got), nil
 	}, nil
 }
