@@ -1,6 +1,10 @@
 package main
 
 import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -96,5 +100,49 @@ func TestPrometheusWorkloadRefusals(t *testing.T) {
 		"--set", "PROM_TARGETS=5")
 	if r.code != 2 || !strings.Contains(r.stderr, "PROM_TARGETS = 5: not with WORKLOAD = timeseries") {
 		t.Errorf("PROM_TARGETS on a time series run: exit %d:\n%s", r.code, r.stderr)
+	}
+}
+
+// TestPrometheusWorkloadCatchesWrongAnswers runs the workload against a
+// stand-in for VictoriaMetrics that takes every write and answers every
+// query with nothing: each rule's and dashboard's answer is a failed
+// operation, and each alert's where the model has it firing (an empty
+// answer is right where none fires), the first wrong answer is printed naming the
+// operation, query, time, series, want and got, and the run exits 3
+// (verification: nothing stored, answers wrong).
+func TestPrometheusWorkloadCatchesWrongAnswers(t *testing.T) {
+	empty := map[string]string{
+		"/api/v1/query":       `{"status":"success","data":{"resultType":"vector","result":[]}}`,
+		"/api/v1/query_range": `{"status":"success","data":{"resultType":"matrix","result":[]}}`,
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body) //nolint:errcheck
+		if a, ok := empty[r.URL.Path]; ok {
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, a) //nolint:errcheck
+			return
+		}
+		w.WriteHeader(http.StatusNoContent) // /health, /api/v1/write, /internal/force_flush
+	}))
+	defer srv.Close()
+	u, _ := url.Parse(srv.URL)
+	dir := t.TempDir()
+	r := tsbench(t, nil, append([]string{"run", "--quiet", "--data-dir", dir, "--json", filepath.Join(dir, "s.json"),
+		"--target", "victoriametrics", "--set", "HOST=" + u.Hostname(), "--set", "PORT=" + u.Port()}, promWorkloadShape...)...)
+	if r.code != 3 {
+		t.Fatalf("exit %d, want 3\n%s\n%s", r.code, tail(r.stdout, 30), r.stderr)
+	}
+	if !strings.Contains(r.stderr, "RULE job:up:sum: wrong answer: job:up:sum at ") || !strings.Contains(r.stderr, "want 20, got none") {
+		t.Errorf("no first mismatch printed:\n%s", r.stderr)
+	}
+	s := readSummary(t, filepath.Join(dir, "s.json"))
+	for _, op := range s.Operations {
+		wrong := op.Name == "RULE" || op.Name == "DASHBOARD"
+		if (wrong && op.OKOperations != 0) || (op.Name != "INGESTION" && op.FailOperations == 0) {
+			t.Errorf("%s: %d ok, %d failed", op.Name, op.OKOperations, op.FailOperations)
+		}
+	}
+	if s.Verify == nil || !s.Verify.Mismatch() || s.Verify.StoredPoints != 0 {
+		t.Errorf("verify %+v", s.Verify)
 	}
 }
