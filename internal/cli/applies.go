@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"strings"
+
 	"github.com/tsbench/tsbench/internal/config"
 )
 
@@ -40,7 +42,7 @@ var promNotTaken = []struct {
 		"it shapes a time series run; the prometheus workload writes its scrapes and checks its own rules, alerts and dashboards"},
 	{[]string{"TPCC_WAREHOUSES", "TPCC_THINK_TIME", "TPCC_LOAD", "TPCC_TABLES", "TPCC_TABLESPACE", "TPCC_MODE"},
 		"it shapes a TPC-C run"},
-	{[]string{"FIND_MAX", "CRASH_AT", "OP_MIN_INTERVAL", "OP_MIN_INTERVAL_RANDOM"},
+	{[]string{"FIND_MAX", "CRASH_AT", "OP_MIN_INTERVAL", "OP_MIN_INTERVAL_RANDOM", "WRITE_URL", "QUERY_URL"},
 		"not built for this workload yet"},
 }
 
@@ -54,6 +56,9 @@ func promWorkloadKeys(cfg *config.Config) error {
 			}
 		}
 		return nil
+	}
+	if strings.Contains(cfg.Host, ",") {
+		return usageError("HOST = %s: several hosts: not with WORKLOAD = prometheus: not built for this workload yet", cfg.Host)
 	}
 	for _, n := range promNotTaken {
 		for _, key := range n.keys {

@@ -23,6 +23,8 @@ func TestPromWorkloadKeys(t *testing.T) {
 		{[]string{"WORKLOAD=prometheus", "OP_MIN_INTERVAL=10"}, "OP_MIN_INTERVAL = 10"},
 		{[]string{"WORKLOAD=prometheus", "TPCC_WAREHOUSES=3"}, "it shapes a TPC-C run"},
 		{[]string{"WORKLOAD=prometheus", "OPERATION_PROPORTION=1:1:0:0:0:0:0:0:0:0:0"}, "OPERATION_PROPORTION"},
+		{[]string{"WORKLOAD=prometheus", "QUERY_URL=http://replica:8428"}, "QUERY_URL = http://replica:8428: not with WORKLOAD = prometheus"},
+		{[]string{"WORKLOAD=prometheus", "HOST=a,b"}, "HOST = a,b: several hosts"},
 		{[]string{"PROM_SCRAPES=10"}, "PROM_SCRAPES = 10: not with WORKLOAD = timeseries"},
 		{[]string{"WORKLOAD=tpcc", "PROM_CHURN_SHARE=0.5"}, "PROM_CHURN_SHARE = 0.5: not with WORKLOAD = tpcc"},
 	}
