@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/tsbench/tsbench/internal/config"
@@ -65,6 +66,26 @@ func promWorkloadKeys(cfg *config.Config) error {
 			if v, ok := cfg.Changed(key); ok {
 				return usageError("%s = %s: not with WORKLOAD = prometheus: %s", key, v, n.why)
 			}
+		}
+	}
+	return timeSeriesShapeKeys(cfg)
+}
+
+// timeSeriesShapeGroups are the key groups that shape a time series run's
+// data and queries, which a prometheus run does not have (DATA_SEED, its
+// seed too, aside).
+var timeSeriesShapeGroups = []string{"Schema", "Data generation", "Queries"}
+
+// timeSeriesShapeKeys refuses, on a prometheus run, a key of those groups
+// changed from its default.
+func timeSeriesShapeKeys(cfg *config.Config) error {
+	for _, k := range config.Keys() {
+		if k.Name == "DATA_SEED" || !slices.Contains(timeSeriesShapeGroups, k.Group) {
+			continue
+		}
+		if v, ok := cfg.Changed(k.Name); ok {
+			return usageError("%s = %s: not with WORKLOAD = prometheus: it shapes a time series run's data or queries; "+
+				"the prometheus workload's shape is its PROM_* keys", k.Name, v)
 		}
 	}
 	return nil

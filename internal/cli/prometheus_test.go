@@ -25,6 +25,9 @@ func TestPromWorkloadKeys(t *testing.T) {
 		{[]string{"WORKLOAD=prometheus", "OPERATION_PROPORTION=1:1:0:0:0:0:0:0:0:0:0"}, "OPERATION_PROPORTION"},
 		{[]string{"WORKLOAD=prometheus", "QUERY_URL=http://replica:8428"}, "QUERY_URL = http://replica:8428: not with WORKLOAD = prometheus"},
 		{[]string{"WORKLOAD=prometheus", "HOST=a,b"}, "HOST = a,b: several hosts"},
+		{[]string{"WORKLOAD=prometheus", "DEVICE_NUMBER=7"}, "DEVICE_NUMBER = 7: not with WORKLOAD = prometheus: it shapes a time series run"},
+		{[]string{"WORKLOAD=prometheus", "QUERY_INTERVAL=5000"}, "QUERY_INTERVAL = 5000"},
+		{[]string{"WORKLOAD=prometheus", "DATA_SEED=7"}, ""},
 		{[]string{"PROM_SCRAPES=10"}, "PROM_SCRAPES = 10: not with WORKLOAD = timeseries"},
 		{[]string{"WORKLOAD=tpcc", "PROM_CHURN_SHARE=0.5"}, "PROM_CHURN_SHARE = 0.5: not with WORKLOAD = tpcc"},
 	}
