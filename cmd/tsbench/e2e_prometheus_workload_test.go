@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/tsbench/tsbench/internal/summary"
 )
 
 // promWorkloadShape is a small prometheus workload: 20 targets scraped
@@ -144,5 +147,57 @@ func TestPrometheusWorkloadCatchesWrongAnswers(t *testing.T) {
 	}
 	if s.Verify == nil || !s.Verify.Mismatch() || s.Verify.StoredPoints != 0 {
 		t.Errorf("verify %+v", s.Verify)
+	}
+}
+
+// TestPrometheusWorkloadCapabilities: the engine's capabilities apply to
+// the workload on VictoriaMetrics as to any (a rate kept, a threshold's
+// verdict with exit 99, repetitions, a live output), every answer still
+// checked; those not built for it are refused (TestPrometheusWorkloadRefusals).
+func TestPrometheusWorkloadCapabilities(t *testing.T) {
+	requireTargetServer(t, "victoriametrics")
+	base := append([]string{"--target", "victoriametrics", "--set", "PORT=8428"}, promWorkloadShape...)
+	cases := []struct {
+		name  string
+		args  []string
+		code  int
+		check func(t *testing.T, r result, s *summary.Summary)
+	}{
+		{"rate", []string{"--rate", "200"}, 0, func(t *testing.T, r result, s *summary.Summary) {
+			var ops int64
+			for _, o := range s.Operations {
+				ops += o.OKOperations
+			}
+			if got := float64(ops) / s.Elapsed; !s.OpenModel || got < 0.8*200 || got > 1.1*200 {
+				t.Errorf("%.1f operations a second, offered 200 (%d in %.2f s)", got, ops, s.Elapsed)
+			}
+		}},
+		{"threshold", []string{"--threshold", "DASHBOARD.p99<0.001ms"}, 99, func(t *testing.T, r result, s *summary.Summary) {
+			if len(s.Thresholds) != 1 || s.Thresholds[0].Passed {
+				t.Errorf("thresholds %+v", s.Thresholds)
+			}
+		}},
+		{"repeat", []string{"--repeat", "2"}, 0, func(t *testing.T, r result, s *summary.Summary) {
+			requireContains(t, r.stdout, "Repetitions: 2 runs of one configuration")
+		}},
+		{"live output", []string{"--out", "json=live.ndjson", "--warmup", "1s"}, 0, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			js := filepath.Join(dir, "s.json")
+			args := append(append([]string{"run", "--quiet", "--data-dir", dir, "--json", js}, base...), c.args...)
+			r := runBinary(t, dir, 3*time.Minute, nil, args...)
+			requireCode(t, r, c.code)
+			s := readSummary(t, js)
+			if c.name == "repeat" { // the JSON is the repetitions' aggregate
+				requireContains(t, r.stdout, "Verify: stored 49200 points, expected 49200: OK")
+			} else if s.Verify == nil || !s.Verify.OK || len(s.Verify.Queries) != 15 || s.Verify.Mismatch() {
+				t.Fatalf("verify %+v", s.Verify)
+			}
+			if c.check != nil {
+				c.check(t, r, s)
+			}
+		})
 	}
 }
