@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/tsbench/tsbench/internal/config"
 )
 
@@ -27,8 +30,72 @@ var notTaken = []struct {
 		"it shapes a TPC-C run: add --workload tpcc"},
 }
 
+// promKeys are the prometheus workload's own keys.
+var promKeys = []string{"PROM_TARGETS", "PROM_SCRAPE_INTERVAL", "PROM_CHURN_SHARE", "PROM_CHURN_PERIOD", "PROM_SCRAPES"}
+
+// promNotTaken are the settings a prometheus run refuses: the time
+// series run's own, and capabilities not built for this workload yet.
+var promNotTaken = []struct {
+	keys []string
+	why  string
+}{
+	{[]string{"FRESHNESS", "QUERY_FILE", "QUERY_ONLY", "TSBS_QUERY_FILE", "DATA", "QUERY_CHECKS", "OPERATION_PROPORTION"},
+		"it shapes a time series run; the prometheus workload writes its scrapes and checks its own rules, alerts and dashboards"},
+	{[]string{"TPCC_WAREHOUSES", "TPCC_THINK_TIME", "TPCC_LOAD", "TPCC_TABLES", "TPCC_TABLESPACE", "TPCC_MODE"},
+		"it shapes a TPC-C run"},
+	{[]string{"FIND_MAX", "CRASH_AT", "OP_MIN_INTERVAL", "OP_MIN_INTERVAL_RANDOM", "WRITE_URL", "QUERY_URL"},
+		"not built for this workload yet"},
+}
+
+// promWorkloadKeys refuses PROM_* on another workload, and on a prometheus
+// run what promNotTaken lists.
+func promWorkloadKeys(cfg *config.Config) error {
+	if cfg.Workload != config.WorkloadPrometheus {
+		for _, key := range promKeys {
+			if v, ok := cfg.Changed(key); ok {
+				return usageError("%s = %s: not with WORKLOAD = %s: it shapes a prometheus run: add --workload prometheus", key, v, cfg.Workload)
+			}
+		}
+		return nil
+	}
+	if strings.Contains(cfg.Host, ",") {
+		return usageError("HOST = %s: several hosts: not with WORKLOAD = prometheus: not built for this workload yet", cfg.Host)
+	}
+	for _, n := range promNotTaken {
+		for _, key := range n.keys {
+			if v, ok := cfg.Changed(key); ok {
+				return usageError("%s = %s: not with WORKLOAD = prometheus: %s", key, v, n.why)
+			}
+		}
+	}
+	return timeSeriesShapeKeys(cfg)
+}
+
+// timeSeriesShapeGroups are the key groups that shape a time series run's
+// data and queries, which a prometheus run does not have (DATA_SEED, its
+// seed too, aside).
+var timeSeriesShapeGroups = []string{"Schema", "Data generation", "Queries"}
+
+// timeSeriesShapeKeys refuses, on a prometheus run, a key of those groups
+// changed from its default.
+func timeSeriesShapeKeys(cfg *config.Config) error {
+	for _, k := range config.Keys() {
+		if k.Name == "DATA_SEED" || !slices.Contains(timeSeriesShapeGroups, k.Group) {
+			continue
+		}
+		if v, ok := cfg.Changed(k.Name); ok {
+			return usageError("%s = %s: not with WORKLOAD = prometheus: it shapes a time series run's data or queries; "+
+				"the prometheus workload's shape is its PROM_* keys", k.Name, v)
+		}
+	}
+	return nil
+}
+
 // workloadKeys refuses a setting the run's workload cannot take.
 func workloadKeys(cfg *config.Config) error {
+	if err := promWorkloadKeys(cfg); err != nil || cfg.Workload == config.WorkloadPrometheus {
+		return err
+	}
 	tpcc := cfg.Workload == config.WorkloadTPCC
 	for _, n := range notTaken {
 		if n.tpcc != tpcc {

@@ -66,7 +66,7 @@ func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
 	}
 	keyFlags = append(keyFlags, dataShapeFlags("concurrent clients", "operations per client")...)
 	keyFlags = append(keyFlags, []*keyFlag{
-		{name: "workload", key: "WORKLOAD", usage: "timeseries (writes and Q1..Q10), tpcc (TPC-C's five transactions on postgres or mysql), or tsbs-cpu-only, tsbs-devops, tsbs-iot (TSBS's use cases, run as the scenario of that name, with TSBS's own flags --use-case, --seed, --scale, --timestamp-start, --timestamp-end, --log-interval, --queries)"},
+		{name: "workload", key: "WORKLOAD", usage: "timeseries (writes and Q1..Q10), tpcc (TPC-C's five transactions on postgres or mysql), prometheus (scrape targets by remote write, then rules, alerts and dashboards checked, on prometheus, victoriametrics, mimir or thanos; PROM_* keys), or tsbs-cpu-only, tsbs-devops, tsbs-iot (TSBS's use cases, run as the scenario of that name, with TSBS's own flags --use-case, --seed, --scale, --timestamp-start, --timestamp-end, --log-interval, --queries)"},
 		{name: "warehouses", key: "TPCC_WAREHOUSES", usage: "TPC-C warehouses (W) to load"},
 		{name: "analytics-engine", key: "ANALYTICS_ENGINE", usage: "what runs a scenario's analytics phase: sql (the target's own) or spark (Apache Spark over JDBC)"},
 		{name: "spark-master", key: "SPARK_MASTER", usage: "Spark master URL with --analytics-engine spark (default local[*]; spark://HOST:7077 for a cluster)"},
@@ -134,6 +134,9 @@ Exit status: 0 success; 1 the run failed or operations failed; 2 bad input;
 			f.runOutputs.serverCores = f.serverCores
 			if f.printConfig {
 				return config.Print(cfg, stdout)
+			}
+			if len(cfg.FindMax) > 0 && cfg.Workload == config.WorkloadPrometheus {
+				return usageError("--find-max (FIND_MAX): not with WORKLOAD = prometheus: not built for this workload yet")
 			}
 			if len(cfg.FindMax) > 0 {
 				return executeFindMax(cfg, f.runOutputs, stdout, stderr)

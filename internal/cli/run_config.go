@@ -14,6 +14,7 @@ import (
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/connect"
 	"github.com/tsbench/tsbench/internal/ownquery"
+	"github.com/tsbench/tsbench/internal/promrun"
 	"github.com/tsbench/tsbench/internal/runner"
 	"github.com/tsbench/tsbench/internal/scenario"
 	"github.com/tsbench/tsbench/internal/targets"
@@ -135,6 +136,9 @@ func checkForTarget(cfg *config.Config, layers []scenario.Setting, stderr io.Wri
 	}
 	if err := connect.CheckTLS(cfg, d); err != nil {
 		return usageError("%v", err)
+	}
+	if cfg.Workload == config.WorkloadPrometheus {
+		return nil // its samples are float64 scrapes: INSERT_DATATYPE_PROPORTION means nothing to it
 	}
 	note, err := runner.FitDefaultTypes(cfg, d)
 	if err != nil {
@@ -308,6 +312,8 @@ func objectives(cfg *config.Config, own []string) (func(string) error, error) {
 	switch {
 	case cfg.Workload == config.WorkloadTPCC:
 		return func(e string) error { _, err := threshold.ParseAmong(e, tpcc.Names(), true); return err }, nil
+	case cfg.Workload == config.WorkloadPrometheus:
+		return func(e string) error { _, err := threshold.ParseAmong(e, promrun.Names, false); return err }, nil
 	case cfg.TSBSQueryFile != "" && len(cfg.Thresholds)+len(cfg.FindMax) > 0:
 		qs, err := queryfile.Read(cfg.TSBSQueryFile)
 		if err != nil {

@@ -43,6 +43,9 @@ func runBenchmark(cfg *config.Config, label string, out runOutputs, stdout, stde
 	if cfg.Workload == config.WorkloadTPCC {
 		return runTPCC(cfg, label, out, stdout, stderr)
 	}
+	if cfg.Workload == config.WorkloadPrometheus {
+		return runPrometheus(cfg, label, out, stdout, stderr)
+	}
 	if cfg.TSBSQueryFile != "" {
 		return runTSBSQueries(cfg, label, out, stdout, stderr)
 	}

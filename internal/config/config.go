@@ -167,13 +167,20 @@ type Config struct {
 	QuerySelection string       // QUERY_DEVICE_SELECTION: random or owned
 
 	// TPC-C.
-	Workload       string // WORKLOAD: WorkloadTimeSeries, WorkloadTPCC or one of WorkloadsTSBS
+	Workload       string // WORKLOAD: WorkloadTimeSeries, WorkloadTPCC, WorkloadPrometheus or one of WorkloadsTSBS
 	TPCCWarehouses int    // TPCC_WAREHOUSES
 	TPCCThink      bool   // TPCC_THINK_TIME
 	TPCCLoad       string // TPCC_LOAD: auto, always, never
 	TPCCTables     string // TPCC_TABLES: logged, unlogged
 	TPCCTablespace string // TPCC_TABLESPACE
 	TPCCMode       string // TPCC_MODE: batched (also ""), interactive, procedures
+
+	// WORKLOAD = prometheus (internal/promshape's shape).
+	PromTargets        int           // PROM_TARGETS: scrape targets alive at once
+	PromScrapeInterval time.Duration // PROM_SCRAPE_INTERVAL
+	PromChurnShare     float64       // PROM_CHURN_SHARE: share of the targets replaced each period
+	PromChurnPeriod    int           // PROM_CHURN_PERIOD: scrape intervals between replacements
+	PromScrapes        int           // PROM_SCRAPES: scrapes written
 
 	// TSBS's use cases (the tsbs-* workloads; internal/tsbs turns these into
 	// the keys above before Resolve).
@@ -234,6 +241,7 @@ type Config struct {
 const (
 	WorkloadTimeSeries = "timeseries"
 	WorkloadTPCC       = "tpcc"
+	WorkloadPrometheus = "prometheus"
 )
 
 // WorkloadsTSBS are TSBS's use cases as workloads: "tsbs-" and the use

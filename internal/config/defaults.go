@@ -53,6 +53,12 @@ func Default() *Config {
 		TPCCTables:     "logged",
 		TPCCMode:       "batched",
 
+		PromTargets:        100,
+		PromScrapeInterval: 10 * time.Second,
+		PromChurnShare:     0.05,
+		PromChurnPeriod:    10,
+		PromScrapes:        180,
+
 		AnalyticsEngine: "sql",
 		ReadTimeout:     300 * time.Second,
 

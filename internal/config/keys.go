@@ -443,9 +443,11 @@ var keyTable = concat(
 	)),
 	group("TPC-C (WORKLOAD = tpcc)", keys(
 		key("WORKLOAD", "what the run does: timeseries (writes and Q1..Q10); tpcc (TPC-C's five transactions; "+
-			"CLIENT_NUMBER terminals for --duration, default 60s); or tsbs-cpu-only, tsbs-devops, tsbs-iot (TSBS's use cases: "+
+			"CLIENT_NUMBER terminals for --duration, default 60s); prometheus (scrape targets written by remote write, "+
+			"then recording rules, alerts and dashboards checked, see docs/workload.md); or tsbs-cpu-only, tsbs-devops, tsbs-iot (TSBS's use cases: "+
 			"run runs the scenario of that name, generate writes its load; sets TSBS_USE_CASE, see docs/tsbs.md)",
-			oneOf(func(c *Config) *string { return &c.Workload }, append([]string{WorkloadTimeSeries, WorkloadTPCC}, WorkloadsTSBS...)...),
+			oneOf(func(c *Config) *string { return &c.Workload },
+				append([]string{WorkloadTimeSeries, WorkloadTPCC, WorkloadPrometheus}, WorkloadsTSBS...)...),
 			flag("workload")),
 		key("TPCC_WAREHOUSES", "warehouses loaded (W; about 100 MB and 600,000 rows each)",
 			intField(func(c *Config) *int { return &c.TPCCWarehouses }, 1, 100_000), flag("warehouses")),
@@ -462,6 +464,20 @@ var keyTable = concat(
 			"interactive: one statement per round trip; procedures: one call per transaction of a server-side function "+
 			"(PostgreSQL) or stored procedure (MySQL/MariaDB) created when the run starts (see docs/tpcc.md)",
 			oneOf(func(c *Config) *string { return &c.TPCCMode }, "batched", "interactive", "procedures")),
+	)),
+	group("Prometheus (WORKLOAD = prometheus; see docs/workload.md)", keys(
+		key("PROM_TARGETS", "scrape targets alive at once, each exposing 41 node_exporter-like series",
+			intField(func(c *Config) *int { return &c.PromTargets }, 1, 100_000)),
+		key("PROM_SCRAPE_INTERVAL", "time between two scrapes of a target, a whole number of milliseconds (the samples' "+
+			"times, not the run's pace: the scrapes are written as fast as the engine drives them)",
+			goDuration(func(c *Config) *time.Duration { return &c.PromScrapeInterval })),
+		key("PROM_CHURN_SHARE", "share of the targets replaced (new instance label, staleness markers for the old series) every PROM_CHURN_PERIOD",
+			floatField(func(c *Config) *float64 { return &c.PromChurnShare }, 0, 1, false)),
+		key("PROM_CHURN_PERIOD", "scrape intervals between two replacements of PROM_CHURN_SHARE of the targets",
+			intField(func(c *Config) *int { return &c.PromChurnPeriod }, 1, maxCount)),
+		key("PROM_SCRAPES", "scrapes written, ending a minute before the run starts; PROM_SCRAPES x PROM_SCRAPE_INTERVAL "+
+			"must not exceed 49 minutes (the stores refuse samples an hour older than their newest)",
+			intField(func(c *Config) *int { return &c.PromScrapes }, 1, maxCount)),
 	)),
 	group("TSBS (--workload tsbs-cpu-only, tsbs-devops, tsbs-iot; see docs/tsbs.md)", keys(
 		key("TSBS_USE_CASE", "TSBS's use case the run generates (set by the tsbs-* workloads): cpu-only, devops, iot, or empty",

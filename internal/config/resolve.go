@@ -63,6 +63,7 @@ func recheck(c *Config) error {
 }
 
 var crossChecks = []func(*Config) error{
+	checkProm, // first: its CLIENT_NUMBER and WORKERS rules replace the time series run's
 	checkGroups,
 	checkClients,
 	checkWorkers,
@@ -91,7 +92,7 @@ func checkGroups(c *Config) error {
 // binding), so there cannot be more writing clients than devices. A
 // query-only run may have more clients than devices.
 func checkClients(c *Config) error {
-	if c.WriteWeight() > 0 && c.Clients > c.Devices {
+	if c.WriteWeight() > 0 && c.Clients > c.Devices && c.Workload != WorkloadPrometheus {
 		return conflict(c, "CLIENT_NUMBER", c.Clients,
 			fmt.Sprintf("at most DEVICE_NUMBER = %d while writes have weight", c.Devices),
 			"more clients than devices: each writing client must own at least one device; "+

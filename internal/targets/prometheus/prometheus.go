@@ -560,3 +560,56 @@ func (t *Target) StorageBytes(ctx context.Context) (int64, error) {
 // Fallbacks counts the Q7s answered from raw points instead of the
 // server's rollups, by reason (targets.FallbackCounter).
 func (t *Target) Fallbacks() map[string]int64 { return t.fallbacks.Fallbacks() }
+
+// headMarker is the series Begin writes at the epoch.
+const headMarker = "tsbench_head_start"
+
+// Begin writes, on a flavor whose head must start at the epoch (Thanos
+// Receive, HeadAtEpoch), a sample there before anything else: a fresh
+// Receive's head would otherwise start at the workload's first scrape,
+// and Thanos Query would ask it nothing about the times before, which a
+// later run's older samples (the time series run's START_TIME of 2022)
+// lie in (targets.PromStore).
+func (t *Target) Begin(ctx context.Context) error {
+	if !t.f.HeadAtEpoch {
+		return nil
+	}
+	labels := remotewrite.AppendLabel(nil, remotewrite.MetricName, headMarker)
+	raw := remotewrite.AppendSeries(nil, labels, []int64{0}, []float64{1})
+	if err := t.RemoteWrite(ctx, remotewrite.Compress(nil, raw)); err != nil {
+		return fmt.Errorf("%s: write the head's start at the epoch: %w", t.f.Name, err)
+	}
+	return nil
+}
+
+// RemoteWrite posts a remote write 1.0 request (targets.PromStore).
+func (t *Target) RemoteWrite(ctx context.Context, body []byte) error {
+	if t.version != remotewrite.V1 {
+		return badinput.Errorf("%s: the prometheus workload writes remote write 1.0: drop write_path=%s", t.f.Name, pathV2)
+	}
+	if err := t.Poster.Post(ctx, body); err != nil {
+		return fmt.Errorf("%s: remote write: %w", t.f.Name, err)
+	}
+	return nil
+}
+
+// PromQuery posts a query form to path below the query API's base
+// (targets.PromStore).
+func (t *Target) PromQuery(ctx context.Context, path, form string) ([]byte, error) {
+	return t.post(ctx, path, form, nil)
+}
+
+// Settle waits, on a store whose query server learns what its stores hold
+// (Thanos Query), until they say they hold from on; elsewhere an
+// acknowledged remote write is in the head, which queries read
+// (targets.PromStore).
+func (t *Target) Settle(ctx context.Context, from int64) error {
+	if t.f.StoresPath == "" {
+		return nil
+	}
+	return t.waitStores(ctx, from)
+}
+
+// ServerLabels are the labels the flavor puts on every series
+// (targets.PromStore).
+func (t *Target) ServerLabels() []string { return t.f.OwnLabels }

@@ -64,6 +64,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tsbench/tsbench/internal/badinput"
 	"github.com/tsbench/tsbench/internal/numfmt"
 	"github.com/tsbench/tsbench/internal/remotewrite"
 	"github.com/tsbench/tsbench/internal/targets"
@@ -603,3 +604,33 @@ func (t *Target) StorageBytes(ctx context.Context) (int64, error) {
 // Fallbacks counts the GROUP_BY queries answered from the export instead of
 // the server's rollups, by reason (targets.FallbackCounter).
 func (t *Target) Fallbacks() map[string]int64 { return t.fallbacks.Fallbacks() }
+
+// Begin does nothing: VictoriaMetrics takes samples of any time
+// (targets.PromStore).
+func (t *Target) Begin(context.Context) error { return nil }
+
+// RemoteWrite posts a remote write 1.0 request to /api/v1/write
+// (targets.PromStore); the target must have been opened with
+// write_path=remote-write.
+func (t *Target) RemoteWrite(ctx context.Context, body []byte) error {
+	if !t.rw {
+		return badinput.Errorf("victoriametrics: remote write needs the target option write_path=remote-write")
+	}
+	if err := t.Poster.Post(ctx, body); err != nil {
+		return fmt.Errorf("victoriametrics: remote write: %w", err)
+	}
+	return nil
+}
+
+// PromQuery sends a query form to path (targets.PromStore), with nocache=1:
+// a server run without -search.disableCache would otherwise answer from
+// its rollup cache.
+func (t *Target) PromQuery(ctx context.Context, path, form string) ([]byte, error) {
+	return t.doInto(ctx, http.MethodGet, path, form+"&nocache=1", nil, nil)
+}
+
+// Settle flushes what was written to searchable parts (targets.PromStore).
+func (t *Target) Settle(ctx context.Context, _ int64) error { return t.flush(ctx) }
+
+// ServerLabels: VictoriaMetrics adds none (targets.PromStore).
+func (t *Target) ServerLabels() []string { return nil }

@@ -1,0 +1,144 @@
+// Package promrun runs the prometheus workload (internal/promshape's
+// shape) on the engine: its workers write the scrapes by remote write,
+// each its own slots in time order, then evaluate the read load (every
+// recording rule and alert at scrape times, every dashboard as a range
+// query) and compare each answer with the one the model computes.
+package promrun
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/tsbench/tsbench/internal/engine"
+	"github.com/tsbench/tsbench/internal/metrics"
+	"github.com/tsbench/tsbench/internal/promshape"
+	"github.com/tsbench/tsbench/internal/remotewrite"
+	"github.com/tsbench/tsbench/internal/targets"
+)
+
+// The operations, as engine.Config.Names: metrics.Kind i is Names[i].
+const (
+	opWrite metrics.Kind = iota
+	opRule
+	opAlert
+	opDashboard
+)
+
+// Names are the run's operations: the writes under the name every
+// workload's writes have, the queries under their promshape kind.
+var Names = []string{"INGESTION", "RULE", "ALERT", "DASHBOARD"}
+
+// Margin is how far before the run's start the last scrape lies, at
+// least: VictoriaMetrics hides samples newer than its -search.latencyOffset
+// (30 s by default) from queries.
+const Margin = time.Minute
+
+// Config is a run's shape and how its operations are bounded.
+type Config struct {
+	Shape        promshape.Config // Start and Job are set by Plan
+	Scrapes      int64
+	WriteTimeout time.Duration
+	ReadTimeout  time.Duration
+}
+
+// Plan sets the shape's start: the scrapes end at least Margin before now,
+// Start a multiple of the interval (so that range queries can start on
+// scrape times, promshape.RangeStart), and the job label, unique to the run.
+func Plan(c Config, now time.Time, job string) Config {
+	iv := c.Shape.Interval.Milliseconds()
+	margin := (Margin.Milliseconds() + iv - 1) / iv * iv
+	c.Shape.Start = now.UnixMilli()/iv*iv - c.Scrapes*iv - margin
+	c.Shape.Job = job
+	return c
+}
+
+// Run is one run of the workload.
+type Run struct {
+	cfg     Config
+	m       *promshape.Model
+	metrics map[string]bool // the metric names, for Scope
+	jobs    []job
+
+	writing  atomic.Int64 // workers still writing
+	next     atomic.Int64 // the next query job
+	settle   sync.Once
+	settled  error
+	acked    atomic.Int64 // samples acknowledged, staleness markers left out
+	failedWr atomic.Int64 // write requests that failed
+
+	// Report receives the first mismatch or failure of each query, as it
+	// happens (the console).
+	Report func(string)
+
+	mu     sync.Mutex
+	checks map[string]*check
+	order  []string
+}
+
+// check is what the answers to one query came to.
+type check struct {
+	answers, mismatches, errors int64
+	first                       string // the first mismatch or error
+}
+
+// New prepares a run of the planned config.
+func New(c Config) (*Run, error) {
+	m, err := promshape.New(c.Shape)
+	if err != nil {
+		return nil, err
+	}
+	if c.Scrapes < 1 {
+		return nil, fmt.Errorf("promrun: scrapes %d must be at least 1", c.Scrapes)
+	}
+	r := &Run{cfg: c, m: m, metrics: map[string]bool{}, checks: map[string]*check{}}
+	series, err := m.Series(0, 0)
+	if err != nil {
+		return nil, err
+	}
+	for _, ls := range series {
+		for _, l := range ls {
+			if l.Name == remotewrite.MetricName {
+				r.metrics[l.Value] = true
+			}
+		}
+	}
+	if r.jobs, err = r.plan(); err != nil {
+		return nil, err
+	}
+	for _, q := range m.Queries() {
+		r.checks[q.Name] = &check{}
+		r.order = append(r.order, q.Name)
+	}
+	return r, nil
+}
+
+// Model is the run's model.
+func (r *Run) Model() *promshape.Model { return r.m }
+
+// Operations is how many operations the plan holds with n workers: a
+// write per scrape and worker, and the queries (the progress line's total).
+func (r *Run) Operations(n int) int64 { return r.cfg.Scrapes*int64(n) + int64(len(r.jobs)) }
+
+// Queries is how many query operations the read load holds.
+func (r *Run) Queries() int { return len(r.jobs) }
+
+// Open gives a worker per store, each writing its share of the slots.
+func (r *Run) Open(stores []targets.PromStore) []engine.Worker {
+	n := len(stores)
+	targetsN := r.cfg.Shape.Targets
+	workers := make([]engine.Worker, n)
+	for i, s := range stores {
+		workers[i] = &worker{r: r, store: s, sc: r.m.NewScraper(), lo: i * targetsN / n, hi: (i + 1) * targetsN / n}
+	}
+	r.writing.Store(int64(n))
+	return workers
+}
+
+// Acked is the samples acknowledged, staleness markers left out: what
+// count_over_time over the written range must find.
+func (r *Run) Acked() int64 { return r.acked.Load() }
+
+// FailedWrites is how many write requests failed.
+func (r *Run) FailedWrites() int64 { return r.failedWr.Load() }

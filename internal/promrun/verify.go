@@ -1,0 +1,123 @@
+package promrun
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"sort"
+	"strings"
+
+	"github.com/tsbench/tsbench/internal/summary"
+	"github.com/tsbench/tsbench/internal/targets"
+	"github.com/tsbench/tsbench/internal/targets/promql"
+)
+
+// account counts a query's answer under its name; the first mismatch or
+// error of each query goes to Report.
+func (r *Run) account(j *job, err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	c := r.checks[j.q.Name]
+	c.answers++
+	switch {
+	case err == nil:
+		return
+	case errors.Is(err, errMismatch):
+		c.mismatches++
+	default:
+		c.errors++
+	}
+	if c.first == "" {
+		c.first = err.Error()
+		if r.Report != nil {
+			r.Report(fmt.Sprintf("%s %s: %v", Names[kindOp(j.q.Kind)], j.q.Name, err))
+		}
+	}
+}
+
+// Checks are the answers checked, one entry per query asked: OK when
+// every answer was the model's. A query the run stopped before asking is
+// left out: no answer of it was checked.
+func (r *Run) Checks() []summary.QueryCheck {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([]summary.QueryCheck, 0, len(r.order))
+	for _, name := range r.order {
+		c := r.checks[name]
+		if c.answers == 0 {
+			continue
+		}
+		qc := summary.QueryCheck{Query: name, Points: c.answers - c.errors,
+			Window: fmt.Sprintf("%d answers checked", c.answers-c.errors), OK: c.mismatches == 0 && c.errors == 0}
+		switch {
+		case c.mismatches > 0:
+			qc.Detail = fmt.Sprintf("%d of %d answers differ from the model's; the first: %s", c.mismatches, c.answers-c.errors, c.first)
+		case c.errors > 0:
+			qc.Error = fmt.Sprintf("%d queries failed; the first: %s", c.errors, c.first)
+		}
+		out = append(out, qc)
+	}
+	return out
+}
+
+// Count is the samples the store holds of the run's series, staleness
+// markers left out: count_over_time over the whole written range.
+func (r *Run) Count(ctx context.Context, s targets.PromStore) (int64, error) {
+	if err := r.settleStore(ctx, s); err != nil {
+		return 0, fmt.Errorf("settle before counting: %w", err)
+	}
+	iv := r.cfg.Shape.Interval.Milliseconds()
+	last := r.m.Time(r.cfg.Scrapes - 1)
+	expr := r.countExpr(r.cfg.Scrapes * iv)
+	form := url.Values{"query": {expr}, "time": {promql.Seconds(last)}}.Encode()
+	cctx, cancel := context.WithTimeout(ctx, r.cfg.ReadTimeout)
+	defer cancel()
+	data, err := s.PromQuery(cctx, "/api/v1/query", form)
+	if err != nil {
+		return 0, err
+	}
+	v, err := DecodeVector(data)
+	switch {
+	case err != nil:
+		return 0, fmt.Errorf("%s: %w", expr, err)
+	case len(v) == 0:
+		return 0, nil
+	case len(v) > 1:
+		return 0, fmt.Errorf("%s: %d series, want one", expr, len(v))
+	}
+	return int64(v[0].Value), nil
+}
+
+// countExpr is the sum of count_over_time of every metric of the run over
+// the window w (ms), a metric at a time: count_over_time drops the metric
+// name, and Prometheus refuses an answer with two series of the same
+// labels, which {job="..."} of every metric would give.
+func (r *Run) countExpr(w int64) string {
+	names := make([]string, 0, len(r.metrics))
+	for n := range r.metrics {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = fmt.Sprintf("sum(count_over_time(%s{job=%s}[%dms]))", n, promql.Quote(r.cfg.Shape.Job), w)
+	}
+	return strings.Join(parts, " + ")
+}
+
+// Verify counts the stored samples against the acknowledged ones and
+// adds the answers checked.
+func (r *Run) Verify(ctx context.Context, s targets.PromStore) *summary.Verify {
+	v := &summary.Verify{ExpectedPoints: r.Acked(), Queries: r.Checks()}
+	if len(v.Queries) == 0 {
+		v.QueriesSkipped = fmt.Sprintf("the run stopped before its read load (none of its %d queries asked)", len(r.jobs))
+	}
+	n, err := r.Count(ctx, s)
+	if err != nil {
+		v.Error = err.Error()
+		return v
+	}
+	v.Judge(n)
+	return v
+}

@@ -1,0 +1,195 @@
+package promrun
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/tsbench/tsbench/internal/engine"
+	"github.com/tsbench/tsbench/internal/metrics"
+	"github.com/tsbench/tsbench/internal/promshape"
+	"github.com/tsbench/tsbench/internal/remotewrite"
+	"github.com/tsbench/tsbench/internal/targets"
+)
+
+// worker writes the scrapes of its slots [lo, hi), one request per scrape
+// in order (so each series is written in time order), then takes queries
+// from the run's list once every worker has written.
+type worker struct {
+	r      *Run
+	store  targets.PromStore
+	sc     *promshape.Scraper
+	lo, hi int
+	k      int64
+	done   bool // its writes are over
+	raw    []byte
+	body   []byte
+	labels []byte
+}
+
+// Step writes the next scrape, or asks the next query.
+func (w *worker) Step(ctx context.Context, h *engine.Handle, warm bool) bool {
+	if !w.done && w.k < w.r.cfg.Scrapes {
+		if w.write(h, warm) {
+			return true
+		}
+		w.finish()
+		return false
+	}
+	w.finish()
+	if !w.r.waitWrites(ctx, h) {
+		return false
+	}
+	i := w.r.next.Add(1) - 1
+	if i >= int64(len(w.r.jobs)) {
+		return false
+	}
+	return w.query(ctx, h, warm, &w.r.jobs[i])
+}
+
+// finish marks the worker's writes over, once.
+func (w *worker) finish() {
+	if !w.done {
+		w.done = true
+		w.r.writing.Add(-1)
+	}
+}
+
+// encode builds the request of scrape k of the worker's slots: its
+// samples, and how many of them are staleness markers.
+func (w *worker) encode(k int64) (samples, stale int64, err error) {
+	w.raw = w.raw[:0]
+	err = w.sc.ScrapeSlots(k, w.lo, w.hi, func(ls []remotewrite.Label, t int64, v float64) {
+		w.labels = w.labels[:0]
+		for _, l := range ls {
+			w.labels = remotewrite.AppendLabel(w.labels, l.Name, l.Value)
+		}
+		w.raw = remotewrite.AppendSeries(w.raw, w.labels, []int64{t}, []float64{v})
+		samples++
+		if promshape.IsStale(v) {
+			stale++
+		}
+	})
+	w.body = remotewrite.Compress(w.body, w.raw)
+	return samples, stale, err
+}
+
+// write sends scrape k; false when the run stopped.
+func (w *worker) write(h *engine.Handle, warm bool) bool {
+	samples, stale, err := w.encode(w.k)
+	if err != nil {
+		h.Failed(engine.Op{Kind: opWrite, Points: samples, Write: true}, warm, err)
+		return false
+	}
+	op := engine.Op{Kind: opWrite, Points: samples, Write: true, Timeout: w.r.cfg.WriteTimeout}
+	done, err := h.Do(op, warm, func(ctx context.Context) (int64, error) {
+		if err := w.store.RemoteWrite(ctx, w.body); err != nil {
+			return 0, err
+		}
+		return samples, nil
+	})
+	if !done {
+		return false
+	}
+	if err == nil {
+		w.r.acked.Add(samples - stale)
+	} else {
+		w.r.failedWr.Add(1)
+	}
+	w.k++
+	return true
+}
+
+// waitWrites waits until every worker has written, then settles the
+// store once; false when the run stopped meanwhile.
+func (r *Run) waitWrites(ctx context.Context, h *engine.Handle) bool {
+	for r.writing.Load() > 0 {
+		if !h.Pause(20 * time.Millisecond) {
+			return false
+		}
+	}
+	return ctx.Err() == nil
+}
+
+// settleStore settles the store once, before the first query.
+func (r *Run) settleStore(ctx context.Context, s targets.PromStore) error {
+	r.settle.Do(func() {
+		sctx, cancel := context.WithTimeout(ctx, r.cfg.ReadTimeout)
+		defer cancel()
+		r.settled = s.Settle(sctx, r.cfg.Shape.Start)
+	})
+	return r.settled
+}
+
+// errMismatch marks an answer that differs from the model's.
+var errMismatch = errors.New("wrong answer")
+
+// query asks one query and checks its answer; its points are the values
+// the answer holds.
+func (w *worker) query(ctx context.Context, h *engine.Handle, warm bool, j *job) bool {
+	if err := w.r.settleStore(ctx, w.store); err != nil {
+		h.Failed(engine.Op{Kind: metrics.Kind(kindOp(j.q.Kind))}, warm, fmt.Errorf("settle before the queries: %w", err))
+		return true
+	}
+	check, err := w.r.expect(j, w.store.ServerLabels())
+	if err != nil {
+		h.Failed(engine.Op{Kind: metrics.Kind(kindOp(j.q.Kind))}, warm, err)
+		return true
+	}
+	path, form := j.form()
+	op := engine.Op{Kind: metrics.Kind(kindOp(j.q.Kind)), Timeout: w.r.cfg.ReadTimeout}
+	done, err := h.Do(op, warm, func(ctx context.Context) (int64, error) {
+		data, err := w.store.PromQuery(ctx, path, form)
+		if err != nil {
+			return 0, err
+		}
+		values, diff, err := check(data)
+		switch {
+		case err != nil:
+			return 0, fmt.Errorf("%s %s: %w", j.q.Name, j.where(), err)
+		case diff != "":
+			return 0, fmt.Errorf("%w: %s %s: %s", errMismatch, j.q.Name, j.where(), diff)
+		}
+		return values, nil
+	})
+	if done {
+		w.r.account(j, err)
+	}
+	return done
+}
+
+// expect computes the job's expected answer and returns what checks an
+// answer against it.
+// drop are the labels the store adds, left out of the answer. The check
+// returns the values the answer holds and how it differs ("" when not).
+func (r *Run) expect(j *job, drop []string) (func([]byte) (int64, string, error), error) {
+	if !j.rng {
+		want, err := r.m.Expect(j.q, j.t)
+		if err != nil {
+			return nil, err
+		}
+		return func(data []byte) (int64, string, error) {
+			got, err := DecodeVector(data, drop...)
+			if err != nil {
+				return 0, "", err
+			}
+			return int64(len(got)), CompareVector(want, got), nil
+		}, nil
+	}
+	want, err := r.m.ExpectRange(j.q, j.start, j.end)
+	if err != nil {
+		return nil, err
+	}
+	return func(data []byte) (int64, string, error) {
+		got, err := DecodeMatrix(data, drop...)
+		if err != nil {
+			return 0, "", err
+		}
+		n := 0
+		for _, s := range got {
+			n += len(s.Points)
+		}
+		return int64(n), CompareMatrix(want, got), nil
+	}, nil
+}
