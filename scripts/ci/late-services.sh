@@ -6,7 +6,7 @@
 #
 #   build  (by .ci/run, with the network): marks each pending
 #          ($TSBENCH_SERVICES_DIR/NAME.pending) and builds them in the
-#          background at the lowest priority, so that the tests, which
+#          background below the priority of everything else, so that the tests, which
 #          leave much of the CPU idle while they wait on servers, keep it
 #          whenever they want it; a build leaves NAME.built or NAME.failed.
 #   start  (by .ci/inside, in the loopback-only namespace, in the
@@ -19,7 +19,10 @@
 #          prints the log of any that failed (exit 1 then).
 #
 # The Go builds run one after another (a Mimir link alone takes 2 GB), beside
-# InfluxDB's; Prometheus first, as more tests need it.
+# InfluxDB's; Prometheus first, as more tests need it. Both run below the
+# tests' priority, the Go ones (nice 15) above InfluxDB's (nice 19): the
+# end-to-end tests need them first (e2e_names' and e2e_prometheus_workload's
+# targets), InfluxDB 1.13 only later (e2e_releases, internal/targets/influxdb).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 dir=${TSBENCH_SERVICES_DIR:?the services directory of this run}
@@ -28,8 +31,8 @@ LATE_OTHER="influxdb-1.13"
 LATE="$LATE_GO $LATE_OTHER"
 
 build_one() {
-  local name=$1
-  if nice -n 19 bash "scripts/services/$name.sh" install >"$dir/$name.build.log" 2>&1; then
+  local name=$1 niceness=$2
+  if nice -n "$niceness" bash "scripts/services/$name.sh" install >"$dir/$name.build.log" 2>&1; then
     touch "$dir/$name.built"
   else
     touch "$dir/$name.failed"
@@ -63,8 +66,8 @@ build)
   # Marked before this returns, so no test can miss a pending server.
   for name in $LATE; do touch "$dir/$name.pending"; done
   (
-    (for name in $LATE_GO; do build_one "$name"; done) &
-    for name in $LATE_OTHER; do build_one "$name" & done
+    (for name in $LATE_GO; do build_one "$name" 15; done) &
+    for name in $LATE_OTHER; do build_one "$name" 19 & done
     wait
   ) </dev/null >/dev/null 2>&1 &
   echo $! >"$dir/late-build.pid"
