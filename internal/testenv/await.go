@@ -10,12 +10,11 @@ import (
 // awaitLimit bounds the wait for a server still being built: more than
 // the slowest cold builds on a busy 2-core machine (Prometheus, Thanos
 // and Mimir one after another, half an hour of CPU with InfluxDB 1.13's
-// beside them), and within .ci/inside's go test timeout with the
-// end-to-end package's own 26 minutes.
+// beside them).
 const awaitLimit = 30 * time.Minute
 
 // ServicesDir is where scripts/services keep their state: pid files, data,
-// and CI's markers of servers still being built.
+// and the marks of servers still being built.
 func ServicesDir() string {
 	if d := os.Getenv("TSBENCH_SERVICES_DIR"); d != "" {
 		return d
@@ -23,13 +22,13 @@ func ServicesDir() string {
 	return "/tmp/tsbench-services"
 }
 
-// AwaitService waits while the service name is still being built beside
-// the tests. CI builds the servers that take longest to compile
-// (Prometheus, Thanos, Mimir, InfluxDB 1.13: scripts/ci/late-services.sh)
-// at the lowest priority while the tests that need none of them run, and
-// marks each pending ($TSBENCH_SERVICES_DIR/NAME.pending) until it has
-// started or failed to; a test that needs one waits here, and then finds
-// it running or fails as without it. Elsewhere there is no marker and this
+// AwaitService waits while the service name is still being built.
+// scripts/ci/late-services.sh builds the servers that take longest to
+// compile (Prometheus, Thanos, Mimir, InfluxDB 1.13) in the background and
+// marks each pending ($TSBENCH_SERVICES_DIR/NAME.pending) until its build
+// has ended; CI waits for them before the tests, and a test run while they
+// build (a developer's go test beside that script) waits here rather than
+// failing for want of a server that is on its way. Without a mark this
 // returns at once.
 func AwaitService(t testing.TB, name string) {
 	t.Helper()

@@ -1,28 +1,27 @@
 #!/usr/bin/env bash
-# late-services.sh build|start|report|list: the servers that take longest to
+# late-services.sh build|wait|list: the servers that take longest to
 # compile from source when not cached (Prometheus, Thanos and Mimir: Go,
-# minutes of CPU each; InfluxDB 1.13: Go and Rust, 10 to 15 minutes) are
-# built while the tests that need none of them run, not before every test.
+# minutes of CPU each; InfluxDB 1.13: Go and Rust, 10 to 15 minutes) build
+# from CI's first second, beside the checks, the test build and the other
+# installs, rather than after them.
 #
-#   build  (by .ci/run, with the network): marks each pending
-#          ($TSBENCH_SERVICES_DIR/NAME.pending) and builds them in the
-#          background below the priority of everything else, so that the tests, which
-#          leave much of the CPU idle while they wait on servers, keep it
-#          whenever they want it; a build leaves NAME.built or NAME.failed.
-#   start  (by .ci/inside, in the loopback-only namespace, in the
-#          background): starts each one as its build ends, then removes its
-#          pending marker; a test that needs one waits for that
-#          (internal/testenv.AwaitService), then finds it running or fails
-#          as it would without it.
+#   build  (by .ci/run, first): marks each pending
+#          ($TSBENCH_SERVICES_DIR/NAME.pending, which a test that needs one
+#          waits on: internal/testenv.AwaitService) and builds them in the
+#          background, below the checks' priority; a build leaves
+#          NAME.built or NAME.failed.
+#   wait   (by .ci/run before the servers start): waits for the builds,
+#          prints the log of any that failed (exit 1 then) and clears the
+#          marks.
 #   list   the servers built so.
-#   report (by .ci/run after the tests): waits for the builds to end and
-#          prints the log of any that failed (exit 1 then).
 #
-# The Go builds run one after another (a Mimir link alone takes 2 GB), beside
-# InfluxDB's; Prometheus first, as more tests need it. Both run below the
-# tests' priority, the Go ones (nice 15) above InfluxDB's (nice 19): the
-# end-to-end tests need them first (e2e_names' and e2e_prometheus_workload's
-# targets), InfluxDB 1.13 only later (e2e_releases, internal/targets/influxdb).
+# Not beside the tests: measured, builds running beside them (even at nice
+# 15 and 19) broke the tests that hold a rate or find one (find-max on
+# PostgreSQL fell 30 % short of a rate it had held; TPC-C at 60
+# transactions/s reached 51), since a build's time slice delays the test's
+# every wake-up. The Go builds run one after another (a Mimir link alone
+# takes 2 GB), beside InfluxDB's, at a lower priority than the checks and
+# the test build, which the tests wait on first.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 dir=${TSBENCH_SERVICES_DIR:?the services directory of this run}
@@ -39,28 +38,6 @@ build_one() {
   fi
 }
 
-# start_all starts each server as its build ends, in the order the builds
-# end: one process, so that killing it leaves nothing to start a server
-# later.
-start_all() {
-  local todo=" $LATE " name
-  while [ -n "${todo// /}" ]; do
-    for name in $todo; do
-      if [ -e "$dir/$name.built" ]; then
-        echo "== $name start (built beside the tests) [$(date -u +%T)]"
-        bash "scripts/services/$name.sh" start || echo "== $name start FAILED"
-      elif [ -e "$dir/$name.failed" ]; then
-        echo "== $name: its build failed; the tests that need it fail (log: $dir/$name.build.log)"
-      else
-        continue
-      fi
-      rm -f "$dir/$name.pending"
-      todo=${todo/ $name / }
-    done
-    sleep 2
-  done
-}
-
 case ${1:-} in
 build)
   # Marked before this returns, so no test can miss a pending server.
@@ -72,13 +49,10 @@ build)
   ) </dev/null >/dev/null 2>&1 &
   echo $! >"$dir/late-build.pid"
   ;;
-start)
-  start_all
-  ;;
 list)
   echo "$LATE"
   ;;
-report)
+wait)
   pid=$(cat "$dir/late-build.pid")
   while kill -0 "$pid" 2>/dev/null; do sleep 2; done
   rc=0
@@ -86,11 +60,12 @@ report)
     if [ -e "$dir/$name.failed" ]; then
       echo "== building $name failed:"; tail -n 60 "$dir/$name.build.log"; rc=1
     fi
+    rm -f "$dir/$name.pending"
   done
   exit $rc
   ;;
 *)
-  echo "usage: late-services.sh build|start|report|list" >&2
+  echo "usage: late-services.sh build|wait|list" >&2
   exit 2
   ;;
 esac
