@@ -15,6 +15,7 @@ import (
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/dataset"
 	"github.com/tsbench/tsbench/internal/engine"
+	"github.com/tsbench/tsbench/internal/freshness"
 	"github.com/tsbench/tsbench/internal/gen"
 	"github.com/tsbench/tsbench/internal/metrics"
 	"github.com/tsbench/tsbench/internal/summary"
@@ -135,7 +136,7 @@ func (r *Runner) Run(ctx context.Context) (*summary.Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer probe.close()
+	defer probe.Close()
 	if err := r.startBarrier(ctx, s); err != nil {
 		return nil, err
 	}
@@ -273,23 +274,10 @@ func (r *Runner) loop() int64 {
 
 // measure runs warm-up and the measured phase on the engine and records
 // them in s; it returns the measured phase's length.
-func (r *Runner) measure(ctx context.Context, clients []*client, s *summary.Summary, probe *freshnessRun) time.Duration {
+func (r *Runner) measure(ctx context.Context, clients []*client, s *summary.Summary, probe *freshness.Session) time.Duration {
 	r.eng.Config.Names = r.opNames()
 	r.eng.Config.TotalOps = r.totalOps(clients)
-	hooks := r.Hooks
-	hooks.OnMeasure = func(start time.Time) {
-		probe.start(ctx)
-		if r.Hooks.OnMeasure != nil {
-			r.Hooks.OnMeasure(start)
-		}
-	}
-	hooks.OnMeasured = func() {
-		probe.end(s)
-		if r.Hooks.OnMeasured != nil {
-			r.Hooks.OnMeasured()
-		}
-	}
-	r.eng.Hooks = hooks
+	r.eng.Hooks = probe.Around(ctx, r.Hooks, func(f *summary.Freshness) { s.Freshness = f })
 	workers := make([]engine.Worker, len(clients))
 	handles := make([]*engine.Handle, len(clients))
 	for i, c := range clients {
