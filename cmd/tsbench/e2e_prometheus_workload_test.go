@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tsbench/tsbench/internal/summary"
+	"github.com/tsbench/tsbench/internal/testenv/fault"
 )
 
 // promWorkloadShape is a small prometheus workload: 20 targets scraped
@@ -18,54 +19,144 @@ import (
 var promWorkloadShape = []string{"--workload", "prometheus", "--set", "PROM_TARGETS=20", "--set", "PROM_SCRAPE_INTERVAL=1s",
 	"--set", "PROM_SCRAPES=60", "--set", "PROM_CHURN_SHARE=0.1", "--set", "PROM_CHURN_PERIOD=10", "--clients", "4"}
 
-// TestPrometheusWorkload writes the workload by remote write to each store
-// (Thanos' answers carry its tenant and receive labels, left out)
-// and asks its read load: exit 0, every sample acknowledged stored (20
-// targets x 41 series x 60 scrapes; the staleness markers are written but
-// not counted), every RULE, ALERT and DASHBOARD operation done without a
-// failure, and every one of the 15 queries' answers checked equal to the
-// model's.
+// TestPrometheusWorkload writes the workload by remote write to the four
+// stores in turn (--target victoriametrics,prometheus,mimir,thanos, each
+// on its service script's ports; Thanos' answers carry its tenant and
+// receive labels, left out) and asks its read load: exit 0, on each every
+// sample acknowledged stored (20 targets x 41 series x 60 scrapes; the
+// staleness markers are written but not counted), every RULE, ALERT and
+// DASHBOARD operation done without a failure, every one of the 15
+// queries' answers checked equal to the model's, and each store's answers
+// the same as VictoriaMetrics', query by query.
 func TestPrometheusWorkload(t *testing.T) {
-	for _, target := range []string{"victoriametrics", "prometheus", "mimir", "thanos"} {
-		t.Run(target, func(t *testing.T) {
-			requireTargetServer(t, target)
-			srv := targetServers[target]
-			args := []string{"--target", target, "--set", "PORT=" + srv.addr[strings.LastIndex(srv.addr, ":")+1:]}
-			if target == "thanos" {
-				args = append(args, "--set", "target.query_port=10904") // Thanos Query beside Receive
-			}
-			s, out := runVerified(t, append(args, promWorkloadShape...)...)
-			if s.Verify.StoredPoints != 20*41*60 || s.Verify.ExpectedPoints != 20*41*60 {
-				t.Errorf("stored %d samples, acknowledged %d, want %d", s.Verify.StoredPoints, s.Verify.ExpectedPoints, 20*41*60)
-			}
-			if !strings.Contains(out, "Verify: stored 49200 points, expected 49200: OK") {
-				t.Errorf("no verification OK line:\n%s", tail(out, 30))
-			}
-			ops := map[string]int64{}
-			for _, op := range s.Operations {
-				if op.FailOperations != 0 {
-					t.Errorf("%s: %d operations failed", op.Name, op.FailOperations)
-				}
-				ops[op.Name] = op.OKOperations
-			}
-			// 56 evaluation times (scrapes 4..59) x 5 rules and 4 alerts;
-			// the 6 dashboards once; a request per scrape and client.
-			want := map[string]int64{"INGESTION": 240, "RULE": 56 * 5, "ALERT": 56 * 4, "DASHBOARD": 6}
-			for name, n := range want {
-				if ops[name] != n {
-					t.Errorf("%s: %d operations done, want %d", name, ops[name], n)
-				}
-			}
-			if len(s.Verify.Queries) != 15 || s.Verify.Mismatch() {
-				t.Fatalf("answers checked: %+v", s.Verify.Queries)
-			}
-			for _, q := range s.Verify.Queries {
-				if !q.OK || q.Points == 0 {
-					t.Errorf("%s: %+v", q.Query, q)
-				}
-			}
-		})
+	stores := []string{"victoriametrics", "prometheus", "mimir", "thanos"}
+	for _, target := range stores {
+		requireTargetServer(t, target)
 	}
+	dir := t.TempDir()
+	r := tsbench(t, nil, append([]string{"run", "--quiet", "--data-dir", dir, "--json", filepath.Join(dir, "s.json"),
+		"--target", strings.Join(stores, ",")}, promWorkloadShape...)...)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", r.code, tail(r.stdout, 60), r.stderr)
+	}
+	if !strings.Contains(r.stdout, "Answers of the workload's queries: 45 of 45 query-target pairs agree with victoriametrics") {
+		t.Errorf("the stores' answers not compared, or not alike:\n%s", tail(r.stdout, 60))
+	}
+	digests := map[string]string{}
+	for _, target := range stores {
+		s := readSummary(t, filepath.Join(dir, "s-"+target+".json"))
+		checkPrometheusRun(t, target, s)
+		for _, q := range s.Verify.Queries {
+			if d, ok := digests[q.Query]; ok && d != q.Digest {
+				t.Errorf("%s on %s: digest %s, victoriametrics' %s", q.Query, target, q.Digest, d)
+			}
+			digests[q.Query] = q.Digest
+		}
+	}
+}
+
+// checkPrometheusRun checks one store's run of promWorkloadShape.
+func checkPrometheusRun(t *testing.T, target string, s *summary.Summary) {
+	t.Helper()
+	if s.Target != target || s.Verify == nil || !s.Verify.OK {
+		t.Fatalf("%s: run on %s, verify %+v", target, s.Target, s.Verify)
+	}
+	if s.Verify.StoredPoints != 20*41*60 || s.Verify.ExpectedPoints != 20*41*60 {
+		t.Errorf("%s: stored %d samples, acknowledged %d, want %d", target, s.Verify.StoredPoints, s.Verify.ExpectedPoints, 20*41*60)
+	}
+	ops := map[string]int64{}
+	for _, op := range s.Operations {
+		if op.FailOperations != 0 {
+			t.Errorf("%s: %s: %d operations failed", target, op.Name, op.FailOperations)
+		}
+		ops[op.Name] = op.OKOperations
+	}
+	// 56 evaluation times (scrapes 4..59) x 5 rules and 4 alerts;
+	// the 6 dashboards once; a request per scrape and client.
+	want := map[string]int64{"INGESTION": 240, "RULE": 56 * 5, "ALERT": 56 * 4, "DASHBOARD": 6}
+	for name, n := range want {
+		if ops[name] != n {
+			t.Errorf("%s: %s: %d operations done, want %d", target, name, ops[name], n)
+		}
+	}
+	if len(s.Verify.Queries) != 15 || s.Verify.Mismatch() {
+		t.Fatalf("%s: answers checked: %+v", target, s.Verify.Queries)
+	}
+	for _, q := range s.Verify.Queries {
+		if !q.OK || q.Points == 0 || len(q.Digest) != 16 {
+			t.Errorf("%s: %s: %+v", target, q.Query, q)
+		}
+	}
+}
+
+// TestPrometheusWorkloadFindMax searches VictoriaMetrics' highest
+// sustainable remote-write rate: each step writes as many scrapes as its
+// rate and time take, the search finds a rate, and the best step's run
+// stored every sample it acknowledged, its read load not reached (the
+// step ends in the writes), its matrices the workload's rows.
+func TestPrometheusWorkloadFindMax(t *testing.T) {
+	requireTargetServer(t, "victoriametrics")
+	dir := t.TempDir()
+	js := filepath.Join(dir, "s.json")
+	r := tsbench(t, nil, "run", "--quiet", "--data-dir", dir, "--json", js, "--workload", "prometheus", "--target", "victoriametrics",
+		"--set", "PROM_TARGETS=20", "--set", "PROM_SCRAPE_INTERVAL=1s", "--clients", "2", "--find-max", "INGESTION.p99<2s",
+		"--set", "FIND_MAX_START=100", "--set", "FIND_MAX_STEPS=2", "--set", "FIND_MAX_SETTLE=1s", "--set", "FIND_MAX_MEASURE=2s",
+		"--set", "FIND_MAX_MIN_OPS=100")
+	if r.code != 0 {
+		t.Fatal(failedRun(r))
+	}
+	s := readSummary(t, js)
+	if s.FindMax == nil || !s.FindMax.Found || s.FindMax.Rate < 100 || len(s.FindMax.Steps) != 2 {
+		t.Fatalf("search %+v\n%s", s.FindMax, r.stdout)
+	}
+	ing := s.Op("INGESTION")
+	if ing == nil || ing.OKOperations < 150 || ing.FailOperations != 0 || s.Verify == nil || !s.Verify.OK ||
+		s.Verify.StoredPoints != s.Verify.ExpectedPoints || s.Verify.StoredPoints < ing.OKPoints {
+		t.Errorf("best step: ingestion %+v, verify %+v", ing, s.Verify)
+	}
+	if rule := s.Op("RULE"); rule == nil || rule.OKOperations != 0 || s.Verify.QueriesSkipped == "" {
+		t.Errorf("the read load in a step: %+v, %+v", rule, s.Verify)
+	}
+	checkContains(t, r.stdout, "Highest sustainable rate: ", "INGESTION p50", "\nRULE ")
+}
+
+// TestPrometheusWorkloadCrash kills Prometheus 1 s into the workload's
+// writes (2 s of them at the rate), with the freshness probe beside it: the scrapes whose writes
+// failed while it was down are sent again until acknowledged (failed
+// operations of the connection class), Prometheus restarts from its
+// write-ahead log having lost nothing acknowledged (stored = acknowledged
+// = every sample), every answer of the read load is still the model's,
+// and the probe saw its points. The run exits 1: operations failed.
+func TestPrometheusWorkloadCrash(t *testing.T) {
+	requireTargetServer(t, "prometheus")
+	dir := t.TempDir()
+	js := filepath.Join(dir, "s.json")
+	restart := "bash " + fault.Find(t, "prometheus").Script() + " resume"
+	r := tsbench(t, nil, "run", "--quiet", "--data-dir", dir, "--json", js, "--workload", "prometheus", "--target", "prometheus",
+		"--set", "PROM_TARGETS=20", "--set", "PROM_SCRAPE_INTERVAL=1s", "--set", "PROM_SCRAPES=100", "--clients", "4",
+		"--rate", "200", "--crash", "1s", "--crash-restart", restart, "--set", "FRESHNESS=true")
+	if r.code != 1 { // the attempts that failed while the server was down
+		t.Fatal(failedRun(r))
+	}
+	s := readSummary(t, js)
+	if s.Crash == nil || s.Crash.Error != "" || s.Crash.BackAfterS <= 0 || s.Crash.NewPID == 0 {
+		t.Fatalf("crash %+v", s.Crash)
+	}
+	if s.Verify.StoredPoints != 20*41*100 || s.Verify.ExpectedPoints != 20*41*100 {
+		t.Errorf("stored %d, acknowledged %d, want %d", s.Verify.StoredPoints, s.Verify.ExpectedPoints, 20*41*100)
+	}
+	if ing := s.Op("INGESTION"); ing == nil || ing.OKOperations != 400 || ing.FailOperations == 0 {
+		t.Errorf("ingestion %+v: want 400 acknowledged and the failed attempts while the server was down", ing)
+	}
+	for _, q := range s.Verify.Queries {
+		if !q.OK {
+			t.Errorf("%s: %+v", q.Query, q)
+		}
+	}
+	if f := s.Freshness; f == nil || f.Visible == 0 || f.Unseen != 0 {
+		t.Errorf("freshness %+v", f)
+	}
+	checkContains(t, r.stderr, "writes sent again after a recoverable failure, 0 scrapes given up")
 }
 
 // TestPrometheusWorkloadRefusals: what the workload cannot take is refused
@@ -76,10 +167,11 @@ func TestPrometheusWorkloadRefusals(t *testing.T) {
 		want string
 	}{
 		{[]string{"--target", "influxdb"}, "prometheus, victoriametrics, mimir, thanos"},
-		{[]string{"--target", "victoriametrics", "--set", "FRESHNESS=true"}, "FRESHNESS = true: not with WORKLOAD = prometheus"},
-		{[]string{"--target", "victoriametrics", "--set", "CRASH_AT=5s"}, "CRASH_AT = 5s: not with WORKLOAD = prometheus: not built for this workload yet"},
-		{[]string{"--target", "victoriametrics", "--find-max", "INGESTION.p99<50ms"}, "--find-max (FIND_MAX): not with WORKLOAD = prometheus"},
-		{[]string{"--target", "victoriametrics,prometheus"}, "several targets compared: not with WORKLOAD = prometheus"},
+		{[]string{"--target", "victoriametrics", "--find-max", "RULE.p99<50ms"}, "FIND_MAX = RULE.p99<50ms: not with WORKLOAD = prometheus"},
+		{[]string{"--target", "victoriametrics", "--find-max", "INGESTION.p99<50ms", "--set", "PROM_SCRAPES=10"},
+			"PROM_SCRAPES = 10: not with FIND_MAX"},
+		{[]string{"--target", "victoriametrics", "--find-max", "INGESTION.p99<50ms", "--set", "PROM_SCRAPE_INTERVAL=1m",
+			"--set", "FIND_MAX_START=1000"}, "beyond the 49m0s the stores take: lower PROM_SCRAPE_INTERVAL"},
 		{[]string{"--target", "victoriametrics", "--workers", "2", "--group", "g"}, "WORKERS"},
 		{[]string{"--target", "victoriametrics", "--set", "PROM_SCRAPES=4000"}, "PROM_SCRAPES"},
 		{[]string{"--target", "victoriametrics", "--set", "PROM_CHURN_SHARE=1.5"}, "PROM_CHURN_SHARE"},

@@ -39,11 +39,11 @@ var promNotTaken = []struct {
 	keys []string
 	why  string
 }{
-	{[]string{"FRESHNESS", "QUERY_FILE", "QUERY_ONLY", "TSBS_QUERY_FILE", "DATA", "QUERY_CHECKS", "OPERATION_PROPORTION"},
+	{[]string{"QUERY_FILE", "QUERY_ONLY", "TSBS_QUERY_FILE", "DATA", "QUERY_CHECKS", "OPERATION_PROPORTION"},
 		"it shapes a time series run; the prometheus workload writes its scrapes and checks its own rules, alerts and dashboards"},
 	{[]string{"TPCC_WAREHOUSES", "TPCC_THINK_TIME", "TPCC_LOAD", "TPCC_TABLES", "TPCC_TABLESPACE", "TPCC_MODE"},
 		"it shapes a TPC-C run"},
-	{[]string{"FIND_MAX", "CRASH_AT", "OP_MIN_INTERVAL", "OP_MIN_INTERVAL_RANDOM", "WRITE_URL", "QUERY_URL"},
+	{[]string{"OP_MIN_INTERVAL", "OP_MIN_INTERVAL_RANDOM", "WRITE_URL", "QUERY_URL"},
 		"not built for this workload yet"},
 }
 

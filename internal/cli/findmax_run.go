@@ -35,14 +35,24 @@ func executeFindMax(cfg *config.Config, out runOutputs, stdout, stderr io.Writer
 	case cfg.Scaled():
 		return usageError("FIND_MAX with WORKERS = %d: each worker would search on its own; run the search from one process", cfg.Workers)
 	}
+	if cfg.Workload == config.WorkloadPrometheus {
+		if err := promFindMaxKeys(cfg); err != nil {
+			return err
+		}
+	}
 	search, err := newSearch(cfg, stdout)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "Find max: %d objective(s), steps held %v and measured %v, precision %.0f %%\n",
-		len(search.Objectives), cfg.FindMaxSettle, cfg.FindMaxMeasure, cfg.FindMaxPrecision*100)
+	fmt.Fprintf(stdout, "Find max: %d objective(s), steps held %v and measured %v, precision %.0f %%%s\n",
+		len(search.Objectives), cfg.FindMaxSettle, cfg.FindMaxMeasure, cfg.FindMaxPrecision*100, promStepNote(cfg))
 	fm, best, err := search.Run(func(rate float64, measure time.Duration) (*summary.Summary, error) {
 		c := stepConfig(cfg, rate, measure)
+		if c.Workload == config.WorkloadPrometheus {
+			if err := promStepScrapes(c, rate, measure); err != nil {
+				return nil, err
+			}
+		}
 		s, err := runBenchmark(c, "", out, io.Discard, stderr)
 		switch {
 		case s == nil:

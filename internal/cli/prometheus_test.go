@@ -18,8 +18,10 @@ func TestPromWorkloadKeys(t *testing.T) {
 		want string // "" for accepted
 	}{
 		{[]string{"WORKLOAD=prometheus", "PROM_TARGETS=5", "RATE=100"}, ""},
-		{[]string{"WORKLOAD=prometheus", "FRESHNESS=true"}, "FRESHNESS = true: not with WORKLOAD = prometheus"},
-		{[]string{"WORKLOAD=prometheus", "CRASH_AT=5s"}, "not built for this workload yet"},
+		{[]string{"WORKLOAD=prometheus", "FRESHNESS=true"}, ""},
+		{[]string{"WORKLOAD=prometheus", "QUERY_ONLY=true"}, "QUERY_ONLY = true: not with WORKLOAD = prometheus"},
+		{[]string{"WORKLOAD=prometheus", "CRASH_AT=5s"}, ""},
+		{[]string{"WORKLOAD=prometheus", "OP_MIN_INTERVAL=5"}, "not built for this workload yet"},
 		{[]string{"WORKLOAD=prometheus", "OP_MIN_INTERVAL=10"}, "OP_MIN_INTERVAL = 10"},
 		{[]string{"WORKLOAD=prometheus", "TPCC_WAREHOUSES=3"}, "it shapes a TPC-C run"},
 		{[]string{"WORKLOAD=prometheus", "OPERATION_PROPORTION=1:1:0:0:0:0:0:0:0:0:0"}, "OPERATION_PROPORTION"},

@@ -135,9 +135,6 @@ Exit status: 0 success; 1 the run failed or operations failed; 2 bad input;
 			if f.printConfig {
 				return config.Print(cfg, stdout)
 			}
-			if len(cfg.FindMax) > 0 && cfg.Workload == config.WorkloadPrometheus {
-				return usageError("--find-max (FIND_MAX): not with WORKLOAD = prometheus: not built for this workload yet")
-			}
 			if len(cfg.FindMax) > 0 {
 				return executeFindMax(cfg, f.runOutputs, stdout, stderr)
 			}

@@ -43,10 +43,6 @@ func executeTargets(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stdout, s
 		if len(cfg.FindMax) > 0 {
 			return usageError("FIND_MAX (--find-max) with --target %s: search one target at a time", strings.Join(names, ","))
 		}
-		if cfg.Workload == config.WorkloadPrometheus {
-			return usageError("--target %s: several targets compared: not with WORKLOAD = prometheus: not built for this workload yet; "+
-				"run one target at a time", strings.Join(names, ","))
-		}
 		cfg.JSONPath = perTarget(cfg.JSONPath, name)
 		cfgs = append(cfgs, cfg)
 	}

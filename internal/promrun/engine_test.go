@@ -7,12 +7,14 @@ import (
 	"net/url"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 
 	"github.com/tsbench/tsbench/internal/engine"
 	"github.com/tsbench/tsbench/internal/promshape"
 	"github.com/tsbench/tsbench/internal/remotewrite"
 	"github.com/tsbench/tsbench/internal/targets"
+	"github.com/tsbench/tsbench/internal/targets/httpclient"
 )
 
 // fakeStore acknowledges every write and answers every query of the plan
@@ -22,6 +24,8 @@ type fakeStore struct {
 	answers map[string][]byte // by form
 	writes  atomic.Int64
 	settled atomic.Int64
+	// refuse, when set, fails write n (from 1) with the error it returns.
+	refuse func(n int64) error
 }
 
 func matrixJSON(m promshape.Matrix) []byte {
@@ -74,10 +78,16 @@ func newFakeStore(t *testing.T, r *Run, wrong string) *fakeStore {
 	return f
 }
 
-func (f *fakeStore) Begin(context.Context) error               { return nil }
-func (f *fakeStore) RemoteWrite(context.Context, []byte) error { f.writes.Add(1); return nil }
-func (f *fakeStore) Settle(context.Context, int64) error       { f.settled.Add(1); return nil }
-func (f *fakeStore) ServerLabels() []string                    { return nil }
+func (f *fakeStore) Begin(context.Context) error { return nil }
+func (f *fakeStore) RemoteWrite(context.Context, []byte) error {
+	n := f.writes.Add(1)
+	if f.refuse != nil {
+		return f.refuse(n)
+	}
+	return nil
+}
+func (f *fakeStore) Settle(context.Context, int64) error { f.settled.Add(1); return nil }
+func (f *fakeStore) ServerLabels() []string              { return nil }
 func (f *fakeStore) PromQuery(_ context.Context, _, form string) ([]byte, error) {
 	if a, ok := f.answers[form]; ok {
 		return a, nil
@@ -131,5 +141,45 @@ func TestRunCatchesAWrongAnswerOnTheEngine(t *testing.T) {
 	// 4 targets x 41 series x 20 scrapes, the staleness markers left out.
 	if v.ExpectedPoints != 3280 || v.StoredPoints != 3200 || v.OK {
 		t.Errorf("count: %+v", v)
+	}
+}
+
+// A write that fails recoverably (a refused connection, a 503) is sent
+// again until acknowledged, each attempt an operation: every sample is
+// acknowledged. One refused for good (a 400) is given up: its samples are
+// not expected.
+func TestFailedWritesAreSentAgain(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		err     error
+		resent  int64
+		givenUp int64
+	}{
+		{"connection refused", syscall.ECONNREFUSED, 3, 0},
+		{"503", &httpclient.StatusError{Code: 503, Text: "starting"}, 3, 0},
+		{"400", &httpclient.StatusError{Code: 400, Text: "out of bounds"}, 0, 3},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := testRun(t)
+			f := newFakeStore(t, r, "")
+			f.refuse = func(n int64) error {
+				if n >= 5 && n < 8 {
+					return fmt.Errorf("remote write: %w", c.err)
+				}
+				return nil
+			}
+			eng := engine.New(engine.Config{Names: Names, PlanEnd: "queries"}, engine.Hooks{})
+			workers := r.Open([]targets.PromStore{f})
+			res := eng.Run(context.Background(), workers, eng.Handles(len(workers)))
+			ing := res.Operations[0]
+			if r.Resent() != c.resent || r.FailedWrites() != c.givenUp || ing.OKOperations != 20-c.givenUp || ing.FailOperations != 3 {
+				t.Errorf("resent %d, given up %d, ingestion ok %d failed %d", r.Resent(), r.FailedWrites(), ing.OKOperations, ing.FailOperations)
+			}
+			// 4 targets x 41 series x 20 scrapes, the staleness markers left
+			// out; less the samples of the scrapes given up.
+			if all := r.Acked() == 3280; all != (c.givenUp == 0) {
+				t.Errorf("acknowledged %d samples of 3280", r.Acked())
+			}
+		})
 	}
 }

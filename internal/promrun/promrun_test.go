@@ -43,8 +43,8 @@ func vectorJSON(t int64, v promshape.Vector) []byte {
 func TestPlanStartsOnTheGridAMarginBack(t *testing.T) {
 	now := time.UnixMilli(1_700_000_000_500)
 	c := Plan(Config{Shape: promshape.Config{Interval: 10 * time.Second}, Scrapes: 30}, now, "j")
-	if c.Shape.Start%10_000 != 0 {
-		t.Errorf("start %d is not on the 10 s grid", c.Shape.Start)
+	if c.Shape.Start%40_000 != 0 {
+		t.Errorf("start %d is not on the dashboards' 40 s grid", c.Shape.Start)
 	}
 	last := c.Shape.Start + 29*10_000
 	if gap := now.UnixMilli() - last; gap < Margin.Milliseconds() {
@@ -69,19 +69,19 @@ func TestCheckCatchesAWrongAnswer(t *testing.T) {
 		t.Fatal(err)
 	}
 	want, _ := r.m.Expect(j.q, j.t)
-	if n, diff, err := check(vectorJSON(j.t, want)); err != nil || diff != "" || n != int64(len(want)) {
+	if n, _, diff, err := check(vectorJSON(j.t, want)); err != nil || diff != "" || n != int64(len(want)) {
 		t.Fatalf("the model's own answer: %d values, %q, %v", n, diff, err)
 	}
 	wrong := append(promshape.Vector(nil), want...)
 	wrong[1].Value += 0.5
-	_, diff, _ := check(vectorJSON(j.t, wrong))
+	_, _, diff, _ := check(vectorJSON(j.t, wrong))
 	if !strings.Contains(diff, promshape.Key(want[1].Labels)) || !strings.Contains(diff, fmt.Sprintf("want %v, got %v", want[1].Value, wrong[1].Value)) {
 		t.Errorf("a wrong value: %q", diff)
 	}
-	if _, diff, _ := check(vectorJSON(j.t, want[1:])); !strings.Contains(diff, "got none") {
+	if _, _, diff, _ := check(vectorJSON(j.t, want[1:])); !strings.Contains(diff, "got none") {
 		t.Errorf("a missing series: %q", diff)
 	}
-	if _, diff, _ := check(vectorJSON(j.t, append(want, promshape.Sample{Labels: want[0].Labels[:1], Value: 1}))); !strings.Contains(diff, "want none") {
+	if _, _, diff, _ := check(vectorJSON(j.t, append(want, promshape.Sample{Labels: want[0].Labels[:1], Value: 1}))); !strings.Contains(diff, "want none") {
 		t.Errorf("an extra series: %q", diff)
 	}
 }

@@ -44,12 +44,14 @@ type Config struct {
 }
 
 // Plan sets the shape's start: the scrapes end at least Margin before now,
-// Start a multiple of the interval (so that range queries can start on
-// scrape times, promshape.RangeStart), and the job label, unique to the run.
+// Start a multiple of a dashboard's step (so that range queries start on
+// scrape times, promshape.RangeStart, and at the same scrapes in every
+// run: runs on two stores then answer alike), and the job label, unique
+// to the run.
 func Plan(c Config, now time.Time, job string) Config {
 	iv := c.Shape.Interval.Milliseconds()
-	margin := (Margin.Milliseconds() + iv - 1) / iv * iv
-	c.Shape.Start = now.UnixMilli()/iv*iv - c.Scrapes*iv - margin
+	grid := promshape.WindowScrapes * iv
+	c.Shape.Start = (now.UnixMilli() - Margin.Milliseconds() - (c.Scrapes-1)*iv) / grid * grid
 	c.Shape.Job = job
 	return c
 }
@@ -66,15 +68,18 @@ type Run struct {
 	settle   sync.Once
 	settled  error
 	acked    atomic.Int64 // samples acknowledged, staleness markers left out
-	failedWr atomic.Int64 // write requests that failed
+	failedWr atomic.Int64 // scrapes given up
+	resent   atomic.Int64 // writes sent again
 
 	// Report receives the first mismatch or failure of each query, as it
 	// happens (the console).
 	Report func(string)
 
-	mu     sync.Mutex
-	checks map[string]*check
-	order  []string
+	mu      sync.Mutex
+	checks  map[string]*check
+	order   []string
+	digests []uint64 // each job's answer's, when answered
+	ok      []bool   // each job answered (right or wrong), not failed
 }
 
 // check is what the answers to one query came to.
@@ -107,6 +112,7 @@ func New(c Config) (*Run, error) {
 	if r.jobs, err = r.plan(); err != nil {
 		return nil, err
 	}
+	r.digests, r.ok = make([]uint64, len(r.jobs)), make([]bool, len(r.jobs))
 	for _, q := range m.Queries() {
 		r.checks[q.Name] = &check{}
 		r.order = append(r.order, q.Name)
@@ -140,5 +146,8 @@ func (r *Run) Open(stores []targets.PromStore) []engine.Worker {
 // count_over_time over the written range must find.
 func (r *Run) Acked() int64 { return r.acked.Load() }
 
-// FailedWrites is how many write requests failed.
+// FailedWrites is how many scrapes were given up: never acknowledged.
 func (r *Run) FailedWrites() int64 { return r.failedWr.Load() }
+
+// Resent is how many writes were sent again after a recoverable failure.
+func (r *Run) Resent() int64 { return r.resent.Load() }

@@ -13,17 +13,20 @@ import (
 	"github.com/tsbench/tsbench/internal/targets/promql"
 )
 
-// account counts a query's answer under its name; the first mismatch or
-// error of each query goes to Report.
-func (r *Run) account(j *job, err error) {
+// account counts job i's answer, of the digest given, under its query's
+// name; the first mismatch or error of each query goes to Report.
+func (r *Run) account(i int, digest uint64, err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	j := &r.jobs[i]
 	c := r.checks[j.q.Name]
 	c.answers++
 	switch {
 	case err == nil:
+		r.digests[i], r.ok[i] = digest, true
 		return
 	case errors.Is(err, errMismatch):
+		r.digests[i], r.ok[i] = digest, true
 		c.mismatches++
 	default:
 		c.errors++
@@ -49,7 +52,8 @@ func (r *Run) Checks() []summary.QueryCheck {
 			continue
 		}
 		qc := summary.QueryCheck{Query: name, Points: c.answers - c.errors,
-			Window: fmt.Sprintf("%d answers checked", c.answers-c.errors), OK: c.mismatches == 0 && c.errors == 0}
+			Window: fmt.Sprintf("%d answers checked", c.answers-c.errors), OK: c.mismatches == 0 && c.errors == 0,
+			Digest: r.digest(name)}
 		switch {
 		case c.mismatches > 0:
 			qc.Detail = fmt.Sprintf("%d of %d answers differ from the model's; the first: %s", c.mismatches, c.answers-c.errors, c.first)
@@ -59,6 +63,23 @@ func (r *Run) Checks() []summary.QueryCheck {
 		out = append(out, qc)
 	}
 	return out
+}
+
+// digest is the digest of every answer to the query named, in the plan's
+// order; "" unless every one of them was answered (the run stopped before
+// some, or some failed): a part of the answers compares with nothing.
+func (r *Run) digest(name string) string {
+	var ds []uint64
+	for i := range r.jobs {
+		if r.jobs[i].q.Name != name {
+			continue
+		}
+		if !r.ok[i] {
+			return ""
+		}
+		ds = append(ds, r.digests[i])
+	}
+	return combine(ds)
 }
 
 // Count is the samples the store holds of the run's series, staleness

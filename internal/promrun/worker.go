@@ -11,6 +11,7 @@ import (
 	"github.com/tsbench/tsbench/internal/promshape"
 	"github.com/tsbench/tsbench/internal/remotewrite"
 	"github.com/tsbench/tsbench/internal/targets"
+	"github.com/tsbench/tsbench/internal/targets/httpclient"
 )
 
 // worker writes the scrapes of its slots [lo, hi), one request per scrape
@@ -45,7 +46,7 @@ func (w *worker) Step(ctx context.Context, h *engine.Handle, warm bool) bool {
 	if i >= int64(len(w.r.jobs)) {
 		return false
 	}
-	return w.query(ctx, h, warm, &w.r.jobs[i])
+	return w.query(ctx, h, warm, int(i))
 }
 
 // finish marks the worker's writes over, once.
@@ -75,7 +76,26 @@ func (w *worker) encode(k int64) (samples, stale int64, err error) {
 	return samples, stale, err
 }
 
-// write sends scrape k; false when the run stopped.
+// Resending. A scrape whose write failed in a way Prometheus' remote
+// write recovers from (the connection or the clock failed it, or the
+// server answered 5xx or 429: a server restarting, crashed, overloaded)
+// is sent again, as Prometheus' queue does, after a pause doubled from
+// resendFirst up to resendMax, each attempt an operation of its own, for
+// up to resendFor; then, or at once for a refusal (another 4xx), the
+// scrape is given up, counted failed, and the next one is sent: a store
+// that dropped a scrape answers the read load differently from the model,
+// which the answers' check says.
+const (
+	resendFirst = 30 * time.Millisecond
+	resendMax   = time.Second
+	resendFor   = 3 * time.Minute // a crash's restart is waited for as long (CRASH_AT)
+)
+
+// recoverable says whether a failed write is sent again.
+func recoverable(err error) bool { return metrics.Transient(err) || httpclient.Recoverable(err) }
+
+// write sends scrape k until it is acknowledged or given up; false when
+// the run stopped.
 func (w *worker) write(h *engine.Handle, warm bool) bool {
 	samples, stale, err := w.encode(w.k)
 	if err != nil {
@@ -83,22 +103,32 @@ func (w *worker) write(h *engine.Handle, warm bool) bool {
 		return false
 	}
 	op := engine.Op{Kind: opWrite, Points: samples, Write: true, Timeout: w.r.cfg.WriteTimeout}
-	done, err := h.Do(op, warm, func(ctx context.Context) (int64, error) {
-		if err := w.store.RemoteWrite(ctx, w.body); err != nil {
-			return 0, err
+	pause, giveUp := resendFirst, time.Now().Add(resendFor)
+	for {
+		done, err := h.Do(op, warm, func(ctx context.Context) (int64, error) {
+			if err := w.store.RemoteWrite(ctx, w.body); err != nil {
+				return 0, err
+			}
+			return samples, nil
+		})
+		switch {
+		case !done:
+			return false
+		case err == nil:
+			w.r.acked.Add(samples - stale)
+			w.k++
+			return true
+		case !recoverable(err) || time.Now().After(giveUp):
+			w.r.failedWr.Add(1)
+			w.k++
+			return true
 		}
-		return samples, nil
-	})
-	if !done {
-		return false
+		w.r.resent.Add(1)
+		if !h.Pause(pause) {
+			return false
+		}
+		pause = min(2*pause, resendMax)
 	}
-	if err == nil {
-		w.r.acked.Add(samples - stale)
-	} else {
-		w.r.failedWr.Add(1)
-	}
-	w.k++
-	return true
 }
 
 // waitWrites waits until every worker has written, then settles the
@@ -125,9 +155,10 @@ func (r *Run) settleStore(ctx context.Context, s targets.PromStore) error {
 // errMismatch marks an answer that differs from the model's.
 var errMismatch = errors.New("wrong answer")
 
-// query asks one query and checks its answer; its points are the values
-// the answer holds.
-func (w *worker) query(ctx context.Context, h *engine.Handle, warm bool, j *job) bool {
+// query asks job i and checks its answer; its points are the values the
+// answer holds.
+func (w *worker) query(ctx context.Context, h *engine.Handle, warm bool, i int) bool {
+	j := &w.r.jobs[i]
 	if err := w.r.settleStore(ctx, w.store); err != nil {
 		h.Failed(engine.Op{Kind: metrics.Kind(kindOp(j.q.Kind))}, warm, fmt.Errorf("settle before the queries: %w", err))
 		return true
@@ -139,12 +170,14 @@ func (w *worker) query(ctx context.Context, h *engine.Handle, warm bool, j *job)
 	}
 	path, form := j.form()
 	op := engine.Op{Kind: metrics.Kind(kindOp(j.q.Kind)), Timeout: w.r.cfg.ReadTimeout}
+	var digest uint64
 	done, err := h.Do(op, warm, func(ctx context.Context) (int64, error) {
 		data, err := w.store.PromQuery(ctx, path, form)
 		if err != nil {
 			return 0, err
 		}
-		values, diff, err := check(data)
+		values, d, diff, err := check(data)
+		digest = d
 		switch {
 		case err != nil:
 			return 0, fmt.Errorf("%s %s: %w", j.q.Name, j.where(), err)
@@ -154,42 +187,46 @@ func (w *worker) query(ctx context.Context, h *engine.Handle, warm bool, j *job)
 		return values, nil
 	})
 	if done {
-		w.r.account(j, err)
+		w.r.account(i, digest, err)
 	}
 	return done
 }
 
+// checkFunc checks an answer: the values it holds, its digest (see
+// digest) and how it differs from the model's ("" when not).
+type checkFunc func(data []byte) (values int64, digest uint64, diff string, err error)
+
 // expect computes the job's expected answer and returns what checks an
-// answer against it.
-// drop are the labels the store adds, left out of the answer. The check
-// returns the values the answer holds and how it differs ("" when not).
-func (r *Run) expect(j *job, drop []string) (func([]byte) (int64, string, error), error) {
+// answer against it. drop are the labels the store adds, left out of the
+// answer.
+func (r *Run) expect(j *job, drop []string) (checkFunc, error) {
+	start, jobLabel := r.cfg.Shape.Start, r.cfg.Shape.Job
 	if !j.rng {
 		want, err := r.m.Expect(j.q, j.t)
 		if err != nil {
 			return nil, err
 		}
-		return func(data []byte) (int64, string, error) {
+		return func(data []byte) (int64, uint64, string, error) {
 			got, err := DecodeVector(data, drop...)
 			if err != nil {
-				return 0, "", err
+				return 0, 0, "", err
 			}
-			return int64(len(got)), CompareVector(want, got), nil
+			return int64(len(got)), digestVector(got, j.t-start, jobLabel), CompareVector(want, got), nil
 		}, nil
 	}
 	want, err := r.m.ExpectRange(j.q, j.start, j.end)
 	if err != nil {
 		return nil, err
 	}
-	return func(data []byte) (int64, string, error) {
+	return func(data []byte) (int64, uint64, string, error) {
 		got, err := DecodeMatrix(data, drop...)
 		if err != nil {
-			return 0, "", err
+			return 0, 0, "", err
 		}
 		n := 0
 		for _, s := range got {
 			n += len(s.Points)
 		}
-		return int64(n), CompareMatrix(want, got), nil
+		return int64(n), digestMatrix(got, start, jobLabel), CompareMatrix(want, got), nil
 	}, nil
 }

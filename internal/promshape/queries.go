@@ -70,7 +70,11 @@ type Query struct {
 //     set to 0, as it hides the newest samples from queries.
 
 // window is the range and offset of the queries: four intervals.
-func (m *Model) window() int64 { return 4 * m.interval }
+func (m *Model) window() int64 { return WindowScrapes * m.interval }
+
+// WindowScrapes is how many scrape intervals a rule's window and a
+// dashboard's step span.
+const WindowScrapes = 4
 
 // promDuration writes ms as a PromQL duration, in seconds when whole.
 func promDuration(ms int64) string {

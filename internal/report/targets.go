@@ -1,8 +1,10 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -44,8 +46,110 @@ func Targets(w io.Writer, runs []*summary.Summary) ([]ownquery.Comparison, error
 	}
 	comparisons := ownquery.CompareRuns(runs)
 	writeComparisons(&b, comparisons)
+	workload := compareDigests(runs)
+	writeDigestComparisons(&b, workload)
 	_, err := io.WriteString(w, b.String())
-	return comparisons, err
+	return append(comparisons, workload...), err
+}
+
+// compareDigests compares the digests of a workload's checked queries
+// (the prometheus workload's, summary.QueryCheck.Digest) on each run with
+// the first run's: the same shape gives the same answers on every store.
+// A digest covers all of a query's answers, so a disagreement counts as
+// one (Differ 1) of the answers compared.
+func compareDigests(runs []*summary.Summary) []ownquery.Comparison {
+	if len(runs) < 2 || runs[0].Verify == nil || !slices.ContainsFunc(runs[0].Verify.Queries, func(q summary.QueryCheck) bool {
+		return q.Digest != ""
+	}) {
+		return nil // not a workload whose queries have digests (a time series run's Q1..Q10)
+	}
+	ref := runs[0]
+	var out []ownquery.Comparison
+	for _, s := range runs[1:] {
+		for _, rq := range ref.Verify.Queries {
+			c := ownquery.Comparison{Query: rq.Query, Target: s.Target, Reference: ref.Target}
+			q := queryCheck(s, rq.Query)
+			switch {
+			case q == nil:
+				c.Skipped = "the run has no such query"
+			case rq.Digest == "" || q.Digest == "":
+				c.Skipped = "some answers failed or were not asked: " + cmp.Or(rq.Error, q.Error, "the run stopped before them")
+			case rq.Digest != q.Digest:
+				c.Compared, c.Differ = int(q.Points), 1
+				c.Example = fmt.Sprintf("digest %s, %s's %s", q.Digest, ref.Target, rq.Digest)
+				if !q.OK {
+					c.Example += "; " + s.Target + "'s own check: " + q.Detail
+				} else if !rq.OK {
+					c.Example += "; " + ref.Target + "'s own check: " + rq.Detail
+				}
+			default:
+				c.Compared = int(q.Points)
+			}
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// queryCheck is the run's check of the query named, or nil.
+func queryCheck(s *summary.Summary, name string) *summary.QueryCheck {
+	if s.Verify == nil {
+		return nil
+	}
+	for i := range s.Verify.Queries {
+		if s.Verify.Queries[i].Query == name {
+			return &s.Verify.Queries[i]
+		}
+	}
+	return nil
+}
+
+// writeDigestComparisons says, per target, whether its answers to the
+// workload's queries agree with the first target's: a line for a target
+// whose every query agrees, else a line per query that does not.
+func writeDigestComparisons(b *strings.Builder, cs []ownquery.Comparison) {
+	if len(cs) == 0 {
+		return
+	}
+	agree := 0
+	for _, c := range cs {
+		if c.Agree() {
+			agree++
+		}
+	}
+	fmt.Fprintf(b, "Answers of the workload's queries: %d of %d query-target pairs agree with %s (every answer, bit for bit, "+
+		"its times from the workload's start)\n", agree, len(cs), cs[0].Reference)
+	for start := 0; start < len(cs); {
+		end := start
+		for end < len(cs) && cs[end].Target == cs[start].Target {
+			end++
+		}
+		writeTargetDigests(b, cs[start:end])
+		start = end
+	}
+}
+
+// writeTargetDigests writes one target's comparisons.
+func writeTargetDigests(b *strings.Builder, cs []ownquery.Comparison) {
+	agreed, answers := 0, 0
+	for _, c := range cs {
+		switch {
+		case c.Skipped != "":
+			fmt.Fprintf(b, "  %s on %s: not compared: %s\n", c.Query, c.Target, oneLine(c.Skipped, exampleMax))
+		case c.Differ > 0:
+			fmt.Fprintf(b, "  DISAGREE  %s on %s: its %d answers differ from %s's: %s\n", c.Query, c.Target, c.Compared, c.Reference,
+				oneLine(c.Example, 2*exampleMax))
+		default:
+			agreed++
+			answers += c.Compared
+		}
+	}
+	switch {
+	case agreed == len(cs):
+		fmt.Fprintf(b, "  agree     %s: all %d queries, %d answers\n", cs[0].Target, agreed, answers)
+	case agreed > 0:
+		fmt.Fprintf(b, "  agree     %s: the other %d queries, %d answers\n", cs[0].Target, agreed, answers)
+	}
 }
 
 // writeComparisons says, per own query and target, whether its answers

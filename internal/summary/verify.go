@@ -66,6 +66,10 @@ type QueryCheck struct {
 	Points int64  `json:"points"`
 	Detail string `json:"detail,omitempty"` // how the answer differs
 	Error  string `json:"error,omitempty"`  // the query failed: nothing compared
+	// Digest fingerprints every answer of a workload query (the prometheus
+	// workload's), times from the workload's start and the run's own labels
+	// blanked: runs of the same shape on two stores agree when it does.
+	Digest string `json:"digest,omitempty"`
 }
 
 // Unsupported is a QueryCheck's Detail when the target declared the query

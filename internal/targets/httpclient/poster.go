@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"net/http/httputil"
 	"net/url"
 	"os"
@@ -199,7 +198,7 @@ func (p *Poster) Post(ctx context.Context, body []byte) error {
 		}
 		return fmt.Errorf("POST %s: %w", p.url, err)
 	case code/100 != 2:
-		return fmt.Errorf("POST %s: %d %s: %s", p.url, code, http.StatusText(code), trim(text))
+		return fmt.Errorf("POST %s: %w", p.url, &StatusError{Code: code, Text: trim(text)})
 	}
 	return nil
 }

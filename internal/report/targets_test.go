@@ -1,0 +1,66 @@
+package report
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tsbench/tsbench/internal/summary"
+)
+
+// workloadRun is a run on target whose checked queries have the digests
+// given ("" a query whose answers failed).
+func workloadRun(target string, digests ...string) *summary.Summary {
+	v := &summary.Verify{OK: true}
+	for i, d := range digests {
+		q := summary.QueryCheck{Query: string(rune('a' + i)), OK: true, Points: 10, Digest: d}
+		if d == "" {
+			q.OK, q.Error = false, "3 queries failed; the first: timeout"
+		}
+		v.Queries = append(v.Queries, q)
+	}
+	return &summary.Summary{Target: target, Verify: v}
+}
+
+// The workload's answers compare by digest with the first target's: the
+// same digest agrees, another disagrees (exit 3 by Differ), a failed
+// query is not compared; runs without digests (a time series run's Q1..Q10)
+// give no comparison.
+func TestTargetsComparesWorkloadDigests(t *testing.T) {
+	runs := []*summary.Summary{
+		workloadRun("victoriametrics", "d1", "d2", "d3"),
+		workloadRun("prometheus", "d1", "d2", "d3"),
+		workloadRun("mimir", "d1", "XX", ""),
+	}
+	var b strings.Builder
+	cs, err := Targets(&b, runs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"Answers of the workload's queries: 4 of 6 query-target pairs agree with victoriametrics",
+		"agree     prometheus: all 3 queries, 30 answers",
+		"agree     mimir: the other 1 queries, 10 answers",
+		"DISAGREE  b on mimir: its 10 answers differ from victoriametrics's: digest XX, victoriametrics's d2",
+		"c on mimir: not compared: some answers failed or were not asked: 3 queries failed",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+	differ := 0
+	for _, c := range cs {
+		differ += c.Differ
+	}
+	if len(cs) != 6 || differ != 1 {
+		t.Errorf("%d comparisons, %d differ: %+v", len(cs), differ, cs)
+	}
+	plain := []*summary.Summary{
+		{Target: "a", Verify: &summary.Verify{Queries: []summary.QueryCheck{{Query: "Q1", OK: true}, {Query: "Q2", Error: "timeout"}}}},
+		{Target: "b", Verify: &summary.Verify{Queries: []summary.QueryCheck{{Query: "Q1", OK: true}}}},
+	}
+	b.Reset()
+	if cs, _ := Targets(&b, plain); len(cs) != 0 || strings.Contains(b.String(), "workload's queries") {
+		t.Errorf("Q1..Q10 compared by digest: %+v\n%s", cs, b.String())
+	}
+}
