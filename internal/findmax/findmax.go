@@ -19,6 +19,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/tsbench/tsbench/internal/summary"
@@ -225,6 +227,13 @@ func (s Search) Judge(run *summary.Summary, rate float64) summary.FindMaxStep {
 		st.Passed = false
 		st.Reasons = append(st.Reasons, fmt.Sprintf("achieved %s of %s ops/s (%.1f %% short)", Rate(st.Achieved), Rate(rate),
 			100*(1-st.Achieved/rate)))
+		// The shortfall is the verdict, however few operations completed:
+		// a server that cannot keep up would complete too few at any
+		// length, and a step held longer or a "floor" would misread it.
+		if st.TooFew != "" {
+			st.TooFew = ""
+			st.Reasons = slices.DeleteFunc(st.Reasons, func(r string) bool { return strings.HasPrefix(r, tooFewReason) })
+		}
 	}
 	if run.Interrupted {
 		st.Passed = false
@@ -232,6 +241,9 @@ func (s Search) Judge(run *summary.Summary, rate float64) summary.FindMaxStep {
 	}
 	return st
 }
+
+// tooFewReason begins the reason of a step with too few operations.
+const tooFewReason = "too few operations to tell: "
 
 // countEnough flags a step in which an objective's operation completed
 // fewer operations than its metric needs (TooFew), or none at all (Empty):
@@ -255,7 +267,7 @@ func (s Search) countEnough(run *summary.Summary, st *summary.FindMaxStep) {
 			continue
 		}
 		st.Passed = false
-		st.Reasons = append(st.Reasons, "too few operations to tell: "+firstOf(st.Empty, st.TooFew))
+		st.Reasons = append(st.Reasons, tooFewReason+firstOf(st.Empty, st.TooFew))
 		return
 	}
 }

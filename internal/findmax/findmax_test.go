@@ -172,6 +172,29 @@ func TestSearchLengthensLowRateSteps(t *testing.T) {
 	}
 }
 
+// A step that falls short of its rate fails by the shortfall, even when
+// it also completed fewer operations than its p99 needs: it is neither
+// held longer nor taken for the floor below which nothing can be told
+// (seen on Mimir: 100 ops/s offered, 89.9 achieved, 991 operations, and
+// the search stopped at a "floor" of 100 though 50 had passed).
+func TestSearchShortStepFailsNotTooFew(t *testing.T) {
+	var calls []float64
+	srv := server(90, &calls)
+	s := Search{Objectives: objectives(t, "INGESTION.p99<1s"), Start: 50, Precision: 0.05, MaxSteps: 30,
+		Measure: 11 * time.Second, MaxMeasure: 60 * time.Second}
+	fm, _, err := s.Run(srv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !fm.Found || fm.Floor != 0 || !fm.Bracketed || fm.Rate < 85 || fm.Rate > 90/(1-MaxShortfall) {
+		t.Fatalf("found %v at %v, floor %v, bracketed %v; rates %v", fm.Found, fm.Rate, fm.Floor, fm.Bracketed, calls)
+	}
+	st := fm.Steps[2] // 100 ops/s: 990 operations in 11 s (after 50 held twice, too few at first)
+	if st.Offered != 100 || st.Passed || st.TooFew != "" || len(st.Reasons) != 1 || !strings.Contains(st.Reasons[0], "10.0 % short") {
+		t.Errorf("the short step: %+v", st)
+	}
+}
+
 // A step in which the objective's operation was not done at all is an
 // error of the search, not a result.
 func TestSearchStepWithNoOperations(t *testing.T) {
