@@ -13,6 +13,7 @@ package engine
 import (
 	"context"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -52,6 +53,10 @@ type Config struct {
 	// unbounded, or unknown), for the progress line.
 	PlanEnd  string
 	TotalOps int64
+	// EveryName makes the result list every operation of Names, zeros for
+	// those the run never reached (a find-max step that ends in a
+	// workload's writes), so that its matrices keep the workload's rows.
+	EveryName bool
 }
 
 // Hooks follow a run; all are optional and none may block.
@@ -237,6 +242,9 @@ func (e *Engine) Run(ctx context.Context, workers []Worker, handles []*Handle) *
 	}
 	res.Crash = crashed.end(e.Hooks.Crash)
 	res.Operations = run.Operations(res.Elapsed)
+	if e.Config.EveryName {
+		res.Operations = everyName(res.Operations, e.Config.Names)
+	}
 	res.Intervals = run.Intervals()
 	res.Stalls = metrics.Stalls(res.Intervals, e.Config.StallMin, e.Config.StallFraction)
 	if e.Config.Warmup > 0 {
@@ -318,3 +326,18 @@ func (e *Engine) tick(elapsed time.Duration, iv summary.Interval, tot metrics.To
 // SleepUntil waits until t or until the run is interrupted; it reports
 // whether it waited the whole time.
 func (e *Engine) SleepUntil(t time.Time) bool { return sleepUntil(t, e.stop) }
+
+// everyName is ops with a zero row for each of names it lacks, in the
+// order of names.
+func everyName(ops []summary.Operation, names []string) []summary.Operation {
+	out := make([]summary.Operation, 0, len(names))
+	for _, name := range names {
+		i := slices.IndexFunc(ops, func(op summary.Operation) bool { return op.Name == name })
+		if i < 0 {
+			out = append(out, summary.Operation{Name: name})
+			continue
+		}
+		out = append(out, ops[i])
+	}
+	return out
+}

@@ -111,14 +111,8 @@ func writeDigestComparisons(b *strings.Builder, cs []ownquery.Comparison) {
 	if len(cs) == 0 {
 		return
 	}
-	agree := 0
-	for _, c := range cs {
-		if c.Agree() {
-			agree++
-		}
-	}
 	fmt.Fprintf(b, "Answers of the workload's queries: %d of %d query-target pairs agree with %s (every answer, bit for bit, "+
-		"its times from the workload's start)\n", agree, len(cs), cs[0].Reference)
+		"its times from the workload's start)\n", agreeing(cs), len(cs), cs[0].Reference)
 	for start := 0; start < len(cs); {
 		end := start
 		for end < len(cs) && cs[end].Target == cs[start].Target {
@@ -152,20 +146,25 @@ func writeTargetDigests(b *strings.Builder, cs []ownquery.Comparison) {
 	}
 }
 
+// agreeing is how many of the comparisons agree.
+func agreeing(cs []ownquery.Comparison) int {
+	n := 0
+	for _, c := range cs {
+		if c.Agree() {
+			n++
+		}
+	}
+	return n
+}
+
 // writeComparisons says, per own query and target, whether its answers
 // agree with the first target's, with an example of a disagreement.
 func writeComparisons(b *strings.Builder, cs []ownquery.Comparison) {
 	if len(cs) == 0 {
 		return
 	}
-	agree := 0
-	for _, c := range cs {
-		if c.Agree() {
-			agree++
-		}
-	}
 	fmt.Fprintf(b, "Answers of own queries: %d of %d query-target pairs agree with %s (same parameter sets, rows as sets, numbers within a relative %g)\n",
-		agree, len(cs), cs[0].Reference, ownquery.Tolerance)
+		agreeing(cs), len(cs), cs[0].Reference, ownquery.Tolerance)
 	for _, c := range cs {
 		switch {
 		case c.Skipped != "":
