@@ -120,6 +120,77 @@ func TestPrometheusWorkloadFindMax(t *testing.T) {
 	checkContains(t, r.stdout, "Highest sustainable rate: ", "INGESTION p50", "\nRULE ")
 }
 
+// TestPrometheusWorkloadWorkers splits the workload between two worker
+// processes meeting in a PostgreSQL results store: each writes the
+// targets of its two clients and counts their series (half the samples
+// each, all of them stored); worker 0 asks the whole read load once both
+// have written, every answer the model's and each query's digest the
+// same as one process's run of the same shape; 'tsbench merge' adds them
+// into one run of every sample and every answer checked.
+func TestPrometheusWorkloadWorkers(t *testing.T) {
+	requireTargetServer(t, "victoriametrics")
+	requireTargetServer(t, "postgres") // the results store
+	args := append([]string{"--target", "victoriametrics"}, promWorkloadShape...)
+	one := startRun(t, append(args, "--results", "off")...)
+	code, single := one.wait(t, 2*time.Minute)
+	if code != 0 {
+		t.Fatalf("one process: exit %d\n%s", code, one.output())
+	}
+	digests := map[string]string{}
+	for _, q := range single.Verify.Queries {
+		digests[q.Query] = q.Digest
+	}
+
+	grp := group(t)
+	workers := startWorkers(t, grp, 2, nil, args...)
+	var acked int64
+	for i, w := range workers {
+		code, s := w.wait(t, 2*time.Minute)
+		if code != 0 {
+			t.Fatalf("worker %d: exit %d\n%s", i, code, w.output())
+		}
+		if s.Worker == nil || s.Worker.Index != i || s.Worker.Clients != [2]int{2 * i, 2*i + 2} || s.Worker.Barrier != "store" {
+			t.Fatalf("worker %d: share %+v", i, s.Worker)
+		}
+		v := s.Verify
+		if !v.OK || v.StoredPoints != v.ExpectedPoints || v.ExpectedPoints < 20*41*60/4 {
+			t.Errorf("worker %d counted its own targets' series: %+v", i, v)
+		}
+		acked += v.ExpectedPoints
+		if ing := s.Op("INGESTION"); ing == nil || ing.OKOperations != 120 || ing.FailOperations != 0 {
+			t.Errorf("worker %d: ingestion %+v, want a request per scrape and client", i, ing)
+		}
+		if i == 1 {
+			if len(v.Queries) != 0 || !strings.Contains(v.QueriesSkipped, "worker 0") || s.Op("RULE").OKOperations != 0 {
+				t.Errorf("worker 1 asked queries: %+v", v)
+			}
+			continue
+		}
+		if len(v.Queries) != 15 || s.Op("RULE").OKOperations != 56*5 || s.Op("ALERT").OKOperations != 56*4 {
+			t.Fatalf("worker 0's read load: %+v", v.Queries)
+		}
+		for _, q := range v.Queries {
+			if !q.OK || q.Digest != digests[q.Query] {
+				t.Errorf("worker 0's %s: %+v; one process's digest %s", q.Query, q, digests[q.Query])
+			}
+		}
+	}
+	if acked != 20*41*60 {
+		t.Errorf("the workers acknowledged %d samples, want %d", acked, 20*41*60)
+	}
+	r, merged := mergeGroup(t, grp)
+	if r.code != 0 {
+		t.Fatalf("merge: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if v := merged.Verify; v == nil || !v.OK || v.StoredPoints != 20*41*60 || len(v.Queries) != 15 ||
+		v.Method != "sum of the workers' own counts, each over its own targets' series" {
+		t.Fatalf("merged verification: %+v", merged.Verify)
+	}
+	if ing := merged.Op("INGESTION"); ing == nil || ing.OKOperations != 240 {
+		t.Errorf("merged ingestion %+v, want 240 requests", ing)
+	}
+}
+
 // TestPrometheusWorkloadCrash kills Prometheus 1 s into the workload's
 // writes (2 s of them at the rate), with the freshness probe beside it: the scrapes whose writes
 // failed while it was down are sent again until acknowledged (failed
@@ -172,7 +243,8 @@ func TestPrometheusWorkloadRefusals(t *testing.T) {
 			"PROM_SCRAPES = 10: not with FIND_MAX"},
 		{[]string{"--target", "victoriametrics", "--find-max", "INGESTION.p99<50ms", "--set", "PROM_SCRAPE_INTERVAL=1m",
 			"--set", "FIND_MAX_START=1000"}, "beyond the 49m0s the stores take: lower PROM_SCRAPE_INTERVAL"},
-		{[]string{"--target", "victoriametrics", "--workers", "2", "--group", "g"}, "WORKERS"},
+		{[]string{"--target", "victoriametrics", "--workers", "2", "--group", "g", "--start-at", "2030-01-01T00:00:00Z"},
+			"START_AT = \"2030-01-01T00:00:00Z\": worker 0 asks the read load once every worker has written"},
 		{[]string{"--target", "victoriametrics", "--set", "PROM_SCRAPES=4000"}, "PROM_SCRAPES"},
 		{[]string{"--target", "victoriametrics", "--set", "PROM_CHURN_SHARE=1.5"}, "PROM_CHURN_SHARE"},
 		{[]string{"--target", "prometheus", "--set", "target.write_path=remote-write-v2"}, "write_path = remote-write-v2"},

@@ -91,9 +91,14 @@ func runMerge(ctx context.Context, f *mergeFlags, args []string, stdout, stderr 
 	m.RunID = newRunID()
 	cfg, cfgErr := config.FromMap(m.Config, "run "+m.Merge.Runs[0].RunID+" configuration")
 	if f.verify && m.Verify != nil && m.Verify.Skipped == "" {
-		if cfgErr != nil {
+		switch {
+		case cfgErr == nil && cfg.Workload == config.WorkloadPrometheus:
+			// Each worker counted the series of its own targets (their
+			// instance labels): the sum is the count over every target.
+			m.Verify.Method = "sum of the workers' own counts, each over its own targets' series"
+		case cfgErr != nil:
 			fmt.Fprintf(stderr, "tsbench: warning: cannot count on the server (%v); verification sums the workers' counts\n", cfgErr)
-		} else {
+		default:
 			if pw := os.Getenv(passwordEnv); pw != "" {
 				cfg.Password = pw
 			}

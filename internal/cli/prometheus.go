@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tsbench/tsbench/internal/cluster"
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/connect"
 	"github.com/tsbench/tsbench/internal/crash"
@@ -89,8 +90,9 @@ type promRun struct {
 	out            runOutputs
 	r              *promrun.Run
 	stores         []targets.PromStore
-	probe          *freshness.Session // FRESHNESS, or nil
-	crash          *crash.Plan        // CRASH_AT, or nil
+	probe          *freshness.Session    // FRESHNESS, or nil
+	crash          *crash.Plan           // CRASH_AT, or nil
+	barrier        *cluster.StoreBarrier // a worker process's (WORKERS), or nil
 	stdout, stderr io.Writer
 }
 
@@ -109,11 +111,9 @@ func runPrometheus(cfg *config.Config, label string, out runOutputs, stdout, std
 	if p.crash, err = crashPlan(cfg, driver); err != nil {
 		return nil, err
 	}
-	pc := promrun.Plan(promConfig(cfg), time.Now(), "tsbench-"+p.runID)
-	if p.r, err = promrun.New(pc); err != nil {
-		return nil, usageError("WORKLOAD = prometheus: %v", err)
+	if err := p.plan(time.Now()); err != nil {
+		return nil, err
 	}
-	p.r.Report = func(s string) { fmt.Fprintln(stderr, "tsbench: "+s) }
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	opened, err := p.open(ctx, opts)
@@ -126,10 +126,6 @@ func runPrometheus(cfg *config.Config, label string, out runOutputs, stdout, std
 	if err != nil {
 		return nil, connectError(err, driver)
 	}
-	fmt.Fprintf(stderr, "tsbench: run %s: prometheus workload on %s: %d targets x %d series, %d scrapes every %v from %s, "+
-		"churn %v every %d scrapes, then %d queries checked; job=%q\n", p.runID, driver.Name, pc.Shape.Targets,
-		p.r.Model().SeriesPerTarget(), pc.Scrapes, pc.Shape.Interval, time.UnixMilli(pc.Shape.Start).UTC().Format(time.RFC3339),
-		pc.Shape.ChurnShare, cfg.PromChurnPeriod, p.r.Queries(), pc.Shape.Job)
 	s, sess, err := p.measure(ctx, cancel)
 	if err != nil {
 		return nil, err
@@ -147,21 +143,48 @@ func runPrometheus(cfg *config.Config, label string, out runOutputs, stdout, std
 	return s, finishRun(s, cfg, label, p.dataDir, sess.store, sess.live, out, stdout, stderr)
 }
 
-// open opens a store per client, prepares the store, and opens the
-// freshness probe (FRESHNESS); it returns the connections opened, to be
+// plan makes the run of the workload, its scrapes ending before now. A
+// worker process (WORKERS) plans from the instant its group starts, under
+// the group's job label, so that the workers write one model between
+// them: worker 0 asks the read load once every worker has written, the
+// others only write.
+func (p *promRun) plan(now time.Time) error {
+	c, job := promConfig(p.cfg), "tsbench-"+p.runID
+	if p.cfg.Scaled() {
+		job = "tsbench-" + p.cfg.RunGroup
+		c.WriteOnly = p.cfg.WorkerIndex != 0
+		if p.barrier != nil && !c.WriteOnly {
+			c.AllWritten = p.barrier.AllWritten
+		}
+	}
+	r, err := promrun.New(promrun.Plan(c, now, job))
+	if err != nil {
+		return usageError("WORKLOAD = prometheus: %v", err)
+	}
+	r.Report = func(s string) { fmt.Fprintln(p.stderr, "tsbench: "+s) }
+	p.r = r
+	return nil
+}
+
+// open opens a store per client of this process, prepares the store
+// (unless a worker process other than worker 0), and opens the freshness
+// probe (FRESHNESS, worker 0's); it returns the connections opened, to be
 // closed however it went.
 func (p *promRun) open(ctx context.Context, opts targets.Options) ([]targets.Target, error) {
 	setup, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
-	stores, opened, err := openPromStores(setup, p.driver, opts, p.cfg.Clients)
+	lo, hi := p.cfg.ClientRange()
+	stores, opened, err := openPromStores(setup, p.driver, opts, hi-lo)
 	if err != nil {
 		return opened, err
 	}
 	p.stores = stores
-	if err := stores[0].Begin(setup); err != nil {
-		return opened, err
+	if !p.cfg.Scaled() {
+		if err := stores[0].Begin(setup); err != nil {
+			return opened, err
+		}
 	}
-	if p.cfg.Freshness {
+	if p.cfg.Freshness && p.cfg.WorkerIndex == 0 {
 		p.probe, err = freshness.Open(setup, p.driver.Name, p.driver.Open, opts, runner.FreshnessSettings(p.cfg))
 	}
 	return opened, err
@@ -172,35 +195,94 @@ func (p *promRun) open(ctx context.Context, opts targets.Options) ([]targets.Tar
 func (p *promRun) measure(ctx context.Context, abort func()) (*summary.Summary, *session, error) {
 	ec := engine.ConfigFrom(p.cfg)
 	ec.Names = promrun.Names
-	ec.PlanEnd = "queries"
+	ec.PlanEnd, ec.EveryName = "queries", true
+	if p.r.Config().WriteOnly {
+		ec.PlanEnd = "scrapes"
+	}
 	ec.TotalOps = p.r.Operations(len(p.stores))
 	eng := engine.New(ec, engine.Hooks{})
 	sess, err := openSession(p.cfg, p.runID, p.label, p.driver, p.out, p.dataDir, eng.Interrupt, abort, p.stdout, p.stderr)
 	if err != nil {
 		return nil, nil, err
 	}
+	started := time.Now().UTC()
+	share, err := p.meet(ctx, sess, eng)
+	if err != nil {
+		sess.drop(p.stderr)
+		return nil, nil, err
+	}
+	p.announce()
 	var fresh *summary.Freshness
 	eng.Hooks = p.probe.Around(ctx, sess.hooks, func(f *summary.Freshness) { fresh = f })
 	eng.Hooks.Crash = p.crash
-	started := time.Now().UTC()
-	workers := p.r.Open(p.stores)
+	lo, _ := p.cfg.ClientRange()
+	workers := p.r.OpenShare(p.stores, lo, p.cfg.Clients)
 	res := eng.Run(ctx, workers, eng.Handles(len(workers)))
 	sess.measured()
+	if p.barrier != nil && p.cfg.WorkerIndex != 0 && !eng.Stopped() && ctx.Err() == nil {
+		// Worker 0 asks the read load once every worker has said so.
+		if err := p.barrier.Written(ctx); err != nil {
+			fmt.Fprintf(p.stderr, "tsbench: warning: %v: worker 0 will not ask its read load\n", err)
+		}
+	}
 	s := &summary.Summary{SchemaVersion: summary.SchemaVersion, Target: p.driver.Name, Started: started,
-		OpenModel: ec.Rate > 0, RatePerSecond: ec.Rate, Freshness: fresh}
+		OpenModel: ec.Rate > 0, RatePerSecond: ec.Rate, Freshness: fresh, Worker: share}
 	res.Record(s)
-	keepEveryOperation(s)
 	return s, sess, nil
 }
 
-// keepEveryOperation gives the summary a row for each of the workload's
-// operations, zeros for those the run did not reach (a find-max step ends
-// before the read load): its matrices are then the workload's, never
-// IoT-benchmark's rows, which a run of INGESTION alone would print.
-func keepEveryOperation(s *summary.Summary) {
-	for _, name := range promrun.Names {
-		if s.Op(name) == nil {
-			s.Operations = append(s.Operations, summary.Operation{Name: name})
-		}
+// meet has a worker process (WORKERS) meet its group in the results
+// store: worker 0 prepares the store before the others go on, every worker
+// plans from the instant they all start, and sleeps until it. It returns
+// the worker's share, nil for a run of one process.
+func (p *promRun) meet(ctx context.Context, sess *session, eng *engine.Engine) (*summary.Worker, error) {
+	if !p.cfg.Scaled() {
+		return nil, nil
 	}
+	b, err := storeBarrier(p.cfg, sess.store, p.runID)
+	if err != nil {
+		return nil, err
+	}
+	p.barrier = b
+	if p.cfg.WorkerIndex == 0 {
+		setup, cancel := context.WithTimeout(ctx, time.Minute)
+		err = p.stores[0].Begin(setup)
+		cancel()
+		if err == nil {
+			err = b.SchemaReady(ctx)
+		}
+	} else {
+		err = b.WaitSchema(ctx)
+	}
+	if err != nil {
+		return nil, err
+	}
+	start, err := b.Ready(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.plan(start); err != nil {
+		return nil, err
+	}
+	share := results.WorkerShare(p.cfg)
+	share.Barrier, share.StartAt = b.Kind(), start.UTC()
+	eng.SleepUntil(start)
+	return share, nil
+}
+
+// announce says what the run writes and asks.
+func (p *promRun) announce() {
+	c := p.r.Config()
+	reads := fmt.Sprintf("%d queries checked", p.r.Queries())
+	if c.WriteOnly {
+		reads = "worker 0's read load"
+	}
+	share := ""
+	if lo, hi := p.cfg.ClientRange(); p.cfg.Scaled() {
+		share = fmt.Sprintf(" (this worker's clients %d..%d of %d)", lo, hi-1, p.cfg.Clients)
+	}
+	fmt.Fprintf(p.stderr, "tsbench: run %s: prometheus workload on %s: %d targets x %d series%s, "+
+		"%d scrapes every %v from %s, churn %v every %d scrapes, then %s; job=%q\n", p.runID, p.driver.Name, c.Shape.Targets,
+		p.r.Model().SeriesPerTarget(), share, c.Scrapes, c.Shape.Interval,
+		time.UnixMilli(c.Shape.Start).UTC().Format(time.RFC3339), c.Shape.ChurnShare, p.cfg.PromChurnPeriod, reads, c.Shape.Job)
 }

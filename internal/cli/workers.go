@@ -16,6 +16,12 @@ func barrierFor(cfg *config.Config, store *results.Live, runID string) (runner.B
 	if !cfg.StartAt.IsZero() {
 		return cluster.StartAt{T: cfg.StartAt}, nil
 	}
+	return storeBarrier(cfg, store, runID)
+}
+
+// storeBarrier is the barrier of worker cfg.WorkerIndex in the results
+// store the workers share.
+func storeBarrier(cfg *config.Config, store *results.Live, runID string) (*cluster.StoreBarrier, error) {
 	if store == nil {
 		return nil, usageError("WORKERS = %d with --results off: the workers meet in the results store; "+
 			"give a store every worker reaches (--results postgres://... or mysql://..., or an SQLite file on one machine) or --start-at TIME", cfg.Workers)

@@ -10,7 +10,9 @@
 // connected, and when all WORKERS are ready each computes the same start
 // instant from the registrations (the latest registration plus a lead) and
 // sleeps until it. With START_AT the workers need no store: they start at
-// that instant.
+// that instant. The prometheus workload's workers meet once more after
+// writing (stage "written"): its worker 0 asks the read load of every
+// worker's samples.
 //
 // It stands apart from the command layer, its only importer, because it is a
 // protocol between processes with its own state in the store and its own
@@ -32,6 +34,10 @@ import (
 const (
 	StageSchema = "schema"
 	StageReady  = "ready"
+	// StageWritten: the worker has written its share. Worker 0 of the
+	// prometheus workload asks the read load, whose answers depend on
+	// every worker's samples, once every other worker has.
+	StageWritten = "written"
 )
 
 // Lead is how long after the last worker registered ready they all start:
@@ -96,6 +102,23 @@ func (b *StoreBarrier) Ready(ctx context.Context) (time.Time, error) {
 		}
 	}
 	return last.Add(Lead), nil
+}
+
+// Written registers that this worker has written its share.
+func (b *StoreBarrier) Written(ctx context.Context) error {
+	return b.register(ctx, StageWritten)
+}
+
+// AllWritten registers that this worker has written its share and waits
+// until every worker has. The timeout counts from this call: workers that
+// write alike end alike.
+func (b *StoreBarrier) AllWritten(ctx context.Context) error {
+	if err := b.Written(ctx); err != nil {
+		return err
+	}
+	_, err := b.wait(ctx, StageWritten, func(rows []results.WorkerRow) bool { return len(rows) >= b.Workers },
+		fmt.Sprintf("all %d workers to write", b.Workers))
+	return err
 }
 
 func (b *StoreBarrier) register(ctx context.Context, stage string) error {

@@ -32,9 +32,9 @@ func checkProm(c *Config) error {
 		return conflict(c, "PROM_CHURN_SHARE", c.PromChurnShare,
 			fmt.Sprintf("0 or at least %v (half a target of PROM_TARGETS %d)", 0.5/float64(c.PromTargets), c.PromTargets),
 			"a smaller share replaces no target")
-	case c.Workers > 1:
-		return conflict(c, "WORKERS", c.Workers, "1 with WORKLOAD = prometheus",
-			"splitting a prometheus run between workers is not built for this workload yet")
+	case c.Workers > 1 && !c.StartAt.IsZero():
+		return conflict(c, "START_AT", c.StartAt.Format(time.RFC3339), "unset with WORKLOAD = prometheus and WORKERS (the results store's barrier)",
+			"worker 0 asks the read load once every worker has written its targets, which the workers tell each other in the results store")
 	case c.Clients > c.PromTargets:
 		return conflict(c, "CLIENT_NUMBER", c.Clients, fmt.Sprintf("an integer in [1, %d] (PROM_TARGETS)", c.PromTargets),
 			"each client writes the scrapes of its own targets")

@@ -24,7 +24,10 @@ func TestCheckProm(t *testing.T) {
 		{"more than 49 minutes", func(c *Config) { c.PromScrapes = 295 }, "PROM_SCRAPES", "[1, 294]"},
 		{"a share replacing no target", func(c *Config) { c.PromChurnShare = 0.004 }, "PROM_CHURN_SHARE", "at least 0.005"},
 		{"no churn", func(c *Config) { c.PromChurnShare = 0 }, "", ""},
-		{"workers", func(c *Config) { c.Workers = 2; c.RunGroup = "g" }, "WORKERS", "1 with WORKLOAD = prometheus"},
+		{"workers", func(c *Config) { c.Workers = 2; c.RunGroup = "g" }, "", ""},
+		{"workers starting at an instant", func(c *Config) {
+			c.Workers, c.RunGroup, c.StartAt = 2, "g", time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
+		}, "START_AT", "unset with WORKLOAD = prometheus and WORKERS"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -291,6 +291,9 @@ func verifySum(runs []*summary.Summary) *summary.Verify {
 		if s.Verify.Skipped != "" && v.Skipped == "" {
 			v.Skipped = s.Verify.Skipped
 		}
+		// The answers each worker checked (the prometheus workload's
+		// worker 0 asks the read load of all): none is lost by merging.
+		v.Queries = append(v.Queries, s.Verify.Queries...)
 	}
 	return v
 }

@@ -255,3 +255,21 @@ func TestMergedRunKeepsTheFreshnessProbe(t *testing.T) {
 		t.Errorf("merged freshness %+v, want the first worker's", m.Freshness)
 	}
 }
+
+// The answers each worker checked stay in the merged run: the prometheus
+// workload's worker 0 asks the read load of every worker's samples, and a
+// wrong answer among them makes the merged run a mismatch.
+func TestMergedRunKeepsTheAnswersChecked(t *testing.T) {
+	start := time.Date(2026, 11, 26, 10, 0, 0, 0, time.UTC)
+	runs := []*summary.Summary{share(0, 2, start, []int64{100, 200}), share(1, 2, start, []int64{150})}
+	runs[0].Verify.Queries = []summary.QueryCheck{{Query: "job:up:sum", OK: true, Digest: "00000000000000aa"},
+		{Query: "NodeLoadHigh", Detail: "1 of 16 answers differ from the model's"}}
+	runs[1].Verify.QueriesSkipped = "worker 0 of the group asks the read load, once every worker has written"
+	m, err := Runs(runs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Verify.Queries) != 2 || m.Verify.Queries[0].Digest != "00000000000000aa" || !m.Verify.Mismatch() {
+		t.Fatalf("merged checks %+v (mismatch %v), want worker 0's two, one wrong", m.Verify.Queries, m.Verify.Mismatch())
+	}
+}

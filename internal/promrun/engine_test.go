@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -26,6 +27,9 @@ type fakeStore struct {
 	settled atomic.Int64
 	// refuse, when set, fails write n (from 1) with the error it returns.
 	refuse func(n int64) error
+
+	mu      sync.Mutex
+	counted []string // the counting queries asked
 }
 
 func matrixJSON(m promshape.Matrix) []byte {
@@ -93,7 +97,10 @@ func (f *fakeStore) PromQuery(_ context.Context, _, form string) ([]byte, error)
 		return a, nil
 	}
 	v, _ := url.ParseQuery(form)
-	if strings.HasPrefix(v.Get("query"), "sum(count_over_time(") {
+	if q := v.Get("query"); strings.HasPrefix(q, "sum(count_over_time(") {
+		f.mu.Lock()
+		f.counted = append(f.counted, q)
+		f.mu.Unlock()
 		return []byte(`{"status":"success","data":{"resultType":"vector","result":[{"metric":{},"value":[1,"3200"]}]}}`), nil
 	}
 	return nil, fmt.Errorf("no answer for %s", form)
@@ -181,5 +188,80 @@ func TestFailedWritesAreSentAgain(t *testing.T) {
 				t.Errorf("acknowledged %d samples of 3280", r.Acked())
 			}
 		})
+	}
+}
+
+// A run split between two worker processes (WORKERS = 2, clients 0-1 and
+// 2-3 of 4): each writes its clients' targets; the second asks no query;
+// the first asks the whole read load, right, only once AllWritten let it;
+// each counts the series of its own slots, and together they acknowledged
+// what one process does.
+func TestWorkerProcessesShareTheRun(t *testing.T) {
+	base := testRun(t)
+	f := newFakeStore(t, base, "")
+	written := make(chan struct{})
+	c0, c1 := base.cfg, base.cfg
+	c0.AllWritten = func(ctx context.Context) error {
+		select {
+		case <-written:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	c1.WriteOnly = true
+	r0, err := New(c0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r1, err := New(c1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(r *Run, first int) *engine.Result {
+		eng := engine.New(engine.Config{Names: Names, PlanEnd: "queries"}, engine.Hooks{})
+		workers := r.OpenShare([]targets.PromStore{f, f}, first, 4)
+		return eng.Run(context.Background(), workers, eng.Handles(len(workers)))
+	}
+	done0 := make(chan *engine.Result)
+	go func() { done0 <- run(r0, 0) }()
+	res1 := run(r1, 2)
+	select {
+	case <-done0:
+		t.Fatal("worker 0 asked its read load before worker 1 had written")
+	default:
+	}
+	close(written)
+	res0 := <-done0
+
+	ops := func(res *engine.Result) map[string]int64 {
+		m := map[string]int64{}
+		for _, op := range res.Operations {
+			m[op.Name] = op.OKOperations + op.FailOperations
+		}
+		return m
+	}
+	if got, want := ops(res0), map[string]int64{"INGESTION": 40, "RULE": 16 * 5, "ALERT": 16 * 4, "DASHBOARD": 6}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("worker 0 operations %v, want %v", got, want)
+	}
+	if got := ops(res1); got["INGESTION"] != 40 || got["RULE"]+got["ALERT"]+got["DASHBOARD"] != 0 {
+		t.Errorf("worker 1 operations %v, want 40 writes and no query", got)
+	}
+	v0, v1 := r0.Verify(context.Background(), f), r1.Verify(context.Background(), f)
+	if len(v0.Queries) != 15 || len(v1.Queries) != 0 || !strings.Contains(v1.QueriesSkipped, "worker 0") {
+		t.Errorf("worker 0 checked %d queries, worker 1 %d (%q)", len(v0.Queries), len(v1.Queries), v1.QueriesSkipped)
+	}
+	for _, q := range v0.Queries {
+		if !q.OK || q.Digest == "" {
+			t.Errorf("worker 0's %s: %+v", q.Query, q)
+		}
+	}
+	// 4 targets x 41 series x 20 scrapes, the staleness markers left out.
+	if r0.Acked()+r1.Acked() != 3280 || r0.Acked() == 0 || r1.Acked() == 0 {
+		t.Errorf("acknowledged %d + %d samples, want 3280 in all", r0.Acked(), r1.Acked())
+	}
+	if len(f.counted) != 2 || !strings.Contains(f.counted[0], `instance=~"host-(0|1)-[0-9]+:9100"`) ||
+		!strings.Contains(f.counted[1], `instance=~"host-(2|3)-[0-9]+:9100"`) {
+		t.Errorf("counted %q, want each worker's own slots", f.counted)
 	}
 }

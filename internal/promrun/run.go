@@ -6,6 +6,7 @@
 package promrun
 
 import (
+	"context"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -41,6 +42,13 @@ type Config struct {
 	Scrapes      int64
 	WriteTimeout time.Duration
 	ReadTimeout  time.Duration
+
+	// A run split between worker processes (WORKERS): each writes the
+	// targets of its clients; worker 0 alone asks the read load, whose
+	// answers hold every worker's samples, once AllWritten says every
+	// worker has written; the others are WriteOnly.
+	AllWritten func(context.Context) error
+	WriteOnly  bool
 }
 
 // Plan sets the shape's start: the scrapes end at least Margin before now,
@@ -62,6 +70,7 @@ type Run struct {
 	m       *promshape.Model
 	metrics map[string]bool // the metric names, for Scope
 	jobs    []job
+	lo, hi  int // the slots this process writes (OpenShare)
 
 	writing  atomic.Int64 // workers still writing
 	next     atomic.Int64 // the next query job
@@ -97,7 +106,7 @@ func New(c Config) (*Run, error) {
 	if c.Scrapes < 1 {
 		return nil, fmt.Errorf("promrun: scrapes %d must be at least 1", c.Scrapes)
 	}
-	r := &Run{cfg: c, m: m, metrics: map[string]bool{}, checks: map[string]*check{}}
+	r := &Run{cfg: c, m: m, metrics: map[string]bool{}, checks: map[string]*check{}, hi: c.Shape.Targets}
 	series, err := m.Series(0, 0)
 	if err != nil {
 		return nil, err
@@ -112,6 +121,9 @@ func New(c Config) (*Run, error) {
 	if r.jobs, err = r.plan(); err != nil {
 		return nil, err
 	}
+	if c.WriteOnly {
+		r.jobs = nil
+	}
 	r.digests, r.ok = make([]uint64, len(r.jobs)), make([]bool, len(r.jobs))
 	for _, q := range m.Queries() {
 		r.checks[q.Name] = &check{}
@@ -119,6 +131,9 @@ func New(c Config) (*Run, error) {
 	}
 	return r, nil
 }
+
+// Config is the run's config, as planned.
+func (r *Run) Config() Config { return r.cfg }
 
 // Model is the run's model.
 func (r *Run) Model() *promshape.Model { return r.m }
@@ -132,13 +147,22 @@ func (r *Run) Queries() int { return len(r.jobs) }
 
 // Open gives a worker per store, each writing its share of the slots.
 func (r *Run) Open(stores []targets.PromStore) []engine.Worker {
-	n := len(stores)
+	return r.OpenShare(stores, 0, len(stores))
+}
+
+// OpenShare gives a worker per store, the stores being clients first,
+// first+1, ... of total (a worker process's share, WORKERS): client c
+// writes slots [c x targets / total, (c+1) x targets / total).
+func (r *Run) OpenShare(stores []targets.PromStore, first, total int) []engine.Worker {
 	targetsN := r.cfg.Shape.Targets
-	workers := make([]engine.Worker, n)
+	slot := func(c int) int { return c * targetsN / total }
+	workers := make([]engine.Worker, len(stores))
 	for i, s := range stores {
-		workers[i] = &worker{r: r, store: s, sc: r.m.NewScraper(), lo: i * targetsN / n, hi: (i + 1) * targetsN / n}
+		c := first + i
+		workers[i] = &worker{r: r, store: s, sc: r.m.NewScraper(), lo: slot(c), hi: slot(c + 1)}
 	}
-	r.writing.Store(int64(n))
+	r.lo, r.hi = slot(first), slot(first+len(stores))
+	r.writing.Store(int64(len(stores)))
 	return workers
 }
 

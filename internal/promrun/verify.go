@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tsbench/tsbench/internal/promshape"
 	"github.com/tsbench/tsbench/internal/summary"
 	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/targets/promql"
@@ -113,16 +114,21 @@ func (r *Run) Count(ctx context.Context, s targets.PromStore) (int64, error) {
 // countExpr is the sum of count_over_time of every metric of the run over
 // the window w (ms), a metric at a time: count_over_time drops the metric
 // name, and Prometheus refuses an answer with two series of the same
-// labels, which {job="..."} of every metric would give.
+// labels, which {job="..."} of every metric would give. A worker process
+// (WORKERS) counts the series of its own slots, by their instance labels.
 func (r *Run) countExpr(w int64) string {
 	names := make([]string, 0, len(r.metrics))
 	for n := range r.metrics {
 		names = append(names, n)
 	}
 	sort.Strings(names)
+	sel := "job=" + promql.Quote(r.cfg.Shape.Job)
+	if r.lo != 0 || r.hi != r.cfg.Shape.Targets {
+		sel += ",instance=~" + promql.Quote(promshape.InstancePattern(r.lo, r.hi))
+	}
 	parts := make([]string, len(names))
 	for i, n := range names {
-		parts[i] = fmt.Sprintf("sum(count_over_time(%s{job=%s}[%dms]))", n, promql.Quote(r.cfg.Shape.Job), w)
+		parts[i] = fmt.Sprintf("sum(count_over_time(%s{%s}[%dms]))", n, sel, w)
 	}
 	return strings.Join(parts, " + ")
 }
@@ -131,7 +137,10 @@ func (r *Run) countExpr(w int64) string {
 // adds the answers checked.
 func (r *Run) Verify(ctx context.Context, s targets.PromStore) *summary.Verify {
 	v := &summary.Verify{ExpectedPoints: r.Acked(), Queries: r.Checks()}
-	if len(v.Queries) == 0 {
+	switch {
+	case r.cfg.WriteOnly:
+		v.QueriesSkipped = "worker 0 of the group asks the read load, once every worker has written"
+	case len(v.Queries) == 0:
 		v.QueriesSkipped = fmt.Sprintf("the run stopped before its read load (none of its %d queries asked)", len(r.jobs))
 	}
 	n, err := r.Count(ctx, s)

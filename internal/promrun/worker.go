@@ -142,9 +142,15 @@ func (r *Run) waitWrites(ctx context.Context, h *engine.Handle) bool {
 	return ctx.Err() == nil
 }
 
-// settleStore settles the store once, before the first query.
+// settleStore settles the store once, before the first query (and first
+// waits for the other worker processes' writes, with WORKERS).
 func (r *Run) settleStore(ctx context.Context, s targets.PromStore) error {
 	r.settle.Do(func() {
+		if r.cfg.AllWritten != nil {
+			if r.settled = r.cfg.AllWritten(ctx); r.settled != nil {
+				return
+			}
+		}
 		sctx, cancel := context.WithTimeout(ctx, r.cfg.ReadTimeout)
 		defer cancel()
 		r.settled = s.Settle(sctx, r.cfg.Shape.Start)
@@ -160,7 +166,7 @@ var errMismatch = errors.New("wrong answer")
 func (w *worker) query(ctx context.Context, h *engine.Handle, warm bool, i int) bool {
 	j := &w.r.jobs[i]
 	if err := w.r.settleStore(ctx, w.store); err != nil {
-		h.Failed(engine.Op{Kind: metrics.Kind(kindOp(j.q.Kind))}, warm, fmt.Errorf("settle before the queries: %w", err))
+		h.Failed(engine.Op{Kind: metrics.Kind(kindOp(j.q.Kind))}, warm, fmt.Errorf("before the queries: %w", err))
 		return true
 	}
 	check, err := w.r.expect(j, w.store.ServerLabels())

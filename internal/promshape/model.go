@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/tsbench/tsbench/internal/gen"
 )
@@ -102,6 +103,16 @@ func (m *Model) Replaced(slot int, k int64) bool {
 // Instance is the instance label of generation g of the slot.
 func Instance(slot int, g int64) string {
 	return string(appendInstance(nil, slot, g))
+}
+
+// InstancePattern is a regular expression of the instance labels of
+// slots [lo, hi), every generation.
+func InstancePattern(lo, hi int) string {
+	slots := make([]string, 0, hi-lo)
+	for s := lo; s < hi; s++ {
+		slots = append(slots, strconv.Itoa(s))
+	}
+	return "host-(" + strings.Join(slots, "|") + ")-[0-9]+:9100"
 }
 
 func appendInstance(dst []byte, slot int, g int64) []byte {
