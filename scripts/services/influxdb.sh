@@ -44,7 +44,7 @@ install_current() {
   GOBIN="$build/bin" go install "github.com/influxdata/pkg-config@$PKG_CONFIG_VERSION" \
     || die "could not build influxdata's pkg-config $PKG_CONFIG_VERSION"
   GOBIN="$build/bin" PKG_CONFIG="$build/bin/pkg-config" RUSTUP_TOOLCHAIN=stable GOTOOLCHAIN=local \
-    go install -ldflags "-X main.version=${VERSION#v}" "github.com/influxdata/influxdb/cmd/influxd@$VERSION" \
+    go install "$GO_LEAN_GCFLAGS" -ldflags "$GO_LEAN_LDFLAGS -X main.version=${VERSION#v}" "github.com/influxdata/influxdb/cmd/influxd@$VERSION" \
     || die "could not build InfluxDB $VERSION"
   mkdir -p "$(dirname "$CURRENT_BIN")"
   mv "$build/bin/influxd" "$CURRENT_BIN"

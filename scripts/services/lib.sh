@@ -83,6 +83,14 @@ wait_http() {
   return 1
 }
 
+# The servers built here from Go source are run, never debugged: their
+# builds leave DWARF out, compiling (GO_LEAN_GCFLAGS) and linking (the
+# -s -w of GO_LEAN_LDFLAGS). Measured on Prometheus 3.16 from an empty
+# build cache: 192 and 203 CPU seconds against 203 and 230, and a binary
+# of 52 MB against 75. Stack traces keep their files and lines.
+GO_LEAN_GCFLAGS=-gcflags=all=-dwarf=false
+GO_LEAN_LDFLAGS="-s -w"
+
 # go_build_cached BIN MODULE@VERSION PKG [GO BUILD ARGS...]: builds PKG of
 # a Go module at a pinned version into BIN, once: the module's own source
 # (with its go.mod, go.sum and replace directives, which go install

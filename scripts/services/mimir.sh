@@ -27,8 +27,8 @@ GRPC_PORT=${TSBENCH_MIMIR_GRPC_PORT:-9095}
 BIN="$CACHE_DIR/mimir-$VERSION/mimir"
 
 install_bin() {
-  go_build_cached "$BIN" "github.com/grafana/mimir@$VERSION" ./cmd/mimir -tags netgo,stringlabels \
-    -ldflags "-X github.com/grafana/mimir/pkg/util/version.Version=$VERSION -X github.com/grafana/mimir/pkg/util/version.Branch=main -X github.com/grafana/mimir/pkg/util/version.Revision=aced80d74930"
+  go_build_cached "$BIN" "github.com/grafana/mimir@$VERSION" ./cmd/mimir -tags netgo,stringlabels "$GO_LEAN_GCFLAGS" \
+    -ldflags "$GO_LEAN_LDFLAGS -X github.com/grafana/mimir/pkg/util/version.Version=$VERSION -X github.com/grafana/mimir/pkg/util/version.Branch=main -X github.com/grafana/mimir/pkg/util/version.Revision=aced80d74930"
 }
 
 # config: Mimir's configuration for the data in $DIR.

@@ -28,8 +28,8 @@ install_bin() {
   [ -x "$BIN" ] && return 0
   command -v go >/dev/null || die "the Go toolchain is needed to build Prometheus $RELEASE"
   log "building Prometheus $RELEASE with $(go version | cut -d' ' -f3)"
-  GOBIN=$(dirname "$BIN") GOFLAGS=-mod=mod go install -trimpath -tags remove_all_sd \
-    -ldflags "-X github.com/prometheus/common/version.Version=$RELEASE -X github.com/prometheus/common/version.Branch=$VERSION" \
+  GOBIN=$(dirname "$BIN") GOFLAGS=-mod=mod go install -trimpath -tags remove_all_sd "$GO_LEAN_GCFLAGS" \
+    -ldflags "$GO_LEAN_LDFLAGS -X github.com/prometheus/common/version.Version=$RELEASE -X github.com/prometheus/common/version.Branch=$VERSION" \
     "github.com/prometheus/prometheus/cmd/prometheus@$VERSION" || die "could not build Prometheus $RELEASE"
 }
 

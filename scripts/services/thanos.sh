@@ -35,8 +35,8 @@ QUERY=thanos-query # Query's own state directory and pid (svc_dir)
 # Info call), its version compiled in.
 install_bin() {
   GOTOOLCHAIN=$TOOLCHAIN go_build_cached "$BIN" "github.com/thanos-io/thanos@$VERSION" ./cmd/thanos \
-    -tags netgo,slicelabels \
-    -ldflags "-X github.com/prometheus/common/version.Version=$RELEASE -X github.com/prometheus/common/version.Branch=$VERSION"
+    -tags netgo,slicelabels "$GO_LEAN_GCFLAGS" \
+    -ldflags "$GO_LEAN_LDFLAGS -X github.com/prometheus/common/version.Version=$RELEASE -X github.com/prometheus/common/version.Branch=$VERSION"
 }
 
 # start_receive: Receive on the data in $DIR (kept: resume restarts it on

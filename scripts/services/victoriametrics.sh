@@ -34,8 +34,8 @@ install_current() {
   [ -x "$CURRENT_BIN" ] && return 0
   command -v go >/dev/null || die "the Go toolchain is needed to build VictoriaMetrics $VERSION"
   log "building VictoriaMetrics $VERSION with $(go version | cut -d' ' -f3)"
-  GOBIN=$(dirname "$CURRENT_BIN") GOFLAGS=-mod=mod go install \
-    -ldflags "-X github.com/VictoriaMetrics/VictoriaMetrics/lib/buildinfo.Version=victoria-metrics-$VERSION" \
+  GOBIN=$(dirname "$CURRENT_BIN") GOFLAGS=-mod=mod go install "$GO_LEAN_GCFLAGS" \
+    -ldflags "$GO_LEAN_LDFLAGS -X github.com/VictoriaMetrics/VictoriaMetrics/lib/buildinfo.Version=victoria-metrics-$VERSION" \
     "github.com/VictoriaMetrics/VictoriaMetrics/app/victoria-metrics@$VERSION" || die "could not build VictoriaMetrics $VERSION"
 }
 
