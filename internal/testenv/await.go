@@ -26,8 +26,8 @@ func ServicesDir() string {
 // scripts/ci/late-services.sh builds the servers that take longest to
 // compile (Prometheus, Thanos, Mimir, InfluxDB 1.13) in the background and
 // marks each pending ($TSBENCH_SERVICES_DIR/NAME.pending) until its build
-// has ended; CI waits for them before the tests, and a test run while they
-// build (a developer's go test beside that script) waits here rather than
+// has ended and the server started; a test run while they build (CI's,
+// or a developer's go test beside that script) waits here rather than
 // failing for want of a server that is on its way. Without a mark this
 // returns at once.
 func AwaitService(t testing.TB, name string) {
