@@ -145,13 +145,7 @@ func TestPrometheusWorkloadWorkers(t *testing.T) {
 	workers := startWorkers(t, grp, 2, nil, args...)
 	var acked int64
 	for i, w := range workers {
-		code, s := w.wait(t, 2*time.Minute)
-		if code != 0 {
-			t.Fatalf("worker %d: exit %d\n%s", i, code, w.output())
-		}
-		if s.Worker == nil || s.Worker.Index != i || s.Worker.Clients != [2]int{2 * i, 2*i + 2} || s.Worker.Barrier != "store" {
-			t.Fatalf("worker %d: share %+v", i, s.Worker)
-		}
+		s := waitShare(t, w, i)
 		v := s.Verify
 		if !v.OK || v.StoredPoints != v.ExpectedPoints || v.ExpectedPoints < 20*41*60/4 {
 			t.Errorf("worker %d counted its own targets' series: %+v", i, v)

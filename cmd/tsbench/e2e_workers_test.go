@@ -49,6 +49,21 @@ func startWorkers(t *testing.T, grp string, n int, settings []string, extra ...s
 	return runs
 }
 
+// waitShare waits for worker i of two clients a worker and returns its
+// summary, failing unless it exited 0 with clients [2i, 2i+2) met at the
+// store's barrier.
+func waitShare(t *testing.T, w *faultRun, i int) *summary.Summary {
+	t.Helper()
+	code, s := w.wait(t, 2*time.Minute)
+	if code != 0 {
+		t.Fatalf("worker %d: exit %d\n%s", i, code, w.output())
+	}
+	if s.Worker == nil || s.Worker.Index != i || s.Worker.Clients != [2]int{2 * i, 2*i + 2} || s.Worker.Barrier != "store" {
+		t.Fatalf("worker %d: share %+v", i, s.Worker)
+	}
+	return s
+}
+
 // mergeGroup runs 'tsbench merge --group' and returns its exit status,
 // output and merged summary.
 func mergeGroup(t *testing.T, grp string) (result, *summary.Summary) {
@@ -100,13 +115,7 @@ func TestWorkersWriteWhatOneProcessWrites(t *testing.T) {
 	workers := startWorkers(t, grp, 3, workersShape)
 	var shares []*summary.Summary
 	for i, w := range workers {
-		code, s := w.wait(t, 2*time.Minute)
-		if code != 0 {
-			t.Fatalf("worker %d: exit %d\n%s", i, code, w.output())
-		}
-		if s.Worker == nil || s.Worker.Index != i || s.Worker.Clients != [2]int{2 * i, 2*i + 2} || s.Worker.Barrier != "store" {
-			t.Fatalf("worker %d: share %+v", i, s.Worker)
-		}
+		s := waitShare(t, w, i)
 		if !s.Verify.OK || s.Verify.StoredPoints != s.Op("INGESTION").OKPoints {
 			t.Fatalf("worker %d verified its own devices: %+v", i, s.Verify)
 		}
