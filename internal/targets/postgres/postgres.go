@@ -159,6 +159,9 @@ type conn struct {
 	mu     sync.Mutex
 	staged bool // the staging table exists on this connection
 	refs   int
+	// counted runs the measured own statements (Statement.CountOnly)
+	// prepared on this connection's session.
+	counted pgwire.Counted
 }
 
 func newConn(ctx context.Context, cfg *pgx.ConnConfig) (*conn, error) {

@@ -259,3 +259,84 @@ func TestServerVersion(t *testing.T) {
 		}
 	})
 }
+
+// A measured execution (CountOnly, pgwire.Counted) counts the rows the
+// whole answer holds, with every parameter type a query file binds (an
+// empty text stays a text, not NULL); a statement the server refuses fails
+// and leaves the connection usable; a session that ends is re-opened and
+// its statements prepared again. On both releases.
+func TestRunStatementCountOnly(t *testing.T) {
+	targettest.EachServer(t, releases, runStatementCountOnly)
+}
+
+func runStatementCountOnly(t *testing.T, srv targettest.Server) {
+	ctx := t.Context()
+	tg := srv.OwnTexts(ctx, t, Driver, "tsbench_own", targettest.Texts).(*Target)
+	count := func(text string, args ...any) (int64, error) {
+		rows, err := tg.RunStatement(ctx, &targets.Statement{Text: text, Args: args, CountOnly: true})
+		return rows.Count, err
+	}
+	for _, c := range []struct {
+		text string
+		args []any
+		want int64
+	}{
+		// First: no buffer kept yet for the empty text to be appended to.
+		{"SELECT 1 WHERE $1::text = ''", []any{""}, 1},
+		{"SELECT g FROM generate_series(1, $1::int) g WHERE g % $2 = 0", []any{int64(100), int64(7)}, 14},
+		{"SELECT g FROM generate_series(1, 10) g WHERE g < $1::float8", []any{3.5}, 3},
+		{"SELECT 1 WHERE $1::text IS NULL", []any{nil}, 1},
+		{"SELECT * FROM points WHERE t < 0", nil, 0},
+		{"SELECT g FROM generate_series(1, $1::bigint) g", []any{int64(5000)}, 5000},
+	} {
+		got, err := count(c.text, c.args...)
+		if err != nil {
+			t.Fatalf("%s %v: %v", c.text, c.args, err)
+		}
+		whole := targettest.RunOwn(ctx, t, tg, c.text, c.args...)
+		if got != c.want || whole.Count != c.want {
+			t.Errorf("%s %v: counted %d rows, the whole answer %d, want %d", c.text, c.args, got, whole.Count, c.want)
+		}
+	}
+	if _, err := count("SELECT 1 / $1::int", int64(0)); err == nil || !strings.Contains(err.Error(), "division by zero") {
+		t.Fatalf("1 / 0: err = %v, want the server's division by zero", err)
+	}
+	if got, err := count("SELECT 1 / $1::int", int64(1)); err != nil || got != 1 {
+		t.Fatalf("1 / 1 after a refused execution: %d rows, %v", got, err)
+	}
+	if _, err := count("SELECT $1::int", int64(1), int64(2)); err == nil || !strings.Contains(err.Error(), "2 parameters bound") {
+		t.Fatalf("two values for one placeholder: err = %v", err)
+	}
+
+	// End the session from another connection: the next execution fails
+	// as a connection failure, the one after it runs on a new session.
+	pid := targettest.RunOwn(ctx, t, tg, "SELECT pg_backend_pid()").Values[0][0]
+	admin, err := pgx.Connect(ctx, fmt.Sprintf("postgres://postgres@%s/tsbench_own?sslmode=disable", srv.Addr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(ctx)
+	if _, err := admin.Exec(ctx, "SELECT pg_terminate_backend($1)", pid); err != nil {
+		t.Fatal(err)
+	}
+	prepares := tg.c.counted.Prepares()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		got, err := count("SELECT g FROM generate_series(1, $1::int) g", int64(3))
+		if err == nil {
+			if got != 3 {
+				t.Fatalf("after the session ended: %d rows, want 3", got)
+			}
+			break
+		}
+		if !errors.Is(err, targets.ErrConnection) {
+			t.Fatalf("the session ended: err = %v, want a connection failure", err)
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no new session within 10 s: %v", err)
+		}
+	}
+	if got := tg.c.counted.Prepares(); got != prepares+1 {
+		t.Errorf("prepares %d after the new session, want %d (the text prepared again)", got, prepares+1)
+	}
+}
