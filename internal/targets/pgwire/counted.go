@@ -28,6 +28,7 @@ type Counted struct {
 	params   [][]byte
 	encoded  [][]byte // params' storage, kept between executions
 	prepares int64
+	watch    socketWatch
 }
 
 // prepared is a text prepared on the session: its description and the
@@ -48,12 +49,21 @@ func (c *Counted) Count(ctx context.Context, pg *pgx.Conn, st *targets.Statement
 	if err := c.encode(pg, p, st.Args); err != nil {
 		return targets.Rows{}, wrap("own query", err)
 	}
-	rr := pg.PgConn().ExecPrepared(ctx, p.desc.Name, c.params, p.formats, nil)
+	session := pg.PgConn()
+	if err := c.watch.arm(ctx, session.Conn()); err != nil {
+		return targets.Rows{}, wrap("own query", err)
+	}
+	// ctx is watched on the socket (socketWatch), not by pgconn for each
+	// execution.
+	rr := session.ExecPrepared(context.Background(), p.desc.Name, c.params, p.formats, nil)
 	var out targets.Rows
 	for rr.NextRow() {
 		out.Count++
 	}
 	if _, err := rr.Close(); err != nil {
+		if cause := ctx.Err(); cause != nil {
+			err = fmt.Errorf("%w: %w", cause, err)
+		}
 		return out, wrap("own query", err)
 	}
 	return out, nil

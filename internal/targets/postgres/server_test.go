@@ -272,10 +272,7 @@ func TestRunStatementCountOnly(t *testing.T) {
 func runStatementCountOnly(t *testing.T, srv targettest.Server) {
 	ctx := t.Context()
 	tg := srv.OwnTexts(ctx, t, Driver, "tsbench_own", targettest.Texts).(*Target)
-	count := func(text string, args ...any) (int64, error) {
-		rows, err := tg.RunStatement(ctx, &targets.Statement{Text: text, Args: args, CountOnly: true})
-		return rows.Count, err
-	}
+	count := func(text string, args ...any) (int64, error) { return countOnly(ctx, tg, text, args...) }
 	for _, c := range []struct {
 		text string
 		args []any
@@ -308,6 +305,18 @@ func runStatementCountOnly(t *testing.T, srv targettest.Server) {
 		t.Fatalf("two values for one placeholder: err = %v", err)
 	}
 
+	// An execution past its context's deadline is interrupted (the
+	// context is watched on the socket, pgwire.Counted) and says so; the
+	// next one runs, on a new session.
+	tctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	start := time.Now()
+	_, err := countOnly(tctx, tg, "SELECT pg_sleep($1::float8)", 30.0)
+	cancel()
+	if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 10*time.Second {
+		t.Fatalf("a 30 s sleep under a 300 ms deadline: %v after %v, want DeadlineExceeded at once", err, time.Since(start))
+	}
+	reconnected(t, count)
+
 	// End the session from another connection: the next execution fails
 	// as a connection failure, the one after it runs on a new session.
 	pid := targettest.RunOwn(ctx, t, tg, "SELECT pg_backend_pid()").Values[0][0]
@@ -320,14 +329,29 @@ func runStatementCountOnly(t *testing.T, srv targettest.Server) {
 		t.Fatal(err)
 	}
 	prepares := tg.c.counted.Prepares()
+	reconnected(t, count)
+	if got := tg.c.counted.Prepares(); got != prepares+1 {
+		t.Errorf("prepares %d after the new session, want %d (the text prepared again)", got, prepares+1)
+	}
+}
+
+func countOnly(ctx context.Context, tg *Target, text string, args ...any) (int64, error) {
+	rows, err := tg.RunStatement(ctx, &targets.Statement{Text: text, Args: args, CountOnly: true})
+	return rows.Count, err
+}
+
+// reconnected runs a statement until a new session answers it: the first
+// tries may fail as connection failures, nothing else.
+func reconnected(t *testing.T, count func(string, ...any) (int64, error)) {
+	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		got, err := count("SELECT g FROM generate_series(1, $1::int) g", int64(3))
 		if err == nil {
 			if got != 3 {
-				t.Fatalf("after the session ended: %d rows, want 3", got)
+				t.Fatalf("on a new session: %d rows, want 3", got)
 			}
-			break
+			return
 		}
 		if !errors.Is(err, targets.ErrConnection) {
 			t.Fatalf("the session ended: err = %v, want a connection failure", err)
@@ -335,8 +359,5 @@ func runStatementCountOnly(t *testing.T, srv targettest.Server) {
 		if time.Now().After(deadline) {
 			t.Fatalf("no new session within 10 s: %v", err)
 		}
-	}
-	if got := tg.c.counted.Prepares(); got != prepares+1 {
-		t.Errorf("prepares %d after the new session, want %d (the text prepared again)", got, prepares+1)
 	}
 }
