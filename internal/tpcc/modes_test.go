@@ -328,3 +328,53 @@ func writeCalls(tb testing.TB) int64 {
 	tb.Fatalf("/proc/self/io has no syscw: %s", data)
 	return 0
 }
+
+// On PostgreSQL an interactive transaction's context is watched on the
+// terminal's socket (sockwatch), not by pgx and database/sql for every
+// statement: a transaction blocked past its deadline (another session
+// holds the warehouse table) ends at once with the deadline's error, and
+// the terminal's next connection runs transactions again.
+func TestInteractiveDeadlineOnSocket(t *testing.T) {
+	c := servers[0]
+	ctx, db := serverDB(t, c, "tsbench_tpcc_deadline")
+	term := freshTerminal(ctx, t, db, c.driver.SQL.Dialect, Config{Warehouses: 1, Mode: ModeInteractive, Load: LoadAuto})
+	if term.sock == nil {
+		t.Fatal("no socket found under the PostgreSQL terminal's connection")
+	}
+	if err := term.run(ctx, Payment); err != nil {
+		t.Fatalf("a Payment before the lock: %v", err)
+	}
+	lock, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Rollback()
+	if _, err := lock.ExecContext(ctx, "LOCK TABLE tpcc_warehouse IN ACCESS EXCLUSIVE MODE"); err != nil {
+		t.Fatal(err)
+	}
+	// Released in 5 s whatever happens, so that a Payment the deadline
+	// failed to interrupt ends, late.
+	release := time.AfterFunc(5*time.Second, func() { lock.Rollback() })
+	defer release.Stop()
+	tctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	start := time.Now()
+	err = term.run(tctx, Payment)
+	cancel()
+	if took := time.Since(start); !errors.Is(err, context.DeadlineExceeded) || took > 4*time.Second {
+		t.Fatalf("a Payment blocked past a 300 ms deadline: %v after %v, want DeadlineExceeded at once", err, took)
+	}
+	if err := lock.Rollback(); err != nil {
+		t.Fatal(err)
+	}
+	term.conn.Close()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	term.conn, term.sock = conn, socketOf(conn)
+	for range 20 {
+		if err := term.run(ctx, Payment); err != nil {
+			t.Fatalf("a Payment on the next connection: %v", err)
+		}
+	}
+}

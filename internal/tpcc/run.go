@@ -94,7 +94,7 @@ func (r *Run) openTerminals(ctx context.Context) ([]*terminal, error) {
 		terms = append(terms, &terminal{conn: conn, d: r.d, g: newRandom(r.cfg.Seed, int64(1000+i), r.c),
 			w: i%r.cfg.Warehouses + 1, district: i/r.cfg.Warehouses%districtsPerW + 1, warehouses: r.cfg.Warehouses,
 			stmts: map[string]string{}, now: func() time.Time { return time.Now().UTC().Truncate(time.Microsecond) },
-			mode: r.mode()})
+			mode: r.mode(), sock: socketOf(conn)})
 	}
 	return terms, nil
 }
@@ -199,7 +199,7 @@ func (w *worker) reopenIfBroken(ctx context.Context) bool {
 	if err != nil {
 		return false
 	}
-	w.t.conn = conn
+	w.t.conn, w.t.sock = conn, socketOf(conn)
 	w.r.reconnects.Add(1)
 	return true
 }

@@ -5,8 +5,12 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"net"
 	"sort"
 	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/tsbench/tsbench/internal/sockwatch"
 )
 
 // errRollback is the New-Order that rolls back by design (clause 2.4.2.3:
@@ -40,6 +44,39 @@ type terminal struct {
 	// orderDistrict is the district of the last New-Order drawn: where a
 	// committed one must be found after the run (durability.go).
 	orderDistrict int
+
+	// sock is the socket under conn on PostgreSQL (nil on MySQL): an
+	// interactive transaction's context is watched there (watch), once
+	// for the terminal's reusable context, not by pgconn and database/sql
+	// for every statement.
+	sock  net.Conn
+	watch sockwatch.Watch
+}
+
+// socketOf is the socket under a connection of pgx's database/sql driver;
+// nil for other drivers.
+func socketOf(conn *sql.Conn) net.Conn {
+	var sock net.Conn
+	_ = conn.Raw(func(dc any) error {
+		if c, ok := dc.(interface{ Conn() *pgx.Conn }); ok {
+			sock = c.Conn().PgConn().Conn()
+		}
+		return nil
+	})
+	return sock
+}
+
+// unwatched returns the context a transaction's statements run under: ctx
+// itself, or on PostgreSQL a context that never ends, ctx being watched on
+// the terminal's socket instead.
+func (t *terminal) unwatched(ctx context.Context) (context.Context, error) {
+	if t.sock == nil || ctx.Done() == nil {
+		return ctx, nil
+	}
+	if err := t.watch.Arm(ctx, t.sock); err != nil {
+		return nil, err
+	}
+	return context.WithoutCancel(ctx), nil
 }
 
 // sql returns q in the terminal's dialect.
@@ -68,6 +105,18 @@ func (t *terminal) run(ctx context.Context, tx Tx) error {
 // runInteractive sends one statement per round trip through database/sql:
 // the interactive forms, or on MySQL in batched mode the merged ones.
 func (t *terminal) runInteractive(ctx context.Context, tx Tx) error {
+	err := t.interactive(ctx, tx)
+	if cause := ctx.Err(); err != nil && cause != nil && !errors.Is(err, cause) {
+		err = fmt.Errorf("%w: %w", cause, err) // interrupted through the socket
+	}
+	return err
+}
+
+func (t *terminal) interactive(watched context.Context, tx Tx) error {
+	ctx, err := t.unwatched(watched)
+	if err != nil {
+		return err
+	}
 	t.roundTrips += 2 // BEGIN, and COMMIT or ROLLBACK
 	dbtx, err := t.conn.BeginTx(ctx, nil)
 	if err != nil {

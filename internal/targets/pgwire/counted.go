@@ -7,6 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/tsbench/tsbench/internal/sockwatch"
 	"github.com/tsbench/tsbench/internal/targets"
 )
 
@@ -28,7 +29,7 @@ type Counted struct {
 	params   [][]byte
 	encoded  [][]byte // params' storage, kept between executions
 	prepares int64
-	watch    socketWatch
+	watch    sockwatch.Watch
 }
 
 // prepared is a text prepared on the session: its description and the
@@ -50,10 +51,10 @@ func (c *Counted) Count(ctx context.Context, pg *pgx.Conn, st *targets.Statement
 		return targets.Rows{}, wrap("own query", err)
 	}
 	session := pg.PgConn()
-	if err := c.watch.arm(ctx, session.Conn()); err != nil {
+	if err := c.watch.Arm(ctx, session.Conn()); err != nil {
 		return targets.Rows{}, wrap("own query", err)
 	}
-	// ctx is watched on the socket (socketWatch), not by pgconn for each
+	// ctx is watched on the socket (sockwatch), not by pgconn for each
 	// execution.
 	rr := session.ExecPrepared(context.Background(), p.desc.Name, c.params, p.formats, nil)
 	var out targets.Rows

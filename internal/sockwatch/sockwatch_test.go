@@ -1,4 +1,4 @@
-package pgwire
+package sockwatch
 
 import (
 	"context"
@@ -39,12 +39,12 @@ func loopback(t *testing.T) (client, server net.Conn) {
 // the next context's arm clears the deadline it left, and reads work again.
 func TestSocketWatch(t *testing.T) {
 	client, server := loopback(t)
-	var w socketWatch
+	var w Watch
 	ctx, cancel := context.WithCancel(context.Background())
-	if err := w.arm(ctx, client); err != nil {
+	if err := w.Arm(ctx, client); err != nil {
 		t.Fatal(err)
 	}
-	if allocs := testing.AllocsPerRun(100, func() { _ = w.arm(ctx, client) }); allocs != 0 {
+	if allocs := testing.AllocsPerRun(100, func() { _ = w.Arm(ctx, client) }); allocs != 0 {
 		t.Errorf("arming the watched context again: %v allocations, want 0", allocs)
 	}
 	time.AfterFunc(100*time.Millisecond, cancel)
@@ -58,13 +58,13 @@ func TestSocketWatch(t *testing.T) {
 	if d := time.Since(start); d > 10*time.Second {
 		t.Fatalf("the cancellation interrupted the read after %v", d)
 	}
-	if err := w.arm(ctx, client); !errors.Is(err, context.Canceled) {
+	if err := w.Arm(ctx, client); !errors.Is(err, context.Canceled) {
 		t.Fatalf("arming an ended context: %v, want context.Canceled", err)
 	}
 
 	next, stop := context.WithCancel(context.Background())
 	defer stop()
-	if err := w.arm(next, client); err != nil {
+	if err := w.Arm(next, client); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := server.Write([]byte("x")); err != nil {
@@ -79,14 +79,14 @@ func TestSocketWatch(t *testing.T) {
 // ending the old context leaves the socket alone.
 func TestSocketWatchReleases(t *testing.T) {
 	client, server := loopback(t)
-	var w socketWatch
+	var w Watch
 	old, cancelOld := context.WithCancel(context.Background())
-	if err := w.arm(old, client); err != nil {
+	if err := w.Arm(old, client); err != nil {
 		t.Fatal(err)
 	}
 	current, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	if err := w.arm(current, client); err != nil {
+	if err := w.Arm(current, client); err != nil {
 		t.Fatal(err)
 	}
 	cancelOld()

@@ -1,4 +1,6 @@
-package pgwire
+// Package sockwatch makes a context's end interrupt a connection's socket,
+// registered once for as long as the same context and socket are used.
+package sockwatch
 
 import (
 	"context"
@@ -7,17 +9,20 @@ import (
 	"time"
 )
 
-// socketWatch makes a context's end interrupt a connection's socket, as
-// pgconn's context watch does on every execution (its default handler sets
-// the socket's deadline to now), but registered once for as long as the
-// same context and socket are used: the benchmark engine hands a client
-// one reusable context for all its operations, and registering on it for
-// each execution cost eight allocations and about a microsecond.
+// Watch makes a context's end interrupt a connection's socket, as pgconn's
+// context watch does on every execution (its default handler sets the
+// socket's deadline to now), but registered once for as long as the same
+// context and socket are used: the benchmark engine hands a client one
+// reusable context for all its operations, and registering on it for each
+// execution cost eight allocations and about a microsecond. The caller
+// then runs its statements under a context that never ends
+// (context.WithoutCancel, context.Background), which pgconn and
+// database/sql do not watch. The zero value is ready.
 //
 // A fire that finds the context renewed (its operation ended before the
 // cancellation reached here, the next one is running) registers again
 // instead of interrupting the next operation.
-type socketWatch struct {
+type Watch struct {
 	mu      sync.Mutex
 	ctx     context.Context // the context watched; nil: none
 	sock    net.Conn
@@ -28,10 +33,10 @@ type socketWatch struct {
 // longAgo is a deadline that has passed: it fails any read or write.
 var longAgo = time.Unix(1, 0)
 
-// arm watches ctx for an execution on sock: a deadline an earlier
+// Arm watches ctx for an execution on sock: a deadline an earlier
 // cancellation left on the socket is cleared, and ctx is registered unless
 // it already is. It returns ctx's error when ctx has ended.
-func (w *socketWatch) arm(ctx context.Context, sock net.Conn) error {
+func (w *Watch) Arm(ctx context.Context, sock net.Conn) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -54,7 +59,7 @@ func (w *socketWatch) arm(ctx context.Context, sock net.Conn) error {
 	return nil
 }
 
-func (w *socketWatch) registerLocked() {
+func (w *Watch) registerLocked() {
 	ctx, sock := w.ctx, w.sock
 	w.stop = context.AfterFunc(ctx, func() {
 		w.mu.Lock()
@@ -71,7 +76,7 @@ func (w *socketWatch) registerLocked() {
 	})
 }
 
-func (w *socketWatch) releaseLocked() {
+func (w *Watch) releaseLocked() {
 	if w.stop != nil {
 		w.stop()
 	}
