@@ -1,6 +1,7 @@
 package pgwire
 
 import (
+	"container/list"
 	"context"
 	"fmt"
 	"strconv"
@@ -21,20 +22,34 @@ import (
 // builder, its rows and their allocations): on a query the server answers
 // in 20 µs that is a fifth of what the client spends (docs/measuring.md).
 //
+// A session keeps at most Limit texts prepared, the least recently run
+// deallocated first, as pgx's own statement cache does: a template that
+// writes names into its text ({{x|ident}}) gives one text per name drawn,
+// and neither the client's map nor the server's session may grow with them.
+//
 // A Counted belongs to one connection and, like it, is not safe for
 // concurrent use. The zero value is ready.
 type Counted struct {
+	// Limit bounds the texts prepared on a session; zero is DefaultLimit.
+	Limit int
+
 	session  *pgconn.PgConn // whose prepared statements stmts names
-	stmts    map[string]*prepared
+	stmts    map[string]*list.Element
+	recent   list.List // of *prepared, the most recently run first
+	named    int       // names given on this session
 	params   [][]byte
 	encoded  [][]byte // params' storage, kept between executions
 	prepares int64
 	watch    sockwatch.Watch
 }
 
+// DefaultLimit is pgx's statement cache capacity.
+const DefaultLimit = 512
+
 // prepared is a text prepared on the session: its description and the
 // format each parameter is sent in.
 type prepared struct {
+	text    string
 	desc    *pgconn.StatementDescription
 	formats []int16
 }
@@ -79,23 +94,48 @@ func (c *Counted) Prepares() int64 { return c.prepares }
 // last one's statements.
 func (c *Counted) prepare(ctx context.Context, pg *pgx.Conn, text string) (*prepared, error) {
 	if s := pg.PgConn(); s != c.session {
-		c.session, c.stmts = s, map[string]*prepared{}
+		c.session, c.stmts, c.named = s, map[string]*list.Element{}, 0
+		c.recent.Init()
 	}
-	if p, ok := c.stmts[text]; ok {
-		return p, nil
+	if e, ok := c.stmts[text]; ok {
+		c.recent.MoveToFront(e)
+		return e.Value.(*prepared), nil
 	}
-	name := "tsbench_counted_" + strconv.Itoa(len(c.stmts))
+	if err := c.makeRoom(ctx); err != nil {
+		return nil, err
+	}
+	name := "tsbench_counted_" + strconv.Itoa(c.named)
+	c.named++
 	desc, err := c.session.Prepare(ctx, name, text, nil)
 	if err != nil {
 		return nil, err
 	}
-	p := &prepared{desc: desc, formats: make([]int16, len(desc.ParamOIDs))}
+	p := &prepared{text: text, desc: desc, formats: make([]int16, len(desc.ParamOIDs))}
 	for i, oid := range desc.ParamOIDs {
 		p.formats[i] = pg.TypeMap().FormatCodeForOID(oid)
 	}
-	c.stmts[text] = p
+	c.stmts[text] = c.recent.PushFront(p)
 	c.prepares++
 	return p, nil
+}
+
+// makeRoom deallocates the least recently run statements until one more
+// fits under the limit.
+func (c *Counted) makeRoom(ctx context.Context) error {
+	limit := c.Limit
+	if limit <= 0 {
+		limit = DefaultLimit
+	}
+	for c.recent.Len() >= limit {
+		oldest := c.recent.Back()
+		p := oldest.Value.(*prepared)
+		if err := c.session.Deallocate(ctx, p.desc.Name); err != nil {
+			return fmt.Errorf("deallocate %s: %w", p.desc.Name, err)
+		}
+		c.recent.Remove(oldest)
+		delete(c.stmts, p.text)
+	}
+	return nil
 }
 
 // encode writes args as p's parameters, each in the type the server

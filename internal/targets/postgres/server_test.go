@@ -305,6 +305,8 @@ func runStatementCountOnly(t *testing.T, srv targettest.Server) {
 		t.Fatalf("two values for one placeholder: err = %v", err)
 	}
 
+	preparedBounded(ctx, t, tg, count)
+
 	// An execution past its context's deadline is interrupted (the
 	// context is watched on the socket, pgwire.Counted) and says so; the
 	// next one runs, on a new session.
@@ -332,6 +334,37 @@ func runStatementCountOnly(t *testing.T, srv targettest.Server) {
 	reconnected(t, count)
 	if got := tg.c.counted.Prepares(); got != prepares+1 {
 		t.Errorf("prepares %d after the new session, want %d (the text prepared again)", got, prepares+1)
+	}
+}
+
+// preparedBounded: a session keeps no more texts prepared than the limit,
+// on the client and on the server, and a text deallocated to make room is
+// prepared again when it next runs, with the same answer.
+func preparedBounded(ctx context.Context, t *testing.T, tg *Target, count func(string, ...any) (int64, error)) {
+	t.Helper()
+	const limit = 3
+	tg.c.counted.Limit = limit
+	defer func() { tg.c.counted.Limit = 0 }()
+	text := func(i int) string { return fmt.Sprintf("SELECT g FROM generate_series(1, %d) g", i+1) }
+	for i := range 8 {
+		if got, err := count(text(i)); err != nil || got != int64(i+1) {
+			t.Fatalf("%s: %d rows, %v", text(i), got, err)
+		}
+	}
+	held := targettest.RunOwn(ctx, t, tg, "SELECT name FROM pg_prepared_statements WHERE name LIKE 'tsbench_counted_%'")
+	if held.Count != limit {
+		t.Errorf("the session holds %d of tsbench's statements (%v), want the limit, %d", held.Count, held.Values, limit)
+	}
+	// Held: 5, 6, 7. Running 5 makes 6 the least recently run, so the
+	// text 0, deallocated and prepared again, takes 6's place, not 5's.
+	prepares := tg.c.counted.Prepares()
+	for _, i := range []int{5, 0, 5, 7} {
+		if got, err := count(text(i)); err != nil || got != int64(i+1) {
+			t.Fatalf("%s again: %d rows, %v", text(i), got, err)
+		}
+	}
+	if got := tg.c.counted.Prepares(); got != prepares+1 {
+		t.Errorf("prepares %d, want %d: the deallocated text prepared again, the least recently run one made room", got, prepares+1)
 	}
 }
 
