@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/tsbench/tsbench/internal/targets"
@@ -17,6 +18,16 @@ import (
 type Template struct {
 	Text string
 	segs []segment
+	// bound is the text rendered for a language that binds every value,
+	// kept once made: without identifiers it is the same for every
+	// parameter set, and a measured execution need not write it again.
+	bound atomic.Pointer[boundText]
+}
+
+// boundText is a template's text with every value bound in lang.
+type boundText struct {
+	lang *targets.Language
+	text string
 }
 
 type segment struct {
@@ -128,37 +139,65 @@ func (t *Template) refs() []*ref {
 // a placeholder with its value in Args where the language binds, else the
 // value written as the language's literal; identifiers always written.
 func (t *Template) Render(vals Values, lang *targets.Language) (targets.Statement, error) {
-	var b strings.Builder
 	var st targets.Statement
+	err := t.RenderTo(&st, vals, lang)
+	return st, err
+}
+
+// RenderTo is Render into st, reusing its Args' storage: a client renders
+// each execution of its queries into one Statement, allocating nothing
+// for the text or the list of values once the first is made.
+func (t *Template) RenderTo(st *targets.Statement, vals Values, lang *targets.Language) error {
+	*st = targets.Statement{Args: st.Args[:0]}
+	kept := t.bound.Load()
+	if kept != nil && kept.lang != lang {
+		kept = nil
+	}
+	var b strings.Builder
+	fixed := true // no value written into the text
 	for _, s := range t.segs {
 		if s.ref == nil {
-			b.WriteString(s.lit)
+			if kept == nil {
+				b.WriteString(s.lit)
+			}
 			continue
 		}
 		v, ok := vals[s.ref.param]
 		if !ok {
-			return st, fmt.Errorf("no value for {{%s}}", s.ref.param)
+			return fmt.Errorf("no value for {{%s}}", s.ref.param)
 		}
 		x, err := v.form(s.ref, lang)
 		if err != nil {
-			return st, err
+			return err
 		}
 		switch {
 		case s.ref.filter == "ident":
+			fixed = false
 			b.WriteString(lang.Ident(fmt.Sprint(x)))
 		case lang.Bind == "":
+			fixed = false
 			b.WriteString(lang.Literal(x))
 		default:
 			st.Args = append(st.Args, x)
-			b.WriteString(lang.Bind)
-			if lang.Bind == "$" {
-				b.WriteString(strconv.Itoa(len(st.Args)))
+			if kept == nil {
+				b.WriteString(lang.Bind)
+				if lang.Bind == "$" {
+					b.WriteString(strconv.Itoa(len(st.Args)))
+				}
 			}
 		}
 	}
-	st.Text = b.String()
+	switch {
+	case !fixed:
+		st.Text = b.String()
+	case kept != nil:
+		st.Text = kept.text
+	default:
+		st.Text = b.String()
+		t.bound.Store(&boundText{lang: lang, text: st.Text})
+	}
 	st.At = vals.at()
-	return st, nil
+	return nil
 }
 
 // Value is one drawn parameter: a number, a text, or a window.

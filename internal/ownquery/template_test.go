@@ -43,6 +43,85 @@ func TestRender(t *testing.T) {
 	}
 }
 
+// RenderTo renders into a reused statement what Render makes afresh, in
+// any language and any order of languages, whether the text is kept (every
+// value bound) or written anew (identifiers, literals), and reuses the
+// statement's storage for the values.
+func TestRenderTo(t *testing.T) {
+	question := &targets.Language{Name: "q", Bind: "?", Literal: targets.SQLLiteral, Ident: targets.SQLIdent, Time: targets.UnixMillis}
+	bound, err := parseTemplate("SELECT max(v) FROM t WHERE d = {{d}} AND t >= {{w.start}} AND t < {{w.end}}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	named, err := parseTemplate("SELECT {{s|ident}} FROM t WHERE d = {{d}}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.UnixMilli(1_700_000_000_000)
+	sets := []Values{
+		{"d": {Text: "d1", IsText: true}, "s": {Text: "a", IsText: true}, "w": {Start: t0, End: t0.Add(time.Hour), IsWindow: true}},
+		{"d": {Text: "d2", IsText: true}, "s": {Text: "b", IsText: true}, "w": {Start: t0.Add(time.Hour), End: t0.Add(2 * time.Hour), IsWindow: true}},
+	}
+	var st targets.Statement
+	for round := range 2 {
+		for _, lang := range []*targets.Language{dollar, question, literal, dollar} {
+			for _, tmpl := range []*Template{bound, named} {
+				for _, vals := range sets {
+					fresh, err := parseTemplate(tmpl.Text) // nothing kept
+					if err != nil {
+						t.Fatal(err)
+					}
+					want, err := fresh.Render(vals, lang)
+					if err != nil {
+						t.Fatal(err)
+					}
+					before := st.Args[:cap(st.Args)]
+					if err := tmpl.RenderTo(&st, vals, lang); err != nil {
+						t.Fatal(err)
+					}
+					if st.Text != want.Text || !reflect.DeepEqual(st.Args, want.Args) && len(st.Args)+len(want.Args) > 0 || !st.At.Equal(want.At) {
+						t.Fatalf("round %d, %s, %q, %v: rendered into a reused statement %q %v, afresh %q %v",
+							round, lang.Name, tmpl.Text, vals, st.Text, st.Args, want.Text, want.Args)
+					}
+					if len(st.Args) > 0 && len(before) >= len(st.Args) && &before[0] != &st.Args[0] {
+						t.Errorf("%q: the values' storage was not reused", tmpl.Text)
+					}
+				}
+			}
+		}
+	}
+	if st, _ := named.Render(sets[1], dollar); st.Text != `SELECT "b" FROM t WHERE d = $1` {
+		t.Errorf("an identifier's text after the kept ones: %q", st.Text)
+	}
+}
+
+// BenchmarkRender: a measured execution renders its statement into the
+// client's reused one (RenderTo), against a new one each time (Render).
+func BenchmarkRender(b *testing.B) {
+	tmpl, err := parseTemplate("SELECT max(v) FROM t WHERE series = {{s}} AND t >= {{h}} * 3600000 AND t < ({{h}} + 1) * 3600000")
+	if err != nil {
+		b.Fatal(err)
+	}
+	vals := Values{"s": {Int: 7}, "h": {Int: 3}}
+	b.Run("Render", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := tmpl.Render(vals, dollar); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("RenderTo", func(b *testing.B) {
+		b.ReportAllocs()
+		var st targets.Statement
+		for b.Loop() {
+			if err := tmpl.RenderTo(&st, vals, dollar); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
 // The same seeds draw the same parameter sets; every draw is inside its
 // domain; windows fall inside the span.
 func TestDrawer(t *testing.T) {

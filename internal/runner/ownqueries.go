@@ -119,11 +119,13 @@ func (r *Runner) writtenSpan() (time.Time, time.Time) {
 	return time.UnixMilli(start), time.UnixMilli(start + max(rows, 1)*r.schema.PointStep)
 }
 
-// ownClient is one client's part of the own queries: its drawers and the
-// rows each query returned.
+// ownClient is one client's part of the own queries: its drawers, the
+// rows each query returned, and the statement each execution is rendered
+// into (its storage reused).
 type ownClient struct {
 	draw []*ownquery.Drawer
 	rows []*hdrhistogram.Histogram
+	st   targets.Statement
 }
 
 func (r *Runner) newOwnClient(id int) *ownClient {
@@ -147,12 +149,12 @@ func (c *client) doOwn(h *engine.Handle, op workload.Op, warm bool) {
 		if err != nil {
 			return 0, err
 		}
-		st, err := o.texts[i].Tmpl.Render(vals, o.lang)
-		if err != nil {
+		st := &c.own.st
+		if err := o.texts[i].Tmpl.RenderTo(st, vals, o.lang); err != nil {
 			return 0, err
 		}
 		st.CountOnly = true // the answers are checked apart (ownSummary)
-		rows, err := runStatement(ctx, c.conn, &st)
+		rows, err := runStatement(ctx, c.conn, st)
 		if err == nil && !warm {
 			_ = c.own.rows[i].RecordValue(rows.Count)
 		}
