@@ -70,8 +70,11 @@ func (c *Counted) Count(ctx context.Context, pg *pgx.Conn, st *targets.Statement
 		return targets.Rows{}, wrap("own query", err)
 	}
 	// ctx is watched on the socket (sockwatch), not by pgconn for each
-	// execution.
-	rr := session.ExecPrepared(context.Background(), p.desc.Name, c.params, p.formats, nil)
+	// execution. The statement's description, known since it was
+	// prepared, spares a Describe per execution and the server's answer
+	// to it (pgx's statement cache does the same; libpq, and so pgbench,
+	// sends one).
+	rr := session.ExecStatement(context.Background(), p.desc, c.params, p.formats, nil)
 	var out targets.Rows
 	for rr.NextRow() {
 		out.Count++
