@@ -114,8 +114,9 @@ func (c *Counted) prepare(ctx context.Context, pg *pgx.Conn, text string) (*prep
 		return nil, err
 	}
 	p := &prepared{text: text, desc: desc, formats: make([]int16, len(desc.ParamOIDs))}
+	types := pg.TypeMap()
 	for i, oid := range desc.ParamOIDs {
-		p.formats[i] = pg.TypeMap().FormatCodeForOID(oid)
+		p.formats[i] = types.FormatCodeForOID(oid)
 	}
 	c.stmts[text] = c.recent.PushFront(p)
 	c.prepares++
@@ -153,8 +154,9 @@ func (c *Counted) encode(pg *pgx.Conn, p *prepared, args []any) error {
 		c.encoded = append(c.encoded, make([]byte, 0, 32))
 	}
 	c.params = c.params[:0]
+	types := pg.TypeMap()
 	for i, a := range args {
-		buf, err := pg.TypeMap().Encode(p.desc.ParamOIDs[i], p.formats[i], a, c.encoded[i][:0])
+		buf, err := types.Encode(p.desc.ParamOIDs[i], p.formats[i], a, c.encoded[i][:0])
 		if err != nil {
 			return fmt.Errorf("parameter $%d (%v): %w", i+1, a, err)
 		}
