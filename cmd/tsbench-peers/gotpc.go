@@ -8,14 +8,16 @@ import (
 	"os"
 	"regexp"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 )
 
-// compareGoTPC runs go-tpc's TPC-C and tsbench's in interactive mode (one
-// statement per round trip), each on a database it loaded just before its
-// turn, taking turns.
+// compareGoTPC runs go-tpc's TPC-C and tsbench's, each on a database it
+// loaded just before its turn, taking turns: tsbench in interactive mode
+// (one statement per round trip, as go-tpc runs), or with --mode batched
+// in its own (a transaction's statements sent together).
 func compareGoTPC(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("go-tpc", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -28,10 +30,14 @@ func compareGoTPC(args []string, stdout, stderr io.Writer) error {
 	terminals := fs.Int("terminals", 4, "terminals of each tool")
 	duration := fs.Duration("duration", 45*time.Second, "each turn's measured length")
 	turns := fs.Int("turns", 2, "turns each tool takes")
+	mode := fs.String("mode", "interactive", "tsbench's TPC-C mode: interactive (go-tpc's) or batched")
 	var extra repeated
 	fs.Var(&extra, "tsbench-arg", "an argument more for tsbench run (repeatable), e.g. --tsbench-arg=--set --tsbench-arg=KEY=VALUE")
 	if err := fs.Parse(args); err != nil {
 		return usage{err.Error()}
+	}
+	if err := checkMode(*mode, extra); err != nil {
+		return err
 	}
 	gotpc, err := findTool(*goTPCPath, "go-tpc")
 	if err != nil {
@@ -70,7 +76,7 @@ func compareGoTPC(args []string, stdout, stderr io.Writer) error {
 		url := fmt.Sprintf("postgres://%s@%s:%d/peers_tsbench?sslmode=disable", *user, *host, *port)
 		s, _, err := tsbenchRun(tsb, dir, stderr, append([]string{"--workload", "tpcc", "--target", "postgres", "--target-url", url,
 			"--warehouses", strconv.Itoa(*warehouses), "--clients", strconv.Itoa(*terminals), "--duration", duration.String(),
-			"--set", "TPCC_MODE=interactive", "--set", "TPCC_LOAD=always"}, extra...)...)
+			"--set", "TPCC_MODE=" + *mode, "--set", "TPCC_LOAD=always"}, extra...)...)
 		if err != nil {
 			return measurement{}, err
 		}
@@ -86,11 +92,25 @@ func compareGoTPC(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	writeTable(stdout, fmt.Sprintf("TPC-C interactive, W=%d, %d terminals, %v a turn, READ COMMITTED", *warehouses, *terminals, *duration),
+	writeTable(stdout, fmt.Sprintf("TPC-C, go-tpc against tsbench %s, W=%d, %d terminals, %v a turn, READ COMMITTED", *mode, *warehouses, *terminals, *duration),
 		"go-tpc", peers, tsbs, []column{
 			{"tpmC", func(m measurement) float64 { return m.Rate }, "%.0f"},
 			{"CPU ms/transaction", func(m measurement) float64 { return m.cpuPerOp() / 1000 }, "%.3f"},
 		})
+	return nil
+}
+
+// checkMode refuses a mode tsbench has not, and a mode set a second way
+// (--tsbench-arg=TPCC_MODE=...), which the table's title would not name.
+func checkMode(mode string, extra repeated) error {
+	if mode != "interactive" && mode != "batched" {
+		return usage{fmt.Sprintf("--mode %q: allowed: interactive, batched", mode)}
+	}
+	for _, a := range extra {
+		if strings.Contains(a, "TPCC_MODE") {
+			return usage{fmt.Sprintf("--tsbench-arg %q: tsbench's TPC-C mode is --mode's (interactive or batched)", a)}
+		}
+	}
 	return nil
 }
 

@@ -7,8 +7,9 @@
 //     the same statement and parameter distribution (--queries,
 //     --query-only): queries/s, client CPU per query, p50 and p99;
 //   - go-tpc's TPC-C (tpcc run, READ COMMITTED) against tsbench's TPC-C in
-//     interactive mode (one statement per round trip), each tool on data it
-//     loaded afresh: tpmC and client CPU per transaction.
+//     interactive mode (one statement per round trip), or with --mode
+//     batched in its default mode, each tool on data it loaded afresh: tpmC
+//     and client CPU per transaction.
 //
 // A side's client CPU is its process's user and system time (getrusage of
 // the child), whatever it does; pgbench and go-tpc are found on PATH or
@@ -17,6 +18,7 @@
 //	go run ./cmd/tsbench-peers pgbench --statement plus-one --duration 20s --turns 2
 //	go run ./cmd/tsbench-peers pgbench --statement window-max --rows 40000000 --duration 20s
 //	go run ./cmd/tsbench-peers go-tpc --go-tpc /path/to/go-tpc --warehouses 2 --duration 45s
+//	go run ./cmd/tsbench-peers go-tpc --go-tpc /path/to/go-tpc --mode batched
 package main
 
 import (

@@ -49,6 +49,24 @@ func TestGoTPCResult(t *testing.T) {
 	}
 }
 
+// The go-tpc comparison refuses, with exit 2 and before it looks for
+// go-tpc, a mode tsbench has not and a mode set past --mode.
+func TestCompareGoTPCRefuses(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--mode", "pipelined"}, `--mode "pipelined": allowed: interactive, batched`},
+		{[]string{"--mode", "batched", "--tsbench-arg=--set", "--tsbench-arg=TPCC_MODE=interactive"}, "is --mode's"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(append([]string{"go-tpc", "--go-tpc", "/nonexistent/go-tpc"}, c.args...), &stdout, &stderr)
+		if code != 2 || !strings.Contains(stderr.String(), c.want) {
+			t.Errorf("%v: exit %d, %q; want exit 2 and %q", c.args, code, stderr.String(), c.want)
+		}
+	}
+}
+
 // The comparison with pgbench runs, briefly, against the real PostgreSQL:
 // both sides measured, their medians and ratios printed.
 func TestComparePgbench(t *testing.T) {
