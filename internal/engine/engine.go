@@ -204,13 +204,43 @@ func (e *Engine) newHandle(worker int) *Handle {
 // warm-up and the measured phase, and returns what was measured. ctx
 // bounds every operation; cancel it only to abort hard.
 func (e *Engine) Run(ctx context.Context, workers []Worker, handles []*Handle) *Result {
+	return e.run(ctx, handles, func(wg *sync.WaitGroup) {
+		for i, w := range workers {
+			wg.Add(1)
+			go func() { defer wg.Done(); handles[i].drive(ctx, w) }()
+		}
+	})
+}
+
+// AsyncGroup is workers driven from one goroutine: Worker's worker i
+// with Handles[i].
+type AsyncGroup struct {
+	Worker  AsyncWorker
+	Handles []*Handle
+}
+
+// RunAsync is Run for workers driven by groups (AsyncWorker), a goroutine
+// for each group.
+func (e *Engine) RunAsync(ctx context.Context, groups []AsyncGroup) *Result {
+	var handles []*Handle
+	for _, g := range groups {
+		handles = append(handles, g.Handles...)
+	}
+	return e.run(ctx, handles, func(wg *sync.WaitGroup) {
+		for _, g := range groups {
+			wg.Add(1)
+			go func() { defer wg.Done(); e.driveAsync(ctx, g.Worker, g.Handles) }()
+		}
+	})
+}
+
+// run starts the workers (startWorkers adds each goroutine it starts to wg) and
+// measures them.
+func (e *Engine) run(ctx context.Context, handles []*Handle, startWorkers func(wg *sync.WaitGroup)) *Result {
 	warmStart := time.Now()
 	e.warmupEnd = warmStart.Add(e.Config.Warmup)
 	var wg sync.WaitGroup
-	for i, w := range workers {
-		wg.Add(1)
-		go func() { defer wg.Done(); handles[i].drive(ctx, w) }()
-	}
+	startWorkers(&wg)
 	e.tickWarmup(handles, warmStart)
 
 	start := time.Now()

@@ -137,30 +137,44 @@ func (h *Handle) Do(op Op, warm bool, call func(context.Context) (int64, error))
 	if op.Write {
 		got, retries, err = h.retry(got, err, attempt)
 	}
-	done := time.Now()
 	if intended.IsZero() {
 		intended = sent
 	}
-	if warm {
+	h.finish(ended{op: op, warm: warm, got: got, intended: intended, sent: sent, done: time.Now(),
+		retries: retries, doubt: doubt}, err)
+	return true, err
+}
+
+// ended is an operation that has ended, as the engine records it.
+type ended struct {
+	op                   Op
+	warm                 bool
+	got                  int64
+	intended, sent, done time.Time
+	retries, doubt       int64 // retries made; points of its attempts in doubt
+}
+
+// finish counts a warm-up operation, or records a measured one.
+func (h *Handle) finish(o ended, err error) {
+	if o.warm {
 		if err == nil {
 			h.warmOps.Add(1)
-			if op.Write {
-				h.warmPoints.Add(got)
+			if o.op.Write {
+				h.warmPoints.Add(o.got)
 			}
 		}
-		return true, err
+		return
 	}
-	h.record(op, got, done.Sub(intended), done.Sub(sent), err)
-	if retries > 0 {
-		h.rec.Retried(op.Kind, retries)
+	h.record(o.op, o.got, o.done.Sub(o.intended), o.done.Sub(o.sent), err)
+	if o.retries > 0 {
+		h.rec.Retried(o.op.Kind, o.retries)
 	}
-	if doubt > 0 {
-		h.rec.InDoubt(op.Kind, doubt)
+	if o.doubt > 0 {
+		h.rec.InDoubt(o.op.Kind, o.doubt)
 	}
 	if h.Observe != nil && !errors.Is(err, targets.ErrUnsupported) {
-		h.Observe(op, got, done.Sub(intended), err)
+		h.Observe(o.op, o.got, o.done.Sub(o.intended), err)
 	}
-	return true, err
 }
 
 func (h *Handle) record(op Op, got int64, latency, service time.Duration, err error) {

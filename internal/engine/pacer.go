@@ -36,16 +36,32 @@ func (p *pacer) start(now time.Time) {
 // wait blocks until the next operation is due and returns its intended start
 // (zero in the closed model). It returns early when stop closes.
 func (p *pacer) wait(stop <-chan struct{}) time.Time {
+	due := p.take()
+	sleepUntil(due, stop)
+	return due
+}
+
+// take returns the next operation's intended start (zero in the closed
+// model) and counts it issued, without waiting for it.
+func (p *pacer) take() time.Time {
+	if p.interval <= 0 {
+		return time.Time{}
+	}
+	due := p.next()
+	p.issued++
+	return due
+}
+
+// next is the next operation's intended start in the open model (zero in
+// the closed).
+func (p *pacer) next() time.Time {
 	if p.interval <= 0 {
 		return time.Time{}
 	}
 	if p.origin.IsZero() { // warm-up: pace from the first operation
 		p.start(time.Now())
 	}
-	due := p.origin.Add(time.Duration(p.issued) * p.interval)
-	p.issued++
-	sleepUntil(due, stop)
-	return due
+	return p.origin.Add(time.Duration(p.issued) * p.interval)
 }
 
 // dueFrom reports whether the next operation is due at or after end (zero:
@@ -67,16 +83,25 @@ func (p *pacer) dueFrom(end time.Time) bool {
 
 // stepDone enforces OP_MIN_INTERVAL between plan steps in the closed model.
 func (p *pacer) stepDone() {
-	if p.minStep <= 0 || p.interval > 0 {
+	next := p.nextStep()
+	if next.IsZero() {
 		return
+	}
+	sleepUntil(next, nil)
+	p.stepFrom = time.Now()
+}
+
+// nextStep is the earliest start of the next plan step in the closed model
+// with OP_MIN_INTERVAL (zero otherwise), its gap drawn anew.
+func (p *pacer) nextStep() time.Time {
+	if p.minStep <= 0 || p.interval > 0 {
+		return time.Time{}
 	}
 	gap := p.minStep
 	if p.random {
 		gap = time.Duration(p.rng.Int64N(int64(p.minStep)))
 	}
-	next := p.stepFrom.Add(gap)
-	sleepUntil(next, nil)
-	p.stepFrom = time.Now()
+	return p.stepFrom.Add(gap)
 }
 
 // sleepUntil waits until t or until stop closes; it reports whether it
