@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/tsbench/tsbench/internal/ts"
 )
@@ -332,3 +333,28 @@ func refused(d *Driver, name string) error {
 // namesLocked lists the registered drivers' names, sorted; the caller
 // holds the registry's lock.
 func namesLocked() []string { return slices.Sorted(maps.Keys(drivers)) }
+
+// StatementLoop serves the measured executions of the user's own
+// statements (Statement.CountOnly) for many clients from the one goroutine
+// that calls it (CLIENT_IO=epoll; pgwire.Loop): Send begins client i's
+// execution, Wait reports those that ended. It is not safe for concurrent
+// use.
+type StatementLoop interface {
+	Send(ctx context.Context, client int, st *Statement) error
+	// Wait returns once one or more executions have ended, or at until,
+	// reporting each through done: its client, when its answer was read,
+	// its row count and its error.
+	Wait(until time.Time, done func(client int, at time.Time, rows int64, err error)) error
+	// Abort gives up a client's execution in flight (its deadline passed);
+	// Wait will not report it.
+	Abort(client int)
+	// Reconnects counts the connections opened again after one was lost.
+	Reconnects() int64
+	Close() error
+}
+
+// StatementLooper is a target that can serve its clients' own statements
+// from a StatementLoop of clients connections of its own.
+type StatementLooper interface {
+	OpenStatementLoop(ctx context.Context, clients int) (StatementLoop, error)
+}

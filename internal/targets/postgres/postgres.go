@@ -139,6 +139,7 @@ func init() {
 // Target is one client's connection.
 type Target struct {
 	c         *conn
+	cfg       *pgx.ConnConfig
 	addr      string
 	writePath string
 	timescale bool // hypertables and time_bucket (the timescaledb driver)
@@ -224,7 +225,7 @@ func openMode(ctx context.Context, o targets.Options, timescale bool) (targets.T
 		return nil, err
 	}
 	wide := layout == "wide"
-	t := &Target{addr: addr, writePath: path, timescale: timescale, wide: wide,
+	t := &Target{cfg: cfg, addr: addr, writePath: path, timescale: timescale, wide: wide,
 		binding: targets.NewBinding("postgres")}
 	if !timescale {
 		if t.c, err = connectCreating(ctx, cfg, "postgres", addr); err != nil {
