@@ -22,7 +22,8 @@ type capWorkload struct {
 }
 
 // capWorkloads are every workload the engine runs: generated and replayed
-// time series, own queries, a TSBS query file and TPC-C.
+// time series, own queries (also served from one event loop, an
+// engine.AsyncWorker), a TSBS query file and TPC-C.
 func capWorkloads(t *testing.T) []capWorkload {
 	dir := t.TempDir()
 	csv := filepath.Join(dir, "replay.csv")
@@ -49,6 +50,7 @@ func capWorkloads(t *testing.T) []capWorkload {
 			"--set", "OPERATION_PROPORTION=4:1:0:0:0:0:0:0:0:0:0"), "INGESTION", 0},
 		{"replayed", append(shape, "--set", "DB_NAME=caps_replay", "--data", csv, "--batch-size", "5"), "INGESTION", 0},
 		{"own queries", append(shape, "--queries", own, "--query-only"), "plus_one", 0},
+		{"own queries, epoll", append(shape, "--queries", own, "--query-only", "--client-io", "epoll"), "plus_one", 0},
 		{"tsbs file", append(shape, "--set", "DB_NAME=tsbs_queries", "--tsbs-queries", tsbsFile),
 			`"TimescaleDB max of all CPU metrics, random    1 hosts, random 8h0m0s by 1h"`, 4},
 		{"tpcc", append(shape, "--workload", "tpcc", "--warehouses", "1"), "NEW_ORDER", 0},
@@ -130,7 +132,7 @@ var capabilities = []capability{
 			args = append(args, "--set", "RETRIES=8") // TPC-C counts a failed transaction, and sends it not again
 		}
 		return args
-	}, refused: map[string]string{"tsbs file": "CRASH_AT", "own queries": "CRASH_AT"},
+	}, refused: map[string]string{"tsbs file": "CRASH_AT", "own queries": "CRASH_AT", "own queries, epoll": "CRASH_AT"},
 		check: func(t *testing.T, w capWorkload, r result, s *summary.Summary) {
 			if r.code != 0 && r.code != 1 {
 				t.Fatalf("exit %d\n%s\n%s", r.code, tail(r.stdout, 20), r.stderr)

@@ -262,3 +262,59 @@ func TestOwnQueriesExplain(t *testing.T) {
 		}
 	})
 }
+
+// CLIENT_IO=epoll serves a query-only run's clients from event loops (two
+// here, of one and two clients): every execution's rows are counted by a
+// loop (generate_series(1, n),
+// n drawn in 1..50: 1 to 50 rows), none fails, and the checked answers
+// agree; where the loops do not serve the run, CLIENT_IO and CLIENT_LOOPS
+// are refused before anything runs, exit 2, naming them.
+func TestOwnQueriesClientLoop(t *testing.T) {
+	epoll := []string{"--query-only", "--client-io", "epoll"}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{append([]string{"--target", "sqlite"}, epoll...), "serves postgres alone"},
+		{append([]string{"--target", "timescaledb"}, epoll...), "serves postgres alone"},
+		{[]string{"--target", "postgres", "--client-io", "epoll"}, "query-only run"},
+		{[]string{"--target", "postgres", "--query-only", "--client-loops", "2"}, "CLIENT_LOOPS = 2: not with CLIENT_IO = goroutines"},
+		{append([]string{"--target", "postgres", "--clients", "4", "--client-loops", "5"}, epoll...), "CLIENT_LOOPS = 5: more event loops than clients"},
+	} {
+		dir := t.TempDir()
+		q := writeInputFile(t, dir, "q.yaml", "queries:\n  - name: one\n    sql: SELECT 1\n")
+		r := tsbench(t, nil, append([]string{"run", "--queries", q, "--data-dir", dir, "--quiet"}, c.args...)...)
+		if r.code != 2 || !strings.Contains(r.stderr, "CLIENT_") || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("%v: exit %d, want 2 saying %q\n%s", c.args, r.code, c.want, r.stderr)
+		}
+	}
+	dir := t.TempDir()
+	if r := tsbench(t, nil, "run", "--workload", "tpcc", "--target", "postgres", "--client-io", "epoll", "--data-dir", dir); r.code != 2 ||
+		!strings.Contains(r.stderr, "CLIENT_IO = epoll") {
+		t.Errorf("TPC-C with CLIENT_IO = epoll: exit %d, want 2 naming it\n%s", r.code, r.stderr)
+	}
+
+	requireTargetServer(t, "postgres")
+	_, s := runOwnQueries(t, t.TempDir(), "postgres", `queries:
+  - name: series
+    params:
+      n: int 1..50
+    sql: SELECT g FROM generate_series(1, {{n}}::int) g
+`, "--query-only", "--clients", "3", "--duration", "2s", "--client-io", "epoll", "--client-loops", "2")
+	op := s.Op("series")
+	if op == nil || op.OKOperations < 500 || op.FailOperations != 0 {
+		t.Fatalf("series: %+v", op)
+	}
+	if s.Config["client_io"] != "epoll" {
+		t.Errorf("the run recorded client_io %v", s.Config["client_io"])
+	}
+	oq := ownQuery(t, s, "series")
+	if oq.RowsMin != 1 || oq.RowsMax != 50 || oq.RowsMedian < 20 || oq.RowsMedian > 30 {
+		t.Errorf("rows per execution %d / %d / %d, want 1 / about 25 / 50", oq.RowsMin, oq.RowsMedian, oq.RowsMax)
+	}
+	for _, a := range oq.Answers {
+		if n, _ := strconv.ParseInt(a.Params["n"], 10, 64); a.Rows != n || a.Error != "" {
+			t.Errorf("n = %s answered %d rows (%s)", a.Params["n"], a.Rows, a.Error)
+		}
+	}
+}

@@ -1,10 +1,13 @@
 package cli
 
 import (
+	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 
 	"github.com/tsbench/tsbench/internal/config"
+	"github.com/tsbench/tsbench/internal/targets"
 )
 
 // notTaken are the settings a workload cannot take, and why. The engine
@@ -89,6 +92,39 @@ func timeSeriesShapeKeys(cfg *config.Config) error {
 		}
 	}
 	return nil
+}
+
+// clientIOKeys refuses CLIENT_IO=epoll where its event loops do not serve
+// the run (they run the user's own queries alone, QUERY_ONLY with
+// QUERY_FILE, on postgres, on Linux), and CLIENT_LOOPS without them or
+// beyond one for each client.
+func clientIOKeys(cfg *config.Config) error {
+	if cfg.ClientIO != "epoll" {
+		if v, ok := cfg.Changed("CLIENT_LOOPS"); ok {
+			return usageError("CLIENT_LOOPS = %s: not with CLIENT_IO = %s: the loops are CLIENT_IO = epoll's", v, cfg.ClientIO)
+		}
+		return nil
+	}
+	why := ""
+	switch {
+	case cfg.ClientLoops > cfg.Clients:
+		return usageError("CLIENT_LOOPS = %d: more event loops than clients (CLIENT_NUMBER = %d); allowed: 0 (one per processor) to %d",
+			cfg.ClientLoops, cfg.Clients, cfg.Clients)
+	case cfg.Workload != config.WorkloadTimeSeries || cfg.TSBSQueryFile != "" || !cfg.QueryOnly || cfg.QueryFile == "":
+		why = "the event loop serves a query-only run of your own queries (--queries FILE --query-only)"
+	case !isPostgres(cfg.Target):
+		why = fmt.Sprintf("DB_SWITCH = %s: the event loop speaks PostgreSQL's protocol itself, and serves postgres alone", cfg.Target)
+	case runtime.GOOS != "linux":
+		why = "the event loop waits on its sockets through epoll, which only Linux has"
+	default:
+		return nil
+	}
+	return usageError("CLIENT_IO = epoll: %s; CLIENT_IO = goroutines serves every run", why)
+}
+
+func isPostgres(target string) bool {
+	d, err := targets.Lookup(target)
+	return err == nil && d.Name == "postgres"
 }
 
 // workloadKeys refuses a setting the run's workload cannot take.

@@ -40,6 +40,9 @@ func runBenchmark(cfg *config.Config, label string, out runOutputs, stdout, stde
 	if err := workloadKeys(cfg); err != nil {
 		return nil, err
 	}
+	if err := clientIOKeys(cfg); err != nil {
+		return nil, err
+	}
 	if cfg.Workload == config.WorkloadTPCC {
 		return runTPCC(cfg, label, out, stdout, stderr)
 	}

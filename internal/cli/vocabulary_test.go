@@ -23,7 +23,7 @@ var runFlagValues = map[string]string{
 	"query-checks": "2", "no-check": "true", "json": "out.json", "data-dir": "/tmp/tsbench-vocabulary",
 	"quiet": "true", "data-format": "csv", "workers": "2", "worker-index": "1", "group": "g1",
 	"start-at": "2026-11-23T10:00:00Z", "barrier-timeout": "3m", "threshold": "INGESTION.p99<50ms", "find-max": "INGESTION.p99<50ms",
-	"out": "csv=live.csv", "data": "points.csv", "queries": "testdata/own-queries.yaml", "query-only": "true", "explain": "true", "freshness": "true", "burn-in": "10", "print-responses": "true", "max-queries": "100", "crash": "5s", "crash-restart": "true",
+	"out": "csv=live.csv", "data": "points.csv", "queries": "testdata/own-queries.yaml", "query-only": "true", "explain": "true", "client-io": "epoll", "client-loops": "2", "freshness": "true", "burn-in": "10", "print-responses": "true", "max-queries": "100", "crash": "5s", "crash-restart": "true",
 }
 
 // runFlagNeeds are flags a value needs beside it on both sides (tpcc and

@@ -47,19 +47,23 @@ type client struct {
 // every device the client owns (each batch is one operation), a query
 // step one query. The warm-up draws from a plan of its own, the same mix.
 func (c *client) Step(ctx context.Context, h *engine.Handle, warm bool) bool {
-	plan := c.plan
-	if warm {
-		if c.warm == nil {
-			c.warm = workload.ClientPlan(workload.OrderSpread, c.r.weights(), unboundedLoop, c.id, c.r.cfg.Clients)
-		}
-		plan = c.warm
-	}
-	op, ok := plan.Next()
+	op, ok := c.next(warm)
 	if !ok {
 		return false
 	}
 	c.do(ctx, h, op, warm)
 	return true
+}
+
+// next is the client's next plan step, of the warm-up's plan or the run's.
+func (c *client) next(warm bool) (workload.Op, bool) {
+	if !warm {
+		return c.plan.Next()
+	}
+	if c.warm == nil {
+		c.warm = workload.ClientPlan(workload.OrderSpread, c.r.weights(), unboundedLoop, c.id, c.r.cfg.Clients)
+	}
+	return c.warm.Next()
 }
 
 // do performs one plan step.

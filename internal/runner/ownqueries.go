@@ -143,23 +143,34 @@ func (r *Runner) newOwnClient(id int) *ownClient {
 // doOwn runs own query i once, with parameters drawn anew.
 func (c *client) doOwn(h *engine.Handle, op workload.Op, warm bool) {
 	i := int(op) - workload.NumOps
-	o := c.r.own
 	h.Do(c.op(op, 0), warm, func(ctx context.Context) (int64, error) {
-		vals, err := c.own.draw[i].Draw()
+		st, err := c.renderOwn(i)
 		if err != nil {
 			return 0, err
 		}
-		st := &c.own.st
-		if err := o.texts[i].Tmpl.RenderTo(st, vals, o.lang); err != nil {
-			return 0, err
-		}
-		st.CountOnly = true // the answers are checked apart (ownSummary)
 		rows, err := runStatement(ctx, c.conn, st)
 		if err == nil && !warm {
 			_ = c.own.rows[i].RecordValue(rows.Count)
 		}
 		return rows.Count, err
 	})
+}
+
+// renderOwn draws own query i's parameters anew and renders it into the
+// client's statement, to be counted only: the answers are checked apart
+// (ownSummary).
+func (c *client) renderOwn(i int) (*targets.Statement, error) {
+	o := c.r.own
+	vals, err := c.own.draw[i].Draw()
+	if err != nil {
+		return nil, err
+	}
+	st := &c.own.st
+	if err := o.texts[i].Tmpl.RenderTo(st, vals, o.lang); err != nil {
+		return nil, err
+	}
+	st.CountOnly = true
+	return st, nil
 }
 
 // ownWritten records a client's finished write step.

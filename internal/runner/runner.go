@@ -132,6 +132,11 @@ func (r *Runner) Run(ctx context.Context) (*summary.Summary, error) {
 	if err != nil {
 		return nil, err
 	}
+	loops, err := r.openOwnLoops(ctx, clients)
+	if err != nil {
+		return nil, err
+	}
+	defer closeLoops(loops)
 	probe, err := r.prepareFreshness(ctx)
 	if err != nil {
 		return nil, err
@@ -141,7 +146,7 @@ func (r *Runner) Run(ctx context.Context) (*summary.Summary, error) {
 		return nil, err
 	}
 
-	elapsed := r.measure(ctx, clients, s, probe)
+	elapsed := r.measure(ctx, clients, loops, s, probe)
 	r.finish(ctx, admin, clients, s, elapsed)
 	return s, nil
 }
@@ -274,7 +279,8 @@ func (r *Runner) loop() int64 {
 
 // measure runs warm-up and the measured phase on the engine and records
 // them in s; it returns the measured phase's length.
-func (r *Runner) measure(ctx context.Context, clients []*client, s *summary.Summary, probe *freshness.Session) time.Duration {
+// With loops, event loops serve the clients (CLIENT_IO=epoll).
+func (r *Runner) measure(ctx context.Context, clients []*client, loops []*ownLoop, s *summary.Summary, probe *freshness.Session) time.Duration {
 	r.eng.Config.Names = r.opNames()
 	r.eng.Config.TotalOps = r.totalOps(clients)
 	r.eng.Hooks = probe.Around(ctx, r.Hooks, func(f *summary.Freshness) { s.Freshness = f })
@@ -283,7 +289,15 @@ func (r *Runner) measure(ctx context.Context, clients []*client, s *summary.Summ
 	for i, c := range clients {
 		workers[i], handles[i] = c, c.h
 	}
-	res := r.eng.Run(ctx, workers, handles)
+	var res *engine.Result
+	if loops != nil {
+		res = r.eng.RunAsync(ctx, asyncGroups(loops))
+		for _, l := range loops {
+			s.Reconnects += l.loop.Reconnects()
+		}
+	} else {
+		res = r.eng.Run(ctx, workers, handles)
+	}
 	res.Record(s)
 	s.Hosts = r.hostSummaries()
 	return res.Elapsed
