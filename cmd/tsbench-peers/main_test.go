@@ -79,14 +79,14 @@ func TestComparePgbench(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, "../tsbench").CombinedOutput(); err != nil {
 		t.Fatalf("build tsbench: %v\n%s", err, out)
 	}
-	for _, st := range []string{"plus-one", "window-max"} {
+	for st, io := range map[string]string{"plus-one": "goroutines", "window-max": "epoll"} {
 		var stdout, stderr bytes.Buffer
-		code := run([]string{"pgbench", "--tsbench", bin, "--statement", st, "--rows", "360000", "--duration", "2s", "--turns", "1"},
-			&stdout, &stderr)
+		code := run([]string{"pgbench", "--tsbench", bin, "--statement", st, "--rows", "360000", "--duration", "2s", "--turns", "1",
+			"--client-io", io}, &stdout, &stderr)
 		if code != 0 {
 			t.Fatalf("%s: exit %d\n%s\n%s", st, code, stdout.String(), stderr.String())
 		}
-		for _, want := range []string{"queries/s", "CPU µs/query", "pgbench ", "tsbench ", "tsbench / pgbench"} {
+		for _, want := range []string{"queries/s", "CPU µs/query", "pgbench ", "tsbench ", "tsbench / pgbench", "tsbench --client-io " + io} {
 			if !strings.Contains(stdout.String(), want) {
 				t.Errorf("%s: no %q in\n%s", st, want, stdout.String())
 			}
@@ -96,5 +96,12 @@ func TestComparePgbench(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	if code := run([]string{"pgbench", "--statement", "nope"}, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "plus-one") {
 		t.Errorf("a bad statement: exit %d, %s", code, stderr.String())
+	}
+	for _, args := range [][]string{{"--client-io", "threads"}, {"--client-io", "epoll", "--tsbench-arg=--client-loops=1"},
+		{"--tsbench-arg=--set", "--tsbench-arg=CLIENT_IO=epoll"}} {
+		stderr.Reset()
+		if code := run(append([]string{"pgbench"}, args...), &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "client-io") {
+			t.Errorf("%v: exit %d, want 2 naming --client-io: %s", args, code, stderr.String())
+		}
 	}
 }

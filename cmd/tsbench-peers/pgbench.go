@@ -76,6 +76,22 @@ func fillPoints(ctx context.Context, pg *pgx.Conn, rows int64) error {
 	return nil
 }
 
+// checkClientIO refuses a client I/O tsbench has not, and one set a second
+// way (--tsbench-arg=--client-io=...), which the table's title would not
+// name.
+func checkClientIO(io string, extra repeated) error {
+	if io != "goroutines" && io != "epoll" {
+		return usage{fmt.Sprintf("--client-io %q: allowed: goroutines, epoll", io)}
+	}
+	for _, a := range extra {
+		if strings.Contains(strings.ToLower(a), "client-io") || strings.Contains(strings.ToUpper(a), "CLIENT_IO") ||
+			strings.Contains(strings.ToLower(a), "client-loops") || strings.Contains(strings.ToUpper(a), "CLIENT_LOOPS") {
+			return usage{fmt.Sprintf("--tsbench-arg %q: tsbench's client I/O is --client-io's, its loops --threads'", a)}
+		}
+	}
+	return nil
+}
+
 // comparePgbench runs pgbench and tsbench on one statement, taking turns.
 func comparePgbench(args []string, stdout, stderr io.Writer) error {
 	c, err := parsePgbenchFlags(args, stderr)
@@ -94,7 +110,8 @@ func comparePgbench(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	writeTable(stdout, fmt.Sprintf("%s, %d clients, %v a turn, %s", c.which, c.clients, c.duration, c.url), "pgbench", peers, tsbs, []column{
+	title := fmt.Sprintf("%s, %d clients, pgbench -j %d, tsbench --client-io %s, %v a turn, %s", c.which, c.clients, c.threads, c.clientIO, c.duration, c.url)
+	writeTable(stdout, title, "pgbench", peers, tsbs, []column{
 		{"queries/s", func(m measurement) float64 { return m.Rate }, "%.0f"},
 		{"CPU µs/query", func(m measurement) float64 { return m.cpuPerOp() }, "%.1f"},
 		{"p50 ms", func(m measurement) float64 { return m.P50 }, "%.3f"},
@@ -107,6 +124,7 @@ func comparePgbench(args []string, stdout, stderr io.Writer) error {
 // the statement and the files both turns read.
 type pgbenchCompare struct {
 	host, user, db, which  string
+	clientIO               string // tsbench's CLIENT_IO
 	port, clients, threads int
 	turns                  int
 	rows                   int64
@@ -132,11 +150,16 @@ func parsePgbenchFlags(args []string, stderr io.Writer) (*pgbenchCompare, error)
 	fs.Int64Var(&c.rows, "rows", 1_000_000, "window-max: points in its table")
 	fs.IntVar(&c.clients, "clients", 4, "connections of each tool")
 	fs.IntVar(&c.threads, "threads", 2, "pgbench's threads (-j)")
+	fs.StringVar(&c.clientIO, "client-io", "goroutines", "tsbench's client I/O: goroutines (a goroutine a client) or epoll "+
+		"(event loops, as many as pgbench's threads)")
 	fs.DurationVar(&c.duration, "duration", 20*time.Second, "each turn's length")
 	fs.IntVar(&c.turns, "turns", 2, "turns each tool takes")
 	fs.Var(&c.extra, "tsbench-arg", "an argument more for tsbench run (repeatable), e.g. --tsbench-arg=--set --tsbench-arg=KEY=VALUE")
 	if err := fs.Parse(args); err != nil {
 		return nil, usage{err.Error()}
+	}
+	if err := checkClientIO(c.clientIO, c.extra); err != nil {
+		return nil, err
 	}
 	var ok bool
 	if c.st, ok = statements(c.rows)[c.which]; !ok {
@@ -199,9 +222,12 @@ func (c *pgbenchCompare) tsbenchTurn() (measurement, error) {
 	if err != nil {
 		return measurement{}, err
 	}
-	s, cpu, err := tsbenchRun(c.tsbench, turn, c.stderr, append([]string{"--target", "postgres", "--target-url", c.url,
-		"--queries", c.queries, "--query-only", "--clients", strconv.Itoa(c.clients), "--duration", c.duration.String()},
-		c.extra...)...)
+	args := []string{"--target", "postgres", "--target-url", c.url, "--queries", c.queries, "--query-only",
+		"--clients", strconv.Itoa(c.clients), "--duration", c.duration.String(), "--client-io", c.clientIO}
+	if c.clientIO == "epoll" {
+		args = append(args, "--client-loops", strconv.Itoa(min(c.threads, c.clients)))
+	}
+	s, cpu, err := tsbenchRun(c.tsbench, turn, c.stderr, append(args, c.extra...)...)
 	if err != nil {
 		return measurement{}, err
 	}
