@@ -149,9 +149,12 @@ type faultRun struct {
 	started        time.Time
 }
 
+// startFaultRun starts a run of fs's settings, each of extra (KEY=VALUE)
+// given instead of the shape's value of its key (withSets: tsbench refuses
+// one key given twice) or beside them.
 func startFaultRun(t *testing.T, fs *faultServer, extra ...string) *faultRun {
 	t.Helper()
-	return startRun(t, setArgs(fs.settings(extra...))...)
+	return startRun(t, withSets(setArgs(fs.settings()), extra...)...)
 }
 
 // startRun starts 'tsbench run' with args in the background, quiet, its

@@ -3,9 +3,11 @@ package main
 // Helpers that several of the end-to-end test files share.
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -146,4 +148,97 @@ func checkSparkAnalytics(t *testing.T, r result, dataDir string) {
 			t.Errorf("%s: %+v", o.Name, o)
 		}
 	}
+}
+
+// withSets returns a copy of the argument list base with each override,
+// KEY=VALUE, given in it: where base already gives KEY by --set (as
+// "--set", "KEY=VALUE" or "--set=KEY=VALUE"; KEY compared without regard
+// to case, as written, no alias resolved) the value is replaced in place,
+// in the argument's own form; otherwise "--set", KEY=VALUE is appended. A
+// later override of one key wins over an earlier one. tsbench refuses one
+// setting given two values on the command line, so a test that changes a
+// shared shape's setting must replace it, not append a second --set. Key
+// flags (--loop, --clients) are not looked at: a base that gives a key by
+// its flag must not be given it again here.
+func withSets(base []string, overrides ...string) []string {
+	args := slices.Clone(base)
+	for _, o := range overrides {
+		key, _, ok := strings.Cut(o, "=")
+		if key = strings.TrimSpace(key); !ok || key == "" {
+			panic(fmt.Sprintf("withSets: override %q is not KEY=VALUE", o))
+		}
+		found := false
+		for i, a := range args {
+			prefix, kv := "", a
+			switch {
+			case strings.HasPrefix(a, "--set="):
+				prefix, kv = "--set=", strings.TrimPrefix(a, "--set=")
+			case i > 0 && args[i-1] == "--set":
+			default:
+				continue
+			}
+			if k, _, _ := strings.Cut(kv, "="); strings.EqualFold(strings.TrimSpace(k), key) {
+				args[i] = prefix + o
+				found = true
+			}
+		}
+		if !found {
+			args = append(args, "--set", o)
+		}
+	}
+	return args
+}
+
+// TestWithSets: an override replaces the key's --set in place, in either
+// form and any case, and is appended otherwise; the base is left as it was.
+func TestWithSets(t *testing.T) {
+	cases := []struct {
+		name      string
+		base      []string
+		overrides []string
+		want      []string
+	}{
+		{"none", []string{"--target", "null", "--set", "LOOP=30"}, nil, []string{"--target", "null", "--set", "LOOP=30"}},
+		{"replaced in place", []string{"--set", "LOOP=30", "--clients", "2", "--set", "DB_NAME=test"}, []string{"LOOP=60"},
+			[]string{"--set", "LOOP=60", "--clients", "2", "--set", "DB_NAME=test"}},
+		{"appended", []string{"--set", "LOOP=30"}, []string{"OP_MIN_INTERVAL=100"},
+			[]string{"--set", "LOOP=30", "--set", "OP_MIN_INTERVAL=100"}},
+		{"nil base", nil, []string{"LOOP=1"}, []string{"--set", "LOOP=1"}},
+		{"any case", []string{"--set", "loop = 30"}, []string{"LOOP=60"}, []string{"--set", "LOOP=60"}},
+		{"--set=KEY=VALUE keeps its form", []string{"--set=LOOP=30", "--set=DB_NAME=a"}, []string{"loop=60"},
+			[]string{"--set=loop=60", "--set=DB_NAME=a"}},
+		{"a value with =", []string{"--set", "TARGET_OPTIONS=write_path=copy"}, []string{"TARGET_OPTIONS=write_path=insert"},
+			[]string{"--set", "TARGET_OPTIONS=write_path=insert"}},
+		{"target option", []string{"--set", "target.write_path=prom"}, []string{"target.write_path=json"},
+			[]string{"--set", "target.write_path=json"}},
+		{"a key given twice in base", []string{"--set", "LOOP=1", "--set", "LOOP=2"}, []string{"LOOP=3"},
+			[]string{"--set", "LOOP=3", "--set", "LOOP=3"}},
+		{"the last override wins", []string{"--set", "LOOP=1"}, []string{"LOOP=2", "LOOP=3", "RATE=4", "rate=5"},
+			[]string{"--set", "LOOP=3", "--set", "rate=5"}},
+		{"not a --set value", []string{"--out", "LOOP=1", "LOOP=2"}, []string{"LOOP=3"},
+			[]string{"--out", "LOOP=1", "LOOP=2", "--set", "LOOP=3"}},
+		{"another key with that prefix", []string{"--set", "LOOP_X=1"}, []string{"LOOP=2"},
+			[]string{"--set", "LOOP_X=1", "--set", "LOOP=2"}},
+		{"several keys of a shape", setArgs(workersShape),
+			[]string{"CLIENT_NUMBER=4", "OPERATION_PROPORTION=1", "BATCH_SIZE_PER_WRITE=100", "LOOP=100"},
+			setArgs([]string{"DB_SWITCH=postgres", "DB_NAME=test", "DEVICE_NUMBER=12", "CLIENT_NUMBER=4", "SENSOR_NUMBER=5",
+				"BATCH_SIZE_PER_WRITE=100", "LOOP=100", "OPERATION_PROPORTION=1", "INSERT_DATATYPE_PROPORTION=0:0:0:0:1:0"})},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			before := slices.Clone(c.base)
+			if got := withSets(c.base, c.overrides...); !slices.Equal(got, c.want) {
+				t.Errorf("withSets(%q, %q) = %q, want %q", c.base, c.overrides, got, c.want)
+			}
+			if !slices.Equal(c.base, before) {
+				t.Errorf("base changed: %q, was %q", c.base, before)
+			}
+		})
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("an override without = did not panic")
+		}
+	}()
+	withSets(nil, "LOOP")
 }

@@ -2,7 +2,8 @@ package main
 
 // End-to-end tests of "nothing silent": every input that would do nothing
 // (a misspelt flag, key, target option, threshold operation or filter
-// value, a scenario-only flag without a scenario, a YAML null) exits 2
+// value, a scenario-only flag without a scenario, a YAML null, one of two
+// values given for one setting on the command line) exits 2
 // before any work, naming it and, where one is near, what was meant; and
 // --duration means what k6 and pgbench mean by it.
 
@@ -54,6 +55,10 @@ func TestInputsExitTwoBeforeAnyWork(t *testing.T) {
 		{"flag typo", []string{"run", "--clinets", "3"}, []string{"--clinets", "did you mean --clients?"}},
 		{"key as a flag", []string{"run", "--device-number", "3"}, []string{"--device-number", "--set DEVICE_NUMBER=VALUE"}},
 		{"flag typo of another command", []string{"runs", "--limt", "3"}, []string{"--limt", "did you mean --limit?"}},
+		{"--set and its key flag disagree", []string{"run", "--target", "null", "--set", "CLIENT_NUMBER=4", "--clients", "8"},
+			[]string{"--set CLIENT_NUMBER=4 and --clients 8 both set CLIENT_NUMBER: give it once"}},
+		{"one target option twice", []string{"run", "--target", "null", "--set", "target.service_time=1ms", "--set", "target_options.service_time=2ms"},
+			[]string{"--set target.service_time=1ms and --set target_options.service_time=2ms both set target.service_time"}},
 		{"TLS asked of a target without it", []string{"run", "--target", "hbase", "--set", "USE_SSL=true"},
 			[]string{"TLS", "does not connect over TLS yet", "will not connect in plaintext"}},
 	}

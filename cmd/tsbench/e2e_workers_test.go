@@ -202,8 +202,8 @@ func decodeHist(t *testing.T, name, s string) *hdrhistogram.Histogram {
 func TestWorkerKilledMidRunMakesTheMergeIncomplete(t *testing.T) {
 	requireTargetServer(t, "postgres")
 	grp := group(t)
-	paced := append(slices.Clone(workersShape), "OP_MIN_INTERVAL=100", "LOOP=60")
-	workers := startWorkers(t, grp, 3, paced)
+	paced := withSets(setArgs(workersShape), "OP_MIN_INTERVAL=100", "LOOP=60")
+	workers := startWorkers(t, grp, 3, nil, paced...)
 	time.Sleep(4 * time.Second) // past the barrier, inside the ~6 s measured phase
 	if err := workers[1].cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
@@ -252,13 +252,13 @@ func TestBarrierTimeoutNamesTheMissingWorkers(t *testing.T) {
 // a 2-core machine the gains are small; the method is the point.
 func TestScaleOutTable(t *testing.T) {
 	requireTargetServer(t, "postgres")
-	shape := append(slices.Clone(workersShape), "CLIENT_NUMBER=4", "OPERATION_PROPORTION=1", "BATCH_SIZE_PER_WRITE=100", "LOOP=100")
+	shape := withSets(setArgs(workersShape), "CLIENT_NUMBER=4", "OPERATION_PROPORTION=1", "BATCH_SIZE_PER_WRITE=100", "LOOP=100")
 	var table strings.Builder
 	fmt.Fprintf(&table, "%-8s %-14s %-10s %-10s %s\n", "workers", "points/s", "gain", "p99 ms", "verified")
 	var base float64
 	for _, n := range []int{1, 2, 4} {
 		grp := group(t)
-		for i, w := range startWorkers(t, grp, n, shape) {
+		for i, w := range startWorkers(t, grp, n, nil, shape...) {
 			if code, _ := w.wait(t, 2*time.Minute); code != 0 {
 				t.Fatalf("%d workers: worker %d exit %d\n%s", n, i, code, w.output())
 			}

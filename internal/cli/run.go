@@ -95,7 +95,8 @@ With no arguments, runs a short mixed workload (writes and Q1..Q10) against
 an embedded SQLite database and verifies what it stored. Configuration comes
 from, in increasing precedence: built-in defaults, --scenario, --config (YAML),
 --properties (IoT-benchmark config.properties), --set KEY=VALUE, and the
-flags below.
+flags below. One key given two values on the command line (--set twice, or
+--set and its flag) is refused.
 
 Exit status: 0 success; 1 the run failed or operations failed; 2 bad input;
 3 verification mismatch; 130 interrupted (results are still printed and saved).`,

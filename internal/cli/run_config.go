@@ -176,7 +176,9 @@ func peekConfig(cmd *cobra.Command, f *runFlags, flags []*keyFlag) (*config.Conf
 }
 
 // applyInputs applies the user's inputs to cfg in order of precedence: the
-// YAML file, the .properties file, --set, then the key flags. A key flag
+// YAML file, the .properties file, --set, then the key flags; one setting
+// given twice on the command line (by --set, or by --set and its key flag)
+// with two values is refused (config.CommandLine). A key flag
 // that TSBS's vocabulary gives another key in a TSBS run (--queries) is
 // left to applyTSBSFlags, which knows by then whether the run is one.
 func applyInputs(cmd *cobra.Command, f *runFlags, flags []*keyFlag, cfg *config.Config, propsFile string) ([]string, error) {
@@ -195,8 +197,11 @@ func applyInputs(cmd *cobra.Command, f *runFlags, flags []*keyFlag, cfg *config.
 		}
 		warnings = append(warnings, ws...)
 	}
+	// The command line overrides the files, but gives each setting once:
+	// --set K=a --set K=b, or --set CLIENT_NUMBER=4 --clients 8, is refused.
+	line := config.NewCommandLine(cfg)
 	for _, s := range f.sets {
-		w, err := config.SetArgWarn(cfg, s)
+		w, err := line.SetArg(s)
 		if err != nil {
 			return nil, err
 		}
@@ -204,7 +209,7 @@ func applyInputs(cmd *cobra.Command, f *runFlags, flags []*keyFlag, cfg *config.
 	}
 	for _, k := range flags {
 		if cmd.Flags().Changed(k.name) && k.tsbsKey == "" {
-			w, err := config.SetWarn(cfg, k.key, k.value)
+			w, err := line.SetFlag(k.name, k.key, k.value)
 			if err != nil {
 				return nil, err
 			}
