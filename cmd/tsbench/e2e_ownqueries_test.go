@@ -278,6 +278,8 @@ func TestOwnQueriesClientLoop(t *testing.T) {
 		{append([]string{"--target", "sqlite"}, epoll...), "serves postgres alone"},
 		{append([]string{"--target", "timescaledb"}, epoll...), "serves postgres alone"},
 		{[]string{"--target", "postgres", "--client-io", "epoll"}, "query-only run"},
+		{append([]string{"--target", "postgres", "--set", "HOST=127.0.0.1,127.0.0.2"}, epoll...), "several hosts"},
+		{append([]string{"--target", "postgres", "--query-url", "postgres://127.0.0.1:5433/test"}, epoll...), "QUERY_URL"},
 		{[]string{"--target", "postgres", "--query-only", "--client-loops", "2"}, "CLIENT_LOOPS = 2: not with CLIENT_IO = goroutines"},
 		{append([]string{"--target", "postgres", "--clients", "4", "--client-loops", "5"}, epoll...), "CLIENT_LOOPS = 5: more event loops than clients"},
 	} {

@@ -96,7 +96,7 @@ func timeSeriesShapeKeys(cfg *config.Config) error {
 
 // clientIOKeys refuses CLIENT_IO=epoll where its event loops do not serve
 // the run (they run the user's own queries alone, QUERY_ONLY with
-// QUERY_FILE, on postgres, on Linux), and CLIENT_LOOPS without them or
+// QUERY_FILE, on one postgres server, on Linux), and CLIENT_LOOPS without them or
 // beyond one for each client.
 func clientIOKeys(cfg *config.Config) error {
 	if cfg.ClientIO != "epoll" {
@@ -112,6 +112,8 @@ func clientIOKeys(cfg *config.Config) error {
 			cfg.ClientLoops, cfg.Clients, cfg.Clients)
 	case cfg.Workload != config.WorkloadTimeSeries || cfg.TSBSQueryFile != "" || !cfg.QueryOnly || cfg.QueryFile == "":
 		why = "the event loop serves a query-only run of your own queries (--queries FILE --query-only)"
+	case strings.Contains(cfg.Host, ",") || cfg.WriteURL != "" || cfg.QueryURL != "":
+		why = "the event loops connect every client to one server: not with several hosts, WRITE_URL or QUERY_URL"
 	case !isPostgres(cfg.Target):
 		why = fmt.Sprintf("DB_SWITCH = %s: the event loop speaks PostgreSQL's protocol itself, and serves postgres alone", cfg.Target)
 	case runtime.GOOS != "linux":
