@@ -7,7 +7,10 @@
 // interval, finds stalls, kills and restarts the server (a crash), and
 // calls the hooks that the progress line, the live outputs, the results
 // store and the resources sampler hang on. So a capability built here
-// reaches every workload.
+// reaches every workload. Workers are goroutines that block on their
+// operations (Worker, Run), or state machines that groups of them serve
+// from one goroutine each (AsyncWorker, RunAsync: CLIENT_IO=epoll), timed
+// and recorded alike.
 package engine
 
 import (

@@ -228,12 +228,12 @@ func (l *Loop) failed(c *loopConn, err error) error {
 // now is written when epoll says it can be.
 func (l *Loop) flush(c *loopConn) error {
 	for c.sent < len(c.out) {
-		n, err := rawWrite(c.fd, c.out[c.sent:])
-		if err == unix.EAGAIN {
+		n, errno := rawWrite(c.fd, c.out[c.sent:])
+		if errno == unix.EAGAIN {
 			return l.watch(c, true)
 		}
-		if err != nil {
-			return fmt.Errorf("write: %w", err)
+		if errno != 0 {
+			return fmt.Errorf("write: %w", errno)
 		}
 		c.sent += n
 	}
@@ -353,12 +353,12 @@ func (c *loopConn) fill() error {
 			c.in = append(make([]byte, 0, 2*cap(c.in)), c.in...)
 		}
 	}
-	n, err := rawRead(c.fd, c.in[len(c.in):cap(c.in)])
+	n, errno := rawRead(c.fd, c.in[len(c.in):cap(c.in)])
 	switch {
-	case err == unix.EAGAIN:
+	case errno == unix.EAGAIN:
 		return nil
-	case err != nil:
-		return fmt.Errorf("read: %w", err)
+	case errno != 0:
+		return fmt.Errorf("read: %w", errno)
 	case n == 0:
 		return fmt.Errorf("read: %w", errServerClosed)
 	}
@@ -459,15 +459,15 @@ func (l *Loop) exchange(c *loopConn, take func(typ byte, body []byte) error) err
 	deadline := time.Now().Add(l.timeout)
 	c.sent = 0
 	for c.sent < len(c.out) {
-		n, err := rawWrite(c.fd, c.out[c.sent:])
-		if err == unix.EAGAIN {
+		n, errno := rawWrite(c.fd, c.out[c.sent:])
+		if errno == unix.EAGAIN {
 			if err := pollFd(c.fd, unix.POLLOUT, deadline); err != nil {
 				return err
 			}
 			continue
 		}
-		if err != nil {
-			return fmt.Errorf("write: %w", err)
+		if errno != 0 {
+			return fmt.Errorf("write: %w", errno)
 		}
 		c.sent += n
 	}
@@ -531,20 +531,15 @@ func (l *Loop) encode(c *loopConn, p *loopStmt, args []any) error {
 
 // rawRead and rawWrite are read and write on a non-blocking socket without
 // telling the scheduler: they never block.
-func rawRead(fd int, p []byte) (int, error) {
+// Their error is the call's errno, 0 for none.
+func rawRead(fd int, p []byte) (int, unix.Errno) {
 	n, _, e := unix.RawSyscall(unix.SYS_READ, uintptr(fd), uintptr(unsafe.Pointer(unsafe.SliceData(p))), uintptr(len(p)))
-	if e != 0 {
-		return 0, e
-	}
-	return int(n), nil
+	return int(n), e
 }
 
-func rawWrite(fd int, p []byte) (int, error) {
+func rawWrite(fd int, p []byte) (int, unix.Errno) {
 	n, _, e := unix.RawSyscall(unix.SYS_WRITE, uintptr(fd), uintptr(unsafe.Pointer(unsafe.SliceData(p))), uintptr(len(p)))
-	if e != 0 {
-		return 0, e
-	}
-	return int(n), nil
+	return int(n), e
 }
 
 // epollWait waits at most d (at least nothing) for events. It holds the
