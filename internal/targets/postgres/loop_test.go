@@ -115,6 +115,42 @@ func loopOnServer(t *testing.T, srv targettest.Server) {
 		}
 	}
 
+	// Back to back, as a run drives them: an answer the loop reads right
+	// after its send (a server on the same core has often answered by
+	// then) is reported once, counted, and timed after its send; one still
+	// on its way comes through epoll. A slow execution of another client
+	// is reported while these go on.
+	if err := sl.Send(ctx, 2, &targets.Statement{Text: "SELECT pg_sleep(0.02)", CountOnly: true}); err != nil {
+		t.Fatal(err)
+	}
+	slowDone := false
+	for k := range 20000 {
+		sent := time.Now()
+		if err := sl.Send(ctx, 0, &targets.Statement{Text: "SELECT $1::int + 1", Args: []any{int64(k)}, CountOnly: true}); err != nil {
+			t.Fatalf("execution %d: %v", k, err)
+		}
+		for reported := false; !reported; {
+			if err := sl.Wait(time.Now().Add(time.Second), func(i int, at time.Time, rows int64, err error) {
+				switch {
+				case i == 2:
+					slowDone = err == nil && rows == 1
+				case i != 0 || err != nil || rows != 1 || at.Before(sent):
+					t.Fatalf("execution %d: client %d, %d rows, %v, read %v after its send", k, i, rows, err, at.Sub(sent))
+				default:
+					reported = true
+				}
+			}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if slowDone && k >= 150 {
+			break
+		}
+	}
+	if !slowDone {
+		t.Error("the slow execution was not reported while another client's went on")
+	}
+
 	// A refused execution reports the server's error, and the session goes on.
 	r := runOne(t, ctx, sl, 2, "SELECT 1 / $1::int", int64(0))
 	var pe *pgconn.PgError
