@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"time"
 
 	"github.com/tsbench/tsbench/internal/metrics"
@@ -33,6 +34,12 @@ type AsyncWorker interface {
 // asyncWait caps a wait with nothing due sooner, so that the loop sees a
 // stop or the run's end.
 const asyncWait = 50 * time.Millisecond
+
+// asyncYield is how often a driver yields its processor. Its waits are
+// system calls the scheduler is not told of, so to it the driver runs
+// without end, and every 10 ms it would interrupt it with a signal (a
+// preemption: 100 a second a loop, each ending a wait early).
+const asyncYield = 5 * time.Millisecond
 
 // asyncSlot is one AsyncWorker worker's state.
 type asyncSlot struct {
@@ -88,8 +95,13 @@ func (e *Engine) driveAsync(ctx context.Context, w AsyncWorker, handles []*Handl
 // them to end, and returns once every worker is over and none is in
 // flight.
 func (d *asyncDriver) phase(warm bool) {
+	yielded := time.Now()
 	for {
 		now := time.Now()
+		if now.Sub(yielded) >= asyncYield {
+			runtime.Gosched()
+			yielded = now
+		}
 		wake := now.Add(asyncWait)
 		live := false
 		for i := range d.slots {
