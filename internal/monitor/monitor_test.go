@@ -181,6 +181,13 @@ func TestFindServer(t *testing.T) {
 	defer ln.Close()
 	port := ln.Addr().(*net.TCPAddr).Port
 	freePort := testenv.FreePort(t) // a port nobody listens on
+	// A listener on IPv6's loopback alone is in the kernel's other table.
+	ln6, err := net.Listen("tcp6", "[::1]:0")
+	if err != nil {
+		t.Fatalf("listen on [::1]: %v", err)
+	}
+	defer ln6.Close()
+	port6 := ln6.Addr().(*net.TCPAddr).Port
 
 	listening := fmt.Sprintf("listening on port %d", port)
 	pgFile := filepath.Join(dir, "postgres", "pid")
@@ -193,6 +200,8 @@ func TestFindServer(t *testing.T) {
 		wantErr            bool
 	}{
 		{name: "listener", target: "nosuchservice", host: "127.0.0.1", port: port, wantPID: self, wantSource: listening},
+		{name: "IPv6 listener", target: "nosuchservice", host: "::1", port: port6, wantPID: self,
+			wantSource: fmt.Sprintf("listening on port %d", port6)},
 		{name: "listener before pid file", target: "victoriametrics", host: "localhost", port: port, wantPID: self, wantSource: listening},
 		{name: "no listener: pid file", target: "postgres", host: "127.0.0.1", port: freePort, wantPID: self, wantSource: pgFile},
 		{name: "no port: pid file", target: "postgres", host: "127.0.0.1", wantPID: self, wantSource: pgFile},

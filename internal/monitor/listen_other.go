@@ -1,0 +1,6 @@
+//go:build !linux
+
+package monitor
+
+// diagListening has no socket diagnostics to ask outside Linux.
+func diagListening(int) (map[string]bool, bool) { return nil, false }
