@@ -334,3 +334,41 @@ func BenchmarkSample(b *testing.B) {
 		s.Sample(ctx, time.Now())
 	}
 }
+
+// diskCounters reads the same counts as gopsutil's disk.IOCounters, without
+// its udev look-ups: each between two of gopsutil's taken around it (which
+// leaves out the devices that never did anything).
+func TestDiskCountersMatchGopsutil(t *testing.T) {
+	requireLinux(t)
+	ctx := context.Background()
+	before, err := disk.IOCountersWithContext(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := diskCounters(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, err := disk.IOCountersWithContext(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(before) == 0 {
+		t.Fatal("gopsutil lists no disk")
+	}
+	for name, g := range got {
+		b, a := before[name], after[name]
+		if _, ok := before[name]; !ok && (g.ReadBytes != 0 || g.WriteBytes != 0) {
+			t.Errorf("%s: read %d written %d, which gopsutil does not list", name, g.ReadBytes, g.WriteBytes)
+		}
+		if g.ReadBytes < b.ReadBytes || g.ReadBytes > a.ReadBytes || g.WriteBytes < b.WriteBytes || g.WriteBytes > a.WriteBytes {
+			t.Errorf("%s: read %d written %d, gopsutil before %d/%d, after %d/%d", name, g.ReadBytes, g.WriteBytes,
+				b.ReadBytes, b.WriteBytes, a.ReadBytes, a.WriteBytes)
+		}
+	}
+	for name := range before {
+		if _, ok := got[name]; !ok {
+			t.Errorf("%s: listed by gopsutil, not read", name)
+		}
+	}
+}
