@@ -52,11 +52,14 @@ func repeatGroup(t *testing.T, dataDir, name string, n, intervalMS int) (runIDs 
 }
 
 // Repeated runs compare between runs: two groups of one configuration show
-// no significant difference, and a group paced at half the rate is
-// significantly worse in throughput, each figure saying the test between
-// runs decided. The test asks at alpha 0.01: its own false alarms (groups
-// run one after the other on a machine that other tests load unevenly)
-// stay rare, and half the rate is still found with p far below it.
+// no significant difference in throughput, and a group paced at half the
+// rate is significantly worse in it, each figure saying the test between
+// runs decided. Throughput is set by the schedule; the latencies are not:
+// they are SQLite's commits on a machine that other tests load unevenly, so
+// two groups run one after the other can truly differ in them (CI once saw
+// p99 16.5 vs 19.0 ms, p 0.009), and the test only checks that they were
+// decided between runs. It asks at alpha 0.01, and half the rate is still
+// found with p far below it.
 func TestRepeatCompareBetweenRuns(t *testing.T) {
 	dir := t.TempDir()
 	a := repeatGroup(t, dir, "a", 4, 20)
@@ -74,6 +77,9 @@ func TestRepeatCompareBetweenRuns(t *testing.T) {
 		t.Fatalf("baseline %+v, %d pairs", res.Baseline, len(res.Pairs))
 	}
 	for i, p := range res.Pairs {
+		if n := len(p.Operations[0].Metrics); n != 3 {
+			t.Fatalf("pair %d: %d figures, want throughput, p50 and p99", i, n)
+		}
 		for _, m := range p.Operations[0].Metrics {
 			if m.PValue != nil {
 				t.Logf("pair %d %s: %.4g vs %.4g, p %.3g: %s", i, m.Name, m.Baseline, m.Value, *m.PValue, m.Verdict)
@@ -81,7 +87,7 @@ func TestRepeatCompareBetweenRuns(t *testing.T) {
 			if m.Test != compare.TestBetweenRuns || m.Runs1 != 4 || m.Runs2 != 4 {
 				t.Errorf("pair %d %s: test %q on %d and %d runs", i, m.Name, m.Test, m.Runs1, m.Runs2)
 			}
-			if i == 0 && m.Verdict != compare.VerdictSame {
+			if i == 0 && m.Name == "throughput" && m.Verdict != compare.VerdictSame {
 				t.Errorf("the same configuration repeated: %s %s (p %v, %v vs %v)", m.Name, m.Verdict, *m.PValue, m.Baseline, m.Value)
 			}
 		}
