@@ -5,6 +5,7 @@ package monitor
 import (
 	"encoding/binary"
 	"fmt"
+	"strconv"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -82,7 +83,7 @@ func diagDump(fd int, family uint8, port int, inodes map[string]bool) error {
 				continue
 			}
 			if int(binary.BigEndian.Uint16(m.Data[diagMsgSport:])) == port {
-				inodes[fmt.Sprintf("socket:[%d]", binary.NativeEndian.Uint32(m.Data[diagMsgInode:]))] = true
+				inodes[socketLink(strconv.FormatUint(uint64(binary.NativeEndian.Uint32(m.Data[diagMsgInode:])), 10))] = true
 			}
 		}
 	}

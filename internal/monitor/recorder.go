@@ -269,12 +269,16 @@ func procListening(port int) map[string]bool {
 			// sl local_address rem_address st ... uid timeout inode
 			f := strings.Fields(line)
 			if len(f) >= 10 && f[3] == "0A" && strings.HasSuffix(f[1], want) {
-				inodes["socket:["+f[9]+"]"] = true
+				inodes[socketLink(f[9])] = true
 			}
 		}
 	}
 	return inodes
 }
+
+// socketLink is what /proc/PID/fd/N links to when N is the socket of that
+// inode, the key of the sets of listening sockets.
+func socketLink(inode string) string { return "socket:[" + inode + "]" }
 
 // socketHolder is the process holding one of the sockets: of several (a
 // server's children may keep its listening socket), the one whose parent

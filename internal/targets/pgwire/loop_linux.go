@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"slices"
 	"strconv"
 	"syscall"
 	"time"
@@ -202,12 +203,7 @@ func (l *Loop) drop(c *loopConn) {
 // opened again on the client's next Send.
 func (l *Loop) Abort(i int) {
 	l.drop(l.conns[i])
-	for k := 0; k < len(l.ready); k++ {
-		if l.ready[k].i == i {
-			l.ready = append(l.ready[:k], l.ready[k+1:]...)
-			k--
-		}
-	}
+	l.ready = slices.DeleteFunc(l.ready, func(a loopAnswer) bool { return a.i == i })
 }
 
 // Send begins client i's execution of st: it prepares st's text on first
@@ -396,8 +392,9 @@ func (c *loopConn) take(typ byte, body []byte) error {
 	return nil
 }
 
-// fill reads what the socket holds into c.in. It returns an error when the
-// server closed the connection or the socket failed.
+// fill reads what the socket holds into c.in. It reports whether it read
+// anything (false: the socket had nothing yet, EAGAIN), and an error when
+// the server closed the connection or the socket failed.
 func (c *loopConn) fill() (bool, error) {
 	if c.r > 0 && c.r == len(c.in) {
 		c.in, c.r = c.in[:0], 0
