@@ -51,7 +51,10 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	stdout = guardPipe(stdout)
 	root := newRoot(stdout, stderr)
 	root.SetArgs(args)
-	err := root.Execute()
+	err := repeatedArgs(root, args)
+	if err == nil {
+		err = root.Execute()
+	}
 	if err == nil {
 		return ExitOK
 	}

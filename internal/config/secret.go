@@ -51,3 +51,7 @@ func isURLName(name string) bool {
 	n := normalize(name)
 	return n == "URL" || strings.HasSuffix(n, "_URL")
 }
+
+// ShowValue is v as a message may show the value of a setting or flag
+// called name: a credential hidden, a URL's password too.
+func ShowValue(name, v string) string { return redact(name, v) }
