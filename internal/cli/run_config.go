@@ -49,12 +49,12 @@ func loadConfig(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stderr io.Wri
 	if pw := os.Getenv(passwordEnv); pw != "" {
 		cfg.Password = pw
 	}
-	ws, err := applyInputs(cmd, f, flags, cfg, propsFile)
+	ws, line, err := applyInputs(cmd, f, flags, cfg, propsFile)
 	if err != nil {
 		return nil, err
 	}
 	warn(ws)
-	if err := applyTSBSFlags(cmd, f, flags, cfg); err != nil {
+	if err := applyTSBSFlags(cmd, f, flags, cfg, line); err != nil {
 		return nil, err
 	}
 	// --threshold adds to THRESHOLDS from the files.
@@ -169,7 +169,7 @@ func peekConfig(cmd *cobra.Command, f *runFlags, flags []*keyFlag) (*config.Conf
 	if propsFile != "" {
 		cfg = config.IoTBenchmarkDefault()
 	}
-	if _, err := applyInputs(cmd, f, flags, cfg, propsFile); err != nil {
+	if _, _, err := applyInputs(cmd, f, flags, cfg, propsFile); err != nil {
 		return nil, err
 	}
 	return cfg, nil
@@ -180,20 +180,22 @@ func peekConfig(cmd *cobra.Command, f *runFlags, flags []*keyFlag) (*config.Conf
 // given twice on the command line (by --set, or by --set and its key flag)
 // with two values is refused (config.CommandLine). A key flag
 // that TSBS's vocabulary gives another key in a TSBS run (--queries) is
-// left to applyTSBSFlags, which knows by then whether the run is one.
-func applyInputs(cmd *cobra.Command, f *runFlags, flags []*keyFlag, cfg *config.Config, propsFile string) ([]string, error) {
+// left to applyTSBSFlags, which knows by then whether the run is one; it
+// applies them on the command line returned, so that they too are checked
+// against --set.
+func applyInputs(cmd *cobra.Command, f *runFlags, flags []*keyFlag, cfg *config.Config, propsFile string) ([]string, *config.CommandLine, error) {
 	var warnings []string
 	if f.configFile != "" && f.configFile != propsFile {
 		ws, err := loadFile(f.configFile, func(r io.Reader) ([]string, error) { return config.LoadYAML(cfg, r, f.configFile) })
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		warnings = append(warnings, ws...)
 	}
 	if propsFile != "" {
 		ws, err := loadFile(propsFile, func(r io.Reader) ([]string, error) { return config.LoadProperties(cfg, r, propsFile) })
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		warnings = append(warnings, ws...)
 	}
@@ -203,7 +205,7 @@ func applyInputs(cmd *cobra.Command, f *runFlags, flags []*keyFlag, cfg *config.
 	for _, s := range f.sets {
 		w, err := line.SetArg(s)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		warnings = append(warnings, nonEmpty(w)...)
 	}
@@ -211,12 +213,12 @@ func applyInputs(cmd *cobra.Command, f *runFlags, flags []*keyFlag, cfg *config.
 		if cmd.Flags().Changed(k.name) && k.tsbsKey == "" {
 			w, err := line.SetFlag(k.name, k.key, k.value)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			warnings = append(warnings, nonEmpty(w)...)
 		}
 	}
-	return warnings, nil
+	return warnings, line, nil
 }
 
 // tsbsTargetOptions gives a TSBS run the target options the target takes

@@ -8,7 +8,7 @@ import (
 )
 
 // One setting given twice on the command line, by --set twice or by --set
-// and its key flag, with two values exits 2 naming both arguments as
+// and its key flag (a TSBS flag included), with two values exits 2 naming both arguments as
 // written and the setting; the same value twice is taken, and --set still
 // overrides the files.
 func TestCommandLineGivesASettingOnce(t *testing.T) {
@@ -58,6 +58,16 @@ func TestCommandLineGivesASettingOnce(t *testing.T) {
 			refused: []string{"--set PASSWORD=*** and --set password=*** both set PASSWORD"}, absent: []string{"hunter2", "swordfish"}},
 		{name: "a quoted value", args: []string{"--set", "DB_NAME=a b", "--set", "DB_NAME=c"},
 			refused: []string{`--set "DB_NAME=a b" and --set DB_NAME=c both set DB_NAME`}},
+		// The TSBS flags, applied once the run is known to be TSBS's, are
+		// checked against --set too.
+		{name: "a TSBS flag and --set", args: []string{"--workload", "tsbs-cpu-only", "--log-interval", "10s", "--set", "TSBS_LOG_INTERVAL=20s"},
+			refused: []string{"--set TSBS_LOG_INTERVAL=20s and --log-interval 10s both set TSBS_LOG_INTERVAL: give it once"}},
+		{name: "--scale in a TSBS run and --set", args: []string{"--workload", "tsbs-cpu-only", "--scale", "4", "--set", "TSBS_SCALE=8"},
+			refused: []string{"--set TSBS_SCALE=8 and --scale 4 both set TSBS_SCALE"}},
+		{name: "--queries in a TSBS run and --set", args: []string{"--workload", "tsbs-cpu-only", "--queries", "5", "--set", "TSBS_QUERIES=7"},
+			refused: []string{"--set TSBS_QUERIES=7 and --queries 5 both set TSBS_QUERIES"}},
+		{name: "a TSBS flag and --set, one value", args: []string{"--workload", "tsbs-cpu-only", "--log-interval", "10s", "--set", "TSBS_LOG_INTERVAL=10s"},
+			shows: []string{"tsbs_log_interval: 10s"}},
 		{name: "YAML file then --set", args: []string{"--config", yamlFile, "--set", "CLIENT_NUMBER=4", "--devices", "5"},
 			shows: []string{"clients: 4\n", "devices: 5\n"}},
 		{name: ".properties file then --set and a key flag", args: []string{"--properties", propsFile, "--set", "clients=4", "--devices", "5"},

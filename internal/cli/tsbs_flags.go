@@ -202,7 +202,7 @@ func tsbsRun(cfg *config.Config) bool {
 // inputs (a flag overrides a file): in a TSBS run their TSBS keys, --scale
 // and --queries included; elsewhere --queries is the own query file and
 // every other TSBS flag is refused, naming what sets the same there.
-func applyTSBSFlags(cmd *cobra.Command, f *runFlags, flags []*keyFlag, cfg *config.Config) error {
+func applyTSBSFlags(cmd *cobra.Command, f *runFlags, flags []*keyFlag, cfg *config.Config, line *config.CommandLine) error {
 	active := tsbsRun(cfg)
 	for _, k := range f.tsbs.flags {
 		if !cmd.Flags().Changed(k.name) {
@@ -216,7 +216,7 @@ func applyTSBSFlags(cmd *cobra.Command, f *runFlags, flags []*keyFlag, cfg *conf
 		if k.key == "TSBS_USE_CASE" {
 			v = strings.ToLower(strings.TrimSpace(v)) // as namedUseCase read it: TSBS's names are lower case
 		}
-		if err := setByFlag(cfg, k.name, k.key, v, ""); err != nil {
+		if err := setByFlag(line, k.name, k.key, v, ""); err != nil {
 			return err
 		}
 	}
@@ -225,7 +225,7 @@ func applyTSBSFlags(cmd *cobra.Command, f *runFlags, flags []*keyFlag, cfg *conf
 		if err != nil || n < 1 || n != float64(int64(n)) {
 			return usageError("--scale = %s: in a TSBS run it is TSBS's --scale (TSBS_SCALE), the hosts: a whole number >= 1", f.tsbs.scale)
 		}
-		if err := setByFlag(cfg, "scale", "TSBS_SCALE", strconv.FormatInt(int64(n), 10), ""); err != nil {
+		if err := setByFlag(line, "scale", "TSBS_SCALE", strconv.FormatInt(int64(n), 10), ""); err != nil {
 			return err
 		}
 	}
@@ -234,25 +234,27 @@ func applyTSBSFlags(cmd *cobra.Command, f *runFlags, flags []*keyFlag, cfg *conf
 			continue
 		}
 		if !active {
-			if err := setByFlag(cfg, k.name, k.key, k.value, ""); err != nil {
+			if err := setByFlag(line, k.name, k.key, k.value, ""); err != nil {
 				return err
 			}
 			continue
 		}
 		hint := fmt.Sprintf("in a TSBS run --%s is TSBS's (%s); for its other meaning set %s itself (--set %s=...)", k.name, k.tsbsKey, k.key, k.key)
-		if err := setByFlag(cfg, k.name, k.tsbsKey, k.value, hint); err != nil {
+		if err := setByFlag(line, k.name, k.tsbsKey, k.value, hint); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// setByFlag sets key from flag --name; a refused value names the flag,
-// the key and what is allowed, and the hint when there is one.
-func setByFlag(cfg *config.Config, name, key, value, hint string) error {
-	if _, err := config.SetWarn(cfg, key, value); err != nil {
+// setByFlag sets key from flag --name on the command line, where --set
+// may have given it another value (refused, naming both); a refused value
+// names the flag, the key and what is allowed, and the hint when there is
+// one.
+func setByFlag(line *config.CommandLine, name, key, value, hint string) error {
+	if _, err := line.SetFlag(name, key, value); err != nil {
 		var ce *config.Error
-		if errors.As(err, &ce) {
+		if errors.As(err, &ce) && ce.Key != "" {
 			ce.Source = "--" + name
 		}
 		if hint != "" {
