@@ -51,7 +51,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	stdout = guardPipe(stdout)
 	root := newRoot(stdout, stderr)
 	root.SetArgs(args)
-	err := repeatedArgs(root, args)
+	err := repeatedArgs(root, args, stderr)
 	if err == nil {
 		err = root.Execute()
 	}

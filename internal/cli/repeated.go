@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"fmt"
+	"io"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -9,41 +12,61 @@ import (
 	"github.com/tsbench/tsbench/internal/redact"
 )
 
-// repeatedArgs checks the command line's flags before cobra runs it (see
-// repeatedFlag); a command line cobra cannot place is left to its errors.
-func repeatedArgs(root *cobra.Command, args []string) error {
+// repeatedArgs warns, before cobra runs the command line, of each flag of
+// one value given twice with two values (--clients 4 ... --clients 8):
+// pflag keeps the last, as a file's key set twice keeps its last line, and
+// says nothing. Scripts give defaults that a later flag overrides, so the
+// last still counts; but the user is told, and --strict refuses it with
+// exit 2 as it refuses the other warnings. A command line cobra cannot
+// place is left to its errors.
+func repeatedArgs(root *cobra.Command, args []string, stderr io.Writer) error {
 	cmd, rest, err := root.Find(args)
 	if err != nil {
 		return nil
 	}
-	return repeatedFlag(cmd, rest)
+	repeats, last := repeatedFlags(cmd, rest)
+	if len(repeats) == 0 {
+		return nil
+	}
+	if strict, _ := strconv.ParseBool(last["strict"]); strict && cmd.Flags().Lookup("strict") != nil {
+		return usageError("--strict: %d warning(s) refused:\n  %s", len(repeats), strings.Join(repeats, "\n  "))
+	}
+	for _, r := range repeats {
+		fmt.Fprintln(stderr, "tsbench: warning:", r)
+	}
+	return nil
 }
 
-// repeatedFlag refuses a flag of one value given twice with two values
-// (--clients 4 ... --clients 8). pflag keeps the last silently; which was
-// meant is anyone's guess, as for --set given a key twice. The same value
-// given twice is taken; flags that collect (--set, lists) may repeat.
-// args are the command line after the command's own name (cobra's Find).
-func repeatedFlag(cmd *cobra.Command, args []string) error {
+// repeatedFlags lists the flags of one value that args give twice with
+// two values, and the last value of each flag. The same value given twice
+// says nothing; flags that collect (--set, --threshold) may repeat. args
+// are the command line after the command's own name (cobra's Find).
+func repeatedFlags(cmd *cobra.Command, args []string) (repeats []string, last map[string]string) {
 	type given struct{ value, shown string }
 	first := map[string]given{}
+	last = map[string]string{}
 	for i := 0; i < len(args); i++ {
 		f, value, used := flagAt(cmd, args, i)
 		i += used
 		if f == nil || collects(f) {
 			continue
 		}
+		last[f.Name] = value
 		shown := "--" + f.Name
 		if value != f.NoOptDefVal || f.NoOptDefVal == "" {
 			// Secrets and URLs' passwords hidden: --results takes a URL too.
 			shown += "=" + redact.URL(config.ShowValue(f.Name, value))
 		}
-		if was, ok := first[f.Name]; ok && was.value != value {
-			return usageError("%s given twice (%s, then %s): give it once", "--"+f.Name, was.shown, shown)
+		was, ok := first[f.Name]
+		switch {
+		case !ok:
+			first[f.Name] = given{value, shown}
+		case was.value != value:
+			repeats = append(repeats, fmt.Sprintf("--%s given twice (%s, then %s); the last counts", f.Name, was.shown, shown))
+			first[f.Name] = given{value, shown}
 		}
-		first[f.Name] = given{value, shown}
 	}
-	return nil
+	return repeats, last
 }
 
 // flagAt reads the flag argument args[i], as pflag will: the flag (nil
