@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/tsbench/tsbench/internal/badinput"
 	"github.com/tsbench/tsbench/internal/engine"
 	"github.com/tsbench/tsbench/internal/targets"
+	"github.com/tsbench/tsbench/internal/ts"
 	"github.com/tsbench/tsbench/internal/workload"
 )
 
@@ -31,13 +33,14 @@ type ownLoop struct {
 // by default as many as the processors Go may use (GOMAXPROCS), at most one
 // a client, as pgbench runs -j threads of its connections (on two cores one
 // loop left a server backend idle while it served another's answer). Each
-// has a connection of its own for each of its clients. None without
+// opens, through the run's admin connection, one connection for each of its
+// clients, who open none of their own (loopServed). None without
 // CLIENT_IO=epoll.
-func (r *Runner) openOwnLoops(ctx context.Context, clients []*client) ([]*ownLoop, error) {
-	if r.cfg.ClientIO != "epoll" || len(clients) == 0 {
+func (r *Runner) openOwnLoops(ctx context.Context, admin targets.Target, clients []*client) ([]*ownLoop, error) {
+	if !r.loopsServe() || len(clients) == 0 {
 		return nil, nil
 	}
-	l, ok := clients[0].conn.(targets.StatementLooper)
+	l, ok := admin.(targets.StatementLooper)
 	if !ok || r.own == nil {
 		return nil, badinput.Errorf("CLIENT_IO = epoll: %s serves no client loop; CLIENT_IO = goroutines serves every run", r.driver.Name)
 	}
@@ -114,3 +117,23 @@ func (o *ownLoop) ended(i int, at time.Time, rows int64, err error) {
 }
 
 func (o *ownLoop) Abort(i int) { o.loop.Abort(i) }
+
+// loopsServe reports whether event loops serve the clients' queries
+// (CLIENT_IO=epoll, which the command line settles CLIENT_IO=auto on where
+// they serve the run).
+func (r *Runner) loopsServe() bool { return r.cfg.ClientIO == "epoll" }
+
+// loopServed is the connection of a client whose queries its event loop
+// sends: it opens none of its own, which would sit idle and hold a server
+// backend (and at CLIENT_NUMBER near max_connections, leave the loops none).
+type loopServed struct{}
+
+var errLoopServed = errors.New("CLIENT_IO = epoll: this client's queries go through its event loop")
+
+func (loopServed) Setup(context.Context, *ts.Schema, bool) error { return errLoopServed }
+func (loopServed) Write(context.Context, *ts.Batch) error        { return errLoopServed }
+func (loopServed) Query(context.Context, *ts.Query) (ts.Result, error) {
+	return ts.Result{}, errLoopServed
+}
+func (loopServed) Count(context.Context, ts.CountRange) (int64, error) { return 0, errLoopServed }
+func (loopServed) Close() error                                        { return nil }

@@ -132,7 +132,7 @@ func (r *Runner) Run(ctx context.Context) (*summary.Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	loops, err := r.openOwnLoops(ctx, clients)
+	loops, err := r.openOwnLoops(ctx, admin, clients)
 	if err != nil {
 		return nil, err
 	}
@@ -233,9 +233,13 @@ func (r *Runner) openClients(ctx context.Context) ([]*client, error) {
 	var clients []*client
 	lo, hi := cfg.ClientRange() // all clients, or this worker's share
 	for i := lo; i < hi; i++ {
-		conn, host, err := r.openClient(ctx, i)
-		if err != nil {
-			return clients, fmt.Errorf("%s: connect client %d: %w", r.driver.Name, i, err)
+		var conn targets.Target = loopServed{}
+		var host *hostStats
+		if !r.loopsServe() {
+			var err error
+			if conn, host, err = r.openClient(ctx, i); err != nil {
+				return clients, fmt.Errorf("%s: connect client %d: %w", r.driver.Name, i, err)
+			}
 		}
 		c := &client{id: i, r: r, conn: conn, host: host,
 			devices: workload.ClientDevices(cfg, r.schema, i),
