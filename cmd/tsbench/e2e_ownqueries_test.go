@@ -268,7 +268,8 @@ func TestOwnQueriesExplain(t *testing.T) {
 // loop (generate_series(1, n),
 // n drawn in 1..50: 1 to 50 rows), none fails, and the checked answers
 // agree; where the loops do not serve the run, CLIENT_IO and CLIENT_LOOPS
-// are refused before anything runs, exit 2, naming them.
+// are refused before anything runs, exit 2, naming them. CLIENT_IO = auto,
+// the default, takes the loops where they serve the run, and says so.
 func TestOwnQueriesClientLoop(t *testing.T) {
 	epoll := []string{"--query-only", "--client-io", "epoll"}
 	for _, c := range []struct {
@@ -280,7 +281,10 @@ func TestOwnQueriesClientLoop(t *testing.T) {
 		{[]string{"--target", "postgres", "--client-io", "epoll"}, "query-only run"},
 		{append([]string{"--target", "postgres", "--set", "HOST=127.0.0.1,127.0.0.2"}, epoll...), "several hosts"},
 		{append([]string{"--target", "postgres", "--query-url", "postgres://127.0.0.1:5433/test"}, epoll...), "QUERY_URL"},
-		{[]string{"--target", "postgres", "--query-only", "--client-loops", "2"}, "CLIENT_LOOPS = 2: not with CLIENT_IO = goroutines"},
+		{[]string{"--target", "postgres", "--query-only", "--client-io", "goroutines", "--client-loops", "2"}, "CLIENT_LOOPS = 2: not with CLIENT_IO = goroutines"},
+		{[]string{"--target", "sqlite", "--query-only", "--client-loops", "2"},
+			"CLIENT_LOOPS = 2: not with CLIENT_IO = goroutines (CLIENT_IO = auto chose it: DB_SWITCH = sqlite"},
+		{append([]string{"--target", "postgres", "--set", "TLS=on"}, epoll...), "TLS = on: the event loop reads and writes its sockets itself"},
 		{append([]string{"--target", "postgres", "--clients", "4", "--client-loops", "5"}, epoll...), "CLIENT_LOOPS = 5: more event loops than clients"},
 	} {
 		dir := t.TempDir()
@@ -296,8 +300,21 @@ func TestOwnQueriesClientLoop(t *testing.T) {
 		t.Errorf("TPC-C with CLIENT_IO = epoll: exit %d, want 2 naming it\n%s", r.code, r.stderr)
 	}
 
+	// CLIENT_IO = auto, the default, takes a goroutine a client where the
+	// loops do not serve the run, and says nothing.
+	r, s := runOwnQueries(t, t.TempDir(), "sqlite", "queries:\n  - name: one\n    sql: SELECT 1\n", "--query-only", "--loop", "5")
+	if s.Config["client_io"] != "goroutines" || strings.Contains(r.stderr, "CLIENT_IO") {
+		t.Errorf("auto on sqlite: client_io %v\n%s", s.Config["client_io"], r.stderr)
+	}
+
 	requireTargetServer(t, "postgres")
-	_, s := runOwnQueries(t, t.TempDir(), "postgres", `queries:
+	// Where they serve it, auto takes the loops, and a note says so.
+	r, s = runOwnQueries(t, t.TempDir(), "postgres", "queries:\n  - name: one\n    sql: SELECT 1\n", "--query-only", "--clients", "2", "--loop", "50")
+	if op := s.Op("one"); s.Config["client_io"] != "epoll" || !strings.Contains(r.stderr, "CLIENT_IO = auto: event loops serve") ||
+		op == nil || op.OKOperations != 100 {
+		t.Errorf("auto on postgres: client_io %v, %+v\n%s", s.Config["client_io"], op, r.stderr)
+	}
+	_, s = runOwnQueries(t, t.TempDir(), "postgres", `queries:
   - name: series
     params:
       n: int 1..50

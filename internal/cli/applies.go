@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"runtime"
 	"slices"
 	"strings"
@@ -94,34 +95,62 @@ func timeSeriesShapeKeys(cfg *config.Config) error {
 	return nil
 }
 
-// clientIOKeys refuses CLIENT_IO=epoll where its event loops do not serve
-// the run (they run the user's own queries alone, QUERY_ONLY with
-// QUERY_FILE, on one postgres server, on Linux), and CLIENT_LOOPS without them or
-// beyond one for each client.
-func clientIOKeys(cfg *config.Config) error {
+// clientIOKeys settles CLIENT_IO = auto on the client I/O that serves the
+// run best: the event loops (epoll) where they serve it, as pgbench serves
+// its connections, else a goroutine for each client; a note says when the
+// loops were chosen. It refuses CLIENT_IO=epoll where the loops do not
+// serve the run, and CLIENT_LOOPS without them or beyond one for each
+// client.
+func clientIOKeys(cfg *config.Config, stderr io.Writer) error {
+	unfit := epollUnfit(cfg)
+	auto := cfg.ClientIO == "auto"
+	if auto {
+		cfg.ClientIO = "goroutines"
+		if unfit == "" {
+			cfg.ClientIO = "epoll"
+		}
+	}
 	if cfg.ClientIO != "epoll" {
 		if v, ok := cfg.Changed("CLIENT_LOOPS"); ok {
-			return usageError("CLIENT_LOOPS = %s: not with CLIENT_IO = %s: the loops are CLIENT_IO = epoll's", v, cfg.ClientIO)
+			chosen := ""
+			if auto {
+				chosen = " (CLIENT_IO = auto chose it: " + unfit + ")"
+			}
+			return usageError("CLIENT_LOOPS = %s: not with CLIENT_IO = %s%s: the loops are CLIENT_IO = epoll's", v, cfg.ClientIO, chosen)
 		}
 		return nil
 	}
-	why := ""
 	switch {
 	case cfg.ClientLoops > cfg.Clients:
 		return usageError("CLIENT_LOOPS = %d: more event loops than clients (CLIENT_NUMBER = %d); allowed: 0 (one per processor) to %d",
 			cfg.ClientLoops, cfg.Clients, cfg.Clients)
-	case cfg.Workload != config.WorkloadTimeSeries || cfg.TSBSQueryFile != "" || !cfg.QueryOnly || cfg.QueryFile == "":
-		why = "the event loop serves a query-only run of your own queries (--queries FILE --query-only)"
-	case strings.Contains(cfg.Host, ",") || cfg.WriteURL != "" || cfg.QueryURL != "":
-		why = "the event loops connect every client to one server: not with several hosts, WRITE_URL or QUERY_URL"
-	case !isPostgres(cfg.Target):
-		why = fmt.Sprintf("DB_SWITCH = %s: the event loop speaks PostgreSQL's protocol itself, and serves postgres alone", cfg.Target)
-	case runtime.GOOS != "linux":
-		why = "the event loop waits on its sockets through epoll, which only Linux has"
-	default:
-		return nil
+	case unfit != "":
+		return usageError("CLIENT_IO = epoll: %s; CLIENT_IO = goroutines serves every run", unfit)
 	}
-	return usageError("CLIENT_IO = epoll: %s; CLIENT_IO = goroutines serves every run", why)
+	if auto {
+		fmt.Fprintln(stderr, "tsbench: note: CLIENT_IO = auto: event loops serve the clients' connections (epoll), "+
+			"as pgbench serves its own; --client-io goroutines gives each client a goroutine instead")
+	}
+	return nil
+}
+
+// epollUnfit says why the event loops of CLIENT_IO=epoll do not serve the
+// run, "" when they do: they run the user's own queries alone (QUERY_ONLY
+// with QUERY_FILE) on one postgres server, over a plain socket, on Linux.
+func epollUnfit(cfg *config.Config) string {
+	switch {
+	case cfg.Workload != config.WorkloadTimeSeries || cfg.TSBSQueryFile != "" || !cfg.QueryOnly || cfg.QueryFile == "":
+		return "the event loop serves a query-only run of your own queries (--queries FILE --query-only)"
+	case strings.Contains(cfg.Host, ",") || cfg.WriteURL != "" || cfg.QueryURL != "":
+		return "the event loops connect every client to one server: not with several hosts, WRITE_URL or QUERY_URL"
+	case !isPostgres(cfg.Target):
+		return fmt.Sprintf("DB_SWITCH = %s: the event loop speaks PostgreSQL's protocol itself, and serves postgres alone", cfg.Target)
+	case cfg.TLS != "" && cfg.TLS != "off":
+		return fmt.Sprintf("TLS = %s: the event loop reads and writes its sockets itself, in plain text", cfg.TLS)
+	case runtime.GOOS != "linux":
+		return "the event loop waits on its sockets through epoll, which only Linux has"
+	}
+	return ""
 }
 
 func isPostgres(target string) bool {

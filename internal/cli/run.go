@@ -56,7 +56,7 @@ func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
 			"in a TSBS run, TSBS's --queries: queries of each query type (TSBS_QUERIES)"},
 		{name: "query-only", key: "QUERY_ONLY", usage: "with --queries: only those queries, on data already in the database (no schema, no writes, no counts)"},
 		{name: "explain", key: "EXPLAIN", usage: "with --queries on an SQL target: capture each query's plan (EXPLAIN) with the run"},
-		{name: "client-io", key: "CLIENT_IO", usage: "goroutines (default) or epoll: with --queries --query-only on postgres, serve the clients' connections from event loops, as pgbench does"},
+		{name: "client-io", key: "CLIENT_IO", usage: "auto (default), goroutines or epoll: with --queries --query-only on postgres, serve the clients' connections from event loops, as pgbench does; auto does where they serve"},
 		{name: "client-loops", key: "CLIENT_LOOPS", usage: "with --client-io epoll: the event loops (pgbench's -j); 0 = one per processor"},
 		{name: "crash", key: "CRASH_AT", usage: "kill the database server this far into the measured phase, e.g. 12s, restart it (--crash-restart) and map the acknowledged points it lost"},
 		{name: "crash-restart", key: "CRASH_RESTART", usage: "with --crash: the shell command that starts the server again on its data (default: scripts/services/NAME.sh resume)"},

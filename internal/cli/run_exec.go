@@ -40,7 +40,7 @@ func runBenchmark(cfg *config.Config, label string, out runOutputs, stdout, stde
 	if err := workloadKeys(cfg); err != nil {
 		return nil, err
 	}
-	if err := clientIOKeys(cfg); err != nil {
+	if err := clientIOKeys(cfg, stderr); err != nil {
 		return nil, err
 	}
 	if cfg.Workload == config.WorkloadTPCC {

@@ -101,7 +101,7 @@ type Config struct {
 	DataDuplicates    string // DATA_DUPLICATES: refuse (or empty), last, first
 	QueryFile         string // QUERY_FILE: the user's own queries (internal/ownquery)
 	QueryOnly         bool   // QUERY_ONLY: only QUERY_FILE's queries, on data already stored
-	ClientIO          string // CLIENT_IO: goroutines (a goroutine a client), epoll (event loops)
+	ClientIO          string // CLIENT_IO: auto (settled before the run), goroutines (a goroutine a client), epoll (event loops)
 	ClientLoops       int    // CLIENT_LOOPS: CLIENT_IO=epoll's event loops; 0: one per processor
 	Explain           bool   // EXPLAIN: capture each own query's plan
 	// OwnWeights are the weights of QUERY_FILE's queries in the file's

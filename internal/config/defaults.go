@@ -37,7 +37,7 @@ func Default() *Config {
 		SchemaClients: 1,
 		Verify:        true,
 		QueryChecks:   5,
-		ClientIO:      "goroutines",
+		ClientIO:      "auto",
 		WriteTimeout:  120 * time.Second,
 
 		RetryBackoff:    100 * time.Millisecond,

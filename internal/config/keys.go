@@ -353,10 +353,11 @@ var keyTable = concat(
 			boolField(func(c *Config) *bool { return &c.QueryOnly }), flag("query-only")),
 		key("EXPLAIN", "on SQL targets, capture each own query's plan (EXPLAIN) once and keep it with the run",
 			boolField(func(c *Config) *bool { return &c.Explain }), flag("explain")),
-		key("CLIENT_IO", "goroutines: each client a goroutine waiting on Go's network poller; epoll: the clients' "+
-			"connections served from event loops (CLIENT_LOOPS), as pgbench serves its connections, which spares the runtime's wake-ups "+
-			"on every query (a QUERY_ONLY run of QUERY_FILE on postgres, on Linux; docs/measuring.md)",
-			oneOf(func(c *Config) *string { return &c.ClientIO }, "goroutines", "epoll"), flag("client-io")),
+		key("CLIENT_IO", "auto: epoll where its loops serve the run, else goroutines; goroutines: each client a goroutine waiting on "+
+			"Go's network poller; epoll: the clients' connections served from event loops (CLIENT_LOOPS), as pgbench serves its "+
+			"connections, which spares the runtime's wake-ups on every query (a QUERY_ONLY run of QUERY_FILE on one postgres server, "+
+			"without TLS, on Linux; docs/measuring.md)",
+			oneOf(func(c *Config) *string { return &c.ClientIO }, "auto", "goroutines", "epoll"), flag("client-io")),
 		key("CLIENT_LOOPS", "with CLIENT_IO=epoll: the event loops serving the clients, as pgbench's -j threads serve its "+
 			"connections, the clients shared out evenly; 0 = one for each processor Go may use (GOMAXPROCS), "+
 			"at most one for each client of this process",
