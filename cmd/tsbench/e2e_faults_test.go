@@ -207,7 +207,7 @@ func (fr *faultRun) wait(t *testing.T, limit time.Duration) (int, *summary.Summa
 	} else if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(fr.stderr.String(), "goroutine ") || strings.Contains(fr.stderr.String(), "panic:") {
+	if printedStackTrace(fr.stderr.String()) {
 		t.Fatalf("tsbench printed a stack trace:\n%s", fr.stderr.String())
 	}
 	if _, err := os.Stat(fr.json); err != nil {

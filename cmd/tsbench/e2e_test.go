@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -110,11 +111,20 @@ func runBinary(t *testing.T, dir string, limit time.Duration, env []string, args
 	case err != nil:
 		t.Fatalf("run tsbench %v in %q: %v", args, dir, err)
 	}
-	if strings.Contains(r.stderr, "goroutine ") || strings.Contains(r.stderr, "panic:") {
+	if printedStackTrace(r.stderr) {
 		t.Fatalf("tsbench %v printed a stack trace:\n%s", args, r.stderr)
 	}
 	return r
 }
+
+// stackTrace matches what Go's runtime prints when a program panics or
+// dies: a goroutine's header ("goroutine 1 [running]:"), "panic: " or
+// "fatal error: " at a line's start. A message of the tool's own that
+// merely says "goroutine" is not one.
+var stackTrace = regexp.MustCompile(`(?m)^(goroutine \d+ \[|panic: |fatal error: )`)
+
+// printedStackTrace reports whether stderr holds a Go stack trace.
+func printedStackTrace(stderr string) bool { return stackTrace.MatchString(stderr) }
 
 func readSummary(t *testing.T, path string) *summary.Summary {
 	t.Helper()
@@ -334,5 +344,26 @@ REMARK=demo
 	}
 	if strings.Contains(s.Config["password"].(string), "root") {
 		t.Fatal("PASSWORD is not redacted in the JSON config")
+	}
+}
+
+// The end-to-end runs fail on a stack trace, and only on one: the tool's
+// own notes may name goroutines.
+func TestPrintedStackTrace(t *testing.T) {
+	for _, c := range []struct {
+		stderr string
+		want   bool
+	}{
+		{"panic: runtime error: index out of range [3] with length 3\n\ngoroutine 1 [running]:\nmain.main()\n", true},
+		{"fatal error: all goroutines are asleep - deadlock!\n", true},
+		{"tsbench: run 1\ngoroutine 17 [chan receive]:\n", true},
+		{"tsbench: note: CLIENT_IO = auto: a goroutine a client serves the connections\n", false},
+		{"tsbench: warning: a client's goroutine [1] waited\n", false},
+		{"tsbench: no panic: here\n", false},
+		{"", false},
+	} {
+		if got := printedStackTrace(c.stderr); got != c.want {
+			t.Errorf("printedStackTrace(%q) = %v, want %v", c.stderr, got, c.want)
+		}
 	}
 }
