@@ -3,12 +3,14 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -80,8 +82,8 @@ func fillPoints(ctx context.Context, pg *pgx.Conn, rows int64) error {
 // way (--tsbench-arg=--client-io=...), which the table's title would not
 // name.
 func checkClientIO(io string, extra repeated) error {
-	if io != "goroutines" && io != "epoll" {
-		return usage{fmt.Sprintf("--client-io %q: allowed: goroutines, epoll", io)}
+	if io != "auto" && io != "goroutines" && io != "epoll" {
+		return usage{fmt.Sprintf("--client-io %q: allowed: auto, goroutines, epoll", io)}
 	}
 	for _, a := range extra {
 		if strings.Contains(strings.ToLower(a), "client-io") || strings.Contains(strings.ToUpper(a), "CLIENT_IO") ||
@@ -110,7 +112,11 @@ func comparePgbench(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	title := fmt.Sprintf("%s, %d clients, pgbench -j %d, tsbench --client-io %s, %v a turn, %s", c.which, c.clients, c.threads, c.clientIO, c.duration, c.url)
+	mode := c.clientIO
+	if c.chosen != mode {
+		mode += " (" + c.chosen + ")"
+	}
+	title := fmt.Sprintf("%s, %d clients, pgbench -j %d, tsbench --client-io %s, %v a turn, %s", c.which, c.clients, c.threads, mode, c.duration, c.url)
 	writeTable(stdout, title, "pgbench", peers, tsbs, []column{
 		{"queries/s", func(m measurement) float64 { return m.Rate }, "%.0f"},
 		{"CPU µs/query", func(m measurement) float64 { return m.cpuPerOp() }, "%.1f"},
@@ -124,7 +130,8 @@ func comparePgbench(args []string, stdout, stderr io.Writer) error {
 // the statement and the files both turns read.
 type pgbenchCompare struct {
 	host, user, db, which  string
-	clientIO               string // tsbench's CLIENT_IO
+	clientIO               string // tsbench's CLIENT_IO, as asked
+	chosen                 string // and as tsbench's run settled it (auto's choice)
 	port, clients, threads int
 	turns                  int
 	rows                   int64
@@ -150,8 +157,8 @@ func parsePgbenchFlags(args []string, stderr io.Writer) (*pgbenchCompare, error)
 	fs.Int64Var(&c.rows, "rows", 1_000_000, "window-max: points in its table")
 	fs.IntVar(&c.clients, "clients", 4, "connections of each tool")
 	fs.IntVar(&c.threads, "threads", 2, "pgbench's threads (-j)")
-	fs.StringVar(&c.clientIO, "client-io", "goroutines", "tsbench's client I/O: goroutines (a goroutine a client) or epoll "+
-		"(event loops, as many as pgbench's threads)")
+	fs.StringVar(&c.clientIO, "client-io", "auto", "tsbench's client I/O: auto (tsbench's default: epoll for this run on Linux), "+
+		"goroutines (a goroutine a client) or epoll (event loops, as many as pgbench's threads)")
 	fs.DurationVar(&c.duration, "duration", 20*time.Second, "each turn's length")
 	fs.IntVar(&c.turns, "turns", 2, "turns each tool takes")
 	fs.Var(&c.extra, "tsbench-arg", "an argument more for tsbench run (repeatable), e.g. --tsbench-arg=--set --tsbench-arg=KEY=VALUE")
@@ -224,7 +231,7 @@ func (c *pgbenchCompare) tsbenchTurn() (measurement, error) {
 	}
 	args := []string{"--target", "postgres", "--target-url", c.url, "--queries", c.queries, "--query-only",
 		"--clients", strconv.Itoa(c.clients), "--duration", c.duration.String(), "--client-io", c.clientIO}
-	if c.clientIO == "epoll" {
+	if c.clientIO == "epoll" || c.clientIO == "auto" && runtime.GOOS == "linux" {
 		args = append(args, "--client-loops", strconv.Itoa(min(c.threads, c.clients)))
 	}
 	s, cpu, err := tsbenchRun(c.tsbench, turn, c.stderr, append(args, c.extra...)...)
@@ -234,6 +241,9 @@ func (c *pgbenchCompare) tsbenchTurn() (measurement, error) {
 	op := s.Op(c.st.op)
 	if op == nil || op.OKOperations == 0 || s.Elapsed <= 0 {
 		return measurement{}, fmt.Errorf("tsbench ran no %s", c.st.op)
+	}
+	if c.chosen, _ = s.Config["client_io"].(string); c.chosen == "" {
+		return measurement{}, errors.New("tsbench's summary names no client_io")
 	}
 	return measurement{Rate: float64(op.OKOperations) / s.Elapsed, Ops: op.OKOperations, CPU: cpu,
 		P50: op.LatencyMS.P50, P99: op.LatencyMS.P99}, nil
