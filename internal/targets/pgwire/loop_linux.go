@@ -330,9 +330,13 @@ func (l *Loop) Wait(until time.Time, done func(i int, at time.Time, rows int64, 
 // chainPoll is how long Wait may go without asking epoll while Send keeps
 // finding its answers at once. pgbench never asks while they do, and a
 // client whose answers keep coming starves its thread's others for as long
-// (its p99 on SELECT n + 1 is 20 times its median); 1 ms cost pgbench's p99
-// and saved nine epoll calls in ten (docs/measuring.md).
-const chainPoll = time.Millisecond
+// (its p99 on SELECT n + 1 is 20 times its median). The bound trades the
+// two: the shorter it is, the more of a loop's clients are in flight at
+// once, each round trip the slower for it. On plus-one, 1 ms set tsbench's
+// p99 at 1.0 ms (pgbench's 0.6 to 1.0), 600 and 700 µs raised its p50 by a
+// tenth over pgbench's, and 800 µs held both within pgbench's
+// (docs/measuring.md).
+const chainPoll = 800 * time.Microsecond
 
 // receive reads what c's socket holds and takes its complete messages.
 func (l *Loop) receive(i int, c *loopConn, at time.Time, done func(int, time.Time, int64, error)) {
