@@ -128,8 +128,6 @@ func clientIOKeys(cfg *config.Config, stderr io.Writer) error {
 		return usageError("CLIENT_IO = epoll: %s; CLIENT_IO = goroutines serves every run", unfit)
 	}
 	if auto {
-		// No "goroutine " in it: the end-to-end tests take that for a
-		// stack trace.
 		fmt.Fprintln(stderr, "tsbench: note: CLIENT_IO = auto: event loops serve the clients' connections (epoll), "+
 			"as pgbench serves its own; --client-io goroutines asks for the other way")
 	}
