@@ -54,6 +54,9 @@ type Loop struct {
 	// polled is when Wait last asked epoll, which it does at least every
 	// chainPoll even while answers keep arriving in Send.
 	polled time.Time
+	// yield decides whether Send gives up the core and reads again when
+	// an answer was not there at once.
+	yield yieldGate
 }
 
 // loopAnswer is an execution's end, kept for Wait to report.
@@ -239,6 +242,11 @@ func (l *Loop) Send(ctx context.Context, i int, st *targets.Statement) error {
 		// which often answers before the write returns: reading now, as
 		// pgbench does, saves the epoll call (a read lost when it has not).
 		l.receive(i, c, time.Time{}, l.stash)
+		if c.busy && c.fd >= 0 && l.yield.worth() {
+			schedYield()
+			l.receive(i, c, time.Time{}, l.stash)
+			l.yield.paid(!c.busy)
+		}
 	}
 	return nil
 }
@@ -334,8 +342,8 @@ func (l *Loop) Wait(until time.Time, done func(i int, at time.Time, rows int64, 
 // two: the shorter it is, the more of a loop's clients are in flight at
 // once, each round trip the slower for it. On plus-one, 1 ms set tsbench's
 // p99 at 1.0 ms (pgbench's 0.6 to 1.0), 600 and 700 µs raised its p50 by a
-// tenth over pgbench's, and 800 µs held both within pgbench's
-// (docs/measuring.md).
+// tenth over pgbench's, and 800 µs held both within pgbench's in three runs
+// of four (docs/measuring.md, "The chain's bound").
 const chainPoll = 800 * time.Microsecond
 
 // receive reads what c's socket holds and takes its complete messages.
@@ -595,6 +603,12 @@ func (l *Loop) encode(c *loopConn, p *loopStmt, args []any) error {
 func rawRead(fd int, p []byte) (int, unix.Errno) {
 	n, _, e := unix.RawSyscall6(unix.SYS_RECVFROM, uintptr(fd), uintptr(unsafe.Pointer(unsafe.SliceData(p))), uintptr(len(p)), 0, 0, 0)
 	return int(n), e
+}
+
+// schedYield gives up the core to another thread ready to run on it, if
+// any, as a raw system call: the runtime is not told, as for the reads.
+func schedYield() {
+	unix.RawSyscall(unix.SYS_SCHED_YIELD, 0, 0, 0)
 }
 
 func rawWrite(fd int, p []byte) (int, unix.Errno) {
