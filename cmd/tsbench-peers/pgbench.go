@@ -113,8 +113,8 @@ func comparePgbench(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	mode := c.clientIO
-	if c.chosen != mode {
-		mode += " (" + c.chosen + ")"
+	if chosen := tsbs[len(tsbs)-1].ClientIO; chosen != mode {
+		mode += " (" + chosen + ")"
 	}
 	title := fmt.Sprintf("%s, %d clients, pgbench -j %d, tsbench --client-io %s, %v a turn, %s", c.which, c.clients, c.threads, mode, c.duration, c.url)
 	writeTable(stdout, title, "pgbench", peers, tsbs, []column{
@@ -131,7 +131,6 @@ func comparePgbench(args []string, stdout, stderr io.Writer) error {
 type pgbenchCompare struct {
 	host, user, db, which  string
 	clientIO               string // tsbench's CLIENT_IO, as asked
-	chosen                 string // and as tsbench's run settled it (auto's choice)
 	port, clients, threads int
 	turns                  int
 	rows                   int64
@@ -242,11 +241,12 @@ func (c *pgbenchCompare) tsbenchTurn() (measurement, error) {
 	if op == nil || op.OKOperations == 0 || s.Elapsed <= 0 {
 		return measurement{}, fmt.Errorf("tsbench ran no %s", c.st.op)
 	}
-	if c.chosen, _ = s.Config["client_io"].(string); c.chosen == "" {
+	chosen, _ := s.Config["client_io"].(string)
+	if chosen == "" {
 		return measurement{}, errors.New("tsbench's summary names no client_io")
 	}
 	return measurement{Rate: float64(op.OKOperations) / s.Elapsed, Ops: op.OKOperations, CPU: cpu,
-		P50: op.LatencyMS.P50, P99: op.LatencyMS.P99}, nil
+		P50: op.LatencyMS.P50, P99: op.LatencyMS.P99, ClientIO: chosen}, nil
 }
 
 var (

@@ -24,6 +24,9 @@ type measurement struct {
 	CPU  time.Duration
 	// P50 and P99 are latencies in milliseconds; 0 where not measured.
 	P50, P99 float64
+	// ClientIO is the client I/O tsbench's run settled on (auto's
+	// choice); empty for a peer's turn.
+	ClientIO string
 }
 
 // cpuPerOp is the side's client CPU per operation, in microseconds.
