@@ -101,6 +101,11 @@ type promRun struct {
 // against the model, and counts the stored samples, reporting like any
 // run.
 func runPrometheus(cfg *config.Config, label string, out runOutputs, stdout, stderr io.Writer) (*summary.Summary, error) {
+	if _, _, off := results.Spec(out.results, cfg.DataDir); off && cfg.Scaled() {
+		// Refused before a server is asked: the workers can meet nowhere
+		// else (START_AT is refused on this workload, checkProm).
+		return nil, usageError("%s", noStore(cfg))
+	}
 	driver, _ := targets.Lookup(cfg.Target)
 	p := &promRun{cfg: cfg, driver: driver, runID: newRunID(), label: label, dataDir: datadir.Or(cfg.DataDir), out: out,
 		stdout: stdout, stderr: stderr}

@@ -14,6 +14,7 @@ import (
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/connect"
 	"github.com/tsbench/tsbench/internal/datadir"
+	"github.com/tsbench/tsbench/internal/dataset"
 	"github.com/tsbench/tsbench/internal/ownquery"
 	"github.com/tsbench/tsbench/internal/replay"
 	"github.com/tsbench/tsbench/internal/report"
@@ -150,9 +151,11 @@ func setQueries(r *runner.Runner, cfg *config.Config) error {
 
 // replayError is inputOrFailure for the data a run replays, with a help
 // line under bad input: how to see what tsbench makes of the file, and
-// where the usage is.
+// where the usage is; none for a file this build cannot read at all,
+// which 'tsbench data inspect' refuses too (its refusal names the build
+// that reads it).
 func replayError(err error, data string) error {
-	if badinput.Is(err) {
+	if badinput.Is(err) && !errors.Is(err, dataset.ErrReaderLeftOut) {
 		return &exitError{ExitUsage, fmt.Errorf("%w\nRun 'tsbench data inspect %s' to see how tsbench reads it, or 'tsbench run --help' for usage", err, data)}
 	}
 	return inputOrFailure(err)

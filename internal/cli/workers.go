@@ -16,15 +16,25 @@ func barrierFor(cfg *config.Config, store *results.Live, runID string) (runner.B
 	if !cfg.StartAt.IsZero() {
 		return cluster.StartAt{T: cfg.StartAt}, nil
 	}
+	if store == nil {
+		// These workloads also take START_AT, so the refusal may name it.
+		return nil, usageError("%s or --start-at TIME", noStore(cfg))
+	}
 	return storeBarrier(cfg, store, runID)
+}
+
+// noStore is the refusal of WORKERS without a results store, where they
+// meet.
+func noStore(cfg *config.Config) string {
+	return fmt.Sprintf("WORKERS = %d with --results off: the workers meet in the results store; "+
+		"give a store every worker reaches (--results postgres://... or mysql://..., or an SQLite file on one machine)", cfg.Workers)
 }
 
 // storeBarrier is the barrier of worker cfg.WorkerIndex in the results
 // store the workers share.
 func storeBarrier(cfg *config.Config, store *results.Live, runID string) (*cluster.StoreBarrier, error) {
 	if store == nil {
-		return nil, usageError("WORKERS = %d with --results off: the workers meet in the results store; "+
-			"give a store every worker reaches (--results postgres://... or mysql://..., or an SQLite file on one machine) or --start-at TIME", cfg.Workers)
+		return nil, usageError("%s", noStore(cfg))
 	}
 	st, loc := store.Results()
 	if st == nil {

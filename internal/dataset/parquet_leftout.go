@@ -9,7 +9,7 @@ package dataset
 // Parquet file is then refused with the command that builds a binary that
 // reads it, never misread as another format. CI builds with the tag.
 func importParquet(files []string, _ string, _ ImportOptions) (*Manifest, error) {
-	return nil, &InputError{File: files[0], Msg: "this tsbench was built without the Parquet reader; " +
+	return nil, &leftOutError{&InputError{File: files[0], Msg: "this tsbench was built without the Parquet reader; " +
 		"build one with it: go build -tags " + ParquetTag + " -o tsbench ./cmd/tsbench " +
-		"(or export the file as CSV, which every build reads)"}
+		"(or export the file as CSV, which every build reads)"}}
 }

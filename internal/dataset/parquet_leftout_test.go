@@ -20,8 +20,8 @@ func TestParquetLeftOutRefused(t *testing.T) {
 	}
 	_, err := Import(file, t.TempDir(), ImportOptions{})
 	var in *InputError
-	if !errors.As(err, &in) {
-		t.Fatalf("Import = %v, want an *InputError", err)
+	if !errors.As(err, &in) || !errors.Is(err, ErrReaderLeftOut) {
+		t.Fatalf("Import = %v, want an *InputError that is ErrReaderLeftOut", err)
 	}
 	for _, want := range []string{"readings.parquet", "go build -tags parquet"} {
 		if !strings.Contains(err.Error(), want) {

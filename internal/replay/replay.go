@@ -138,7 +138,7 @@ func importData(cfg *config.Config, dataDir string, rep *summary.Replay, stderr 
 	if err != nil {
 		os.RemoveAll(dir)
 		if dataset.IsInputError(err) {
-			return "", badinput.Errorf("DATA: %v", err)
+			return "", badinput.Errorf("DATA: %w", err)
 		}
 		return "", fmt.Errorf("DATA: %w", err)
 	}
