@@ -208,6 +208,18 @@ func (h *Handle) Pause(d time.Duration) bool {
 	return sleepUntil(end, h.e.stop)
 }
 
+// Hold runs wait, a wait of the tool's own (a barrier between clients or
+// worker processes, a plan's hand-over from writes to queries), and then
+// resumes the client's schedule from its end: in the open model the
+// operations that fell due during the wait are not owed, and the next one's
+// intended start is the wait's end, so that no operation's latency holds
+// the tool's wait and calls it the store's. It reports wait's result.
+func (h *Handle) Hold(wait func() bool) bool {
+	ok := wait()
+	h.pacer.resume(time.Now())
+	return ok
+}
+
 // yieldEvery is how many operations a worker runs before it lets other
 // goroutines run.
 const yieldEvery = 64

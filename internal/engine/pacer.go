@@ -64,6 +64,19 @@ func (p *pacer) next() time.Time {
 	return p.origin.Add(time.Duration(p.issued) * p.interval)
 }
 
+// resume moves the open model's schedule so that its next operation is due
+// no earlier than now, after a wait of the tool's own (Handle.Hold): the
+// operations that fell due meanwhile were never offered, and counting
+// them late would put the wait in their latency.
+func (p *pacer) resume(now time.Time) {
+	if p.interval <= 0 || p.origin.IsZero() {
+		return
+	}
+	if due := p.next(); due.Before(now) {
+		p.origin = p.origin.Add(now.Sub(due))
+	}
+}
+
 // dueFrom reports whether the next operation is due at or after end (zero:
 // no end). In the open model at a low rate one client's operations are
 // seconds apart: waiting for one due past the warm-up's end delayed the

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/tsbench/tsbench/internal/engine"
 	"github.com/tsbench/tsbench/internal/promshape"
@@ -27,6 +28,8 @@ type fakeStore struct {
 	settled atomic.Int64
 	// refuse, when set, fails write n (from 1) with the error it returns.
 	refuse func(n int64) error
+	// writeDelay, when set, is how long each write takes.
+	writeDelay time.Duration
 
 	mu      sync.Mutex
 	counted []string // the counting queries asked
@@ -84,6 +87,7 @@ func newFakeStore(t *testing.T, r *Run, wrong string) *fakeStore {
 
 func (f *fakeStore) Begin(context.Context) error { return nil }
 func (f *fakeStore) RemoteWrite(context.Context, []byte) error {
+	time.Sleep(f.writeDelay)
 	n := f.writes.Add(1)
 	if f.refuse != nil {
 		return f.refuse(n)
@@ -148,6 +152,36 @@ func TestRunCatchesAWrongAnswerOnTheEngine(t *testing.T) {
 	// 4 targets x 41 series x 20 scrapes, the staleness markers left out.
 	if v.ExpectedPoints != 3280 || v.StoredPoints != 3200 || v.OK {
 		t.Errorf("count: %+v", v)
+	}
+}
+
+// Under --rate a client that has written its share waits for the others
+// before its first query: the tool's own wait, in no query's latency. Here
+// one client's store takes 40 ms a write (20 writes: 800 ms), the other's
+// none, so the second waits most of that; every query the two then ask
+// answers at once, and its latency must say so, not the wait.
+func TestTheHandOverIsInNoQuerysLatency(t *testing.T) {
+	r := testRun(t)
+	fast, slow := newFakeStore(t, r, ""), newFakeStore(t, r, "")
+	slow.writeDelay = 40 * time.Millisecond
+	eng := engine.New(engine.Config{Names: Names, PlanEnd: "queries", Rate: 400, Workers: 2}, engine.Hooks{})
+	workers := r.Open([]targets.PromStore{fast, slow})
+	res := eng.Run(context.Background(), workers, eng.Handles(len(workers)))
+	queries := 0
+	for _, op := range res.Operations {
+		if op.Name == "INGESTION" {
+			if op.LatencyMS.Max < 40 || op.OKOperations != 40 {
+				t.Errorf("INGESTION: %d writes, the slowest %.1f ms: the slow store was not slow", op.OKOperations, op.LatencyMS.Max)
+			}
+			continue
+		}
+		queries += int(op.OKOperations)
+		if op.LatencyMS.Max >= 200 {
+			t.Errorf("%s: the slowest query took %.1f ms: it holds the wait for the other client's writes", op.Name, op.LatencyMS.Max)
+		}
+	}
+	if queries != 16*5+16*4+6 {
+		t.Errorf("%d queries answered, want %d", queries, 16*5+16*4+6)
 	}
 }
 

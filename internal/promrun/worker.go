@@ -24,6 +24,7 @@ type worker struct {
 	lo, hi int
 	k      int64
 	done   bool // its writes are over
+	handed bool // it has waited for every worker's writes, before its first query
 	raw    []byte
 	body   []byte
 	labels []byte
@@ -39,7 +40,7 @@ func (w *worker) Step(ctx context.Context, h *engine.Handle, warm bool) bool {
 		return false
 	}
 	w.finish()
-	if !w.r.waitWrites(ctx, h) {
+	if !w.handOver(ctx, h) {
 		return false
 	}
 	i := w.r.next.Add(1) - 1
@@ -131,8 +132,28 @@ func (w *worker) write(h *engine.Handle, warm bool) bool {
 	}
 }
 
-// waitWrites waits until every worker has written, then settles the
-// store once; false when the run stopped meanwhile.
+// handOver waits, before the worker's first query, until every worker has
+// written and the store has settled: a wait of the tool's own, held out of
+// the queries' latency (engine.Handle.Hold; under --rate a query is due
+// from the wait's end, not from a schedule that ran on while the worker
+// waited). The settling's error is each query's (query); false when the
+// run stopped meanwhile.
+func (w *worker) handOver(ctx context.Context, h *engine.Handle) bool {
+	if w.handed {
+		return true
+	}
+	w.handed = true
+	return h.Hold(func() bool {
+		if !w.r.waitWrites(ctx, h) {
+			return false
+		}
+		_ = w.r.settleStore(ctx, w.store)
+		return true
+	})
+}
+
+// waitWrites waits until every worker has written; false when the run
+// stopped meanwhile.
 func (r *Run) waitWrites(ctx context.Context, h *engine.Handle) bool {
 	for r.writing.Load() > 0 {
 		if !h.Pause(20 * time.Millisecond) {
