@@ -7,12 +7,17 @@ package main
 // their file:line.
 
 import (
+	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/tsbench/tsbench/internal/htmlreport/browser"
+	"github.com/tsbench/tsbench/internal/ownquery"
 	"github.com/tsbench/tsbench/internal/summary"
 )
 
@@ -127,8 +132,10 @@ func TestOwnQueriesHostileValuesAreBound(t *testing.T) {
 
 // Two targets made to disagree on purpose: the same query file, whose
 // text for duckdb adds 2 where sqlite's adds 1. The disagreement is
-// reported with a parameter set, the agreeing query as agreeing, and the
-// run exits 3; one report holds both runs.
+// reported with a parameter set and each target's answer named by target
+// (n=45; sqlite: 46, duckdb: 47), the agreeing query as agreeing, and the
+// run exits 3; the combined --json and the one report of both runs say the
+// same, the report at its top (read in Chromium), never only "ok".
 func TestOwnQueriesDisagreementIsReported(t *testing.T) {
 	requireBuiltIn(t, "duckdb")
 	dir := t.TempDir()
@@ -153,10 +160,28 @@ func TestOwnQueriesDisagreementIsReported(t *testing.T) {
 		"Answers of own queries: 1 of 2 query-target pairs agree with sqlite",
 		"DISAGREE  off_by_one on duckdb: 5 of 5 parameter sets answered differently, e.g. n=",
 		"agree     same on duckdb: 5 of 5 parameter sets",
+		"Verdict: Exit status 3: the targets' answers DISAGREE: 1 of 2 query-target pairs differ from sqlite's",
 	)
+	checkNamedAnswers(t, "console", r.stdout)
 	for _, target := range []string{"sqlite", "duckdb"} {
 		if s := readSummary(t, filepath.Join(dir, "out-"+target+".json")); s.Target != target || len(ownQuery(t, s, "off_by_one").Answers) != 5 {
 			t.Errorf("out-%s.json: target %s", target, s.Target)
+		}
+	}
+	var doc struct {
+		Verdict     string
+		OK          bool
+		Comparisons []ownquery.Comparison `json:"answer_comparisons"`
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "out.json")); err != nil || json.Unmarshal(b, &doc) != nil {
+		t.Fatalf("out.json, the comparison: %v\n%s", err, b)
+	}
+	if doc.OK || !strings.Contains(doc.Verdict, "DISAGREE") || len(doc.Comparisons) != 2 || doc.Comparisons[0].Differ != 5 {
+		t.Errorf("out.json: %+v", doc)
+	}
+	for _, c := range doc.Comparisons {
+		if c.Differ > 0 {
+			checkNamedAnswers(t, "out.json", c.Example)
 		}
 	}
 	i := strings.Index(r.stdout, "Report: ")
@@ -164,9 +189,30 @@ func TestOwnQueriesDisagreementIsReported(t *testing.T) {
 		t.Fatalf("no report path printed")
 	}
 	path := strings.TrimSpace(strings.SplitN(r.stdout[i+len("Report: "):], "\n", 2)[0])
-	html, err := os.ReadFile(path)
-	if err != nil || !strings.Contains(string(html), "duckdb") || !strings.Contains(string(html), "off_by_one") {
-		t.Errorf("report %s: %v", path, err)
+	dom, err := browser.DOM(context.Background(), browser.Require(t), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	top, _, _ := strings.Cut(dom, `id="runs"`) // what the page shows before its table of runs
+	checkContains(t, top, `id="verdict-headline" class="verdict bad">Exit status 3: the targets' answers DISAGREE`,
+		"DISAGREE  off_by_one on duckdb: 5 of 5 parameter sets answered differently",
+		"agree     same on duckdb: 5 of 5 parameter sets", "Verify: ")
+	checkNamedAnswers(t, "the report", top)
+}
+
+// checkNamedAnswers finds the example of off_by_one's disagreement in text
+// and checks that it names each target's answer, and that the answers are
+// the queries' own: n + 1 on sqlite, n + 2 on duckdb.
+func checkNamedAnswers(t *testing.T, where, text string) {
+	t.Helper()
+	m := regexp.MustCompile(`n=(\d+); sqlite: (\d+), duckdb: (\d+)`).FindStringSubmatch(text)
+	if m == nil {
+		t.Errorf("%s: no example naming each target's answer (n=N; sqlite: N+1, duckdb: N+2) in:\n%s", where, resTail(text, 3000))
+		return
+	}
+	n, _ := strconv.Atoi(m[1])
+	if m[2] != strconv.Itoa(n+1) || m[3] != strconv.Itoa(n+2) {
+		t.Errorf("%s: %s: the answers are not n+1 on sqlite and n+2 on duckdb", where, m[0])
 	}
 }
 

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -13,6 +15,7 @@ import (
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/datadir"
 	"github.com/tsbench/tsbench/internal/htmlreport"
+	"github.com/tsbench/tsbench/internal/ownquery"
 	"github.com/tsbench/tsbench/internal/report"
 	"github.com/tsbench/tsbench/internal/summary"
 )
@@ -31,6 +34,7 @@ func executeTargets(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stdout, s
 	// Every configuration is read before the first run: a mistake in the
 	// last target's settings must not cost the first one's run.
 	var cfgs []*config.Config
+	combinedJSON := "" // --json's own path: the comparison; each run's summary goes beside it
 	for _, name := range names {
 		tf.value = name
 		cfg, err := loadConfig(cmd, f, flags, stderr)
@@ -43,6 +47,7 @@ func executeTargets(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stdout, s
 		if len(cfg.FindMax) > 0 {
 			return usageError("FIND_MAX (--find-max) with --target %s: search one target at a time", strings.Join(names, ","))
 		}
+		combinedJSON = cfg.JSONPath
 		cfg.JSONPath = perTarget(cfg.JSONPath, name)
 		cfgs = append(cfgs, cfg)
 	}
@@ -55,21 +60,93 @@ func executeTargets(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stdout, s
 	if !ok {
 		return worst
 	}
-	comparisons, err := report.Targets(stdout, runs)
+	answers, err := report.Targets(stdout, runs)
 	if err != nil {
 		return err
 	}
-	if path, err := writeTargetsReport(runs, cfgs[0]); err != nil {
+	if answers.Disagreements() > 0 {
+		worst = worse(worst, &exitError{code: ExitVerify})
+	}
+	verdict := targetsVerdict(runs, answers, worst)
+	fmt.Fprintf(stdout, "Verdict: %s\n", verdict.Headline)
+	if path, err := writeTargetsReport(runs, cfgs[0], verdict); err != nil {
 		fmt.Fprintf(stderr, "tsbench: warning: the report of the targets side by side: %v\n", err)
 	} else {
 		fmt.Fprintf(stdout, "Report: %s\n", path)
 	}
-	for _, c := range comparisons {
-		if c.Differ > 0 {
-			worst = worse(worst, &exitError{code: ExitVerify})
+	if combinedJSON != "" {
+		if err := writeTargetsJSON(combinedJSON, runs, answers, verdict); err != nil {
+			return worse(worst, &exitError{ExitUsage, fmt.Errorf("--json %s: %w", combinedJSON, err)})
 		}
 	}
 	return worst
+}
+
+// targetsVerdict is the outcome of the runs on several targets, as the
+// report's first line says it: the exit status and what decided it.
+func targetsVerdict(runs []*summary.Summary, answers report.Answers, worst error) *htmlreport.Verdict {
+	v := &htmlreport.Verdict{Answers: answers.Lines}
+	var ee *exitError
+	code := ExitOK
+	if errors.As(worst, &ee) {
+		code = ee.code
+	}
+	var why []string
+	if n := answers.Disagreements(); n > 0 {
+		why = append(why, fmt.Sprintf("the targets' answers DISAGREE: %d of %d query-target pairs differ from %s's",
+			n, len(answers.Comparisons), runs[0].Target))
+	}
+	for _, s := range runs {
+		if st := s.Status(); st != summary.StatusOK {
+			why = append(why, fmt.Sprintf("%s's run: %s", s.Target, st))
+		}
+	}
+	switch {
+	case code != ExitOK || len(why) > 0:
+		v.Bad = true
+		v.Headline = fmt.Sprintf("Exit status %d: %s", code, strings.Join(why, "; "))
+	case len(answers.Comparisons) > 0:
+		agree := 0
+		for _, c := range answers.Comparisons {
+			if c.Agree() {
+				agree++
+			}
+		}
+		v.Headline = fmt.Sprintf("ok: every target's run passed its checks; the answers of %d of %d query-target pairs agree with %s's, the others were not compared",
+			agree, len(answers.Comparisons), runs[0].Target)
+		if agree == len(answers.Comparisons) {
+			v.Headline = fmt.Sprintf("ok: every target's run passed its checks, and the answers of all %d query-target pairs agree with %s's",
+				agree, runs[0].Target)
+		}
+	default:
+		v.Headline = "ok: every target's run passed its checks"
+	}
+	return v
+}
+
+// targetsJSON is --json's record of a comparison of several targets (each
+// run's own summary goes to out-<target>.json): the verdict and every
+// comparison of answers, with each target's value named.
+type targetsJSON struct {
+	Targets     []string              `json:"targets"`
+	RunIDs      []string              `json:"run_ids"`
+	Verdict     string                `json:"verdict"`
+	OK          bool                  `json:"ok"`
+	Comparisons []ownquery.Comparison `json:"answer_comparisons,omitempty"`
+	Lines       []string              `json:"answer_lines,omitempty"`
+}
+
+func writeTargetsJSON(path string, runs []*summary.Summary, answers report.Answers, v *htmlreport.Verdict) error {
+	doc := targetsJSON{Verdict: v.Headline, OK: !v.Bad, Comparisons: answers.Comparisons, Lines: answers.Lines}
+	for _, s := range runs {
+		doc.Targets = append(doc.Targets, s.Target)
+		doc.RunIDs = append(doc.RunIDs, s.RunID)
+	}
+	b, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(b, '\n'), 0o644)
 }
 
 // runInTurn makes the n runs of --target's targets or --repeat's
@@ -105,13 +182,13 @@ func perTarget(path, target string) string {
 
 // writeTargetsReport writes the runs as one HTML report, the first target
 // the baseline, beside the runs in the data directory.
-func writeTargetsReport(runs []*summary.Summary, cfg *config.Config) (string, error) {
+func writeTargetsReport(runs []*summary.Summary, cfg *config.Config, verdict *htmlreport.Verdict) (string, error) {
 	var buf bytes.Buffer
 	title := "tsbench: " + runs[0].Target
 	for _, s := range runs[1:] {
 		title += " vs " + s.Target
 	}
-	if err := htmlreport.Write(&buf, runs, htmlreport.Options{Title: title}); err != nil {
+	if err := htmlreport.Write(&buf, runs, htmlreport.Options{Title: title, Verdict: verdict}); err != nil {
 		return "", err
 	}
 	dir := filepath.Join(datadir.Or(cfg.DataDir), "reports")

@@ -30,6 +30,7 @@ import (
 
 	"github.com/tsbench/tsbench/internal/compare"
 	"github.com/tsbench/tsbench/internal/findmax"
+	"github.com/tsbench/tsbench/internal/report"
 	"github.com/tsbench/tsbench/internal/summary"
 )
 
@@ -64,6 +65,10 @@ var page = template.Must(template.New("report").Funcs(template.FuncMap{
 type Options struct {
 	Title     string    // default: "tsbench report: <ids>"
 	Generated time.Time // default: now
+	// Verdict is the command's outcome, when more than the runs' own
+	// statuses decided it (answers compared across targets); default: read
+	// from the runs' statuses.
+	Verdict *Verdict
 }
 
 // Write renders the runs (the first is the baseline the others are
@@ -81,6 +86,7 @@ type model struct {
 	Title       string
 	Generated   time.Time
 	Version     string
+	Verdict     verdictView
 	Runs        []runView
 	Others      []runView // the runs after the baseline, for ratio columns
 	MatrixCols  int       // columns of an operation's matrix: metric, runs, ratios
@@ -110,11 +116,14 @@ type runView struct {
 	Label string // A, B, ...
 	Index int
 	*summary.Summary
-	Status  string
-	Verify  string
-	Points  int64
-	Notes   []string
-	Service bool
+	Status string
+	Verify string
+	// Verdicts are the console's lines that judge the run
+	// (report.Verdicts), shown at the top of the page.
+	Verdicts []string
+	Points   int64
+	Notes    []string
+	Service  bool
 }
 
 // label is the run's letter, then A..Z, AA, AB, ...
@@ -147,6 +156,7 @@ func build(runs []*summary.Summary, opts Options) model {
 		ids = append(ids, s.RunID)
 	}
 	m.Others = m.Runs[1:]
+	m.Verdict = buildVerdict(m.Runs, opts.Verdict)
 	m.MatrixCols = 1 + len(m.Runs) + len(m.Others)
 	if m.Title == "" {
 		m.Title = "tsbench report: " + strings.Join(ids, ", ")
@@ -163,7 +173,8 @@ func build(runs []*summary.Summary, opts Options) model {
 }
 
 func newRunView(i int, s *summary.Summary) runView {
-	v := runView{Label: label(i), Index: i, Summary: s, Status: string(s.Status()), Verify: verifyText(s.Verify)}
+	v := runView{Label: label(i), Index: i, Summary: s, Status: string(s.Status()), Verify: verifyText(s.Verify),
+		Verdicts: report.Verdicts(s)}
 	for _, o := range s.Operations {
 		v.Points += o.OKPoints
 		v.Service = v.Service || o.ServiceMS != nil

@@ -15,27 +15,39 @@ import (
 // in another order differ in their last bits.
 const Tolerance = 1e-9
 
-// Differ says how two answers to the same parameter set differ, or "" when
-// they agree. Rows are compared as sets (a query without ORDER BY may
-// return them in any order): each side's rows are sorted, then compared
-// value by value; column names are not compared (databases name an
-// aggregate's column differently).
-func Differ(a, b targets.Rows) string {
+// Differ says how two answers to the same parameter set differ, each
+// side named (aName's, then bName's), or "" when they agree. Rows are
+// compared as sets (a query without ORDER BY may return them in any
+// order): each side's rows are sorted, then compared value by value; column
+// names are not compared (databases name an aggregate's column
+// differently). A disagreement reads "victoriametrics: 0, prometheus:
+// -48071.16": which target answered which value, not only that two did.
+func Differ(a, b targets.Rows, aName, bName string) string {
 	if a.Count != b.Count {
-		return fmt.Sprintf("%d rows against %d", a.Count, b.Count)
+		return fmt.Sprintf("%s: %d rows, %s: %d rows", aName, a.Count, bName, b.Count)
 	}
 	ra, rb := sortedRows(a.Values), sortedRows(b.Values)
 	for i := range min(len(ra), len(rb)) {
 		if len(ra[i]) != len(rb[i]) {
-			return fmt.Sprintf("%d columns against %d", len(ra[i]), len(rb[i]))
+			return fmt.Sprintf("%s: %d columns, %s: %d columns", aName, len(ra[i]), bName, len(rb[i]))
 		}
 		for j := range ra[i] {
 			if !sameValue(ra[i][j], rb[i][j]) {
-				return fmt.Sprintf("row %s against %s", RowText(ra[i]), RowText(rb[i]))
+				return fmt.Sprintf("%s: %s, %s: %s", aName, answerText(ra[i], a.Count), bName, answerText(rb[i], b.Count))
 			}
 		}
 	}
 	return ""
+}
+
+// answerText is a differing row as a disagreement shows it: an answer of
+// one value is that value (0, not (0)), any other row its tuple.
+func answerText(row []any, rows int64) string {
+	text := RowText(row)
+	if rows == 1 && len(row) == 1 {
+		return strings.TrimSuffix(strings.TrimPrefix(text, "("), ")")
+	}
+	return text
 }
 
 // sameValue compares two normalised values: numbers within Tolerance

@@ -28,12 +28,7 @@ func writeNotes(b *strings.Builder, s *summary.Summary) {
 	line(b, phasesLine(s.Phases))
 	writeStalls(b, s.Stalls)
 	writeFreshness(b, s.Freshness)
-	writeCrash(b, s.Crash)
-	if s.TPCC == nil { // a TPC-C run's check is its consistency conditions
-		line(b, verifyLine(s.Verify))
-		writeLoss(b, s.Verify)
-		line(b, queryCheckLine(s.Verify))
-	}
+	writeChecks(b, s)
 	writeOwnQueries(b, s.QueryFile)
 	line(b, serverLine(s.Environment.ServerVersion))
 	line(b, namesLine(s.NameMapping))
@@ -43,6 +38,17 @@ func writeNotes(b *strings.Builder, s *summary.Summary) {
 	if s.Interrupted {
 		// Repeated at the end, where the eye lands after the run.
 		line(b, interruptedBanner)
+	}
+}
+
+// writeChecks writes what the run's checks found: the crash and what it
+// cost, the stored count, where points went missing, the query answers.
+func writeChecks(b *strings.Builder, s *summary.Summary) {
+	writeCrash(b, s.Crash)
+	if s.TPCC == nil { // a TPC-C run's check is its consistency conditions
+		line(b, verifyLine(s.Verify))
+		writeLoss(b, s.Verify)
+		line(b, queryCheckLine(s.Verify))
 	}
 }
 

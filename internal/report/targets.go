@@ -12,12 +12,32 @@ import (
 	"github.com/tsbench/tsbench/internal/summary"
 )
 
+// Answers are the answers of several targets compared with the first
+// target's: each comparison, and the lines the console printed of them, so
+// that the HTML report and the JSON say what the console said, in its words.
+type Answers struct {
+	Comparisons []ownquery.Comparison
+	Lines       []string
+}
+
+// Disagreements counts the query-target pairs whose answers differ.
+func (a Answers) Disagreements() int {
+	n := 0
+	for _, c := range a.Comparisons {
+		if c.Differ > 0 {
+			n++
+		}
+	}
+	return n
+}
+
 // Targets prints the runs of one workload on several targets side by
 // side (tsbench run --target a,b,c): each operation's throughput and
 // latency on every target, whether each stored what it acknowledged, and
-// how the answers of the user's own queries compare with the first
-// target's. It returns the comparisons, so that the caller can judge them.
-func Targets(w io.Writer, runs []*summary.Summary) ([]ownquery.Comparison, error) {
+// how the answers of the user's own queries (or the workload's checked
+// queries) compare with the first target's. It returns the comparisons,
+// so that the caller can judge them and report them.
+func Targets(w io.Writer, runs []*summary.Summary) (Answers, error) {
 	var b strings.Builder
 	b.WriteString("==================== targets side by side ====================\n")
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
@@ -44,12 +64,22 @@ func Targets(w io.Writer, runs []*summary.Summary) ([]ownquery.Comparison, error
 			fmt.Fprintf(&b, "%s: %s\n", s.Target, v)
 		}
 	}
-	comparisons := ownquery.CompareRuns(runs)
-	writeComparisons(&b, comparisons)
+	var answers strings.Builder
+	own := ownquery.CompareRuns(runs)
+	writeComparisons(&answers, own)
 	workload := compareDigests(runs)
-	writeDigestComparisons(&b, workload)
+	writeDigestComparisons(&answers, workload)
+	b.WriteString(answers.String())
 	_, err := io.WriteString(w, b.String())
-	return append(comparisons, workload...), err
+	return Answers{Comparisons: append(own, workload...), Lines: lines(answers.String())}, err
+}
+
+// lines are text's lines, without their ends.
+func lines(text string) []string {
+	if text == "" {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(text, "\n"), "\n")
 }
 
 // compareDigests compares the digests of a workload's checked queries
@@ -76,7 +106,7 @@ func compareDigests(runs []*summary.Summary) []ownquery.Comparison {
 				c.Skipped = "some answers failed or were not asked: " + cmp.Or(rq.Error, q.Error, "the run stopped before them")
 			case rq.Digest != q.Digest:
 				c.Compared, c.Differ = int(q.Points), 1
-				c.Example = fmt.Sprintf("digest %s, %s's %s", q.Digest, ref.Target, rq.Digest)
+				c.Example = fmt.Sprintf("%s: digest %s, %s: digest %s", ref.Target, rq.Digest, s.Target, q.Digest)
 				if !q.OK {
 					c.Example += "; " + s.Target + "'s own check: " + q.Detail
 				} else if !rq.OK {

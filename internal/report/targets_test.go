@@ -32,7 +32,8 @@ func TestTargetsComparesWorkloadDigests(t *testing.T) {
 		workloadRun("mimir", "d1", "XX", ""),
 	}
 	var b strings.Builder
-	cs, err := Targets(&b, runs)
+	answers, err := Targets(&b, runs)
+	cs := answers.Comparisons
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +42,7 @@ func TestTargetsComparesWorkloadDigests(t *testing.T) {
 		"Answers of the workload's queries: 4 of 6 query-target pairs agree with victoriametrics",
 		"agree     prometheus: all 3 queries, 30 answers",
 		"agree     mimir: the other 1 queries, 10 answers",
-		"DISAGREE  b on mimir: its 10 answers differ from victoriametrics's: digest XX, victoriametrics's d2",
+		"DISAGREE  b on mimir: its 10 answers differ from victoriametrics's: victoriametrics: digest d2, mimir: digest XX",
 		"c on mimir: not compared: some answers failed or were not asked: 3 queries failed",
 	} {
 		if !strings.Contains(out, want) {
@@ -52,15 +53,19 @@ func TestTargetsComparesWorkloadDigests(t *testing.T) {
 	for _, c := range cs {
 		differ += c.Differ
 	}
-	if len(cs) != 6 || differ != 1 {
+	if len(cs) != 6 || differ != 1 || answers.Disagreements() != 1 {
 		t.Errorf("%d comparisons, %d differ: %+v", len(cs), differ, cs)
+	}
+	// The lines kept for the report are the console's own, in its order.
+	if got := strings.Join(answers.Lines, "\n") + "\n"; !strings.HasSuffix(out, got) || !strings.HasPrefix(got, "Answers of the workload's queries") {
+		t.Errorf("answer lines %q are not the console's:\n%s", answers.Lines, out)
 	}
 	plain := []*summary.Summary{
 		{Target: "a", Verify: &summary.Verify{Queries: []summary.QueryCheck{{Query: "Q1", OK: true}, {Query: "Q2", Error: "timeout"}}}},
 		{Target: "b", Verify: &summary.Verify{Queries: []summary.QueryCheck{{Query: "Q1", OK: true}}}},
 	}
 	b.Reset()
-	if cs, _ := Targets(&b, plain); len(cs) != 0 || strings.Contains(b.String(), "workload's queries") {
-		t.Errorf("Q1..Q10 compared by digest: %+v\n%s", cs, b.String())
+	if a, _ := Targets(&b, plain); len(a.Comparisons) != 0 || len(a.Lines) != 0 || strings.Contains(b.String(), "workload's queries") {
+		t.Errorf("Q1..Q10 compared by digest: %+v\n%s", a, b.String())
 	}
 }

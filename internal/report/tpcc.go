@@ -60,6 +60,12 @@ func writeTPCC(b *strings.Builder, s *summary.Summary) {
 		b.WriteString(row(o.Name, []string{grouped(o.OKOperations), fmt.Sprintf("%.1f%%", share), f2(l.Avg), f2(l.P50),
 			f2(l.P90), f2(l.P99), f2(l.Max)}, 12) + "\n")
 	}
+	writeConsistency(b, t)
+}
+
+// writeConsistency says whether the consistency conditions hold and every
+// acknowledged New-Order is in its district: a TPC-C run's verification.
+func writeConsistency(b *strings.Builder, t *summary.TPCC) {
 	state := "all hold"
 	if !t.Consistent() {
 		state = "VIOLATED"

@@ -1,0 +1,42 @@
+package report
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tsbench/tsbench/internal/summary"
+)
+
+// A run's verdict lines are the console's own, in its order: here a crash
+// that lost points, a count short of the acknowledged one, where the loss
+// lies, a wrong query answer and a failed threshold.
+func TestVerdictsAreTheConsolesLines(t *testing.T) {
+	s := closedSummary()
+	s.Crash = &summary.Crash{AtS: 5, KilledAtS: 5.1, PID: 42, Process: "postgres", Found: "its port", Restart: "pg_ctl start",
+		RestartS: 1.5, BackAfterS: 2, NewPID: 43}
+	s.Verify = &summary.Verify{ExpectedPoints: 1000, StoredPoints: 990,
+		Lost:    &summary.Loss{Points: 10, Ranges: []summary.LostRange{{Device: "d_0", FromRow: 5, ToRow: 15, From: 1_700_000_000_000, To: 1_700_000_010_000, Points: 10}}},
+		Queries: []summary.QueryCheck{{Query: "Q1", Window: "d_0", Detail: "want 3 got 4"}}}
+	s.Thresholds = []summary.ThresholdResult{{Expr: "INGESTION.p99<1ms", Actual: 160.3}}
+	verdicts := Verdicts(s)
+	var b strings.Builder
+	if err := Console(&b, s); err != nil {
+		t.Fatal(err)
+	}
+	Footer(&b, s)
+	console := b.String()
+	at := 0
+	for _, l := range verdicts {
+		i := strings.Index(console[at:], l+"\n")
+		if i < 0 {
+			t.Fatalf("verdict line %q is not the console's next (from byte %d):\n%s", l, at, console)
+		}
+		at += i + len(l)
+	}
+	for _, want := range []string{"Crash: server postgres (pid 42", "Verify: stored 990 points, expected 1000: MISMATCH",
+		"Lost: 10 acknowledged points", "  d_0: rows 5..14", "MISMATCH Q1 (d_0): want 3 got 4", "  FAILED  INGESTION.p99<1ms"} {
+		if !strings.Contains(strings.Join(verdicts, "\n"), want) {
+			t.Errorf("no %q in the verdicts:\n%s", want, strings.Join(verdicts, "\n"))
+		}
+	}
+}
