@@ -38,7 +38,10 @@ const integerTimes = "integer"
 
 // textLayouts are the text formats detection tries, in order: the first
 // that reads every sampled value wins. Layouts without seconds' fractions
-// still read them: Go accepts a fraction after the seconds field. Go's
+// still read them: Go accepts a fraction after the seconds field, after a
+// point or a comma (23:59:59,5), and before PM. Day-first and month-first
+// layouts each have their twin: the rows decide, one day past 12 at least,
+// else the import refuses to guess. Go's
 // two-digit year (06) pivots as POSIX's %y: 69-99 are 1969-1999, 00-68
 // 2000-2068. Numeric elements without a zero (1, 2) read one or two digits.
 var textLayouts = []timeLayout{
@@ -54,9 +57,19 @@ var textLayouts = []timeLayout{
 	{layout: "2006/1/2 15:04", name: "2006/01/02 15:04"},
 	{layout: "2006/1/2", name: "2006/01/02"},
 	{layout: "2.1.2006 15:04:05", name: "day.month.year 31.12.2020 23:59:59", twin: "1.2.2006 15:04:05"},
+	{layout: "2.1.2006 15:04", name: "day.month.year 31.12.2020 23:59", twin: "1.2.2006 15:04"},
 	{layout: "2.1.2006", name: "day.month.year (31.12.2020)", twin: "1.2.2006"},
 	{layout: "1/2/2006 15:04:05", name: "month/day/year 12/31/2020 23:59:59", twin: "2/1/2006 15:04:05"},
 	{layout: "1/2/2006 15:04", name: "month/day/year 12/31/2020 23:59", twin: "2/1/2006 15:04"},
+	{layout: "2/1/2006 15:04:05", name: "day/month/year 31/12/2020 23:59:59", twin: "1/2/2006 15:04:05"},
+	{layout: "2/1/2006 15:04", name: "day/month/year 31/12/2020 23:59", twin: "1/2/2006 15:04"},
+	{layout: "1/2/2006 3:04:05 PM", name: "month/day/year 12/31/2020 11:59:59 PM", twin: "2/1/2006 3:04:05 PM"},
+	{layout: "1/2/2006 3:04 PM", name: "month/day/year 12/31/2020 11:59 PM", twin: "2/1/2006 3:04 PM"},
+	{layout: "2/1/2006 3:04:05 PM", name: "day/month/year 31/12/2020 11:59:59 PM", twin: "1/2/2006 3:04:05 PM"},
+	{layout: "2/1/2006 3:04 PM", name: "day/month/year 31/12/2020 11:59 PM", twin: "1/2/2006 3:04 PM"},
+	{layout: "2-1-2006 15:04:05", name: "day-month-year 31-12-2020 23:59:59", twin: "1-2-2006 15:04:05"},
+	{layout: "2-1-2006 15:04", name: "day-month-year 31-12-2020 23:59", twin: "1-2-2006 15:04"},
+	{layout: "2-1-2006", name: "day-month-year (31-12-2020)", twin: "1-2-2006"},
 	{layout: "1/2/2006", name: "month/day/year (12/31/2020)", twin: "2/1/2006"},
 	{layout: "2/1/2006", name: "day/month/year (31/12/2020)", twin: "1/2/2006"},
 	{layout: "1/2/06", name: "month/day/2-digit year (12/31/20)", twin: "2/1/06"},

@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -51,6 +52,16 @@ func TestTimeFormats(t *testing.T) {
 		{"day.month.year, the day past 12", "date", "31.12.2020", "01.01.2021", ImportOptions{}, utc("2020-12-31T00:00:00Z"), 86_400_000},
 		{"month/day/year, the day past 12", "date", "12/31/2020", "1/1/2021", ImportOptions{}, utc("2020-12-31T00:00:00Z"), 86_400_000},
 		{"day/month/year, the day past 12", "date", "31/12/2020", "1/1/2021", ImportOptions{}, utc("2020-12-31T00:00:00Z"), 86_400_000},
+		{"day/month/year with a time of day", "date", "31/12/2020 23:59:59", "01/01/2021 00:00:00", ImportOptions{}, utc("2020-12-31T23:59:59Z"), 1000},
+		{"day/month/year, hours and minutes", "date", "31/12/2020 23:59", "01/01/2021 00:00", ImportOptions{}, utc("2020-12-31T23:59:00Z"), 60_000},
+		{"day/month/year, a fraction after a comma", "time", `"31/12/2020 23:59:59,5"`, "01/01/2021 00:00:00", ImportOptions{}, utc("2020-12-31T23:59:59.5Z"), 500},
+		{"day.month.year, hours and minutes", "Datum", "31.12.2020 23:59", "01.01.2021 00:00", ImportOptions{}, utc("2020-12-31T23:59:00Z"), 60_000},
+		{"day.month.year with seconds and a fraction", "date", "31.12.2020 23:59:59.250", "01.01.2021 00:00:00", ImportOptions{}, utc("2020-12-31T23:59:59.25Z"), 750},
+		{"month/day/year with AM/PM", "Date", "12/31/2020 11:59:59 PM", "1/1/2021 12:00:00 AM", ImportOptions{}, utc("2020-12-31T23:59:59Z"), 1000},
+		{"month/day/year, AM/PM after a fraction", "Date", "12/31/2020 11:59:59.5 PM", "1/1/2021 12:00:00 AM", ImportOptions{}, utc("2020-12-31T23:59:59.5Z"), 500},
+		{"month/day/year, AM/PM without seconds", "Date", "12/31/2020 11:59 PM", "1/1/2021 12:00 AM", ImportOptions{}, utc("2020-12-31T23:59:00Z"), 60_000},
+		{"day/month/year with AM/PM", "Date", "31/12/2020 11:59:59 PM", "1/1/2021 12:00:00 AM", ImportOptions{}, utc("2020-12-31T23:59:59Z"), 1000},
+		{"day-month-year with a time of day", "date", "31-12-2020 23:59:59", "01-01-2021 00:00:00", ImportOptions{}, utc("2020-12-31T23:59:59Z"), 1000},
 		{"quarters", "period", "1974Q1", "1974Q2", ImportOptions{}, utc("1974-01-01T00:00:00Z"), 90 * 86_400_000},
 		{"quarters with a dash", "period", "1974-Q4", "1975-Q1", ImportOptions{}, utc("1974-10-01T00:00:00Z"), 92 * 86_400_000},
 		{"quarters with a space", "period", "1974 Q1", "1974 Q2", ImportOptions{}, utc("1974-01-01T00:00:00Z"), 90 * 86_400_000},
@@ -86,6 +97,26 @@ func TestTimeFormats(t *testing.T) {
 	}
 }
 
+// Day-first dates with a time of day are decided by the rows, as a real
+// file's were: months-first reads its first twelve rows, the thirteenth
+// (13/01/2019) decides for day-first. Every row is read so, the first
+// twelve too.
+func TestDayFirstDecidedLate(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("date,v\n")
+	for d := 2; d <= 20; d++ {
+		fmt.Fprintf(&b, "%02d/01/2019 00:00:00,%d\n", d, d)
+	}
+	m, err := Import(writeTempFile(t, "days.csv", b.String()), t.TempDir(), ImportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := time.Date(2019, 1, 2, 0, 0, 0, 0, time.UTC).UnixMilli()
+	if m.MinTime != first || m.MaxTime != first+18*86_400_000 || m.Rows != 19 {
+		t.Fatalf("%s .. %s, %d rows; want 2019-01-02 .. 2019-01-20, 19 rows", fmtMillis(m.MinTime), fmtMillis(m.MaxTime), m.Rows)
+	}
+}
+
 // Bad times and bad settings are input errors naming where and what.
 func TestTimeFormatErrors(t *testing.T) {
 	cases := []struct {
@@ -103,6 +134,10 @@ func TestTimeFormatErrors(t *testing.T) {
 			[]string{"x.csv:2: column DATE:", `"1st of Jan 2000" is not a timestamp`}},
 		{"day and month cannot be told apart", "date,v\n01/02/2020,1\n03/04/2020,2\n", ImportOptions{},
 			[]string{"x.csv:2: column date:", "read both as day/month and as month/day", "DATA_TIME_FORMAT"}},
+		{"day and month with a time of day cannot be told apart", "date,v\n01/02/2020 10:00:00,1\n03/04/2020 10:00:00,2\n", ImportOptions{},
+			[]string{"x.csv:2: column date:", "read both as day/month and as month/day", "DATA_TIME_FORMAT"}},
+		{"no layout reads a day past 12 in both places", "date,v\n13/13/2020 10:00:00,1\n", ImportOptions{},
+			[]string{"x.csv:2: column date:", "is not a timestamp", "day/month/year 31/12/2020 23:59:59", "month/day/year 12/31/2020 11:59:59 PM"}},
 		{"decimal years off the period", "time,v\n1945.25,1\n1945.3,2\n", ImportOptions{},
 			[]string{"column time:", "DATA_TIME_FORMAT"}},
 		{"an ISO week a year does not have", "week,v\n2021-W52,1\n2021-W53,2\n", ImportOptions{},
