@@ -22,8 +22,10 @@ type AsyncWorker interface {
 	// sent: it counts failed, and nothing is in flight.
 	Begin(i int, warm bool) (op Op, ok bool, err error)
 	// Wait returns once one or more begun operations have ended, or at
-	// until, reporting each through done: its worker, when its answer was
-	// read, what it got and its error. An error of Wait's own ends every
+	// until, reporting each through done: its worker, when its answer
+	// arrived (a kernel's receive timestamp, or when it was read), what it
+	// got and its error. The time from then until done is called is the
+	// tool's own, recorded as the operation's client wait. An error of Wait's own ends every
 	// operation in flight with it, and the workers with them.
 	Wait(until time.Time, done func(i int, at time.Time, got int64, err error)) error
 	// Abort gives up worker i's operation in flight (its deadline passed);
@@ -187,6 +189,10 @@ func (d *asyncDriver) end(i int, at time.Time, got int64, err error) {
 	}
 	s.busy = false
 	f := s.flight
+	f.read = time.Now()
+	if at.Before(f.sent) || at.After(f.read) {
+		at = f.read // a receive timestamp off the clock the send was timed on (a wall clock stepped)
+	}
 	f.got, f.done = got, at
 	d.finish(s, f, err)
 }

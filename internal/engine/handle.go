@@ -151,7 +151,11 @@ type ended struct {
 	warm                 bool
 	got                  int64
 	intended, sent, done time.Time
-	retries, doubt       int64 // retries made; points of its attempts in doubt
+	// read is when the tool took the answer, where that is later than its
+	// arrival (done): an event loop's answers wait in their sockets while it
+	// serves others. Zero where the two are one.
+	read           time.Time
+	retries, doubt int64 // retries made; points of its attempts in doubt
 }
 
 // finish counts a warm-up operation, or records a measured one.
@@ -166,6 +170,9 @@ func (h *Handle) finish(o ended, err error) {
 		return
 	}
 	h.record(o.op, o.got, o.done.Sub(o.intended), o.done.Sub(o.sent), err)
+	if !o.read.IsZero() && err == nil {
+		h.rec.ClientWait(o.op.Kind, o.read.Sub(o.done))
+	}
 	if o.retries > 0 {
 		h.rec.Retried(o.op.Kind, o.retries)
 	}

@@ -59,6 +59,16 @@ type opStats struct {
 	sumSvcNanos int64
 	minSvcNanos int64
 	maxSvcNanos int64
+	// wait is the client wait of an event loop's answers (ClientWait);
+	// nil where none was recorded.
+	wait *waitStats
+}
+
+// waitStats is the time answers waited for the client after they
+// arrived: a histogram (µs) and the exact sum and extremes.
+type waitStats struct {
+	h                   *hdrhistogram.Histogram
+	n, sum, least, most int64 // nanoseconds
 }
 
 // Kind is what a recorded operation was: an index into the run's kind
@@ -146,6 +156,25 @@ func (c *Client) Record(op Kind, points int64, latency, service time.Duration) {
 		c.interval.services[op] = append(c.interval.services[op], uint32(micros(service)))
 	}
 	c.mu.Unlock()
+}
+
+// ClientWait accounts for the time a successful operation's answer waited,
+// after it arrived, until the client took it (an event loop serving other
+// answers): the tool's share of what the server's latency would otherwise
+// hold. Only the client's goroutine calls it; the run reads it when the
+// clients are done.
+func (c *Client) ClientWait(op Kind, d time.Duration) {
+	s := c.stats(op)
+	w := s.wait
+	if w == nil {
+		w = &waitStats{h: NewHistogram(), least: math.MaxInt64}
+		s.wait = w
+	}
+	ns := max(int64(d), 0)
+	_ = w.h.RecordValue(max((ns+500)/1000, 0))
+	w.n++
+	w.sum += ns
+	w.least, w.most = min(w.least, ns), max(w.most, ns)
 }
 
 // Fail accounts for a failed operation; its latency is not mixed into the

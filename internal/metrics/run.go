@@ -283,6 +283,7 @@ func (r *Run) operation(op Kind, elapsed time.Duration) (summary.Operation, bool
 	if !seen {
 		return row, false
 	}
+	row.ClientWaitMS = r.clientWait(op)
 	if elapsed > 0 {
 		row.Throughput = float64(row.OKPoints) / elapsed.Seconds()
 	}
@@ -303,6 +304,31 @@ func (r *Run) operation(op Kind, elapsed time.Duration) (summary.Operation, bool
 	row.Histogram = encode(merged)
 	row.Failures = failures.Failures()
 	return row, true
+}
+
+// clientWait merges the clients' client waits of op, nil when none was
+// recorded (every workload but the event loops').
+func (r *Run) clientWait(op Kind) *summary.Latency {
+	var all *hdrhistogram.Histogram
+	var n, sum int64
+	least, most := int64(math.MaxInt64), int64(0)
+	for _, c := range r.clients {
+		s := c.ops[op]
+		if s == nil || s.wait == nil {
+			continue
+		}
+		if all == nil {
+			all = NewHistogram()
+		}
+		all.Merge(s.wait.h)
+		n, sum = n+s.wait.n, sum+s.wait.sum
+		least, most = min(least, s.wait.least), max(most, s.wait.most)
+	}
+	if all == nil {
+		return nil
+	}
+	l := Percentiles(all, n, sum, least, most)
+	return &l
 }
 
 // Percentiles reads the matrix columns from a histogram. MIN, MAX and AVG are

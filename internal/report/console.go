@@ -48,6 +48,7 @@ func Console(w io.Writer, s *summary.Summary) error {
 	} else if s.ClosedModel() {
 		b.WriteString(summary.ClosedModelWarning + "\n")
 	}
+	writeClientWait(&b, s)
 	writeHosts(&b, s.Hosts)
 	writeTPCC(&b, s)
 	writeNotes(&b, s)
@@ -224,5 +225,23 @@ func writeHosts(b *strings.Builder, hosts []summary.Host) {
 		}
 		fmt.Fprintf(b, "Host %s: %d clients, %d ok operations, %d ok points (%d written%s), %d failed operations, p50 %s ms, p99 %s ms\n",
 			h.Host, h.Clients, h.OKOperations, h.OKPoints, h.WrittenPoints, stored, h.FailedOperations, f2(h.P50MS), f2(h.P99MS))
+	}
+}
+
+// writeClientWait says what ended the latencies of an event loop's run and
+// how long answers then waited for the loop, per operation: the tool's own
+// delay, left out of the latencies above and shown beside them.
+func writeClientWait(b *strings.Builder, s *summary.Summary) {
+	if s.LatencyClock == "" {
+		return
+	}
+	b.WriteString("Latency ends at " + s.LatencyClock + "; the answers then waited for tsbench's event loop " +
+		"(client wait, ms, not in the latency):\n")
+	width := operationWidth(s.Operations)
+	for _, o := range s.Operations {
+		if w := o.ClientWaitMS; w != nil {
+			fmt.Fprintf(b, "  %-*s  p50 %.3f  p99 %.3f  max %.3f  (latency p50 %.3f, p99 %.3f)\n", width, o.Name, w.P50, w.P99, w.Max,
+				o.LatencyMS.P50, o.LatencyMS.P99)
+		}
 	}
 }

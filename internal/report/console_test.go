@@ -324,3 +324,27 @@ func TestConsoleWidensForLongNames(t *testing.T) {
 		}
 	}
 }
+
+// An event loop's run says what ended its latencies and prints each
+// operation's client wait beside its latency.
+func TestConsoleClientWait(t *testing.T) {
+	s := closedSummary()
+	s.LatencyClock = "each answer's arrival: the kernel's receive timestamp of its last bytes (SO_TIMESTAMPNS)"
+	s.Operations[1].ClientWaitMS = &summary.Latency{P50: 0.012, P99: 0.31, Max: 2.5}
+	var b strings.Builder
+	if err := Console(&b, s); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"Latency ends at each answer's arrival: the kernel's receive timestamp of its last bytes (SO_TIMESTAMPNS); " +
+			"the answers then waited for tsbench's event loop (client wait, ms, not in the latency):\n",
+		"  VALUE_RANGE_QUERY_DESC     p50 0.012  p99 0.310  max 2.500  (latency p50 1.000, p99 4.250)\n",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("no %q in:\n%s", want, b.String())
+		}
+	}
+	if strings.Contains(consoleText(t, closedSummary()), "client wait") {
+		t.Error("a run without event loops tells of client wait")
+	}
+}

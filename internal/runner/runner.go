@@ -9,6 +9,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -296,9 +298,14 @@ func (r *Runner) measure(ctx context.Context, clients []*client, loops []*ownLoo
 	var res *engine.Result
 	if loops != nil {
 		res = r.eng.RunAsync(ctx, asyncGroups(loops))
+		var clocks []string
 		for _, l := range loops {
 			s.Reconnects += l.loop.Reconnects()
+			if c := l.loop.Clock(); !slices.Contains(clocks, c) {
+				clocks = append(clocks, c)
+			}
 		}
+		s.LatencyClock = strings.Join(clocks, "; ")
 	} else {
 		res = r.eng.Run(ctx, workers, handles)
 	}

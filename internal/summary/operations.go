@@ -47,6 +47,11 @@ type Operation struct {
 	// it differs from LatencyMS only in the open model (--rate), where
 	// latency counts from the intended start.
 	ServiceMS *Latency `json:"service_ms,omitempty"`
+	// ClientWaitMS is how long answers waited, after they arrived (the
+	// kernel's receive timestamp), until the tool took them: an event
+	// loop's own delay, which the latency above leaves out. Only the event
+	// loops (CLIENT_IO=epoll) record it.
+	ClientWaitMS *Latency `json:"client_wait_ms,omitempty"`
 	// SlowestThreadMS is the largest per-client sum of latencies.
 	SlowestThreadMS float64   `json:"slowest_thread_ms"`
 	Failures        []Failure `json:"failures,omitempty"`

@@ -48,6 +48,11 @@ type Summary struct {
 	// server dropped them (or after a timeout abandoned one), during the
 	// measured phase and warm-up.
 	Reconnects int64 `json:"reconnects,omitempty"`
+	// LatencyClock says what ended the latencies where that is not the
+	// client's return from its call: the event loops' answers end at their
+	// arrival (the kernel's receive timestamp), the wait until the loop
+	// took them being each operation's ClientWaitMS.
+	LatencyClock string `json:"latency_clock,omitempty"`
 	// Fallbacks counts the measured queries the target answered another
 	// way than its declared one, by reason (targets.FallbackCounter):
 	// their latency measures that way.

@@ -342,14 +342,18 @@ func namesLocked() []string { return slices.Sorted(maps.Keys(drivers)) }
 type StatementLoop interface {
 	Send(ctx context.Context, client int, st *Statement) error
 	// Wait returns once one or more executions have ended, or at until,
-	// reporting each through done: its client, when its answer was read,
-	// its row count and its error.
+	// reporting each through done: its client, when its answer arrived
+	// (the kernel's receive timestamp where the socket gives one, else when
+	// it was read), its row count and its error.
 	Wait(until time.Time, done func(client int, at time.Time, rows int64, err error)) error
 	// Abort gives up a client's execution in flight (its deadline passed);
 	// Wait will not report it.
 	Abort(client int)
 	// Reconnects counts the connections opened again after one was lost.
 	Reconnects() int64
+	// Clock says what ended the executions' latencies: the kernel's
+	// receive timestamps of the answers, or the loop's reads of them.
+	Clock() string
 	Close() error
 }
 

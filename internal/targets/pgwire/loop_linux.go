@@ -52,11 +52,18 @@ type Loop struct {
 	ready []loopAnswer
 	stash func(int, time.Time, int64, error)
 	// polled is when Wait last asked epoll, which it does at least every
-	// chainPoll even while answers keep arriving in Send.
+	// chain bound (chainBound) even while answers keep arriving in Send.
 	polled time.Time
+	// roundTrip is a moving average of the answers' round trips, from
+	// the send to the arrival, in nanoseconds: the chain's bound is a
+	// share of it.
+	roundTrip int64
 	// yield decides whether Send gives up the core and reads again when
 	// an answer was not there at once.
 	yield yieldGate
+	// stamped and unstamped count the answers whose end is the kernel's
+	// receive timestamp, and those whose end is when the loop read them.
+	stamped, unstamped int64
 }
 
 // loopAnswer is an execution's end, kept for Wait to report.
@@ -76,10 +83,16 @@ type loopConn struct {
 	sent int
 	in   []byte // read and not yet taken, from in[r:]
 	r    int
+	// oob takes the kernel's receive timestamp of what each read returns
+	// (SO_TIMESTAMPNS; nil where the socket gives none, as a Unix socket's
+	// stream does); arrived is the last read's, zero when it had none.
+	oob     []byte
+	arrived time.Time
 
-	busy bool  // an execution waits for its ReadyForQuery
-	rows int64 // its rows so far
-	err  error // its error, if the server sent one
+	busy   bool      // an execution waits for its ReadyForQuery
+	sentAt time.Time // when it was sent
+	rows   int64     // its rows so far
+	err    error     // its error, if the server sent one
 
 	stmts   map[string]*list.Element
 	recent  list.List // of *loopStmt, the most recently run first
@@ -156,6 +169,7 @@ func (l *Loop) open(ctx context.Context, i int, c *loopConn) error {
 		return fmt.Errorf("epoll: %w", err)
 	}
 	c.fd, c.outs, c.in, c.r, c.out, c.sent = fd, false, c.in[:0], 0, c.out[:0], 0
+	c.stamp()
 	c.stmts, c.named = map[string]*list.Element{}, 0
 	c.recent.Init()
 	l.reopens++
@@ -234,6 +248,7 @@ func (l *Loop) Send(ctx context.Context, i int, st *targets.Statement) error {
 	c.out, _ = (&pgproto3.Execute{}).Encode(c.out)
 	c.out, _ = (&pgproto3.Sync{}).Encode(c.out)
 	c.sent, c.busy, c.rows, c.err = 0, true, 0, nil
+	c.sentAt = time.Now()
 	if err := l.flush(c); err != nil {
 		return fmt.Errorf("own query: %w", l.failed(c, err))
 	}
@@ -292,12 +307,13 @@ func (l *Loop) watch(c *loopConn, out bool) error {
 
 // Wait waits until at least one execution in flight has ended, or until
 // until, and reports each that has through done: its client, when its
-// answer was read, its row count and its error. Answers Send read at once
-// come first, and epoll is then asked without waiting, or not at all
-// within chainPoll of its last asking. The wait is a raw system
-// call that keeps the goroutine's processor, so the runtime neither parks
-// the goroutine nor wakes another thread; a signal (the runtime's
-// preemption) ends it early, which is harmless.
+// answer arrived (the kernel's receive timestamp where the socket gives
+// one, else when it was read), its row count and its error. Answers Send
+// read at once come first, and epoll is then asked without waiting, or
+// not at all within the chain's bound (chainBound) of its last asking.
+// The wait is a raw system call that keeps the goroutine's processor, so
+// the runtime neither parks the goroutine nor wakes another thread; a
+// signal (the runtime's preemption) ends it early, which is harmless.
 func (l *Loop) Wait(until time.Time, done func(i int, at time.Time, rows int64, err error)) error {
 	wait := time.Until(until)
 	if len(l.ready) > 0 {
@@ -305,7 +321,7 @@ func (l *Loop) Wait(until time.Time, done func(i int, at time.Time, rows int64, 
 			done(a.i, a.at, a.rows, a.err)
 		}
 		l.ready = l.ready[:0]
-		if time.Since(l.polled) < chainPoll {
+		if time.Since(l.polled) < l.chainBound() {
 			return nil
 		}
 		wait = 0
@@ -335,21 +351,60 @@ func (l *Loop) Wait(until time.Time, done func(i int, at time.Time, rows int64, 
 	return nil
 }
 
-// chainPoll is how long Wait may go without asking epoll while Send keeps
-// finding its answers at once. pgbench never asks while they do, and a
-// client whose answers keep coming starves its thread's others for as long
-// (its p99 on SELECT n + 1 is 20 times its median). The bound trades the
-// two: the shorter it is, the more of a loop's clients are in flight at
-// once, each round trip the slower for it. On plus-one, 1 ms set tsbench's
-// p99 at 1.0 ms (pgbench's 0.6 to 1.0), 600 and 700 µs raised its p50 by a
-// tenth over pgbench's, and 800 µs held both within pgbench's in three runs
-// of four (docs/measuring.md, "The chain's bound").
-const chainPoll = 800 * time.Microsecond
+// The chain's bound is how long Wait may go without asking epoll while
+// Send keeps finding its answers at once. pgbench never asks while they
+// do, and a client whose answers keep coming starves its thread's others
+// for as long. Since an answer's latency ends at its arrival (the kernel's
+// receive timestamp), the others' answers no longer count the chain in
+// their latency, but their next sends still wait for it: the bound is a
+// share of the answers' own round trip (chainShare), so that an answer
+// waits for the loop no more than that share of what it took the server,
+// within [chainMin, chainMax]. A fixed 800 µs, as before, was the tail on
+// a server whose p99 is shorter (docs/measuring.md).
+const (
+	chainShare = 2 // the bound is the round trip's 1/chainShare
+	chainMin   = 50 * time.Microsecond
+	chainMax   = 800 * time.Microsecond
+)
+
+// chainBound is the chain's bound now: a share of the answers' recent
+// round trip, chainMax before the first.
+func (l *Loop) chainBound() time.Duration {
+	if l.roundTrip == 0 {
+		return chainMax
+	}
+	return min(max(time.Duration(l.roundTrip/chainShare), chainMin), chainMax)
+}
+
+// roundTripShift sets the weight of a new round trip in the moving average
+// (1/16: about the last 16 answers).
+const roundTripShift = 4
+
+// answered takes an answer's round trip, from its send to its arrival,
+// into the moving average.
+func (l *Loop) answered(c *loopConn, at time.Time) {
+	rt := int64(at.Sub(c.sentAt))
+	if rt <= 0 || c.sentAt.IsZero() {
+		return
+	}
+	if l.roundTrip == 0 {
+		l.roundTrip = rt
+		return
+	}
+	l.roundTrip += (rt - l.roundTrip) >> roundTripShift
+}
 
 // receive reads what c's socket holds and takes its complete messages.
 func (l *Loop) receive(i int, c *loopConn, at time.Time, done func(int, time.Time, int64, error)) {
 	got, err := c.fill()
-	if at.IsZero() && (got || err != nil || c.r < len(c.in)) {
+	stamped := got && !c.arrived.IsZero()
+	switch {
+	case stamped:
+		// The answer's end is when its last bytes reached the socket, not
+		// when the loop got round to reading them: the wait in between
+		// is the tool's (the engine records it as client wait).
+		at = c.arrived
+	case at.IsZero() && (got || err != nil || c.r < len(c.in)):
 		at = time.Now() // read right after the send: the answer's end is now
 	}
 	if err != nil {
@@ -375,6 +430,12 @@ func (l *Loop) receive(i int, c *loopConn, at time.Time, done func(int, time.Tim
 		}
 		if typ == 'Z' && c.busy {
 			c.busy = false
+			if stamped {
+				l.stamped++
+			} else {
+				l.unstamped++
+			}
+			l.answered(c, at)
 			done(i, at, c.rows, c.err)
 		}
 	}
@@ -420,7 +481,13 @@ func (c *loopConn) fill() (bool, error) {
 			c.in = append(make([]byte, 0, max(2*cap(c.in), 16<<10)), c.in...)
 		}
 	}
-	n, errno := rawRead(c.fd, c.in[len(c.in):cap(c.in)])
+	var n int
+	var errno unix.Errno
+	if c.oob != nil {
+		n, c.arrived, errno = rawReadStamped(c.fd, c.in[len(c.in):cap(c.in)], c.oob)
+	} else {
+		n, errno = rawRead(c.fd, c.in[len(c.in):cap(c.in)])
+	}
 	switch {
 	case errno == unix.EAGAIN:
 		return false, nil
@@ -603,6 +670,81 @@ func (l *Loop) encode(c *loopConn, p *loopStmt, args []any) error {
 func rawRead(fd int, p []byte) (int, unix.Errno) {
 	n, _, e := unix.RawSyscall6(unix.SYS_RECVFROM, uintptr(fd), uintptr(unsafe.Pointer(unsafe.SliceData(p))), uintptr(len(p)), 0, 0, 0)
 	return int(n), e
+}
+
+// stamp has c's reads take the kernel's receive timestamps, where its
+// socket gives them.
+func (c *loopConn) stamp() {
+	c.oob, c.arrived = nil, time.Time{}
+	if stampReceives(c.fd) {
+		c.oob = make([]byte, unix.CmsgSpace(int(unsafe.Sizeof(unix.Timespec{}))))
+	}
+}
+
+// stampReceives asks the kernel to stamp what fd receives with its time
+// of arrival (SO_TIMESTAMPNS), and reports whether it will: a TCP socket
+// does, a Unix socket's stream does not. The first answers after the
+// first socket asks may come unstamped: the kernel turns the stamping on
+// a moment later.
+func stampReceives(fd int) bool {
+	sa, err := unix.Getsockname(fd)
+	if err != nil {
+		return false
+	}
+	switch sa.(type) {
+	case *unix.SockaddrInet4, *unix.SockaddrInet6:
+	default:
+		return false
+	}
+	return unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_TIMESTAMPNS, 1) == nil
+}
+
+// rawReadStamped is rawRead that also returns the kernel's receive
+// timestamp of the last bytes read (zero when the read carried none), as
+// recvmsg gives it in oob (SCM_TIMESTAMPNS). It allocates nothing.
+func rawReadStamped(fd int, p, oob []byte) (int, time.Time, unix.Errno) {
+	iov := unix.Iovec{Base: unsafe.SliceData(p)}
+	iov.SetLen(len(p))
+	msg := unix.Msghdr{Iov: &iov, Iovlen: 1, Control: unsafe.SliceData(oob)}
+	msg.SetControllen(len(oob))
+	n, _, e := unix.RawSyscall(unix.SYS_RECVMSG, uintptr(fd), uintptr(unsafe.Pointer(&msg)), 0)
+	if e != 0 {
+		return 0, time.Time{}, e
+	}
+	return int(n), receiveStamp(oob[:msg.Controllen]), 0
+}
+
+// receiveStamp is the SCM_TIMESTAMPNS time among the control messages in
+// oob, or zero.
+func receiveStamp(oob []byte) time.Time {
+	head := unix.CmsgLen(0)
+	for len(oob) >= head {
+		h := (*unix.Cmsghdr)(unsafe.Pointer(unsafe.SliceData(oob)))
+		size := int(h.Len)
+		if size < head || size > len(oob) {
+			return time.Time{}
+		}
+		if h.Level == unix.SOL_SOCKET && h.Type == unix.SCM_TIMESTAMPNS && size-head >= int(unsafe.Sizeof(unix.Timespec{})) {
+			ts := (*unix.Timespec)(unsafe.Pointer(&oob[head]))
+			return time.Unix(ts.Unix())
+		}
+		oob = oob[min(unix.CmsgSpace(size-head), len(oob)):]
+	}
+	return time.Time{}
+}
+
+// Clock says what ended the loop's measurements: the kernel's receive
+// timestamps, the loop's reads, or both (answers on sockets that give no
+// timestamp, or the first ones after the kernel was asked).
+func (l *Loop) Clock() string {
+	switch {
+	case l.stamped == 0:
+		return "when the loop read each answer (no kernel receive timestamps on these sockets)"
+	case l.unstamped == 0:
+		return "each answer's arrival: the kernel's receive timestamp of its last bytes (SO_TIMESTAMPNS)"
+	}
+	return fmt.Sprintf("each answer's arrival, the kernel's receive timestamp of its last bytes (SO_TIMESTAMPNS), for %d answers; "+
+		"when the loop read it for the other %d (read before the kernel stamped them)", l.stamped, l.unstamped)
 }
 
 // schedYield gives up the core to another thread ready to run on it, if

@@ -26,5 +26,6 @@ func (*Loop) Wait(time.Time, func(int, time.Time, int64, error)) error {
 	return errLoopLinux
 }
 func (*Loop) Abort(int)      {}
+func (*Loop) Clock() string  { return "" }
 func (*Loop) Reopens() int64 { return 0 }
 func (*Loop) Close() error   { return nil }

@@ -67,6 +67,7 @@ func (s *statementLoop) ended(i int, at time.Time, rows int64, err error) {
 
 func (s *statementLoop) Abort(client int)  { s.l.Abort(client) }
 func (s *statementLoop) Reconnects() int64 { return s.l.Reopens() }
+func (s *statementLoop) Clock() string     { return s.l.Clock() }
 func (s *statementLoop) Close() error      { return s.l.Close() }
 
 func (t *Target) wrapLoop(what string, err error) error {
