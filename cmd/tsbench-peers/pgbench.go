@@ -123,7 +123,24 @@ func comparePgbench(args []string, stdout, stderr io.Writer) error {
 		{"p50 ms", func(m measurement) float64 { return m.P50 }, "%.3f"},
 		{"p99 ms", func(m measurement) float64 { return m.P99 }, "%.3f"},
 	})
+	writeClientWait(stdout, tsbs)
 	return nil
+}
+
+// writeClientWait says what ended tsbench's latencies and how long its
+// answers then waited for its client, the medians of its turns: what the
+// tool added beside what it measured.
+func writeClientWait(w io.Writer, tsbs []measurement) {
+	last := tsbs[len(tsbs)-1]
+	if last.Clock == "" {
+		return
+	}
+	var p50, p99 []float64
+	for _, m := range tsbs {
+		p50, p99 = append(p50, m.WaitP50), append(p99, m.WaitP99)
+	}
+	fmt.Fprintf(w, "tsbench's latency ends at %s; its client wait, medians of its turns: p50 %.3f ms, p99 %.3f ms\n",
+		last.Clock, median(p50), median(p99))
 }
 
 // pgbenchCompare is a pgbench comparison: its options, then the tools,
@@ -245,8 +262,12 @@ func (c *pgbenchCompare) tsbenchTurn() (measurement, error) {
 	if chosen == "" {
 		return measurement{}, errors.New("tsbench's summary names no client_io")
 	}
-	return measurement{Rate: float64(op.OKOperations) / s.Elapsed, Ops: op.OKOperations, CPU: cpu,
-		P50: op.LatencyMS.P50, P99: op.LatencyMS.P99, ClientIO: chosen}, nil
+	m := measurement{Rate: float64(op.OKOperations) / s.Elapsed, Ops: op.OKOperations, CPU: cpu,
+		P50: op.LatencyMS.P50, P99: op.LatencyMS.P99, ClientIO: chosen, Clock: s.LatencyClock}
+	if w := op.ClientWaitMS; w != nil {
+		m.WaitP50, m.WaitP99 = w.P50, w.P99
+	}
+	return m, nil
 }
 
 var (

@@ -27,6 +27,12 @@ type measurement struct {
 	// ClientIO is the client I/O tsbench's run settled on (auto's
 	// choice); empty for a peer's turn.
 	ClientIO string
+	// WaitP50 and WaitP99 are tsbench's client wait (the event loops'
+	// answers waiting, after they arrived, for the loop), in milliseconds,
+	// and Clock what ended its latencies; zero and empty where not
+	// measured.
+	WaitP50, WaitP99 float64
+	Clock            string
 }
 
 // cpuPerOp is the side's client CPU per operation, in microseconds.
