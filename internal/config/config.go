@@ -97,7 +97,9 @@ type Config struct {
 	DataTimeStep      string // DATA_TIME_STEP: and the step between its rows
 	DataDeviceColumns string
 	DataSensorColumns string
-	DataMissing       string // DATA_MISSING: missing-cell markers, comma-separated ("none": none)
+	DataMissing       string // DATA_MISSING: missing-cell markers, comma-separated ("none": none; +X adds, -X removes)
+	DataDelimiter     string // DATA_DELIMITER: auto, comma, semicolon, tab, pipe, space
+	DataHeaderRows    int    // DATA_HEADER_ROWS: 0 detected, 1 the names alone, N the names and N-1 rows (units)
 	DataDuplicates    string // DATA_DUPLICATES: refuse (or empty), last, first
 	QueryFile         string // QUERY_FILE: the user's own queries (internal/ownquery)
 	QueryOnly         bool   // QUERY_ONLY: only QUERY_FILE's queries, on data already stored

@@ -45,6 +45,7 @@ func Default() *Config {
 		DataFormat:      "auto",
 		DataTimeUnit:    "auto",
 		DataDuplicates:  "refuse",
+		DataDelimiter:   "auto",
 		BarrierTimeout:  5 * time.Minute,
 		RetryMaxBackoff: 5 * time.Second,
 

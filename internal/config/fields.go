@@ -324,3 +324,29 @@ func noCheck() binding {
 		get: func(c *Config) any { return c.QueryChecks == 0 },
 	}
 }
+
+// delimiterField binds DATA_DELIMITER: a separator's name, or the
+// character itself (a tab or a space would be trimmed away as a value:
+// their names say them), stored by name.
+func delimiterField(field func(*Config) *string) binding {
+	names := []string{"auto", "comma", "semicolon", "tab", "pipe", "space"}
+	chars := map[string]string{",": "comma", ";": "semicolon", "|": "pipe", `\t`: "tab"}
+	return binding{
+		allowed: orList(names) + " (or the character: , ; |)",
+		set: func(c *Config, v string) error {
+			t := strings.ToLower(strings.TrimSpace(v))
+			if name, ok := chars[t]; ok {
+				t = name
+			}
+			if t == "" {
+				t = "auto"
+			}
+			if !slices.Contains(names, t) {
+				return badValue()
+			}
+			*field(c) = t
+			return nil
+		},
+		get: func(c *Config) any { return *field(c) },
+	}
+}

@@ -333,14 +333,22 @@ var keyTable = concat(
 			"or calendar months or years (1mo, 3mo, 1y)",
 			textField(func(c *Config) *string { return &c.DataTimeStep }, false)),
 		key("DATA_DEVICE_COLUMNS", "DATA's device column(s), COL,... (several: joined into the device name and kept as its tags; "+
-			"empty: named device, host... or text columns whose values repeat)",
+			"none: no device column, the file is one device; empty: named device, host... or columns whose values name series)",
 			textField(func(c *Config) *string { return &c.DataDeviceColumns }, false), list(",")),
 		key("DATA_SENSOR_COLUMNS", "DATA's measured columns, COL,... (others are left out; empty: every other column)",
 			textField(func(c *Config) *string { return &c.DataSensorColumns }, false), list(",")),
 		key("DATA_TYPES", "declared types of DATA's sensors, SENSOR=TYPE,... (others are inferred)", dataTypes(), list(",")),
-		key("DATA_MISSING", "texts that are missing cells in DATA, in columns of every type, MARKER,... (besides empty, null and NaN; "+
-			"none: no others; empty: NA, N/A, #N/A, None, <NA> in columns of numbers and booleans, kept as text in TEXT columns)",
+		key("DATA_MISSING", "texts that are missing cells in DATA besides empty ones: MARKER,... replaces the markers (missing in columns of "+
+			"every type, besides null and NaN); signed items edit them: +-999 adds -999 (in every column), -NM removes NM, none,+-999 starts "+
+			"from no markers; none: null and NaN alone; empty: null and NaN, and NA, N/A, #N/A, None, <NA>, --, NM, - in columns of numbers "+
+			"and booleans (kept as text in TEXT columns, with a note)",
 			textField(func(c *Config) *string { return &c.DataMissing }, false), list(",")),
+		key("DATA_DELIMITER", "separator of a CSV DATA file's fields (auto: detected from the header and the first rows; "+
+			"in a file not split at commas, 7,35 is a number)",
+			delimiterField(func(c *Config) *string { return &c.DataDelimiter })),
+		key("DATA_HEADER_ROWS", "lines of a CSV DATA file's header: 1 the names alone, N the names and N-1 rows more, the first of them "+
+			"the columns' units (0: detected: rows under the names that hold no data, such as [W/m2] or degC)",
+			intField(func(c *Config) *int { return &c.DataHeaderRows }, 0, 100)),
 		key("DATA_DUPLICATES", "rows of DATA repeating a device and time: refuse (more than 1 % of the rows: exit 2), "+
 			"last (the later row's values stand) or first (the later rows are dropped)",
 			oneOf(func(c *Config) *string { return &c.DataDuplicates }, "refuse", "last", "first")),

@@ -28,7 +28,10 @@ const deviceSep = "_"
 // name (CSV and Parquet alike).
 func namedLayout(file string, header []string, o ImportOptions) (l *csvLayout, devices, sensors []int, err error) {
 	l = &csvLayout{header: header, time: -1, device: -1, sensor: -1, value: -1}
-	if devices, err = columnsNamed(file, header, o.DeviceColumns, "DATA_DEVICE_COLUMNS"); err != nil {
+	if len(o.DeviceColumns) == 1 && strings.EqualFold(o.DeviceColumns[0], "none") && findColumn(header, o.DeviceColumns) < 0 {
+		// DATA_DEVICE_COLUMNS=none: no device column, none looked for.
+		l.oneDevice = true
+	} else if devices, err = columnsNamed(file, header, o.DeviceColumns, "DATA_DEVICE_COLUMNS"); err != nil {
 		return nil, nil, nil, err
 	}
 	if sensors, err = columnsNamed(file, header, o.SensorColumns, "DATA_SENSOR_COLUMNS"); err != nil {
@@ -40,7 +43,7 @@ func namedLayout(file string, header []string, o ImportOptions) (l *csvLayout, d
 // layoutOf finds a CSV file's columns, by name and by content (the
 // sample), and the format of its times. DATA_TIME_COLUMN,
 // DATA_DEVICE_COLUMNS and DATA_SENSOR_COLUMNS override what is found.
-func layoutOf(file string, header []string, sample []sampled, o ImportOptions, to timeOptions) (*csvLayout, error) {
+func layoutOf(file string, header []string, sample []sampled, o ImportOptions, to timeOptions, ms *markerSet) (*csvLayout, error) {
 	l, devices, sensors, err := namedLayout(file, header, o)
 	if err != nil {
 		return nil, err
@@ -58,8 +61,8 @@ func layoutOf(file string, header []string, sample []sampled, o ImportOptions, t
 		// A long file's sensor names repeat too: they are not devices.
 		taken = append(taken, sensor, value)
 	}
-	if len(devices) == 0 {
-		devices = findDevices(header, sample, taken, repeats(l.timeValues(sample)), to)
+	if len(devices) == 0 && !l.oneDevice {
+		devices, l.byContent = findDevices(header, sample, taken, repeats(l.timeValues(sample)), to, ms)
 	}
 	l.devices, l.tags = devices, len(devices) > 1
 	if len(devices) > 0 {
@@ -217,7 +220,8 @@ var (
 
 // findSpan finds a time that spans columns: the first of timeSpans whose
 // columns the file has (none of them skipped) and whose joined values
-// read as times. It sets the time columns and parser.
+// read as times, else a date and a time of day whose names pair them
+// (dateTimePair). It sets the time columns and parser.
 func (l *csvLayout) findSpan(sample []sampled, skip []int, to timeOptions) bool {
 	for _, span := range timeSpans {
 		var cols []int
@@ -237,8 +241,71 @@ func (l *csvLayout) findSpan(sample []sampled, skip []int, to timeOptions) bool 
 		}
 		l.timeParts, l.timeSeps = nil, nil
 	}
+	if cols := dateTimePair(l.header, skip); cols != nil {
+		l.spanTime(cols)
+		if l.detectTime("", sample, to) == nil {
+			return true
+		}
+		l.timeParts, l.timeSeps = nil, nil
+	}
 	return false
 }
+
+// The words of a date column's name and of a time-of-day column's, in
+// the languages of the files that split them (English, German, Spanish).
+var (
+	dateWords  = []string{"date", "datum", "fecha"}
+	clockWords = []string{"time", "zeit", "uhrzeit", "hora"}
+)
+
+// dateTimePair finds a date column and a time-of-day column whose names
+// say they go together: the same name but for the word date in one and
+// time in the other (Date and Time, date_UTC and time_UTC, "Datum (MEZ)"
+// and "Zeit (MEZ)"). None when no two columns (not skipped) are so named.
+func dateTimePair(header []string, skip []int) []int {
+	for i, h := range header {
+		rest, ok := cutWord(h, dateWords)
+		if !ok || slices.Contains(skip, i) {
+			continue
+		}
+		for j, g := range header {
+			if other, ok := cutWord(g, clockWords); ok && other == rest && j != i && !slices.Contains(skip, j) {
+				return []int{i, j}
+			}
+		}
+	}
+	return nil
+}
+
+// cutWord is a column's name in lower case with its first word among
+// words replaced by "*" (a word: a run of letters); false when it has
+// none of them.
+func cutWord(h string, words []string) (string, bool) {
+	n := strings.ToLower(strings.TrimSpace(h))
+	for i := 0; i < len(n); {
+		if !isLetter(n[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(n) && isLetter(n[j]) {
+			j++
+		}
+		if slices.Contains(words, n[i:j]) {
+			return n[:i] + "*" + n[j:], true
+		}
+		i = j
+	}
+	return "", false
+}
+
+// hasWord reports whether a column's name has one of words.
+func hasWord(h string, words []string) bool {
+	_, ok := cutWord(h, words)
+	return ok
+}
+
+func isLetter(b byte) bool { return 'a' <= b && b <= 'z' }
 
 // spanTime makes cols the time's columns: the first, then the parts,
 // joined so that a layout reads them (1959 and 1 as 1959Q1, 1959 and 3 as
@@ -250,7 +317,7 @@ func (l *csvLayout) spanTime(cols []int) {
 		switch h := l.header[i]; {
 		case isNamed(h, quarterNames):
 			sep = "Q"
-		case isNamed(h, timeOfDayNames):
+		case isNamed(h, timeOfDayNames), hasWord(h, clockWords):
 			sep = " "
 		}
 		l.timeSeps = append(l.timeSeps, sep)
@@ -260,44 +327,51 @@ func (l *csvLayout) spanTime(cols []int) {
 func isNamed(h string, names []string) bool { return findColumn([]string{h}, names) == 0 }
 
 // findDevices finds the device columns among those not taken: the ones
-// named as devices, else the text columns (other than times) that key
-// series: constant over the sample (a file sorted by series shows one),
-// or repeating while the times repeat too (several series share times).
-// Text that varies along unique times is a TEXT sensor (the weather of a
-// one-city file).
-func findDevices(header []string, sample []sampled, taken []int, timesRepeat bool, to timeOptions) []int {
+// named as devices, else (by content: true) the text columns (other than
+// times) that key series: constant over the sample (a file sorted by
+// series shows one), or repeating while the times repeat too (several
+// series share times). Text that varies along unique times is a TEXT
+// sensor (the weather of a one-city file). Integers are never keys by
+// content: a quarter or a month beside a year repeats per time as station
+// numbers do. A column whose sampled cells are all missing-value markers
+// or empty names nothing, whatever its name: five columns of "--" once
+// named a device "--_--_--_--_--".
+func findDevices(header []string, sample []sampled, taken []int, timesRepeat bool, to timeOptions, ms *markerSet) ([]int, bool) {
 	var named, keys []int
 	for i, h := range header {
 		if slices.Contains(taken, i) {
+			continue
+		}
+		values := columnValues(sample, i)
+		if !slices.ContainsFunc(values, func(v string) bool { return !ms.isAny(v) }) {
 			continue
 		}
 		if isNamed(h, deviceNames) || isNamed(h, placeNames) {
 			named = append(named, i)
 			continue
 		}
-		values := columnValues(sample, i)
-		if distinct, ok := textDistinct(values); ok && (distinct == 1 || (timesRepeat && distinct < len(values))) {
+		if distinct, ok := textDistinct(values, ms); ok && (distinct == 1 || (timesRepeat && distinct < len(values))) {
 			if _, at, _ := to.detectTime(h, values); at >= 0 {
 				keys = append(keys, i)
 			}
 		}
 	}
 	if len(named) > 0 {
-		return named
+		return named, false
 	}
-	return keys
+	return keys, len(keys) > 0
 }
 
 // textDistinct counts the distinct values, when all are text (not
-// numbers or booleans, none missing: empty, null or NaN).
-func textDistinct(values []string) (int, bool) {
+// numbers or booleans, none missing: empty or a marker).
+func textDistinct(values []string, ms *markerSet) (int, bool) {
 	if len(values) == 0 {
 		return 0, false
 	}
 	seen := map[string]bool{}
 	for _, v := range values {
 		v = strings.TrimSpace(v)
-		if missingText(v) || kindOf(v) != kindText {
+		if ms.isAny(v) || kindOf(v) != kindText {
 			return 0, false // a missing value is a sensor's, never a tag's
 		}
 		seen[v] = true

@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -37,8 +38,9 @@ func TestCSVColumns(t *testing.T) {
 			format: "csv-wide", devices: []string{"seattle-weather"}, sensors: []string{"precipitation", "temp_max", "temp_min", "wind", "weather"},
 			rows: 3, minTime: day("2012-01-01")},
 		{name: "a series key by content, the sample holding one series", file: "one.csv",
-			content: "grid,date,load\nnorth-east,2012-01-01,5\nnorth-east,2012-01-02,6\n",
-			format:  "csv-wide", devices: []string{"north-east"}, sensors: []string{"load"}, rows: 2, minTime: day("2012-01-01")},
+			// The first series outlasts the sample; the file holds two.
+			content: "grid,date,load\n" + seriesRows("north-east", sampleRows+1) + seriesRows("south-west", 2),
+			format:  "csv-wide", devices: []string{"north-east", "south-west"}, sensors: []string{"load"}, rows: sampleRows + 3, minTime: day("2012-01-01")},
 		{name: "monthly stock prices by symbol", file: "stocks.csv",
 			content: "symbol,date,open,close\nAAPL,2000-01-01,25.5,25.9\nAAPL,2000-02-01,26,27.1\nMSFT,2000-01-01,39.8,39.6\nMSFT,2000-02-01,36,35.4\n",
 			format:  "csv-wide", devices: []string{"AAPL", "MSFT"}, sensors: []string{"open", "close"}, rows: 4, minTime: day("2000-01-01")},
@@ -95,6 +97,16 @@ func TestCSVColumns(t *testing.T) {
 	}
 }
 
+// seriesRows are n daily rows of a grid,date,load file's series from
+// 2012-01-01.
+func seriesRows(grid string, n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "%s,%s,%d\n", grid, time.Date(2012, 1, 1+i, 0, 0, 0, 0, time.UTC).Format("2006-01-02"), i)
+	}
+	return b.String()
+}
+
 // Column keys naming what the file lacks are input errors listing its columns.
 func TestCSVColumnKeyErrors(t *testing.T) {
 	content := "date,location,temp\n2012-01-01,Oslo,1\n"
@@ -112,5 +124,87 @@ func TestCSVColumnKeyErrors(t *testing.T) {
 		if !IsInputError(err) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: %v, want an InputError with %q", c.o, err, c.want)
 		}
+	}
+}
+
+// A column is a device key when its values name series: never one of
+// missing-value markers; a key found by content that holds one value in
+// every row could as well be a TEXT sensor, and the count depends on the
+// choice: the import stops, an inspection says why, until a key says.
+func TestDeviceKeys(t *testing.T) {
+	const status = "date,status,v\n2020-01-01,ok,1\n2020-01-02,ok,2\n"
+	cases := []struct {
+		name, content string
+		o             ImportOptions
+		devices       []string // sorted; none: refused
+		points        int
+		refused       []string
+	}{
+		{"one text value throughout: refused", status, ImportOptions{}, nil, 0,
+			[]string{`column "status" holds one value in every row ("ok")`, "DATA_DEVICE_COLUMNS=status takes it as the device", "DATA_DEVICE_COLUMNS=none measures it"}},
+		{"DATA_DEVICE_COLUMNS takes it", status, ImportOptions{DeviceColumns: []string{"status"}}, []string{"ok"}, 2, nil},
+		{"DATA_DEVICE_COLUMNS=none measures it", status, ImportOptions{DeviceColumns: []string{"none"}}, []string{"x"}, 4, nil},
+		{"a named column of markers is no device", "date,station,v\n2020-01-01,--,1\n2020-01-02,--,2\n", ImportOptions{}, []string{"x"}, 2, nil},
+		{"five columns of -- are no device", "date,a,b,c,d,e,v\n2020-01-01,--,--,--,--,--,1\n2020-01-02,--,--,--,--,--,2\n",
+			ImportOptions{}, []string{"x"}, 2, nil},
+		// A quarter beside a year repeats per time as station numbers
+		// would: the rows collide, which a run refuses, naming the keys.
+		{"integers are no key by content", "year,period,v\n2000,1,5\n2000,2,6\n2001,1,7\n2001,2,8\n",
+			ImportOptions{}, []string{"x"}, 8, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			src := writeTempFile(t, "x.csv", c.content)
+			m, err := Import(src, t.TempDir(), c.o)
+			if c.devices == nil {
+				if !IsInputError(err) {
+					t.Fatalf("%v, want an InputError", err)
+				}
+				for _, w := range c.refused {
+					if !strings.Contains(err.Error(), w) {
+						t.Errorf("%v\nwant %q in it", err, w)
+					}
+				}
+				in, err := Inspect(src, c.o)
+				if err != nil || in.Replayable || !strings.Contains(in.Problem, c.refused[0]) || !strings.Contains(in.Table(), "Replayable   no: "+c.refused[0]) {
+					t.Fatalf("inspect: %v, replayable %v, problem %q", err, in.Replayable, in.Problem)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var devs []string
+			for _, d := range m.Devices {
+				devs = append(devs, d.Name)
+			}
+			slices.Sort(devs)
+			if !slices.Equal(devs, c.devices) || m.Points() != int64(c.points) {
+				t.Fatalf("devices %q, %d points; want %q, %d", devs, m.Points(), c.devices, c.points)
+			}
+		})
+	}
+}
+
+// A date and a time of day in two columns whose names pair them are read
+// as one time.
+func TestDateTimeColumns(t *testing.T) {
+	cases := []struct{ name, content, column string }{
+		{"date and time", "date,time,v\n2020-12-31,23:59:00,1\n2021-01-01,00:00:00,2\n", "date,time"},
+		{"Date and Time, day first", "Date;Time;v\n31.12.2020;23:59;1\n01.01.2021;00:00;2\n", "Date,Time"},
+		{"date_UTC and time_UTC", "date_UTC;time_UTC;vf\n2020-12-31;23:59:00;7,35e-07\n2021-01-01;00:00:00;7,4e-07\n", "date_UTC,time_UTC"},
+		{"named with a zone in brackets", "Time (UTC),Date (UTC),v\n23:59:00,12/31/2020,1\n00:00:00,01/01/2021,2\n", "Date (UTC),Time (UTC)"},
+		{"German names", "Datum;Zeit;Temperatur\n31.12.2020;23:59:00;3,5\n01.01.2021;00:00:00;3\n", "Datum,Zeit"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			in, err := Inspect(writeTempFile(t, "x.csv", c.content), ImportOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if in.Time.Column != c.column || in.MinTime != "2020-12-31T23:59:00Z" || in.MaxTime != "2021-01-01T00:00:00Z" || len(in.Sensors) != 1 {
+				t.Fatalf("time %q: %s .. %s, sensors %+v", in.Time.Column, in.MinTime, in.MaxTime, in.Sensors)
+			}
+		})
 	}
 }

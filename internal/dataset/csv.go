@@ -6,8 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/tsbench/tsbench/internal/ts"
@@ -49,6 +49,15 @@ type csvLayout struct {
 	timeSeps  []string
 	// clock times the rows by their order (DATA_TIME_START): time is -1.
 	clock *rowClock
+	// comma separates the fields; decimalComma reads 7,35 as a number
+	// (any separator but the comma).
+	comma        rune
+	decimalComma bool
+	// head are the rows under the names that are no data (units).
+	head headRows
+	// byContent: the device columns were found by their content, not
+	// by name nor key. oneDevice: DATA_DEVICE_COLUMNS=none.
+	byContent, oneDevice bool
 }
 
 // isTime reports whether column i holds (part of) the time.
@@ -143,6 +152,10 @@ type csvFile struct {
 	r       *csv.Reader
 	rec     []string // the last record
 	skipped int64    // comment lines before the header, which the reader never saw
+	// comma is the separator of the file's fields; detected when
+	// DATA_DELIMITER did not give it.
+	comma    rune
+	detected bool
 }
 
 // utf8BOM is the byte-order mark spreadsheet programs write first.
@@ -151,8 +164,10 @@ const utf8BOM = "\ufeff"
 // openCSV opens a CSV file past what comes before its header: a UTF-8
 // byte-order mark (dropped, or the first column's name would hold it) and
 // comment lines starting with '#' (a "# Data source" line above the
-// header). Line numbers still count the file's lines.
-func openCSV(name string) (*csvFile, error) {
+// header). Line numbers still count the file's lines. Its fields are
+// split at comma; when 0, at the separator its header and first rows
+// show (sniffDelimiter), else a comma (a .tsv file's tab).
+func openCSV(name string, comma rune) (*csvFile, error) {
 	f, err := openInput(name)
 	if err != nil {
 		return nil, err
@@ -161,7 +176,7 @@ func openCSV(name string) (*csvFile, error) {
 	if head, _ := br.Peek(len(utf8BOM)); string(head) == utf8BOM {
 		br.Discard(len(utf8BOM))
 	}
-	c := &csvFile{name: name, f: f}
+	c := &csvFile{name: name, f: f, comma: comma}
 	for {
 		head, _ := br.Peek(1)
 		if len(head) == 0 || head[0] != '#' {
@@ -172,10 +187,22 @@ func openCSV(name string) (*csvFile, error) {
 		}
 		c.skipped++
 	}
-	r := csv.NewReader(br)
-	if innerExt(name) == ".tsv" {
-		r.Comma = '\t'
+	tsv := innerExt(name) == ".tsv"
+	if c.comma == 0 {
+		c.detected = true
+		if c.comma = sniffDelimiter(readHead(br), tsv); c.comma == 0 {
+			c.comma = ','
+			if tsv {
+				c.comma = '\t'
+			}
+		}
 	}
+	var in io.Reader = br
+	if c.comma == ' ' {
+		in = &lineEndTrimmer{br: br}
+	}
+	r := csv.NewReader(in)
+	r.Comma, r.TrimLeadingSpace = c.comma, c.comma == ' '
 	r.ReuseRecord = true
 	c.r = r
 	return c, nil
@@ -183,60 +210,14 @@ func openCSV(name string) (*csvFile, error) {
 
 func (c *csvFile) close() error { return c.f.Close() }
 
-// missingText reports whether a cell is missing in a column of any type:
-// empty (or only spaces), null or NaN, in any case. Such a cell is no
-// point (sparse data).
-func missingText(v string) bool {
-	v = strings.TrimSpace(v)
-	return v == "" || strings.EqualFold(v, "null") || strings.EqualFold(v, "nan")
-}
-
-// missingMarkers are the other ways files write a missing cell (R's NA,
-// Python's None, spreadsheets' #N/A): missing in a column of numbers or
-// booleans by default; a TEXT column keeps them as text unless
-// DATA_MISSING names them. Compared without case.
-var missingMarkers = []string{"NA", "N/A", "#N/A", "None", "<NA>", "-NaN", "#NA", "n/a"}
-
-// markers are the missing-cell markers beyond empty, null and NaN:
-// DATA_MISSING's when given, else missingMarkers.
-func (o ImportOptions) markers() []string {
-	if o.Missing != nil {
-		return o.Missing
-	}
-	return missingMarkers
-}
-
-// cellMissing reports whether v is a missing cell of a column of type ty:
-// empty, null or NaN in any column; DATA_MISSING's markers in any column;
-// without DATA_MISSING, missingMarkers in columns of numbers and booleans.
-func (o ImportOptions) cellMissing(v string, ty ts.DataType) bool {
-	if missingText(v) {
-		return true
-	}
-	if o.Missing != nil {
-		return isMarker(v, o.Missing)
-	}
-	return ty != ts.Text && isMarker(v, missingMarkers)
-}
-
-// isMarker reports whether v is one of markers, ignoring case and spaces.
-func isMarker(v string, markers []string) bool {
-	v = strings.TrimSpace(v)
-	for _, m := range markers {
-		if strings.EqualFold(v, m) {
-			return true
-		}
-	}
-	return false
-}
-
 // inputErr is an InputError at a line of c.
 func inputErr(c *csvFile, line int64, column, msg string) *InputError {
 	return &InputError{File: c.name, Line: line, Unit: "line", Column: column, Msg: msg}
 }
 
 // next returns the next record and its line, io.EOF at the end, or an
-// InputError naming the line.
+// InputError naming the line. A row of another number of fields than the
+// header's names the separator the file was split at.
 func (c *csvFile) next() ([]string, int64, error) {
 	rec, err := c.r.Read()
 	if err == io.EOF {
@@ -253,7 +234,11 @@ func (c *csvFile) next() ([]string, int64, error) {
 		var pe *csv.ParseError
 		if errors.As(err, &pe) {
 			at := int64(pe.Line) + c.skipped
-			return nil, at, &InputError{File: c.name, Line: at, Column: fmt.Sprint(pe.Column), Msg: pe.Err.Error()}
+			msg := pe.Err.Error()
+			if errors.Is(pe.Err, csv.ErrFieldCount) {
+				msg = fmt.Sprintf("%s: %d, the header has %d (%s)", pe.Err, len(rec), c.r.FieldsPerRecord, c.delimiterNote())
+			}
+			return nil, at, &InputError{File: c.name, Line: at, Column: fmt.Sprint(pe.Column), Msg: msg}
 		}
 		return nil, line, &InputError{File: c.name, Line: line, Msg: err.Error()}
 	}
@@ -275,13 +260,22 @@ type csvScan struct {
 	kinds   map[string]kind
 	order   []string // sensor names in order of appearance
 	// markers are the missing-cell markers in force; found counts the
-	// cells of each marker the files hold (what inspect lists).
-	markers []string
-	found   map[string]int64
+	// cells of each marker in each column (what inspect lists).
+	markers *markerSet
+	found   markerCounts
+	// decimals counts each sensor's cells written with a decimal comma.
+	decimals map[string]int64
+	// keys follows the device columns found by their content: the first
+	// row's values, and whether another row differs.
+	keys  []string
+	many  bool
+	rows  int64
+	types map[string]ts.DataType // by sensor name, once the scan ends
 }
 
 // notes say what the scan left out or read as missing: row-number
-// columns, and the missing-cell markers met, with their counts.
+// columns, header rows, the separator, decimal commas, and the
+// missing-cell markers met, with their counts and columns.
 func (s *csvScan) notes() []string {
 	var out []string
 	for _, l := range s.layouts[:1] {
@@ -294,32 +288,38 @@ func (s *csvScan) notes() []string {
 		if l.clock != nil {
 			out = append(out, "no time column: times from "+l.clock.text)
 		}
-	}
-	if len(s.found) > 0 {
-		var parts []string
-		for _, m := range slices.Sorted(maps.Keys(s.found)) {
-			parts = append(parts, fmt.Sprintf("%q x%d", m, s.found[m]))
+		if l.comma != ',' {
+			out = append(out, fmt.Sprintf("fields split at %s (DATA_DELIMITER sets it)", delimiterName(l.comma)))
 		}
-		out = append(out, "missing cells written as "+strings.Join(parts, ", ")+" (DATA_MISSING lists the markers)")
+		if n := l.head.n; n > 0 {
+			out = append(out, l.head.note())
+		}
 	}
-	return out
+	var decimals int64
+	for name, n := range s.decimals {
+		if s.types[name] != ts.Text {
+			decimals += n
+		}
+	}
+	if decimals > 0 {
+		out = append(out, fmt.Sprintf("%d cells written with a decimal comma (7,35) read as numbers (7.35)", decimals))
+	}
+	return append(out, markerNotes(s.found.found(s.types))...)
 }
 
-// marked reports whether a cell is missing, by any marker, for type
-// inference: a column of numbers with NA cells is a column of numbers.
-// It counts the markers it meets.
-func (s *csvScan) marked(v string) bool {
-	if missingText(v) {
-		if t := strings.TrimSpace(v); t != "" {
-			s.found[strings.ToLower(t)]++
-		}
+// marked reports whether a cell of sensor is missing, by any marker, for
+// type inference: a column of numbers with NA cells is a column of
+// numbers. It counts the markers it meets.
+func (s *csvScan) marked(sensor, v string) bool {
+	t := strings.TrimSpace(v)
+	if t == "" {
 		return true
 	}
-	if isMarker(v, s.markers) {
-		s.found[strings.TrimSpace(v)]++
-		return true
+	numericOnly, ok := s.markers.match(t)
+	if ok {
+		s.found[markerKey{column: sensor, marker: t, numericOnly: numericOnly}]++
 	}
-	return false
+	return ok
 }
 
 func scanCSV(files []string, o ImportOptions) (*csvScan, error) {
@@ -327,9 +327,14 @@ func scanCSV(files []string, o ImportOptions) (*csvScan, error) {
 	if err != nil {
 		return nil, &InputError{File: files[0], Msg: err.Error()}
 	}
-	s := &csvScan{index: map[string]int{}, kinds: map[string]kind{}, markers: o.markers(), found: map[string]int64{}}
+	s := &csvScan{index: map[string]int{}, kinds: map[string]kind{}, markers: o.markers(), found: markerCounts{},
+		decimals: map[string]int64{}, types: map[string]ts.DataType{}}
+	comma, err := parseDelimiter(o.Delimiter)
+	if err != nil {
+		return nil, &InputError{File: files[0], Msg: err.Error()}
+	}
 	for _, name := range files {
-		if err := s.scanFile(name, o, to); err != nil {
+		if err := s.scanFile(name, comma, o, to); err != nil {
 			return nil, err
 		}
 	}
@@ -338,9 +343,20 @@ func scanCSV(files []string, o ImportOptions) (*csvScan, error) {
 		// change with the order of its lines: by name, they do not.
 		slices.Sort(s.order)
 	}
+	marked := map[string]bool{}
+	for k := range s.found {
+		marked[k.column] = marked[k.column] || k.numericOnly
+	}
 	for _, name := range s.order {
+		if s.kinds[name] == kindNone && marked[name] {
+			// Markers and empty cells alone: a column of numbers none of
+			// whose values is known, not a TEXT column of markers.
+			s.kinds[name] = kindDouble
+		}
 		s.index[name] = len(s.sensors)
-		s.sensors = append(s.sensors, o.typedSensor(name, s.kinds[name].dataType()))
+		sn := o.typedSensor(name, s.kinds[name].dataType())
+		s.sensors = append(s.sensors, sn)
+		s.types[name] = sn.Type
 	}
 	if err := o.checkTypesNamed(files[0], s.index, s.order); err != nil {
 		return nil, err
@@ -378,9 +394,10 @@ func readSample(c *csvFile) ([]string, []sampled, error) {
 	return header, sample, nil
 }
 
-// scanFile learns one file's layout, and its sensors and their kinds.
-func (s *csvScan) scanFile(name string, o ImportOptions, to timeOptions) error {
-	c, err := openCSV(name)
+// scanFile learns one file's layout, and its sensors and their kinds. Its
+// fields are split at comma, or at the separator it shows when 0.
+func (s *csvScan) scanFile(name string, comma rune, o ImportOptions, to timeOptions) error {
+	c, err := openCSV(name, comma)
 	if err != nil {
 		return err
 	}
@@ -389,10 +406,20 @@ func (s *csvScan) scanFile(name string, o ImportOptions, to timeOptions) error {
 	if err != nil {
 		return err
 	}
-	l, err := layoutOf(name, header, sample, o, to)
+	head, err := findHeadRows(c, header, sample, o, to, s.markers)
 	if err != nil {
 		return err
 	}
+	sample = sample[head.n:]
+	l, err := layoutOf(name, header, sample, o, to, s.markers)
+	if err != nil {
+		var ie *InputError
+		if errors.As(err, &ie) {
+			ie.Msg += " (" + c.delimiterNote() + ")"
+		}
+		return err
+	}
+	l.comma, l.decimalComma, l.head = c.comma, c.comma != ',', head
 	if err := s.addLayout(name, l); err != nil {
 		return err
 	}
@@ -425,26 +452,85 @@ func (s *csvScan) addSensor(sensor string) {
 	}
 }
 
-// observe widens the kinds of one record's values.
+// observe widens the kinds of one record's values, and follows the
+// device columns found by content.
 func (s *csvScan) observe(c *csvFile, l *csvLayout, rec []string, line int64) error {
 	c.rec = rec
+	s.rows++
+	if l.byContent {
+		s.followKeys(l, rec)
+	}
 	if l.kind == layoutLong {
 		sensor := strings.TrimSpace(rec[l.sensor])
 		if sensor == "" {
 			return inputErr(c, line, l.header[l.sensor], "empty sensor name")
 		}
 		s.addSensor(sensor)
-		if v := rec[l.value]; !s.marked(v) {
-			s.kinds[sensor] = widen(s.kinds[sensor], kindOf(v))
-		}
+		s.widen(l, sensor, rec[l.value])
 		return nil
 	}
 	for i, col := range l.sensorCols {
-		if v := rec[col]; !s.marked(v) {
-			s.kinds[l.sensors[i]] = widen(s.kinds[l.sensors[i]], kindOf(v))
-		}
+		s.widen(l, l.sensors[i], rec[col])
 	}
 	return nil
+}
+
+// widen widens sensor's kind by a value, unless it is missing; in a file
+// of decimal commas, 7,35 is a number.
+func (s *csvScan) widen(l *csvLayout, sensor, v string) {
+	if s.marked(sensor, v) {
+		return
+	}
+	if l.decimalComma {
+		if d, ok := decimalPoint(v); ok {
+			v = d
+			s.decimals[sensor]++
+		}
+	}
+	s.kinds[sensor] = widen(s.kinds[sensor], kindOf(v))
+}
+
+// followKeys notes whether a row's device columns (found by their
+// content) hold other values than the first row's.
+func (s *csvScan) followKeys(l *csvLayout, rec []string) {
+	if s.many {
+		return
+	}
+	if s.keys == nil {
+		for _, i := range l.devices {
+			s.keys = append(s.keys, strings.TrimSpace(rec[i]))
+		}
+		return
+	}
+	for j, i := range l.devices {
+		if j >= len(s.keys) || strings.TrimSpace(rec[i]) != s.keys[j] {
+			s.many = true
+			return
+		}
+	}
+}
+
+// keyProblem is why the run stops when the device columns were found by
+// their content and hold one value throughout: they could name the one
+// device as well as be TEXT sensors, and the points stored depend on
+// which. "" otherwise.
+func (s *csvScan) keyProblem() string {
+	l := s.layouts[0]
+	if !l.byContent || s.many || s.keys == nil {
+		return ""
+	}
+	var names, quoted []string
+	for _, i := range l.devices {
+		names, quoted = append(names, strings.TrimSpace(l.header[i])), append(quoted, strconv.Quote(l.header[i]))
+	}
+	what, it, holds := "column "+quoted[0], "it", "holds"
+	if len(names) > 1 {
+		what, it, holds = "columns "+strings.Join(quoted, ", "), "them", "hold"
+	}
+	cols := strings.Join(names, ",")
+	return fmt.Sprintf("%s %s one value in every row (%q): the name of the file's one device, or a TEXT sensor measured in every row "+
+		"(%d points more); the points stored depend on which, so say it: DATA_DEVICE_COLUMNS=%s takes %s as the device, "+
+		"DATA_DEVICE_COLUMNS=none measures %s", what, holds, strings.Join(s.keys, deviceSep), s.rows*int64(len(names)), cols, it, it)
 }
 
 func integer(text string) (int64, bool) {

@@ -27,13 +27,21 @@ func importCSV(files []string, dir string, o ImportOptions) (*Manifest, error) {
 		return nil, err
 	}
 	o.describe(func(in *Inspection) { in.fromCSV(scan) })
+	if p := scan.keyProblem(); p != "" {
+		// As for rows on one device and time: an inspection says it and
+		// reads on; a run stops before anything is written.
+		if o.inspect == nil {
+			return nil, &InputError{File: files[0], Msg: p}
+		}
+		o.inspect.problem = p
+	}
 	t, err := newTable(dir, strings.Join(files, ","), "csv-"+scan.layouts[0].kind, scan.sensors, o)
 	if err != nil {
 		return nil, err
 	}
 	t.w.m.Notes = append(t.w.m.Notes, scan.notes()...)
 	im := newSortImport(dir, files, scan.sensors, scan.layouts[0].kind == layoutLong, o)
-	im.scan = scan
+	im.scan, im.markers = scan, scan.markers
 	// An inferred number type read every value of its column in the first
 	// pass: the second need not parse them again before the sort.
 	im.trusted = make([]bool, len(scan.sensors))
@@ -58,6 +66,7 @@ type sortImport struct {
 	long    bool
 	o       ImportOptions
 	scan    *csvScan            // CSV: what the first pass learnt
+	markers *markerSet          // CSV: the missing-cell markers
 	sorter  *rowSorter          // every record
 	repeats *rowSorter          // rows repeating an earlier row's device and time
 	tags    map[string][]ts.Tag // by device name, when its columns make tags
@@ -122,15 +131,17 @@ func (im *sortImport) checkValue(i int, text string) error {
 
 // gather reads one file's records into the sorter.
 func (im *sortImport) gather(file int, name string) error {
-	c, err := openCSV(name)
+	l := im.scan.layouts[file]
+	c, err := openCSV(name, l.comma)
 	if err != nil {
 		return err
 	}
 	defer c.close()
-	if _, _, err := c.next(); err != nil { // the header
-		return err
+	for range 1 + l.head.n { // the names, and the rows of units under them
+		if _, _, err := c.next(); err != nil {
+			return err
+		}
 	}
-	l := im.scan.layouts[file]
 	return c.eachRecord(func(rec []string, line int64) error {
 		r, err := im.record(c, l, rec, line)
 		if err != nil {
@@ -172,14 +183,15 @@ func (im *sortImport) record(c *csvFile, l *csvLayout, rec []string, line int64)
 	// Copies: the reader's fields share the whole line's memory.
 	r := sortRecord{device: im.intern(device), time: tm, cut: cut, line: line, sensor: sensor}
 	if l.kind == layoutLong {
-		if im.o.cellMissing(rec[l.value], im.sensors[r.sensor].Type) {
+		v, ok := im.cell(l, r.sensor, rec[l.value])
+		if !ok {
 			r.values = []string{absent}
 			return r, nil
 		}
-		if err := im.checkValue(r.sensor, rec[l.value]); err != nil {
+		if err := im.checkValue(r.sensor, v); err != nil {
 			return r, inputErr(c, line, l.header[l.value], fmt.Sprintf("sensor %s: %v", im.sensors[r.sensor].Name, err))
 		}
-		r.values = []string{strings.Clone(rec[l.value])}
+		r.values = []string{strings.Clone(v)}
 		return r, nil
 	}
 	r.values = make([]string, len(im.sensors))
@@ -188,16 +200,30 @@ func (im *sortImport) record(c *csvFile, l *csvLayout, rec []string, line int64)
 	}
 	for i, col := range l.sensorCols {
 		k := im.scan.index[l.sensors[i]]
-		if im.o.cellMissing(rec[col], im.sensors[k].Type) {
+		v, ok := im.cell(l, k, rec[col])
+		if !ok {
 			continue
 		}
-		if err := im.checkValue(k, rec[col]); err != nil {
+		if err := im.checkValue(k, v); err != nil {
 			return r, inputErr(c, line, l.header[col], err.Error())
 		}
-		r.values[k] = rec[col]
+		r.values[k] = v
 	}
 	cloneValues(r.values)
 	return r, nil
+}
+
+// cell is a CSV cell as sensor k's value: false when it is missing; a
+// number's decimal comma read as a point where the file writes them.
+func (im *sortImport) cell(l *csvLayout, k int, v string) (string, bool) {
+	ty := im.sensors[k].Type
+	if im.markers.missing(v, ty) {
+		return "", false
+	}
+	if l.decimalComma && ty != ts.Text && ty != ts.Boolean {
+		v, _ = decimalPoint(v)
+	}
+	return v, true
 }
 
 // cloneValues copies a row's values into one new string: one allocation

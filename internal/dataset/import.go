@@ -41,11 +41,21 @@ type ImportOptions struct {
 	TimeStart, TimeStep string
 	DeviceColumns       []string
 	SensorColumns       []string
-	// Missing lists the texts that are missing cells besides empty, null
-	// and NaN (DATA_MISSING), in columns of every type; nil: R's, Python's
-	// and spreadsheets' markers (missingMarkers) in columns of numbers and
-	// booleans.
-	Missing []string
+	// Missing is DATA_MISSING: the texts that are missing cells besides
+	// empty ones (markers.go). Empty: null and NaN in every column, and
+	// R's, Python's, spreadsheets' and statistics agencies' markers
+	// (missingMarkers) in columns of numbers and booleans; none: null and
+	// NaN alone; a list (NA,-999) replaces the markers, missing in every
+	// column; signed items edit them (+-999 adds, -NM removes).
+	Missing string
+	// Delimiter is DATA_DELIMITER, the separator of a CSV file's fields:
+	// auto or empty (detected from the header and the first rows), comma,
+	// semicolon, tab, pipe or space.
+	Delimiter string
+	// HeaderRows is DATA_HEADER_ROWS, the lines of a CSV file's header:
+	// 0 detects rows of units under the names; 1 is the names alone; N
+	// the names and N-1 rows more, the first of them the units.
+	HeaderRows int
 	// Duplicates is what becomes of rows that repeat an earlier row's
 	// device and time (DATA_DUPLICATES): "first" drops them; anything else
 	// keeps them after the device's first rows, so that the later value is
@@ -61,6 +71,8 @@ type ImportOptions struct {
 	// inspect, when set, makes the import describe how it read the files
 	// (Inspect).
 	inspect *Inspection
+	// missing is Missing read (Import).
+	missing *markerSet
 }
 
 // typedSensor is sensor name, of the type DATA_TYPES declares for it or
@@ -148,6 +160,9 @@ func Import(src, dir string, o ImportOptions) (*Manifest, error) {
 	files, err := inputFiles(src)
 	if err != nil {
 		return nil, err
+	}
+	if o.missing, err = parseMissing(o.Missing); err != nil {
+		return nil, &InputError{File: src, Msg: err.Error()}
 	}
 	format := o.Format
 	if format == "" || format == "auto" {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -52,7 +53,13 @@ type Inspection struct {
 	// SparseTargets, for sparse data (Missing > 0), are the targets that
 	// replay it (target.Capabilities.Sparse); the caller names them.
 	SparseTargets []string `json:"sparse_targets,omitempty"`
-	Notes         []string `json:"notes,omitempty"`
+	// Markers are the missing-value markers met (CSV), by column: read as
+	// missing, or kept as a TEXT column's text.
+	Markers []MarkerFound `json:"markers,omitempty"`
+	Notes   []string      `json:"notes,omitempty"`
+	// problem is why the import would stop a run, found while reading
+	// on (device columns that the count depends on).
+	problem string
 }
 
 // SensorFound is one sensor, its type and the column it comes from.
@@ -60,6 +67,8 @@ type SensorFound struct {
 	Name   string `json:"name"`
 	Type   string `json:"type"`
 	Column string `json:"column,omitempty"`
+	// Unit is the column's unit, where a row under the names gives it.
+	Unit string `json:"unit,omitempty"`
 }
 
 // describe lets an importer say how it reads its files, when inspecting.
@@ -126,7 +135,7 @@ func (in *Inspection) fromManifest(m *Manifest) {
 	in.MinTime, in.MaxTime = fmtMillis(m.MinTime), fmtMillis(m.MaxTime)
 	in.SpanMillis, in.StepMillis = m.MaxTime-m.MinTime, m.Step
 	in.Notes = m.Notes
-	in.Replayable = true
+	in.Replayable, in.Problem = in.problem == "", in.problem
 	if in.DeviceColumns == nil {
 		in.DeviceColumns = []string{}
 	}
@@ -143,12 +152,15 @@ func (in *Inspection) fromCSV(s *csvScan) {
 		in.DeviceColumns = append(in.DeviceColumns, l.header[i])
 	}
 	for _, sn := range s.sensors {
-		col := sn.Name
+		col, unit := sn.Name, ""
 		if l.kind == layoutLong {
 			col = l.header[l.sensor] + "=" + sn.Name + ", " + l.header[l.value]
+		} else if i := slices.Index(l.sensors, sn.Name); i >= 0 {
+			unit = l.head.unit(l.sensorCols[i])
 		}
-		in.Sensors = append(in.Sensors, SensorFound{Name: sn.Name, Column: col})
+		in.Sensors = append(in.Sensors, SensorFound{Name: sn.Name, Column: col, Unit: unit})
 	}
+	in.Markers = s.found.found(s.types)
 }
 
 // describe names the format a parser reads, for an inspection.
@@ -189,14 +201,22 @@ func (in *Inspection) Table() string {
 	row("Groups", "%d (%s)", len(in.Groups), strings.Join(in.Groups, ", "))
 	row("Sensors", "%d", len(in.Sensors))
 	for _, s := range in.Sensors {
-		col := ""
+		var more []string
 		if s.Column != "" && s.Column != s.Name {
-			col = " (from " + s.Column + ")"
+			more = append(more, "from "+s.Column)
+		}
+		if s.Unit != "" {
+			more = append(more, "unit "+s.Unit)
+		}
+		col := ""
+		if len(more) > 0 {
+			col = " (" + strings.Join(more, "; ") + ")"
 		}
 		fmt.Fprintln(&b, strings.TrimRight(fmt.Sprintf("  %-24s %-8s%s", s.Name, s.Type, col), " "))
 	}
 	row("Rows", "%d", in.Rows)
 	row("Points", "%d present, %d missing", in.Points, in.Missing)
+	in.markerRows(row)
 	row("Span", "%s .. %s (%s)", in.MinTime, in.MaxTime, fmtSpan(in.SpanMillis))
 	row("Median step", "%s", fmtSpan(in.StepMillis))
 	if in.DuplicateRows > 0 {
@@ -239,4 +259,26 @@ func fmtSpan(ms int64) string {
 		return fmt.Sprintf("%dd", ms/86_400_000)
 	}
 	return d.String()
+}
+
+// markerRows write the markers met: each one's cells read as missing (or
+// kept as text), and in which columns, the first few with their counts.
+func (in *Inspection) markerRows(row func(k, format string, args ...any)) {
+	const shown = 6
+	for _, g := range groupMarkers(in.Markers) {
+		how := "missing"
+		if g.text {
+			how = "kept as text (TEXT columns; DATA_MISSING=+MARKER reads it as missing)"
+		}
+		var cols []string
+		for _, f := range in.Markers {
+			if f.Marker == g.marker && f.Text == g.text && len(cols) < shown {
+				cols = append(cols, fmt.Sprintf("%s x%d", f.Column, f.Cells))
+			}
+		}
+		if n := len(g.columns) - len(cols); n > 0 {
+			cols = append(cols, fmt.Sprintf("and %d more columns (--json lists them)", n))
+		}
+		row("Markers", "%q x%d %s, in %d column%s: %s", g.marker, g.cells, how, len(g.columns), plural(len(g.columns)), strings.Join(cols, ", "))
+	}
 }

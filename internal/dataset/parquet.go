@@ -539,6 +539,7 @@ func (im *parquetImport) convert(t *table, name string) error {
 		return im.convertLong(t, f, r, l)
 	}
 	var last string // the last row's device
+	named := im.o.markers()
 	for {
 		ok, err := r.next()
 		if err != nil || !ok {
@@ -561,7 +562,7 @@ func (im *parquetImport) convert(t *table, name string) error {
 		t.tag(p, tags)
 		for i, col := range l.sensorCols {
 			c := &f.columns[col]
-			if vs[col].IsNull() || (c.src == pqText && im.o.Missing != nil && isMarker(string(vs[col].ByteArray()), im.o.Missing)) {
+			if vs[col].IsNull() || (c.src == pqText && len(named.named) > 0 && named.isNamed(string(vs[col].ByteArray()))) {
 				// A missing value (sparse data): the cell is empty.
 				markAbsent(b, i)
 				appendValue(&b.Columns[i], zeroText(b.Columns[i].Type))

@@ -28,7 +28,7 @@ func parquetLayout(file string, columns []pqColumn, header []string, o ImportOpt
 	} else if l.time, err = parquetTime(file, columns, header, o.TimeColumn, append(slices.Clone(devices), sensors...)); err != nil {
 		return nil, err
 	}
-	if len(devices) == 0 {
+	if len(devices) == 0 && !l.oneDevice {
 		if d := findColumn(header, deviceNames); d >= 0 && d != l.time && !slices.Contains(sensors, d) {
 			devices = []int{d}
 		}

@@ -82,7 +82,7 @@ func TestParquetTimeColumnsAndKeys(t *testing.T) {
 			[]string{"FR_Paris temp 1642636800000 1.5", "DE_Berlin temp 1642636800000 2.5"}},
 		{"DATA_MISSING in a TEXT column", func(p string) {
 			writeParquet(t, p, []placesRow{{"2022-01-20", "FR", "Paris", 1.5, "-"}, {"2022-01-21", "FR", "Paris", 2.5, "y"}}, 10)
-		}, ImportOptions{TimeColumn: "when", DeviceColumns: []string{"country", "city"}, Missing: []string{"-"}},
+		}, ImportOptions{TimeColumn: "when", DeviceColumns: []string{"country", "city"}, Missing: "-"},
 			[]string{"FR_Paris temp 1642636800000 1.5", "FR_Paris temp 1642723200000 2.5", "FR_Paris note 1642723200000 y"}},
 		{"DATA_TIME_START and DATA_TIME_STEP time a file without a time", func(p string) {
 			writeParquet(t, p, []untimedRow{{1.5, "a"}, {2.5, "b"}}, 10)

@@ -161,25 +161,13 @@ func ImportOptions(cfg *config.Config) dataset.ImportOptions {
 		TimeStart: cfg.DataTimeStart, TimeStep: cfg.DataTimeStep,
 		DeviceColumns: dataset.SplitColumns(cfg.DataDeviceColumns), SensorColumns: dataset.SplitColumns(cfg.DataSensorColumns),
 		Types: cfg.DataTypes, Groups: cfg.Groups, GroupPrefix: cfg.GroupPrefix,
-		Missing: missingMarkers(cfg.DataMissing), Duplicates: cfg.DataDuplicates}
-}
-
-// missingMarkers reads DATA_MISSING: nil (the default markers) when
-// empty, none when "none".
-func missingMarkers(text string) []string {
-	switch strings.TrimSpace(text) {
-	case "":
-		return nil
-	case "none":
-		return []string{}
-	}
-	return dataset.SplitColumns(text)
+		Missing: cfg.DataMissing, Duplicates: cfg.DataDuplicates, Delimiter: cfg.DataDelimiter, HeaderRows: cfg.DataHeaderRows}
 }
 
 // importVersion changes whenever the import turns the same file into
 // another dataset (rows now sorted, devices and sensors ordered by name):
 // a dataset cached by an older tsbench is then imported again.
-const importVersion = 5 // 3: sparse data (empty cells) imported, not refused; 4: times, markers and row numbers read as written; 5: no time in 1970 by inference (YYYYMM months, years in a time column), zoned text times
+const importVersion = 6 // 3: sparse data (empty cells) imported, not refused; 4: times, markers and row numbers read as written; 5: no time in 1970 by inference (YYYYMM months, years in a time column), zoned text times; 6: separators detected, units rows, --/NM/- markers, no device of markers
 
 // importKey names an import by what decides its content: the importer's
 // version, the files (path, size, modification time) and the import
