@@ -109,9 +109,11 @@ func (m *markerSet) edit(text, item string) error {
 	n := len(m.every) + len(m.numeric)
 	m.every, m.numeric, m.named = drop(m.every), drop(m.numeric), drop(m.named)
 	if len(m.every)+len(m.numeric) == n {
+		// The item is likelier a negative sentinel (-999) than a removal:
+		// say how to add it.
 		return fmt.Errorf("DATA_MISSING %q: %q removes %q, which is not a marker (the markers: %s); "+
 			"+%s adds %s, and a list without signs replaces the markers: %s",
-			text, item, x, strings.Join(append(slices.Clone(m.every), m.numeric...), " "), x, x, missingSyntax)
+			text, item, x, strings.Join(append(slices.Clone(m.every), m.numeric...), " "), item, item, missingSyntax)
 	}
 	return nil
 }
