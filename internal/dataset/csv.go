@@ -24,7 +24,6 @@ const (
 
 // Column names recognised in headers (lower case).
 var (
-	timeNames   = []string{"time", "timestamp", "ts", "t"}
 	deviceNames = []string{"device", "device_id", "deviceid", "device_name", "host", "tag"}
 	sensorNames = []string{"sensor", "measurement", "metric", "field", "sensor_id", "name"}
 	valueNames  = []string{"value", "val", "v"}

@@ -195,11 +195,6 @@ func (m *markerSet) missing(v string, ty ts.DataType) bool {
 	return ok && (!numericOnly || ty != ts.Text)
 }
 
-// isNamed reports whether v is a marker DATA_MISSING names.
-func (m *markerSet) isNamed(v string) bool {
-	return len(m.named) > 0 && has(m.named, strings.TrimSpace(v))
-}
-
 // markers is the import's marker set: DATA_MISSING's, read by Import,
 // else the defaults.
 func (o ImportOptions) markers() *markerSet {

@@ -955,3 +955,9 @@ func decimalText(c *pqColumn, v parquet.Value) string {
 	k := len(digits) - c.scale
 	return sign + digits[:k] + "." + digits[k:]
 }
+
+// isNamed reports whether v is a marker DATA_MISSING names (a Parquet
+// text cell takes no default marker, only those named).
+func (m *markerSet) isNamed(v string) bool {
+	return len(m.named) > 0 && has(m.named, strings.TrimSpace(v))
+}

@@ -13,3 +13,12 @@ func importParquet(files []string, _ string, _ ImportOptions) (*Manifest, error)
 		"build one with it: go build -tags " + ParquetTag + " -o tsbench ./cmd/tsbench " +
 		"(or export the file as CSV, which every build reads)"}}
 }
+
+// leftOutError is the refusal of such a file: bad input (an *InputError,
+// naming the file and the build that reads it) that is also
+// ErrReaderLeftOut.
+type leftOutError struct{ in *InputError }
+
+func (e *leftOutError) Error() string        { return e.in.Error() }
+func (e *leftOutError) Unwrap() error        { return e.in }
+func (e *leftOutError) Is(target error) bool { return target == ErrReaderLeftOut }

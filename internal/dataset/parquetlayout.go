@@ -10,6 +10,9 @@ import (
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
+// timeNames are a Parquet file's time columns by name (lower case).
+var timeNames = []string{"time", "timestamp", "ts", "t"}
+
 // parquetLayout finds a Parquet file's columns as CSV's are found, with
 // its types deciding what names cannot: a column typed as a timestamp
 // (TIMESTAMP of any unit, zoned or not, INT96, DATE) is the time whatever
