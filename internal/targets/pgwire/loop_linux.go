@@ -52,12 +52,8 @@ type Loop struct {
 	ready []loopAnswer
 	stash func(int, time.Time, int64, error)
 	// polled is when Wait last asked epoll, which it does at least every
-	// chain bound (chainBound) even while answers keep arriving in Send.
+	// chainPoll even while answers keep arriving in Send.
 	polled time.Time
-	// roundTrip is a moving average of the answers' round trips, from
-	// the send to the arrival, in nanoseconds: the chain's bound is a
-	// share of it.
-	roundTrip int64
 	// yield decides whether Send gives up the core and reads again when
 	// an answer was not there at once.
 	yield yieldGate
@@ -89,10 +85,9 @@ type loopConn struct {
 	oob     []byte
 	arrived time.Time
 
-	busy   bool      // an execution waits for its ReadyForQuery
-	sentAt time.Time // when it was sent
-	rows   int64     // its rows so far
-	err    error     // its error, if the server sent one
+	busy bool  // an execution waits for its ReadyForQuery
+	rows int64 // its rows so far
+	err  error // its error, if the server sent one
 
 	stmts   map[string]*list.Element
 	recent  list.List // of *loopStmt, the most recently run first
@@ -248,7 +243,6 @@ func (l *Loop) Send(ctx context.Context, i int, st *targets.Statement) error {
 	c.out, _ = (&pgproto3.Execute{}).Encode(c.out)
 	c.out, _ = (&pgproto3.Sync{}).Encode(c.out)
 	c.sent, c.busy, c.rows, c.err = 0, true, 0, nil
-	c.sentAt = time.Now()
 	if err := l.flush(c); err != nil {
 		return fmt.Errorf("own query: %w", l.failed(c, err))
 	}
@@ -310,7 +304,7 @@ func (l *Loop) watch(c *loopConn, out bool) error {
 // answer arrived (the kernel's receive timestamp where the socket gives
 // one, else when it was read), its row count and its error. Answers Send
 // read at once come first, and epoll is then asked without waiting, or
-// not at all within the chain's bound (chainBound) of its last asking.
+// not at all within chainPoll of its last asking.
 // The wait is a raw system call that keeps the goroutine's processor, so
 // the runtime neither parks the goroutine nor wakes another thread; a
 // signal (the runtime's preemption) ends it early, which is harmless.
@@ -321,7 +315,7 @@ func (l *Loop) Wait(until time.Time, done func(i int, at time.Time, rows int64, 
 			done(a.i, a.at, a.rows, a.err)
 		}
 		l.ready = l.ready[:0]
-		if time.Since(l.polled) < l.chainBound() {
+		if time.Since(l.polled) < chainPoll {
 			return nil
 		}
 		wait = 0
@@ -351,52 +345,26 @@ func (l *Loop) Wait(until time.Time, done func(i int, at time.Time, rows int64, 
 	return nil
 }
 
-// The chain's bound is how long Wait may go without asking epoll while
-// Send keeps finding its answers at once. pgbench never asks while they
-// do, and a client whose answers keep coming starves its thread's others
-// for as long. Since an answer's latency ends at its arrival (the kernel's
-// receive timestamp), the others' answers no longer count the chain in
-// their latency, but their next sends still wait for it: the bound is a
-// share of the answers' own round trip (chainShare), so that an answer
-// waits for the loop no more than that share of what it took the server,
-// within [chainMin, chainMax]. A fixed 800 µs, as before, was the tail on
-// a server whose p99 is shorter (docs/measuring.md).
-const (
-	chainShare = 2 // the bound is the round trip's 1/chainShare
-	chainMin   = 50 * time.Microsecond
-	chainMax   = 800 * time.Microsecond
-)
-
-// chainBound is the chain's bound now: a share of the answers' recent
-// round trip, chainMax before the first.
-func (l *Loop) chainBound() time.Duration {
-	if l.roundTrip == 0 {
-		return chainMax
-	}
-	return min(max(time.Duration(l.roundTrip/chainShare), chainMin), chainMax)
-}
-
-// roundTripShift sets the weight of a new round trip in the moving average
-// (1/16: about the last 16 answers).
-const roundTripShift = 4
-
-// answered takes an answer's round trip, from its send to its arrival,
-// into the moving average.
-func (l *Loop) answered(c *loopConn, at time.Time) {
-	rt := int64(at.Sub(c.sentAt))
-	if rt <= 0 || c.sentAt.IsZero() {
-		return
-	}
-	if l.roundTrip == 0 {
-		l.roundTrip = rt
-		return
-	}
-	l.roundTrip += (rt - l.roundTrip) >> roundTripShift
-}
+// chainPoll is how long Wait may go without asking epoll while Send keeps
+// finding its answers at once. pgbench never asks while they do, and a
+// client whose answers keep coming starves its thread's others for as
+// long. Since an answer's latency ends at its arrival (the kernel's
+// receive timestamp, read in Wait), the others' answers no longer count
+// the chain in their latency: its wait is their client wait, shown apart.
+// What the bound still trades is the next sends' promptness against the
+// loop's system calls, and a bound that follows the answers' round trip
+// lost on both: on plus-one (round trips of about 20 µs) half a round trip
+// (at least 50 µs) gave 0.99 pgbench's rate at 1.13 its CPU, sixteen
+// round trips 0.93 at 1.09, and 800 µs 1.08 and 1.09 at 0.92 and 0.89
+// (docs/measuring.md, "Where a latency ends").
+const chainPoll = 800 * time.Microsecond
 
 // receive reads what c's socket holds and takes its complete messages.
+// A read right after the send (at zero) takes no receive timestamp: what
+// it finds has just arrived, and recvmsg's timestamp costs more than it
+// would tell (on plus-one, about a tenth of the rate).
 func (l *Loop) receive(i int, c *loopConn, at time.Time, done func(int, time.Time, int64, error)) {
-	got, err := c.fill()
+	got, err := c.fill(!at.IsZero())
 	stamped := got && !c.arrived.IsZero()
 	switch {
 	case stamped:
@@ -435,7 +403,6 @@ func (l *Loop) receive(i int, c *loopConn, at time.Time, done func(int, time.Tim
 			} else {
 				l.unstamped++
 			}
-			l.answered(c, at)
 			done(i, at, c.rows, c.err)
 		}
 	}
@@ -468,7 +435,7 @@ func (c *loopConn) take(typ byte, body []byte) error {
 // fill reads what the socket holds into c.in. It reports whether it read
 // anything (false: the socket had nothing yet, EAGAIN), and an error when
 // the server closed the connection or the socket failed.
-func (c *loopConn) fill() (bool, error) {
+func (c *loopConn) fill(stamp bool) (bool, error) {
 	if c.r > 0 && c.r == len(c.in) {
 		c.in, c.r = c.in[:0], 0
 	}
@@ -483,10 +450,11 @@ func (c *loopConn) fill() (bool, error) {
 	}
 	var n int
 	var errno unix.Errno
-	if c.oob != nil {
+	if stamp && c.oob != nil {
 		n, c.arrived, errno = rawReadStamped(c.fd, c.in[len(c.in):cap(c.in)], c.oob)
 	} else {
 		n, errno = rawRead(c.fd, c.in[len(c.in):cap(c.in)])
+		c.arrived = time.Time{}
 	}
 	switch {
 	case errno == unix.EAGAIN:
@@ -611,7 +579,7 @@ func (l *Loop) exchange(c *loopConn, take func(typ byte, body []byte) error) err
 			if err := pollFd(c.fd, unix.POLLIN, deadline); err != nil {
 				return err
 			}
-			if _, err := c.fill(); err != nil {
+			if _, err := c.fill(false); err != nil {
 				return err
 			}
 			continue
@@ -734,17 +702,18 @@ func receiveStamp(oob []byte) time.Time {
 }
 
 // Clock says what ended the loop's measurements: the kernel's receive
-// timestamps, the loop's reads, or both (answers on sockets that give no
-// timestamp, or the first ones after the kernel was asked).
+// timestamps of the answers it waited for, and its reads of those it read
+// at once after their send (Send), which had just arrived; or its reads
+// alone, on sockets that give no timestamps.
 func (l *Loop) Clock() string {
 	switch {
 	case l.stamped == 0:
-		return "when the loop read each answer (no kernel receive timestamps on these sockets)"
+		return "when the loop read each answer (these sockets give no kernel receive timestamps)"
 	case l.unstamped == 0:
 		return "each answer's arrival: the kernel's receive timestamp of its last bytes (SO_TIMESTAMPNS)"
 	}
-	return fmt.Sprintf("each answer's arrival, the kernel's receive timestamp of its last bytes (SO_TIMESTAMPNS), for %d answers; "+
-		"when the loop read it for the other %d (read before the kernel stamped them)", l.stamped, l.unstamped)
+	return "each answer's arrival: the kernel's receive timestamp of its last bytes (SO_TIMESTAMPNS), " +
+		"or the loop's read of an answer it read at once after its send"
 }
 
 // schedYield gives up the core to another thread ready to run on it, if

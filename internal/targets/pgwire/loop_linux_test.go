@@ -11,7 +11,7 @@ import (
 )
 
 // Wait reports the answers Send read at once before asking epoll, and asks
-// it only once the chain's bound has passed since it last did: a client whose
+// it only once chainPoll has passed since it last did: a client whose
 // answers keep coming at once does not keep the others' waiting longer.
 // Client 1's answer waits in its socket while client 0's was read at once.
 func TestWaitChainPoll(t *testing.T) {
@@ -21,7 +21,7 @@ func TestWaitChainPoll(t *testing.T) {
 		wantClients []int
 	}{
 		{"polled just now", 0, []int{0}},
-		{"polled longer ago than the chain's bound", 2 * chainMax, []int{0, 1}},
+		{"polled longer ago than chainPoll", 2 * chainPoll, []int{0, 1}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			l, peers := socketLoop(t, 2)
@@ -84,38 +84,5 @@ func answer(t *testing.T, fd int) {
 	b, _ = (&pgproto3.ReadyForQuery{TxStatus: 'I'}).Encode(b)
 	if _, err := unix.Write(fd, b); err != nil {
 		t.Fatal(err)
-	}
-}
-
-// The chain's bound is half the answers' moving round trip, within
-// [chainMin, chainMax], and chainMax before any answer.
-func TestChainBound(t *testing.T) {
-	l := &Loop{}
-	if got := l.chainBound(); got != chainMax {
-		t.Errorf("before any answer: %v, want %v", got, chainMax)
-	}
-	sent := time.Unix(100, 0)
-	c := &loopConn{sentAt: sent}
-	for _, step := range []struct {
-		roundTrip time.Duration
-		want      time.Duration
-	}{
-		{400 * time.Microsecond, 200 * time.Microsecond}, // the first answer sets the average
-		{400 * time.Microsecond, 200 * time.Microsecond},
-		{20 * time.Microsecond, 188 * time.Microsecond}, // (400 + (20-400)/16) / 2
-		{0, 188 * time.Microsecond},                     // no round trip: not taken
-	} {
-		l.answered(c, sent.Add(step.roundTrip))
-		if got := l.chainBound().Round(time.Microsecond); got != step.want {
-			t.Errorf("after a round trip of %v: bound %v, want %v", step.roundTrip, got, step.want)
-		}
-	}
-	l.roundTrip = int64(10 * time.Microsecond)
-	if got := l.chainBound(); got != chainMin {
-		t.Errorf("fast answers: %v, want the floor %v", got, chainMin)
-	}
-	l.roundTrip = int64(10 * time.Millisecond)
-	if got := l.chainBound(); got != chainMax {
-		t.Errorf("slow answers: %v, want the ceiling %v", got, chainMax)
 	}
 }
