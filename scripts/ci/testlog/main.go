@@ -1,0 +1,176 @@
+// Command testlog reads the event stream of 'go test -json' and prints what
+// a 'go test' without -json prints (the packages' lines, benchmarks' results,
+// the whole output of every test that failed or never ended), then where
+// the time went: each package's time and the slowest tests. CI runs the
+// suite through it (.ci/inside), so that every run tells which tests to
+// make cheaper.
+//
+//	go test -json ./... | go run ./scripts/ci/testlog -slowest 30
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+)
+
+func main() {
+	slowest := flag.Int("slowest", 30, "how many of the slowest tests to list")
+	flag.Parse()
+	l := newLog(os.Stdout)
+	if err := l.read(os.Stdin); err != nil {
+		fmt.Fprintln(os.Stderr, "testlog:", err)
+		os.Exit(1)
+	}
+	l.summary(*slowest)
+}
+
+// event is one line of test2json's stream.
+type event struct {
+	Action  string
+	Package string
+	Test    string
+	Output  string
+	Elapsed float64
+}
+
+// timing is one package's or one test's elapsed time.
+type timing struct {
+	name    string
+	seconds float64
+}
+
+// testLog keeps each running top-level test's output (its subtests'
+// included) until the test ends: dropped when it passed, printed when it
+// failed.
+type testLog struct {
+	out      io.Writer
+	pending  map[string]*strings.Builder // package + " " + top-level test
+	packages []timing
+	tests    []timing
+}
+
+func newLog(out io.Writer) *testLog {
+	return &testLog{out: out, pending: map[string]*strings.Builder{}}
+}
+
+func (l *testLog) read(r io.Reader) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for sc.Scan() {
+		var e event
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			// go test prints some lines outside the stream (a build
+			// failure of a package without tests): shown as they are.
+			fmt.Fprintln(l.out, sc.Text())
+			continue
+		}
+		l.take(e)
+	}
+	return sc.Err()
+}
+
+func (l *testLog) take(e event) {
+	if e.Test == "" {
+		l.takePackage(e)
+		return
+	}
+	top, _, _ := strings.Cut(e.Test, "/")
+	if strings.HasPrefix(top, "Benchmark") {
+		// A benchmark's result lines are what it is run for (its name
+		// alone on a line is -json's own).
+		if e.Action == "output" && !strings.HasPrefix(e.Output, "=== ") && e.Output != e.Test+"\n" {
+			fmt.Fprint(l.out, e.Output)
+		}
+		return
+	}
+	key := e.Package + " " + top
+	switch e.Action {
+	case "output":
+		b := l.pending[key]
+		if b == nil {
+			b = &strings.Builder{}
+			l.pending[key] = b
+		}
+		b.WriteString(e.Output)
+	case "pass", "fail", "skip":
+		if e.Test != top {
+			return
+		}
+		if e.Action == "fail" {
+			l.flush(key)
+		}
+		delete(l.pending, key)
+		l.tests = append(l.tests, timing{shortPackage(e.Package) + "." + top, e.Elapsed})
+	}
+}
+
+// takePackage prints a package's own lines; when it ends, the output of any
+// test still open (a panic or a timeout ended the binary) first.
+func (l *testLog) takePackage(e event) {
+	switch e.Action {
+	case "output", "build-output":
+		fmt.Fprint(l.out, e.Output)
+	case "pass", "fail", "skip":
+		prefix := e.Package + " "
+		for key := range l.pending {
+			if strings.HasPrefix(key, prefix) {
+				l.flush(key)
+				delete(l.pending, key)
+			}
+		}
+		if e.Action != "skip" {
+			l.packages = append(l.packages, timing{shortPackage(e.Package), e.Elapsed})
+		}
+	}
+}
+
+func (l *testLog) flush(key string) {
+	if b := l.pending[key]; b != nil {
+		fmt.Fprint(l.out, b.String())
+	}
+}
+
+// summary lists the packages by time, then the n slowest tests.
+func (l *testLog) summary(n int) {
+	total := 0.0
+	for _, p := range l.packages {
+		total += p.seconds
+	}
+	fmt.Fprintf(l.out, "== where the tests' time went: %.0f s in %d packages\n", total, len(l.packages))
+	for _, p := range longest(l.packages, len(l.packages)) {
+		if p.seconds >= 1 {
+			fmt.Fprintf(l.out, "%8.1f s  %s\n", p.seconds, p.name)
+		}
+	}
+	fmt.Fprintf(l.out, "== the %d slowest tests\n", n)
+	for _, t := range longest(l.tests, n) {
+		fmt.Fprintf(l.out, "%8.1f s  %s\n", t.seconds, t.name)
+	}
+}
+
+// longest returns the n longest of ts, longest first (ties by name).
+func longest(ts []timing, n int) []timing {
+	s := append([]timing(nil), ts...)
+	sort.Slice(s, func(i, j int) bool {
+		if s[i].seconds != s[j].seconds {
+			return s[i].seconds > s[j].seconds
+		}
+		return s[i].name < s[j].name
+	})
+	if n < len(s) {
+		s = s[:n]
+	}
+	return s
+}
+
+// shortPackage drops the module's path: cmd/tsbench, internal/tpcc.
+func shortPackage(p string) string {
+	const module = "github.com/tsbench/tsbench/"
+	return strings.TrimPrefix(p, module)
+}

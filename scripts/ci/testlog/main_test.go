@@ -1,0 +1,65 @@
+package main
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// testdata/stream.json is what 'go test -json -bench=. -benchtime=1x ./...'
+// wrote for three small packages: jt (a test passing with a subtest, one
+// failing in its subtest, one skipped), jt/p2 (a test passing, one
+// panicking) and jt/p3 (a test and a benchmark, passing).
+func TestPrintsWhatGoTestPrints(t *testing.T) {
+	f, err := os.Open("testdata/stream.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out strings.Builder
+	l := newLog(&out)
+	if err := l.read(f); err != nil {
+		t.Fatal(err)
+	}
+	l.summary(4)
+	got := out.String()
+	for _, want := range []string{
+		"before the failure", "the failure", "--- FAIL: TestFails (",
+		"before the panic", "panic: assignment to entry in nil map", "FAIL\tjt/p2\t",
+		"BenchmarkWork-2   \t       1\t", "3.000 things/op", "ok  \tjt/p3\t",
+		"== where the tests' time went: 0 s in 3 packages\n",
+		"== the 4 slowest tests\n     0.0 s  jt.TestPasses\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output lacks %q:\n%s", want, got)
+		}
+	}
+	for _, gone := range []string{"passing output", "passing sub output", "first passes", "quick passes", "skipped output", "=== RUN   BenchmarkWork", "BenchmarkWork\n"} {
+		if strings.Contains(got, gone) {
+			t.Errorf("output has %q, which go test without -json leaves out:\n%s", gone, got)
+		}
+	}
+	if n := strings.Count(got, "     0.0 s  "); n != 4 {
+		t.Errorf("%d tests listed, want the 4 asked for:\n%s", n, got)
+	}
+}
+
+func TestLongest(t *testing.T) {
+	for _, c := range []struct {
+		in   []timing
+		n    int
+		want string
+	}{
+		{[]timing{{"a", 1}, {"b", 3}, {"c", 2}}, 2, "b c"},
+		{[]timing{{"b", 1}, {"a", 1}}, 5, "a b"},
+		{nil, 3, ""},
+	} {
+		var names []string
+		for _, t := range longest(c.in, c.n) {
+			names = append(names, t.name)
+		}
+		if got := strings.Join(names, " "); got != c.want {
+			t.Errorf("longest(%v, %d) = %q, want %q", c.in, c.n, got, c.want)
+		}
+	}
+}
