@@ -158,8 +158,33 @@ func isPostgres(target string) bool {
 	return err == nil && d.Name == "postgres"
 }
 
+// dataGroup is the key group that says how a replayed file (DATA) is read.
+const dataGroup = "Your own data (replayed instead of generated)"
+
+// dataReadingKeys refuses, on a run that replays no file, a key of
+// dataGroup changed from its default: DATA_DELIMITER=semicolon on a
+// generated run reads nothing, and a user who set it meant a file.
+func dataReadingKeys(cfg *config.Config) error {
+	if cfg.Data != "" {
+		return nil
+	}
+	for _, k := range config.Keys() {
+		if k.Group != dataGroup || k.Name == "DATA" {
+			continue
+		}
+		if v, ok := cfg.Changed(k.Name); ok {
+			return usageError("%s = %s: not without DATA: it says how a replayed file is read, and this run replays none "+
+				"(add --data FILE, or drop %s)", k.Name, v, k.Name)
+		}
+	}
+	return nil
+}
+
 // workloadKeys refuses a setting the run's workload cannot take.
 func workloadKeys(cfg *config.Config) error {
+	if err := dataReadingKeys(cfg); err != nil {
+		return err
+	}
 	if err := promWorkloadKeys(cfg); err != nil || cfg.Workload == config.WorkloadPrometheus {
 		return err
 	}

@@ -60,3 +60,49 @@ func TestClientIOKeys(t *testing.T) {
 		})
 	}
 }
+
+// A key saying how DATA is read is refused on a run that replays no file,
+// on every workload, naming the key and its value; with DATA it is taken.
+func TestDataReadingKeysWithoutData(t *testing.T) {
+	tests := []struct {
+		sets []string
+		want string // "" for accepted
+	}{
+		{[]string{"DATA_DELIMITER=semicolon"}, "DATA_DELIMITER = semicolon: not without DATA: it says how a replayed file is read"},
+		{[]string{"DATA_HEADER_ROWS=2"}, "DATA_HEADER_ROWS = 2: not without DATA"},
+		{[]string{"DATA_TIME_COLUMN=date,time"}, "DATA_TIME_COLUMN = date,time: not without DATA"},
+		{[]string{"DATA_MISSING=+-999"}, "DATA_MISSING = +-999: not without DATA"},
+		{[]string{"DATA_TIMEZONE=Europe/Paris"}, "DATA_TIMEZONE = Europe/Paris: not without DATA"},
+		{[]string{"DATA_FORMAT=csv", "WORKLOAD=tpcc"}, "DATA_FORMAT = csv: not without DATA"},
+		{[]string{"DATA_DUPLICATES=last", "WORKLOAD=prometheus"}, "DATA_DUPLICATES = last: not without DATA"},
+		{[]string{"DATA=x.csv", "DATA_DELIMITER=semicolon", "DATA_HEADER_ROWS=2", "DATA_MISSING=+-999"}, ""},
+		{[]string{"DATA_SEED=7"}, ""}, // the generator's seed, not a reading key
+		{nil, ""},
+	}
+	for _, tt := range tests {
+		cfg := config.Default()
+		for _, a := range tt.sets {
+			if err := config.SetArg(cfg, a); err != nil {
+				t.Fatal(err)
+			}
+		}
+		err := workloadKeys(cfg)
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("%v: refused: %v", tt.sets, err)
+		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+			t.Errorf("%v: %v, want an error saying %q", tt.sets, err, tt.want)
+		}
+	}
+	// Every key of the group but DATA is covered: the group's name is the
+	// one config.Keys gives.
+	n := 0
+	for _, k := range config.Keys() {
+		if k.Group == dataGroup {
+			n++
+		}
+	}
+	if n < 15 {
+		t.Errorf("%d keys in group %q, want DATA and its reading keys (at least 15)", n, dataGroup)
+	}
+}
