@@ -360,6 +360,14 @@ func TestOwnQueriesClientLoop(t *testing.T) {
 		op == nil || op.OKOperations != 100 {
 		t.Errorf("auto on postgres: client_io %v, %+v\n%s", s.Config["client_io"], op, r.stderr)
 	}
+	// A goroutine a client ends its latencies at the answers' arrival too
+	// (arrival.Dial on pgx's connections), and prints the client wait.
+	r, s = runOwnQueries(t, t.TempDir(), "postgres", "queries:\n  - name: one\n    sql: SELECT 1\n", "--query-only", "--clients", "2",
+		"--loop", "200", "--client-io", "goroutines")
+	if op := s.Op("one"); op == nil || op.OKOperations != 400 || op.ClientWaitMS == nil || !strings.Contains(s.LatencyClock, "SO_TIMESTAMPNS") ||
+		!strings.Contains(r.stdout, "Latency ends at each answer's arrival") {
+		t.Errorf("goroutines on postgres: clock %q, %+v\n%s", s.LatencyClock, op, r.stdout)
+	}
 	_, s = runOwnQueries(t, t.TempDir(), "postgres", `queries:
   - name: series
     params:

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tsbench/tsbench/internal/arrival"
 	"github.com/tsbench/tsbench/internal/metrics"
 	"github.com/tsbench/tsbench/internal/targets"
 )
@@ -30,6 +31,11 @@ type Handle struct {
 	// Observe, when set, hears of every measured operation once it ended
 	// (a time series run's figures per host).
 	Observe func(op Op, got int64, latency time.Duration, err error)
+	// Arrivals, when set, is the clock the worker's connections stamp
+	// their reads into (arrival.Dial, under the operations' context): an
+	// operation ends at its answer's arrival, the wait after it recorded
+	// as client wait. Set before the run.
+	Arrivals *arrival.Clock
 }
 
 // noTimeout stands for an operation without a deadline: its context
@@ -62,7 +68,7 @@ func (h *Handle) WarmPoints() int64 { return h.warmPoints.Load() }
 // until its plan is done, the deadline passes or the run is stopped.
 func (h *Handle) drive(ctx context.Context, w Worker) {
 	e := h.e
-	h.opctx = newOpContext(ctx)
+	h.opctx = newOpContext(arrival.WithClock(ctx, h.Arrivals))
 	// A step once begun ends whole (a time series client's write step is
 	// one batch number for every device it owns); one due after the
 	// warm-up is not begun.
@@ -131,6 +137,10 @@ func (h *Handle) Do(op Op, warm bool, call func(context.Context) (int64, error))
 		}
 		return got, err
 	}
+	var before int64 // the last arrival before the send
+	if h.Arrivals != nil {
+		before = h.Arrivals.Last()
+	}
 	sent := time.Now()
 	got, err := attempt()
 	var retries int64
@@ -140,7 +150,11 @@ func (h *Handle) Do(op Op, warm bool, call func(context.Context) (int64, error))
 	if intended.IsZero() {
 		intended = sent
 	}
-	h.finish(ended{op: op, warm: warm, got: got, intended: intended, sent: sent, done: time.Now(),
+	done, read := time.Now(), time.Time{}
+	if h.Arrivals != nil {
+		done, read = h.Arrivals.End(before, sent, done)
+	}
+	h.finish(ended{op: op, warm: warm, got: got, intended: intended, sent: sent, done: done, read: read,
 		retries: retries, doubt: doubt}, err)
 	return true, err
 }
@@ -153,7 +167,8 @@ type ended struct {
 	intended, sent, done time.Time
 	// read is when the tool took the answer, where that is later than its
 	// arrival (done): an event loop's answers wait in their sockets while it
-	// serves others. Zero where the two are one.
+	// serves others, a goroutine's until the runtime runs it. Zero where
+	// the two are one.
 	read           time.Time
 	retries, doubt int64 // retries made; points of its attempts in doubt
 }

@@ -228,14 +228,15 @@ func writeHosts(b *strings.Builder, hosts []summary.Host) {
 	}
 }
 
-// writeClientWait says what ended the latencies of an event loop's run and
-// how long answers then waited for the loop, per operation: the tool's own
-// delay, left out of the latencies above and shown beside them.
+// writeClientWait says what ended the latencies of a run whose answers
+// were stamped at their arrival and how long answers then waited for the
+// tool (its event loop, or a client's goroutine), per operation: the
+// tool's own delay, left out of the latencies above and shown beside them.
 func writeClientWait(b *strings.Builder, s *summary.Summary) {
 	if s.LatencyClock == "" {
 		return
 	}
-	b.WriteString("Latency ends at " + s.LatencyClock + "; the answers then waited for tsbench's event loop " +
+	b.WriteString("Latency ends at " + s.LatencyClock + "; the answers then waited for tsbench " +
 		"(client wait, ms, not in the latency):\n")
 	width := operationWidth(s.Operations)
 	for _, o := range s.Operations {

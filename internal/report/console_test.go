@@ -325,7 +325,7 @@ func TestConsoleWidensForLongNames(t *testing.T) {
 	}
 }
 
-// An event loop's run says what ended its latencies and prints each
+// A run whose answers were stamped at arrival says what ended its latencies and prints each
 // operation's client wait beside its latency.
 func TestConsoleClientWait(t *testing.T) {
 	s := closedSummary()
@@ -337,7 +337,7 @@ func TestConsoleClientWait(t *testing.T) {
 	}
 	for _, want := range []string{
 		"Latency ends at each answer's arrival: the kernel's receive timestamp of its last bytes (SO_TIMESTAMPNS); " +
-			"the answers then waited for tsbench's event loop (client wait, ms, not in the latency):\n",
+			"the answers then waited for tsbench (client wait, ms, not in the latency):\n",
 		"  VALUE_RANGE_QUERY_DESC     p50 0.012  p99 0.310  max 2.500  (latency p50 1.000, p99 4.250)\n",
 	} {
 		if !strings.Contains(b.String(), want) {
@@ -345,6 +345,6 @@ func TestConsoleClientWait(t *testing.T) {
 		}
 	}
 	if strings.Contains(consoleText(t, closedSummary()), "client wait") {
-		t.Error("a run without event loops tells of client wait")
+		t.Error("a run without arrival stamps tells of client wait")
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tsbench/tsbench/internal/arrival"
 	"github.com/tsbench/tsbench/internal/engine"
 	"github.com/tsbench/tsbench/internal/metrics"
 	"github.com/tsbench/tsbench/internal/targets"
@@ -28,6 +29,7 @@ type client struct {
 	filler  filler // fills batch n of a device: generated, or replayed
 
 	h       *engine.Handle // its part of the engine: pacing, recording
+	arrived *arrival.Clock // its connections' last arrival (engine.Handle.Arrivals)
 	written int64          // write steps done: batch n of every owned device is the n-th
 
 	// duplicatePoints are points of acknowledged batches whose (device,

@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tsbench/tsbench/internal/arrival"
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/dataset"
 	"github.com/tsbench/tsbench/internal/engine"
@@ -237,13 +238,14 @@ func (r *Runner) openClients(ctx context.Context) ([]*client, error) {
 	for i := lo; i < hi; i++ {
 		var conn targets.Target = loopServed{}
 		var host *hostStats
+		arrived := &arrival.Clock{}
 		if !r.loopsServe() {
 			var err error
-			if conn, host, err = r.openClient(ctx, i); err != nil {
+			if conn, host, err = r.openClient(arrival.WithClock(ctx, arrived), i); err != nil {
 				return clients, fmt.Errorf("%s: connect client %d: %w", r.driver.Name, i, err)
 			}
 		}
-		c := &client{id: i, r: r, conn: conn, host: host,
+		c := &client{id: i, r: r, conn: conn, host: host, arrived: arrived,
 			devices: workload.ClientDevices(cfg, r.schema, i),
 			plan:    workload.ClientPlan(cfg.OperationOrder, r.weights(), r.loop(), i, cfg.Clients),
 			queries: workload.NewQueries(cfg, r.schema, i),
@@ -263,6 +265,7 @@ func (r *Runner) openClients(ctx context.Context) ([]*client, error) {
 	for i, h := range r.eng.Handles(len(clients)) {
 		c := clients[i]
 		c.h = h
+		h.Arrivals = c.arrived
 		if c.host != nil {
 			h.Observe = c.observe
 		}
@@ -308,10 +311,24 @@ func (r *Runner) measure(ctx context.Context, clients []*client, loops []*ownLoo
 		s.LatencyClock = strings.Join(clocks, "; ")
 	} else {
 		res = r.eng.Run(ctx, workers, handles)
+		s.LatencyClock = stampedClock(clients)
 	}
 	res.Record(s)
 	s.Hosts = r.hostSummaries()
 	return res.Elapsed
+}
+
+// stampedClock says what ended the latencies of clients served by their
+// own goroutines, where their connections' kernel receive timestamps did
+// (arrival.Dial): "" where they gave none, and latency ends when the
+// client has the answer.
+func stampedClock(clients []*client) string {
+	for _, c := range clients {
+		if c.arrived.Stamped() {
+			return "each answer's arrival: the kernel's receive timestamp of its last bytes (SO_TIMESTAMPNS)"
+		}
+	}
+	return ""
 }
 
 // totalOps is the number of operations the plans hold (a write step is one

@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/tsbench/tsbench/internal/arrival"
 	"github.com/tsbench/tsbench/internal/targets"
 )
 
@@ -94,7 +95,7 @@ func (e Endpoint) Client() *http.Client {
 		// (handshakeError): a connection closed later is a transient error.
 		dialer := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}
 		t.base.DialTLSContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
-			raw, err := dialer.DialContext(ctx, network, addr)
+			raw, err := arrival.Dial(dialer.DialContext)(ctx, network, addr)
 			if err != nil {
 				return nil, err
 			}

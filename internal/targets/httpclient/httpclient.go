@@ -13,6 +13,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/tsbench/tsbench/internal/arrival"
 )
 
 // New returns a client for one benchmark client's requests: connections are
@@ -27,7 +29,8 @@ func New() *http.Client {
 	t.base = &http.Transport{
 		Proxy: nil,
 		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
-			c, err := dialer.DialContext(ctx, network, addr)
+			// under a client's arrival clock, its reads stamped (arrival.Dial)
+			c, err := arrival.Dial(dialer.DialContext)(ctx, network, addr)
 			if err != nil {
 				return nil, err
 			}

@@ -17,6 +17,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tsbench/tsbench/internal/arrival"
 	"github.com/tsbench/tsbench/internal/targets"
 )
 
@@ -261,7 +262,7 @@ func (p *Poster) dial(ctx context.Context, deadline time.Time) error {
 		// The handshake runs under the request's context and deadline; a
 		// server that answers it in plaintext is ErrNoTLS (tlsError), and
 		// nothing is retried without TLS.
-		tc2 = tls.Client(tc, p.tlsConfig)
+		tc2 = tls.Client(arrival.Wrap(tc, arrival.FromContext(ctx)), p.tlsConfig)
 		hctx, cancel := context.WithDeadline(ctx, deadline)
 		err = handshake(hctx, tc2)
 		cancel()
@@ -269,9 +270,12 @@ func (p *Poster) dial(ctx context.Context, deadline time.Time) error {
 			c.Close()
 			return err
 		}
-	} else if sys, err = newSysConn(tc); err != nil {
-		c.Close()
-		return err
+	} else {
+		if sys, err = newSysConn(tc); err != nil {
+			c.Close()
+			return err
+		}
+		sys.stamp(arrival.FromContext(ctx)) // under a client's arrival clock
 	}
 	p.dials.Add(1)
 	p.mu.Lock()

@@ -4,7 +4,10 @@ import (
 	"io"
 	"net"
 	"syscall"
+	"time"
 	"unsafe"
+
+	"github.com/tsbench/tsbench/internal/arrival"
 )
 
 // sysConn reads and writes a TCP connection with raw system calls, inside
@@ -33,6 +36,23 @@ type sysConn struct {
 	errno   syscall.Errno
 	writeFn func(fd uintptr) bool
 	readFn  func(fd uintptr) bool
+
+	// clock, when set, takes each read's arrival: the kernel's receive
+	// timestamp, which recvmsg returns in oob (arrival.ReadStamped).
+	clock *arrival.Clock
+	oob   []byte
+}
+
+// stamp has s's reads keep their arrival in c, where the socket gives
+// receive timestamps (a nil c: none).
+func (s *sysConn) stamp(c *arrival.Clock) {
+	if c == nil {
+		return
+	}
+	stamps := false
+	if err := s.rc.Control(func(fd uintptr) { stamps = arrival.StampReceives(int(fd)) }); err == nil && stamps {
+		s.clock, s.oob = c, make([]byte, arrival.OOBSize)
+	}
 }
 
 func newSysConn(c *net.TCPConn) (*sysConn, error) {
@@ -118,7 +138,19 @@ func (s *sysConn) read(p []byte) (int, error) {
 
 func (s *sysConn) readReady(fd uintptr) bool {
 	for {
-		n, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&s.buf[0])), uintptr(len(s.buf)))
+		var n uintptr
+		var e syscall.Errno
+		if s.oob != nil {
+			var got int
+			var at time.Time
+			got, at, e = arrival.ReadStamped(int(fd), s.buf, s.oob)
+			if e == 0 {
+				n = uintptr(got)
+				s.clock.Note(at)
+			}
+		} else {
+			n, _, e = syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&s.buf[0])), uintptr(len(s.buf)))
+		}
 		switch e {
 		case 0:
 			s.n = int(n)

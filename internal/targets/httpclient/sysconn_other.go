@@ -2,7 +2,11 @@
 
 package httpclient
 
-import "net"
+import (
+	"net"
+
+	"github.com/tsbench/tsbench/internal/arrival"
+)
 
 // sysConn is the connection's own Read and Write where the raw system
 // calls of sysconn_linux.go are not used.
@@ -19,3 +23,6 @@ func (s *sysConn) writev(a, b []byte) error {
 
 // read reads into p what the socket has, waiting until it has something.
 func (s *sysConn) read(p []byte) (int, error) { return s.c.Read(p) }
+
+// stamp keeps no arrivals: the receive timestamps are Linux's here.
+func (s *sysConn) stamp(*arrival.Clock) {}

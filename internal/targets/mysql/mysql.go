@@ -34,6 +34,7 @@ import (
 	"time"
 
 	"github.com/go-sql-driver/mysql"
+	"github.com/tsbench/tsbench/internal/arrival"
 	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/targets/sqlfamily"
 	"github.com/tsbench/tsbench/internal/ts"
@@ -104,6 +105,11 @@ func connConfig(o targets.Options) (*mysql.Config, error) {
 		return nil, fmt.Errorf("mysql: %s: %w", cfg.Addr, err)
 	}
 	cfg.TLS = tlsCfg
+	// A client's connection opened under its arrival clock ends each
+	// answer at the kernel's receive time (arrival.Dial); the driver's own
+	// dial is a net.Dialer's with cfg.Timeout and keep-alive.
+	dialer := &net.Dialer{Timeout: cfg.Timeout, KeepAlive: 15 * time.Second}
+	cfg.DialFunc = arrival.Dial(dialer.DialContext)
 	return cfg, nil
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgproto3"
 	"github.com/jackc/pgx/v5/pgtype"
+	"github.com/tsbench/tsbench/internal/arrival"
 	"github.com/tsbench/tsbench/internal/targets"
 	"golang.org/x/sys/unix"
 )
@@ -451,7 +452,7 @@ func (c *loopConn) fill(stamp bool) (bool, error) {
 	var n int
 	var errno unix.Errno
 	if stamp && c.oob != nil {
-		n, c.arrived, errno = rawReadStamped(c.fd, c.in[len(c.in):cap(c.in)], c.oob)
+		n, c.arrived, errno = arrival.ReadStamped(c.fd, c.in[len(c.in):cap(c.in)], c.oob)
 	} else {
 		n, errno = rawRead(c.fd, c.in[len(c.in):cap(c.in)])
 		c.arrived = time.Time{}
@@ -644,61 +645,9 @@ func rawRead(fd int, p []byte) (int, unix.Errno) {
 // socket gives them.
 func (c *loopConn) stamp() {
 	c.oob, c.arrived = nil, time.Time{}
-	if stampReceives(c.fd) {
-		c.oob = make([]byte, unix.CmsgSpace(int(unsafe.Sizeof(unix.Timespec{}))))
+	if arrival.StampReceives(c.fd) {
+		c.oob = make([]byte, arrival.OOBSize)
 	}
-}
-
-// stampReceives asks the kernel to stamp what fd receives with its time
-// of arrival (SO_TIMESTAMPNS), and reports whether it will: a TCP socket
-// does, a Unix socket's stream does not. The first answers after the
-// first socket asks may come unstamped: the kernel turns the stamping on
-// a moment later.
-func stampReceives(fd int) bool {
-	sa, err := unix.Getsockname(fd)
-	if err != nil {
-		return false
-	}
-	switch sa.(type) {
-	case *unix.SockaddrInet4, *unix.SockaddrInet6:
-	default:
-		return false
-	}
-	return unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_TIMESTAMPNS, 1) == nil
-}
-
-// rawReadStamped is rawRead that also returns the kernel's receive
-// timestamp of the last bytes read (zero when the read carried none), as
-// recvmsg gives it in oob (SCM_TIMESTAMPNS). It allocates nothing.
-func rawReadStamped(fd int, p, oob []byte) (int, time.Time, unix.Errno) {
-	iov := unix.Iovec{Base: unsafe.SliceData(p)}
-	iov.SetLen(len(p))
-	msg := unix.Msghdr{Iov: &iov, Iovlen: 1, Control: unsafe.SliceData(oob)}
-	msg.SetControllen(len(oob))
-	n, _, e := unix.RawSyscall(unix.SYS_RECVMSG, uintptr(fd), uintptr(unsafe.Pointer(&msg)), 0)
-	if e != 0 {
-		return 0, time.Time{}, e
-	}
-	return int(n), receiveStamp(oob[:msg.Controllen]), 0
-}
-
-// receiveStamp is the SCM_TIMESTAMPNS time among the control messages in
-// oob, or zero.
-func receiveStamp(oob []byte) time.Time {
-	head := unix.CmsgLen(0)
-	for len(oob) >= head {
-		h := (*unix.Cmsghdr)(unsafe.Pointer(unsafe.SliceData(oob)))
-		size := int(h.Len)
-		if size < head || size > len(oob) {
-			return time.Time{}
-		}
-		if h.Level == unix.SOL_SOCKET && h.Type == unix.SCM_TIMESTAMPNS && size-head >= int(unsafe.Sizeof(unix.Timespec{})) {
-			ts := (*unix.Timespec)(unsafe.Pointer(&oob[head]))
-			return time.Unix(ts.Unix())
-		}
-		oob = oob[min(unix.CmsgSpace(size-head), len(oob)):]
-	}
-	return time.Time{}
 }
 
 // Clock says what ended the loop's measurements: the kernel's receive

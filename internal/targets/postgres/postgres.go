@@ -54,6 +54,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/tsbench/tsbench/internal/arrival"
 	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/targets/pgwire"
 	"github.com/tsbench/tsbench/internal/targets/sqlfamily"
@@ -274,6 +275,9 @@ func connConfig(o targets.Options, defaultPort int, timescale bool) (*pgx.ConnCo
 		return nil, addr, fmt.Errorf("postgres: %s: %w", addr, err)
 	}
 	cfg.Fallbacks = nil
+	// A client's connection opened under its arrival clock ends each
+	// answer at the kernel's receive time (arrival.Dial).
+	cfg.DialFunc = pgconn.DialFunc(arrival.Dial(arrival.DialFunc(cfg.DialFunc)))
 	// Set here, not in the connection string, where a name with a space
 	// or a quote would be misread.
 	cfg.Database = db
