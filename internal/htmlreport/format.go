@@ -21,6 +21,7 @@ import (
 
 // f2 is the matrices' two-decimal format, with thousands grouped.
 func f2(v float64) string { return report.GroupThousands(fmt.Sprintf("%.2f", v)) }
+func f3(v float64) string { return report.GroupThousands(fmt.Sprintf("%.3f", v)) }
 
 // count formats an integer count with thousands grouped.
 func count(v int64) string { return report.GroupThousands(strconv.FormatInt(v, 10)) }

@@ -423,3 +423,28 @@ func TestWhatDiffersLeavesOutOutputs(t *testing.T) {
 		t.Fatalf("differences %s: want client_number and no output path", got)
 	}
 }
+
+// A run that stamped its answers' arrival shows each operation's client
+// wait in a matrix of its own, beside the latency's; a run without it
+// shows a dash there, and a report of runs without it has no such matrix.
+func TestReportShowsClientWait(t *testing.T) {
+	runs := twoRuns()
+	if page := render(t, runs); strings.Contains(page, "Client wait") {
+		t.Fatal("a report of runs without arrival stamps shows client wait")
+	}
+	runs[0].Operations[0].ClientWaitMS = &summary.Latency{P50: 0.012, P99: 0.31, Max: 2.5}
+	page := html.UnescapeString(render(t, runs))
+	i := strings.Index(page, "Client wait (ms, after the answer arrived; not in the latency) Matrix")
+	if i < 0 {
+		t.Fatalf("no client wait matrix in the report")
+	}
+	rows := page[i:]
+	for _, want := range []string{"MEDIAN", "0.012", "P99", "0.310", "MAX", "2.500", "—"} {
+		if !strings.Contains(rows, want) {
+			t.Errorf("the client wait matrix lacks %q", want)
+		}
+	}
+	if strings.Count(page, "Client wait (ms") != 1 {
+		t.Errorf("%d client wait matrices, want one (the operation that has it)", strings.Count(page, "Client wait (ms"))
+	}
+}

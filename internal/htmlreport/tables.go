@@ -54,6 +54,18 @@ func serviceFig(name string, f func(l summary.Latency) float64) figure {
 	}}
 }
 
+// clientWaitFig is a figure of the time answers waited for the tool after
+// they arrived (summary.Operation.ClientWaitMS), where the run stamped
+// their arrival.
+func clientWaitFig(name string, f func(l summary.Latency) float64) figure {
+	return figure{name: name, text: f3, value: func(o *summary.Operation) (float64, bool) {
+		if o.ClientWaitMS == nil {
+			return 0, false
+		}
+		return f(*o.ClientWaitMS), true
+	}}
+}
+
 // The figures and their names are the console matrices' (IoT-benchmark's).
 var (
 	resultFigures = []figure{
@@ -65,7 +77,12 @@ var (
 	}
 	latencyFigures = append(percentileFigures(latFig),
 		figure{name: "SLOWEST_THREAD", text: f2, value: func(o *summary.Operation) (float64, bool) { return o.SlowestThreadMS, true }})
-	serviceFigures = percentileFigures(serviceFig)
+	serviceFigures    = percentileFigures(serviceFig)
+	clientWaitFigures = []figure{
+		clientWaitFig("MEDIAN", func(l summary.Latency) float64 { return l.P50 }),
+		clientWaitFig("P99", func(l summary.Latency) float64 { return l.P99 }),
+		clientWaitFig("MAX", func(l summary.Latency) float64 { return l.Max }),
+	}
 )
 
 func percentileFigures(mk func(string, func(summary.Latency) float64) figure) []figure {
@@ -94,9 +111,23 @@ func opMatrices(runs []*summary.Summary, ops []string, openModel bool) []opMatri
 		if openModel {
 			m.Groups = append(m.Groups, matrixGroup{Title: "Service time (ms) Matrix", Rows: matrixRows(runs, op, serviceFigures)})
 		}
+		if anyClientWait(runs, op) {
+			m.Groups = append(m.Groups, matrixGroup{Title: "Client wait (ms, after the answer arrived; not in the latency) Matrix",
+				Rows: matrixRows(runs, op, clientWaitFigures)})
+		}
 		out = append(out, m)
 	}
 	return out
+}
+
+// anyClientWait reports whether a run recorded op's client wait.
+func anyClientWait(runs []*summary.Summary, op string) bool {
+	for _, s := range runs {
+		if o := s.Op(op); o != nil && o.ClientWaitMS != nil {
+			return true
+		}
+	}
+	return false
 }
 
 func matrixRows(runs []*summary.Summary, op string, figs []figure) []matrixRow {

@@ -31,6 +31,7 @@ package cassandra
 import (
 	"context"
 	"fmt"
+	"net"
 	"strconv"
 	"strings"
 	"sync"
@@ -38,6 +39,7 @@ import (
 	"time"
 
 	"github.com/gocql/gocql"
+	"github.com/tsbench/tsbench/internal/arrival"
 	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/ts"
 )
@@ -101,6 +103,21 @@ func (t *Target) ObserveConnect(c gocql.ObservedConnect) {
 // (targets.Reconnector).
 func (t *Target) Reconnects() int64 { return t.connects.Load() - t.initial.Load() }
 
+// clockDialer is gocql's Dialer of one client's session: its connections
+// stamp their reads into the client's arrival clock (arrival.Wrap).
+type clockDialer struct {
+	dial  arrival.DialFunc
+	clock *arrival.Clock
+}
+
+func (d clockDialer) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
+	conn, err := d.dial(ctx, network, addr)
+	if err != nil {
+		return nil, err
+	}
+	return arrival.Wrap(conn, d.clock), nil
+}
+
 func open(ctx context.Context, o targets.Options) (targets.Target, error) {
 	host, port := o.HostPort(DefaultPort)
 	ks := o.DatabaseOr("test")
@@ -120,6 +137,12 @@ func open(ctx context.Context, o targets.Options) (targets.Target, error) {
 		cluster.Authenticator = gocql.PasswordAuthenticator{Username: o.User, Password: o.Password}
 	}
 	cluster.ConnectObserver = t
+	if clock := arrival.FromContext(ctx); clock != nil {
+		// gocql dials its pool outside the client's context: the client's
+		// arrival clock is bound here, for this client's session.
+		d := &net.Dialer{Timeout: cluster.ConnectTimeout}
+		cluster.Dialer = clockDialer{dial: d.DialContext, clock: clock}
+	}
 	tlsCfg, err := o.TLS.Config(host)
 	if err != nil {
 		return nil, fmt.Errorf("cassandra: %w", err)
