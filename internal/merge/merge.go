@@ -172,6 +172,9 @@ func mergeRuns(runs []*summary.Summary) *summary.Summary {
 		out.Started = earliest(out.Started, s.Started)
 		out.Interrupted = out.Interrupted || s.Interrupted
 		out.Reconnects += s.Reconnects
+		if out.LatencyClock == "" {
+			out.LatencyClock = s.LatencyClock // the workers ran one binary's clients
+		}
 		for reason, n := range s.Fallbacks {
 			if out.Fallbacks == nil {
 				out.Fallbacks = map[string]int64{}
@@ -341,6 +344,7 @@ func operation(name string, rows []*summary.Operation, elapsed float64) summary.
 	out := summary.Operation{Name: name}
 	latency := latencyAcc{hist: metrics.NewHistogram()}
 	service := latencyAcc{hist: metrics.NewHistogram()}
+	wait := latencyAcc{hist: metrics.NewHistogram()}
 	var failures metrics.FailureTally
 	for _, o := range rows {
 		out.OKOperations += o.OKOperations
@@ -353,6 +357,9 @@ func operation(name string, rows []*summary.Operation, elapsed float64) summary.
 		latency.add(o.Histogram, o.LatencyMS, o.OKOperations)
 		if o.ServiceMS != nil {
 			service.add(o.ServiceHistogram, *o.ServiceMS, o.OKOperations)
+		}
+		if o.ClientWaitMS != nil {
+			wait.add(o.ClientWaitHistogram, *o.ClientWaitMS, waitCount(o.ClientWaitHistogram))
 		}
 		for _, f := range o.Failures {
 			failures.Add(f.Class, f.Cause, f.Example, f.Operations, f.Points)
@@ -368,8 +375,23 @@ func operation(name string, rows []*summary.Operation, elapsed float64) summary.
 		out.ServiceMS = &l
 		out.ServiceHistogram = metrics.Encode(service.hist)
 	}
+	if wait.n > 0 {
+		l := wait.percentiles()
+		out.ClientWaitMS = &l
+		out.ClientWaitHistogram = metrics.Encode(wait.hist)
+	}
 	out.Failures = failures.Failures()
 	return out
+}
+
+// waitCount is the number of client waits an encoded histogram holds (the
+// answers stamped at their arrival: not every ok operation's).
+func waitCount(encoded string) int64 {
+	h, err := metrics.Decode(encoded)
+	if err != nil {
+		return 0
+	}
+	return h.TotalCount()
 }
 
 // latencyAcc adds latency rows up: histograms bucket by bucket, the sum of

@@ -273,3 +273,45 @@ func TestMergedRunKeepsTheAnswersChecked(t *testing.T) {
 		t.Fatalf("merged checks %+v (mismatch %v), want worker 0's two, one wrong", m.Verify.Queries, m.Verify.Mismatch())
 	}
 }
+
+// The workers' client waits merge as their latencies do, histogram by
+// histogram, and the merged run keeps the clock that ended them.
+func TestClientWaitsAddExactly(t *testing.T) {
+	start := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+	all := metrics.NewHistogram()
+	var runs []*summary.Summary
+	var sum, lo, hi, n int64 = 0, math.MaxInt64, 0, 0
+	for w := 0; w < 2; w++ {
+		s := share(w, 2, start, []int64{100, 200, 300})
+		s.LatencyClock = "each answer's arrival"
+		h := metrics.NewHistogram()
+		var ws, wlo, whi int64 = 0, math.MaxInt64, 0
+		waits := []int64{5, 7, 900 * int64(w+1)} // µs; fewer than its operations: not every answer was stamped
+		for _, us := range waits[:2+w] {
+			h.RecordValue(us)
+			all.RecordValue(us)
+			ws, wlo, whi = ws+us*1000, min(wlo, us*1000), max(whi, us*1000)
+		}
+		sum, lo, hi, n = sum+ws, min(lo, wlo), max(hi, whi), n+h.TotalCount()
+		l := metrics.Percentiles(h, h.TotalCount(), ws, wlo, whi)
+		s.Operations[0].ClientWaitMS, s.Operations[0].ClientWaitHistogram = &l, metrics.Encode(h)
+		runs = append(runs, s)
+	}
+	m, err := Runs(runs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	op := m.Op("INGESTION")
+	want := metrics.Percentiles(all, n, sum, lo, hi)
+	var got summary.Latency
+	if op.ClientWaitMS != nil {
+		got = *op.ClientWaitMS
+		got.Avg = want.Avg // the mean adds up from each worker's rounded one
+	}
+	if op.ClientWaitMS == nil || got != want || math.Abs(op.ClientWaitMS.Avg-want.Avg) > 1e-6 || m.LatencyClock != "each answer's arrival" {
+		t.Fatalf("merged client wait %+v, clock %q; want %+v (%d waits)", op.ClientWaitMS, m.LatencyClock, want, n)
+	}
+	if got, err := metrics.Decode(op.ClientWaitHistogram); err != nil || got.TotalCount() != n {
+		t.Fatalf("merged client wait histogram: %v, %v", got, err)
+	}
+}

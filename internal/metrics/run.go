@@ -283,7 +283,7 @@ func (r *Run) operation(op Kind, elapsed time.Duration) (summary.Operation, bool
 	if !seen {
 		return row, false
 	}
-	row.ClientWaitMS = r.clientWait(op)
+	row.ClientWaitMS, row.ClientWaitHistogram = r.clientWait(op)
 	if elapsed > 0 {
 		row.Throughput = float64(row.OKPoints) / elapsed.Seconds()
 	}
@@ -306,9 +306,10 @@ func (r *Run) operation(op Kind, elapsed time.Duration) (summary.Operation, bool
 	return row, true
 }
 
-// clientWait merges the clients' client waits of op, nil when none was
-// recorded (every workload but the event loops').
-func (r *Run) clientWait(op Kind) *summary.Latency {
+// clientWait merges the clients' client waits of op, and encodes their
+// histogram; nil when none was recorded (connections that stamp no
+// arrivals).
+func (r *Run) clientWait(op Kind) (*summary.Latency, string) {
 	var all *hdrhistogram.Histogram
 	var n, sum int64
 	least, most := int64(math.MaxInt64), int64(0)
@@ -325,10 +326,10 @@ func (r *Run) clientWait(op Kind) *summary.Latency {
 		least, most = min(least, s.wait.least), max(most, s.wait.most)
 	}
 	if all == nil {
-		return nil
+		return nil, ""
 	}
 	l := Percentiles(all, n, sum, least, most)
-	return &l
+	return &l, encode(all)
 }
 
 // Percentiles reads the matrix columns from a histogram. MIN, MAX and AVG are

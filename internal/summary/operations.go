@@ -49,8 +49,9 @@ type Operation struct {
 	ServiceMS *Latency `json:"service_ms,omitempty"`
 	// ClientWaitMS is how long answers waited, after they arrived (the
 	// kernel's receive timestamp), until the tool took them: an event
-	// loop's own delay, which the latency above leaves out. Only the event
-	// loops (CLIENT_IO=epoll) record it.
+	// loop's own delay, or a goroutine's wake-up and the driver's parsing,
+	// which the latency above leaves out. Recorded where the connections
+	// stamp their answers' arrival (internal/arrival).
 	ClientWaitMS *Latency `json:"client_wait_ms,omitempty"`
 	// SlowestThreadMS is the largest per-client sum of latencies.
 	SlowestThreadMS float64   `json:"slowest_thread_ms"`
@@ -62,6 +63,9 @@ type Operation struct {
 	// ServiceHistogram is the service-time histogram of an open-model run,
 	// encoded the same way, so that merged runs add service times exactly.
 	ServiceHistogram string `json:"service_hdr_histogram,omitempty"`
+	// ClientWaitHistogram is the client wait's histogram, encoded the same
+	// way, so that merged runs add client waits exactly.
+	ClientWaitHistogram string `json:"client_wait_hdr_histogram,omitempty"`
 }
 
 // Interval is one second (or one interval) of the measured phase.
