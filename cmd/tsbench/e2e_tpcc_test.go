@@ -78,6 +78,11 @@ func TestTPCCRunOnMariaDB(t *testing.T) {
 	if !strings.Contains(s.Environment.ServerVersion, "MariaDB") {
 		t.Errorf("server version %q", s.Environment.ServerVersion)
 	}
+	// A transaction ends at its last answer's arrival, its terminal's
+	// connection dialed under the terminal's clock (arrival.Dial).
+	if no := s.Op("NEW_ORDER"); no == nil || no.ClientWaitMS == nil || !strings.Contains(s.LatencyClock, "SO_TIMESTAMPNS") {
+		t.Errorf("latency clock %q, NEW_ORDER %+v: the answers' arrival did not end the transactions", s.LatencyClock, no)
+	}
 }
 
 // TPC-C at a rate: 20 transactions a second for 15 s in the standard mix

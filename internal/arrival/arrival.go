@@ -54,6 +54,21 @@ func (c *Clock) End(before int64, sent, returned time.Time) (done, read time.Tim
 	return time.Unix(0, a), returned
 }
 
+// StampedClock says, as a run's summary does (latency_clock), what ended the
+// latencies of clients whose reads carried kernel receive timestamps.
+const StampedClock = "each answer's arrival: the kernel's receive timestamp of its last bytes (SO_TIMESTAMPNS)"
+
+// ClockOf is what ended the latencies of clients with these clocks:
+// StampedClock where any read carried a timestamp, "" (their return) otherwise.
+func ClockOf(clocks []*Clock) string {
+	for _, c := range clocks {
+		if c != nil && c.Stamped() {
+			return StampedClock
+		}
+	}
+	return ""
+}
+
 type clockKey struct{}
 
 // WithClock returns ctx carrying c: a connection Dial opens under it

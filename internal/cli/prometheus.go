@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tsbench/tsbench/internal/arrival"
 	"github.com/tsbench/tsbench/internal/cluster"
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/connect"
@@ -63,11 +64,11 @@ func promOptions(cfg *config.Config, d *targets.Driver, dataDir string) (targets
 }
 
 // openPromStores opens a connection per client.
-func openPromStores(ctx context.Context, d *targets.Driver, opts targets.Options, n int) ([]targets.PromStore, []targets.Target, error) {
+func openPromStores(ctx context.Context, d *targets.Driver, opts targets.Options, clocks []*arrival.Clock) ([]targets.PromStore, []targets.Target, error) {
 	var stores []targets.PromStore
 	var opened []targets.Target
-	for range n {
-		t, err := d.Open(ctx, opts)
+	for _, clock := range clocks {
+		t, err := d.Open(arrival.WithClock(ctx, clock), opts)
 		if err != nil {
 			return nil, opened, err
 		}
@@ -89,6 +90,7 @@ type promRun struct {
 	dataDir        string
 	out            runOutputs
 	r              *promrun.Run
+	clocks         []*arrival.Clock // each client's arrival clock, by client of this process
 	stores         []targets.PromStore
 	probe          *freshness.Session    // FRESHNESS, or nil
 	crash          *crash.Plan           // CRASH_AT, or nil
@@ -179,13 +181,17 @@ func (p *promRun) open(ctx context.Context, opts targets.Options) ([]targets.Tar
 	setup, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
 	lo, hi := p.cfg.ClientRange()
-	stores, opened, err := openPromStores(setup, p.driver, opts, hi-lo)
+	p.clocks = make([]*arrival.Clock, hi-lo)
+	for i := range p.clocks {
+		p.clocks[i] = &arrival.Clock{} // each client's connections stamp their reads into its own
+	}
+	stores, opened, err := openPromStores(setup, p.driver, opts, p.clocks)
 	if err != nil {
 		return opened, err
 	}
 	p.stores = stores
 	if !p.cfg.Scaled() {
-		if err := stores[0].Begin(setup); err != nil {
+		if err := stores[0].Begin(arrival.WithClock(setup, p.clocks[0])); err != nil {
 			return opened, err
 		}
 	}
@@ -222,7 +228,11 @@ func (p *promRun) measure(ctx context.Context, abort func()) (*summary.Summary, 
 	eng.Hooks.Crash = p.crash
 	lo, _ := p.cfg.ClientRange()
 	workers := p.r.OpenShare(p.stores, lo, p.cfg.Clients)
-	res := eng.Run(ctx, workers, eng.Handles(len(workers)))
+	handles := eng.Handles(len(workers))
+	for i, h := range handles {
+		h.Arrivals = p.clocks[i]
+	}
+	res := eng.Run(ctx, workers, handles)
 	sess.measured()
 	if p.barrier != nil && p.cfg.WorkerIndex != 0 && !eng.Stopped() && ctx.Err() == nil {
 		// Worker 0 asks the read load once every worker has said so.
@@ -231,7 +241,7 @@ func (p *promRun) measure(ctx context.Context, abort func()) (*summary.Summary, 
 		}
 	}
 	s := &summary.Summary{SchemaVersion: summary.SchemaVersion, Target: p.driver.Name, Started: started,
-		OpenModel: ec.Rate > 0, RatePerSecond: ec.Rate, Freshness: fresh, Worker: share}
+		OpenModel: ec.Rate > 0, RatePerSecond: ec.Rate, Freshness: fresh, Worker: share, LatencyClock: arrival.ClockOf(p.clocks)}
 	res.Record(s)
 	return s, sess, nil
 }
@@ -251,7 +261,7 @@ func (p *promRun) meet(ctx context.Context, sess *session, eng *engine.Engine) (
 	p.barrier = b
 	if p.cfg.WorkerIndex == 0 {
 		setup, cancel := context.WithTimeout(ctx, time.Minute)
-		err = p.stores[0].Begin(setup)
+		err = p.stores[0].Begin(arrival.WithClock(setup, p.clocks[0]))
 		cancel()
 		if err == nil {
 			err = b.SchemaReady(ctx)

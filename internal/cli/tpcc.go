@@ -6,6 +6,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/tsbench/tsbench/internal/arrival"
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/connect"
 	"github.com/tsbench/tsbench/internal/crash"
@@ -143,10 +144,14 @@ func measureTPCC(ctx context.Context, abort func(), r *tpcc.Run, tc tpcc.Config,
 		sess.close()
 		return nil, nil, sess.abandon(driver, err, stderr)
 	}
-	res := eng.Run(ctx, workers, eng.Handles(len(workers)))
+	handles := eng.Handles(len(workers))
+	for i, c := range r.Clocks() {
+		handles[i].Arrivals = c // a transaction ends at its last answer's arrival
+	}
+	res := eng.Run(ctx, workers, handles)
 	sess.measured()
 	s := &summary.Summary{SchemaVersion: summary.SchemaVersion, Target: driver.Name, Started: started,
-		OpenModel: ec.Rate > 0, RatePerSecond: ec.Rate}
+		OpenModel: ec.Rate > 0, RatePerSecond: ec.Rate, LatencyClock: arrival.ClockOf(r.Clocks())}
 	res.Record(s)
 	o := r.Outcome()
 	s.TPCC = &summary.TPCC{Rollbacks: o.Rollbacks, DeliverySkipped: o.DeliverySkipped, Reconnects: o.Reconnects}

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tsbench/tsbench/internal/arrival"
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/connect"
 	"github.com/tsbench/tsbench/internal/datadir"
@@ -40,7 +41,7 @@ func runTSBSQueries(cfg *config.Config, label string, out runOutputs, stdout, st
 	opts := connect.Options(cfg, driver, dataDir)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	queriers, version, closeAll, err := openQueriers(ctx, driver, opts, cfg.Clients, qs[0].Kind(), cfg.TSBSPrintResponses)
+	queriers, clocks, version, closeAll, err := openQueriers(ctx, driver, opts, cfg.Clients, qs[0].Kind(), cfg.TSBSPrintResponses)
 	defer closeAll()
 	if err != nil {
 		return nil, err
@@ -48,7 +49,7 @@ func runTSBSQueries(cfg *config.Config, label string, out runOutputs, stdout, st
 	labels, _ := queryfile.Types(qs)
 	fmt.Fprintf(stderr, "tsbench: run %s: %d queries of %d TSBS query types from %s on %s, %d workers\n",
 		runID, len(qs), len(labels), cfg.TSBSQueryFile, driver.Name, len(queriers))
-	s, sess, err := measureTSBSQueries(ctx, cancel, qs, queriers, cfg, runID, label, driver, out, dataDir, stdout, stderr)
+	s, sess, err := measureTSBSQueries(ctx, cancel, qs, queriers, clocks, cfg, runID, label, driver, out, dataDir, stdout, stderr)
 	if err != nil {
 		return nil, err
 	}
@@ -98,12 +99,12 @@ func tsbsQueryRunKeys(cfg *config.Config) error {
 	return nil
 }
 
-// openQueriers opens one connection per worker and its querier for the
-// file's kind of query, and asks the server its version (as every run
-// names it; "" when the target cannot tell); closeAll closes what was
-// opened, also on error.
+// openQueriers opens one connection per worker, under the worker's
+// arrival clock, and its querier for the file's kind of query, and asks
+// the server its version (as every run names it; "" when the target
+// cannot tell); closeAll closes what was opened, also on error.
 func openQueriers(ctx context.Context, d *targets.Driver, opts targets.Options, workers int, kind string,
-	whole bool) (_ []queryfile.Querier, version string, closeAll func(), _ error) {
+	whole bool) (_ []queryfile.Querier, clocks []*arrival.Clock, version string, closeAll func(), _ error) {
 	var opened []targets.Target
 	closeAll = func() {
 		for _, t := range opened {
@@ -114,29 +115,30 @@ func openQueriers(ctx context.Context, d *targets.Driver, opts targets.Options, 
 	defer cancel()
 	var queriers []queryfile.Querier
 	for range max(workers, 1) {
-		t, err := d.Open(setup, opts)
+		clock := &arrival.Clock{}
+		t, err := d.Open(arrival.WithClock(setup, clock), opts)
 		if err != nil {
-			return nil, "", closeAll, connectError(err, d)
+			return nil, nil, "", closeAll, connectError(err, d)
 		}
 		opened = append(opened, t)
 		q, err := queryfile.QuerierFor(t, d, kind, whole)
 		if err != nil {
-			return nil, "", closeAll, usageError("TSBS_QUERY_FILE: %v", err)
+			return nil, nil, "", closeAll, usageError("TSBS_QUERY_FILE: %v", err)
 		}
-		queriers = append(queriers, q)
+		queriers, clocks = append(queriers, q), append(clocks, clock)
 	}
 	if v, ok := opened[0].(targets.Versioner); ok {
 		version, _ = v.ServerVersion(setup)
 	}
-	return queriers, version, closeAll, nil
+	return queriers, clocks, version, closeAll, nil
 }
 
 // measureTSBSQueries runs the file on the engine, in a session like every
 // run's: progress, the live store and outputs, resource sampling.
-func measureTSBSQueries(ctx context.Context, abort func(), qs []queryfile.Query, queriers []queryfile.Querier, cfg *config.Config,
+func measureTSBSQueries(ctx context.Context, abort func(), qs []queryfile.Query, queriers []queryfile.Querier, clocks []*arrival.Clock, cfg *config.Config,
 	runID, label string, driver *targets.Driver, out runOutputs, dataDir string, stdout, stderr io.Writer) (*summary.Summary, *session, error) {
 	o := queryfile.Options{BurnIn: cfg.TSBSBurnIn, MaxQueries: cfg.TSBSMaxQueries, Timeout: cfg.ReadTimeout,
-		Engine: engine.ConfigFrom(cfg)}
+		Engine: engine.ConfigFrom(cfg), Clocks: clocks}
 	if cfg.TSBSPrintResponses {
 		o.OnAnswer = responsePrinter(stdout, stderr)
 	}
@@ -158,7 +160,7 @@ func measureTSBSQueries(ctx context.Context, abort func(), qs []queryfile.Query,
 		return nil, nil, sess.abandon(driver, err, stderr)
 	}
 	s := &summary.Summary{SchemaVersion: summary.SchemaVersion, Target: driver.Name, Started: started,
-		OpenModel: cfg.Rate > 0, RatePerSecond: cfg.Rate}
+		OpenModel: cfg.Rate > 0, RatePerSecond: cfg.Rate, LatencyClock: arrival.ClockOf(clocks)}
 	res.Engine.Record(s)
 	if res.Interrupted {
 		s.Interrupted, s.StopReason = true, "interrupted"

@@ -319,16 +319,13 @@ func (r *Runner) measure(ctx context.Context, clients []*client, loops []*ownLoo
 }
 
 // stampedClock says what ended the latencies of clients served by their
-// own goroutines, where their connections' kernel receive timestamps did
-// (arrival.Dial): "" where they gave none, and latency ends when the
-// client has the answer.
+// own goroutines (arrival.ClockOf).
 func stampedClock(clients []*client) string {
-	for _, c := range clients {
-		if c.arrived.Stamped() {
-			return "each answer's arrival: the kernel's receive timestamp of its last bytes (SO_TIMESTAMPNS)"
-		}
+	clocks := make([]*arrival.Clock, len(clients))
+	for i, c := range clients {
+		clocks[i] = c.arrived
 	}
-	return ""
+	return arrival.ClockOf(clocks)
 }
 
 // totalOps is the number of operations the plans hold (a write step is one

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tsbench/tsbench/internal/arrival"
 	"github.com/tsbench/tsbench/internal/engine"
 	"github.com/tsbench/tsbench/internal/metrics"
 )
@@ -86,17 +87,36 @@ func (r *Run) Outcome() Outcome {
 
 func (r *Run) openTerminals(ctx context.Context) ([]*terminal, error) {
 	var terms []*terminal
+	// Each terminal's connection is a fresh one dialed under its arrival
+	// clock (arrival.Dial): the pool's idle ones, the load's, carry none.
+	r.db.SetMaxIdleConns(0)
+	defer r.db.SetMaxIdleConns(defaultIdleConns)
 	for i := 0; i < r.cfg.Terminals; i++ {
-		conn, err := r.db.Conn(ctx)
+		arrived := &arrival.Clock{}
+		conn, err := r.db.Conn(arrival.WithClock(ctx, arrived))
 		if err != nil {
 			return terms, fmt.Errorf("tpcc: connect terminal %d: %w", i, err)
 		}
-		terms = append(terms, &terminal{conn: conn, d: r.d, g: newRandom(r.cfg.Seed, int64(1000+i), r.c),
+		terms = append(terms, &terminal{conn: conn, arrived: arrived, d: r.d, g: newRandom(r.cfg.Seed, int64(1000+i), r.c),
 			w: i%r.cfg.Warehouses + 1, district: i/r.cfg.Warehouses%districtsPerW + 1, warehouses: r.cfg.Warehouses,
 			stmts: map[string]string{}, now: func() time.Time { return time.Now().UTC().Truncate(time.Microsecond) },
 			mode: r.mode(), sock: socketOf(conn)})
 	}
 	return terms, nil
+}
+
+// defaultIdleConns is database/sql's own default of idle connections kept.
+const defaultIdleConns = 2
+
+// Clocks are the terminals' arrival clocks, in the order of Open's workers:
+// the engine ends each transaction at its last answer's arrival
+// (engine.Handle.Arrivals).
+func (r *Run) Clocks() []*arrival.Clock {
+	clocks := make([]*arrival.Clock, len(r.terms))
+	for i, t := range r.terms {
+		clocks[i] = t.arrived
+	}
+	return clocks
 }
 
 // mode is how the terminals send transactions; "" is ModeBatched.
@@ -195,7 +215,7 @@ func (w *worker) reopenIfBroken(ctx context.Context) bool {
 		return true
 	}
 	w.t.conn.Close()
-	conn, err := w.r.db.Conn(pctx)
+	conn, err := w.r.db.Conn(arrival.WithClock(pctx, w.t.arrived))
 	if err != nil {
 		return false
 	}

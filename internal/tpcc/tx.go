@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/tsbench/tsbench/internal/arrival"
 	"github.com/tsbench/tsbench/internal/sockwatch"
 )
 
@@ -21,6 +22,7 @@ var errRollback = errors.New("tpcc: New-Order rolled back by design (unused item
 // its own random stream.
 type terminal struct {
 	conn       *sql.Conn
+	arrived    *arrival.Clock // its connection's last arrival (arrival.Dial)
 	d          *dialect
 	g          *random
 	w          int // home warehouse

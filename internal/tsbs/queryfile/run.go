@@ -18,6 +18,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tsbench/tsbench/internal/arrival"
 	"github.com/tsbench/tsbench/internal/engine"
 	"github.com/tsbench/tsbench/internal/metrics"
 	"github.com/tsbench/tsbench/internal/summary"
@@ -51,6 +52,18 @@ type Options struct {
 	// the file sets the operations, the plan and no warm-up (the burn-in
 	// is TSBS's).
 	Engine engine.Config
+	// Clocks, when set, are the workers' arrival clocks, one per querier
+	// in order, under which their connections were opened: each query
+	// ends at its answer's arrival (engine.Handle.Arrivals).
+	Clocks []*arrival.Clock
+}
+
+// clock is querier i's arrival clock, nil without one.
+func (o *Options) clock(i int) *arrival.Clock {
+	if i < len(o.Clocks) {
+		return o.Clocks[i]
+	}
+	return nil
 }
 
 // Result is a measured query-file run.
@@ -154,6 +167,7 @@ func (f *File) Execute(ctx context.Context, queriers []Querier, hooks engine.Hoo
 	// The burn-in runs first, on every worker, before the clock starts:
 	// TSBS's --burn-in leaves its queries out of the statistics.
 	burnErr := each(ctx, queriers, func(ctx context.Context, i int, query Querier) {
+		ctx = arrival.WithClock(ctx, f.o.clock(i)) // a connection it dials is the worker's
 		for n := f.next.Add(1) - 1; n < f.burnIn && ctx.Err() == nil && !f.eng.Stopped(); n = f.next.Add(1) - 1 {
 			f.call(ctx, query, n)
 		}
@@ -165,7 +179,11 @@ func (f *File) Execute(ctx context.Context, queriers []Querier, hooks engine.Hoo
 	for i, q := range queriers {
 		workers[i] = &fileWorker{f: f, query: q}
 	}
-	res := f.eng.Run(ctx, workers, f.eng.Handles(len(queriers)))
+	handles := f.eng.Handles(len(queriers))
+	for i, h := range handles {
+		h.Arrivals = f.o.clock(i)
+	}
+	res := f.eng.Run(ctx, workers, handles)
 	return &Result{Labels: f.labels, Operations: res.Operations, Intervals: res.Intervals, Elapsed: res.Elapsed,
 		Measured: f.counted.Load(), BurnedIn: f.burnIn, Interrupted: res.Interrupted || ctx.Err() != nil || burnErr != nil,
 		Engine: res}, nil
