@@ -2,7 +2,8 @@ package promshape
 
 import (
 	"fmt"
-	"sort"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/tsbench/tsbench/internal/remotewrite"
@@ -39,25 +40,26 @@ func (m *Model) ExpectRange(q Query, start, end int64) (Matrix, error) {
 			q.Name, start, end, step, MaxPoints)
 	}
 	var out Matrix
+	var keys []string // out's, in its order
 	at := map[string]int{}
 	for t := start; t <= end; t += ms {
-		v, err := m.Expect(q, t)
-		if err != nil {
-			return nil, err
+		if _, ok := m.Index(t); !ok {
+			return nil, fmt.Errorf("promshape: %s: eval time %d must be a scrape time: %d plus a multiple of %d ms",
+				q.Name, t, m.cfg.Start, m.interval)
 		}
-		for _, s := range v {
+		// Each step's answer unsorted: the series are sorted once, at the end.
+		for _, s := range q.eval(modelSource{m}, t) {
 			k := Key(s.Labels)
 			i, ok := at[k]
 			if !ok {
 				i = len(out)
 				at[k] = i
-				out = append(out, Series{Labels: s.Labels})
+				out, keys = append(out, Series{Labels: s.Labels}), append(keys, k)
 			}
 			out[i].Points = append(out[i].Points, Point{t, s.Value})
 		}
 	}
-	sortMatrix(out)
-	return out, nil
+	return sortedMatrix(out, keys), nil
 }
 
 // modelSource reads selectors from the model: at a scrape time every
@@ -127,9 +129,18 @@ func (s modelSource) each(sl selector, slot int, g int64, fn func(*template, []r
 	}
 }
 
-// sortMatrix sorts a matrix by Key.
-func sortMatrix(m Matrix) {
-	sort.Slice(m, func(i, j int) bool { return Key(m[i].Labels) < Key(m[j].Labels) })
+// sortedMatrix sorts a matrix by its series' keys.
+func sortedMatrix(m Matrix, keys []string) Matrix {
+	order := make([]int, len(m))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return strings.Compare(keys[a], keys[b]) })
+	out := make(Matrix, len(m))
+	for i, j := range order {
+		out[i] = m[j]
+	}
+	return out
 }
 
 // RangeStart is the first time at or after t where a range query by step

@@ -14,7 +14,8 @@ type Sample struct {
 	Value  float64
 }
 
-// Vector is an instant query's answer, sorted by Key.
+// Vector is an instant query's answer, sorted by Key (Expect sorts it;
+// the operators between selectors and the answer leave it unsorted).
 type Vector []Sample
 
 // Point is a value of a range query's answer at time T, ms.
@@ -86,16 +87,11 @@ func sorted(v Vector) Vector {
 	for i, s := range v {
 		keyed[i] = keyedSample{Key(s.Labels), s}
 	}
-	return sortedKeyed(keyed, v[:0])
-}
-
-// sortedKeyed sorts samples by their keys into out.
-func sortedKeyed(keyed []keyedSample, out Vector) Vector {
 	slices.SortFunc(keyed, func(a, b keyedSample) int { return strings.Compare(a.key, b.key) })
-	for _, k := range keyed {
-		out = append(out, k.s)
+	for i, k := range keyed {
+		v[i] = k.s
 	}
-	return out
+	return v
 }
 
 type keyedSample struct {
@@ -162,7 +158,7 @@ func aggregate(op aggOp, by []string, v Vector) Vector {
 	for _, g := range groups {
 		out = append(out, *g)
 	}
-	return sorted(out)
+	return out // unsorted: Expect sorts the answer once
 }
 
 // binary is `a op b` with one-to-one matching on all labels but
@@ -172,14 +168,13 @@ func binary(a, b Vector, op func(x, y float64) float64) Vector {
 	for _, s := range b {
 		right[unnamedKey(s.Labels)] = s.Value
 	}
-	var keyed []keyedSample
+	var out Vector
 	for _, s := range a {
-		k := unnamedKey(s.Labels) // the result's Key: it drops __name__
-		if y, ok := right[k]; ok {
-			keyed = append(keyed, keyedSample{k, Sample{Labels: dropName(s.Labels), Value: op(s.Value, y)}})
+		if y, ok := right[unnamedKey(s.Labels)]; ok {
+			out = append(out, Sample{Labels: dropName(s.Labels), Value: op(s.Value, y)})
 		}
 	}
-	return sortedKeyed(keyed, nil)
+	return out // unsorted: Expect sorts the answer once
 }
 
 func div(x, y float64) float64 { return x / y }
@@ -205,7 +200,7 @@ func overTime(m Matrix, f func([]Point) float64) Vector {
 			out = append(out, Sample{Labels: dropName(s.Labels), Value: f(s.Points)})
 		}
 	}
-	return sorted(out)
+	return out // unsorted: Expect sorts the answer once
 }
 
 func maxPoints(ps []Point) float64 {
