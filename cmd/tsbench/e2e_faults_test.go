@@ -268,6 +268,9 @@ func causes(w *summary.Operation) map[string]int64 {
 func eachFaultServer(t *testing.T, f func(t *testing.T, fs *faultServer, svc *fault.Service)) {
 	for _, fs := range faultServers {
 		t.Run(fs.target, func(t *testing.T) {
+			// Each fault hits its own server only: two servers at a time
+			// (go test -parallel), each run waiting on its own.
+			t.Parallel()
 			targettest.RequireServer(t, fs.service, fs.addr)
 			svc := fault.Find(t, fs.service)
 			fs.reset(t)

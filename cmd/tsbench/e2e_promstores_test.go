@@ -100,6 +100,7 @@ func TestRemoteWriteFreshness(t *testing.T) {
 func TestRemoteWriteCrash(t *testing.T) {
 	for _, target := range promStores {
 		t.Run(target, func(t *testing.T) {
+			t.Parallel() // each store is killed and restarted alone
 			requireTargetServer(t, target)
 			svc := fault.Find(t, target)
 			svc.Restart(t)       // no data years back from the tests before

@@ -30,108 +30,113 @@ func TestTSBSWorkloads(t *testing.T) {
 	}
 	for _, target := range []string{"sqlite", "postgres", "timescaledb", "questdb", "influxdb", "victoriametrics",
 		"clickhouse", "cassandra", "iotdb"} {
-		for _, uc := range tsbs.Names() {
-			t.Run(target+"/"+uc, func(t *testing.T) {
-				requireTargetServer(t, target)
-				u, _ := tsbs.Lookup(uc)
-				driver, err := targets.Lookup(target)
-				if err != nil {
-					t.Fatal(err)
-				}
-				hours := 2
-				if uc == "devops" {
-					hours = 1 // 101 fields a row
-				}
-				rows := int64(hours * 3600 / 10)
-				dir := t.TempDir()
-				args := append([]string{"run", "--workload", "tsbs-" + uc, "--target", target, "--quiet", "--data-dir", dir,
-					"--results", "off", "--clients", "2",
-					"--set", fmt.Sprintf("TSBS_SCALE=%d", scale), "--set", fmt.Sprintf("TSBS_QUERIES=%d", queries),
-					"--set", fmt.Sprintf("TSBS_END=2016-01-01T%02d:00:00Z", hours)}, extra[target]...)
-				r := tsbench(t, nil, args...)
-				if r.code != 0 {
-					t.Fatal(failedRun(r))
-				}
-				for _, q := range u.Queries {
-					if !strings.Contains(r.stdout, q.Name) {
-						t.Errorf("query type %s is not in the output", q.Name)
+		t.Run(target, func(t *testing.T) {
+			// Each target its own server, two at a time (go test -parallel);
+			// its use cases in turn: they share its database.
+			t.Parallel()
+			for _, uc := range tsbs.Names() {
+				t.Run(uc, func(t *testing.T) {
+					requireTargetServer(t, target)
+					u, _ := tsbs.Lookup(uc)
+					driver, err := targets.Lookup(target)
+					if err != nil {
+						t.Fatal(err)
 					}
-					if q.Kind == 0 && !strings.Contains(r.stdout, q.Name+": unsupported: "+q.Unsupported) {
-						t.Errorf("unsupported %s without its reason", q.Name)
+					hours := 2
+					if uc == "devops" {
+						hours = 1 // 101 fields a row
 					}
-				}
-				res := readScenario(t, dir)
-				ran := map[string]bool{}
-				for _, p := range res.Phases {
-					ran[p.Phase] = true
-					s := readSummary(t, filepath.Join(p.ResultsDir, "summary.json"))
-					for _, op := range s.Operations {
-						if op.FailOperations > 0 {
-							t.Errorf("phase %s: %d failed %s operations: %+v", p.Phase, op.FailOperations, op.Name, op.Failures)
+					rows := int64(hours * 3600 / 10)
+					dir := t.TempDir()
+					args := append([]string{"run", "--workload", "tsbs-" + uc, "--target", target, "--quiet", "--data-dir", dir,
+						"--results", "off", "--clients", "2",
+						"--set", fmt.Sprintf("TSBS_SCALE=%d", scale), "--set", fmt.Sprintf("TSBS_QUERIES=%d", queries),
+						"--set", fmt.Sprintf("TSBS_END=2016-01-01T%02d:00:00Z", hours)}, extra[target]...)
+					r := tsbench(t, nil, args...)
+					if r.code != 0 {
+						t.Fatal(failedRun(r))
+					}
+					for _, q := range u.Queries {
+						if !strings.Contains(r.stdout, q.Name) {
+							t.Errorf("query type %s is not in the output", q.Name)
+						}
+						if q.Kind == 0 && !strings.Contains(r.stdout, q.Name+": unsupported: "+q.Unsupported) {
+							t.Errorf("unsupported %s without its reason", q.Name)
 						}
 					}
-					if s.Verify == nil || !s.Verify.OK && s.Op("INGESTION") != nil {
-						t.Errorf("phase %s: verify %+v", p.Phase, s.Verify)
-						continue
-					}
-					switch p.Phase {
-					case tsbs.PhaseLoad, tsbs.PhaseMixed:
-						// Every value, less iot's missing ones.
-						g := tsbsGenerator(t, uc, scale, fmt.Sprintf("2016-01-01T%02d:00:00Z", hours))
-						want := int64(scale)*rows*int64(len(u.Fields)) - g.MissingCells(g.Schema().Devices, rows)
-						if w := s.Op("INGESTION"); w == nil || w.OKPoints != want || s.Verify.StoredPoints != want {
-							t.Errorf("phase %s: wrote %+v, stored %d, want %d points", p.Phase, w, s.Verify.StoredPoints, want)
-						}
-					default:
-						q, _ := u.Query(p.Phase)
-						op := s.Op(q.Kind.String())
-						switch {
-						case q.Fleet != 0 && driver.Caps.Fleet == "":
-							if op == nil || op.Unsupported != queries || op.OKOperations != 0 {
-								t.Errorf("phase %s: %+v, want %d fleet questions unsupported by %s", p.Phase, op, queries, target)
+					res := readScenario(t, dir)
+					ran := map[string]bool{}
+					for _, p := range res.Phases {
+						ran[p.Phase] = true
+						s := readSummary(t, filepath.Join(p.ResultsDir, "summary.json"))
+						for _, op := range s.Operations {
+							if op.FailOperations > 0 {
+								t.Errorf("phase %s: %d failed %s operations: %+v", p.Phase, op.FailOperations, op.Name, op.Failures)
 							}
-						case q.Fleet != 0 && !answered(s.Verify.Queries):
-							t.Errorf("phase %s: no answer of %s compared with the data: %+v", p.Phase, target, s.Verify.Queries)
-						case q.Fleet != 0:
-							// A fleet question is the target's FleetQuery,
-							// whatever kinds it declares (cassandra).
-							if op == nil || op.OKOperations != queries {
-								t.Errorf("phase %s: %+v, want %d fleet questions", p.Phase, op, queries)
+						}
+						if s.Verify == nil || !s.Verify.OK && s.Op("INGESTION") != nil {
+							t.Errorf("phase %s: verify %+v", p.Phase, s.Verify)
+							continue
+						}
+						switch p.Phase {
+						case tsbs.PhaseLoad, tsbs.PhaseMixed:
+							// Every value, less iot's missing ones.
+							g := tsbsGenerator(t, uc, scale, fmt.Sprintf("2016-01-01T%02d:00:00Z", hours))
+							want := int64(scale)*rows*int64(len(u.Fields)) - g.MissingCells(g.Schema().Devices, rows)
+							if w := s.Op("INGESTION"); w == nil || w.OKPoints != want || s.Verify.StoredPoints != want {
+								t.Errorf("phase %s: wrote %+v, stored %d, want %d points", p.Phase, w, s.Verify.StoredPoints, want)
 							}
-						case !driver.Caps.SupportsQuery(q.Kind) || !driver.Caps.SupportsAcross(&ts.Query{Across: q.Across, Limit: q.Limit}):
-							// The target declares the kind, or a GROUP_BY
-							// across hosts, unsupported (cassandra's GROUP_BY
-							// and LATEST_POINT): each query is counted as
-							// such, none fails.
-							if op == nil || op.Unsupported != queries || op.OKOperations != 0 {
-								t.Errorf("phase %s: %+v, want %d %s queries unsupported by %s", p.Phase, op, queries, q.Kind, target)
+						default:
+							q, _ := u.Query(p.Phase)
+							op := s.Op(q.Kind.String())
+							switch {
+							case q.Fleet != 0 && driver.Caps.Fleet == "":
+								if op == nil || op.Unsupported != queries || op.OKOperations != 0 {
+									t.Errorf("phase %s: %+v, want %d fleet questions unsupported by %s", p.Phase, op, queries, target)
+								}
+							case q.Fleet != 0 && !answered(s.Verify.Queries):
+								t.Errorf("phase %s: no answer of %s compared with the data: %+v", p.Phase, target, s.Verify.Queries)
+							case q.Fleet != 0:
+								// A fleet question is the target's FleetQuery,
+								// whatever kinds it declares (cassandra).
+								if op == nil || op.OKOperations != queries {
+									t.Errorf("phase %s: %+v, want %d fleet questions", p.Phase, op, queries)
+								}
+							case !driver.Caps.SupportsQuery(q.Kind) || !driver.Caps.SupportsAcross(&ts.Query{Across: q.Across, Limit: q.Limit}):
+								// The target declares the kind, or a GROUP_BY
+								// across hosts, unsupported (cassandra's GROUP_BY
+								// and LATEST_POINT): each query is counted as
+								// such, none fails.
+								if op == nil || op.Unsupported != queries || op.OKOperations != 0 {
+									t.Errorf("phase %s: %+v, want %d %s queries unsupported by %s", p.Phase, op, queries, q.Kind, target)
+								}
+							case op == nil || op.OKOperations != queries:
+								t.Errorf("phase %s: %+v, want %d %s queries", p.Phase, op, queries, q.Kind)
 							}
-						case op == nil || op.OKOperations != queries:
-							t.Errorf("phase %s: %+v, want %d %s queries", p.Phase, op, queries, q.Kind)
+						}
+						if len(s.Verify.Queries) == 0 && p.Phase != tsbs.PhaseLoad {
+							t.Errorf("phase %s: no answer checked (%s)", p.Phase, s.Verify.QueriesSkipped)
+						}
+						for _, q := range s.Verify.Queries {
+							if !q.OK {
+								t.Errorf("phase %s: answer differs: %+v", p.Phase, q)
+							}
 						}
 					}
-					if len(s.Verify.Queries) == 0 && p.Phase != tsbs.PhaseLoad {
-						t.Errorf("phase %s: no answer checked (%s)", p.Phase, s.Verify.QueriesSkipped)
-					}
-					for _, q := range s.Verify.Queries {
-						if !q.OK {
-							t.Errorf("phase %s: answer differs: %+v", p.Phase, q)
+					for _, q := range u.Queries {
+						if q.Kind != 0 && !ran[q.Name] {
+							t.Errorf("query type %s did not run", q.Name)
+						}
+						if q.Kind == 0 && ran[q.Name] {
+							t.Errorf("unsupported query type %s ran", q.Name)
 						}
 					}
-				}
-				for _, q := range u.Queries {
-					if q.Kind != 0 && !ran[q.Name] {
-						t.Errorf("query type %s did not run", q.Name)
+					if !ran[tsbs.PhaseLoad] || !ran[tsbs.PhaseMixed] {
+						t.Errorf("phases run: %v", ran)
 					}
-					if q.Kind == 0 && ran[q.Name] {
-						t.Errorf("unsupported query type %s ran", q.Name)
-					}
-				}
-				if !ran[tsbs.PhaseLoad] || !ran[tsbs.PhaseMixed] {
-					t.Errorf("phases run: %v", ran)
-				}
-			})
-		}
+				})
+			}
+		})
 	}
 }
 

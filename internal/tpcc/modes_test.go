@@ -108,6 +108,7 @@ func TestModesSameTables(t *testing.T) {
 func onServersDB(t *testing.T, name string, f func(ctx context.Context, t *testing.T, db *sql.DB, dialect string)) {
 	for _, c := range servers {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel() // each its own server, two at a time (go test -parallel)
 			ctx, db := serverDB(t, c, name)
 			f(ctx, t, db, c.driver.SQL.Dialect)
 		})
