@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 )
 
@@ -34,5 +35,6 @@ func onInterrupt(stop, abort func(), stderr io.Writer) (release func()) {
 			}
 		}
 	}()
-	return func() { signal.Stop(ch); close(done) }
+	var once sync.Once // release may be called again by a deferred call
+	return func() { once.Do(func() { signal.Stop(ch); close(done) }) }
 }

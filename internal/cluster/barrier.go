@@ -12,7 +12,8 @@
 // sleeps until it. With START_AT the workers need no store: they start at
 // that instant. The prometheus workload's workers meet once more after
 // writing (stage "written"): its worker 0 asks the read load of every
-// worker's samples.
+// worker's samples; TPC-C's after their measured phase (stage "ended"):
+// its worker 0 checks the consistency conditions.
 //
 // It stands apart from the command layer, its only importer, because it is a
 // protocol between processes with its own state in the store and its own
@@ -38,6 +39,10 @@ const (
 	// prometheus workload asks the read load, whose answers depend on
 	// every worker's samples, once every other worker has.
 	StageWritten = "written"
+	// StageEnded: the worker's measured phase has ended. Worker 0 of a
+	// TPC-C run checks the consistency conditions, which hold only with
+	// no transaction under way, once every other worker has.
+	StageEnded = "ended"
 )
 
 // Lead is how long after the last worker registered ready they all start:
@@ -113,11 +118,28 @@ func (b *StoreBarrier) Written(ctx context.Context) error {
 // until every worker has. The timeout counts from this call: workers that
 // write alike end alike.
 func (b *StoreBarrier) AllWritten(ctx context.Context) error {
-	if err := b.Written(ctx); err != nil {
+	return b.everyone(ctx, StageWritten, "to write")
+}
+
+// Ended registers that this worker's measured phase has ended.
+func (b *StoreBarrier) Ended(ctx context.Context) error {
+	return b.register(ctx, StageEnded)
+}
+
+// AllEnded registers that this worker's measured phase has ended and waits
+// until every worker's has.
+func (b *StoreBarrier) AllEnded(ctx context.Context) error {
+	return b.everyone(ctx, StageEnded, "to end")
+}
+
+// everyone registers this worker at stage and waits until every worker
+// has reached it.
+func (b *StoreBarrier) everyone(ctx context.Context, stage, what string) error {
+	if err := b.register(ctx, stage); err != nil {
 		return err
 	}
-	_, err := b.wait(ctx, StageWritten, func(rows []results.WorkerRow) bool { return len(rows) >= b.Workers },
-		fmt.Sprintf("all %d workers to write", b.Workers))
+	_, err := b.wait(ctx, stage, func(rows []results.WorkerRow) bool { return len(rows) >= b.Workers },
+		fmt.Sprintf("all %d workers %s", b.Workers, what))
 	return err
 }
 

@@ -129,25 +129,36 @@ func TestStartAtRefusesALateSchema(t *testing.T) {
 }
 
 // Worker 0 of the prometheus workload asks its read load once every worker
-// has written: it waits for the slowest, and a worker that never writes
-// is named when the wait times out.
-func TestAllWrittenWaitsForEveryWorker(t *testing.T) {
-	st := store(t)
-	ctx := context.Background()
-	go func() {
-		time.Sleep(400 * time.Millisecond)
-		_ = worker(st, "g", 1, 2, time.Minute).Written(ctx)
-	}()
-	t0 := time.Now()
-	if err := worker(st, "g", 0, 2, 10*time.Second).AllWritten(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if d := time.Since(t0); d < 400*time.Millisecond {
-		t.Fatalf("went on after %v, before worker 1 had written (400 ms)", d)
-	}
-
-	err := worker(st, "h", 0, 3, 300*time.Millisecond).AllWritten(ctx)
-	if err == nil || !strings.Contains(err.Error(), "written: 0; missing: 1, 2") {
-		t.Fatalf("error %v, want the workers that have not written", err)
+// has written, and worker 0 of TPC-C checks the consistency conditions once
+// every worker has ended: each waits for the slowest, and a worker that
+// never gets there is named when the wait times out.
+func TestEveryWorkerAtAStage(t *testing.T) {
+	for _, c := range []struct {
+		stage  string
+		arrive func(*StoreBarrier, context.Context) error
+		all    func(*StoreBarrier, context.Context) error
+	}{
+		{StageWritten, (*StoreBarrier).Written, (*StoreBarrier).AllWritten},
+		{StageEnded, (*StoreBarrier).Ended, (*StoreBarrier).AllEnded},
+	} {
+		t.Run(c.stage, func(t *testing.T) {
+			st := store(t)
+			ctx := context.Background()
+			go func() {
+				time.Sleep(400 * time.Millisecond)
+				_ = c.arrive(worker(st, "g", 1, 2, time.Minute), ctx)
+			}()
+			t0 := time.Now()
+			if err := c.all(worker(st, "g", 0, 2, 10*time.Second), ctx); err != nil {
+				t.Fatal(err)
+			}
+			if d := time.Since(t0); d < 400*time.Millisecond {
+				t.Fatalf("went on after %v, before worker 1 got there (400 ms)", d)
+			}
+			err := c.all(worker(st, "h", 0, 3, 300*time.Millisecond), ctx)
+			if err == nil || !strings.Contains(err.Error(), c.stage+": 0; missing: 1, 2") {
+				t.Fatalf("error %v, want the workers that are not at %s", err, c.stage)
+			}
+		})
 	}
 }

@@ -125,8 +125,9 @@ func checkWorkers(c *Config) error {
 		return conflict(c, "WORKERS", c.Workers, "1 with BENCHMARK_CLUSTER = true",
 			"BENCHMARK_CLUSTER gives each instance DEVICE_NUMBER devices of its own (IoT-benchmark's split); "+
 				"WORKERS splits one run's clients; use one or the other")
-	case c.Workload == WorkloadTPCC:
-		return conflict(c, "WORKERS", c.Workers, "1 with WORKLOAD = tpcc", "TPC-C runs are not split between workers")
+	case c.Workload == WorkloadTPCC && !c.StartAt.IsZero():
+		return conflict(c, "START_AT", c.StartAt.Format(time.RFC3339), "unset with WORKLOAD = tpcc and WORKERS (the results store's barrier)",
+			"the other workers wait in the results store for worker 0's load, and worker 0 checks the consistency conditions once every worker has ended")
 	case strings.TrimSpace(c.RunGroup) == "":
 		return conflict(c, "RUN_GROUP", "", "a name shared by the workers of one run, e.g. --group nightly-42",
 			fmt.Sprintf("WORKERS = %d needs it: the workers meet at the start barrier and are merged by it", c.Workers))

@@ -185,9 +185,21 @@ func (e *Engine) deadlineHit() bool {
 // Handles makes one handle per worker of this process, the i-th for
 // worker FirstWorker+i; Run drives the workers with them.
 func (e *Engine) Handles(n int) []*Handle {
-	hs := make([]*Handle, n)
-	for i := range hs {
-		hs[i] = e.newHandle(e.Config.FirstWorker + i)
+	workers := make([]int, n)
+	for i := range workers {
+		workers[i] = e.Config.FirstWorker + i
+	}
+	return e.HandlesOf(workers)
+}
+
+// HandlesOf makes a handle for each of the given workers (their numbers
+// among every process's Workers), for a process whose share is not one
+// range of them: a TPC-C worker process runs the terminals of its
+// warehouses. Each handle paces as that worker would in a single process.
+func (e *Engine) HandlesOf(workers []int) []*Handle {
+	hs := make([]*Handle, len(workers))
+	for i, w := range workers {
+		hs[i] = e.newHandle(w)
 	}
 	return hs
 }

@@ -202,6 +202,7 @@ func mergeRuns(runs []*summary.Summary) *summary.Summary {
 	out.Stalls = stallsOf(out.Intervals, first)
 	out.Freshness = freshnessOf(runs)
 	out.Verify = verifySum(runs)
+	out.TPCC = tpccOf(runs, out)
 	// The server's size as the last worker to finish saw it: after every
 	// write of the run.
 	out.StorageBytes = last.StorageBytes

@@ -315,3 +315,57 @@ func TestClientWaitsAddExactly(t *testing.T) {
 		t.Fatalf("merged client wait histogram: %v, %v", got, err)
 	}
 }
+
+// A TPC-C run's workers merge to one tpmC: the New-Orders of all over the
+// merged measured phase (not a sum of the workers' rates); their counters
+// and New-Order checks add up, and the consistency conditions are worker
+// 0's, who checked them once every worker had ended.
+func TestTPCCWorkersMergeToOneTpmC(t *testing.T) {
+	start := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+	conditions := []summary.TPCCCheck{{Number: 1, Condition: "W_YTD = sum(D_YTD)", OK: true}}
+	var runs []*summary.Summary
+	for w := 0; w < 2; w++ {
+		s := share(w, 2, start.Add(time.Duration(w)*time.Second), []int64{100, 200, 300}) // worker 1 starts and ends 1 s later
+		s.Operations[0].Name = summary.NewOrderRow
+		s.Operations[0].OKOperations = int64(600 * (w + 1))
+		s.Elapsed = 60
+		s.TPCC = &summary.TPCC{Warehouses: 4, Terminals: 2 + w, Rollbacks: int64(3 + w), Reconnects: int64(w), ServerCores: 2,
+			Load:      summary.TPCCLoad{Loaded: w == 0, Rows: 1000},
+			NewOrders: &summary.TPCCNewOrders{Committed: int64(600 * (w + 1)), Found: int64(600 * (w + 1))}}
+		if w == 0 {
+			s.TPCC.Consistency = conditions
+		} else {
+			s.TPCC.ConsistencyBy = "worker 0"
+		}
+		runs = append(runs, s)
+	}
+	m, err := Runs(runs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tp := m.TPCC
+	if tp == nil {
+		t.Fatal("the merged run has no TPC-C section")
+	}
+	// 1,800 New-Orders in the 61 s from the first start to the last end.
+	if want := 1800 / (61.0 / 60); m.Elapsed != 61 || math.Abs(tp.TpmC-want) > 1e-9 || math.Abs(tp.TpmCPerCore-want/2) > 1e-9 {
+		t.Errorf("elapsed %v s, tpmC %v (per core %v); want 61 s, %v", m.Elapsed, tp.TpmC, tp.TpmCPerCore, want)
+	}
+	if tp.Terminals != 5 || tp.Warehouses != 4 || tp.Rollbacks != 7 || tp.Reconnects != 1 || !tp.Load.Loaded {
+		t.Errorf("merged counters %+v", tp)
+	}
+	if n := tp.NewOrders; n == nil || n.Committed != 1800 || n.Found != 1800 || n.Lost != 0 {
+		t.Errorf("merged New-Order check %+v", tp.NewOrders)
+	}
+	if !slices.Equal(tp.Consistency, conditions) || tp.ConsistencyBy != "" || !tp.Consistent() || m.Status() != summary.StatusOK {
+		t.Errorf("merged consistency %+v (by %q), status %s", tp.Consistency, tp.ConsistencyBy, m.Status())
+	}
+	// Without worker 0's run, nobody checked them: the merge is not consistent.
+	m, err = Runs(runs[1:], Options{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.TPCC.Consistent() {
+		t.Errorf("merged without worker 0: consistent %+v", m.TPCC)
+	}
+}

@@ -222,9 +222,12 @@ func workerLine(w *summary.Worker) string {
 	if w == nil {
 		return ""
 	}
-	text := fmt.Sprintf("Worker: %d of %d in group %s (clients %d..%d); merge the group with: tsbench merge --group %s",
-		w.Index, w.Workers, w.Group, w.Clients[0], w.Clients[1]-1, w.Group)
-	return text
+	share := fmt.Sprintf("clients %d..%d", w.Clients[0], w.Clients[1]-1)
+	if w.Warehouses[1] > 0 {
+		share = fmt.Sprintf("warehouses %d..%d and their terminals", w.Warehouses[0], w.Warehouses[1])
+	}
+	return fmt.Sprintf("Worker: %d of %d in group %s (%s); merge the group with: tsbench merge --group %s",
+		w.Index, w.Workers, w.Group, share, w.Group)
 }
 
 // IncompleteBanner heads a merged run that lacks some workers' shares.

@@ -13,6 +13,9 @@ type Worker struct {
 	Workers int    `json:"workers"`
 	// Clients are the global client numbers [lo, hi) this worker ran.
 	Clients [2]int `json:"clients"`
+	// Warehouses are a TPC-C worker's warehouses, first to last: it ran
+	// their terminals (tpcc.Share), and Clients stays zero.
+	Warehouses [2]int `json:"warehouses,omitzero"`
 	// StartAt is the instant the barrier gave for the measured phase to
 	// begin, and Barrier how the workers agreed on it ("store" or
 	// "start-at").

@@ -28,17 +28,7 @@ func Figures(s *summary.Summary, tc Config, load LoadResult, cores int) *summary
 		cores = runtime.NumCPU()
 	}
 	t.ServerCores = cores
-	if minutes := s.Elapsed / 60; minutes > 0 {
-		var all int64
-		for _, o := range s.Operations {
-			all += o.OKOperations
-		}
-		if no := s.Op(NewOrder.String()); no != nil {
-			t.TpmC = float64(no.OKOperations) / minutes
-		}
-		t.TpmTotal = float64(all) / minutes
-		t.TpmCPerCore = t.TpmC / float64(cores)
-	}
+	t.SetRates(s)
 	return t
 }
 

@@ -86,6 +86,11 @@ func Prepare(ctx context.Context, db *sql.DB, dialectName string, cfg *Config) (
 	want := cfg.wantMeta()
 	have, ok := readMeta(ctx, db)
 	switch {
+	case cfg.Joined && !(ok && sameShape(have, want)):
+		return LoadResult{}, constants{}, fmt.Errorf("tpcc: worker %d: the database holds no complete load of %d warehouses "+
+			"(%s tables) after worker 0 prepared it (tpcc_meta): are the workers on one database?", cfg.Share.Index, want.Warehouses, want.Tables)
+	case cfg.Joined:
+		return LoadResult{}, have.C, nil
 	case cfg.Load == LoadNever && !ok:
 		return LoadResult{}, constants{}, errors.New("TPCC_LOAD = never, but the database holds no complete TPC-C load (tpcc_meta)")
 	case cfg.Load == LoadNever, cfg.Load == LoadAuto && ok && sameShape(have, want):

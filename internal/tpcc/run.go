@@ -91,7 +91,7 @@ func (r *Run) openTerminals(ctx context.Context) ([]*terminal, error) {
 	// clock (arrival.Dial): the pool's idle ones, the load's, carry none.
 	r.db.SetMaxIdleConns(0)
 	defer r.db.SetMaxIdleConns(defaultIdleConns)
-	for i := 0; i < r.cfg.Terminals; i++ {
+	for _, i := range r.cfg.TerminalIDs() {
 		arrived := &arrival.Clock{}
 		conn, err := r.db.Conn(arrival.WithClock(ctx, arrived))
 		if err != nil {

@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/tsbench/tsbench/internal/engine"
+	"github.com/tsbench/tsbench/internal/summary"
 )
 
 // Tx is one of the five transaction types.
@@ -42,7 +43,7 @@ const (
 	NumTx
 )
 
-var txNames = [NumTx]string{"NEW_ORDER", "PAYMENT", "ORDER_STATUS", "DELIVERY", "STOCK_LEVEL"}
+var txNames = [NumTx]string{summary.NewOrderRow, "PAYMENT", "ORDER_STATUS", "DELIVERY", "STOCK_LEVEL"}
 
 func (t Tx) String() string { return txNames[t] }
 
@@ -136,6 +137,63 @@ type Config struct {
 	// standard mix, the open model (latency from each one's intended
 	// start); 0: each terminal sends its next one when the last ended.
 	Rate float64
+	// Share is this process's part of a run split between worker
+	// processes (WORKERS); the zero Share is the whole run.
+	Share Share
+	// Joined: the load and the routines are another process's (worker 0
+	// of the share's group, which has prepared them); Prepare only reads
+	// the load's record, so that workers do not race at creating them.
+	Joined bool
+}
+
+// Share is worker Index of Of: it runs the terminals whose home warehouse
+// is in its range of the warehouses (WarehouseRange), the same terminals,
+// with the same random streams, as a single process would. Disjoint
+// warehouses keep each worker's check of its New-Orders its own: a New-
+// Order goes to a district of its terminal's home warehouse.
+type Share struct{ Index, Of int }
+
+// WarehouseRange is the share's warehouses, first to last (1-based).
+func (c *Config) WarehouseRange() (first, last int) {
+	n := max(c.Share.Of, 1)
+	return c.Share.Index*c.Warehouses/n + 1, (c.Share.Index + 1) * c.Warehouses / n
+}
+
+// TerminalIDs are the numbers of the share's terminals among all
+// Terminals: those whose home warehouse (i mod W + 1) is in its range.
+func (c *Config) TerminalIDs() []int {
+	first, last := c.WarehouseRange()
+	var ids []int
+	for i := 0; i < c.Terminals; i++ {
+		if home := i%c.Warehouses + 1; home >= first && home <= last {
+			ids = append(ids, i)
+		}
+	}
+	return ids
+}
+
+// validShare refuses a split that leaves a worker no warehouse or no
+// terminal.
+func (c *Config) validShare() error {
+	n := c.Share.Of
+	if n <= 1 {
+		return nil
+	}
+	if c.Warehouses < n {
+		return fmt.Errorf("WORKERS = %d with TPCC_WAREHOUSES = %d: each worker runs the terminals of warehouses of its own; "+
+			"raise TPCC_WAREHOUSES to at least %d or lower WORKERS", n, c.Warehouses, n)
+	}
+	for k := 0; k < n; k++ {
+		other := *c
+		other.Share.Index = k
+		if len(other.TerminalIDs()) == 0 {
+			first, last := other.WarehouseRange()
+			return fmt.Errorf("WORKERS = %d with TPCC_WAREHOUSES = %d and CLIENT_NUMBER = %d: worker %d's warehouses %d..%d "+
+				"would have no terminal (terminal i's home is warehouse i mod %d + 1); raise CLIENT_NUMBER to at least %d",
+				n, c.Warehouses, c.Terminals, k, first, last, c.Warehouses, c.Warehouses)
+		}
+	}
+	return nil
 }
 
 // Drive sets what of ec is TPC-C's: the transactions' names, one worker
@@ -181,7 +239,7 @@ func (c *Config) Validate() error {
 	default:
 		return fmt.Errorf("TPCC_MODE = %q: allowed: %s, %s, %s", c.Mode, ModeBatched, ModeInteractive, ModeProcedures)
 	}
-	return nil
+	return c.validShare()
 }
 
 // Table sizes of clause 4.3.3.1.
