@@ -18,6 +18,8 @@ import (
 // loaded just before its turn, taking turns: tsbench in interactive mode
 // (one statement per round trip, as go-tpc runs), or with --mode batched
 // in its own (a transaction's statements sent together).
+//
+// long: its flags, then the two tools' turns in the order the note gives them
 func compareGoTPC(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("go-tpc", flag.ContinueOnError)
 	fs.SetOutput(stderr)

@@ -104,10 +104,16 @@ func runAnalyticsPhase(cfg *config.Config, p scenario.Phase, label string, stdou
 		res.Outcomes = analytics.Run(ctx, conn, g, rowsPerDevice, p.Analytics, max(1, p.AnalyticsRuns))
 	}
 	res.Engine = cfg.AnalyticsEngine
-
 	fmt.Fprintf(stdout, "==================== %s ====================\n", label)
 	fmt.Fprintf(stdout, "Analytics over %d events (%d devices x %d rows), target %s, run by %s\n", res.Rows, len(schema.Devices),
 		rowsPerDevice, d.Name, engine)
+	printAnalytics(stdout, res, p)
+	return res, nil
+}
+
+// printAnalytics prints each query's times beside the published ones, and
+// what went wrong.
+func printAnalytics(stdout io.Writer, res analyticsResult, p scenario.Phase) {
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "QUERY\tKIND\tRUNS\tMEAN S\tMIN S\tMAX S\tEVENTS/S\tRESULT ROWS\tANSWER\tPUBLISHED S")
 	for _, o := range res.Outcomes {
@@ -129,7 +135,6 @@ func runAnalyticsPhase(cfg *config.Config, p scenario.Phase, label string, stdou
 			fmt.Fprintf(stdout, "  %s published: %s\n", o.Name, pub.Note)
 		}
 	}
-	return res, nil
 }
 
 func answer(o analytics.Outcome) string {

@@ -21,6 +21,9 @@ import (
 // costs that sample, not the ones after it.
 const monitorStoreTimeout = 5 * time.Second
 
+// newMonitorCmd is 'tsbench monitor': a process's CPU and memory sampled to a file or the results store.
+//
+// long: the command's flags and its run, as cobra declares them together
 func newMonitorCmd(stdout, stderr io.Writer) *cobra.Command {
 	var sf storeFlags
 	var out, service string

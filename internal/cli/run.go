@@ -41,6 +41,9 @@ type keyFlag struct {
 	tsbsKey string
 }
 
+// newRunCmd is 'tsbench run' and its flags.
+//
+// long: the table of the run's flags, a line each
 func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
 	var f runFlags
 	keyFlags := []*keyFlag{

@@ -149,83 +149,114 @@ func runScenario(cmd *cobra.Command, f *runFlags, flags []*keyFlag, sc *scenario
 		return nil, nil
 	}
 
-	res := scenarioResult{SchemaVersion: summary.SchemaVersion, Scenario: sc.Name, Variant: f.variant, Scale: f.scale,
-		Repeat: repeat, ServerCores: cores, Target: configs[0].Target, Started: time.Now().UTC()}
-	measured := make([][]scenario.Measurement, len(sc.Phases))
-	var prior scenario.Written  // what the phases so far left in the database
-	var runs []*summary.Summary // every phase's run, to carry the table
-	var phaseRuns []scenario.PhaseRun
-	var worst error
-	for r := 1; r <= repeat && !res.Interrupted; r++ {
-		for i, p := range sc.Phases {
-			label := fmt.Sprintf("%s/%s", sc.Name, p.Name)
-			if repeat > 1 {
-				label += fmt.Sprintf(" (repetition %d of %d)", r, repeat)
-			}
-			if p.Unsupported != "" {
-				fmt.Fprintf(stdout, "\n%s: unsupported on every target: %s\n", label, p.Unsupported)
-				continue
-			}
-			if p.Analytics != nil {
-				ar, err := runAnalyticsPhase(configs[i], p, label, stdout)
-				if err != nil {
-					return nil, inputOrFailure(err)
-				}
-				ar.Repetition = r
-				res.Analytics = append(res.Analytics, ar)
-				if ar.Failed() {
-					worst = worse(worst, &exitError{code: ExitFailure})
-				}
-				continue
-			}
-			out := f.runOutputs
-			out.priorRows = prior.PriorRows(configs[i])
-			s, err := runBenchmark(configs[i], label, out, stdout, stderr)
-			if err != nil {
+	x := &scenarioRun{sc: sc, f: f, configs: configs, measured: make([][]scenario.Measurement, len(sc.Phases)),
+		stdout: stdout, stderr: stderr,
+		res: scenarioResult{SchemaVersion: summary.SchemaVersion, Scenario: sc.Name, Variant: f.variant, Scale: f.scale,
+			Repeat: repeat, ServerCores: cores, Target: configs[0].Target, Started: time.Now().UTC()}}
+	for r := 1; r <= repeat && !x.res.Interrupted; r++ {
+		for i := range sc.Phases {
+			if err := x.phase(i, r); err != nil {
 				return nil, err
 			}
-			prior = prior.After(configs[i], s)
-			if p.BreakPoint {
-				bp := scenario.BreakPointOf(s, p)
-				bp.Phase, bp.Repetition = p.Name, r
-				bp.Print(stdout)
-				res.BreakPoints = append(res.BreakPoints, bp)
-			}
-			runs = append(runs, s)
-			phaseRuns = append(phaseRuns, scenario.PhaseRun{Phase: p, Summary: s})
-			res.Phases = append(res.Phases, scenarioPhaseResult{Phase: p.Name, Repetition: r, RunID: s.RunID, ResultsDir: s.ResultsDir})
-			if op := s.Op(p.Operation); op != nil && !s.Interrupted {
-				measured[i] = append(measured[i], scenario.Measurement{Seconds: s.Elapsed, Points: op.OKPoints, Operations: op.OKOperations,
-					BytesPerPoint: s.BytesPerPoint})
-			}
-			if e := outcome(s); e != nil {
-				worst = worse(worst, e)
-			}
-			if s.Interrupted {
-				res.Interrupted = true
+			if x.res.Interrupted {
 				break
 			}
 		}
 	}
-	res.Rows = sc.Table(f.variant, res.Target, f.scale, measured, cores)
-	where := fmt.Sprintf("target %s", res.Target)
-	if err := sc.PrintTable(stdout, res.Rows, f.scale, cores, where); err != nil {
+	if err := x.finish(); err != nil {
 		return nil, err
 	}
-	if sc.Extra != nil {
-		res.Sweep = sc.Extra(stdout, phaseRuns)
-		for _, s := range runs {
+	return &x.res, x.worst
+}
+
+// scenarioRun is a scenario's phases run in turn, and what they leave for
+// its table.
+type scenarioRun struct {
+	sc             *scenario.Scenario
+	f              *runFlags
+	configs        []*config.Config
+	res            scenarioResult
+	measured       [][]scenario.Measurement // each phase's runs, by phase
+	prior          scenario.Written         // what the phases so far left in the database
+	runs           []*summary.Summary       // every phase's run, to carry the table
+	phaseRuns      []scenario.PhaseRun
+	worst          error // the exit status the runs so far call for
+	stdout, stderr io.Writer
+}
+
+// phase runs phase i in repetition r; an error ends the scenario.
+func (x *scenarioRun) phase(i, r int) error {
+	p, cfg := x.sc.Phases[i], x.configs[i]
+	label := fmt.Sprintf("%s/%s", x.sc.Name, p.Name)
+	if x.res.Repeat > 1 {
+		label += fmt.Sprintf(" (repetition %d of %d)", r, x.res.Repeat)
+	}
+	if p.Unsupported != "" {
+		fmt.Fprintf(x.stdout, "\n%s: unsupported on every target: %s\n", label, p.Unsupported)
+		return nil
+	}
+	if p.Analytics != nil {
+		ar, err := runAnalyticsPhase(cfg, p, label, x.stdout)
+		if err != nil {
+			return inputOrFailure(err)
+		}
+		ar.Repetition = r
+		x.res.Analytics = append(x.res.Analytics, ar)
+		if ar.Failed() {
+			x.worst = worse(x.worst, &exitError{code: ExitFailure})
+		}
+		return nil
+	}
+	out := x.f.runOutputs
+	out.priorRows = x.prior.PriorRows(cfg)
+	s, err := runBenchmark(cfg, label, out, x.stdout, x.stderr)
+	if err != nil {
+		return err
+	}
+	x.prior = x.prior.After(cfg, s)
+	if p.BreakPoint {
+		bp := scenario.BreakPointOf(s, p)
+		bp.Phase, bp.Repetition = p.Name, r
+		bp.Print(x.stdout)
+		x.res.BreakPoints = append(x.res.BreakPoints, bp)
+	}
+	x.runs = append(x.runs, s)
+	x.phaseRuns = append(x.phaseRuns, scenario.PhaseRun{Phase: p, Summary: s})
+	x.res.Phases = append(x.res.Phases, scenarioPhaseResult{Phase: p.Name, Repetition: r, RunID: s.RunID, ResultsDir: s.ResultsDir})
+	if op := s.Op(p.Operation); op != nil && !s.Interrupted {
+		x.measured[i] = append(x.measured[i], scenario.Measurement{Seconds: s.Elapsed, Points: op.OKPoints, Operations: op.OKOperations,
+			BytesPerPoint: s.BytesPerPoint})
+	}
+	if e := outcome(s); e != nil {
+		x.worst = worse(x.worst, e)
+	}
+	x.res.Interrupted = s.Interrupted
+	return nil
+}
+
+// finish prints the scenario's table (published against measured), its
+// extra figures and break-evens, and saves it.
+func (x *scenarioRun) finish() error {
+	res, f := &x.res, x.f
+	res.Rows = x.sc.Table(f.variant, res.Target, f.scale, x.measured, res.ServerCores)
+	where := fmt.Sprintf("target %s", res.Target)
+	if err := x.sc.PrintTable(x.stdout, res.Rows, f.scale, res.ServerCores, where); err != nil {
+		return err
+	}
+	if x.sc.Extra != nil {
+		res.Sweep = x.sc.Extra(x.stdout, x.phaseRuns)
+		for _, s := range x.runs {
 			if s.TPCC != nil {
 				s.TPCC.Sweep = res.Sweep // the report charts it from any of the runs
 			}
 		}
 	}
-	attachFigures(runs, sc.Figures(res.Rows), f.runOutputs, datadir.Or(configs[0].DataDir), stderr)
+	attachFigures(x.runs, x.sc.Figures(res.Rows), f.runOutputs, datadir.Or(x.configs[0].DataDir), x.stderr)
 	res.BreakEvens = scenario.BreakEvens(res.Rows)
 	driver, _ := targets.Lookup(res.Target)
-	scenario.PrintBreakEvens(stdout, res.BreakEvens, driver != nil && driver.Caps.Compression)
-	saveScenario(&res, configs[0], stdout, stderr)
-	return &res, worst
+	scenario.PrintBreakEvens(x.stdout, res.BreakEvens, driver != nil && driver.Caps.Compression)
+	saveScenario(res, x.configs[0], x.stdout, x.stderr)
+	return nil
 }
 
 // phaseConfigs builds and validates every phase's configuration before the

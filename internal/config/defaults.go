@@ -16,6 +16,8 @@ import (
 // (seed 002, reference/iot-benchmark.md), except where those make a poor
 // first run (DEVICE_NUMBER, CLIENT_NUMBER, OPERATION_PROPORTION,
 // INIT_WAIT_TIME, STEP_SIZE=1 as in IoT-benchmark's code).
+//
+// long: the default of every key, a line each
 func Default() *Config {
 	return &Config{
 		Target:        "sqlite",

@@ -145,10 +145,8 @@ func readIoTSchema(name string, o ImportOptions) (*iotSchema, error) {
 		return nil, &InputError{File: name, Msg: "cannot read it: " + err.Error() + ": " + iotLayoutAdvice}
 	}
 	defer f.Close()
-	s := &iotSchema{file: name, index: map[string]int{}, devices: map[string]int64{}}
-	seen := map[string][]bool{} // device -> which sensors it listed
-	var order []string          // the devices in schema order
-	typeLine := []int64{}       // the line that gave each sensor its type
+	r := &schemaReader{o: o, seen: map[string][]bool{},
+		s: &iotSchema{file: name, index: map[string]int{}, devices: map[string]int64{}}}
 	br := bufio.NewReader(f)
 	var line int64
 	for {
@@ -161,48 +159,73 @@ func readIoTSchema(name string, o ImportOptions) (*iotSchema, error) {
 		}
 		line++
 		if t := strings.TrimSpace(text); t != "" {
-			fields := strings.Fields(t)
-			if len(fields) != 3 {
-				return nil, &InputError{File: name, Line: line, Msg: fmt.Sprintf("%d fields: want \"<device> <sensor> <type>\" separated by spaces", len(fields))}
+			if err := r.add(line, strings.Fields(t)); err != nil {
+				return nil, err
 			}
-			device, sensor := fields[0], fields[1]
-			ty, terr := iotType(fields[2])
-			if terr != nil {
-				return nil, &InputError{File: name, Line: line, Column: "3", Msg: terr.Error()}
-			}
-			if _, ok := s.devices[device]; !ok {
-				s.devices[device] = line
-				order = append(order, device)
-			}
-			i, ok := s.index[sensor]
-			if !ok {
-				i = len(s.sensors)
-				s.index[sensor] = i
-				s.sensors = append(s.sensors, ts.Sensor{Name: sensor, Type: ty})
-				typeLine = append(typeLine, line)
-			} else if _, declared := o.Types[sensor]; !declared && s.sensors[i].Type != ty {
-				return nil, &InputError{File: name, Line: line, Column: "3", Msg: fmt.Sprintf("device %s: sensor %s is %s, line %d made it %s: "+
-					"tsbench replays one type per sensor (declare it with DATA_TYPES)", device, sensor, ty, typeLine[i], s.sensors[i].Type)}
-			}
-			has := seen[device]
-			for len(has) <= i {
-				has = append(has, false)
-			}
-			if has[i] {
-				return nil, &InputError{File: name, Line: line, Column: "2", Msg: fmt.Sprintf("device %s lists sensor %s twice", device, sensor)}
-			}
-			has[i] = true
-			seen[device] = has
 		}
 		if err == io.EOF {
 			break
 		}
 	}
+	return r.complete()
+}
+
+// schemaReader builds an iotSchema from schema.txt's lines.
+type schemaReader struct {
+	s        *iotSchema
+	o        ImportOptions
+	seen     map[string][]bool // device -> which sensors it listed
+	order    []string          // the devices in schema order
+	typeLine []int64           // the line that gave each sensor its type
+}
+
+// add takes line's "<device> <sensor> <type>": a sensor keeps one type (or
+// the one DATA_TYPES declares), a device lists a sensor once.
+func (r *schemaReader) add(line int64, fields []string) error {
+	s, name := r.s, r.s.file
+	if len(fields) != 3 {
+		return &InputError{File: name, Line: line, Msg: fmt.Sprintf("%d fields: want \"<device> <sensor> <type>\" separated by spaces", len(fields))}
+	}
+	device, sensor := fields[0], fields[1]
+	ty, terr := iotType(fields[2])
+	if terr != nil {
+		return &InputError{File: name, Line: line, Column: "3", Msg: terr.Error()}
+	}
+	if _, ok := s.devices[device]; !ok {
+		s.devices[device] = line
+		r.order = append(r.order, device)
+	}
+	i, ok := s.index[sensor]
+	if !ok {
+		i = len(s.sensors)
+		s.index[sensor] = i
+		s.sensors = append(s.sensors, ts.Sensor{Name: sensor, Type: ty})
+		r.typeLine = append(r.typeLine, line)
+	} else if _, declared := r.o.Types[sensor]; !declared && s.sensors[i].Type != ty {
+		return &InputError{File: name, Line: line, Column: "3", Msg: fmt.Sprintf("device %s: sensor %s is %s, line %d made it %s: "+
+			"tsbench replays one type per sensor (declare it with DATA_TYPES)", device, sensor, ty, r.typeLine[i], s.sensors[i].Type)}
+	}
+	has := r.seen[device]
+	for len(has) <= i {
+		has = append(has, false)
+	}
+	if has[i] {
+		return &InputError{File: name, Line: line, Column: "2", Msg: fmt.Sprintf("device %s lists sensor %s twice", device, sensor)}
+	}
+	has[i] = true
+	r.seen[device] = has
+	return nil
+}
+
+// complete checks that every device lists every sensor, and applies the
+// declared types.
+func (r *schemaReader) complete() (*iotSchema, error) {
+	s, name := r.s, r.s.file
 	if len(s.devices) == 0 {
 		return nil, &InputError{File: name, Msg: "no devices: want lines \"<device> <sensor> <type>\""}
 	}
-	for _, device := range order {
-		has := seen[device]
+	for _, device := range r.order {
+		has := r.seen[device]
 		var missing []string
 		for i := range s.sensors {
 			if i >= len(has) || !has[i] {
@@ -214,10 +237,10 @@ func readIoTSchema(name string, o ImportOptions) (*iotSchema, error) {
 				"tsbench replays one sensor list for every device", device, strings.Join(missing, ", "))}
 		}
 	}
-	if err := o.checkTypesNamed(name, s.index, namesOf(s.sensors)); err != nil {
+	if err := r.o.checkTypesNamed(name, s.index, namesOf(s.sensors)); err != nil {
 		return nil, err
 	}
-	for sensor, ty := range o.Types {
+	for sensor, ty := range r.o.Types {
 		s.sensors[s.index[sensor]].Type = ty
 	}
 	return s, nil

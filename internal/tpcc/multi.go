@@ -23,6 +23,8 @@ type stockKey struct{ w, item int }
 // id, through LAST_INSERT_ID(expr)); the customer, both taxes and every
 // item in one join; every stock row FOR UPDATE; every stock update; the
 // order; the new order; every order line; COMMIT.
+//
+// long: the transaction's round trips in the specification's order
 func (x *txn) newOrderMulti() error {
 	t := x.t
 	in := t.newOrderInput()
@@ -241,6 +243,8 @@ func (x *txn) paymentMulti() error {
 // in one UNION ALL); then, for all the districts that have one at once,
 // the new orders' deletion, the orders' carrier, the lines' delivery
 // date, each order's customer and total, every customer's balance; COMMIT.
+//
+// long: the transaction's round trips in the specification's order
 func (x *txn) deliveryMulti() error {
 	t := x.t
 	carrier := t.g.intn(1, 10)

@@ -297,8 +297,29 @@ func (e Engine) submit(ctx context.Context, st *store, jq []jobQuery, runs int) 
 	if err != nil {
 		return nil, err
 	}
-	queries, _ := json.Marshal(jq)
+	cmd := exec.CommandContext(ctx, e.Submit, e.submitArgs(job, logConf, st, jq, runs)...)
+	cmd.Env = append(os.Environ(), passwordEnv+"="+st.password)
+	if strings.HasPrefix(e.Master, "local") {
+		// Scratch space (shuffle files) goes with the job's temporary
+		// directory; the environment rather than spark.local.dir, which
+		// Spark warns is overridden by cluster managers.
+		cmd.Env = append(cmd.Env, "SPARK_LOCAL_IP=127.0.0.1", "SPARK_LOCAL_DIRS="+filepath.Join(tmp, "local"))
+	}
+	cmd.Dir = tmp
+	lines, err := e.runJob(cmd, st)
+	if ctx.Err() != nil {
+		return lines, fmt.Errorf("spark: the job did not finish in time (%w); %v", ctx.Err(), err)
+	}
+	if err != nil {
+		return lines, fmt.Errorf("spark: %s on %s: %w", filepath.Base(job), e.Master, err)
+	}
+	return lines, nil
+}
 
+// submitArgs are spark-submit's arguments for the job: Spark's settings,
+// then the job's own (the password comes by the environment).
+func (e Engine) submitArgs(job, logConf string, st *store, jq []jobQuery, runs int) []string {
+	queries, _ := json.Marshal(jq)
 	conf := map[string]string{
 		"spark.driver.memory": e.DriverMemory,
 		"spark.ui.enabled":    "false",
@@ -321,28 +342,23 @@ func (e Engine) submit(ctx context.Context, st *store, jq []jobQuery, runs int) 
 	for _, k := range keys {
 		args = append(args, "--conf", k+"="+conf[k])
 	}
-	args = append(args, job, "--jdbc-url", st.jdbcURL, "--driver", st.driverClass, "--user", st.user,
+	return append(args, job, "--jdbc-url", st.jdbcURL, "--driver", st.driverClass, "--user", st.user,
 		"--password-env", passwordEnv, "--queries", string(queries), "--runs", strconv.Itoa(runs))
+}
 
-	cmd := exec.CommandContext(ctx, e.Submit, args...)
-	cmd.Env = append(os.Environ(), passwordEnv+"="+st.password)
-	if local {
-		// Scratch space (shuffle files) goes with the job's temporary
-		// directory; the environment rather than spark.local.dir, which
-		// Spark warns is overridden by cluster managers.
-		cmd.Env = append(cmd.Env, "SPARK_LOCAL_IP=127.0.0.1", "SPARK_LOCAL_DIRS="+filepath.Join(tmp, "local"))
-	}
-	cmd.Dir = tmp
+// runJob runs spark-submit and returns the job's result lines; the error
+// ends with the last lines of Spark's log.
+func (e Engine) runJob(cmd *exec.Cmd, st *store) ([]jobLine, error) {
 	setProcessGroup(cmd)
 	cmd.WaitDelay = 10 * time.Second
 	stderr := &tail{max: 40, redact: st.redact, to: e.Log}
 	cmd.Stderr = stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
-		return nil, fmt.Errorf("spark: %w", err)
+		return nil, err
 	}
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("spark: start %s: %w", e.Submit, err)
+		return nil, fmt.Errorf("start %s: %w", e.Submit, err)
 	}
 	// Spark runs the Python driver with its standard error merged into
 	// standard output, so the job's own messages arrive here too: they
@@ -361,12 +377,8 @@ func (e Engine) submit(ctx context.Context, st *store, jq []jobQuery, runs int) 
 			stderr.line(string(b))
 		}
 	}
-	err = cmd.Wait()
-	if ctx.Err() != nil {
-		return lines, fmt.Errorf("spark: the job did not finish in time (%w); last log lines:\n%s", ctx.Err(), stderr.String())
-	}
-	if err != nil {
-		return lines, fmt.Errorf("spark: %s on %s: %w; last log lines:\n%s", filepath.Base(job), e.Master, err, stderr.String())
+	if err := cmd.Wait(); err != nil {
+		return lines, fmt.Errorf("%w; last log lines:\n%s", err, stderr.String())
 	}
 	return lines, nil
 }

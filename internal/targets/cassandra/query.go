@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gocql/gocql"
 	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/ts"
 )
@@ -39,6 +40,21 @@ func (t *Target) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
 }
 
 func (t *Target) run(ctx context.Context, s *ts.Schema, q *ts.Query, device string, sensors []int) (ts.Result, error) {
+	stmt := t.statement(s, q, sensors)
+	iter := t.session.Query(stmt, device).WithContext(ctx).PageSize(0).Iter()
+	res, err := scanResult(iter, q)
+	if err != nil {
+		return ts.Result{}, t.wrap(q.Kind.String(), err)
+	}
+	if err := iter.Close(); err != nil {
+		return ts.Result{}, t.wrap(q.Kind.String()+": "+stmt, err)
+	}
+	return res, nil
+}
+
+// statement is the CQL of q over sensors of one device (bound as ?), within
+// the day partitions q's range covers.
+func (t *Target) statement(s *ts.Schema, q *ts.Query, sensors []int) string {
 	cols := make([]string, len(sensors))
 	for i, sn := range sensors {
 		cols[i] = t.cols[sn]
@@ -80,11 +96,17 @@ func (t *Target) run(ctx context.Context, s *ts.Schema, q *ts.Query, device stri
 	if filter != "" {
 		stmt += " ALLOW FILTERING"
 	}
-	iter := t.session.Query(stmt, device).WithContext(ctx).PageSize(0).Iter()
+	return stmt
+}
+
+// scanResult reads iter's rows into q's result: a point per non-null cell,
+// or, for an aggregate, the aggregate of each series that has points. The
+// caller closes iter, whose error it reports.
+func scanResult(iter *gocql.Iter, q *ts.Query) (ts.Result, error) {
 	rd, err := iter.RowData()
 	if err != nil {
 		iter.Close()
-		return ts.Result{}, t.wrap(q.Kind.String(), err)
+		return ts.Result{}, err
 	}
 	// Scan into pointers to the columns' pointers: gocql sets a pointer to
 	// nil for a NULL (an empty cell of a sparse row), where scanning into
@@ -117,9 +139,6 @@ func (t *Target) run(ctx context.Context, s *ts.Schema, q *ts.Query, device stri
 				res.Add(int64(vals[0]), vals[i])
 			}
 		}
-	}
-	if err := iter.Close(); err != nil {
-		return ts.Result{}, t.wrap(q.Kind.String()+": "+stmt, err)
 	}
 	return res, nil
 }

@@ -256,6 +256,8 @@ func (f *fleetSQL) sortedFlags(aggs, cond string) string {
 func num(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
 // fleetStatement is the SQL of fleet question q on schema s.
+//
+// long: one case per fleet question kind, each its statement
 func (t *Target) fleetStatement(s *ts.Schema, q *ts.Query) (string, error) {
 	kind := q.Fleet.Kind
 	want := len(fleet.Fields(kind))

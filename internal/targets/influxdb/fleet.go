@@ -204,6 +204,9 @@ func (f *fleetQL) statements() ([]string, error) {
 	return out, nil
 }
 
+// statementsOf is the InfluxQL statements of the question, over src.
+//
+// long: one case per fleet question kind, each its statements
 func (f *fleetQL) statementsOf(src fleetSource) ([]string, error) {
 	k := f.q.Fleet.Kind
 	fd, err := f.field(0)
@@ -372,6 +375,8 @@ func flatten(resp *response, names *serverNames) []fleetResult {
 }
 
 // answer turns the servers' rows into the question's.
+//
+// long: one case per fleet question kind, each reading the rows it asked for
 func (f *fleetQL) answer(res []fleetResult) ([]ts.FleetRow, error) {
 	get := func(r fleetResult, col string) (float64, error) {
 		v, ok := r.vals[col]

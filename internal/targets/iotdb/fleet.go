@@ -123,6 +123,9 @@ func (f *fleetSQL) statement(sel []string, rest string) string {
 	return "SELECT " + strings.Join(sel, ", ") + " FROM " + strings.Join(f.from, ", ") + rest + " ALIGN BY DEVICE"
 }
 
+// answer asks the question's statements and turns IoTDB's rows, aligned by device, into its answer.
+//
+// long: one case per fleet question kind, each its statements and rows
 func (f *fleetSQL) answer(ctx context.Context) ([]ts.FleetRow, error) {
 	q := f.q
 	fd := f.fields[0]

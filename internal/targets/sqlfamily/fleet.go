@@ -49,6 +49,8 @@ func (d *Dialect) Fleet(b *Builder, q *ts.Query) error { return d.FleetFrom(b, q
 //
 // Thresholds and units are fleet's constants, written as literals: they
 // are part of the question's shape, not its parameters.
+//
+// long: one case per fleet question kind, each its SQL
 func (d *Dialect) FleetFrom(b *Builder, q *ts.Query, src FleetSource) error {
 	b.Reset()
 	if q.Fleet == nil {

@@ -85,6 +85,8 @@ type CreateDB struct {
 // clients opening it at the same time) and by its database/sql access, and
 // that a user who may not create it gets an error naming the database, the
 // user and the command that creates it, with nothing created.
+//
+// long: one suite, whose three cases share the admin connection and its helpers
 func (c CreateDB) Run(t *testing.T, srv Server, d *targets.Driver) {
 	srv.Require(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
