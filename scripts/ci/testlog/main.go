@@ -17,6 +17,7 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"time"
 )
 
 func main() {
@@ -37,6 +38,7 @@ type event struct {
 	Test    string
 	Output  string
 	Elapsed float64
+	Time    time.Time
 }
 
 // timing is one package's or one test's elapsed time.
@@ -51,12 +53,14 @@ type timing struct {
 type testLog struct {
 	out      io.Writer
 	pending  map[string]*strings.Builder // package + " " + top-level test
+	started  map[string]time.Time        // when each running top-level test began, paused time left out
+	paused   map[string]time.Time
 	packages []timing
 	tests    []timing
 }
 
 func newLog(out io.Writer) *testLog {
-	return &testLog{out: out, pending: map[string]*strings.Builder{}}
+	return &testLog{out: out, pending: map[string]*strings.Builder{}, started: map[string]time.Time{}, paused: map[string]time.Time{}}
 }
 
 func (l *testLog) read(r io.Reader) error {
@@ -90,6 +94,9 @@ func (l *testLog) take(e event) {
 		return
 	}
 	key := e.Package + " " + top
+	if e.Test == top {
+		l.clock(key, e)
+	}
 	switch e.Action {
 	case "output":
 		b := l.pending[key]
@@ -106,8 +113,36 @@ func (l *testLog) take(e event) {
 			l.flush(key)
 		}
 		delete(l.pending, key)
-		l.tests = append(l.tests, timing{shortPackage(e.Package) + "." + top, e.Elapsed})
+		l.tests = append(l.tests, timing{shortPackage(e.Package) + "." + top, l.took(key, e)})
 	}
+}
+
+// clock follows a top-level test's run, pause (t.Parallel) and cont
+// events, so that its time is its own.
+func (l *testLog) clock(key string, e event) {
+	switch e.Action {
+	case "run":
+		l.started[key] = e.Time
+	case "pause":
+		l.paused[key] = e.Time
+	case "cont":
+		if at, ok := l.paused[key]; ok {
+			l.started[key] = l.started[key].Add(e.Time.Sub(at))
+			delete(l.paused, key)
+		}
+	}
+}
+
+// took is a top-level test's time from its run to its end: its parallel
+// subtests (t.Parallel) run after its own function has returned, which is
+// all its Elapsed counts.
+func (l *testLog) took(key string, e event) float64 {
+	start, ok := l.started[key]
+	delete(l.started, key)
+	if !ok || start.IsZero() || e.Time.IsZero() {
+		return e.Elapsed
+	}
+	return max(e.Elapsed, e.Time.Sub(start).Seconds())
 }
 
 // takePackage prints a package's own lines; when it ends, the output of any

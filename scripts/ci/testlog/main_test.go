@@ -63,3 +63,31 @@ func TestLongest(t *testing.T) {
 		}
 	}
 }
+
+// A test whose subtests run in parallel (t.Parallel) ends after them, though
+// go test's Elapsed for it counts only its own function: its time is from
+// its run to its end.
+func TestParallelSubtestsCountInTheirTest(t *testing.T) {
+	stream := `{"Time":"2026-11-28T05:00:00Z","Action":"run","Package":"p","Test":"TestServers"}
+{"Time":"2026-11-28T05:00:00.01Z","Action":"run","Package":"p","Test":"TestServers/a"}
+{"Time":"2026-11-28T05:00:00.01Z","Action":"pause","Package":"p","Test":"TestServers/a"}
+{"Time":"2026-11-28T05:00:00.02Z","Action":"cont","Package":"p","Test":"TestServers/a"}
+{"Time":"2026-11-28T05:00:40Z","Action":"pass","Package":"p","Test":"TestServers/a","Elapsed":40}
+{"Time":"2026-11-28T05:00:40Z","Action":"pass","Package":"p","Test":"TestServers","Elapsed":0}
+{"Time":"2026-11-28T05:00:41Z","Action":"run","Package":"p","Test":"TestLater"}
+{"Time":"2026-11-28T05:00:41Z","Action":"pause","Package":"p","Test":"TestLater"}
+{"Time":"2026-11-28T05:00:51Z","Action":"cont","Package":"p","Test":"TestLater"}
+{"Time":"2026-11-28T05:00:53Z","Action":"pass","Package":"p","Test":"TestLater","Elapsed":2}
+{"Time":"2026-11-28T05:00:53Z","Action":"pass","Package":"p","Elapsed":53}
+`
+	var out strings.Builder
+	l := newLog(&out)
+	if err := l.read(strings.NewReader(stream)); err != nil {
+		t.Fatal(err)
+	}
+	l.summary(2)
+	// TestLater waited 10 s paused (a parallel top-level test): not its time.
+	if got := out.String(); !strings.Contains(got, "    40.0 s  p.TestServers\n     2.0 s  p.TestLater\n") {
+		t.Errorf("slowest tests:\n%s", got)
+	}
+}
