@@ -131,33 +131,7 @@ var capabilities = []capability{
 		requireCode(t, r, 0)
 		requireContains(t, r.stdout, "Repetitions: 2 runs of one configuration", "95% CI")
 	}},
-	{name: "crash", args: func(w capWorkload) []string {
-		args := append([]string{"--crash", "2s", "--rate", "50"}, lasting(w, "6s")...)
-		if w.name != "tpcc" {
-			args = append(args, "--set", "RETRIES=8") // TPC-C counts a failed transaction, and sends it not again
-		}
-		return args
-	}, refused: map[string]string{"tsbs file": "CRASH_AT", "own queries": "CRASH_AT", "own queries, epoll": "CRASH_AT"},
-		check: func(t *testing.T, w capWorkload, r result, s *summary.Summary) {
-			if r.code != 0 && r.code != 1 {
-				t.Fatalf("exit %d\n%s\n%s", r.code, tail(r.stdout, 20), r.stderr)
-			}
-			if c := s.Crash; c == nil || c.Error != "" || c.NewPID == 0 {
-				t.Fatalf("crash %+v", s.Crash)
-			}
-			requireContains(t, r.stdout, "Crash: server postgres")
-			if w.name == "tpcc" {
-				n := s.TPCC.NewOrders
-				if n == nil || n.Lost != 0 || n.Committed == 0 || !s.TPCC.Consistent() {
-					t.Errorf("after the crash: new orders %+v, consistency %+v", n, s.TPCC.Consistency)
-				}
-				requireContains(t, r.stdout, "none lost")
-				return
-			}
-			if s.Verify == nil || !s.Verify.OK || s.Verify.Lost != nil {
-				t.Errorf("PostgreSQL lost acknowledged points: %+v", s.Verify)
-			}
-		}},
+	crashCapability,
 	{name: "freshness", args: func(w capWorkload) []string {
 		return append([]string{"--freshness"}, lasting(w, "3s")...)
 	}, refused: map[string]string{"tsbs file": "FRESHNESS", "tpcc": "FRESHNESS"},
@@ -178,43 +152,94 @@ var capabilities = []capability{
 	}},
 }
 
+// crashCapability kills the server mid-run and starts it again: nothing
+// acknowledged may be lost.
+var crashCapability = capability{name: "crash", args: func(w capWorkload) []string {
+	args := append([]string{"--crash", "2s", "--rate", "50"}, lasting(w, "6s")...)
+	if w.name != "tpcc" {
+		args = append(args, "--set", "RETRIES=8") // TPC-C counts a failed transaction, and sends it not again
+	}
+	return args
+}, refused: map[string]string{"tsbs file": "CRASH_AT", "own queries": "CRASH_AT", "own queries, epoll": "CRASH_AT"},
+	check: func(t *testing.T, w capWorkload, r result, s *summary.Summary) {
+		if r.code != 0 && r.code != 1 {
+			t.Fatalf("exit %d\n%s\n%s", r.code, tail(r.stdout, 20), r.stderr)
+		}
+		if c := s.Crash; c == nil || c.Error != "" || c.NewPID == 0 {
+			t.Fatalf("crash %+v", s.Crash)
+		}
+		requireContains(t, r.stdout, "Crash: server postgres")
+		if w.name == "tpcc" {
+			n := s.TPCC.NewOrders
+			if n == nil || n.Lost != 0 || n.Committed == 0 || !s.TPCC.Consistent() {
+				t.Errorf("after the crash: new orders %+v, consistency %+v", n, s.TPCC.Consistency)
+			}
+			requireContains(t, r.stdout, "none lost")
+			return
+		}
+		if s.Verify == nil || !s.Verify.OK || s.Verify.Lost != nil {
+			t.Errorf("PostgreSQL lost acknowledged points: %+v", s.Verify)
+		}
+	}}
+
 // TestEveryCapabilityOnEveryWorkload runs every workload against the real
 // PostgreSQL with every capability of a run, and sees each applied (a rate
 // kept within 10 %, a threshold's verdict with exit 99, a find-max curve,
 // a table of repetitions, a Crash line with nothing lost, the freshness
 // probe, a live output) or refused with exit 2 naming the setting: never
 // ignored.
+//
+// The crashes go first, one after another: each kills the server every
+// workload uses. Then the workloads run two at a time (go test -parallel),
+// each in its own database, their capabilities in turn.
 func TestEveryCapabilityOnEveryWorkload(t *testing.T) {
 	requireTargetServer(t, "postgres")
 	loadTSBSPostgres(t, "tsbs_queries")
-	for _, w := range capWorkloads(t) {
-		for _, c := range capabilities {
-			t.Run(w.name+"/"+c.name, func(t *testing.T) {
-				want, refused := c.refused[w.name]
-				if c.check == nil && !refused {
-					workersApplied(t, w)
-					return
-				}
-				dir := t.TempDir()
-				js := filepath.Join(dir, "s.json")
-				args := append(append([]string{"run", "--quiet", "--data-dir", dir, "--json", js}, w.args...), c.args(w)...)
-				r := runBinary(t, dir, 4*time.Minute, nil, args...)
-				if refused {
-					if r.code != 2 || !strings.Contains(r.stderr, want) {
-						t.Fatalf("exit %d, want 2 naming %s\n%s", r.code, want, r.stderr)
-					}
-					return
-				}
-				if _, err := os.Stat(js); err != nil {
-					t.Fatalf("exit %d, no summary\n%s\n%s", r.code, tail(r.stdout, 30), r.stderr)
-				}
-				c.check(t, w, r, readSummary(t, js))
-				if c.name == "live output" {
-					if b, err := os.ReadFile(filepath.Join(dir, "live.ndjson")); err != nil || len(b) == 0 {
-						t.Errorf("the live output wrote nothing (%v)", err)
+	workloads := capWorkloads(t)
+	t.Run("crash", func(t *testing.T) {
+		for _, w := range workloads {
+			t.Run(w.name, func(t *testing.T) { tryCapability(t, w, crashCapability) })
+		}
+	})
+	t.Run("each", func(t *testing.T) {
+		for _, w := range workloads {
+			t.Run(w.name, func(t *testing.T) {
+				t.Parallel()
+				for _, c := range capabilities {
+					if c.name != crashCapability.name {
+						t.Run(c.name, func(t *testing.T) { tryCapability(t, w, c) })
 					}
 				}
 			})
+		}
+	})
+}
+
+// tryCapability runs workload w with capability c and sees it applied or
+// refused.
+func tryCapability(t *testing.T, w capWorkload, c capability) {
+	want, refused := c.refused[w.name]
+	if c.check == nil && !refused {
+		workersApplied(t, w)
+		return
+	}
+	dir := t.TempDir()
+	js := filepath.Join(dir, "s.json")
+	args := append(append([]string{"run", "--quiet", "--data-dir", dir, "--json", js}, w.args...), c.args(w)...)
+	r := runBinary(t, dir, 4*time.Minute, nil, args...)
+	if refused {
+		if r.code != 2 || !strings.Contains(r.stderr, want) {
+			t.Fatalf("exit %d, want 2 naming %s\n%s", r.code, want, r.stderr)
+		}
+		return
+	}
+	if _, err := os.Stat(js); err != nil {
+		t.Fatalf("exit %d, no summary\n%s\n%s", r.code, tail(r.stdout, 30), r.stderr)
+	}
+	c.check(t, w, r, readSummary(t, js))
+	if c.name == "live output" {
+		if b, err := os.ReadFile(filepath.Join(dir, "live.ndjson")); err != nil || len(b) == 0 {
+			t.Errorf("the live output wrote nothing (%v)", err)
 		}
 	}
 }
