@@ -308,7 +308,7 @@ func (e Engine) submit(ctx context.Context, st *store, jq []jobQuery, runs int) 
 	cmd.Dir = tmp
 	lines, err := e.runJob(cmd, st)
 	if ctx.Err() != nil {
-		return lines, fmt.Errorf("spark: the job did not finish in time (%w); %v", ctx.Err(), err)
+		return lines, fmt.Errorf("spark: the job did not finish in time (%w); %w", ctx.Err(), err)
 	}
 	if err != nil {
 		return lines, fmt.Errorf("spark: %s on %s: %w", filepath.Base(job), e.Master, err)
