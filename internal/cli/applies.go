@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tsbench/tsbench/internal/config"
+	"github.com/tsbench/tsbench/internal/exit"
 	"github.com/tsbench/tsbench/internal/targets"
 )
 
@@ -57,18 +58,18 @@ func promWorkloadKeys(cfg *config.Config) error {
 	if cfg.Workload != config.WorkloadPrometheus {
 		for _, key := range promKeys {
 			if v, ok := cfg.Changed(key); ok {
-				return usageError("%s = %s: not with WORKLOAD = %s: it shapes a prometheus run: add --workload prometheus", key, v, cfg.Workload)
+				return exit.Usagef("%s = %s: not with WORKLOAD = %s: it shapes a prometheus run: add --workload prometheus", key, v, cfg.Workload)
 			}
 		}
 		return nil
 	}
 	if strings.Contains(cfg.Host, ",") {
-		return usageError("HOST = %s: several hosts: not with WORKLOAD = prometheus: not built for this workload yet", cfg.Host)
+		return exit.Usagef("HOST = %s: several hosts: not with WORKLOAD = prometheus: not built for this workload yet", cfg.Host)
 	}
 	for _, n := range promNotTaken {
 		for _, key := range n.keys {
 			if v, ok := cfg.Changed(key); ok {
-				return usageError("%s = %s: not with WORKLOAD = prometheus: %s", key, v, n.why)
+				return exit.Usagef("%s = %s: not with WORKLOAD = prometheus: %s", key, v, n.why)
 			}
 		}
 	}
@@ -88,7 +89,7 @@ func timeSeriesShapeKeys(cfg *config.Config) error {
 			continue
 		}
 		if v, ok := cfg.Changed(k.Name); ok {
-			return usageError("%s = %s: not with WORKLOAD = prometheus: it shapes a time series run's data or queries; "+
+			return exit.Usagef("%s = %s: not with WORKLOAD = prometheus: it shapes a time series run's data or queries; "+
 				"the prometheus workload's shape is its PROM_* keys", k.Name, v)
 		}
 	}
@@ -116,16 +117,16 @@ func clientIOKeys(cfg *config.Config, stderr io.Writer) error {
 			if auto {
 				chosen = " (CLIENT_IO = auto chose it: " + unfit + ")"
 			}
-			return usageError("CLIENT_LOOPS = %s: not with CLIENT_IO = %s%s: the loops are CLIENT_IO = epoll's", v, cfg.ClientIO, chosen)
+			return exit.Usagef("CLIENT_LOOPS = %s: not with CLIENT_IO = %s%s: the loops are CLIENT_IO = epoll's", v, cfg.ClientIO, chosen)
 		}
 		return nil
 	}
 	switch {
 	case cfg.ClientLoops > cfg.Clients:
-		return usageError("CLIENT_LOOPS = %d: more event loops than clients (CLIENT_NUMBER = %d); allowed: 0 (one per processor) to %d",
+		return exit.Usagef("CLIENT_LOOPS = %d: more event loops than clients (CLIENT_NUMBER = %d); allowed: 0 (one per processor) to %d",
 			cfg.ClientLoops, cfg.Clients, cfg.Clients)
 	case unfit != "":
-		return usageError("CLIENT_IO = epoll: %s; CLIENT_IO = goroutines serves every run", unfit)
+		return exit.Usagef("CLIENT_IO = epoll: %s; CLIENT_IO = goroutines serves every run", unfit)
 	}
 	if auto {
 		fmt.Fprintln(stderr, "tsbench: note: CLIENT_IO = auto: event loops serve the clients' connections (epoll), "+
@@ -173,7 +174,7 @@ func dataReadingKeys(cfg *config.Config) error {
 			continue
 		}
 		if v, ok := cfg.Changed(k.Name); ok {
-			return usageError("%s = %s: not without DATA: it says how a replayed file is read, and this run replays none "+
+			return exit.Usagef("%s = %s: not without DATA: it says how a replayed file is read, and this run replays none "+
 				"(add --data FILE, or drop %s)", k.Name, v, k.Name)
 		}
 	}
@@ -199,7 +200,7 @@ func workloadKeys(cfg *config.Config) error {
 				if tpcc {
 					workload = "WORKLOAD = tpcc"
 				}
-				return usageError("%s = %s: not with %s: %s", key, v, workload, n.why)
+				return exit.Usagef("%s = %s: not with %s: %s", key, v, workload, n.why)
 			}
 		}
 	}

@@ -12,39 +12,22 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"github.com/tsbench/tsbench/internal/config"
+	"github.com/tsbench/tsbench/internal/exit"
 )
 
-// Exit statuses. They are part of the interface: CI pipelines depend on them.
+// Exit statuses (package exit's). They are part of the interface: CI
+// pipelines depend on them.
 const (
-	ExitOK          = 0
-	ExitFailure     = 1   // the run could not complete, or operations failed
-	ExitUsage       = 2   // bad input: flag, key or value
-	ExitVerify      = 3   // stored points differ from acknowledged points
-	ExitThreshold   = 99  // a --threshold failed (k6's status for the same)
-	ExitInterrupted = 130 // stopped by SIGINT/SIGTERM; results were still saved
+	ExitOK          = exit.OK
+	ExitFailure     = exit.Failure
+	ExitUsage       = exit.Usage
+	ExitVerify      = exit.Verify
+	ExitThreshold   = exit.Threshold
+	ExitInterrupted = exit.Interrupted
 )
 
 // Version is set at build time with -ldflags "-X .../cli.Version=...".
 var Version = "0.1.0-dev"
-
-// exitError carries an exit status through cobra; err is printed unless nil
-// (when the report already said why).
-type exitError struct {
-	code int
-	err  error
-}
-
-func (e *exitError) Error() string {
-	if e.err == nil {
-		return fmt.Sprintf("exit status %d", e.code)
-	}
-	return e.err.Error()
-}
-func (e *exitError) Unwrap() error { return e.err }
-
-func usageError(format string, args ...any) error {
-	return &exitError{ExitUsage, fmt.Errorf(format, args...)}
-}
 
 // Main runs the command line and returns the exit status.
 func Main(args []string, stdout, stderr io.Writer) int {
@@ -59,13 +42,13 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return ExitOK
 	}
 	var cfgErr *config.Error
-	var ee *exitError
+	var ee *exit.Error
 	switch {
 	case errors.As(err, &ee):
-		if ee.err != nil {
-			fmt.Fprintln(stderr, "tsbench:", ee.err)
+		if ee.Err != nil {
+			fmt.Fprintln(stderr, "tsbench:", ee.Err)
 		}
-		return ee.code
+		return ee.Code
 	case errors.As(err, &cfgErr):
 		fmt.Fprintln(stderr, "tsbench:", err)
 		return ExitUsage

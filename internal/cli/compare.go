@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tsbench/tsbench/internal/compare"
+	"github.com/tsbench/tsbench/internal/exit"
 	"github.com/tsbench/tsbench/internal/results"
 	"github.com/tsbench/tsbench/internal/summary"
 )
@@ -66,10 +67,10 @@ latest~N, or summary JSON files.`,
 		Args: cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if alpha <= 0 || alpha >= 1 {
-				return usageError("--alpha %v: must be between 0 and 1, e.g. 0.05", alpha)
+				return exit.Usagef("--alpha %v: must be between 0 and 1, e.g. 0.05", alpha)
 			}
 			if !slices.Contains(failOnValues, failOn) {
-				return usageError("--fail-on %q: unknown value; allowed: %s", failOn, strings.Join(failOnValues, ", "))
+				return exit.Usagef("--fail-on %q: unknown value; allowed: %s", failOn, strings.Join(failOnValues, ", "))
 			}
 			runs, err := sf.loadRuns(context.Background(), args)
 			if err != nil {
@@ -122,8 +123,8 @@ func failOnWorse(stderr io.Writer, res compare.Result) error {
 	if len(worse) == 0 {
 		return nil
 	}
-	return &exitError{ExitWorse, fmt.Errorf("compare --fail-on worse: %d figure(s) significantly worse than the baseline: %s",
-		len(worse), strings.Join(worse, ", "))}
+	return exit.With(ExitWorse, fmt.Errorf("compare --fail-on worse: %d figure(s) significantly worse than the baseline: %s",
+		len(worse), strings.Join(worse, ", ")))
 }
 
 // repetitions expands each run made with --repeat into its group's runs,

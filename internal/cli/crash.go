@@ -10,6 +10,7 @@ import (
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/connect"
 	"github.com/tsbench/tsbench/internal/crash"
+	"github.com/tsbench/tsbench/internal/exit"
 	"github.com/tsbench/tsbench/internal/monitor"
 	"github.com/tsbench/tsbench/internal/targets"
 )
@@ -28,18 +29,18 @@ func crashPlan(cfg *config.Config, d *targets.Driver) (*crash.Plan, error) {
 	host, port := serverAddr(cfg, d)
 	switch {
 	case port == 0:
-		return nil, usageError("CRASH_AT = %v: the %s target has no server of its own to kill", cfg.CrashAt, d.Name)
+		return nil, exit.Usagef("CRASH_AT = %v: the %s target has no server of its own to kill", cfg.CrashAt, d.Name)
 	case !localHost(host):
-		return nil, usageError("CRASH_AT = %v: the server is on %s; tsbench kills only a server on this machine (127.0.0.1)", cfg.CrashAt, host)
+		return nil, exit.Usagef("CRASH_AT = %v: the server is on %s; tsbench kills only a server on this machine (127.0.0.1)", cfg.CrashAt, host)
 	case cfg.Scaled():
-		return nil, usageError("CRASH_AT = %v with WORKERS = %d: one process must kill the server; run the crash without workers", cfg.CrashAt, cfg.Workers)
+		return nil, exit.Usagef("CRASH_AT = %v with WORKERS = %d: one process must kill the server; run the crash without workers", cfg.CrashAt, cfg.Workers)
 	case cfg.QueryOnly:
-		return nil, usageError("CRASH_AT = %v with QUERY_ONLY: a crash counts what the server lost of what the run wrote, "+
+		return nil, exit.Usagef("CRASH_AT = %v with QUERY_ONLY: a crash counts what the server lost of what the run wrote, "+
 			"and a query-only run writes nothing", cfg.CrashAt)
 	case len(cfg.FindMax) > 0:
-		return nil, usageError("CRASH_AT = %v with FIND_MAX: every step would crash the server; run them apart", cfg.CrashAt)
+		return nil, exit.Usagef("CRASH_AT = %v with FIND_MAX: every step would crash the server; run them apart", cfg.CrashAt)
 	case cfg.MaxTime > 0 && cfg.CrashAt >= cfg.MaxTime:
-		return nil, usageError("CRASH_AT = %v: the measured phase lasts %v; the crash must come before its end", cfg.CrashAt, cfg.MaxTime)
+		return nil, exit.Usagef("CRASH_AT = %v: the measured phase lasts %v; the crash must come before its end", cfg.CrashAt, cfg.MaxTime)
 	}
 	plan := &crash.Plan{At: cfg.CrashAt, Restart: cfg.CrashRestart, Target: d.Name, Host: host, Port: port,
 		Down: cfg.CrashDown, Timeout: crashRestartTimeout, Ready: serverReady(cfg, d)}
@@ -47,7 +48,7 @@ func crashPlan(cfg *config.Config, d *targets.Driver) (*crash.Plan, error) {
 		plan.Fallback = "bash " + script + " resume"
 	}
 	if err := plan.CanRestart(); err != nil {
-		return nil, usageError("CRASH_AT = %v: %v", cfg.CrashAt, err)
+		return nil, exit.Usagef("CRASH_AT = %v: %v", cfg.CrashAt, err)
 	}
 	return plan, nil
 }

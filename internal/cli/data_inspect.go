@@ -9,6 +9,7 @@ import (
 
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/dataset"
+	"github.com/tsbench/tsbench/internal/exit"
 	"github.com/tsbench/tsbench/internal/replay"
 )
 
@@ -59,9 +60,9 @@ The DATA_* keys (--set) change how the file is read, as for a run.`,
 			in, err := dataset.Inspect(args[0], replay.ImportOptions(cfg))
 			if err != nil {
 				if dataset.IsInputError(err) {
-					return usageError("%v", err)
+					return exit.Usagef("%v", err)
 				}
-				return &exitError{ExitFailure, err}
+				return exit.With(exit.Failure, err)
 			}
 			if in.Missing > 0 {
 				in.SparseTargets = replay.SparseTargets()
@@ -73,7 +74,7 @@ The DATA_* keys (--set) change how the file is read, as for a run.`,
 			if asJSON {
 				b, err := json.MarshalIndent(in, "", "  ")
 				if err != nil {
-					return &exitError{ExitFailure, err}
+					return exit.With(exit.Failure, err)
 				}
 				fmt.Fprintln(stdout, string(b))
 				return nil

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tsbench/tsbench/internal/config"
+	"github.com/tsbench/tsbench/internal/exit"
 	"github.com/tsbench/tsbench/internal/findmax"
 	"github.com/tsbench/tsbench/internal/threshold"
 )
@@ -19,16 +20,16 @@ import (
 // promFindMaxKeys refuses what a prometheus search cannot take.
 func promFindMaxKeys(cfg *config.Config) error {
 	if v, ok := cfg.Changed("PROM_SCRAPES"); ok {
-		return usageError("PROM_SCRAPES = %s: not with FIND_MAX on WORKLOAD = prometheus: each step writes as many scrapes "+
+		return exit.Usagef("PROM_SCRAPES = %s: not with FIND_MAX on WORKLOAD = prometheus: each step writes as many scrapes "+
 			"as its rate and time take", v)
 	}
 	for _, e := range cfg.FindMax {
 		th, err := threshold.Syntax(e)
 		if err != nil {
-			return usageError("FIND_MAX: %v", err)
+			return exit.Usagef("FIND_MAX: %v", err)
 		}
 		if th.Operation != "" && th.Operation != "INGESTION" {
-			return usageError("FIND_MAX = %s: not with WORKLOAD = prometheus: a step holds a remote-write rate and ends "+
+			return exit.Usagef("FIND_MAX = %s: not with WORKLOAD = prometheus: a step holds a remote-write rate and ends "+
 				"before the read load, which follows the writes; allowed: INGESTION objectives, errors", e)
 		}
 	}
@@ -43,7 +44,7 @@ func promStepScrapes(c *config.Config, rate float64, measure time.Duration) erro
 	perClient := rate / float64(c.Clients) * (c.Warmup + measure).Seconds()
 	need := int(math.Ceil(perClient*1.1)) + 1
 	if span := time.Duration(need) * c.PromScrapeInterval; span > config.MaxPromSpan {
-		return usageError("FIND_MAX on WORKLOAD = prometheus: the step at %s ops/s writes %d scrapes per client, %v of samples "+
+		return exit.Usagef("FIND_MAX on WORKLOAD = prometheus: the step at %s ops/s writes %d scrapes per client, %v of samples "+
 			"at PROM_SCRAPE_INTERVAL %v, beyond the %v the stores take: lower PROM_SCRAPE_INTERVAL, or raise PROM_TARGETS "+
 			"(more samples per request) or CLIENT_NUMBER", findmax.Offered(rate), need, span.Round(time.Second),
 			c.PromScrapeInterval, config.MaxPromSpan)

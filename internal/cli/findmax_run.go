@@ -9,6 +9,7 @@ import (
 
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/datadir"
+	"github.com/tsbench/tsbench/internal/exit"
 	"github.com/tsbench/tsbench/internal/findmax"
 	"github.com/tsbench/tsbench/internal/report"
 	"github.com/tsbench/tsbench/internal/results"
@@ -27,13 +28,13 @@ var errStepInterrupted = errors.New("interrupted")
 func executeFindMax(cfg *config.Config, out runOutputs, stdout, stderr io.Writer) error {
 	switch {
 	case cfg.TSBSQueryFile != "":
-		return usageError("FIND_MAX with TSBS_QUERY_FILE: a search holds rates for set times, and a query file's queries run " +
+		return exit.Usagef("FIND_MAX with TSBS_QUERY_FILE: a search holds rates for set times, and a query file's queries run " +
 			"once each; offer a rate with --rate")
 	case cfg.Workload == config.WorkloadTPCC && cfg.TPCCThink:
-		return usageError("FIND_MAX with TPCC_THINK_TIME = true: a search steps a rate, and keying and think times pace each " +
+		return exit.Usagef("FIND_MAX with TPCC_THINK_TIME = true: a search steps a rate, and keying and think times pace each " +
 			"terminal as the specification does; drop one")
 	case cfg.Scaled():
-		return usageError("FIND_MAX with WORKERS = %d: each worker would search on its own; run the search from one process", cfg.Workers)
+		return exit.Usagef("FIND_MAX with WORKERS = %d: each worker would search on its own; run the search from one process", cfg.Workers)
 	}
 	if cfg.Workload == config.WorkloadPrometheus {
 		if err := promFindMaxKeys(cfg); err != nil {
@@ -79,7 +80,7 @@ func newSearch(cfg *config.Config, stdout io.Writer) (findmax.Search, error) {
 	for _, e := range cfg.FindMax {
 		th, err := threshold.Syntax(e)
 		if err != nil {
-			return s, usageError("FIND_MAX: %v", err)
+			return s, exit.Usagef("FIND_MAX: %v", err)
 		}
 		s.Objectives = append(s.Objectives, th)
 	}
@@ -134,19 +135,19 @@ func finishFindMax(cfg *config.Config, out runOutputs, fm *summary.FindMax, best
 		fmt.Fprintf(stdout, "\nNo step met the objectives; the last step (run %s):\n", best.RunID)
 	}
 	if err := report.Console(stdout, best); err != nil {
-		return &exitError{ExitFailure, err}
+		return exit.With(exit.Failure, err)
 	}
 	fmt.Fprintln(stdout)
 	if err := findmax.Write(stdout, fm); err != nil {
-		return &exitError{ExitFailure, err}
+		return exit.With(exit.Failure, err)
 	}
 	switch {
 	case errors.Is(searchErr, errStepInterrupted):
-		return &exitError{code: ExitInterrupted}
+		return exit.With(ExitInterrupted, nil)
 	case searchErr != nil:
 		return searchErr
 	case !fm.Found:
-		return &exitError{ExitThreshold, fmt.Errorf("find-max: no step met %v", fm.Objectives)}
+		return exit.With(exit.Threshold, fmt.Errorf("find-max: no step met %v", fm.Objectives))
 	}
 	return outcome(best)
 }

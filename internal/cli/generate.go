@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tsbench/tsbench/internal/exit"
 	"github.com/tsbench/tsbench/internal/gen"
 	"github.com/tsbench/tsbench/internal/replay"
 	"github.com/tsbench/tsbench/internal/ts"
@@ -45,7 +46,7 @@ with the same flags.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if out == "" {
-				return usageError("generate: --out DIR is required: the directory the dataset goes to")
+				return exit.Usagef("generate: --out DIR is required: the directory the dataset goes to")
 			}
 			layers, err := generateLayers(cmd, &f, keyFlags)
 			if err != nil {
@@ -57,15 +58,15 @@ with the same flags.`,
 				return err
 			}
 			if cfg.LoopUnbounded {
-				return usageError("generate: DURATION sets no number of batches; give LOOP (--loop)")
+				return exit.Usagef("generate: DURATION sets no number of batches; give LOOP (--loop)")
 			}
 			if cfg.Data != "" {
-				return usageError("generate: DATA = %q: generate writes generated data; a file is already data", cfg.Data)
+				return exit.Usagef("generate: DATA = %q: generate writes generated data; a file is already data", cfg.Data)
 			}
 			schema := workload.Schema(cfg)
 			g, err := gen.New(schema, workload.GenOptions(cfg))
 			if err != nil {
-				return usageError("%v", err)
+				return exit.Usagef("%v", err)
 			}
 			if format != "" {
 				return generateTSBS(cfg, g, format, out, stdout)
@@ -76,7 +77,7 @@ with the same flags.`,
 			t0 := time.Now()
 			m, err := replay.WriteGenerated(cfg, out, src)
 			if err != nil {
-				return &exitError{ExitFailure, err}
+				return exit.With(exit.Failure, err)
 			}
 			fmt.Fprintf(stdout, "Generated %d rows of %d devices x %d sensors (%d points) into %s in %.2f s\n",
 				m.Rows, len(m.Devices), len(m.Sensors), m.Points(), out, time.Since(t0).Seconds())

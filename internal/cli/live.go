@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/tsbench/tsbench/internal/config"
+	"github.com/tsbench/tsbench/internal/exit"
 	"github.com/tsbench/tsbench/internal/monitor"
 	"github.com/tsbench/tsbench/internal/output"
 	"github.com/tsbench/tsbench/internal/output/dashboard"
@@ -42,7 +43,7 @@ func applyOuts(cfg *config.Config, outs []string) error {
 	for _, o := range outs {
 		s, err := spec.Parse(o)
 		if err != nil {
-			return usageError("--out %v", err)
+			return exit.Usagef("--out %v", err)
 		}
 		cfg.Outputs = append(cfg.Outputs, s.Kind+"="+s.Where)
 	}
@@ -65,7 +66,7 @@ func startLiveHooks(onInterval *func(int, summary.Interval), rec *monitor.Record
 	if f.dashboard != "" {
 		dash, err := dashboard.Start(f.dashboard, runID, d.Name, label)
 		if err != nil {
-			return nil, usageError("--dashboard %s: %v", f.dashboard, err)
+			return nil, exit.Usagef("--dashboard %s: %v", f.dashboard, err)
 		}
 		l.dash = dash
 		fmt.Fprintf(stderr, "tsbench: dashboard: %s\n", dash.URL())
@@ -126,7 +127,7 @@ func openExporter(cfg *config.Config, runID, label string, d *targets.Driver, f 
 	for _, o := range cfg.Outputs {
 		s, err := spec.Parse(o) // checked when read
 		if err != nil {
-			return nil, usageError("OUTPUTS: %v", err)
+			return nil, exit.Usagef("OUTPUTS: %v", err)
 		}
 		specs = append(specs, s)
 	}
@@ -137,7 +138,7 @@ func openExporter(cfg *config.Config, runID, label string, d *targets.Driver, f 
 		fmt.Fprintln(stderr, "tsbench: warning:", w)
 	}
 	if err != nil {
-		return nil, &exitError{ExitFailure, err}
+		return nil, exit.With(exit.Failure, err)
 	}
 	return exp, nil
 }
@@ -161,7 +162,7 @@ func (l *liveRun) finish(s *summary.Summary, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "tsbench: "+r.String())
 	}
 	if err != nil {
-		return &exitError{ExitFailure, err}
+		return exit.With(exit.Failure, err)
 	}
 	return nil
 }

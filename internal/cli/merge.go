@@ -12,6 +12,7 @@ import (
 
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/datadir"
+	"github.com/tsbench/tsbench/internal/exit"
 	"github.com/tsbench/tsbench/internal/merge"
 	"github.com/tsbench/tsbench/internal/report"
 	"github.com/tsbench/tsbench/internal/results"
@@ -53,7 +54,7 @@ mismatch.`,
   tsbench merge w0/summary.json w1/summary.json w2/summary.json --results off`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if (f.group == "") == (len(args) == 0) {
-				return usageError("merge: name the workers' runs either by --group NAME or as RUN|FILE arguments")
+				return exit.Usagef("merge: name the workers' runs either by --group NAME or as RUN|FILE arguments")
 			}
 			return runMerge(cmd.Context(), &f, args, stdout, stderr)
 		},
@@ -72,7 +73,7 @@ func runMerge(ctx context.Context, f *mergeFlags, args []string, stdout, stderr 
 		ctx = context.Background()
 	}
 	if f.workers < 0 {
-		return usageError("--workers = %d: want the group's size, at least 1", f.workers)
+		return exit.Usagef("--workers = %d: want the group's size, at least 1", f.workers)
 	}
 	runs, registered, n, err := f.load(ctx, args)
 	if err != nil {
@@ -83,10 +84,10 @@ func runMerge(ctx context.Context, f *mergeFlags, args []string, stdout, stderr 
 	}
 	m, err := merge.Runs(runs, merge.Options{Workers: n, Registered: registered})
 	if errors.Is(err, merge.ErrInput) {
-		return &exitError{ExitUsage, err}
+		return exit.With(exit.Usage, err)
 	}
 	if err != nil {
-		return &exitError{ExitFailure, err}
+		return exit.With(exit.Failure, err)
 	}
 	m.RunID = newRunID()
 	cfg, cfgErr := config.FromMap(m.Config, "run "+m.Merge.Runs[0].RunID+" configuration")
@@ -128,7 +129,7 @@ func (f *mergeFlags) load(ctx context.Context, args []string) (runs []*summary.S
 	defer st.Close()
 	g, err := st.LoadGroup(ctx, f.group)
 	if err != nil {
-		return nil, nil, 0, &exitError{ExitFailure, err}
+		return nil, nil, 0, exit.With(exit.Failure, err)
 	}
 	return g.Runs, g.Registered, g.Workers, nil
 }
@@ -166,7 +167,7 @@ func (f *mergeFlags) finish(ctx context.Context, m *summary.Summary, stdout, std
 		}
 	}
 	if err := report.Console(stdout, m); err != nil {
-		return &exitError{ExitFailure, err}
+		return exit.With(exit.Failure, err)
 	}
 	report.Thresholds(stdout, m.Thresholds)
 	for _, line := range saved {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/connect"
+	"github.com/tsbench/tsbench/internal/exit"
 	"github.com/tsbench/tsbench/internal/monitor"
 	"github.com/tsbench/tsbench/internal/results"
 	"github.com/tsbench/tsbench/internal/targets"
@@ -47,19 +48,19 @@ func serverAddr(cfg *config.Config, d *targets.Driver) (string, int) {
 // before the run starts.
 func checkRunOutputs(f runOutputs) error {
 	if _, _, err := results.Resolve(f.results, ""); err != nil {
-		return usageError("--results: %v", err)
+		return exit.Usagef("--results: %v", err)
 	}
 	if f.serverPID < 0 {
-		return usageError("--server-pid %d: must be a process id", f.serverPID)
+		return exit.Usagef("--server-pid %d: must be a process id", f.serverPID)
 	}
 	if f.serverPID > 0 {
 		if ok, _ := process.PidExists(int32(f.serverPID)); !ok {
-			return usageError("--server-pid %d: no such process on this host", f.serverPID)
+			return exit.Usagef("--server-pid %d: no such process on this host", f.serverPID)
 		}
 	}
 	if f.hdrLog != "" {
 		if st, err := os.Stat(f.hdrLog); err == nil && !st.IsDir() {
-			return usageError("--hdr-log %s: not a directory", f.hdrLog)
+			return exit.Usagef("--hdr-log %s: not a directory", f.hdrLog)
 		}
 	}
 	return nil

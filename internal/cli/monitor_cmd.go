@@ -12,6 +12,7 @@ import (
 	"github.com/shirou/gopsutil/v4/process"
 	"github.com/spf13/cobra"
 
+	"github.com/tsbench/tsbench/internal/exit"
 	"github.com/tsbench/tsbench/internal/monitor"
 	"github.com/tsbench/tsbench/internal/results"
 	"github.com/tsbench/tsbench/internal/summary"
@@ -61,13 +62,13 @@ should agree (NTP).`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			toStore = toStore || cmd.Flags().Changed("results")
 			if out == "" && !toStore {
-				return usageError("--out FILE or --store is required: where should the samples go?")
+				return exit.Usagef("--out FILE or --store is required: where should the samples go?")
 			}
 			if interval < 100*time.Millisecond {
-				return usageError("--interval %v: must be at least 100ms", interval)
+				return exit.Usagef("--interval %v: must be at least 100ms", interval)
 			}
 			if duration < 0 {
-				return usageError("--duration %v: must be >= 0 (0 = until interrupted)", duration)
+				return exit.Usagef("--duration %v: must be >= 0 (0 = until interrupted)", duration)
 			}
 			opts, server, err := monitorTarget(pid, service)
 			if err != nil {
@@ -100,7 +101,7 @@ should agree (NTP).`,
 			fmt.Fprintf(stderr, "tsbench monitor: sampling %s on %s every %v into %s (Ctrl-C to stop)\n", what, host, interval, m.where())
 			n, err := monitor.Run(ctx, opts, interval, m.emit)
 			if err != nil {
-				return &exitError{ExitFailure, fmt.Errorf("writing %s: %w", out, err)}
+				return exit.With(exit.Failure, fmt.Errorf("writing %s: %w", out, err))
 			}
 			return m.finish(stdout, n)
 		},
@@ -123,10 +124,10 @@ func monitorTarget(pid int, service string) (monitor.Options, *summary.ServerPro
 	opts := monitor.Options{Host: true}
 	switch {
 	case pid < 0:
-		return opts, nil, usageError("--pid %d: must be a process id", pid)
+		return opts, nil, exit.Usagef("--pid %d: must be a process id", pid)
 	case pid > 0:
 		if ok, _ := process.PidExists(int32(pid)); !ok {
-			return opts, nil, usageError("--pid %d: no such process", pid)
+			return opts, nil, exit.Usagef("--pid %d: no such process", pid)
 		}
 		opts.Server = int32(pid)
 		sp, _ := monitor.FindServer("", "", 0, int32(pid))
@@ -136,7 +137,7 @@ func monitorTarget(pid int, service string) (monitor.Options, *summary.ServerPro
 		// asks for the process its pid file records.
 		sp, _ := monitor.FindServer(service, "", 0, 0)
 		if sp == nil {
-			return opts, nil, usageError("--service %s: no running server recorded in %s/%s/pid", service, monitor.ServicesDir(), service)
+			return opts, nil, exit.Usagef("--service %s: no running server recorded in %s/%s/pid", service, monitor.ServicesDir(), service)
 		}
 		opts.Server = sp.PID
 		return opts, sp, nil
@@ -161,7 +162,7 @@ type monitorSinks struct {
 func (m *monitorSinks) openFile(path string) error {
 	fh, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 	if err != nil {
-		return usageError("--out: %v", err)
+		return exit.Usagef("--out: %v", err)
 	}
 	m.file, m.fileLine = fh, monitor.JSONLines(fh)
 	return nil
@@ -186,7 +187,7 @@ func (m *monitorSinks) openStore(sf *storeFlags, opts monitor.Options, server *s
 	ctx, cancel := context.WithTimeout(context.Background(), monitorStoreTimeout)
 	defer cancel()
 	if err := m.st.BeginMonitor(ctx, m.session); err != nil {
-		return &exitError{ExitFailure, err}
+		return exit.With(exit.Failure, err)
 	}
 	return nil
 }
@@ -241,9 +242,9 @@ func (m *monitorSinks) finish(stdout io.Writer, n int) error {
 	fmt.Fprintf(stdout, "Stored %d samples as monitor session %s in %s\n", m.stored, m.session.ID, m.st.Location())
 	switch {
 	case m.storeErrs > 0:
-		return &exitError{ExitFailure, fmt.Errorf("the results store %s missed %d of %d samples", m.st.Location(), m.storeErrs, n)}
+		return exit.With(exit.Failure, fmt.Errorf("the results store %s missed %d of %d samples", m.st.Location(), m.storeErrs, n))
 	case endErr != nil:
-		return &exitError{ExitFailure, endErr}
+		return exit.With(exit.Failure, endErr)
 	}
 	return nil
 }

@@ -6,6 +6,8 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+
+	"github.com/tsbench/tsbench/internal/exit"
 )
 
 // profiles are --cpuprofile and --memprofile: tsbench's own profile in
@@ -23,11 +25,11 @@ func (p profiles) start(stderr io.Writer) (stop func(), err error) {
 	var cpuFile *os.File
 	if p.cpu != "" {
 		if cpuFile, err = os.Create(p.cpu); err != nil {
-			return nil, usageError("--cpuprofile %s: %v", p.cpu, err)
+			return nil, exit.Usagef("--cpuprofile %s: %v", p.cpu, err)
 		}
 		if err := pprof.StartCPUProfile(cpuFile); err != nil {
 			cpuFile.Close()
-			return nil, usageError("--cpuprofile %s: %v", p.cpu, err)
+			return nil, exit.Usagef("--cpuprofile %s: %v", p.cpu, err)
 		}
 	}
 	var memFile *os.File
@@ -37,7 +39,7 @@ func (p profiles) start(stderr io.Writer) (stop func(), err error) {
 				pprof.StopCPUProfile()
 				cpuFile.Close()
 			}
-			return nil, usageError("--memprofile %s: %v", p.mem, err)
+			return nil, exit.Usagef("--memprofile %s: %v", p.mem, err)
 		}
 		runtime.MemProfileRate = 64 * 1024 // finer than the default 512 KB: small allocations show
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/tsbench/tsbench/internal/crash"
 	"github.com/tsbench/tsbench/internal/datadir"
 	"github.com/tsbench/tsbench/internal/engine"
+	"github.com/tsbench/tsbench/internal/exit"
 	"github.com/tsbench/tsbench/internal/freshness"
 	"github.com/tsbench/tsbench/internal/promrun"
 	"github.com/tsbench/tsbench/internal/promshape"
@@ -44,7 +45,7 @@ func promOptions(cfg *config.Config, d *targets.Driver, dataDir string) (targets
 		ok = ok || n == d.Name
 	}
 	if !ok {
-		return targets.Options{}, usageError("WORKLOAD = prometheus: target %s does not take Prometheus remote write; "+
+		return targets.Options{}, exit.Usagef("WORKLOAD = prometheus: target %s does not take Prometheus remote write; "+
 			"the workload runs on %s", d.Name, strings.Join(promStores, ", "))
 	}
 	opts := connect.Options(cfg, d, dataDir)
@@ -56,7 +57,7 @@ func promOptions(cfg *config.Config, d *targets.Driver, dataDir string) (targets
 	case w == "" && d.Name == "victoriametrics":
 		extra["write_path"] = "remote-write"
 	case w != "" && w != "remote-write":
-		return targets.Options{}, usageError("target option write_path = %s: not with WORKLOAD = prometheus, "+
+		return targets.Options{}, exit.Usagef("target option write_path = %s: not with WORKLOAD = prometheus, "+
 			"which writes remote write 1.0 (write_path=remote-write)", w)
 	}
 	opts.Extra = extra
@@ -106,7 +107,7 @@ func runPrometheus(cfg *config.Config, label string, out runOutputs, stdout, std
 	if _, _, off := results.Spec(out.results, cfg.DataDir); off && cfg.Scaled() {
 		// Refused before a server is asked: the workers can meet nowhere
 		// else (START_AT is refused on this workload, checkProm).
-		return nil, usageError("%s", noStore(cfg))
+		return nil, exit.Usagef("%s", noStore(cfg))
 	}
 	driver, _ := targets.Lookup(cfg.Target)
 	p := &promRun{cfg: cfg, driver: driver, runID: newRunID(), label: label, dataDir: datadir.Or(cfg.DataDir), out: out,
@@ -166,7 +167,7 @@ func (p *promRun) plan(now time.Time) error {
 	}
 	r, err := promrun.New(promrun.Plan(c, now, job))
 	if err != nil {
-		return usageError("WORKLOAD = prometheus: %v", err)
+		return exit.Usagef("WORKLOAD = prometheus: %v", err)
 	}
 	r.Report = func(s string) { fmt.Fprintln(p.stderr, "tsbench: "+s) }
 	p.r = r

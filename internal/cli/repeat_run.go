@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tsbench/tsbench/internal/compare"
+	"github.com/tsbench/tsbench/internal/exit"
 	"github.com/tsbench/tsbench/internal/summary"
 )
 
@@ -32,10 +33,10 @@ type repetitionsJSON struct {
 // coefficient of variation over them.
 func executeRepeats(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stdout, stderr io.Writer) error {
 	if f.repeat < 1 {
-		return usageError("--repeat = %d: must be >= 1", f.repeat)
+		return exit.Usagef("--repeat = %d: must be >= 1", f.repeat)
 	}
 	if t := targetFlag(flags); t != nil && strings.Contains(t.value, ",") {
-		return usageError("--repeat %d with --target %s: repeat one target at a time (a run of several targets "+
+		return exit.Usagef("--repeat %d with --target %s: repeat one target at a time (a run of several targets "+
 			"compares them once; repeat each and compare the groups with 'tsbench compare')", f.repeat, t.value)
 	}
 	cfg, err := loadConfig(cmd, f, flags, stderr)
@@ -46,7 +47,7 @@ func executeRepeats(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stdout, s
 		return err
 	}
 	if len(cfg.FindMax) > 0 {
-		return usageError("--repeat %d with FIND_MAX (--find-max): a search already runs many steps; repeat the search by running it again", f.repeat)
+		return exit.Usagef("--repeat %d with FIND_MAX (--find-max): a search already runs many steps; repeat the search by running it again", f.repeat)
 	}
 	if !cfg.DeleteData {
 		fmt.Fprintln(stderr, "tsbench: warning: IS_DELETE_DATA = false: each repetition starts on what the one before left, not from a fresh state")
@@ -68,11 +69,11 @@ func executeRepeats(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stdout, s
 	spreads := compare.Repetitions(runs)
 	fmt.Fprintln(stdout)
 	if err := compare.WriteRepetitions(stdout, group, len(runs), spreads); err != nil {
-		return worse(worst, &exitError{ExitFailure, err})
+		return worse(worst, exit.With(exit.Failure, err))
 	}
 	if cfg.JSONPath != "" {
 		if err := writeRepetitionsJSON(cfg.JSONPath, group, runs, spreads); err != nil {
-			return worse(worst, &exitError{ExitUsage, fmt.Errorf("--json %s: %w", cfg.JSONPath, err)})
+			return worse(worst, exit.With(exit.Usage, fmt.Errorf("--json %s: %w", cfg.JSONPath, err)))
 		}
 	}
 	return worst

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"github.com/tsbench/tsbench/internal/config"
+	"github.com/tsbench/tsbench/internal/exit"
 	"github.com/tsbench/tsbench/internal/redact"
 )
 
@@ -29,7 +30,7 @@ func repeatedArgs(root *cobra.Command, args []string, stderr io.Writer) error {
 		return nil
 	}
 	if strict, _ := strconv.ParseBool(last["strict"]); strict && cmd.Flags().Lookup("strict") != nil {
-		return usageError("--strict: %d warning(s) refused:\n  %s", len(repeats), strings.Join(repeats, "\n  "))
+		return exit.Usagef("--strict: %d warning(s) refused:\n  %s", len(repeats), strings.Join(repeats, "\n  "))
 	}
 	for _, r := range repeats {
 		fmt.Fprintln(stderr, "tsbench: warning:", r)

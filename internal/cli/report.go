@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tsbench/tsbench/internal/exit"
 	"github.com/tsbench/tsbench/internal/htmlreport"
 	"github.com/tsbench/tsbench/internal/monitor"
 	"github.com/tsbench/tsbench/internal/results"
@@ -62,7 +63,7 @@ time: those of every monitor session in the results store ('tsbench monitor
 			for _, m := range monitors {
 				samples, err := monitor.ReadFile(m)
 				if err != nil {
-					return usageError("--monitor: %v", err)
+					return exit.Usagef("--monitor: %v", err)
 				}
 				merged := 0
 				for _, s := range runs {
@@ -74,15 +75,15 @@ time: those of every monitor session in the results store ('tsbench monitor
 			}
 			var buf bytes.Buffer
 			if err := htmlreport.Write(&buf, runs, htmlreport.Options{Title: title}); err != nil {
-				return &exitError{ExitFailure, err}
+				return exit.With(exit.Failure, err)
 			}
 			if dir := filepath.Dir(out); dir != "" {
 				if err := os.MkdirAll(dir, 0o755); err != nil {
-					return &exitError{ExitFailure, err}
+					return exit.With(exit.Failure, err)
 				}
 			}
 			if err := os.WriteFile(out, buf.Bytes(), 0o644); err != nil {
-				return &exitError{ExitFailure, err}
+				return exit.With(exit.Failure, err)
 			}
 			abs, _ := filepath.Abs(out)
 			fmt.Fprintf(stdout, "Report: %s (%d run(s), %d KiB; open it in any browser, no network needed)\n", abs, len(runs), buf.Len()/1024)
@@ -107,7 +108,7 @@ func (sf *storeFlags) mergeStoredMonitors(runs []*summary.Summary, stderr io.Wri
 				return st.MonitorSamples(ctx, from, to)
 			})
 			if err != nil {
-				return &exitError{ExitFailure, err}
+				return exit.With(exit.Failure, err)
 			}
 			if n > 0 {
 				fmt.Fprintf(stderr, "tsbench: run %s: merged %d samples of monitor sessions in %s\n", s.RunID, n, st.Location())

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/connect"
+	"github.com/tsbench/tsbench/internal/exit"
 	"github.com/tsbench/tsbench/internal/ownquery"
 	"github.com/tsbench/tsbench/internal/promrun"
 	"github.com/tsbench/tsbench/internal/runner"
@@ -60,14 +61,14 @@ func loadConfig(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stderr io.Wri
 	// --threshold adds to THRESHOLDS from the files.
 	for _, e := range f.thresholds {
 		if _, err := threshold.Syntax(e); err != nil {
-			return nil, usageError("--threshold: %v", err)
+			return nil, exit.Usagef("--threshold: %v", err)
 		}
 		cfg.Thresholds = append(cfg.Thresholds, e)
 	}
 	// --find-max adds to FIND_MAX from the files.
 	for _, e := range f.findMax {
 		if _, err := threshold.Syntax(e); err != nil {
-			return nil, usageError("--find-max: %v", err)
+			return nil, exit.Usagef("--find-max: %v", err)
 		}
 		cfg.FindMax = append(cfg.FindMax, e)
 	}
@@ -75,7 +76,7 @@ func loadConfig(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stderr io.Wri
 		return nil, err
 	}
 	if err := tsbs.Apply(cfg); err != nil {
-		return nil, usageError("%v", err)
+		return nil, exit.Usagef("%v", err)
 	}
 	if err := tsbsFlagsApply(cmd, f, cfg); err != nil {
 		return nil, err
@@ -100,11 +101,11 @@ func loadConfig(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stderr io.Wri
 		// A scenario's phases differ in their mix; one threshold may apply
 		// to some of them only.
 		if err := workload.CheckThresholdOperations(cfg); err != nil {
-			return nil, usageError("%v", err)
+			return nil, exit.Usagef("%v", err)
 		}
 	}
 	if len(warnings) > 0 && f.strict {
-		return nil, usageError("--strict: %d warning(s) refused:\n  %s", len(warnings), strings.Join(warnings, "\n  "))
+		return nil, exit.Usagef("--strict: %d warning(s) refused:\n  %s", len(warnings), strings.Join(warnings, "\n  "))
 	}
 	printConfigWarnings(stderr, warnings)
 	return cfg, nil
@@ -116,7 +117,7 @@ func loadConfig(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stderr io.Wri
 func checkForTarget(cfg *config.Config, layers []scenario.Setting, stderr io.Writer) error {
 	d, err := targets.Lookup(cfg.Target)
 	if err != nil {
-		return usageError("DB_SWITCH = %q (or --target): %v", cfg.Target, err)
+		return exit.Usagef("DB_SWITCH = %q (or --target): %v", cfg.Target, err)
 	}
 	if err := tsbsSparse(cfg, d); err != nil {
 		return err
@@ -132,10 +133,10 @@ func checkForTarget(cfg *config.Config, layers []scenario.Setting, stderr io.Wri
 		return err
 	}
 	if err := connect.ApplyURLs(cfg, d); err != nil {
-		return usageError("%v", err)
+		return exit.Usagef("%v", err)
 	}
 	if err := connect.CheckTLS(cfg, d); err != nil {
-		return usageError("%v", err)
+		return exit.Usagef("%v", err)
 	}
 	if cfg.Workload == config.WorkloadPrometheus {
 		return nil // its samples are float64 scrapes: INSERT_DATATYPE_PROPORTION means nothing to it
@@ -267,7 +268,7 @@ func scenarioOnlyFlags(cmd *cobra.Command, cfg *config.Config, allowed ...string
 			if name == "scale" {
 				hint = " (or, as TSBS's --scale, the hosts of a TSBS workload: --workload tsbs-cpu-only ...)"
 			}
-			return usageError("--%s applies only to a scenario run%s: add --scenario NAME (see 'tsbench scenarios') or drop --%s", name, hint, name)
+			return exit.Usagef("--%s applies only to a scenario run%s: add --scenario NAME (see 'tsbench scenarios') or drop --%s", name, hint, name)
 		}
 	}
 	return nil
@@ -276,7 +277,7 @@ func scenarioOnlyFlags(cmd *cobra.Command, cfg *config.Config, allowed ...string
 func loadFile(path string, load func(io.Reader) ([]string, error)) ([]string, error) {
 	fh, err := os.Open(path)
 	if err != nil {
-		return nil, usageError("%v", err)
+		return nil, exit.Usagef("%v", err)
 	}
 	defer fh.Close()
 	return load(fh)
@@ -300,12 +301,12 @@ func readQueryFile(cfg *config.Config) error {
 	}
 	for _, e := range cfg.Thresholds {
 		if err := parse(e); err != nil {
-			return usageError("%v", err)
+			return exit.Usagef("%v", err)
 		}
 	}
 	for _, e := range cfg.FindMax {
 		if err := parse(e); err != nil {
-			return usageError("FIND_MAX (--find-max): %v", err)
+			return exit.Usagef("FIND_MAX (--find-max): %v", err)
 		}
 	}
 	return nil
@@ -324,7 +325,7 @@ func objectives(cfg *config.Config, own []string) (func(string) error, error) {
 	case cfg.TSBSQueryFile != "" && len(cfg.Thresholds)+len(cfg.FindMax) > 0:
 		qs, err := queryfile.Read(cfg.TSBSQueryFile)
 		if err != nil {
-			return nil, usageError("TSBS_QUERY_FILE = %q: %v", cfg.TSBSQueryFile, err)
+			return nil, exit.Usagef("TSBS_QUERY_FILE = %q: %v", cfg.TSBSQueryFile, err)
 		}
 		labels, _ := queryfile.Types(qs)
 		return func(e string) error { _, err := threshold.ParseAmong(e, labels, false); return err }, nil

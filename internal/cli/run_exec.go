@@ -15,6 +15,7 @@ import (
 	"github.com/tsbench/tsbench/internal/connect"
 	"github.com/tsbench/tsbench/internal/datadir"
 	"github.com/tsbench/tsbench/internal/dataset"
+	"github.com/tsbench/tsbench/internal/exit"
 	"github.com/tsbench/tsbench/internal/ownquery"
 	"github.com/tsbench/tsbench/internal/replay"
 	"github.com/tsbench/tsbench/internal/report"
@@ -114,7 +115,7 @@ func newRunner(cfg *config.Config, driver *targets.Driver, opts targets.Options,
 	if cfg.Data == "" {
 		r, err := runner.New(cfg, driver, opts)
 		if err != nil {
-			return nil, nil, &exitError{ExitUsage, err}
+			return nil, nil, exit.With(exit.Usage, err)
 		}
 		return r, nil, nil
 	}
@@ -135,7 +136,7 @@ func newRunner(cfg *config.Config, driver *targets.Driver, opts targets.Options,
 func setQueries(r *runner.Runner, cfg *config.Config) error {
 	if cfg.QueryFile == "" {
 		if cfg.QueryOnly {
-			return usageError("QUERY_ONLY = true: a query-only run runs the queries of QUERY_FILE (--queries), and none is given")
+			return exit.Usagef("QUERY_ONLY = true: a query-only run runs the queries of QUERY_FILE (--queries), and none is given")
 		}
 		return nil
 	}
@@ -156,7 +157,7 @@ func setQueries(r *runner.Runner, cfg *config.Config) error {
 // that reads it).
 func replayError(err error, data string) error {
 	if badinput.Is(err) && !errors.Is(err, dataset.ErrReaderLeftOut) {
-		return &exitError{ExitUsage, fmt.Errorf("%w\nRun 'tsbench data inspect %s' to see how tsbench reads it, or 'tsbench run --help' for usage", err, data)}
+		return exit.With(exit.Usage, fmt.Errorf("%w\nRun 'tsbench data inspect %s' to see how tsbench reads it, or 'tsbench run --help' for usage", err, data))
 	}
 	return inputOrFailure(err)
 }
@@ -165,9 +166,9 @@ func replayError(err error, data string) error {
 // when it says so (badinput), else a failure (1).
 func inputOrFailure(err error) error {
 	if badinput.Is(err) {
-		return &exitError{ExitUsage, err}
+		return exit.With(exit.Usage, err)
 	}
-	return &exitError{ExitFailure, err}
+	return exit.With(exit.Failure, err)
 }
 
 // finishRun finishes a measured run: the live outputs, thresholds, the run
@@ -190,7 +191,7 @@ func finishRun(s *summary.Summary, cfg *config.Config, label, dataDir string, st
 		fmt.Fprintf(stdout, "==================== %s ====================\n", label)
 	}
 	if err := report.Console(stdout, s); err != nil && !errors.Is(err, syscall.EPIPE) {
-		return &exitError{ExitFailure, err}
+		return exit.With(exit.Failure, err)
 	}
 	report.Footer(stdout, s)
 	for _, line := range saved {
@@ -208,12 +209,12 @@ func finishRun(s *summary.Summary, cfg *config.Config, label, dataDir string, st
 // refused connection (refusedHint).
 func connectError(err error, d *targets.Driver) error {
 	if errors.Is(err, targets.ErrNoTLS) || badinput.Is(err) {
-		return &exitError{ExitUsage, err}
+		return exit.With(exit.Usage, err)
 	}
 	if hint := refusedHint(err, d); hint != "" {
 		err = fmt.Errorf("%w\n  %s", err, hint)
 	}
-	return &exitError{ExitFailure, err}
+	return exit.With(exit.Failure, err)
 }
 
 // exitStatus is the exit status of each outcome of a run but success.
@@ -228,7 +229,7 @@ var exitStatus = map[summary.Status]int{
 // outcome maps a finished run to its exit status.
 func outcome(s *summary.Summary) error {
 	if code, ok := exitStatus[s.Status()]; ok {
-		return &exitError{code: code}
+		return exit.With(code, nil)
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tsbench/tsbench/internal/config"
+	"github.com/tsbench/tsbench/internal/exit"
 	"github.com/tsbench/tsbench/internal/report"
 	"github.com/tsbench/tsbench/internal/results"
 	"github.com/tsbench/tsbench/internal/summary"
@@ -46,12 +47,12 @@ unique prefix, or given as latest, latest~1, ...`,
 			if sinceArg != "" {
 				t, err := results.ParseSince(sinceArg, time.Now())
 				if err != nil {
-					return usageError("--since %q: %v", sinceArg, err)
+					return exit.Usagef("--since %q: %v", sinceArg, err)
 				}
 				f.Since = t
 			}
 			if f.Limit < 0 {
-				return usageError("--limit %d: must be >= 0", f.Limit)
+				return exit.Usagef("--limit %d: must be >= 0", f.Limit)
 			}
 			if err := checkStatus(f.Status); err != nil {
 				return err
@@ -88,7 +89,7 @@ func checkStatus(v string) error {
 	if s := config.Closest(v, runStatuses); s != "" {
 		hint = fmt.Sprintf(" (did you mean %s?)", s)
 	}
-	return usageError("--status %q: unknown status%s; allowed: %s", v, hint, strings.Join(runStatuses, ", "))
+	return exit.Usagef("--status %q: unknown status%s; allowed: %s", v, hint, strings.Join(runStatuses, ", "))
 }
 
 func newRunsShowCmd(sf *storeFlags, stdout io.Writer) *cobra.Command {
@@ -143,7 +144,7 @@ func newRunsExportCmd(sf *storeFlags, stdout io.Writer) *cobra.Command {
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !results.KnownExportFormat(format) {
-				return usageError("--format %q: allowed: %s", format, strings.Join(results.ExportFormats, ", "))
+				return exit.Usagef("--format %q: allowed: %s", format, strings.Join(results.ExportFormats, ", "))
 			}
 			runs, err := sf.loadRuns(context.Background(), args)
 			if err != nil {
@@ -153,9 +154,9 @@ func newRunsExportCmd(sf *storeFlags, stdout io.Writer) *cobra.Command {
 				if out != "" {
 					// -o is the user's path: one that cannot be written is
 					// bad input, named with its flag, as --cpuprofile's is.
-					return usageError("--output %s: %v", out, err)
+					return exit.Usagef("--output %s: %v", out, err)
 				}
-				return &exitError{ExitFailure, err}
+				return exit.With(exit.Failure, err)
 			}
 			return nil
 		},
@@ -176,7 +177,7 @@ func newRunsImportCmd(sf *storeFlags, stdout, stderr io.Writer) *cobra.Command {
 			for _, a := range args {
 				s, err := results.ReadSummaryFile(a)
 				if err != nil {
-					return usageError("%v", err)
+					return exit.Usagef("%v", err)
 				}
 				runs = append(runs, s)
 			}
@@ -191,7 +192,7 @@ func newRunsImportCmd(sf *storeFlags, stdout, stderr io.Writer) *cobra.Command {
 			defer st.Close()
 			for _, s := range runs {
 				if err := st.Save(ctx, s); err != nil {
-					return &exitError{ExitFailure, err}
+					return exit.With(exit.Failure, err)
 				}
 				fmt.Fprintf(stdout, "Stored: run %s in %s\n", s.RunID, loc)
 			}

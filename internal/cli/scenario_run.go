@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tsbench/tsbench/internal/datadir"
+	"github.com/tsbench/tsbench/internal/exit"
 	"github.com/tsbench/tsbench/internal/results"
 
 	"github.com/spf13/cobra"
@@ -54,7 +55,7 @@ type scenarioPhaseResult struct {
 func executeScenario(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stdout, stderr io.Writer) error {
 	sc, err := scenario.Lookup(f.scenario)
 	if err != nil {
-		return usageError("--scenario: %v", err)
+		return exit.Usagef("--scenario: %v", err)
 	}
 	tf := targetFlag(flags)
 	if tf == nil || !strings.Contains(tf.value, ",") {
@@ -103,10 +104,10 @@ func scenarioTargets(list string) ([]string, error) {
 		n = strings.TrimSpace(n)
 		d, err := targets.Lookup(n)
 		if err != nil {
-			return nil, usageError("--target = %q: %v", list, err)
+			return nil, exit.Usagef("--target = %q: %v", list, err)
 		}
 		if seen[d.Name] {
-			return nil, usageError("--target = %q: %s is named twice", list, d.Name)
+			return nil, exit.Usagef("--target = %q: %s is named twice", list, d.Name)
 		}
 		seen[d.Name] = true
 		names = append(names, d.Name)
@@ -118,17 +119,17 @@ func scenarioTargets(list string) ([]string, error) {
 // (nil when nothing ran) and the run's exit error.
 func runScenario(cmd *cobra.Command, f *runFlags, flags []*keyFlag, sc *scenario.Scenario, stdout, stderr io.Writer) (*scenarioResult, error) {
 	if err := sc.CheckVariant(f.variant); err != nil {
-		return nil, usageError("--variant: %v", err)
+		return nil, exit.Usagef("--variant: %v", err)
 	}
 	if f.scale <= 0 {
-		return nil, usageError("--scale = %v: must be a number > 0 (e.g. 0.01)", f.scale)
+		return nil, exit.Usagef("--scale = %v: must be a number > 0 (e.g. 0.01)", f.scale)
 	}
 	repeat := f.repeat
 	if repeat == 0 {
 		repeat = max(1, sc.Repeat)
 	}
 	if repeat < 0 {
-		return nil, usageError("--repeat = %d: must be >= 1", repeat)
+		return nil, exit.Usagef("--repeat = %d: must be >= 1", repeat)
 	}
 	cores := f.serverCores
 	if cores == 0 {
@@ -203,7 +204,7 @@ func (x *scenarioRun) phase(i, r int) error {
 		ar.Repetition = r
 		x.res.Analytics = append(x.res.Analytics, ar)
 		if ar.Failed() {
-			x.worst = worse(x.worst, &exitError{code: ExitFailure})
+			x.worst = worse(x.worst, exit.With(ExitFailure, nil))
 		}
 		return nil
 	}
@@ -277,11 +278,11 @@ func phaseConfigs(cmd *cobra.Command, f *runFlags, flags []*keyFlag, sc *scenari
 			return nil, fmt.Errorf("phase %s: %w", p.Name, err)
 		}
 		if c.Data != "" {
-			return nil, usageError("--data (DATA) replays your data in a run of its own, not in a scenario's phases: drop --scenario, or --data")
+			return nil, exit.Usagef("--data (DATA) replays your data in a run of its own, not in a scenario's phases: drop --scenario, or --data")
 		}
 		if c.Scaled() {
 			// Each phase would need its own group and barrier.
-			return nil, usageError("--workers/--group (WORKERS, RUN_GROUP) split single runs, not a scenario's phases: " +
+			return nil, exit.Usagef("--workers/--group (WORKERS, RUN_GROUP) split single runs, not a scenario's phases: " +
 				"print a phase's configuration with --print-config and run it as workers")
 		}
 		out = append(out, c)
@@ -318,11 +319,11 @@ func saveScenario(res *scenarioResult, cfg *config.Config, stdout, stderr io.Wri
 // verification, then failures.
 func worse(a, b error) error {
 	rank := func(err error) int {
-		var ee *exitError
+		var ee *exit.Error
 		if !errors.As(err, &ee) {
 			return 0
 		}
-		switch ee.code {
+		switch ee.Code {
 		case ExitInterrupted:
 			return 3
 		case ExitVerify:

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/engine"
+	"github.com/tsbench/tsbench/internal/exit"
 	"github.com/tsbench/tsbench/internal/report"
 	"github.com/tsbench/tsbench/internal/results"
 	"github.com/tsbench/tsbench/internal/summary"
@@ -65,7 +66,7 @@ func (s *session) close() { s.watch.release() }
 // (exit 1) returned.
 func (s *session) abandon(d *targets.Driver, err error, stderr io.Writer) error {
 	s.drop(stderr)
-	return &exitError{ExitFailure, fmt.Errorf("%s: %w", d.Name, err)}
+	return exit.With(exit.Failure, fmt.Errorf("%s: %w", d.Name, err))
 }
 
 // drop closes the live outputs and takes the run out of the store: it will

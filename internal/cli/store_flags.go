@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tsbench/tsbench/internal/exit"
 	"github.com/tsbench/tsbench/internal/results"
 	"github.com/tsbench/tsbench/internal/summary"
 )
@@ -31,10 +32,10 @@ func (sf *storeFlags) register(cmd *cobra.Command) {
 func (sf *storeFlags) location(command string) (results.Location, error) {
 	loc, off, err := results.Resolve(sf.results, sf.dataDir)
 	if off {
-		return results.Location{}, usageError("--results %s: %s needs a results store", sf.results, command)
+		return results.Location{}, exit.Usagef("--results %s: %s needs a results store", sf.results, command)
 	}
 	if err != nil {
-		return results.Location{}, usageError("--results: %v", err)
+		return results.Location{}, exit.Usagef("--results: %v", err)
 	}
 	return loc, nil
 }
@@ -48,7 +49,7 @@ func (sf *storeFlags) open(ctx context.Context) (*results.Store, error) {
 	}
 	if loc.Dialect == "sqlite" {
 		if _, err := os.Stat(loc.Path); errors.Is(err, os.ErrNotExist) {
-			return nil, &exitError{ExitFailure, fmt.Errorf("no results store at %s: run 'tsbench run' first, or name one with --results", loc)}
+			return nil, exit.With(exit.Failure, fmt.Errorf("no results store at %s: run 'tsbench run' first, or name one with --results", loc))
 		}
 	}
 	return sf.openOrCreate(ctx, loc)
@@ -60,7 +61,7 @@ func (sf *storeFlags) openOrCreate(ctx context.Context, loc results.Location) (*
 	defer cancel()
 	st, err := results.Open(ctx, loc)
 	if err != nil {
-		return nil, &exitError{ExitFailure, err}
+		return nil, exit.With(exit.Failure, err)
 	}
 	return st, nil
 }
@@ -70,14 +71,14 @@ func (sf *storeFlags) openOrCreate(ctx context.Context, loc results.Location) (*
 func (sf *storeFlags) loadRuns(ctx context.Context, refs []string) ([]*summary.Summary, error) {
 	runs, err := results.Load(ctx, refs, sf.open)
 	var fe *results.SummaryFileError
-	var ee *exitError
+	var ee *exit.Error
 	switch {
 	case err == nil:
 		return runs, nil
 	case errors.As(err, &ee):
 		return nil, err
 	case errors.As(err, &fe):
-		return nil, &exitError{ExitUsage, err}
+		return nil, exit.With(exit.Usage, err)
 	}
 	return nil, storeError(err)
 }
@@ -86,9 +87,9 @@ func (sf *storeFlags) loadRuns(ctx context.Context, refs []string) ([]*summary.S
 // it does not hold was named (2), or the store failed (1).
 func storeError(err error) error {
 	if errors.Is(err, results.ErrNotFound) {
-		return &exitError{ExitUsage, err}
+		return exit.With(exit.Usage, err)
 	}
-	return &exitError{ExitFailure, err}
+	return exit.With(exit.Failure, err)
 }
 
 // newRemoveCmd is an rm subcommand: it removes what each argument names
@@ -133,7 +134,7 @@ func listStored[T any](sf *storeFlags, stdout io.Writer, asJSON bool, list func(
 	return sf.withStore(func(ctx context.Context, st *results.Store) error {
 		items, err := list(ctx, st)
 		if err != nil {
-			return &exitError{ExitFailure, err}
+			return exit.With(exit.Failure, err)
 		}
 		if asJSON {
 			return results.PrintJSON(stdout, items)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/datadir"
+	"github.com/tsbench/tsbench/internal/exit"
 	"github.com/tsbench/tsbench/internal/htmlreport"
 	"github.com/tsbench/tsbench/internal/ownquery"
 	"github.com/tsbench/tsbench/internal/report"
@@ -45,7 +46,7 @@ func executeTargets(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stdout, s
 			return err
 		}
 		if len(cfg.FindMax) > 0 {
-			return usageError("FIND_MAX (--find-max) with --target %s: search one target at a time", strings.Join(names, ","))
+			return exit.Usagef("FIND_MAX (--find-max) with --target %s: search one target at a time", strings.Join(names, ","))
 		}
 		combinedJSON = cfg.JSONPath
 		cfg.JSONPath = perTarget(cfg.JSONPath, name)
@@ -65,7 +66,7 @@ func executeTargets(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stdout, s
 		return err
 	}
 	if answers.Disagreements() > 0 {
-		worst = worse(worst, &exitError{code: ExitVerify})
+		worst = worse(worst, exit.With(ExitVerify, nil))
 	}
 	verdict := targetsVerdict(runs, answers, worst)
 	fmt.Fprintf(stdout, "Verdict: %s\n", verdict.Headline)
@@ -76,7 +77,7 @@ func executeTargets(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stdout, s
 	}
 	if combinedJSON != "" {
 		if err := writeTargetsJSON(combinedJSON, runs, answers, verdict); err != nil {
-			return worse(worst, &exitError{ExitUsage, fmt.Errorf("--json %s: %w", combinedJSON, err)})
+			return worse(worst, exit.With(exit.Usage, fmt.Errorf("--json %s: %w", combinedJSON, err)))
 		}
 	}
 	return worst
@@ -86,10 +87,10 @@ func executeTargets(cmd *cobra.Command, f *runFlags, flags []*keyFlag, stdout, s
 // report's first line says it: the exit status and what decided it.
 func targetsVerdict(runs []*summary.Summary, answers report.Answers, worst error) *htmlreport.Verdict {
 	v := &htmlreport.Verdict{Answers: answers.Lines}
-	var ee *exitError
+	var ee *exit.Error
 	code := ExitOK
 	if errors.As(worst, &ee) {
-		code = ee.code
+		code = ee.Code
 	}
 	var why []string
 	if n := answers.Disagreements(); n > 0 {

@@ -14,6 +14,7 @@ import (
 	"github.com/tsbench/tsbench/internal/crash"
 	"github.com/tsbench/tsbench/internal/datadir"
 	"github.com/tsbench/tsbench/internal/engine"
+	"github.com/tsbench/tsbench/internal/exit"
 	"github.com/tsbench/tsbench/internal/results"
 	"github.com/tsbench/tsbench/internal/summary"
 	"github.com/tsbench/tsbench/internal/targets"
@@ -46,9 +47,9 @@ func tpccAccess(d *targets.Driver) (*targets.SQLAccess, error) {
 	case d.SQL != nil && d.SQL.Open != nil:
 		return d.SQL, nil
 	case d.SQL != nil:
-		return nil, usageError("WORKLOAD = tpcc: target %s cannot run TPC-C: %s", d.Name, d.SQL.Unsupported)
+		return nil, exit.Usagef("WORKLOAD = tpcc: target %s cannot run TPC-C: %s", d.Name, d.SQL.Unsupported)
 	}
-	return nil, usageError("WORKLOAD = tpcc: target %s is not an SQL database with transactions; TPC-C runs on postgres "+
+	return nil, exit.Usagef("WORKLOAD = tpcc: target %s is not an SQL database with transactions; TPC-C runs on postgres "+
 		"(and PostgreSQL-wire servers) and mysql (MySQL, MariaDB)", d.Name)
 }
 
@@ -127,7 +128,7 @@ func newTPCCRun(cfg *config.Config, label string, out runOutputs, stdout, stderr
 	}
 	tc := tpccConfig(cfg)
 	if err := tc.Validate(); err != nil {
-		return nil, usageError("%v", err)
+		return nil, exit.Usagef("%v", err)
 	}
 	dataDir := datadir.Or(cfg.DataDir)
 	return &tpccRun{cfg: cfg, tc: tc, driver: driver, access: access, opts: connect.Options(cfg, driver, dataDir),
@@ -163,11 +164,11 @@ func (p *tpccRun) prepare(ctx context.Context) error {
 	load, consts, err := tpcc.Prepare(ctx, p.db, p.access.Dialect, &p.tc)
 	switch {
 	case ctx.Err() != nil:
-		return &exitError{ExitInterrupted, fmt.Errorf("%s: TPC-C load interrupted", p.driver.Name)}
+		return exit.With(exit.Interrupted, fmt.Errorf("%s: TPC-C load interrupted", p.driver.Name))
 	case err != nil:
-		return &exitError{ExitFailure, fmt.Errorf("%s: %w", p.driver.Name, err)}
+		return exit.With(exit.Failure, fmt.Errorf("%s: %w", p.driver.Name, err))
 	case load.Loaded && !tpcc.AllOK(load.Checks):
-		return &exitError{ExitVerify, fmt.Errorf("%s: the fresh TPC-C load breaks consistency conditions: %+v", p.driver.Name, load.Checks)}
+		return exit.With(exit.Verify, fmt.Errorf("%s: the fresh TPC-C load breaks consistency conditions: %+v", p.driver.Name, load.Checks))
 	}
 	if load.Loaded {
 		fmt.Fprintf(p.stderr, "tsbench: loaded %d warehouses (%d rows) in %.1f s; the twelve consistency conditions hold\n",
@@ -176,7 +177,7 @@ func (p *tpccRun) prepare(ctx context.Context) error {
 	p.load = load
 	r, err := tpcc.NewRun(p.db, p.access.Dialect, p.tc, consts)
 	if err != nil {
-		return usageError("%v", err)
+		return exit.Usagef("%v", err)
 	}
 	p.r = r
 	return nil

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tsbench/tsbench/internal/config"
+	"github.com/tsbench/tsbench/internal/exit"
 	"github.com/tsbench/tsbench/internal/gen"
 	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/tsbs"
@@ -17,7 +18,7 @@ import (
 // that cannot leave a cell empty: it would store values never generated.
 func tsbsSparse(cfg *config.Config, d *targets.Driver) error {
 	if tsbs.Missing(cfg) > 0 && !d.Caps.Sparse {
-		return usageError("TSBS_USE_CASE = %q: its data has missing values, which target %s cannot write (no sparse batches); "+
+		return exit.Usagef("TSBS_USE_CASE = %q: its data has missing values, which target %s cannot write (no sparse batches); "+
 			"allowed: a target that takes them (see 'tsbench targets'), or tsbs-cpu-only, tsbs-devops", cfg.TSBSUseCase, d.Name)
 	}
 	return nil
@@ -28,27 +29,27 @@ func tsbsSparse(cfg *config.Config, d *targets.Driver) error {
 // exactly the rows tsbench's runs write.
 func generateTSBS(cfg *config.Config, g *gen.Generator, format, out string, stdout io.Writer) error {
 	if !tsbs.Active(cfg) {
-		return usageError("generate --format %s: TSBS's files hold a TSBS use case: give --workload tsbs-cpu-only, tsbs-devops "+
+		return exit.Usagef("generate --format %s: TSBS's files hold a TSBS use case: give --workload tsbs-cpu-only, tsbs-devops "+
 			"or tsbs-iot (or TSBS's --use-case), with TSBS's --scale, --seed, --timestamp-start, --timestamp-end and --log-interval", format)
 	}
 	if !slices.Contains(tsbs.DataFormats, format) {
-		return usageError("generate --format = %q: allowed: %s", format, strings.Join(tsbs.DataFormats, ", "))
+		return exit.Usagef("generate --format = %q: allowed: %s", format, strings.Join(tsbs.DataFormats, ", "))
 	}
 	span, err := tsbs.SpanOf(cfg)
 	if err != nil {
-		return usageError("%v", err)
+		return exit.Usagef("%v", err)
 	}
 	f, err := os.Create(out)
 	if err != nil {
-		return usageError("generate --out %s: %v", out, err)
+		return exit.Usagef("generate --out %s: %v", out, err)
 	}
 	rows, how, err := writeTSBSData(f, cfg, g, format, span.Rows)
 	if err != nil {
 		f.Close()
-		return &exitError{ExitFailure, err}
+		return exit.With(exit.Failure, err)
 	}
 	if err := f.Close(); err != nil {
-		return &exitError{ExitFailure, fmt.Errorf("generate: %s: %w", out, err)}
+		return exit.With(exit.Failure, fmt.Errorf("generate: %s: %w", out, err))
 	}
 	what := "host"
 	if u, err := tsbs.Lookup(cfg.TSBSUseCase); err == nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/tsbench/tsbench/internal/config"
+	"github.com/tsbench/tsbench/internal/exit"
 	"github.com/tsbench/tsbench/internal/scenario"
 	"github.com/tsbench/tsbench/internal/tsbs"
 )
@@ -108,11 +109,11 @@ func generateLayers(cmd *cobra.Command, f *runFlags, flags []*keyFlag) ([]scenar
 		return nil, err
 	}
 	if peek.Workload == config.WorkloadTPCC {
-		return nil, usageError("generate: WORKLOAD = tpcc: TPC-C loads its own tables when it runs ('tsbench run --workload tpcc'); "+
+		return nil, exit.Usagef("generate: WORKLOAD = tpcc: TPC-C loads its own tables when it runs ('tsbench run --workload tpcc'); "+
 			"generate writes time series: allowed: timeseries, %s", strings.Join(config.WorkloadsTSBS, ", "))
 	}
 	if peek.Workload == config.WorkloadPrometheus {
-		return nil, usageError("generate: WORKLOAD = prometheus: not built for this workload yet: its scrapes are written by "+
+		return nil, exit.Usagef("generate: WORKLOAD = prometheus: not built for this workload yet: its scrapes are written by "+
 			"'tsbench run --workload prometheus'; allowed: timeseries, %s", strings.Join(config.WorkloadsTSBS, ", "))
 	}
 	uc, err := namedUseCase(cmd, f, flags, peek)
@@ -163,7 +164,7 @@ func namedUseCase(cmd *cobra.Command, f *runFlags, flags []*keyFlag, peek *confi
 	}
 	for _, n := range tsbsNames {
 		if !slices.Contains(tsbs.Names(), n.useCase) {
-			return "", usageError("%s: TSBS has no use case %q here: allowed: %s (the workloads %s)", n.by, n.useCase,
+			return "", exit.Usagef("%s: TSBS has no use case %q here: allowed: %s (the workloads %s)", n.by, n.useCase,
 				strings.Join(tsbs.Names(), ", "), strings.Join(config.WorkloadsTSBS, ", "))
 		}
 	}
@@ -171,12 +172,12 @@ func namedUseCase(cmd *cobra.Command, f *runFlags, flags []*keyFlag, peek *confi
 	case len(tsbsNames) == 0:
 		return "", nil
 	case other != "":
-		return "", usageError("%s names TSBS's workload %s%s, and %s another: give one", tsbsNames[0].by, tsbs.WorkloadPrefix,
+		return "", exit.Usagef("%s names TSBS's workload %s%s, and %s another: give one", tsbsNames[0].by, tsbs.WorkloadPrefix,
 			tsbsNames[0].useCase, other)
 	}
 	for _, n := range tsbsNames[1:] {
 		if n.useCase != tsbsNames[0].useCase {
-			return "", usageError("%s and %s name two TSBS workloads: give one", tsbsNames[0].by, n.by)
+			return "", exit.Usagef("%s and %s name two TSBS workloads: give one", tsbsNames[0].by, n.by)
 		}
 	}
 	return tsbsNames[0].useCase, nil
@@ -209,7 +210,7 @@ func applyTSBSFlags(cmd *cobra.Command, f *runFlags, flags []*keyFlag, cfg *conf
 			continue
 		}
 		if !active {
-			return usageError("--%s is TSBS's --%s (%s): it applies to a TSBS workload only: give --workload %s "+
+			return exit.Usagef("--%s is TSBS's --%s (%s): it applies to a TSBS workload only: give --workload %s "+
 				"(or --use-case NAME); %s", k.name, k.name, k.key, strings.Join(config.WorkloadsTSBS, ", "), tsbsElsewhere[k.name])
 		}
 		v := k.value
@@ -223,7 +224,7 @@ func applyTSBSFlags(cmd *cobra.Command, f *runFlags, flags []*keyFlag, cfg *conf
 	if f.tsbs.scale != "" {
 		n, err := strconv.ParseFloat(f.tsbs.scale, 64)
 		if err != nil || n < 1 || n != float64(int64(n)) {
-			return usageError("--scale = %s: in a TSBS run it is TSBS's --scale (TSBS_SCALE), the hosts: a whole number >= 1", f.tsbs.scale)
+			return exit.Usagef("--scale = %s: in a TSBS run it is TSBS's --scale (TSBS_SCALE), the hosts: a whole number >= 1", f.tsbs.scale)
 		}
 		if err := setByFlag(line, "scale", "TSBS_SCALE", strconv.FormatInt(int64(n), 10), ""); err != nil {
 			return err
@@ -258,9 +259,9 @@ func setByFlag(line *config.CommandLine, name, key, value, hint string) error {
 			ce.Source = "--" + name
 		}
 		if hint != "" {
-			return usageError("%v (%s)", err, hint)
+			return exit.Usagef("%v (%s)", err, hint)
 		}
-		return usageError("%v", err)
+		return exit.Usagef("%v", err)
 	}
 	return nil
 }
@@ -276,14 +277,14 @@ func tsbsFlagsApply(cmd *cobra.Command, f *runFlags, cfg *config.Config) error {
 	if k := f.tsbs.flag("seed"); k != nil && cmd.Flags().Changed(k.name) {
 		own, _ := tsbs.OwnValues(cfg)
 		if !own && !(f.tsbs.file && slices.Contains(tsbs.ExactUseCases, cfg.TSBSUseCase)) {
-			return usageError("--seed %s: TSBS's seed makes TSBS's own rows, and this %s run writes tsbench's (TSBS_VALUES = %s; "+
+			return exit.Usagef("--seed %s: TSBS's seed makes TSBS's own rows, and this %s run writes tsbench's (TSBS_VALUES = %s; "+
 				"its values are seeded by DATA_SEED): drop --seed; TSBS's own rows are written for cpu-only, and by generate --format for %s",
 				k.value, cfg.TSBSUseCase, cfg.TSBSValues, strings.Join(tsbs.ExactUseCases, " and "))
 		}
 	}
 	if f.scenario == "" && cmd.Flags().Lookup("queries") != nil && cmd.Flags().Changed("queries") &&
 		(cfg.TSBSPhase == tsbs.PhaseLoad || cfg.TSBSPhase == tsbs.PhaseMixed) {
-		return usageError("--queries: TSBS's --queries counts the queries of each query type, and a TSBS_PHASE = %s run asks none: "+
+		return exit.Usagef("--queries: TSBS's --queries counts the queries of each query type, and a TSBS_PHASE = %s run asks none: "+
 			"drop it, or run the workload whole (--workload %s%s)", cfg.TSBSPhase, tsbs.WorkloadPrefix, cfg.TSBSUseCase)
 	}
 	return nil

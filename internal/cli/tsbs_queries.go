@@ -15,6 +15,7 @@ import (
 	"github.com/tsbench/tsbench/internal/connect"
 	"github.com/tsbench/tsbench/internal/datadir"
 	"github.com/tsbench/tsbench/internal/engine"
+	"github.com/tsbench/tsbench/internal/exit"
 	"github.com/tsbench/tsbench/internal/metrics"
 	"github.com/tsbench/tsbench/internal/results"
 	"github.com/tsbench/tsbench/internal/summary"
@@ -34,7 +35,7 @@ func runTSBSQueries(cfg *config.Config, label string, out runOutputs, stdout, st
 	}
 	qs, err := queryfile.Read(cfg.TSBSQueryFile)
 	if err != nil {
-		return nil, usageError("TSBS_QUERY_FILE = %q: %v", cfg.TSBSQueryFile, err)
+		return nil, exit.Usagef("TSBS_QUERY_FILE = %q: %v", cfg.TSBSQueryFile, err)
 	}
 	dataDir := datadir.Or(cfg.DataDir)
 	runID := newRunID()
@@ -70,11 +71,11 @@ func tsbsQueryRunKeys(cfg *config.Config) error {
 	if cfg.TSBSQueryFile == "" {
 		switch {
 		case cfg.TSBSBurnIn > 0:
-			return usageError("TSBS_BURN_IN = %d: it applies to a TSBS query file; give one with --tsbs-queries FILE", cfg.TSBSBurnIn)
+			return exit.Usagef("TSBS_BURN_IN = %d: it applies to a TSBS query file; give one with --tsbs-queries FILE", cfg.TSBSBurnIn)
 		case cfg.TSBSMaxQueries > 0:
-			return usageError("TSBS_MAX_QUERIES = %d: it applies to a TSBS query file; give one with --tsbs-queries FILE", cfg.TSBSMaxQueries)
+			return exit.Usagef("TSBS_MAX_QUERIES = %d: it applies to a TSBS query file; give one with --tsbs-queries FILE", cfg.TSBSMaxQueries)
 		case cfg.TSBSPrintResponses:
-			return usageError("TSBS_PRINT_RESPONSES = true: it applies to a TSBS query file; give one with --tsbs-queries FILE")
+			return exit.Usagef("TSBS_PRINT_RESPONSES = true: it applies to a TSBS query file; give one with --tsbs-queries FILE")
 		}
 		return nil
 	}
@@ -93,7 +94,7 @@ func tsbsQueryRunKeys(cfg *config.Config) error {
 		{cfg.Workers > 1, fmt.Sprintf("WORKERS = %d", cfg.Workers), "a query file runs in one process"},
 	} {
 		if c.set {
-			return usageError("%s: not with TSBS_QUERY_FILE (--tsbs-queries): %s", c.key, c.what)
+			return exit.Usagef("%s: not with TSBS_QUERY_FILE (--tsbs-queries): %s", c.key, c.what)
 		}
 	}
 	return nil
@@ -123,7 +124,7 @@ func openQueriers(ctx context.Context, d *targets.Driver, opts targets.Options, 
 		opened = append(opened, t)
 		q, err := queryfile.QuerierFor(t, d, kind, whole)
 		if err != nil {
-			return nil, nil, "", closeAll, usageError("TSBS_QUERY_FILE: %v", err)
+			return nil, nil, "", closeAll, exit.Usagef("TSBS_QUERY_FILE: %v", err)
 		}
 		queriers, clocks = append(queriers, q), append(clocks, clock)
 	}
@@ -144,7 +145,7 @@ func measureTSBSQueries(ctx context.Context, abort func(), qs []queryfile.Query,
 	}
 	f, err := queryfile.New(qs, o)
 	if err != nil {
-		return nil, nil, usageError("TSBS_QUERY_FILE = %q: %v", cfg.TSBSQueryFile, err)
+		return nil, nil, exit.Usagef("TSBS_QUERY_FILE = %q: %v", cfg.TSBSQueryFile, err)
 	}
 	// Answers printed on stdout (--print-responses) must not stop the run
 	// when stdout's reader goes: the session watches a discarded stdout.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/tsbench/tsbench/internal/cluster"
 	"github.com/tsbench/tsbench/internal/config"
+	"github.com/tsbench/tsbench/internal/exit"
 	"github.com/tsbench/tsbench/internal/results"
 	"github.com/tsbench/tsbench/internal/runner"
 )
@@ -18,7 +19,7 @@ func barrierFor(cfg *config.Config, store *results.Live, runID string) (runner.B
 	}
 	if store == nil {
 		// These workloads also take START_AT, so the refusal may name it.
-		return nil, usageError("%s or --start-at TIME", noStore(cfg))
+		return nil, exit.Usagef("%s or --start-at TIME", noStore(cfg))
 	}
 	return storeBarrier(cfg, store, runID)
 }
@@ -34,11 +35,11 @@ func noStore(cfg *config.Config) string {
 // store the workers share.
 func storeBarrier(cfg *config.Config, store *results.Live, runID string) (*cluster.StoreBarrier, error) {
 	if store == nil {
-		return nil, usageError("%s", noStore(cfg))
+		return nil, exit.Usagef("%s", noStore(cfg))
 	}
 	st, loc := store.Results()
 	if st == nil {
-		return nil, &exitError{ExitFailure, fmt.Errorf("WORKERS = %d: the results store %s could not be opened, and the workers meet there", cfg.Workers, loc)}
+		return nil, exit.With(exit.Failure, fmt.Errorf("WORKERS = %d: the results store %s could not be opened, and the workers meet there", cfg.Workers, loc))
 	}
 	host, _ := os.Hostname()
 	return &cluster.StoreBarrier{Store: st, Group: cfg.RunGroup, Index: cfg.WorkerIndex, Workers: cfg.Workers,
