@@ -25,7 +25,7 @@ ARG WITH_DUCKDB=false
 # failing lookup there should be harmless, but this variant has been run
 # on a Debian host, not inside distroless.
 RUN set -eu; \
-    ldflags="-s -w -X github.com/tsbench/tsbench/internal/cli.Version=${VERSION}"; \
+    ldflags="-s -w -X github.com/tsbench/tsbench/internal/run.Version=${VERSION}"; \
     if [ "${WITH_DUCKDB}" = true ]; then \
       CGO_ENABLED=1 go build -trimpath -tags duckdb,parquet,netgo,osusergo \
         -ldflags "${ldflags} -linkmode external -extldflags -static" \

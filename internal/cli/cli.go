@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/exit"
+	"github.com/tsbench/tsbench/internal/run"
 )
 
 // Exit statuses (package exit's). They are part of the interface: CI
@@ -26,12 +27,9 @@ const (
 	ExitInterrupted = exit.Interrupted
 )
 
-// Version is set at build time with -ldflags "-X .../cli.Version=...".
-var Version = "0.1.0-dev"
-
 // Main runs the command line and returns the exit status.
 func Main(args []string, stdout, stderr io.Writer) int {
-	stdout = guardPipe(stdout)
+	stdout = run.GuardPipe(stdout)
 	root := newRoot(stdout, stderr)
 	root.SetArgs(args)
 	err := repeatedArgs(root, args, stderr)

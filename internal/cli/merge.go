@@ -16,6 +16,7 @@ import (
 	"github.com/tsbench/tsbench/internal/merge"
 	"github.com/tsbench/tsbench/internal/report"
 	"github.com/tsbench/tsbench/internal/results"
+	"github.com/tsbench/tsbench/internal/run"
 	"github.com/tsbench/tsbench/internal/summary"
 )
 
@@ -89,7 +90,7 @@ func runMerge(ctx context.Context, f *mergeFlags, args []string, stdout, stderr 
 	if err != nil {
 		return exit.With(exit.Failure, err)
 	}
-	m.RunID = newRunID()
+	m.RunID = run.NewID()
 	cfg, cfgErr := config.FromMap(m.Config, "run "+m.Merge.Runs[0].RunID+" configuration")
 	if f.verify && m.Verify != nil && m.Verify.Skipped == "" {
 		switch {
@@ -176,5 +177,5 @@ func (f *mergeFlags) finish(ctx context.Context, m *summary.Summary, stdout, std
 	if !m.Merge.Complete() {
 		fmt.Fprintf(stderr, "tsbench: merged run %s is incomplete: worker(s) %v missing\n", m.RunID, m.Merge.Missing)
 	}
-	return outcome(m)
+	return run.Outcome(m)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/tsbench/tsbench/internal/exit"
 	"github.com/tsbench/tsbench/internal/monitor"
 	"github.com/tsbench/tsbench/internal/results"
+	"github.com/tsbench/tsbench/internal/run"
 	"github.com/tsbench/tsbench/internal/summary"
 )
 
@@ -179,7 +180,7 @@ func (m *monitorSinks) openStore(sf *storeFlags, opts monitor.Options, server *s
 		return err
 	}
 	host, _ := os.Hostname()
-	m.session = results.MonitorSession{ID: "mon-" + newRunID(), Hostname: host, Started: time.Now().UTC(),
+	m.session = results.MonitorSession{ID: "mon-" + run.NewID(), Hostname: host, Started: time.Now().UTC(),
 		ServerPID: opts.Server, IntervalS: interval.Seconds()}
 	if server != nil {
 		m.session.ServerName = server.Name

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tsbench/tsbench/internal/config"
 	"github.com/tsbench/tsbench/internal/results"
+	"github.com/tsbench/tsbench/internal/run"
 )
 
 type runFlags struct {
@@ -27,7 +28,7 @@ type runFlags struct {
 	profiles    profiles
 	tsbs        tsbsFlags // TSBS's own flag names (tsbs_flags.go)
 
-	runOutputs // results store, HDR log, resource monitoring (store.go)
+	run.Outputs // results store, HDR log, resource monitoring (store.go)
 }
 
 // keyFlag is a flag that sets one configuration key; it is applied only when
@@ -137,14 +138,14 @@ Exit status: 0 success; 1 the run failed or operations failed; 2 bad input;
 			if err := scenarioOnlyFlags(cmd, cfg); err != nil {
 				return err
 			}
-			f.runOutputs.serverCores = f.serverCores
+			f.Outputs.ServerCores = f.serverCores
 			if f.printConfig {
 				return config.Print(cfg, stdout)
 			}
 			if len(cfg.FindMax) > 0 {
-				return executeFindMax(cfg, f.runOutputs, stdout, stderr)
+				return run.FindMax(cfg, f.Outputs, stdout, stderr)
 			}
-			return execute(cfg, f.runOutputs, stdout, stderr)
+			return run.Execute(cfg, f.Outputs, stdout, stderr)
 		},
 	}
 	fl := cmd.Flags()
@@ -172,12 +173,12 @@ Exit status: 0 success; 1 the run failed or operations failed; 2 bad input;
 	fl.Lookup("explain").NoOptDefVal = "true"
 	fl.Lookup("freshness").NoOptDefVal = "true"
 	fl.Lookup("print-responses").NoOptDefVal = "true"
-	fl.StringVar(&f.results, "results", "", "results store for this run: an SQLite file, postgres://USER@HOST:PORT/DB, mysql://USER@HOST:PORT/DB, or off (default $"+results.Env+", else <data-dir>/results.db)")
-	fl.StringVar(&f.hdrLog, "hdr-log", "", "also write the latency histograms as an HdrHistogram log, DIR/<run id>.hlog")
-	fl.IntVar(&f.serverPID, "server-pid", 0, "the database server's process id, to sample its CPU, memory and I/O (default: found from the service scripts' pid files)")
-	fl.BoolVar(&f.resources, "resources", true, "sample CPU, memory, disk and network of the tool, the host and the server once a second")
-	addLiveFlags(fl, &f.live)
-	cmd.PreRunE = func(*cobra.Command, []string) error { return checkRunOutputs(f.runOutputs) }
+	fl.StringVar(&f.Results, "results", "", "results store for this run: an SQLite file, postgres://USER@HOST:PORT/DB, mysql://USER@HOST:PORT/DB, or off (default $"+results.Env+", else <data-dir>/results.db)")
+	fl.StringVar(&f.HDRLog, "hdr-log", "", "also write the latency histograms as an HdrHistogram log, DIR/<run id>.hlog")
+	fl.IntVar(&f.ServerPID, "server-pid", 0, "the database server's process id, to sample its CPU, memory and I/O (default: found from the service scripts' pid files)")
+	fl.BoolVar(&f.Resources, "resources", true, "sample CPU, memory, disk and network of the tool, the host and the server once a second")
+	addLiveFlags(fl, &f.Live)
+	cmd.PreRunE = func(*cobra.Command, []string) error { return run.CheckOutputs(f.Outputs) }
 	return cmd
 }
 

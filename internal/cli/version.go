@@ -4,15 +4,8 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
-)
 
-// Commit and BuildDate may be set at build time with -ldflags
-// "-X github.com/tsbench/tsbench/internal/cli.Commit=... -X ...BuildDate=...";
-// without them the version line shows the commit go build stamped (in a git
-// checkout, unless GOFLAGS has -buildvcs=false) and that commit's date.
-var (
-	Commit    = ""
-	BuildDate = ""
+	"github.com/tsbench/tsbench/internal/run"
 )
 
 // versionLine is what `tsbench version` and `tsbench --version` print: the
@@ -21,15 +14,15 @@ var (
 // the VCS stamp go build embeds when it builds inside a git checkout.
 func versionLine() string {
 	commit, date := buildStamp()
-	if Commit != "" {
-		commit = Commit
+	if run.Commit != "" {
+		commit = run.Commit
 	}
-	line := "tsbench " + Version
+	line := "tsbench " + run.Version
 	if commit != "" {
 		line += " commit " + commit
 	}
-	if BuildDate != "" {
-		line += " built " + BuildDate
+	if run.BuildDate != "" {
+		line += " built " + run.BuildDate
 	} else if date != "" {
 		line += " committed " + date
 	}

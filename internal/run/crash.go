@@ -1,0 +1,97 @@
+package run
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/tsbench/tsbench/internal/config"
+	"github.com/tsbench/tsbench/internal/connect"
+	"github.com/tsbench/tsbench/internal/crash"
+	"github.com/tsbench/tsbench/internal/exit"
+	"github.com/tsbench/tsbench/internal/monitor"
+	"github.com/tsbench/tsbench/internal/targets"
+)
+
+// crashRestartTimeout bounds the restart command and the wait for the port.
+const crashRestartTimeout = 3 * time.Minute
+
+// crashPlan is the run's crash (CRASH_AT), nil without one. It is refused
+// where tsbench cannot do it: no server of the target's own, a server on
+// another host, several workers (each would kill it), a find-max search,
+// a server it could not start again.
+func crashPlan(cfg *config.Config, d *targets.Driver) (*crash.Plan, error) {
+	if cfg.CrashAt <= 0 {
+		return nil, nil
+	}
+	host, port := serverAddr(cfg, d)
+	switch {
+	case port == 0:
+		return nil, exit.Usagef("CRASH_AT = %v: the %s target has no server of its own to kill", cfg.CrashAt, d.Name)
+	case !localHost(host):
+		return nil, exit.Usagef("CRASH_AT = %v: the server is on %s; tsbench kills only a server on this machine (127.0.0.1)", cfg.CrashAt, host)
+	case cfg.Scaled():
+		return nil, exit.Usagef("CRASH_AT = %v with WORKERS = %d: one process must kill the server; run the crash without workers", cfg.CrashAt, cfg.Workers)
+	case cfg.QueryOnly:
+		return nil, exit.Usagef("CRASH_AT = %v with QUERY_ONLY: a crash counts what the server lost of what the run wrote, "+
+			"and a query-only run writes nothing", cfg.CrashAt)
+	case len(cfg.FindMax) > 0:
+		return nil, exit.Usagef("CRASH_AT = %v with FIND_MAX: every step would crash the server; run them apart", cfg.CrashAt)
+	case cfg.MaxTime > 0 && cfg.CrashAt >= cfg.MaxTime:
+		return nil, exit.Usagef("CRASH_AT = %v: the measured phase lasts %v; the crash must come before its end", cfg.CrashAt, cfg.MaxTime)
+	}
+	plan := &crash.Plan{At: cfg.CrashAt, Restart: cfg.CrashRestart, Target: d.Name, Host: host, Port: port,
+		Down: cfg.CrashDown, Timeout: crashRestartTimeout, Ready: serverReady(cfg, d)}
+	if script := serviceScript(monitor.ServiceName(d.Name)); script != "" {
+		plan.Fallback = "bash " + script + " resume"
+	}
+	if err := plan.CanRestart(); err != nil {
+		return nil, exit.Usagef("CRASH_AT = %v: %v", cfg.CrashAt, err)
+	}
+	return plan, nil
+}
+
+// serverReady says whether the target's server takes a connection of the
+// run's again: the crash waits for it, not only for the port.
+func serverReady(cfg *config.Config, d *targets.Driver) func(context.Context) error {
+	opts := connect.Options(cfg, d, "")
+	return func(ctx context.Context) error {
+		t, err := d.Open(ctx, opts)
+		if err != nil {
+			return err
+		}
+		return t.Close()
+	}
+}
+
+// serviceScript finds scripts/services/NAME.sh with a resume action in
+// the working directory or a directory above it (a checkout of tsbench),
+// or "" when there is none.
+func serviceScript(name string) string {
+	dir, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for {
+		p := filepath.Join(dir, "scripts", "services", name+".sh")
+		if b, err := os.ReadFile(p); err == nil && strings.Contains(string(b), "resume)") {
+			return p
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			return ""
+		}
+		dir = up
+	}
+}
+
+// localHost reports whether host is this machine's loopback.
+func localHost(h string) bool {
+	switch strings.ToLower(strings.Trim(h, "[]")) {
+	case "", "localhost", "::1":
+		return true
+	}
+	return strings.HasPrefix(h, "127.")
+}
