@@ -19,10 +19,6 @@ import (
 	"github.com/tsbench/tsbench/internal/summary"
 )
 
-// monitorStoreTimeout bounds the storing of one sample: a store that hangs
-// costs that sample, not the ones after it.
-const monitorStoreTimeout = 5 * time.Second
-
 // newMonitorCmd is 'tsbench monitor': a process's CPU and memory sampled to a file or the results store.
 //
 // long: the command's flags and its run, as cobra declares them together
@@ -75,15 +71,15 @@ should agree (NTP).`,
 			if err != nil {
 				return err
 			}
-			m := &monitorSinks{stderr: stderr}
-			defer m.close()
+			m := &results.MonitorSinks{Stderr: stderr}
+			defer m.Close()
 			if out != "" {
-				if err := m.openFile(out); err != nil {
-					return err
+				if err := m.OpenFile(out); err != nil {
+					return exit.Usagef("--out: %v", err)
 				}
 			}
 			if toStore {
-				if err := m.openStore(&sf, opts, server, interval); err != nil {
+				if err := beginMonitorSession(m, &sf, opts, server, interval); err != nil {
 					return err
 				}
 			}
@@ -99,12 +95,15 @@ should agree (NTP).`,
 			if opts.Server > 0 {
 				what = fmt.Sprintf("host and process %d", opts.Server)
 			}
-			fmt.Fprintf(stderr, "tsbench monitor: sampling %s on %s every %v into %s (Ctrl-C to stop)\n", what, host, interval, m.where())
-			n, err := monitor.Run(ctx, opts, interval, m.emit)
+			fmt.Fprintf(stderr, "tsbench monitor: sampling %s on %s every %v into %s (Ctrl-C to stop)\n", what, host, interval, m.Where())
+			n, err := monitor.Run(ctx, opts, interval, m.Emit)
 			if err != nil {
 				return exit.With(exit.Failure, fmt.Errorf("writing %s: %w", out, err))
 			}
-			return m.finish(stdout, n)
+			if err := m.Finish(stdout, n); err != nil {
+				return exit.With(exit.Failure, err)
+			}
+			return nil
 		},
 	}
 	sf.register(cmd)
@@ -146,117 +145,28 @@ func monitorTarget(pid int, service string) (monitor.Options, *summary.ServerPro
 	return opts, nil, nil
 }
 
-// monitorSinks are where a monitor's samples go: a JSON-lines file, a
-// monitor session in the results store, or both.
-type monitorSinks struct {
-	stderr io.Writer
-
-	file     *os.File
-	fileLine func(int, summary.ResourceSample) error
-
-	st        *results.Store
-	session   results.MonitorSession
-	stored    int
-	storeErrs int
-}
-
-func (m *monitorSinks) openFile(path string) error {
-	fh, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
-	if err != nil {
-		return exit.Usagef("--out: %v", err)
-	}
-	m.file, m.fileLine = fh, monitor.JSONLines(fh)
-	return nil
-}
-
-// openStore begins the session at once, so that a store that cannot be
-// reached stops the monitor before it samples anything.
-func (m *monitorSinks) openStore(sf *storeFlags, opts monitor.Options, server *summary.ServerProcess, interval time.Duration) error {
+// beginMonitorSession records the samples in the results store the flags
+// name, from a session begun at once: a store that cannot be reached stops
+// the monitor before it samples anything.
+func beginMonitorSession(m *results.MonitorSinks, sf *storeFlags, opts monitor.Options, server *summary.ServerProcess, interval time.Duration) error {
 	loc, err := sf.location("this command")
 	if err != nil {
 		return err
 	}
-	if m.st, err = sf.openOrCreate(context.Background(), loc); err != nil {
+	st, err := sf.openOrCreate(context.Background(), loc)
+	if err != nil {
 		return err
 	}
 	host, _ := os.Hostname()
-	m.session = results.MonitorSession{ID: "mon-" + run.NewID(), Hostname: host, Started: time.Now().UTC(),
+	session := results.MonitorSession{ID: "mon-" + run.NewID(), Hostname: host, Started: time.Now().UTC(),
 		ServerPID: opts.Server, IntervalS: interval.Seconds()}
 	if server != nil {
-		m.session.ServerName = server.Name
+		session.ServerName = server.Name
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), monitorStoreTimeout)
-	defer cancel()
-	if err := m.st.BeginMonitor(ctx, m.session); err != nil {
+	if err := m.Begin(st, session); err != nil {
 		return exit.With(exit.Failure, err)
 	}
 	return nil
-}
-
-func (m *monitorSinks) where() string {
-	switch {
-	case m.file != nil && m.st != nil:
-		return m.file.Name() + " and " + m.st.Location().String()
-	case m.st != nil:
-		return m.st.Location().String()
-	}
-	return m.file.Name()
-}
-
-// emit writes a sample to the file (a failure there ends the monitor) and
-// to the store (a failure there is counted: the next sample may get
-// through).
-func (m *monitorSinks) emit(seq int, smp summary.ResourceSample) error {
-	if m.fileLine != nil {
-		if err := m.fileLine(seq, smp); err != nil {
-			return err
-		}
-	}
-	if m.st == nil {
-		return nil
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), monitorStoreTimeout)
-	defer cancel()
-	if err := m.st.AppendMonitorSample(ctx, m.session.ID, seq, smp); err != nil {
-		if m.storeErrs == 0 {
-			fmt.Fprintf(m.stderr, "tsbench monitor: warning: %v (sampling goes on)\n", err)
-		}
-		m.storeErrs++
-		return nil
-	}
-	m.stored++
-	return nil
-}
-
-// finish ends the session and says where the samples went; samples the
-// store missed make it fail.
-func (m *monitorSinks) finish(stdout io.Writer, n int) error {
-	if m.file != nil {
-		fmt.Fprintf(stdout, "Wrote %d samples to %s\n", n, m.file.Name())
-	}
-	if m.st == nil {
-		return nil
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), monitorStoreTimeout)
-	defer cancel()
-	endErr := m.st.EndMonitor(ctx, m.session.ID, time.Now())
-	fmt.Fprintf(stdout, "Stored %d samples as monitor session %s in %s\n", m.stored, m.session.ID, m.st.Location())
-	switch {
-	case m.storeErrs > 0:
-		return exit.With(exit.Failure, fmt.Errorf("the results store %s missed %d of %d samples", m.st.Location(), m.storeErrs, n))
-	case endErr != nil:
-		return exit.With(exit.Failure, endErr)
-	}
-	return nil
-}
-
-func (m *monitorSinks) close() {
-	if m.file != nil {
-		m.file.Close()
-	}
-	if m.st != nil {
-		m.st.Close()
-	}
 }
 
 func newMonitorLsCmd(sf *storeFlags, stdout io.Writer) *cobra.Command {
