@@ -12,6 +12,7 @@ import (
 // targets, and `tsbench targets` lists it with that command; a binary
 // built with every tag (CI's) lists none so.
 func TestLeftOutTargetRefused(t *testing.T) {
+	inParallel(t)
 	list := tsbench(t, nil, "targets")
 	if list.code != 0 {
 		t.Fatalf("targets: exit %d, %s", list.code, list.stderr)

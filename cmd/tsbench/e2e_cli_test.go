@@ -9,6 +9,7 @@ import (
 // --version names the commit the binary was built from (stamped by go
 // build in a git checkout) and its date.
 func TestVersionNamesTheCommit(t *testing.T) {
+	inParallel(t)
 	r := tsbench(t, nil, "--version")
 	if r.code != 0 || !strings.HasPrefix(r.stdout, "tsbench ") {
 		t.Fatalf("exit %d: %s%s", r.code, r.stdout, r.stderr)
@@ -28,6 +29,7 @@ func TestVersionNamesTheCommit(t *testing.T) {
 // tsbench completion SHELL writes a script for each shell, and the dynamic
 // completions offer targets (also after a comma), scenarios and run ids.
 func TestCompletion(t *testing.T) {
+	inParallel(t)
 	for _, shell := range []string{"bash", "zsh", "fish"} {
 		r := tsbench(t, nil, "completion", shell)
 		if r.code != 0 || !strings.Contains(r.stdout, "tsbench") || len(r.stdout) < 500 {

@@ -24,6 +24,7 @@ func compareJSON(t *testing.T, env []string, ids ...string) compare.Result {
 // such in text, JSON and Markdown, and --fail-on worse does not fail on
 // them (it warns instead).
 func TestCompareTooShortMarkdownFailOn(t *testing.T) {
+	inParallel(t)
 	env := []string{"TSBENCH_RESULTS="}
 	dir := t.TempDir()
 	short := []string{"run", "--quiet", "--target", "null", "--duration", "2s", "--loop", "100000000", "--data-dir", dir,

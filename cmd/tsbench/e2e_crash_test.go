@@ -192,6 +192,7 @@ func TestCrashRestartsAServerStartedByHand(t *testing.T) {
 
 // A crash needs a server of the target's own on this machine.
 func TestCrashRefusals(t *testing.T) {
+	inParallel(t)
 	for _, c := range []struct{ args, want []string }{
 		{[]string{"--target", "sqlite", "--crash", "2s"}, []string{"CRASH_AT", "no server of its own"}},
 		{[]string{"--target", "postgres", "--set", "HOST=10.0.0.1", "--crash", "2s"}, []string{"CRASH_AT", "10.0.0.1"}},

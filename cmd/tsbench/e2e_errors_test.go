@@ -13,6 +13,7 @@ import (
 // A server that is down gives a clear message naming the target and the
 // address, and exit status 1 — no stack trace.
 func TestServerDown(t *testing.T) {
+	inParallel(t)
 	r := tsbench(t, nil, "run", "--target", "influxdb", "--set", "PORT=1", "--quiet", "--data-dir", t.TempDir())
 	if r.code != 1 {
 		t.Fatalf("exit %d, want 1\n%s", r.code, r.stderr)
@@ -23,6 +24,7 @@ func TestServerDown(t *testing.T) {
 // Refused credentials: the server's own text, the target and the address —
 // and never the password.
 func TestCredentialsRefused(t *testing.T) {
+	inParallel(t)
 	requireTargetServer(t, "mysql")
 	r := tsbench(t, nil, "run", "--target", "mysql", "--set", "USERNAME=nobody", "--set", "PASSWORD=s3cr3t-pw",
 		"--quiet", "--data-dir", t.TempDir())
@@ -38,6 +40,7 @@ func TestCredentialsRefused(t *testing.T) {
 // Batches the server rejects are counted as failed operations and points,
 // grouped by the server's error, and the run goes on to the end.
 func TestRejectedBatchesCounted(t *testing.T) {
+	inParallel(t)
 	requireTargetServer(t, "influxdb")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -88,6 +91,7 @@ func TestRejectedBatchesCounted(t *testing.T) {
 // server is sent one (MariaDB says "using password: YES"), and it is printed
 // nowhere, --print-config included.
 func TestPasswordFromEnvironment(t *testing.T) {
+	inParallel(t)
 	requireTargetServer(t, "mysql")
 	env := []string{"TSBENCH_PASSWORD=s3cr3t-env"}
 	r := tsbench(t, env, "run", "--target", "mysql", "--set", "USERNAME=nobody", "--quiet", "--data-dir", t.TempDir())

@@ -59,6 +59,7 @@ func TestFindMaxLocatesKnownCapacity(t *testing.T) {
 
 // A bad objective is refused before anything runs.
 func TestFindMaxBadObjective(t *testing.T) {
+	inParallel(t)
 	r := tsbench(t, nil, "run", "--target", "null", "--find-max", "INGESTON.p99<50ms", "--data-dir", t.TempDir())
 	if r.code != 2 || !strings.Contains(r.stderr, "INGESTON") {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
@@ -70,6 +71,7 @@ func TestFindMaxBadObjective(t *testing.T) {
 // acknowledged ones, warm-up included (a warm-up's query answers once
 // counted as written points, and the search ended with exit 3).
 func TestFindMaxOnSQLiteVerifies(t *testing.T) {
+	inParallel(t)
 	dir := t.TempDir()
 	out := filepath.Join(dir, "fm.json")
 	r := tsbench(t, nil, "run", "--data-dir", dir, "--target", "sqlite", "--clients", "2", "--devices", "4",

@@ -121,6 +121,7 @@ func TestReplayMoreFormats(t *testing.T) {
 // 'tsbench data inspect' says what a file holds, as a table and as JSON;
 // bad input exits 2 naming file, line and column.
 func TestDataInspect(t *testing.T) {
+	inParallel(t)
 	file := filepath.Join(t.TempDir(), "weather.csv.gz")
 	plain := filepath.Join(t.TempDir(), "weather.csv")
 	lines := "date,location,temp_max,weather\n" +

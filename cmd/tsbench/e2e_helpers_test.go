@@ -29,6 +29,18 @@ func writeInputFile(t *testing.T, dir, name, text string) string {
 	return path
 }
 
+// inParallel marks an end-to-end test that may run beside the other such
+// tests (go test -parallel: GOMAXPROCS at a time). Such a test writes only
+// to a database, series or directory of its own (freshDB, a DB_NAME no
+// other test names, t.TempDir, its run's labels), stops or pauses no shared
+// server, and judges nothing a busy machine would change (a rate, a
+// latency, a phase reached after a sleep). Go starts these tests once every
+// serial one has ended, so a serial test may still crash a shared server.
+func inParallel(t *testing.T) {
+	t.Helper()
+	t.Parallel()
+}
+
 // startKilledAtEnd starts cmd; the test's end kills it unless it has been
 // waited for, so that no tsbench outlives a failed test.
 func startKilledAtEnd(t *testing.T, cmd *exec.Cmd) {
@@ -192,6 +204,7 @@ func withSets(base []string, overrides ...string) []string {
 // TestWithSets: an override replaces the key's --set in place, in either
 // form and any case, and is appended otherwise; the base is left as it was.
 func TestWithSets(t *testing.T) {
+	inParallel(t)
 	cases := []struct {
 		name      string
 		base      []string

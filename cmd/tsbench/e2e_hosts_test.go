@@ -20,6 +20,7 @@ import (
 // through each server's own /api/v1/export — the per-host breakdown says
 // so, and verification sums both servers' counts and passes.
 func TestSeveralHostsSeparateData(t *testing.T) {
+	inParallel(t)
 	requireTargetServer(t, "victoriametrics")
 	second := "127.0.0.1:" + strconv.Itoa(testenv.StartVictoriaMetrics(t))
 	hosts := []string{"127.0.0.1:8428", second}
@@ -117,6 +118,7 @@ func TestPostgresURLVerifyFull(t *testing.T) {
 // URLs and host lists a target cannot take exit 2 naming the key, the
 // value with its password hidden, and what is allowed.
 func TestConnectionURLErrors(t *testing.T) {
+	inParallel(t)
 	cases := []struct {
 		args []string
 		says string
@@ -210,6 +212,7 @@ func TestConnectionURLPerTarget(t *testing.T) {
 // QUERY_URL, finds none of them: exit 3. That is what a replica that has
 // not caught up would show.
 func TestWriteAndQueryURLsRoute(t *testing.T) {
+	inParallel(t)
 	requireTargetServer(t, "victoriametrics")
 	reader := "127.0.0.1:" + strconv.Itoa(testenv.StartVictoriaMetrics(t))
 	db := "route_" + strconv.FormatInt(time.Now().UnixNano(), 36)

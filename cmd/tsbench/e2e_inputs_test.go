@@ -21,6 +21,7 @@ func inputEnv(t *testing.T) (string, []string) {
 }
 
 func TestInputsExitTwoBeforeAnyWork(t *testing.T) {
+	inParallel(t)
 	dir, env := inputEnv(t)
 	yamlUnknown := writeInputFile(t, dir, "unknown.yaml", "target: null\n")
 	yamlTypo := writeInputFile(t, dir, "typo.yaml", "target: sqlite\ndevce_number: 3\n")
@@ -86,6 +87,7 @@ func TestInputsExitTwoBeforeAnyWork(t *testing.T) {
 // Harmless IoT-benchmark keys and a padded OPERATION_PROPORTION are warnings,
 // listed once before the run; --strict refuses every warning.
 func TestInputWarningsAndStrict(t *testing.T) {
+	inParallel(t)
 	dir, env := inputEnv(t)
 	props := writeInputFile(t, dir, "iot.properties",
 		"DB_SWITCH=null\nTEST_DATA_PERSISTENCE=None\nIS_COPY_MODE=false\nLOOP=10\nOPERATION_PROPORTION=1:0\n")
@@ -122,6 +124,7 @@ func TestInputWarningsAndStrict(t *testing.T) {
 // --duration alone runs for the duration (k6 --duration, pgbench -T); with
 // --loop too, the loop may end it first.
 func TestInputDurationLikeK6(t *testing.T) {
+	inParallel(t)
 	dir, env := inputEnv(t)
 	js := filepath.Join(dir, "d.json")
 	r := tsbench(t, env, "run", "--duration", "2s", "--target", "null", "--json", js)
@@ -150,6 +153,7 @@ func TestInputDurationLikeK6(t *testing.T) {
 // given to tsbench, it runs IoT-benchmark's default workload (20 clients,
 // 6000 devices x 200 sensors), and the header says which defaults applied.
 func TestIoTBenchmarkOwnPropertiesFile(t *testing.T) {
+	inParallel(t)
 	dir, env := inputEnv(t)
 	props := writeInputFile(t, dir, "config.properties",
 		"# IoT-benchmark's shipped file: every key commented out\n#DB_SWITCH=IoTDB-200-SESSION_BY_TABLET\n#DEVICE_NUMBER=6000\n#LOOP=100\n")
@@ -170,6 +174,7 @@ func TestIoTBenchmarkOwnPropertiesFile(t *testing.T) {
 // Java program that draws with java.util.Random itself: 15/13/22, 20/17/13
 // and 19/12/19. tsbench's own spread order gives 17/17/16 to each client.
 func TestPropertiesDrawOperationsAsIoTBenchmark(t *testing.T) {
+	inParallel(t)
 	dir, env := inputEnv(t)
 	props := writeInputFile(t, dir, "mix.properties",
 		"CLIENT_NUMBER=3\nDEVICE_NUMBER=3\nSENSOR_NUMBER=2\nLOOP=50\nOPERATION_PROPORTION=1:1:1:0:0:0:0:0:0:0:0\n")
@@ -203,6 +208,7 @@ func TestPropertiesDrawOperationsAsIoTBenchmark(t *testing.T) {
 
 // What IoT-benchmark refuses, or reads its own way, in a .properties file.
 func TestPropertiesIoTBenchmarkRules(t *testing.T) {
+	inParallel(t)
 	dir, env := inputEnv(t)
 	base := "CLIENT_NUMBER=1\nDEVICE_NUMBER=1\nSENSOR_NUMBER=2\n"
 	for _, tc := range []struct {
@@ -239,6 +245,7 @@ func TestPropertiesIoTBenchmarkRules(t *testing.T) {
 // so every point is sent once and stored: verification and the answer
 // checks pass on SQLite.
 func TestPropertiesRandomOrderOutOfOrderVerifies(t *testing.T) {
+	inParallel(t)
 	dir, env := inputEnv(t)
 	props := writeInputFile(t, dir, "ooo.properties",
 		"DB_SWITCH=sqlite\nCLIENT_NUMBER=3\nDEVICE_NUMBER=6\nSENSOR_NUMBER=3\nBATCH_SIZE_PER_WRITE=7\nLOOP=40\n"+

@@ -23,6 +23,7 @@ import (
 // real VictoriaMetrics and to a JSON-lines file leaves tsbench_* series
 // whose totals equal the run's summary, and one line per second.
 func TestLiveOutputs(t *testing.T) {
+	inParallel(t)
 	requireTargetServer(t, "victoriametrics")
 	dir := t.TempDir()
 	live := filepath.Join(dir, "live.ndjson")
@@ -135,6 +136,7 @@ func TestStalledReceiver(t *testing.T) {
 
 // A bad --out is bad input: exit 2, naming the value and what is allowed.
 func TestOutBadValue(t *testing.T) {
+	inParallel(t)
 	for _, v := range []string{"statsd=127.0.0.1:8125", "prometheus-rw=127.0.0.1:8428", "json="} {
 		r := tsbench(t, nil, "run", "--target", "null", "--duration", "1s", "--out", v)
 		if r.code != 2 || !strings.Contains(r.stderr, v) || !strings.Contains(r.stderr, "--out") {
@@ -223,6 +225,7 @@ func vmNames(t *testing.T, runID string) map[string]bool {
 // A TPC-C run exports its seconds too: one JSON line per second, whose
 // last running totals equal each transaction's count in the summary.
 func TestLiveOutputsTPCC(t *testing.T) {
+	inParallel(t)
 	requireTargetServer(t, "mysql")
 	dir := t.TempDir()
 	sum := filepath.Join(dir, "out.json")

@@ -139,6 +139,7 @@ func TestMonitorSessionInStoreMergedIntoReport(t *testing.T) {
 // A monitor without anywhere to put its samples, or with a store it cannot
 // open, says so before sampling.
 func TestMonitorBadDestinations(t *testing.T) {
+	inParallel(t)
 	dir := t.TempDir()
 	env := []string{"TSBENCH_DATA_DIR=" + dir, "TSBENCH_RESULTS="}
 	r := tsbench(t, env, "monitor", "--duration", "1s")

@@ -19,6 +19,7 @@ import (
 // timestamps of every series are exactly the generator's grid: nothing
 // collided, nothing was lost.
 func TestVerifyDeliveryModes(t *testing.T) {
+	inParallel(t)
 	for _, mode := range []string{"", "POISSON", "BATCH"} {
 		name := mode
 		if name == "" {
@@ -65,6 +66,7 @@ func TestVerifyDeliveryModes(t *testing.T) {
 // reports them) equal what independent SQL over the same file returns for
 // the same query parameters.
 func TestQueryAnswersMatchIndependentSQL(t *testing.T) {
+	inParallel(t)
 	dir := t.TempDir()
 	base := []string{"DEVICE_NUMBER=5", "SENSOR_NUMBER=8", "BATCH_SIZE_PER_WRITE=50", "POINT_STEP=1000",
 		"QUERY_DEVICE_NUM=2", "QUERY_SENSOR_NUM=2", "QUERY_INTERVAL=40000", "GROUP_BY_TIME_UNIT=7000",
@@ -153,6 +155,7 @@ func independentSQL(q *ts.Query) string {
 // Bad input exits with status 2 and a message naming the key, the value and
 // what is allowed — never a stack trace.
 func TestBadInputExitsTwo(t *testing.T) {
+	inParallel(t)
 	dir := t.TempDir()
 	props := filepath.Join(dir, "bad.properties")
 	os.WriteFile(props, []byte("DEVICE_NUMBER=10\nPOINT_STEP=fast\n"), 0o644)
@@ -211,6 +214,7 @@ func TestInterruptKeepsResults(t *testing.T) {
 
 // --print-config shows the effective configuration, with secrets redacted.
 func TestPrintConfigRedactsSecrets(t *testing.T) {
+	inParallel(t)
 	r := tsbench(t, nil, "run", "--print-config", "--set", "PASSWORD=hunter2", "--set", "TOKEN=s3cr3t", "--set", "DEVICE_NUMBER=42")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)

@@ -93,6 +93,7 @@ func TestHostileNamesReplay(t *testing.T) {
 // exit 2 naming the name, the target and its rule: MariaDB's metadata
 // tables hold names of at most 1,020 bytes.
 func TestNameTooLongIsRefused(t *testing.T) {
+	inParallel(t)
 	requireTargetServer(t, "mysql")
 	long := strings.Repeat("sensor-", 160) // 1,120 bytes
 	dir := t.TempDir()

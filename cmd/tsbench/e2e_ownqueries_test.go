@@ -65,6 +65,7 @@ func number(t *testing.T, v any) int64 {
 // The issue's own example: SELECT {{n}} + 1 prints its own latency row and
 // is recorded in --json, each checked answer being its n plus one.
 func TestOwnQuerySelectPlusOne(t *testing.T) {
+	inParallel(t)
 	r, s := runOwnQueries(t, t.TempDir(), "sqlite",
 		"queries:\n  - name: plus_one\n    weight: 2\n    params:\n      n: int 1..100\n    sql: SELECT {{n}} + 1\n", "--loop", "60")
 	latency := r.stdout[strings.Index(r.stdout, "Latency (ms) Matrix"):]
@@ -137,6 +138,7 @@ func TestOwnQueriesHostileValuesAreBound(t *testing.T) {
 // run exits 3; the combined --json and the one report of both runs say the
 // same, the report at its top (read in Chromium), never only "ok".
 func TestOwnQueriesDisagreementIsReported(t *testing.T) {
+	inParallel(t)
 	requireBuiltIn(t, "duckdb")
 	dir := t.TempDir()
 	q := writeInputFile(t, dir, "q.yaml", `queries:
@@ -219,6 +221,7 @@ func checkNamedAnswers(t *testing.T, where, text string) {
 // A query-only run on a database loaded before: nothing created, written or
 // counted; parameters from the data already there (from "<query>").
 func TestOwnQueriesQueryOnly(t *testing.T) {
+	inParallel(t)
 	dir := t.TempDir()
 	load := tsbench(t, nil, "run", "--target", "sqlite", "--data-dir", dir, "--devices", "3", "--clients", "3", "--sensors", "2",
 		"--loop", "50", "--quiet", "--set", "OPERATION_PROPORTION=1:0:0:0:0:0:0:0:0:0:0")
@@ -270,6 +273,7 @@ func TestOwnQueriesQueryOnly(t *testing.T) {
 // A bad query file is refused before anything runs, exit 2, naming
 // file:line and what is wrong.
 func TestOwnQueriesBadFiles(t *testing.T) {
+	inParallel(t)
 	dir := t.TempDir()
 	cases := []struct{ name, text, want string }{
 		{"yaml", "queries:\n  - name: a\n    sql: [\n", "bad.yaml:3: did not find expected node content"},

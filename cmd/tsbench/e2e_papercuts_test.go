@@ -56,6 +56,7 @@ func dropMariaDB(t *testing.T, name string) {
 // way, so this one covers it. internal/analytics/spark runs the job on
 // MariaDB and PostgreSQL without the command.)
 func TestSparkAwayFromCheckout(t *testing.T) {
+	inParallel(t)
 	requireTargetServer(t, "mysql")
 	requireSpark(t)
 	db := freshDB("tsbench_away_")
@@ -69,6 +70,7 @@ func TestSparkAwayFromCheckout(t *testing.T) {
 // A run with DB_NAME naming a database that does not exist yet creates it
 // (two clients opening it at once) and writes every point into it.
 func TestRunCreatesPostgresDatabase(t *testing.T) {
+	inParallel(t)
 	requireTargetServer(t, "postgres")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

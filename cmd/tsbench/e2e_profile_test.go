@@ -13,6 +13,7 @@ import (
 // format: go tool pprof reads them and finds tsbench's generator and
 // clients in them. An unwritable path is bad input, named with its flag.
 func TestProfileFlags(t *testing.T) {
+	inParallel(t)
 	dir := t.TempDir()
 	cpu, mem := filepath.Join(dir, "cpu.pprof"), filepath.Join(dir, "mem.pprof")
 	r := tsbench(t, nil, "run", "--target", "null", "--quiet", "--data-dir", dir, "--loop", "20000",

@@ -29,6 +29,7 @@ var promWorkloadShape = []string{"--workload", "prometheus", "--set", "PROM_TARG
 // queries' answers checked equal to the model's, and each store's answers
 // the same as VictoriaMetrics', query by query.
 func TestPrometheusWorkload(t *testing.T) {
+	inParallel(t)
 	stores := []string{"victoriametrics", "prometheus", "mimir", "thanos"}
 	for _, target := range stores {
 		requireTargetServer(t, target)
@@ -227,6 +228,7 @@ func TestPrometheusWorkloadCrash(t *testing.T) {
 // TestPrometheusWorkloadRefusals: what the workload cannot take is refused
 // with exit 2 naming it, before anything runs (no server needed).
 func TestPrometheusWorkloadRefusals(t *testing.T) {
+	inParallel(t)
 	cases := []struct {
 		args []string
 		want string
@@ -272,6 +274,7 @@ func TestPrometheusWorkloadRefusals(t *testing.T) {
 // operation, query, time, series, want and got, and the run exits 3
 // (verification: nothing stored, answers wrong).
 func TestPrometheusWorkloadCatchesWrongAnswers(t *testing.T) {
+	inParallel(t)
 	empty := map[string]string{
 		"/api/v1/query":       `{"status":"success","data":{"resultType":"vector","result":[]}}`,
 		"/api/v1/query_range": `{"status":"success","data":{"resultType":"matrix","result":[]}}`,

@@ -26,6 +26,7 @@ var noTextSet = []string{"--set", "INSERT_DATATYPE_PROPORTION=1:1:1:1:1:0"}
 // acknowledged point counted back, the query checks (5 of each kind)
 // agreeing with the generator.
 func TestRemoteWriteRuns(t *testing.T) {
+	inParallel(t)
 	for _, target := range append([]string{"victoriametrics"}, promStores...) {
 		d, err := targets.Lookup(target)
 		if err != nil {
@@ -55,6 +56,7 @@ func TestRemoteWriteRuns(t *testing.T) {
 // A write path a target does not offer is refused before the run, exit
 // 2, naming the option and what the target takes.
 func TestRemoteWritePathRefused(t *testing.T) {
+	inParallel(t)
 	for _, c := range []struct{ target, path, want string }{
 		{"victoriametrics", "remote-write-v2", "import, remote-write"},
 		{"thanos", "remote-write-v2", "remote-write"},

@@ -122,6 +122,7 @@ var (
 // Each file's span, as 'data inspect' says it will write it, is the one
 // pandas reads: no row numbers nor months read as seconds in 1970.
 func TestRealCorpusInspectTimes(t *testing.T) {
+	inParallel(t)
 	dir, _ := readCorpus(t)
 	for name, want := range readCorpusTimes(t) {
 		t.Run(name, func(t *testing.T) {

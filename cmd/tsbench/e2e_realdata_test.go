@@ -141,6 +141,7 @@ func replayRealFiles(t *testing.T, targetArgs []string) {
 // What real files get wrong still exits 2, naming the file, line and
 // column, before anything is written.
 func TestRealDataBadInput(t *testing.T) {
+	inParallel(t)
 	cases := []struct{ name, content, want string }{
 		{"weather.csv", "date,location,temp_max\n2012-01-01,Seattle,12.8\n2012-01-02,Seattle,1,2\n", "weather.csv:3: column 1: wrong number of fields"},
 		{"stocks.csv", "symbol,date,open\nIBM,2000-01-01,1\nIBM,2000-02-30,2\n", `stocks.csv:3: column date: "2000-02-30" is not a timestamp`},

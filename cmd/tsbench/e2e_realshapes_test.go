@@ -24,6 +24,7 @@ func rowsOf(header string, n int, line func(i int) string) string {
 }
 
 func TestRealFileShapes(t *testing.T) {
+	inParallel(t)
 	cases := []struct {
 		name, file, content string
 		sets                []string

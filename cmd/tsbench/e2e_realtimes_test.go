@@ -62,6 +62,7 @@ func denver(t *testing.T) *time.Location {
 }
 
 func TestRealTimeShapes(t *testing.T) {
+	inParallel(t)
 	// Fama-French monthly factors: months as YYYYMM in a column Date.
 	famaFrench := rowsOf("Date,Mkt-RF,SMB,HML,RF", 24, func(i int) string {
 		return fmt.Sprintf("%d%02d,%.2f,%.2f,%.2f,0.22", 1926+(6+i)/12, 1+(6+i)%12, 2.96-float64(i)/10, -2.3+float64(i)/7, -2.87+float64(i)/9)
@@ -174,6 +175,7 @@ func TestRealTimeShapes(t *testing.T) {
 // 'data inspect' prints the span a replay will write, and refuses a
 // file it would read in 1970 as the run does.
 func TestRealTimeShapesInspected(t *testing.T) {
+	inParallel(t)
 	dir := t.TempDir()
 	ff := writeInputFile(t, dir, "ff.csv", "Date,Mkt-RF\n192607,2.96\n192608,2.64\n192609,0.36\n")
 	r := tsbench(t, nil, "data", "inspect", ff)

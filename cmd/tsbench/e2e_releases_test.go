@@ -122,6 +122,7 @@ func TestCompareNamesVersionChange(t *testing.T) {
 // runs name theirs: TestRunOnEveryServer) and counting the engine's work
 // as the tool's process's, as for duckdb.
 func TestRunOnChDB(t *testing.T) {
+	inParallel(t)
 	lib := filepath.Join(chdb.CacheDir(), "chdb-core-"+chdb.Version, "chdb", "_chdb.abi3.so")
 	if _, err := os.Stat(lib); err != nil {
 		testenv.Require(t, "chdb-core not found ("+err.Error()+"); install it with: scripts/ci/install-chdb.sh")

@@ -108,6 +108,7 @@ func TestRepeatCompareBetweenRuns(t *testing.T) {
 // method, and the output says how many repetitions a ±5 % interval would
 // take (t on the values once gave -6,923,995 .. 25,271,503 points/s).
 func TestRepeatIntervalNeverNegative(t *testing.T) {
+	inParallel(t)
 	dir := t.TempDir()
 	out := filepath.Join(dir, "rep.json")
 	r := tsbench(t, nil, "run", "--target", "null", "--data-dir", dir, "--quiet", "--repeat", "3", "--loop", "1", "--json", out)

@@ -253,6 +253,7 @@ func replayIntoSQLite(t *testing.T, file, format string, pts []userPoint, batch 
 }
 
 func TestReplayCSVIntoSQLite(t *testing.T) {
+	inParallel(t)
 	pts := userData()
 	file := filepath.Join(t.TempDir(), "plant.csv")
 	writeLongCSV(t, file, pts)
@@ -304,6 +305,7 @@ func TestReplayWideCSVIntoPostgres(t *testing.T) {
 // generate -> replay writes exactly what the direct run writes, out-of-
 // order delivery included: the two SQLite files hold the same points.
 func TestGenerateReplayEqualsTheDirectRun(t *testing.T) {
+	inParallel(t)
 	shape := []string{"--set", "DEVICE_NUMBER=6", "--set", "SENSOR_NUMBER=5", "--clients", "2", "--loop", "30", "--batch-size", "10",
 		"--set", "IS_OUT_OF_ORDER=true", "--set", "INSERT_DATATYPE_PROPORTION=1:1:1:1:1:1", "--set", "OPERATION_PROPORTION=1"}
 	out := filepath.Join(t.TempDir(), "ds")
@@ -347,6 +349,7 @@ func TestGenerateReplayEqualsTheDirectRun(t *testing.T) {
 // Bad input exits 2 naming the file, the line and the column, with a help
 // line; nothing is half-written. A file that is not there is refused so too.
 func TestReplayBadInput(t *testing.T) {
+	inParallel(t)
 	dir := t.TempDir()
 	cases := []struct {
 		name, content, want string
@@ -389,6 +392,7 @@ func TestReplayBadInput(t *testing.T) {
 // value: a trigger makes SQLite keep each value plus one. The count agrees;
 // the answers do not: exit 3.
 func TestReplayQueryCheckCatchesWrongValues(t *testing.T) {
+	inParallel(t)
 	pts := userData()
 	file := filepath.Join(t.TempDir(), "plant.csv")
 	writeLongCSV(t, file, pts)

@@ -278,6 +278,7 @@ func TestRunsStoredReportedCompared(t *testing.T) {
 // are printed, summary.json is written, the failure names the store
 // (without its password) and says how to import the run later.
 func TestUnreachableStoreKeepsTheRun(t *testing.T) {
+	inParallel(t)
 	dir := t.TempDir()
 	env := []string{"TSBENCH_DATA_DIR=" + dir, "TSBENCH_RESULTS="}
 	blocker := filepath.Join(dir, "not-a-dir")
@@ -325,6 +326,7 @@ func TestUnreachableStoreKeepsTheRun(t *testing.T) {
 // is killed outright keeps the seconds it measured, and 'runs show' prints
 // its matrices from them.
 func TestRunStoredAsItGoes(t *testing.T) {
+	inParallel(t)
 	dir := t.TempDir()
 	env := []string{"TSBENCH_DATA_DIR=" + dir, "TSBENCH_RESULTS="}
 	cmd := exec.Command(binary, "run", "--quiet", "--duration", "60s", "--loop", "100000000", "--devices", "4", "--clients", "2",
@@ -394,6 +396,7 @@ func TestRunStoredAsItGoes(t *testing.T) {
 // transaction) costs the run nothing either: it runs, prints, writes its
 // JSON, and says the store could not take it, naming the file.
 func TestLockedStoreKeepsTheRun(t *testing.T) {
+	inParallel(t)
 	dir := t.TempDir()
 	env := []string{"TSBENCH_DATA_DIR=" + dir, "TSBENCH_RESULTS="}
 	mustExit(t, tsbench(t, env, "run", "--quiet", "--loop", "5"), 0, "first run, creating the store")

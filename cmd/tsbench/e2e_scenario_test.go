@@ -13,6 +13,7 @@ import (
 // the published-vs-measured table, and each phase moved exactly the points
 // its (scaled) definition says.
 func TestScenariosSmallScale(t *testing.T) {
+	inParallel(t)
 	cases := []struct {
 		name string
 		args []string
@@ -227,6 +228,7 @@ func failedRun(r result) string {
 
 // 'tsbench scenarios' lists every scenario with its source and figures.
 func TestScenariosListed(t *testing.T) {
+	inParallel(t)
 	r := tsbench(t, nil, "scenarios")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)

@@ -436,6 +436,7 @@ func pgRows(t *testing.T, url string) string {
 // summary (where token and token_file are redacted), the run directory,
 // the HDR log, the results store and --print-config.
 func TestTokenNeverWritten(t *testing.T) {
+	inParallel(t)
 	requireTargetServer(t, "victoriametrics")
 	token := secret(t)
 	input := t.TempDir()

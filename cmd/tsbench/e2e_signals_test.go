@@ -18,6 +18,7 @@ import (
 // by SIGPIPE nor leaves it half-recorded: the run is stored as ok before
 // anything is printed, and the exit status is the run's own.
 func TestClosedStdoutKeepsTheRun(t *testing.T) {
+	inParallel(t)
 	dir := t.TempDir()
 	cmd := exec.Command(binary, "run", "--target", "null", "--loop", "50", "--quiet")
 	cmd.Env = append(os.Environ(), "TSBENCH_DATA_DIR="+dir, "TSBENCH_RESULTS=")

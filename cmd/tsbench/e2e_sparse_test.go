@@ -191,6 +191,7 @@ func TestReplaySparseData(t *testing.T) {
 // run, exit 2, saying how many values are missing and which targets take
 // sparse data; dense data still runs there.
 func TestReplaySparseRefused(t *testing.T) {
+	inParallel(t)
 	var without, with []string
 	for _, d := range targets.Drivers() {
 		if d.Caps.Sparse {

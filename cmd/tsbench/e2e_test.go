@@ -186,6 +186,7 @@ var matrixRows = []string{"INGESTION", "PRECISE_POINT", "TIME_RANGE", "VALUE_RAN
 // The README's default command: no arguments, embedded SQLite, both
 // matrices, verification, and a database whose every row is the generator's.
 func TestDefaultRun(t *testing.T) {
+	inParallel(t)
 	dir := t.TempDir()
 	start := time.Now()
 	r := tsbench(t, []string{"TSBENCH_DATA_DIR=" + dir}, "run")
@@ -289,6 +290,7 @@ func sameValue(stored, want any) bool {
 // Seed 002's CRRC write test (table 2-3) from a config.properties, scaled down
 // through LOOP: 100 clients, 100 trains x 3,000 DOUBLE sensors, batch 1.
 func TestPropertiesCRRCScaledDown(t *testing.T) {
+	inParallel(t)
 	dir := t.TempDir()
 	props := filepath.Join(dir, "config.properties")
 	os.WriteFile(props, []byte(`# seed 002, table 2-3 (IoT-benchmark user guide)
@@ -350,6 +352,7 @@ REMARK=demo
 // The end-to-end runs fail on a stack trace, and only on one: the tool's
 // own notes may name goroutines.
 func TestPrintedStackTrace(t *testing.T) {
+	inParallel(t)
 	for _, c := range []struct {
 		stderr string
 		want   bool

@@ -11,6 +11,7 @@ import (
 // exit 0, both are listed and saved in the JSON summary; a malformed one
 // exits 2 before anything runs.
 func TestThresholds(t *testing.T) {
+	inParallel(t)
 	dir := t.TempDir()
 	base := []string{"run", "--quiet", "--loop", "20", "--data-dir", dir}
 	js := filepath.Join(dir, "pass.json")

@@ -18,6 +18,7 @@ import (
 // that does not open the store exits 2 before connecting, naming the key
 // and not the password.
 func TestIoTBenchmarkTrustStore(t *testing.T) {
+	inParallel(t)
 	ca := testenv.StartIoTDBTLS(t)
 	const pw = "trust-store-pw-7"
 	jks := testenv.WriteTrustStore(t, ca, "JKS", pw)

@@ -31,6 +31,7 @@ func TestRunOverTLS(t *testing.T) {
 // (IoT-benchmark's switch) exits 2 saying the server offers no TLS; a
 // target without TLS refuses before connecting.
 func TestTLSNeverPlaintext(t *testing.T) {
+	inParallel(t)
 	requireTargetServer(t, "postgres")
 	requireTargetServer(t, "influxdb")
 	for _, target := range []string{"postgres", "influxdb"} {

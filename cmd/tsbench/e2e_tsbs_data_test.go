@@ -105,6 +105,7 @@ func TestTSBSDataFileMissingValues(t *testing.T) {
 // line named rather than misread; devops, which tsbench does not
 // reproduce, is written with tsbench's own values and says so.
 func TestTSBSGenerateFormat(t *testing.T) {
+	inParallel(t)
 	dir := t.TempDir()
 	golden := filepath.Join("..", "..", "internal", "tsbs", "testdata", "golden")
 	keys := func(useCase string) []string {

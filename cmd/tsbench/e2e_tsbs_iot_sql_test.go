@@ -131,6 +131,7 @@ func loaderValue(v tsbs.ExactValue, numeric bool) any {
 // answer TSBS's own runner printed on TSBS's own load of the same data
 // (internal/tsbs/testdata/golden/responses, made by make-responses.sh).
 func TestTSBSIoTQueryFilesOnPostgres(t *testing.T) {
+	inParallel(t)
 	requireTargetServer(t, "postgres")
 	loadTSBSPostgresIoT(t, "tsbs_queries_iot")
 	eachQueryFile(t, "iot_timescaledb_*.gob", 12, func(t *testing.T, f string) {

@@ -16,6 +16,7 @@ import (
 // loader, unless the user chose a layout, and says so; --set target.layout=narrow still gives the narrow
 // table. The rows counted are the server's, after the run.
 func TestTSBSTakesWideLayout(t *testing.T) {
+	inParallel(t)
 	requireTargetServer(t, "postgres")
 	const scale, minutes = 2, 10
 	want := int64(scale * minutes * 60 / 10) // a row per host every 10 s
@@ -87,6 +88,7 @@ func TestTSBSTakesWideLayout(t *testing.T) {
 // hour; internal/tsbs/testdata/golden), row for row, and the run's
 // verification, which recomputes every value, agrees.
 func TestTSBSRunWritesTSBSData(t *testing.T) {
+	inParallel(t)
 	requireTargetServer(t, "postgres")
 	const db = "tsbench_tsbs_own_values"
 	s, _ := runVerified(t, "--target", "postgres", "--results", "off", "--set", "TSBS_USE_CASE=cpu-only",

@@ -205,6 +205,7 @@ func tsbsAnswers(t *testing.T, s *summary.Summary, stdout string, rows int64) {
 // reading falls in it; lastpoint answers every host,
 // groupby-orderby-limit five minutes.
 func TestTSBSQueryFilesOnPostgres(t *testing.T) {
+	inParallel(t)
 	requireTargetServer(t, "postgres")
 	loadTSBSPostgres(t, "tsbs_queries")
 	eachQueryFile(t, "devops_timescaledb*.gob", 30, func(t *testing.T, f string) {
@@ -422,6 +423,7 @@ func loadTSBSInfluxDB(t *testing.T, db string, g *tsbs.Exact) {
 // (tsbs_run_queries_influx --print-responses, in
 // internal/tsbs/testdata/golden/responses).
 func TestTSBSQueryFilesOnInfluxDB(t *testing.T) {
+	inParallel(t)
 	requireTargetServer(t, "influxdb")
 	loadTSBSInfluxDB(t, "tsbs_queries", tsbsQueryData(t))
 	loadTSBSInfluxDB(t, "tsbs_queries_iot", tsbsData(t, "iot", 4))
@@ -475,6 +477,7 @@ func prefixedJSON(t *testing.T, text string) []string {
 // unused, or TSBS's runner keys without a file, are bad input (exit 2)
 // naming the key and what to do instead.
 func TestTSBSQueryFileRefusals(t *testing.T) {
+	inParallel(t)
 	dir := t.TempDir()
 	notTSBS := writeInputFile(t, dir, "q.sql", "SELECT 1;\n")
 	lastpoint := filepath.Join(tsbsQueryGolden, "devops_timescaledb_lastpoint_seed123_scale4_1h_q4.gob")
@@ -502,6 +505,7 @@ func TestTSBSQueryFileRefusals(t *testing.T) {
 // TestTSBSQueryFileBurnInAndLimit: of the file's 4 queries, --max-queries 3
 // runs three and --burn-in 1 leaves the first out of the measurement.
 func TestTSBSQueryFileBurnInAndLimit(t *testing.T) {
+	inParallel(t)
 	requireTargetServer(t, "postgres")
 	loadTSBSPostgres(t, "tsbs_queries_burn")
 	s, _ := runTSBSQueryFile(t, "postgres", "devops_timescaledb_lastpoint_seed123_scale4_1h_q4.gob",

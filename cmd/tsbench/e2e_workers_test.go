@@ -316,6 +316,7 @@ func TestStartAtWorkersMergeFromFiles(t *testing.T) {
 }
 
 func TestWorkerInputErrors(t *testing.T) {
+	inParallel(t)
 	cases := []struct {
 		args []string
 		want string

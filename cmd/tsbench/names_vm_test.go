@@ -22,6 +22,7 @@ var verifyOK = regexp.MustCompile(`(?m)^Verify: .*\bOK\b`)
 // MetricsQL string); with DATA_DEVICE_COLUMNS=hostname the dotted tags are
 // labels only.
 func TestTSBSDataFileNamesVictoriaMetrics(t *testing.T) {
+	inParallel(t)
 	const hosts, rows = 4, 60
 	files := writeTSBSCPUFiles(t, hosts, rows, "2016-01-01T00:10:00Z")
 	for _, format := range tsbs.DataFormats {

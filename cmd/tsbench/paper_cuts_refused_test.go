@@ -24,6 +24,7 @@ func closedPort(t *testing.T, host string) string {
 }
 
 func TestRefusedConnectionSaysWhatToDo(t *testing.T) {
+	inParallel(t)
 	dir := t.TempDir()
 	env := []string{"TSBENCH_DATA_DIR=" + dir}
 	port := closedPort(t, "127.0.0.1")

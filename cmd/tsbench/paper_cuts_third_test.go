@@ -24,6 +24,7 @@ import (
 // folder holds them) and, to show where they part, TSBS's first hour, which
 // the two-day file begins with.
 func TestGenerateTSBSByTSBSFlags(t *testing.T) {
+	inParallel(t)
 	out := filepath.Join(t.TempDir(), "F")
 	r := tsbench(t, nil, "generate", "--workload", "tsbs-cpu-only", "--format", "timescaledb", "--seed", "321", "--scale", "8",
 		"--timestamp-start", "2016-01-01T00:00:00Z", "--timestamp-end", "2016-01-03T00:00:00Z", "--log-interval", "10s", "--out", out)
@@ -56,6 +57,7 @@ func TestGenerateTSBSByTSBSFlags(t *testing.T) {
 // --use-case; and a TSBS flag where no TSBS workload is named, or two
 // workloads, exit 2 naming them.
 func TestTSBSVocabularyAgrees(t *testing.T) {
+	inParallel(t)
 	dir := t.TempDir()
 	span := []string{"--timestamp-start", "2016-01-01T00:00:00Z", "--timestamp-end", "2016-01-01T01:00:00Z", "--log-interval", "10s"}
 	ways := map[string][]string{
@@ -97,6 +99,7 @@ func TestTSBSVocabularyAgrees(t *testing.T) {
 // A TSBS run by TSBS's flag names: --use-case is the workload, --scale its
 // hosts, --seed its rows' seed, --queries each query type's count.
 func TestTSBSRunByTSBSFlags(t *testing.T) {
+	inParallel(t)
 	dir := t.TempDir()
 	r := tsbench(t, nil, "run", "--use-case", "cpu-only", "--scale", "8", "--seed", "9", "--timestamp-end", "2016-01-01T00:10:00Z",
 		"--queries", "2", "--target", "sqlite", "--results", "off", "--data-dir", dir, "--quiet")
@@ -129,6 +132,7 @@ func TestTSBSRunByTSBSFlags(t *testing.T) {
 // runs: every answer is the value drawn, bound as a value, and the data
 // is intact after the run.
 func TestInlineChoiceListRuns(t *testing.T) {
+	inParallel(t)
 	_, s := runOwnQueries(t, t.TempDir(), "sqlite", `queries:
   - name: echo
     params:
@@ -161,6 +165,7 @@ func TestInlineChoiceListRuns(t *testing.T) {
 // An inline list YAML cannot read is refused with exit 2, its file:line,
 // and the {choice: [...]} form named.
 func TestInlineChoiceListRefusedNamesTheMappingForm(t *testing.T) {
+	inParallel(t)
 	dir := t.TempDir()
 	q := writeInputFile(t, dir, "q.yaml", "queries:\n  - name: echo\n    params:\n      t: choice [\"a, b]\n    sql: SELECT {{t}}\n")
 	r := tsbench(t, nil, "run", "--target", "sqlite", "--queries", q, "--data-dir", dir, "--loop", "10", "--quiet")

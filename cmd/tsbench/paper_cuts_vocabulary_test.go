@@ -22,6 +22,7 @@ operations:
 `
 
 func TestFlagVocabularyYAMLRuns(t *testing.T) {
+	inParallel(t)
 	dir := t.TempDir()
 	file := writeInputFile(t, dir, "bench.yaml", newUserYAML)
 	r := tsbench(t, []string{"TSBENCH_DATA_DIR=" + dir}, "run", "--config", file, "--quiet")
