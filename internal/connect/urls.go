@@ -16,7 +16,7 @@ import (
 // naming the key and its value, the password hidden.
 func ApplyURLs(cfg *config.Config, d *targets.Driver) error {
 	if cfg.TargetURL != "" {
-		e, err := targets.ParseURL(d.Name, "TARGET_URL", cfg.TargetURL)
+		e, err := targets.ParseURL(d, "TARGET_URL", cfg.TargetURL)
 		if err != nil {
 			return err
 		}
@@ -57,7 +57,7 @@ func ApplyURLs(cfg *config.Config, d *targets.Driver) error {
 		if u.value == "" {
 			continue
 		}
-		e, err := targets.ParseURL(d.Name, u.key, u.value)
+		e, err := targets.ParseURL(d, u.key, u.value)
 		if err != nil {
 			return err
 		}
@@ -97,7 +97,7 @@ func withEndpoints(cfg *config.Config, d *targets.Driver, o targets.Options) tar
 		if raw == "" {
 			return targets.Endpoint{}, false
 		}
-		e, err := targets.ParseURL(d.Name, key, raw)
+		e, err := targets.ParseURL(d, key, raw)
 		return e, err == nil
 	}
 	if e, ok := parse("TARGET_URL", cfg.TargetURL); ok {

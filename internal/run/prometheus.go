@@ -22,10 +22,19 @@ import (
 	"github.com/tsbench/tsbench/internal/runner"
 	"github.com/tsbench/tsbench/internal/summary"
 	"github.com/tsbench/tsbench/internal/targets"
+	"slices"
 )
 
-// promStores are the targets that take remote write and answer PromQL.
-var promStores = []string{"prometheus", "victoriametrics", "mimir", "thanos"}
+// promStores are the registered targets the workload runs on.
+func promStores() []string {
+	var names []string
+	for _, n := range targets.Names() {
+		if d, err := targets.Lookup(n); err == nil && d.Caps.PromStore {
+			names = append(names, n)
+		}
+	}
+	return names
+}
 
 // promConfig maps the run configuration onto the workload's.
 func promConfig(cfg *config.Config) promrun.Config {
@@ -40,13 +49,9 @@ func promConfig(cfg *config.Config) promrun.Config {
 // (VictoriaMetrics' write_path=remote-write), or a usage error for a
 // target that cannot take it.
 func promOptions(cfg *config.Config, d *targets.Driver, dataDir string) (targets.Options, error) {
-	ok := false
-	for _, n := range promStores {
-		ok = ok || n == d.Name
-	}
-	if !ok {
+	if !d.Caps.PromStore {
 		return targets.Options{}, exit.Usagef("WORKLOAD = prometheus: target %s does not take Prometheus remote write; "+
-			"the workload runs on %s", d.Name, strings.Join(promStores, ", "))
+			"the workload runs on %s", d.Name, strings.Join(promStores(), ", "))
 	}
 	opts := connect.Options(cfg, d, dataDir)
 	extra := map[string]string{}
@@ -54,8 +59,8 @@ func promOptions(cfg *config.Config, d *targets.Driver, dataDir string) (targets
 		extra[k] = v
 	}
 	switch w := extra["write_path"]; {
-	case w == "" && d.Name == "victoriametrics":
-		extra["write_path"] = "remote-write"
+	case w == "" && d.WritePaths[0] != "remote-write" && slices.Contains(d.WritePaths, "remote-write"):
+		extra["write_path"] = "remote-write" // VictoriaMetrics' default is its import API
 	case w != "" && w != "remote-write":
 		return targets.Options{}, exit.Usagef("target option write_path = %s: not with WORKLOAD = prometheus, "+
 			"which writes remote write 1.0 (write_path=remote-write)", w)

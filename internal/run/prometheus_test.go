@@ -54,7 +54,7 @@ func TestPromWorkloadKeys(t *testing.T) {
 // through its remote write path.
 func TestPromOptions(t *testing.T) {
 	for name, want := range map[string]string{"victoriametrics": "", "prometheus": "", "mimir": "", "thanos": "",
-		"influxdb": "runs on prometheus, victoriametrics, mimir, thanos", "postgres": "does not take Prometheus remote write"} {
+		"influxdb": "runs on mimir, prometheus, thanos, victoriametrics", "postgres": "does not take Prometheus remote write"} {
 		d, err := targets.Lookup(name)
 		if err != nil {
 			t.Fatal(err)

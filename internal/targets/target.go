@@ -158,6 +158,10 @@ type Capabilities struct {
 	// window's start only: a query with ts.Query.ClockBuckets (TSBS's
 	// buckets on the clock) counts as unsupported (KairosDB).
 	BucketsFromStart bool
+	// PromStore says the target takes Prometheus remote write and answers
+	// PromQL (its Target implements PromStore): the prometheus workload
+	// runs on it.
+	PromStore bool
 	// Fleet says how the target answers TSBS's iot questions
 	// (FleetQuerier): FleetOnServer in its query language, FleetFromPoints
 	// computed by tsbench from the points the server returns (as TSBS does
@@ -207,7 +211,10 @@ type Driver struct {
 	// unset: that of its service script; 0 for embedded targets and null.
 	// The resources sampler watches the process listening on it.
 	DefaultPort int
-	Caps        Capabilities
+	// URLs are the connection URLs (TARGET_URL, WRITE_URL, QUERY_URL) the
+	// target takes; nil when it takes none (embedded targets, hbase).
+	URLs *URLs
+	Caps Capabilities
 	// Options are the target options (target.NAME=VALUE) the target reads
 	// from Options.Extra; the command line refuses any other before a run.
 	Options []Option

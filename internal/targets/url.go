@@ -9,7 +9,6 @@ import (
 	"net/url"
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -36,36 +35,21 @@ type Endpoint struct {
 	Path string
 }
 
-// urlFamily says which URLs a target takes: the schemes and the query
-// keys it honours.
-type urlFamily struct {
-	schemes []string
-	keys    []string // query keys honoured
-	example string
+// URLs says which connection URLs (TARGET_URL, WRITE_URL, QUERY_URL) a
+// target takes: the schemes and the query keys it honours. A target
+// declares its own in Driver.URLs.
+type URLs struct {
+	Schemes []string
+	Keys    []string // query keys honoured
+	Example string
 }
 
+// The URL families several targets share.
 var (
-	pgURL    = urlFamily{[]string{"postgres", "postgresql"}, []string{"sslmode", "sslrootcert", "sslcert", "sslkey"}, "postgres://user:pass@host:5432/db?sslmode=verify-full"}
-	mysqlURL = urlFamily{[]string{"mysql", "mariadb"}, []string{"tls"}, "mysql://user:pass@host:3306/db?tls=true (or user:pass@tcp(host:3306)/db?tls=true)"}
-	httpURL  = urlFamily{[]string{"http", "https"}, nil, "https://user:pass@host:8428/path/prefix"}
-	chURL    = urlFamily{[]string{"clickhouse", "http", "https"}, []string{"secure"}, "clickhouse://user:pass@host:8123/db or https://host:8443"}
+	PostgresURLs = &URLs{[]string{"postgres", "postgresql"}, []string{"sslmode", "sslrootcert", "sslcert", "sslkey"}, "postgres://user:pass@host:5432/db?sslmode=verify-full"}
+	MySQLURLs    = &URLs{[]string{"mysql", "mariadb"}, []string{"tls"}, "mysql://user:pass@host:3306/db?tls=true (or user:pass@tcp(host:3306)/db?tls=true)"}
+	HTTPURLs     = &URLs{[]string{"http", "https"}, nil, "https://user:pass@host:8428/path/prefix"}
 )
-
-// urlFamilies maps a target to the URLs it takes; a target missing here
-// (embedded ones, hbase) takes none.
-var urlFamilies = map[string]urlFamily{
-	"postgres":        pgURL,
-	"timescaledb":     pgURL,
-	"questdb":         pgURL, // its PG wire; the HTTP port beside it is target.http_port
-	"mysql":           mysqlURL,
-	"victoriametrics": httpURL,
-	"influxdb":        httpURL,
-	"kairosdb":        httpURL,
-	"opentsdb":        httpURL,
-	"clickhouse":      chURL,
-	"cassandra":       {[]string{"cassandra"}, nil, "cassandra://user:pass@host:9042/keyspace"},
-	"iotdb":           {[]string{"iotdb"}, nil, "iotdb://user:pass@host:6667"},
-}
 
 // URLError is a URL a target cannot take: Key and Value (redacted) name
 // it, Reason says why and Allowed what would do.
@@ -80,26 +64,20 @@ func (e *URLError) Error() string {
 // mysqlDSN is go-sql-driver's DSN form: user:pass@tcp(host:port)/db?params.
 var mysqlDSN = regexp.MustCompile(`^(?:([^:@]*)(?::(.*))?@)?tcp\(([^)]*)\)/([^?]*)(?:\?(.*))?$`)
 
-// ParseURL reads raw, the value of key, as a connection URL of the target
-// named driver. It refuses a scheme the target does not speak and any
+// ParseURL reads raw, the value of key, as a connection URL of target d. It refuses a scheme the target does not speak and any
 // query key it does not honour, rather than drop them unsaid.
-func ParseURL(driver, key, raw string) (Endpoint, error) {
+func ParseURL(d *Driver, key, raw string) (Endpoint, error) {
 	raw = strings.TrimSpace(raw)
 	shown := redact.URL(raw)
-	fam, ok := urlFamilies[driver]
-	if !ok {
-		var with []string
-		for n := range urlFamilies {
-			with = append(with, n)
-		}
-		sort.Strings(with)
-		return Endpoint{}, &URLError{key, shown, "the " + driver + " target takes no connection URL (set HOST, PORT and the other keys)",
-			"a URL for one of " + strings.Join(with, ", ")}
+	fam := d.URLs
+	if fam == nil {
+		return Endpoint{}, &URLError{key, shown, "the " + d.Name + " target takes no connection URL (set HOST, PORT and the other keys)",
+			"a URL for one of " + strings.Join(takingURLs(), ", ")}
 	}
 	bad := func(format string, args ...any) error {
-		return &URLError{key, shown, fmt.Sprintf(format, args...), fam.example}
+		return &URLError{key, shown, fmt.Sprintf(format, args...), fam.Example}
 	}
-	if fam.schemes[0] == "mysql" {
+	if fam.Schemes[0] == "mysql" {
 		raw = fromMySQLDSN(raw)
 	}
 	scheme, rest, found := strings.Cut(raw, "://")
@@ -107,8 +85,8 @@ func ParseURL(driver, key, raw string) (Endpoint, error) {
 		return Endpoint{}, bad("not a URL: no scheme://")
 	}
 	scheme = strings.ToLower(scheme)
-	if !contains(fam.schemes, scheme) {
-		return Endpoint{}, bad("scheme %q: the %s target takes %s://", scheme, driver, strings.Join(fam.schemes, ":// or "))
+	if !contains(fam.Schemes, scheme) {
+		return Endpoint{}, bad("scheme %q: the %s target takes %s://", scheme, d.Name, strings.Join(fam.Schemes, ":// or "))
 	}
 	// A host list (h1:5432,h2:5433) is not one URL host to net/url: the
 	// hosts are cut out first and the rest parsed with a placeholder.
@@ -135,7 +113,7 @@ func ParseURL(driver, key, raw string) (Endpoint, error) {
 		}
 		e.Hosts = append(e.Hosts, h)
 	}
-	if len(e.Hosts) > 1 && fam.schemes[0] != "postgres" {
+	if len(e.Hosts) > 1 && fam.Schemes[0] != "postgres" {
 		return Endpoint{}, bad("several hosts in one URL: only PostgreSQL URLs list them; list them in HOST instead")
 	}
 	if u.User != nil {
@@ -143,7 +121,7 @@ func ParseURL(driver, key, raw string) (Endpoint, error) {
 		e.Password, e.HasPass = u.User.Password()
 	}
 	path := strings.TrimSuffix(u.Path, "/")
-	switch fam.schemes[0] {
+	switch fam.Schemes[0] {
 	case "http":
 		e.Path = path
 	default:
@@ -155,7 +133,7 @@ func ParseURL(driver, key, raw string) (Endpoint, error) {
 	if scheme == "https" {
 		e.TLS = "on"
 	}
-	if err := e.setQueryKeys(u.Query(), fam.keys, driver, bad); err != nil {
+	if err := e.setQueryKeys(u.Query(), fam.Keys, d.Name, bad); err != nil {
 		return Endpoint{}, err
 	}
 	return e, nil
@@ -361,4 +339,16 @@ func (e Endpoint) Apply(o Options) Options {
 	}
 	o.Path = e.Path
 	return o
+}
+
+// takingURLs are the names of the registered targets that take a
+// connection URL.
+func takingURLs() []string {
+	var with []string
+	for _, n := range Names() {
+		if d, err := Lookup(n); err == nil && d.URLs != nil {
+			with = append(with, n)
+		}
+	}
+	return with
 }

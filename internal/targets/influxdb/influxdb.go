@@ -59,6 +59,7 @@ const DefaultPort = 8086
 // Driver registers the target.
 var Driver = &targets.Driver{
 	Name:    "influxdb",
+	URLs:    targets.HTTPURLs,
 	Aliases: []string{"InfluxDB"},
 	Refuses: map[string]string{
 		"-2": "IoT-benchmark's InfluxDB-2.x queries in Flux, which tsbench does not speak; tsbench writes to InfluxDB 2.x/3.x through " +

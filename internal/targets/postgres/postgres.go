@@ -89,6 +89,7 @@ var (
 
 var Driver = &targets.Driver{
 	Name:        "postgres",
+	URLs:        targets.PostgresURLs,
 	Aliases:     []string{"PostgreSQL", "Postgres"},
 	Description: "PostgreSQL through pgx: narrow table, multi-row INSERT or binary COPY, both with upsert",
 	WritePaths:  []string{"insert", "copy"},
@@ -117,6 +118,7 @@ var Driver = &targets.Driver{
 // hypertable, and time_bucket for Q7.
 var TimescaleDriver = &targets.Driver{
 	Name:        "timescaledb",
+	URLs:        targets.PostgresURLs,
 	Aliases:     []string{"TimescaleDB"},
 	Description: "TimescaleDB: the postgres target with a hypertable (one-day chunks) and time_bucket for Q7",
 	WritePaths:  []string{"insert", "copy"},

@@ -142,6 +142,7 @@ func NewDriver(f Flavor) *targets.Driver {
 			ClientSide:    []ts.QueryKind{ts.AggValue, ts.AggRangeValue},
 			Sparse:        true, // a series per sensor: an empty cell is a sample not sent
 			GroupByAcross: true, // aggregated per sensor on the server (promql.GroupByExpr)
+			PromStore:     true,
 		},
 		Options:  opts,
 		Language: language,

@@ -255,6 +255,9 @@ func runOn(t *testing.T, s Suite, d *Dataset) {
 	defer cancel()
 	caps := s.Driver.Caps
 	admin := open(ctx, t, s)
+	if _, ok := admin.(targets.PromStore); ok != caps.PromStore {
+		t.Errorf("%s: Caps.PromStore is %v, but its target implements targets.PromStore: %v", s.Driver.Name, caps.PromStore, ok)
+	}
 	if err := admin.Setup(ctx, d.Schema, true); err != nil {
 		t.Fatalf("setup: %v", err)
 	}

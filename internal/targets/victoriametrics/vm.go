@@ -80,6 +80,7 @@ const DefaultPort = 8428
 // Driver registers the target.
 var Driver = &targets.Driver{
 	Name:        "victoriametrics",
+	URLs:        targets.HTTPURLs,
 	Aliases:     []string{"VictoriaMetrics"},
 	Description: "VictoriaMetrics: /api/v1/import writes (write_path=remote-write: Prometheus remote write 1.0 to /api/v1/write); export and MetricsQL queries (Q5, Q6 computed from exported points)",
 	WritePaths:  []string{"import", "remote-write"},
@@ -93,6 +94,7 @@ var Driver = &targets.Driver{
 		Sparse:     true, // a series per sensor: an empty cell is a sample not sent
 
 		GroupByAcross: true, // aggregated by (__name__) on the server (rollup.go)
+		PromStore:     true, // remote write (write_path=remote-write) and PromQL's API
 	},
 	Options:  []targets.Option{{Name: "write_path", Values: []string{"import", "remote-write"}}},
 	Language: language,
