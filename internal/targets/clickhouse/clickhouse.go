@@ -153,21 +153,9 @@ func (h *httpTransport) Exec(ctx context.Context, query string, body io.Reader) 
 	} else {
 		body = strings.NewReader(query)
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, body)
+	data, _, err := httpclient.Exchange(ctx, h.Client, http.MethodPost, u, body, nil, nil)
 	if err != nil {
-		return nil, err
-	}
-	resp, err := h.Client.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("clickhouse: %s: %w", root, err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return nil, fmt.Errorf("clickhouse: %s: read answer: %w", root, err)
-	}
-	if resp.StatusCode/100 != 2 {
-		return nil, fmt.Errorf("clickhouse: %s: %s: %s", root, resp.Status, strings.TrimSpace(string(data)))
+		return nil, fmt.Errorf("clickhouse: %w", err)
 	}
 	return data, nil
 }

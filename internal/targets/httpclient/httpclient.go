@@ -1,12 +1,12 @@
 // Package httpclient builds the HTTP client of the targets that talk to
 // their server over HTTP (InfluxDB, VictoriaMetrics, QuestDB, ClickHouse,
-// OpenTSDB, KairosDB), and Do, one request with its status checked.
+// OpenTSDB, KairosDB, the Prometheus stores), and Exchange, one request
+// with its status checked.
 package httpclient
 
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -97,32 +97,16 @@ func Reconnects(c *http.Client) int64 {
 }
 
 // Do sends one request with an optional body and returns the answer's body
-// and status. A status other than 2xx is an error naming the method, the URL,
-// the status and the answer (trimmed); the body is returned with it so that
-// a target can pick its server's message out.
+// (see Exchange): with a *StatusError for a status other than 2xx.
 func Do(ctx context.Context, c *http.Client, method, url string, body []byte, header map[string]string) ([]byte, error) {
 	var rd io.Reader
 	if body != nil {
 		rd = bytes.NewReader(body)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, url, rd)
-	if err != nil {
-		return nil, fmt.Errorf("%s %s: %w", method, url, err)
-	}
+	h := make(http.Header, len(header))
 	for k, v := range header {
-		req.Header.Set(k, v)
+		h.Set(k, v)
 	}
-	resp, err := c.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("%s %s: %w", method, url, err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return nil, fmt.Errorf("%s %s: read answer: %w", method, url, err)
-	}
-	if resp.StatusCode/100 != 2 {
-		return data, fmt.Errorf("%s %s: %s: %s", method, url, resp.Status, trim(data))
-	}
-	return data, nil
+	data, _, err := Exchange(ctx, c, method, url, rd, h, nil)
+	return data, err
 }

@@ -199,7 +199,7 @@ func (p *Poster) Post(ctx context.Context, body []byte) error {
 		}
 		return fmt.Errorf("POST %s: %w", p.url, err)
 	case code/100 != 2:
-		return fmt.Errorf("POST %s: %w", p.url, &StatusError{Code: code, Text: trim(text)})
+		return fmt.Errorf("POST %s: %w", p.url, &StatusError{Code: code, Text: trimAnswer(text)})
 	}
 	return nil
 }
@@ -416,12 +416,4 @@ func (p *Poster) Reconnects() int64 { return max(0, p.dials.Load()-1) }
 func (p *Poster) Close() {
 	p.unwatch()
 	p.drop()
-}
-
-func trim(body []byte) string {
-	msg := strings.TrimSpace(string(body))
-	if len(msg) > 500 {
-		msg = msg[:500] + "..."
-	}
-	return msg
 }

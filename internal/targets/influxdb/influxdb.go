@@ -156,27 +156,15 @@ func open(ctx context.Context, o targets.Options) (targets.Target, error) {
 // do sends a request and returns the body of a 2xx answer; any other answer
 // becomes an error carrying the server's own text.
 func (t *Target) do(ctx context.Context, method, path string, body io.Reader, hdr map[string]string) ([]byte, http.Header, error) {
-	req, err := http.NewRequestWithContext(ctx, method, t.base+path, body)
-	if err != nil {
-		return nil, nil, err
-	}
+	h := make(http.Header, len(hdr))
 	for k, v := range hdr {
-		req.Header.Set(k, v)
+		h.Set(k, v)
 	}
-	resp, err := t.Client.Do(req)
+	data, answer, err := httpclient.Exchange(ctx, t.Client, method, t.base+path, body, h, nil)
 	if err != nil {
-		return nil, nil, fmt.Errorf("influxdb: %s %s: %w", method, t.base, err)
+		return nil, nil, fmt.Errorf("influxdb: %w", err)
 	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return nil, nil, fmt.Errorf("influxdb: %s %s: read answer: %w", method, t.base, err)
-	}
-	if resp.StatusCode/100 != 2 {
-		return nil, nil, fmt.Errorf("influxdb: %s %s%s: %s: %s", method, t.base, strings.SplitN(path, "?", 2)[0],
-			resp.Status, strings.TrimSpace(string(data)))
-	}
-	return data, resp.Header, nil
+	return data, answer, nil
 }
 
 // ServerVersion implements targets.Versioner (the /ping header).

@@ -257,49 +257,18 @@ func (t *Target) get(ctx context.Context, rawURL string, q url.Values) ([]byte, 
 // into is next used. A status other than 2xx is an error naming the
 // request and quoting the answer.
 func (t *Target) do(ctx context.Context, method, rawURL string, body io.Reader, into *bytes.Buffer, header http.Header) ([]byte, error) {
-	req, err := http.NewRequestWithContext(ctx, method, rawURL, body)
+	h := t.header
+	if len(header) > 0 {
+		h = t.header.Clone()
+		for k, v := range header {
+			h[k] = v
+		}
+	}
+	data, _, err := httpclient.Exchange(ctx, t.Client, method, rawURL, body, h, into)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", t.f.Name, err)
 	}
-	for _, h := range []http.Header{t.header, header} {
-		for k, v := range h {
-			req.Header[k] = v
-		}
-	}
-	resp, err := t.Client.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %s %s: %w", t.f.Name, method, cut(rawURL), err)
-	}
-	defer resp.Body.Close()
-	if into == nil {
-		into = new(bytes.Buffer)
-	}
-	into.Reset()
-	_, err = into.ReadFrom(resp.Body)
-	data := into.Bytes()
-	if err != nil {
-		return nil, fmt.Errorf("%s: %s %s: read answer: %w", t.f.Name, method, cut(rawURL), err)
-	}
-	if resp.StatusCode/100 != 2 {
-		return nil, fmt.Errorf("%s: %s %s: %s: %s", t.f.Name, method, cut(rawURL), resp.Status, trim(data))
-	}
 	return data, nil
-}
-
-// cut is a URL without its query, for messages (a query's text can be
-// long; the error of an answer quotes it anyway).
-func cut(rawURL string) string {
-	u, _, _ := strings.Cut(rawURL, "?")
-	return u
-}
-
-// trim is the start of an answer's text, for messages.
-func trim(b []byte) string {
-	s := strings.TrimSpace(string(b))
-	if len(s) > 500 {
-		s = s[:500] + "..."
-	}
-	return s
 }
 
 // ownLabels are the labels tsbench puts on every series (and on Q7's

@@ -40,7 +40,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"slices"
@@ -295,18 +294,8 @@ func (t *Target) Write(ctx context.Context, b *ts.Batch) error {
 	if len(t.buf) == 0 {
 		return nil // a sparse batch without any value
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, t.writeURL, bytes.NewReader(t.buf))
-	if err != nil {
-		return err
-	}
-	resp, err := t.client.Do(req)
-	if err != nil {
-		return fmt.Errorf("questdb: write batch of %s to %s: %w", b.Device.Name, t.writeURL, err)
-	}
-	defer resp.Body.Close()
-	msg, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode/100 != 2 {
-		return fmt.Errorf("questdb: write batch of %s to %s: %s: %s", b.Device.Name, t.writeURL, resp.Status, strings.TrimSpace(string(msg)))
+	if _, _, err := httpclient.Exchange(ctx, t.client, http.MethodPost, t.writeURL, bytes.NewReader(t.buf), nil, nil); err != nil {
+		return fmt.Errorf("questdb: write batch of %s: %w", b.Device.Name, err)
 	}
 	return nil
 }

@@ -179,26 +179,9 @@ func (t *Target) doInto(ctx context.Context, method, path, query string, body io
 	if query != "" {
 		u += "?" + query
 	}
-	req, err := http.NewRequestWithContext(ctx, method, u, body)
+	data, _, err := httpclient.Exchange(ctx, t.Client, method, u, body, nil, into)
 	if err != nil {
-		return nil, err
-	}
-	resp, err := t.Client.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("victoriametrics: %s %s: %w", method, base+path, err)
-	}
-	defer resp.Body.Close()
-	if into == nil {
-		into = new(bytes.Buffer)
-	}
-	into.Reset()
-	_, err = into.ReadFrom(resp.Body)
-	data := into.Bytes()
-	if err != nil {
-		return nil, fmt.Errorf("victoriametrics: %s %s: read answer: %w", method, base+path, err)
-	}
-	if resp.StatusCode/100 != 2 {
-		return nil, fmt.Errorf("victoriametrics: %s %s: %s: %s", method, base+path, resp.Status, strings.TrimSpace(string(data)))
+		return nil, fmt.Errorf("victoriametrics: %w", err)
 	}
 	return data, nil
 }
