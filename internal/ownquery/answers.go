@@ -24,10 +24,18 @@ type Comparison struct {
 	// Skipped says why nothing was compared (a failed answer, a query
 	// missing from one run).
 	Skipped string `json:"skipped,omitempty"`
+	// Semantic, when the answers differ, names the known difference of
+	// the two engines that explains it (KnownDifference): both answers
+	// stand, counted apart from disagreements.
+	Semantic string `json:"semantic_difference,omitempty"`
 }
 
 // Agree tells whether every compared answer agreed.
 func (c Comparison) Agree() bool { return c.Differ == 0 && c.Skipped == "" }
+
+// Disagree tells whether some answers differ and no known difference of
+// the engines explains it: one of them is wrong.
+func (c Comparison) Disagree() bool { return c.Differ > 0 && c.Semantic == "" }
 
 // CompareRuns compares the own queries' answers of each run with those of
 // the first: the same query file drew the same parameter sets on each.
@@ -45,6 +53,9 @@ func CompareRuns(runs []*summary.Summary) []Comparison {
 				c.Skipped = "the run has no such query"
 			} else {
 				compareAnswers(&c, rq.Answers, q.Answers)
+				if c.Differ > 0 {
+					c.Semantic = KnownDifference(rq.Engine, q.Engine, rq.Text+"\n"+q.Text)
+				}
 			}
 			out = append(out, c)
 		}

@@ -20,11 +20,12 @@ type Answers struct {
 	Lines       []string
 }
 
-// Disagreements counts the query-target pairs whose answers differ.
+// Disagreements counts the query-target pairs whose answers differ where
+// no known difference of their engines explains it.
 func (a Answers) Disagreements() int {
 	n := 0
 	for _, c := range a.Comparisons {
-		if c.Differ > 0 {
+		if c.Disagree() {
 			n++
 		}
 	}
@@ -176,6 +177,18 @@ func writeTargetDigests(b *strings.Builder, cs []ownquery.Comparison) {
 	}
 }
 
+// byDesign is how many of the comparisons differ by a known difference
+// of their engines.
+func byDesign(cs []ownquery.Comparison) int {
+	n := 0
+	for _, c := range cs {
+		if c.Differ > 0 && c.Semantic != "" && c.Skipped == "" {
+			n++
+		}
+	}
+	return n
+}
+
 // agreeing is how many of the comparisons agree.
 func agreeing(cs []ownquery.Comparison) int {
 	n := 0
@@ -193,12 +206,19 @@ func writeComparisons(b *strings.Builder, cs []ownquery.Comparison) {
 	if len(cs) == 0 {
 		return
 	}
-	fmt.Fprintf(b, "Answers of own queries: %d of %d query-target pairs agree with %s (same parameter sets, rows as sets, numbers within a relative %g)\n",
-		agreeing(cs), len(cs), cs[0].Reference, ownquery.Tolerance)
+	semantic := ""
+	if n := byDesign(cs); n > 0 {
+		semantic = fmt.Sprintf(", %d differ by design (a known difference of their engines, both answers shown)", n)
+	}
+	fmt.Fprintf(b, "Answers of own queries: %d of %d query-target pairs agree with %s%s (same parameter sets, rows as sets, numbers within a relative %g)\n",
+		agreeing(cs), len(cs), cs[0].Reference, semantic, ownquery.Tolerance)
 	for _, c := range cs {
 		switch {
 		case c.Skipped != "":
 			fmt.Fprintf(b, "  %s on %s: not compared: %s\n", c.Query, c.Target, oneLine(c.Skipped, exampleMax))
+		case c.Differ > 0 && c.Semantic != "":
+			fmt.Fprintf(b, "  SEMANTIC  %s on %s: %d of %d parameter sets answered differently by design (%s), e.g. %s\n",
+				c.Query, c.Target, c.Differ, c.Compared, c.Semantic, oneLine(c.Example, 2*exampleMax))
 		case c.Differ > 0:
 			fmt.Fprintf(b, "  DISAGREE  %s on %s: %d of %d parameter sets answered differently, e.g. %s\n",
 				c.Query, c.Target, c.Differ, c.Compared, oneLine(c.Example, 2*exampleMax))

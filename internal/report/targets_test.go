@@ -69,3 +69,40 @@ func TestTargetsComparesWorkloadDigests(t *testing.T) {
 		t.Errorf("Q1..Q10 compared by digest: %+v\n%s", a, b.String())
 	}
 }
+
+// ownRun is a run on target whose one own query, text, answered value.
+func ownRun(target, engine, text string, value float64) *summary.Summary {
+	a := summary.Answer{Params: map[string]string{"w": "5m"}, Rows: 1, Values: [][]any{{value}}}
+	return &summary.Summary{Target: target, QueryFile: &summary.QueryFile{Queries: []summary.OwnQuery{
+		{Name: "q", Language: "promql", Engine: engine, Text: text, Answers: []summary.Answer{a}}}}}
+}
+
+// Own queries whose answers differ by a known difference of the engines
+// are said so, both answers shown, and are no disagreement; another
+// difference is.
+func TestTargetsSaysSemanticDifferences(t *testing.T) {
+	runs := []*summary.Summary{
+		ownRun("prometheus", "prometheus", "rate(c[5m])", 0.25),
+		ownRun("victoriametrics", "metricsql", "rate(c[5m])", 0.2),
+		ownRun("mimir", "prometheus", "rate(c[5m])", 0.3),
+	}
+	var b strings.Builder
+	answers, err := Targets(&b, runs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"0 of 2 query-target pairs agree with prometheus, 1 differ by design",
+		"SEMANTIC  q on victoriametrics: 1 of 1 parameter sets answered differently by design (rate: Prometheus extrapolates",
+		"prometheus: 0.25, victoriametrics: 0.2",
+		"DISAGREE  q on mimir: 1 of 1 parameter sets answered differently",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+	if n := answers.Disagreements(); n != 1 {
+		t.Errorf("%d disagreements, want mimir's alone", n)
+	}
+}

@@ -197,7 +197,7 @@ func (r *Runner) ownSummary(ctx context.Context, admin targets.Target, clients [
 	}
 	qf := &summary.QueryFile{Path: o.file.Path, QueryOnly: r.cfg.QueryOnly}
 	for i, q := range o.file.Queries {
-		oq := summary.OwnQuery{Name: q.Name, Key: o.texts[i].Key, Language: o.lang.Name, Text: o.texts[i].Tmpl.Text, Weight: q.Weight}
+		oq := summary.OwnQuery{Name: q.Name, Key: o.texts[i].Key, Language: o.lang.Name, Engine: o.lang.Engine, Text: o.texts[i].Tmpl.Text, Weight: q.Weight}
 		rows := hdrhistogram.New(0, 1<<40, 2)
 		for _, c := range clients {
 			rows.Merge(c.own.rows[i])

@@ -16,8 +16,11 @@ type OwnQuery struct {
 	Name     string `json:"name"`
 	Key      string `json:"key"`      // the file's text it ran: a target's name or a language
 	Language string `json:"language"` // the target's language
-	Text     string `json:"text"`     // as the file wrote it
-	Weight   int64  `json:"weight"`
+	// Engine is the language's engine where it has several
+	// (targets.Language.Engine): "prometheus", "metricsql".
+	Engine string `json:"engine,omitempty"`
+	Text   string `json:"text"` // as the file wrote it
+	Weight int64  `json:"weight"`
 	// Rows returned per measured execution.
 	RowsMin    int64 `json:"rows_min"`
 	RowsMedian int64 `json:"rows_median"`

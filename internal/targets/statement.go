@@ -87,6 +87,12 @@ type Language struct {
 	// Explain, when set, turns a statement's text into the one that shows
 	// its plan (SQL's EXPLAIN).
 	Explain func(text string) string
+	// Engine names the engine that evaluates the text where one language
+	// has several that answer some functions differently by design:
+	// PromQL's "prometheus" (Prometheus' own engine, which Mimir and Thanos
+	// run) and "metricsql" (VictoriaMetrics'). Answers of two engines are
+	// compared knowing their differences (ownquery.KnownDifference).
+	Engine string
 }
 
 // UnixMillis is the time form of a target whose time column holds Unix

@@ -170,7 +170,7 @@ var Driver = NewDriver(Flavor{
 func init() { targets.Register(Driver) }
 
 // language is how the user's own queries meet the store: PromQL.
-var language = promql.NewLanguage()
+var language = promql.NewLanguage(promql.EnginePrometheus)
 
 // Target is one client's connection: a Poster for the writes, an HTTP
 // client for the queries.

@@ -13,6 +13,14 @@ import (
 	"github.com/tsbench/tsbench/internal/targets"
 )
 
+// The engines that evaluate PromQL (targets.Language.Engine): Prometheus'
+// own, which Mimir and Thanos run too, and VictoriaMetrics' MetricsQL,
+// which answers some functions differently by design.
+const (
+	EnginePrometheus = "prometheus"
+	EngineMetricsQL  = "metricsql"
+)
+
 // NewLanguage is how the user's own queries meet a server that speaks
 // PromQL (a dialect may add keywords: MetricsQL's): /api/v1/query cannot
 // bind (Bind ""), so every value is written into the text (Literal): text
@@ -21,13 +29,13 @@ import (
 // decimal. A time parameter becomes Unix seconds with millisecond
 // precision (a float64, 1700000000.123), what `@ {{w.end}}` and
 // timestamp() arithmetic take. Names: Ident, with PromQL's keywords and
-// the dialect's.
-func NewLanguage(keywords ...string) *targets.Language {
+// the dialect's. engine is the Language's Engine.
+func NewLanguage(engine string, keywords ...string) *targets.Language {
 	kw := map[string]bool{}
 	for _, k := range append(strings.Fields(promKeywords), keywords...) {
 		kw[strings.ToLower(k)] = true
 	}
-	return &targets.Language{Name: "promql", Bind: "", Literal: Literal,
+	return &targets.Language{Name: "promql", Engine: engine, Bind: "", Literal: Literal,
 		Ident: func(name string) string { return ident(name, kw) },
 		Time:  func(t time.Time) any { return float64(t.UnixMilli()) / 1000 }}
 }

@@ -42,7 +42,7 @@ func TestDecodeInstant(t *testing.T) {
 // PromQL's keywords are written as selectors, a dialect's only where it
 // adds them.
 func TestIdentKeywords(t *testing.T) {
-	base, dialect := NewLanguage(), NewLanguage("median")
+	base, dialect := NewLanguage(EnginePrometheus), NewLanguage(EngineMetricsQL, "median")
 	for _, c := range []struct{ name, base, dialect string }{
 		{"s_0", "s_0", "s_0"},
 		{"Sum", `{__name__="Sum"}`, `{__name__="Sum"}`},

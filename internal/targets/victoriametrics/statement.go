@@ -15,7 +15,7 @@ import (
 // language is how the user's own queries meet VictoriaMetrics: PromQL
 // (promql.NewLanguage), whose keywords MetricsQL, its superset, extends:
 // a metric named like one of them is written as {__name__="..."}.
-var language = promql.NewLanguage(strings.Fields(`with if ifnot default keep_metric_names limit
+var language = promql.NewLanguage(promql.EngineMetricsQL, strings.Fields(`with if ifnot default keep_metric_names limit
 	quantiles distinct sum2 geomean histogram median mode share zscore any mad outliers_mad outliers_iqr
 	outliersk bottomk_avg bottomk_max bottomk_min bottomk_median bottomk_last topk_avg topk_max topk_min
 	topk_median topk_last`)...)
