@@ -20,7 +20,7 @@ func TestKnownDifference(t *testing.T) {
 		{prom, vm, `sum(my_rate_total) + node:increase:sum`, nil}, // metric names, not calls
 		{prom, vm, `max_over_time(x[5m])`, nil},
 		{prom, prom, `rate(x[5m])`, nil}, // one engine
-		{prom, "", `rate(x[5m])`, nil},  // an engine unknown (a run without one)
+		{prom, "", `rate(x[5m])`, nil},   // an engine unknown (a run without one)
 	}
 	for _, c := range cases {
 		got := KnownDifference(c.a, c.b, c.text)

@@ -117,7 +117,23 @@ func DecodeMatrix(data []byte, drop ...string) (promshape.Matrix, error) {
 // same compares two values exactly: bit for bit, so that NaN equals NaN.
 func same(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) || a == b }
 
-// CompareVector is "" when got is want exactly, else the first difference:
+// near compares an answer's value with the model's: exactly, or within the
+// model's tolerance for an inexact value.
+func near(want promshape.Sample, got float64) bool {
+	return same(want.Value, got) || (want.Tol > 0 && math.Abs(want.Value-got) <= want.Tol)
+}
+
+// valueText is the model's value as a difference shows it: its tolerance
+// beside an inexact one.
+func valueText(s promshape.Sample) string {
+	if s.Tol > 0 {
+		return fmt.Sprintf("%v (±%.3g)", s.Value, s.Tol)
+	}
+	return fmt.Sprint(s.Value)
+}
+
+// CompareVector is "" when got is want exactly (an inexact value within
+// its tolerance), else the first difference:
 // the series and the two values, or the series one has and the other not.
 func CompareVector(want, got promshape.Vector) string {
 	i, j := 0, 0
@@ -131,11 +147,11 @@ func CompareVector(want, got promshape.Vector) string {
 		}
 		switch {
 		case j >= len(got) || (i < len(want) && kw < kg):
-			return fmt.Sprintf("series %s: want %v, got none", kw, want[i].Value)
+			return fmt.Sprintf("series %s: want %s, got none", kw, valueText(want[i]))
 		case i >= len(want) || kg < kw:
 			return fmt.Sprintf("series %s: want none, got %v", kg, got[j].Value)
-		case !same(want[i].Value, got[j].Value):
-			return fmt.Sprintf("series %s: want %v, got %v", kw, want[i].Value, got[j].Value)
+		case !near(want[i], got[j].Value):
+			return fmt.Sprintf("series %s: want %s, got %v", kw, valueText(want[i]), got[j].Value)
 		}
 		i, j = i+1, j+1
 	}
@@ -150,7 +166,7 @@ func CompareMatrix(want, got promshape.Matrix) string {
 		out := map[int64]promshape.Vector{}
 		for _, s := range m {
 			for _, p := range s.Points {
-				out[p.T] = append(out[p.T], promshape.Sample{Labels: s.Labels, Value: p.V})
+				out[p.T] = append(out[p.T], promshape.Sample{Labels: s.Labels, Value: p.V, Tol: p.Tol})
 				times[p.T] = true
 			}
 		}

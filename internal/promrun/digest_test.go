@@ -9,6 +9,7 @@ import (
 	"github.com/tsbench/tsbench/internal/promshape"
 	"github.com/tsbench/tsbench/internal/remotewrite"
 	"github.com/tsbench/tsbench/internal/targets"
+	"github.com/tsbench/tsbench/internal/targets/promql"
 )
 
 // runDigests runs the test shape, planned at now under job, on a store
@@ -17,7 +18,7 @@ import (
 func runDigests(t *testing.T, now time.Time, jobLabel, wrong string) map[string]string {
 	t.Helper()
 	c := Plan(Config{Shape: promshape.Config{Targets: 4, Interval: time.Second, ChurnShare: 0.5, ChurnPeriod: 5 * time.Second, Seed: 1},
-		Scrapes: 20, ReadTimeout: time.Second}, now, jobLabel)
+		Scrapes: 20, ReadTimeout: time.Second, Engine: promql.EnginePrometheus}, now, jobLabel)
 	r, err := New(c)
 	if err != nil {
 		t.Fatal(err)
@@ -41,8 +42,8 @@ func TestDigestsAgreeAcrossRunsAndCatchADifference(t *testing.T) {
 	a := runDigests(t, at, "tsbench-a", "")
 	b := runDigests(t, at.Add(time.Hour+1234*time.Millisecond), "tsbench-b", "")
 	w := runDigests(t, at, "tsbench-c", "NodeLoadHigh")
-	if len(a) != 15 {
-		t.Fatalf("%d digests, want 15: %v", len(a), a)
+	if len(a) != 17 {
+		t.Fatalf("%d digests, want 17: %v", len(a), a)
 	}
 	for q, d := range a {
 		if d == "" || b[q] != d {

@@ -9,12 +9,13 @@ import (
 	"time"
 
 	"github.com/tsbench/tsbench/internal/promshape"
+	"github.com/tsbench/tsbench/internal/targets/promql"
 )
 
 func testRun(t *testing.T) *Run {
 	t.Helper()
 	c := Plan(Config{Shape: promshape.Config{Targets: 4, Interval: time.Second, ChurnShare: 0.5, ChurnPeriod: 5 * time.Second, Seed: 1},
-		Scrapes: 20, ReadTimeout: time.Second}, time.UnixMilli(1_700_000_000_500), "run-1")
+		Scrapes: 20, ReadTimeout: time.Second, Engine: promql.EnginePrometheus}, time.UnixMilli(1_700_000_000_500), "run-1")
 	r, err := New(c)
 	if err != nil {
 		t.Fatal(err)
@@ -68,7 +69,7 @@ func TestCheckCatchesAWrongAnswer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, _ := r.m.Expect(j.q, j.t)
+	want, _ := r.m.Expect(j.q, j.t, r.cfg.Engine)
 	if n, _, diff, err := check(vectorJSON(j.t, want)); err != nil || diff != "" || n != int64(len(want)) {
 		t.Fatalf("the model's own answer: %d values, %q, %v", n, diff, err)
 	}
@@ -141,10 +142,47 @@ func TestPlanCoversTheReadLoad(t *testing.T) {
 			t.Errorf("%s: range [%d, %d] off the grid or the written range", j.q.Name, j.start, j.end)
 		}
 	}
-	if n[promshape.Rule] != 16*5 || n[promshape.Alert] != 16*4 || n[promshape.Dashboard] != 6 {
+	if n[promshape.Rule] != 16*6 || n[promshape.Alert] != 16*4 || n[promshape.Dashboard] != 7 {
 		t.Errorf("plan: %v", n)
 	}
 	if e := r.countExpr(20_000); !strings.Contains(e, `sum(count_over_time(up{job="run-1"}[20000ms]))`) {
 		t.Errorf("count: %s", e)
+	}
+}
+
+// A rate's answer is right within its rounding, added in any order: a
+// value an ulp or two away passes, one a millionth away does not, and the
+// difference shows the tolerance.
+func TestRateAnswersWithinTheirRounding(t *testing.T) {
+	r := testRun(t)
+	var j *job
+	for i := range r.jobs {
+		if q := r.jobs[i].q; q.PerEngine && !r.jobs[i].rng && r.jobs[i].t == r.m.Time(19) {
+			j = &r.jobs[i]
+			break
+		}
+	}
+	if j == nil {
+		t.Fatal("no rate query at the last scrape")
+	}
+	check, err := r.expect(j, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := r.m.Expect(j.q, j.t, r.cfg.Engine)
+	if len(want) == 0 || want[0].Tol == 0 {
+		t.Fatalf("%s: %+v", j.q.Name, want)
+	}
+	near := append(promshape.Vector(nil), want...)
+	near[0].Value = math.Nextafter(math.Nextafter(want[0].Value, 0), 0)
+	_, nearDigest, diff, _ := check(vectorJSON(j.t, near))
+	_, exactDigest, _, _ := check(vectorJSON(j.t, want))
+	if diff != "" || nearDigest != exactDigest {
+		t.Errorf("two ulps off: %q, digest %x against %x", diff, nearDigest, exactDigest)
+	}
+	far := append(promshape.Vector(nil), want...)
+	far[0].Value *= 1 + 1e-6
+	if _, _, diff, _ := check(vectorJSON(j.t, far)); !strings.Contains(diff, "(±") {
+		t.Errorf("a millionth off: %q", diff)
 	}
 }

@@ -42,6 +42,9 @@ type Config struct {
 	Scrapes      int64
 	WriteTimeout time.Duration
 	ReadTimeout  time.Duration
+	// Engine is the store's PromQL engine (targets.Language.Engine), whose
+	// answers to the rate queries the model computes.
+	Engine string
 
 	// A run split between worker processes (WORKERS): each writes the
 	// targets of its clients; worker 0 alone asks the read load, whose
@@ -95,6 +98,7 @@ type Run struct {
 type check struct {
 	answers, mismatches, errors int64
 	first                       string // the first mismatch or error
+	perEngine                   string // the query's text when its answers depend on the engine
 }
 
 // New prepares a run of the planned config.
@@ -127,6 +131,9 @@ func New(c Config) (*Run, error) {
 	r.digests, r.ok = make([]uint64, len(r.jobs)), make([]bool, len(r.jobs))
 	for _, q := range m.Queries() {
 		r.checks[q.Name] = &check{}
+		if q.PerEngine {
+			r.checks[q.Name].perEngine = q.PromQL
+		}
 		r.order = append(r.order, q.Name)
 	}
 	return r, nil

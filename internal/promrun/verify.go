@@ -55,6 +55,9 @@ func (r *Run) Checks() []summary.QueryCheck {
 		qc := summary.QueryCheck{Query: name, Points: c.answers - c.errors,
 			Window: fmt.Sprintf("%d answers checked", c.answers-c.errors), OK: c.mismatches == 0 && c.errors == 0,
 			Digest: r.digest(name)}
+		if c.perEngine != "" {
+			qc.Expr, qc.Engine = c.perEngine, r.cfg.Engine
+		}
 		switch {
 		case c.mismatches > 0:
 			qc.Detail = fmt.Sprintf("%d of %d answers differ from the model's; the first: %s", c.mismatches, c.answers-c.errors, c.first)

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tsbench/tsbench/internal/remotewrite"
+	"github.com/tsbench/tsbench/internal/targets/promql"
 )
 
 // BenchmarkScrape computes whole scrapes of 1,000 targets (41,000
@@ -43,9 +44,9 @@ func BenchmarkExpect(b *testing.B) {
 				if serr != nil {
 					b.Fatal(serr)
 				}
-				_, err = m.ExpectRange(q, start, start+(last-start)/q.Step.Milliseconds()*q.Step.Milliseconds())
+				_, err = m.ExpectRange(q, start, start+(last-start)/q.Step.Milliseconds()*q.Step.Milliseconds(), promql.EnginePrometheus)
 			} else {
-				_, err = m.Expect(q, last)
+				_, err = m.Expect(q, last, promql.EnginePrometheus)
 			}
 			if err != nil {
 				b.Fatal(err)

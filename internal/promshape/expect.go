@@ -14,19 +14,29 @@ import (
 const MaxPoints = 11_000
 
 // Expect is the exact answer of the query at t, which must be a scrape
-// time: what every engine must return, computed from the model alone.
-func (m *Model) Expect(q Query, t int64) (Vector, error) {
+// time, on engine (promql.EnginePrometheus or promql.EngineMetricsQL):
+// what it must return, computed from the model alone. A query whose
+// answer does not depend on the engine (Query.PerEngine false) has the
+// same answer on any, "" included.
+func (m *Model) Expect(q Query, t int64, engine string) (Vector, error) {
 	if _, ok := m.Index(t); !ok {
 		return nil, fmt.Errorf("promshape: %s: eval time %d must be a scrape time: %d plus a multiple of %d ms",
 			q.Name, t, m.cfg.Start, m.interval)
 	}
-	return sorted(q.eval(modelSource{m}, t)), nil
+	if err := q.checkEngine(engine); err != nil {
+		return nil, err
+	}
+	return sorted(q.eval(modelSource{m, engine}, t)), nil
 }
 
 // ExpectRange is the exact answer of the query as a range query from
 // start to end by the query's step (Interval for a query without one):
-// Expect at each time, a series per label set with a point where present.
-func (m *Model) ExpectRange(q Query, start, end int64) (Matrix, error) {
+// Expect at each time on engine, a series per label set with a point
+// where present.
+func (m *Model) ExpectRange(q Query, start, end int64, engine string) (Matrix, error) {
+	if err := q.checkEngine(engine); err != nil {
+		return nil, err
+	}
 	step := q.Step
 	if step == 0 {
 		step = m.cfg.Interval
@@ -48,7 +58,7 @@ func (m *Model) ExpectRange(q Query, start, end int64) (Matrix, error) {
 				q.Name, t, m.cfg.Start, m.interval)
 		}
 		// Each step's answer unsorted: the series are sorted once, at the end.
-		for _, s := range q.eval(modelSource{m}, t) {
+		for _, s := range q.eval(modelSource{m, engine}, t) {
 			k := Key(s.Labels)
 			i, ok := at[k]
 			if !ok {
@@ -56,7 +66,7 @@ func (m *Model) ExpectRange(q Query, start, end int64) (Matrix, error) {
 				at[k] = i
 				out, keys = append(out, Series{Labels: s.Labels}), append(keys, k)
 			}
-			out[i].Points = append(out[i].Points, Point{t, s.Value})
+			out[i].Points = append(out[i].Points, Point{T: t, V: s.Value, Tol: s.Tol})
 		}
 	}
 	return sortedMatrix(out, keys), nil
@@ -68,7 +78,12 @@ func (m *Model) ExpectRange(q Query, start, end int64) (Matrix, error) {
 // exactly the live generations' series, whatever the engine's lookback.
 // (Had the markers not been written, a replaced target's series would
 // linger in instant selectors for up to the 5-minute lookback.)
-type modelSource struct{ m *Model }
+type modelSource struct {
+	m   *Model
+	eng string
+}
+
+func (s modelSource) engine() string { return s.eng }
 
 func (s modelSource) instant(sl selector, t int64) Vector {
 	m := s.m
@@ -102,7 +117,7 @@ func (s modelSource) window(sl selector, t, w int64) Matrix {
 			s.each(sl, slot, g, func(tp *template, ls []remotewrite.Label, tk uint64) {
 				ser := Series{Labels: ls}
 				for j := from; j <= to; j++ {
-					ser.Points = append(ser.Points, Point{m.Time(j), m.value(tp, tk, j-birth, j)})
+					ser.Points = append(ser.Points, Point{T: m.Time(j), V: m.value(tp, tk, j-birth, j)})
 				}
 				out = append(out, ser)
 			})

@@ -36,7 +36,11 @@ type Query struct {
 	Kind   Kind
 	PromQL string
 	Step   time.Duration // a dashboard's step; 0 for rules and alerts
-	eval   func(src source, t int64) Vector
+	// PerEngine says the answer depends on the engine (rates): each
+	// engine's is computed its own way (rate.go), and an answer is right
+	// within the value's rounding (Sample.Tol).
+	PerEngine bool
+	eval      func(src source, t int64) Vector
 }
 
 // Why the answers agree across Prometheus (and Mimir and Thanos, which
@@ -52,11 +56,12 @@ type Query struct {
 //   - Range windows are whole intervals and left-open, (t-w, t], in both
 //     (Prometheus since 3.0; 2.x closed them), and both leave staleness
 //     markers out of *_over_time.
-//   - No rate, increase, irate or delta: Prometheus extrapolates to the
-//     window's ends, VictoriaMetrics takes the sample before the window;
-//     `x - x offset w` is exact in both and absent where x is not alive
-//     at both ends. No histogram_quantile: the two interpolate the +Inf
-//     and empty buckets differently.
+//   - Rates differ by design: Prometheus extrapolates to the window's
+//     ends, VictoriaMetrics takes the sample before the window. The rate
+//     queries are PerEngine: each engine's answer computed its way
+//     (rate.go). Elsewhere `x - x offset w` is exact in both and absent
+//     where x is not alive at both ends. No histogram_quantile: the two
+//     interpolate the +Inf and empty buckets differently.
 //   - VictoriaMetrics keeps the metric name of min/max_over_time,
 //     Prometheus drops it: every *_over_time is inside an aggregation.
 //     Arithmetic drops the name in both; a comparison without bool keeps
@@ -123,6 +128,11 @@ func (m *Model) rules(w int64, d string) []Query {
 			PromQL: fmt.Sprintf(`sum by (job) (node_network_receive_bytes_total - node_network_receive_bytes_total offset %s)`, d),
 			eval: func(src source, t int64) Vector {
 				return aggregate(aggSum, []string{"job"}, delta(src, sel("node_network_receive_bytes_total"), t, w))
+			}},
+		{Name: "job_mode:node_cpu_seconds:rate", Kind: Rule, PerEngine: true,
+			PromQL: fmt.Sprintf(`sum by (job, mode) (rate(node_cpu_seconds_total[%[1]s]) and node_cpu_seconds_total offset %[1]s and node_cpu_seconds_total)`, d),
+			eval: func(src source, t int64) Vector {
+				return aggregate(aggSum, []string{"job", "mode"}, rate(src, sel("node_cpu_seconds_total"), t, w))
 			}},
 		{Name: "job_handler_le:" + Histogram + "_bucket:sum", Kind: Rule,
 			PromQL: `sum by (job, handler, le) (` + Histogram + `_bucket)`,
@@ -191,6 +201,11 @@ func (m *Model) dashboards(w int64, d string) []Query {
 			PromQL: fmt.Sprintf(`sum by (handler, le) (%[1]s_bucket - %[1]s_bucket offset %[2]s)`, Histogram, d),
 			eval: func(src source, t int64) Vector {
 				return aggregate(aggSum, []string{"handler", "le"}, delta(src, sel(Histogram+"_bucket"), t, w))
+			}},
+		{Name: "network-receive-rate", PerEngine: true,
+			PromQL: fmt.Sprintf(`sum by (job) (rate(node_network_receive_bytes_total[%[1]s]) and node_network_receive_bytes_total offset %[1]s and node_network_receive_bytes_total)`, d),
+			eval: func(src source, t int64) Vector {
+				return aggregate(aggSum, []string{"job"}, rate(src, sel("node_network_receive_bytes_total"), t, w))
 			}},
 		// "/" is at most 32 GiB: the sum over MaxTargets stays exact.
 		{Name: "filesystem-root-avail", PromQL: `sum by (job) (node_filesystem_avail_bytes{mountpoint="/"})`,

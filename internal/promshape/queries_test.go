@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tsbench/tsbench/internal/remotewrite"
+	"github.com/tsbench/tsbench/internal/targets/promql"
 )
 
 // naiveSource evaluates selectors the way Prometheus does, from every
@@ -15,7 +16,12 @@ import (
 // selector takes a series' last sample in the 5-minute lookback (t-5m, t]
 // and drops the series if that sample is a staleness marker; a range
 // selector takes the samples in (t-w, t] that are not markers.
-type naiveSource struct{ series map[string]*Series }
+type naiveSource struct {
+	series map[string]*Series
+	eng    string
+}
+
+func (n naiveSource) engine() string { return n.eng }
 
 const lookback = 5 * 60 * 1000
 
@@ -30,7 +36,7 @@ func newNaiveSource(t *testing.T, m *Model, last int64) naiveSource {
 				s = &Series{Labels: append([]remotewrite.Label(nil), ls...)}
 				src.series[key] = s
 			}
-			s.Points = append(s.Points, Point{ts, v})
+			s.Points = append(s.Points, Point{T: ts, V: v})
 		}); err != nil {
 			t.Fatal(err)
 		}
@@ -98,15 +104,18 @@ func TestExpectMatchesNaive(t *testing.T) {
 			c.edit(&cfg)
 			m := mustNew(t, cfg)
 			src := newNaiveSource(t, m, c.evalAt[len(c.evalAt)-1])
-			for _, q := range m.Queries() {
-				for _, k := range c.evalAt {
-					got, err := m.Expect(q, m.Time(k))
-					if err != nil {
-						t.Fatal(err)
-					}
-					want := sorted(q.eval(src, m.Time(k)))
-					if d := diffVectors(got, want); d != "" {
-						t.Fatalf("%s at scrape %d: Expect differs from the naive evaluation: %s", q.Name, k, d)
+			for _, engine := range engines {
+				src.eng = engine
+				for _, q := range m.Queries() {
+					for _, k := range c.evalAt {
+						got, err := m.Expect(q, m.Time(k), engine)
+						if err != nil {
+							t.Fatal(err)
+						}
+						want := sorted(q.eval(src, m.Time(k)))
+						if d := diffVectors(got, want); d != "" {
+							t.Fatalf("%s on %s at scrape %d: Expect differs from the naive evaluation: %s", q.Name, engine, k, d)
+						}
 					}
 				}
 			}
@@ -114,12 +123,21 @@ func TestExpectMatchesNaive(t *testing.T) {
 	}
 }
 
+// within reports a and b equal bit for bit, or within tol of each other
+// (inexact values: sums of rates, added in another order).
+func within(a, b, tol float64) bool {
+	return math.Float64bits(a) == math.Float64bits(b) || math.Abs(a-b) <= tol
+}
+
+// engines are the engines the model knows.
+var engines = []string{promql.EnginePrometheus, promql.EngineMetricsQL}
+
 func diffVectors(got, want Vector) string {
 	if len(got) != len(want) {
 		return "got " + vectorString(got) + ", want " + vectorString(want)
 	}
 	for i := range got {
-		if Key(got[i].Labels) != Key(want[i].Labels) || math.Float64bits(got[i].Value) != math.Float64bits(want[i].Value) {
+		if Key(got[i].Labels) != Key(want[i].Labels) || !within(got[i].Value, want[i].Value, max(got[i].Tol, want[i].Tol)) {
 			return "got " + vectorString(got) + ", want " + vectorString(want)
 		}
 	}
@@ -159,11 +177,11 @@ func TestExpectByHand(t *testing.T) {
 	m := mustNew(t, testConfig())
 	up, scraped := queryByName(t, m, "job:up:sum"), queryByName(t, m, "samples-scraped")
 	for k := int64(0); k < 30; k++ {
-		v, _ := m.Expect(up, m.Time(k))
+		v, _ := m.Expect(up, m.Time(k), "")
 		if len(v) != 1 || v[0].Value != 10 || Key(v[0].Labels) != `{job="node"}` {
 			t.Fatalf("job:up:sum at %d: %s", k, vectorString(v))
 		}
-		v, _ = m.Expect(scraped, m.Time(k))
+		v, _ = m.Expect(scraped, m.Time(k), "")
 		if want := float64(10 * min(k+1, 4)); len(v) != 1 || v[0].Value != want {
 			t.Fatalf("samples-scraped at %d: %s, want %v", k, vectorString(v), want)
 		}
@@ -183,7 +201,7 @@ func TestAlertsFireSometimes(t *testing.T) {
 		}
 		fired, empty := 0, 0
 		for k := int64(0); k < 40; k++ {
-			v, err := m.Expect(q, m.Time(k))
+			v, err := m.Expect(q, m.Time(k), promql.EnginePrometheus)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -207,6 +225,7 @@ func TestAlertsFireSometimes(t *testing.T) {
 func TestExpectRange(t *testing.T) {
 	m := mustNew(t, testConfig())
 	src := newNaiveSource(t, m, 24)
+	src.eng = promql.EngineMetricsQL
 	for _, q := range m.Queries() {
 		if q.Kind != Dashboard {
 			continue
@@ -215,14 +234,14 @@ func TestExpectRange(t *testing.T) {
 			t.Fatalf("%s: step %v", q.Name, q.Step)
 		}
 		start, end := m.Time(2), m.Time(24)
-		got, err := m.ExpectRange(q, start, end)
+		got, err := m.ExpectRange(q, start, end, src.eng)
 		if err != nil {
 			t.Fatal(err)
 		}
 		want := map[string][]Point{}
 		for ts := start; ts <= end; ts += q.Step.Milliseconds() {
 			for _, s := range q.eval(src, ts) {
-				want[Key(s.Labels)] = append(want[Key(s.Labels)], Point{ts, s.Value})
+				want[Key(s.Labels)] = append(want[Key(s.Labels)], Point{T: ts, V: s.Value, Tol: s.Tol})
 			}
 		}
 		if len(got) != len(want) {
@@ -237,7 +256,7 @@ func TestExpectRange(t *testing.T) {
 				t.Fatalf("%s: %s has %d points, want %d", q.Name, Key(s.Labels), len(s.Points), len(w))
 			}
 			for j := range w {
-				if w[j] != s.Points[j] {
+				if g := s.Points[j]; w[j].T != g.T || !within(w[j].V, g.V, max(w[j].Tol, g.Tol)) {
 					t.Fatalf("%s: %s point %d: %v, want %v", q.Name, Key(s.Labels), j, s.Points[j], w[j])
 				}
 			}
@@ -255,7 +274,7 @@ func TestExpectRejects(t *testing.T) {
 		{m.Time(0) - 15000, "job:up:sum: eval time 1699999985000 must be a scrape time: 1700000000000 plus a multiple of 15000 ms"},
 		{m.Time(3) + 1, "eval time 1700000045001 must be a scrape time"},
 	} {
-		if _, err := m.Expect(q, c.t); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := m.Expect(q, c.t, ""); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("Expect at %d: %v, want %q", c.t, err, c.want)
 		}
 	}
@@ -272,7 +291,7 @@ func TestExpectRejects(t *testing.T) {
 		{odd, m.Time(0), m.Time(4), "load-max: step 20s must be a multiple of the interval 15s"},
 		{dash, m.Time(0) + 1, m.Time(4), "eval time 1700000000001 must be a scrape time"},
 	} {
-		if _, err := m.ExpectRange(c.q, c.start, c.end); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := m.ExpectRange(c.q, c.start, c.end, ""); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("ExpectRange(%s, %d, %d): %v, want %q", c.q.Name, c.start, c.end, err, c.want)
 		}
 	}
@@ -300,7 +319,7 @@ func TestQueryList(t *testing.T) {
 				t.Errorf("%s: %s lacks the window %s", q.Name, q.PromQL, c.window)
 			}
 			for _, banned := range []string{"rate(", "increase(", "delta(", "histogram_quantile", "avg_over_time"} {
-				if strings.Contains(q.PromQL, banned) {
+				if strings.Contains(q.PromQL, banned) && (banned != "rate(" || !q.PerEngine) {
 					t.Errorf("%s uses %s", q.Name, banned)
 				}
 			}

@@ -12,16 +12,23 @@ import (
 type Sample struct {
 	Labels []remotewrite.Label // sorted by name
 	Value  float64
+	// Tol is how far an engine's answer may lie from an expected Value:
+	// 0 for the exact values (every selector's, and their sums); a bound
+	// of the rounding for values computed in floating point (rates), and
+	// for sums of them, which engines add in their own order.
+	Tol float64
 }
 
 // Vector is an instant query's answer, sorted by Key (Expect sorts it;
 // the operators between selectors and the answer leave it unsorted).
 type Vector []Sample
 
-// Point is a value of a range query's answer at time T, ms.
+// Point is a value of a range query's answer at time T, ms; Tol as a
+// Sample's.
 type Point struct {
-	T int64
-	V float64
+	T   int64
+	V   float64
+	Tol float64
 }
 
 // Series is a series of a range query's answer, or of a range selector.
@@ -78,6 +85,10 @@ type source interface {
 	instant(s selector, t int64) Vector
 	// window is the selector's non-stale samples in (t-w, t].
 	window(s selector, t, w int64) Matrix
+	// engine is the engine whose answer is expected, for the functions
+	// the engines compute differently by design (promql.EnginePrometheus,
+	// promql.EngineMetricsQL).
+	engine() string
 }
 
 // sorted sorts a vector by Key, each sample's key made once (made in
@@ -126,6 +137,7 @@ const (
 func aggregate(op aggOp, by []string, v Vector) Vector {
 	by = slices.Sorted(slices.Values(by))
 	groups := map[string]*Sample{}
+	inexact := map[string]*rounding{} // the groups with an inexact value
 	for _, s := range v {
 		var ls []remotewrite.Label
 		for _, name := range by {
@@ -134,6 +146,12 @@ func aggregate(op aggOp, by []string, v Vector) Vector {
 			}
 		}
 		k := Key(ls)
+		if s.Tol > 0 && op != aggCount {
+			if inexact[k] == nil {
+				inexact[k] = &rounding{}
+			}
+			inexact[k].add(s)
+		}
 		g, ok := groups[k]
 		if !ok {
 			g = &Sample{Labels: ls, Value: s.Value}
@@ -155,10 +173,39 @@ func aggregate(op aggOp, by []string, v Vector) Vector {
 		}
 	}
 	out := make(Vector, 0, len(groups))
-	for _, g := range groups {
+	for k, g := range groups {
+		if r := inexact[k]; r != nil {
+			g.Tol = r.bound(op)
+		}
 		out = append(out, *g)
 	}
 	return out // unsorted: Expect sorts the answer once
+}
+
+// rounding gathers what bounds an aggregation's rounding over inexact
+// values: their own tolerances, and the sum of their magnitudes.
+type rounding struct {
+	n        int
+	tol, abs float64
+	maxTol   float64
+}
+
+func (r *rounding) add(s Sample) {
+	r.n++
+	r.tol += s.Tol
+	r.abs += math.Abs(s.Value)
+	r.maxTol = max(r.maxTol, s.Tol)
+}
+
+// bound is the tolerance of the aggregate: a sum's is its terms' plus a
+// rounding of each addition, in whatever order an engine adds them
+// (at most n-1 roundings of at most 2^-53 of the running magnitude); a
+// maximum's or minimum's is the largest of its inputs'.
+func (r *rounding) bound(op aggOp) float64 {
+	if op == aggSum {
+		return r.tol + float64(r.n)*r.abs*0x1p-52
+	}
+	return r.maxTol
 }
 
 // binary is `a op b` with one-to-one matching on all labels but

@@ -106,3 +106,41 @@ func TestTargetsSaysSemanticDifferences(t *testing.T) {
 		t.Errorf("%d disagreements, want mimir's alone", n)
 	}
 }
+
+// A workload query whose answers depend on the engine (a rate) differs by
+// design between VictoriaMetrics and Prometheus when each store's answers
+// were its engine's; between stores of one engine, or where a store's own
+// check failed, a different digest is a disagreement.
+func TestTargetsWorkloadRatesDifferByDesign(t *testing.T) {
+	rate := func(target, engine, digest string, ok bool) *summary.Summary {
+		s := workloadRun(target, digest)
+		q := &s.Verify.Queries[0]
+		q.Expr, q.Engine, q.OK = "sum(rate(c[1m]) and c offset 1m and c)", engine, ok
+		return s
+	}
+	runs := []*summary.Summary{
+		rate("victoriametrics", "metricsql", "d1", true),
+		rate("prometheus", "prometheus", "d2", true),
+		rate("mimir", "prometheus", "d2", true),
+		rate("thanos", "prometheus", "d3", false),
+	}
+	var b strings.Builder
+	answers, err := Targets(&b, runs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"0 of 3 query-target pairs agree with victoriametrics, 2 differ by design",
+		"SEMANTIC  a on prometheus: its 10 answers differ from victoriametrics's by design, each its engine's (rate: Prometheus extrapolates",
+		"SEMANTIC  a on mimir: ",
+		"DISAGREE  a on thanos: ",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+	if n := answers.Disagreements(); n != 1 {
+		t.Errorf("%d disagreements, want thanos' alone", n)
+	}
+}

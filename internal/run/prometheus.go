@@ -163,6 +163,9 @@ func runPrometheus(cfg *config.Config, label string, out Outputs, stdout, stderr
 // others only write.
 func (p *promRun) plan(now time.Time) error {
 	c, job := promConfig(p.cfg), "tsbench-"+p.runID
+	if p.driver.Language != nil {
+		c.Engine = p.driver.Language.Engine
+	}
 	if p.cfg.Scaled() {
 		job = "tsbench-" + p.cfg.RunGroup
 		c.WriteOnly = p.cfg.WorkerIndex != 0

@@ -70,6 +70,12 @@ type QueryCheck struct {
 	// workload's), times from the workload's start and the run's own labels
 	// blanked: runs of the same shape on two stores agree when it does.
 	Digest string `json:"digest,omitempty"`
+	// Expr and Engine are a workload query's text and the engine that
+	// answered it, where answers depend on the engine (a rate): two runs'
+	// digests then differ by design between engines (see
+	// ownquery.KnownDifference).
+	Expr   string `json:"expr,omitempty"`
+	Engine string `json:"engine,omitempty"`
 }
 
 // Unsupported is a QueryCheck's Detail when the target declared the query
