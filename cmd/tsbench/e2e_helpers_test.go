@@ -56,24 +56,19 @@ func startKilledAtEnd(t *testing.T, cmd *exec.Cmd) {
 	})
 }
 
-// targetServers are the targets' test servers as scripts/services starts
-// them: by target, the script's name and the address it listens at.
-var targetServers = map[string]struct{ service, addr string }{
-	"influxdb":        {"influxdb", "127.0.0.1:8086"},
-	"victoriametrics": {"victoriametrics", "127.0.0.1:8428"},
-	"questdb":         {"questdb", "127.0.0.1:8812"},
-	"iotdb":           {"iotdb", "127.0.0.1:6667"},
-	"postgres":        {"postgres", "127.0.0.1:5433"},
-	"mysql":           {"mariadb", "127.0.0.1:3307"},
-	"clickhouse":      {"clickhouse", "127.0.0.1:8124"},
-	"timescaledb":     {"timescaledb", "127.0.0.1:5434"},
-	"cassandra":       {"cassandra", "127.0.0.1:9042"},
-	"hbase":           {"hbase", "127.0.0.1:2181"},
-	"opentsdb":        {"opentsdb", "127.0.0.1:4242"},
-	"kairosdb":        {"kairosdb", "127.0.0.1:8080"},
-	"prometheus":      {"prometheus", "127.0.0.1:9090"},
-	"mimir":           {"mimir", "127.0.0.1:9029"},
-	"thanos":          {"thanos", "127.0.0.1:10908"},
+// testServer is target's test server as scripts/services starts it: the
+// script its Driver names (Driver.Service) and 127.0.0.1 at the target's
+// default port; an empty service for a target without a server.
+func testServer(t *testing.T, target string) (service, addr string) {
+	t.Helper()
+	d, err := targets.Lookup(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Service == "" {
+		return "", ""
+	}
+	return d.Service, fmt.Sprintf("127.0.0.1:%d", d.DefaultPort)
 }
 
 // requireBuiltIn requires target in this build: duckdb is linked in only
@@ -86,19 +81,20 @@ func requireBuiltIn(t *testing.T, target string) {
 	}
 }
 
+func addrOf(t *testing.T, target string) string { _, addr := testServer(t, target); return addr }
+func serviceOf(t *testing.T, target string) string {
+	service, _ := testServer(t, target)
+	return service
+}
+
 // requireTargetServer requires target's test server (targettest.RequireServer:
-// the test is skipped without it, failed in CI). The embedded SQLite needs
+// the test is skipped without it, failed in CI). An embedded target needs
 // none.
 func requireTargetServer(t *testing.T, target string) {
 	t.Helper()
-	if target == "sqlite" {
-		return
+	if service, addr := testServer(t, target); service != "" {
+		targettest.RequireServer(t, service, addr)
 	}
-	srv, ok := targetServers[target]
-	if !ok {
-		t.Fatalf("no test server known for target %s", target)
-	}
-	targettest.RequireServer(t, srv.service, srv.addr)
 }
 
 // formatFile is an input file of a replay test: its name, its --format

@@ -107,7 +107,7 @@ func TestRemoteWriteCrash(t *testing.T) {
 			svc := fault.Find(t, target)
 			svc.Restart(t)       // no data years back from the tests before
 			defer svc.Restart(t) // nor for the tests that follow
-			fs := crashServer(target, targetServers[target].addr, "crash_e2e")
+			fs := crashServer(target, addrOf(t, target), "crash_e2e")
 			start := time.Now().Add(-time.Minute).UTC().Truncate(time.Second).Format(time.RFC3339)
 			fs.shape = append(append([]string(nil), crashShape...), "START_TIME="+start, "POINT_STEP=1")
 			s, r := crashRunOn(t, fs) // DOUBLE sensors only

@@ -81,7 +81,7 @@ func scenariosOn(t *testing.T, srv serverCase) {
 				if !strings.Contains(s.Environment.ServerVersion, srv.version) {
 					t.Errorf("server version %q", s.Environment.ServerVersion)
 				}
-				serverWatched(t, s, targetServers[srv.target].service)
+				serverWatched(t, s, serviceOf(t, srv.target))
 				if len(s.Published) == 0 || s.Published[0].Published <= 0 || s.Published[0].Measured <= 0 {
 					t.Errorf("phase %s: published-vs-measured figures %+v", p.Phase, s.Published)
 				}

@@ -35,7 +35,7 @@ type Plan struct {
 	// script's resume) runs instead.
 	Restart  string
 	Fallback string
-	Target   string // the target's name, for the service script's pid file
+	Service  string // the target's scripts/services script (Driver.Service), whose pid file names the server
 	Host     string
 	Port     int
 	// Down is how long the server stays dead before the restart: the
@@ -58,7 +58,7 @@ type Plan struct {
 // Error: a run goes on whatever happens here.
 func (p Plan) Do(ctx context.Context, measureStart time.Time) *summary.Crash {
 	c := &summary.Crash{AtS: p.At.Seconds(), Restart: p.Restart}
-	sp, err := monitor.FindServer(p.Target, p.Host, p.Port, 0)
+	sp, err := monitor.FindServer(p.Service, p.Host, p.Port, 0)
 	if err != nil || sp == nil {
 		c.Error = fmt.Sprintf("no server process found listening on %s (nor in a service script's pid file): nothing was killed",
 			net.JoinHostPort(p.Host, strconv.Itoa(p.Port)))
@@ -70,7 +70,7 @@ func (p Plan) Do(ctx context.Context, measureStart time.Time) *summary.Crash {
 		c.Error = err.Error() + ": nothing was killed"
 		return c
 	}
-	pidFile := monitor.ManagingPidFile(p.Target, sp.PID)
+	pidFile := monitor.ManagingPidFile(p.Service, sp.PID)
 	killed := time.Now()
 	c.KilledAtS = killed.Sub(measureStart).Seconds()
 	if err := kill(ctx, sp.PID); err != nil {
@@ -115,7 +115,7 @@ func (p Plan) CanRestart() error {
 	if p.Restart != "" || p.Fallback != "" {
 		return nil
 	}
-	sp, err := monitor.FindServer(p.Target, p.Host, p.Port, 0)
+	sp, err := monitor.FindServer(p.Service, p.Host, p.Port, 0)
 	if err != nil || sp == nil {
 		return nil
 	}

@@ -68,7 +68,7 @@ func TestCrashKillsTheListenerAndRestarts(t *testing.T) {
 	port := testenv.FreePort(t)
 	first := startListener(t, port)
 	restart := fmt.Sprintf("CRASH_TEST_LISTEN=%d %s -test.run='^TestHelperListener$' >/dev/null 2>&1 &", port, os.Args[0])
-	p := Plan{At: time.Second, Restart: restart, Target: "nosuchservice", Host: "127.0.0.1", Port: port,
+	p := Plan{At: time.Second, Restart: restart, Service: "nosuchservice", Host: "127.0.0.1", Port: port,
 		Down: 100 * time.Millisecond, Timeout: 20 * time.Second}
 	c := p.Do(context.Background(), time.Now().Add(-time.Second))
 	t.Cleanup(func() { killListening(port) })
@@ -86,7 +86,7 @@ func TestCrashKillsTheListenerAndRestarts(t *testing.T) {
 
 // Nothing listening and no pid file: nothing is killed, and it says so.
 func TestCrashWithoutAServer(t *testing.T) {
-	p := Plan{Restart: "true", Target: "nosuchservice", Host: "127.0.0.1", Port: testenv.FreePort(t), Timeout: time.Second}
+	p := Plan{Restart: "true", Service: "nosuchservice", Host: "127.0.0.1", Port: testenv.FreePort(t), Timeout: time.Second}
 	c := p.Do(context.Background(), time.Now())
 	if c.PID != 0 || !strings.Contains(c.Error, "nothing was killed") {
 		t.Fatalf("crash %+v", c)
@@ -124,7 +124,7 @@ func TestCrashRestartsItsOwnImage(t *testing.T) {
 	t.Cleanup(func() { killListening(port) })
 
 	var heard *summary.ServerProcess
-	p := Plan{At: time.Second, Target: "nosuchservice", Host: "127.0.0.1", Port: port, Timeout: 20 * time.Second,
+	p := Plan{At: time.Second, Service: "nosuchservice", Host: "127.0.0.1", Port: port, Timeout: 20 * time.Second,
 		OnRestart: func(sp *summary.ServerProcess) { heard = sp }}
 	c := p.Do(context.Background(), time.Now().Add(-time.Second))
 	if c.Error != "" || c.PID != int32(cmd.Process.Pid) || c.NewPID <= 0 || c.NewPID == c.PID {

@@ -192,30 +192,30 @@ func TestFindServer(t *testing.T) {
 	listening := fmt.Sprintf("listening on port %d", port)
 	pgFile := filepath.Join(dir, "postgres", "pid")
 	tests := []struct {
-		name, target, host string
-		port               int
-		pid                int32
-		wantPID            int32  // 0: nil
-		wantSource         string // checked as a suffix
-		wantErr            bool
+		name, service, host string
+		port                int
+		pid                 int32
+		wantPID             int32  // 0: nil
+		wantSource          string // checked as a suffix
+		wantErr             bool
 	}{
-		{name: "listener", target: "nosuchservice", host: "127.0.0.1", port: port, wantPID: self, wantSource: listening},
-		{name: "IPv6 listener", target: "nosuchservice", host: "::1", port: port6, wantPID: self,
+		{name: "listener", service: "nosuchservice", host: "127.0.0.1", port: port, wantPID: self, wantSource: listening},
+		{name: "IPv6 listener", service: "nosuchservice", host: "::1", port: port6, wantPID: self,
 			wantSource: fmt.Sprintf("listening on port %d", port6)},
-		{name: "listener before pid file", target: "victoriametrics", host: "localhost", port: port, wantPID: self, wantSource: listening},
-		{name: "no listener: pid file", target: "postgres", host: "127.0.0.1", port: freePort, wantPID: self, wantSource: pgFile},
-		{name: "no port: pid file", target: "postgres", host: "127.0.0.1", wantPID: self, wantSource: pgFile},
-		{name: "mysql uses mariadb's pid file", target: "mysql", port: freePort, wantPID: self, wantSource: "mariadb/pid"},
-		{name: "no listener, no pid file", target: "nosuchservice", host: "127.0.0.1", port: freePort},
-		{name: "stale pid file", target: "questdb"},
-		{name: "embedded", target: "sqlite"},
-		{name: "remote host", target: "postgres", host: "db.example.com", port: port},
-		{name: "--server-pid", target: "sqlite", port: port, pid: self, wantPID: self, wantSource: "--server-pid"},
-		{name: "--server-pid of no process", target: "sqlite", pid: 999999999, wantErr: true},
+		{name: "listener before pid file", service: "victoriametrics", host: "localhost", port: port, wantPID: self, wantSource: listening},
+		{name: "no listener: pid file", service: "postgres", host: "127.0.0.1", port: freePort, wantPID: self, wantSource: pgFile},
+		{name: "no port: pid file", service: "postgres", host: "127.0.0.1", wantPID: self, wantSource: pgFile},
+		{name: "a service named apart from its target (mysql)", service: "mariadb", port: freePort, wantPID: self, wantSource: "mariadb/pid"},
+		{name: "no listener, no pid file", service: "nosuchservice", host: "127.0.0.1", port: freePort},
+		{name: "stale pid file", service: "questdb"},
+		{name: "no service (embedded)", service: ""},
+		{name: "remote host", service: "postgres", host: "db.example.com", port: port},
+		{name: "--server-pid", service: "sqlite", port: port, pid: self, wantPID: self, wantSource: "--server-pid"},
+		{name: "--server-pid of no process", service: "sqlite", pid: 999999999, wantErr: true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			sp, err := FindServer(tc.target, tc.host, tc.port, tc.pid)
+			sp, err := FindServer(tc.service, tc.host, tc.port, tc.pid)
 			if (err != nil) != tc.wantErr {
 				t.Fatalf("error %v, want error %v", err, tc.wantErr)
 			}

@@ -179,29 +179,17 @@ func ServicesDir() string {
 	return "/tmp/tsbench-services"
 }
 
-// serviceNames maps a target to the service script that starts its server,
-// where the names differ.
-var serviceNames = map[string]string{"mysql": "mariadb"}
-
-// ServiceName is the service script (scripts/services/NAME.sh) that starts
-// the target's server.
-func ServiceName(target string) string {
-	if n, ok := serviceNames[target]; ok {
-		return n
-	}
-	return target
-}
-
 // FindServer returns the server process to watch: pid when > 0 (from
 // --server-pid); else, when the target is on this host, the process that
 // listens on its TCP port (port > 0), or failing that the one recorded in
-// the pid file of scripts/services/NAME.sh for the target, when alive. The
+// the pid file of scripts/services/NAME.sh, service's script (the target's
+// Driver.Service), when alive. The
 // port comes first because a pid file names whatever its script started,
 // which need not be the server the run talks to (another instance of the
 // same database on another port, a server started by hand). It returns nil
 // when there is nothing to watch, and an error only for a pid that was
 // given but does not exist.
-func FindServer(targetName, host string, port int, pid int32) (*summary.ServerProcess, error) {
+func FindServer(service, host string, port int, pid int32) (*summary.ServerProcess, error) {
 	if pid > 0 {
 		p, err := process.NewProcess(pid)
 		if err != nil {
@@ -216,7 +204,7 @@ func FindServer(targetName, host string, port int, pid int32) (*summary.ServerPr
 	if sp := listener(port); sp != nil {
 		return sp, nil
 	}
-	return pidFile(targetName), nil
+	return pidFile(service), nil
 }
 
 // listener is the process listening on TCP port on this host, nil when
@@ -315,13 +303,13 @@ func socketHolder(inodes map[string]bool) int32 {
 	return best
 }
 
-// ManagingPidFile is the pid file of scripts/services/NAME.sh for the
-// target when the process it records is pid or one of pid's ancestors (a
+// ManagingPidFile is the pid file of scripts/services/NAME.sh, service's
+// script, when the process it records is pid or one of pid's ancestors (a
 // runuser or a pg_ctl that started it), else "": the file a server started
 // again in pid's place must be recorded in, so that the script still stops
 // it.
-func ManagingPidFile(targetName string, pid int32) string {
-	sp := pidFile(targetName)
+func ManagingPidFile(service string, pid int32) string {
+	sp := pidFile(service)
 	if sp == nil {
 		return ""
 	}
@@ -329,7 +317,7 @@ func ManagingPidFile(targetName string, pid int32) string {
 	defer cancel()
 	for p, hops := pid, 0; p > 1 && hops < 16; hops++ {
 		if p == sp.PID {
-			return filepath.Join(ServicesDir(), ServiceName(targetName), "pid")
+			return filepath.Join(ServicesDir(), service, "pid")
 		}
 		proc, err := process.NewProcessWithContext(ctx, p)
 		if err != nil {
@@ -342,10 +330,9 @@ func ManagingPidFile(targetName string, pid int32) string {
 	return ""
 }
 
-// pidFile is the live process recorded by scripts/services/NAME.sh for the
-// target, nil when there is none.
-func pidFile(targetName string) *summary.ServerProcess {
-	svc := ServiceName(targetName)
+// pidFile is the live process recorded by scripts/services/NAME.sh, the
+// service's script, nil when there is none.
+func pidFile(svc string) *summary.ServerProcess {
 	if svc == "" {
 		return nil
 	}

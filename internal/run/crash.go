@@ -11,7 +11,6 @@ import (
 	"github.com/tsbench/tsbench/internal/connect"
 	"github.com/tsbench/tsbench/internal/crash"
 	"github.com/tsbench/tsbench/internal/exit"
-	"github.com/tsbench/tsbench/internal/monitor"
 	"github.com/tsbench/tsbench/internal/targets"
 )
 
@@ -42,9 +41,9 @@ func crashPlan(cfg *config.Config, d *targets.Driver) (*crash.Plan, error) {
 	case cfg.MaxTime > 0 && cfg.CrashAt >= cfg.MaxTime:
 		return nil, exit.Usagef("CRASH_AT = %v: the measured phase lasts %v; the crash must come before its end", cfg.CrashAt, cfg.MaxTime)
 	}
-	plan := &crash.Plan{At: cfg.CrashAt, Restart: cfg.CrashRestart, Target: d.Name, Host: host, Port: port,
+	plan := &crash.Plan{At: cfg.CrashAt, Restart: cfg.CrashRestart, Service: d.Service, Host: host, Port: port,
 		Down: cfg.CrashDown, Timeout: crashRestartTimeout, Ready: serverReady(cfg, d)}
-	if script := serviceScript(monitor.ServiceName(d.Name)); script != "" {
+	if script := serviceScript(d.Service); d.Service != "" && script != "" {
 		plan.Fallback = "bash " + script + " resume"
 	}
 	if err := plan.CanRestart(); err != nil {

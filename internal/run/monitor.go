@@ -22,7 +22,7 @@ func resourceRecorder(store *results.Live, cfg *config.Config, d *targets.Driver
 		return nil
 	}
 	host, port := serverAddr(cfg, d)
-	server, err := monitor.FindServer(d.Name, host, port, int32(out.ServerPID))
+	server, err := monitor.FindServer(d.Service, host, port, int32(out.ServerPID))
 	rec := monitor.NewRecorder(server)
 	if err != nil {
 		rec.AddError(err.Error())

@@ -207,6 +207,10 @@ type Driver struct {
 	Description string
 	WritePaths  []string // the write paths the target offers, first is default
 	Server      string   // how to get a server: "embedded" or the service script
+	// Service is the script of scripts/services (without ".sh") that
+	// starts the target's test server on 127.0.0.1:DefaultPort, and whose
+	// pid file names it; "" for a target without one (embedded, null).
+	Service string
 	// DefaultPort is the TCP port the server listens on when PORT is
 	// unset: that of its service script; 0 for embedded targets and null.
 	// The resources sampler watches the process listening on it.

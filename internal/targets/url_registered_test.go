@@ -2,7 +2,10 @@ package targets_test
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -81,6 +84,31 @@ func TestParseURLRefuses(t *testing.T) {
 		msg := err.Error()
 		if !strings.Contains(msg, c.says) || !strings.HasPrefix(msg, "TARGET_URL = ") || strings.Contains(msg, "hunter2") {
 			t.Errorf("%s %s: %q: want it to name TARGET_URL, say %q and hide the password", c.driver, c.raw, msg, c.says)
+		}
+	}
+}
+
+// Each target with a test server names its service script (Driver.Service),
+// which exists and is the script its Server text names first; the others
+// (embedded, null) name none.
+func TestDriversNameTheirServiceScript(t *testing.T) {
+	script := regexp.MustCompile(`scripts/services/([\w.-]+)\.sh`)
+	for _, name := range targets.Names() {
+		d := driver(t, name)
+		m := script.FindStringSubmatch(d.Server)
+		switch {
+		case m == nil && d.Service != "":
+			t.Errorf("%s: Service %q, but its Server %q names no script", name, d.Service, d.Server)
+		case m != nil && d.Service != m[1]:
+			t.Errorf("%s: Service %q, but its Server names %s.sh", name, d.Service, m[1])
+		case m != nil && d.DefaultPort == 0:
+			t.Errorf("%s: a server started by %s.sh without a default port", name, d.Service)
+		}
+		if d.Service == "" {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join("..", "..", "scripts", "services", d.Service+".sh")); err != nil {
+			t.Errorf("%s: %v", name, err)
 		}
 	}
 }

@@ -52,6 +52,7 @@ const dayMs = 86_400_000
 // Driver registers the target.
 var Driver = &targets.Driver{
 	Name:        "cassandra",
+	Service:     "cassandra",
 	URLs:        &targets.URLs{Schemes: []string{"cassandra"}, Example: "cassandra://user:pass@host:9042/keyspace"},
 	Aliases:     []string{"Cassandra"},
 	Description: "Cassandra: partition per device and day, unlogged batches per partition, CQL queries",

@@ -48,7 +48,8 @@ const DefaultPort = 8124
 
 // Driver registers the target.
 var Driver = &targets.Driver{
-	Name: "clickhouse",
+	Name:    "clickhouse",
+	Service: "clickhouse",
 	URLs: &targets.URLs{Schemes: []string{"clickhouse", "http", "https"}, Keys: []string{"secure"},
 		Example: "clickhouse://user:pass@host:8123/db or https://host:8443"},
 	Aliases:     []string{"ClickHouse"},

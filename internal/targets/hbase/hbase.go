@@ -63,6 +63,7 @@ const DefaultPort = 2181
 // Driver registers the target.
 var Driver = &targets.Driver{
 	Name:        "hbase",
+	Service:     "hbase",
 	Aliases:     []string{"HBase"},
 	Description: "HBase: row per device and hour, one Put per row, scans with tsbench computing filters and aggregates",
 	WritePaths:  []string{"put"},

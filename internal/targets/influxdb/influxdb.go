@@ -59,6 +59,7 @@ const DefaultPort = 8086
 // Driver registers the target.
 var Driver = &targets.Driver{
 	Name:    "influxdb",
+	Service: "influxdb",
 	URLs:    targets.HTTPURLs,
 	Aliases: []string{"InfluxDB"},
 	Refuses: map[string]string{

@@ -54,6 +54,7 @@ const DefaultPort = 6667
 // Driver registers the target.
 var Driver = &targets.Driver{
 	Name:    "iotdb",
+	Service: "iotdb",
 	URLs:    &targets.URLs{Schemes: []string{"iotdb"}, Example: "iotdb://user:pass@host:6667"},
 	Aliases: []string{"IoTDB"},
 	Refuses: map[string]string{

@@ -66,6 +66,7 @@ const DefaultPort = 8080
 // Driver registers the target.
 var Driver = &targets.Driver{
 	Name:        "kairosdb",
+	Service:     "kairosdb",
 	URLs:        targets.HTTPURLs,
 	Aliases:     []string{"KairosDB"},
 	Description: "KairosDB 1.1.3 on its H2 datastore (not Cassandra): gzipped JSON writes, queries with its aggregators",

@@ -46,6 +46,7 @@ const DefaultPort = 3307
 // Driver registers the target.
 var Driver = &targets.Driver{
 	Name:        "mysql",
+	Service:     "mariadb",
 	URLs:        targets.MySQLURLs,
 	Aliases:     []string{"MySQL", "MariaDB"},
 	Description: "MySQL/MariaDB: narrow InnoDB table, multi-row INSERT or LOAD DATA LOCAL INFILE with replace",

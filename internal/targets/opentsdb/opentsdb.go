@@ -55,6 +55,7 @@ const DefaultPort = 4242
 // Driver registers the target.
 var Driver = &targets.Driver{
 	Name:        "opentsdb",
+	Service:     "opentsdb",
 	URLs:        targets.HTTPURLs,
 	Aliases:     []string{"OpenTSDB"},
 	Description: "OpenTSDB 2.4 over HTTP on HBase: /api/put?sync writes, /api/query reads (Q3, Q5-Q8, Q10 computed from returned points)",

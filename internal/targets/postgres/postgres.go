@@ -89,6 +89,7 @@ var (
 
 var Driver = &targets.Driver{
 	Name:        "postgres",
+	Service:     "postgres",
 	URLs:        targets.PostgresURLs,
 	Aliases:     []string{"PostgreSQL", "Postgres"},
 	Description: "PostgreSQL through pgx: narrow table, multi-row INSERT or binary COPY, both with upsert",
@@ -118,6 +119,7 @@ var Driver = &targets.Driver{
 // hypertable, and time_bucket for Q7.
 var TimescaleDriver = &targets.Driver{
 	Name:        "timescaledb",
+	Service:     "timescaledb",
 	URLs:        targets.PostgresURLs,
 	Aliases:     []string{"TimescaleDB"},
 	Description: "TimescaleDB: the postgres target with a hypertable (one-day chunks) and time_bucket for Q7",

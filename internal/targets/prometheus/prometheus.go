@@ -130,6 +130,7 @@ func NewDriver(f Flavor) *targets.Driver {
 	fl := f
 	return &targets.Driver{
 		Name:        f.Name,
+		Service:     f.Name, // scripts/services/prometheus.sh, mimir.sh, thanos.sh
 		Aliases:     []string{f.Alias},
 		Description: f.Description,
 		WritePaths:  paths,

@@ -65,6 +65,7 @@ const (
 // Driver registers the target.
 var Driver = &targets.Driver{
 	Name:        "questdb",
+	Service:     "questdb",
 	URLs:        targets.PostgresURLs, // its PG wire; the HTTP port beside it is target.http_port
 	Aliases:     []string{"QuestDB"},
 	Description: "QuestDB: ILP over HTTP writes, SQL over the PostgreSQL wire protocol",

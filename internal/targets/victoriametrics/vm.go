@@ -80,6 +80,7 @@ const DefaultPort = 8428
 // Driver registers the target.
 var Driver = &targets.Driver{
 	Name:        "victoriametrics",
+	Service:     "victoriametrics",
 	URLs:        targets.HTTPURLs,
 	Aliases:     []string{"VictoriaMetrics"},
 	Description: "VictoriaMetrics: /api/v1/import writes (write_path=remote-write: Prometheus remote write 1.0 to /api/v1/write); export and MetricsQL queries (Q5, Q6 computed from exported points)",
