@@ -15,7 +15,7 @@ import (
 // the password.
 func TestBasicAuth(t *testing.T) {
 	server.Require(t)
-	targettest.CheckPassword(t, Driver, targets.Options{User: "default"}, "wrong-0xBAD", "clickhouse: http://127.0.0.1:8124/", "password")
+	targettest.CheckPassword(t, Driver, targets.Options{User: "default"}, "wrong-0xBAD", "clickhouse: POST http://127.0.0.1:8124/: 401 Unauthorized", "password")
 }
 
 // Every fleet question (TSBS's iot queries) answered by the real server
