@@ -240,7 +240,7 @@ func TestPrometheusWorkloadRefusals(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--target", "influxdb"}, "prometheus, victoriametrics, mimir, thanos"},
+		{[]string{"--target", "influxdb"}, "the workload runs on mimir, prometheus, thanos, victoriametrics"},
 		{[]string{"--target", "victoriametrics", "--find-max", "RULE.p99<50ms"}, "FIND_MAX = RULE.p99<50ms: not with WORKLOAD = prometheus"},
 		{[]string{"--target", "victoriametrics", "--find-max", "INGESTION.p99<50ms", "--set", "PROM_SCRAPES=10"},
 			"PROM_SCRAPES = 10: not with FIND_MAX"},

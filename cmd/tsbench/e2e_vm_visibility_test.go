@@ -27,7 +27,7 @@ func TestVictoriaMetricsTSBSMixedAnswers(t *testing.T) {
 			"--set", "TSBS_USE_CASE=cpu-only", "--set", "TSBS_PHASE=mixed", "--set", "TSBS_SCALE=10",
 			"--set", "TSBS_START=2016-01-01T00:00:00Z", "--set", "TSBS_END=2016-01-02T00:00:00Z",
 			"--set", "TSBS_LOG_INTERVAL=10s", "--set", "TSBS_QUERIES=5")
-		if s.Verify.StoredPoints != 864000 || len(s.Verify.Queries) != 17 || s.Verify.Mismatch() {
+		if s.Verify.StoredPoints != 864000 || len(s.Verify.Queries) != 15 || s.Verify.Mismatch() {
 			t.Fatalf("run %d: verify %+v", run, s.Verify)
 		}
 		var points int64
