@@ -10,7 +10,12 @@ import (
 	"time"
 
 	"github.com/tsbench/tsbench/internal/targets/targettest"
+	"github.com/tsbench/tsbench/internal/testenv"
 )
+
+// TestMain holds the servers' lock shared (testenv.Run): pgbench here
+// runs against the PostgreSQL that other packages' tests may stop.
+func TestMain(m *testing.M) { testenv.Main(m) }
 
 // pgbench's own output and -l log (pgbench 15, 2 clients x 50 prepared
 // SELECT n + 1): the rate, the count and the latencies read from them.

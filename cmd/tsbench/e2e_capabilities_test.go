@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tsbench/tsbench/internal/summary"
+	"github.com/tsbench/tsbench/internal/testenv"
 )
 
 // capWorkload is one workload of the capability matrix, on the real
@@ -193,6 +194,7 @@ var crashCapability = capability{name: "crash", args: func(w capWorkload) []stri
 // workload uses. Then the workloads run two at a time (go test -parallel),
 // each in its own database, their capabilities in turn.
 func TestEveryCapabilityOnEveryWorkload(t *testing.T) {
+	testenv.Alone(t)
 	requireTargetServer(t, "postgres")
 	loadTSBSPostgres(t, "tsbs_queries")
 	workloads := capWorkloads(t)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tsbench/tsbench/internal/compare"
+	"github.com/tsbench/tsbench/internal/testenv"
 )
 
 // compareJSON runs 'tsbench compare ... --json' and decodes its answer.
@@ -80,6 +81,7 @@ func TestCompareTooShortMarkdownFailOn(t *testing.T) {
 // magnitude above the null target's, so --fail-on worse must exit 99; the
 // candidate compared with itself must exit 0.
 func TestCompareFailOnWorse(t *testing.T) {
+	testenv.Alone(t)
 	env := []string{"TSBENCH_RESULTS="}
 	dir := t.TempDir()
 	run := []string{"run", "--quiet", "--duration", "8s", "--loop", "100000000", "--data-dir", dir}

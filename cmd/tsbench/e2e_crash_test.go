@@ -56,6 +56,7 @@ func crashServer(target, addr, db string) *faultServer {
 // its WAL fsynced at commit) loses nothing: the run verifies OK and maps
 // no loss. Writes sent while it was down may have failed for good (exit 1).
 func TestCrashPostgresLosesNothing(t *testing.T) {
+	testenv.Alone(t)
 	requireTargetServer(t, "postgres")
 	fs := crashServer("postgres", "127.0.0.1:5433", "crash_e2e")
 	s, r := crashRunOn(t, fs)
@@ -69,6 +70,7 @@ func TestCrashPostgresLosesNothing(t *testing.T) {
 // says how many and where, exits 3, and its map is checked against the
 // server by the test's own counts.
 func TestCrashVictoriaMetricsLossIsMapped(t *testing.T) {
+	testenv.Alone(t)
 	requireTargetServer(t, "victoriametrics")
 	fs := crashServer("victoriametrics", "127.0.0.1:8428", "crash_e2e")
 	defer fault.Find(t, "victoriametrics").Restart(t) // fresh, for the tests that follow
@@ -130,6 +132,7 @@ func checkLossMap(t *testing.T, v *summary.Verify, conn targets.Target, schema *
 // CRASH_RESTART; the resources sampler follows the new process, and the
 // points the server lost are mapped.
 func TestCrashRestartsAServerStartedByHand(t *testing.T) {
+	testenv.Alone(t)
 	requireTargetServer(t, "victoriametrics")
 	exe := fault.Find(t, "victoriametrics").Executable(t)
 	port := testenv.FreePort(t)

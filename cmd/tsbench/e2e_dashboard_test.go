@@ -15,6 +15,7 @@ import (
 
 	"github.com/tsbench/tsbench/internal/htmlreport/browser"
 	"github.com/tsbench/tsbench/internal/output/dashboard"
+	"github.com/tsbench/tsbench/internal/testenv"
 )
 
 // freeAddr is a loopback address with a port nothing listens on.
@@ -49,6 +50,7 @@ func httpGet(ctx context.Context, u string) ([]byte, error) {
 // polling sees the run end and loads the final HTML report from the same
 // address before tsbench exits.
 func TestDashboard(t *testing.T) {
+	testenv.Alone(t)
 	chromium := browser.Require(t)
 	addr := freeAddr(t)
 	dir := t.TempDir()

@@ -29,6 +29,7 @@ import (
 	"github.com/tsbench/tsbench/internal/summary"
 	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/targets/targettest"
+	"github.com/tsbench/tsbench/internal/testenv"
 	"github.com/tsbench/tsbench/internal/testenv/fault"
 	"github.com/tsbench/tsbench/internal/ts"
 	"github.com/tsbench/tsbench/internal/workload"
@@ -283,6 +284,7 @@ func eachFaultServer(t *testing.T, f func(t *testing.T, fs *faultServer, svc *fa
 // (the timeout is longer), every point is stored, and the stall is in the
 // latencies: the slowest write waited about as long as the server slept.
 func TestFaultStall(t *testing.T) {
+	testenv.Alone(t)
 	eachFaultServer(t, func(t *testing.T, fs *faultServer, svc *fault.Service) {
 		fr := startFaultRun(t, fs)
 		fr.waitWriting(t, fs)
@@ -311,6 +313,7 @@ func TestFaultStall(t *testing.T) {
 // acknowledged, and of the writes the kill cut off (in doubt) some or none.
 // With retries, every write succeeds, once.
 func TestFaultCrashRestart(t *testing.T) {
+	testenv.Alone(t)
 	eachFaultServer(t, func(t *testing.T, fs *faultServer, svc *fault.Service) {
 		t.Run("no retries", func(t *testing.T) {
 			fr, code, s := crashRun(t, fs, svc)
@@ -367,6 +370,7 @@ func crashRun(t *testing.T, fs *faultServer, svc *fault.Service, extra ...string
 // to its end, counts every later write as a connection failure naming the
 // address, exits 1 and still saves its results.
 func TestFaultRefuse(t *testing.T) {
+	testenv.Alone(t)
 	eachFaultServer(t, func(t *testing.T, fs *faultServer, svc *fault.Service) {
 		defer svc.Restart(t) // fresh, for the tests that follow
 		fr := startFaultRun(t, fs)
@@ -406,6 +410,7 @@ func TestFaultRefuse(t *testing.T) {
 // Reject: batches the server refuses are failures of cause "server" with
 // the server's own message; the rest are stored.
 func TestFaultReject(t *testing.T) {
+	testenv.Alone(t)
 	eachFaultServer(t, func(t *testing.T, fs *faultServer, _ *fault.Service) {
 		ops, text := fs.reject(t, fs)
 		fr := startFaultRun(t, fs, "IS_DELETE_DATA=false")
@@ -512,6 +517,7 @@ func rejectQuestDB(t *testing.T, fs *faultServer) (int64, string) {
 // and is not in doubt. Before writes in doubt were counted, such a run
 // ended in a MISMATCH whenever the server committed one of them.
 func TestFaultInDoubt(t *testing.T) {
+	testenv.Alone(t)
 	fs := faultServers[0]
 	targettest.RequireServer(t, fs.service, fs.addr)
 	svc := fault.Find(t, fs.service)
@@ -554,6 +560,7 @@ func inDoubt(t *testing.T, fr *faultRun, s *summary.Summary, w *summary.Operatio
 // what follows (verification, the server's version and size) is bounded
 // by the read timeout; the writes the stall caught are timeouts.
 func TestFaultStallPastTheEnd(t *testing.T) {
+	testenv.Alone(t)
 	fs := faultServers[0]
 	targettest.RequireServer(t, fs.service, fs.addr)
 	svc := fault.Find(t, fs.service)
@@ -591,6 +598,7 @@ func TestFaultStallPastTheEnd(t *testing.T) {
 // that distribution's, while its service time — from the actual send —
 // does not show the queue.
 func TestCoordinatedOmissionStall(t *testing.T) {
+	testenv.Alone(t)
 	const (
 		clients = 4
 		rate    = 200.0 // operations per second, all clients together

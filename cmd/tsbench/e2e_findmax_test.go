@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/tsbench/tsbench/internal/testenv"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,6 +17,7 @@ import (
 // machine longer than 50 ms (a CI run failed at 288 of 400 so), while a
 // backlog past the capacity delays every later write, and so the p90.
 func TestFindMaxLocatesKnownCapacity(t *testing.T) {
+	testenv.Alone(t)
 	const capacity = 4 / 0.010
 	dir := t.TempDir()
 	out := filepath.Join(dir, "fm.json")
@@ -108,6 +110,7 @@ func TestFindMaxOnSQLiteVerifies(t *testing.T) {
 // operations it needs, flags the step that cannot have them within
 // FIND_MAX_MAX_MEASURE and stops there; no step is judged on no operation.
 func TestFindMaxLowRatesLengthenOrFlag(t *testing.T) {
+	testenv.Alone(t)
 	dir := t.TempDir()
 	out := filepath.Join(dir, "fm.json")
 	r := tsbench(t, nil, "run", "--data-dir", dir, "--target", "null", "--set", "target.service_time=10ms",

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tsbench/tsbench/internal/summary"
+	"github.com/tsbench/tsbench/internal/testenv"
 )
 
 // freshnessRun runs a 4 s open-model write workload with the freshness
@@ -37,6 +38,7 @@ func freshnessRun(t *testing.T, dir string, args ...string) (*summary.Summary, r
 // acknowledging it (the null target's visible_after) at 500 ms, within
 // 10 %, and the stored run's report has it.
 func TestFreshnessOfAKnownDelay(t *testing.T) {
+	testenv.Alone(t)
 	dir := t.TempDir()
 	s, _ := freshnessRun(t, dir, "--target", "null", "--set", "target.visible_after=500ms", "--set", "FRESHNESS_POLL=1ms")
 	f := s.Freshness
@@ -57,6 +59,7 @@ func TestFreshnessOfAKnownDelay(t *testing.T) {
 // p99 and 5 ms of scheduling slack on a busy two-core machine): it catches
 // a probe that waits or counts from the wrong moment, not jitter.
 func TestFreshnessOnPostgres(t *testing.T) {
+	testenv.Alone(t)
 	requireTargetServer(t, "postgres")
 	s, r := freshnessRun(t, t.TempDir(), "--target", "postgres", "--set", "DB_NAME=fresh_e2e")
 	f := s.Freshness

@@ -17,6 +17,7 @@ import (
 
 	"github.com/tsbench/tsbench/internal/output"
 	"github.com/tsbench/tsbench/internal/summary"
+	"github.com/tsbench/tsbench/internal/testenv"
 )
 
 // The command: a 10-second run of the null target exporting to the
@@ -81,7 +82,8 @@ func TestLiveOutputs(t *testing.T) {
 // fixed rate the run does the same work as without it, finishes within a
 // bounded wait, and reports the samples it could not deliver; with
 // --out-required the same run exits 1.
-func TestStalledReceiver(t *testing.T) {
+func TestStalledLiveReceiver(t *testing.T) {
+	testenv.Alone(t)
 	release := make(chan struct{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		select { // never answers while the test runs

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/tsbench/tsbench/internal/results"
+	"github.com/tsbench/tsbench/internal/testenv"
 )
 
 var monitorStoredLine = regexp.MustCompile(`Stored (\d+) samples as monitor session (mon-\S+) in `)
@@ -55,6 +56,7 @@ func (b *background) interrupt(t *testing.T) (stdout, stderr string) {
 // during the run's measured phase by itself, as many as the store holds
 // for that window; 'monitor ls' and 'monitor rm' manage the sessions.
 func TestMonitorSessionInStoreMergedIntoReport(t *testing.T) {
+	testenv.Alone(t)
 	dir := t.TempDir()
 	env := []string{"TSBENCH_DATA_DIR=" + dir, "TSBENCH_RESULTS="}
 	server := exec.Command("sleep", "60") // a stand-in database server process

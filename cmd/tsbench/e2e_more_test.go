@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tsbench/tsbench/internal/config"
+	"github.com/tsbench/tsbench/internal/testenv"
 	"github.com/tsbench/tsbench/internal/ts"
 	"github.com/tsbench/tsbench/internal/workload"
 )
@@ -190,6 +191,7 @@ func TestBadInputExitsTwo(t *testing.T) {
 // Ctrl-C stops the clients, and the result is still printed and saved,
 // marked interrupted, with exit status 130.
 func TestInterruptKeepsResults(t *testing.T) {
+	testenv.Alone(t)
 	fr := startRun(t, "--duration", "60s", "--loop", "100000000")
 	time.Sleep(3 * time.Second)
 	fr.cmd.Process.Signal(syscall.SIGINT)
@@ -230,6 +232,7 @@ func TestPrintConfigRedactsSecrets(t *testing.T) {
 // The open model issues operations at the requested rate and reports
 // latency from the intended start beside service time.
 func TestOpenModelRate(t *testing.T) {
+	testenv.Alone(t)
 	dir := t.TempDir()
 	js := filepath.Join(dir, "s.json")
 	r := tsbench(t, nil, "run", "--quiet", "--data-dir", dir, "--json", js, "--rate", "50", "--duration", "3s",

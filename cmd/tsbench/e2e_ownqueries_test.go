@@ -19,6 +19,7 @@ import (
 	"github.com/tsbench/tsbench/internal/htmlreport/browser"
 	"github.com/tsbench/tsbench/internal/ownquery"
 	"github.com/tsbench/tsbench/internal/summary"
+	"github.com/tsbench/tsbench/internal/testenv"
 )
 
 // ownQuery is the record of the named own query in a run's summary.
@@ -321,6 +322,7 @@ func TestOwnQueriesExplain(t *testing.T) {
 // are refused before anything runs, exit 2, naming them. CLIENT_IO = auto,
 // the default, takes the loops where they serve the run, and says so.
 func TestOwnQueriesClientLoop(t *testing.T) {
+	testenv.Alone(t)
 	epoll := []string{"--query-only", "--client-io", "epoll"}
 	for _, c := range []struct {
 		args []string

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tsbench/tsbench/internal/summary"
+	"github.com/tsbench/tsbench/internal/testenv"
 	"github.com/tsbench/tsbench/internal/testenv/fault"
 )
 
@@ -103,6 +104,7 @@ func checkPrometheusRun(t *testing.T, target string, s *summary.Summary) {
 // stored every sample it acknowledged, its read load not reached (the
 // step ends in the writes), its matrices the workload's rows.
 func TestPrometheusWorkloadFindMax(t *testing.T) {
+	testenv.Alone(t)
 	requireTargetServer(t, "victoriametrics")
 	dir := t.TempDir()
 	js := filepath.Join(dir, "s.json")
@@ -201,6 +203,7 @@ func TestPrometheusWorkloadWorkers(t *testing.T) {
 // = every sample), every answer of the read load is still the model's,
 // and the probe saw its points. The run exits 1: operations failed.
 func TestPrometheusWorkloadCrash(t *testing.T) {
+	testenv.Alone(t)
 	requireTargetServer(t, "prometheus")
 	dir := t.TempDir()
 	js := filepath.Join(dir, "s.json")
@@ -323,6 +326,7 @@ func TestPrometheusWorkloadCatchesWrongAnswers(t *testing.T) {
 // verdict with exit 99, repetitions, a live output), every answer still
 // checked; those not built for it are refused (TestPrometheusWorkloadRefusals).
 func TestPrometheusWorkloadCapabilities(t *testing.T) {
+	testenv.Alone(t)
 	requireTargetServer(t, "victoriametrics")
 	base := append([]string{"--target", "victoriametrics", "--set", "PORT=8428"}, promWorkloadShape...)
 	cases := []struct {

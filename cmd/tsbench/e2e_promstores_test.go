@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tsbench/tsbench/internal/targets"
+	"github.com/tsbench/tsbench/internal/testenv"
 	"github.com/tsbench/tsbench/internal/testenv/fault"
 )
 
@@ -74,6 +75,7 @@ func TestRemoteWritePathRefused(t *testing.T) {
 // about a poll's latency, and the probe's own database leaves the run's
 // count whole.
 func TestRemoteWriteFreshness(t *testing.T) {
+	testenv.Alone(t)
 	for _, target := range promStores {
 		t.Run(target, func(t *testing.T) {
 			requireTargetServer(t, target)
@@ -100,6 +102,7 @@ func TestRemoteWriteFreshness(t *testing.T) {
 // the background, minutes of CPU; Mimir before it says it is ready,
 // longer than a run waits).
 func TestRemoteWriteCrash(t *testing.T) {
+	testenv.Alone(t)
 	for _, target := range promStores {
 		t.Run(target, func(t *testing.T) {
 			t.Parallel() // each store is killed and restarted alone

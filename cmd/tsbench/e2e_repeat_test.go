@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tsbench/tsbench/internal/compare"
+	"github.com/tsbench/tsbench/internal/testenv"
 )
 
 // repeatGroup runs one configuration --repeat n times on SQLite, paced at
@@ -61,6 +62,7 @@ func repeatGroup(t *testing.T, dataDir, name string, n, intervalMS int) (runIDs 
 // decided between runs. It asks at alpha 0.01, and half the rate is still
 // found with p far below it.
 func TestRepeatCompareBetweenRuns(t *testing.T) {
+	testenv.Alone(t)
 	dir := t.TempDir()
 	a := repeatGroup(t, dir, "a", 4, 20)
 	b := repeatGroup(t, dir, "b", 4, 20)

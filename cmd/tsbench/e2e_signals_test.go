@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tsbench/tsbench/internal/results"
+	"github.com/tsbench/tsbench/internal/testenv"
 )
 
 // A reader that stops early (tsbench run | head -n 2) neither kills the run
@@ -54,6 +55,7 @@ func TestClosedStdoutKeepsTheRun(t *testing.T) {
 // as interrupted, and verification is reported skipped, never as a failure
 // of the database (it would only have counted an aborted run).
 func TestSecondInterruptAborts(t *testing.T) {
+	testenv.Alone(t)
 	fr := startRun(t, "--duration", "60s", "--loop", "100000000", "--batch-size", "2000")
 	time.Sleep(3 * time.Second)
 	fr.cmd.Process.Signal(syscall.SIGINT)

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tsbench/tsbench/internal/testenv"
 	"github.com/tsbench/tsbench/internal/testenv/fault"
 )
 
@@ -16,6 +17,7 @@ import (
 // second after its start: the per-second series can only be sure of
 // operations that ended more than a second after it), and says so.
 func TestStallIsListed(t *testing.T) {
+	testenv.Alone(t)
 	const (
 		rate   = 200.0
 		freeze = 4 * time.Second

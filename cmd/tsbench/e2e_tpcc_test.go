@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tsbench/tsbench/internal/targets"
+	"github.com/tsbench/tsbench/internal/testenv"
 )
 
 // The MOT TPC-C study on the real PostgreSQL: tpmC, the transaction
@@ -90,6 +91,7 @@ func TestTPCCRunOnMariaDB(t *testing.T) {
 // start; a threshold names a transaction, and every New-Order the server
 // acknowledged is in its district afterwards.
 func TestTPCCAtARate(t *testing.T) {
+	testenv.Alone(t)
 	requireTargetServer(t, "postgres")
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out.json")
@@ -114,6 +116,7 @@ func TestTPCCAtARate(t *testing.T) {
 // TPC-C's question, the highest rate at which New-Order's p90 stays under
 // a limit (clause 5.2.5.4 sets such limits), answered by find-max.
 func TestTPCCFindMax(t *testing.T) {
+	testenv.Alone(t)
 	requireTargetServer(t, "postgres")
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out.json")

@@ -16,6 +16,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/tsbench/tsbench/internal/summary"
+	"github.com/tsbench/tsbench/internal/testenv"
 	"github.com/tsbench/tsbench/internal/tsbs"
 	"github.com/tsbench/tsbench/internal/tsbs/queryfile"
 )
@@ -366,6 +367,7 @@ func clockBuckets(t *testing.T, sql string, b time.Duration) int64 {
 // runner printed on the same data (tsbs_run_queries_victoriametrics
 // --print-responses), line for line but the server's executionTimeMsec.
 func TestTSBSQueryFilesOnVictoriaMetrics(t *testing.T) {
+	testenv.Alone(t)
 	requireTargetServer(t, "victoriametrics")
 	loadTSBSVictoriaMetrics(t)
 	series := map[string]int64{

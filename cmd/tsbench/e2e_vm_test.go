@@ -7,6 +7,7 @@ import (
 
 	"github.com/tsbench/tsbench/internal/summary"
 	"github.com/tsbench/tsbench/internal/targets/targettest"
+	"github.com/tsbench/tsbench/internal/testenv"
 )
 
 // vmReleases are the VictoriaMetrics servers the project's scripts start:
@@ -23,6 +24,7 @@ var vmReleases = []struct{ service, port string }{
 //   - a run whose START_TIME is an hour ago, so that most of its points lie
 //     ahead of the wall clock, which verifies every point.
 func TestVictoriaMetricsReleases(t *testing.T) {
+	testenv.Alone(t)
 	for _, vm := range vmReleases {
 		t.Run(vm.service, func(t *testing.T) {
 			targettest.RequireServer(t, vm.service, "127.0.0.1:"+vm.port)

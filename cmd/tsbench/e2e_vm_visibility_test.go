@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tsbench/tsbench/internal/targets/targettest"
+	"github.com/tsbench/tsbench/internal/testenv"
 )
 
 // TestVictoriaMetricsTSBSMixedAnswers runs a short mixed TSBS run against
@@ -17,6 +18,7 @@ import (
 // points. TSBENCH_VICTORIAMETRICS_PORT names the server's port, as for
 // scripts/services/victoriametrics.sh.
 func TestVictoriaMetricsTSBSMixedAnswers(t *testing.T) {
+	testenv.Alone(t)
 	port := os.Getenv("TSBENCH_VICTORIAMETRICS_PORT")
 	if port == "" {
 		port = "8428"

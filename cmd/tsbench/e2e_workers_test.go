@@ -20,6 +20,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/tsbench/tsbench/internal/metrics"
 	"github.com/tsbench/tsbench/internal/summary"
+	"github.com/tsbench/tsbench/internal/testenv"
 )
 
 const workersStore = "postgres://postgres@127.0.0.1:5433/test?sslmode=disable"
@@ -100,6 +101,7 @@ func fingerprint(t *testing.T) (n, hash int64) {
 // configuration, run exactly its operations, and merge into one run whose
 // histograms are the sums of theirs.
 func TestWorkersWriteWhatOneProcessWrites(t *testing.T) {
+	testenv.Alone(t)
 	requireTargetServer(t, "postgres")
 	one := startRun(t, append(setArgs(workersShape), "--results", "off")...)
 	code, single := one.wait(t, 2*time.Minute)
@@ -200,6 +202,7 @@ func decodeHist(t *testing.T, name, s string) *hdrhistogram.Histogram {
 // A worker killed mid-run makes the merged run incomplete, naming its
 // index; it is never silently short.
 func TestWorkerKilledMidRunMakesTheMergeIncomplete(t *testing.T) {
+	testenv.Alone(t)
 	requireTargetServer(t, "postgres")
 	grp := group(t)
 	paced := withSets(setArgs(workersShape), "OP_MIN_INTERVAL=100", "LOOP=60")
@@ -280,6 +283,7 @@ func TestScaleOutTable(t *testing.T) {
 // Workers need no store with --start-at: two null-target workers begin at
 // the given instant, and their summary files merge.
 func TestStartAtWorkersMergeFromFiles(t *testing.T) {
+	testenv.Alone(t)
 	at := time.Now().Add(3 * time.Second).UTC().Format(time.RFC3339Nano)
 	grp := group(t)
 	var files []string

@@ -57,9 +57,11 @@ func Require(t testing.TB, why string) {
 // package's whole TestMain when it needs nothing else.
 func Main(m *testing.M) { os.Exit(Run(m)) }
 
-// Run runs the package's tests, reports the skipped ones and returns the
-// exit code, for a TestMain that has more to do.
+// Run runs the package's tests, holding the servers' lock shared (see
+// Alone), reports the skipped ones and returns the exit code, for a
+// TestMain that has more to do.
 func Run(m *testing.M) int {
+	share()
 	code := m.Run()
 	line := Summary(packageName())
 	if line == "" {

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -74,6 +75,7 @@ func StartTLSServer(t testing.TB, service string, port int, binary string) strin
 // ports). It returns the CA file.
 func startScriptTLS(t testing.TB, service string, port int, services string, startLimit time.Duration, env ...string) string {
 	t.Helper()
+	holdPort(t, port)
 	certs := t.TempDir()
 	ca := WriteCerts(t, certs)
 	script := filepath.Join(repoRoot(t), "scripts", "services", service+".sh")
@@ -100,6 +102,28 @@ func startScriptTLS(t testing.TB, service string, port int, services string, sta
 	t.Logf("a TLS-only %s answers on 127.0.0.1:%d after %s", service, port, time.Since(start).Round(time.Second))
 	t.Cleanup(func() { run("stop", stopLimit) })
 	return ca
+}
+
+// holdPort keeps port to the test until it ends: the TLS servers listen
+// on fixed ports, and test binaries of several packages (go test runs
+// them at once) start them. Registered before the server's stop, the
+// release runs after it.
+func holdPort(t testing.TB, port int) {
+	t.Helper()
+	name := filepath.Join(os.TempDir(), "tsbench-test-port-"+strconv.Itoa(port)+".lock")
+	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o666)
+	if err != nil {
+		t.Fatalf("testenv: %v", err)
+	}
+	start := time.Now()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		f.Close()
+		t.Fatalf("testenv: lock %s: %v", name, err)
+	}
+	if waited := time.Since(start); waited > time.Second {
+		t.Logf("waited %s for port %d, which another test's server held", waited.Round(time.Second), port)
+	}
+	t.Cleanup(func() { f.Close() }) // closing releases the lock
 }
 
 // repoRoot is the checkout's top directory, found from this file.

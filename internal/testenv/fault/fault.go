@@ -152,6 +152,7 @@ func (s *Service) signal(sig syscall.Signal) ([]int, error) {
 // the test fails.
 func (s *Service) Freeze(t testing.TB, d time.Duration) time.Duration {
 	t.Helper()
+	testenv.Alone(t) // the server is everyone's: no other package's test may use it meanwhile
 	start := time.Now()
 	pids, err := s.signal(syscall.SIGSTOP)
 	defer func() {
@@ -173,6 +174,7 @@ func (s *Service) Freeze(t testing.TB, d time.Duration) time.Duration {
 // stall that lasts past a run's end). The test's cleanup continues it too.
 func (s *Service) Stop(t testing.TB) (cont func()) {
 	t.Helper()
+	testenv.Alone(t) // the server is everyone's: no other package's test may use it meanwhile
 	pids, err := s.signal(syscall.SIGSTOP)
 	cont = func() {
 		for _, p := range pids {
@@ -193,6 +195,7 @@ func (s *Service) Stop(t testing.TB) (cont func()) {
 // server (PostgreSQL's lock file check does).
 func (s *Service) Kill(t testing.TB) {
 	t.Helper()
+	testenv.Alone(t) // the server is everyone's: no other package's test may use it meanwhile
 	pids, err := s.signal(syscall.SIGKILL)
 	if err != nil {
 		t.Fatal(err)
@@ -222,6 +225,7 @@ func (s *Service) Restart(t testing.TB) {
 
 func (s *Service) run(t testing.TB, action string) {
 	t.Helper()
+	testenv.Alone(t) // the server is everyone's: no other package's test may use it meanwhile
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "bash", s.script, action)

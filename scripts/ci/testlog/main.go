@@ -57,6 +57,8 @@ type testLog struct {
 	paused   map[string]time.Time
 	packages []timing
 	tests    []timing
+	first    time.Time // the stream's first and last event: the wall time,
+	last     time.Time // less than the packages' sum when they run side by side
 }
 
 func newLog(out io.Writer) *testLog {
@@ -73,6 +75,12 @@ func (l *testLog) read(r io.Reader) error {
 			// failure of a package without tests): shown as they are.
 			fmt.Fprintln(l.out, sc.Text())
 			continue
+		}
+		if !e.Time.IsZero() {
+			if l.first.IsZero() {
+				l.first = e.Time
+			}
+			l.last = e.Time
 		}
 		l.take(e)
 	}
@@ -177,7 +185,8 @@ func (l *testLog) summary(n int) {
 	for _, p := range l.packages {
 		total += p.seconds
 	}
-	fmt.Fprintf(l.out, "== where the tests' time went: %.0f s in %d packages\n", total, len(l.packages))
+	fmt.Fprintf(l.out, "== where the tests' time went: %.0f s in %d packages, %.0f s of wall time\n",
+		total, len(l.packages), l.last.Sub(l.first).Seconds())
 	for _, p := range longest(l.packages, len(l.packages)) {
 		if p.seconds >= 1 {
 			fmt.Fprintf(l.out, "%8.1f s  %s\n", p.seconds, p.name)

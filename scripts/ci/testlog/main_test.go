@@ -27,7 +27,7 @@ func TestPrintsWhatGoTestPrints(t *testing.T) {
 		"before the failure", "the failure", "--- FAIL: TestFails (",
 		"before the panic", "panic: assignment to entry in nil map", "FAIL\tjt/p2\t",
 		"BenchmarkWork-2   \t       1\t", "3.000 things/op", "ok  \tjt/p3\t",
-		"== where the tests' time went: 0 s in 3 packages\n",
+		"== where the tests' time went: 0 s in 3 packages, 0 s of wall time\n",
 		"== the 4 slowest tests\n     0.0 s  jt.TestPasses\n",
 	} {
 		if !strings.Contains(got, want) {
