@@ -132,7 +132,6 @@ var capabilities = []capability{
 		requireCode(t, r, 0)
 		requireContains(t, r.stdout, "Repetitions: 2 runs of one configuration", "95% CI")
 	}},
-	crashCapability,
 	{name: "freshness", args: func(w capWorkload) []string {
 		return append([]string{"--freshness"}, lasting(w, "3s")...)
 	}, refused: map[string]string{"tsbs file": "FRESHNESS", "tpcc": "FRESHNESS"},
@@ -184,37 +183,35 @@ var crashCapability = capability{name: "crash", args: func(w capWorkload) []stri
 	}}
 
 // TestEveryCapabilityOnEveryWorkload runs every workload against the real
-// PostgreSQL with every capability of a run, and sees each applied (a rate
-// kept within 10 %, a threshold's verdict with exit 99, a find-max curve,
-// a table of repetitions, a Crash line with nothing lost, the freshness
-// probe, a live output) or refused with exit 2 naming the setting: never
-// ignored.
-//
-// The crashes go first, one after another: each kills the server every
-// workload uses. Then the workloads run two at a time (go test -parallel),
-// each in its own database, their capabilities in turn.
+// PostgreSQL with every capability of a run but the crash
+// (TestCrashOnEveryWorkload), and sees each applied (a rate kept within
+// 10 %, a threshold's verdict with exit 99, a find-max curve, a table of
+// repetitions, the freshness probe, a live output) or refused with exit 2
+// naming the setting: never ignored. The workloads run two at a time (go
+// test -parallel), each in its own database, their capabilities in turn.
 func TestEveryCapabilityOnEveryWorkload(t *testing.T) {
-	testenv.Alone(t)
 	requireTargetServer(t, "postgres")
 	loadTSBSPostgres(t, "tsbs_queries")
-	workloads := capWorkloads(t)
-	t.Run("crash", func(t *testing.T) {
-		for _, w := range workloads {
-			t.Run(w.name, func(t *testing.T) { tryCapability(t, w, crashCapability) })
-		}
-	})
-	t.Run("each", func(t *testing.T) {
-		for _, w := range workloads {
-			t.Run(w.name, func(t *testing.T) {
-				t.Parallel()
-				for _, c := range capabilities {
-					if c.name != crashCapability.name {
-						t.Run(c.name, func(t *testing.T) { tryCapability(t, w, c) })
-					}
-				}
-			})
-		}
-	})
+	for _, w := range capWorkloads(t) {
+		t.Run(w.name, func(t *testing.T) {
+			t.Parallel()
+			for _, c := range capabilities {
+				t.Run(c.name, func(t *testing.T) { tryCapability(t, w, c) })
+			}
+		})
+	}
+}
+
+// TestCrashOnEveryWorkload kills the real PostgreSQL in the middle of each
+// workload's run and starts it again: a Crash line with nothing
+// acknowledged lost, or a refusal naming CRASH_AT. The runs go one after
+// another, alone: each kills the server every test uses.
+func TestCrashOnEveryWorkload(t *testing.T) {
+	testenv.Alone(t)
+	requireTargetServer(t, "postgres")
+	for _, w := range capWorkloads(t) {
+		t.Run(w.name, func(t *testing.T) { tryCapability(t, w, crashCapability) })
+	}
 }
 
 // tryCapability runs workload w with capability c and sees it applied or
