@@ -17,6 +17,7 @@ import (
 func withGate(t *testing.T) (lockPath string) {
 	dir := t.TempDir()
 	t.Setenv("TSBENCH_SERVICES_DIR", dir)
+	t.Setenv("TSBENCH_ALONE_DEFERRED", "") // CI's first run sets it; these tests are about the lock
 	saved := gate.f
 	gate.f, gate.shared, gate.alone = nil, false, 0
 	t.Cleanup(func() {
@@ -94,6 +95,7 @@ func TestAloneWaitsForOtherBinaries(t *testing.T) {
 
 func TestAloneWithoutServices(t *testing.T) {
 	t.Setenv("TSBENCH_SERVICES_DIR", filepath.Join(t.TempDir(), "none"))
+	t.Setenv("TSBENCH_ALONE_DEFERRED", "")
 	saved := gate.f
 	gate.f = nil
 	defer func() { gate.f = saved }()
