@@ -2,6 +2,8 @@ package connect
 
 import (
 	"fmt"
+	"net"
+	"strconv"
 	"strings"
 
 	"github.com/tsbench/tsbench/internal/config"
@@ -16,41 +18,8 @@ import (
 // naming the key and its value, the password hidden.
 func ApplyURLs(cfg *config.Config, d *targets.Driver) error {
 	if cfg.TargetURL != "" {
-		e, err := targets.ParseURL(d, "TARGET_URL", cfg.TargetURL)
-		if err != nil {
+		if err := applyTargetURL(cfg, d); err != nil {
 			return err
-		}
-		if len(e.Hosts) == 1 {
-			host, port := targets.SplitHostPort(e.Hosts[0])
-			cfg.Host = host
-			if port != 0 {
-				cfg.Port = port
-			}
-		} else {
-			cfg.Host = strings.Join(e.Hosts, ",")
-		}
-		if e.User != "" {
-			cfg.User = e.User
-		}
-		if e.HasPass && e.Password != config.Redacted {
-			// A stored run's URL comes back redacted: its password is
-			// left to PASSWORD, as a stored PASSWORD is.
-			cfg.Password = e.Password
-		}
-		if e.Database != "" {
-			cfg.Database = e.Database
-		}
-		if e.TLS != "" {
-			cfg.TLS = e.TLS
-		}
-		if e.CAFile != "" {
-			cfg.TLSCAFile = e.CAFile
-		}
-		if e.CertFile != "" {
-			cfg.TLSCertFile = e.CertFile
-		}
-		if e.KeyFile != "" {
-			cfg.TLSKeyFile = e.KeyFile
 		}
 	}
 	for _, u := range []struct{ key, value string }{{"WRITE_URL", cfg.WriteURL}, {"QUERY_URL", cfg.QueryURL}} {
@@ -102,6 +71,9 @@ func withEndpoints(cfg *config.Config, d *targets.Driver, o targets.Options) tar
 	}
 	if e, ok := parse("TARGET_URL", cfg.TargetURL); ok {
 		o.Path = e.Path
+		if e.ReadWrite {
+			o.ReadWrite, o.Failover = true, e.Hosts[1:]
+		}
 	}
 	if strings.Contains(o.Host, ",") {
 		return o
@@ -132,7 +104,12 @@ func withEndpoints(cfg *config.Config, d *targets.Driver, o targets.Options) tar
 // EndpointsNote says, in the run's header, where the connections go when
 // that is more than one server: the hosts and what they hold, or the write
 // and query endpoints (their passwords hidden).
-func EndpointsNote(cfg *config.Config) string {
+func EndpointsNote(cfg *config.Config, d *targets.Driver) string {
+	if o := Options(cfg, d, ""); len(o.Failover) > 0 {
+		host, port := o.HostPort(d.DefaultPort)
+		return fmt.Sprintf("one database on %d nodes (target_session_attrs=read-write): each connection goes to the first of %s, %s that takes writes",
+			len(o.Failover)+1, net.JoinHostPort(host, strconv.Itoa(port)), strings.Join(o.Failover, ", "))
+	}
 	if hosts := strings.Split(cfg.Host, ","); len(hosts) > 1 {
 		return fmt.Sprintf("%d hosts, client i on host i mod %d, HOSTS_DATA=%s: %s", len(hosts), len(hosts), cfg.HostsData, strings.Join(hosts, ", "))
 	}
@@ -147,4 +124,48 @@ func EndpointsNote(cfg *config.Config) string {
 		q = redact.URL(cfg.QueryURL)
 	}
 	return "writes to " + w + ", queries and verification to " + q
+}
+
+// applyTargetURL sets the keys TARGET_URL says.
+func applyTargetURL(cfg *config.Config, d *targets.Driver) error {
+	e, err := targets.ParseURL(d, "TARGET_URL", cfg.TargetURL)
+	if err != nil {
+		return err
+	}
+	if len(e.Hosts) == 1 || e.ReadWrite {
+		// With target_session_attrs=read-write the hosts are one
+		// database's nodes: HOST is the first, where the run starts,
+		// and the rest are where it fails over to (withEndpoints).
+		host, port := targets.SplitHostPort(e.Hosts[0])
+		cfg.Host = host
+		if port != 0 {
+			cfg.Port = port
+		}
+	} else {
+		cfg.Host = strings.Join(e.Hosts, ",")
+	}
+	if e.User != "" {
+		cfg.User = e.User
+	}
+	if e.HasPass && e.Password != config.Redacted {
+		// A stored run's URL comes back redacted: its password is
+		// left to PASSWORD, as a stored PASSWORD is.
+		cfg.Password = e.Password
+	}
+	if e.Database != "" {
+		cfg.Database = e.Database
+	}
+	if e.TLS != "" {
+		cfg.TLS = e.TLS
+	}
+	if e.CAFile != "" {
+		cfg.TLSCAFile = e.CAFile
+	}
+	if e.CertFile != "" {
+		cfg.TLSCertFile = e.CertFile
+	}
+	if e.KeyFile != "" {
+		cfg.TLSKeyFile = e.KeyFile
+	}
+	return nil
 }

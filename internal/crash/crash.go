@@ -38,6 +38,12 @@ type Plan struct {
 	Service  string // the target's scripts/services script (Driver.Service), whose pid file names the server
 	Host     string
 	Port     int
+	// Failover are the database's other nodes ("host:port"), for a run
+	// that follows a failover (a PostgreSQL URL's
+	// target_session_attrs=read-write): Restart then promotes one of them,
+	// and the server is back when the first of Host:Port and these that
+	// accepts connections takes work (Ready).
+	Failover []string
 	// Down is how long the server stays dead before the restart: the
 	// clients meet a refused connection, not just a slow one.
 	Down time.Duration
@@ -93,8 +99,12 @@ func (p Plan) Do(ctx context.Context, measureStart time.Time) *summary.Crash {
 		return c
 	}
 	c.BackAfterS = time.Since(killed).Seconds()
-	if now := listenerOf(p); now != nil {
+	if now, at := listenerOf(p); now != nil {
 		c.NewPID = now.PID
+		if at != p.addr() {
+			c.FailedOverTo = at
+			pidFile = "" // the pid file names the node killed, which stays down
+		}
 		if pidFile != "" {
 			// The service script stops what its pid file names: the
 			// restarted server takes the killed one's place there.
@@ -145,13 +155,27 @@ func (p Plan) restarter(pid int32, c *summary.Crash) (func(context.Context) erro
 	return func(ctx context.Context) error { return p.run(ctx, p.Fallback) }, nil
 }
 
-// listenerOf is the process listening on the plan's port now.
-func listenerOf(p Plan) *summary.ServerProcess {
-	sp, err := monitor.FindServer("", p.Host, p.Port, 0)
-	if err != nil {
-		return nil
+// addr is the killed server's address.
+func (p Plan) addr() string { return net.JoinHostPort(p.Host, strconv.Itoa(p.Port)) }
+
+// addrs are the addresses the server may be back at: its own, then the
+// nodes it may fail over to.
+func (p Plan) addrs() []string { return append([]string{p.addr()}, p.Failover...) }
+
+// listenerOf is the process listening now at the first of the plan's
+// addresses that has one, and that address.
+func listenerOf(p Plan) (*summary.ServerProcess, string) {
+	for _, a := range p.addrs() {
+		host, port, err := net.SplitHostPort(a)
+		if err != nil {
+			continue
+		}
+		n, _ := strconv.Atoi(port)
+		if sp, err := monitor.FindServer("", host, n, 0); err == nil && sp != nil {
+			return sp, a
+		}
 	}
-	return sp
+	return nil, ""
 }
 
 // kill sends SIGKILL to pid and every descendant, then waits (at most
@@ -205,19 +229,22 @@ func (p Plan) run(ctx context.Context, command string) error {
 	return nil
 }
 
-// waitPort waits until the server accepts connections again.
+// waitPort waits until the server, or a node it fails over to, accepts
+// connections again.
 func (p Plan) waitPort(ctx context.Context) error {
-	addr := net.JoinHostPort(p.Host, strconv.Itoa(p.Port))
 	deadline := time.Now().Add(p.Timeout)
 	for {
-		d := net.Dialer{Timeout: time.Second}
-		conn, err := d.DialContext(ctx, "tcp", addr)
-		if err == nil {
-			conn.Close()
-			return nil
+		var err error
+		for _, addr := range p.addrs() {
+			d := net.Dialer{Timeout: time.Second}
+			var conn net.Conn
+			if conn, err = d.DialContext(ctx, "tcp", addr); err == nil {
+				conn.Close()
+				return nil
+			}
 		}
 		if time.Now().After(deadline) || ctx.Err() != nil {
-			return fmt.Errorf("crash: %s accepts no connection %v after the restart: %w", addr, p.Timeout, err)
+			return fmt.Errorf("crash: %s accepts no connection %v after the restart: %w", strings.Join(p.addrs(), ", "), p.Timeout, err)
 		}
 		Sleep(ctx, 50*time.Millisecond)
 	}

@@ -84,6 +84,25 @@ func TestCrashKillsTheListenerAndRestarts(t *testing.T) {
 	waitListening(t, port)
 }
 
+// A failover: the killed server stays down, the restart command starts
+// its standby on another port (a promotion), and the account says the
+// database came back there, with the standby's pid.
+func TestCrashFollowsAFailover(t *testing.T) {
+	port, standby := testenv.FreePort(t), testenv.FreePort(t)
+	first := startListener(t, port)
+	promote := fmt.Sprintf("CRASH_TEST_LISTEN=%d %s -test.run='^TestHelperListener$' >/dev/null 2>&1 &", standby, os.Args[0])
+	p := Plan{At: time.Second, Restart: promote, Service: "nosuchservice", Host: "127.0.0.1", Port: port,
+		Failover: []string{"127.0.0.1:" + strconv.Itoa(standby)}, Timeout: 20 * time.Second}
+	c := p.Do(context.Background(), time.Now().Add(-time.Second))
+	t.Cleanup(func() { killListening(standby) })
+	if c.Error != "" || c.PID != int32(first.Process.Pid) {
+		t.Fatalf("crash %+v, want pid %d killed", c, first.Process.Pid)
+	}
+	if want := "127.0.0.1:" + strconv.Itoa(standby); c.FailedOverTo != want || c.NewPID == 0 || c.NewPID == c.PID {
+		t.Errorf("failed over to %q as pid %d, want %s as a new pid", c.FailedOverTo, c.NewPID, want)
+	}
+}
+
 // Nothing listening and no pid file: nothing is killed, and it says so.
 func TestCrashWithoutAServer(t *testing.T) {
 	p := Plan{Restart: "true", Service: "nosuchservice", Host: "127.0.0.1", Port: testenv.FreePort(t), Timeout: time.Second}

@@ -30,6 +30,9 @@ func writeCrash(b *strings.Builder, c *summary.Crash) {
 		fmt.Fprintf(b, " (%s)", c.RestartedBy)
 	}
 	fmt.Fprintf(b, " in %.1f s; accepting connections %.1f s after the kill", c.RestartS, c.BackAfterS)
+	if c.FailedOverTo != "" {
+		fmt.Fprintf(b, ", failed over to %s", c.FailedOverTo)
+	}
 	if c.NewPID > 0 {
 		fmt.Fprintf(b, " as pid %d", c.NewPID)
 	}

@@ -2,8 +2,10 @@ package run
 
 import (
 	"context"
+	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -42,7 +44,7 @@ func crashPlan(cfg *config.Config, d *targets.Driver) (*crash.Plan, error) {
 		return nil, exit.Usagef("CRASH_AT = %v: the measured phase lasts %v; the crash must come before its end", cfg.CrashAt, cfg.MaxTime)
 	}
 	plan := &crash.Plan{At: cfg.CrashAt, Restart: cfg.CrashRestart, Service: d.Service, Host: host, Port: port,
-		Down: cfg.CrashDown, Timeout: crashRestartTimeout, Ready: serverReady(cfg, d)}
+		Failover: failoverAddrs(cfg, d), Down: cfg.CrashDown, Timeout: crashRestartTimeout, Ready: serverReady(cfg, d)}
 	if script := serviceScript(d.Service); d.Service != "" && script != "" {
 		plan.Fallback = "bash " + script + " resume"
 	}
@@ -50,6 +52,21 @@ func crashPlan(cfg *config.Config, d *targets.Driver) (*crash.Plan, error) {
 		return nil, exit.Usagef("CRASH_AT = %v: %v", cfg.CrashAt, err)
 	}
 	return plan, nil
+}
+
+// failoverAddrs are the "host:port" of the nodes a run follows its
+// server to (target_session_attrs=read-write), the target's port where a
+// node names none.
+func failoverAddrs(cfg *config.Config, d *targets.Driver) []string {
+	var out []string
+	for _, h := range connect.Options(cfg, d, "").Failover {
+		host, port := targets.SplitHostPort(h)
+		if port == 0 {
+			port = d.DefaultPort
+		}
+		out = append(out, net.JoinHostPort(host, strconv.Itoa(port)))
+	}
+	return out
 }
 
 // serverReady says whether the target's server takes a connection of the

@@ -93,7 +93,7 @@ func Benchmark(cfg *config.Config, label string, out Outputs, stdout, stderr io.
 	if note := connect.TLSNote(cfg); note != "" {
 		fmt.Fprintln(stderr, "tsbench: "+note)
 	}
-	if note := connect.EndpointsNote(cfg); note != "" {
+	if note := connect.EndpointsNote(cfg, driver); note != "" {
 		fmt.Fprintln(stderr, "tsbench: "+note)
 	}
 	if used := config.IoTBenchmarkDefaultsUsed(cfg); len(used) > 0 {

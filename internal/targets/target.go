@@ -97,6 +97,13 @@ type Options struct {
 	// while writes and the schema go here (WRITE_URL): the runner opens
 	// both and splits the operations between them.
 	Query *Options
+	// ReadWrite (a PostgreSQL URL's target_session_attrs=read-write) takes
+	// a connection only from a server that takes writes; Failover are the
+	// further nodes of the same database ("host" or "host:port"), tried
+	// in order after Host:Port, so that a run follows its primary's
+	// standby once promoted.
+	ReadWrite bool
+	Failover  []string
 }
 
 // HostPort is where the server listens: HOST and PORT, with 127.0.0.1 and

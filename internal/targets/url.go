@@ -33,6 +33,11 @@ type Endpoint struct {
 	// request path (a VictoriaMetrics cluster's /insert/0/prometheus); ""
 	// for none.
 	Path string
+	// ReadWrite is a PostgreSQL URL's target_session_attrs=read-write:
+	// Hosts are one database's nodes, and each connection goes to the
+	// first that takes writes (a primary, or its standby once promoted),
+	// rather than the clients spread over them.
+	ReadWrite bool
 }
 
 // URLs says which connection URLs (TARGET_URL, WRITE_URL, QUERY_URL) a
@@ -198,6 +203,11 @@ func (e *Endpoint) setQuery(k, v string) error {
 			return fmt.Errorf("allowed: true, false")
 		}
 		e.TLS = map[bool]string{true: "on", false: "off"}[b]
+	case "target_session_attrs":
+		if v != "read-write" {
+			return errors.New("allowed: read-write (each connection goes to the first host that takes writes)")
+		}
+		e.ReadWrite = true
 	case "sslrootcert":
 		e.CAFile = v
 	case "sslcert":
@@ -308,6 +318,9 @@ func (o Options) PerHost() []Options {
 // Apply sets in o what the endpoint e says (hosts, user, password,
 // database, TLS, path) and leaves the rest.
 func (e Endpoint) Apply(o Options) Options {
+	if e.ReadWrite {
+		o.ReadWrite = true
+	}
 	if len(e.Hosts) > 0 {
 		o.Host, o.Port = strings.Join(e.Hosts, ","), 0
 		if len(e.Hosts) == 1 {

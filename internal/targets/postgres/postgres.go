@@ -47,6 +47,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -90,7 +91,7 @@ var (
 var Driver = &targets.Driver{
 	Name:        "postgres",
 	Service:     "postgres",
-	URLs:        targets.PostgresURLs,
+	URLs:        urls,
 	Aliases:     []string{"PostgreSQL", "Postgres"},
 	Description: "PostgreSQL through pgx: narrow table, multi-row INSERT or binary COPY, both with upsert",
 	WritePaths:  []string{"insert", "copy"},
@@ -120,7 +121,7 @@ var Driver = &targets.Driver{
 var TimescaleDriver = &targets.Driver{
 	Name:        "timescaledb",
 	Service:     "timescaledb",
-	URLs:        targets.PostgresURLs,
+	URLs:        urls,
 	Aliases:     []string{"TimescaleDB"},
 	Description: "TimescaleDB: the postgres target with a hypertable (one-day chunks) and time_bucket for Q7",
 	WritePaths:  []string{"insert", "copy"},
@@ -253,6 +254,16 @@ func openMode(ctx context.Context, o targets.Options, timescale bool) (targets.T
 	return t, nil
 }
 
+// urls are PostgreSQL's connection URLs: the family's keys, and
+// target_session_attrs=read-write, which makes a URL's hosts one
+// database's nodes (a primary and its standbys) that each connection
+// tries in order for the one taking writes.
+var urls = &targets.URLs{
+	Schemes: targets.PostgresURLs.Schemes,
+	Keys:    append(slices.Clone(targets.PostgresURLs.Keys), "target_session_attrs"),
+	Example: "postgres://user:pass@primary:5432,standby:5432/db?sslmode=verify-full&target_session_attrs=read-write",
+}
+
 // connConfig is the pgx configuration of o: HOST, PORT, USERNAME, PASSWORD
 // and DB_NAME, with IoT-benchmark's defaults (root/root, database test)
 // read as "not set".
@@ -279,6 +290,24 @@ func connConfig(o targets.Options, defaultPort int, timescale bool) (*pgx.ConnCo
 		return nil, addr, fmt.Errorf("postgres: %s: %w", addr, err)
 	}
 	cfg.Fallbacks = nil
+	if o.ReadWrite {
+		// A failover URL: the other nodes are tried in order, each with
+		// TLS for its own name, and a node in recovery (a standby not yet
+		// promoted) is passed over.
+		cfg.ValidateConnect = pgconn.ValidateConnectTargetSessionAttrsReadWrite
+		for _, h := range o.Failover {
+			fb := &pgconn.FallbackConfig{Port: uint16(defaultPort)}
+			var p int
+			if fb.Host, p = targets.SplitHostPort(h); p != 0 {
+				fb.Port = uint16(p)
+			}
+			if fb.TLSConfig, err = o.TLS.Config(fb.Host); err != nil {
+				return nil, addr, fmt.Errorf("postgres: %s: %w", h, err)
+			}
+			cfg.Fallbacks = append(cfg.Fallbacks, fb)
+			addr += "," + net.JoinHostPort(fb.Host, strconv.Itoa(int(fb.Port)))
+		}
+	}
 	// A client's connection opened under its arrival clock ends each
 	// answer at the kernel's receive time (arrival.Dial).
 	cfg.DialFunc = pgconn.DialFunc(arrival.Dial(arrival.DialFunc(cfg.DialFunc)))
