@@ -12,7 +12,8 @@
 #   ports (the tests start pairs of their own on free ports).
 # Actions: install, start, stop, status; promote (the standby becomes the
 # primary, for a failover after the primary's kill); resume (starts again
-# whichever node is down, on the data it had).
+# whichever node is down, on the data it had). Not part of 'all': the tests
+# start pairs of their own.
 SERVICE=postgres-pair
 . "$(dirname "$0")/lib.sh"
 
@@ -30,7 +31,15 @@ as_pg() { runuser -u postgres -- "$@"; }
 psql_at() { as_pg "$BIN/psql" -qAtX -h 127.0.0.1 -p "$1" -d postgres -c "$2"; }
 
 # launch NODE PORT PIDFILE: starts the node's cluster and records its PID.
+# A postmaster killed a moment ago may still be a zombie, whose PID in the
+# old postmaster.pid makes the new one refuse to start: wait (10 s at most)
+# until it is gone.
 launch() {
+  local old
+  old=$(head -n 1 "$1/data/postmaster.pid" 2>/dev/null || true)
+  if [ -n "$old" ]; then
+    for _ in $(seq 1 50); do [ -e "/proc/$old" ] || break; sleep 0.2; done
+  fi
   as_pg "$BIN/pg_ctl" -D "$1/data" -l "$1/log" -w -t 60 \
     -o "-p $2 -k $1 -c listen_addresses=127.0.0.1 -c max_connections=300 -c shared_buffers=128MB" start >/dev/null \
     || fail_start "$SERVICE" "$1/log"
