@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // withGate gives the test a services directory and a gate of its own.
@@ -76,21 +77,30 @@ func TestAloneWaitsForOtherBinaries(t *testing.T) {
 	if err := syscall.Flock(int(other.Fd()), syscall.LOCK_SH); err != nil {
 		t.Fatal(err)
 	}
-	acquired := make(chan bool, 1)
-	release := make(chan struct{})
-	go t.Run("alone", func(t *testing.T) {
-		Alone(t)
-		acquired <- true
-		<-release
-	})
+	acquired, release, done := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		t.Run("alone", func(t *testing.T) {
+			Alone(t)
+			close(acquired)
+			<-release
+		})
+	}()
 	select {
 	case <-acquired:
 		t.Fatal("Alone returned while another binary held the lock")
 	default:
 	}
 	syscall.Flock(int(other.Fd()), syscall.LOCK_UN)
-	<-acquired
+	select {
+	case <-acquired:
+	case <-done:
+		t.Fatal("the test that runs alone ended without the lock")
+	case <-time.After(30 * time.Second):
+		t.Fatal("Alone still waits 30 s after the other binary let the lock go")
+	}
 	close(release)
+	<-done
 }
 
 func TestAloneWithoutServices(t *testing.T) {
