@@ -12,12 +12,12 @@ type Crash struct {
 	Restart   string  `json:"restart"`            // the command that started it again
 	// RestartedBy says where Restart came from: CRASH_RESTART, the killed
 	// process's own image (/proc), or its service script.
-	RestartedBy string  `json:"restarted_by,omitempty"`
-	NewPID      int32   `json:"new_pid,omitempty"` // the restarted server's process
+	RestartedBy string `json:"restarted_by,omitempty"`
+	NewPID      int32  `json:"new_pid,omitempty"` // the restarted server's process
 	// FailedOverTo is the node ("host:port") the database came back on
 	// when not the one killed: a standby the restart promoted.
-	FailedOverTo string `json:"failed_over_to,omitempty"`
-	RestartS    float64 `json:"restart_s,omitempty"`
+	FailedOverTo string  `json:"failed_over_to,omitempty"`
+	RestartS     float64 `json:"restart_s,omitempty"`
 	// BackAfterS is from the kill until the port accepted connections.
 	BackAfterS float64 `json:"back_after_s,omitempty"`
 	Error      string  `json:"error,omitempty"`
