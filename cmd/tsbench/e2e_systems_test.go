@@ -6,8 +6,6 @@ import (
 	"regexp"
 	"strconv"
 	"testing"
-
-	"github.com/tsbench/tsbench/internal/testenv"
 )
 
 // A study re-run on two systems in one command: seed 002's CRRC write and
@@ -15,10 +13,6 @@ import (
 // then the two systems side by side with the study's ratio (22.8x) beside
 // the measured one, which must equal the ratio of the two saved runs.
 func TestStudySystemsSideBySide(t *testing.T) {
-	// Alone: 100 clients against the shared IoTDB, beside another
-	// package's IoTDB tests (and their second, TLS IoTDB), ran past the
-	// run's 3-minute bound once in CI; alone it takes under a minute.
-	testenv.Alone(t)
 	requireTargetServer(t, "iotdb")
 	requireTargetServer(t, "kairosdb")
 	dir := t.TempDir()

@@ -81,6 +81,18 @@ sort_tmp_dir=$DIR/data/dn/tmp
 dn_pipe_receiver_file_dirs=$DIR/data/dn/pipe
 enable_rest_service=false
 disk_space_warning_threshold=$DISK_FREE_MIN
+# A test suite makes hundreds of databases, and each costs the DataNode
+# memory off the heap: its schema region's Ratis log buffer (16 MiB) and its
+# two data regions' WAL buffers (32 MiB each, IoTConsensus). At those sizes
+# the DataNode's 1 GiB of direct memory ran out ("Fail to allocate wal node
+# ... buffer because out of memory", "Cannot reserve 16777224 bytes of
+# direct buffer memory") and every later write or schema change failed. On
+# this one-node server the schema regions need no Ratis log (SimpleConsensus
+# is IoTDB's choice for one replica), each database has one data region,
+# and a WAL buffer is 1 MiB: a thousand databases fit.
+schema_region_consensus_protocol_class=org.apache.iotdb.consensus.simple.SimpleConsensus
+default_data_region_group_num_per_database=1
+wal_buffer_size_in_byte=1048576
 CONF
   if [ -n "${TSBENCH_IOTDB_TLS_DIR:-}" ]; then
     # IoTDB reads its key from a Java key store: one made from the PEM pair,
