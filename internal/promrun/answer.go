@@ -87,8 +87,7 @@ func DecodeVector(data []byte, drop ...string) (promshape.Vector, error) {
 		}
 		out = append(out, promshape.Sample{Labels: labelsOf(r.Metric, drop), Value: p.V})
 	}
-	sort.Slice(out, func(i, j int) bool { return promshape.Key(out[i].Labels) < promshape.Key(out[j].Labels) })
-	return out, nil
+	return promshape.Sorted(out), nil
 }
 
 // DecodeMatrix reads a range query's answer as a promshape.Matrix, sorted
@@ -110,8 +109,7 @@ func DecodeMatrix(data []byte, drop ...string) (promshape.Matrix, error) {
 		}
 		out = append(out, s)
 	}
-	sort.Slice(out, func(i, j int) bool { return promshape.Key(out[i].Labels) < promshape.Key(out[j].Labels) })
-	return out, nil
+	return promshape.SortedMatrix(out), nil
 }
 
 // same compares two values exactly: bit for bit, so that NaN equals NaN.

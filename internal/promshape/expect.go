@@ -26,7 +26,7 @@ func (m *Model) Expect(q Query, t int64, engine string) (Vector, error) {
 	if err := q.checkEngine(engine); err != nil {
 		return nil, err
 	}
-	return sorted(q.eval(modelSource{m, engine}, t)), nil
+	return Sorted(q.eval(modelSource{m, engine}, t)), nil
 }
 
 // ExpectRange is the exact answer of the query as a range query from
@@ -52,6 +52,7 @@ func (m *Model) ExpectRange(q Query, start, end int64, engine string) (Matrix, e
 	var out Matrix
 	var keys []string // out's, in its order
 	at := map[string]int{}
+	var key []byte
 	for t := start; t <= end; t += ms {
 		if _, ok := m.Index(t); !ok {
 			return nil, fmt.Errorf("promshape: %s: eval time %d must be a scrape time: %d plus a multiple of %d ms",
@@ -59,10 +60,11 @@ func (m *Model) ExpectRange(q Query, start, end int64, engine string) (Matrix, e
 		}
 		// Each step's answer unsorted: the series are sorted once, at the end.
 		for _, s := range q.eval(modelSource{m, engine}, t) {
-			k := Key(s.Labels)
-			i, ok := at[k]
+			key = appendKey(key[:0], s.Labels, true)
+			i, ok := at[string(key)]
 			if !ok {
 				i = len(out)
+				k := string(key)
 				at[k] = i
 				out, keys = append(out, Series{Labels: s.Labels}), append(keys, k)
 			}
@@ -92,9 +94,10 @@ func (s modelSource) instant(sl selector, t int64) Vector {
 		return nil // before the first scrape (an offset reaching back)
 	}
 	var out Vector
+	matching := m.matching(sl)
 	for slot := 0; slot < int(m.targets); slot++ {
 		g := m.Generation(slot, k)
-		s.each(sl, slot, g, func(tp *template, ls []remotewrite.Label, tk uint64) {
+		s.each(matching, slot, g, func(tp *template, ls []remotewrite.Label, tk uint64) {
 			out = append(out, Sample{Labels: ls, Value: m.value(tp, tk, k-m.Birth(slot, g), k)})
 		})
 	}
@@ -110,11 +113,12 @@ func (s modelSource) window(sl selector, t, w int64) Matrix {
 	// Scrapes in (t-w, t]: from k - ceil(w/interval) + 1.
 	first := max(0, k-(w+m.interval-1)/m.interval+1)
 	var out Matrix
+	matching := m.matching(sl)
 	for slot := 0; slot < int(m.targets); slot++ {
 		for g := m.Generation(slot, first); g <= m.Generation(slot, k); g++ {
 			birth := m.Birth(slot, g)
 			from, to := max(first, birth), min(k, m.Birth(slot, g+1)-1)
-			s.each(sl, slot, g, func(tp *template, ls []remotewrite.Label, tk uint64) {
+			s.each(matching, slot, g, func(tp *template, ls []remotewrite.Label, tk uint64) {
 				ser := Series{Labels: ls}
 				for j := from; j <= to; j++ {
 					ser.Points = append(ser.Points, Point{T: m.Time(j), V: m.value(tp, tk, j-birth, j)})
@@ -126,22 +130,31 @@ func (s modelSource) window(sl selector, t, w int64) Matrix {
 	return out
 }
 
-// each calls fn for each of the generation's series the selector matches.
-func (s modelSource) each(sl selector, slot int, g int64, fn func(*template, []remotewrite.Label, uint64)) {
-	m := s.m
-	var inst string
-	for i := range m.series {
-		tp := &m.series[i]
-		if !sl.matches(tp.labels) { // the selectors never match on instance
-			continue
-		}
-		if inst == "" {
-			inst = Instance(slot, g)
-		}
-		ls := append([]remotewrite.Label(nil), tp.labels...)
-		ls[tp.inst].Value = inst
-		fn(tp, ls, m.targetKey(slot, g))
+// each calls fn for each of the generation's series the selector
+// matches (matching: the templates it matches, the selectors never
+// matching on instance).
+func (s modelSource) each(matching []*template, slot int, g int64, fn func(*template, []remotewrite.Label, uint64)) {
+	if len(matching) == 0 {
+		return
 	}
+	inst, tk := Instance(slot, g), s.m.targetKey(slot, g)
+	for _, tp := range matching {
+		ls := slices.Clone(tp.labels)
+		ls[tp.inst].Value = inst
+		fn(tp, ls, tk)
+	}
+}
+
+// matching is the templates the selector matches, once per selector
+// rather than per target.
+func (m *Model) matching(sl selector) []*template {
+	var out []*template
+	for i := range m.series {
+		if sl.matches(m.series[i].labels) {
+			out = append(out, &m.series[i])
+		}
+	}
+	return out
 }
 
 // sortedMatrix sorts a matrix by its series' keys.

@@ -9,18 +9,14 @@ import (
 // Key renders labels sorted by name as PromQL writes a series,
 // name{a="b",...} (a series without __name__ as {a="b",...}): a map key
 // and what a checker compares a database's answer by.
-func Key(ls []remotewrite.Label) string { return key(ls, true) }
+func Key(ls []remotewrite.Label) string { return string(appendKey(nil, ls, true)) }
 
-// unnamedKey is Key of the labels without __name__ (dropName), made
-// without them.
-func unnamedKey(ls []remotewrite.Label) string { return key(ls, false) }
-
-func key(ls []remotewrite.Label, named bool) string {
-	n := 2
-	for _, l := range ls {
-		n += len(l.Name) + len(l.Value) + 4
-	}
-	b := make([]byte, 0, n)
+// appendKey appends Key of the labels, or of the labels without __name__
+// (dropName) when named is false, made without them. The evaluation
+// builds its keys in a buffer it reuses and looks maps up by
+// string(buf), which Go does without copying: a string is made only for
+// a key a map keeps.
+func appendKey(b []byte, ls []remotewrite.Label, named bool) []byte {
 	for _, l := range ls {
 		if named && l.Name == remotewrite.MetricName {
 			b = append(b, l.Value...)
@@ -40,8 +36,7 @@ func key(ls []remotewrite.Label, named bool) string {
 		b = append(b, '=')
 		b = appendQuoted(b, l.Value)
 	}
-	b = append(b, '}')
-	return string(b)
+	return append(b, '}')
 }
 
 // appendQuoted appends v quoted as strconv.Quote quotes it: as it is,

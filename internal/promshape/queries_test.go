@@ -112,7 +112,7 @@ func TestExpectMatchesNaive(t *testing.T) {
 						if err != nil {
 							t.Fatal(err)
 						}
-						want := sorted(q.eval(src, m.Time(k)))
+						want := Sorted(q.eval(src, m.Time(k)))
 						if d := diffVectors(got, want); d != "" {
 							t.Fatalf("%s on %s at scrape %d: Expect differs from the naive evaluation: %s", q.Name, engine, k, d)
 						}

@@ -26,19 +26,22 @@ import (
 // rate is `rate(x[w]) and x offset w and x` of the selector at t on the
 // source's engine.
 func rate(src source, s selector, t, w int64) Vector {
+	var key []byte
 	before := map[string]float64{}
 	for _, x := range src.instant(s, t-w) {
-		before[Key(x.Labels)] = x.Value
+		key = appendKey(key[:0], x.Labels, true)
+		before[string(key)] = x.Value
 	}
 	alive := map[string]bool{}
 	for _, x := range src.instant(s, t) {
-		alive[Key(x.Labels)] = true
+		key = appendKey(key[:0], x.Labels, true)
+		alive[string(key)] = true
 	}
 	var out Vector
 	for _, ser := range src.window(s, t, w) {
-		k := Key(ser.Labels)
-		prev, ok := before[k]
-		if !ok || !alive[k] || len(ser.Points) < 2 {
+		key = appendKey(key[:0], ser.Labels, true)
+		prev, ok := before[string(key)]
+		if !ok || !alive[string(key)] || len(ser.Points) < 2 {
 			continue
 		}
 		var v float64
