@@ -27,7 +27,7 @@ type worker struct {
 	handed bool // it has waited for every worker's writes, before its first query
 	raw    []byte
 	body   []byte
-	labels []byte
+	series []remotewrite.SeriesLabels // each template's labels, encoded once
 }
 
 // Step writes the next scrape, or asks the next query.
@@ -61,13 +61,15 @@ func (w *worker) finish() {
 // encode builds the request of scrape k of the worker's slots: its
 // samples, and how many of them are staleness markers.
 func (w *worker) encode(k int64) (samples, stale int64, err error) {
-	w.raw = w.raw[:0]
-	err = w.sc.ScrapeSlots(k, w.lo, w.hi, func(ls []remotewrite.Label, t int64, v float64) {
-		w.labels = w.labels[:0]
-		for _, l := range ls {
-			w.labels = remotewrite.AppendLabel(w.labels, l.Name, l.Value)
+	if w.series == nil {
+		w.series = make([]remotewrite.SeriesLabels, w.r.m.SeriesPerTarget())
+		for n := range w.series {
+			w.series[n] = remotewrite.NewSeriesLabels(w.r.m.Template(n))
 		}
-		w.raw = remotewrite.AppendSeries(w.raw, w.labels, []int64{t}, []float64{v})
+	}
+	w.raw = w.raw[:0]
+	err = w.sc.ScrapeSeries(k, w.lo, w.hi, func(n int, inst string, t int64, v float64) {
+		w.raw = w.series[n].AppendSample(w.raw, inst, t, v)
 		samples++
 		if promshape.IsStale(v) {
 			stale++

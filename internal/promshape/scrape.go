@@ -3,6 +3,7 @@ package promshape
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/tsbench/tsbench/internal/remotewrite"
 )
@@ -58,6 +59,22 @@ func (sc *Scraper) Scrape(k int64, fn SampleFunc) error {
 // ScrapeSlots is Scrape of the slots in [lo, hi), so that workers can
 // share a scrape.
 func (sc *Scraper) ScrapeSlots(k int64, lo, hi int, fn SampleFunc) error {
+	return sc.ScrapeSeries(k, lo, hi, func(series int, inst string, t int64, v float64) {
+		tp := &sc.m.series[series]
+		sc.labels = append(sc.labels[:0], tp.labels...)
+		sc.labels[tp.inst].Value = inst
+		fn(sc.labels, t, v)
+	})
+}
+
+// SeriesFunc receives a sample of the series whose labels are
+// Template(series) with instance as the instance label's value: what an
+// encoder that encodes each series' other labels once takes.
+type SeriesFunc func(series int, instance string, t int64, v float64)
+
+// ScrapeSeries is ScrapeSlots giving each sample's series by its template
+// and instance.
+func (sc *Scraper) ScrapeSeries(k int64, lo, hi int, fn SeriesFunc) error {
 	m := sc.m
 	if k < 0 {
 		return fmt.Errorf("promshape: scrape index %d must not be negative", k)
@@ -78,21 +95,25 @@ func (sc *Scraper) ScrapeSlots(k int64, lo, hi int, fn SampleFunc) error {
 
 // emit gives the samples of generation g of the slot at scrape k, or its
 // staleness markers.
-func (sc *Scraper) emit(slot int, g, k, t int64, stale bool, fn SampleFunc) {
+func (sc *Scraper) emit(slot int, g, k, t int64, stale bool, fn SeriesFunc) {
 	m := sc.m
 	inst := sc.instance(slot, g)
 	tk := m.targetKey(slot, g)
 	i := k - m.Birth(slot, g)
 	v := StaleNaN()
 	for n := range m.series {
-		tp := &m.series[n]
-		sc.labels = append(sc.labels[:0], tp.labels...)
-		sc.labels[tp.inst].Value = inst
 		if !stale {
-			v = m.value(tp, tk, i, k)
+			v = m.value(&m.series[n], tk, i, k)
 		}
-		fn(sc.labels, t, v)
+		fn(n, inst, t, v)
 	}
+}
+
+// Template is the labels of series n of every target, sorted by name, and
+// the index among them of the instance label, whose value is left empty.
+func (m *Model) Template(n int) (labels []remotewrite.Label, instance int) {
+	tp := &m.series[n]
+	return slices.Clone(tp.labels), tp.inst
 }
 
 // instance is the slot's instance label of generation g, formatted once.

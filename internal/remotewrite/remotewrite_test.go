@@ -211,6 +211,33 @@ func TestAppendSeries(t *testing.T) {
 	}
 }
 
+// A series with its open label at the start, in the middle and at the
+// end, and an open value long enough that its length takes two varint
+// bytes: each decodes, with Prometheus' types, to the labels in order and
+// the one sample.
+func TestSeriesLabels(t *testing.T) {
+	ls := []Label{{MetricName, "up"}, {"instance", ""}, {"job", "node"}}
+	long := strings.Repeat("h", 200)
+	for open := range ls {
+		for _, value := range []string{"host-1:9100", long} {
+			sl := NewSeriesLabels(ls, open)
+			raw := sl.AppendSample(nil, value, 1_700_000_000_123, 0.125)
+			raw = sl.AppendSample(raw, value, -1, math.Inf(1))
+			got := decodeV1(t, snappy.Encode(nil, raw))
+			want := make([]string, len(ls))
+			for i, l := range ls {
+				want[i] = l.Name + "=" + l.Value
+			}
+			want[open] = ls[open].Name + "=" + value
+			if len(got) != 2 || strings.Join(got[0].labels, ",") != strings.Join(want, ",") ||
+				got[0].times[0] != 1_700_000_000_123 || got[0].values[0] != 0.125 ||
+				got[1].times[0] != -1 || !math.IsInf(got[1].values[0], 1) {
+				t.Errorf("open %d, value of %d bytes: %+v, want labels %v", open, len(value), got, want)
+			}
+		}
+	}
+}
+
 // Encoding a batch allocates nothing once the buffers have grown.
 func TestEncodeAllocs(t *testing.T) {
 	for _, v := range []Version{V1, V2} {
