@@ -93,11 +93,12 @@ func (s modelSource) instant(sl selector, t int64) Vector {
 	if !ok {
 		return nil // before the first scrape (an offset reaching back)
 	}
-	var out Vector
 	matching := m.matching(sl)
+	out := make(Vector, 0, int(m.targets)*len(matching))
+	var slab labelSlab
 	for slot := 0; slot < int(m.targets); slot++ {
 		g := m.Generation(slot, k)
-		s.each(matching, slot, g, func(tp *template, ls []remotewrite.Label, tk uint64) {
+		s.each(matching, &slab, slot, g, func(tp *template, ls []remotewrite.Label, tk uint64) {
 			out = append(out, Sample{Labels: ls, Value: m.value(tp, tk, k-m.Birth(slot, g), k)})
 		})
 	}
@@ -114,12 +115,13 @@ func (s modelSource) window(sl selector, t, w int64) Matrix {
 	first := max(0, k-(w+m.interval-1)/m.interval+1)
 	var out Matrix
 	matching := m.matching(sl)
+	var slab labelSlab
 	for slot := 0; slot < int(m.targets); slot++ {
 		for g := m.Generation(slot, first); g <= m.Generation(slot, k); g++ {
 			birth := m.Birth(slot, g)
 			from, to := max(first, birth), min(k, m.Birth(slot, g+1)-1)
-			s.each(matching, slot, g, func(tp *template, ls []remotewrite.Label, tk uint64) {
-				ser := Series{Labels: ls}
+			s.each(matching, &slab, slot, g, func(tp *template, ls []remotewrite.Label, tk uint64) {
+				ser := Series{Labels: ls, Points: make([]Point, 0, max(0, to-from+1))}
 				for j := from; j <= to; j++ {
 					ser.Points = append(ser.Points, Point{T: m.Time(j), V: m.value(tp, tk, j-birth, j)})
 				}
@@ -133,13 +135,13 @@ func (s modelSource) window(sl selector, t, w int64) Matrix {
 // each calls fn for each of the generation's series the selector
 // matches (matching: the templates it matches, the selectors never
 // matching on instance).
-func (s modelSource) each(matching []*template, slot int, g int64, fn func(*template, []remotewrite.Label, uint64)) {
+func (s modelSource) each(matching []*template, slab *labelSlab, slot int, g int64, fn func(*template, []remotewrite.Label, uint64)) {
 	if len(matching) == 0 {
 		return
 	}
 	inst, tk := Instance(slot, g), s.m.targetKey(slot, g)
 	for _, tp := range matching {
-		ls := slices.Clone(tp.labels)
+		ls := slab.clone(tp.labels)
 		ls[tp.inst].Value = inst
 		fn(tp, ls, tk)
 	}

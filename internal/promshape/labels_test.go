@@ -33,3 +33,22 @@ func TestKey(t *testing.T) {
 		}
 	}
 }
+
+// The slab's label sets are copies that share no room: growing one never
+// writes over the next, and a set larger than a chunk gets one of its own.
+func TestLabelSlab(t *testing.T) {
+	var slab labelSlab
+	ls := []remotewrite.Label{{Name: remotewrite.MetricName, Value: "up"}, {Name: "job", Value: "node"}}
+	a := slab.clone(ls)
+	b := slab.dropName(ls)
+	a = append(a, remotewrite.Label{Name: "z", Value: "grown"})
+	a[0].Value = "changed"
+	if ls[0].Value != "up" || len(b) != 1 || b[0] != ls[1] || len(a) != 3 {
+		t.Fatalf("source %v, clone %v, dropName %v", ls, a, b)
+	}
+	big := slab.grab(slabChunk + 1)
+	next := slab.grab(2)
+	if len(big) != slabChunk+1 || cap(big) != slabChunk+1 || len(next) != 2 || cap(next) != 2 {
+		t.Errorf("grab: len %d cap %d, then len %d cap %d", len(big), cap(big), len(next), cap(next))
+	}
+}

@@ -38,6 +38,7 @@ func rate(src source, s selector, t, w int64) Vector {
 		alive[string(key)] = true
 	}
 	var out Vector
+	var slab labelSlab
 	for _, ser := range src.window(s, t, w) {
 		key = appendKey(key[:0], ser.Labels, true)
 		prev, ok := before[string(key)]
@@ -50,7 +51,7 @@ func rate(src source, s selector, t, w int64) Vector {
 		} else {
 			v = extrapolatedRate(ser.Points, t-w, t, w)
 		}
-		out = append(out, Sample{Labels: dropName(ser.Labels), Value: v, Tol: math.Abs(v) * 0x1p-48})
+		out = append(out, Sample{Labels: slab.dropName(ser.Labels), Value: v, Tol: math.Abs(v) * 0x1p-48})
 	}
 	return out // unsorted: Expect sorts the answer once
 }
