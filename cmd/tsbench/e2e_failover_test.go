@@ -28,7 +28,7 @@ func TestFailoverPostgresPair(t *testing.T) {
 			out := filepath.Join(dir, "failover.json")
 			promote := pair.Command("promote")
 			args := append([]string{"run", "--quiet", "--data-dir", dir, "--json", out, "--target", "postgres",
-				"--target-url", pair.URL(), "--rate", "200", "--loop", "1200", "--crash", "2s", "--crash-restart", promote,
+				"--target-url", pair.URL(), "--rate", "200", "--loop", "120", "--crash", "2s", "--crash-restart", promote,
 				"--resources=false"}, setArgs(crashShape)...)
 			r := tsbench(t, nil, args...)
 			s := readSummary(t, out)
