@@ -64,6 +64,31 @@ func TestPrometheusWorkload(t *testing.T) {
 	}
 }
 
+// TestPrometheusWorkloadRemoteWrite2 writes the workload by remote write
+// 2.0 (write_path=remote-write-v2) to the stores that take it, Prometheus
+// and Mimir: every request's answer must say it wrote all its samples
+// (X-Prometheus-Remote-Write-Samples-Written), and the run is judged as
+// TestPrometheusWorkload's, every sample stored and every answer right.
+func TestPrometheusWorkloadRemoteWrite2(t *testing.T) {
+	inParallel(t)
+	stores := []string{"prometheus", "mimir"}
+	for _, target := range stores {
+		requireTargetServer(t, target)
+	}
+	dir := t.TempDir()
+	r := tsbench(t, nil, append([]string{"run", "--quiet", "--data-dir", dir, "--json", filepath.Join(dir, "s.json"),
+		"--target", strings.Join(stores, ","), "--set", "target.write_path=remote-write-v2"}, promWorkloadShape...)...)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", r.code, tail(r.stdout, 60), r.stderr)
+	}
+	for _, target := range stores {
+		if !strings.Contains(r.stderr, "prometheus workload on "+target+" by remote write 2.0") {
+			t.Errorf("%s: the run does not say it writes remote write 2.0:\n%s", target, r.stderr)
+		}
+		checkPrometheusRun(t, target, readSummary(t, filepath.Join(dir, "s-"+target+".json")))
+	}
+}
+
 // checkPrometheusRun checks one store's run of promWorkloadShape.
 func checkPrometheusRun(t *testing.T, target string, s *summary.Summary) {
 	t.Helper()
@@ -253,7 +278,11 @@ func TestPrometheusWorkloadRefusals(t *testing.T) {
 			"START_AT = \"2030-01-01T00:00:00Z\": worker 0 asks the read load once every worker has written"},
 		{[]string{"--target", "victoriametrics", "--set", "PROM_SCRAPES=4000"}, "PROM_SCRAPES"},
 		{[]string{"--target", "victoriametrics", "--set", "PROM_CHURN_SHARE=1.5"}, "PROM_CHURN_SHARE"},
-		{[]string{"--target", "prometheus", "--set", "target.write_path=remote-write-v2"}, "write_path = remote-write-v2"},
+		// Remote write 2.0 where the store does not take it, and a write
+		// path that is not remote write.
+		{[]string{"--target", "victoriametrics", "--set", "target.write_path=remote-write-v2"}, "allowed: import, remote-write"},
+		{[]string{"--target", "thanos", "--set", "target.write_path=remote-write-v2"}, "allowed: remote-write"},
+		{[]string{"--target", "victoriametrics", "--set", "target.write_path=import"}, "write_path = import: not with WORKLOAD = prometheus"},
 		{[]string{"--target", "victoriametrics", "--threshold", "Q1.p99<1s"}, "allowed: INGESTION, RULE, ALERT, DASHBOARD"},
 	}
 	for _, c := range cases {

@@ -85,8 +85,9 @@ func newFakeStore(t *testing.T, r *Run, wrong string) *fakeStore {
 	return f
 }
 
-func (f *fakeStore) Begin(context.Context) error { return nil }
-func (f *fakeStore) RemoteWrite(context.Context, []byte) error {
+func (f *fakeStore) Begin(context.Context) error             { return nil }
+func (f *fakeStore) RemoteWriteVersion() remotewrite.Version { return remotewrite.V1 }
+func (f *fakeStore) RemoteWrite(context.Context, []byte, int64) error {
 	time.Sleep(f.writeDelay)
 	n := f.writes.Add(1)
 	if f.refuse != nil {

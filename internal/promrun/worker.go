@@ -27,7 +27,7 @@ type worker struct {
 	handed bool // it has waited for every worker's writes, before its first query
 	raw    []byte
 	body   []byte
-	series []remotewrite.SeriesLabels // each template's labels, encoded once
+	enc    *remotewrite.TemplateEncoder
 }
 
 // Step writes the next scrape, or asks the next query.
@@ -58,25 +58,40 @@ func (w *worker) finish() {
 	}
 }
 
-// encode builds the request of scrape k of the worker's slots: its
-// samples, and how many of them are staleness markers.
+// encode builds the request of scrape k of the worker's slots, in the
+// store's remote write version: its samples, and how many of them are
+// staleness markers.
 func (w *worker) encode(k int64) (samples, stale int64, err error) {
-	if w.series == nil {
-		w.series = make([]remotewrite.SeriesLabels, w.r.m.SeriesPerTarget())
-		for n := range w.series {
-			w.series[n] = remotewrite.NewSeriesLabels(w.r.m.Template(n))
-		}
+	if w.enc == nil {
+		w.enc = w.r.encoder(w.store)
 	}
-	w.raw = w.raw[:0]
+	w.enc.Reset()
 	err = w.sc.ScrapeSeries(k, w.lo, w.hi, func(n int, inst string, t int64, v float64) {
-		w.raw = w.series[n].AppendSample(w.raw, inst, t, v)
+		w.enc.Append(n, inst, t, v)
 		samples++
 		if promshape.IsStale(v) {
 			stale++
 		}
 	})
+	w.raw = w.enc.AppendRequest(w.raw[:0])
 	w.body = remotewrite.Compress(w.body, w.raw)
 	return samples, stale, err
+}
+
+// encoder is a request encoder of the model's series in the store's
+// version (1.0 without a store: the benchmarks'), each series' labels
+// encoded once.
+func (r *Run) encoder(store targets.PromStore) *remotewrite.TemplateEncoder {
+	v := remotewrite.V1
+	if store != nil {
+		v = store.RemoteWriteVersion()
+	}
+	n := r.m.SeriesPerTarget()
+	templates, open := make([][]remotewrite.Label, n), make([]int, n)
+	for i := range n {
+		templates[i], open[i] = r.m.Template(i)
+	}
+	return remotewrite.NewTemplateEncoder(v, templates, open)
 }
 
 // Resending. A scrape whose write failed in a way Prometheus' remote
@@ -109,7 +124,7 @@ func (w *worker) write(h *engine.Handle, warm bool) bool {
 	pause, giveUp := resendFirst, time.Now().Add(resendFor)
 	for {
 		done, err := h.Do(op, warm, func(ctx context.Context) (int64, error) {
-			if err := w.store.RemoteWrite(ctx, w.body); err != nil {
+			if err := w.store.RemoteWrite(ctx, w.body, samples); err != nil {
 				return 0, err
 			}
 			return samples, nil

@@ -123,45 +123,6 @@ func AppendSeries(dst, labels []byte, times []int64, values []float64) []byte {
 	return dst
 }
 
-// SeriesLabels is a 1.0 series' Label fields with one label's value
-// given per sample (a scrape target's instance): the fields before that
-// label and after it, encoded once, so that a sample costs copies rather
-// than an encoding of every label.
-type SeriesLabels struct {
-	before, after []byte
-	name          string
-}
-
-// NewSeriesLabels encodes the labels (sorted by name) but the one at
-// index open, whose value each AppendSample gives.
-func NewSeriesLabels(ls []Label, open int) SeriesLabels {
-	var s SeriesLabels
-	for i, l := range ls {
-		switch {
-		case i < open:
-			s.before = AppendLabel(s.before, l.Name, l.Value)
-		case i > open:
-			s.after = AppendLabel(s.after, l.Name, l.Value)
-		}
-	}
-	s.name = ls[open].Name
-	return s
-}
-
-// AppendSample appends a 1.0 WriteRequest.timeseries field of one
-// sample: the series' labels, the open one's value being value, and v at
-// t.
-func (s *SeriesLabels) AppendSample(dst []byte, value string, t int64, v float64) []byte {
-	label := bytesFieldLen(len(s.name)) + bytesFieldLen(len(value))
-	n := len(s.before) + 1 + uvarintLen(uint64(label)) + label + len(s.after) + 2 + sampleLen(t)
-	dst = append(dst, keyV1Series)
-	dst = binary.AppendUvarint(dst, uint64(n))
-	dst = append(dst, s.before...)
-	dst = AppendLabel(dst, s.name, value)
-	dst = append(dst, s.after...)
-	return appendSample(dst, v, t)
-}
-
 // MetricType is a 1.0 MetricMetadata type.
 type MetricType int
 

@@ -10,7 +10,6 @@ import (
 	"github.com/prometheus/prometheus/prompb"
 	writev2 "github.com/prometheus/prometheus/prompb/io/prometheus/write/v2"
 
-	"github.com/tsbench/tsbench/internal/targets/targettest"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -211,33 +210,6 @@ func TestAppendSeries(t *testing.T) {
 	}
 }
 
-// A series with its open label at the start, in the middle and at the
-// end, and an open value long enough that its length takes two varint
-// bytes: each decodes, with Prometheus' types, to the labels in order and
-// the one sample.
-func TestSeriesLabels(t *testing.T) {
-	ls := []Label{{MetricName, "up"}, {"instance", ""}, {"job", "node"}}
-	long := strings.Repeat("h", 200)
-	for open := range ls {
-		for _, value := range []string{"host-1:9100", long} {
-			sl := NewSeriesLabels(ls, open)
-			raw := sl.AppendSample(nil, value, 1_700_000_000_123, 0.125)
-			raw = sl.AppendSample(raw, value, -1, math.Inf(1))
-			got := decodeV1(t, snappy.Encode(nil, raw))
-			want := make([]string, len(ls))
-			for i, l := range ls {
-				want[i] = l.Name + "=" + l.Value
-			}
-			want[open] = ls[open].Name + "=" + value
-			if len(got) != 2 || strings.Join(got[0].labels, ",") != strings.Join(want, ",") ||
-				got[0].times[0] != 1_700_000_000_123 || got[0].values[0] != 0.125 ||
-				got[1].times[0] != -1 || !math.IsInf(got[1].values[0], 1) {
-				t.Errorf("open %d, value of %d bytes: %+v, want labels %v", open, len(value), got, want)
-			}
-		}
-	}
-}
-
 // Encoding a batch allocates nothing once the buffers have grown.
 func TestEncodeAllocs(t *testing.T) {
 	for _, v := range []Version{V1, V2} {
@@ -247,51 +219,4 @@ func TestEncodeAllocs(t *testing.T) {
 			t.Errorf("v%d: %v allocations per batch", v, n)
 		}
 	}
-}
-
-// leanEncoder is an Encoder of the lean shape's sensors and devices.
-func leanEncoder(v Version, s *ts.Schema) *Encoder {
-	devices := make([][]Label, len(s.Devices))
-	for i, d := range s.Devices {
-		devices[i] = []Label{{"db", "tsbench_bench"}, {"gen", "1700000000000000000"}, {"device", d.Name}, {"group", "g_0"}}
-	}
-	return NewEncoder(v, s.Sensors, devices)
-}
-
-// BenchmarkEncode is generation and a compressed request per batch of the
-// lean shape, in each version, without the network.
-func BenchmarkEncode(b *testing.B) {
-	for _, v := range []Version{V1, V2} {
-		b.Run(fmt.Sprintf("v%d", v), func(b *testing.B) {
-			var e *Encoder
-			targettest.BenchmarkSerialise(b, func(dst []byte, s *ts.Schema, batch *ts.Batch) []byte {
-				if e == nil {
-					e = leanEncoder(v, s)
-				}
-				return append(dst, e.Encode(batch.Device.Index, batch)...)
-			})
-		})
-	}
-	// The same request built as prompb structs and marshalled, for
-	// comparison: what the Encoder saves.
-	b.Run("prompb", func(b *testing.B) {
-		var req prompb.WriteRequest
-		var raw, body []byte
-		targettest.BenchmarkSerialise(b, func(dst []byte, s *ts.Schema, batch *ts.Batch) []byte {
-			req.Timeseries = req.Timeseries[:0]
-			for sn := range batch.Columns {
-				ls := []prompb.Label{{Name: MetricName, Value: s.Sensors[sn].Name}, {Name: "db", Value: "tsbench_bench"},
-					{Name: "device", Value: batch.Device.Name}, {Name: "gen", Value: "1700000000000000000"}, {Name: "group", Value: "g_0"}}
-				samples := make([]prompb.Sample, len(batch.Times))
-				for i, tm := range batch.Times {
-					samples[i] = prompb.Sample{Value: batch.Columns[sn].Doubles[i], Timestamp: tm}
-				}
-				req.Timeseries = append(req.Timeseries, prompb.TimeSeries{Labels: ls, Samples: samples})
-			}
-			raw = raw[:0]
-			raw, _ = req.Marshal()
-			body = Compress(body, raw)
-			return append(dst, body...)
-		})
-	})
 }

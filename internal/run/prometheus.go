@@ -18,6 +18,7 @@ import (
 	"github.com/tsbench/tsbench/internal/freshness"
 	"github.com/tsbench/tsbench/internal/promrun"
 	"github.com/tsbench/tsbench/internal/promshape"
+	"github.com/tsbench/tsbench/internal/remotewrite"
 	"github.com/tsbench/tsbench/internal/results"
 	"github.com/tsbench/tsbench/internal/runner"
 	"github.com/tsbench/tsbench/internal/summary"
@@ -45,9 +46,11 @@ func promConfig(cfg *config.Config) promrun.Config {
 	}
 }
 
-// promOptions are the target's options for the workload: remote write 1.0
-// (VictoriaMetrics' write_path=remote-write), or a usage error for a
-// target that cannot take it.
+// promOptions are the target's options for the workload: remote write,
+// 1.0 unless write_path=remote-write-v2 asks for 2.0 (VictoriaMetrics'
+// write_path=remote-write: its default is its import API), or a usage
+// error for a target that cannot take it. (A store that does not take
+// 2.0 refuses remote-write-v2 when it opens, naming the paths it takes.)
 func promOptions(cfg *config.Config, d *targets.Driver, dataDir string) (targets.Options, error) {
 	if !d.Caps.PromStore {
 		return targets.Options{}, exit.Usagef("WORKLOAD = prometheus: target %s does not take Prometheus remote write; "+
@@ -61,9 +64,9 @@ func promOptions(cfg *config.Config, d *targets.Driver, dataDir string) (targets
 	switch w := extra["write_path"]; {
 	case w == "" && d.WritePaths[0] != "remote-write" && slices.Contains(d.WritePaths, "remote-write"):
 		extra["write_path"] = "remote-write" // VictoriaMetrics' default is its import API
-	case w != "" && w != "remote-write":
+	case w != "" && w != "remote-write" && w != "remote-write-v2":
 		return targets.Options{}, exit.Usagef("target option write_path = %s: not with WORKLOAD = prometheus, "+
-			"which writes remote write 1.0 (write_path=remote-write)", w)
+			"which writes remote write (write_path=remote-write, or remote-write-v2 where the store takes 2.0)", w)
 	}
 	opts.Extra = extra
 	return opts, nil
@@ -305,8 +308,12 @@ func (p *promRun) announce() {
 	if lo, hi := p.cfg.ClientRange(); p.cfg.Scaled() {
 		share = fmt.Sprintf(" (this worker's clients %d..%d of %d)", lo, hi-1, p.cfg.Clients)
 	}
-	fmt.Fprintf(p.stderr, "tsbench: run %s: prometheus workload on %s: %d targets x %d series%s, "+
-		"%d scrapes every %v from %s, churn %v every %d scrapes, then %s; job=%q\n", p.runID, p.driver.Name, c.Shape.Targets,
+	version := "1.0"
+	if len(p.stores) > 0 && p.stores[0].RemoteWriteVersion() == remotewrite.V2 {
+		version = "2.0"
+	}
+	fmt.Fprintf(p.stderr, "tsbench: run %s: prometheus workload on %s by remote write %s: %d targets x %d series%s, "+
+		"%d scrapes every %v from %s, churn %v every %d scrapes, then %s; job=%q\n", p.runID, p.driver.Name, version, c.Shape.Targets,
 		p.r.Model().SeriesPerTarget(), share, c.Scrapes, c.Shape.Interval,
 		time.UnixMilli(c.Shape.Start).UTC().Format(time.RFC3339), c.Shape.ChurnShare, p.cfg.PromChurnPeriod, reads, c.Shape.Job)
 }

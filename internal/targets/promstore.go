@@ -1,8 +1,12 @@
 package targets
 
-import "context"
+import (
+	"context"
 
-// PromStore is a target that takes Prometheus remote write 1.0 and answers
+	"github.com/tsbench/tsbench/internal/remotewrite"
+)
+
+// PromStore is a target that takes Prometheus remote write and answers
 // PromQL over Prometheus' HTTP API: what the prometheus workload
 // (internal/promrun) writes and reads through, beside the time series
 // run's Write and Query. Prometheus, VictoriaMetrics, Mimir and Thanos
@@ -13,9 +17,13 @@ type PromStore interface {
 	// HeadAtEpoch), so that the samples of any time stay visible to
 	// Thanos Query, this run's and the next runs'.
 	Begin(ctx context.Context) error
-	// RemoteWrite posts one snappy-compressed remote write 1.0 request.
-	// It fails when the target was opened with another write path.
-	RemoteWrite(ctx context.Context, body []byte) error
+	// RemoteWriteVersion is the remote write version the store takes,
+	// as it was opened (write_path).
+	RemoteWriteVersion() remotewrite.Version
+	// RemoteWrite posts one snappy-compressed remote write request of
+	// that version, holding samples samples. A 2.0 receiver's answer says
+	// how many it wrote; fewer is an error.
+	RemoteWrite(ctx context.Context, body []byte, samples int64) error
 	// PromQuery posts form (URL-encoded) to path below the query API's
 	// base (/api/v1/query, /api/v1/query_range) and returns the answer.
 	PromQuery(ctx context.Context, path, form string) ([]byte, error)

@@ -175,8 +175,16 @@ func (p *Poster) unwatch() {
 // error naming the URL, the status and the server's text (trimmed); a
 // connection the server closed before answering is targets.ErrConnection.
 func (p *Poster) Post(ctx context.Context, body []byte) error {
+	_, err := p.PostCounted(ctx, body)
+	return err
+}
+
+// PostCounted is Post that also returns the samples a remote write 2.0
+// receiver says it wrote (SamplesWrittenHeader); -1 when its answer does
+// not say.
+func (p *Poster) PostCounted(ctx context.Context, body []byte) (written int64, err error) {
 	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("POST %s: %w", p.url, err)
+		return -1, fmt.Errorf("POST %s: %w", p.url, err)
 	}
 	deadline, ok := ctx.Deadline()
 	if !ok {
@@ -184,7 +192,7 @@ func (p *Poster) Post(ctx context.Context, body []byte) error {
 	}
 	p.begin(ctx)
 	p.watch(ctx)
-	code, text, err := p.exchange(ctx, deadline, body)
+	h, text, err := p.exchange(ctx, deadline, body)
 	aborted := p.end() // cancelled while the request ran: its connection is closed
 	if aborted && err != nil && ctx.Err() != nil {
 		err = ctx.Err()
@@ -197,22 +205,22 @@ func (p *Poster) Post(ctx context.Context, body []byte) error {
 		if errors.Is(err, os.ErrDeadlineExceeded) {
 			err = context.DeadlineExceeded // what net/http says, and not a net.Error here
 		}
-		return fmt.Errorf("POST %s: %w", p.url, err)
-	case code/100 != 2:
-		return fmt.Errorf("POST %s: %w", p.url, &StatusError{Code: code, Text: trimAnswer(text)})
+		return -1, fmt.Errorf("POST %s: %w", p.url, err)
+	case h.status/100 != 2:
+		return h.written, fmt.Errorf("POST %s: %w", p.url, &StatusError{Code: h.status, Text: trimAnswer(text)})
 	}
-	return nil
+	return h.written, nil
 }
 
-// exchange sends one request and reads its answer: the status, and the
-// body when it is not a success.
-func (p *Poster) exchange(ctx context.Context, deadline time.Time, body []byte) (int, []byte, error) {
+// exchange sends one request and reads its answer: its head, and the body
+// when it is not a success.
+func (p *Poster) exchange(ctx context.Context, deadline time.Time, body []byte) (responseHead, []byte, error) {
 	if p.conn != nil && time.Since(p.used) > maxIdle {
 		p.drop()
 	}
 	if p.conn == nil {
 		if err := p.dial(ctx, deadline); err != nil {
-			return 0, nil, err
+			return responseHead{}, nil, err
 		}
 	}
 	if deadline.After(p.deadline) || p.deadline.Sub(deadline) > deadlineSlack {
@@ -224,25 +232,25 @@ func (p *Poster) exchange(ctx context.Context, deadline time.Time, body []byte) 
 		// runtime's timer locks twice.
 		d := deadline.Add(deadlineSlack)
 		if err := p.conn.SetDeadline(d); err != nil {
-			return 0, nil, err
+			return responseHead{}, nil, err
 		}
 		p.deadline = d
 	}
 	p.req = strconv.AppendInt(append(p.req[:0], p.head...), int64(len(body)), 10)
 	p.req = append(p.req, "\r\n\r\n"...)
 	if err := p.write(body); err != nil {
-		return 0, nil, err
+		return responseHead{}, nil, err
 	}
 	h, text, err := p.readResponse()
 	if err != nil {
-		return 0, nil, err
+		return responseHead{}, nil, err
 	}
 	if h.close {
 		p.drop()
 	} else {
 		p.used = time.Now()
 	}
-	return h.status, text, nil
+	return h, text, nil
 }
 
 func (p *Poster) dial(ctx context.Context, deadline time.Time) error {

@@ -13,6 +13,10 @@ type responseHead struct {
 	length  int  // Content-Length; -1 when the head gives none
 	chunked bool // Transfer-Encoding ends in chunked
 	close   bool // the server closes the connection after this response
+	// written is a remote write 2.0 receiver's count of the samples it
+	// wrote (X-Prometheus-Remote-Write-Samples-Written); -1 when the
+	// head gives none.
+	written int64
 }
 
 // noBody reports whether the response has no body whatever its head says
@@ -30,8 +34,12 @@ var headEnd = []byte("\r\n\r\n")
 // parseHead parses the response head at the start of b. It returns the
 // head's length (blank line included), or 0 if b does not hold all of it
 // yet. Only the status and the headers that frame the body are read.
+// SamplesWrittenHeader is the header in which a remote write 2.0 receiver
+// says how many samples of a request it wrote.
+const SamplesWrittenHeader = "X-Prometheus-Remote-Write-Samples-Written"
+
 func parseHead(b []byte) (responseHead, int, error) {
-	h := responseHead{length: -1}
+	h := responseHead{length: -1, written: -1}
 	end := bytes.Index(b, headEnd)
 	if end < 0 {
 		return h, 0, nil
@@ -64,6 +72,12 @@ func parseHead(b []byte) (responseHead, int, error) {
 				return h, 0, fmt.Errorf("%w: Content-Length %q", errMalformed, clip(value))
 			}
 			h.length = n
+		case bytes.EqualFold(name, []byte(SamplesWrittenHeader)):
+			n, err := strconv.ParseInt(string(value), 10, 64)
+			if err != nil || n < 0 {
+				return h, 0, fmt.Errorf("%w: %s %q", errMalformed, SamplesWrittenHeader, clip(value))
+			}
+			h.written = n
 		case bytes.EqualFold(name, []byte("Transfer-Encoding")):
 			last := value[bytes.LastIndexByte(value, ',')+1:]
 			h.chunked = bytes.EqualFold(bytes.TrimSpace(last), []byte("chunked"))

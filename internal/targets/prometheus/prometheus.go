@@ -547,22 +547,35 @@ func (t *Target) Begin(ctx context.Context) error {
 	}
 	labels := remotewrite.AppendLabel(nil, remotewrite.MetricName, headMarker)
 	raw := remotewrite.AppendSeries(nil, labels, []int64{0}, []float64{1})
-	if err := t.RemoteWrite(ctx, remotewrite.Compress(nil, raw)); err != nil {
+	if err := t.RemoteWrite(ctx, remotewrite.Compress(nil, raw), 1); err != nil { // a flavor of 1.0 only
 		return fmt.Errorf("%s: write the head's start at the epoch: %w", t.f.Name, err)
 	}
 	return nil
 }
 
-// RemoteWrite posts a remote write 1.0 request (targets.PromStore).
-func (t *Target) RemoteWrite(ctx context.Context, body []byte) error {
-	if t.version != remotewrite.V1 {
-		return badinput.Errorf("%s: the prometheus workload writes remote write 1.0: drop write_path=%s", t.f.Name, pathV2)
-	}
-	if err := t.Poster.Post(ctx, body); err != nil {
+// RemoteWrite posts a remote write request of the target's version
+// (targets.PromStore).
+func (t *Target) RemoteWrite(ctx context.Context, body []byte, samples int64) error {
+	written, err := t.Poster.PostCounted(ctx, body)
+	if err != nil {
 		return fmt.Errorf("%s: remote write: %w", t.f.Name, err)
+	}
+	// A 2.0 receiver must say how many samples it wrote: a request it
+	// took in part, or an answer without the count (a receiver that took
+	// the request as 1.0), is not a write of every sample.
+	switch {
+	case t.version == remotewrite.V2 && written < 0:
+		return fmt.Errorf("%s: remote write 2.0: the answer does not say how many samples were written (%s)",
+			t.f.Name, httpclient.SamplesWrittenHeader)
+	case t.version == remotewrite.V2 && written != samples:
+		return fmt.Errorf("%s: remote write 2.0: %d of the request's %d samples written", t.f.Name, written, samples)
 	}
 	return nil
 }
+
+// RemoteWriteVersion is the version the target was opened to write
+// (write_path; targets.PromStore).
+func (t *Target) RemoteWriteVersion() remotewrite.Version { return t.version }
 
 // PromQuery posts a query form to path below the query API's base
 // (targets.PromStore).

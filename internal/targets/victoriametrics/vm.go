@@ -598,7 +598,7 @@ func (t *Target) Begin(context.Context) error { return nil }
 // RemoteWrite posts a remote write 1.0 request to /api/v1/write
 // (targets.PromStore); the target must have been opened with
 // write_path=remote-write.
-func (t *Target) RemoteWrite(ctx context.Context, body []byte) error {
+func (t *Target) RemoteWrite(ctx context.Context, body []byte, _ int64) error {
 	if !t.rw {
 		return badinput.Errorf("victoriametrics: remote write needs the target option write_path=remote-write")
 	}
@@ -607,6 +607,10 @@ func (t *Target) RemoteWrite(ctx context.Context, body []byte) error {
 	}
 	return nil
 }
+
+// RemoteWriteVersion is 1.0, the version VictoriaMetrics takes
+// (targets.PromStore).
+func (t *Target) RemoteWriteVersion() remotewrite.Version { return remotewrite.V1 }
 
 // PromQuery sends a query form to path (targets.PromStore), with nocache=1:
 // a server run without -search.disableCache would otherwise answer from
