@@ -85,7 +85,11 @@ func TestPrometheusWorkloadRemoteWrite2(t *testing.T) {
 		if !strings.Contains(r.stderr, "prometheus workload on "+target+" by remote write 2.0") {
 			t.Errorf("%s: the run does not say it writes remote write 2.0:\n%s", target, r.stderr)
 		}
-		checkPrometheusRun(t, target, readSummary(t, filepath.Join(dir, "s-"+target+".json")))
+		s := readSummary(t, filepath.Join(dir, "s-"+target+".json"))
+		checkPrometheusRun(t, target, s)
+		if s.RemoteWrite == nil || s.RemoteWrite.Version != "2.0" || !strings.Contains(r.stdout, "Remote write 2.0: ") {
+			t.Errorf("%s: remote write %+v, not reported as 2.0:\n%s", target, s.RemoteWrite, tail(r.stdout, 30))
+		}
 	}
 }
 
@@ -97,6 +101,10 @@ func checkPrometheusRun(t *testing.T, target string, s *summary.Summary) {
 	}
 	if s.Verify.StoredPoints != 20*41*60 || s.Verify.ExpectedPoints != 20*41*60 {
 		t.Errorf("%s: stored %d samples, acknowledged %d, want %d", target, s.Verify.StoredPoints, s.Verify.ExpectedPoints, 20*41*60)
+	}
+	// The samples sent hold the staleness markers of the replaced targets.
+	if rw := s.RemoteWrite; rw == nil || rw.Samples <= 20*41*60 || rw.Requests < 60 || rw.Bytes <= 0 {
+		t.Errorf("%s: remote write %+v, want every scrape's request, its samples and bytes", target, rw)
 	}
 	ops := map[string]int64{}
 	for _, op := range s.Operations {

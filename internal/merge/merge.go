@@ -181,6 +181,7 @@ func mergeRuns(runs []*summary.Summary) *summary.Summary {
 			}
 			out.Fallbacks[reason] += n
 		}
+		out.RemoteWrite = addRemoteWrite(out.RemoteWrite, s.RemoteWrite)
 		out.Tool.CPUSeconds += s.Tool.CPUSeconds
 		out.Tool.MeasuredCPUSeconds += s.Tool.MeasuredCPUSeconds
 		out.Tool.PeakRSSBytes = max(out.Tool.PeakRSSBytes, s.Tool.PeakRSSBytes)
@@ -509,4 +510,22 @@ func freshnessOf(runs []*summary.Summary) *summary.Freshness {
 		}
 	}
 	return nil
+}
+
+// addRemoteWrite adds a worker's remote write figures to the merged ones
+// (the workers write one protocol).
+func addRemoteWrite(to, rw *summary.RemoteWrite) *summary.RemoteWrite {
+	if rw == nil {
+		return to
+	}
+	if to == nil {
+		to = &summary.RemoteWrite{Version: rw.Version}
+	}
+	to.Requests += rw.Requests
+	to.Samples += rw.Samples
+	to.Bytes += rw.Bytes
+	if to.Samples > 0 {
+		to.BytesPerSample = float64(to.Bytes) / float64(to.Samples)
+	}
+	return to
 }

@@ -265,12 +265,17 @@ func TestMergedRunKeepsTheAnswersChecked(t *testing.T) {
 	runs[0].Verify.Queries = []summary.QueryCheck{{Query: "job:up:sum", OK: true, Digest: "00000000000000aa"},
 		{Query: "NodeLoadHigh", Detail: "1 of 16 answers differ from the model's"}}
 	runs[1].Verify.QueriesSkipped = "worker 0 of the group asks the read load, once every worker has written"
+	runs[0].RemoteWrite = &summary.RemoteWrite{Version: "2.0", Requests: 3, Samples: 300, Bytes: 3000, BytesPerSample: 10}
+	runs[1].RemoteWrite = &summary.RemoteWrite{Version: "2.0", Requests: 1, Samples: 100, Bytes: 2000, BytesPerSample: 20}
 	m, err := Runs(runs, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(m.Verify.Queries) != 2 || m.Verify.Queries[0].Digest != "00000000000000aa" || !m.Verify.Mismatch() {
 		t.Fatalf("merged checks %+v (mismatch %v), want worker 0's two, one wrong", m.Verify.Queries, m.Verify.Mismatch())
+	}
+	if rw := m.RemoteWrite; rw == nil || *rw != (summary.RemoteWrite{Version: "2.0", Requests: 4, Samples: 400, Bytes: 5000, BytesPerSample: 12.5}) {
+		t.Errorf("merged remote write %+v, want the workers' sums", rw)
 	}
 }
 

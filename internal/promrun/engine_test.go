@@ -25,6 +25,8 @@ import (
 type fakeStore struct {
 	answers map[string][]byte // by form
 	writes  atomic.Int64
+	bytes   atomic.Int64 // the requests' bodies'
+	samples atomic.Int64 // the samples the writer said the requests hold
 	settled atomic.Int64
 	// refuse, when set, fails write n (from 1) with the error it returns.
 	refuse func(n int64) error
@@ -87,12 +89,16 @@ func newFakeStore(t *testing.T, r *Run, wrong string) *fakeStore {
 
 func (f *fakeStore) Begin(context.Context) error             { return nil }
 func (f *fakeStore) RemoteWriteVersion() remotewrite.Version { return remotewrite.V1 }
-func (f *fakeStore) RemoteWrite(context.Context, []byte, int64) error {
+func (f *fakeStore) RemoteWrite(_ context.Context, body []byte, samples int64) error {
 	time.Sleep(f.writeDelay)
 	n := f.writes.Add(1)
 	if f.refuse != nil {
-		return f.refuse(n)
+		if err := f.refuse(n); err != nil {
+			return err
+		}
 	}
+	f.bytes.Add(int64(len(body)))
+	f.samples.Add(samples)
 	return nil
 }
 func (f *fakeStore) Settle(context.Context, int64) error { f.settled.Add(1); return nil }
@@ -153,6 +159,13 @@ func TestRunCatchesAWrongAnswerOnTheEngine(t *testing.T) {
 	// 4 targets x 41 series x 20 scrapes, the staleness markers left out.
 	if v.ExpectedPoints != 3280 || v.StoredPoints != 3200 || v.OK {
 		t.Errorf("count: %+v", v)
+	}
+	// What was sent: every request, its samples with the staleness
+	// markers of the replaced targets, and its bytes.
+	rw := r.RemoteWrite(remotewrite.V1)
+	if rw.Version != "1.0" || rw.Requests != 40 || rw.Samples != f.samples.Load() || rw.Samples <= 3280 ||
+		rw.Bytes != f.bytes.Load() || rw.BytesPerSample != float64(rw.Bytes)/float64(rw.Samples) {
+		t.Errorf("remote write %+v; the store took %d samples in %d bytes", rw, f.samples.Load(), f.bytes.Load())
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/tsbench/tsbench/internal/metrics"
 	"github.com/tsbench/tsbench/internal/promshape"
 	"github.com/tsbench/tsbench/internal/remotewrite"
+	"github.com/tsbench/tsbench/internal/summary"
 	"github.com/tsbench/tsbench/internal/targets"
 )
 
@@ -80,6 +81,7 @@ type Run struct {
 	settle   sync.Once
 	settled  error
 	acked    atomic.Int64 // samples acknowledged, staleness markers left out
+	sent     sent         // the acknowledged requests
 	failedWr atomic.Int64 // scrapes given up
 	resent   atomic.Int64 // writes sent again
 
@@ -176,6 +178,24 @@ func (r *Run) OpenShare(stores []targets.PromStore, first, total int) []engine.W
 // Acked is the samples acknowledged, staleness markers left out: what
 // count_over_time over the written range must find.
 func (r *Run) Acked() int64 { return r.acked.Load() }
+
+// sent counts the acknowledged requests, their samples (staleness
+// markers included) and compressed bytes.
+type sent struct{ requests, samples, bytes atomic.Int64 }
+
+// RemoteWrite is what the run's acknowledged requests sent, in the
+// stores' version.
+func (r *Run) RemoteWrite(v remotewrite.Version) *summary.RemoteWrite {
+	rw := &summary.RemoteWrite{Version: "1.0", Requests: r.sent.requests.Load(), Samples: r.sent.samples.Load(),
+		Bytes: r.sent.bytes.Load()}
+	if v == remotewrite.V2 {
+		rw.Version = "2.0"
+	}
+	if rw.Samples > 0 {
+		rw.BytesPerSample = float64(rw.Bytes) / float64(rw.Samples)
+	}
+	return rw
+}
 
 // FailedWrites is how many scrapes were given up: never acknowledged.
 func (r *Run) FailedWrites() int64 { return r.failedWr.Load() }

@@ -134,6 +134,9 @@ func (w *worker) write(h *engine.Handle, warm bool) bool {
 			return false
 		case err == nil:
 			w.r.acked.Add(samples - stale)
+			w.r.sent.requests.Add(1)
+			w.r.sent.samples.Add(samples)
+			w.r.sent.bytes.Add(int64(len(w.body)))
 			w.k++
 			return true
 		case !recoverable(err) || time.Now().After(giveUp):

@@ -33,6 +33,7 @@ func writeNotes(b *strings.Builder, s *summary.Summary) {
 	line(b, serverLine(s.Environment.ServerVersion))
 	line(b, namesLine(s.NameMapping))
 	line(b, storageLine(s))
+	line(b, remoteWriteLine(s.RemoteWrite))
 	line(b, toolLine(s.Tool, s.TPCC != nil))
 	line(b, stopLine(s.StopReason))
 	if s.Interrupted {
@@ -177,6 +178,16 @@ func storageLine(s *summary.Summary) string {
 		text += ", " + f2(s.BytesPerPoint) + " bytes per point"
 	}
 	return text
+}
+
+// remoteWriteLine is what a prometheus workload run sent, protocol by
+// protocol's cost on the wire.
+func remoteWriteLine(rw *summary.RemoteWrite) string {
+	if rw == nil || rw.Requests == 0 {
+		return ""
+	}
+	return fmt.Sprintf("Remote write %s: %d requests acknowledged, %d samples, %s compressed (%s bytes a sample)",
+		rw.Version, rw.Requests, rw.Samples, HumanBytes(rw.Bytes), f2(rw.BytesPerSample))
 }
 
 // toolLine shows what the benchmark itself cost, so that a reader can tell

@@ -18,7 +18,6 @@ import (
 	"github.com/tsbench/tsbench/internal/freshness"
 	"github.com/tsbench/tsbench/internal/promrun"
 	"github.com/tsbench/tsbench/internal/promshape"
-	"github.com/tsbench/tsbench/internal/remotewrite"
 	"github.com/tsbench/tsbench/internal/results"
 	"github.com/tsbench/tsbench/internal/runner"
 	"github.com/tsbench/tsbench/internal/summary"
@@ -150,6 +149,7 @@ func runPrometheus(cfg *config.Config, label string, out Outputs, stdout, stderr
 	if n, lost := p.r.Resent(), p.r.FailedWrites(); n+lost > 0 {
 		fmt.Fprintf(stderr, "tsbench: remote write: %d writes sent again after a recoverable failure, %d scrapes given up\n", n, lost)
 	}
+	s.RemoteWrite = p.r.RemoteWrite(p.stores[0].RemoteWriteVersion())
 	if ctx.Err() == nil {
 		vctx, cancelV := context.WithTimeout(context.Background(), setupTimeout)
 		s.Verify = p.r.Verify(vctx, p.stores[0])
@@ -308,10 +308,7 @@ func (p *promRun) announce() {
 	if lo, hi := p.cfg.ClientRange(); p.cfg.Scaled() {
 		share = fmt.Sprintf(" (this worker's clients %d..%d of %d)", lo, hi-1, p.cfg.Clients)
 	}
-	version := "1.0"
-	if len(p.stores) > 0 && p.stores[0].RemoteWriteVersion() == remotewrite.V2 {
-		version = "2.0"
-	}
+	version := p.r.RemoteWrite(p.stores[0].RemoteWriteVersion()).Version
 	fmt.Fprintf(p.stderr, "tsbench: run %s: prometheus workload on %s by remote write %s: %d targets x %d series%s, "+
 		"%d scrapes every %v from %s, churn %v every %d scrapes, then %s; job=%q\n", p.runID, p.driver.Name, version, c.Shape.Targets,
 		p.r.Model().SeriesPerTarget(), share, c.Scrapes, c.Shape.Interval,

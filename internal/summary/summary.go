@@ -83,6 +83,8 @@ type Summary struct {
 	// TPCC is what a TPC-C run (WORKLOAD = tpcc) measured beyond its
 	// matrices, whose rows are then the five transaction types.
 	TPCC *TPCC `json:"tpcc,omitempty"`
+	// RemoteWrite is what a prometheus workload run sent by remote write.
+	RemoteWrite *RemoteWrite `json:"remote_write,omitempty"`
 	// Worker says which share of a scaled-out run this is (WORKERS > 1).
 	Worker *Worker `json:"worker,omitempty"`
 	// Merge describes a run made by 'tsbench merge' from its workers' runs.
