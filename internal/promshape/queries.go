@@ -58,8 +58,9 @@ type Query struct {
 //     markers out of *_over_time.
 //   - Rates differ by design: Prometheus extrapolates to the window's
 //     ends, VictoriaMetrics takes the sample before the window. The rate
-//     queries are PerEngine: each engine's answer computed its way
-//     (rate.go). Elsewhere `x - x offset w` is exact in both and absent
+//     and increase queries are PerEngine: each engine's answer computed
+//     its way (rate.go). irate, the last two samples' slope, is the
+//     same in both. Elsewhere `x - x offset w` is exact in both and absent
 //     where x is not alive at both ends. No histogram_quantile: the two
 //     interpolate the +Inf and empty buckets differently.
 //   - VictoriaMetrics keeps the metric name of min/max_over_time,
@@ -133,6 +134,18 @@ func (m *Model) rules(w int64, d string) []Query {
 			PromQL: fmt.Sprintf(`sum by (job, mode) (rate(node_cpu_seconds_total[%[1]s]) and node_cpu_seconds_total offset %[1]s and node_cpu_seconds_total)`, d),
 			eval: func(src source, t int64) Vector {
 				return aggregate(aggSum, []string{"job", "mode"}, rate(src, sel("node_cpu_seconds_total"), t, w))
+			}},
+		{Name: "job_mode:node_cpu_seconds:increase", Kind: Rule, PerEngine: true,
+			PromQL: fmt.Sprintf(`sum by (job, mode) (increase(node_cpu_seconds_total[%[1]s]) and node_cpu_seconds_total offset %[1]s and node_cpu_seconds_total)`, d),
+			eval: func(src source, t int64) Vector {
+				return aggregate(aggSum, []string{"job", "mode"}, counterWindow(src, fnIncrease, sel("node_cpu_seconds_total"), t, w))
+			}},
+		// irate takes the window's last two samples in both engines: the
+		// same value, inexact (a difference over the interval's seconds).
+		{Name: "job:node_network_receive_bytes:irate", Kind: Rule,
+			PromQL: fmt.Sprintf(`sum by (job) (irate(node_network_receive_bytes_total[%[1]s]) and node_network_receive_bytes_total offset %[1]s and node_network_receive_bytes_total)`, d),
+			eval: func(src source, t int64) Vector {
+				return aggregate(aggSum, []string{"job"}, counterWindow(src, fnIrate, sel("node_network_receive_bytes_total"), t, w))
 			}},
 		{Name: "job_handler_le:" + Histogram + "_bucket:sum", Kind: Rule,
 			PromQL: `sum by (job, handler, le) (` + Histogram + `_bucket)`,

@@ -23,9 +23,24 @@ import (
 // staleness marker inside the window, a first sample with no sample
 // before it), which the read load leaves out.
 
+// counterFunc is a function of a counter's window: rate, increase or
+// irate.
+type counterFunc int
+
+const (
+	fnRate counterFunc = iota
+	fnIncrease
+	fnIrate
+)
+
 // rate is `rate(x[w]) and x offset w and x` of the selector at t on the
 // source's engine.
-func rate(src source, s selector, t, w int64) Vector {
+func rate(src source, s selector, t, w int64) Vector { return counterWindow(src, fnRate, s, t, w) }
+
+// counterWindow is `f(x[w]) and x offset w and x` of the selector at t on the
+// source's engine: the counter function f of each series alive at both
+// ends of the window, with two samples in it at least.
+func counterWindow(src source, f counterFunc, s selector, t, w int64) Vector {
 	var key []byte
 	before := map[string]float64{}
 	for _, x := range src.instant(s, t-w) {
@@ -45,15 +60,28 @@ func rate(src source, s selector, t, w int64) Vector {
 		if !ok || !alive[string(key)] || len(ser.Points) < 2 {
 			continue
 		}
-		var v float64
-		if src.engine() == promql.EngineMetricsQL {
-			v = rateSinceBefore(ser.Points, t-w, prev)
-		} else {
-			v = extrapolatedRate(ser.Points, t-w, t, w)
-		}
+		v := f.eval(src.engine(), ser.Points, t, w, prev)
 		out = append(out, Sample{Labels: slab.dropName(ser.Labels), Value: v, Tol: math.Abs(v) * 0x1p-48})
 	}
 	return out // unsorted: Expect sorts the answer once
+}
+
+// eval is the function of a counter's samples ps in the window (t-w, t],
+// prev the sample at t-w, on engine.
+func (f counterFunc) eval(engine string, ps []Point, t, w int64, prev float64) float64 {
+	switch {
+	case f == fnIrate:
+		// Both engines: the last two samples' increase per second.
+		a, b := ps[len(ps)-2], ps[len(ps)-1]
+		return (b.V - a.V) / (float64(b.T-a.T) / 1000)
+	case engine == promql.EngineMetricsQL && f == fnIncrease:
+		return ps[len(ps)-1].V - prev
+	case engine == promql.EngineMetricsQL:
+		return rateSinceBefore(ps, t-w, prev)
+	case f == fnIncrease:
+		return extrapolatedIncrease(ps, t-w, t)
+	}
+	return extrapolatedRate(ps, t-w, t, w)
 }
 
 // extrapolatedRate is Prometheus' rate of a counter's samples ps in the
@@ -63,8 +91,24 @@ func rate(src source, s selector, t, w int64) Vector {
 // never back past the counter's zero; per second of the window. The
 // operations are in Prometheus' order, so the result is its bits.
 func extrapolatedRate(ps []Point, start, end, w int64) float64 {
+	increase, factor := extrapolated(ps, start, end)
+	factor /= (time.Duration(w) * time.Millisecond).Seconds()
+	return increase * factor
+}
+
+// extrapolatedIncrease is Prometheus' increase of a counter's samples ps
+// in the window (start, end]: rate's, not divided by the window.
+func extrapolatedIncrease(ps []Point, start, end int64) float64 {
+	increase, factor := extrapolated(ps, start, end)
+	return increase * factor
+}
+
+// extrapolated is the increase of a counter's samples ps (a drop counted
+// as a reset to zero) and the factor that extrapolates it to the window
+// (start, end].
+func extrapolated(ps []Point, start, end int64) (increase, factor float64) {
 	first, last := ps[0], ps[len(ps)-1]
-	increase := last.V - first.V
+	increase = last.V - first.V
 	for i := 1; i < len(ps); i++ {
 		if ps[i].V < ps[i-1].V {
 			increase += ps[i-1].V
@@ -86,9 +130,7 @@ func extrapolatedRate(ps []Point, start, end, w int64) float64 {
 	if toEnd >= threshold {
 		toEnd = average / 2
 	}
-	factor := (sampled + toStart + toEnd) / sampled
-	factor /= (time.Duration(w) * time.Millisecond).Seconds()
-	return increase * factor
+	return increase, (sampled + toStart + toEnd) / sampled
 }
 
 // rateSinceBefore is MetricsQL's rate of a counter's samples ps in the

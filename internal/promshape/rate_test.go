@@ -7,8 +7,8 @@ import (
 	"github.com/tsbench/tsbench/internal/targets/promql"
 )
 
-// Each engine's rate by hand, over a window (0, 4000] ms of samples a
-// second apart.
+// Each engine's rate, increase and irate by hand, over a window
+// (0, 4000] ms of samples a second apart.
 func TestRatesByHand(t *testing.T) {
 	pts := func(vs ...float64) []Point {
 		var out []Point
@@ -38,11 +38,25 @@ func TestRatesByHand(t *testing.T) {
 		if got := extrapolatedRate(c.ps, 0, 4000, 4000); math.Abs(got-c.prom) > 1e-12 {
 			t.Errorf("%s: Prometheus' rate %v, want %v", c.name, got, c.prom)
 		}
+		// increase is rate over the window's 4 s, in either engine.
+		if got := fnIncrease.eval(promql.EnginePrometheus, c.ps, 4000, 4000, c.prev); math.Abs(got-4*c.prom) > 1e-9 {
+			t.Errorf("%s: Prometheus' increase %v, want %v", c.name, got, 4*c.prom)
+		}
+		// irate: the last two samples, a second apart, in both engines.
+		last2 := c.ps[len(c.ps)-1].V - c.ps[len(c.ps)-2].V
+		for _, engine := range engines {
+			if got := fnIrate.eval(engine, c.ps, 4000, 4000, c.prev); got != last2 {
+				t.Errorf("%s: irate on %s %v, want %v", c.name, engine, got, last2)
+			}
+		}
 		if c.name == "reset" {
 			continue
 		}
 		if got := rateSinceBefore(c.ps, 0, c.prev); math.Abs(got-c.mql) > 1e-12 {
 			t.Errorf("%s: MetricsQL's rate %v, want %v", c.name, got, c.mql)
+		}
+		if got := fnIncrease.eval(promql.EngineMetricsQL, c.ps, 4000, 4000, c.prev); math.Abs(got-4*c.mql) > 1e-9 {
+			t.Errorf("%s: MetricsQL's increase %v, want %v", c.name, got, 4*c.mql)
 		}
 	}
 }
