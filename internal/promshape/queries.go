@@ -60,9 +60,10 @@ type Query struct {
 //     ends, VictoriaMetrics takes the sample before the window. The rate
 //     and increase queries are PerEngine: each engine's answer computed
 //     its way (rate.go). irate, the last two samples' slope, is the
-//     same in both. Elsewhere `x - x offset w` is exact in both and absent
-//     where x is not alive at both ends. No histogram_quantile: the two
-//     interpolate the +Inf and empty buckets differently.
+//     same in both, and so is histogram_quantile of classic buckets
+//     whose counts only grow with le (quantile.go), within a rounding.
+//     Elsewhere `x - x offset w` is exact in both and absent where x is
+//     not alive at both ends.
 //   - VictoriaMetrics keeps the metric name of min/max_over_time,
 //     Prometheus drops it: every *_over_time is inside an aggregation.
 //     Arithmetic drops the name in both; a comparison without bool keeps
@@ -146,6 +147,14 @@ func (m *Model) rules(w int64, d string) []Query {
 			PromQL: fmt.Sprintf(`sum by (job) (irate(node_network_receive_bytes_total[%[1]s]) and node_network_receive_bytes_total offset %[1]s and node_network_receive_bytes_total)`, d),
 			eval: func(src source, t int64) Vector {
 				return aggregate(aggSum, []string{"job"}, counterWindow(src, fnIrate, sel("node_network_receive_bytes_total"), t, w))
+			}},
+		// The 90th percentile of the request durations each job's
+		// targets have observed, from its classic buckets.
+		{Name: "job:" + Histogram + ":p90", Kind: Rule,
+			PromQL: `histogram_quantile(0.9, sum by (job, le) (` + Histogram + `_bucket))`,
+			eval: func(src source, t int64) Vector {
+				return histogramQuantile(0.9,
+					aggregate(aggSum, []string{"job", "le"}, src.instant(sel(Histogram+"_bucket"), t)))
 			}},
 		{Name: "job_handler_le:" + Histogram + "_bucket:sum", Kind: Rule,
 			PromQL: `sum by (job, handler, le) (` + Histogram + `_bucket)`,

@@ -93,3 +93,31 @@ func TestRateQueriesPerEngine(t *testing.T) {
 		t.Errorf("the engines' rates agree everywhere: %s", vectorString(prom))
 	}
 }
+
+// histogram_quantile by hand: inside a bucket from its lower bound, in the
+// first bucket from 0, at a bucket's exact count its upper bound, past
+// the last finite bound that bound, and nothing without +Inf or
+// observations.
+func TestHistogramQuantileByHand(t *testing.T) {
+	inf := math.Inf(1)
+	bs := []bucket{{0.1, 40}, {0.2, 70}, {0.4, 90}, {inf, 100}}
+	cases := []struct {
+		q    float64
+		bs   []bucket
+		want float64
+		ok   bool
+	}{
+		{0.5, bs, 0.1 + 0.1*(10.0/30), true},
+		{0.2, bs, 0.1 * (20.0 / 40), true},
+		{0.7, bs, 0.2, true},
+		{0.95, bs, 0.4, true},
+		{0.5, bs[:3], 0, false},
+		{0.5, []bucket{{0.1, 0}, {inf, 0}}, 0, false},
+	}
+	for _, c := range cases {
+		got, ok := quantileOf(c.q, c.bs)
+		if ok != c.ok || math.Abs(got-c.want) > 1e-15 {
+			t.Errorf("q %v of %v: %v, %v; want %v, %v", c.q, c.bs, got, ok, c.want, c.ok)
+		}
+	}
+}
