@@ -27,7 +27,7 @@ var promWorkloadShape = []string{"--workload", "prometheus", "--set", "PROM_TARG
 // receive labels, left out) and asks its read load: exit 0, on each every
 // sample acknowledged stored (20 targets x 41 series x 60 scrapes; the
 // staleness markers are written but not counted), every RULE, ALERT and
-// DASHBOARD operation done without a failure, every one of the 20
+// DASHBOARD operation done without a failure, every one of the 22
 // queries' answers checked equal to the model's, and each store's answers
 // the same as VictoriaMetrics', query by query, but for the two rates and the increase:
 // those are the same on the stores of Prometheus' engine and differ from
@@ -44,7 +44,7 @@ func TestPrometheusWorkload(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", r.code, tail(r.stdout, 60), r.stderr)
 	}
-	if !strings.Contains(r.stdout, "Answers of the workload's queries: 51 of 60 query-target pairs agree with victoriametrics, 9 differ by design") {
+	if !strings.Contains(r.stdout, "Answers of the workload's queries: 57 of 66 query-target pairs agree with victoriametrics, 9 differ by design") {
 		t.Errorf("the stores' answers not compared, or not alike:\n%s", tail(r.stdout, 60))
 	}
 	digests := map[string]string{}
@@ -59,8 +59,8 @@ func TestPrometheusWorkload(t *testing.T) {
 			digests[key] = q.Digest
 		}
 	}
-	if len(digests) != 20+3 {
-		t.Errorf("%d digests, want 20 and the rates' and the increase's on a second engine: %v", len(digests), digests)
+	if len(digests) != 22+3 {
+		t.Errorf("%d digests, want 22 and the rates' and the increase's on a second engine: %v", len(digests), digests)
 	}
 }
 
@@ -115,13 +115,13 @@ func checkPrometheusRun(t *testing.T, target string, s *summary.Summary) {
 	}
 	// 56 evaluation times (scrapes 4..59) x 5 rules and 4 alerts;
 	// the 6 dashboards once; a request per scrape and client.
-	want := map[string]int64{"INGESTION": 240, "RULE": 56 * 9, "ALERT": 56 * 4, "DASHBOARD": 7}
+	want := map[string]int64{"INGESTION": 240, "RULE": 56 * 10, "ALERT": 56 * 4, "DASHBOARD": 8}
 	for name, n := range want {
 		if ops[name] != n {
 			t.Errorf("%s: %s: %d operations done, want %d", target, name, ops[name], n)
 		}
 	}
-	if len(s.Verify.Queries) != 20 || s.Verify.Mismatch() {
+	if len(s.Verify.Queries) != 22 || s.Verify.Mismatch() {
 		t.Fatalf("%s: answers checked: %+v", target, s.Verify.Queries)
 	}
 	for _, q := range s.Verify.Queries {
@@ -203,7 +203,7 @@ func TestPrometheusWorkloadWorkers(t *testing.T) {
 			}
 			continue
 		}
-		if len(v.Queries) != 20 || s.Op("RULE").OKOperations != 56*9 || s.Op("ALERT").OKOperations != 56*4 {
+		if len(v.Queries) != 22 || s.Op("RULE").OKOperations != 56*10 || s.Op("ALERT").OKOperations != 56*4 {
 			t.Fatalf("worker 0's read load: %+v", v.Queries)
 		}
 		for _, q := range v.Queries {
@@ -219,7 +219,7 @@ func TestPrometheusWorkloadWorkers(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("merge: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
-	if v := merged.Verify; v == nil || !v.OK || v.StoredPoints != 20*41*60 || len(v.Queries) != 20 ||
+	if v := merged.Verify; v == nil || !v.OK || v.StoredPoints != 20*41*60 || len(v.Queries) != 22 ||
 		v.Method != "sum of the workers' own counts, each over its own targets' series" {
 		t.Fatalf("merged verification: %+v", merged.Verify)
 	}
@@ -401,7 +401,7 @@ func TestPrometheusWorkloadCapabilities(t *testing.T) {
 			s := readSummary(t, js)
 			if c.name == "repeat" { // the JSON is the repetitions' aggregate
 				requireContains(t, r.stdout, "Verify: stored 49200 points, expected 49200: OK")
-			} else if s.Verify == nil || !s.Verify.OK || len(s.Verify.Queries) != 20 || s.Verify.Mismatch() {
+			} else if s.Verify == nil || !s.Verify.OK || len(s.Verify.Queries) != 22 || s.Verify.Mismatch() {
 				t.Fatalf("verify %+v", s.Verify)
 			}
 			if c.check != nil {

@@ -134,7 +134,7 @@ func TestRunCatchesAWrongAnswerOnTheEngine(t *testing.T) {
 	for _, op := range res.Operations {
 		ops[op.Name] = [2]int64{op.OKOperations, op.FailOperations}
 	}
-	want := map[string][2]int64{"INGESTION": {40, 0}, "RULE": {16 * 9, 0}, "ALERT": {16 * 3, 16}, "DASHBOARD": {7, 0}}
+	want := map[string][2]int64{"INGESTION": {40, 0}, "RULE": {16 * 10, 0}, "ALERT": {16 * 3, 16}, "DASHBOARD": {8, 0}}
 	for name, w := range want {
 		if ops[name] != w {
 			t.Errorf("%s: ok, failed %v, want %v", name, ops[name], w)
@@ -148,7 +148,7 @@ func TestRunCatchesAWrongAnswerOnTheEngine(t *testing.T) {
 		t.Errorf("reported %q", reported)
 	}
 	v := r.Verify(context.Background(), f)
-	if !v.Mismatch() || len(v.Queries) != 20 {
+	if !v.Mismatch() || len(v.Queries) != 22 {
 		t.Fatalf("verify %+v", v)
 	}
 	for _, q := range v.Queries {
@@ -194,8 +194,8 @@ func TestTheHandOverIsInNoQuerysLatency(t *testing.T) {
 			t.Errorf("%s: the slowest query took %.1f ms: it holds the wait for the other client's writes", op.Name, op.LatencyMS.Max)
 		}
 	}
-	if queries != 16*9+16*4+7 {
-		t.Errorf("%d queries answered, want %d", queries, 16*9+16*4+7)
+	if queries != 16*10+16*4+8 {
+		t.Errorf("%d queries answered, want %d", queries, 16*10+16*4+8)
 	}
 }
 
@@ -289,14 +289,14 @@ func TestWorkerProcessesShareTheRun(t *testing.T) {
 		}
 		return m
 	}
-	if got, want := ops(res0), map[string]int64{"INGESTION": 40, "RULE": 16 * 9, "ALERT": 16 * 4, "DASHBOARD": 7}; fmt.Sprint(got) != fmt.Sprint(want) {
+	if got, want := ops(res0), map[string]int64{"INGESTION": 40, "RULE": 16 * 10, "ALERT": 16 * 4, "DASHBOARD": 8}; fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("worker 0 operations %v, want %v", got, want)
 	}
 	if got := ops(res1); got["INGESTION"] != 40 || got["RULE"]+got["ALERT"]+got["DASHBOARD"] != 0 {
 		t.Errorf("worker 1 operations %v, want 40 writes and no query", got)
 	}
 	v0, v1 := r0.Verify(context.Background(), f), r1.Verify(context.Background(), f)
-	if len(v0.Queries) != 20 || len(v1.Queries) != 0 || !strings.Contains(v1.QueriesSkipped, "worker 0") {
+	if len(v0.Queries) != 22 || len(v1.Queries) != 0 || !strings.Contains(v1.QueriesSkipped, "worker 0") {
 		t.Errorf("worker 0 checked %d queries, worker 1 %d (%q)", len(v0.Queries), len(v1.Queries), v1.QueriesSkipped)
 	}
 	for _, q := range v0.Queries {

@@ -142,7 +142,7 @@ func TestPlanCoversTheReadLoad(t *testing.T) {
 			t.Errorf("%s: range [%d, %d] off the grid or the written range", j.q.Name, j.start, j.end)
 		}
 	}
-	if n[promshape.Rule] != 16*9 || n[promshape.Alert] != 16*4 || n[promshape.Dashboard] != 7 {
+	if n[promshape.Rule] != 16*10 || n[promshape.Alert] != 16*4 || n[promshape.Dashboard] != 8 {
 		t.Errorf("plan: %v", n)
 	}
 	if e := r.countExpr(20_000); !strings.Contains(e, `sum(count_over_time(up{job="run-1"}[20000ms]))`) {

@@ -156,6 +156,10 @@ func (m *Model) rules(w int64, d string) []Query {
 				return histogramQuantile(0.9,
 					aggregate(aggSum, []string{"job", "le"}, src.instant(sel(Histogram+"_bucket"), t)))
 			}},
+		{Name: "instance:node_cpus:count", Kind: Rule, PromQL: `count without (cpu, mode) (node_cpu_seconds_total)`,
+			eval: func(src source, t int64) Vector {
+				return aggregateWithout(aggCount, []string{"cpu", "mode"}, src.instant(sel("node_cpu_seconds_total"), t))
+			}},
 		{Name: "job_handler_le:" + Histogram + "_bucket:sum", Kind: Rule,
 			PromQL: `sum by (job, handler, le) (` + Histogram + `_bucket)`,
 			eval: func(src source, t int64) Vector {
@@ -228,6 +232,14 @@ func (m *Model) dashboards(w int64, d string) []Query {
 			PromQL: fmt.Sprintf(`sum by (job) (rate(node_network_receive_bytes_total[%[1]s]) and node_network_receive_bytes_total offset %[1]s and node_network_receive_bytes_total)`, d),
 			eval: func(src source, t int64) Vector {
 				return aggregate(aggSum, []string{"job"}, rate(src, sel("node_network_receive_bytes_total"), t, w))
+			}},
+		// Regular expressions, one negated: the "/data" filesystems
+		// (xfs), each at most 32 GiB.
+		{Name: "filesystem-data-size",
+			PromQL: `sum by (job, fstype) (node_filesystem_size_bytes{mountpoint=~"/data.*",fstype!~"ext.*"})`,
+			eval: func(src source, t int64) Vector {
+				s := sel("node_filesystem_size_bytes").matching("mountpoint", "/data.*", false).matching("fstype", "ext.*", true)
+				return aggregate(aggSum, []string{"job", "fstype"}, src.instant(s, t))
 			}},
 		// "/" is at most 32 GiB: the sum over MaxTargets stays exact.
 		{Name: "filesystem-root-avail", PromQL: `sum by (job) (node_filesystem_avail_bytes{mountpoint="/"})`,

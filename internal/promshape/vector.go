@@ -2,6 +2,7 @@ package promshape
 
 import (
 	"math"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -40,11 +41,22 @@ type Series struct {
 // Matrix is a range query's answer, sorted by Key.
 type Matrix []Series
 
-// selector is an instant or range selector: a metric name and label
-// equality matchers.
+// selector is an instant or range selector: a metric name, label
+// equality matchers, and regular expression matchers.
 type selector struct {
 	name  string
 	match []remotewrite.Label
+	re    []reMatcher
+}
+
+// reMatcher is a label matcher `name=~"re"` or, negated, `name!~"re"`:
+// the expression must match the whole value (PromQL anchors it), a
+// missing label's value being "". Never on instance: the model matches a
+// selector against the series of every target at once (Model.matching).
+type reMatcher struct {
+	name string
+	re   *regexp.Regexp
+	neg  bool
 }
 
 // sel is a selector of the name and name, value pairs.
@@ -56,6 +68,13 @@ func sel(name string, pairs ...string) selector {
 	return s
 }
 
+// matching adds `name=~"expr"` to the selector; negated, `name!~"expr"`.
+// The expressions are the model's own, and must compile.
+func (s selector) matching(name, expr string, neg bool) selector {
+	s.re = append(slices.Clone(s.re), reMatcher{name: name, re: regexp.MustCompile("^(?:" + expr + ")$"), neg: neg})
+	return s
+}
+
 // matches reports whether a series' labels satisfy the selector.
 func (s selector) matches(ls []remotewrite.Label) bool {
 	if labelOf(ls, remotewrite.MetricName) != s.name {
@@ -63,6 +82,11 @@ func (s selector) matches(ls []remotewrite.Label) bool {
 	}
 	for _, m := range s.match {
 		if labelOf(ls, m.Name) != m.Value {
+			return false
+		}
+	}
+	for _, m := range s.re {
+		if m.re.MatchString(labelOf(ls, m.name)) == m.neg {
 			return false
 		}
 	}
@@ -181,16 +205,37 @@ const (
 // labels, each group labelled by those of them that are set.
 func aggregate(op aggOp, by []string, v Vector) Vector {
 	by = slices.Sorted(slices.Values(by))
+	return grouped(op, v, func(dst []remotewrite.Label, s Sample) []remotewrite.Label {
+		for _, name := range by {
+			if val := labelOf(s.Labels, name); val != "" {
+				dst = append(dst, remotewrite.Label{Name: name, Value: val})
+			}
+		}
+		return dst
+	})
+}
+
+// aggregateWithout is `op without (without) (v)`: a group per distinct
+// set of the other labels, __name__ left out.
+func aggregateWithout(op aggOp, without []string, v Vector) Vector {
+	return grouped(op, v, func(dst []remotewrite.Label, s Sample) []remotewrite.Label {
+		for _, l := range s.Labels {
+			if l.Name != remotewrite.MetricName && !slices.Contains(without, l.Name) {
+				dst = append(dst, l)
+			}
+		}
+		return dst
+	})
+}
+
+// grouped aggregates v by op in the groups groupOf labels (appending a
+// sample's group labels, sorted by name, to dst).
+func grouped(op aggOp, v Vector, groupOf func(dst []remotewrite.Label, s Sample) []remotewrite.Label) Vector {
 	groups := map[string]*group{}
 	var key []byte
 	var ls []remotewrite.Label
 	for _, s := range v {
-		ls = ls[:0]
-		for _, name := range by {
-			if val := labelOf(s.Labels, name); val != "" {
-				ls = append(ls, remotewrite.Label{Name: name, Value: val})
-			}
-		}
+		ls = groupOf(ls[:0], s)
 		key = appendKey(key[:0], ls, true)
 		g, ok := groups[string(key)]
 		if !ok {
