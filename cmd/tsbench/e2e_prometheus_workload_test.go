@@ -265,7 +265,7 @@ func TestPrometheusWorkloadCrash(t *testing.T) {
 	if f := s.Freshness; f == nil || f.Visible == 0 || f.Unseen != 0 {
 		t.Errorf("freshness %+v", f)
 	}
-	checkContains(t, r.stderr, "writes sent again after a recoverable failure, 0 scrapes given up")
+	checkContains(t, r.stderr, "writes sent again after a recoverable failure, 0 requests given up")
 }
 
 // TestPrometheusWorkloadRefusals: what the workload cannot take is refused

@@ -82,7 +82,7 @@ type Run struct {
 	settled  error
 	acked    atomic.Int64 // samples acknowledged, staleness markers left out
 	sent     sent         // the acknowledged requests
-	failedWr atomic.Int64 // scrapes given up
+	failedWr atomic.Int64 // requests given up
 	resent   atomic.Int64 // writes sent again
 
 	// Report receives the first mismatch or failure of each query, as it
@@ -147,9 +147,47 @@ func (r *Run) Config() Config { return r.cfg }
 // Model is the run's model.
 func (r *Run) Model() *promshape.Model { return r.m }
 
-// Operations is how many operations the plan holds with n workers: a
-// write per scrape and worker, and the queries (the progress line's total).
-func (r *Run) Operations(n int) int64 { return r.cfg.Scrapes*int64(n) + int64(len(r.jobs)) }
+// Operations is how many operations the plan holds for clients first,
+// first+1, ... first+n-1 of total (OpenShare's): each client's requests
+// per scrape for every scrape, and the queries (the progress line's
+// total).
+func (r *Run) Operations(first, n, total int) int64 {
+	ops := int64(len(r.jobs))
+	for c := first; c < first+n; c++ {
+		lo, hi := r.slots(c, total)
+		ops += r.cfg.Scrapes * int64(r.requests(lo, hi).n)
+	}
+	return ops
+}
+
+// MaxRequestSamples bounds the samples of a remote write request: a
+// client's scrape of more targets goes in several requests, as
+// Prometheus' queue (max_samples_per_send, 2,000) and vmagent (10,000
+// rows a block) split theirs; a request of a quarter of a million
+// samples is past VictoriaMetrics' request size, which refuses it.
+const MaxRequestSamples = 10_000
+
+// split is how a client's slots go into a scrape's requests: n requests
+// of per slots each (the last fewer).
+type split struct{ n, per int }
+
+// requests splits the slots [lo, hi) into requests of at most
+// MaxRequestSamples live samples, as even as they can be.
+func (r *Run) requests(lo, hi int) split {
+	slots := hi - lo
+	if slots == 0 {
+		return split{}
+	}
+	most := max(1, MaxRequestSamples/r.m.SeriesPerTarget())
+	n := (slots + most - 1) / most
+	return split{n: n, per: (slots + n - 1) / n}
+}
+
+// slots is client c of total's share of the targets: [lo, hi).
+func (r *Run) slots(c, total int) (lo, hi int) {
+	targets := r.cfg.Shape.Targets
+	return c * targets / total, (c + 1) * targets / total
+}
 
 // Queries is how many query operations the read load holds.
 func (r *Run) Queries() int { return len(r.jobs) }
@@ -163,14 +201,13 @@ func (r *Run) Open(stores []targets.PromStore) []engine.Worker {
 // first+1, ... of total (a worker process's share, WORKERS): client c
 // writes slots [c x targets / total, (c+1) x targets / total).
 func (r *Run) OpenShare(stores []targets.PromStore, first, total int) []engine.Worker {
-	targetsN := r.cfg.Shape.Targets
-	slot := func(c int) int { return c * targetsN / total }
 	workers := make([]engine.Worker, len(stores))
 	for i, s := range stores {
-		c := first + i
-		workers[i] = &worker{r: r, store: s, sc: r.m.NewScraper(), lo: slot(c), hi: slot(c + 1)}
+		lo, hi := r.slots(first+i, total)
+		workers[i] = &worker{r: r, store: s, sc: r.m.NewScraper(), lo: lo, hi: hi, split: r.requests(lo, hi)}
 	}
-	r.lo, r.hi = slot(first), slot(first+len(stores))
+	r.lo, _ = r.slots(first, total)
+	r.hi, _ = r.slots(first+len(stores), total)
 	r.writing.Store(int64(len(stores)))
 	return workers
 }
@@ -197,7 +234,7 @@ func (r *Run) RemoteWrite(v remotewrite.Version) *summary.RemoteWrite {
 	return rw
 }
 
-// FailedWrites is how many scrapes were given up: never acknowledged.
+// FailedWrites is how many requests were given up: never acknowledged.
 func (r *Run) FailedWrites() int64 { return r.failedWr.Load() }
 
 // Resent is how many writes were sent again after a recoverable failure.

@@ -14,15 +14,18 @@ import (
 	"github.com/tsbench/tsbench/internal/targets/httpclient"
 )
 
-// worker writes the scrapes of its slots [lo, hi), one request per scrape
-// in order (so each series is written in time order), then takes queries
-// from the run's list once every worker has written.
+// worker writes the scrapes of its slots [lo, hi) in order (so each
+// series is written in time order), each scrape in split.n requests of
+// split.per slots (MaxRequestSamples), then takes queries from the run's
+// list once every worker has written.
 type worker struct {
 	r      *Run
 	store  targets.PromStore
 	sc     *promshape.Scraper
 	lo, hi int
+	split  split
 	k      int64
+	part   int // the request of scrape k to send next
 	done   bool // its writes are over
 	handed bool // it has waited for every worker's writes, before its first query
 	raw    []byte
@@ -58,15 +61,16 @@ func (w *worker) finish() {
 	}
 }
 
-// encode builds the request of scrape k of the worker's slots, in the
+// encode builds request part of scrape k of the worker's slots, in the
 // store's remote write version: its samples, and how many of them are
 // staleness markers.
-func (w *worker) encode(k int64) (samples, stale int64, err error) {
+func (w *worker) encode(k int64, part int) (samples, stale int64, err error) {
 	if w.enc == nil {
 		w.enc = w.r.encoder(w.store)
 	}
 	w.enc.Reset()
-	err = w.sc.ScrapeSeries(k, w.lo, w.hi, func(n int, inst string, t int64, v float64) {
+	lo, hi := w.partSlots(part)
+	err = w.sc.ScrapeSeries(k, lo, hi, func(n int, inst string, t int64, v float64) {
 		w.enc.Append(n, inst, t, v)
 		samples++
 		if promshape.IsStale(v) {
@@ -76,6 +80,23 @@ func (w *worker) encode(k int64) (samples, stale int64, err error) {
 	w.raw = w.enc.AppendRequest(w.raw[:0])
 	w.body = remotewrite.Compress(w.body, w.raw)
 	return samples, stale, err
+}
+
+// partSlots is the slots of request part of a scrape.
+func (w *worker) partSlots(part int) (lo, hi int) {
+	if w.split.n == 0 {
+		w.split = w.r.requests(w.lo, w.hi)
+	}
+	lo = min(w.hi, w.lo+part*w.split.per)
+	return lo, min(w.hi, lo+w.split.per)
+}
+
+// next moves on to the scrape's next request, or the next scrape's first.
+func (w *worker) next() {
+	if w.part++; w.part >= w.split.n {
+		w.part = 0
+		w.k++
+	}
 }
 
 // encoder is a request encoder of the model's series in the store's
@@ -94,14 +115,14 @@ func (r *Run) encoder(store targets.PromStore) *remotewrite.TemplateEncoder {
 	return remotewrite.NewTemplateEncoder(v, templates, open)
 }
 
-// Resending. A scrape whose write failed in a way Prometheus' remote
+// Resending. A request whose write failed in a way Prometheus' remote
 // write recovers from (the connection or the clock failed it, or the
 // server answered 5xx or 429: a server restarting, crashed, overloaded)
 // is sent again, as Prometheus' queue does, after a pause doubled from
 // resendFirst up to resendMax, each attempt an operation of its own, for
 // up to resendFor; then, or at once for a refusal (another 4xx), the
-// scrape is given up, counted failed, and the next one is sent: a store
-// that dropped a scrape answers the read load differently from the model,
+// request is given up, counted failed, and the next one is sent: a store
+// that dropped one answers the read load differently from the model,
 // which the answers' check says.
 const (
 	resendFirst = 30 * time.Millisecond
@@ -112,10 +133,10 @@ const (
 // recoverable says whether a failed write is sent again.
 func recoverable(err error) bool { return metrics.Transient(err) || httpclient.Recoverable(err) }
 
-// write sends scrape k until it is acknowledged or given up; false when
-// the run stopped.
+// write sends the next request of scrape k until it is acknowledged or
+// given up; false when the run stopped.
 func (w *worker) write(h *engine.Handle, warm bool) bool {
-	samples, stale, err := w.encode(w.k)
+	samples, stale, err := w.encode(w.k, w.part)
 	if err != nil {
 		h.Failed(engine.Op{Kind: opWrite, Points: samples, Write: true}, warm, err)
 		return false
@@ -137,11 +158,11 @@ func (w *worker) write(h *engine.Handle, warm bool) bool {
 			w.r.sent.requests.Add(1)
 			w.r.sent.samples.Add(samples)
 			w.r.sent.bytes.Add(int64(len(w.body)))
-			w.k++
+			w.next()
 			return true
 		case !recoverable(err) || time.Now().After(giveUp):
 			w.r.failedWr.Add(1)
-			w.k++
+			w.next()
 			return true
 		}
 		w.r.resent.Add(1)

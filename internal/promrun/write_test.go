@@ -37,12 +37,14 @@ func BenchmarkWriteRequest(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for k := int64(0); k < int64(b.N); k++ {
-				n, _, err := w.encode(k)
-				if err != nil {
-					b.Fatal(err)
+				for part := range r.requests(w.lo, w.hi).n {
+					n, _, err := w.encode(k, part)
+					if err != nil {
+						b.Fatal(err)
+					}
+					samples += n
+					bytes += int64(len(w.body))
 				}
-				samples += n
-				bytes += int64(len(w.body))
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(samples), "ns/sample")
 			b.ReportMetric(float64(bytes)/float64(samples), "bytes/sample")
@@ -76,7 +78,7 @@ func TestWriteRequestIsTheScrape(t *testing.T) {
 				}); err != nil {
 					t.Fatal(err)
 				}
-				n, st, err := w.encode(k)
+				n, st, err := w.encode(k, 0)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -132,6 +134,49 @@ func decodeRequest(t *testing.T, v remotewrite.Version, body []byte) []string {
 		}
 	}
 	return out
+}
+
+// A client's scrape of more targets than MaxRequestSamples holds goes in
+// requests as even as they can be, none over the bound (staleness markers
+// aside), that together are the scrape in its order; the plan counts
+// them as operations.
+func TestScrapeSplitIntoRequests(t *testing.T) {
+	c := Plan(Config{Shape: promshape.Config{Targets: 1000, Interval: time.Second, ChurnShare: 0.1, ChurnPeriod: 2 * time.Second,
+		Seed: 1}, Scrapes: 5, Engine: promql.EnginePrometheus}, time.UnixMilli(1_700_000_000_000), "split")
+	c.WriteOnly = true
+	r, err := New(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Two clients of 500 targets (20,500 samples): 3 requests of 167,
+	// 167 and 166 targets each.
+	if got := r.Operations(0, 2, 2); got != 5*2*3 {
+		t.Errorf("%d operations, want 30", got)
+	}
+	w := &worker{r: r, store: versionStore{v: remotewrite.V1}, sc: r.m.NewScraper(), lo: 500, hi: 1000}
+	ref := r.m.NewScraper()
+	series := int64(r.m.SeriesPerTarget())
+	for k := range c.Scrapes {
+		var want, got []string
+		if err := ref.ScrapeSlots(k, 500, 1000, func(ls []remotewrite.Label, ts int64, v float64) {
+			want = append(want, sampleText(ls, ts, v))
+		}); err != nil {
+			t.Fatal(err)
+		}
+		for part := range 3 {
+			n, stale, err := w.encode(k, part)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if live := n - stale; live > MaxRequestSamples || live < 166*series {
+				t.Errorf("scrape %d, request %d: %d live samples", k, part, live)
+			}
+			got = append(got, decodeRequest(t, remotewrite.V1, w.body)...)
+		}
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Fatalf("scrape %d: the requests are not the scrape: %d samples, want %d", k, len(got), len(want))
+		}
+	}
 }
 
 func sampleText(ls []remotewrite.Label, t int64, v float64) string {

@@ -147,7 +147,7 @@ func runPrometheus(cfg *config.Config, label string, out Outputs, stdout, stderr
 	}
 	defer sess.close()
 	if n, lost := p.r.Resent(), p.r.FailedWrites(); n+lost > 0 {
-		fmt.Fprintf(stderr, "tsbench: remote write: %d writes sent again after a recoverable failure, %d scrapes given up\n", n, lost)
+		fmt.Fprintf(stderr, "tsbench: remote write: %d writes sent again after a recoverable failure, %d requests given up\n", n, lost)
 	}
 	s.RemoteWrite = p.r.RemoteWrite(p.stores[0].RemoteWriteVersion())
 	if ctx.Err() == nil {
@@ -222,7 +222,8 @@ func (p *promRun) measure(ctx context.Context, abort func()) (*summary.Summary, 
 	if p.r.Config().WriteOnly {
 		ec.PlanEnd = "scrapes"
 	}
-	ec.TotalOps = p.r.Operations(len(p.stores))
+	lo, _ := p.cfg.ClientRange()
+	ec.TotalOps = p.r.Operations(lo, len(p.stores), p.cfg.Clients)
 	eng := engine.New(ec, engine.Hooks{})
 	sess, err := openSession(p.cfg, p.runID, p.label, p.driver, p.out, p.dataDir, eng.Interrupt, abort, p.stdout, p.stderr)
 	if err != nil {
@@ -238,7 +239,6 @@ func (p *promRun) measure(ctx context.Context, abort func()) (*summary.Summary, 
 	var fresh *summary.Freshness
 	eng.Hooks = p.probe.Around(ctx, sess.hooks, func(f *summary.Freshness) { fresh = f })
 	eng.Hooks.Crash = p.crash
-	lo, _ := p.cfg.ClientRange()
 	workers := p.r.OpenShare(p.stores, lo, p.cfg.Clients)
 	handles := eng.Handles(len(workers))
 	for i, h := range handles {
