@@ -25,7 +25,7 @@ type worker struct {
 	lo, hi int
 	split  split
 	k      int64
-	part   int // the request of scrape k to send next
+	part   int  // the request of scrape k to send next
 	done   bool // its writes are over
 	handed bool // it has waited for every worker's writes, before its first query
 	raw    []byte
