@@ -142,7 +142,8 @@ func TestPlanCoversTheReadLoad(t *testing.T) {
 			t.Errorf("%s: range [%d, %d] off the grid or the written range", j.q.Name, j.start, j.end)
 		}
 	}
-	if n[promshape.Rule] != 16*10 || n[promshape.Alert] != 16*4 || n[promshape.Dashboard] != 8 {
+	if l := readLoadOf(t); int64(n[promshape.Rule]) != 16*l.rules || int64(n[promshape.Alert]) != 16*l.alerts ||
+		int64(n[promshape.Dashboard]) != l.dashboards {
 		t.Errorf("plan: %v", n)
 	}
 	if e := r.countExpr(20_000); !strings.Contains(e, `sum(count_over_time(up{job="run-1"}[20000ms]))`) {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"time"
+
+	"github.com/tsbench/tsbench/internal/targets/promql"
 )
 
 // Kind is what a query stands for in the read load.
@@ -139,14 +141,14 @@ func (m *Model) rules(w int64, d string) []Query {
 		{Name: "job_mode:node_cpu_seconds:increase", Kind: Rule, PerEngine: true,
 			PromQL: fmt.Sprintf(`sum by (job, mode) (increase(node_cpu_seconds_total[%[1]s]) and node_cpu_seconds_total offset %[1]s and node_cpu_seconds_total)`, d),
 			eval: func(src source, t int64) Vector {
-				return aggregate(aggSum, []string{"job", "mode"}, counterWindow(src, fnIncrease, sel("node_cpu_seconds_total"), t, w))
+				return aggregate(aggSum, []string{"job", "mode"}, guardedWindow(src, fnIncrease, sel("node_cpu_seconds_total"), t, w))
 			}},
 		// irate takes the window's last two samples in both engines: the
 		// same value, inexact (a difference over the interval's seconds).
 		{Name: "job:node_network_receive_bytes:irate", Kind: Rule,
 			PromQL: fmt.Sprintf(`sum by (job) (irate(node_network_receive_bytes_total[%[1]s]) and node_network_receive_bytes_total offset %[1]s and node_network_receive_bytes_total)`, d),
 			eval: func(src source, t int64) Vector {
-				return aggregate(aggSum, []string{"job"}, counterWindow(src, fnIrate, sel("node_network_receive_bytes_total"), t, w))
+				return aggregate(aggSum, []string{"job"}, guardedWindow(src, fnIrate, sel("node_network_receive_bytes_total"), t, w))
 			}},
 		// The 90th percentile of the request durations each job's
 		// targets have observed, from its classic buckets.
@@ -165,12 +167,48 @@ func (m *Model) rules(w int64, d string) []Query {
 			eval: func(src source, t int64) Vector {
 				return aggregate(aggSum, []string{"handler", "job", "le"}, src.instant(sel(Histogram+"_bucket"), t))
 			}},
+		{Name: "job:node_load1:deriv_max", Kind: Rule,
+			PromQL: fmt.Sprintf(`max by (job) (%s)`, guarded("deriv", "node_load1", "", d)),
+			eval: func(src source, t int64) Vector {
+				return aggregate(aggMax, []string{"job"}, guardedWindow(src, fnDeriv{}, sel("node_load1"), t, w))
+			}},
+		// The root filesystem an hour ahead, as disk-filling alerts
+		// predict it (awesome-prometheus-alerts: predict_linear over 1h
+		// to 4h).
+		{Name: "job:node_filesystem_avail_root:predict_1h_min", Kind: Rule,
+			PromQL: fmt.Sprintf(`min by (job) (%s)`, guarded("predict_linear", `node_filesystem_avail_bytes{mountpoint="/"}`, ", 3600", d)),
+			eval: func(src source, t int64) Vector {
+				return aggregate(aggMin, []string{"job"}, guardedWindow(src, fnPredict{horizon: 3600},
+					sel("node_filesystem_avail_bytes", "mountpoint", "/"), t, w))
+			}},
+		// MetricsQL counts a change from the sample before the window too.
+		{Name: "job:node_load1:changes", Kind: Rule, PerEngine: true,
+			PromQL: fmt.Sprintf(`sum by (job) (%s)`, guarded("changes", "node_load1", "", d)),
+			eval: func(src source, t int64) Vector {
+				return aggregate(aggSum, []string{"job"}, guardedWindow(src, fnChanges{}, sel("node_load1"), t, w))
+			}},
+		// The busiest three network interfaces' bytes: which three topk
+		// keeps among equal values is the engine's choice, their sum is
+		// not.
+		{Name: "job:node_network_receive_bytes:top3", Kind: Rule,
+			PromQL: `sum by (job) (topk by (job) (3, node_network_receive_bytes_total))`,
+			eval: func(src source, t int64) Vector {
+				return topkSum(3, []string{"job"}, src.instant(sel("node_network_receive_bytes_total"), t))
+			}},
 	}
 }
 
+// guarded is the PromQL of `f(x[d] args) and x offset d and x`: the
+// function of the series alive at both ends of the window (guardedWindow).
+func guarded(f, x, args, d string) string {
+	return fmt.Sprintf(`%[1]s(%[2]s[%[4]s]%[3]s) and %[2]s offset %[4]s and %[2]s`, f, x, args, d)
+}
+
+// below and above are `< x` and `> x`, for filter.
+func below(x float64) func(float64) bool { return func(v float64) bool { return v < x } }
+func above(x float64) func(float64) bool { return func(v float64) bool { return v > x } }
+
 func (m *Model) alerts(w int64, d string) []Query {
-	below := func(x float64) func(float64) bool { return func(v float64) bool { return v < x } }
-	above := func(x float64) func(float64) bool { return func(v float64) bool { return v > x } }
 	return []Query{
 		// avail is f 1024ths of size: the ratio is exact, below 0.1 at
 		// about 6% of scrapes.
@@ -192,6 +230,22 @@ func (m *Model) alerts(w int64, d string) []Query {
 			}},
 		// Two handlers of 1 to 100 requests a scrape over four scrapes:
 		// 8 to 800 requests, about 400.
+		// Low memory (below a quarter) where load1 is above 6 too, matched
+		// on the instance alone: both about a quarter of the scrapes.
+		{Name: "NodeMemoryLowUnderLoad", Kind: Alert,
+			PromQL: `node_memory_MemAvailable_bytes / node_memory_MemTotal_bytes < 0.25 and on (instance) node_load1 > 6`,
+			eval: func(src source, t int64) Vector {
+				return set(setAnd, filter(memRatio(src, t), below(0.25)),
+					filter(src.instant(sel("node_load1"), t), above(6)), []string{"instance"})
+			}},
+		// The job's targets all gone: never while the run writes, and an
+		// engine that answers otherwise is wrong.
+		{Name: "NodeExporterJobAbsent", Kind: Alert,
+			PromQL: `absent(up{job=` + promql.Quote(m.cfg.Job) + `})`,
+			eval: func(src source, t int64) Vector {
+				s := sel("up", "job", m.cfg.Job)
+				return absent(s, src.instant(s, t))
+			}},
 		{Name: "HTTPRequestsHigh", Kind: Alert,
 			PromQL: fmt.Sprintf(`sum by (job, instance) (%[1]s_count - %[1]s_count offset %[2]s) > 600`, Histogram, d),
 			eval: func(src source, t int64) Vector {
@@ -240,6 +294,25 @@ func (m *Model) dashboards(w int64, d string) []Query {
 			eval: func(src source, t int64) Vector {
 				s := sel("node_filesystem_size_bytes").matching("mountpoint", "/data.*", false).matching("fstype", "ext.*", true)
 				return aggregate(aggSum, []string{"job", "fstype"}, src.instant(s, t))
+			}},
+		{Name: "busy-or-low-memory",
+			PromQL: `count by (job) (node_load1 > 7 or node_memory_MemAvailable_bytes / node_memory_MemTotal_bytes < 0.1)`,
+			eval: func(src source, t int64) Vector {
+				return aggregate(aggCount, []string{"job"}, set(setOr, filter(src.instant(sel("node_load1"), t), above(7)),
+					filter(memRatio(src, t), below(0.1)), nil))
+			}},
+		{Name: "up-unless-loaded",
+			PromQL: `count by (job) (up unless on (instance) node_load1 > 4)`,
+			eval: func(src source, t int64) Vector {
+				return aggregate(aggCount, []string{"job"}, set(setUnless, src.instant(sel("up"), t),
+					filter(src.instant(sel("node_load1"), t), above(4)), []string{"instance"}))
+			}},
+		// A metric the targets never expose: 1, labelled by the matcher.
+		{Name: "textfile-errors-absent",
+			PromQL: `absent(node_textfile_scrape_error{job=` + promql.Quote(m.cfg.Job) + `})`,
+			eval: func(src source, t int64) Vector {
+				s := sel("node_textfile_scrape_error", "job", m.cfg.Job)
+				return absent(s, src.instant(s, t))
 			}},
 		// "/" is at most 32 GiB: the sum over MaxTargets stays exact.
 		{Name: "filesystem-root-avail", PromQL: `sum by (job) (node_filesystem_avail_bytes{mountpoint="/"})`,

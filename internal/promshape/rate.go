@@ -35,12 +35,26 @@ const (
 
 // rate is `rate(x[w]) and x offset w and x` of the selector at t on the
 // source's engine.
-func rate(src source, s selector, t, w int64) Vector { return counterWindow(src, fnRate, s, t, w) }
+func rate(src source, s selector, t, w int64) Vector { return guardedWindow(src, fnRate, s, t, w) }
 
-// counterWindow is `f(x[w]) and x offset w and x` of the selector at t on the
-// source's engine: the counter function f of each series alive at both
-// ends of the window, with two samples in it at least.
-func counterWindow(src source, f counterFunc, s selector, t, w int64) Vector {
+// windowFunc is a function of a series' window: a counter's rate,
+// increase or irate, a gauge's deriv, predict_linear or changes.
+type windowFunc interface {
+	// apply is the function of the samples ps in the window (t-w, t],
+	// prev the sample at t-w, on engine: its value and the tolerance of
+	// an engine's answer (Sample.Tol).
+	apply(engine string, ps []Point, t, w int64, prev float64) (v, tol float64)
+}
+
+func (f counterFunc) apply(engine string, ps []Point, t, w int64, prev float64) (v, tol float64) {
+	v = f.eval(engine, ps, t, w, prev)
+	return v, math.Abs(v) * 0x1p-48
+}
+
+// guardedWindow is `f(x[w]) and x offset w and x` of the selector at t on
+// the source's engine: the function f of each series alive at both ends
+// of the window, with two samples in it at least.
+func guardedWindow(src source, f windowFunc, s selector, t, w int64) Vector {
 	var key []byte
 	before := map[string]float64{}
 	for _, x := range src.instant(s, t-w) {
@@ -60,8 +74,8 @@ func counterWindow(src source, f counterFunc, s selector, t, w int64) Vector {
 		if !ok || !alive[string(key)] || len(ser.Points) < 2 {
 			continue
 		}
-		v := f.eval(src.engine(), ser.Points, t, w, prev)
-		out = append(out, Sample{Labels: slab.dropName(ser.Labels), Value: v, Tol: math.Abs(v) * 0x1p-48})
+		v, tol := f.apply(src.engine(), ser.Points, t, w, prev)
+		out = append(out, Sample{Labels: slab.dropName(ser.Labels), Value: v, Tol: tol})
 	}
 	return out // unsorted: Expect sorts the answer once
 }

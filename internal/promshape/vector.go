@@ -206,13 +206,19 @@ const (
 func aggregate(op aggOp, by []string, v Vector) Vector {
 	by = slices.Sorted(slices.Values(by))
 	return grouped(op, v, func(dst []remotewrite.Label, s Sample) []remotewrite.Label {
-		for _, name := range by {
-			if val := labelOf(s.Labels, name); val != "" {
-				dst = append(dst, remotewrite.Label{Name: name, Value: val})
-			}
-		}
-		return dst
+		return byLabels(dst, s.Labels, by)
 	})
+}
+
+// byLabels appends the labels of ls named in by (sorted), those set, to
+// dst: a sample's group in `by (by)`.
+func byLabels(dst, ls []remotewrite.Label, by []string) []remotewrite.Label {
+	for _, name := range by {
+		if val := labelOf(ls, name); val != "" {
+			dst = append(dst, remotewrite.Label{Name: name, Value: val})
+		}
+	}
+	return dst
 }
 
 // aggregateWithout is `op without (without) (v)`: a group per distinct
