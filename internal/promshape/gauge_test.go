@@ -43,7 +43,7 @@ func TestFitLineToleranceHoldsEachEnginesArithmetic(t *testing.T) {
 		for j := range ps {
 			v := float64(r.IntN(512)) / 64
 			if i%2 == 1 {
-				v = float64(int64(32<<30)/1024*int64(40+r.IntN(961)))
+				v = float64(int64(32<<30) / 1024 * int64(40+r.IntN(961)))
 			}
 			ps[j] = Point{T: end - int64(n-1-j)*step, V: v}
 		}
