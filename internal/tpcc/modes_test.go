@@ -31,9 +31,14 @@ var runClock = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 // asserts that afterwards every table has the same checksum in all three
 // modes, that the consistency conditions hold after each, that batched
 // mode needed under a third of the interactive mode's round trips, and
-// that procedures mode needed one per transaction.
+// that procedures mode needed one per transaction. It runs on the
+// releases users run today (PostgreSQL 18, MariaDB 11.4): what it
+// compares is what tsbench sends, the same on any release, and each mode
+// runs on Debian's older releases too (TestOnServers). On all four
+// servers its twelve loads of two warehouses made it CI's slowest test
+// (184 s).
 func TestModesSameTables(t *testing.T) {
-	onServersDB(t, "tsbench_tpcc_modes", func(ctx context.Context, t *testing.T, db *sql.DB, dialect string) {
+	onServersDB(t, "tsbench_tpcc_modes", currentReleases, func(ctx context.Context, t *testing.T, db *sql.DB, dialect string) {
 		sums := map[string]map[string]string{}
 		trips := map[string]int64{}
 		const n = 400
@@ -102,11 +107,14 @@ func TestModesSameTables(t *testing.T) {
 	})
 }
 
-// onServersDB runs f as a subtest on each server of scripts/services that
-// speaks a dialect of this package, in database name (the target creates
-// it if missing); it skips a server that is not running.
-func onServersDB(t *testing.T, name string, f func(ctx context.Context, t *testing.T, db *sql.DB, dialect string)) {
-	for _, c := range servers {
+// currentReleases are the servers of the releases users run today.
+var currentReleases = []sqlServer{servers[1], servers[3]}
+
+// onServersDB runs f as a subtest on each of the servers given, in
+// database name (the target creates it if missing); it skips a server
+// that is not running.
+func onServersDB(t *testing.T, name string, on []sqlServer, f func(ctx context.Context, t *testing.T, db *sql.DB, dialect string)) {
+	for _, c := range on {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel() // each its own server, two at a time (go test -parallel)
 			ctx, db := serverDB(t, c, name)
