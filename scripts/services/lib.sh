@@ -120,6 +120,15 @@ start_daemon() {
   local name=$1 logfile=$2; shift 2
   local dir; dir=$(svc_dir "$name")
   mkdir -p "$dir"
+  # TSBENCH_JVM_OPTS: options for every Java server, after "java". CI
+  # gives -XX:TieredStopAtLevel=1 (.ci/inside): the servers there answer
+  # tests, not benchmarks, and the JIT's second tier spent minutes of
+  # CPU that the tests beside it wanted. Unset, the servers run as users
+  # run them.
+  if [ "$1" = java ] && [ -n "${TSBENCH_JVM_OPTS:-}" ]; then
+    # shellcheck disable=SC2086
+    set -- java $TSBENCH_JVM_OPTS "${@:2}"
+  fi
   nohup "$@" >"$logfile" 2>&1 &
   echo $! >"$dir/pid"
 }
