@@ -212,7 +212,7 @@ func TestEveryCapabilityOnEveryWorkload(t *testing.T) {
 // acknowledged lost, or a refusal naming CRASH_AT. The runs go one after
 // another, alone: each kills the server every test uses.
 func TestCrashOnEveryWorkload(t *testing.T) {
-	testenv.Alone(t)
+	testenv.AloneOn(t, "postgres")
 	requireTargetServer(t, "postgres")
 	for _, w := range capWorkloads(t) {
 		t.Run(w.name, func(t *testing.T) { tryCapability(t, w, crashCapability) })

@@ -56,7 +56,7 @@ func crashServer(target, addr, db string) *faultServer {
 // its WAL fsynced at commit) loses nothing: the run verifies OK and maps
 // no loss. Writes sent while it was down may have failed for good (exit 1).
 func TestCrashPostgresLosesNothing(t *testing.T) {
-	testenv.Alone(t)
+	testenv.AloneOn(t, "postgres")
 	requireTargetServer(t, "postgres")
 	fs := crashServer("postgres", "127.0.0.1:5433", "crash_e2e")
 	s, r := crashRunOn(t, fs)
@@ -70,7 +70,7 @@ func TestCrashPostgresLosesNothing(t *testing.T) {
 // says how many and where, exits 3, and its map is checked against the
 // server by the test's own counts.
 func TestCrashVictoriaMetricsLossIsMapped(t *testing.T) {
-	testenv.Alone(t)
+	testenv.AloneOn(t, "victoriametrics")
 	requireTargetServer(t, "victoriametrics")
 	fs := crashServer("victoriametrics", "127.0.0.1:8428", "crash_e2e")
 	defer fault.Find(t, "victoriametrics").Restart(t) // fresh, for the tests that follow

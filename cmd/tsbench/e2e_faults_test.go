@@ -272,6 +272,7 @@ func eachFaultServer(t *testing.T, f func(t *testing.T, fs *faultServer, svc *fa
 			// Each fault hits its own server only: two servers at a time
 			// (go test -parallel), each run waiting on its own.
 			t.Parallel()
+			testenv.HoldServer(t, fs.service)
 			targettest.RequireServer(t, fs.service, fs.addr)
 			svc := fault.Find(t, fs.service)
 			fs.reset(t)
@@ -284,7 +285,7 @@ func eachFaultServer(t *testing.T, f func(t *testing.T, fs *faultServer, svc *fa
 // (the timeout is longer), every point is stored, and the stall is in the
 // latencies: the slowest write waited about as long as the server slept.
 func TestFaultStall(t *testing.T) {
-	testenv.Alone(t)
+	testenv.AloneOn(t)
 	eachFaultServer(t, func(t *testing.T, fs *faultServer, svc *fault.Service) {
 		fr := startFaultRun(t, fs)
 		fr.waitWriting(t, fs)
@@ -313,7 +314,7 @@ func TestFaultStall(t *testing.T) {
 // acknowledged, and of the writes the kill cut off (in doubt) some or none.
 // With retries, every write succeeds, once.
 func TestFaultCrashRestart(t *testing.T) {
-	testenv.Alone(t)
+	testenv.AloneOn(t)
 	eachFaultServer(t, func(t *testing.T, fs *faultServer, svc *fault.Service) {
 		t.Run("no retries", func(t *testing.T) {
 			fr, code, s := crashRun(t, fs, svc)
@@ -370,7 +371,7 @@ func crashRun(t *testing.T, fs *faultServer, svc *fault.Service, extra ...string
 // to its end, counts every later write as a connection failure naming the
 // address, exits 1 and still saves its results.
 func TestFaultRefuse(t *testing.T) {
-	testenv.Alone(t)
+	testenv.AloneOn(t)
 	eachFaultServer(t, func(t *testing.T, fs *faultServer, svc *fault.Service) {
 		defer svc.Restart(t) // fresh, for the tests that follow
 		fr := startFaultRun(t, fs)
@@ -410,7 +411,7 @@ func TestFaultRefuse(t *testing.T) {
 // Reject: batches the server refuses are failures of cause "server" with
 // the server's own message; the rest are stored.
 func TestFaultReject(t *testing.T) {
-	testenv.Alone(t)
+	testenv.AloneOn(t)
 	eachFaultServer(t, func(t *testing.T, fs *faultServer, _ *fault.Service) {
 		ops, text := fs.reject(t, fs)
 		fr := startFaultRun(t, fs, "IS_DELETE_DATA=false")

@@ -274,7 +274,7 @@ func TestPrometheusWorkloadWorkers(t *testing.T) {
 // = every sample), every answer of the read load is still the model's,
 // and the probe saw its points. The run exits 1: operations failed.
 func TestPrometheusWorkloadCrash(t *testing.T) {
-	testenv.Alone(t)
+	testenv.AloneOn(t, "prometheus")
 	requireTargetServer(t, "prometheus")
 	dir := t.TempDir()
 	js := filepath.Join(dir, "s.json")

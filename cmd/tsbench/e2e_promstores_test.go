@@ -102,10 +102,11 @@ func TestRemoteWriteFreshness(t *testing.T) {
 // the background, minutes of CPU; Mimir before it says it is ready,
 // longer than a run waits).
 func TestRemoteWriteCrash(t *testing.T) {
-	testenv.Alone(t)
+	testenv.AloneOn(t)
 	for _, target := range promStores {
 		t.Run(target, func(t *testing.T) {
 			t.Parallel() // each store is killed and restarted alone
+			testenv.HoldServer(t, target)
 			requireTargetServer(t, target)
 			svc := fault.Find(t, target)
 			svc.Restart(t)       // no data years back from the tests before

@@ -3,6 +3,7 @@ package testenv
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"syscall"
 	"testing"
@@ -93,3 +94,45 @@ func Alone(t testing.TB) {
 		_ = syscall.Flock(int(f.Fd()), how)
 	})
 }
+
+// AloneOn is Alone for a test whose faults hit only the servers named
+// (it stops, kills, freezes or resets them) and that judges nothing by
+// the machine's speed. CI's run of the Alone tests sets
+// TSBENCH_ALONE_PARALLEL: such a test then runs in parallel (go test
+// -parallel) beside the other AloneOn tests, holding each of its servers
+// to itself (HoldServer), once the plain Alone tests, which want the
+// machine quiet, have ended (go runs a package's serial tests first).
+// Those tests mostly wait on servers restarting: one after another, they
+// left CI's CPU half idle for minutes. Without the variable it is Alone.
+// A test whose parallel subtests fault the servers names none here, and
+// each subtest holds its own.
+func AloneOn(t *testing.T, servers ...string) {
+	t.Helper()
+	Alone(t)
+	if !aloneParallel() {
+		return
+	}
+	t.Parallel()
+	for _, name := range slices.Sorted(slices.Values(servers)) { // one order: no two tests wait on each other
+		HoldServer(t, name)
+	}
+}
+
+// HoldServer keeps the server named to t, among the tests AloneOn runs in
+// parallel, until t ends; outside those runs it does nothing. A test that
+// holds a server must not wait for parallel subtests: they could find
+// every parallel slot taken by tests waiting for that server.
+func HoldServer(t testing.TB, name string) {
+	t.Helper()
+	if !aloneParallel() {
+		return
+	}
+	mu, _ := serverLocks.LoadOrStore(name, new(sync.Mutex))
+	mu.(*sync.Mutex).Lock()
+	t.Cleanup(mu.(*sync.Mutex).Unlock)
+}
+
+// serverLocks are the servers held, by name.
+var serverLocks sync.Map // name -> *sync.Mutex
+
+func aloneParallel() bool { return os.Getenv("TSBENCH_ALONE_PARALLEL") != "" }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"sync"
 	"testing"
 	"time"
 )
@@ -177,11 +178,12 @@ func TestAloneTestsListed(t *testing.T) {
 	}
 }
 
-// callsAlone reports whether body calls testenv.Alone directly.
+// callsAlone reports whether body calls testenv.Alone or
+// testenv.AloneOn directly.
 func callsAlone(body *ast.BlockStmt) bool {
 	found := false
 	ast.Inspect(body, func(n ast.Node) bool {
-		if sel, ok := n.(*ast.SelectorExpr); ok && sel.Sel.Name == "Alone" {
+		if sel, ok := n.(*ast.SelectorExpr); ok && (sel.Sel.Name == "Alone" || sel.Sel.Name == "AloneOn") {
 			if x, ok := sel.X.(*ast.Ident); ok && x.Name == "testenv" {
 				found = true
 			}
@@ -189,4 +191,34 @@ func callsAlone(body *ast.BlockStmt) bool {
 		return !found
 	})
 	return found
+}
+
+// HoldServer keeps a server from the other AloneOn tests until the test
+// ends, only in the runs that set TSBENCH_ALONE_PARALLEL.
+func TestHoldServer(t *testing.T) {
+	held := func() bool {
+		mu, ok := serverLocks.Load("hold-test")
+		if !ok || !mu.(*sync.Mutex).TryLock() {
+			return ok
+		}
+		mu.(*sync.Mutex).Unlock()
+		return false
+	}
+	t.Run("without the variable", func(t *testing.T) {
+		t.Setenv("TSBENCH_ALONE_PARALLEL", "")
+		HoldServer(t, "hold-test")
+		if held() {
+			t.Error("held outside CI's parallel run of the Alone tests")
+		}
+	})
+	t.Run("with it", func(t *testing.T) {
+		t.Setenv("TSBENCH_ALONE_PARALLEL", "1")
+		HoldServer(t, "hold-test")
+		if !held() {
+			t.Error("not held")
+		}
+	})
+	if held() {
+		t.Error("still held after the test that held it ended")
+	}
 }
