@@ -81,6 +81,9 @@ func TestPrometheusWorkload(t *testing.T) {
 		3*(load.total()-load.perEngine), 3*load.total(), 3*load.perEngine); !strings.Contains(r.stdout, want) {
 		t.Errorf("the stores' answers not compared, or not alike:\n%s", tail(r.stdout, 60))
 	}
+	if n := strings.Count(r.stdout, "Latency per expression, ms: p50 / p99 / max, answers"); n != len(stores) {
+		t.Errorf("%d tables of latency per expression, want one per store", n)
+	}
 	digests := map[string]string{}
 	for _, target := range stores {
 		s := readSummary(t, filepath.Join(dir, "s-"+target+".json"))
@@ -163,6 +166,9 @@ func checkPrometheusRun(t *testing.T, target string, s *summary.Summary) {
 	for _, q := range s.Verify.Queries {
 		if !q.OK || q.Points == 0 || len(q.Digest) != 16 {
 			t.Errorf("%s: %s: %+v", target, q.Query, q)
+		}
+		if l := q.LatencyMS; l == nil || l.Max <= 0 || l.P50 > l.Max {
+			t.Errorf("%s: %s: latency %+v, want each expression's", target, q.Query, q.LatencyMS)
 		}
 	}
 }

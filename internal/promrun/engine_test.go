@@ -32,6 +32,8 @@ type fakeStore struct {
 	refuse func(n int64) error
 	// writeDelay, when set, is how long each write takes.
 	writeDelay time.Duration
+	// slowForms are the queries (by form) that take 20 ms to answer.
+	slowForms map[string]bool
 
 	mu      sync.Mutex
 	counted []string // the counting queries asked
@@ -104,6 +106,9 @@ func (f *fakeStore) RemoteWrite(_ context.Context, body []byte, samples int64) e
 func (f *fakeStore) Settle(context.Context, int64) error { f.settled.Add(1); return nil }
 func (f *fakeStore) ServerLabels() []string              { return nil }
 func (f *fakeStore) PromQuery(_ context.Context, _, form string) ([]byte, error) {
+	if f.slowForms[form] {
+		time.Sleep(20 * time.Millisecond)
+	}
 	if a, ok := f.answers[form]; ok {
 		return a, nil
 	}
@@ -155,6 +160,10 @@ func TestRunCatchesAWrongAnswerOnTheEngine(t *testing.T) {
 	for _, q := range v.Queries {
 		if q.OK != (q.Query != "NodeLoadHigh") {
 			t.Errorf("%s: %+v", q.Query, q)
+		}
+		// Right or wrong, every answer was timed.
+		if l := q.LatencyMS; l == nil || l.Max <= 0 || l.P50 > l.P99 || l.P99 > l.Max {
+			t.Errorf("%s: latency %+v", q.Query, q.LatencyMS)
 		}
 	}
 	// 4 targets x 41 series x 20 scrapes, the staleness markers left out.
@@ -340,4 +349,32 @@ func readLoadOf(t *testing.T) readLoad {
 		}
 	}
 	return l
+}
+
+// Each expression's latency is its own: a query the store answers in
+// 20 ms has a median of 20 ms at least, the others' are below it.
+func TestLatencyPerExpression(t *testing.T) {
+	r := testRun(t)
+	f := newFakeStore(t, r, "")
+	f.slowForms = map[string]bool{}
+	for i := range r.jobs {
+		if j := &r.jobs[i]; j.q.Name == "job:up:sum" {
+			_, form := j.form()
+			f.slowForms[form] = true
+		}
+	}
+	eng := engine.New(engine.Config{Names: Names, PlanEnd: "queries"}, engine.Hooks{})
+	workers := r.Open([]targets.PromStore{f, f})
+	eng.Run(context.Background(), workers, eng.Handles(len(workers)))
+	for _, q := range r.Verify(context.Background(), f).Queries {
+		l := q.LatencyMS
+		switch {
+		case l == nil || q.Points == 0:
+			t.Errorf("%s: no latency, %d answers", q.Query, q.Points)
+		case q.Query == "job:up:sum" && l.P50 < 20:
+			t.Errorf("%s: median %.2f ms; the store took 20 ms", q.Query, l.P50)
+		case q.Query != "job:up:sum" && l.P50 >= 20:
+			t.Errorf("%s: median %.2f ms, as slow as the slow query's", q.Query, l.P50)
+		}
+	}
 }

@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/HdrHistogram/hdrhistogram-go"
+
 	"github.com/tsbench/tsbench/internal/engine"
 	"github.com/tsbench/tsbench/internal/metrics"
 	"github.com/tsbench/tsbench/internal/promshape"
@@ -101,6 +103,40 @@ type check struct {
 	answers, mismatches, errors int64
 	first                       string // the first mismatch or error
 	perEngine                   string // the query's text when its answers depend on the engine
+	latency                     timing // of the answers, right or wrong
+}
+
+// timing gathers a query's latencies: its histogram and the exact
+// extremes and sum that metrics.Percentiles reads with it.
+type timing struct {
+	hist                *hdrhistogram.Histogram
+	n, sum, least, most int64 // ns
+}
+
+func (t *timing) add(d time.Duration) {
+	if d <= 0 { // not measured: a warm-up's
+		return
+	}
+	if t.hist == nil {
+		t.hist = metrics.NewHistogram()
+	}
+	ns := d.Nanoseconds()
+	_ = t.hist.RecordValue(max(1, d.Microseconds()))
+	if t.n == 0 || ns < t.least {
+		t.least = ns
+	}
+	t.most = max(t.most, ns)
+	t.n++
+	t.sum += ns
+}
+
+// summary is the latencies' row, nil without one.
+func (t *timing) summary() *summary.Latency {
+	if t.n == 0 {
+		return nil
+	}
+	l := metrics.Percentiles(t.hist, t.n, t.sum, t.least, t.most)
+	return &l
 }
 
 // New prepares a run of the planned config.

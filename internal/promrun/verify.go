@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/tsbench/tsbench/internal/promshape"
 	"github.com/tsbench/tsbench/internal/summary"
@@ -14,9 +15,10 @@ import (
 	"github.com/tsbench/tsbench/internal/targets/promql"
 )
 
-// account counts job i's answer, of the digest given, under its query's
-// name; the first mismatch or error of each query goes to Report.
-func (r *Run) account(i int, digest uint64, err error) {
+// account counts job i's answer, of the digest given and taken in
+// latency (as the engine measured it), under its query's name; the first
+// mismatch or error of each query goes to Report.
+func (r *Run) account(i int, digest uint64, latency time.Duration, err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	j := &r.jobs[i]
@@ -25,9 +27,11 @@ func (r *Run) account(i int, digest uint64, err error) {
 	switch {
 	case err == nil:
 		r.digests[i], r.ok[i] = digest, true
+		c.latency.add(latency)
 		return
 	case errors.Is(err, errMismatch):
 		r.digests[i], r.ok[i] = digest, true
+		c.latency.add(latency)
 		c.mismatches++
 	default:
 		c.errors++
@@ -54,7 +58,7 @@ func (r *Run) Checks() []summary.QueryCheck {
 		}
 		qc := summary.QueryCheck{Query: name, Points: c.answers - c.errors,
 			Window: fmt.Sprintf("%d answers checked", c.answers-c.errors), OK: c.mismatches == 0 && c.errors == 0,
-			Digest: r.digest(name)}
+			Digest: r.digest(name), LatencyMS: c.latency.summary()}
 		if c.perEngine != "" {
 			qc.Expr, qc.Engine = c.perEngine, r.cfg.Engine
 		}

@@ -31,7 +31,14 @@ type worker struct {
 	raw    []byte
 	body   []byte
 	enc    *remotewrite.TemplateEncoder
+	// latency is the last operation's, as the engine measured it from its
+	// intended start (engine.Handle.Observe): a query's, for its row of
+	// the latency per expression.
+	latency time.Duration
 }
+
+// observe takes the latency of the operation the engine just recorded.
+func (w *worker) observe(_ engine.Op, _ int64, latency time.Duration, _ error) { w.latency = latency }
 
 // Step writes the next scrape, or asks the next query.
 func (w *worker) Step(ctx context.Context, h *engine.Handle, warm bool) bool {
@@ -238,6 +245,7 @@ func (w *worker) query(ctx context.Context, h *engine.Handle, warm bool, i int) 
 	}
 	path, form := j.form()
 	op := engine.Op{Kind: metrics.Kind(kindOp(j.q.Kind)), Timeout: w.r.cfg.ReadTimeout}
+	h.Observe, w.latency = w.observe, 0 // a warm-up's operation is not observed
 	var digest uint64
 	done, err := h.Do(op, warm, func(ctx context.Context) (int64, error) {
 		data, err := w.store.PromQuery(ctx, path, form)
@@ -255,7 +263,7 @@ func (w *worker) query(ctx context.Context, h *engine.Handle, warm bool, i int) 
 		return values, nil
 	})
 	if done {
-		w.r.account(i, digest, err)
+		w.r.account(i, digest, w.latency, err)
 	}
 	return done
 }

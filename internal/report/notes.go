@@ -29,6 +29,7 @@ func writeNotes(b *strings.Builder, s *summary.Summary) {
 	writeStalls(b, s.Stalls)
 	writeFreshness(b, s.Freshness)
 	writeChecks(b, s)
+	writeExprLatency(b, s.Verify) // figures, not verdicts (Verdicts)
 	writeOwnQueries(b, s.QueryFile)
 	line(b, serverLine(s.Environment.ServerVersion))
 	line(b, namesLine(s.NameMapping))
@@ -50,6 +51,29 @@ func writeChecks(b *strings.Builder, s *summary.Summary) {
 		line(b, verifyLine(s.Verify))
 		writeLoss(b, s.Verify)
 		line(b, queryCheckLine(s.Verify))
+	}
+}
+
+// writeExprLatency lists the latency of each query a workload timed
+// apart (the prometheus workload's expressions), in the run's order.
+func writeExprLatency(b *strings.Builder, v *summary.Verify) {
+	if v == nil {
+		return
+	}
+	width := 0
+	for _, q := range v.Queries {
+		if q.LatencyMS != nil {
+			width = max(width, len(q.Query))
+		}
+	}
+	if width == 0 {
+		return
+	}
+	b.WriteString("Latency per expression, ms: p50 / p99 / max, answers\n")
+	for _, q := range v.Queries {
+		if l := q.LatencyMS; l != nil {
+			fmt.Fprintf(b, "  %-*s  %s / %s / %s  %d\n", width, q.Query, f2(l.P50), f2(l.P99), f2(l.Max), q.Points)
+		}
 	}
 }
 

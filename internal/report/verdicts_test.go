@@ -40,3 +40,26 @@ func TestVerdictsAreTheConsolesLines(t *testing.T) {
 		}
 	}
 }
+
+// The latency of each expression a workload timed apart, one line each in
+// the run's order, names aligned; nothing for a run that timed none.
+func TestExprLatencyLines(t *testing.T) {
+	v := &summary.Verify{Queries: []summary.QueryCheck{
+		{Query: "job:up:sum", OK: true, Points: 56, LatencyMS: &summary.Latency{P50: 1.234, P99: 5.5, Max: 9}},
+		{Query: "NodeLoadHigh", OK: true, Points: 56, LatencyMS: &summary.Latency{P50: 0.5, P99: 1, Max: 2.25}},
+	}}
+	var b strings.Builder
+	writeExprLatency(&b, v)
+	want := "Latency per expression, ms: p50 / p99 / max, answers\n" +
+		"  job:up:sum    1.23 / 5.50 / 9.00  56\n" +
+		"  NodeLoadHigh  0.50 / 1.00 / 2.25  56\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+	b.Reset()
+	writeExprLatency(&b, &summary.Verify{Queries: []summary.QueryCheck{{Query: "q1", OK: true, Points: 3}}})
+	writeExprLatency(&b, nil)
+	if b.Len() != 0 {
+		t.Errorf("lines for a run that timed no query apart: %q", b.String())
+	}
+}

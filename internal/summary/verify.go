@@ -76,6 +76,10 @@ type QueryCheck struct {
 	// ownquery.KnownDifference).
 	Expr   string `json:"expr,omitempty"`
 	Engine string `json:"engine,omitempty"`
+	// LatencyMS is the latency of the query's answers, where a workload
+	// times each of its queries apart (the prometheus workload's
+	// expressions; its operation rows hold them by kind).
+	LatencyMS *Latency `json:"latency_ms,omitempty"`
 }
 
 // Unsupported is a QueryCheck's Detail when the target declared the query
