@@ -193,12 +193,77 @@ func TestCrashRestartsAServerStartedByHand(t *testing.T) {
 	checkLossMap(t, v, conn, schema)
 }
 
-// A crash needs a server of the target's own on this machine.
+// A fault the user's command makes (CRASH_COMMAND), on a VictoriaMetrics
+// the test started by hand on a port of its own, as a user's deployment
+// the run did not start: the command kills it, the user's restart command
+// starts it again, the run waits until it takes work again, and whatever
+// it lost of the acknowledged points is mapped (exit 3) or nothing is
+// (exit 0). A server of its own: it runs beside the other tests.
+func TestCrashByCommand(t *testing.T) {
+	inParallel(t)
+	requireTargetServer(t, "victoriametrics")
+	exe := fault.Find(t, "victoriametrics").Executable(t)
+	port, data := testenv.FreePort(t), t.TempDir()
+	start := fmt.Sprintf("%s -storageDataPath=%s -httpListenAddr=127.0.0.1:%d -retentionPeriod=100y -search.disableCache "+
+		"-search.latencyOffset=0s >>%s 2>&1", exe, filepath.Join(data, "storage"), port, filepath.Join(data, "vm.log"))
+	vm := exec.Command("sh", "-c", "exec "+start)
+	if err := vm.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go vm.Wait() //nolint:errcheck // reaped when the command kills it
+	t.Cleanup(func() { stopListening(t, port) })
+	waitPort(t, port, 30*time.Second)
+
+	fs := crashServer("victoriametrics", fmt.Sprintf("127.0.0.1:%d", port), "crash_by_command")
+	settings := fs.settings(fmt.Sprintf("PORT=%d", port))
+	dir := t.TempDir()
+	out := filepath.Join(dir, "crash.json")
+	kill := fmt.Sprintf("kill -9 %d", vm.Process.Pid)
+	args := append([]string{"run", "--quiet", "--data-dir", dir, "--json", out, "--rate", "300", "--duration", "8s",
+		"--crash", "3s", "--crash-command", kill, "--crash-restart", start + " &", "--no-check"}, setArgs(settings)...)
+	r := runBinary(t, t.TempDir(), 3*time.Minute, nil, args...)
+	s := readSummary(t, out)
+	c := s.Crash
+	if c == nil || c.Error != "" || c.Command != kill || c.PID != 0 || c.BackAfterS <= 0 || c.RestartedBy != "CRASH_RESTART" {
+		t.Fatalf("exit %d, crash %+v\n%s\n%s", r.code, c, r.stdout, r.stderr)
+	}
+	requireContains(t, r.stdout, "Crash: `"+kill+"` (CRASH_COMMAND) run at ", "taking work again ")
+	v := s.Verify
+	switch {
+	case r.code == 0 && v != nil && v.OK:
+		t.Logf("nothing lost: %+v", v)
+	case r.code == 3 && v != nil && v.Lost != nil:
+		d, err := targets.Lookup("victoriametrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		conn, err := d.Open(ctx, targets.Options{Database: "crash_by_command", Host: "127.0.0.1", Port: port})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		schema := workload.Schema(configFor(t, settings...))
+		if b, ok := conn.(targets.Binder); ok {
+			if err := b.Bind(ctx, schema); err != nil {
+				t.Fatal(err)
+			}
+		}
+		checkLossMap(t, v, conn, schema)
+	default:
+		t.Fatalf("exit %d, verify %+v\n%s", r.code, v, r.stdout)
+	}
+}
+
+// A crash needs a server of the target's own on this machine, or a fault
+// command of the user's; the fault command needs the crash.
 func TestCrashRefusals(t *testing.T) {
 	inParallel(t)
 	for _, c := range []struct{ args, want []string }{
 		{[]string{"--target", "sqlite", "--crash", "2s"}, []string{"CRASH_AT", "no server of its own"}},
-		{[]string{"--target", "postgres", "--set", "HOST=10.0.0.1", "--crash", "2s"}, []string{"CRASH_AT", "10.0.0.1"}},
+		{[]string{"--target", "postgres", "--set", "HOST=10.0.0.1", "--crash", "2s"}, []string{"CRASH_AT", "10.0.0.1", "--crash-command"}},
+		{[]string{"--target", "postgres", "--crash-command", "true"}, []string{"CRASH_COMMAND", "CRASH_AT (--crash)"}},
 		{[]string{"--target", "postgres", "--duration", "5s", "--crash", "9s"}, []string{"CRASH_AT", "before its end"}},
 	} {
 		r := tsbench(t, nil, append([]string{"run", "--data-dir", t.TempDir()}, c.args...)...)

@@ -232,6 +232,7 @@ type Config struct {
 	FreshnessWait     time.Duration // FRESHNESS_WAIT: how long after the run unseen points are awaited
 	CrashAt           time.Duration // CRASH_AT: kill the server this far into the measured phase (0 = never)
 	CrashRestart      string        // CRASH_RESTART: the command that starts it again on its data
+	CrashCommand      string        // CRASH_COMMAND: the user's command that makes the fault instead of tsbench's kill
 	CrashDown         time.Duration // CRASH_DOWN: how long it stays dead before the restart
 
 	// origin records where each key was last set (file:line or "flag"), so

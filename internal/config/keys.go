@@ -583,6 +583,10 @@ var keyTable = concat(
 			"(default: the killed process's own command line, directory, environment and user, read from /proc before the kill; "+
 			"where /proc cannot tell, scripts/services/NAME.sh resume, where that script is found)",
 			textField(func(c *Config) *string { return &c.CrashRestart }, false), flag("crash-restart")),
+		key("CRASH_COMMAND", "the shell command that makes the fault at CRASH_AT instead of tsbench's kill, for a server tsbench "+
+			"did not start or cannot reach as a process (kubectl delete pod db-0, systemctl kill postgresql, a kill on another host): "+
+			"CRASH_RESTART, if given, runs after it, and the run waits for the server to take work again either way",
+			textField(func(c *Config) *string { return &c.CrashCommand }, false), flag("crash-command")),
 		key("CRASH_DOWN", "how long the killed server stays down before CRASH_RESTART runs",
 			goDuration(func(c *Config) *time.Duration { return &c.CrashDown })),
 	)),

@@ -8,6 +8,7 @@
 package crash
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -52,6 +53,17 @@ type Plan struct {
 	// OnRestart, when set, hears of the server's new process once its port
 	// answers again (the resources sampler follows it).
 	OnRestart func(*summary.ServerProcess)
+	// Command, when set, makes the fault instead of the kill: the user's
+	// shell command (CRASH_COMMAND), for a server tsbench did not start or
+	// cannot reach as a process (a pod, a service, another host). Restart
+	// then runs only when given; either way the run waits until the server
+	// takes work again.
+	Command string
+	// DownWithin bounds the wait for the server to stop taking work after
+	// Command (default 30 s): a command that returns before its fault
+	// lands (systemctl kill, kubectl delete) is waited for, one that did
+	// nothing is reported.
+	DownWithin time.Duration
 	// Ready, when set, says whether the server takes work again once its
 	// port answers: a PostgreSQL in crash recovery accepts connections and
 	// refuses them ("the database system is not yet accepting
@@ -64,6 +76,10 @@ type Plan struct {
 // Error: a run goes on whatever happens here.
 func (p Plan) Do(ctx context.Context, measureStart time.Time) *summary.Crash {
 	c := &summary.Crash{AtS: p.At.Seconds(), Restart: p.Restart}
+	if p.Command != "" {
+		p.byCommand(ctx, measureStart, c)
+		return c
+	}
 	sp, err := monitor.FindServer(p.Service, p.Host, p.Port, 0)
 	if err != nil || sp == nil {
 		c.Error = fmt.Sprintf("no server process found listening on %s (nor in a service script's pid file): nothing was killed",
@@ -117,6 +133,74 @@ func (p Plan) Do(ctx context.Context, measureStart time.Time) *summary.Crash {
 	return c
 }
 
+// byCommand makes the fault with the user's command, sees the server go
+// down, runs the restart command where there is one, and waits until the
+// server takes work again.
+func (p Plan) byCommand(ctx context.Context, measureStart time.Time, c *summary.Crash) {
+	c.Command, c.Found = hideSecrets(p.Command), "CRASH_COMMAND"
+	if p.Restart != "" {
+		c.RestartedBy = "CRASH_RESTART"
+	}
+	ran := time.Now()
+	c.KilledAtS = ran.Sub(measureStart).Seconds()
+	if err := p.shell(ctx, "fault", p.Command); err != nil {
+		c.Error = err.Error()
+		return
+	}
+	if err := p.waitDown(ctx); err != nil {
+		c.Error = err.Error()
+		return
+	}
+	Sleep(ctx, p.Down)
+	if p.Restart != "" {
+		t0 := time.Now()
+		if err := p.shell(ctx, "restart", p.Restart); err != nil {
+			c.Error = err.Error()
+			return
+		}
+		c.RestartS = time.Since(t0).Seconds()
+	}
+	if err := p.waitPort(ctx); err != nil {
+		c.Error = err.Error()
+		return
+	}
+	if err := p.waitReady(ctx); err != nil {
+		c.Error = err.Error()
+		return
+	}
+	c.BackAfterS = time.Since(ran).Seconds()
+}
+
+// defaultDownWithin is Plan.DownWithin's default.
+const defaultDownWithin = 30 * time.Second
+
+// waitDown waits until the server stops taking work: its port refuses
+// connections, or Ready fails.
+func (p Plan) waitDown(ctx context.Context) error {
+	within := cmp.Or(p.DownWithin, defaultDownWithin)
+	deadline := time.Now().Add(within)
+	for {
+		d := net.Dialer{Timeout: time.Second}
+		conn, err := d.DialContext(ctx, "tcp", p.addr())
+		if err != nil {
+			return nil
+		}
+		conn.Close()
+		if p.Ready != nil {
+			try, cancel := context.WithTimeout(ctx, 2*time.Second)
+			err = p.Ready(try)
+			cancel()
+			if err != nil {
+				return nil
+			}
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return fmt.Errorf("crash: %s still took work %v after the fault command %q: no fault seen", p.addr(), within, hideSecrets(p.Command))
+		}
+		Sleep(ctx, 20*time.Millisecond)
+	}
+}
+
 // CanRestart checks, before the run, that the server could be started
 // again after the kill: a restart command, or a server process whose image
 // /proc shows, or a fallback. A server not found now is left to the crash
@@ -141,7 +225,7 @@ func (p Plan) CanRestart() error {
 func (p Plan) restarter(pid int32, c *summary.Crash) (func(context.Context) error, error) {
 	if p.Restart != "" {
 		c.RestartedBy = "CRASH_RESTART"
-		return func(ctx context.Context) error { return p.run(ctx, p.Restart) }, nil
+		return func(ctx context.Context) error { return p.shell(ctx, "restart", p.Restart) }, nil
 	}
 	img, err := readImage(pid)
 	if err == nil {
@@ -152,7 +236,7 @@ func (p Plan) restarter(pid int32, c *summary.Crash) (func(context.Context) erro
 		return nil, fmt.Errorf("%w; set CRASH_RESTART (--crash-restart) to the command that starts the server again on its data", err)
 	}
 	c.Restart, c.RestartedBy = p.Fallback, fmt.Sprintf("its service script (%v)", err)
-	return func(ctx context.Context) error { return p.run(ctx, p.Fallback) }, nil
+	return func(ctx context.Context) error { return p.shell(ctx, "restart", p.Fallback) }, nil
 }
 
 // addr is the killed server's address.
@@ -218,13 +302,14 @@ func descendants(ctx context.Context, p *process.Process) []int32 {
 // lock file check), so the wait lasts until its parent has reaped it.
 func alive(pid int32) bool { return syscall.Kill(int(pid), 0) == nil }
 
-// run runs a restart command through the shell.
-func (p Plan) run(ctx context.Context, command string) error {
+// shell runs a command of the user's (what: fault or restart) through the
+// shell, within the plan's timeout.
+func (p Plan) shell(ctx context.Context, what, command string) error {
 	ctx, cancel := context.WithTimeout(ctx, p.Timeout)
 	defer cancel()
 	out, err := exec.CommandContext(ctx, "sh", "-c", command).CombinedOutput()
 	if err != nil {
-		return fmt.Errorf("crash: restart %q: %w: %s", command, err, lastLine(string(out)))
+		return fmt.Errorf("crash: %s %q: %w: %s", what, hideSecrets(command), err, lastLine(string(out)))
 	}
 	return nil
 }

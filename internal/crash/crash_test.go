@@ -174,3 +174,42 @@ func TestImageStringHidesSecrets(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
+
+// A fault made by the user's command (CRASH_COMMAND): the command kills
+// the server, the restart command starts it again, and the account names
+// the command (its secret hidden) and when the server took work again;
+// no process of tsbench's finding.
+func TestCrashByCommand(t *testing.T) {
+	port := testenv.FreePort(t)
+	first := startListener(t, port)
+	restart := fmt.Sprintf("CRASH_TEST_LISTEN=%d %s -test.run='^TestHelperListener$' >/dev/null 2>&1 &", port, os.Args[0])
+	p := Plan{At: time.Second, Command: fmt.Sprintf("TOKEN=abc kill -9 %d", first.Process.Pid), Restart: restart,
+		Host: "127.0.0.1", Port: port, Down: 100 * time.Millisecond, Timeout: 20 * time.Second}
+	c := p.Do(context.Background(), time.Now().Add(-time.Second))
+	t.Cleanup(func() { killListening(port) })
+	if want := fmt.Sprintf("TOKEN=*** kill -9 %d", first.Process.Pid); c.Error != "" || c.Command != want || c.PID != 0 || c.Found != "CRASH_COMMAND" {
+		t.Fatalf("crash %+v, want the command %q", c, want)
+	}
+	if c.BackAfterS < 0.1 || c.KilledAtS < 0.9 || c.RestartedBy != "CRASH_RESTART" {
+		t.Errorf("back after %.2f s (down 0.1 s), run at %.2f s, restarted by %q", c.BackAfterS, c.KilledAtS, c.RestartedBy)
+	}
+	waitListening(t, port)
+}
+
+// A fault command that leaves the server up is reported, not taken for a
+// fault; one that fails says so.
+func TestCrashByCommandWithoutAFault(t *testing.T) {
+	port := testenv.FreePort(t)
+	startListener(t, port)
+	t.Cleanup(func() { killListening(port) })
+	for _, c := range []struct{ command, want string }{
+		{"true", "still took work 300ms after the fault command \"true\": no fault seen"},
+		{"echo no such pod >&2; exit 1", "crash: fault \"echo no such pod >&2; exit 1\": exit status 1: no such pod"},
+	} {
+		p := Plan{At: time.Second, Command: c.command, Host: "127.0.0.1", Port: port, Timeout: 5 * time.Second,
+			DownWithin: 300 * time.Millisecond}
+		if got := p.Do(context.Background(), time.Now()); !strings.Contains(got.Error, c.want) {
+			t.Errorf("%s: crash %+v, want an error with %q", c.command, got, c.want)
+		}
+	}
+}

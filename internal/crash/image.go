@@ -162,6 +162,20 @@ func (img *image) start() (int, error) {
 // value: --password=..., -Dsome.token=..., key=... .
 var secretArg = regexp.MustCompile(`(?i)^(-*[\w.-]*(?:pass|secret|token|key|credential)[\w.-]*[=:]).+$`)
 
+// hideSecrets is a shell command as the crash line shows it: each word's
+// secret (an argument's or a URL's password, an assignment's) hidden.
+func hideSecrets(command string) string {
+	words := strings.Fields(command)
+	for i, w := range words {
+		w = redact.URL(w)
+		if m := secretArg.FindStringSubmatch(w); m != nil {
+			w = m[1] + redact.Mask
+		}
+		words[i] = w
+	}
+	return strings.Join(words, " ")
+}
+
 // String is the command line, as the crash line shows it: secrets in
 // arguments (and in URLs) hidden, the environment left out.
 func (img *image) String() string {

@@ -16,6 +16,10 @@ func writeCrash(b *strings.Builder, c *summary.Crash) {
 	if c == nil {
 		return
 	}
+	if c.Command != "" {
+		writeCommandFault(b, c)
+		return
+	}
 	if c.PID == 0 {
 		fmt.Fprintf(b, "Crash: none at %.1f s: %s\n", c.AtS, c.Error)
 		return
@@ -37,6 +41,20 @@ func writeCrash(b *strings.Builder, c *summary.Crash) {
 		fmt.Fprintf(b, " as pid %d", c.NewPID)
 	}
 	b.WriteString("\n")
+}
+
+// writeCommandFault is the crash line of a fault the user's command made
+// (CRASH_COMMAND).
+func writeCommandFault(b *strings.Builder, c *summary.Crash) {
+	fmt.Fprintf(b, "Crash: `%s` (CRASH_COMMAND) run at %.1f s", c.Command, c.KilledAtS)
+	if c.Error != "" {
+		fmt.Fprintf(b, "; FAILED: %s\n", oneLine(c.Error, exampleMax))
+		return
+	}
+	if c.Restart != "" {
+		fmt.Fprintf(b, "; restarted by `%s` in %.1f s", c.Restart, c.RestartS)
+	}
+	fmt.Fprintf(b, "; taking work again %.1f s after the fault\n", c.BackAfterS)
 }
 
 // writeLoss lists where acknowledged points went missing.

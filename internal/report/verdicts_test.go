@@ -63,3 +63,25 @@ func TestExprLatencyLines(t *testing.T) {
 		t.Errorf("lines for a run that timed no query apart: %q", b.String())
 	}
 }
+
+// A fault the user's command made: the command, when it ran, the restart
+// and when the server took work again; or why it failed.
+func TestCommandFaultLine(t *testing.T) {
+	for _, c := range []struct {
+		crash summary.Crash
+		want  string
+	}{
+		{summary.Crash{Command: "kubectl delete pod db-0", KilledAtS: 3.04, BackAfterS: 11.52},
+			"Crash: `kubectl delete pod db-0` (CRASH_COMMAND) run at 3.0 s; taking work again 11.5 s after the fault\n"},
+		{summary.Crash{Command: "kill -9 42", KilledAtS: 3, Restart: "start-db &", RestartS: 0.2, BackAfterS: 1.5},
+			"Crash: `kill -9 42` (CRASH_COMMAND) run at 3.0 s; restarted by `start-db &` in 0.2 s; taking work again 1.5 s after the fault\n"},
+		{summary.Crash{Command: "true", KilledAtS: 3, Error: "crash: 127.0.0.1:5433 still took work 30s after the fault command \"true\": no fault seen"},
+			"Crash: `true` (CRASH_COMMAND) run at 3.0 s; FAILED: crash: 127.0.0.1:5433 still took work 30s after the fault command \"true\": no fault seen\n"},
+	} {
+		var b strings.Builder
+		writeCrash(&b, &c.crash)
+		if b.String() != c.want {
+			t.Errorf("got  %q\nwant %q", b.String(), c.want)
+		}
+	}
+}

@@ -21,8 +21,9 @@ const crashRestartTimeout = 3 * time.Minute
 
 // crashPlan is the run's crash (CRASH_AT), nil without one. It is refused
 // where tsbench cannot do it: no server of the target's own, a server on
-// another host, several workers (each would kill it), a find-max search,
-// a server it could not start again.
+// another host without a fault command (CRASH_COMMAND), several workers
+// (each would kill it), a find-max search, a server it could not start
+// again.
 func crashPlan(cfg *config.Config, d *targets.Driver) (*crash.Plan, error) {
 	if cfg.CrashAt <= 0 {
 		return nil, nil
@@ -31,8 +32,9 @@ func crashPlan(cfg *config.Config, d *targets.Driver) (*crash.Plan, error) {
 	switch {
 	case port == 0:
 		return nil, exit.Usagef("CRASH_AT = %v: the %s target has no server of its own to kill", cfg.CrashAt, d.Name)
-	case !localHost(host):
-		return nil, exit.Usagef("CRASH_AT = %v: the server is on %s; tsbench kills only a server on this machine (127.0.0.1)", cfg.CrashAt, host)
+	case !localHost(host) && cfg.CrashCommand == "":
+		return nil, exit.Usagef("CRASH_AT = %v: the server is on %s; tsbench kills only a server on this machine (127.0.0.1): "+
+			"give the fault as a command of your own (CRASH_COMMAND, --crash-command)", cfg.CrashAt, host)
 	case cfg.Scaled():
 		return nil, exit.Usagef("CRASH_AT = %v with WORKERS = %d: one process must kill the server; run the crash without workers", cfg.CrashAt, cfg.Workers)
 	case cfg.QueryOnly:
@@ -45,6 +47,10 @@ func crashPlan(cfg *config.Config, d *targets.Driver) (*crash.Plan, error) {
 	}
 	plan := &crash.Plan{At: cfg.CrashAt, Restart: cfg.CrashRestart, Service: d.Service, Host: host, Port: port,
 		Failover: failoverAddrs(cfg, d), Down: cfg.CrashDown, Timeout: crashRestartTimeout, Ready: serverReady(cfg, d)}
+	if cfg.CrashCommand != "" {
+		plan.Command = cfg.CrashCommand // the fault and any restart are the user's
+		return plan, nil
+	}
 	if script := serviceScript(d.Service); d.Service != "" && script != "" {
 		plan.Fallback = "bash " + script + " resume"
 	}

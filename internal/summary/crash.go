@@ -5,11 +5,14 @@ package summary
 // Crash is what --crash did to the server during the run.
 type Crash struct {
 	AtS       float64 `json:"at_s"`        // planned, seconds into the measured phase
-	KilledAtS float64 `json:"killed_at_s"` // when SIGKILL was sent
-	PID       int32   `json:"pid,omitempty"`
-	Process   string  `json:"process,omitempty"`
-	Found     string  `json:"found_by,omitempty"` // how the process was found: its port, a pid file
-	Restart   string  `json:"restart"`            // the command that started it again
+	KilledAtS float64 `json:"killed_at_s"` // when SIGKILL was sent, or Command run
+	// Command is the user's command that made the fault (CRASH_COMMAND)
+	// instead of tsbench's kill: then no process of tsbench's finding.
+	Command string `json:"command,omitempty"`
+	PID     int32  `json:"pid,omitempty"`
+	Process string `json:"process,omitempty"`
+	Found   string `json:"found_by,omitempty"` // how the process was found: its port, a pid file
+	Restart string `json:"restart"`            // the command that started it again
 	// RestartedBy says where Restart came from: CRASH_RESTART, the killed
 	// process's own image (/proc), or its service script.
 	RestartedBy string `json:"restarted_by,omitempty"`
