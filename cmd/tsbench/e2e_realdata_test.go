@@ -96,7 +96,7 @@ var realTargets = []struct {
 	args []string
 }{
 	{"sqlite", []string{"--target", "sqlite"}},
-	{"postgres", []string{"--target", "postgres", "--set", "DB_NAME=test"}},
+	{"postgres", []string{"--target", "postgres", "--set", "DB_NAME=tsbench_realdata"}}, // not "test", which other packages reset
 }
 
 func TestRealDataReplayed(t *testing.T) {

@@ -180,10 +180,10 @@ func TestReplaySparseData(t *testing.T) {
 		}
 
 		requireTargetServer(t, "postgres")
-		s = replayRun(t, t.TempDir(), "--data", file, "--target", "postgres", "--set", "DB_NAME=test", "--clients", "2",
+		s = replayRun(t, t.TempDir(), "--data", file, "--target", "postgres", "--set", "DB_NAME=tsbench_sparse", "--clients", "2",
 			"--batch-size", "25", "--set", "OPERATION_PROPORTION=1:0:0:0:0:0:0:0:0:0:0")
 		checkSparseReplay(t, s, format, pts)
-		checkAnswers(t, s, "postgres", targets.Options{Database: "test"}, pts)
+		checkAnswers(t, s, "postgres", targets.Options{Database: "tsbench_sparse"}, pts)
 	})
 }
 
@@ -299,6 +299,6 @@ func TestReplayTSBSDevops(t *testing.T) {
 	}
 	check(replayRun(t, t.TempDir(), "--data", file, "--clients", "3", "--set", "OPERATION_PROPORTION=1:0:0:0:0:0:0:0:0:0:0"))
 	requireTargetServer(t, "postgres")
-	check(replayRun(t, t.TempDir(), "--data", file, "--target", "postgres", "--set", "DB_NAME=test", "--clients", "2",
+	check(replayRun(t, t.TempDir(), "--data", file, "--target", "postgres", "--set", "DB_NAME=tsbench_tsbs_devops", "--clients", "2",
 		"--set", "OPERATION_PROPORTION=1:0:0:0:0:0:0:0:0:0:0"))
 }
