@@ -130,9 +130,10 @@ func checkLossMap(t *testing.T, v *summary.Verify, conn targets.Target, schema *
 // scripts (as an installed binary is): --crash kills it and starts it
 // again from its own command line, directory and environment, with no
 // CRASH_RESTART; the resources sampler follows the new process, and the
-// points the server lost are mapped.
+// points the server lost are mapped. A server of its own: it runs beside
+// the other tests.
 func TestCrashRestartsAServerStartedByHand(t *testing.T) {
-	testenv.Alone(t)
+	inParallel(t)
 	requireTargetServer(t, "victoriametrics")
 	exe := fault.Find(t, "victoriametrics").Executable(t)
 	port := testenv.FreePort(t)

@@ -414,7 +414,8 @@ func TestFaultReject(t *testing.T) {
 	testenv.AloneOn(t)
 	eachFaultServer(t, func(t *testing.T, fs *faultServer, _ *fault.Service) {
 		ops, text := fs.reject(t, fs)
-		fr := startFaultRun(t, fs, "IS_DELETE_DATA=false")
+		// Unpaced: nothing happens to the server during the run.
+		fr := startFaultRun(t, fs, "IS_DELETE_DATA=false", "OP_MIN_INTERVAL=0")
 		code, s := fr.wait(t, 2*time.Minute)
 		if code != 1 {
 			t.Fatalf("exit %d, want 1\n%s", code, fr.output())

@@ -18,21 +18,10 @@
 #          the log of any that failed (exit 1 then).
 #   list   the servers built so.
 #
-# The builds run in a session of their own, whose autogroup (Linux's
-# scheduler groups each session's processes and shares the CPU between
-# the groups) has nice 19, and under SCHED_IDLE within it. The group is
-# what matters: every database server's processes, and PostgreSQL's
-# every backend, are sessions of their own, so a build's nice or
-# SCHED_IDLE alone ranks it only against the tests' client, and the
-# servers still shared the CPU with it as with an equal. Measured on this
-# 2-core machine (2026-11-26), builds at nice 15 and 19 beside the tests
-# broke the ones that hold or find a rate (find-max on PostgreSQL fell
-# 30 % short of a rate it had held; TPC-C at 60 transactions/s reached
-# 51), and so did SCHED_IDLE alone in CI's session (a find-max whose p99
-# under 10 s no step met, plus_one's p99 870 ms). Where the autogroup or
-# the policy cannot be set, the builds run at nice 19. The Go builds run
-# one after another (a Mimir link alone takes 2 GB), Prometheus first
-# (more tests need it), beside InfluxDB's.
+# The builds run on the CPU the tests leave idle (scripts/ci/idle-session.sh
+# says how and why). The Go builds run one after another (a Mimir link
+# alone takes 2 GB), Prometheus first (more tests need it), beside
+# InfluxDB's.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 dir=${TSBENCH_SERVICES_DIR:?the services directory of this run}
@@ -40,19 +29,9 @@ LATE_GO="prometheus thanos mimir"
 LATE_OTHER="influxdb-1.13"
 LATE="$LATE_GO $LATE_OTHER"
 
-# idle runs its command under SCHED_IDLE, or at nice 19 where the policy
-# cannot be set.
-idle() {
-  if chrt -i 0 true 2>/dev/null; then
-    chrt -i 0 "$@"
-  else
-    nice -n 19 "$@"
-  fi
-}
-
 build_one() {
   local name=$1
-  if idle bash "scripts/services/$name.sh" install >"$dir/$name.build.log" 2>&1; then
+  if bash "scripts/services/$name.sh" install >"$dir/$name.build.log" 2>&1; then
     touch "$dir/$name.built"
   else
     touch "$dir/$name.failed"
@@ -85,12 +64,11 @@ case ${1:-} in
 build)
   # Marked before this returns, so no test can miss a pending server.
   for name in $LATE; do touch "$dir/$name.pending"; done
-  setsid -w bash "$0" build-all </dev/null >/dev/null 2>&1 &
+  setsid -w scripts/ci/idle-session.sh bash "$0" build-all </dev/null >/dev/null 2>&1 &
   echo $! >"$dir/late-build.pid"
   ;;
 build-all)
-  # (by build, in a session of its own) lowers its autogroup, then builds.
-  echo 19 >/proc/self/autogroup 2>/dev/null || true
+  # (by build, in a session of its own, on idle CPU)
   (for name in $LATE_GO; do build_one "$name"; done) &
   for name in $LATE_OTHER; do build_one "$name" & done
   wait
