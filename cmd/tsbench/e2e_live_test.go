@@ -22,14 +22,16 @@ import (
 
 // The command: a 10-second run of the null target exporting to the
 // real VictoriaMetrics and to a JSON-lines file leaves tsbench_* series
-// whose totals equal the run's summary, and one line per second.
+// whose totals equal the run's summary, and one line per second. At a
+// rate: a closed loop on the null target would take both cores for the
+// 10 s from the tests beside it, and the seconds are what is tested.
 func TestLiveOutputs(t *testing.T) {
 	inParallel(t)
 	requireTargetServer(t, "victoriametrics")
 	dir := t.TempDir()
 	live := filepath.Join(dir, "live.ndjson")
 	sum := filepath.Join(dir, "summary.json")
-	r := runBinary(t, dir, 2*time.Minute, nil, "run", "--target", "null", "--duration", "10s",
+	r := runBinary(t, dir, 2*time.Minute, nil, "run", "--target", "null", "--duration", "10s", "--rate", "2000",
 		"--out", "prometheus-rw=http://127.0.0.1:8428/api/v1/write", "--out", "json=live.ndjson",
 		"--json", sum, "--data-dir", dir, "--results", "off", "--quiet")
 	if r.code != 0 {

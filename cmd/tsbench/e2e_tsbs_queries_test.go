@@ -494,8 +494,8 @@ func TestTSBSQueryFileRefusals(t *testing.T) {
 		{[]string{"--target", "sqlite", "--tsbs-queries", lastpoint, "--find-max", "x.p99<1s"}, "FIND_MAX (--find-max)"},
 		{[]string{"--target", "sqlite", "--tsbs-queries", lastpoint, "--duration", "5s"}, "use --max-queries N"},
 		{[]string{"--target", "sqlite", "--tsbs-queries", lastpoint, "--data", notTSBS}, "DATA = " + notTSBS + ": not with TSBS_QUERY_FILE"},
-		{[]string{"--target", "sqlite", "--burn-in", "3"}, "TSBS_BURN_IN = 3: it applies to a TSBS query file"},
-		{[]string{"--target", "sqlite", "--print-responses"}, "TSBS_PRINT_RESPONSES = true: it applies to a TSBS query file"},
+		{[]string{"--target", "sqlite", "--burn-in", "3"}, "TSBS_BURN_IN = 3: not with WORKLOAD = timeseries: it applies to a TSBS query file"},
+		{[]string{"--target", "sqlite", "--print-responses"}, "TSBS_PRINT_RESPONSES = true: not with WORKLOAD = timeseries: it applies to a TSBS query file"},
 	} {
 		r := tsbench(t, nil, append([]string{"run", "--results", "off"}, tc.args...)...)
 		if r.code != 2 || !strings.Contains(r.stderr, tc.want) {

@@ -12,70 +12,6 @@ import (
 	"github.com/tsbench/tsbench/internal/targets"
 )
 
-// notTaken are the settings a workload cannot take, and why. The engine
-// gives every workload the run's rate, duration, warm-up, thresholds,
-// find-max, repetitions, crash, live outputs and resources; what is left
-// here is the workload's own: a setting changed from its default on a run
-// of a workload it does not apply to is refused before anything runs
-// (exit 2), never silently ignored. A TSBS query file's refusals are
-// tsbsQueryRunKeys'.
-var notTaken = []struct {
-	tpcc bool // the setting a TPC-C run refuses; else one a time series run refuses
-	keys []string
-	why  string
-}{
-	{true, []string{"FRESHNESS"}, "the freshness probe times a written series until a reader sees it, beside a time series " +
-		"workload; a TPC-C terminal reads what it committed in its own transactions"},
-	{true, []string{"QUERY_FILE", "QUERY_ONLY"}, "your own queries run beside a time series workload; TPC-C runs its five transactions"},
-	{true, []string{"TSBS_QUERY_FILE"}, "a TSBS query file is a workload of its own; run it apart"},
-	{true, []string{"OP_MIN_INTERVAL", "OP_MIN_INTERVAL_RANDOM"}, "a TPC-C terminal is paced by TPCC_THINK_TIME (the specification's " +
-		"keying and think times) or all of them by RATE"},
-	{true, []string{"RETRIES"}, "a failed transaction is counted under the server's message, not sent again"},
-	{false, []string{"TPCC_WAREHOUSES", "TPCC_THINK_TIME", "TPCC_LOAD", "TPCC_TABLES", "TPCC_TABLESPACE", "TPCC_MODE"},
-		"it shapes a TPC-C run: add --workload tpcc"},
-}
-
-// promKeys are the prometheus workload's own keys.
-var promKeys = []string{"PROM_TARGETS", "PROM_SCRAPE_INTERVAL", "PROM_CHURN_SHARE", "PROM_CHURN_PERIOD", "PROM_SCRAPES"}
-
-// promNotTaken are the settings a prometheus run refuses: the time
-// series run's own, and capabilities not built for this workload yet.
-var promNotTaken = []struct {
-	keys []string
-	why  string
-}{
-	{[]string{"QUERY_FILE", "QUERY_ONLY", "TSBS_QUERY_FILE", "DATA", "QUERY_CHECKS", "OPERATION_PROPORTION"},
-		"it shapes a time series run; the prometheus workload writes its scrapes and checks its own rules, alerts and dashboards"},
-	{[]string{"TPCC_WAREHOUSES", "TPCC_THINK_TIME", "TPCC_LOAD", "TPCC_TABLES", "TPCC_TABLESPACE", "TPCC_MODE"},
-		"it shapes a TPC-C run"},
-	{[]string{"OP_MIN_INTERVAL", "OP_MIN_INTERVAL_RANDOM", "WRITE_URL", "QUERY_URL"},
-		"not built for this workload yet"},
-}
-
-// promWorkloadKeys refuses PROM_* on another workload, and on a prometheus
-// run what promNotTaken lists.
-func promWorkloadKeys(cfg *config.Config) error {
-	if cfg.Workload != config.WorkloadPrometheus {
-		for _, key := range promKeys {
-			if v, ok := cfg.Changed(key); ok {
-				return exit.Usagef("%s = %s: not with WORKLOAD = %s: it shapes a prometheus run: add --workload prometheus", key, v, cfg.Workload)
-			}
-		}
-		return nil
-	}
-	if strings.Contains(cfg.Host, ",") {
-		return exit.Usagef("HOST = %s: several hosts: not with WORKLOAD = prometheus: not built for this workload yet", cfg.Host)
-	}
-	for _, n := range promNotTaken {
-		for _, key := range n.keys {
-			if v, ok := cfg.Changed(key); ok {
-				return exit.Usagef("%s = %s: not with WORKLOAD = prometheus: %s", key, v, n.why)
-			}
-		}
-	}
-	return timeSeriesShapeKeys(cfg)
-}
-
 // timeSeriesShapeGroups are the key groups that shape a time series run's
 // data and queries, which a prometheus run does not have (DATA_SEED, its
 // seed too, aside).
@@ -176,32 +112,6 @@ func dataReadingKeys(cfg *config.Config) error {
 		if v, ok := cfg.Changed(k.Name); ok {
 			return exit.Usagef("%s = %s: not without DATA: it says how a replayed file is read, and this run replays none "+
 				"(add --data FILE, or drop %s)", k.Name, v, k.Name)
-		}
-	}
-	return nil
-}
-
-// workloadKeys refuses a setting the run's workload cannot take.
-func workloadKeys(cfg *config.Config) error {
-	if err := dataReadingKeys(cfg); err != nil {
-		return err
-	}
-	if err := promWorkloadKeys(cfg); err != nil || cfg.Workload == config.WorkloadPrometheus {
-		return err
-	}
-	tpcc := cfg.Workload == config.WorkloadTPCC
-	for _, n := range notTaken {
-		if n.tpcc != tpcc {
-			continue
-		}
-		for _, key := range n.keys {
-			if v, ok := cfg.Changed(key); ok {
-				workload := "a time series run"
-				if tpcc {
-					workload = "WORKLOAD = tpcc"
-				}
-				return exit.Usagef("%s = %s: not with %s: %s", key, v, workload, n.why)
-			}
 		}
 	}
 	return nil

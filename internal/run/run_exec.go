@@ -45,18 +45,12 @@ func Benchmark(cfg *config.Config, label string, out Outputs, stdout, stderr io.
 	if err := clientIOKeys(cfg, stderr); err != nil {
 		return nil, err
 	}
-	if cfg.Workload == config.WorkloadTPCC {
-		return runTPCC(cfg, label, out, stdout, stderr)
-	}
-	if cfg.Workload == config.WorkloadPrometheus {
-		return runPrometheus(cfg, label, out, stdout, stderr)
-	}
-	if cfg.TSBSQueryFile != "" {
-		return runTSBSQueries(cfg, label, out, stdout, stderr)
-	}
-	if err := tsbsQueryRunKeys(cfg); err != nil {
-		return nil, err
-	}
+	return kindOf(cfg).run(cfg, label, out, stdout, stderr)
+}
+
+// runTimeSeries runs the time series workload: generated or replayed
+// points, with the query kinds and your own queries beside them.
+func runTimeSeries(cfg *config.Config, label string, out Outputs, stdout, stderr io.Writer) (*summary.Summary, error) {
 	driver, _ := targets.Lookup(cfg.Target)
 	dataDir := datadir.Or(cfg.DataDir)
 	runID := NewID()

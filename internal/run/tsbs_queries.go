@@ -30,9 +30,6 @@ import (
 // printed as TSBS's runner prints its statistics.
 func runTSBSQueries(cfg *config.Config, label string, out Outputs, stdout, stderr io.Writer) (*summary.Summary, error) {
 	driver, _ := targets.Lookup(cfg.Target)
-	if err := tsbsQueryRunKeys(cfg); err != nil {
-		return nil, err
-	}
 	qs, err := queryfile.Read(cfg.TSBSQueryFile)
 	if err != nil {
 		return nil, exit.Usagef("TSBS_QUERY_FILE = %q: %v", cfg.TSBSQueryFile, err)
@@ -62,42 +59,6 @@ func runTSBSQueries(cfg *config.Config, label string, out Outputs, stdout, stder
 	}
 	printTSBSStats(stdout, s, len(queriers))
 	return s, nil
-}
-
-// tsbsQueryRunKeys refuses what a query-file run would otherwise leave
-// unused without a word: the keys of a workload run beside TSBS_QUERY_FILE,
-// and TSBS's runner keys without it.
-func tsbsQueryRunKeys(cfg *config.Config) error {
-	if cfg.TSBSQueryFile == "" {
-		switch {
-		case cfg.TSBSBurnIn > 0:
-			return exit.Usagef("TSBS_BURN_IN = %d: it applies to a TSBS query file; give one with --tsbs-queries FILE", cfg.TSBSBurnIn)
-		case cfg.TSBSMaxQueries > 0:
-			return exit.Usagef("TSBS_MAX_QUERIES = %d: it applies to a TSBS query file; give one with --tsbs-queries FILE", cfg.TSBSMaxQueries)
-		case cfg.TSBSPrintResponses:
-			return exit.Usagef("TSBS_PRINT_RESPONSES = true: it applies to a TSBS query file; give one with --tsbs-queries FILE")
-		}
-		return nil
-	}
-	for _, c := range []struct {
-		set       bool
-		key, what string
-	}{
-		{cfg.TSBSUseCase != "", "TSBS_USE_CASE = " + cfg.TSBSUseCase, "a tsbs-* workload generates its own questions"},
-		{cfg.Data != "", "DATA = " + cfg.Data, "the file's queries read the data already on the server"},
-		{cfg.QueryFile != "", "QUERY_FILE = " + cfg.QueryFile, "one run takes one query file"},
-		{cfg.Warmup > 0, "--warmup = " + cfg.Warmup.String(), "use --burn-in N, as TSBS's runners do"},
-		{cfg.RunFor && cfg.MaxTime > 0, "--duration = " + cfg.MaxTime.String(), "the run ends with its queries; use --max-queries N"},
-		{cfg.CrashAt > 0, "CRASH_AT = " + cfg.CrashAt.String(), "a crash maps written points, and this run writes none"},
-		{cfg.Freshness, "FRESHNESS = true", "the probe writes beside a workload that writes"},
-		{len(cfg.FindMax) > 0, "FIND_MAX", "find-max paces an open model"},
-		{cfg.Workers > 1, fmt.Sprintf("WORKERS = %d", cfg.Workers), "a query file runs in one process"},
-	} {
-		if c.set {
-			return exit.Usagef("%s: not with TSBS_QUERY_FILE (--tsbs-queries): %s", c.key, c.what)
-		}
-	}
-	return nil
 }
 
 // openQueriers opens one connection per worker, under the worker's
