@@ -134,25 +134,7 @@ func checkLossMap(t *testing.T, v *summary.Verify, conn targets.Target, schema *
 // the other tests.
 func TestCrashRestartsAServerStartedByHand(t *testing.T) {
 	inParallel(t)
-	requireTargetServer(t, "victoriametrics")
-	exe := fault.Find(t, "victoriametrics").Executable(t)
-	port := testenv.FreePort(t)
-	data := t.TempDir()
-	logFile, err := os.Create(filepath.Join(data, "vm.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	vm := exec.Command(exe, "-storageDataPath="+filepath.Join(data, "storage"), fmt.Sprintf("-httpListenAddr=127.0.0.1:%d", port),
-		"-retentionPeriod=100y", "-search.disableCache", "-search.latencyOffset=0s")
-	vm.Dir, vm.Stdout, vm.Stderr = data, logFile, logFile
-	if err := vm.Start(); err != nil {
-		t.Fatal(err)
-	}
-	logFile.Close()
-	go vm.Wait() //nolint:errcheck // reaped when the crash kills it
-	t.Cleanup(func() { stopListening(t, port) })
-	waitPort(t, port, 30*time.Second)
-
+	vm, exe, port := startPrivateVM(t)
 	fs := crashServer("victoriametrics", fmt.Sprintf("127.0.0.1:%d", port), "crash_by_hand")
 	settings := fs.settings(fmt.Sprintf("PORT=%d", port))
 	dir := t.TempDir()
@@ -174,13 +156,46 @@ func TestCrashRestartsAServerStartedByHand(t *testing.T) {
 	if r.code != 3 || v == nil || v.OK || v.Lost == nil {
 		t.Fatalf("exit %d, verify %+v\n%s", r.code, v, r.stdout)
 	}
+	checkLossMapOnVM(t, v, port, "crash_by_hand", settings)
+}
+
+// startPrivateVM starts a VictoriaMetrics of the test's own, with flags of
+// its own, on a free port, from the executable the project's script
+// runs; it is killed when the test ends.
+func startPrivateVM(t *testing.T) (vm *exec.Cmd, exe string, port int) {
+	t.Helper()
+	requireTargetServer(t, "victoriametrics")
+	exe = fault.Find(t, "victoriametrics").Executable(t)
+	port = testenv.FreePort(t)
+	data := t.TempDir()
+	logFile, err := os.Create(filepath.Join(data, "vm.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	vm = exec.Command(exe, "-storageDataPath="+filepath.Join(data, "storage"), fmt.Sprintf("-httpListenAddr=127.0.0.1:%d", port),
+		"-retentionPeriod=100y", "-search.disableCache", "-search.latencyOffset=0s")
+	vm.Dir, vm.Stdout, vm.Stderr = data, logFile, logFile
+	if err := vm.Start(); err != nil {
+		t.Fatal(err)
+	}
+	logFile.Close()
+	go vm.Wait() //nolint:errcheck // reaped when a crash kills it
+	t.Cleanup(func() { stopListening(t, port) })
+	waitPort(t, port, 30*time.Second)
+	return vm, exe, port
+}
+
+// checkLossMapOnVM checks the loss map v against what the VictoriaMetrics
+// on port holds of database db, written by a run of settings.
+func checkLossMapOnVM(t *testing.T, v *summary.Verify, port int, db string, settings []string) {
+	t.Helper()
 	d, err := targets.Lookup("victoriametrics")
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	conn, err := d.Open(ctx, targets.Options{Database: "crash_by_hand", Host: "127.0.0.1", Port: port})
+	conn, err := d.Open(ctx, targets.Options{Database: db, Host: "127.0.0.1", Port: port})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,27 +249,39 @@ func TestCrashByCommand(t *testing.T) {
 	case r.code == 0 && v != nil && v.OK:
 		t.Logf("nothing lost: %+v", v)
 	case r.code == 3 && v != nil && v.Lost != nil:
-		d, err := targets.Lookup("victoriametrics")
-		if err != nil {
-			t.Fatal(err)
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		conn, err := d.Open(ctx, targets.Options{Database: "crash_by_command", Host: "127.0.0.1", Port: port})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer conn.Close()
-		schema := workload.Schema(configFor(t, settings...))
-		if b, ok := conn.(targets.Binder); ok {
-			if err := b.Bind(ctx, schema); err != nil {
-				t.Fatal(err)
-			}
-		}
-		checkLossMap(t, v, conn, schema)
+		checkLossMapOnVM(t, v, port, "crash_by_command", settings)
 	default:
 		t.Fatalf("exit %d, verify %+v\n%s", r.code, v, r.stdout)
 	}
+}
+
+// A pause (CRASH_PAUSE) of a VictoriaMetrics of the test's own: stopped
+// (SIGSTOP) 2 s into the run for 2 s, then let go on, not killed. The
+// writes due meanwhile wait, none fails, the slowest waited about as long
+// as the pause, nothing is restarted and nothing acknowledged is lost. A
+// server of its own: it runs beside the other tests.
+func TestCrashPause(t *testing.T) {
+	inParallel(t)
+	vm, _, port := startPrivateVM(t)
+	fs := crashServer("victoriametrics", fmt.Sprintf("127.0.0.1:%d", port), "crash_pause")
+	dir := t.TempDir()
+	out := filepath.Join(dir, "pause.json")
+	args := append([]string{"run", "--quiet", "--data-dir", dir, "--json", out, "--rate", "300", "--duration", "6s",
+		"--crash", "2s", "--crash-pause", "2s", "--no-check"}, setArgs(fs.settings(fmt.Sprintf("PORT=%d", port)))...)
+	r := runBinary(t, t.TempDir(), 3*time.Minute, nil, args...)
+	s := readSummary(t, out)
+	c := s.Crash
+	if r.code != 0 || c == nil || c.Error != "" || c.PID != int32(vm.Process.Pid) || c.PauseS != 2 || c.NewPID != 0 ||
+		c.BackAfterS < 2 || s.Verify == nil || !s.Verify.OK || s.Verify.Lost != nil {
+		t.Fatalf("exit %d, crash %+v, verify %+v\n%s\n%s", r.code, c, s.Verify, r.stdout, r.stderr)
+	}
+	requireContains(t, r.stdout, fmt.Sprintf("Pause: server victoria-metrics (pid %d, ", c.PID), "for 2.0 s (SIGSTOP, then SIGCONT)")
+	w := s.Op("INGESTION")
+	if w == nil || w.FailOperations != 0 || w.LatencyMS.Max < 1500 {
+		t.Fatalf("writes across a 2 s pause: %+v", w)
+	}
+	t.Logf("stopped at %.2f s, back %.2f s later; %d writes, p99 %.0f ms, max %.0f ms; %d points verified",
+		c.KilledAtS, c.BackAfterS, w.OKOperations, w.LatencyMS.P99, w.LatencyMS.Max, s.Verify.StoredPoints)
 }
 
 // A crash needs a server of the target's own on this machine, or a fault
@@ -266,6 +293,9 @@ func TestCrashRefusals(t *testing.T) {
 		{[]string{"--target", "postgres", "--set", "HOST=10.0.0.1", "--crash", "2s"}, []string{"CRASH_AT", "10.0.0.1", "--crash-command"}},
 		{[]string{"--target", "postgres", "--crash-command", "true"}, []string{"CRASH_COMMAND", "CRASH_AT (--crash)"}},
 		{[]string{"--target", "postgres", "--duration", "5s", "--crash", "9s"}, []string{"CRASH_AT", "before its end"}},
+		{[]string{"--target", "postgres", "--crash-pause", "2s"}, []string{"CRASH_PAUSE", "CRASH_AT (--crash)"}},
+		{[]string{"--target", "postgres", "--crash", "2s", "--crash-pause", "2s", "--crash-restart", "true"},
+			[]string{"CRASH_RESTART = true: not with CRASH_PAUSE = 2s", "goes on where it stopped"}},
 	} {
 		r := tsbench(t, nil, append([]string{"run", "--data-dir", t.TempDir()}, c.args...)...)
 		if r.code != 2 {

@@ -587,6 +587,10 @@ var keyTable = concat(
 			"did not start or cannot reach as a process (kubectl delete pod db-0, systemctl kill postgresql, a kill on another host): "+
 			"CRASH_RESTART, if given, runs after it, and the run waits for the server to take work again either way",
 			textField(func(c *Config) *string { return &c.CrashCommand }, false), flag("crash-command")),
+		key("CRASH_PAUSE", "stop the server at CRASH_AT instead of killing it: SIGSTOP to the process listening on the target's "+
+			"port and its descendants, SIGCONT this much later, as a long GC pause, a stalled disk or a frozen VM leave it; "+
+			"nothing restarts, and the run maps what the server lost as after a kill (0 = kill)",
+			goDuration(func(c *Config) *time.Duration { return &c.CrashPause }), flag("crash-pause")),
 		key("CRASH_DOWN", "how long the killed server stays down before CRASH_RESTART runs",
 			goDuration(func(c *Config) *time.Duration { return &c.CrashDown })),
 	)),

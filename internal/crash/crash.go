@@ -64,6 +64,10 @@ type Plan struct {
 	// lands (systemctl kill, kubectl delete) is waited for, one that did
 	// nothing is reported.
 	DownWithin time.Duration
+	// Pause, when set, stops the server instead of killing it: SIGSTOP to
+	// it and its descendants, SIGCONT Pause later (CRASH_PAUSE). Nothing
+	// restarts; the run waits until the server takes work again.
+	Pause time.Duration
 	// Ready, when set, says whether the server takes work again once its
 	// port answers: a PostgreSQL in crash recovery accepts connections and
 	// refuses them ("the database system is not yet accepting
@@ -87,6 +91,10 @@ func (p Plan) Do(ctx context.Context, measureStart time.Time) *summary.Crash {
 		return c
 	}
 	c.PID, c.Process, c.Found = sp.PID, sp.Name, sp.Source
+	if p.Pause > 0 {
+		p.pause(ctx, sp.PID, measureStart, c)
+		return c
+	}
 	restart, err := p.restarter(sp.PID, c)
 	if err != nil {
 		c.Error = err.Error() + ": nothing was killed"
@@ -131,6 +139,31 @@ func (p Plan) Do(ctx context.Context, measureStart time.Time) *summary.Crash {
 		}
 	}
 	return c
+}
+
+// pause stops the server and its descendants for Pause, lets them go on,
+// and waits until the server takes work again.
+func (p Plan) pause(ctx context.Context, pid int32, measureStart time.Time, c *summary.Crash) {
+	pids := tree(ctx, pid)
+	stopped := time.Now()
+	c.KilledAtS, c.PauseS = stopped.Sub(measureStart).Seconds(), p.Pause.Seconds()
+	err := signal(pids, syscall.SIGSTOP)
+	if err == nil {
+		Sleep(ctx, p.Pause) // cut short when the run is interrupted
+	}
+	// SIGCONT whatever happened: a server left stopped would hold the run
+	// and whoever uses it next.
+	if cerr := signal(pids, syscall.SIGCONT); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = p.waitReady(ctx)
+	}
+	if err != nil {
+		c.Error = err.Error()
+		return
+	}
+	c.BackAfterS = time.Since(stopped).Seconds()
 }
 
 // byCommand makes the fault with the user's command, sees the server go
@@ -266,14 +299,9 @@ func listenerOf(p Plan) (*summary.ServerProcess, string) {
 // 30 s) until they are gone: a restart must not find the old server's
 // port or lock file still held.
 func kill(ctx context.Context, pid int32) error {
-	pids := []int32{pid}
-	if p, err := process.NewProcessWithContext(ctx, pid); err == nil {
-		pids = append(pids, descendants(ctx, p)...)
-	}
-	for _, q := range pids {
-		if err := syscall.Kill(int(q), syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
-			return fmt.Errorf("crash: kill %d: %w", q, err)
-		}
+	pids := tree(ctx, pid)
+	if err := signal(pids, syscall.SIGKILL); err != nil {
+		return err
 	}
 	deadline := time.Now().Add(30 * time.Second)
 	for _, q := range pids {
@@ -282,6 +310,26 @@ func kill(ctx context.Context, pid int32) error {
 				return fmt.Errorf("crash: process %d still there 30 s after SIGKILL", q)
 			}
 			Sleep(ctx, 20*time.Millisecond)
+		}
+	}
+	return nil
+}
+
+// tree is pid and every descendant of it.
+func tree(ctx context.Context, pid int32) []int32 {
+	pids := []int32{pid}
+	if p, err := process.NewProcessWithContext(ctx, pid); err == nil {
+		pids = append(pids, descendants(ctx, p)...)
+	}
+	return pids
+}
+
+// signal sends sig to every process of pids; one already gone is no
+// error.
+func signal(pids []int32, sig syscall.Signal) error {
+	for _, q := range pids {
+		if err := syscall.Kill(int(q), sig); err != nil && !errors.Is(err, syscall.ESRCH) {
+			return fmt.Errorf("crash: %v to %d: %w", sig, q, err)
 		}
 	}
 	return nil
@@ -349,7 +397,7 @@ func (p Plan) waitReady(ctx context.Context) error {
 			return nil
 		}
 		if time.Now().After(deadline) || ctx.Err() != nil {
-			return fmt.Errorf("crash: the server takes no work %v after its restart: %w", p.Timeout, err)
+			return fmt.Errorf("crash: the server takes no work %v after the fault: %w", p.Timeout, err)
 		}
 		Sleep(ctx, 100*time.Millisecond)
 	}

@@ -213,3 +213,49 @@ func TestCrashByCommandWithoutAFault(t *testing.T) {
 		}
 	}
 }
+
+// A pause (CRASH_PAUSE): the process listening is stopped for the pause,
+// not killed (it is in state T while the pause lasts), goes on as the
+// same process afterwards, and the account says when it was stopped, for
+// how long, and when it took work again (Ready answering after SIGCONT).
+func TestCrashPausesTheListener(t *testing.T) {
+	port := testenv.FreePort(t)
+	first := startListener(t, port)
+	t.Cleanup(func() { killListening(port) })
+	pid := first.Process.Pid
+	var states []string
+	ready := func(context.Context) error {
+		states = append(states, processState(pid))
+		return nil
+	}
+	seen := make(chan string, 1)
+	go func() {
+		time.Sleep(150 * time.Millisecond) // inside the pause
+		seen <- processState(pid)
+	}()
+	p := Plan{At: time.Second, Service: "nosuchservice", Host: "127.0.0.1", Port: port, Pause: 400 * time.Millisecond,
+		Timeout: 10 * time.Second, Ready: ready}
+	c := p.Do(context.Background(), time.Now().Add(-time.Second))
+	if c.Error != "" || c.PID != int32(pid) || c.PauseS != 0.4 || c.NewPID != 0 || c.Restart != "" {
+		t.Fatalf("pause %+v, want pid %d paused 0.4 s, nothing restarted", c, pid)
+	}
+	if s := <-seen; s != "T" {
+		t.Errorf("state %q during the pause, want T (stopped)", s)
+	}
+	if len(states) != 1 || states[0] == "T" || c.BackAfterS < 0.4 || c.KilledAtS < 0.9 {
+		t.Errorf("states %v when asked if ready; back after %.2f s of a 0.4 s pause, stopped at %.2f s", states, c.BackAfterS, c.KilledAtS)
+	}
+	waitListening(t, port)
+}
+
+// processState is the state letter of pid in /proc/PID/stat (R, S, T
+// ...), or the error reading it.
+func processState(pid int) string {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return err.Error()
+	}
+	_, rest, _ := strings.Cut(string(b), ") ")
+	state, _, _ := strings.Cut(rest, " ")
+	return state
+}

@@ -20,6 +20,10 @@ func writeCrash(b *strings.Builder, c *summary.Crash) {
 		writeCommandFault(b, c)
 		return
 	}
+	if c.PauseS > 0 && c.PID != 0 {
+		writePause(b, c)
+		return
+	}
 	if c.PID == 0 {
 		fmt.Fprintf(b, "Crash: none at %.1f s: %s\n", c.AtS, c.Error)
 		return
@@ -55,6 +59,17 @@ func writeCommandFault(b *strings.Builder, c *summary.Crash) {
 		fmt.Fprintf(b, "; restarted by `%s` in %.1f s", c.Restart, c.RestartS)
 	}
 	fmt.Fprintf(b, "; taking work again %.1f s after the fault\n", c.BackAfterS)
+}
+
+// writePause is the crash line of a pause (CRASH_PAUSE).
+func writePause(b *strings.Builder, c *summary.Crash) {
+	fmt.Fprintf(b, "Pause: server %s (pid %d, %s) stopped at %.1f s for %.1f s (SIGSTOP, then SIGCONT)",
+		c.Process, c.PID, c.Found, c.KilledAtS, c.PauseS)
+	if c.Error != "" {
+		fmt.Fprintf(b, "; FAILED: %s\n", oneLine(c.Error, exampleMax))
+		return
+	}
+	fmt.Fprintf(b, "; taking work again %.1f s after it was stopped\n", c.BackAfterS)
 }
 
 // writeLoss lists where acknowledged points went missing.

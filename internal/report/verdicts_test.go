@@ -65,7 +65,8 @@ func TestExprLatencyLines(t *testing.T) {
 }
 
 // A fault the user's command made: the command, when it ran, the restart
-// and when the server took work again; or why it failed.
+// and when the server took work again; or why it failed. A pause: the
+// server stopped, for how long, and when it took work again.
 func TestCommandFaultLine(t *testing.T) {
 	for _, c := range []struct {
 		crash summary.Crash
@@ -77,6 +78,10 @@ func TestCommandFaultLine(t *testing.T) {
 			"Crash: `kill -9 42` (CRASH_COMMAND) run at 3.0 s; restarted by `start-db &` in 0.2 s; taking work again 1.5 s after the fault\n"},
 		{summary.Crash{Command: "true", KilledAtS: 3, Error: "crash: 127.0.0.1:5433 still took work 30s after the fault command \"true\": no fault seen"},
 			"Crash: `true` (CRASH_COMMAND) run at 3.0 s; FAILED: crash: 127.0.0.1:5433 still took work 30s after the fault command \"true\": no fault seen\n"},
+		// A pause (CRASH_PAUSE): stopped, not killed; nothing restarted.
+		{summary.Crash{PID: 42, Process: "postgres", Found: "listening on port 5433", KilledAtS: 3.01, PauseS: 2, BackAfterS: 2.03},
+			"Pause: server postgres (pid 42, listening on port 5433) stopped at 3.0 s for 2.0 s (SIGSTOP, then SIGCONT); " +
+				"taking work again 2.0 s after it was stopped\n"},
 	} {
 		var b strings.Builder
 		writeCrash(&b, &c.crash)

@@ -45,10 +45,17 @@ func crashPlan(cfg *config.Config, d *targets.Driver) (*crash.Plan, error) {
 	case cfg.MaxTime > 0 && cfg.CrashAt >= cfg.MaxTime:
 		return nil, exit.Usagef("CRASH_AT = %v: the measured phase lasts %v; the crash must come before its end", cfg.CrashAt, cfg.MaxTime)
 	}
+	if err := pauseKeys(cfg); err != nil {
+		return nil, err
+	}
 	plan := &crash.Plan{At: cfg.CrashAt, Restart: cfg.CrashRestart, Service: d.Service, Host: host, Port: port,
 		Failover: failoverAddrs(cfg, d), Down: cfg.CrashDown, Timeout: crashRestartTimeout, Ready: serverReady(cfg, d)}
 	if cfg.CrashCommand != "" {
 		plan.Command = cfg.CrashCommand // the fault and any restart are the user's
+		return plan, nil
+	}
+	if cfg.CrashPause > 0 {
+		plan.Pause = cfg.CrashPause // nothing to restart
 		return plan, nil
 	}
 	if script := serviceScript(d.Service); d.Service != "" && script != "" {
@@ -58,6 +65,21 @@ func crashPlan(cfg *config.Config, d *targets.Driver) (*crash.Plan, error) {
 		return nil, exit.Usagef("CRASH_AT = %v: %v", cfg.CrashAt, err)
 	}
 	return plan, nil
+}
+
+// pauseKeys refuses, with CRASH_PAUSE, the keys of a kill: a paused
+// server goes on where it stopped.
+func pauseKeys(cfg *config.Config) error {
+	if cfg.CrashPause <= 0 {
+		return nil
+	}
+	for _, key := range []string{"CRASH_RESTART", "CRASH_DOWN", "CRASH_COMMAND"} {
+		if v, ok := cfg.Changed(key); ok {
+			return exit.Usagef("%s = %s: not with CRASH_PAUSE = %v: a paused server goes on where it stopped; nothing kills "+
+				"or restarts it", key, v, cfg.CrashPause)
+		}
+	}
+	return nil
 }
 
 // failoverAddrs are the "host:port" of the nodes a run follows its

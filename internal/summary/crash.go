@@ -23,5 +23,9 @@ type Crash struct {
 	RestartS     float64 `json:"restart_s,omitempty"`
 	// BackAfterS is from the kill until the port accepted connections.
 	BackAfterS float64 `json:"back_after_s,omitempty"`
+	// PauseS is how long the server was stopped (SIGSTOP) instead of
+	// killed (CRASH_PAUSE); KilledAtS is then when it was stopped, and
+	// BackAfterS from then until it took work again.
+	PauseS float64 `json:"pause_s,omitempty"`
 	Error      string  `json:"error,omitempty"`
 }
