@@ -27,5 +27,5 @@ type Crash struct {
 	// killed (CRASH_PAUSE); KilledAtS is then when it was stopped, and
 	// BackAfterS from then until it took work again.
 	PauseS float64 `json:"pause_s,omitempty"`
-	Error      string  `json:"error,omitempty"`
+	Error  string  `json:"error,omitempty"`
 }
