@@ -284,6 +284,40 @@ func TestCrashPause(t *testing.T) {
 		c.KilledAtS, c.BackAfterS, w.OKOperations, w.LatencyMS.P99, w.LatencyMS.Max, s.Verify.StoredPoints)
 }
 
+// A partition (CRASH_PARTITION) between the run and a VictoriaMetrics of
+// the test's own: 2 s into the run its connections, which go through
+// tsbench's relay, pass nothing for 2 s. The server runs on (the same
+// process, not stopped); the writes due meanwhile wait, none fails, the
+// slowest waited about as long as the cut, and nothing acknowledged is
+// lost. A server of its own: it runs beside the other tests.
+func TestCrashPartition(t *testing.T) {
+	inParallel(t)
+	vm, _, port := startPrivateVM(t)
+	fs := crashServer("victoriametrics", fmt.Sprintf("127.0.0.1:%d", port), "crash_partition")
+	dir := t.TempDir()
+	out := filepath.Join(dir, "partition.json")
+	args := append([]string{"run", "--quiet", "--data-dir", dir, "--json", out, "--rate", "300", "--duration", "6s",
+		"--crash", "2s", "--crash-partition", "2s", "--no-check"}, setArgs(fs.settings(fmt.Sprintf("PORT=%d", port)))...)
+	r := runBinary(t, t.TempDir(), 3*time.Minute, nil, args...)
+	s := readSummary(t, out)
+	c := s.Crash
+	addr := fmt.Sprintf("127.0.0.1:%d", port)
+	if r.code != 0 || c == nil || c.Error != "" || c.Server != addr || c.PartitionS != 2 || c.PID != 0 || c.BackAfterS < 2 ||
+		s.Verify == nil || !s.Verify.OK || s.Verify.Lost != nil {
+		t.Fatalf("exit %d, crash %+v, verify %+v\n%s\n%s", r.code, c, s.Verify, r.stdout, r.stderr)
+	}
+	requireContains(t, r.stdout, "Partition: the run's connections to "+addr+" cut off at ", "for 2.0 s (nothing relayed either way)")
+	if sp, err := monitor.FindServer("", "127.0.0.1", port, 0); err != nil || sp == nil || sp.PID != int32(vm.Process.Pid) {
+		t.Errorf("the server on %s is %+v (%v), want the one started, pid %d", addr, sp, err, vm.Process.Pid)
+	}
+	w := s.Op("INGESTION")
+	if w == nil || w.FailOperations != 0 || w.LatencyMS.Max < 1500 {
+		t.Fatalf("writes across a 2 s partition: %+v", w)
+	}
+	t.Logf("cut at %.2f s, back %.2f s later; %d writes, p99 %.0f ms, max %.0f ms; %d points verified",
+		c.KilledAtS, c.BackAfterS, w.OKOperations, w.LatencyMS.P99, w.LatencyMS.Max, s.Verify.StoredPoints)
+}
+
 // A crash needs a server of the target's own on this machine, or a fault
 // command of the user's; the fault command needs the crash.
 func TestCrashRefusals(t *testing.T) {
@@ -296,6 +330,12 @@ func TestCrashRefusals(t *testing.T) {
 		{[]string{"--target", "postgres", "--crash-pause", "2s"}, []string{"CRASH_PAUSE", "CRASH_AT (--crash)"}},
 		{[]string{"--target", "postgres", "--crash", "2s", "--crash-pause", "2s", "--crash-restart", "true"},
 			[]string{"CRASH_RESTART = true: not with CRASH_PAUSE = 2s", "goes on where it stopped"}},
+		{[]string{"--target", "postgres", "--crash", "2s", "--crash-partition", "2s", "--crash-pause", "1s"},
+			[]string{"CRASH_PAUSE = 1s: not with CRASH_PARTITION = 2s", "one fault"}},
+		{[]string{"--target", "postgres", "--set", "HOST=127.0.0.1,127.0.0.2", "--crash", "2s", "--crash-partition", "2s"},
+			[]string{"CRASH_PARTITION = 2s with several servers"}},
+		{[]string{"--target", "postgres", "--workload", "tpcc", "--crash", "2s", "--crash-partition", "2s"},
+			[]string{"CRASH_PARTITION = 2s: not with WORKLOAD = tpcc"}},
 	} {
 		r := tsbench(t, nil, append([]string{"run", "--data-dir", t.TempDir()}, c.args...)...)
 		if r.code != 2 {

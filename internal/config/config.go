@@ -234,6 +234,7 @@ type Config struct {
 	CrashRestart      string        // CRASH_RESTART: the command that starts it again on its data
 	CrashCommand      string        // CRASH_COMMAND: the user's command that makes the fault instead of tsbench's kill
 	CrashPause        time.Duration // CRASH_PAUSE: the server stopped (SIGSTOP) this long instead of killed
+	CrashPartition    time.Duration // CRASH_PARTITION: the run's connections cut off this long instead of a kill
 	CrashDown         time.Duration // CRASH_DOWN: how long it stays dead before the restart
 
 	// origin records where each key was last set (file:line or "flag"), so

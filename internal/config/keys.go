@@ -591,6 +591,11 @@ var keyTable = concat(
 			"port and its descendants, SIGCONT this much later, as a long GC pause, a stalled disk or a frozen VM leave it; "+
 			"nothing restarts, and the run maps what the server lost as after a kill (0 = kill)",
 			goDuration(func(c *Config) *time.Duration { return &c.CrashPause }), flag("crash-pause")),
+		key("CRASH_PARTITION", "cut the run's connections off the server at CRASH_AT instead of killing it, for this long: "+
+			"they go through a relay of tsbench's, which then passes nothing either way and leaves new connections "+
+			"unanswered, as a network partition between the clients and a server that keeps running; "+
+			"the run maps what the server lost as after a kill (0 = kill)",
+			goDuration(func(c *Config) *time.Duration { return &c.CrashPartition }), flag("crash-partition")),
 		key("CRASH_DOWN", "how long the killed server stays down before CRASH_RESTART runs",
 			goDuration(func(c *Config) *time.Duration { return &c.CrashDown })),
 	)),

@@ -68,6 +68,11 @@ type Plan struct {
 	// it and its descendants, SIGCONT Pause later (CRASH_PAUSE). Nothing
 	// restarts; the run waits until the server takes work again.
 	Pause time.Duration
+	// Partition, when set, cuts the run's connections off the server for
+	// that long instead of killing it (CRASH_PARTITION), through Cut (the
+	// relay the connections go through); the server runs on.
+	Partition time.Duration
+	Cut       func(ctx context.Context, d time.Duration)
 	// Ready, when set, says whether the server takes work again once its
 	// port answers: a PostgreSQL in crash recovery accepts connections and
 	// refuses them ("the database system is not yet accepting
@@ -82,6 +87,10 @@ func (p Plan) Do(ctx context.Context, measureStart time.Time) *summary.Crash {
 	c := &summary.Crash{AtS: p.At.Seconds(), Restart: p.Restart}
 	if p.Command != "" {
 		p.byCommand(ctx, measureStart, c)
+		return c
+	}
+	if p.Partition > 0 {
+		p.partition(ctx, measureStart, c)
 		return c
 	}
 	sp, err := monitor.FindServer(p.Service, p.Host, p.Port, 0)
@@ -139,6 +148,24 @@ func (p Plan) Do(ctx context.Context, measureStart time.Time) *summary.Crash {
 		}
 	}
 	return c
+}
+
+// partition cuts the run's connections off the server for Partition and
+// waits until the server takes work again.
+func (p Plan) partition(ctx context.Context, measureStart time.Time, c *summary.Crash) {
+	c.Server, c.PartitionS = p.addr(), p.Partition.Seconds()
+	if p.Cut == nil {
+		c.Error = "crash: no relay before the server to cut: nothing was done"
+		return
+	}
+	cut := time.Now()
+	c.KilledAtS = cut.Sub(measureStart).Seconds()
+	p.Cut(ctx, p.Partition)
+	if err := p.waitReady(ctx); err != nil {
+		c.Error = err.Error()
+		return
+	}
+	c.BackAfterS = time.Since(cut).Seconds()
 }
 
 // pause stops the server and its descendants for Pause, lets them go on,

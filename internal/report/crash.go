@@ -24,6 +24,10 @@ func writeCrash(b *strings.Builder, c *summary.Crash) {
 		writePause(b, c)
 		return
 	}
+	if c.PartitionS > 0 {
+		writePartition(b, c)
+		return
+	}
 	if c.PID == 0 {
 		fmt.Fprintf(b, "Crash: none at %.1f s: %s\n", c.AtS, c.Error)
 		return
@@ -70,6 +74,17 @@ func writePause(b *strings.Builder, c *summary.Crash) {
 		return
 	}
 	fmt.Fprintf(b, "; taking work again %.1f s after it was stopped\n", c.BackAfterS)
+}
+
+// writePartition is the crash line of a partition (CRASH_PARTITION).
+func writePartition(b *strings.Builder, c *summary.Crash) {
+	fmt.Fprintf(b, "Partition: the run's connections to %s cut off at %.1f s for %.1f s (nothing relayed either way)",
+		c.Server, c.KilledAtS, c.PartitionS)
+	if c.Error != "" {
+		fmt.Fprintf(b, "; FAILED: %s\n", oneLine(c.Error, exampleMax))
+		return
+	}
+	fmt.Fprintf(b, "; taking work again %.1f s after the cut\n", c.BackAfterS)
 }
 
 // writeLoss lists where acknowledged points went missing.

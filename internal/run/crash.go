@@ -32,7 +32,7 @@ func crashPlan(cfg *config.Config, d *targets.Driver) (*crash.Plan, error) {
 	switch {
 	case port == 0:
 		return nil, exit.Usagef("CRASH_AT = %v: the %s target has no server of its own to kill", cfg.CrashAt, d.Name)
-	case !localHost(host) && cfg.CrashCommand == "":
+	case !localHost(host) && cfg.CrashCommand == "" && cfg.CrashPartition == 0:
 		return nil, exit.Usagef("CRASH_AT = %v: the server is on %s; tsbench kills only a server on this machine (127.0.0.1): "+
 			"give the fault as a command of your own (CRASH_COMMAND, --crash-command)", cfg.CrashAt, host)
 	case cfg.Scaled():
@@ -45,7 +45,7 @@ func crashPlan(cfg *config.Config, d *targets.Driver) (*crash.Plan, error) {
 	case cfg.MaxTime > 0 && cfg.CrashAt >= cfg.MaxTime:
 		return nil, exit.Usagef("CRASH_AT = %v: the measured phase lasts %v; the crash must come before its end", cfg.CrashAt, cfg.MaxTime)
 	}
-	if err := pauseKeys(cfg); err != nil {
+	if err := faultKeys(cfg); err != nil {
 		return nil, err
 	}
 	plan := &crash.Plan{At: cfg.CrashAt, Restart: cfg.CrashRestart, Service: d.Service, Host: host, Port: port,
@@ -54,8 +54,8 @@ func crashPlan(cfg *config.Config, d *targets.Driver) (*crash.Plan, error) {
 		plan.Command = cfg.CrashCommand // the fault and any restart are the user's
 		return plan, nil
 	}
-	if cfg.CrashPause > 0 {
-		plan.Pause = cfg.CrashPause // nothing to restart
+	if cfg.CrashPause > 0 || cfg.CrashPartition > 0 {
+		plan.Pause, plan.Partition = cfg.CrashPause, cfg.CrashPartition // nothing to restart
 		return plan, nil
 	}
 	if script := serviceScript(d.Service); d.Service != "" && script != "" {
@@ -67,16 +67,20 @@ func crashPlan(cfg *config.Config, d *targets.Driver) (*crash.Plan, error) {
 	return plan, nil
 }
 
-// pauseKeys refuses, with CRASH_PAUSE, the keys of a kill: a paused
-// server goes on where it stopped.
-func pauseKeys(cfg *config.Config) error {
-	if cfg.CrashPause <= 0 {
+// faultKeys refuses, beside a pause or a partition, the keys of a kill and
+// the other fault: the server goes on where it stopped, or never stopped.
+func faultKeys(cfg *config.Config) error {
+	fault, d := "CRASH_PAUSE", cfg.CrashPause
+	if cfg.CrashPartition > 0 {
+		fault, d = "CRASH_PARTITION", cfg.CrashPartition
+	}
+	if d <= 0 {
 		return nil
 	}
-	for _, key := range []string{"CRASH_RESTART", "CRASH_DOWN", "CRASH_COMMAND"} {
-		if v, ok := cfg.Changed(key); ok {
-			return exit.Usagef("%s = %s: not with CRASH_PAUSE = %v: a paused server goes on where it stopped; nothing kills "+
-				"or restarts it", key, v, cfg.CrashPause)
+	for _, key := range []string{"CRASH_RESTART", "CRASH_DOWN", "CRASH_COMMAND", "CRASH_PAUSE"} {
+		if v, ok := cfg.Changed(key); ok && key != fault {
+			return exit.Usagef("%s = %s: not with %s = %v: a paused server goes on where it stopped, a partitioned one never "+
+				"stops; nothing kills or restarts it, and a run makes one fault", key, v, fault, d)
 		}
 	}
 	return nil

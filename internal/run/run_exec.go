@@ -55,6 +55,13 @@ func runTimeSeries(cfg *config.Config, label string, out Outputs, stdout, stderr
 	dataDir := datadir.Or(cfg.DataDir)
 	runID := NewID()
 	opts := connect.Options(cfg, driver, dataDir)
+	relay, err := partitionRelay(cfg, driver, &opts)
+	if err != nil {
+		return nil, err
+	}
+	if relay != nil {
+		defer relay.Close()
+	}
 	r, replay, err := newRunner(cfg, driver, opts, dataDir, stderr)
 	if err != nil {
 		return nil, err
@@ -65,6 +72,9 @@ func runTimeSeries(cfg *config.Config, label string, out Outputs, stdout, stderr
 	r.PriorRows = out.PriorRows
 	if r.Hooks.Crash, err = crashPlan(cfg, driver); err != nil {
 		return nil, err
+	}
+	if relay != nil && r.Hooks.Crash != nil {
+		r.Hooks.Crash.Cut = relay.Cut
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

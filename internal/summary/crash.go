@@ -27,5 +27,9 @@ type Crash struct {
 	// killed (CRASH_PAUSE); KilledAtS is then when it was stopped, and
 	// BackAfterS from then until it took work again.
 	PauseS float64 `json:"pause_s,omitempty"`
-	Error  string  `json:"error,omitempty"`
+	// PartitionS is how long the run's connections to Server were cut
+	// off (CRASH_PARTITION) instead of a kill: the server ran on.
+	PartitionS float64 `json:"partition_s,omitempty"`
+	Server     string  `json:"server,omitempty"`
+	Error      string  `json:"error,omitempty"`
 }
