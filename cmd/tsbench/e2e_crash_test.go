@@ -307,6 +307,7 @@ func TestCrashPartition(t *testing.T) {
 		t.Fatalf("exit %d, crash %+v, verify %+v\n%s\n%s", r.code, c, s.Verify, r.stdout, r.stderr)
 	}
 	requireContains(t, r.stdout, "Partition: the run's connections to "+addr+" cut off at ", "for 2.0 s (nothing relayed either way)")
+	requireContains(t, r.stderr, "the run's connections go through a relay on 127.0.0.1:", " to "+addr+", which CRASH_PARTITION cuts")
 	if sp, err := monitor.FindServer("", "127.0.0.1", port, 0); err != nil || sp == nil || sp.PID != int32(vm.Process.Pid) {
 		t.Errorf("the server on %s is %+v (%v), want the one started, pid %d", addr, sp, err, vm.Process.Pid)
 	}

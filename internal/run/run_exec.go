@@ -61,6 +61,9 @@ func runTimeSeries(cfg *config.Config, label string, out Outputs, stdout, stderr
 	}
 	if relay != nil {
 		defer relay.Close()
+		// The failures name the relay's address: say whose it is.
+		fmt.Fprintf(stderr, "tsbench: the run's connections go through a relay on %s:%d to %s, which CRASH_PARTITION cuts "+
+			"%v into the measured phase for %v\n", opts.Host, opts.Port, relay.Upstream(), cfg.CrashAt, cfg.CrashPartition)
 	}
 	r, replay, err := newRunner(cfg, driver, opts, dataDir, stderr)
 	if err != nil {
