@@ -20,6 +20,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -36,16 +37,16 @@ import (
 )
 
 // The shape of every fault run: 6 devices over 2 clients, 5 DOUBLE sensors,
-// 10-row batches (50 points per operation), 80 plan steps paced at 150 ms,
-// so a run lasts about 12 s — long enough for a server to restart inside it.
+// 10-row batches (50 points per operation), 40 plan steps paced at 150 ms,
+// so a run lasts about 6 s — long enough for a stall inside it (a crash's
+// runs twice as long: crashRun).
 const (
 	faultDevices  = 6
-	faultLoop     = 80
+	faultLoop     = 40
 	faultRows     = 10
 	faultSensors  = 5
 	faultOpPoints = faultRows * faultSensors
 	faultOps      = faultDevices * faultLoop
-	faultPoints   = faultOps * faultOpPoints // 24,000 attempted points
 )
 
 var faultShape = []string{
@@ -148,14 +149,31 @@ type faultRun struct {
 	stdout, stderr bytes.Buffer
 	json, dir      string
 	started        time.Time
+	loop           int64 // the plan's steps (LOOP): faultLoop unless the run gave another
 }
+
+// ops and points are what the run attempts: every device's steps, each
+// one write.
+func (fr *faultRun) ops() int64    { return faultDevices * fr.loop }
+func (fr *faultRun) points() int64 { return fr.ops() * faultOpPoints }
 
 // startFaultRun starts a run of fs's settings, each of extra (KEY=VALUE)
 // given instead of the shape's value of its key (withSets: tsbench refuses
 // one key given twice) or beside them.
 func startFaultRun(t *testing.T, fs *faultServer, extra ...string) *faultRun {
 	t.Helper()
-	return startRun(t, withSets(setArgs(fs.settings()), extra...)...)
+	fr := startRun(t, withSets(setArgs(fs.settings()), extra...)...)
+	fr.loop = faultLoop
+	for _, kv := range extra {
+		if v, ok := strings.CutPrefix(kv, "LOOP="); ok {
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fr.loop = n
+		}
+	}
+	return fr
 }
 
 // startRun starts 'tsbench run' with args in the background, quiet, its
@@ -220,16 +238,16 @@ func (fr *faultRun) wait(t *testing.T, limit time.Duration) (int, *summary.Summa
 func (fr *faultRun) output() string { return fr.stdout.String() + "\n" + fr.stderr.String() }
 
 // ingestion is the run's write row; every fault run attempts all its
-// points, so ok + failed must make up faultPoints exactly.
+// points, so ok + failed must make up its points exactly.
 func ingestion(t *testing.T, fr *faultRun, s *summary.Summary) *summary.Operation {
 	t.Helper()
 	w := s.Op("INGESTION")
 	if w == nil {
 		t.Fatalf("no INGESTION row\n%s", fr.output())
 	}
-	if w.OKOperations+w.FailOperations != faultOps || w.OKPoints+w.FailPoints != faultPoints {
+	if w.OKOperations+w.FailOperations != fr.ops() || w.OKPoints+w.FailPoints != fr.points() {
 		t.Fatalf("ok %d + failed %d operations (%d + %d points): want %d operations, %d points attempted\n%s",
-			w.OKOperations, w.FailOperations, w.OKPoints, w.FailPoints, faultOps, faultPoints, fr.output())
+			w.OKOperations, w.FailOperations, w.OKPoints, w.FailPoints, fr.ops(), fr.points(), fr.output())
 	}
 	if w.OKPoints != w.OKOperations*faultOpPoints || w.FailPoints != w.FailOperations*faultOpPoints {
 		t.Fatalf("points do not match operations: %+v", w)
@@ -304,7 +322,7 @@ func TestFaultStall(t *testing.T) {
 		if stallMS := float64(stall.Milliseconds()); w.LatencyMS.Max < 0.9*stallMS {
 			t.Fatalf("slowest write %.0f ms: the %.0f ms stall is not in the latencies", w.LatencyMS.Max, stallMS)
 		}
-		stored(t, fs, s, faultPoints)
+		stored(t, fs, s, fr.points())
 	})
 }
 
@@ -347,18 +365,19 @@ func TestFaultCrashRestart(t *testing.T) {
 			if !strings.Contains(fr.stdout.String(), "Retries: INGESTION ") {
 				t.Fatalf("the console does not show the retries:\n%s", fr.stdout.String())
 			}
-			stored(t, fs, s, faultPoints)
+			stored(t, fs, s, fr.points())
 		})
 	})
 }
 
 // crashRun kills the server once the run writes and starts it again on
 // its data half a second later; it returns the run's exit status and
-// summary.
+// summary. The run lasts twice the others' (12 s): a JVM server's restart
+// must end inside it, for its clients to reconnect.
 func crashRun(t *testing.T, fs *faultServer, svc *fault.Service, extra ...string) (*faultRun, int, *summary.Summary) {
 	t.Helper()
 	fs.reset(t)
-	fr := startFaultRun(t, fs, extra...)
+	fr := startFaultRun(t, fs, append([]string{fmt.Sprintf("LOOP=%d", 2*faultLoop)}, extra...)...)
 	fr.waitWriting(t, fs)
 	svc.Kill(t)
 	time.Sleep(500 * time.Millisecond)

@@ -30,8 +30,14 @@ DURATION=${MEMCHECK_DURATION:-90s}
 cd "$(dirname "$0")/../.."
 bin=$(mktemp -d)
 trap 'rm -rf "$bin"' EXIT
-go build -o "$bin/tsbench" ./cmd/tsbench
-go build -o "$bin/tsbench-memcheck" ./cmd/tsbench-memcheck
+# MEMCHECK_BIN names binaries built before (CI builds them while it waits
+# for its installs): else they are built here.
+if [ -n "${MEMCHECK_BIN:-}" ]; then
+  cp "$MEMCHECK_BIN/tsbench" "$MEMCHECK_BIN/tsbench-memcheck" "$bin/"
+else
+  go build -o "$bin/tsbench" ./cmd/tsbench
+  go build -o "$bin/tsbench-memcheck" ./cmd/tsbench-memcheck
+fi
 
 # The two checks run side by side: each measures its own process's
 # resident memory, which sharing the CPU does not change (only how many
