@@ -18,10 +18,28 @@ import (
 	"github.com/tsbench/tsbench/internal/testenv/fault"
 )
 
-// promWorkloadShape is a small prometheus workload: 20 targets scraped
-// every second for a minute, a tenth of them replaced every 10 scrapes.
+// promWorkloadShape is a short prometheus workload: 20 targets of the
+// default (node) profile scraped every second for a minute, a tenth of
+// them replaced every 10 scrapes.
 var promWorkloadShape = []string{"--workload", "prometheus", "--set", "PROM_TARGETS=20", "--set", "PROM_SCRAPE_INTERVAL=1s",
 	"--set", "PROM_SCRAPES=60", "--set", "PROM_CHURN_SHARE=0.1", "--set", "PROM_CHURN_PERIOD=10", "--clients", "4"}
+
+// promSmall asks for the small profile: the tests of the workload's
+// mechanics (find-max, workers, a crash) need not write 850 series a
+// target.
+var promSmall = []string{"--set", "PROM_PROFILE=small"}
+
+// promSamples is the samples targets of the profile write in scrapes,
+// the staleness markers left out: from the model, not a figure the tests
+// repeat.
+func promSamples(t *testing.T, p promshape.Profile, targets, scrapes int64) int64 {
+	t.Helper()
+	m, err := promshape.New(promshape.Config{Targets: 1, Interval: time.Second, Job: "node", Profile: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return targets * int64(m.SeriesPerTarget()) * scrapes
+}
 
 // readLoad counts the workload's queries by kind, and those whose answer
 // the engine decides (rates, increase, changes), from the model itself:
@@ -57,8 +75,8 @@ func promReadLoad(t *testing.T) readLoad {
 // stores in turn (--target victoriametrics,prometheus,mimir,thanos, each
 // on its service script's ports; Thanos' answers carry its tenant and
 // receive labels, left out) and asks its read load: exit 0, on each every
-// sample acknowledged stored (20 targets x 41 series x 60 scrapes; the
-// staleness markers are written but not counted), every RULE, ALERT and
+// sample acknowledged stored (20 targets x the node profile's 850 series
+// x 60 scrapes; the staleness markers are written but not counted), every RULE, ALERT and
 // DASHBOARD operation done without a failure, every one of the
 // queries' answers checked equal to the model's, and each store's answers
 // the same as VictoriaMetrics', query by query, but for the rates, the
@@ -136,11 +154,12 @@ func checkPrometheusRun(t *testing.T, target string, s *summary.Summary) {
 	if s.Target != target || s.Verify == nil || !s.Verify.OK {
 		t.Fatalf("%s: run on %s, verify %+v", target, s.Target, s.Verify)
 	}
-	if s.Verify.StoredPoints != 20*41*60 || s.Verify.ExpectedPoints != 20*41*60 {
-		t.Errorf("%s: stored %d samples, acknowledged %d, want %d", target, s.Verify.StoredPoints, s.Verify.ExpectedPoints, 20*41*60)
+	want := promSamples(t, promshape.Node, 20, 60)
+	if s.Verify.StoredPoints != want || s.Verify.ExpectedPoints != want {
+		t.Errorf("%s: stored %d samples, acknowledged %d, want %d", target, s.Verify.StoredPoints, s.Verify.ExpectedPoints, want)
 	}
 	// The samples sent hold the staleness markers of the replaced targets.
-	if rw := s.RemoteWrite; rw == nil || rw.Samples <= 20*41*60 || rw.Requests < 60 || rw.Bytes <= 0 {
+	if rw := s.RemoteWrite; rw == nil || rw.Samples <= want || rw.Requests < 60 || rw.Bytes <= 0 {
 		t.Errorf("%s: remote write %+v, want every scrape's request, its samples and bytes", target, rw)
 	}
 	ops := map[string]int64{}
@@ -153,9 +172,9 @@ func checkPrometheusRun(t *testing.T, target string, s *summary.Summary) {
 	// 56 evaluation times (scrapes 4..59) x the rules and the alerts;
 	// the dashboards once; a request per scrape and client.
 	load := promReadLoad(t)
-	want := map[string]int64{"INGESTION": 240, "RULE": 56 * int64(load.rules), "ALERT": 56 * int64(load.alerts),
+	done := map[string]int64{"INGESTION": 240, "RULE": 56 * int64(load.rules), "ALERT": 56 * int64(load.alerts),
 		"DASHBOARD": int64(load.dashboards)}
-	for name, n := range want {
+	for name, n := range done {
 		if ops[name] != n {
 			t.Errorf("%s: %s: %d operations done, want %d", target, name, ops[name], n)
 		}
@@ -186,7 +205,7 @@ func TestPrometheusWorkloadFindMax(t *testing.T) {
 	r := tsbench(t, nil, "run", "--quiet", "--data-dir", dir, "--json", js, "--workload", "prometheus", "--target", "victoriametrics",
 		"--set", "PROM_TARGETS=20", "--set", "PROM_SCRAPE_INTERVAL=1s", "--clients", "2", "--find-max", "INGESTION.p99<2s",
 		"--set", "FIND_MAX_START=100", "--set", "FIND_MAX_STEPS=2", "--set", "FIND_MAX_SETTLE=1s", "--set", "FIND_MAX_MEASURE=2s",
-		"--set", "FIND_MAX_MIN_OPS=100")
+		"--set", "FIND_MAX_MIN_OPS=100", "--set", "PROM_PROFILE=small")
 	if r.code != 0 {
 		t.Fatal(failedRun(r))
 	}
@@ -215,7 +234,8 @@ func TestPrometheusWorkloadFindMax(t *testing.T) {
 func TestPrometheusWorkloadWorkers(t *testing.T) {
 	requireTargetServer(t, "victoriametrics")
 	requireTargetServer(t, "postgres") // the results store
-	args := append([]string{"--target", "victoriametrics"}, promWorkloadShape...)
+	args := append(append([]string{"--target", "victoriametrics"}, promWorkloadShape...), promSmall...)
+	all := promSamples(t, promshape.Small, 20, 60)
 	one := startRun(t, append(args, "--results", "off")...)
 	code, single := one.wait(t, 2*time.Minute)
 	if code != 0 {
@@ -233,7 +253,7 @@ func TestPrometheusWorkloadWorkers(t *testing.T) {
 	for i, w := range workers {
 		s := waitShare(t, w, i)
 		v := s.Verify
-		if !v.OK || v.StoredPoints != v.ExpectedPoints || v.ExpectedPoints < 20*41*60/4 {
+		if !v.OK || v.StoredPoints != v.ExpectedPoints || v.ExpectedPoints < all/4 {
 			t.Errorf("worker %d counted its own targets' series: %+v", i, v)
 		}
 		acked += v.ExpectedPoints
@@ -256,14 +276,14 @@ func TestPrometheusWorkloadWorkers(t *testing.T) {
 			}
 		}
 	}
-	if acked != 20*41*60 {
-		t.Errorf("the workers acknowledged %d samples, want %d", acked, 20*41*60)
+	if acked != all {
+		t.Errorf("the workers acknowledged %d samples, want %d", acked, all)
 	}
 	r, merged := mergeGroup(t, grp)
 	if r.code != 0 {
 		t.Fatalf("merge: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
-	if v := merged.Verify; v == nil || !v.OK || v.StoredPoints != 20*41*60 || len(v.Queries) != load.total() ||
+	if v := merged.Verify; v == nil || !v.OK || v.StoredPoints != all || len(v.Queries) != load.total() ||
 		v.Method != "sum of the workers' own counts, each over its own targets' series" {
 		t.Fatalf("merged verification: %+v", merged.Verify)
 	}
@@ -287,7 +307,7 @@ func TestPrometheusWorkloadCrash(t *testing.T) {
 	restart := "bash " + fault.Find(t, "prometheus").Script() + " resume"
 	r := tsbench(t, nil, "run", "--quiet", "--data-dir", dir, "--json", js, "--workload", "prometheus", "--target", "prometheus",
 		"--set", "PROM_TARGETS=20", "--set", "PROM_SCRAPE_INTERVAL=1s", "--set", "PROM_SCRAPES=100", "--clients", "4",
-		"--rate", "200", "--crash", "1s", "--crash-restart", restart, "--set", "FRESHNESS=true")
+		"--rate", "200", "--crash", "1s", "--crash-restart", restart, "--set", "FRESHNESS=true", "--set", "PROM_PROFILE=small")
 	if r.code != 1 { // the attempts that failed while the server was down
 		t.Fatal(failedRun(r))
 	}
@@ -295,8 +315,8 @@ func TestPrometheusWorkloadCrash(t *testing.T) {
 	if s.Crash == nil || s.Crash.Error != "" || s.Crash.BackAfterS <= 0 || s.Crash.NewPID == 0 {
 		t.Fatalf("crash %+v", s.Crash)
 	}
-	if s.Verify.StoredPoints != 20*41*100 || s.Verify.ExpectedPoints != 20*41*100 {
-		t.Errorf("stored %d, acknowledged %d, want %d", s.Verify.StoredPoints, s.Verify.ExpectedPoints, 20*41*100)
+	if all := promSamples(t, promshape.Small, 20, 100); s.Verify.StoredPoints != all || s.Verify.ExpectedPoints != all {
+		t.Errorf("stored %d, acknowledged %d, want %d", s.Verify.StoredPoints, s.Verify.ExpectedPoints, all)
 	}
 	if ing := s.Op("INGESTION"); ing == nil || ing.OKOperations != 400 || ing.FailOperations == 0 {
 		t.Errorf("ingestion %+v: want 400 acknowledged and the failed attempts while the server was down", ing)

@@ -180,6 +180,7 @@ type Config struct {
 	TPCCMode       string // TPCC_MODE: batched (also ""), interactive, procedures
 
 	// WORKLOAD = prometheus (internal/promshape's shape).
+	PromProfile        string        // PROM_PROFILE: what a target exposes, node or small
 	PromTargets        int           // PROM_TARGETS: scrape targets alive at once
 	PromScrapeInterval time.Duration // PROM_SCRAPE_INTERVAL
 	PromChurnShare     float64       // PROM_CHURN_SHARE: share of the targets replaced each period

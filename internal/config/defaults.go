@@ -57,6 +57,7 @@ func Default() *Config {
 		TPCCTables:     "logged",
 		TPCCMode:       "batched",
 
+		PromProfile:        "node",
 		PromTargets:        100,
 		PromScrapeInterval: 10 * time.Second,
 		PromChurnShare:     0.05,

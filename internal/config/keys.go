@@ -483,7 +483,10 @@ var keyTable = concat(
 			oneOf(func(c *Config) *string { return &c.TPCCMode }, "batched", "interactive", "procedures")),
 	)),
 	group("Prometheus (WORKLOAD = prometheus; see docs/workload.md)", keys(
-		key("PROM_TARGETS", "scrape targets alive at once, each exposing 41 node_exporter-like series",
+		key("PROM_PROFILE", "what a target exposes: node, node_exporter 1.x's default collectors on an 8-CPU host "+
+			"(850 series: _info series, flags, byte and second counters, decimal values); small, 41 node_exporter-like series",
+			oneOf(func(c *Config) *string { return &c.PromProfile }, "node", "small")),
+		key("PROM_TARGETS", "scrape targets alive at once, each exposing PROM_PROFILE's series",
 			intField(func(c *Config) *int { return &c.PromTargets }, 1, 100_000)),
 		key("PROM_SCRAPE_INTERVAL", "time between two scrapes of a target, a whole number of milliseconds (the samples' "+
 			"times, not the run's pace: the scrapes are written as fast as the engine drives them)",

@@ -113,7 +113,7 @@ func (f *fakeStore) PromQuery(_ context.Context, _, form string) ([]byte, error)
 		return a, nil
 	}
 	v, _ := url.ParseQuery(form)
-	if q := v.Get("query"); strings.HasPrefix(q, "sum(count_over_time(") {
+	if q := v.Get("query"); strings.HasPrefix(q, "(sum(count_over_time(") {
 		f.mu.Lock()
 		f.counted = append(f.counted, q)
 		f.mu.Unlock()

@@ -146,8 +146,38 @@ func TestPlanCoversTheReadLoad(t *testing.T) {
 		int64(n[promshape.Dashboard]) != l.dashboards {
 		t.Errorf("plan: %v", n)
 	}
-	if e := r.countExpr(20_000); !strings.Contains(e, `sum(count_over_time(up{job="run-1"}[20000ms]))`) {
+	if e := r.countExprs(20_000); len(e) != 1 || !strings.Contains(e[0], `(sum(count_over_time(up{job="run-1"}[20000ms])) or vector(0))`) {
 		t.Errorf("count: %s", e)
+	}
+}
+
+// The node profile's 318 metrics are counted in queries VictoriaMetrics
+// takes (each at most maxCountQuery bytes), every metric once.
+func TestCountQueriesFitTheStores(t *testing.T) {
+	c := Plan(Config{Shape: promshape.Config{Targets: 4, Interval: time.Second, Seed: 1, Profile: promshape.Node},
+		Scrapes: 20, ReadTimeout: time.Second}, time.UnixMilli(1_700_000_000_500), "run-1")
+	r, err := New(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exprs := r.countExprs(20_000)
+	seen := map[string]int{}
+	for _, e := range exprs {
+		if len(e) > maxCountQuery {
+			t.Errorf("a counting query of %d bytes, over %d", len(e), maxCountQuery)
+		}
+		for _, term := range strings.Split(e, " + ") {
+			name, _, _ := strings.Cut(strings.TrimPrefix(term, "(sum(count_over_time("), "{")
+			seen[name]++
+		}
+	}
+	if len(exprs) < 2 || len(seen) != len(r.metrics) {
+		t.Fatalf("%d queries counting %d metrics, want the %d metrics in more than one", len(exprs), len(seen), len(r.metrics))
+	}
+	for name, n := range seen {
+		if n != 1 || !r.metrics[name] {
+			t.Errorf("%s counted %d times", name, n)
+		}
 	}
 }
 

@@ -91,15 +91,28 @@ func (r *Run) digest(name string) string {
 }
 
 // Count is the samples the store holds of the run's series, staleness
-// markers left out: count_over_time over the whole written range.
+// markers left out: count_over_time over the whole written range, asked
+// in as many queries as countExprs makes, their answers added.
 func (r *Run) Count(ctx context.Context, s targets.PromStore) (int64, error) {
 	if err := r.settleStore(ctx, s); err != nil {
 		return 0, fmt.Errorf("settle before counting: %w", err)
 	}
 	iv := r.cfg.Shape.Interval.Milliseconds()
 	last := r.m.Time(r.cfg.Scrapes - 1)
-	expr := r.countExpr(r.cfg.Scrapes * iv)
-	form := url.Values{"query": {expr}, "time": {promql.Seconds(last)}}.Encode()
+	var n int64
+	for _, expr := range r.countExprs(r.cfg.Scrapes * iv) {
+		c, err := r.countOne(ctx, s, expr, last)
+		if err != nil {
+			return 0, err
+		}
+		n += c
+	}
+	return n, nil
+}
+
+// countOne asks one of countExprs at t.
+func (r *Run) countOne(ctx context.Context, s targets.PromStore, expr string, t int64) (int64, error) {
+	form := url.Values{"query": {expr}, "time": {promql.Seconds(t)}}.Encode()
 	cctx, cancel := context.WithTimeout(ctx, r.cfg.ReadTimeout)
 	defer cancel()
 	data, err := s.PromQuery(cctx, "/api/v1/query", form)
@@ -110,20 +123,26 @@ func (r *Run) Count(ctx context.Context, s targets.PromStore) (int64, error) {
 	switch {
 	case err != nil:
 		return 0, fmt.Errorf("%s: %w", expr, err)
-	case len(v) == 0:
-		return 0, nil
-	case len(v) > 1:
+	case len(v) != 1:
 		return 0, fmt.Errorf("%s: %d series, want one", expr, len(v))
 	}
 	return int64(v[0].Value), nil
 }
 
-// countExpr is the sum of count_over_time of every metric of the run over
-// the window w (ms), a metric at a time: count_over_time drops the metric
-// name, and Prometheus refuses an answer with two series of the same
-// labels, which {job="..."} of every metric would give. A worker process
-// (WORKERS) counts the series of its own slots, by their instance labels.
-func (r *Run) countExpr(w int64) string {
+// maxCountQuery bounds a counting query's length: VictoriaMetrics
+// refuses a query over 16 KiB (-search.maxQueryLen), and the node
+// profile's 318 metrics take about 30 KiB.
+const maxCountQuery = 8 << 10
+
+// countExprs is the sum of count_over_time of every metric of the run
+// over the window w (ms), a metric at a time, split into queries of at
+// most maxCountQuery bytes (or one metric's term, if longer): count_over_time
+// drops the metric name, and Prometheus refuses an answer with two series
+// of the same labels, which {job="..."} of every metric would give. A
+// term with no sample is 0 (or vector(0)) rather than emptying the sum.
+// A worker process (WORKERS) counts the series of its own slots, by their
+// instance labels.
+func (r *Run) countExprs(w int64) []string {
 	names := make([]string, 0, len(r.metrics))
 	for n := range r.metrics {
 		names = append(names, n)
@@ -133,11 +152,23 @@ func (r *Run) countExpr(w int64) string {
 	if r.lo != 0 || r.hi != r.cfg.Shape.Targets {
 		sel += ",instance=~" + promql.Quote(promshape.InstancePattern(r.lo, r.hi))
 	}
-	parts := make([]string, len(names))
-	for i, n := range names {
-		parts[i] = fmt.Sprintf("sum(count_over_time(%s{%s}[%dms]))", n, sel, w)
+	var exprs []string
+	var b strings.Builder
+	for _, n := range names {
+		term := fmt.Sprintf("(sum(count_over_time(%s{%s}[%dms])) or vector(0))", n, sel, w)
+		if b.Len() > 0 && b.Len()+len(" + ")+len(term) > maxCountQuery {
+			exprs = append(exprs, b.String())
+			b.Reset()
+		}
+		if b.Len() > 0 {
+			b.WriteString(" + ")
+		}
+		b.WriteString(term)
 	}
-	return strings.Join(parts, " + ")
+	if b.Len() > 0 {
+		exprs = append(exprs, b.String())
+	}
+	return exprs
 }
 
 // Verify counts the stored samples against the acknowledged ones and

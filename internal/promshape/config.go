@@ -15,6 +15,7 @@ type Config struct {
 	Start       int64         // time of scrape 0, ms since the epoch
 	Seed        int64
 	Job         string // the job label of every series
+	Profile     Profile
 }
 
 // MaxTargets bounds Targets so that every sum the queries take stays below
@@ -41,6 +42,8 @@ func (c Config) Validate() error {
 			c.ChurnShare, c.Targets, 0.5/float64(c.Targets))
 	case c.Start < 0:
 		return fmt.Errorf("promshape: start %d must not be negative (ms since the epoch)", c.Start)
+	case c.Profile > Node:
+		return fmt.Errorf("promshape: %v is not a profile", c.Profile)
 	case c.Job == "":
 		return fmt.Errorf("promshape: job must not be empty: Prometheus drops an empty label")
 	}

@@ -120,12 +120,37 @@ func equalSamples(a, b []sample) bool {
 	return true
 }
 
+// Each profile's series: the small one's 41, the node one's as many as a
+// real node_exporter's (800 to 1,300); every series' labels sorted with
+// __name__ first, its target's instance and job, none listed twice, and
+// Scrape giving them in Series' order.
 func TestSeriesPerTarget(t *testing.T) {
-	m := mustNew(t, testConfig())
-	want := 1 + len(cpus)*len(modes) + 2 + 2*len(filesystems) + 1 + 1 + len(handlers)*(len(leLabels)+2)
-	if m.SeriesPerTarget() != want || want != 41 {
-		t.Fatalf("%d series per target, want %d (41)", m.SeriesPerTarget(), want)
+	sm := smallShape
+	for _, c := range []struct {
+		profile  Profile
+		min, max int
+	}{
+		{Small, 41, 41}, {Node, 800, 1300},
+	} {
+		t.Run(c.profile.String(), func(t *testing.T) {
+			cfg := testConfig()
+			cfg.Profile = c.profile
+			m := mustNew(t, cfg)
+			if n := m.SeriesPerTarget(); n < c.min || n > c.max {
+				t.Fatalf("%d series per target, want %d to %d", n, c.min, c.max)
+			}
+			if c.profile == Small {
+				if want := 1 + len(sm.cpus)*len(sm.modes) + 2 + 2*len(sm.filesystems) + 1 + 1 + len(handlers)*(len(leLabels)+2); m.SeriesPerTarget() != want {
+					t.Fatalf("%d series per target, want %d", m.SeriesPerTarget(), want)
+				}
+			}
+			checkSeries(t, m)
+		})
 	}
+}
+
+func checkSeries(t *testing.T, m *Model) {
+	t.Helper()
 	series, err := m.Series(3, 2)
 	if err != nil {
 		t.Fatal(err)
@@ -138,6 +163,9 @@ func TestSeriesPerTarget(t *testing.T) {
 		for i := 1; i < len(ls); i++ {
 			if ls[i-1].Name >= ls[i].Name {
 				t.Fatalf("%v: labels not sorted by name", ls)
+			}
+			if ls[i].Value == "" {
+				t.Fatalf("%v: an empty label, which Prometheus drops", ls)
 			}
 		}
 		if v := labelValue(ls, "instance"); v != "host-3-2:9100" {

@@ -97,6 +97,7 @@ func TestExpectMatchesNaive(t *testing.T) {
 			c.Targets, c.ChurnShare, c.Interval, c.ChurnPeriod = 7, 0.3, 1500*time.Millisecond, 3000*time.Millisecond
 		}, []int64{0, 2, 3, 4, 6, 7, 11}},
 		{"slow scrape", func(c *Config) { c.Interval, c.ChurnPeriod = 2*time.Minute, 4*time.Minute }, []int64{0, 1, 2, 3, 4, 6}},
+		{"node profile", func(c *Config) { c.Profile = Node }, []int64{0, 3, 4, 5, 8, 9}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -192,9 +193,16 @@ func TestExpectByHand(t *testing.T) {
 // of them at every scrape: the read load checks both answers. An absent
 // alert never fires while the targets are up.
 func TestAlertsFireSometimes(t *testing.T) {
+	for _, p := range Profiles {
+		t.Run(p.String(), func(t *testing.T) { alertsFireSometimes(t, p) })
+	}
+}
+
+func alertsFireSometimes(t *testing.T, p Profile) {
 	cfg := testConfig()
 	cfg.Targets = 50
 	cfg.ChurnShare = 0.1
+	cfg.Profile = p
 	m := mustNew(t, cfg)
 	for _, q := range m.Queries() {
 		if q.Kind != Alert {

@@ -79,7 +79,7 @@ func TestRateQueriesPerEngine(t *testing.T) {
 	}
 	prom, _ := m.Expect(q, m.Time(9), promql.EnginePrometheus)
 	mql, _ := m.Expect(q, m.Time(9), promql.EngineMetricsQL)
-	if len(prom) != len(modes) || len(mql) != len(modes) {
+	if len(prom) != len(smallShape.modes) || len(mql) != len(smallShape.modes) {
 		t.Fatalf("a group per mode: prometheus %s, metricsql %s", vectorString(prom), vectorString(mql))
 	}
 	differ := false

@@ -17,32 +17,32 @@ const (
 	kindMemTotal             // node_memory_MemTotal_bytes
 	kindFSAvail              // node_filesystem_avail_bytes; param: filesystem
 	kindFSSize               // node_filesystem_size_bytes; param: filesystem
-	kindNetRx                // node_network_receive_bytes_total
+	kindNetRx                // node_network_receive_bytes_total; param: interface
 	kindLoad1                // node_load1
 	kindBucket               // histogram _bucket; param: handler x len(les) + le
 	kindSum                  // histogram _sum; param: handler
 	kindCount                // histogram _count; param: handler
+	kindPad                  // the node profile's other families (node.go); param: its index among them
 )
 
 // template is one series of every target: its labels sorted by name, job
 // set, instance's value left for the target's.
 type template struct {
-	name   string
-	kind   kind
-	param  int
+	name  string
+	kind  kind
+	param int
+	// a is what the kind's value takes beside param: kindCPU's share of
+	// the mode per mille, kindLoad1's divisor, kindFS*'s filesystem
+	// size, kindPad's rule.
+	a      int64
+	fs     filesystem
 	labels []remotewrite.Label
 	inst   int // index of the instance label
 }
 
-// The label values of the families, as node_exporter and Prometheus
-// expose them. The modes are a subset of node_exporter's, sorted.
+// The label values every profile's histogram takes, as Prometheus
+// exposes them.
 var (
-	cpus        = []string{"0", "1"}
-	modes       = []string{"idle", "iowait", "system", "user"}
-	filesystems = [][3]string{ // device, fstype, mountpoint
-		{"/dev/sda1", "ext4", "/"},
-		{"/dev/sdb1", "xfs", "/data"},
-	}
 	handlers = []string{"/api/v1/query", "/api/v1/query_range"}
 	// les are Prometheus' own buckets of this histogram; leLabels their
 	// label values as client_golang formats them.
@@ -59,16 +59,18 @@ var (
 // Histogram is the histogram family's name.
 const Histogram = "prometheus_http_request_duration_seconds"
 
-// templates lists a target's series in their fixed order.
-func templates(job string) []template {
+// templates lists a target's series of the profile in their fixed order:
+// the families every profile has, then the profile's others.
+func templates(job string, p Profile) []template {
+	sh := p.shape()
 	var ts []template
-	add := func(name string, k kind, param int, extra ...string) {
-		ls := []remotewrite.Label{{Name: remotewrite.MetricName, Value: name}, {Name: "job", Value: job}, {Name: "instance"}}
-		for i := 0; i+1 < len(extra); i += 2 {
-			ls = append(ls, remotewrite.Label{Name: extra[i], Value: extra[i+1]})
+	add := func(t template, pairs ...string) {
+		ls := []remotewrite.Label{{Name: remotewrite.MetricName, Value: t.name}, {Name: "job", Value: job}, {Name: "instance"}}
+		for i := 0; i+1 < len(pairs); i += 2 {
+			ls = append(ls, remotewrite.Label{Name: pairs[i], Value: pairs[i+1]})
 		}
 		sort.Slice(ls, func(i, j int) bool { return ls[i].Name < ls[j].Name })
-		t := template{name: name, kind: k, param: param, labels: ls}
+		t.labels = ls
 		for i, l := range ls {
 			if l.Name == "instance" {
 				t.inst = i
@@ -76,30 +78,63 @@ func templates(job string) []template {
 		}
 		ts = append(ts, t)
 	}
-	add("up", kindUp, 0)
-	for c, cpu := range cpus {
-		for md, mode := range modes {
-			add("node_cpu_seconds_total", kindCPU, c*len(modes)+md, "cpu", cpu, "mode", mode)
+	add(template{name: "up", kind: kindUp})
+	for c, cpu := range sh.cpus {
+		for md, mode := range sh.modes {
+			add(template{name: "node_cpu_seconds_total", kind: kindCPU, param: c*len(sh.modes) + md, a: mode.share},
+				"cpu", cpu, "mode", mode.name)
 		}
 	}
-	add("node_memory_MemAvailable_bytes", kindMemAvail, 0)
-	add("node_memory_MemTotal_bytes", kindMemTotal, 0)
-	for f, fs := range filesystems {
-		add("node_filesystem_avail_bytes", kindFSAvail, f, "device", fs[0], "fstype", fs[1], "mountpoint", fs[2])
+	add(template{name: "node_memory_MemAvailable_bytes", kind: kindMemAvail})
+	add(template{name: "node_memory_MemTotal_bytes", kind: kindMemTotal})
+	for _, k := range []kind{kindFSAvail, kindFSSize} {
+		name := map[kind]string{kindFSAvail: "node_filesystem_avail_bytes", kindFSSize: "node_filesystem_size_bytes"}[k]
+		for f, fs := range sh.filesystems {
+			add(template{name: name, kind: k, param: f, fs: fs}, "device", fs.device, "fstype", fs.fstype, "mountpoint", fs.mountpoint)
+		}
 	}
-	for f, fs := range filesystems {
-		add("node_filesystem_size_bytes", kindFSSize, f, "device", fs[0], "fstype", fs[1], "mountpoint", fs[2])
+	for d, dev := range sh.netdevs {
+		add(template{name: "node_network_receive_bytes_total", kind: kindNetRx, param: d}, "device", dev)
 	}
-	add("node_network_receive_bytes_total", kindNetRx, 0, "device", "eth0")
-	add("node_load1", kindLoad1, 0)
+	add(template{name: "node_load1", kind: kindLoad1, a: sh.load})
 	for h, handler := range handlers {
 		for b, le := range leLabels {
-			add(Histogram+"_bucket", kindBucket, h*len(leLabels)+b, "handler", handler, "le", le)
+			add(template{name: Histogram + "_bucket", kind: kindBucket, param: h*len(leLabels) + b}, "handler", handler, "le", le)
 		}
-		add(Histogram+"_sum", kindSum, h, "handler", handler)
-		add(Histogram+"_count", kindCount, h, "handler", handler)
+		add(template{name: Histogram + "_sum", kind: kindSum, param: h}, "handler", handler)
+		add(template{name: Histogram + "_count", kind: kindCount, param: h}, "handler", handler)
+	}
+	pad := 0
+	for _, f := range sh.extra {
+		for _, pairs := range f.series() {
+			add(template{name: f.name, kind: kindPad, param: pad, a: int64(f.rule)}, pairs...)
+			pad++
+		}
 	}
 	return ts
+}
+
+// series lists the label pairs of each of the family's series: its
+// dimensions' rows crossed in order, then its fixed pairs.
+func (f family) series() [][]string {
+	out := [][]string{nil}
+	for _, d := range f.dims {
+		var next [][]string
+		for _, prefix := range out {
+			for _, row := range d.rows {
+				pairs := append([]string(nil), prefix...)
+				for i, l := range d.labels {
+					pairs = append(pairs, l, row[i])
+				}
+				next = append(next, pairs)
+			}
+		}
+		out = next
+	}
+	for i := range out {
+		out[i] = append(out[i], f.fixed...)
+	}
+	return out
 }
 
 // SeriesPerTarget is the number of series a target exposes.

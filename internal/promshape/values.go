@@ -19,13 +19,11 @@ const (
 	keyMemAvail
 	keyLoad
 	keyNet
-	keyFS                 // + filesystem
-	keyCPU  = keyFS + 16  // + cpu x len(modes) + mode
-	keyHist = keyCPU + 64 // + handler
+	keyFS                  // + filesystem
+	keyCPU  = keyFS + 16   // + cpu x len(modes) + mode
+	keyHist = keyCPU + 64  // + handler
+	keyPad  = keyHist + 64 // + the node profile's other series' index
 )
-
-// cpuShare is each mode's share of a CPU's time, per mille (modes' order).
-var cpuShare = []int64{850, 10, 40, 100}
 
 // bucketShare is the share of the observations in each bucket or below,
 // /1024 (leLabels' order): cumulative, ending at all of them for +Inf.
@@ -49,13 +47,11 @@ func memTotal(tk uint64) int64 {
 	return (2+int64(h%31))*gib - int64(h>>40%4096)*4096
 }
 
-// fsSize is a filesystem's size: "/" 8 to 32 GiB, "/data" 16 to 32 GiB.
-func fsSize(tk uint64, fs int) int64 {
-	h := gen.Hash2(tk, keyFS+uint64(fs))
-	if fs == 0 {
-		return (8 + int64(h%25)) * gib
-	}
-	return (16 + int64(h%17)) * gib
+// fsSize is a filesystem's size: (min + h mod n) units, at most 32 GiB
+// (the small profile's "/" 8 to 32 GiB, "/data" 16 to 32 GiB).
+func fsSize(tk uint64, t *template) int64 {
+	h := gen.Hash2(tk, keyFS+uint64(t.param))
+	return (t.fs.min + int64(h%uint64(t.fs.n))) * t.fs.unit
 }
 
 // histCount is a handler's observation count: 1 to 100 a scrape.
@@ -72,7 +68,7 @@ func (m *Model) value(t *template, tk uint64, i, k int64) float64 {
 		return 1
 	case kindCPU:
 		// Seconds in 1/8s: the mode's share of the interval a scrape.
-		a := max(1, cpuShare[t.param%len(modes)]*m.interval*8/1_000_000)
+		a := max(1, t.a*m.interval*8/1_000_000)
 		return float64(counter(gen.Hash2(tk, keyCPU+uint64(t.param)), a, i)) / 8
 	case kindMemTotal:
 		return float64(memTotal(tk))
@@ -82,15 +78,20 @@ func (m *Model) value(t *template, tk uint64, i, k int64) float64 {
 		f := 51 + int64(gen.Stream(gen.Hash2(tk, keyMemAvail), k)%871)
 		return float64(memTotal(tk) / 1024 * f)
 	case kindFSSize:
-		return float64(fsSize(tk, t.param))
+		return float64(fsSize(tk, t))
 	case kindFSAvail:
 		f := 40 + int64(gen.Stream(gen.Hash2(tk, keyFS+8+uint64(t.param)), k)%961)
-		return float64(fsSize(tk, t.param) / 1024 * f)
+		return float64(fsSize(tk, t) / 1024 * f)
 	case kindNetRx:
 		h := gen.Hash2(tk, keyNet)
+		if t.param > 0 {
+			h = gen.Hash2(h, uint64(t.param))
+		}
 		return float64(counter(h, 1024+int64(h%(1<<20)), i))
 	case kindLoad1:
-		return float64(gen.Stream(gen.Hash2(tk, keyLoad), k)%512) / 64
+		// k/64 or, in the node profile, hundredths (not exact, but no
+		// query of the read load sums them): below 8.
+		return float64(gen.Stream(gen.Hash2(tk, keyLoad), k)%uint64(8*t.a)) / float64(t.a)
 	case kindBucket:
 		h, b := t.param/len(leLabels), t.param%len(leLabels)
 		// A fixed share of the count, rounded down: non-decreasing in le
@@ -102,6 +103,43 @@ func (m *Model) value(t *template, tk uint64, i, k int64) float64 {
 		return float64(histCount(tk, t.param, i)*mean) / 16
 	case kindCount:
 		return float64(histCount(tk, t.param, i))
+	case kindPad:
+		return m.padValue(padRule(t.a), gen.Hash2(tk, keyPad+uint64(t.param)), i, k)
 	}
 	return 0
+}
+
+// padValue is the value at scrape k, i scrapes after its target's birth,
+// of a node profile series hashed h of the rule.
+func (m *Model) padValue(r padRule, h uint64, i, k int64) float64 {
+	switch r {
+	case padOne:
+		return 1
+	case padFlag:
+		if h%32 == 0 {
+			return 0
+		}
+		return 1
+	case padCount:
+		return float64(counter(h, 1+int64(h%1000), i))
+	case padBytes:
+		return float64(counter(h, 1+int64(h%(1<<20)), i))
+	case padSeconds:
+		return float64(counter(h, 1+int64(h%(uint64(m.interval)/10+1)), i)) / 100
+	case padGauge:
+		return float64(gen.Stream(h, k) % 10_001)
+	case padMemory:
+		return float64(gen.Stream(h, k)%(1<<20)) * 4096
+	case padDecimal:
+		return float64(gen.Stream(h, k)%10_001) / 100
+	case padDuration:
+		return float64(gen.Stream(h, k)%100_000) / 1e6
+	case padConst:
+		return float64(1 + h%65_536)
+	case padClock:
+		return float64(m.Time(k)) / 1000
+	case padBoot:
+		return float64(m.cfg.Start/1000 - int64(h%1_000_000))
+	}
+	return 0 // padZero
 }

@@ -1,6 +1,7 @@
 package promshape
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -113,4 +114,80 @@ func checkPairs(t *testing.T, k int64, key, name string, v float64, cur map[stri
 func bucketKey(countKey, le string) string {
 	b := strings.Replace(countKey, "_count{", "_bucket{", 1)
 	return b[:len(b)-1] + `,le="` + le + `"}`
+}
+
+// The node profile's other series look like node_exporter's: counters
+// never decrease, flags are 0 or 1, _info series 1, hundredths have two
+// decimals, durations stay below 0.1 s; and many of its values are
+// decimals no multiple of 1/64 is (as real ones are), so the bytes a
+// store takes a sample are not flattered.
+func TestNodeProfileValues(t *testing.T) {
+	cfg := testConfig()
+	cfg.Profile = Node
+	m := mustNew(t, cfg)
+	infos, decimal, all := 0, 0, 0
+	for n := range m.series {
+		tp := &m.series[n]
+		if strings.HasSuffix(tp.name, "_info") {
+			infos++
+		}
+		if tp.kind != kindPad {
+			continue
+		}
+		r := padRule(tp.a)
+		for slot := range 3 {
+			tk := m.targetKey(slot, 0)
+			prev := math.Inf(-1)
+			for k := int64(0); k < 40; k++ {
+				v := m.value(tp, tk, k, k)
+				all++
+				if v*64 != math.Trunc(v*64) {
+					decimal++
+				}
+				if msg := checkPad(r, v, prev, m.Time(k)); msg != "" {
+					t.Fatalf("%s (rule %d) at scrape %d: %v %s", Key(tp.labels), r, k, v, msg)
+				}
+				prev = v
+			}
+		}
+	}
+	if infos < 5 {
+		t.Errorf("%d _info series, want node_exporter's", infos)
+	}
+	if decimal < all/10 {
+		t.Errorf("%d of %d values are decimals, want a tenth at least", decimal, all)
+	}
+}
+
+// checkPad says what is wrong with v, of the rule, after prev, at t ms.
+func checkPad(r padRule, v, prev float64, t int64) string {
+	hundredths := math.Abs(math.Round(v*100)/100-v) < 1e-9
+	switch r {
+	case padOne:
+		return map[bool]string{false: "want 1"}[v == 1]
+	case padZero:
+		return map[bool]string{false: "want 0"}[v == 0]
+	case padFlag:
+		return map[bool]string{false: "want 0 or 1"}[v == 0 || v == 1]
+	case padCount, padBytes, padSeconds:
+		if v < prev {
+			return fmt.Sprintf("a counter below its last value %v", prev)
+		}
+		if r == padSeconds && !hundredths {
+			return "want hundredths"
+		}
+	case padDecimal:
+		if !hundredths || v < 0 || v > 100 {
+			return "want hundredths in [0, 100]"
+		}
+	case padDuration:
+		if v < 0 || v >= 0.1 {
+			return "want seconds below 0.1"
+		}
+	case padClock:
+		if v != float64(t)/1000 {
+			return fmt.Sprintf("want the scrape's time %v", float64(t)/1000)
+		}
+	}
+	return ""
 }

@@ -37,10 +37,16 @@ func promStores() []string {
 }
 
 // promConfig maps the run configuration onto the workload's.
+// PROM_PROFILE's value was checked when it was read; an empty one (a
+// configuration made in code) is the node profile, the default.
 func promConfig(cfg *config.Config) promrun.Config {
+	profile, err := promshape.ParseProfile(cfg.PromProfile)
+	if err != nil {
+		profile = promshape.Node
+	}
 	return promrun.Config{
 		Shape: promshape.Config{Targets: cfg.PromTargets, Interval: cfg.PromScrapeInterval, ChurnShare: cfg.PromChurnShare,
-			ChurnPeriod: time.Duration(cfg.PromChurnPeriod) * cfg.PromScrapeInterval, Seed: cfg.DataSeed},
+			ChurnPeriod: time.Duration(cfg.PromChurnPeriod) * cfg.PromScrapeInterval, Seed: cfg.DataSeed, Profile: profile},
 		Scrapes: int64(cfg.PromScrapes), WriteTimeout: cfg.WriteTimeout, ReadTimeout: cfg.ReadTimeout,
 	}
 }
@@ -309,8 +315,8 @@ func (p *promRun) announce() {
 		share = fmt.Sprintf(" (this worker's clients %d..%d of %d)", lo, hi-1, p.cfg.Clients)
 	}
 	version := p.r.RemoteWrite(p.stores[0].RemoteWriteVersion()).Version
-	fmt.Fprintf(p.stderr, "tsbench: run %s: prometheus workload on %s by remote write %s: %d targets x %d series%s, "+
+	fmt.Fprintf(p.stderr, "tsbench: run %s: prometheus workload on %s by remote write %s: %d targets x %d series (%s profile)%s, "+
 		"%d scrapes every %v from %s, churn %v every %d scrapes, then %s; job=%q\n", p.runID, p.driver.Name, version, c.Shape.Targets,
-		p.r.Model().SeriesPerTarget(), share, c.Scrapes, c.Shape.Interval,
+		p.r.Model().SeriesPerTarget(), c.Shape.Profile, share, c.Scrapes, c.Shape.Interval,
 		time.UnixMilli(c.Shape.Start).UTC().Format(time.RFC3339), c.Shape.ChurnShare, p.cfg.PromChurnPeriod, reads, c.Shape.Job)
 }

@@ -50,7 +50,7 @@ type refusal struct {
 // and TSBS query-file runs own.
 var (
 	tpccKeys     = []string{"TPCC_WAREHOUSES", "TPCC_THINK_TIME", "TPCC_LOAD", "TPCC_TABLES", "TPCC_TABLESPACE", "TPCC_MODE"}
-	promKeys     = []string{"PROM_TARGETS", "PROM_SCRAPE_INTERVAL", "PROM_CHURN_SHARE", "PROM_CHURN_PERIOD", "PROM_SCRAPES"}
+	promKeys     = []string{"PROM_PROFILE", "PROM_TARGETS", "PROM_SCRAPE_INTERVAL", "PROM_CHURN_SHARE", "PROM_CHURN_PERIOD", "PROM_SCRAPES"}
 	tsbsFileKeys = []string{"TSBS_BURN_IN", "TSBS_MAX_QUERIES", "TSBS_PRINT_RESPONSES"}
 )
 

@@ -76,7 +76,7 @@ func asking(t *testing.T, w workloadKind) *config.Config {
 func setChanged(t *testing.T, cfg *config.Config, key string) string {
 	t.Helper()
 	for _, v := range []string{"a,b", "3", "true", "2s", "always", "unlogged", "interactive", "devops", "0.5",
-		"INGESTION.p99<1s", "1:1:0:0:0:0:0:0:0:0:0"} {
+		"INGESTION.p99<1s", "1:1:0:0:0:0:0:0:0:0:0", "small"} {
 		probe := config.Default()
 		if config.SetArg(probe, key+"="+v) != nil {
 			continue
