@@ -80,6 +80,21 @@ type Plan struct {
 	Ready func(ctx context.Context) error
 }
 
+// CalledOff is what a run that ended before the fault was due says of
+// it, naming the fault the plan makes.
+func (p Plan) CalledOff() string {
+	const ended = "the measured phase ended before the "
+	switch {
+	case p.Command != "":
+		return ended + "fault command was due: it was not run"
+	case p.Partition > 0:
+		return ended + "partition was due: nothing was cut"
+	case p.Pause > 0:
+		return ended + "pause was due: nothing was stopped"
+	}
+	return ended + "crash was due: nothing was killed"
+}
+
 // Do kills the server and restarts it; measureStart is when the measured
 // phase began (KilledAt counts from it). Failures are in the account's
 // Error: a run goes on whatever happens here.

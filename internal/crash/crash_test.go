@@ -259,3 +259,20 @@ func processState(pid int) string {
 	state, _, _ := strings.Cut(rest, " ")
 	return state
 }
+
+// A fault called off names the fault the plan makes.
+func TestCalledOffNamesTheFault(t *testing.T) {
+	for _, c := range []struct {
+		plan Plan
+		want string
+	}{
+		{Plan{}, "crash was due: nothing was killed"},
+		{Plan{Pause: time.Second}, "pause was due: nothing was stopped"},
+		{Plan{Partition: time.Second}, "partition was due: nothing was cut"},
+		{Plan{Command: "kubectl delete pod db-0"}, "fault command was due: it was not run"},
+	} {
+		if got := c.plan.CalledOff(); got != "the measured phase ended before the "+c.want {
+			t.Errorf("%+v: %q", c.plan, got)
+		}
+	}
+}

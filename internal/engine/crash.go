@@ -51,6 +51,5 @@ func (c *crashRun) end(plan *crash.Plan) *summary.Crash {
 	if r := <-c.result; r != nil {
 		return r
 	}
-	return &summary.Crash{AtS: plan.At.Seconds(), Restart: plan.Restart,
-		Error: "the measured phase ended before the crash was due: nothing was killed"}
+	return &summary.Crash{AtS: plan.At.Seconds(), Restart: plan.Restart, Error: plan.CalledOff()}
 }
