@@ -48,9 +48,9 @@ type readLoad struct{ rules, alerts, dashboards, perEngine int }
 
 func (l readLoad) total() int { return l.rules + l.alerts + l.dashboards }
 
-func promReadLoad(t *testing.T) readLoad {
+func promReadLoad(t *testing.T, p promshape.Profile) readLoad {
 	t.Helper()
-	m, err := promshape.New(promshape.Config{Targets: 1, Interval: time.Second, Job: "node"})
+	m, err := promshape.New(promshape.Config{Targets: 1, Interval: time.Second, Job: "node", Profile: p})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestPrometheusWorkload(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", r.code, tail(r.stdout, 60), r.stderr)
 	}
-	load := promReadLoad(t)
+	load := promReadLoad(t, promshape.Node)
 	if want := fmt.Sprintf("Answers of the workload's queries: %d of %d query-target pairs agree with victoriametrics, %d differ by design",
 		3*(load.total()-load.perEngine), 3*load.total(), 3*load.perEngine); !strings.Contains(r.stdout, want) {
 		t.Errorf("the stores' answers not compared, or not alike:\n%s", tail(r.stdout, 60))
@@ -148,6 +148,40 @@ func TestPrometheusWorkloadRemoteWrite2(t *testing.T) {
 	}
 }
 
+// TestPrometheusWorkloadOTLP writes the workload as OTLP/HTTP metrics
+// (write_path=otlp: gauges, monotonic cumulative sums of the _total
+// counters, the classic histogram as an OTLP histogram, a replaced
+// target's points flagged as holding no value) to the four stores, which
+// turn them back into the same series: the run is judged as
+// TestPrometheusWorkload's, every sample stored and every answer the
+// model's, and the bytes it sent reported as OTLP's.
+func TestPrometheusWorkloadOTLP(t *testing.T) {
+	inParallel(t)
+	stores := []string{"victoriametrics", "prometheus", "mimir", "thanos"}
+	for _, target := range stores {
+		requireTargetServer(t, target)
+	}
+	dir := t.TempDir()
+	r := tsbench(t, nil, append([]string{"run", "--quiet", "--data-dir", dir, "--json", filepath.Join(dir, "s.json"),
+		"--target", strings.Join(stores, ","), "--set", "target.write_path=otlp"}, promWorkloadShape...)...)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", r.code, tail(r.stdout, 60), r.stderr)
+	}
+	for _, target := range stores {
+		if !strings.Contains(r.stderr, "prometheus workload on "+target+" by OTLP/HTTP metrics") {
+			t.Errorf("%s: the run does not say it writes OTLP:\n%s", target, r.stderr)
+		}
+		s := readSummary(t, filepath.Join(dir, "s-"+target+".json"))
+		checkPrometheusRun(t, target, s)
+		if s.RemoteWrite == nil || s.RemoteWrite.Version != "OTLP" {
+			t.Errorf("%s: sent %+v, not reported as OTLP", target, s.RemoteWrite)
+		}
+	}
+	if n := strings.Count(r.stdout, "OTLP/HTTP metrics: 240 requests acknowledged"); n != len(stores) {
+		t.Errorf("%d OTLP lines, want one per store:\n%s", n, tail(r.stdout, 40))
+	}
+}
+
 // checkPrometheusRun checks one store's run of promWorkloadShape.
 func checkPrometheusRun(t *testing.T, target string, s *summary.Summary) {
 	t.Helper()
@@ -171,7 +205,7 @@ func checkPrometheusRun(t *testing.T, target string, s *summary.Summary) {
 	}
 	// 56 evaluation times (scrapes 4..59) x the rules and the alerts;
 	// the dashboards once; a request per scrape and client.
-	load := promReadLoad(t)
+	load := promReadLoad(t, promshape.Node)
 	done := map[string]int64{"INGESTION": 240, "RULE": 56 * int64(load.rules), "ALERT": 56 * int64(load.alerts),
 		"DASHBOARD": int64(load.dashboards)}
 	for name, n := range done {
@@ -246,7 +280,7 @@ func TestPrometheusWorkloadWorkers(t *testing.T) {
 		digests[q.Query] = q.Digest
 	}
 
-	load := promReadLoad(t)
+	load := promReadLoad(t, promshape.Small)
 	grp := group(t)
 	workers := startWorkers(t, grp, 2, nil, args...)
 	var acked int64
@@ -403,7 +437,7 @@ func TestPrometheusWorkloadCatchesWrongAnswers(t *testing.T) {
 	u, _ := url.Parse(srv.URL)
 	dir := t.TempDir()
 	r := tsbench(t, nil, append([]string{"run", "--quiet", "--data-dir", dir, "--json", filepath.Join(dir, "s.json"),
-		"--target", "victoriametrics", "--set", "HOST=" + u.Hostname(), "--set", "PORT=" + u.Port()}, promWorkloadShape...)...)
+		"--target", "victoriametrics", "--set", "HOST=" + u.Hostname(), "--set", "PORT=" + u.Port()}, append(promWorkloadShape, promSmall...)...)...)
 	if r.code != 3 {
 		t.Fatalf("exit %d, want 3\n%s\n%s", r.code, tail(r.stdout, 30), r.stderr)
 	}
@@ -429,7 +463,7 @@ func TestPrometheusWorkloadCatchesWrongAnswers(t *testing.T) {
 func TestPrometheusWorkloadCapabilities(t *testing.T) {
 	testenv.Alone(t)
 	requireTargetServer(t, "victoriametrics")
-	base := append([]string{"--target", "victoriametrics", "--set", "PORT=8428"}, promWorkloadShape...)
+	base := append(append([]string{"--target", "victoriametrics", "--set", "PORT=8428"}, promWorkloadShape...), promSmall...)
 	cases := []struct {
 		name  string
 		args  []string
@@ -465,7 +499,7 @@ func TestPrometheusWorkloadCapabilities(t *testing.T) {
 			s := readSummary(t, js)
 			if c.name == "repeat" { // the JSON is the repetitions' aggregate
 				requireContains(t, r.stdout, "Verify: stored 49200 points, expected 49200: OK")
-			} else if s.Verify == nil || !s.Verify.OK || len(s.Verify.Queries) != promReadLoad(t).total() || s.Verify.Mismatch() {
+			} else if s.Verify == nil || !s.Verify.OK || len(s.Verify.Queries) != promReadLoad(t, promshape.Small).total() || s.Verify.Mismatch() {
 				t.Fatalf("verify %+v", s.Verify)
 			}
 			if c.check != nil {

@@ -61,7 +61,9 @@ func TestRemoteWritePathRefused(t *testing.T) {
 	for _, c := range []struct{ target, path, want string }{
 		{"victoriametrics", "remote-write-v2", "import, remote-write"},
 		{"thanos", "remote-write-v2", "remote-write"},
-		{"prometheus", "import", "remote-write, remote-write-v2"},
+		{"prometheus", "import", "remote-write, remote-write-v2, otlp"},
+		// OTLP is the prometheus workload's; a time series run refuses it.
+		{"victoriametrics", "otlp", "write_path = otlp: not with WORKLOAD = timeseries"},
 	} {
 		r := tsbench(t, nil, "run", "--data-dir", t.TempDir(), "--target", c.target, "--set", "target.write_path="+c.path)
 		if r.code != 2 || !strings.Contains(r.stderr, "target.write_path") || !strings.Contains(r.stderr, c.want) {

@@ -259,11 +259,8 @@ type sent struct{ requests, samples, bytes atomic.Int64 }
 // RemoteWrite is what the run's acknowledged requests sent, in the
 // stores' version.
 func (r *Run) RemoteWrite(v remotewrite.Version) *summary.RemoteWrite {
-	rw := &summary.RemoteWrite{Version: "1.0", Requests: r.sent.requests.Load(), Samples: r.sent.samples.Load(),
+	rw := &summary.RemoteWrite{Version: v.String(), Requests: r.sent.requests.Load(), Samples: r.sent.samples.Load(),
 		Bytes: r.sent.bytes.Load()}
-	if v == remotewrite.V2 {
-		rw.Version = "2.0"
-	}
 	if rw.Samples > 0 {
 		rw.BytesPerSample = float64(rw.Bytes) / float64(rw.Samples)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tsbench/tsbench/internal/engine"
 	"github.com/tsbench/tsbench/internal/metrics"
+	"github.com/tsbench/tsbench/internal/otlpmetrics"
 	"github.com/tsbench/tsbench/internal/promshape"
 	"github.com/tsbench/tsbench/internal/remotewrite"
 	"github.com/tsbench/tsbench/internal/targets"
@@ -30,7 +31,7 @@ type worker struct {
 	handed bool // it has waited for every worker's writes, before its first query
 	raw    []byte
 	body   []byte
-	enc    *remotewrite.TemplateEncoder
+	enc    requestEncoder
 	// latency is the last operation's, as the engine measured it from its
 	// intended start (engine.Handle.Observe): a query's, for its row of
 	// the latency per expression.
@@ -73,7 +74,9 @@ func (w *worker) finish() {
 // staleness markers.
 func (w *worker) encode(k int64, part int) (samples, stale int64, err error) {
 	if w.enc == nil {
-		w.enc = w.r.encoder(w.store)
+		if w.enc, err = w.r.encoder(w.store); err != nil {
+			return 0, 0, err
+		}
 	}
 	w.enc.Reset()
 	lo, hi := w.partSlots(part)
@@ -85,7 +88,7 @@ func (w *worker) encode(k int64, part int) (samples, stale int64, err error) {
 		}
 	})
 	w.raw = w.enc.AppendRequest(w.raw[:0])
-	w.body = remotewrite.Compress(w.body, w.raw)
+	w.body = w.enc.Compress(w.body, w.raw)
 	return samples, stale, err
 }
 
@@ -106,10 +109,24 @@ func (w *worker) next() {
 	}
 }
 
+// requestEncoder builds a request of samples of the model's series in
+// one protocol: remote write 1.0 or 2.0, or OTLP.
+type requestEncoder interface {
+	Reset()
+	Append(n int, instance string, t int64, v float64)
+	AppendRequest(dst []byte) []byte
+	Compress(dst, raw []byte) []byte
+}
+
+// snappyEncoder is a remote write encoder, its requests snappy-compressed.
+type snappyEncoder struct{ *remotewrite.TemplateEncoder }
+
+func (snappyEncoder) Compress(dst, raw []byte) []byte { return remotewrite.Compress(dst, raw) }
+
 // encoder is a request encoder of the model's series in the store's
-// version (1.0 without a store: the benchmarks'), each series' labels
-// encoded once.
-func (r *Run) encoder(store targets.PromStore) *remotewrite.TemplateEncoder {
+// protocol (remote write 1.0 without a store: the benchmarks'), each
+// series' labels encoded once.
+func (r *Run) encoder(store targets.PromStore) (requestEncoder, error) {
 	v := remotewrite.V1
 	if store != nil {
 		v = store.RemoteWriteVersion()
@@ -119,7 +136,25 @@ func (r *Run) encoder(store targets.PromStore) *remotewrite.TemplateEncoder {
 	for i := range n {
 		templates[i], open[i] = r.m.Template(i)
 	}
-	return remotewrite.NewTemplateEncoder(v, templates, open)
+	if v != remotewrite.OTLP {
+		return snappyEncoder{remotewrite.NewTemplateEncoder(v, templates, open)}, nil
+	}
+	series := make([]otlpmetrics.Series, n)
+	for i := range n {
+		series[i] = otlpmetrics.Series{Labels: templates[i], Open: open[i], Kind: otlpKinds[r.m.Type(i)]}
+	}
+	e, err := otlpmetrics.NewEncoder(series)
+	if err != nil {
+		return nil, fmt.Errorf("promrun: %w", err)
+	}
+	return e, nil
+}
+
+// otlpKinds are OTLP's kinds of the model's series types.
+var otlpKinds = map[promshape.SeriesType]otlpmetrics.Kind{
+	promshape.Gauge: otlpmetrics.Gauge, promshape.Counter: otlpmetrics.Counter,
+	promshape.HistogramBucket: otlpmetrics.Bucket, promshape.HistogramSum: otlpmetrics.HistSum,
+	promshape.HistogramCount: otlpmetrics.HistCount,
 }
 
 // Resending. A request whose write failed in a way Prometheus' remote

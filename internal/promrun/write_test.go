@@ -17,14 +17,15 @@ import (
 	"github.com/tsbench/tsbench/internal/targets/promql"
 )
 
-// BenchmarkWriteRequest builds a worker's remote write requests in each
-// version: whole scrapes of 1,000 targets (41,000 samples each),
+// BenchmarkWriteRequest builds a worker's requests in each protocol
+// (remote write 1.0 and 2.0, OTLP): whole scrapes of 1,000 targets
+// (41,000 samples each),
 // computed, encoded and compressed, as the worker sends them. Its CPU per
 // sample is the tool's own cost of the prometheus workload's writes,
 // beside the store's; bytes/sample is what goes on the wire.
 func BenchmarkWriteRequest(b *testing.B) {
-	for _, v := range []remotewrite.Version{remotewrite.V1, remotewrite.V2} {
-		b.Run(fmt.Sprintf("v%d", v), func(b *testing.B) {
+	for _, v := range []remotewrite.Version{remotewrite.V1, remotewrite.V2, remotewrite.OTLP} {
+		b.Run(v.String(), func(b *testing.B) {
 			c := Plan(Config{Shape: promshape.Config{Targets: 1000, Interval: 15 * time.Second, ChurnShare: 0.05,
 				ChurnPeriod: time.Minute, Seed: 1}, Scrapes: 10, Engine: promql.EnginePrometheus}, time.UnixMilli(1_700_000_000_000), "bench")
 			c.WriteOnly = true

@@ -100,6 +100,10 @@ func (m *Model) Queries() []Query {
 	step := time.Duration(w) * time.Millisecond
 	qs := append(m.rules(w, d), m.alerts(w, d)...)
 	dash := m.dashboards(w, d)
+	if m.cfg.Profile == Node {
+		qs = append(qs, nodeRules()...)
+		dash = append(dash, nodeDashboards()...)
+	}
 	for i := range dash {
 		dash[i].Kind, dash[i].Step = Dashboard, step
 	}
@@ -204,9 +208,10 @@ func guarded(f, x, args, d string) string {
 	return fmt.Sprintf(`%[1]s(%[2]s[%[4]s]%[3]s) and %[2]s offset %[4]s and %[2]s`, f, x, args, d)
 }
 
-// below and above are `< x` and `> x`, for filter.
+// below, above and equal are `< x`, `> x` and `== x`, for filter.
 func below(x float64) func(float64) bool { return func(v float64) bool { return v < x } }
 func above(x float64) func(float64) bool { return func(v float64) bool { return v > x } }
+func equal(x float64) func(float64) bool { return func(v float64) bool { return v == x } }
 
 func (m *Model) alerts(w int64, d string) []Query {
 	return []Query{
@@ -251,6 +256,39 @@ func (m *Model) alerts(w int64, d string) []Query {
 			eval: func(src source, t int64) Vector {
 				return filter(aggregate(aggSum, []string{"instance", "job"},
 					delta(src, sel(Histogram+"_count"), t, w)), above(600))
+			}},
+	}
+}
+
+// nodeRules are the node profile's own rules and alerts, over its _info
+// series and flags: the values are the selectors' own (a load average
+// times an _info series' 1, counts), exact in every engine.
+func nodeRules() []Query {
+	return []Query{
+		// A dashboard's "load by kernel release": the _info series'
+		// label joined onto every instance's load.
+		{Name: "instance:node_load1:by_release", Kind: Rule,
+			PromQL: `node_load1 * on (instance) group_left (release) node_uname_info`,
+			eval: func(src source, t int64) Vector {
+				return groupLeft(src.instant(sel("node_load1"), t), src.instant(sel("node_uname_info"), t),
+					[]string{"instance"}, []string{"release"})
+			}},
+		// A collector failing on a target (one in 32 of each collector).
+		{Name: "NodeCollectorFailed", Kind: Alert,
+			PromQL: `count by (job, instance) (node_scrape_collector_success == 0)`,
+			eval: func(src source, t int64) Vector {
+				return aggregate(aggCount, []string{"instance", "job"},
+					filter(src.instant(sel("node_scrape_collector_success"), t), equal(0)))
+			}},
+	}
+}
+
+// nodeDashboards are the node profile's own panels.
+func nodeDashboards() []Query {
+	return []Query{
+		{Name: "network-interfaces-up", PromQL: `count by (job, device) (node_network_up == 1)`,
+			eval: func(src source, t int64) Vector {
+				return aggregate(aggCount, []string{"device", "job"}, filter(src.instant(sel("node_network_up"), t), equal(1)))
 			}},
 	}
 }

@@ -3,6 +3,7 @@ package promshape
 import (
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/tsbench/tsbench/internal/remotewrite"
 )
@@ -135,6 +136,40 @@ func (f family) series() [][]string {
 		out[i] = append(out[i], f.fixed...)
 	}
 	return out
+}
+
+// SeriesType is what a series is, as an exposition's TYPE line says it.
+type SeriesType uint8
+
+// The types.
+const (
+	Gauge           SeriesType = iota // a gauge, or an untyped series
+	Counter                           // a counter, named ..._total
+	HistogramBucket                   // a classic histogram's _bucket series
+	HistogramSum                      // its _sum
+	HistogramCount                    // its _count
+)
+
+// Type is series n's type. A histogram's series come in Scrape's order as
+// an exposition lists them: its buckets in ascending le, then its _sum,
+// then its _count.
+func (m *Model) Type(n int) SeriesType {
+	t := &m.series[n]
+	switch t.kind {
+	case kindCPU, kindNetRx:
+		return Counter
+	case kindBucket:
+		return HistogramBucket
+	case kindSum:
+		return HistogramSum
+	case kindCount:
+		return HistogramCount
+	case kindPad:
+		if r := padRule(t.a); (r == padCount || r == padBytes || r == padSeconds) && strings.HasSuffix(t.name, "_total") {
+			return Counter
+		}
+	}
+	return Gauge
 }
 
 // SeriesPerTarget is the number of series a target exposes.

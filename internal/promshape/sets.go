@@ -112,3 +112,37 @@ func absent(s selector, v Vector) Vector {
 	slices.SortFunc(ls, func(a, b remotewrite.Label) int { return strings.Compare(a.Name, b.Name) })
 	return Vector{{Labels: ls, Value: 1}}
 }
+
+// groupLeft is `a * on (on) group_left (copy) info`: each of a's samples
+// times the info series its on labels match (an _info series' value is
+// 1, so the value is a's, exactly), labelled as a's without __name__ and
+// with the info series' copy labels. a's samples that match none are
+// left out, as both engines leave them.
+func groupLeft(a, info Vector, on, copied []string) Vector {
+	right := make(map[string]Sample, len(info))
+	var key []byte
+	for _, s := range info {
+		key = signature(key[:0], s.Labels, on)
+		right[string(key)] = s
+	}
+	var out Vector
+	for _, s := range a {
+		key = signature(key[:0], s.Labels, on)
+		r, ok := right[string(key)]
+		if !ok {
+			continue
+		}
+		ls := make([]remotewrite.Label, 0, len(s.Labels)+len(copied))
+		for _, l := range s.Labels {
+			if l.Name != remotewrite.MetricName {
+				ls = append(ls, l)
+			}
+		}
+		for _, name := range copied {
+			ls = append(ls, remotewrite.Label{Name: name, Value: labelOf(r.Labels, name)})
+		}
+		slices.SortFunc(ls, func(x, y remotewrite.Label) int { return strings.Compare(x.Name, y.Name) })
+		out = append(out, Sample{Labels: ls, Value: s.Value * r.Value})
+	}
+	return out // unsorted: Expect sorts the answer once
+}

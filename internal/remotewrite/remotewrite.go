@@ -30,15 +30,34 @@ type Version int
 // The versions: 1.0 (prometheus.WriteRequest, every series with its
 // labels as strings) and 2.0 (io.prometheus.write.v2.Request, a request's
 // strings once in a symbol table, series naming them by index).
+//
+// OTLP is not remote write but the third way the stores take samples:
+// OTLP/HTTP metrics export requests, gzip-compressed protobuf, which
+// package otlpmetrics encodes (the prometheus workload only).
 const (
-	V1 Version = 1
-	V2 Version = 2
+	V1   Version = 1
+	V2   Version = 2
+	OTLP Version = 3
 )
+
+func (v Version) String() string {
+	switch v {
+	case V2:
+		return "2.0"
+	case OTLP:
+		return "OTLP"
+	}
+	return "1.0"
+}
 
 // Header is the request headers of the version as name, value pairs
 // (httpclient.Poster's form): snappy, the content type naming the message,
-// and the version header a receiver that speaks both reads first.
+// and the version header a receiver that speaks both reads first; OTLP's
+// content type and gzip.
 func (v Version) Header() []string {
+	if v == OTLP {
+		return []string{"Content-Type", "application/x-protobuf", "Content-Encoding", "gzip", "User-Agent", "tsbench"}
+	}
 	ct, ver := "application/x-protobuf", "0.1.0"
 	if v == V2 {
 		ct, ver = "application/x-protobuf;proto=io.prometheus.write.v2.Request", "2.0.0"

@@ -210,8 +210,12 @@ func remoteWriteLine(rw *summary.RemoteWrite) string {
 	if rw == nil || rw.Requests == 0 {
 		return ""
 	}
-	return fmt.Sprintf("Remote write %s: %d requests acknowledged, %d samples, %s compressed (%s bytes a sample)",
-		rw.Version, rw.Requests, rw.Samples, HumanBytes(rw.Bytes), f2(rw.BytesPerSample))
+	protocol := "Remote write " + rw.Version
+	if rw.Version == "OTLP" {
+		protocol = "OTLP/HTTP metrics"
+	}
+	return fmt.Sprintf("%s: %d requests acknowledged, %d samples, %s compressed (%s bytes a sample)",
+		protocol, rw.Requests, rw.Samples, HumanBytes(rw.Bytes), f2(rw.BytesPerSample))
 }
 
 // toolLine shows what the benchmark itself cost, so that a reader can tell

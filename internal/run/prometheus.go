@@ -18,6 +18,7 @@ import (
 	"github.com/tsbench/tsbench/internal/freshness"
 	"github.com/tsbench/tsbench/internal/promrun"
 	"github.com/tsbench/tsbench/internal/promshape"
+	"github.com/tsbench/tsbench/internal/remotewrite"
 	"github.com/tsbench/tsbench/internal/results"
 	"github.com/tsbench/tsbench/internal/runner"
 	"github.com/tsbench/tsbench/internal/summary"
@@ -69,9 +70,9 @@ func promOptions(cfg *config.Config, d *targets.Driver, dataDir string) (targets
 	switch w := extra["write_path"]; {
 	case w == "" && d.WritePaths[0] != "remote-write" && slices.Contains(d.WritePaths, "remote-write"):
 		extra["write_path"] = "remote-write" // VictoriaMetrics' default is its import API
-	case w != "" && w != "remote-write" && w != "remote-write-v2":
+	case w != "" && w != "remote-write" && w != "remote-write-v2" && w != "otlp":
 		return targets.Options{}, exit.Usagef("target option write_path = %s: not with WORKLOAD = prometheus, "+
-			"which writes remote write (write_path=remote-write, or remote-write-v2 where the store takes 2.0)", w)
+			"which writes remote write (write_path=remote-write, or remote-write-v2 where the store takes 2.0) or OTLP (write_path=otlp)", w)
 	}
 	opts.Extra = extra
 	return opts, nil
@@ -314,9 +315,12 @@ func (p *promRun) announce() {
 	if lo, hi := p.cfg.ClientRange(); p.cfg.Scaled() {
 		share = fmt.Sprintf(" (this worker's clients %d..%d of %d)", lo, hi-1, p.cfg.Clients)
 	}
-	version := p.r.RemoteWrite(p.stores[0].RemoteWriteVersion()).Version
-	fmt.Fprintf(p.stderr, "tsbench: run %s: prometheus workload on %s by remote write %s: %d targets x %d series (%s profile)%s, "+
-		"%d scrapes every %v from %s, churn %v every %d scrapes, then %s; job=%q\n", p.runID, p.driver.Name, version, c.Shape.Targets,
+	protocol := "remote write " + p.r.RemoteWrite(p.stores[0].RemoteWriteVersion()).Version
+	if p.stores[0].RemoteWriteVersion() == remotewrite.OTLP {
+		protocol = "OTLP/HTTP metrics"
+	}
+	fmt.Fprintf(p.stderr, "tsbench: run %s: prometheus workload on %s by %s: %d targets x %d series (%s profile)%s, "+
+		"%d scrapes every %v from %s, churn %v every %d scrapes, then %s; job=%q\n", p.runID, p.driver.Name, protocol, c.Shape.Targets,
 		p.r.Model().SeriesPerTarget(), c.Shape.Profile, share, c.Scrapes, c.Shape.Interval,
 		time.UnixMilli(c.Shape.Start).UTC().Format(time.RFC3339), c.Shape.ChurnShare, p.cfg.PromChurnPeriod, reads, c.Shape.Job)
 }

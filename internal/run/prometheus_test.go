@@ -32,6 +32,10 @@ func TestPromWorkloadKeys(t *testing.T) {
 		{[]string{"WORKLOAD=prometheus", "DATA_SEED=7"}, ""},
 		{[]string{"PROM_SCRAPES=10"}, "PROM_SCRAPES = 10: not with WORKLOAD = timeseries"},
 		{[]string{"WORKLOAD=tpcc", "PROM_CHURN_SHARE=0.5"}, "PROM_CHURN_SHARE = 0.5: not with WORKLOAD = tpcc"},
+		// OTLP is the prometheus workload's write path alone.
+		{[]string{"WORKLOAD=prometheus", "target.write_path=otlp"}, ""},
+		{[]string{"target.write_path=otlp"}, "target.write_path = otlp: not with WORKLOAD = timeseries: OTLP is written by the prometheus workload"},
+		{[]string{"target.write_path=remote-write"}, ""},
 	}
 	for _, tt := range tests {
 		cfg := config.Default()

@@ -130,10 +130,21 @@ var workloadKinds = []workloadKind{
 		run: runTSBSQueries,
 	},
 	{
-		name: "WORKLOAD = timeseries",
-		asks: func(*config.Config) bool { return true },
-		run:  runTimeSeries,
+		name:  "WORKLOAD = timeseries",
+		asks:  func(*config.Config) bool { return true },
+		check: timeSeriesWritePath,
+		run:   runTimeSeries,
 	},
+}
+
+// timeSeriesWritePath refuses OTLP (target.write_path=otlp), which only
+// the prometheus workload writes.
+func timeSeriesWritePath(cfg *config.Config) error {
+	if cfg.TargetOptions["write_path"] == "otlp" {
+		return exit.Usagef("target.write_path = otlp: not with WORKLOAD = %s: OTLP is written by the prometheus workload "+
+			"(--workload prometheus); a time series run writes by the target's other write paths", cfg.Workload)
+	}
+	return nil
 }
 
 // kindOf is the workload cfg asks for.

@@ -4,7 +4,7 @@ package summary
 // protocol, and its acknowledged requests' samples and compressed bytes
 // (what went on the wire, before HTTP's own headers).
 type RemoteWrite struct {
-	Version        string  `json:"version"` // "1.0" or "2.0"
+	Version        string  `json:"version"` // "1.0", "2.0", or "OTLP" (OTLP/HTTP metrics, gzip)
 	Requests       int64   `json:"requests"`
 	Samples        int64   `json:"samples"`
 	Bytes          int64   `json:"bytes"`

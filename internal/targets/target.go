@@ -212,7 +212,7 @@ type Driver struct {
 	Name        string   // registry name, e.g. "sqlite"
 	Aliases     []string // IoT-benchmark DB_SWITCH prefixes that map here, e.g. "SQLite"
 	Description string
-	WritePaths  []string // the write paths the target offers, first is default
+	WritePaths  []string // the write paths the time series workload takes, first is default (write_path)
 	Server      string   // how to get a server: "embedded" or the service script
 	// Service is the script of scripts/services (without ".sh") that
 	// starts the target's test server on 127.0.0.1:DefaultPort, and whose

@@ -6,6 +6,9 @@
 # takes a third of the time), started with
 #   --web.enable-remote-write-receiver  /api/v1/write takes remote write 1.0
 #                                       and 2.0 (its default messages);
+#   --web.enable-otlp-receiver          /api/v1/otlp/v1/metrics takes OTLP/HTTP
+#                                       metrics (the prometheus workload's
+#                                       write_path=otlp);
 #   --web.enable-admin-api              a reset deletes the database's
 #                                       earlier series;
 #   a configuration with no scrape job, out_of_order_time_window 100y and
@@ -53,7 +56,7 @@ storage:
 YAML
   start_daemon "$SERVICE" "$DIR/log" "$BIN" --config.file="$DIR/prometheus.yml" \
     --storage.tsdb.path="$DIR/data" --web.listen-address=127.0.0.1:"$PORT" \
-    --web.enable-remote-write-receiver --web.enable-admin-api
+    --web.enable-remote-write-receiver --web.enable-otlp-receiver --web.enable-admin-api
   wait_http "$PORT" /-/ready 120 "$(cat "$DIR/pid")" || fail_start "$SERVICE" "$DIR/log"
   ready "$RELEASE" "http://127.0.0.1:$PORT (tsbench run --target prometheus --set PORT=$PORT)"
   ;;

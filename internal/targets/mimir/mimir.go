@@ -20,11 +20,12 @@ var Driver = prometheus.NewDriver(prometheus.Flavor{
 	Name:    "mimir",
 	Product: "Grafana Mimir",
 	Alias:   "Mimir",
-	Description: "Grafana Mimir: remote write 1.0 (write_path=remote-write-v2: 2.0) to /api/v1/push; PromQL queries on /prometheus " +
+	Description: "Grafana Mimir: remote write 1.0 (write_path=remote-write-v2: 2.0; the prometheus workload's write_path=otlp: OTLP/HTTP metrics to /otlp/v1/metrics) to /api/v1/push; PromQL queries on /prometheus " +
 		"(Q5, Q6 computed from the raw points a range selector returns)",
 	Server:       "scripts/services/mimir.sh (Grafana Mimir, monolithic, on the filesystem, 127.0.0.1:9029)",
 	DefaultPort:  DefaultPort,
 	WritePath:    "/api/v1/push",
+	OTLPPath:     "/otlp/v1/metrics",
 	QueryPrefix:  "/prometheus",
 	ReadyPath:    "/ready",
 	V2:           true,

@@ -69,6 +69,9 @@ type Flavor struct {
 	ReadyPath   string // answers 200 once the query server is ready
 	// V2 says the store takes remote write 2.0 (write_path=remote-write-v2).
 	V2 bool
+	// OTLPPath, when set, is where the store takes OTLP/HTTP metrics
+	// (write_path=otlp, the prometheus workload's).
+	OTLPPath string
 	// Delete says the store deletes series through
 	// /api/v1/admin/tsdb/delete_series (Prometheus with its admin API):
 	// a reset deletes the database's earlier generations, best effort.
@@ -105,11 +108,13 @@ type Flavor struct {
 
 // The write paths.
 const (
-	pathV1 = "remote-write"
-	pathV2 = "remote-write-v2"
+	pathV1   = "remote-write"
+	pathV2   = "remote-write-v2"
+	pathOTLP = "otlp"
 )
 
-// writePaths are the write paths of a flavor, the default first.
+// writePaths are the write paths of a flavor the time series workload
+// takes, the default first (Driver.WritePaths).
 func writePaths(f *Flavor) []string {
 	if f.V2 {
 		return []string{pathV1, pathV2}
@@ -117,10 +122,19 @@ func writePaths(f *Flavor) []string {
 	return []string{pathV1}
 }
 
+// optionPaths are the values of the write_path option: writePaths, and
+// OTLP where the store takes it (the prometheus workload's).
+func optionPaths(f *Flavor) []string {
+	if f.OTLPPath != "" {
+		return append(writePaths(f), pathOTLP)
+	}
+	return writePaths(f)
+}
+
 // NewDriver is the target of a flavor.
 func NewDriver(f Flavor) *targets.Driver {
 	paths := writePaths(&f)
-	opts := []targets.Option{{Name: "write_path", Values: paths}}
+	opts := []targets.Option{{Name: "write_path", Values: optionPaths(&f)}}
 	if f.QueryPort != 0 {
 		opts = append(opts, targets.Option{Name: "query_port", Check: targets.PortNumber})
 	}
@@ -156,11 +170,12 @@ var Driver = NewDriver(Flavor{
 	Name:    "prometheus",
 	Product: "Prometheus",
 	Alias:   "Prometheus",
-	Description: "Prometheus 3: remote write 1.0 (write_path=remote-write-v2: 2.0) to its receiver; PromQL queries " +
+	Description: "Prometheus 3: remote write 1.0 (write_path=remote-write-v2: 2.0; the prometheus workload's write_path=otlp: OTLP/HTTP metrics) to its receiver; PromQL queries " +
 		"(Q5, Q6 computed from the raw points a range selector returns)",
 	Server:         "scripts/services/prometheus.sh (Prometheus 3.16.0 on 127.0.0.1:9090, the remote write receiver on)",
 	DefaultPort:    9090,
 	WritePath:      "/api/v1/write",
+	OTLPPath:       "/api/v1/otlp/v1/metrics", // --web.enable-otlp-receiver
 	ReadyPath:      "/-/ready",
 	V2:             true,
 	Delete:         true,
@@ -204,13 +219,16 @@ func open(ctx context.Context, f *Flavor, o targets.Options) (targets.Target, er
 	e.Authorization = httpclient.TokenAuth(o, "Bearer")
 	t := &Target{f: f, db: o.DatabaseOr("test"), root: e.Root, binding: targets.NewBinding(f.Name),
 		version: remotewrite.V1, header: http.Header{}}
-	switch o.Extra["write_path"] {
-	case "", pathV1:
-	case pathV2:
+	writePath := f.WritePath
+	switch w := o.Extra["write_path"]; {
+	case w == "" || w == pathV1:
+	case w == pathV2 && f.V2:
 		t.version = remotewrite.V2
+	case w == pathOTLP && f.OTLPPath != "":
+		t.version, writePath = remotewrite.OTLP, f.OTLPPath
 	default:
 		return nil, badinput.Errorf("%s: target option write_path = %q: allowed: %s", f.Name, o.Extra["write_path"],
-			strings.Join(writePaths(f), ", "))
+			strings.Join(optionPaths(f), ", "))
 	}
 	q := e
 	if f.QueryPort != 0 {
@@ -239,7 +257,7 @@ func open(ctx context.Context, f *Flavor, o targets.Options) (targets.Target, er
 			return nil, err
 		}
 	}
-	if t.Poster, err = e.Poster(f.WritePath, hdr...); err != nil {
+	if t.Poster, err = e.Poster(writePath, hdr...); err != nil {
 		return nil, fmt.Errorf("%s: %w", f.Name, err)
 	}
 	return t, nil
@@ -298,6 +316,10 @@ func (t *Target) checkNames(s *ts.Schema) error {
 // Setup starts a new generation with reset (deleting the database's
 // earlier series where the store can), or joins the newest one.
 func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
+	if t.version == remotewrite.OTLP {
+		return badinput.Errorf("%s: target option write_path = otlp: not with WORKLOAD = timeseries: OTLP is written by "+
+			"the prometheus workload (--workload prometheus); allowed here: %s", t.f.Name, strings.Join(writePaths(t.f), ", "))
+	}
 	for _, sn := range s.Sensors {
 		if sn.Type == ts.Text {
 			return fmt.Errorf("%s: sensor %s of type %s: %w (it stores float64 values only)", t.f.Name, sn.Name, sn.Type, targets.ErrUnsupported)

@@ -15,7 +15,7 @@ var Driver = prometheus.NewDriver(prometheus.Flavor{
 	Name:    "thanos",
 	Product: "Thanos",
 	Alias:   "Thanos",
-	Description: "Thanos Receive written by remote write 1.0 (it reads no 2.0), Thanos Query asked in PromQL " +
+	Description: "Thanos Receive written by remote write 1.0 (it reads no 2.0; the prometheus workload's write_path=otlp: OTLP/HTTP metrics to /api/v1/otlp), Thanos Query asked in PromQL " +
 		"(Q5, Q6 computed from the raw points a range selector returns)",
 	Server: "scripts/services/thanos.sh (Thanos 0.42.5: Receive's remote write on 127.0.0.1:10908, Query on 10904)",
 	// Writes go to Receive, on PORT; queries to Query, on the same host
@@ -23,6 +23,7 @@ var Driver = prometheus.NewDriver(prometheus.Flavor{
 	DefaultPort: 10908,
 	QueryPort:   10904,
 	WritePath:   "/api/v1/receive",
+	OTLPPath:    "/api/v1/otlp",
 	ReadyPath:   "/-/ready",
 	// Receive takes a request of 2.0 for an empty one of 1.0 (and stores
 	// nothing), so 2.0 is not offered.

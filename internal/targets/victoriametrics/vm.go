@@ -83,7 +83,7 @@ var Driver = &targets.Driver{
 	Service:     "victoriametrics",
 	URLs:        targets.HTTPURLs,
 	Aliases:     []string{"VictoriaMetrics"},
-	Description: "VictoriaMetrics: /api/v1/import writes (write_path=remote-write: Prometheus remote write 1.0 to /api/v1/write); export and MetricsQL queries (Q5, Q6 computed from exported points)",
+	Description: "VictoriaMetrics: /api/v1/import writes (write_path=remote-write: Prometheus remote write 1.0 to /api/v1/write; the prometheus workload's write_path=otlp: OTLP/HTTP metrics); export and MetricsQL queries (Q5, Q6 computed from exported points)",
 	WritePaths:  []string{"import", "remote-write"},
 	Server:      "scripts/services/victoriametrics.sh (VictoriaMetrics v1.151.0 on 127.0.0.1:8428; victoriametrics-1.79.sh: Debian's 1.79 on 8438)",
 	DefaultPort: DefaultPort,
@@ -97,7 +97,7 @@ var Driver = &targets.Driver{
 		GroupByAcross: true, // aggregated by (__name__) on the server (rollup.go)
 		PromStore:     true, // remote write (write_path=remote-write) and PromQL's API
 	},
-	Options:  []targets.Option{{Name: "write_path", Values: []string{"import", "remote-write"}}},
+	Options:  []targets.Option{{Name: "write_path", Values: []string{"import", "remote-write", "otlp"}}},
 	Language: language,
 	Open:     open,
 }
@@ -123,6 +123,7 @@ type Target struct {
 	tagKeys *targets.NameMap     // the devices' tag keys as labels (tagRule)
 	buf     []byte               // the request body, reused
 	rw      bool                 // write_path=remote-write
+	otlp    bool                 // write_path=otlp: the prometheus workload's OTLP/HTTP metrics
 	encoder *remotewrite.Encoder // with rw: the schema's requests
 	written *written
 	days    [][2]int64 // per device position: the bounds [from, to) of the day Write last wrote in
@@ -151,8 +152,11 @@ func open(ctx context.Context, o targets.Options) (targets.Target, error) {
 		}
 	}
 	path, header := "/api/v1/import", []string(nil)
-	if o.Extra["write_path"] == "remote-write" {
+	switch o.Extra["write_path"] {
+	case "remote-write":
 		t.rw, path, header = true, "/api/v1/write", remotewrite.V1.Header()
+	case "otlp":
+		t.otlp, path, header = true, "/opentelemetry/v1/metrics", remotewrite.OTLP.Header()
 	}
 	p, err := e.Poster(path, header...)
 	if err != nil {
@@ -195,6 +199,9 @@ func (t *Target) get(ctx context.Context, path string, q url.Values) ([]byte, ht
 // Setup starts a new generation with reset (deleting the old one), or joins
 // the latest one.
 func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
+	if t.otlp {
+		return errOTLPTimeSeries
+	}
 	for _, typ := range s.Sensors {
 		if !Driver.Caps.SupportsType(typ.Type) {
 			return fmt.Errorf("victoriametrics: sensor %s of type %s: %w (it stores float64 values only)",
@@ -599,8 +606,8 @@ func (t *Target) Begin(context.Context) error { return nil }
 // (targets.PromStore); the target must have been opened with
 // write_path=remote-write.
 func (t *Target) RemoteWrite(ctx context.Context, body []byte, _ int64) error {
-	if !t.rw {
-		return badinput.Errorf("victoriametrics: remote write needs the target option write_path=remote-write")
+	if !t.rw && !t.otlp {
+		return badinput.Errorf("victoriametrics: remote write needs the target option write_path=remote-write (or otlp)")
 	}
 	if err := t.Poster.Post(ctx, body); err != nil {
 		return fmt.Errorf("victoriametrics: remote write: %w", err)
@@ -608,9 +615,19 @@ func (t *Target) RemoteWrite(ctx context.Context, body []byte, _ int64) error {
 	return nil
 }
 
-// RemoteWriteVersion is 1.0, the version VictoriaMetrics takes
-// (targets.PromStore).
-func (t *Target) RemoteWriteVersion() remotewrite.Version { return remotewrite.V1 }
+// RemoteWriteVersion is 1.0, the version VictoriaMetrics takes, or OTLP
+// with write_path=otlp (targets.PromStore).
+func (t *Target) RemoteWriteVersion() remotewrite.Version {
+	if t.otlp {
+		return remotewrite.OTLP
+	}
+	return remotewrite.V1
+}
+
+// errOTLPTimeSeries refuses OTLP to the time series workload, which
+// writes its batches by import or remote write.
+var errOTLPTimeSeries = badinput.Errorf("victoriametrics: target option write_path = otlp: not with WORKLOAD = timeseries: " +
+	"OTLP is written by the prometheus workload (--workload prometheus); allowed here: import, remote-write")
 
 // PromQuery sends a query form to path (targets.PromStore), with nocache=1:
 // a server run without -search.disableCache would otherwise answer from

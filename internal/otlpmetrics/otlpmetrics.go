@@ -1,0 +1,397 @@
+// Package otlpmetrics writes OTLP/HTTP metrics export requests
+// (opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest,
+// protobuf, gzip-compressed: remotewrite.OTLP's headers) of
+// Prometheus-shaped series, as an
+// OpenTelemetry Collector sends what it scraped: a gauge (or an untyped
+// series) a Gauge's point, a counter whose name ends in _total a point of
+// a monotonic cumulative Sum, a classic histogram's _bucket, _sum and
+// _count series one point of a Histogram. The stores that take OTLP
+// (Prometheus, Mimir, VictoriaMetrics) turn them back into the same
+// series: a point's attributes are its labels (job and instance among
+// them: no resource attributes, so that no store derives them), and a
+// point flagged as holding no recorded value is a staleness marker.
+//
+// As in internal/remotewrite, the messages are appended field by field:
+// a series' attributes are encoded once, by NewEncoder, and a sample costs
+// copies. The tests decode every request with OpenTelemetry's generated
+// types, which is the contract.
+package otlpmetrics
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/bits"
+	"strconv"
+
+	"github.com/tsbench/tsbench/internal/remotewrite"
+)
+
+// Kind is what a series is to OTLP.
+type Kind uint8
+
+// The kinds. A histogram's series must come to Append as the model gives
+// them: its buckets in ascending le, then its _sum, then its _count,
+// which ends its point.
+const (
+	Gauge     Kind = iota // a gauge or an untyped series: a Gauge's point
+	Counter               // a counter named ..._total: a monotonic cumulative Sum's point
+	Bucket                // a classic histogram's _bucket series, its le label the bound
+	HistSum               // the histogram's _sum
+	HistCount             // the histogram's _count
+)
+
+// Series is a series template: its labels sorted by name (__name__ among
+// them), the index among them of the open label whose value each sample
+// gives (a target's instance), and its kind.
+type Series struct {
+	Labels []remotewrite.Label
+	Open   int
+	Kind   Kind
+}
+
+// Wire types and the field keys written.
+const (
+	wireVarint  = 0
+	wireFixed64 = 1
+	wireBytes   = 2
+
+	keyResourceMetrics = 1<<3 | wireBytes   // ExportMetricsServiceRequest.resource_metrics
+	keyScopeMetrics    = 2<<3 | wireBytes   // ResourceMetrics.scope_metrics
+	keyMetrics         = 2<<3 | wireBytes   // ScopeMetrics.metrics
+	keyName            = 1<<3 | wireBytes   // Metric.name
+	keyGauge           = 5<<3 | wireBytes   // Metric.gauge
+	keySum             = 7<<3 | wireBytes   // Metric.sum
+	keyHistogram       = 9<<3 | wireBytes   // Metric.histogram
+	keyDataPoints      = 1<<3 | wireBytes   // Gauge/Sum/Histogram.data_points
+	keyTemporality     = 2<<3 | wireVarint  // Sum/Histogram.aggregation_temporality
+	keyMonotonic       = 3<<3 | wireVarint  // Sum.is_monotonic
+	keyNumberAttrs     = 7<<3 | wireBytes   // NumberDataPoint.attributes
+	keyTime            = 3<<3 | wireFixed64 // NumberDataPoint/HistogramDataPoint.time_unix_nano
+	keyAsDouble        = 4<<3 | wireFixed64 // NumberDataPoint.as_double
+	keyNumberFlags     = 8<<3 | wireVarint  // NumberDataPoint.flags
+	keyHistAttrs       = 9<<3 | wireBytes   // HistogramDataPoint.attributes
+	keyHistCount       = 4<<3 | wireFixed64 // HistogramDataPoint.count
+	keyHistSum         = 5<<3 | wireFixed64 // HistogramDataPoint.sum
+	keyBucketCounts    = 6<<3 | wireBytes   // HistogramDataPoint.bucket_counts, packed fixed64
+	keyBounds          = 7<<3 | wireBytes   // HistogramDataPoint.explicit_bounds, packed double
+	keyHistFlags       = 10<<3 | wireVarint // HistogramDataPoint.flags
+	keyKey             = 1<<3 | wireBytes   // KeyValue.key
+	keyValue           = 2<<3 | wireBytes   // KeyValue.value
+	keyStringValue     = 1<<3 | wireBytes   // AnyValue.string_value
+
+	cumulative    = 2 // AggregationTemporality CUMULATIVE
+	noRecordedVal = 1 // DataPointFlags FLAG_NO_RECORDED_VALUE: a staleness marker
+)
+
+// metric is a metric of the request: its name, what it is, and the data
+// point fields its series gave.
+type metric struct {
+	name   string
+	kind   Kind // Gauge, Counter or HistCount (a histogram)
+	points []byte
+}
+
+// template is a series' encoding: its metric, its attributes but the open
+// one as KeyValue messages before and after it, the open label's name;
+// a bucket's bound.
+type template struct {
+	metric        int
+	kind          Kind
+	before, after []byte
+	openName      string
+	bound         float64
+}
+
+// Encoder builds requests of series made from templates. It is not safe
+// for concurrent use.
+type Encoder struct {
+	templates []template
+	metrics   []metric
+
+	// The histogram point being gathered: its buckets' cumulative counts
+	// and bounds, its sum.
+	bounds []float64
+	cum    []float64
+	sum    float64
+
+	gz  *gzip.Writer
+	buf bytes.Buffer
+}
+
+// NewEncoder encodes the series' attributes once.
+func NewEncoder(series []Series) (*Encoder, error) {
+	e := &Encoder{templates: make([]template, len(series))}
+	index := map[string]int{}
+	for i, s := range series {
+		name, rest, bound, err := split(s)
+		if err != nil {
+			return nil, err
+		}
+		family := name
+		if s.Kind >= Bucket {
+			family = histogramFamily(name)
+		}
+		m, ok := index[family]
+		if !ok {
+			m = len(e.metrics)
+			index[family] = m
+			kind := s.Kind
+			if kind >= Bucket {
+				kind = HistCount
+			}
+			e.metrics = append(e.metrics, metric{name: family, kind: kind})
+		}
+		t := &e.templates[i]
+		t.metric, t.kind, t.bound = m, s.Kind, bound
+		key := byte(keyNumberAttrs)
+		if s.Kind >= Bucket {
+			key = keyHistAttrs
+		}
+		for _, l := range rest {
+			switch {
+			case l.Name == s.Labels[s.Open].Name:
+				t.openName = l.Name
+				continue
+			case t.openName == "":
+				t.before = appendKeyValue(t.before, key, l.Name, l.Value)
+			default:
+				t.after = appendKeyValue(t.after, key, l.Name, l.Value)
+			}
+		}
+	}
+	return e, nil
+}
+
+// split is a series' metric name, its labels without __name__ (and a
+// bucket's le), and a bucket's bound.
+func split(s Series) (name string, rest []remotewrite.Label, bound float64, err error) {
+	for _, l := range s.Labels {
+		switch {
+		case l.Name == remotewrite.MetricName:
+			name = l.Value
+		case l.Name == "le" && s.Kind == Bucket:
+			if bound, err = strconv.ParseFloat(l.Value, 64); err != nil {
+				return "", nil, 0, fmt.Errorf("otlpmetrics: bucket %s: le %q: %w", name, l.Value, err)
+			}
+		default:
+			rest = append(rest, l)
+		}
+	}
+	return name, rest, bound, nil
+}
+
+// histogramFamily is the histogram's name of one of its series' names.
+func histogramFamily(name string) string {
+	for _, suffix := range []string{"_bucket", "_sum", "_count"} {
+		if n := len(name) - len(suffix); n > 0 && name[n:] == suffix {
+			return name[:n]
+		}
+	}
+	return name
+}
+
+// Reset starts a new request.
+func (e *Encoder) Reset() {
+	for i := range e.metrics {
+		e.metrics[i].points = e.metrics[i].points[:0]
+	}
+	e.bounds, e.cum = e.bounds[:0], e.cum[:0]
+}
+
+// Append adds a sample of template n's series with value as its open
+// label's, v at t (ms); a staleness marker (remotewrite's StaleNaN, or
+// any NaN of the model's) is a point flagged as holding no value.
+func (e *Encoder) Append(n int, value string, t int64, v float64) {
+	tp := &e.templates[n]
+	switch tp.kind {
+	case Bucket:
+		e.bounds = append(e.bounds, tp.bound)
+		e.cum = append(e.cum, v)
+		return
+	case HistSum:
+		e.sum = v
+		return
+	case HistCount:
+		e.appendHistogram(tp, value, t, v)
+		return
+	}
+	m := &e.metrics[tp.metric]
+	body := len(tp.before) + kvLen(tp.openName, value) + len(tp.after) + 9
+	stale := math.IsNaN(v)
+	if stale {
+		body += 2
+	} else {
+		body += 9
+	}
+	m.points = append(m.points, keyDataPoints)
+	m.points = binary.AppendUvarint(m.points, uint64(body))
+	m.points = append(m.points, tp.before...)
+	m.points = appendKeyValue(m.points, keyNumberAttrs, tp.openName, value)
+	m.points = append(m.points, tp.after...)
+	m.points = appendFixed64(m.points, keyTime, uint64(t)*1e6)
+	if stale {
+		m.points = append(m.points, keyNumberFlags, noRecordedVal)
+	} else {
+		m.points = appendFixed64(m.points, keyAsDouble, math.Float64bits(v))
+	}
+}
+
+// appendHistogram ends the histogram point gathered: its count, sum and
+// buckets (OTLP counts each bucket apart, Prometheus cumulatively), the
+// +Inf bucket's bound left out as OTLP leaves it.
+func (e *Encoder) appendHistogram(tp *template, value string, t int64, count float64) {
+	m := &e.metrics[tp.metric]
+	bounds := e.bounds
+	if k := len(bounds); k > 0 && math.IsInf(bounds[k-1], 1) {
+		bounds = bounds[:k-1]
+	}
+	stale := math.IsNaN(count)
+	nb := len(e.cum)
+	body := len(tp.before) + kvLen(tp.openName, value) + len(tp.after) + 9 +
+		bytesFieldLen(8*nb) + bytesFieldLen(8*len(bounds))
+	if stale {
+		body += 2
+	} else {
+		body += 9 + 9
+	}
+	m.points = append(m.points, keyDataPoints)
+	m.points = binary.AppendUvarint(m.points, uint64(body))
+	m.points = append(m.points, tp.before...)
+	m.points = appendKeyValue(m.points, keyHistAttrs, tp.openName, value)
+	m.points = append(m.points, tp.after...)
+	m.points = appendFixed64(m.points, keyTime, uint64(t)*1e6)
+	if stale {
+		m.points = append(m.points, keyHistFlags, noRecordedVal)
+	} else {
+		m.points = appendFixed64(m.points, keyHistCount, uint64(count))
+		m.points = appendFixed64(m.points, keyHistSum, math.Float64bits(e.sum))
+	}
+	// A stale point keeps its buckets, counted 0: VictoriaMetrics marks
+	// the buckets it is given stale, the +Inf one among them.
+	m.points = append(m.points, keyBucketCounts)
+	m.points = binary.AppendUvarint(m.points, uint64(8*nb))
+	prev := 0.0
+	for _, c := range e.cum {
+		if stale {
+			c = 0
+		}
+		m.points = binary.LittleEndian.AppendUint64(m.points, uint64(c-prev))
+		prev = c
+	}
+	m.points = append(m.points, keyBounds)
+	m.points = binary.AppendUvarint(m.points, uint64(8*len(bounds)))
+	for _, b := range bounds {
+		m.points = binary.LittleEndian.AppendUint64(m.points, math.Float64bits(b))
+	}
+	e.bounds, e.cum, e.sum = e.bounds[:0], e.cum[:0], 0
+}
+
+// AppendRequest appends the uncompressed request to dst: one resource,
+// one scope, a metric for each that has points. The resource and the
+// scope are left empty: VictoriaMetrics makes a scope's name and version
+// labels of every series, and Prometheus a resource's attributes a
+// target_info series.
+func (e *Encoder) AppendRequest(dst []byte) []byte {
+	scope := 0
+	for i := range e.metrics {
+		if n := e.metricLen(&e.metrics[i]); n > 0 {
+			scope += bytesFieldLen(n)
+		}
+	}
+	resource := bytesFieldLen(scope)
+	dst = append(dst, keyResourceMetrics)
+	dst = binary.AppendUvarint(dst, uint64(resource))
+	dst = append(dst, keyScopeMetrics)
+	dst = binary.AppendUvarint(dst, uint64(scope))
+	for i := range e.metrics {
+		m := &e.metrics[i]
+		n := e.metricLen(m)
+		if n == 0 {
+			continue
+		}
+		dst = append(dst, keyMetrics)
+		dst = binary.AppendUvarint(dst, uint64(n))
+		dst = appendBytesField(dst, keyName, m.name)
+		key, data := dataOf(m)
+		dst = append(dst, key)
+		dst = binary.AppendUvarint(dst, uint64(data))
+		dst = append(dst, m.points...)
+		switch m.kind {
+		case Counter:
+			dst = append(dst, keyTemporality, cumulative, keyMonotonic, 1)
+		case HistCount:
+			dst = append(dst, keyTemporality, cumulative)
+		}
+	}
+	return dst
+}
+
+// metricLen is the encoded Metric's length, 0 without points.
+func (e *Encoder) metricLen(m *metric) int {
+	if len(m.points) == 0 {
+		return 0
+	}
+	_, data := dataOf(m)
+	return bytesFieldLen(len(m.name)) + bytesFieldLen(data)
+}
+
+// dataOf is the key of the metric's data field and the data's length.
+func dataOf(m *metric) (key byte, n int) {
+	switch m.kind {
+	case Counter:
+		return keySum, len(m.points) + 4
+	case HistCount:
+		return keyHistogram, len(m.points) + 2
+	}
+	return keyGauge, len(m.points)
+}
+
+// Compress is raw gzip-compressed (at BestSpeed, as cheap as a client can
+// make it), in dst's memory when it has room.
+func (e *Encoder) Compress(dst, raw []byte) []byte {
+	e.buf.Reset()
+	if e.gz == nil {
+		e.gz, _ = gzip.NewWriterLevel(&e.buf, gzip.BestSpeed) // a valid level: no error
+	} else {
+		e.gz.Reset(&e.buf)
+	}
+	e.gz.Write(raw) //nolint:errcheck // a bytes.Buffer's Write never fails
+	e.gz.Close()    //nolint:errcheck
+	return append(dst[:0], e.buf.Bytes()...)
+}
+
+func uvarintLen(x uint64) int { return (bits.Len64(x|1) + 6) / 7 }
+
+func bytesFieldLen(n int) int { return 1 + uvarintLen(uint64(n)) + n }
+
+func appendBytesField(dst []byte, key byte, s string) []byte {
+	dst = append(dst, key)
+	dst = binary.AppendUvarint(dst, uint64(len(s)))
+	return append(dst, s...)
+}
+
+func appendFixed64(dst []byte, key byte, v uint64) []byte {
+	return binary.LittleEndian.AppendUint64(append(dst, key), v)
+}
+
+// kvLen is a KeyValue field's length, its key included.
+func kvLen(name, value string) int {
+	return bytesFieldLen(kvBodyLen(name, value))
+}
+
+func kvBodyLen(name, value string) int {
+	return bytesFieldLen(len(name)) + bytesFieldLen(bytesFieldLen(len(value)))
+}
+
+// appendKeyValue appends a KeyValue field of a string value.
+func appendKeyValue(dst []byte, key byte, name, value string) []byte {
+	dst = append(dst, key)
+	dst = binary.AppendUvarint(dst, uint64(kvBodyLen(name, value)))
+	dst = appendBytesField(dst, keyKey, name)
+	dst = append(dst, keyValue)
+	dst = binary.AppendUvarint(dst, uint64(bytesFieldLen(len(value))))
+	return appendBytesField(dst, keyStringValue, value)
+}

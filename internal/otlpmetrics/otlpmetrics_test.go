@@ -1,0 +1,132 @@
+package otlpmetrics
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"math"
+	"slices"
+	"testing"
+
+	colmetrics "go.opentelemetry.io/proto/otlp/collector/metrics/v1"
+	common "go.opentelemetry.io/proto/otlp/common/v1"
+	metrics "go.opentelemetry.io/proto/otlp/metrics/v1"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/tsbench/tsbench/internal/remotewrite"
+)
+
+// labels makes a template's labels, sorted by name, the instance's value
+// left open.
+func labels(name string, pairs ...string) []remotewrite.Label {
+	ls := []remotewrite.Label{{Name: remotewrite.MetricName, Value: name}, {Name: "instance"}, {Name: "job", Value: "node"}}
+	for i := 0; i+1 < len(pairs); i += 2 {
+		ls = append(ls, remotewrite.Label{Name: pairs[i], Value: pairs[i+1]})
+	}
+	return ls
+}
+
+// testSeries: a gauge, a counter, and a histogram of two finite buckets.
+var testSeries = []Series{
+	{Labels: labels("node_load1"), Open: 1, Kind: Gauge},
+	{Labels: labels("node_cpu_seconds_total", "mode", "idle"), Open: 1, Kind: Counter},
+	{Labels: labels("req_bucket", "le", "0.5"), Open: 1, Kind: Bucket},
+	{Labels: labels("req_bucket", "le", "2"), Open: 1, Kind: Bucket},
+	{Labels: labels("req_bucket", "le", "+Inf"), Open: 1, Kind: Bucket},
+	{Labels: labels("req_sum"), Open: 1, Kind: HistSum},
+	{Labels: labels("req_count"), Open: 1, Kind: HistCount},
+}
+
+// A request decodes with OpenTelemetry's own types into what a collector
+// would send: a metric a family, each target's point with its attributes
+// (job and instance among them) and time, the counter a monotonic
+// cumulative Sum, the histogram's buckets counted apart with the +Inf
+// bound left out; a stale target's points flagged as holding no value;
+// and the gzip body is the request.
+func TestRequestDecodes(t *testing.T) {
+	e, err := NewEncoder(testSeries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const ms = 1_700_000_000_000
+	for round := range 2 { // the encoder reused
+		e.Reset()
+		for n, v := range []float64{0.37, 1234.5, 3, 7, 9, 11.25, 9} {
+			e.Append(n, "host-1", ms, v)
+		}
+		for n := range testSeries {
+			e.Append(n, "host-2", ms, math.Float64frombits(0x7ff0000000000002))
+		}
+		raw := e.AppendRequest(nil)
+		req := &colmetrics.ExportMetricsServiceRequest{}
+		if err := proto.Unmarshal(raw, req); err != nil {
+			t.Fatalf("round %d: %v", round, err)
+		}
+		checkRequest(t, req)
+		zr, err := gzip.NewReader(bytes.NewReader(e.Compress(nil, raw)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if back, err := io.ReadAll(zr); err != nil || !bytes.Equal(back, raw) {
+			t.Fatalf("gzip: %v", err)
+		}
+	}
+}
+
+func checkRequest(t *testing.T, req *colmetrics.ExportMetricsServiceRequest) {
+	t.Helper()
+	if len(req.ResourceMetrics) != 1 || len(req.ResourceMetrics[0].ScopeMetrics) != 1 {
+		t.Fatalf("request %v", req)
+	}
+	sm := req.ResourceMetrics[0].ScopeMetrics[0]
+	if sm.Scope != nil || len(sm.Metrics) != 3 {
+		t.Fatalf("scope %v, %d metrics", sm.Scope, len(sm.Metrics))
+	}
+	g, c, h := sm.Metrics[0], sm.Metrics[1], sm.Metrics[2]
+	if g.Name != "node_load1" || len(g.GetGauge().GetDataPoints()) != 2 {
+		t.Fatalf("gauge %v", g)
+	}
+	p := g.GetGauge().DataPoints[0]
+	if p.GetAsDouble() != 0.37 || p.TimeUnixNano != 1_700_000_000_000_000_000 || attrs(p.Attributes) != "instance=host-1 job=node " {
+		t.Errorf("gauge point %v", p)
+	}
+	if p := g.GetGauge().DataPoints[1]; p.Flags != uint32(metrics.DataPointFlags_DATA_POINT_FLAGS_NO_RECORDED_VALUE_MASK) || p.Value != nil {
+		t.Errorf("stale gauge point %v", p)
+	}
+	sum := c.GetSum()
+	if c.Name != "node_cpu_seconds_total" || !sum.GetIsMonotonic() ||
+		sum.AggregationTemporality != metrics.AggregationTemporality_AGGREGATION_TEMPORALITY_CUMULATIVE ||
+		sum.DataPoints[0].GetAsDouble() != 1234.5 || attrs(sum.DataPoints[0].Attributes) != "instance=host-1 job=node mode=idle " {
+		t.Errorf("counter %v", c)
+	}
+	hist := h.GetHistogram()
+	if h.Name != "req" || hist == nil || len(hist.DataPoints) != 2 ||
+		hist.AggregationTemporality != metrics.AggregationTemporality_AGGREGATION_TEMPORALITY_CUMULATIVE {
+		t.Fatalf("histogram %v", h)
+	}
+	hp := hist.DataPoints[0]
+	if hp.Count != 9 || hp.GetSum() != 11.25 || !slices.Equal(hp.BucketCounts, []uint64{3, 4, 2}) ||
+		!slices.Equal(hp.ExplicitBounds, []float64{0.5, 2}) || attrs(hp.Attributes) != "instance=host-1 job=node " {
+		t.Errorf("histogram point %v", hp)
+	}
+	if hp := hist.DataPoints[1]; hp.Flags != 1 || hp.Count != 0 || !slices.Equal(hp.BucketCounts, []uint64{0, 0, 0}) || !slices.Equal(hp.ExplicitBounds, []float64{0.5, 2}) {
+		t.Errorf("stale histogram point %v", hp)
+	}
+}
+
+// attrs lists a point's attributes as name=value, in their order.
+func attrs(kvs []*common.KeyValue) string {
+	var b bytes.Buffer
+	for _, kv := range kvs {
+		b.WriteString(kv.Key + "=" + kv.Value.GetStringValue() + " ")
+	}
+	return b.String()
+}
+
+// A bucket whose le is no number is refused, naming it.
+func TestBadBucket(t *testing.T) {
+	_, err := NewEncoder([]Series{{Labels: labels("x_bucket", "le", "high"), Open: 1, Kind: Bucket}})
+	if err == nil || err.Error() != `otlpmetrics: bucket x_bucket: le "high": strconv.ParseFloat: parsing "high": invalid syntax` {
+		t.Fatalf("%v", err)
+	}
+}
