@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -18,11 +19,21 @@ import (
 	"github.com/tsbench/tsbench/internal/testenv/fault"
 )
 
-// promWorkloadShape is a short prometheus workload: 20 targets of the
-// default (node) profile scraped every second for a minute, a tenth of
-// them replaced every 10 scrapes.
-var promWorkloadShape = []string{"--workload", "prometheus", "--set", "PROM_TARGETS=20", "--set", "PROM_SCRAPE_INTERVAL=1s",
-	"--set", "PROM_SCRAPES=60", "--set", "PROM_CHURN_SHARE=0.1", "--set", "PROM_CHURN_PERIOD=10", "--clients", "4"}
+// promShapeOf is a short prometheus workload: targets scraped every
+// second for a minute, a tenth of them replaced every 10 scrapes.
+func promShapeOf(targets int) []string {
+	return []string{"--workload", "prometheus", "--set", fmt.Sprintf("PROM_TARGETS=%d", targets), "--set", "PROM_SCRAPE_INTERVAL=1s",
+		"--set", "PROM_SCRAPES=60", "--set", "PROM_CHURN_SHARE=0.1", "--set", "PROM_CHURN_PERIOD=10", "--clients", "4"}
+}
+
+// promWorkloadShape is 20 targets, for the tests of the workload's
+// mechanics (with promSmall); promNodeShape 10 of the default (node)
+// profile: its 850 series a target make 510,000 samples, enough to check
+// every answer without the four stores' runs taking minutes.
+var (
+	promWorkloadShape = promShapeOf(20)
+	promNodeShape     = promShapeOf(10)
+)
 
 // promSmall asks for the small profile: the tests of the workload's
 // mechanics (find-max, workers, a crash) need not write 850 series a
@@ -75,7 +86,7 @@ func promReadLoad(t *testing.T, p promshape.Profile) readLoad {
 // stores in turn (--target victoriametrics,prometheus,mimir,thanos, each
 // on its service script's ports; Thanos' answers carry its tenant and
 // receive labels, left out) and asks its read load: exit 0, on each every
-// sample acknowledged stored (20 targets x the node profile's 850 series
+// sample acknowledged stored (10 targets x the node profile's 850 series
 // x 60 scrapes; the staleness markers are written but not counted), every RULE, ALERT and
 // DASHBOARD operation done without a failure, every one of the
 // queries' answers checked equal to the model's, and each store's answers
@@ -90,7 +101,7 @@ func TestPrometheusWorkload(t *testing.T) {
 	}
 	dir := t.TempDir()
 	r := tsbench(t, nil, append([]string{"run", "--quiet", "--data-dir", dir, "--json", filepath.Join(dir, "s.json"),
-		"--target", strings.Join(stores, ",")}, promWorkloadShape...)...)
+		"--target", strings.Join(stores, ",")}, promNodeShape...)...)
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", r.code, tail(r.stdout, 60), r.stderr)
 	}
@@ -132,7 +143,7 @@ func TestPrometheusWorkloadRemoteWrite2(t *testing.T) {
 	}
 	dir := t.TempDir()
 	r := tsbench(t, nil, append([]string{"run", "--quiet", "--data-dir", dir, "--json", filepath.Join(dir, "s.json"),
-		"--target", strings.Join(stores, ","), "--set", "target.write_path=remote-write-v2"}, promWorkloadShape...)...)
+		"--target", strings.Join(stores, ","), "--set", "target.write_path=remote-write-v2"}, promNodeShape...)...)
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", r.code, tail(r.stdout, 60), r.stderr)
 	}
@@ -163,7 +174,7 @@ func TestPrometheusWorkloadOTLP(t *testing.T) {
 	}
 	dir := t.TempDir()
 	r := tsbench(t, nil, append([]string{"run", "--quiet", "--data-dir", dir, "--json", filepath.Join(dir, "s.json"),
-		"--target", strings.Join(stores, ","), "--set", "target.write_path=otlp"}, promWorkloadShape...)...)
+		"--target", strings.Join(stores, ","), "--set", "target.write_path=otlp"}, promNodeShape...)...)
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", r.code, tail(r.stdout, 60), r.stderr)
 	}
@@ -182,13 +193,13 @@ func TestPrometheusWorkloadOTLP(t *testing.T) {
 	}
 }
 
-// checkPrometheusRun checks one store's run of promWorkloadShape.
+// checkPrometheusRun checks one store's run of promNodeShape.
 func checkPrometheusRun(t *testing.T, target string, s *summary.Summary) {
 	t.Helper()
 	if s.Target != target || s.Verify == nil || !s.Verify.OK {
 		t.Fatalf("%s: run on %s, verify %+v", target, s.Target, s.Verify)
 	}
-	want := promSamples(t, promshape.Node, 20, 60)
+	want := promSamples(t, promshape.Node, 10, 60)
 	if s.Verify.StoredPoints != want || s.Verify.ExpectedPoints != want {
 		t.Errorf("%s: stored %d samples, acknowledged %d, want %d", target, s.Verify.StoredPoints, s.Verify.ExpectedPoints, want)
 	}
@@ -437,7 +448,7 @@ func TestPrometheusWorkloadCatchesWrongAnswers(t *testing.T) {
 	u, _ := url.Parse(srv.URL)
 	dir := t.TempDir()
 	r := tsbench(t, nil, append([]string{"run", "--quiet", "--data-dir", dir, "--json", filepath.Join(dir, "s.json"),
-		"--target", "victoriametrics", "--set", "HOST=" + u.Hostname(), "--set", "PORT=" + u.Port()}, append(promWorkloadShape, promSmall...)...)...)
+		"--target", "victoriametrics", "--set", "HOST=" + u.Hostname(), "--set", "PORT=" + u.Port()}, slices.Concat(promWorkloadShape, promSmall)...)...)
 	if r.code != 3 {
 		t.Fatalf("exit %d, want 3\n%s\n%s", r.code, tail(r.stdout, 30), r.stderr)
 	}

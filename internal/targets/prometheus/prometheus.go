@@ -568,8 +568,21 @@ func (t *Target) Begin(ctx context.Context) error {
 		return nil
 	}
 	labels := remotewrite.AppendLabel(nil, remotewrite.MetricName, headMarker)
-	raw := remotewrite.AppendSeries(nil, labels, []int64{0}, []float64{1})
-	if err := t.RemoteWrite(ctx, remotewrite.Compress(nil, raw), 1); err != nil { // a flavor of 1.0 only
+	body := remotewrite.Compress(nil, remotewrite.AppendSeries(nil, labels, []int64{0}, []float64{1}))
+	var err error
+	if t.version == remotewrite.OTLP {
+		// The run writes OTLP to another path: the marker goes by remote
+		// write 1.0 to the store's receiver.
+		hdr := http.Header{}
+		h := remotewrite.V1.Header()
+		for i := 0; i+1 < len(h); i += 2 {
+			hdr.Set(h[i], h[i+1])
+		}
+		_, err = t.do(ctx, http.MethodPost, t.root+t.f.WritePath, bytes.NewReader(body), nil, hdr)
+	} else {
+		err = t.RemoteWrite(ctx, body, 1) // a flavor of 1.0 only
+	}
+	if err != nil {
 		return fmt.Errorf("%s: write the head's start at the epoch: %w", t.f.Name, err)
 	}
 	return nil
