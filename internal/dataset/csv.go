@@ -150,6 +150,7 @@ type csvFile struct {
 	f       *inputFile
 	r       *csv.Reader
 	rec     []string // the last record
+	line    int64    // the last record's line
 	skipped int64    // comment lines before the header, which the reader never saw
 	// comma is the separator of the file's fields; detected when
 	// DATA_DELIMITER did not give it.
@@ -223,8 +224,14 @@ func (c *csvFile) next() ([]string, int64, error) {
 		return nil, 0, io.EOF
 	}
 	c.rec = rec
-	pos, _ := c.r.FieldPos(0)
-	line := int64(pos) + c.skipped
+	// A record that failed may have no field (an unterminated quote at the
+	// end of the file): it is then on the line after the last one read.
+	line := c.line + 1
+	if len(rec) > 0 {
+		pos, _ := c.r.FieldPos(0)
+		line = int64(pos) + c.skipped
+	}
+	c.line = line
 	if err != nil {
 		var ie *InputError
 		if errors.As(err, &ie) {
