@@ -130,66 +130,55 @@ func TestPrometheusWorkload(t *testing.T) {
 	}
 }
 
-// TestPrometheusWorkloadRemoteWrite2 writes the workload by remote write
-// 2.0 (write_path=remote-write-v2) to the stores that take it, Prometheus
-// and Mimir: every request's answer must say it wrote all its samples
-// (X-Prometheus-Remote-Write-Samples-Written), and the run is judged as
-// TestPrometheusWorkload's, every sample stored and every answer right.
-func TestPrometheusWorkloadRemoteWrite2(t *testing.T) {
+// TestPrometheusWorkloadWritePaths writes the workload by each write path
+// beside remote write 1.0 to every store that takes it, and judges each
+// store's run as TestPrometheusWorkload's, every sample stored and every
+// answer right:
+//   - remote write 2.0 (write_path=remote-write-v2) to Prometheus and
+//     Mimir, every request's answer saying it wrote all its samples
+//     (X-Prometheus-Remote-Write-Samples-Written);
+//   - OTLP/HTTP metrics (write_path=otlp: gauges, monotonic cumulative sums
+//     of the _total counters, the classic histogram as an OTLP histogram, a
+//     replaced target's points flagged as holding no value) to the four
+//     stores, which turn them back into the same series.
+//
+// The bytes sent are reported as the path's.
+func TestPrometheusWorkloadWritePaths(t *testing.T) {
 	inParallel(t)
-	stores := []string{"prometheus", "mimir"}
-	for _, target := range stores {
-		requireTargetServer(t, target)
-	}
-	dir := t.TempDir()
-	r := tsbench(t, nil, append([]string{"run", "--quiet", "--data-dir", dir, "--json", filepath.Join(dir, "s.json"),
-		"--target", strings.Join(stores, ","), "--set", "target.write_path=remote-write-v2"}, promNodeShape...)...)
-	if r.code != 0 {
-		t.Fatalf("exit %d\n%s\n%s", r.code, tail(r.stdout, 60), r.stderr)
-	}
-	for _, target := range stores {
-		if !strings.Contains(r.stderr, "prometheus workload on "+target+" by remote write 2.0") {
-			t.Errorf("%s: the run does not say it writes remote write 2.0:\n%s", target, r.stderr)
-		}
-		s := readSummary(t, filepath.Join(dir, "s-"+target+".json"))
-		checkPrometheusRun(t, target, s)
-		if s.RemoteWrite == nil || s.RemoteWrite.Version != "2.0" || !strings.Contains(r.stdout, "Remote write 2.0: ") {
-			t.Errorf("%s: remote write %+v, not reported as 2.0:\n%s", target, s.RemoteWrite, tail(r.stdout, 30))
-		}
-	}
-}
-
-// TestPrometheusWorkloadOTLP writes the workload as OTLP/HTTP metrics
-// (write_path=otlp: gauges, monotonic cumulative sums of the _total
-// counters, the classic histogram as an OTLP histogram, a replaced
-// target's points flagged as holding no value) to the four stores, which
-// turn them back into the same series: the run is judged as
-// TestPrometheusWorkload's, every sample stored and every answer the
-// model's, and the bytes it sent reported as OTLP's.
-func TestPrometheusWorkloadOTLP(t *testing.T) {
-	inParallel(t)
-	stores := []string{"victoriametrics", "prometheus", "mimir", "thanos"}
-	for _, target := range stores {
-		requireTargetServer(t, target)
-	}
-	dir := t.TempDir()
-	r := tsbench(t, nil, append([]string{"run", "--quiet", "--data-dir", dir, "--json", filepath.Join(dir, "s.json"),
-		"--target", strings.Join(stores, ","), "--set", "target.write_path=otlp"}, promNodeShape...)...)
-	if r.code != 0 {
-		t.Fatalf("exit %d\n%s\n%s", r.code, tail(r.stdout, 60), r.stderr)
-	}
-	for _, target := range stores {
-		if !strings.Contains(r.stderr, "prometheus workload on "+target+" by OTLP/HTTP metrics") {
-			t.Errorf("%s: the run does not say it writes OTLP:\n%s", target, r.stderr)
-		}
-		s := readSummary(t, filepath.Join(dir, "s-"+target+".json"))
-		checkPrometheusRun(t, target, s)
-		if s.RemoteWrite == nil || s.RemoteWrite.Version != "OTLP" {
-			t.Errorf("%s: sent %+v, not reported as OTLP", target, s.RemoteWrite)
-		}
-	}
-	if n := strings.Count(r.stdout, "OTLP/HTTP metrics: 240 requests acknowledged"); n != len(stores) {
-		t.Errorf("%d OTLP lines, want one per store:\n%s", n, tail(r.stdout, 40))
+	for _, c := range []struct {
+		path, by, version, line string
+		stores                  []string
+	}{
+		{"remote-write-v2", "by remote write 2.0", "2.0", "Remote write 2.0: 240 requests acknowledged",
+			[]string{"prometheus", "mimir"}},
+		{"otlp", "by OTLP/HTTP metrics", "OTLP", "OTLP/HTTP metrics: 240 requests acknowledged",
+			[]string{"victoriametrics", "prometheus", "mimir", "thanos"}},
+	} {
+		t.Run(c.path, func(t *testing.T) {
+			inParallel(t)
+			for _, target := range c.stores {
+				requireTargetServer(t, target)
+			}
+			dir := t.TempDir()
+			r := tsbench(t, nil, append([]string{"run", "--quiet", "--data-dir", dir, "--json", filepath.Join(dir, "s.json"),
+				"--target", strings.Join(c.stores, ","), "--set", "target.write_path=" + c.path}, promNodeShape...)...)
+			if r.code != 0 {
+				t.Fatalf("exit %d\n%s\n%s", r.code, tail(r.stdout, 60), r.stderr)
+			}
+			for _, target := range c.stores {
+				if !strings.Contains(r.stderr, "prometheus workload on "+target+" "+c.by) {
+					t.Errorf("%s: the run does not say it writes %s:\n%s", target, c.by, r.stderr)
+				}
+				s := readSummary(t, filepath.Join(dir, "s-"+target+".json"))
+				checkPrometheusRun(t, target, s)
+				if s.RemoteWrite == nil || s.RemoteWrite.Version != c.version {
+					t.Errorf("%s: sent %+v, not reported as %s", target, s.RemoteWrite, c.version)
+				}
+			}
+			if n := strings.Count(r.stdout, c.line); n != len(c.stores) {
+				t.Errorf("%d lines %q, want one per store:\n%s", n, c.line, tail(r.stdout, 40))
+			}
+		})
 	}
 }
 
