@@ -5,7 +5,6 @@ import (
 	"compress/gzip"
 	"io"
 	"math"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -37,30 +36,7 @@ func TestOTLPRequestIsTheScrape(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			w := &worker{r: r, store: versionStore{v: remotewrite.OTLP}, sc: r.m.NewScraper(), lo: 1, hi: 4}
-			ref := r.m.NewScraper()
-			var stale int64
-			for k := range r.cfg.Scrapes {
-				var want []string
-				if err := ref.ScrapeSlots(k, 1, 4, func(ls []remotewrite.Label, ts int64, v float64) {
-					want = append(want, sampleText(ls, ts, v))
-				}); err != nil {
-					t.Fatal(err)
-				}
-				n, st, err := w.encode(k, 0)
-				if err != nil {
-					t.Fatal(err)
-				}
-				stale += st
-				got := decodeOTLP(t, w.body)
-				sort.Strings(want)
-				if int(n) != len(want) || !slices.Equal(got, want) {
-					t.Fatalf("scrape %d: %d samples\n%s\nwant\n%s", k, n, strings.Join(got, "\n"), strings.Join(want, "\n"))
-				}
-			}
-			if stale == 0 {
-				t.Error("no staleness marker in 20 scrapes with churn: the test misses the replaced targets")
-			}
+			requestsAreTheScrape(t, r, remotewrite.OTLP, decodeOTLP, true)
 		})
 	}
 }
