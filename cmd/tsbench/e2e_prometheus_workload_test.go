@@ -27,7 +27,7 @@ func promShapeOf(targets int) []string {
 }
 
 // promWorkloadShape is 20 targets, for the tests of the workload's
-// mechanics (with promSmall); promNodeShape 10 of the default (node)
+// mechanics and write paths (with promSmall); promNodeShape 10 of the default (node)
 // profile: its 850 series a target make 510,000 samples, enough to check
 // every answer without the four stores' runs taking minutes.
 var (
@@ -116,7 +116,7 @@ func TestPrometheusWorkload(t *testing.T) {
 	digests := map[string]string{}
 	for _, target := range stores {
 		s := readSummary(t, filepath.Join(dir, "s-"+target+".json"))
-		checkPrometheusRun(t, target, s)
+		checkPrometheusRun(t, target, s, promshape.Node, 10)
 		for _, q := range s.Verify.Queries {
 			key := q.Query + " on the " + cmp.Or(q.Engine, "any") + " engine"
 			if d, ok := digests[key]; ok && d != q.Digest {
@@ -133,7 +133,10 @@ func TestPrometheusWorkload(t *testing.T) {
 // TestPrometheusWorkloadWritePaths writes the workload by each write path
 // beside remote write 1.0 to every store that takes it, and judges each
 // store's run as TestPrometheusWorkload's, every sample stored and every
-// answer right:
+// answer right. The small profile's 41 series a target are of every kind
+// a node target's are (gauges, counters, a classic histogram, staleness
+// markers), so the paths' encodings are all tried at a tenth of the
+// samples:
 //   - remote write 2.0 (write_path=remote-write-v2) to Prometheus and
 //     Mimir, every request's answer saying it wrote all its samples
 //     (X-Prometheus-Remote-Write-Samples-Written);
@@ -161,7 +164,7 @@ func TestPrometheusWorkloadWritePaths(t *testing.T) {
 			}
 			dir := t.TempDir()
 			r := tsbench(t, nil, append([]string{"run", "--quiet", "--data-dir", dir, "--json", filepath.Join(dir, "s.json"),
-				"--target", strings.Join(c.stores, ","), "--set", "target.write_path=" + c.path}, promNodeShape...)...)
+				"--target", strings.Join(c.stores, ","), "--set", "target.write_path=" + c.path}, slices.Concat(promWorkloadShape, promSmall)...)...)
 			if r.code != 0 {
 				t.Fatalf("exit %d\n%s\n%s", r.code, tail(r.stdout, 60), r.stderr)
 			}
@@ -170,7 +173,7 @@ func TestPrometheusWorkloadWritePaths(t *testing.T) {
 					t.Errorf("%s: the run does not say it writes %s:\n%s", target, c.by, r.stderr)
 				}
 				s := readSummary(t, filepath.Join(dir, "s-"+target+".json"))
-				checkPrometheusRun(t, target, s)
+				checkPrometheusRun(t, target, s, promshape.Small, 20)
 				if s.RemoteWrite == nil || s.RemoteWrite.Version != c.version {
 					t.Errorf("%s: sent %+v, not reported as %s", target, s.RemoteWrite, c.version)
 				}
@@ -182,13 +185,14 @@ func TestPrometheusWorkloadWritePaths(t *testing.T) {
 	}
 }
 
-// checkPrometheusRun checks one store's run of promNodeShape.
-func checkPrometheusRun(t *testing.T, target string, s *summary.Summary) {
+// checkPrometheusRun checks one store's run of promShapeOf(targets) in
+// the profile.
+func checkPrometheusRun(t *testing.T, target string, s *summary.Summary, profile promshape.Profile, targets int64) {
 	t.Helper()
 	if s.Target != target || s.Verify == nil || !s.Verify.OK {
 		t.Fatalf("%s: run on %s, verify %+v", target, s.Target, s.Verify)
 	}
-	want := promSamples(t, promshape.Node, 10, 60)
+	want := promSamples(t, profile, targets, 60)
 	if s.Verify.StoredPoints != want || s.Verify.ExpectedPoints != want {
 		t.Errorf("%s: stored %d samples, acknowledged %d, want %d", target, s.Verify.StoredPoints, s.Verify.ExpectedPoints, want)
 	}
@@ -205,7 +209,7 @@ func checkPrometheusRun(t *testing.T, target string, s *summary.Summary) {
 	}
 	// 56 evaluation times (scrapes 4..59) x the rules and the alerts;
 	// the dashboards once; a request per scrape and client.
-	load := promReadLoad(t, promshape.Node)
+	load := promReadLoad(t, profile)
 	done := map[string]int64{"INGESTION": 240, "RULE": 56 * int64(load.rules), "ALERT": 56 * int64(load.alerts),
 		"DASHBOARD": int64(load.dashboards)}
 	for name, n := range done {
