@@ -118,6 +118,11 @@ var workloadKinds = []workloadKind{
 				}},
 			{keys: []string{"CRASH_AT"}, why: "a crash maps written points, and this run writes none",
 				set: func(cfg *config.Config) (string, bool) { return "CRASH_AT = " + cfg.CrashAt.String(), cfg.CrashAt > 0 }},
+			{keys: []string{"target.write_path"}, why: "the file's queries read; the run writes nothing",
+				set: func(cfg *config.Config) (string, bool) {
+					w := cfg.TargetOptions["write_path"]
+					return "target.write_path = " + w, w != ""
+				}},
 			{keys: []string{"FRESHNESS"}, why: "the probe writes beside a workload that writes",
 				set: func(cfg *config.Config) (string, bool) { return "FRESHNESS = true", cfg.Freshness }},
 			{keys: []string{"FIND_MAX"}, why: "find-max paces an open model",

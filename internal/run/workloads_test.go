@@ -75,6 +75,12 @@ func asking(t *testing.T, w workloadKind) *config.Config {
 // from its default, and returns it as the configuration shows it.
 func setChanged(t *testing.T, cfg *config.Config, key string) string {
 	t.Helper()
+	if strings.HasPrefix(key, "target.") { // a target's option: any value is set
+		if err := config.SetArg(cfg, key+"=remote-write"); err != nil {
+			t.Fatal(err)
+		}
+		return "remote-write"
+	}
 	for _, v := range []string{"a,b", "3", "true", "2s", "always", "unlogged", "interactive", "devops", "0.5",
 		"INGESTION.p99<1s", "1:1:0:0:0:0:0:0:0:0:0", "small"} {
 		probe := config.Default()
