@@ -23,9 +23,9 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
-	"math/bits"
 	"strconv"
 
+	"github.com/tsbench/tsbench/internal/protoappend"
 	"github.com/tsbench/tsbench/internal/remotewrite"
 )
 
@@ -219,23 +219,16 @@ func (e *Encoder) Append(n int, value string, t int64, v float64) {
 		return
 	}
 	m := &e.metrics[tp.metric]
-	body := len(tp.before) + kvLen(tp.openName, value) + len(tp.after) + 9
 	stale := math.IsNaN(v)
+	rest := 9 // as_double
 	if stale {
-		body += 2
-	} else {
-		body += 9
+		rest = 2 // flags
 	}
-	m.points = append(m.points, keyDataPoints)
-	m.points = binary.AppendUvarint(m.points, uint64(body))
-	m.points = append(m.points, tp.before...)
-	m.points = appendKeyValue(m.points, keyNumberAttrs, tp.openName, value)
-	m.points = append(m.points, tp.after...)
-	m.points = appendFixed64(m.points, keyTime, uint64(t)*1e6)
+	m.points = tp.appendPointHead(m.points, keyNumberAttrs, value, t, rest)
 	if stale {
 		m.points = append(m.points, keyNumberFlags, noRecordedVal)
 	} else {
-		m.points = appendFixed64(m.points, keyAsDouble, math.Float64bits(v))
+		m.points = protoappend.AppendFixed64(m.points, keyAsDouble, math.Float64bits(v))
 	}
 }
 
@@ -250,24 +243,18 @@ func (e *Encoder) appendHistogram(tp *template, value string, t int64, count flo
 	}
 	stale := math.IsNaN(count)
 	nb := len(e.cum)
-	body := len(tp.before) + kvLen(tp.openName, value) + len(tp.after) + 9 +
-		bytesFieldLen(8*nb) + bytesFieldLen(8*len(bounds))
+	rest := protoappend.BytesLen(8*nb) + protoappend.BytesLen(8*len(bounds))
 	if stale {
-		body += 2
+		rest += 2 // flags
 	} else {
-		body += 9 + 9
+		rest += 9 + 9 // count, sum
 	}
-	m.points = append(m.points, keyDataPoints)
-	m.points = binary.AppendUvarint(m.points, uint64(body))
-	m.points = append(m.points, tp.before...)
-	m.points = appendKeyValue(m.points, keyHistAttrs, tp.openName, value)
-	m.points = append(m.points, tp.after...)
-	m.points = appendFixed64(m.points, keyTime, uint64(t)*1e6)
+	m.points = tp.appendPointHead(m.points, keyHistAttrs, value, t, rest)
 	if stale {
 		m.points = append(m.points, keyHistFlags, noRecordedVal)
 	} else {
-		m.points = appendFixed64(m.points, keyHistCount, uint64(count))
-		m.points = appendFixed64(m.points, keyHistSum, math.Float64bits(e.sum))
+		m.points = protoappend.AppendFixed64(m.points, keyHistCount, uint64(count))
+		m.points = protoappend.AppendFixed64(m.points, keyHistSum, math.Float64bits(e.sum))
 	}
 	// A stale point keeps its buckets, counted 0: VictoriaMetrics marks
 	// the buckets it is given stale, the +Inf one among them.
@@ -289,6 +276,19 @@ func (e *Encoder) appendHistogram(tp *template, value string, t int64, count flo
 	e.bounds, e.cum, e.sum = e.bounds[:0], e.cum[:0], 0
 }
 
+// appendPointHead opens a data point of the template's series whose
+// fields after its time take rest bytes: the point's key and length, its
+// attributes (the open one, under attrs, valued value) and its time.
+func (tp *template) appendPointHead(dst []byte, attrs byte, value string, t int64, rest int) []byte {
+	body := len(tp.before) + kvLen(tp.openName, value) + len(tp.after) + 9 + rest
+	dst = append(dst, keyDataPoints)
+	dst = binary.AppendUvarint(dst, uint64(body))
+	dst = append(dst, tp.before...)
+	dst = appendKeyValue(dst, attrs, tp.openName, value)
+	dst = append(dst, tp.after...)
+	return protoappend.AppendFixed64(dst, keyTime, uint64(t)*1e6)
+}
+
 // AppendRequest appends the uncompressed request to dst: one resource,
 // one scope, a metric for each that has points. The resource and the
 // scope are left empty: VictoriaMetrics makes a scope's name and version
@@ -298,10 +298,10 @@ func (e *Encoder) AppendRequest(dst []byte) []byte {
 	scope := 0
 	for i := range e.metrics {
 		if n := e.metricLen(&e.metrics[i]); n > 0 {
-			scope += bytesFieldLen(n)
+			scope += protoappend.BytesLen(n)
 		}
 	}
-	resource := bytesFieldLen(scope)
+	resource := protoappend.BytesLen(scope)
 	dst = append(dst, keyResourceMetrics)
 	dst = binary.AppendUvarint(dst, uint64(resource))
 	dst = append(dst, keyScopeMetrics)
@@ -314,7 +314,7 @@ func (e *Encoder) AppendRequest(dst []byte) []byte {
 		}
 		dst = append(dst, keyMetrics)
 		dst = binary.AppendUvarint(dst, uint64(n))
-		dst = appendBytesField(dst, keyName, m.name)
+		dst = protoappend.AppendBytes(dst, keyName, m.name)
 		key, data := dataOf(m)
 		dst = append(dst, key)
 		dst = binary.AppendUvarint(dst, uint64(data))
@@ -335,7 +335,7 @@ func (e *Encoder) metricLen(m *metric) int {
 		return 0
 	}
 	_, data := dataOf(m)
-	return bytesFieldLen(len(m.name)) + bytesFieldLen(data)
+	return protoappend.BytesLen(len(m.name)) + protoappend.BytesLen(data)
 }
 
 // dataOf is the key of the metric's data field and the data's length.
@@ -363,35 +363,21 @@ func (e *Encoder) Compress(dst, raw []byte) []byte {
 	return append(dst[:0], e.buf.Bytes()...)
 }
 
-func uvarintLen(x uint64) int { return (bits.Len64(x|1) + 6) / 7 }
-
-func bytesFieldLen(n int) int { return 1 + uvarintLen(uint64(n)) + n }
-
-func appendBytesField(dst []byte, key byte, s string) []byte {
-	dst = append(dst, key)
-	dst = binary.AppendUvarint(dst, uint64(len(s)))
-	return append(dst, s...)
-}
-
-func appendFixed64(dst []byte, key byte, v uint64) []byte {
-	return binary.LittleEndian.AppendUint64(append(dst, key), v)
-}
-
 // kvLen is a KeyValue field's length, its key included.
 func kvLen(name, value string) int {
-	return bytesFieldLen(kvBodyLen(name, value))
+	return protoappend.BytesLen(kvBodyLen(name, value))
 }
 
 func kvBodyLen(name, value string) int {
-	return bytesFieldLen(len(name)) + bytesFieldLen(bytesFieldLen(len(value)))
+	return protoappend.BytesLen(len(name)) + protoappend.BytesLen(protoappend.BytesLen(len(value)))
 }
 
 // appendKeyValue appends a KeyValue field of a string value.
 func appendKeyValue(dst []byte, key byte, name, value string) []byte {
 	dst = append(dst, key)
 	dst = binary.AppendUvarint(dst, uint64(kvBodyLen(name, value)))
-	dst = appendBytesField(dst, keyKey, name)
+	dst = protoappend.AppendBytes(dst, keyKey, name)
 	dst = append(dst, keyValue)
-	dst = binary.AppendUvarint(dst, uint64(bytesFieldLen(len(value))))
-	return appendBytesField(dst, keyStringValue, value)
+	dst = binary.AppendUvarint(dst, uint64(protoappend.BytesLen(len(value))))
+	return protoappend.AppendBytes(dst, keyStringValue, value)
 }

@@ -16,11 +16,11 @@ package remotewrite
 import (
 	"encoding/binary"
 	"math"
-	"math/bits"
 	"sort"
 
 	"github.com/golang/snappy"
 
+	"github.com/tsbench/tsbench/internal/protoappend"
 	"github.com/tsbench/tsbench/internal/ts"
 )
 
@@ -90,31 +90,18 @@ const (
 // MetricName is the label that holds a series' metric name.
 const MetricName = "__name__"
 
-// uvarintLen is the length of x as a varint.
-func uvarintLen(x uint64) int { return (bits.Len64(x|1) + 6) / 7 }
-
-// appendBytesField appends a length-delimited field.
-func appendBytesField(dst []byte, key byte, s string) []byte {
-	dst = append(dst, key)
-	dst = binary.AppendUvarint(dst, uint64(len(s)))
-	return append(dst, s...)
-}
-
-// bytesFieldLen is the length of a length-delimited field of n bytes.
-func bytesFieldLen(n int) int { return 1 + uvarintLen(uint64(n)) + n }
-
 // AppendLabel appends a 1.0 TimeSeries.labels field: a Label message.
 // A series' labels go in order of name.
 func AppendLabel(dst []byte, name, value string) []byte {
-	n := bytesFieldLen(len(name)) + bytesFieldLen(len(value))
+	n := protoappend.BytesLen(len(name)) + protoappend.BytesLen(len(value))
 	dst = append(dst, keyLabels)
 	dst = binary.AppendUvarint(dst, uint64(n))
-	dst = appendBytesField(dst, keyLabelName, name)
-	return appendBytesField(dst, keyLabelValue, value)
+	dst = protoappend.AppendBytes(dst, keyLabelName, name)
+	return protoappend.AppendBytes(dst, keyLabelValue, value)
 }
 
 // sampleLen is the length of a Sample message at time t.
-func sampleLen(t int64) int { return 1 + 8 + 1 + uvarintLen(uint64(t)) }
+func sampleLen(t int64) int { return 1 + 8 + 1 + protoappend.VarintLen(uint64(t)) }
 
 // appendSample appends a TimeSeries.samples field. A Sample message is at
 // most 20 bytes, so its length is one byte.
@@ -154,13 +141,13 @@ const (
 // AppendMetadata appends a 1.0 WriteRequest.metadata field: a metric
 // family's type and help text.
 func AppendMetadata(dst []byte, typ MetricType, family, help string) []byte {
-	n := 1 + uvarintLen(uint64(typ)) + bytesFieldLen(len(family)) + bytesFieldLen(len(help))
+	n := 1 + protoappend.VarintLen(uint64(typ)) + protoappend.BytesLen(len(family)) + protoappend.BytesLen(len(help))
 	dst = append(dst, keyV1Metadata)
 	dst = binary.AppendUvarint(dst, uint64(n))
 	dst = append(dst, keyMetaType)
 	dst = binary.AppendUvarint(dst, uint64(typ))
-	dst = appendBytesField(dst, keyMetaFamily, family)
-	return appendBytesField(dst, keyMetaHelp, help)
+	dst = protoappend.AppendBytes(dst, keyMetaFamily, family)
+	return protoappend.AppendBytes(dst, keyMetaHelp, help)
 }
 
 // Compress is raw snappy block-compressed, in dst's memory when it has
@@ -218,7 +205,7 @@ func NewEncoder(v Version, sensors []ts.Sensor, devices [][]Label) *Encoder {
 			shared = append(shared, sn.Name)
 		}
 		for i, s := range shared {
-			e.prefix = appendBytesField(e.prefix, keyV2Symbols, s)
+			e.prefix = protoappend.AppendBytes(e.prefix, keyV2Symbols, s)
 			if _, dup := index[s]; !dup {
 				index[s] = uint64(i)
 			}
@@ -256,7 +243,7 @@ func NewEncoder(v Version, sensors []ts.Sensor, devices [][]Label) *Encoder {
 				return r
 			}
 			own[s] = next
-			d.symbols = appendBytesField(d.symbols, keyV2Symbols, s)
+			d.symbols = protoappend.AppendBytes(d.symbols, keyV2Symbols, s)
 			next++
 			return next - 1
 		}
@@ -326,7 +313,7 @@ func (e *Encoder) AppendRequest(dst []byte, pos int, b *ts.Batch) []byte {
 		} else {
 			ref := binary.AppendUvarint(append(pair[:0], 1), uint64(2+sn))
 			refs := len(d.before) + len(ref) + len(d.after)
-			n = bytesFieldLen(refs) + samples
+			n = protoappend.BytesLen(refs) + samples
 			dst = append(dst, keyV2Series)
 			dst = binary.AppendUvarint(dst, uint64(n))
 			dst = append(dst, keyLabels)

@@ -1,6 +1,10 @@
 package remotewrite
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+
+	"github.com/tsbench/tsbench/internal/protoappend"
+)
 
 // TemplateEncoder builds requests of series made from templates: label
 // sets that differ from series to series only in one open label's value
@@ -47,7 +51,7 @@ func NewTemplateEncoder(v Version, templates [][]Label, open []int) *TemplateEnc
 		if !ok {
 			r = e.shared
 			e.index[s] = r
-			e.prefix = appendBytesField(e.prefix, keyV2Symbols, s)
+			e.prefix = protoappend.AppendBytes(e.prefix, keyV2Symbols, s)
 			e.shared++
 		}
 		return r
@@ -92,8 +96,8 @@ func (e *TemplateEncoder) Reset() {
 func (e *TemplateEncoder) Append(n int, value string, t int64, v float64) {
 	tp := &e.templates[n]
 	if e.v == V1 {
-		label := bytesFieldLen(len(tp.openName)) + bytesFieldLen(len(value))
-		size := len(tp.before) + 1 + uvarintLen(uint64(label)) + label + len(tp.after) + 2 + sampleLen(t)
+		label := protoappend.BytesLen(len(tp.openName)) + protoappend.BytesLen(len(value))
+		size := len(tp.before) + 1 + protoappend.VarintLen(uint64(label)) + label + len(tp.after) + 2 + sampleLen(t)
 		e.series = append(e.series, keyV1Series)
 		e.series = binary.AppendUvarint(e.series, uint64(size))
 		e.series = append(e.series, tp.before...)
@@ -103,8 +107,8 @@ func (e *TemplateEncoder) Append(n int, value string, t int64, v float64) {
 		return
 	}
 	valueRef := e.openRef(value)
-	refs := len(tp.before) + uvarintLen(tp.openRef) + uvarintLen(valueRef) + len(tp.after)
-	size := bytesFieldLen(refs) + 2 + sampleLen(t)
+	refs := len(tp.before) + protoappend.VarintLen(tp.openRef) + protoappend.VarintLen(valueRef) + len(tp.after)
+	size := protoappend.BytesLen(refs) + 2 + sampleLen(t)
 	e.series = append(e.series, keyV2Series)
 	e.series = binary.AppendUvarint(e.series, uint64(size))
 	e.series = append(e.series, keyLabels)
@@ -130,7 +134,7 @@ func (e *TemplateEncoder) openRef(value string) uint64 {
 	if !ok {
 		r = e.shared + uint64(len(e.own))
 		e.own[value] = r
-		e.symbols = appendBytesField(e.symbols, keyV2Symbols, value)
+		e.symbols = protoappend.AppendBytes(e.symbols, keyV2Symbols, value)
 	}
 	e.last, e.lastRef, e.haveLast = value, r, true
 	return r
