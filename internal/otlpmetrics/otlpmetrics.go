@@ -21,9 +21,12 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
+
+	"google.golang.org/protobuf/encoding/protowire"
 
 	"github.com/tsbench/tsbench/internal/protoappend"
 	"github.com/tsbench/tsbench/internal/remotewrite"
@@ -381,3 +384,64 @@ func appendKeyValue(dst []byte, key byte, name, value string) []byte {
 	dst = binary.AppendUvarint(dst, uint64(protoappend.BytesLen(len(value))))
 	return protoappend.AppendBytes(dst, keyStringValue, value)
 }
+
+// CheckAnswer reads a store's answer to an export request
+// (ExportMetricsServiceResponse, protobuf): a success may carry a partial
+// success, data points the store rejected, which is an error naming how
+// many and the store's message. An empty answer is a whole success.
+func CheckAnswer(answer []byte) error {
+	var partial []byte
+	if err := walk(answer, func(num protowire.Number, _ uint64, b []byte) {
+		if num == 1 { // partial_success
+			partial = b
+		}
+	}); err != nil {
+		return err
+	}
+	var rejected uint64
+	var msg string
+	if err := walk(partial, func(num protowire.Number, v uint64, b []byte) {
+		switch num {
+		case 1: // rejected_data_points
+			rejected = v
+		case 2: // error_message
+			msg = string(b)
+		}
+	}); err != nil {
+		return err
+	}
+	if rejected > 0 {
+		return fmt.Errorf("%d data points rejected: %s", rejected, msg)
+	}
+	return nil
+}
+
+// walk calls fn with each field of message b: its number and its value, a
+// varint's as v, a length-delimited field's as b.
+func walk(b []byte, fn func(num protowire.Number, v uint64, b []byte)) error {
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return errAnswer
+		}
+		b = b[n:]
+		var v uint64
+		var s []byte
+		switch typ {
+		case protowire.VarintType:
+			v, n = protowire.ConsumeVarint(b)
+		case protowire.BytesType:
+			s, n = protowire.ConsumeBytes(b)
+		default:
+			n = protowire.ConsumeFieldValue(num, typ, b)
+		}
+		if n < 0 {
+			return errAnswer
+		}
+		b = b[n:]
+		fn(num, v, s)
+	}
+	return nil
+}
+
+var errAnswer = errors.New("the answer is not an ExportMetricsServiceResponse")

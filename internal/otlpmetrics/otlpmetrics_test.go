@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	colmetrics "go.opentelemetry.io/proto/otlp/collector/metrics/v1"
@@ -128,5 +129,40 @@ func TestBadBucket(t *testing.T) {
 	_, err := NewEncoder([]Series{{Labels: labels("x_bucket", "le", "high"), Open: 1, Kind: Bucket}})
 	if err == nil || err.Error() != `otlpmetrics: bucket x_bucket: le "high": strconv.ParseFloat: parsing "high": invalid syntax` {
 		t.Fatalf("%v", err)
+	}
+}
+
+// A store's answer, marshalled by OpenTelemetry's own types: an empty one,
+// or a partial success of no rejected points, is a success; rejected
+// points are an error giving their number and the store's message; bytes
+// that are no message are an error.
+func TestCheckAnswer(t *testing.T) {
+	answer := func(r *colmetrics.ExportMetricsServiceResponse) []byte {
+		b, err := proto.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	for _, c := range []struct {
+		name   string
+		answer []byte
+		want   string // "" for a success
+	}{
+		{"empty", nil, ""},
+		{"no partial success", answer(&colmetrics.ExportMetricsServiceResponse{}), ""},
+		{"none rejected", answer(&colmetrics.ExportMetricsServiceResponse{
+			PartialSuccess: &colmetrics.ExportMetricsPartialSuccess{ErrorMessage: "a warning"}}), ""},
+		{"rejected", answer(&colmetrics.ExportMetricsServiceResponse{
+			PartialSuccess: &colmetrics.ExportMetricsPartialSuccess{RejectedDataPoints: 3, ErrorMessage: "out of order sample"}}),
+			"3 data points rejected: out of order sample"},
+		{"not a message", []byte("OK\n"), "not an ExportMetricsServiceResponse"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			err := CheckAnswer(c.answer)
+			if (c.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), c.want)) {
+				t.Errorf("%v, want %q", err, c.want)
+			}
+		})
 	}
 }

@@ -175,16 +175,22 @@ func (p *Poster) unwatch() {
 // error naming the URL, the status and the server's text (trimmed); a
 // connection the server closed before answering is targets.ErrConnection.
 func (p *Poster) Post(ctx context.Context, body []byte) error {
-	_, err := p.PostCounted(ctx, body)
+	_, err := p.PostAnswered(ctx, body)
 	return err
 }
 
-// PostCounted is Post that also returns the samples a remote write 2.0
-// receiver says it wrote (SamplesWrittenHeader); -1 when its answer does
-// not say.
-func (p *Poster) PostCounted(ctx context.Context, body []byte) (written int64, err error) {
+// Answer is what a success said: the samples a remote write 2.0 receiver
+// wrote (SamplesWrittenHeader; -1 when it does not say), and its body,
+// valid until the Poster's next request.
+type Answer struct {
+	Written int64
+	Body    []byte
+}
+
+// PostAnswered is Post that also returns what the success said.
+func (p *Poster) PostAnswered(ctx context.Context, body []byte) (Answer, error) {
 	if err := ctx.Err(); err != nil {
-		return -1, fmt.Errorf("POST %s: %w", p.url, err)
+		return Answer{Written: -1}, fmt.Errorf("POST %s: %w", p.url, err)
 	}
 	deadline, ok := ctx.Deadline()
 	if !ok {
@@ -205,15 +211,14 @@ func (p *Poster) PostCounted(ctx context.Context, body []byte) (written int64, e
 		if errors.Is(err, os.ErrDeadlineExceeded) {
 			err = context.DeadlineExceeded // what net/http says, and not a net.Error here
 		}
-		return -1, fmt.Errorf("POST %s: %w", p.url, err)
+		return Answer{Written: -1}, fmt.Errorf("POST %s: %w", p.url, err)
 	case h.status/100 != 2:
-		return h.written, fmt.Errorf("POST %s: %w", p.url, &StatusError{Code: h.status, Text: trimAnswer(text)})
+		return Answer{Written: h.written}, fmt.Errorf("POST %s: %w", p.url, &StatusError{Code: h.status, Text: trimAnswer(text)})
 	}
-	return h.written, nil
+	return Answer{Written: h.written, Body: text}, nil
 }
 
-// exchange sends one request and reads its answer: its head, and the body
-// when it is not a success.
+// exchange sends one request and reads its answer: its head and body.
 func (p *Poster) exchange(ctx context.Context, deadline time.Time, body []byte) (responseHead, []byte, error) {
 	if p.conn != nil && time.Since(p.used) > maxIdle {
 		p.drop()
@@ -327,8 +332,8 @@ func (p *Poster) drop() {
 	p.mu.Unlock()
 }
 
-// readResponse reads one answer into p.resp and returns its head and, for a
-// status other than 2xx, its body. A final answer must follow any 1xx ones.
+// readResponse reads one answer into p.resp and returns its head and its
+// body. A final answer must follow any 1xx ones.
 func (p *Poster) readResponse() (responseHead, []byte, error) {
 	have := 0
 	for {
@@ -370,7 +375,7 @@ func (p *Poster) fill(have int) (int, error) {
 }
 
 // readBody reads the body that follows the head's n bytes, of which have
-// are in p.resp; it returns the body of an answer that is not a success.
+// are in p.resp.
 func (p *Poster) readBody(h *responseHead, n, have int) ([]byte, error) {
 	switch {
 	case h.noBody():

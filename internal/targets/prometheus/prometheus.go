@@ -44,6 +44,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tsbench/tsbench/internal/badinput"
+	"github.com/tsbench/tsbench/internal/otlpmetrics"
 	"github.com/tsbench/tsbench/internal/remotewrite"
 	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/targets/httpclient"
@@ -591,19 +592,24 @@ func (t *Target) Begin(ctx context.Context) error {
 // RemoteWrite posts a remote write request of the target's version
 // (targets.PromStore).
 func (t *Target) RemoteWrite(ctx context.Context, body []byte, samples int64) error {
-	written, err := t.Poster.PostCounted(ctx, body)
+	a, err := t.Poster.PostAnswered(ctx, body)
 	if err != nil {
 		return fmt.Errorf("%s: remote write: %w", t.f.Name, err)
 	}
 	// A 2.0 receiver must say how many samples it wrote: a request it
 	// took in part, or an answer without the count (a receiver that took
-	// the request as 1.0), is not a write of every sample.
+	// the request as 1.0), is not a write of every sample. An OTLP
+	// receiver says so in its answer's partial success.
 	switch {
-	case t.version == remotewrite.V2 && written < 0:
+	case t.version == remotewrite.V2 && a.Written < 0:
 		return fmt.Errorf("%s: remote write 2.0: the answer does not say how many samples were written (%s)",
 			t.f.Name, httpclient.SamplesWrittenHeader)
-	case t.version == remotewrite.V2 && written != samples:
-		return fmt.Errorf("%s: remote write 2.0: %d of the request's %d samples written", t.f.Name, written, samples)
+	case t.version == remotewrite.V2 && a.Written != samples:
+		return fmt.Errorf("%s: remote write 2.0: %d of the request's %d samples written", t.f.Name, a.Written, samples)
+	case t.version == remotewrite.OTLP:
+		if err := otlpmetrics.CheckAnswer(a.Body); err != nil {
+			return fmt.Errorf("%s: OTLP: %w", t.f.Name, err)
+		}
 	}
 	return nil
 }

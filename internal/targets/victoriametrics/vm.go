@@ -66,6 +66,7 @@ import (
 
 	"github.com/tsbench/tsbench/internal/badinput"
 	"github.com/tsbench/tsbench/internal/numfmt"
+	"github.com/tsbench/tsbench/internal/otlpmetrics"
 	"github.com/tsbench/tsbench/internal/remotewrite"
 	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/targets/httpclient"
@@ -609,8 +610,14 @@ func (t *Target) RemoteWrite(ctx context.Context, body []byte, _ int64) error {
 	if !t.rw && !t.otlp {
 		return badinput.Errorf("victoriametrics: remote write needs the target option write_path=remote-write (or otlp)")
 	}
-	if err := t.Poster.Post(ctx, body); err != nil {
+	a, err := t.Poster.PostAnswered(ctx, body)
+	if err != nil {
 		return fmt.Errorf("victoriametrics: remote write: %w", err)
+	}
+	if t.otlp {
+		if err := otlpmetrics.CheckAnswer(a.Body); err != nil {
+			return fmt.Errorf("victoriametrics: OTLP: %w", err)
+		}
 	}
 	return nil
 }
