@@ -196,6 +196,18 @@ func checkPrometheusRun(t *testing.T, target string, s *summary.Summary, profile
 	if s.Verify.StoredPoints != want || s.Verify.ExpectedPoints != want {
 		t.Errorf("%s: stored %d samples, acknowledged %d, want %d", target, s.Verify.StoredPoints, s.Verify.ExpectedPoints, want)
 	}
+	// The series: a target's each, and a new target's at each of the 5
+	// churn boundaries (scrapes 10 to 50), which replace a tenth of the
+	// targets; the store's count of them is the model's.
+	replaced := 5 * ((targets + 5) / 10)
+	if ws := promSamples(t, profile, targets+replaced, 1); s.Verify.ExpectedSeries != ws || s.Verify.StoredSeries != ws {
+		t.Errorf("%s: stored %d series, expected %d, want %d", target, s.Verify.StoredSeries, s.Verify.ExpectedSeries, ws)
+	}
+	// A minute of scrapes (60, a second apart).
+	if rw := s.RemoteWrite; rw == nil || rw.ActiveSeries != promSamples(t, profile, targets, 1) ||
+		rw.NewSeriesPerMinute != float64(promSamples(t, profile, replaced, 1)) {
+		t.Errorf("%s: series %+v, want %d targets' active and %d replaced ones' new in the minute", target, rw, targets, replaced)
+	}
 	// The samples sent hold the staleness markers of the replaced targets.
 	if rw := s.RemoteWrite; rw == nil || rw.Samples <= want || rw.Requests < 60 || rw.Bytes <= 0 {
 		t.Errorf("%s: remote write %+v, want every scrape's request, its samples and bytes", target, rw)
@@ -502,7 +514,8 @@ func TestPrometheusWorkloadCapabilities(t *testing.T) {
 			requireCode(t, r, c.code)
 			s := readSummary(t, js)
 			if c.name == "repeat" { // the JSON is the repetitions' aggregate
-				requireContains(t, r.stdout, "Verify: stored 49200 points, expected 49200: OK")
+				n, series := promSamples(t, promshape.Small, 20, 60), promSamples(t, promshape.Small, 20+5*2, 1)
+				requireContains(t, r.stdout, fmt.Sprintf("Verify: stored %d points, expected %d, in %d series, expected %d: OK", n, n, series, series))
 			} else if s.Verify == nil || !s.Verify.OK || len(s.Verify.Queries) != promReadLoad(t, promshape.Small).total() || s.Verify.Mismatch() {
 				t.Fatalf("verify %+v", s.Verify)
 			}

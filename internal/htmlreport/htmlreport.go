@@ -210,6 +210,9 @@ func verifyText(v *summary.Verify) string {
 		verdict = "OK"
 	}
 	text := fmt.Sprintf("%s: stored %s points, expected %s", verdict, count(v.StoredPoints), count(v.ExpectedPoints))
+	if v.ExpectedSeries > 0 {
+		text += fmt.Sprintf(", in %s series, expected %s", count(v.StoredSeries), count(v.ExpectedSeries))
+	}
 	if v.Method != "" {
 		text += " (" + v.Method + ")"
 	}

@@ -278,6 +278,7 @@ func phases(runs []*summary.Summary) []summary.Phase {
 // server.
 func verifySum(runs []*summary.Summary) *summary.Verify {
 	var v *summary.Verify
+	seriesCounted := true // every worker counted its series (the prometheus workload's)
 	for _, s := range runs {
 		if s.Verify == nil {
 			continue
@@ -287,6 +288,9 @@ func verifySum(runs []*summary.Summary) *summary.Verify {
 		}
 		v.ExpectedPoints += s.Verify.ExpectedPoints
 		v.StoredPoints += s.Verify.StoredPoints
+		v.ExpectedSeries += s.Verify.ExpectedSeries
+		v.StoredSeries += s.Verify.StoredSeries
+		seriesCounted = seriesCounted && s.Verify.ExpectedSeries > 0
 		v.DuplicatePoints += s.Verify.DuplicatePoints
 		v.InDoubtPoints += s.Verify.InDoubtPoints
 		v.OK = v.OK && s.Verify.OK
@@ -299,6 +303,9 @@ func verifySum(runs []*summary.Summary) *summary.Verify {
 		// The answers each worker checked (the prometheus workload's
 		// worker 0 asks the read load of all): none is lost by merging.
 		v.Queries = append(v.Queries, s.Verify.Queries...)
+	}
+	if v != nil && !seriesCounted {
+		v.ExpectedSeries, v.StoredSeries = 0, 0 // a part would read as the whole
 	}
 	return v
 }
@@ -524,6 +531,8 @@ func addRemoteWrite(to, rw *summary.RemoteWrite) *summary.RemoteWrite {
 	to.Requests += rw.Requests
 	to.Samples += rw.Samples
 	to.Bytes += rw.Bytes
+	to.ActiveSeries += rw.ActiveSeries // the workers write apart targets
+	to.NewSeriesPerMinute += rw.NewSeriesPerMinute
 	if to.Samples > 0 {
 		to.BytesPerSample = float64(to.Bytes) / float64(to.Samples)
 	}

@@ -279,6 +279,33 @@ func TestMergedRunKeepsTheAnswersChecked(t *testing.T) {
 	}
 }
 
+// The workers' series counts add up when every worker counted its own,
+// and are left out when one did not: a part would read as the whole.
+func TestMergedSeriesCounts(t *testing.T) {
+	start := time.Date(2026, 11, 26, 10, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		name             string
+		second           int64 // the second worker's series, counted and expected
+		expected, stored int64
+	}{
+		{"both counted", 40, 70, 70},
+		{"one did not", 0, 0, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			runs := []*summary.Summary{share(0, 2, start, []int64{100}), share(1, 2, start, []int64{150})}
+			runs[0].Verify.ExpectedSeries, runs[0].Verify.StoredSeries = 30, 30
+			runs[1].Verify.ExpectedSeries, runs[1].Verify.StoredSeries = c.second, c.second
+			m, err := Runs(runs, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v := m.Verify; v.ExpectedSeries != c.expected || v.StoredSeries != c.stored {
+				t.Errorf("merged series %d of %d, want %d of %d", v.StoredSeries, v.ExpectedSeries, c.stored, c.expected)
+			}
+		})
+	}
+}
+
 // The workers' client waits merge as their latencies do, histogram by
 // histogram, and the merged run keeps the clock that ended them.
 func TestClientWaitsAddExactly(t *testing.T) {

@@ -146,8 +146,11 @@ func TestPlanCoversTheReadLoad(t *testing.T) {
 		int64(n[promshape.Dashboard]) != l.dashboards {
 		t.Errorf("plan: %v", n)
 	}
-	if e := r.countExprs(20_000); len(e) != 1 || !strings.Contains(e[0], `(sum(count_over_time(up{job="run-1"}[20000ms])) or vector(0))`) {
+	if e := r.countExprs("sum", 20_000); len(e) != 1 || !strings.Contains(e[0], `(sum(count_over_time(up{job="run-1"}[20000ms])) or vector(0))`) {
 		t.Errorf("count: %s", e)
+	}
+	if e := r.countExprs("count", 20_000); len(e) != 1 || !strings.Contains(e[0], `(count(count_over_time(up{job="run-1"}[20000ms])) or vector(0))`) {
+		t.Errorf("count of series: %s", e)
 	}
 }
 
@@ -160,7 +163,7 @@ func TestCountQueriesFitTheStores(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	exprs := r.countExprs(20_000)
+	exprs := r.countExprs("sum", 20_000)
 	seen := map[string]int{}
 	for _, e := range exprs {
 		if len(e) > maxCountQuery {

@@ -264,6 +264,11 @@ func (r *Run) RemoteWrite(v remotewrite.Version) *summary.RemoteWrite {
 	if rw.Samples > 0 {
 		rw.BytesPerSample = float64(rw.Bytes) / float64(rw.Samples)
 	}
+	rw.ActiveSeries = int64(r.hi-r.lo) * int64(r.m.SeriesPerTarget())
+	last := r.cfg.Scrapes - 1
+	if minutes := float64(r.cfg.Scrapes) * r.cfg.Shape.Interval.Minutes(); minutes > 0 {
+		rw.NewSeriesPerMinute = float64(r.m.SeriesWritten(r.lo, r.hi, last)-rw.ActiveSeries) / minutes
+	}
 	return rw
 }
 

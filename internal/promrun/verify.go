@@ -94,13 +94,24 @@ func (r *Run) digest(name string) string {
 // markers left out: count_over_time over the whole written range, asked
 // in as many queries as countExprs makes, their answers added.
 func (r *Run) Count(ctx context.Context, s targets.PromStore) (int64, error) {
+	return r.count(ctx, s, "sum")
+}
+
+// CountSeries is the run's series the store holds a sample of: each
+// metric's count of series with one over the whole written range.
+func (r *Run) CountSeries(ctx context.Context, s targets.PromStore) (int64, error) {
+	return r.count(ctx, s, "count")
+}
+
+// count adds the answers of countExprs(agg).
+func (r *Run) count(ctx context.Context, s targets.PromStore, agg string) (int64, error) {
 	if err := r.settleStore(ctx, s); err != nil {
 		return 0, fmt.Errorf("settle before counting: %w", err)
 	}
 	iv := r.cfg.Shape.Interval.Milliseconds()
 	last := r.m.Time(r.cfg.Scrapes - 1)
 	var n int64
-	for _, expr := range r.countExprs(r.cfg.Scrapes * iv) {
+	for _, expr := range r.countExprs(agg, r.cfg.Scrapes*iv) {
 		c, err := r.countOne(ctx, s, expr, last)
 		if err != nil {
 			return 0, err
@@ -134,15 +145,16 @@ func (r *Run) countOne(ctx context.Context, s targets.PromStore, expr string, t 
 // profile's 318 metrics take about 30 KiB.
 const maxCountQuery = 8 << 10
 
-// countExprs is the sum of count_over_time of every metric of the run
-// over the window w (ms), a metric at a time, split into queries of at
+// countExprs is the sum, over every metric of the run, of agg (sum: the
+// samples; count: the series) of count_over_time over the window w (ms),
+// a metric at a time, split into queries of at
 // most maxCountQuery bytes (or one metric's term, if longer): count_over_time
 // drops the metric name, and Prometheus refuses an answer with two series
 // of the same labels, which {job="..."} of every metric would give. A
 // term with no sample is 0 (or vector(0)) rather than emptying the sum.
 // A worker process (WORKERS) counts the series of its own slots, by their
 // instance labels.
-func (r *Run) countExprs(w int64) []string {
+func (r *Run) countExprs(agg string, w int64) []string {
 	names := make([]string, 0, len(r.metrics))
 	for n := range r.metrics {
 		names = append(names, n)
@@ -155,7 +167,7 @@ func (r *Run) countExprs(w int64) []string {
 	var exprs []string
 	var b strings.Builder
 	for _, n := range names {
-		term := fmt.Sprintf("(sum(count_over_time(%s{%s}[%dms])) or vector(0))", n, sel, w)
+		term := fmt.Sprintf("(%s(count_over_time(%s{%s}[%dms])) or vector(0))", agg, n, sel, w)
 		if b.Len() > 0 && b.Len()+len(" + ")+len(term) > maxCountQuery {
 			exprs = append(exprs, b.String())
 			b.Reset()
@@ -187,5 +199,23 @@ func (r *Run) Verify(ctx context.Context, s targets.PromStore) *summary.Verify {
 		return v
 	}
 	v.Judge(n)
+	r.judgeSeries(ctx, s, v)
 	return v
+}
+
+// judgeSeries counts the stored series of a run that wrote every scrape
+// and holds them to the model's: a store that split or merged series
+// (a label changed on the way) fails the verification.
+func (r *Run) judgeSeries(ctx context.Context, s targets.PromStore, v *summary.Verify) {
+	all := int64(r.hi-r.lo) * int64(r.m.SeriesPerTarget()) * r.cfg.Scrapes
+	if r.Acked() != all {
+		return // not every scrape written: the series alive are not known
+	}
+	n, err := r.CountSeries(ctx, s)
+	if err != nil {
+		v.Error = "counting the series: " + err.Error()
+		return
+	}
+	v.ExpectedSeries, v.StoredSeries = r.m.SeriesWritten(r.lo, r.hi, r.cfg.Scrapes-1), n
+	v.OK = v.OK && n == v.ExpectedSeries
 }

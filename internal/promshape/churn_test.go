@@ -79,7 +79,8 @@ func TestNoChurn(t *testing.T) {
 }
 
 // A replaced target's series get exactly one staleness marker, at the
-// boundary, and nothing after; the new generation's series begin there.
+// boundary, and nothing after; the new generation's series begin there;
+// SeriesWritten counts the distinct series the scrapes wrote.
 func TestStalenessMarkers(t *testing.T) {
 	cfg := testConfig()
 	m := mustNew(t, cfg)
@@ -134,6 +135,13 @@ func TestStalenessMarkers(t *testing.T) {
 	// Boundaries 1..9 each end 2 targets of 41 series.
 	if want := 9 * 2 * m.SeriesPerTarget(); ended != want {
 		t.Fatalf("%d series ended, want %d", ended, want)
+	}
+	if got, want := m.SeriesWritten(0, cfg.Targets, scrapes-1), int64(len(lives)); got != want {
+		t.Fatalf("SeriesWritten says %d series, the scrapes wrote %d", got, want)
+	}
+	if got, want := m.SeriesWritten(2, 5, scrapes-1)+m.SeriesWritten(0, 2, scrapes-1)+m.SeriesWritten(5, cfg.Targets, scrapes-1),
+		int64(len(lives)); got != want {
+		t.Fatalf("SeriesWritten of three slot ranges adds up to %d, want %d", got, want)
 	}
 	if !IsStale(StaleNaN()) || IsStale(math.NaN()) || IsStale(1) {
 		t.Fatal("IsStale tells the marker from other values wrongly")

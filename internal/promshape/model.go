@@ -100,6 +100,17 @@ func (m *Model) Replaced(slot int, k int64) bool {
 	return m.churn != 0 && k > 0 && k%m.period == 0 && m.Generation(slot, k) != m.Generation(slot, k-1)
 }
 
+// SeriesWritten is the distinct series the slots in [lo, hi) write in
+// scrapes 0 to k: each generation alive by scrape k, SeriesPerTarget
+// series a generation (a staleness marker makes no series).
+func (m *Model) SeriesWritten(lo, hi int, k int64) int64 {
+	var gens int64
+	for s := lo; s < hi; s++ {
+		gens += m.Generation(s, k) + 1
+	}
+	return gens * int64(len(m.series))
+}
+
 // Instance is the instance label of generation g of the slot.
 func Instance(slot int, g int64) string {
 	return string(appendInstance(nil, slot, g))

@@ -126,6 +126,8 @@ func TestConsoleVerifyVariants(t *testing.T) {
 		{nil, "Verify: not run\n"},
 		{&summary.Verify{Error: "count:\n timeout"}, "Verify: FAILED to count stored points: count: timeout\n"},
 		{&summary.Verify{ExpectedPoints: 5, StoredPoints: 5, OK: true}, "Verify: stored 5 points, expected 5: OK\n"},
+		{&summary.Verify{ExpectedPoints: 5, StoredPoints: 5, ExpectedSeries: 3, StoredSeries: 2},
+			"Verify: stored 5 points, expected 5, in 2 series, expected 3: MISMATCH\n"},
 		{&summary.Verify{ExpectedPoints: 5, Skipped: "the target cannot count"}, "Verify: skipped: the target cannot count\n"},
 		{&summary.Verify{ExpectedPoints: 5, StoredPoints: 7, InDoubtPoints: 2, OK: true},
 			"Verify: stored 7 points, expected 5: OK (up to 2 more allowed: points of writes in doubt, which timed out or lost their connection after sending)\n"},
@@ -254,6 +256,31 @@ func TestToolLine(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			if got := toolLine(c.tool, c.transactions); got != c.want {
 				t.Errorf("toolLine = %q\nwant        %q", got, c.want)
+			}
+		})
+	}
+}
+
+// A prometheus workload run's series: the model's active series and
+// churn, with the store's count when verification counted them; no line
+// for a run of another workload.
+func TestSeriesLine(t *testing.T) {
+	rw := &summary.RemoteWrite{Version: "1.0", ActiveSeries: 42_500, NewSeriesPerMinute: 1530}
+	cases := []struct {
+		name string
+		rw   *summary.RemoteWrite
+		v    *summary.Verify
+		want string
+	}{
+		{"counted", rw, &summary.Verify{ExpectedSeries: 51_000, StoredSeries: 50_999},
+			"Series: 42,500 active, 1530 new a minute (the churn); 51,000 written, 50,999 held by the store"},
+		{"not counted (the run stopped early)", rw, &summary.Verify{}, "Series: 42,500 active, 1530 new a minute (the churn)"},
+		{"another workload", nil, &summary.Verify{}, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := seriesLine(c.rw, c.v); got != c.want {
+				t.Errorf("seriesLine = %q\nwant         %q", got, c.want)
 			}
 		})
 	}

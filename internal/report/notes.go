@@ -35,6 +35,7 @@ func writeNotes(b *strings.Builder, s *summary.Summary) {
 	line(b, namesLine(s.NameMapping))
 	line(b, storageLine(s))
 	line(b, remoteWriteLine(s.RemoteWrite))
+	line(b, seriesLine(s.RemoteWrite, s.Verify))
 	line(b, toolLine(s.Tool, s.TPCC != nil))
 	line(b, stopLine(s.StopReason))
 	if s.Interrupted {
@@ -180,7 +181,11 @@ func verifyLine(v *summary.Verify) string {
 	if v.OK {
 		verdict = "OK"
 	}
-	text := fmt.Sprintf("Verify: stored %d points, expected %d: %s", v.StoredPoints, v.ExpectedPoints, verdict)
+	text := fmt.Sprintf("Verify: stored %d points, expected %d", v.StoredPoints, v.ExpectedPoints)
+	if v.ExpectedSeries > 0 {
+		text += fmt.Sprintf(", in %d series, expected %d", v.StoredSeries, v.ExpectedSeries)
+	}
+	text += ": " + verdict
 	if v.DuplicatePoints > 0 {
 		text += fmt.Sprintf(" (%d written points repeat an earlier series and time of the data: expected once)", v.DuplicatePoints)
 	}
@@ -216,6 +221,21 @@ func remoteWriteLine(rw *summary.RemoteWrite) string {
 	}
 	return fmt.Sprintf("%s: %d requests acknowledged, %d samples, %s compressed (%s bytes a sample)",
 		protocol, rw.Requests, rw.Samples, HumanBytes(rw.Bytes), f2(rw.BytesPerSample))
+}
+
+// seriesLine is a prometheus workload run's series: the model's active
+// series and churn, and the store's count of the series written.
+func seriesLine(rw *summary.RemoteWrite, v *summary.Verify) string {
+	if rw == nil || rw.ActiveSeries == 0 {
+		return ""
+	}
+	text := fmt.Sprintf("Series: %s active, %s new a minute (the churn)", GroupThousands(fmt.Sprint(rw.ActiveSeries)),
+		trimFloat(rw.NewSeriesPerMinute))
+	if v != nil && v.ExpectedSeries > 0 {
+		text += fmt.Sprintf("; %s written, %s held by the store", GroupThousands(fmt.Sprint(v.ExpectedSeries)),
+			GroupThousands(fmt.Sprint(v.StoredSeries)))
+	}
+	return text
 }
 
 // toolLine shows what the benchmark itself cost, so that a reader can tell

@@ -9,4 +9,10 @@ type RemoteWrite struct {
 	Samples        int64   `json:"samples"`
 	Bytes          int64   `json:"bytes"`
 	BytesPerSample float64 `json:"bytes_per_sample"`
+	// ActiveSeries are the series a scrape writes (the targets' alive
+	// then), and NewSeriesPerMinute the series the churn started a minute
+	// of scrape time, replaced targets' new series: the model's figures,
+	// which verification holds the store's count of series to.
+	ActiveSeries       int64   `json:"active_series,omitempty"`
+	NewSeriesPerMinute float64 `json:"new_series_per_minute,omitempty"`
 }

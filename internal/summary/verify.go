@@ -30,6 +30,12 @@ type Verify struct {
 	// QueriesSkipped says why no answer was checked, when that is worth
 	// saying (a run whose stored rows cannot be computed).
 	QueriesSkipped string `json:"queries_skipped,omitempty"`
+	// ExpectedSeries and StoredSeries are the prometheus workload's
+	// distinct series: the model's (every target generation written, the
+	// churn's included) and the store's count of those with a sample;
+	// 0 when not counted (a run stopped before its last scrape).
+	ExpectedSeries int64 `json:"expected_series,omitempty"`
+	StoredSeries   int64 `json:"stored_series,omitempty"`
 	// Method says how a merged run was verified: counted once on the
 	// server over every worker's devices, or the sum of the workers' own
 	// counts.
