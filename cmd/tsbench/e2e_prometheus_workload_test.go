@@ -87,7 +87,8 @@ func promReadLoad(t *testing.T, p promshape.Profile) readLoad {
 // on its service script's ports; Thanos' answers carry its tenant and
 // receive labels, left out) and asks its read load: exit 0, on each every
 // sample acknowledged stored (10 targets x the node profile's 850 series
-// x 60 scrapes; the staleness markers are written but not counted), every RULE, ALERT and
+// x 60 scrapes; the staleness markers are written but not counted), the
+// rules and alerts asked while the writes go on (PROM_READS=while), every RULE, ALERT and
 // DASHBOARD operation done without a failure, every one of the
 // queries' answers checked equal to the model's, and each store's answers
 // the same as VictoriaMetrics', query by query, but for the rates, the
@@ -101,7 +102,7 @@ func TestPrometheusWorkload(t *testing.T) {
 	}
 	dir := t.TempDir()
 	r := tsbench(t, nil, append([]string{"run", "--quiet", "--data-dir", dir, "--json", filepath.Join(dir, "s.json"),
-		"--target", strings.Join(stores, ",")}, promNodeShape...)...)
+		"--target", strings.Join(stores, ","), "--set", "PROM_READS=while"}, promNodeShape...)...)
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", r.code, tail(r.stdout, 60), r.stderr)
 	}

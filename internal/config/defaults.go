@@ -63,6 +63,7 @@ func Default() *Config {
 		PromChurnShare:     0.05,
 		PromChurnPeriod:    10,
 		PromScrapes:        180,
+		PromReads:          "after",
 
 		AnalyticsEngine: "sql",
 		ReadTimeout:     300 * time.Second,

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -34,6 +36,8 @@ type fakeStore struct {
 	writeDelay time.Duration
 	// slowForms are the queries (by form) that take 20 ms to answer.
 	slowForms map[string]bool
+	// onQuery, when set, sees every query's form as it is asked.
+	onQuery func(form string)
 
 	mu      sync.Mutex
 	counted []string // the counting queries asked
@@ -106,6 +110,9 @@ func (f *fakeStore) RemoteWrite(_ context.Context, body []byte, samples int64) e
 func (f *fakeStore) Settle(context.Context, int64) error { f.settled.Add(1); return nil }
 func (f *fakeStore) ServerLabels() []string              { return nil }
 func (f *fakeStore) PromQuery(_ context.Context, _, form string) ([]byte, error) {
+	if f.onQuery != nil {
+		f.onQuery(form)
+	}
 	if f.slowForms[form] {
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -206,6 +213,63 @@ func TestTheHandOverIsInNoQuerysLatency(t *testing.T) {
 	}
 	if l := readLoadOf(t); int64(queries) != 16*(l.rules+l.alerts)+l.dashboards {
 		t.Errorf("%d queries answered, want %d", queries, 16*(l.rules+l.alerts)+l.dashboards)
+	}
+}
+
+// With ReadWhileWriting the rules and alerts are asked while the writes
+// go on, each once both clients have written the scrapes up to its time
+// (one request a scrape each), the dashboards once all is written; the
+// store is settled again as the written scrapes advance, and every answer
+// is right. One client's writes take 10 ms, so the other's queries wait
+// for it.
+func TestReadsWhileWriting(t *testing.T) {
+	r := testRun(t)
+	r.cfg.ReadWhileWriting = true
+	fast, slow := newFakeStore(t, r, ""), newFakeStore(t, r, "")
+	slow.writeDelay = 10 * time.Millisecond
+	var mu sync.Mutex
+	var early, asked int
+	check := func(form string) {
+		v, _ := url.ParseQuery(form)
+		need := int64(r.cfg.Scrapes) // a range query's
+		if at := v.Get("time"); at != "" && v.Get("start") == "" {
+			sec, err := strconv.ParseFloat(at, 64)
+			if err != nil {
+				t.Errorf("time %q", at)
+				return
+			}
+			k, ok := r.m.Index(int64(math.Round(sec * 1000)))
+			if !ok {
+				t.Errorf("query at %q, not a scrape's time", at)
+				return
+			}
+			need = k + 1
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		asked++
+		if fast.writes.Load() < need || slow.writes.Load() < need {
+			t.Errorf("asked with %d and %d scrapes written, before scrape %d: %s", fast.writes.Load(), slow.writes.Load(), need-1, form)
+		}
+		if slow.writes.Load() < r.cfg.Scrapes {
+			early++
+		}
+	}
+	fast.onQuery, slow.onQuery = check, check
+	eng := engine.New(engine.Config{Names: Names, PlanEnd: "queries"}, engine.Hooks{})
+	workers := r.Open([]targets.PromStore{fast, slow})
+	eng.Run(context.Background(), workers, eng.Handles(len(workers)))
+	l := readLoadOf(t)
+	if want := int(16*(l.rules+l.alerts) + l.dashboards); asked != want || early == 0 {
+		t.Errorf("%d queries asked, %d of them while writing; want %d, some while writing", asked, early, want)
+	}
+	if settled := fast.settled.Load() + slow.settled.Load(); settled < 2 {
+		t.Errorf("the store settled %d times: not again as the writes went on", settled)
+	}
+	for _, q := range r.Checks() {
+		if !q.OK {
+			t.Errorf("%s: %+v", q.Query, q)
+		}
 	}
 }
 

@@ -55,6 +55,13 @@ type Config struct {
 	// worker has written; the others are WriteOnly.
 	AllWritten func(context.Context) error
 	WriteOnly  bool
+
+	// ReadWhileWriting asks each rule and alert at a scrape's time as soon
+	// as every worker has written that scrape and those before it (the
+	// store settled to them), beside the writes still going; the
+	// dashboards, over the whole written range, once all is written. The
+	// answers are the same: one at time t reads samples up to t only.
+	ReadWhileWriting bool
 }
 
 // Plan sets the shape's start: the scrapes end at least Margin before now,
@@ -78,14 +85,20 @@ type Run struct {
 	jobs    []job
 	lo, hi  int // the slots this process writes (OpenShare)
 
-	writing  atomic.Int64 // workers still writing
-	next     atomic.Int64 // the next query job
-	settle   sync.Once
-	settled  error
-	acked    atomic.Int64 // samples acknowledged, staleness markers left out
-	sent     sent         // the acknowledged requests
-	failedWr atomic.Int64 // requests given up
-	resent   atomic.Int64 // writes sent again
+	writing atomic.Int64 // workers still writing
+	// progress is each worker's scrapes done (acknowledged or given up),
+	// which ReadWhileWriting's queries wait for; settledTo the scrapes the
+	// store was last settled after.
+	progress  []atomic.Int64
+	settleMu  sync.Mutex
+	settledTo atomic.Int64
+	next      atomic.Int64 // the next query job
+	settle    sync.Once
+	settled   error
+	acked     atomic.Int64 // samples acknowledged, staleness markers left out
+	sent      sent         // the acknowledged requests
+	failedWr  atomic.Int64 // requests given up
+	resent    atomic.Int64 // writes sent again
 
 	// Report receives the first mismatch or failure of each query, as it
 	// happens (the console).
@@ -240,8 +253,9 @@ func (r *Run) OpenShare(stores []targets.PromStore, first, total int) []engine.W
 	workers := make([]engine.Worker, len(stores))
 	for i, s := range stores {
 		lo, hi := r.slots(first+i, total)
-		workers[i] = &worker{r: r, store: s, sc: r.m.NewScraper(), lo: lo, hi: hi, split: r.requests(lo, hi)}
+		workers[i] = &worker{r: r, i: i, store: s, sc: r.m.NewScraper(), lo: lo, hi: hi, split: r.requests(lo, hi)}
 	}
+	r.progress = make([]atomic.Int64, len(stores))
 	r.lo, _ = r.slots(first, total)
 	r.hi, _ = r.slots(first+len(stores), total)
 	r.writing.Store(int64(len(stores)))

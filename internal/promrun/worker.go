@@ -21,6 +21,7 @@ import (
 // list once every worker has written.
 type worker struct {
 	r      *Run
+	i      int // its index among the run's workers
 	store  targets.PromStore
 	sc     *promshape.Scraper
 	lo, hi int
@@ -41,8 +42,12 @@ type worker struct {
 // observe takes the latency of the operation the engine just recorded.
 func (w *worker) observe(_ engine.Op, _ int64, latency time.Duration, _ error) { w.latency = latency }
 
-// Step writes the next scrape, or asks the next query.
+// Step writes the next scrape, or asks the next query: with
+// ReadWhileWriting, a query whose scrapes are written goes first.
 func (w *worker) Step(ctx context.Context, h *engine.Handle, warm bool) bool {
+	if i, ok := w.r.ready(); ok {
+		return w.query(ctx, h, warm, i)
+	}
 	if !w.done && w.k < w.r.cfg.Scrapes {
 		if w.write(h, warm) {
 			return true
@@ -65,8 +70,41 @@ func (w *worker) Step(ctx context.Context, h *engine.Handle, warm bool) bool {
 func (w *worker) finish() {
 	if !w.done {
 		w.done = true
+		w.r.progress[w.i].Store(w.r.cfg.Scrapes)
 		w.r.writing.Add(-1)
 	}
+}
+
+// written is how many scrapes every worker has written: scrapes 0 to
+// written()-1 are acknowledged (or given up).
+func (r *Run) written() int64 {
+	n := r.cfg.Scrapes
+	for i := range r.progress {
+		n = min(n, r.progress[i].Load())
+	}
+	return n
+}
+
+// ready claims the next query when ReadWhileWriting and its scrapes are
+// written: an instant query's up to its time, a range query's all.
+func (r *Run) ready() (int, bool) {
+	if !r.cfg.ReadWhileWriting {
+		return 0, false
+	}
+	i := r.next.Load()
+	if i >= int64(len(r.jobs)) || r.needs(&r.jobs[i]) > r.written() {
+		return 0, false
+	}
+	return int(i), r.next.CompareAndSwap(i, i+1)
+}
+
+// needs is how many scrapes must be written before job j is asked.
+func (r *Run) needs(j *job) int64 {
+	if j.rng {
+		return r.cfg.Scrapes
+	}
+	k, _ := r.m.Index(j.t)
+	return k + 1
 }
 
 // encode builds request part of scrape k of the worker's slots, in the
@@ -106,6 +144,7 @@ func (w *worker) next() {
 	if w.part++; w.part >= w.split.n {
 		w.part = 0
 		w.k++
+		w.r.progress[w.i].Store(w.k)
 	}
 }
 
@@ -262,6 +301,35 @@ func (r *Run) settleStore(ctx context.Context, s targets.PromStore) error {
 	return r.settled
 }
 
+// settleFor settles the store before job j: once, after every write, or,
+// with ReadWhileWriting, again whenever the job needs scrapes written
+// since the store was last settled (VictoriaMetrics' flush makes them
+// searchable; elsewhere an acknowledged sample is).
+func (r *Run) settleFor(ctx context.Context, s targets.PromStore, j *job) error {
+	if !r.cfg.ReadWhileWriting || r.needs(j) == r.cfg.Scrapes {
+		return r.settleStore(ctx, s)
+	}
+	r.settleMu.Lock()
+	defer r.settleMu.Unlock()
+	if r.settledTo.Load() >= r.needs(j) {
+		return nil
+	}
+	upTo := r.written()
+	sctx, cancel := context.WithTimeout(ctx, r.cfg.ReadTimeout)
+	defer cancel()
+	if err := s.Settle(sctx, r.cfg.Shape.Start); err != nil {
+		return err
+	}
+	r.settledTo.Store(upTo)
+	return nil
+}
+
+// unsettled says whether job j, asked while the writes go on, needs the
+// store settled anew first.
+func (r *Run) unsettled(j *job) bool {
+	return r.cfg.ReadWhileWriting && r.needs(j) < r.cfg.Scrapes && r.settledTo.Load() < r.needs(j)
+}
+
 // errMismatch marks an answer that differs from the model's.
 var errMismatch = errors.New("wrong answer")
 
@@ -269,7 +337,15 @@ var errMismatch = errors.New("wrong answer")
 // answer holds.
 func (w *worker) query(ctx context.Context, h *engine.Handle, warm bool, i int) bool {
 	j := &w.r.jobs[i]
-	if err := w.r.settleStore(ctx, w.store); err != nil {
+	// A settling of the store in the middle of the writes is the tool's
+	// wait (VictoriaMetrics' flush), held out of the query's latency.
+	var err error
+	if w.r.unsettled(j) {
+		h.Hold(func() bool { err = w.r.settleFor(ctx, w.store, j); return true })
+	} else {
+		err = w.r.settleFor(ctx, w.store, j)
+	}
+	if err != nil {
 		h.Failed(engine.Op{Kind: metrics.Kind(kindOp(j.q.Kind))}, warm, fmt.Errorf("before the queries: %w", err))
 		return true
 	}

@@ -49,6 +49,7 @@ func promConfig(cfg *config.Config) promrun.Config {
 		Shape: promshape.Config{Targets: cfg.PromTargets, Interval: cfg.PromScrapeInterval, ChurnShare: cfg.PromChurnShare,
 			ChurnPeriod: time.Duration(cfg.PromChurnPeriod) * cfg.PromScrapeInterval, Seed: cfg.DataSeed, Profile: profile},
 		Scrapes: int64(cfg.PromScrapes), WriteTimeout: cfg.WriteTimeout, ReadTimeout: cfg.ReadTimeout,
+		ReadWhileWriting: cfg.PromReads == "while",
 	}
 }
 

@@ -36,6 +36,11 @@ func TestPromWorkloadKeys(t *testing.T) {
 		{[]string{"WORKLOAD=prometheus", "target.write_path=otlp"}, ""},
 		{[]string{"target.write_path=otlp"}, "target.write_path = otlp: not with WORKLOAD = timeseries: OTLP is written by the prometheus workload"},
 		{[]string{"target.write_path=remote-write"}, ""},
+		// Reads while writing wait for every client's scrapes: one process's.
+		{[]string{"WORKLOAD=prometheus", "PROM_READS=while"}, ""},
+		{[]string{"WORKLOAD=prometheus", "PROM_READS=while", "WORKERS=2"}, "PROM_READS = while: not with WORKERS = 2"},
+		{[]string{"WORKLOAD=prometheus", "PROM_READS=after", "WORKERS=2"}, ""},
+		{[]string{"PROM_READS=while"}, "PROM_READS = while: not with WORKLOAD = timeseries"},
 	}
 	for _, tt := range tests {
 		cfg := config.Default()

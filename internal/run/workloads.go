@@ -50,7 +50,7 @@ type refusal struct {
 // and TSBS query-file runs own.
 var (
 	tpccKeys     = []string{"TPCC_WAREHOUSES", "TPCC_THINK_TIME", "TPCC_LOAD", "TPCC_TABLES", "TPCC_TABLESPACE", "TPCC_MODE"}
-	promKeys     = []string{"PROM_PROFILE", "PROM_TARGETS", "PROM_SCRAPE_INTERVAL", "PROM_CHURN_SHARE", "PROM_CHURN_PERIOD", "PROM_SCRAPES"}
+	promKeys     = []string{"PROM_PROFILE", "PROM_TARGETS", "PROM_SCRAPE_INTERVAL", "PROM_CHURN_SHARE", "PROM_CHURN_PERIOD", "PROM_SCRAPES", "PROM_READS"}
 	tsbsFileKeys = []string{"TSBS_BURN_IN", "TSBS_MAX_QUERIES", "TSBS_PRINT_RESPONSES"}
 )
 
@@ -91,7 +91,7 @@ var workloadKinds = []workloadKind{
 			{keys: []string{"OP_MIN_INTERVAL", "OP_MIN_INTERVAL_RANDOM", "WRITE_URL", "QUERY_URL", "CRASH_PARTITION"},
 				why: "not built for this workload yet"},
 		},
-		check: timeSeriesShapeKeys,
+		check: promKeysApply,
 		run:   runPrometheus,
 	},
 	{
@@ -140,6 +140,19 @@ var workloadKinds = []workloadKind{
 		check: timeSeriesWritePath,
 		run:   runTimeSeries,
 	},
+}
+
+// promKeysApply refuses, on a prometheus run, a time series run's shape
+// and reads while writing split between worker processes.
+func promKeysApply(cfg *config.Config) error {
+	if err := timeSeriesShapeKeys(cfg); err != nil {
+		return err
+	}
+	if cfg.PromReads == "while" && cfg.Workers > 1 {
+		return exit.Usagef("PROM_READS = while: not with WORKERS = %d: a query waits for the scrapes up to its time, "+
+			"which no worker process knows of the others; use PROM_READS = after, or one process", cfg.Workers)
+	}
+	return nil
 }
 
 // timeSeriesWritePath refuses OTLP (target.write_path=otlp), which only
