@@ -186,7 +186,7 @@ type Config struct {
 	PromChurnShare     float64       // PROM_CHURN_SHARE: share of the targets replaced each period
 	PromChurnPeriod    int           // PROM_CHURN_PERIOD: scrape intervals between replacements
 	PromScrapes        int           // PROM_SCRAPES: scrapes written
-	PromReads          string        // PROM_READS: after (the writes) or while (writing)
+	PromReads          string        // PROM_READS: after (the writes), while (writing) or none
 
 	// TSBS's use cases (the tsbs-* workloads; internal/tsbs turns these into
 	// the keys above before Resolve).

@@ -497,8 +497,9 @@ var keyTable = concat(
 			intField(func(c *Config) *int { return &c.PromChurnPeriod }, 1, maxCount)),
 		key("PROM_READS", "when the read load is asked: after, once every scrape is written; while, each rule and alert "+
 			"at a scrape's time as soon as that scrape and those before are acknowledged (and visible: VictoriaMetrics "+
-			"flushed), beside the writes still going, the dashboards at the end",
-			oneOf(func(c *Config) *string { return &c.PromReads }, "after", "while")),
+			"flushed), beside the writes still going, the dashboards at the end; none, no read load (the writes and their "+
+			"count only, as a write benchmark such as avalanche runs)",
+			oneOf(func(c *Config) *string { return &c.PromReads }, "after", "while", "none")),
 		key("PROM_SCRAPES", "scrapes written, ending a minute before the run starts; PROM_SCRAPES x PROM_SCRAPE_INTERVAL "+
 			"must not exceed 49 minutes (the stores refuse samples an hour older than their newest)",
 			intField(func(c *Config) *int { return &c.PromScrapes }, 1, maxCount)),

@@ -273,6 +273,33 @@ func TestReadsWhileWriting(t *testing.T) {
 	}
 }
 
+// With NoReads the run writes every scrape and asks nothing: the count
+// is still judged, and the verification says why no answer was checked.
+func TestNoReads(t *testing.T) {
+	c := testRun(t).cfg
+	c.NoReads = true
+	r, err := New(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFakeStore(t, r, "")
+	asked := 0
+	f.onQuery = func(form string) {
+		if !strings.Contains(form, "count_over_time") {
+			asked++
+		}
+	}
+	eng := engine.New(engine.Config{Names: Names, PlanEnd: "scrapes"}, engine.Hooks{})
+	workers := r.Open([]targets.PromStore{f, f})
+	res := eng.Run(context.Background(), workers, eng.Handles(len(workers)))
+	if ing := res.Operations[0]; ing.OKOperations != 40 || asked != 0 || r.Queries() != 0 {
+		t.Errorf("%d writes, %d queries asked of %d planned; want 40 writes and no query", ing.OKOperations, asked, r.Queries())
+	}
+	if v := r.Verify(context.Background(), f); v.QueriesSkipped != "PROM_READS = none: the run writes only" || len(v.Queries) != 0 {
+		t.Errorf("verify %+v", v)
+	}
+}
+
 // A write that fails recoverably (a refused connection, a 503) is sent
 // again until acknowledged, each attempt an operation: every sample is
 // acknowledged. One refused for good (a 400) is given up: its samples are

@@ -62,6 +62,9 @@ type Config struct {
 	// dashboards, over the whole written range, once all is written. The
 	// answers are the same: one at time t reads samples up to t only.
 	ReadWhileWriting bool
+	// NoReads leaves the read load out: the run writes, and counts what it
+	// wrote, only.
+	NoReads bool
 }
 
 // Plan sets the shape's start: the scrapes end at least Margin before now,
@@ -176,7 +179,7 @@ func New(c Config) (*Run, error) {
 	if r.jobs, err = r.plan(); err != nil {
 		return nil, err
 	}
-	if c.WriteOnly {
+	if c.WriteOnly || c.NoReads {
 		r.jobs = nil
 	}
 	r.digests, r.ok = make([]uint64, len(r.jobs)), make([]bool, len(r.jobs))

@@ -188,6 +188,8 @@ func (r *Run) countExprs(agg string, w int64) []string {
 func (r *Run) Verify(ctx context.Context, s targets.PromStore) *summary.Verify {
 	v := &summary.Verify{ExpectedPoints: r.Acked(), Queries: r.Checks()}
 	switch {
+	case r.cfg.NoReads:
+		v.QueriesSkipped = "PROM_READS = none: the run writes only"
 	case r.cfg.WriteOnly:
 		v.QueriesSkipped = "worker 0 of the group asks the read load, once every worker has written"
 	case len(v.Queries) == 0:

@@ -49,7 +49,7 @@ func promConfig(cfg *config.Config) promrun.Config {
 		Shape: promshape.Config{Targets: cfg.PromTargets, Interval: cfg.PromScrapeInterval, ChurnShare: cfg.PromChurnShare,
 			ChurnPeriod: time.Duration(cfg.PromChurnPeriod) * cfg.PromScrapeInterval, Seed: cfg.DataSeed, Profile: profile},
 		Scrapes: int64(cfg.PromScrapes), WriteTimeout: cfg.WriteTimeout, ReadTimeout: cfg.ReadTimeout,
-		ReadWhileWriting: cfg.PromReads == "while",
+		ReadWhileWriting: cfg.PromReads == "while", NoReads: cfg.PromReads == "none",
 	}
 }
 
@@ -227,7 +227,7 @@ func (p *promRun) measure(ctx context.Context, abort func()) (*summary.Summary, 
 	ec := engine.ConfigFrom(p.cfg)
 	ec.Names = promrun.Names
 	ec.PlanEnd, ec.EveryName = "queries", true
-	if p.r.Config().WriteOnly {
+	if c := p.r.Config(); c.WriteOnly || c.NoReads {
 		ec.PlanEnd = "scrapes"
 	}
 	lo, _ := p.cfg.ClientRange()
@@ -309,7 +309,10 @@ func (p *promRun) meet(ctx context.Context, sess *session, eng *engine.Engine) (
 func (p *promRun) announce() {
 	c := p.r.Config()
 	reads := fmt.Sprintf("%d queries checked", p.r.Queries())
-	if c.WriteOnly {
+	switch {
+	case c.NoReads:
+		reads = "no read load (PROM_READS = none)"
+	case c.WriteOnly:
 		reads = "worker 0's read load"
 	}
 	share := ""

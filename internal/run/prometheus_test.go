@@ -41,6 +41,7 @@ func TestPromWorkloadKeys(t *testing.T) {
 		{[]string{"WORKLOAD=prometheus", "PROM_READS=while", "WORKERS=2"}, "PROM_READS = while: not with WORKERS = 2"},
 		{[]string{"WORKLOAD=prometheus", "PROM_READS=after", "WORKERS=2"}, ""},
 		{[]string{"PROM_READS=while"}, "PROM_READS = while: not with WORKLOAD = timeseries"},
+		{[]string{"WORKLOAD=prometheus", "PROM_READS=none", "WORKERS=2"}, ""},
 	}
 	for _, tt := range tests {
 		cfg := config.Default()
