@@ -30,7 +30,7 @@ var writePaths = map[string][]string{"write_path": {"insert", "load"}}
 // against both releases.
 func TestConformance(t *testing.T) {
 	targettest.EachServer(t, releases, func(t *testing.T, srv targettest.Server) {
-		srv.Conformance(t, targettest.Suite{Driver: Driver, Options: targets.Options{Database: "test"}}, writePaths)
+		srv.Conformance(t, targettest.Suite{Driver: Driver, Options: targets.Options{Database: "tsbench_conformance"}}, writePaths)
 	})
 }
 
