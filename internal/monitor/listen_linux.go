@@ -5,6 +5,7 @@ package monitor
 import (
 	"encoding/binary"
 	"fmt"
+	"net"
 	"strconv"
 	"syscall"
 
@@ -16,7 +17,7 @@ import (
 // for listening sockets alone: reading /proc/net/tcp walks every socket
 // table's bucket, 8 ms of system time on an idle host. ok is false when
 // the kernel would not answer.
-func diagListening(port int) (inodes map[string]bool, ok bool) {
+func diagListening(a listenAddr) (inodes map[string]bool, ok bool) {
 	fd, err := unix.Socket(unix.AF_NETLINK, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, unix.NETLINK_SOCK_DIAG)
 	if err != nil {
 		return nil, false
@@ -29,7 +30,7 @@ func diagListening(port int) (inodes map[string]bool, ok bool) {
 	}
 	inodes = map[string]bool{}
 	for _, family := range []uint8{unix.AF_INET, unix.AF_INET6} {
-		if err := diagDump(fd, family, port, inodes); err != nil {
+		if err := diagDump(fd, family, a, inodes); err != nil {
 			return nil, false
 		}
 	}
@@ -37,20 +38,21 @@ func diagListening(port int) (inodes map[string]bool, ok bool) {
 }
 
 // The layouts of linux/inet_diag.h: inet_diag_req_v2 is 56 bytes, the
-// inet_diag_msg of each socket 72, its source port at 4 (big-endian) and
-// its inode at 68.
+// inet_diag_msg of each socket 72, its source port at 4 (big-endian), its
+// source address at 8 (4 bytes for IPv4, 16 for IPv6) and its inode at 68.
 const (
 	diagReqSize   = 56
 	diagMsgSize   = 72
 	diagMsgSport  = 4
+	diagMsgSrc    = 8
 	diagMsgInode  = 68
 	tcpListen     = 10 // TCP_LISTEN, in the states bit mask
 	nlmsgHdrSize  = unix.SizeofNlMsghdr
 	diagDumpFlags = unix.NLM_F_REQUEST | unix.NLM_F_DUMP
 )
 
-// diagDump asks for family's listening TCP sockets and adds those on port.
-func diagDump(fd int, family uint8, port int, inodes map[string]bool) error {
+// diagDump asks for family's listening TCP sockets and adds those at a.
+func diagDump(fd int, family uint8, a listenAddr, inodes map[string]bool) error {
 	req := make([]byte, nlmsgHdrSize+diagReqSize)
 	binary.NativeEndian.PutUint32(req[0:], uint32(len(req)))
 	binary.NativeEndian.PutUint16(req[4:], unix.SOCK_DIAG_BY_FAMILY)
@@ -82,7 +84,11 @@ func diagDump(fd int, family uint8, port int, inodes map[string]bool) error {
 			if len(m.Data) < diagMsgSize {
 				continue
 			}
-			if int(binary.BigEndian.Uint16(m.Data[diagMsgSport:])) == port {
+			src := net.IP(m.Data[diagMsgSrc : diagMsgSrc+net.IPv4len])
+			if family == unix.AF_INET6 {
+				src = net.IP(m.Data[diagMsgSrc : diagMsgSrc+net.IPv6len])
+			}
+			if int(binary.BigEndian.Uint16(m.Data[diagMsgSport:])) == a.port && a.serves(src) {
 				inodes[socketLink(strconv.FormatUint(uint64(binary.NativeEndian.Uint32(m.Data[diagMsgInode:])), 10))] = true
 			}
 		}

@@ -3,4 +3,4 @@
 package monitor
 
 // diagListening has no socket diagnostics to ask outside Linux.
-func diagListening(int) (map[string]bool, bool) { return nil, false }
+func diagListening(listenAddr) (map[string]bool, bool) { return nil, false }

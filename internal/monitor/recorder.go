@@ -2,7 +2,9 @@ package monitor
 
 import (
 	"context"
+	"encoding/hex"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -201,20 +203,22 @@ func FindServer(service, host string, port int, pid int32) (*summary.ServerProce
 	if !localHost(host) {
 		return nil, nil
 	}
-	if sp := listener(port); sp != nil {
+	if sp := listener(host, port); sp != nil {
 		return sp, nil
 	}
 	return pidFile(service), nil
 }
 
-// listener is the process listening on TCP port on this host, nil when
-// none is found or its pid cannot be read (a socket of another user's
-// process cannot be traced to it).
-func listener(port int) *summary.ServerProcess {
+// listener is the process listening on TCP port at host on this machine,
+// nil when none is found or its pid cannot be read (a socket of another
+// user's process cannot be traced to it). A cluster's nodes may share a
+// port on loopback addresses of their own (127.0.0.2, 127.0.0.3): the
+// socket bound to host's address, or to every address, is host's.
+func listener(host string, port int) *summary.ServerProcess {
 	if port <= 0 || port > 65535 {
 		return nil
 	}
-	inodes := listeningInodes(port)
+	inodes := listeningInodes(listenAddr{ip: net.ParseIP(strings.Trim(host, "[]")), port: port})
 	if len(inodes) == 0 {
 		return nil
 	}
@@ -232,22 +236,35 @@ func listener(port int) *summary.ServerProcess {
 	return &summary.ServerProcess{PID: pid, Name: name, Source: fmt.Sprintf("listening on port %d", port)}
 }
 
-// listeningInodes are the inodes of the sockets listening on TCP port, over
+// listenAddr is where a server is sought: a port, and the address it
+// answers on (nil: any of this machine's).
+type listenAddr struct {
+	ip   net.IP
+	port int
+}
+
+// serves reports whether a socket listening on local at the port serves
+// the address: bound to it, or to every address.
+func (a listenAddr) serves(local net.IP) bool {
+	return a.ip == nil || local.IsUnspecified() || local.Equal(a.ip)
+}
+
+// listeningInodes are the inodes of the sockets listening at a, over
 // IPv4 and IPv6: from the kernel's socket diagnostics, else from its tables
 // in /proc/net. Listing every connection with its process, as gopsutil
 // does, also reads each process's own tables (15 ms of a run's start with
 // 70 processes).
-func listeningInodes(port int) map[string]bool {
-	if inodes, ok := diagListening(port); ok {
+func listeningInodes(a listenAddr) map[string]bool {
+	if inodes, ok := diagListening(a); ok {
 		return inodes
 	}
-	return procListening(port)
+	return procListening(a)
 }
 
-// procListening reads the listening sockets on port from /proc/net.
-func procListening(port int) map[string]bool {
+// procListening reads the sockets listening at a from /proc/net.
+func procListening(a listenAddr) map[string]bool {
 	inodes := map[string]bool{}
-	want := fmt.Sprintf(":%04X", port)
+	want := fmt.Sprintf(":%04X", a.port)
 	for _, table := range []string{"/proc/net/tcp", "/proc/net/tcp6"} {
 		data, err := os.ReadFile(table)
 		if err != nil {
@@ -256,12 +273,25 @@ func procListening(port int) map[string]bool {
 		for _, line := range strings.Split(string(data), "\n")[1:] {
 			// sl local_address rem_address st ... uid timeout inode
 			f := strings.Fields(line)
-			if len(f) >= 10 && f[3] == "0A" && strings.HasSuffix(f[1], want) {
+			if len(f) >= 10 && f[3] == "0A" && strings.HasSuffix(f[1], want) && a.serves(procAddr(strings.TrimSuffix(f[1], want))) {
 				inodes[socketLink(f[9])] = true
 			}
 		}
 	}
 	return inodes
+}
+
+// procAddr is an address of /proc/net/tcp (8 hex digits) or tcp6 (32):
+// 32-bit words in the host's order, little-endian here. nil if neither.
+func procAddr(h string) net.IP {
+	b, err := hex.DecodeString(h)
+	if err != nil || len(b)%4 != 0 || (len(b) != 4 && len(b) != 16) {
+		return nil
+	}
+	for i := 0; i < len(b); i += 4 {
+		b[i], b[i+1], b[i+2], b[i+3] = b[i+3], b[i+2], b[i+1], b[i]
+	}
+	return net.IP(b)
 }
 
 // socketLink is what /proc/PID/fd/N links to when N is the socket of that
