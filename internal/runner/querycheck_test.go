@@ -2,8 +2,10 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"math"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/tsbench/tsbench/internal/summary"
@@ -67,6 +69,23 @@ func (a altered) Bind(ctx context.Context, s *ts.Schema) error {
 }
 
 func TestAlteredAnswerFailsVerification(t *testing.T) {
+	d := wrapped(t, func(conn targets.Target) targets.Target { return altered{conn} })
+	s := runOn(t, d, "DB_SWITCH=sqlite", "DEVICE_NUMBER=2", "SENSOR_NUMBER=2", "CLIENT_NUMBER=1", "LOOP=22")
+	if !s.Verify.OK || !s.Verify.Mismatch() {
+		t.Fatalf("stored count OK %v, mismatch %v: the altered answers went unnoticed", s.Verify.OK, s.Verify.Mismatch())
+	}
+	bad := badChecks(s.Verify)
+	if len(bad) == 0 || len(bad) != countKind(s.Verify, "TIME_RANGE") {
+		t.Fatalf("disagreements %v: want every TIME_RANGE check and nothing else", bad)
+	}
+	if !strings.Contains(bad[0].Detail, "sum of values") || !strings.Contains(bad[0].Window, "devices [") {
+		t.Fatalf("disagreement %+v does not say what differs and which query", bad[0])
+	}
+}
+
+// wrapped is the sqlite target with every connection wrapped.
+func wrapped(t *testing.T, wrap func(targets.Target) targets.Target) *targets.Driver {
+	t.Helper()
 	real, err := targets.Lookup("sqlite")
 	if err != nil {
 		t.Fatal(err)
@@ -77,18 +96,72 @@ func TestAlteredAnswerFailsVerification(t *testing.T) {
 		if err != nil {
 			return nil, err
 		}
-		return altered{conn}, nil
+		return wrap(conn), nil
 	}
-	s := runOn(t, &d, "DB_SWITCH=sqlite", "DEVICE_NUMBER=2", "SENSOR_NUMBER=2", "CLIENT_NUMBER=1", "LOOP=22")
-	if !s.Verify.OK || !s.Verify.Mismatch() {
-		t.Fatalf("stored count OK %v, mismatch %v: the altered answers went unnoticed", s.Verify.OK, s.Verify.Mismatch())
+	return &d
+}
+
+// failing is a real target whose first writes and queries fail, as a
+// node down for a moment leaves them.
+type failing struct {
+	targets.Target
+	writes, queries *atomic.Int64 // failures still to make
+}
+
+var errNodeDown = errors.New("connection refused")
+
+func (f failing) Write(ctx context.Context, b *ts.Batch) error {
+	if f.writes.Add(-1) >= 0 {
+		return errNodeDown
 	}
-	bad := badChecks(s.Verify)
-	if len(bad) == 0 || len(bad) != countKind(s.Verify, "TIME_RANGE") {
-		t.Fatalf("disagreements %v: want every TIME_RANGE check and nothing else", bad)
+	return f.Target.Write(ctx, b)
+}
+
+func (f failing) Query(ctx context.Context, q *ts.Query) (ts.Result, error) {
+	if f.queries.Add(-1) >= 0 {
+		return ts.Result{}, errNodeDown
 	}
-	if !strings.Contains(bad[0].Detail, "sum of values") || !strings.Contains(bad[0].Window, "devices [") {
-		t.Fatalf("disagreement %+v does not say what differs and which query", bad[0])
+	return f.Target.Query(ctx, q)
+}
+
+func (f failing) Bind(ctx context.Context, s *ts.Schema) error {
+	if b, ok := f.Target.(targets.Binder); ok {
+		return b.Bind(ctx, s)
+	}
+	return nil
+}
+
+// Queries that failed during the run (a node down) leave the data whole:
+// the answers are checked after it. A write given up leaves a hole among
+// a device's rows, which the expected answers cannot know: the checks are
+// skipped, saying why.
+func TestChecksAfterFailures(t *testing.T) {
+	for _, c := range []struct {
+		name            string
+		writes, queries int64
+		checked         bool
+	}{
+		{"queries failed", 0, 3, true},
+		{"a write failed", 1, 0, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var writes, queries atomic.Int64
+			writes.Store(c.writes)
+			queries.Store(c.queries)
+			d := wrapped(t, func(conn targets.Target) targets.Target { return failing{conn, &writes, &queries} })
+			s := runOn(t, d, "DB_SWITCH=sqlite", "DEVICE_NUMBER=2", "SENSOR_NUMBER=2", "CLIENT_NUMBER=1", "LOOP=40",
+				"QUERY_CHECKS=2", "RETRIES=0")
+			if !s.Failed() || s.Verify == nil || !s.Verify.OK {
+				t.Fatalf("failed %v, verify %+v: want failures and every acknowledged point stored", s.Failed(), s.Verify)
+			}
+			v := s.Verify
+			if c.checked != (len(v.Queries) > 0) || len(badChecks(v)) > 0 || c.checked != (v.QueriesSkipped == "") {
+				t.Fatalf("%d answers checked (%d wrong), skipped %q: want checked %v", len(v.Queries), len(badChecks(v)), v.QueriesSkipped, c.checked)
+			}
+			if !c.checked && !strings.Contains(v.QueriesSkipped, "1 writes failed for good") {
+				t.Errorf("skipped %q: want the failed write named", v.QueriesSkipped)
+			}
+		})
 	}
 }
 

@@ -14,13 +14,13 @@ const (
 	UnitTransactions = "transactions/s"
 )
 
-// writeOperation is the operation whose size is points.
-const writeOperation = "INGESTION"
+// WriteOperation is the operation whose size is points.
+const WriteOperation = "INGESTION"
 
 // RateUnit is what the rate of the run's operation op counts.
 func (s *Summary) RateUnit(op string) string {
 	switch {
-	case op == writeOperation:
+	case op == WriteOperation:
 		return UnitPoints
 	case s.TPCC != nil:
 		return UnitTransactions
