@@ -67,6 +67,7 @@ func newRunCmd(stdout, stderr io.Writer) *cobra.Command {
 		{name: "crash-command", key: "CRASH_COMMAND", usage: "with --crash: the shell command that makes the fault instead of tsbench's kill (kubectl delete pod db-0, systemctl kill ...), for a server tsbench did not start"},
 		{name: "crash-pause", key: "CRASH_PAUSE", usage: "with --crash: stop the server (SIGSTOP) this long instead of killing it, then let it go on (SIGCONT), e.g. 2s"},
 		{name: "crash-partition", key: "CRASH_PARTITION", usage: "with --crash: cut the run's connections off the server this long instead of killing it (a relay of tsbench's passes nothing either way), e.g. 2s"},
+		{name: "crash-node", key: "CRASH_NODE", usage: "with --crash and several hosts: the node the fault hits, 1 for HOST's first (default), 2 for its second ..."},
 		{name: "tsbs-queries", key: "TSBS_QUERY_FILE", usage: "run a query file of tsbs_generate_queries as written, on data already loaded, reported per query type as TSBS's runner does (--clients is its --workers; docs/tsbs.md)"},
 		{name: "burn-in", key: "TSBS_BURN_IN", usage: "with --tsbs-queries: the file's first N queries run but are not measured (TSBS's --burn-in)"},
 		{name: "max-queries", key: "TSBS_MAX_QUERIES", usage: "with --tsbs-queries: run at most N queries, burn-in included (TSBS's --max-queries; 0 = all)"},

@@ -23,7 +23,7 @@ var runFlagValues = map[string]string{
 	"query-checks": "2", "no-check": "true", "json": "out.json", "data-dir": "/tmp/tsbench-vocabulary",
 	"quiet": "true", "data-format": "csv", "workers": "2", "worker-index": "1", "group": "g1",
 	"start-at": "2026-11-23T10:00:00Z", "barrier-timeout": "3m", "threshold": "INGESTION.p99<50ms", "find-max": "INGESTION.p99<50ms",
-	"out": "csv=live.csv", "data": "points.csv", "queries": "testdata/own-queries.yaml", "query-only": "true", "explain": "true", "client-io": "epoll", "client-loops": "2", "freshness": "true", "burn-in": "10", "print-responses": "true", "max-queries": "100", "crash": "5s", "crash-restart": "true", "crash-command": "true", "crash-pause": "2s", "crash-partition": "2s",
+	"out": "csv=live.csv", "data": "points.csv", "queries": "testdata/own-queries.yaml", "query-only": "true", "explain": "true", "client-io": "epoll", "client-loops": "2", "freshness": "true", "burn-in": "10", "print-responses": "true", "max-queries": "100", "crash": "5s", "crash-restart": "true", "crash-command": "true", "crash-pause": "2s", "crash-partition": "2s", "crash-node": "2",
 }
 
 // runFlagNeeds are flags a value needs beside it on both sides (tpcc and
@@ -38,6 +38,7 @@ var runFlagNeeds = map[string][]string{
 	"crash-command":   {"--target", "postgres", "--crash", "5s", "--duration", "10s"},
 	"crash-pause":     {"--target", "postgres", "--crash", "5s", "--duration", "10s"},
 	"crash-partition": {"--target", "postgres", "--crash", "5s", "--duration", "10s"},
+	"crash-node":      {"--target", "postgres", "--crash", "5s", "--duration", "10s", "--set", "HOST=a,b"},
 }
 
 // commandOnly are the flags of 'tsbench run' that are not settings of the

@@ -238,6 +238,7 @@ type Config struct {
 	CrashPause        time.Duration // CRASH_PAUSE: the server stopped (SIGSTOP) this long instead of killed
 	CrashPartition    time.Duration // CRASH_PARTITION: the run's connections cut off this long instead of a kill
 	CrashDown         time.Duration // CRASH_DOWN: how long it stays dead before the restart
+	CrashNode         int           // CRASH_NODE: with several hosts, which one the fault hits (1 = HOST's first)
 
 	// origin records where each key was last set (file:line or "flag"), so
 	// that Resolve can point at the line to fix. Keys never set are absent.

@@ -135,6 +135,7 @@ func Default() *Config {
 		FreshnessRate:     10,
 		FreshnessWait:     time.Minute,
 		CrashDown:         time.Second,
+		CrashNode:         1,
 	}
 }
 

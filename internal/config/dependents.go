@@ -13,7 +13,7 @@ var dependents = []struct {
 }{
 	{[]string{"FIND_MAX_START", "FIND_MAX_SETTLE", "FIND_MAX_MEASURE", "FIND_MAX_MIN_OPS", "FIND_MAX_MAX_MEASURE",
 		"FIND_MAX_PRECISION", "FIND_MAX_STEPS"}, "FIND_MAX (--find-max)", func(c *Config) bool { return len(c.FindMax) > 0 }},
-	{[]string{"CRASH_RESTART", "CRASH_DOWN", "CRASH_COMMAND", "CRASH_PAUSE", "CRASH_PARTITION"}, "CRASH_AT (--crash)", func(c *Config) bool { return c.CrashAt > 0 }},
+	{[]string{"CRASH_RESTART", "CRASH_DOWN", "CRASH_COMMAND", "CRASH_PAUSE", "CRASH_PARTITION", "CRASH_NODE"}, "CRASH_AT (--crash)", func(c *Config) bool { return c.CrashAt > 0 }},
 	{[]string{"FRESHNESS_RATE", "FRESHNESS_POLL", "FRESHNESS_WAIT"}, "FRESHNESS (--freshness)", func(c *Config) bool { return c.Freshness }},
 }
 

@@ -606,6 +606,9 @@ var keyTable = concat(
 			goDuration(func(c *Config) *time.Duration { return &c.CrashPartition }), flag("crash-partition")),
 		key("CRASH_DOWN", "how long the killed server stays down before CRASH_RESTART runs",
 			goDuration(func(c *Config) *time.Duration { return &c.CrashDown })),
+		key("CRASH_NODE", "with several hosts (HOST lists a cluster's nodes): the node the fault hits, 1 for HOST's first "+
+			"(the default), 2 for its second ...; the clients of the other nodes run on, and the crash line names the node",
+			intField(func(c *Config) *int { return &c.CrashNode }, 1, 1000), flag("crash-node")),
 	)),
 	group("IoT-benchmark keys whose default tsbench always runs (other values refused)", defaultOnlyKeys()),
 	group("Accepted for IoT-benchmark compatibility, not used", ignoredKeys()),

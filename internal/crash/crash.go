@@ -39,6 +39,9 @@ type Plan struct {
 	Service  string // the target's scripts/services script (Driver.Service), whose pid file names the server
 	Host     string
 	Port     int
+	// Node, with several hosts, says which of them Host:Port is ("3 of
+	// 3"): the fault hits that node alone, the others run on.
+	Node string
 	// Failover are the database's other nodes ("host:port"), for a run
 	// that follows a failover (a PostgreSQL URL's
 	// target_session_attrs=read-write): Restart then promotes one of them,
@@ -100,6 +103,9 @@ func (p Plan) CalledOff() string {
 // Error: a run goes on whatever happens here.
 func (p Plan) Do(ctx context.Context, measureStart time.Time) *summary.Crash {
 	c := &summary.Crash{AtS: p.At.Seconds(), Restart: p.Restart}
+	if p.Node != "" {
+		c.Node, c.Server = p.Node, p.addr()
+	}
 	if p.Command != "" {
 		p.byCommand(ctx, measureStart, c)
 		return c

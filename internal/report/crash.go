@@ -16,6 +16,9 @@ func writeCrash(b *strings.Builder, c *summary.Crash) {
 	if c == nil {
 		return
 	}
+	if c.Node != "" {
+		fmt.Fprintf(b, "Fault on node %s (%s); the other nodes ran on:\n", c.Node, c.Server)
+	}
 	if c.Command != "" {
 		writeCommandFault(b, c)
 		return

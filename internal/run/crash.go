@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -28,7 +29,14 @@ func crashPlan(cfg *config.Config, d *targets.Driver) (*crash.Plan, error) {
 	if cfg.CrashAt <= 0 {
 		return nil, nil
 	}
-	host, port := serverAddr(cfg, d)
+	node, err := faultNode(cfg, d)
+	if err != nil {
+		return nil, err
+	}
+	host, port := node.opts.HostPort(d.DefaultPort)
+	if d.DefaultPort == 0 {
+		port = 0
+	}
 	switch {
 	case port == 0:
 		return nil, exit.Usagef("CRASH_AT = %v: the %s target has no server of its own to kill", cfg.CrashAt, d.Name)
@@ -48,8 +56,8 @@ func crashPlan(cfg *config.Config, d *targets.Driver) (*crash.Plan, error) {
 	if err := faultKeys(cfg); err != nil {
 		return nil, err
 	}
-	plan := &crash.Plan{At: cfg.CrashAt, Restart: cfg.CrashRestart, Service: d.Service, Host: host, Port: port,
-		Failover: failoverAddrs(cfg, d), Down: cfg.CrashDown, Timeout: crashRestartTimeout, Ready: serverReady(cfg, d)}
+	plan := &crash.Plan{At: cfg.CrashAt, Restart: cfg.CrashRestart, Service: d.Service, Host: host, Port: port, Node: node.name,
+		Failover: failoverAddrs(cfg, d), Down: cfg.CrashDown, Timeout: crashRestartTimeout, Ready: serverReady(d, node.opts)}
 	if cfg.CrashCommand != "" {
 		plan.Command = cfg.CrashCommand // the fault and any restart are the user's
 		return plan, nil
@@ -101,10 +109,37 @@ func failoverAddrs(cfg *config.Config, d *targets.Driver) []string {
 	return out
 }
 
-// serverReady says whether the target's server takes a connection of the
-// run's again: the crash waits for it, not only for the port.
-func serverReady(cfg *config.Config, d *targets.Driver) func(context.Context) error {
+// faulted is the server a fault hits: its connection options and, when
+// it is one of several hosts, which ("3 of 3").
+type faulted struct {
+	opts targets.Options
+	name string
+}
+
+// faultNode is the server the run's fault hits: the target's, or with
+// several hosts (HOST lists a cluster's nodes) the one CRASH_NODE names,
+// HOST's first by default. CRASH_NODE with one server is refused: it
+// would name a node the run does not have.
+func faultNode(cfg *config.Config, d *targets.Driver) (faulted, error) {
 	opts := connect.Options(cfg, d, "")
+	nodes := opts.PerHost()
+	if len(nodes) < 2 {
+		if v, ok := cfg.Changed("CRASH_NODE"); ok {
+			return faulted{}, exit.Usagef("CRASH_NODE = %s: the run has one server; CRASH_NODE picks one of several hosts "+
+				"(HOST=node1,node2,node3)", v)
+		}
+		return faulted{opts: opts}, nil
+	}
+	n := max(cfg.CrashNode, 1)
+	if n > len(nodes) {
+		return faulted{}, exit.Usagef("CRASH_NODE = %d: HOST names %d nodes (1 to %d)", n, len(nodes), len(nodes))
+	}
+	return faulted{opts: nodes[n-1], name: fmt.Sprintf("%d of %d", n, len(nodes))}, nil
+}
+
+// serverReady says whether the server (opts) takes a connection of the
+// run's again: the crash waits for it, not only for the port.
+func serverReady(d *targets.Driver, opts targets.Options) func(context.Context) error {
 	return func(ctx context.Context) error {
 		t, err := d.Open(ctx, opts)
 		if err != nil {

@@ -21,7 +21,9 @@ func partitionRelay(cfg *config.Config, d *targets.Driver, opts *targets.Options
 	}
 	if strings.Contains(cfg.Host, ",") || cfg.WriteURL != "" || cfg.QueryURL != "" || len(opts.Failover) > 0 {
 		return nil, exit.Usagef("CRASH_PARTITION = %v with several servers (HOST, WRITE_URL, QUERY_URL or a failover URL): "+
-			"the relay stands before one server; cut off one at a time", cfg.CrashPartition)
+			"the relay stands before one server and between it and the clients only; cut a cluster's node off from the "+
+			"clients and the other nodes with a command (CRASH_COMMAND and CRASH_NODE; scripts/services/thanos-cluster.sh partition N "+
+			"does it on this machine)", cfg.CrashPartition)
 	}
 	host, port := opts.HostPort(d.DefaultPort)
 	if port == 0 {

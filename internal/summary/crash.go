@@ -31,5 +31,8 @@ type Crash struct {
 	// off (CRASH_PARTITION) instead of a kill: the server ran on.
 	PartitionS float64 `json:"partition_s,omitempty"`
 	Server     string  `json:"server,omitempty"`
-	Error      string  `json:"error,omitempty"`
+	// Node says which of several hosts the fault hit (CRASH_NODE), as
+	// "N of M"; empty with one server.
+	Node  string `json:"node,omitempty"`
+	Error string `json:"error,omitempty"`
 }
