@@ -41,13 +41,19 @@ apt_install() {
   DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
+# The probes below take PORT, on 127.0.0.1, or HOST:PORT (a cluster's
+# nodes on loopback addresses of their own: 127.0.0.2, 127.0.0.3 ...).
+probe_host() { [[ $1 == *:* ]] && echo "${1%:*}" || echo 127.0.0.1; }
+probe_port() { echo "${1##*:}"; }
+
 # wait_port PORT SECONDS [PID]: waits until 127.0.0.1:PORT accepts
 # connections; fails early when PID dies.
 wait_port() {
-  local port=$1 secs=$2 pid=${3:-}
+  local host port secs=$2 pid=${3:-}
+  host=$(probe_host "$1") port=$(probe_port "$1")
   local deadline=$((SECONDS + secs))
   while [ $SECONDS -lt $deadline ]; do
-    if (exec 3<>/dev/tcp/127.0.0.1/"$port") 2>/dev/null; then return 0; fi
+    if (exec 3<>/dev/tcp/"$host"/"$port") 2>/dev/null; then return 0; fi
     if [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; then return 1; fi
     sleep 0.2
   done
@@ -57,15 +63,17 @@ wait_port() {
 # http_ok PORT PATH: true when GET http://127.0.0.1:PORT/PATH answers 200
 # (bash's /dev/tcp: no HTTP client is needed).
 http_ok() {
-  (exec 3<>/dev/tcp/127.0.0.1/"$1" &&
-    printf 'GET %s HTTP/1.0\r\nHost: 127.0.0.1:%s\r\n\r\n' "$2" "$1" >&3 &&
+  local host port; host=$(probe_host "$1") port=$(probe_port "$1")
+  (exec 3<>/dev/tcp/"$host"/"$port" &&
+    printf 'GET %s HTTP/1.0\r\nHost: %s:%s\r\n\r\n' "$2" "$host" "$port" >&3 &&
     IFS= read -r -t 10 line <&3 && [[ $line == "HTTP/1."?" 200"* ]]) 2>/dev/null
 }
 
 # http_body PORT PATH: prints the body of GET http://127.0.0.1:PORT/PATH.
 http_body() {
-  (exec 3<>/dev/tcp/127.0.0.1/"$1" &&
-    printf 'GET %s HTTP/1.0\r\nHost: 127.0.0.1:%s\r\n\r\n' "$2" "$1" >&3 &&
+  local host port; host=$(probe_host "$1") port=$(probe_port "$1")
+  (exec 3<>/dev/tcp/"$host"/"$port" &&
+    printf 'GET %s HTTP/1.0\r\nHost: %s:%s\r\n\r\n' "$2" "$host" "$port" >&3 &&
     sed '1,/^\r\{0,1\}$/d' <&3) 2>/dev/null
 }
 

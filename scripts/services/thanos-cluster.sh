@@ -1,0 +1,196 @@
+#!/usr/bin/env bash
+# A Thanos Receive ring of three nodes with a replication factor of 3:
+# each node a Receive (remote write, a TSDB of its own, the hashring's
+# router and ingester at once) and a Query over all three Receives'
+# Store APIs, deduplicating the replicas by their receive_replica label.
+# Each node has a loopback address of its own, so that one node can be cut
+# off from the others and from the clients (partition):
+#   node N at TSBENCH_THANOS_CLUSTER_HOSTS' Nth address (default 127.0.0.2,
+#   127.0.0.3, 127.0.0.4): remote write :10908 (/api/v1/receive), Store
+#   API :10907, metrics and readiness :10909, Query's PromQL :10904.
+# A write acknowledged by any node is on a quorum (2 of 3) of them: the
+# ring promises that one node lost, stopped or cut off loses no
+# acknowledged sample and leaves every answer complete.
+# Actions: install, start, stop, status; resume (starts again whatever
+# node process is down, on its data); kill N (SIGKILL to node N's
+# Receive, a fault given as a command); partition N / heal N (node N's
+# address unreachable from every other address and back: needs root in a
+# network namespace of its own, as scripts/netns-run makes, because it
+# changes the namespace's routing rules). Not part of 'all': the tests
+# start rings of their own.
+SERVICE=thanos-cluster
+. "$(dirname "$0")/lib.sh"
+
+VERSION=v0.42.5
+BIN="$CACHE_DIR/thanos-$VERSION/thanos" # built by thanos.sh install
+read -r -a HOSTS <<<"${TSBENCH_THANOS_CLUSTER_HOSTS:-127.0.0.2 127.0.0.3 127.0.0.4}"
+WRITE_PORT=10908
+GRPC_PORT=10907
+HTTP_PORT=10909
+QUERY_PORT=10904
+QUERY_GRPC_PORT=10903
+
+receive_name() { echo "$SERVICE-receive-$1"; }
+query_name() { echo "$SERVICE-query-$1"; }
+
+# host N: node N's address (1-based), or a usage error.
+host() {
+  [[ ${1:-} =~ ^[0-9]+$ ]] && [ "$1" -ge 1 ] && [ "$1" -le ${#HOSTS[@]} ] ||
+    { echo "node '${1:-}': a node is 1 to ${#HOSTS[@]}" >&2; exit 2; }
+  echo "${HOSTS[$(($1 - 1))]}"
+}
+
+hashring() {
+  local eps=() h
+  for h in "${HOSTS[@]}"; do eps+=("\"$h:$GRPC_PORT\""); done
+  local IFS=,
+  echo "[{\"hashring\": \"default\", \"endpoints\": [${eps[*]}]}]"
+}
+
+# start_receive N: node N's Receive, on the data in its state directory
+# (kept: resume restarts it on what a kill left). Retention and the
+# out-of-order window as thanos.sh's, for data stamped years back.
+start_receive() {
+  local n=$1 h name dir
+  h=$(host "$n") name=$(receive_name "$n") dir=$(svc_dir "$(receive_name "$n")")
+  mkdir -p "$dir"
+  start_daemon "$name" "$dir/log" "$BIN" receive --tsdb.path="$dir/data" \
+    --remote-write.address="$h:$WRITE_PORT" --grpc-address="$h:$GRPC_PORT" --http-address="$h:$HTTP_PORT" \
+    --receive.hashrings-file="$DIR/hashring.json" --receive.local-endpoint="$h:$GRPC_PORT" \
+    --receive.capnproto-address="$h:19391" --receive.replication-factor=3 --label='thanos_receive="0"' --label="receive_replica=\"$n\"" \
+    --tsdb.retention=0d --tsdb.out-of-order.time-window=100y --log.level=warn
+}
+
+# start_query N: node N's Query over every Receive. The replicas hold the
+# same samples, so they are merged with the chain deduplication, which
+# keeps every sample of each; the default (penalty), made for the gaps of
+# Prometheus pairs scraping apart, drops samples around a replica's gap
+# (a restarted node's): 560 of 937,000 points missing from a count made
+# just after a node's kill, found again by the counts made later.
+start_query() {
+  local n=$1 h name dir eps=() r
+  h=$(host "$n") name=$(query_name "$n") dir=$(svc_dir "$(query_name "$n")")
+  for r in "${HOSTS[@]}"; do eps+=(--endpoint="$r:$GRPC_PORT"); done
+  mkdir -p "$dir"
+  start_daemon "$name" "$dir/log" "$BIN" query --http-address="$h:$QUERY_PORT" --grpc-address="$h:$QUERY_GRPC_PORT" \
+    "${eps[@]}" --query.replica-label=receive_replica --deduplication.func=chain --query.active-query-path="$dir" --log.level=warn --query.timeout=5m
+}
+
+# wait_node N: node N's Receive ready and its Query listing every Receive
+# as healthy (before, Query answers without the Receives it has not
+# checked yet).
+wait_node() {
+  local n=$1 h deadline=$((SECONDS + 120)) healthy
+  h=$(host "$n")
+  wait_http "$h:$HTTP_PORT" /-/ready 120 "$(cat "$(svc_dir "$(receive_name "$n")")/pid")" ||
+    fail_start "$(receive_name "$n")" "$(svc_dir "$(receive_name "$n")")/log"
+  wait_http "$h:$QUERY_PORT" /-/ready 60 "$(cat "$(svc_dir "$(query_name "$n")")/pid")" ||
+    fail_start "$(query_name "$n")" "$(svc_dir "$(query_name "$n")")/log"
+  while :; do
+    healthy=$(http_body "$h:$QUERY_PORT" /api/v1/stores | tr -d ' \n' | grep -o '"lastError":null' | wc -l)
+    [ "$healthy" -ge ${#HOSTS[@]} ] && return 0
+    [ $SECONDS -lt $deadline ] || { log "node $n's Query sees $healthy of ${#HOSTS[@]} Receives"; fail_start "$(query_name "$n")" "$(svc_dir "$(query_name "$n")")/log"; }
+    sleep 0.5
+  done
+}
+
+# up: starts every node process that is not running, then waits for all.
+up() {
+  local n
+  for n in $(seq 1 ${#HOSTS[@]}); do
+    is_running "$(receive_name "$n")" || start_receive "$n"
+  done
+  for n in $(seq 1 ${#HOSTS[@]}); do
+    is_running "$(query_name "$n")" || start_query "$n"
+  done
+  for n in $(seq 1 ${#HOSTS[@]}); do wait_node "$n"; done
+}
+
+# own_namespace: partition changes routing rules, which only a network
+# namespace of the ring's own may take: one with nothing but loopback.
+own_namespace() {
+  [ "$(ip -o link show | cut -d: -f2 | tr -d " ")" = lo ] ||
+    die "partition changes the network namespace's routing rules: run the ring and tsbench in one of their own (scripts/netns-run)"
+  [ "$(id -u)" = 0 ] || die "partition needs root (in the namespace) to change its routing rules"
+}
+
+# The cut: the local table (pref 0, where every loopback address is
+# routed) moved after two rules that make the node's address unreachable,
+# to it and from it. A new connection then fails at once (no route to
+# host); one already open stalls, its packets going nowhere, until it
+# times out or the node is healed.
+cut_rules() { echo "pref 100 to $1/32 unreachable" "pref 101 from $1/32 unreachable"; }
+
+partition() {
+  local h; h=$(host "$1")
+  own_namespace
+  if ip rule show pref 0 | grep -q 'lookup local'; then
+    ip rule add pref 32000 lookup local
+    ip rule del pref 0
+  fi
+  ip rule del pref 100 2>/dev/null || true
+  ip rule del pref 101 2>/dev/null || true
+  ip rule add pref 100 to "$h/32" unreachable
+  ip rule add pref 101 from "$h/32" unreachable
+  log "node $1 ($h) cut off from every other address"
+}
+
+heal() {
+  local h; h=$(host "$1")
+  own_namespace
+  ip rule del pref 100 to "$h/32" unreachable 2>/dev/null || true
+  ip rule del pref 101 from "$h/32" unreachable 2>/dev/null || true
+  log "node $1 ($h) reachable again"
+}
+
+stop_all() {
+  local n
+  for n in $(seq 1 ${#HOSTS[@]}); do
+    stop_pid "$(query_name "$n")"
+    stop_pid "$(receive_name "$n")"
+  done
+}
+
+case "${1:-}" in
+install)
+  bash "$(dirname "$0")/thanos.sh" install
+  ;;
+start)
+  [ -x "$BIN" ] || die "Thanos is not installed: run '$0 install'"
+  stop_all >/dev/null 2>&1
+  rm -rf "$DIR"
+  for n in $(seq 1 ${#HOSTS[@]}); do rm -rf "$(svc_dir "$(receive_name "$n")")" "$(svc_dir "$(query_name "$n")")"; done
+  mkdir -p "$DIR"
+  hashring >"$DIR/hashring.json"
+  up
+  hosts=$(IFS=,; echo "${HOSTS[*]}")
+  ready "${VERSION#v}" "${#HOSTS[@]} Receives (replication factor 3) and their Queries on ${HOSTS[*]}" \
+    "(tsbench run --target thanos --set HOST=$hosts --set target.query_port=$QUERY_PORT)"
+  ;;
+resume)
+  [ -f "$DIR/hashring.json" ] || die "no ring to resume: run '$0 start'"
+  up
+  ;;
+kill)
+  host "${2:-}" >/dev/null
+  pidfile=$(svc_dir "$(receive_name "$2")")/pid
+  [ -f "$pidfile" ] && ours "$(cat "$pidfile")" || die "node ${2:-}'s Receive is not running"
+  kill -KILL "$(cat "$pidfile")"
+  log "node $2's Receive killed"
+  ;;
+partition)
+  partition "${2:-}"
+  ;;
+heal)
+  heal "${2:-}"
+  ;;
+stop)
+  stop_all
+  ;;
+status)
+  for n in $(seq 1 ${#HOSTS[@]}); do is_running "$(receive_name "$n")" && is_running "$(query_name "$n")" || exit 1; done
+  ;;
+*)
+  echo "usage: $0 install|start|resume|stop|status|kill N|partition N|heal N" >&2; exit 2
+  ;;
+esac
