@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -57,4 +58,35 @@ func TestFailoverPostgresPair(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A synchronous pair's primary cut off for 2 s, from the clients and from
+// its standby, by the pair's own script (a fault given as a command): its
+// address unreachable, so the clients' writes and the standby's stream
+// wait, and no commit returns without the standby. After the heal the
+// writes go on on the same primary, and every acknowledged point is there.
+func TestPartitionPostgresPair(t *testing.T) {
+	inParallel(t)
+	if out, _ := exec.Command("ip", "-o", "link", "show").Output(); strings.Count(string(out), "\n") != 1 {
+		testenv.Require(t, "a partition changes routing rules: run in a network namespace of its own (scripts/netns-run)")
+	}
+	pair := testenv.StartPostgresPair(t, true, "127.0.0.22", "127.0.0.23")
+	dir := t.TempDir()
+	out := filepath.Join(dir, "partition.json")
+	args := append([]string{"run", "--quiet", "--data-dir", dir, "--json", out, "--target", "postgres",
+		"--target-url", pair.URL(), "--rate", "200", "--loop", "120", "--crash", "2s",
+		"--crash-command", pair.Command("partition primary"), "--crash-restart", pair.Command("heal primary"),
+		"--set", "CRASH_DOWN=2s", "--resources=false"}, setArgs(crashShape)...)
+	r := tsbench(t, nil, args...)
+	s := readSummary(t, out)
+	c, primary := s.Crash, pair.PrimaryHost+":"+strconv.Itoa(pair.Primary)
+	if c == nil || c.Error != "" || c.Found != "CRASH_COMMAND" || c.BackAfterS < 2 || c.FailedOverTo != "" {
+		t.Fatalf("crash %+v: want the primary %s cut off for 2 s and back\n%s\n%s", c, primary, r.stdout, r.stderr)
+	}
+	v := s.Verify
+	if r.code != 0 && r.code != 1 || v == nil || !v.OK || v.Lost != nil || v.StoredPoints == 0 {
+		t.Fatalf("exit %d, verify %+v: a synchronous pair lost acknowledged points to a partition\n%s", r.code, v, r.stdout)
+	}
+	t.Logf("primary %s cut off at %.1f s, taking writes %.1f s after; %d points stored of %d acknowledged, exit %d",
+		primary, c.KilledAtS, c.BackAfterS, v.StoredPoints, v.ExpectedPoints, r.code)
 }

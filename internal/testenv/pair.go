@@ -16,17 +16,20 @@ import (
 // test's own, on free ports: a test may kill its primary and promote its
 // standby without touching anyone else's server.
 type PostgresPair struct {
-	Primary, Standby int
-	env              []string // the script's settings: directory, ports, mode
-	script           string
+	Primary, Standby         int
+	PrimaryHost, StandbyHost string   // their addresses: 127.0.0.1, or loopback addresses of their own
+	env                      []string // the script's settings: directory, addresses, ports, mode
+	script                   string
 }
 
 // StartPostgresPair starts a pair whose standby is synchronous (a commit
 // returns once the standby has it) or asynchronous, and stops it when the
-// test ends. Without Debian's PostgreSQL 15 or without root (the script
-// runs the servers as the postgres user) the test fails in CI and is
-// skipped elsewhere.
-func StartPostgresPair(t testing.TB, synchronous bool) *PostgresPair {
+// test ends. hosts, when given, are the primary's and the standby's
+// addresses (loopback addresses of their own, which a partition can cut
+// off); else both listen on 127.0.0.1. Without Debian's PostgreSQL 15 or
+// without root (the script runs the servers as the postgres user) the
+// test fails in CI and is skipped elsewhere.
+func StartPostgresPair(t testing.TB, synchronous bool, hosts ...string) *PostgresPair {
 	t.Helper()
 	const binary = "/usr/lib/postgresql/15/bin/postgres"
 	if _, err := os.Stat(binary); err != nil || os.Geteuid() != 0 {
@@ -39,10 +42,14 @@ func StartPostgresPair(t testing.TB, synchronous bool) *PostgresPair {
 		}
 	}
 	mode := map[bool]string{true: "on", false: "off"}[synchronous]
-	p := &PostgresPair{Primary: FreePort(t), Standby: FreePort(t),
+	p := &PostgresPair{Primary: FreePort(t), Standby: FreePort(t), PrimaryHost: "127.0.0.1", StandbyHost: "127.0.0.1",
 		script: filepath.Join(repoRoot(t), "scripts", "services", "postgres-pair.sh")}
+	if len(hosts) == 2 {
+		p.PrimaryHost, p.StandbyHost = hosts[0], hosts[1]
+	}
 	p.env = []string{"TSBENCH_SERVICES_DIR=" + services, "TSBENCH_POSTGRES_PAIR_PORT=" + strconv.Itoa(p.Primary),
-		"TSBENCH_POSTGRES_PAIR_STANDBY_PORT=" + strconv.Itoa(p.Standby), "TSBENCH_POSTGRES_PAIR_SYNC=" + mode}
+		"TSBENCH_POSTGRES_PAIR_STANDBY_PORT=" + strconv.Itoa(p.Standby), "TSBENCH_POSTGRES_PAIR_SYNC=" + mode,
+		"TSBENCH_POSTGRES_PAIR_HOST=" + p.PrimaryHost, "TSBENCH_POSTGRES_PAIR_STANDBY_HOST=" + p.StandbyHost}
 	start := time.Now()
 	if out, err := p.run("start", 2*time.Minute); err != nil {
 		p.run("stop", time.Minute) //nolint:errcheck // a half-started pair must not outlive the test
@@ -67,8 +74,8 @@ func (p *PostgresPair) Command(action string) string {
 // URL is the pair as one database: each connection goes to the node
 // that takes writes.
 func (p *PostgresPair) URL() string {
-	return "postgres://postgres@127.0.0.1:" + strconv.Itoa(p.Primary) + ",127.0.0.1:" + strconv.Itoa(p.Standby) +
-		"/test?target_session_attrs=read-write"
+	return "postgres://postgres@" + p.PrimaryHost + ":" + strconv.Itoa(p.Primary) + "," + p.StandbyHost + ":" +
+		strconv.Itoa(p.Standby) + "/test?target_session_attrs=read-write"
 }
 
 func (p *PostgresPair) run(action string, limit time.Duration) ([]byte, error) {

@@ -91,6 +91,41 @@ wait_http() {
   return 1
 }
 
+# A partition on this machine: a node listening on a loopback address of
+# its own (127.0.0.2 ...) cut off by the network namespace's routing rules.
+# The local table (pref 0, which routes every loopback address) moves after
+# two rules that make the address unreachable: nothing sent to it arrives
+# (a new connection fails at once, no route to host; one already open
+# stalls, its packets going nowhere, until it times out or is healed), and
+# nothing it answers from it leaves. Connections the node opens itself
+# start from 127.0.0.1 and still go: a node that cannot be reached sends
+# only what nobody asked of it. Only a namespace of the cluster's own
+# (nothing but loopback) may take such rules, and only root.
+own_namespace() {
+  [ "$(ip -o link show | cut -d: -f2 | tr -d " ")" = lo ] ||
+    die "a partition changes the network namespace's routing rules: run the cluster and tsbench in one of their own (scripts/netns-run)"
+  [ "$(id -u)" = 0 ] || die "a partition needs root (in the namespace) to change its routing rules"
+}
+
+# cut_address ADDR / heal_address ADDR: the partition of ADDR, and its end.
+cut_address() {
+  [[ $1 == 127.* && $1 != 127.0.0.1 ]] || die "cut off $1: only a loopback address of a node's own (127.0.0.2 ...), not 127.0.0.1, which every client uses"
+  own_namespace
+  if ip rule show pref 0 | grep -q 'lookup local'; then
+    ip rule add pref 32000 lookup local
+    ip rule del pref 0
+  fi
+  heal_address "$1"
+  ip rule add pref 100 to "$1/32" unreachable
+  ip rule add pref 101 from "$1/32" unreachable
+}
+
+heal_address() {
+  own_namespace
+  ip rule del pref 100 to "$1/32" unreachable 2>/dev/null || true
+  ip rule del pref 101 from "$1/32" unreachable 2>/dev/null || true
+}
+
 # The servers built here from Go source are run, never debugged: their
 # builds leave DWARF out, compiling (GO_LEAN_GCFLAGS) and linking (the
 # -s -w of GO_LEAN_LDFLAGS). Measured on Prometheus 3.16 from an empty

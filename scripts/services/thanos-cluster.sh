@@ -14,10 +14,9 @@
 # Actions: install, start, stop, status; resume (starts again whatever
 # node process is down, on its data); kill N (SIGKILL to node N's
 # Receive, a fault given as a command); partition N / heal N (node N's
-# address unreachable from every other address and back: needs root in a
-# network namespace of its own, as scripts/netns-run makes, because it
-# changes the namespace's routing rules). Not part of 'all': the tests
-# start rings of their own.
+# address unreachable and back, lib.sh's cut_address: root in a network
+# namespace of its own, as scripts/netns-run makes). Not part of 'all':
+# the tests start rings of their own.
 SERVICE=thanos-cluster
 . "$(dirname "$0")/lib.sh"
 
@@ -106,42 +105,8 @@ up() {
   for n in $(seq 1 ${#HOSTS[@]}); do wait_node "$n"; done
 }
 
-# own_namespace: partition changes routing rules, which only a network
-# namespace of the ring's own may take: one with nothing but loopback.
-own_namespace() {
-  [ "$(ip -o link show | cut -d: -f2 | tr -d " ")" = lo ] ||
-    die "partition changes the network namespace's routing rules: run the ring and tsbench in one of their own (scripts/netns-run)"
-  [ "$(id -u)" = 0 ] || die "partition needs root (in the namespace) to change its routing rules"
-}
-
-# The cut: the local table (pref 0, where every loopback address is
-# routed) moved after two rules that make the node's address unreachable,
-# to it and from it. A new connection then fails at once (no route to
-# host); one already open stalls, its packets going nowhere, until it
-# times out or the node is healed.
-cut_rules() { echo "pref 100 to $1/32 unreachable" "pref 101 from $1/32 unreachable"; }
-
-partition() {
-  local h; h=$(host "$1")
-  own_namespace
-  if ip rule show pref 0 | grep -q 'lookup local'; then
-    ip rule add pref 32000 lookup local
-    ip rule del pref 0
-  fi
-  ip rule del pref 100 2>/dev/null || true
-  ip rule del pref 101 2>/dev/null || true
-  ip rule add pref 100 to "$h/32" unreachable
-  ip rule add pref 101 from "$h/32" unreachable
-  log "node $1 ($h) cut off from every other address"
-}
-
-heal() {
-  local h; h=$(host "$1")
-  own_namespace
-  ip rule del pref 100 to "$h/32" unreachable 2>/dev/null || true
-  ip rule del pref 101 from "$h/32" unreachable 2>/dev/null || true
-  log "node $1 ($h) reachable again"
-}
+partition() { local h; h=$(host "$1"); cut_address "$h"; log "node $1 ($h) cut off"; }
+heal() { local h; h=$(host "$1"); heal_address "$h"; log "node $1 ($h) reachable again"; }
 
 stop_all() {
   local n
