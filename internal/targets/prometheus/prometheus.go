@@ -447,6 +447,11 @@ func (t *Target) Bind(ctx context.Context, s *ts.Schema) error {
 	if err != nil {
 		return err
 	}
+	if len(gens) == 0 && t.f.StoresPath != "" {
+		if gens, err = t.awaitGenerations(ctx, s.StartTime); err != nil {
+			return err
+		}
+	}
 	gen := "0" // no generation yet: queries find nothing, as on an empty database
 	for _, g := range gens {
 		// Generation names are nanosecond clock readings of equal
@@ -458,6 +463,30 @@ func (t *Target) Bind(ctx context.Context, s *ts.Schema) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.bindLocked(s, gen)
+}
+
+// awaitGenerations asks for the generations until a marker shows, for
+// storesWait at most. A connection's query server may not be Setup's (a
+// ring's nodes each run a Thanos Query), and it answers without the
+// stores it has not yet learnt hold START_TIME: a client that bound then
+// to no generation would write series that the run's counts and answers
+// never read. Its stores are not all waited for (waitStores): a replica
+// that the marker's write reached last, or not at all once a quorum had
+// it, may hold nothing until the clients write.
+func (t *Target) awaitGenerations(ctx context.Context, start int64) ([]string, error) {
+	deadline := time.Now().Add(storesWait)
+	for time.Now().Before(deadline) {
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(500 * time.Millisecond):
+		}
+		gens, err := t.generations(ctx, start)
+		if err != nil || len(gens) > 0 {
+			return gens, err
+		}
+	}
+	return nil, nil
 }
 
 // generations lists the generations whose marker lies at start.
