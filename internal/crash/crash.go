@@ -130,7 +130,7 @@ func (p Plan) Do(ctx context.Context, measureStart time.Time) *summary.Crash {
 		c.Error = err.Error() + ": nothing was killed"
 		return c
 	}
-	pidFile := monitor.ManagingPidFile(p.Service, sp.PID)
+	pidFile := monitor.ManagingPidFile(sp.PID, servicesDirOf(sp.PID)...)
 	killed := time.Now()
 	c.KilledAtS = killed.Sub(measureStart).Seconds()
 	if err := kill(ctx, sp.PID); err != nil {
@@ -318,6 +318,22 @@ func (p Plan) restarter(pid int32, c *summary.Crash) (func(context.Context) erro
 	}
 	c.Restart, c.RestartedBy = p.Fallback, fmt.Sprintf("its service script (%v)", err)
 	return func(ctx context.Context) error { return p.shell(ctx, "restart", p.Fallback) }, nil
+}
+
+// servicesDirOf is the services directory in pid's environment, where a
+// script given a TSBENCH_SERVICES_DIR of its own (a test's ring) recorded
+// it; none when it has none or it cannot be read.
+func servicesDirOf(pid int32) []string {
+	img, err := readImage(pid)
+	if err != nil {
+		return nil
+	}
+	for _, kv := range img.env {
+		if v, ok := strings.CutPrefix(kv, "TSBENCH_SERVICES_DIR="); ok && v != "" {
+			return []string{v}
+		}
+	}
+	return nil
 }
 
 // addr is the killed server's address.

@@ -333,21 +333,34 @@ func socketHolder(inodes map[string]bool) int32 {
 	return best
 }
 
-// ManagingPidFile is the pid file of scripts/services/NAME.sh, service's
-// script, when the process it records is pid or one of pid's ancestors (a
-// runuser or a pg_ctl that started it), else "": the file a server started
-// again in pid's place must be recorded in, so that the script still stops
-// it.
-func ManagingPidFile(service string, pid int32) string {
-	sp := pidFile(service)
-	if sp == nil {
+// ManagingPidFile is the pid file of a scripts/services script, in one
+// of the services directories dirs or the run's own (ServicesDir), whose
+// process is pid or one of pid's ancestors (a runuser or a pg_ctl that
+// started it), else "": the file a server started again in pid's place
+// must be recorded in, so that the script still stops it. The file is
+// found by the process it names, not by the target's service: a
+// cluster's node is recorded under a name of its own
+// (thanos-cluster-receive-3), in the directory its script was given.
+func ManagingPidFile(pid int32, dirs ...string) string {
+	files := map[int32]string{}
+	for _, dir := range append(dirs, ServicesDir()) {
+		for _, pattern := range []string{"*/pid", "*/*.pid"} {
+			matches, _ := filepath.Glob(filepath.Join(dir, pattern))
+			for _, f := range matches {
+				if p, ok := readPid(f); ok {
+					files[p] = f
+				}
+			}
+		}
+	}
+	if len(files) == 0 {
 		return ""
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	for p, hops := pid, 0; p > 1 && hops < 16; hops++ {
-		if p == sp.PID {
-			return filepath.Join(ServicesDir(), service, "pid")
+		if f, ok := files[p]; ok {
+			return f
 		}
 		proc, err := process.NewProcessWithContext(ctx, p)
 		if err != nil {
@@ -360,6 +373,17 @@ func ManagingPidFile(service string, pid int32) string {
 	return ""
 }
 
+// readPid reads a pid file: a process id on its first line.
+func readPid(file string) (int32, bool) {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return 0, false
+	}
+	first, _, _ := strings.Cut(string(b), "\n")
+	n, err := strconv.ParseInt(strings.TrimSpace(first), 10, 32)
+	return int32(n), err == nil && n > 0
+}
+
 // pidFile is the live process recorded by scripts/services/NAME.sh, the
 // service's script, nil when there is none.
 func pidFile(svc string) *summary.ServerProcess {
@@ -367,20 +391,16 @@ func pidFile(svc string) *summary.ServerProcess {
 		return nil
 	}
 	file := filepath.Join(ServicesDir(), svc, "pid")
-	b, err := os.ReadFile(file)
-	if err != nil {
+	n, ok := readPid(file)
+	if !ok {
 		return nil
 	}
-	n, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 32)
-	if err != nil || n <= 0 {
-		return nil
-	}
-	p, err := process.NewProcess(int32(n))
+	p, err := process.NewProcess(n)
 	if err != nil {
 		return nil // a stale pid file
 	}
 	name, _ := p.Name()
-	return &summary.ServerProcess{PID: int32(n), Name: name, Source: file}
+	return &summary.ServerProcess{PID: n, Name: name, Source: file}
 }
 
 func localHost(h string) bool {
