@@ -48,10 +48,12 @@ func Transient(err error) bool { return Cause(err) != CauseServer }
 // InDoubt reports whether a write that failed with err may have been stored
 // all the same: it timed out, or its connection broke once the request could
 // have reached the server (a server killed between committing a batch and
-// answering it). A refused connection, a failed dial and a failed
-// re-opening sent nothing, and a server's refusal stored nothing.
+// answering it), or the server answered that it failed midway
+// (targets.ErrMaybeApplied: a replicated store that reached too few
+// replicas). A refused connection, a failed dial and a failed re-opening
+// sent nothing, and a server's refusal stored nothing.
 func InDoubt(err error) bool {
-	return Transient(err) && !notSent(err)
+	return Transient(err) && !notSent(err) || errors.Is(err, targets.ErrMaybeApplied)
 }
 
 func notSent(err error) bool {

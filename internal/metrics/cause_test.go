@@ -36,6 +36,7 @@ func TestCause(t *testing.T) {
 		{"reconnect", fmt.Errorf("reconnect: %w (%w): FATAL: the database system is starting up", targets.ErrConnection, targets.ErrNotSent), CauseConnection, false},
 		{"server answer", errors.New(`POST /write: 400 Bad Request: {"error":"field type conflict"}`), CauseServer, false},
 		{"sql error", errors.New("ERROR: new row violates check constraint (SQLSTATE 23514)"), CauseServer, false},
+		{"failed midway", fmt.Errorf("thanos: write batch: %w", targets.ErrMaybeApplied), CauseServer, true},
 	}
 	for _, c := range cases {
 		if got := Cause(c.err); got != c.want {

@@ -51,6 +51,14 @@ var ErrConnection = errors.New("no connection to the server")
 // a write that failed so cannot have been stored, so it is not in doubt.
 var ErrNotSent = errors.New("nothing was sent")
 
+// ErrMaybeApplied is matched by a server's failure answer after which the
+// request may have been applied in part: an HTTP server error (5xx) from a
+// store that writes to several replicas or shards and answers once it
+// failed on some (Thanos Receive's quorum, Mimir's "the request may have
+// been partially ingested"). A write that failed so is in doubt, as one
+// that timed out.
+var ErrMaybeApplied = errors.New("the server may have applied part of it")
+
 // Reconnector is implemented by targets that re-open, on the next
 // operation, a connection the server dropped (or that a timeout abandoned
 // mid-answer). Reconnects counts those re-openings; the run reports them.

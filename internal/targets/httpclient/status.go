@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+
+	"github.com/tsbench/tsbench/internal/targets"
 )
 
 // StatusError is a server's answer other than a success: its status code
@@ -15,6 +17,13 @@ type StatusError struct {
 
 func (e *StatusError) Error() string {
 	return fmt.Sprintf("%d %s: %s", e.Code, http.StatusText(e.Code), e.Text)
+}
+
+// Is makes a server error (5xx) match targets.ErrMaybeApplied: the
+// server failed somewhere in the request's way, maybe after applying part
+// of it. Any other status refused the request before applying it.
+func (e *StatusError) Is(target error) bool {
+	return target == targets.ErrMaybeApplied && e.Code/100 == 5
 }
 
 // Recoverable reports whether err is an answer that Prometheus' remote
