@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -38,6 +39,9 @@ func TestClusterThanosRingFaults(t *testing.T) {
 			"--set", "DB_NAME=" + db, "--rate", "200", "--loop", "150", "--crash", "1s", "--resources=false"},
 			append(setArgs(ringShape), fault...)...)
 		r := tsbench(t, nil, args...)
+		if _, err := os.Stat(out); err != nil {
+			t.Fatalf("exit %d, no summary: %v\n%s\n%s", r.code, err, r.stdout, r.stderr)
+		}
 		s := readSummary(t, out)
 		if s.Crash == nil || s.Crash.Error != "" || len(s.Hosts) != 3 {
 			t.Fatalf("exit %d: crash %+v, hosts %+v\n%s\n%s", r.code, s.Crash, s.Hosts, r.stdout, r.stderr)

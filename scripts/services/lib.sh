@@ -107,6 +107,18 @@ own_namespace() {
   [ "$(id -u)" = 0 ] || die "a partition needs root (in the namespace) to change its routing rules"
 }
 
+# node_addr N: a cluster's node N (1-based) of the NODES array the script
+# sets, or a usage error (exit 2).
+node_addr() {
+  [[ ${1:-} =~ ^[0-9]+$ ]] && [ "$1" -ge 1 ] && [ "$1" -le ${#NODES[@]} ] ||
+    { echo "node '${1:-}': a node is 1 to ${#NODES[@]}" >&2; exit 2; }
+  echo "${NODES[$(($1 - 1))]}"
+}
+
+# partition_node N / heal_node N: node N's address cut off, and back.
+partition_node() { local h; h=$(node_addr "$1"); cut_address "$h"; log "node $1 ($h) cut off"; }
+heal_node() { local h; h=$(node_addr "$1"); heal_address "$h"; log "node $1 ($h) reachable again"; }
+
 # cut_address ADDR / heal_address ADDR: the partition of ADDR, and its end.
 cut_address() {
   [[ $1 == 127.* && $1 != 127.0.0.1 ]] || die "cut off $1: only a loopback address of a node's own (127.0.0.2 ...), not 127.0.0.1, which every client uses"

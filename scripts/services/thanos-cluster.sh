@@ -22,7 +22,7 @@ SERVICE=thanos-cluster
 
 VERSION=v0.42.5
 BIN="$CACHE_DIR/thanos-$VERSION/thanos" # built by thanos.sh install
-read -r -a HOSTS <<<"${TSBENCH_THANOS_CLUSTER_HOSTS:-127.0.0.2 127.0.0.3 127.0.0.4}"
+read -r -a NODES <<<"${TSBENCH_THANOS_CLUSTER_HOSTS:-127.0.0.2 127.0.0.3 127.0.0.4}"
 WRITE_PORT=10908
 GRPC_PORT=10907
 HTTP_PORT=10909
@@ -32,16 +32,9 @@ QUERY_GRPC_PORT=10903
 receive_name() { echo "$SERVICE-receive-$1"; }
 query_name() { echo "$SERVICE-query-$1"; }
 
-# host N: node N's address (1-based), or a usage error.
-host() {
-  [[ ${1:-} =~ ^[0-9]+$ ]] && [ "$1" -ge 1 ] && [ "$1" -le ${#HOSTS[@]} ] ||
-    { echo "node '${1:-}': a node is 1 to ${#HOSTS[@]}" >&2; exit 2; }
-  echo "${HOSTS[$(($1 - 1))]}"
-}
-
 hashring() {
   local eps=() h
-  for h in "${HOSTS[@]}"; do eps+=("\"$h:$GRPC_PORT\""); done
+  for h in "${NODES[@]}"; do eps+=("\"$h:$GRPC_PORT\""); done
   local IFS=,
   echo "[{\"hashring\": \"default\", \"endpoints\": [${eps[*]}]}]"
 }
@@ -51,7 +44,7 @@ hashring() {
 # out-of-order window as thanos.sh's, for data stamped years back.
 start_receive() {
   local n=$1 h name dir
-  h=$(host "$n") name=$(receive_name "$n") dir=$(svc_dir "$(receive_name "$n")")
+  h=$(node_addr "$n") name=$(receive_name "$n") dir=$(svc_dir "$(receive_name "$n")")
   mkdir -p "$dir"
   start_daemon "$name" "$dir/log" "$BIN" receive --tsdb.path="$dir/data" \
     --remote-write.address="$h:$WRITE_PORT" --grpc-address="$h:$GRPC_PORT" --http-address="$h:$HTTP_PORT" \
@@ -68,8 +61,8 @@ start_receive() {
 # just after a node's kill, found again by the counts made later.
 start_query() {
   local n=$1 h name dir eps=() r
-  h=$(host "$n") name=$(query_name "$n") dir=$(svc_dir "$(query_name "$n")")
-  for r in "${HOSTS[@]}"; do eps+=(--endpoint="$r:$GRPC_PORT"); done
+  h=$(node_addr "$n") name=$(query_name "$n") dir=$(svc_dir "$(query_name "$n")")
+  for r in "${NODES[@]}"; do eps+=(--endpoint="$r:$GRPC_PORT"); done
   mkdir -p "$dir"
   start_daemon "$name" "$dir/log" "$BIN" query --http-address="$h:$QUERY_PORT" --grpc-address="$h:$QUERY_GRPC_PORT" \
     "${eps[@]}" --query.replica-label=receive_replica --deduplication.func=chain --query.active-query-path="$dir" --log.level=warn --query.timeout=5m
@@ -80,15 +73,15 @@ start_query() {
 # checked yet).
 wait_node() {
   local n=$1 h deadline=$((SECONDS + 120)) healthy
-  h=$(host "$n")
+  h=$(node_addr "$n")
   wait_http "$h:$HTTP_PORT" /-/ready 120 "$(cat "$(svc_dir "$(receive_name "$n")")/pid")" ||
     fail_start "$(receive_name "$n")" "$(svc_dir "$(receive_name "$n")")/log"
   wait_http "$h:$QUERY_PORT" /-/ready 60 "$(cat "$(svc_dir "$(query_name "$n")")/pid")" ||
     fail_start "$(query_name "$n")" "$(svc_dir "$(query_name "$n")")/log"
   while :; do
     healthy=$(http_body "$h:$QUERY_PORT" /api/v1/stores | tr -d ' \n' | grep -o '"lastError":null' | wc -l)
-    [ "$healthy" -ge ${#HOSTS[@]} ] && return 0
-    [ $SECONDS -lt $deadline ] || { log "node $n's Query sees $healthy of ${#HOSTS[@]} Receives"; fail_start "$(query_name "$n")" "$(svc_dir "$(query_name "$n")")/log"; }
+    [ "$healthy" -ge ${#NODES[@]} ] && return 0
+    [ $SECONDS -lt $deadline ] || { log "node $n's Query sees $healthy of ${#NODES[@]} Receives"; fail_start "$(query_name "$n")" "$(svc_dir "$(query_name "$n")")/log"; }
     sleep 0.5
   done
 }
@@ -96,21 +89,18 @@ wait_node() {
 # up: starts every node process that is not running, then waits for all.
 up() {
   local n
-  for n in $(seq 1 ${#HOSTS[@]}); do
+  for n in $(seq 1 ${#NODES[@]}); do
     is_running "$(receive_name "$n")" || start_receive "$n"
   done
-  for n in $(seq 1 ${#HOSTS[@]}); do
+  for n in $(seq 1 ${#NODES[@]}); do
     is_running "$(query_name "$n")" || start_query "$n"
   done
-  for n in $(seq 1 ${#HOSTS[@]}); do wait_node "$n"; done
+  for n in $(seq 1 ${#NODES[@]}); do wait_node "$n"; done
 }
-
-partition() { local h; h=$(host "$1"); cut_address "$h"; log "node $1 ($h) cut off"; }
-heal() { local h; h=$(host "$1"); heal_address "$h"; log "node $1 ($h) reachable again"; }
 
 stop_all() {
   local n
-  for n in $(seq 1 ${#HOSTS[@]}); do
+  for n in $(seq 1 ${#NODES[@]}); do
     stop_pid "$(query_name "$n")"
     stop_pid "$(receive_name "$n")"
   done
@@ -124,12 +114,12 @@ start)
   [ -x "$BIN" ] || die "Thanos is not installed: run '$0 install'"
   stop_all >/dev/null 2>&1
   rm -rf "$DIR"
-  for n in $(seq 1 ${#HOSTS[@]}); do rm -rf "$(svc_dir "$(receive_name "$n")")" "$(svc_dir "$(query_name "$n")")"; done
+  for n in $(seq 1 ${#NODES[@]}); do rm -rf "$(svc_dir "$(receive_name "$n")")" "$(svc_dir "$(query_name "$n")")"; done
   mkdir -p "$DIR"
   hashring >"$DIR/hashring.json"
   up
-  hosts=$(IFS=,; echo "${HOSTS[*]}")
-  ready "${VERSION#v}" "${#HOSTS[@]} Receives (replication factor 3) and their Queries on ${HOSTS[*]}" \
+  hosts=$(IFS=,; echo "${NODES[*]}")
+  ready "${VERSION#v}" "${#NODES[@]} Receives (replication factor 3) and their Queries on ${NODES[*]}" \
     "(tsbench run --target thanos --set HOST=$hosts --set target.query_port=$QUERY_PORT)"
   ;;
 resume)
@@ -137,23 +127,23 @@ resume)
   up
   ;;
 kill)
-  host "${2:-}" >/dev/null
+  node_addr "${2:-}" >/dev/null
   pidfile=$(svc_dir "$(receive_name "$2")")/pid
   [ -f "$pidfile" ] && ours "$(cat "$pidfile")" || die "node ${2:-}'s Receive is not running"
   kill -KILL "$(cat "$pidfile")"
   log "node $2's Receive killed"
   ;;
 partition)
-  partition "${2:-}"
+  partition_node "${2:-}"
   ;;
 heal)
-  heal "${2:-}"
+  heal_node "${2:-}"
   ;;
 stop)
   stop_all
   ;;
 status)
-  for n in $(seq 1 ${#HOSTS[@]}); do is_running "$(receive_name "$n")" && is_running "$(query_name "$n")" || exit 1; done
+  for n in $(seq 1 ${#NODES[@]}); do is_running "$(receive_name "$n")" && is_running "$(query_name "$n")" || exit 1; done
   ;;
 *)
   echo "usage: $0 install|start|resume|stop|status|kill N|partition N|heal N" >&2; exit 2

@@ -9,6 +9,9 @@
 #   Receive: remote write 127.0.0.1:10908 (/api/v1/receive), gRPC :10907,
 #            HTTP (metrics, readiness) :10909
 #   Query:   HTTP (PromQL) 127.0.0.1:10904, gRPC :10903
+# Receive's Cap'n Proto replication listener, unused here, is bound to
+# 127.0.0.1 too (its default, the wildcard address, takes the port from a
+# ring's nodes on 127.0.0.12 ..., thanos-cluster.sh, started beside it).
 # Receive keeps no object storage (no --objstore.config: blocks stay in its
 # TSDB); its TSDB takes data 100 years back, out of order too
 # (--tsdb.out-of-order.time-window) and keeps it for ever (--tsdb.retention=0d):
@@ -49,7 +52,7 @@ start_receive() {
   mkdir -p "$DIR"
   start_daemon "$SERVICE" "$DIR/log" "$BIN" receive --tsdb.path="$DIR/data" \
     --remote-write.address=127.0.0.1:"$PORT" --grpc-address=127.0.0.1:"$GRPC_PORT" \
-    --http-address=127.0.0.1:"$HTTP_PORT" --label='thanos_receive="0"' \
+    --http-address=127.0.0.1:"$HTTP_PORT" --receive.capnproto-address=127.0.0.1:19391 --label='thanos_receive="0"' \
     --tsdb.retention=0d --tsdb.out-of-order.time-window=100y
   wait_http "$HTTP_PORT" /-/ready 120 "$(cat "$DIR/pid")" || fail_start "$SERVICE" "$DIR/log"
   wait_port "$PORT" 30 "$(cat "$DIR/pid")" || fail_start "$SERVICE" "$DIR/log"
