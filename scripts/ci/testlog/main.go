@@ -23,12 +23,16 @@ import (
 func main() {
 	slowest := flag.Int("slowest", 30, "how many of the slowest tests to list")
 	flag.Parse()
+	start, measured := readCPU()
 	l := newLog(os.Stdout)
 	if err := l.read(os.Stdin); err != nil {
 		fmt.Fprintln(os.Stderr, "testlog:", err)
 		os.Exit(1)
 	}
 	l.summary(*slowest)
+	if end, ok := readCPU(); measured && ok {
+		fmt.Print(cpuLine(start, end))
+	}
 }
 
 // event is one line of test2json's stream.

@@ -4,6 +4,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 )
 
 // testdata/stream.json is what 'go test -json -bench=. -benchtime=1x ./...'
@@ -89,5 +90,20 @@ func TestParallelSubtestsCountInTheirTest(t *testing.T) {
 	// TestLater waited 10 s paused (a parallel top-level test): not its time.
 	if got := out.String(); !strings.Contains(got, "    40.0 s  p.TestServers\n     2.0 s  p.TestLater\n") {
 		t.Errorf("slowest tests:\n%s", got)
+	}
+}
+
+func TestCPULine(t *testing.T) {
+	from, ok := parseStat("cpu  100 0 50 800 50 0 0 0 0 0\ncpu0 50 0 25 400 25 0 0 0 0 0\ncpu1 50 0 25 400 25 0 0 0 0 0\nintr 1\n")
+	if !ok || from.busy != 150 || from.total != 1000 || from.cores != 2 {
+		t.Fatalf("parsed %+v, %v", from, ok)
+	}
+	to, _ := parseStat("cpu  400 0 150 1200 250 0 0 0 0 0\ncpu0 1 2 3 4 5\ncpu1 1 2 3 4 5\n")
+	to.at = from.at.Add(10 * time.Second)
+	if got, want := cpuLine(from, to), "over these 10 s (the go command's building and linking included): 40% busy of 2 cores\n"; !strings.HasSuffix(got, want) {
+		t.Errorf("got %q, want it to end %q", got, want)
+	}
+	if _, ok := parseStat("intr 1\n"); ok {
+		t.Error("a stat without a cpu line parsed")
 	}
 }
