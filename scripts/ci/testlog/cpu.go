@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -66,4 +67,33 @@ func cpuLine(from, to cpuClock) string {
 	busy := float64(to.busy-from.busy) / float64(to.total-from.total)
 	return fmt.Sprintf("== the machine's CPU over these %.0f s (the go command's building and linking included): %.0f%% busy of %d cores\n",
 		to.at.Sub(from.at).Seconds(), 100*busy, to.cores)
+}
+
+// readCPU reads scripts/ci/testcpu's lines (directory, user and system
+// seconds), each directory taken relative to this one, the module's
+// root, as a package's short name; a package run twice adds up.
+func (l *testLog) readCPU(path string) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	root, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	l.cpu = map[string]float64{}
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		f := strings.Split(line, "\t")
+		if len(f) != 3 {
+			continue
+		}
+		user, err1 := strconv.ParseFloat(f[1], 64)
+		sys, err2 := strconv.ParseFloat(f[2], 64)
+		rel, err3 := filepath.Rel(root, f[0])
+		if err1 != nil || err2 != nil || err3 != nil {
+			return fmt.Errorf("%s: bad line %q", path, line)
+		}
+		l.cpu[filepath.ToSlash(rel)] += user + sys
+	}
+	return nil
 }

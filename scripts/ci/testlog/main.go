@@ -22,12 +22,18 @@ import (
 
 func main() {
 	slowest := flag.Int("slowest", 30, "how many of the slowest tests to list")
+	cpuLog := flag.String("cpu", "", "scripts/ci/testcpu's log (TESTCPU_LOG): each package's CPU time beside its time")
 	flag.Parse()
 	start, measured := readCPU()
 	l := newLog(os.Stdout)
 	if err := l.read(os.Stdin); err != nil {
 		fmt.Fprintln(os.Stderr, "testlog:", err)
 		os.Exit(1)
+	}
+	if *cpuLog != "" {
+		if err := l.readCPU(*cpuLog); err != nil {
+			fmt.Fprintln(os.Stderr, "testlog:", err)
+		}
 	}
 	l.summary(*slowest)
 	if end, ok := readCPU(); measured && ok {
@@ -60,6 +66,7 @@ type testLog struct {
 	started  map[string]time.Time        // when each running top-level test began, paused time left out
 	paused   map[string]time.Time
 	packages []timing
+	cpu      map[string]float64 // package -> CPU seconds of its test binary and what it ran (-cpu)
 	tests    []timing
 	first    time.Time // the stream's first and last event: the wall time,
 	last     time.Time // less than the packages' sum when they run side by side
@@ -191,8 +198,20 @@ func (l *testLog) summary(n int) {
 	}
 	fmt.Fprintf(l.out, "== where the tests' time went: %.0f s in %d packages, %.0f s of wall time\n",
 		total, len(l.packages), l.last.Sub(l.first).Seconds())
+	if l.cpu != nil {
+		cpu := 0.0
+		for _, c := range l.cpu {
+			cpu += c
+		}
+		fmt.Fprintf(l.out, "   (and %.0f CPU-s in the test binaries and the processes they ran, beside each package's time)\n", cpu)
+	}
 	for _, p := range longest(l.packages, len(l.packages)) {
-		if p.seconds >= 1 {
+		if p.seconds < 1 {
+			continue
+		}
+		if c, ok := l.cpu[p.name]; ok {
+			fmt.Fprintf(l.out, "%8.1f s %8.1f CPU-s  %s\n", p.seconds, c, p.name)
+		} else {
 			fmt.Fprintf(l.out, "%8.1f s  %s\n", p.seconds, p.name)
 		}
 	}

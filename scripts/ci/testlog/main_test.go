@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -105,5 +106,49 @@ func TestCPULine(t *testing.T) {
 	}
 	if _, ok := parseStat("intr 1\n"); ok {
 		t.Error("a stat without a cpu line parsed")
+	}
+}
+
+// TestCPUBesidePackages reads testcpu's lines into the packages' times:
+// a package run twice adds up, one without a line has none.
+func TestCPUBesidePackages(t *testing.T) {
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cpuLog := filepath.Join(t.TempDir(), "cpu")
+	lines := wd + "/jt/p3\t1.5\t0.25\n" + wd + "/jt/p3\t0.25\t0\n" + wd + "/jt\t3\t1\n"
+	if err := os.WriteFile(cpuLog, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open("testdata/stream.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out strings.Builder
+	l := newLog(&out)
+	if err := l.read(f); err != nil {
+		t.Fatal(err)
+	}
+	for i := range l.packages { // the recorded packages took under a second
+		l.packages[i].seconds += 2
+	}
+	if err := l.readCPU(cpuLog); err != nil {
+		t.Fatal(err)
+	}
+	l.summary(1)
+	got := out.String()
+	for _, want := range []string{"(and 6 CPU-s in the test binaries", "     2.0 s      2.0 CPU-s  jt/p3\n",
+		"     2.0 s      4.0 CPU-s  jt\n", "     2.0 s  jt/p2\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("summary lacks %q:\n%s", want, got)
+		}
+	}
+	if err := os.WriteFile(cpuLog, []byte("x\ty\tz\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.readCPU(cpuLog); err == nil {
+		t.Error("a bad line read")
 	}
 }
