@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -61,9 +60,7 @@ func TestClusterThanosRingFaults(t *testing.T) {
 		}
 	})
 	t.Run("partition", func(t *testing.T) {
-		if out, _ := exec.Command("ip", "-o", "link", "show").Output(); strings.Count(string(out), "\n") != 1 {
-			testenv.Require(t, "a partition changes routing rules: run in a network namespace of its own (scripts/netns-run)")
-		}
+		testenv.RequireOwnNamespace(t)
 		s, _ := run(t, "ring_partition", "--crash-node", "2", "--crash-command", ring.Command("partition 2"),
 			"--crash-restart", ring.Command("heal 2"), "--set", "CRASH_DOWN=2s")
 		if c := s.Crash; c.Node != "2 of 3" || c.Found != "CRASH_COMMAND" || c.BackAfterS < 2 {

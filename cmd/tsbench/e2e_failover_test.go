@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -67,9 +66,7 @@ func TestFailoverPostgresPair(t *testing.T) {
 // writes go on on the same primary, and every acknowledged point is there.
 func TestPartitionPostgresPair(t *testing.T) {
 	inParallel(t)
-	if out, _ := exec.Command("ip", "-o", "link", "show").Output(); strings.Count(string(out), "\n") != 1 {
-		testenv.Require(t, "a partition changes routing rules: run in a network namespace of its own (scripts/netns-run)")
-	}
+	testenv.RequireOwnNamespace(t)
 	pair := testenv.StartPostgresPair(t, true, "127.0.0.22", "127.0.0.23")
 	dir := t.TempDir()
 	out := filepath.Join(dir, "partition.json")

@@ -90,16 +90,16 @@ func (r *Run) digest(name string) string {
 	return combine(ds)
 }
 
-// Count is the samples the store holds of the run's series, staleness
+// countSamples is the samples the store holds of the run's series, staleness
 // markers left out: count_over_time over the whole written range, asked
 // in as many queries as countExprs makes, their answers added.
-func (r *Run) Count(ctx context.Context, s targets.PromStore) (int64, error) {
+func (r *Run) countSamples(ctx context.Context, s targets.PromStore) (int64, error) {
 	return r.count(ctx, s, "sum")
 }
 
-// CountSeries is the run's series the store holds a sample of: each
+// countSeries is the run's series the store holds a sample of: each
 // metric's count of series with one over the whole written range.
-func (r *Run) CountSeries(ctx context.Context, s targets.PromStore) (int64, error) {
+func (r *Run) countSeries(ctx context.Context, s targets.PromStore) (int64, error) {
 	return r.count(ctx, s, "count")
 }
 
@@ -195,7 +195,7 @@ func (r *Run) Verify(ctx context.Context, s targets.PromStore) *summary.Verify {
 	case len(v.Queries) == 0:
 		v.QueriesSkipped = fmt.Sprintf("the run stopped before its read load (none of its %d queries asked)", len(r.jobs))
 	}
-	n, err := r.Count(ctx, s)
+	n, err := r.countSamples(ctx, s)
 	if err != nil {
 		v.Error = err.Error()
 		return v
@@ -213,7 +213,7 @@ func (r *Run) judgeSeries(ctx context.Context, s targets.PromStore, v *summary.V
 	if r.Acked() != all {
 		return // not every scrape written: the series alive are not known
 	}
-	n, err := r.CountSeries(ctx, s)
+	n, err := r.countSeries(ctx, s)
 	if err != nil {
 		v.Error = "counting the series: " + err.Error()
 		return

@@ -66,3 +66,13 @@ func (r *ThanosRing) run(action string, limit time.Duration) ([]byte, error) {
 	cmd.Env = os.Environ()
 	return cmd.CombinedOutput()
 }
+
+// RequireOwnNamespace requires a network namespace with the loopback
+// interface alone (scripts/netns-run, as CI runs the tests): a partition
+// changes the namespace's routing rules, which must not be the machine's.
+func RequireOwnNamespace(t testing.TB) {
+	t.Helper()
+	if out, _ := exec.Command("ip", "-o", "link", "show").Output(); strings.Count(string(out), "\n") != 1 {
+		Require(t, "a partition changes routing rules: run in a network namespace of its own (scripts/netns-run)")
+	}
+}
