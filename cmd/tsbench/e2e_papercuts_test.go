@@ -54,7 +54,7 @@ func dropMariaDB(t *testing.T, name string) {
 // every answer Spark wrote back equals the generator's. (The same run from
 // inside the checkout was a test of its own; the job is built in either
 // way, so this one covers it. internal/analytics/spark runs the job on
-// MariaDB and PostgreSQL without the command.)
+// PostgreSQL without the command; this is Spark's only run on MariaDB.)
 func TestSparkAwayFromCheckout(t *testing.T) {
 	inParallel(t)
 	requireTargetServer(t, "mysql")

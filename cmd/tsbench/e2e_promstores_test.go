@@ -39,7 +39,7 @@ func TestRemoteWriteRuns(t *testing.T) {
 			}
 			t.Run(target+"/"+wp, func(t *testing.T) {
 				requireTargetServer(t, target)
-				args := append([]string{"--target", target, "--loop", "60", "--set", "target.write_path=" + wp,
+				args := append([]string{"--target", target, "--loop", verifiedLoops, "--set", "target.write_path=" + wp,
 					"--set", "DB_NAME=rw_e2e"}, noTextSet...)
 				s, stdout := runVerified(t, args...)
 				if len(s.Operations) != 11 || s.Environment.ServerVersion == "" || s.Failed() {

@@ -42,7 +42,7 @@ func TestRunOnCurrentReleases(t *testing.T) {
 	for _, r := range currentReleases {
 		t.Run(r.service, func(t *testing.T) {
 			requireRelease(t, r)
-			s, stdout := runVerified(t, "--target", r.target, "--set", "PORT="+r.port, "--loop", "60")
+			s, stdout := runVerified(t, "--target", r.target, "--set", "PORT="+r.port, "--loop", verifiedLoops)
 			if s.Environment.ServerVersion != r.version || !strings.Contains(stdout, "Server: "+r.version+"\n") {
 				t.Errorf("server version %q, console:\n%s; want %q", s.Environment.ServerVersion, tail(stdout, 6), r.version)
 			}
@@ -127,7 +127,7 @@ func TestRunOnChDB(t *testing.T) {
 	if _, err := os.Stat(lib); err != nil {
 		testenv.Require(t, "chdb-core not found ("+err.Error()+"); install it with: scripts/ci/install-chdb.sh")
 	}
-	s, stdout := runVerified(t, "--target", "chdb", "--loop", "60")
+	s, stdout := runVerified(t, "--target", "chdb", "--loop", verifiedLoops)
 	if !strings.HasPrefix(s.Environment.ServerVersion, "ClickHouse 26.9.") || !strings.Contains(stdout, "Server: ClickHouse 26.9.") {
 		t.Errorf("server version %q, want ClickHouse 26.9.x", s.Environment.ServerVersion)
 	}

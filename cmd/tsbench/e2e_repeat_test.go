@@ -20,7 +20,7 @@ func repeatGroup(t *testing.T, dataDir, name string, n, intervalMS int) (runIDs 
 	t.Helper()
 	out := filepath.Join(dataDir, name+".json")
 	r := tsbench(t, nil, "run", "--target", "sqlite", "--data-dir", dataDir, "--quiet", "--no-check", "--repeat", fmt.Sprint(n),
-		"--duration", "3s", "--clients", "2", "--devices", "4", "--sensors", "10", "--batch-size", "10",
+		"--duration", "2s", "--clients", "2", "--devices", "4", "--sensors", "10", "--batch-size", "10",
 		"--set", "OPERATION_PROPORTION=1:0:0:0:0:0:0:0:0:0:0", "--set", fmt.Sprintf("OP_MIN_INTERVAL=%d", intervalMS), "--json", out)
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)

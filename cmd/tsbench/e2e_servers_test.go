@@ -101,7 +101,7 @@ func TestRunOnEveryServer(t *testing.T) {
 		t.Run(target, func(t *testing.T) {
 			t.Parallel() // each its own server, two at a time (go test -parallel)
 			requireTargetServer(t, target)
-			s, stdout := runVerified(t, append([]string{"--target", target, "--loop", "60"}, extra[target]...)...)
+			s, stdout := runVerified(t, append([]string{"--target", target, "--loop", verifiedLoops}, extra[target]...)...)
 			if len(s.Operations) != 11 || s.Environment.ServerVersion == "" || s.Failed() {
 				t.Fatalf("%d operation rows, server version %q", len(s.Operations), s.Environment.ServerVersion)
 			}

@@ -82,6 +82,14 @@ func runVM(t *testing.T, port string, args ...string) *summary.Summary {
 	return s
 }
 
+// verifiedLoops is the length of the mixed runs of the default shape that
+// runVerified checks on every server: 200 write batches (200,000 points)
+// and each query kind 4 times. The answers checked after the run
+// (QUERY_CHECKS, 5 of each of the ten kinds) do not depend on it; 60
+// loops wrote three times the points for the same checks, and the
+// servers' work was most of a CPU-bound CI run's.
+const verifiedLoops = "20"
+
 // runVerified runs 'tsbench run ARGS --quiet' into a directory of its own,
 // requires exit 0 and a verification that counted stored points, and
 // returns the summary and the console output.
