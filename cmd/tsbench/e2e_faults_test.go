@@ -219,6 +219,7 @@ func (fr *faultRun) wait(t *testing.T, limit time.Duration) (int, *summary.Summa
 		<-done
 		t.Fatalf("tsbench still ran after %v\n%s\n%s", limit, fr.stdout.String(), fr.stderr.String())
 	}
+	noteCPU(t, fr.cmd.ProcessState)
 	code := 0
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {

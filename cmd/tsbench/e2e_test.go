@@ -52,6 +52,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	code := testenv.Run(m)
+	writeCPULedger()
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
@@ -103,6 +104,7 @@ func runBinary(t *testing.T, dir string, limit time.Duration, env []string, args
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
+	noteCPU(t, cmd.ProcessState)
 	r := result{stdout: out.String(), stderr: errb.String()}
 	var ee *exec.ExitError
 	switch {

@@ -71,7 +71,9 @@ func cpuLine(from, to cpuClock) string {
 
 // readCPU reads scripts/ci/testcpu's lines (directory, user and system
 // seconds), each directory taken relative to this one, the module's
-// root, as a package's short name; a package run twice adds up.
+// root, as a package's short name; a package run twice adds up. A line
+// with a fourth field, a test's name, is what that test's own processes
+// took (cmd/tsbench's runs of the binary), a part of its package's.
 func (l *testLog) readCPU(path string) error {
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -81,10 +83,10 @@ func (l *testLog) readCPU(path string) error {
 	if err != nil {
 		return err
 	}
-	l.cpu = map[string]float64{}
+	l.cpu, l.testCPU = map[string]float64{}, nil
 	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
 		f := strings.Split(line, "\t")
-		if len(f) != 3 {
+		if len(f) != 3 && len(f) != 4 {
 			continue
 		}
 		user, err1 := strconv.ParseFloat(f[1], 64)
@@ -93,7 +95,12 @@ func (l *testLog) readCPU(path string) error {
 		if err1 != nil || err2 != nil || err3 != nil {
 			return fmt.Errorf("%s: bad line %q", path, line)
 		}
-		l.cpu[filepath.ToSlash(rel)] += user + sys
+		pkg := filepath.ToSlash(rel)
+		if len(f) == 4 {
+			l.testCPU = append(l.testCPU, timing{pkg + "." + f[3], user + sys})
+			continue
+		}
+		l.cpu[pkg] += user + sys
 	}
 	return nil
 }

@@ -67,6 +67,7 @@ type testLog struct {
 	paused   map[string]time.Time
 	packages []timing
 	cpu      map[string]float64 // package -> CPU seconds of its test binary and what it ran (-cpu)
+	testCPU  []timing           // the CPU seconds of the processes a test ran, where its package notes them (-cpu)
 	tests    []timing
 	first    time.Time // the stream's first and last event: the wall time,
 	last     time.Time // less than the packages' sum when they run side by side
@@ -218,6 +219,12 @@ func (l *testLog) summary(n int) {
 	fmt.Fprintf(l.out, "== the %d slowest tests\n", n)
 	for _, t := range longest(l.tests, n) {
 		fmt.Fprintf(l.out, "%8.1f s  %s\n", t.seconds, t.name)
+	}
+	if len(l.testCPU) > 0 {
+		fmt.Fprintf(l.out, "== the %d tests whose own processes (the tsbench runs) took the most CPU\n", min(n, len(l.testCPU)))
+		for _, t := range longest(l.testCPU, n) {
+			fmt.Fprintf(l.out, "%8.1f CPU-s  %s\n", t.seconds, t.name)
+		}
 	}
 }
 

@@ -117,7 +117,7 @@ func TestCPUBesidePackages(t *testing.T) {
 		t.Fatal(err)
 	}
 	cpuLog := filepath.Join(t.TempDir(), "cpu")
-	lines := wd + "/jt/p3\t1.5\t0.25\n" + wd + "/jt/p3\t0.25\t0\n" + wd + "/jt\t3\t1\n"
+	lines := wd + "/jt/p3\t1.5\t0.25\n" + wd + "/jt/p3\t0.25\t0\n" + wd + "/jt\t3\t1\n" + wd + "/jt\t2.5\t0\tTestPasses\n"
 	if err := os.WriteFile(cpuLog, []byte(lines), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +140,8 @@ func TestCPUBesidePackages(t *testing.T) {
 	l.summary(1)
 	got := out.String()
 	for _, want := range []string{"(and 6 CPU-s in the test binaries", "     2.0 s      2.0 CPU-s  jt/p3\n",
-		"     2.0 s      4.0 CPU-s  jt\n", "     2.0 s  jt/p2\n"} {
+		"     2.0 s      4.0 CPU-s  jt\n", "     2.0 s  jt/p2\n",
+		"== the 1 tests whose own processes (the tsbench runs) took the most CPU\n     2.5 CPU-s  jt.TestPasses\n"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("summary lacks %q:\n%s", want, got)
 		}
