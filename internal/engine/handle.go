@@ -52,6 +52,11 @@ type Op struct {
 	// its points counted in the warm-up's.
 	Write   bool
 	Timeout time.Duration // 0: none
+	// Due, when set, is when the operation is due by a schedule of the
+	// workload's own (a real-time scrape's time): Do waits for it and
+	// counts the latency from it, so that an operation sent late, held
+	// behind a slow one, keeps the wait (no coordinated omission).
+	Due time.Time
 }
 
 // Worker is the handle's worker number among every process's workers.
@@ -119,6 +124,14 @@ func (h *Handle) Do(op Op, warm bool, call func(context.Context) (int64, error))
 	}
 	h.yield()
 	intended := h.pacer.wait(e.stop)
+	if due := op.Due; !due.IsZero() {
+		if dl := e.deadline; !warm && !dl.IsZero() && due.After(dl) {
+			sleepUntil(dl, e.stop) // due after the measured phase: not done
+			return false, nil
+		}
+		sleepUntil(due, e.stop)
+		intended = due
+	}
 	if !warm && e.Stopped() {
 		return false, nil
 	}

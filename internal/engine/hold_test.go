@@ -78,3 +78,54 @@ func TestPacerResume(t *testing.T) {
 		}
 	}
 }
+
+// dueWorker asks its operations each due (Op.Due) gap after the one before,
+// from start; the third one's call takes slow.
+type dueWorker struct {
+	start     time.Time
+	gap, slow time.Duration
+	n, step   int
+	early     []int // operations called before they were due
+}
+
+func (w *dueWorker) Step(_ context.Context, h *Handle, warm bool) bool {
+	if w.step == w.n {
+		return false
+	}
+	i := w.step
+	w.step++
+	due := w.start.Add(time.Duration(i) * w.gap)
+	done, _ := h.Do(Op{Kind: 0, Due: due}, warm, func(context.Context) (int64, error) {
+		if time.Now().Before(due) {
+			w.early = append(w.early, i)
+		}
+		if i == 2 {
+			time.Sleep(w.slow)
+		}
+		return 1, nil
+	})
+	return done
+}
+
+// An operation with its own due time (Op.Due) waits for it, in no
+// latency, and one sent late behind a slow answer counts from its due
+// time: the closed loop's coordinated omission does not hide the wait.
+func TestDueTimeIsTheIntendedStart(t *testing.T) {
+	const gap, slow = 50 * time.Millisecond, 200 * time.Millisecond
+	e := New(Config{Names: []string{"WRITE"}, Workers: 1}, Hooks{})
+	w := &dueWorker{start: time.Now().Add(gap), gap: gap, slow: slow, n: 8}
+	res := e.Run(context.Background(), []Worker{w}, e.Handles(1))
+	op := res.Operations[0]
+	if op.OKOperations != 8 || len(w.early) > 0 {
+		t.Fatalf("%d operations, called early: %v", op.OKOperations, w.early)
+	}
+	// The third took 200 ms; the three due in it were sent late and count
+	// from their due times (150, 100 and 50 ms); the others' latency is
+	// near 0: 8 operations averaging 62.5 ms. Counted from their sends the
+	// late three would be near 0 too, the mean 25 ms.
+	if op.LatencyMS.Max < 0.9*float64(slow.Milliseconds()) || op.LatencyMS.P50 >= float64(gap.Milliseconds())/2 ||
+		op.LatencyMS.Avg < 45 {
+		t.Errorf("latency p50 %.1f, mean %.1f, max %.1f ms: want the waits for the due times out, the slow one's and the "+
+			"late ones' in", op.LatencyMS.P50, op.LatencyMS.Avg, op.LatencyMS.Max)
+	}
+}
