@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -524,5 +525,54 @@ func TestPrometheusWorkloadCapabilities(t *testing.T) {
 				c.check(t, r, s)
 			}
 		})
+	}
+}
+
+// TestPrometheusWorkloadInRealTime writes the workload in real time
+// (PROM_TIME=now) to VictoriaMetrics as a Prometheus server would: 12
+// scrapes of 20 targets, each stamped and written at its time by the wall
+// clock, a second apart, the rules and alerts asked as their scrapes are
+// written (PROM_READS=while): the run lasts the scrapes' span, its first
+// scrape is after the run began, every sample acknowledged is stored and
+// every answer is the model's; the writes' latency is said to count from
+// their scrapes' times.
+func TestPrometheusWorkloadInRealTime(t *testing.T) {
+	inParallel(t)
+	requireTargetServer(t, "victoriametrics")
+	dir := t.TempDir()
+	js := filepath.Join(dir, "s.json")
+	args := withSets(append(append([]string{"run", "--quiet", "--data-dir", dir, "--json", js, "--target", "victoriametrics"},
+		promWorkloadShape...), promSmall...), "PROM_SCRAPES=12", "PROM_TIME=now", "PROM_READS=while")
+	r := tsbench(t, nil, args...)
+	if r.code != 0 {
+		t.Fatal(failedRun(r))
+	}
+	s := readSummary(t, js)
+	m := regexp.MustCompile(`12 scrapes every 1s in real time from (\S+),`).FindStringSubmatch(r.stderr)
+	if m == nil {
+		t.Fatalf("the run does not say it writes in real time:\n%s", r.stderr)
+	}
+	first, err := time.Parse(time.RFC3339, m[1])
+	if err != nil || first.Before(s.Started.Truncate(time.Second)) {
+		t.Errorf("first scrape at %s (%v), the run began at %s: want it after", m[1], err, s.Started)
+	}
+	if s.Elapsed < 11 {
+		t.Errorf("the run took %.1f s: 12 scrapes a second apart take 11 s at least", s.Elapsed)
+	}
+	if !s.RealTime || s.ClosedModel() || !strings.Contains(r.stdout, summary.RealTimeNote) {
+		t.Errorf("real time %v, closed model %v: the writes' latency is not said to count from their scrapes' times:\n%s",
+			s.RealTime, s.ClosedModel(), tail(r.stdout, 30))
+	}
+	v := s.Verify
+	if want := promSamples(t, promshape.Small, 20, 12); v == nil || !v.OK || v.StoredPoints != want || v.ExpectedPoints != want {
+		t.Fatalf("verify %+v, want %d samples stored", v, want)
+	}
+	if len(v.Queries) != promReadLoad(t, promshape.Small).total() || v.Mismatch() {
+		t.Fatalf("answers checked: %+v", v.Queries)
+	}
+	for _, op := range s.Operations {
+		if op.FailOperations != 0 {
+			t.Errorf("%s: %d operations failed", op.Name, op.FailOperations)
+		}
 	}
 }

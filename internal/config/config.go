@@ -187,6 +187,7 @@ type Config struct {
 	PromChurnPeriod    int           // PROM_CHURN_PERIOD: scrape intervals between replacements
 	PromScrapes        int           // PROM_SCRAPES: scrapes written
 	PromReads          string        // PROM_READS: after (the writes), while (writing) or none
+	PromTime           string        // PROM_TIME: past (stamped in the past, written at once) or now (real time)
 
 	// TSBS's use cases (the tsbs-* workloads; internal/tsbs turns these into
 	// the keys above before Resolve).

@@ -64,6 +64,7 @@ func Default() *Config {
 		PromChurnPeriod:    10,
 		PromScrapes:        180,
 		PromReads:          "after",
+		PromTime:           "past",
 
 		AnalyticsEngine: "sql",
 		ReadTimeout:     300 * time.Second,

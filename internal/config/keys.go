@@ -489,7 +489,7 @@ var keyTable = concat(
 		key("PROM_TARGETS", "scrape targets alive at once, each exposing PROM_PROFILE's series",
 			intField(func(c *Config) *int { return &c.PromTargets }, 1, 100_000)),
 		key("PROM_SCRAPE_INTERVAL", "time between two scrapes of a target, a whole number of milliseconds (the samples' "+
-			"times, not the run's pace: the scrapes are written as fast as the engine drives them)",
+			"times; the run's pace too with PROM_TIME = now, else the scrapes are written as fast as the engine drives them)",
 			goDuration(func(c *Config) *time.Duration { return &c.PromScrapeInterval })),
 		key("PROM_CHURN_SHARE", "share of the targets replaced (new instance label, staleness markers for the old series) every PROM_CHURN_PERIOD",
 			floatField(func(c *Config) *float64 { return &c.PromChurnShare }, 0, 1, false)),
@@ -500,9 +500,16 @@ var keyTable = concat(
 			"flushed), beside the writes still going, the dashboards at the end; none, no read load (the writes and their "+
 			"count only, as a write benchmark such as avalanche runs)",
 			oneOf(func(c *Config) *string { return &c.PromReads }, "after", "while", "none")),
-		key("PROM_SCRAPES", "scrapes written, ending a minute before the run starts; PROM_SCRAPES x PROM_SCRAPE_INTERVAL "+
-			"must not exceed 49 minutes (the stores refuse samples an hour older than their newest)",
+		key("PROM_SCRAPES", "scrapes written; with PROM_TIME = past they end a minute before the run starts and "+
+			"PROM_SCRAPES x PROM_SCRAPE_INTERVAL must not exceed 49 minutes (the stores refuse samples an hour older than "+
+			"their newest); with PROM_TIME = now the run lasts that long, hours if asked",
 			intField(func(c *Config) *int { return &c.PromScrapes }, 1, maxCount)),
+		key("PROM_TIME", "when the samples are stamped: past, the scrapes' times end a minute before the run and they are "+
+			"written as fast as the engine drives them; now, real time as a Prometheus server or vmagent sends, each "+
+			"scrape stamped and written at its time by the wall clock, one PROM_SCRAPE_INTERVAL after another, the first "+
+			"at most four intervals after the run starts (with PROM_READS = while each rule and alert is asked as its "+
+			"scrape is written)",
+			oneOf(func(c *Config) *string { return &c.PromTime }, "past", "now")),
 	)),
 	group("TSBS (--workload tsbs-cpu-only, tsbs-devops, tsbs-iot; see docs/tsbs.md)", keys(
 		key("TSBS_USE_CASE", "TSBS's use case the run generates (set by the tsbs-* workloads): cpu-only, devops, iot, or empty",

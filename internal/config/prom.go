@@ -23,8 +23,10 @@ func checkProm(c *Config) error {
 	switch {
 	case iv <= 0 || iv%time.Millisecond != 0:
 		return conflict(c, "PROM_SCRAPE_INTERVAL", iv, "a positive whole number of milliseconds, such as 10s or 500ms", "")
-	case len(c.FindMax) == 0 && (time.Duration(c.PromScrapes)*iv > MaxPromSpan || time.Duration(c.PromScrapes) > MaxPromSpan):
-		// (a find-max step writes as many scrapes as it takes, checked then)
+	case len(c.FindMax) == 0 && c.PromTime != "now" &&
+		(time.Duration(c.PromScrapes)*iv > MaxPromSpan || time.Duration(c.PromScrapes) > MaxPromSpan):
+		// (a find-max step writes as many scrapes as it takes, checked
+		// then; a real-time run's samples are the newest as they come)
 		return conflict(c, "PROM_SCRAPES", c.PromScrapes,
 			fmt.Sprintf("an integer in [1, %d] (%v / PROM_SCRAPE_INTERVAL %v)", int64(MaxPromSpan/iv), MaxPromSpan, iv),
 			"the stores refuse samples about an hour older than the newest they hold")

@@ -49,6 +49,7 @@ var pageJS string
 var page = template.Must(template.New("report").Funcs(template.FuncMap{
 	"f2":                f2,
 	"closedWarning":     func() string { return summary.ClosedModelWarning },
+	"realTimeNote":      func() string { return summary.RealTimeNote },
 	"num":               compare.FormatNumber,
 	"int":               count,
 	"pct":               func(share float64) string { return fmt.Sprintf("%.1f %%", share*100) },

@@ -38,6 +38,8 @@ type fakeStore struct {
 	slowForms map[string]bool
 	// onQuery, when set, sees every query's form as it is asked.
 	onQuery func(form string)
+	// onWrite, when set, hears of write n (from 1) as it arrives.
+	onWrite func(n int64)
 
 	mu      sync.Mutex
 	counted []string // the counting queries asked
@@ -98,6 +100,9 @@ func (f *fakeStore) RemoteWriteVersion() remotewrite.Version { return remotewrit
 func (f *fakeStore) RemoteWrite(_ context.Context, body []byte, samples int64) error {
 	time.Sleep(f.writeDelay)
 	n := f.writes.Add(1)
+	if f.onWrite != nil {
+		f.onWrite(n)
+	}
 	if f.refuse != nil {
 		if err := f.refuse(n); err != nil {
 			return err
@@ -466,6 +471,50 @@ func TestLatencyPerExpression(t *testing.T) {
 			t.Errorf("%s: median %.2f ms; the store took 20 ms", q.Query, l.P50)
 		case q.Query != "job:up:sum" && l.P50 >= 20:
 			t.Errorf("%s: median %.2f ms, as slow as the slow query's", q.Query, l.P50)
+		}
+	}
+}
+
+// In real time (Config.RealTime) each scrape is written at its time by the
+// wall clock, not before, the run lasting the scrapes' span; the waits are
+// the tool's own, in no write's latency, and the answers are the model's.
+func TestRealTimeWritesEachScrapeAtItsTime(t *testing.T) {
+	const iv = 200 * time.Millisecond
+	c := Plan(Config{Shape: promshape.Config{Targets: 2, Interval: iv, Seed: 1}, Scrapes: 5, ReadTimeout: time.Second,
+		Engine: testRun(t).cfg.Engine, RealTime: true, ReadWhileWriting: true}, time.Now(), "run-rt")
+	r, err := New(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stores := []*fakeStore{newFakeStore(t, r, ""), newFakeStore(t, r, "")}
+	var mu sync.Mutex
+	var early []string
+	for i, f := range stores {
+		f.onWrite = func(n int64) {
+			if due := time.UnixMilli(r.m.Time(n - 1)); time.Now().Before(due) {
+				mu.Lock()
+				early = append(early, fmt.Sprintf("client %d's scrape %d %v early", i, n-1, time.Until(due)))
+				mu.Unlock()
+			}
+		}
+	}
+	eng := engine.New(engine.Config{Names: Names, PlanEnd: "queries"}, engine.Hooks{})
+	workers := r.Open([]targets.PromStore{stores[0], stores[1]})
+	res := eng.Run(context.Background(), workers, eng.Handles(len(workers)))
+	if len(early) > 0 {
+		t.Errorf("written before their time: %v", early)
+	}
+	if last := time.UnixMilli(r.m.Time(4)); time.Now().Before(last) {
+		t.Errorf("the run ended before its last scrape's time")
+	}
+	for _, op := range res.Operations {
+		if op.Name == "INGESTION" && (op.OKOperations != 10 || op.LatencyMS.Max >= float64(iv.Milliseconds())/2) {
+			t.Errorf("INGESTION: %d writes, the slowest %.1f ms: want 10, none holding the wait for its time", op.OKOperations, op.LatencyMS.Max)
+		}
+	}
+	for _, q := range r.Checks() {
+		if !q.OK {
+			t.Errorf("%s: %+v", q.Query, q)
 		}
 	}
 }

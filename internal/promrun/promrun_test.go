@@ -220,3 +220,11 @@ func TestRateAnswersWithinTheirRounding(t *testing.T) {
 		t.Errorf("a millionth off: %q", diff)
 	}
 }
+
+func TestPlanInRealTimeStartsOnTheNextGridLine(t *testing.T) {
+	now := time.UnixMilli(1_700_000_000_500)
+	c := Plan(Config{Shape: promshape.Config{Interval: 10 * time.Second}, Scrapes: 30, RealTime: true}, now, "j")
+	if c.Shape.Start%40_000 != 0 || c.Shape.Start <= now.UnixMilli() || c.Shape.Start > now.UnixMilli()+40_000 {
+		t.Errorf("start %d: want the first 40 s grid line after %d", c.Shape.Start, now.UnixMilli())
+	}
+}

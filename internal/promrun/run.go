@@ -65,17 +65,27 @@ type Config struct {
 	// NoReads leaves the read load out: the run writes, and counts what it
 	// wrote, only.
 	NoReads bool
+	// RealTime stamps the samples with the wall clock: scrape k is
+	// written at its time, Start + k intervals, as a Prometheus server
+	// sends what it scrapes, and the run lasts its scrapes' span.
+	RealTime bool
 }
 
-// Plan sets the shape's start: the scrapes end at least Margin before now,
-// Start a multiple of a dashboard's step (so that range queries start on
-// scrape times, promshape.RangeStart, and at the same scrapes in every
-// run: runs on two stores then answer alike), and the job label, unique
-// to the run.
+// Plan sets the shape's start: the scrapes end at least Margin before now
+// (with RealTime the first is the first after now), Start a multiple of a
+// dashboard's step (so that range queries start on scrape times,
+// promshape.RangeStart, and at the same scrapes in every run: runs on two
+// stores then answer alike), and the job label, unique to the run.
 func Plan(c Config, now time.Time, job string) Config {
 	iv := c.Shape.Interval.Milliseconds()
 	grid := promshape.WindowScrapes * iv
-	c.Shape.Start = (now.UnixMilli() - Margin.Milliseconds() - (c.Scrapes-1)*iv) / grid * grid
+	if c.RealTime {
+		// The first scrape on the grid's next line: its time is still to
+		// come when the writing starts.
+		c.Shape.Start = (now.UnixMilli()/grid + 1) * grid
+	} else {
+		c.Shape.Start = (now.UnixMilli() - Margin.Milliseconds() - (c.Scrapes-1)*iv) / grid * grid
+	}
 	c.Shape.Job = job
 	return c
 }

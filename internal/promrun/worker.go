@@ -223,6 +223,12 @@ func (w *worker) write(h *engine.Handle, warm bool) bool {
 		return false
 	}
 	op := engine.Op{Kind: opWrite, Points: samples, Write: true, Timeout: w.r.cfg.WriteTimeout}
+	if w.r.cfg.RealTime {
+		// Due at its scrape's time by the wall clock: a request sent late
+		// behind a slow one counts the wait, as a Prometheus server's
+		// queue of samples would hold it.
+		op.Due = time.UnixMilli(w.r.m.Time(w.k))
+	}
 	pause, giveUp := resendFirst, time.Now().Add(resendFor)
 	for {
 		done, err := h.Do(op, warm, func(ctx context.Context) (int64, error) {

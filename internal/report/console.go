@@ -47,6 +47,8 @@ func Console(w io.Writer, s *summary.Summary) error {
 		b.WriteString(openModelNote(s) + "\n")
 	} else if s.ClosedModel() {
 		b.WriteString(summary.ClosedModelWarning + "\n")
+	} else if s.RealTime {
+		b.WriteString(summary.RealTimeNote + "\n")
 	}
 	writeClientWait(&b, s)
 	writeHosts(&b, s.Hosts)

@@ -49,7 +49,7 @@ func promConfig(cfg *config.Config) promrun.Config {
 		Shape: promshape.Config{Targets: cfg.PromTargets, Interval: cfg.PromScrapeInterval, ChurnShare: cfg.PromChurnShare,
 			ChurnPeriod: time.Duration(cfg.PromChurnPeriod) * cfg.PromScrapeInterval, Seed: cfg.DataSeed, Profile: profile},
 		Scrapes: int64(cfg.PromScrapes), WriteTimeout: cfg.WriteTimeout, ReadTimeout: cfg.ReadTimeout,
-		ReadWhileWriting: cfg.PromReads == "while", NoReads: cfg.PromReads == "none",
+		ReadWhileWriting: cfg.PromReads == "while", NoReads: cfg.PromReads == "none", RealTime: cfg.PromTime == "now",
 	}
 }
 
@@ -239,6 +239,12 @@ func (p *promRun) measure(ctx context.Context, abort func()) (*summary.Summary, 
 	}
 	started := time.Now().UTC()
 	share, err := p.meet(ctx, sess, eng)
+	if err == nil && share == nil && p.r.Config().RealTime {
+		// A real-time run's first scrape is the first after its measured
+		// phase begins, not after its setup (worker processes plan from
+		// the instant they meet at).
+		err = p.plan(time.Now())
+	}
 	if err != nil {
 		sess.drop(p.stderr)
 		return nil, nil, err
@@ -261,7 +267,8 @@ func (p *promRun) measure(ctx context.Context, abort func()) (*summary.Summary, 
 		}
 	}
 	s := &summary.Summary{SchemaVersion: summary.SchemaVersion, Target: p.driver.Name, Started: started,
-		OpenModel: ec.Rate > 0, RatePerSecond: ec.Rate, Freshness: fresh, Worker: share, LatencyClock: arrival.ClockOf(p.clocks)}
+		OpenModel: ec.Rate > 0, RatePerSecond: ec.Rate, RealTime: p.r.Config().RealTime, Freshness: fresh, Worker: share,
+		LatencyClock: arrival.ClockOf(p.clocks)}
 	res.Record(s)
 	return s, sess, nil
 }
@@ -323,8 +330,12 @@ func (p *promRun) announce() {
 	if p.stores[0].RemoteWriteVersion() == remotewrite.OTLP {
 		protocol = "OTLP/HTTP metrics"
 	}
+	when := "from " + time.UnixMilli(c.Shape.Start).UTC().Format(time.RFC3339)
+	if c.RealTime {
+		when = "in real time " + when
+	}
 	fmt.Fprintf(p.stderr, "tsbench: run %s: prometheus workload on %s by %s: %d targets x %d series (%s profile)%s, "+
-		"%d scrapes every %v from %s, churn %v every %d scrapes, then %s; job=%q\n", p.runID, p.driver.Name, protocol, c.Shape.Targets,
-		p.r.Model().SeriesPerTarget(), c.Shape.Profile, share, c.Scrapes, c.Shape.Interval,
-		time.UnixMilli(c.Shape.Start).UTC().Format(time.RFC3339), c.Shape.ChurnShare, p.cfg.PromChurnPeriod, reads, c.Shape.Job)
+		"%d scrapes every %v %s, churn %v every %d scrapes, then %s; job=%q\n", p.runID, p.driver.Name, protocol, c.Shape.Targets,
+		p.r.Model().SeriesPerTarget(), c.Shape.Profile, share, c.Scrapes, c.Shape.Interval, when,
+		c.Shape.ChurnShare, p.cfg.PromChurnPeriod, reads, c.Shape.Job)
 }

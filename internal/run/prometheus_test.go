@@ -42,6 +42,12 @@ func TestPromWorkloadKeys(t *testing.T) {
 		{[]string{"WORKLOAD=prometheus", "PROM_READS=after", "WORKERS=2"}, ""},
 		{[]string{"PROM_READS=while"}, "PROM_READS = while: not with WORKLOAD = timeseries"},
 		{[]string{"WORKLOAD=prometheus", "PROM_READS=none", "WORKERS=2"}, ""},
+		// Real time is paced by the scrape interval, no other rate.
+		{[]string{"WORKLOAD=prometheus", "PROM_TIME=now", "PROM_READS=while"}, ""},
+		{[]string{"WORKLOAD=prometheus", "PROM_TIME=now", "RATE=50"}, "RATE = 50: not with PROM_TIME = now"},
+		{[]string{"WORKLOAD=prometheus", "PROM_TIME=now", "FIND_MAX=INGESTION.p99<1s"}, "FIND_MAX: not with PROM_TIME = now"},
+		{[]string{"WORKLOAD=prometheus", "PROM_TIME=past", "RATE=50"}, ""},
+		{[]string{"PROM_TIME=now"}, "PROM_TIME = now: not with WORKLOAD = timeseries"},
 	}
 	for _, tt := range tests {
 		cfg := config.Default()

@@ -50,7 +50,7 @@ type refusal struct {
 // and TSBS query-file runs own.
 var (
 	tpccKeys     = []string{"TPCC_WAREHOUSES", "TPCC_THINK_TIME", "TPCC_LOAD", "TPCC_TABLES", "TPCC_TABLESPACE", "TPCC_MODE"}
-	promKeys     = []string{"PROM_PROFILE", "PROM_TARGETS", "PROM_SCRAPE_INTERVAL", "PROM_CHURN_SHARE", "PROM_CHURN_PERIOD", "PROM_SCRAPES", "PROM_READS"}
+	promKeys     = []string{"PROM_PROFILE", "PROM_TARGETS", "PROM_SCRAPE_INTERVAL", "PROM_CHURN_SHARE", "PROM_CHURN_PERIOD", "PROM_SCRAPES", "PROM_READS", "PROM_TIME"}
 	tsbsFileKeys = []string{"TSBS_BURN_IN", "TSBS_MAX_QUERIES", "TSBS_PRINT_RESPONSES"}
 )
 
@@ -147,6 +147,18 @@ var workloadKinds = []workloadKind{
 func promKeysApply(cfg *config.Config) error {
 	if err := timeSeriesShapeKeys(cfg); err != nil {
 		return err
+	}
+	if cfg.PromTime == "now" {
+		// The scrape interval paces a real-time run; another pace would
+		// stamp samples at times other than their sending.
+		switch {
+		case cfg.Rate > 0:
+			return exit.Usagef("RATE = %v: not with PROM_TIME = now: the scrapes are written at their times, one "+
+				"PROM_SCRAPE_INTERVAL apart (PROM_TARGETS and the interval set the rate); use PROM_TIME = past for a rate of your own", cfg.Rate)
+		case len(cfg.FindMax) > 0:
+			return exit.Usagef("FIND_MAX: not with PROM_TIME = now: a real-time run's pace is its scrape interval; " +
+				"find-max searches rates with PROM_TIME = past")
+		}
 	}
 	if cfg.PromReads == "while" && cfg.Workers > 1 {
 		return exit.Usagef("PROM_READS = while: not with WORKERS = %d: a query waits for the scrapes up to its time, "+

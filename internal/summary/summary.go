@@ -35,9 +35,13 @@ type Summary struct {
 	Interrupted   bool      `json:"interrupted"`
 	// StopReason says why the measured phase ended: "loop", "duration",
 	// "interrupted" or "error".
-	StopReason    string      `json:"stop_reason"`
-	OpenModel     bool        `json:"open_model"`
-	RatePerSecond float64     `json:"rate_ops_per_s,omitempty"`
+	StopReason    string  `json:"stop_reason"`
+	OpenModel     bool    `json:"open_model"`
+	RatePerSecond float64 `json:"rate_ops_per_s,omitempty"`
+	// RealTime: the prometheus workload's scrapes were stamped and written
+	// in real time (PROM_TIME = now), each write's latency counted from
+	// its scrape's time (RealTimeNote).
+	RealTime      bool        `json:"real_time,omitempty"`
 	SchemaSeconds float64     `json:"schema_seconds"`
 	Elapsed       float64     `json:"elapsed_s"`
 	Phases        []Phase     `json:"phases"`
@@ -210,9 +214,15 @@ const ClosedModelWarning = "Closed model: a client sends its next operation only
 	"so latency excludes the time operations would have queued behind a slow server (coordinated omission); " +
 	"use --rate for latency from the intended start."
 
+// RealTimeNote is the line the console and the HTML report show under a
+// real-time run's latencies in place of the closed model's warning.
+const RealTimeNote = "Real time: each write is due at its scrape's time and its latency counts from then, so a write " +
+	"held behind a slow one keeps the wait; the queries are asked in a closed loop, their latency from their sending."
+
 // ClosedModel reports whether the run measured latency in the closed model
-// (no --rate), which the warning above qualifies.
-func (s *Summary) ClosedModel() bool { return !s.OpenModel && len(s.Operations) > 0 }
+// (no --rate), which the warning above qualifies; a real-time run's writes
+// are not (RealTimeNote).
+func (s *Summary) ClosedModel() bool { return !s.OpenModel && !s.RealTime && len(s.Operations) > 0 }
 
 // RetriesNote says how many retries and reconnections the run needed, or
 // "" when none.
