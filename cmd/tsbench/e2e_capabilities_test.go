@@ -204,7 +204,7 @@ var crashCapability = capability{name: "crash", args: func(w capWorkload) []stri
 // (TestCrashOnEveryWorkload), and sees each applied (a rate kept within
 // 10 %, a threshold's verdict with exit 99, a find-max curve, a table of
 // repetitions, the freshness probe, a live output) or refused with exit 2
-// naming the setting: never ignored. The workloads run two at a time (go
+// naming the setting: never ignored. The workloads run side by side (go
 // test -parallel), each in its own database, their capabilities in turn.
 func TestEveryCapabilityOnEveryWorkload(t *testing.T) {
 	requireTargetServer(t, "postgres")

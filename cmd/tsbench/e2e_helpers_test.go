@@ -30,7 +30,7 @@ func writeInputFile(t *testing.T, dir, name, text string) string {
 }
 
 // inParallel marks an end-to-end test that may run beside the other such
-// tests (go test -parallel: GOMAXPROCS at a time). Such a test writes only
+// tests (go test -parallel: CI runs four at a time). Such a test writes only
 // to a database, series or directory of its own (freshDB, a DB_NAME no
 // other test names, t.TempDir, its run's labels), stops or pauses no shared
 // server, and judges nothing a busy machine would change (a rate, a

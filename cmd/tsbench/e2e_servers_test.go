@@ -99,7 +99,7 @@ func TestRunOnEveryServer(t *testing.T) {
 	for _, target := range []string{"influxdb", "victoriametrics", "questdb", "iotdb", "postgres", "mysql",
 		"clickhouse", "timescaledb", "cassandra", "hbase", "opentsdb", "kairosdb"} {
 		t.Run(target, func(t *testing.T) {
-			t.Parallel() // each its own server, two at a time (go test -parallel)
+			t.Parallel() // each its own server, side by side (go test -parallel)
 			requireTargetServer(t, target)
 			s, stdout := runVerified(t, append([]string{"--target", target, "--loop", verifiedLoops}, extra[target]...)...)
 			if len(s.Operations) != 11 || s.Environment.ServerVersion == "" || s.Failed() {

@@ -31,7 +31,7 @@ func TestTSBSWorkloads(t *testing.T) {
 	for _, target := range []string{"sqlite", "postgres", "timescaledb", "questdb", "influxdb", "victoriametrics",
 		"clickhouse", "cassandra", "iotdb"} {
 		t.Run(target, func(t *testing.T) {
-			// Each target its own server, two at a time (go test -parallel);
+			// Each target its own server, side by side (go test -parallel);
 			// its use cases in turn: they share its database.
 			t.Parallel()
 			for _, uc := range tsbs.Names() {

@@ -116,7 +116,7 @@ var currentReleases = []sqlServer{servers[1], servers[3]}
 func onServersDB(t *testing.T, name string, on []sqlServer, f func(ctx context.Context, t *testing.T, db *sql.DB, dialect string)) {
 	for _, c := range on {
 		t.Run(c.name, func(t *testing.T) {
-			t.Parallel() // each its own server, two at a time (go test -parallel)
+			t.Parallel() // each its own server, side by side (go test -parallel)
 			ctx, db := serverDB(t, c, name)
 			f(ctx, t, db, c.driver.SQL.Dialect)
 		})

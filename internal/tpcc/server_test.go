@@ -29,7 +29,7 @@ func TestOnServers(t *testing.T) { onServers(t, runOn) }
 func onServers(t *testing.T, f func(ctx context.Context, t *testing.T, db *sql.DB, dialect string)) {
 	for _, c := range servers {
 		t.Run(c.name, func(t *testing.T) {
-			t.Parallel() // each its own server, two at a time (go test -parallel)
+			t.Parallel() // each its own server, side by side (go test -parallel)
 			if conn, err := net.DialTimeout("tcp", c.addr(), 2*time.Second); err != nil {
 				testenv.Require(t, c.name+" server not running on "+c.addr()+" (scripts/services/"+c.service+".sh start)")
 			} else {
