@@ -8,21 +8,27 @@ import (
 	"time"
 )
 
-// testdata/stream.json is what 'go test -json -bench=. -benchtime=1x ./...'
-// wrote for three small packages: jt (a test passing with a subtest, one
-// failing in its subtest, one skipped), jt/p2 (a test passing, one
-// panicking) and jt/p3 (a test and a benchmark, passing).
-func TestPrintsWhatGoTestPrints(t *testing.T) {
+// readStream reads testdata/stream.json, what 'go test -json -bench=.
+// -benchtime=1x ./...' wrote for three small packages: jt (a test passing
+// with a subtest, one failing in its subtest, one skipped), jt/p2 (a test
+// passing, one panicking) and jt/p3 (a test and a benchmark, passing).
+func readStream(t *testing.T, out *strings.Builder) *testLog {
+	t.Helper()
 	f, err := os.Open("testdata/stream.json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var out strings.Builder
-	l := newLog(&out)
+	l := newLog(out)
 	if err := l.read(f); err != nil {
 		t.Fatal(err)
 	}
+	return l
+}
+
+func TestPrintsWhatGoTestPrints(t *testing.T) {
+	var out strings.Builder
+	l := readStream(t, &out)
 	l.summary(4)
 	got := out.String()
 	for _, want := range []string{
@@ -121,16 +127,8 @@ func TestCPUBesidePackages(t *testing.T) {
 	if err := os.WriteFile(cpuLog, []byte(lines), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open("testdata/stream.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	var out strings.Builder
-	l := newLog(&out)
-	if err := l.read(f); err != nil {
-		t.Fatal(err)
-	}
+	l := readStream(t, &out)
 	for i := range l.packages { // the recorded packages took under a second
 		l.packages[i].seconds += 2
 	}
