@@ -51,8 +51,10 @@ func capWorkloads(t *testing.T) []capWorkload {
 		{"generated", append(shape, "--set", "DB_NAME=caps_gen", "--devices", "4", "--sensors", "4", "--batch-size", "10",
 			"--set", "OPERATION_PROPORTION=4:1:0:0:0:0:0:0:0:0:0"), "INGESTION", 0},
 		{"replayed", append(shape, "--set", "DB_NAME=caps_replay", "--data", csv, "--batch-size", "5"), "INGESTION", 0},
-		{"own queries", append(shape, "--queries", own, "--query-only", "--client-io", "goroutines"), "plus_one", 0},
-		{"own queries, epoll", append(shape, "--queries", own, "--query-only", "--client-io", "epoll"), "plus_one", 0},
+		// A database each: the freshness probe resets its own beside it,
+		// and the two run at once.
+		{"own queries", append(shape, "--set", "DB_NAME=caps_own", "--queries", own, "--query-only", "--client-io", "goroutines"), "plus_one", 0},
+		{"own queries, epoll", append(shape, "--set", "DB_NAME=caps_own_epoll", "--queries", own, "--query-only", "--client-io", "epoll"), "plus_one", 0},
 		{"tsbs file", append(shape, "--set", "DB_NAME=tsbs_queries", "--tsbs-queries", tsbsFile),
 			`"TimescaleDB max of all CPU metrics, random    1 hosts, random 8h0m0s by 1h"`, 4},
 		// Two warehouses: two workers run one each, with its terminal.
