@@ -11,6 +11,14 @@
 // Writes are unlogged batches per partition through a prepared statement.
 // Target option compression=off creates the table without compression.
 //
+// A ring (HOST names its nodes; scripts/services/cassandra-cluster.sh
+// starts one): target option replication_factor sets the keyspace's
+// (SimpleStrategy; an existing keyspace is altered to it), and consistency
+// the level of every write, query and count (one, the default, two,
+// three, quorum or all). Each client's session stays on its own node, the
+// coordinator of its requests, so that the figures per node are that
+// node's.
+//
 // Queries. Q1, Q2, Q3, Q4, Q6, Q9 and Q10 are CQL over the partitions of the
 // queried devices and days (day IN (...)); the value filters of Q3, Q6 and
 // Q10 use ALLOW FILTERING, which here only filters rows inside the listed
@@ -31,6 +39,8 @@ package cassandra
 import (
 	"context"
 	"fmt"
+	"io"
+	"log"
 	"net"
 	"strconv"
 	"strings"
@@ -70,12 +80,26 @@ var Driver = &targets.Driver{
 		// Cassandra runner answers them (fleet.go).
 		Fleet: targets.FleetFromPoints,
 	},
-	Options:  []targets.Option{{Name: "compression", Values: []string{"on", "off"}}},
+	Options: []targets.Option{{Name: "compression", Values: []string{"on", "off"}},
+		{Name: "consistency", Values: consistencies},
+		{Name: "replication_factor", Check: replicationFactor}},
 	Open:     open,
 	Language: language,
 }
 
 func init() { targets.Register(Driver) }
+
+// consistencies are the levels target option consistency takes: those a
+// ring of SimpleStrategy answers (no datacenter-local ones).
+var consistencies = []string{"one", "two", "three", "quorum", "all"}
+
+// replicationFactor checks target option replication_factor.
+func replicationFactor(v string) error {
+	if n, err := strconv.Atoi(v); err != nil || n < 1 || n > 100 {
+		return fmt.Errorf("must be a whole number of replicas in [1, 100]")
+	}
+	return nil
+}
 
 // Target is one client's session.
 type Target struct {
@@ -83,6 +107,7 @@ type Target struct {
 	addr     string
 	ks       string
 	compress bool
+	rf       int // the keyspace's replication factor asked for; 0: 1 for a new keyspace, an existing one kept
 
 	mu      sync.Mutex
 	binding targets.Binding
@@ -128,9 +153,19 @@ func open(ctx context.Context, o targets.Options) (targets.Target, error) {
 	if c := o.Extra["compression"]; c != "" && c != "on" && c != "off" {
 		return nil, fmt.Errorf("cassandra: target option compression = %q: allowed: on, off", c)
 	}
+	consistency, err := consistencyOf(o.Extra["consistency"])
+	if err != nil {
+		return nil, err
+	}
+	if v := o.Extra["replication_factor"]; v != "" {
+		if err := replicationFactor(v); err != nil {
+			return nil, fmt.Errorf("cassandra: target option replication_factor = %q: %w", v, err)
+		}
+		t.rf, _ = strconv.Atoi(v)
+	}
 	cluster := gocql.NewCluster(host)
 	cluster.Port = port
-	cluster.Consistency = gocql.One
+	cluster.Consistency = consistency
 	cluster.Timeout = 60 * time.Second
 	cluster.ConnectTimeout = 10 * time.Second
 	cluster.NumConns = 1
@@ -139,6 +174,9 @@ func open(ctx context.Context, o targets.Options) (targets.Target, error) {
 		cluster.Authenticator = gocql.PasswordAuthenticator{Username: o.User, Password: o.Password}
 	}
 	cluster.ConnectObserver = t
+	// gocql logs each failed re-dial of a node that is down, many a
+	// second: the run counts them itself (failures by cause, reconnects).
+	cluster.Logger = log.New(io.Discard, "", 0)
 	if clock := arrival.FromContext(ctx); clock != nil {
 		// gocql dials its pool outside the client's context: the client's
 		// arrival clock is bound here, for this client's session.
@@ -164,7 +202,7 @@ func open(ctx context.Context, o targets.Options) (targets.Target, error) {
 }
 
 func (t *Target) wrap(what string, err error) error {
-	return fmt.Errorf("cassandra: %s at %s: %w", what, t.addr, err)
+	return fmt.Errorf("cassandra: %s at %s: %w", what, t.addr, classify(err))
 }
 
 func col(name string) string { return `"` + strings.ReplaceAll(name, `"`, `""`) + `"` }
@@ -173,6 +211,36 @@ func (t *Target) table() string { return col(t.ks) + ".points" }
 
 var cqlTypes = map[ts.DataType]string{ts.Boolean: "boolean", ts.Int32: "int", ts.Int64: "bigint",
 	ts.Float: "float", ts.Double: "double", ts.Text: "text"}
+
+// consistencyOf is target option consistency's level (one when unset).
+func consistencyOf(v string) (gocql.Consistency, error) {
+	if v == "" {
+		return gocql.One, nil
+	}
+	for _, c := range consistencies {
+		if v == c {
+			return gocql.ParseConsistencyWrapper(c)
+		}
+	}
+	return 0, fmt.Errorf("cassandra: target option consistency = %q: allowed: %s", v, strings.Join(consistencies, ", "))
+}
+
+// keyspace creates the keyspace, with the replication factor asked for (1
+// when none was), or alters an existing one to the factor asked for.
+func (t *Target) keyspace(ctx context.Context) error {
+	rf := max(t.rf, 1)
+	replication := fmt.Sprintf(" WITH replication = {'class': 'SimpleStrategy', 'replication_factor': %d}", rf)
+	if err := t.session.Query("CREATE KEYSPACE IF NOT EXISTS " + col(t.ks) + replication).WithContext(ctx).Exec(); err != nil {
+		return t.wrap("create keyspace", err)
+	}
+	if t.rf == 0 {
+		return nil
+	}
+	if err := t.session.Query("ALTER KEYSPACE " + col(t.ks) + replication).WithContext(ctx).Exec(); err != nil {
+		return t.wrap("alter keyspace", err)
+	}
+	return nil
+}
 
 // Setup creates the keyspace and table (dropping the table first with reset).
 func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
@@ -184,8 +252,10 @@ func (t *Target) Setup(ctx context.Context, s *ts.Schema, reset bool) error {
 	if err != nil {
 		return err
 	}
-	stmts := []string{"CREATE KEYSPACE IF NOT EXISTS " + col(t.ks) +
-		" WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}"}
+	if err := t.keyspace(ctx); err != nil {
+		return err
+	}
+	var stmts []string
 	if reset {
 		stmts = append(stmts, "DROP TABLE IF EXISTS "+t.table())
 	}
