@@ -238,7 +238,7 @@ func quoteIdent(s string) string { return "`" + strings.ReplaceAll(s, "`", "``")
 func (t *Target) Reconnects() int64 { return t.conn.Reconnects() }
 
 func (t *Target) wrap(what string, err error) error {
-	return fmt.Errorf("mysql: %s at %s: %w", what, t.addr, err)
+	return fmt.Errorf("mysql: %s at %s: %w", what, t.addr, classify(err))
 }
 
 // The names (device, sensor, group) are VARBINARY: compared byte for byte,
