@@ -125,6 +125,10 @@ func TestConsoleVerifyVariants(t *testing.T) {
 	}{
 		{nil, "Verify: not run\n"},
 		{&summary.Verify{Error: "count:\n timeout"}, "Verify: FAILED to count stored points: count: timeout\n"},
+		{&summary.Verify{ExpectedPoints: 5, StoredPoints: 5, OK: true, CountFailures: []string{"connection reset", "read\ntimeout"}},
+			"Verify: stored 5 points, expected 5: OK (after 2 failed counts, the last: read timeout)\n"},
+		{&summary.Verify{Error: "timeout", CountFailures: []string{"refused"}},
+			"Verify: FAILED to count stored points: timeout (after 1 failed count, the last: refused)\n"},
 		{&summary.Verify{ExpectedPoints: 5, StoredPoints: 5, OK: true}, "Verify: stored 5 points, expected 5: OK\n"},
 		{&summary.Verify{ExpectedPoints: 5, StoredPoints: 5, ExpectedSeries: 3, StoredSeries: 2},
 			"Verify: stored 5 points, expected 5, in 2 series, expected 3: MISMATCH\n"},

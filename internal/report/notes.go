@@ -175,7 +175,7 @@ func verifyLine(v *summary.Verify) string {
 		// Nothing was counted, so there is neither an OK nor a MISMATCH.
 		return "Verify: skipped: " + oneLine(v.Skipped, exampleMax)
 	case v.Error != "":
-		return "Verify: FAILED to count stored points: " + oneLine(v.Error, exampleMax)
+		return "Verify: FAILED to count stored points: " + oneLine(v.Error, exampleMax) + countFailures(v.CountFailures)
 	}
 	verdict := "MISMATCH"
 	if v.OK {
@@ -195,7 +195,20 @@ func verifyLine(v *summary.Verify) string {
 	if v.Method != "" {
 		text += " (" + v.Method + ")"
 	}
-	return text
+	return text + countFailures(v.CountFailures)
+}
+
+// countFailures says how many counts failed before the one verification
+// reports, and the last one's error.
+func countFailures(errs []string) string {
+	if len(errs) == 0 {
+		return ""
+	}
+	counts := "count"
+	if len(errs) > 1 {
+		counts = "counts"
+	}
+	return fmt.Sprintf(" (after %d failed %s, the last: %s)", len(errs), counts, oneLine(errs[len(errs)-1], exampleMax))
 }
 
 func storageLine(s *summary.Summary) string {

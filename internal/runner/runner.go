@@ -453,6 +453,10 @@ func (r *Runner) countedDevices(clients []*client) []ts.Device {
 	return out
 }
 
+// countAttempts bounds the counts verification makes: the first, then
+// three more after pauses of 0, 1 and 2 s.
+const countAttempts = 4
+
 func (r *Runner) verify(ctx context.Context, admin targets.Target, clients []*client, v *summary.Verify) {
 	rng := ts.CountRange{}
 	counted := r.countedDevices(clients)
@@ -460,10 +464,18 @@ func (r *Runner) verify(ctx context.Context, admin targets.Target, clients []*cl
 		rng.Devices = append(rng.Devices, &counted[i])
 	}
 	n, err := admin.Count(ctx, rng)
-	if err != nil && metrics.Cause(err) == metrics.CauseConnection {
-		// The admin connection sat idle through the run: a server that
-		// restarted meanwhile has dropped it, and a target re-opens a
-		// dropped connection on its next operation.
+	// A count that failed for a reason that passes is made again, after
+	// a pause that doubles: the admin connection sat idle through the run,
+	// and a server that restarted meanwhile has dropped it (a target
+	// re-opens a dropped connection on its next operation); a replicated
+	// store just past a fault may time out while it catches a node up.
+	for pause := time.Duration(0); err != nil && metrics.Transient(err) && len(v.CountFailures) < countAttempts-1; {
+		v.CountFailures = append(v.CountFailures, err.Error())
+		select {
+		case <-time.After(pause):
+		case <-ctx.Done():
+		}
+		pause = max(2*pause, time.Second)
 		n, err = admin.Count(ctx, rng)
 	}
 	switch {

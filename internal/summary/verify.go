@@ -40,6 +40,11 @@ type Verify struct {
 	// server over every worker's devices, or the sum of the workers' own
 	// counts.
 	Method string `json:"method,omitempty"`
+	// CountFailures are the counts that failed for a reason that passes
+	// (a connection, a timeout: a node just back, a ring catching one
+	// up) before the count that gave StoredPoints or Error, each error as
+	// the target gave it; none when the first count answered.
+	CountFailures []string `json:"count_failures,omitempty"`
 }
 
 // Loss is where acknowledged points went missing.
