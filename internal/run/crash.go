@@ -14,6 +14,7 @@ import (
 	"github.com/tsbench/tsbench/internal/connect"
 	"github.com/tsbench/tsbench/internal/crash"
 	"github.com/tsbench/tsbench/internal/exit"
+	"github.com/tsbench/tsbench/internal/metrics"
 	"github.com/tsbench/tsbench/internal/targets"
 )
 
@@ -138,14 +139,25 @@ func faultNode(cfg *config.Config, d *targets.Driver) (faulted, error) {
 }
 
 // serverReady says whether the server (opts) takes a connection of the
-// run's again: the crash waits for it, not only for the port.
+// run's again and, where the target can ask its version, whether it
+// answers a statement on it without a failure that passes: the crash
+// waits for that, not only for the port. A node may take connections and
+// turn every statement away for a while (a Galera node not yet back in
+// its cluster's primary component); a refusal of the version's question
+// itself (a user without the right) does not make the server unready.
 func serverReady(d *targets.Driver, opts targets.Options) func(context.Context) error {
 	return func(ctx context.Context) error {
 		t, err := d.Open(ctx, opts)
 		if err != nil {
 			return err
 		}
-		return t.Close()
+		defer t.Close()
+		if v, ok := t.(targets.Versioner); ok {
+			if _, err := v.ServerVersion(ctx); err != nil && metrics.Transient(err) {
+				return err
+			}
+		}
+		return nil
 	}
 }
 
