@@ -5,36 +5,42 @@
 # directory holding server.crt and server.key, PEM) the server takes TLS
 # connections only on its CQL port (client_encryption_options, not
 # optional): the TLS tests start such a second server, on other ports
-# (TSBENCH_CASSANDRA_PORT, _STORAGE_PORT, _JMX_PORT).
-SERVICE=cassandra
+# (TSBENCH_CASSANDRA_PORT, _STORAGE_PORT, _JMX_PORT). A node of a ring
+# (cassandra-cluster.sh) is this server under a name of its own
+# (TSBENCH_CASSANDRA_SERVICE) on an address of its own
+# (TSBENCH_CASSANDRA_ADDRESS), with the ring's seeds (_SEEDS), one token of
+# its own (_TOKEN, with _NUM_TOKENS=1) and a gossip logger whose news the
+# ring's script waits for. resume starts a stopped or killed node again on
+# its data.
+SERVICE=${TSBENCH_CASSANDRA_SERVICE:-cassandra}
 . "$(dirname "$0")/lib.sh"
 
 VERSION=5.0.9
 LIB="$CACHE_DIR/cassandra-$VERSION/lib"
+ADDRESS=${TSBENCH_CASSANDRA_ADDRESS:-127.0.0.1}
 CQL_PORT=${TSBENCH_CASSANDRA_PORT:-9042}
 STORAGE_PORT=${TSBENCH_CASSANDRA_STORAGE_PORT:-7000}
 JMX_PORT=${TSBENCH_CASSANDRA_JMX_PORT:-7199}
+SEEDS=${TSBENCH_CASSANDRA_SEEDS:-$ADDRESS:$STORAGE_PORT}
+NUM_TOKENS=${TSBENCH_CASSANDRA_NUM_TOKENS:-16}
+TOKEN=${TSBENCH_CASSANDRA_TOKEN:-0}
 
-case "${1:-}" in
-install)
-  maven_runtime "$LIB" org.apache.cassandra:cassandra-all:$VERSION
-  ;;
-start)
-  exit_if_up $CQL_PORT
-  [ -f "$LIB/.complete" ] || die "Cassandra is not installed: run '$0 install'"
-  rm -rf "$DIR"; mkdir -p "$DIR/conf" "$DIR/logs"
+# configure: the node's cassandra.yaml, key store and logging in $DIR/conf.
+configure() {
+  mkdir -p "$DIR/conf" "$DIR/logs"
   cat >"$DIR/conf/cassandra.yaml" <<YAML
 cluster_name: tsbench
-num_tokens: 16
+num_tokens: $NUM_TOKENS
+auto_bootstrap: false
 partitioner: org.apache.cassandra.dht.Murmur3Partitioner
 commitlog_sync: periodic
 commitlog_sync_period: 10000ms
 seed_provider:
   - class_name: org.apache.cassandra.locator.SimpleSeedProvider
     parameters:
-      - seeds: "127.0.0.1:$STORAGE_PORT"
-listen_address: 127.0.0.1
-rpc_address: 127.0.0.1
+      - seeds: "$SEEDS"
+listen_address: $ADDRESS
+rpc_address: $ADDRESS
 storage_port: $STORAGE_PORT
 native_transport_port: $CQL_PORT
 start_native_transport: true
@@ -64,7 +70,12 @@ client_encryption_options:
   require_client_auth: false
 YAML
   fi
-  logback_warn "$DIR/conf/logback.xml"
+  logback_warn "$DIR/conf/logback.xml" org.apache.cassandra.gms.Gossiper
+}
+
+# launch: starts the node on $DIR's configuration and data and waits for
+# its CQL port.
+launch() {
   jvm="-Djdk.attach.allowAttachSelf=true -Dio.netty.tryReflectionSetAccessible=true"
   for m in java.base/jdk.internal.misc java.management.rmi/com.sun.jmx.remote.internal.rmi java.rmi/sun.rmi.registry \
     java.rmi/sun.rmi.server java.sql/java.sql java.base/java.lang.ref jdk.unsupported/sun.misc \
@@ -74,21 +85,39 @@ YAML
     jdk.management/com.sun.management.internal java.base/sun.nio.ch java.base/java.io java.base/java.lang.reflect \
     jdk.compiler/com.sun.tools.javac java.base/java.lang java.base/java.util; do jvm="$jvm --add-opens $m=ALL-UNNAMED"; done
   # shellcheck disable=SC2086
-  start_daemon cassandra "$DIR/logs/stdout.log" java $jvm -Xms1g -Xmx1g -XX:+UseG1GC -Xss256k \
+  start_daemon "$SERVICE" "$DIR/logs/stdout.log" java $jvm -Xms1g -Xmx1g -XX:+UseG1GC -Xss256k \
     -Dcassandra.config="file://$DIR/conf/cassandra.yaml" -Dcassandra.storagedir="$DIR" \
     -Dlogback.configurationFile="$DIR/conf/logback.xml" -Dcassandra.logdir="$DIR/logs" -Dcassandra-foreground=yes \
-    -Dcassandra.jmx.local.port=$JMX_PORT -Dcassandra.skip_wait_for_gossip_to_settle=0 -Dcassandra.initial_token=0 \
+    -Dcassandra.jmx.local.port=$JMX_PORT -Dcassandra.skip_wait_for_gossip_to_settle=0 -Dcassandra.initial_token=$TOKEN \
     -cp "$LIB/*" org.apache.cassandra.service.CassandraDaemon
-  wait_port "$CQL_PORT" 180 "$(cat "$DIR/pid")" || fail_start cassandra "$DIR/logs/stdout.log"
-  ready "$VERSION" "127.0.0.1:$CQL_PORT (tsbench run --target cassandra)"
+  wait_port "$ADDRESS:$CQL_PORT" 180 "$(cat "$DIR/pid")" || fail_start "$SERVICE" "$DIR/logs/stdout.log"
+}
+
+case "${1:-}" in
+install)
+  maven_runtime "$LIB" org.apache.cassandra:cassandra-all:$VERSION
+  ;;
+start)
+  exit_if_up "$ADDRESS:$CQL_PORT" "$ADDRESS:$CQL_PORT"
+  [ -f "$LIB/.complete" ] || die "Cassandra is not installed: run '$0 install'"
+  rm -rf "$DIR"
+  configure
+  launch
+  ready "$VERSION" "$ADDRESS:$CQL_PORT (tsbench run --target cassandra)"
+  ;;
+resume)
+  exit_if_up "$ADDRESS:$CQL_PORT" "$ADDRESS:$CQL_PORT"
+  [ -f "$DIR/conf/cassandra.yaml" ] || die "nothing to resume in $DIR: run '$0 start'"
+  launch
+  log "resumed on $ADDRESS:$CQL_PORT"
   ;;
 stop)
-  stop_pid cassandra
+  stop_pid "$SERVICE"
   ;;
 status)
-  is_running cassandra
+  is_running "$SERVICE"
   ;;
 *)
-  echo "usage: $0 install|start|stop|status" >&2; exit 2
+  echo "usage: $0 install|start|resume|stop|status" >&2; exit 2
   ;;
 esac

@@ -276,13 +276,16 @@ JDK17_OPENS="--add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/j
  --add-exports=java.base/jdk.internal.misc=ALL-UNNAMED --add-exports=java.base/sun.net.dns=ALL-UNNAMED
  --add-exports=java.base/sun.net.util=ALL-UNNAMED"
 
-# logback_warn FILE: a logback configuration that prints warnings and errors
-# to the console (the daemon's log file).
+# logback_warn FILE [LOGGER...]: a logback configuration that prints
+# warnings and errors to the console (the daemon's log file), and the
+# information of each LOGGER named (a class whose news a script waits for).
 logback_warn() {
-  cat >"$1" <<'XML'
-<configuration>
-  <appender name="OUT" class="ch.qos.logback.core.ConsoleAppender"><encoder><pattern>%d %-5level %logger{30} - %msg%n</pattern></encoder></appender>
-  <root level="WARN"><appender-ref ref="OUT"/></root>
-</configuration>
-XML
+  local file=$1 l; shift
+  {
+    echo '<configuration>'
+    echo '  <appender name="OUT" class="ch.qos.logback.core.ConsoleAppender"><encoder><pattern>%d %-5level %logger{30} - %msg%n</pattern></encoder></appender>'
+    for l in "$@"; do echo "  <logger name=\"$l\" level=\"INFO\"/>"; done
+    echo '  <root level="WARN"><appender-ref ref="OUT"/></root>'
+    echo '</configuration>'
+  } >"$file"
 }
