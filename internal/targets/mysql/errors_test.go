@@ -12,7 +12,8 @@ import (
 
 // The driver's broken connections are connection failures in doubt, a
 // Galera node that is not ready refused without applying (sent again with
-// RETRIES, never in doubt), and the server's other answers are its own.
+// RETRIES, never in doubt), a commit that failed midway is in doubt, and
+// the server's other answers are its own.
 func TestClassify(t *testing.T) {
 	for _, c := range []struct {
 		name      string
@@ -25,6 +26,8 @@ func TestClassify(t *testing.T) {
 		{"bad connection", driver.ErrBadConn, metrics.CauseConnection, true, true},
 		{"galera not ready", &mysql.MySQLError{Number: 1047, Message: "WSREP has not yet prepared node for application use"},
 			metrics.CauseConnection, true, false},
+		{"error during commit", &mysql.MySQLError{Number: 1180, Message: "Error while appending streaming replication fragment"},
+			metrics.CauseServer, false, true},
 		{"duplicate key", &mysql.MySQLError{Number: 1062, Message: "Duplicate entry"}, metrics.CauseServer, false, false},
 		{"other", errors.New("something"), metrics.CauseServer, false, false},
 	} {
