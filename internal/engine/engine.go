@@ -119,6 +119,9 @@ type Result struct {
 	Crash       *summary.Crash
 	StopReason  string // "interrupted", "duration" or Config.PlanEnd
 	Interrupted bool
+	// NotSent are the open model's operations due before the deadline
+	// that no worker sent (Handle.NotSent, summed).
+	NotSent int64
 }
 
 // Record puts what was measured into s: the warm-up phase, the measured
@@ -135,6 +138,7 @@ func (r *Result) Record(s *summary.Summary) {
 	s.Elapsed = r.Elapsed.Seconds()
 	s.Operations, s.Intervals, s.Stalls = r.Operations, r.Intervals, r.Stalls
 	s.Interrupted, s.StopReason = r.Interrupted, r.StopReason
+	s.NotSent = r.NotSent
 }
 
 // Engine drives one run's workers. Its Config and Hooks may be set until
@@ -300,10 +304,24 @@ func (e *Engine) run(ctx context.Context, handles []*Handle, startWorkers func(w
 		res.Interrupted, res.StopReason = true, "interrupted"
 	case e.deadlineHit():
 		res.StopReason = "duration"
+		res.NotSent = notSent(handles, e.deadline)
 	default:
 		res.StopReason = e.Config.PlanEnd
 	}
 	return res
+}
+
+// notSent sets each handle's operations that fell due before the
+// deadline and were never sent, and returns their sum. Only a run that
+// lasted its duration has them: a plan that ended sent every operation,
+// and an interrupted run's rest was called off.
+func notSent(handles []*Handle, deadline time.Time) int64 {
+	var n int64
+	for _, h := range handles {
+		h.notSent = h.pacer.unsent(deadline)
+		n += h.notSent
+	}
+	return n
 }
 
 // tickWarmup waits out the warm-up, reporting progress.

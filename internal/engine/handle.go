@@ -23,6 +23,9 @@ type Handle struct {
 	unyielded int // operations since the worker last yielded (yield)
 
 	warmOps, warmPoints atomic.Int64 // acknowledged in the warm-up; the points its writes stored
+	// notSent are the open model's operations that fell due in the
+	// measured phase and were never sent (NotSent), set as it ends.
+	notSent int64
 	// inDoubt are points of attempts that failed in a way that may still
 	// have stored them (metrics.InDoubt), warm-up included: verification
 	// allows for them.
@@ -68,6 +71,13 @@ func (h *Handle) InDoubtPoints() int64 { return h.inDoubt.Load() }
 
 // WarmPoints are the points the worker's warm-up writes stored.
 func (h *Handle) WarmPoints() int64 { return h.warmPoints.Load() }
+
+// NotSent is how many of the worker's operations fell due in the measured
+// phase, at the open model's rate, and were never sent: when the phase
+// ended the worker was still on earlier ones (a server that stalled or
+// went away, retries). Their latency is in no histogram; set once the
+// run has ended.
+func (h *Handle) NotSent() int64 { return h.notSent }
 
 // drive runs the worker through the warm-up and then the measured phase
 // until its plan is done, the deadline passes or the run is stopped.

@@ -77,6 +77,17 @@ func (p *pacer) resume(now time.Time) {
 	}
 }
 
+// unsent is how many operations of the open model fell due before end
+// and were not taken: the client was still on earlier ones (0 in the
+// closed model).
+func (p *pacer) unsent(end time.Time) int64 {
+	if p.interval <= 0 || p.origin.IsZero() || !end.After(p.origin) {
+		return 0
+	}
+	due := int64((end.Sub(p.origin) + p.interval - 1) / p.interval) // those with origin + i*interval < end
+	return max(due-p.issued, 0)
+}
+
 // dueFrom reports whether the next operation is due at or after end (zero:
 // no end). In the open model at a low rate one client's operations are
 // seconds apart: waiting for one due past the warm-up's end delayed the

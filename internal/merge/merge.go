@@ -172,6 +172,7 @@ func mergeRuns(runs []*summary.Summary) *summary.Summary {
 		out.Started = earliest(out.Started, s.Started)
 		out.Interrupted = out.Interrupted || s.Interrupted
 		out.Reconnects += s.Reconnects
+		out.NotSent += s.NotSent
 		if out.LatencyClock == "" {
 			out.LatencyClock = s.LatencyClock // the workers ran one binary's clients
 		}

@@ -379,3 +379,30 @@ func TestConsoleClientWait(t *testing.T) {
 		t.Error("a run without arrival stamps tells of client wait")
 	}
 }
+
+// An open-model run whose clients fell behind says how many operations
+// fell due and were never sent, in all and per host; one that kept up
+// says nothing of it.
+func TestConsoleNotSent(t *testing.T) {
+	s := closedSummary()
+	s.OpenModel, s.RatePerSecond, s.NotSent = true, 100, 562
+	s.Hosts = []summary.Host{{Host: "127.0.0.8:3306", Clients: 2, OKOperations: 105, OKPoints: 105000, WrittenPoints: 105000,
+		P50MS: 8, P99MS: 26}, {Host: "127.0.0.9:3306", Clients: 2, OKOperations: 105, OKPoints: 105000, WrittenPoints: 105000,
+		FailedOperations: 5, NotSent: 562, P50MS: 9, P99MS: 26}}
+	text := consoleText(t, s)
+	for _, want := range []string{
+		"Not sent: 562 operations fell due before the end and were never sent: their clients were still on earlier ones " +
+			"(a slow, stalled or absent server); no latency of theirs is in the matrices.\n",
+		"Host 127.0.0.8:3306: 2 clients, 105 ok operations, 105000 ok points (105000 written), 0 failed operations, p50 8.00 ms",
+		"Host 127.0.0.9:3306: 2 clients, 105 ok operations, 105000 ok points (105000 written), 5 failed operations, " +
+			"562 due and never sent, p50 9.00 ms",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("no %q in:\n%s", want, text)
+		}
+	}
+	s.NotSent, s.Hosts = 0, nil
+	if text := consoleText(t, s); strings.Contains(text, "Not sent") {
+		t.Errorf("a run that kept up says:\n%s", text)
+	}
+}

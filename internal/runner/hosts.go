@@ -38,6 +38,7 @@ type hostStats struct {
 	points  int64
 	written int64
 	failed  int64
+	notSent int64 // its clients' operations due and never sent (engine.Handle.NotSent)
 	hist    *hdrhistogram.Histogram
 }
 
@@ -143,7 +144,8 @@ func (r *Runner) hostSummaries() []summary.Host {
 	for _, h := range hl.stats {
 		h.mu.Lock()
 		out = append(out, summary.Host{Host: h.name, Clients: h.clients, OKOperations: h.ok, OKPoints: h.points, WrittenPoints: h.written,
-			FailedOperations: h.failed, P50MS: float64(h.hist.ValueAtQuantile(50)) / 1000, P99MS: float64(h.hist.ValueAtQuantile(99)) / 1000})
+			FailedOperations: h.failed, P50MS: float64(h.hist.ValueAtQuantile(50)) / 1000, P99MS: float64(h.hist.ValueAtQuantile(99)) / 1000,
+			NotSent: h.notSent})
 		h.mu.Unlock()
 	}
 	return out

@@ -314,6 +314,13 @@ func (r *Runner) measure(ctx context.Context, clients []*client, loops []*ownLoo
 		s.LatencyClock = stampedClock(clients)
 	}
 	res.Record(s)
+	for _, c := range clients {
+		if c.host != nil {
+			c.host.mu.Lock()
+			c.host.notSent += c.h.NotSent()
+			c.host.mu.Unlock()
+		}
+	}
 	s.Hosts = r.hostSummaries()
 	return res.Elapsed
 }

@@ -131,6 +131,9 @@ type Host struct {
 	StoredPoints *int64  `json:"stored_points,omitempty"`
 	P50MS        float64 `json:"p50_ms"`
 	P99MS        float64 `json:"p99_ms"`
+	// NotSent are its clients' operations due and never sent
+	// (Summary.NotSent).
+	NotSent int64 `json:"not_sent,omitempty"`
 }
 
 // OperationNames lists the operations any of runs has: the first run's in

@@ -98,6 +98,11 @@ type Summary struct {
 	// Hosts breaks the measured phase down per host when HOST lists
 	// several (client i connects to host i mod n).
 	Hosts []Host `json:"hosts,omitempty"`
+	// NotSent are operations that fell due in the measured phase, at the
+	// open model's rate, and were never sent: their clients were still on
+	// earlier ones when it ended (a server that stalled or went away). No
+	// latency of theirs is in the histograms.
+	NotSent int64 `json:"not_sent,omitempty"`
 	// QueryFile is the user's own queries (QUERY_FILE), when the run had
 	// some: each is an operation of Operations under its name.
 	QueryFile *QueryFile `json:"query_file,omitempty"`
