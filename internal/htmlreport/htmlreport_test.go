@@ -362,6 +362,10 @@ func TestClosedModelWarningRetriesAndCauses(t *testing.T) {
 	if page := render(t, runs); strings.Contains(page, warning) {
 		t.Error("an open-model run shows the closed-model warning")
 	}
+	s.NotSent = 562
+	if page := render(t, runs); !strings.Contains(page, "Not sent: 562 operations fell due before the end and were never sent") {
+		t.Error("the report does not say that operations fell due and were never sent")
+	}
 }
 
 // A merged run shows its workers, and an incomplete one names the missing.

@@ -45,7 +45,7 @@ func Console(w io.Writer, s *summary.Summary) error {
 	if s.OpenModel {
 		writeLatencyMatrix(&b, "Service time (ms) Matrix", s.Operations, serviceRow)
 		b.WriteString(openModelNote(s) + "\n")
-		line(&b, notSentLine(s))
+		line(&b, s.NotSentNote())
 	} else if s.ClosedModel() {
 		b.WriteString(summary.ClosedModelWarning + "\n")
 	} else if s.RealTime {
@@ -233,17 +233,6 @@ func writeHosts(b *strings.Builder, hosts []summary.Host) {
 		fmt.Fprintf(b, "Host %s: %d clients, %d ok operations, %d ok points (%d written%s), %d failed operations%s, p50 %s ms, p99 %s ms\n",
 			h.Host, h.Clients, h.OKOperations, h.OKPoints, h.WrittenPoints, stored, h.FailedOperations, notSent, f2(h.P50MS), f2(h.P99MS))
 	}
-}
-
-// notSentLine says how many operations the open model's schedule made due
-// that were never sent (none: no line): the rate offered fell short, and
-// the latencies leave them out.
-func notSentLine(s *summary.Summary) string {
-	if s.NotSent == 0 {
-		return ""
-	}
-	return fmt.Sprintf("Not sent: %d operations fell due before the end and were never sent: their clients were still on "+
-		"earlier ones (a slow, stalled or absent server); no latency of theirs is in the matrices.", s.NotSent)
 }
 
 // writeClientWait says what ended the latencies of a run whose answers

@@ -224,6 +224,17 @@ const ClosedModelWarning = "Closed model: a client sends its next operation only
 const RealTimeNote = "Real time: each write is due at its scrape's time and its latency counts from then, so a write " +
 	"held behind a slow one keeps the wait; the queries are asked in a closed loop, their latency from their sending."
 
+// NotSentNote is the line the console and the HTML report show under an
+// open-model run whose clients left operations due and never sent
+// (Summary.NotSent); "" when there were none.
+func (s *Summary) NotSentNote() string {
+	if s.NotSent == 0 {
+		return ""
+	}
+	return fmt.Sprintf("Not sent: %d operations fell due before the end and were never sent: their clients were still on "+
+		"earlier ones (a slow, stalled or absent server); no latency of theirs is in the matrices.", s.NotSent)
+}
+
 // ClosedModel reports whether the run measured latency in the closed model
 // (no --rate), which the warning above qualifies; a real-time run's writes
 // are not (RealTimeNote).
