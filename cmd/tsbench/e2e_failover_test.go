@@ -55,6 +55,7 @@ func TestFailoverPostgresPair(t *testing.T) {
 			case !mode.synchronous && v.Lost == nil && (r.code != 0 && r.code != 1 || !v.OK):
 				t.Errorf("exit %d, verify %+v\n%s", r.code, v, r.stdout)
 			}
+			answersRight(t, s, r)
 		})
 	}
 }
@@ -63,7 +64,8 @@ func TestFailoverPostgresPair(t *testing.T) {
 // its standby, by the pair's own script (a fault given as a command): its
 // address unreachable, so the clients' writes and the standby's stream
 // wait, and no commit returns without the standby. After the heal the
-// writes go on on the same primary, and every acknowledged point is there.
+// writes go on on the same primary, every acknowledged point is there,
+// and the answers checked after the heal are right.
 func TestPartitionPostgresPair(t *testing.T) {
 	inParallel(t)
 	testenv.RequireOwnNamespace(t)
@@ -84,6 +86,7 @@ func TestPartitionPostgresPair(t *testing.T) {
 	if r.code != 0 && r.code != 1 || v == nil || !v.OK || v.Lost != nil || v.StoredPoints == 0 {
 		t.Fatalf("exit %d, verify %+v: a synchronous pair lost acknowledged points to a partition\n%s", r.code, v, r.stdout)
 	}
-	t.Logf("primary %s cut off at %.1f s, taking writes %.1f s after; %d points stored of %d acknowledged, exit %d",
-		primary, c.KilledAtS, c.BackAfterS, v.StoredPoints, v.ExpectedPoints, r.code)
+	answersRight(t, s, r)
+	t.Logf("primary %s cut off at %.1f s, taking writes %.1f s after; %d points stored of %d acknowledged, %d answers checked, exit %d",
+		primary, c.KilledAtS, c.BackAfterS, v.StoredPoints, v.ExpectedPoints, len(v.Queries), r.code)
 }
