@@ -406,3 +406,26 @@ func TestConsoleNotSent(t *testing.T) {
 		t.Errorf("a run that kept up says:\n%s", text)
 	}
 }
+
+// The query-check line counts the answers that agree, names their kinds,
+// and says which devices they were checked on when some were left out, or
+// why none was checked.
+func TestQueryCheckLine(t *testing.T) {
+	ok := []summary.QueryCheck{{Query: "TIME_RANGE", OK: true}, {Query: "AGG_RANGE", OK: true}}
+	for _, c := range []struct {
+		v    *summary.Verify
+		want string
+	}{
+		{&summary.Verify{Queries: ok}, "Query answers: 2 of 2 agree with the data written (TIME_RANGE, AGG_RANGE)"},
+		{&summary.Verify{Queries: ok, QueriesOn: "on the 18 devices whose every write was stored; 2 with a write failed for good left out"},
+			"Query answers: 2 of 2 agree with the data written (TIME_RANGE, AGG_RANGE), on the 18 devices whose every write " +
+				"was stored; 2 with a write failed for good left out"},
+		{&summary.Verify{QueriesSkipped: "3 writes failed for good, on every device: ..."},
+			"Query answers: not checked: 3 writes failed for good, on every device: ..."},
+		{&summary.Verify{}, ""},
+	} {
+		if got := queryCheckLine(c.v); got != c.want {
+			t.Errorf("got  %q\nwant %q", got, c.want)
+		}
+	}
+}

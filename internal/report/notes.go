@@ -384,6 +384,9 @@ func queryCheckLine(v *summary.Verify) string {
 	if len(kinds) > 0 {
 		text += " (" + strings.Join(kinds, ", ") + ")"
 	}
+	if v.QueriesOn != "" {
+		text += ", " + v.QueriesOn
+	}
 	if v.QueriesSeconds > 0 {
 		text += fmt.Sprintf(", checked in %s s after the measured run", f2(v.QueriesSeconds))
 	}

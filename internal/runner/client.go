@@ -41,6 +41,10 @@ type client struct {
 	// acked are each device's acknowledged batch numbers (by position in
 	// devices), which a loss map counts range by range (loss.go).
 	acked []spans
+	// holed marks the devices (by position in devices) of which a write
+	// failed for good, warm-up included: their stored rows may have a hole,
+	// which no expected answer knows.
+	holed []bool
 	query ts.Query
 	own   *ownClient // the user's own queries (ownqueries.go), if any
 }
@@ -92,12 +96,13 @@ func (c *client) writeStep(h *engine.Handle, warm bool) {
 	for i := range c.devices {
 		if err := c.filler.fill(c.batch, &c.devices[i], c.written); err != nil {
 			h.Failed(c.op(workload.Write, 0), warm, err)
+			c.holed[i] = true
 			continue
 		}
 		if c.batch.Len() == 0 {
 			continue // a replayed device whose rows are all written
 		}
-		done, _ := h.Do(c.op(workload.Write, c.batch.Points()), warm, func(ctx context.Context) (int64, error) {
+		done, err := h.Do(c.op(workload.Write, c.batch.Points()), warm, func(ctx context.Context) (int64, error) {
 			err := c.conn.Write(ctx, c.batch)
 			if err == nil {
 				c.stored[i]++
@@ -110,6 +115,9 @@ func (c *client) writeStep(h *engine.Handle, warm bool) {
 		})
 		if !done {
 			return
+		}
+		if err != nil {
+			c.holed[i] = true
 		}
 	}
 	c.written++

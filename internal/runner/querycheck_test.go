@@ -133,16 +133,19 @@ func (f failing) Bind(ctx context.Context, s *ts.Schema) error {
 
 // Queries that failed during the run (a node down) leave the data whole:
 // the answers are checked after it. A write given up leaves a hole among
-// a device's rows, which the expected answers cannot know: the checks are
-// skipped, saying why.
+// its device's rows, which the expected answers cannot know: the answers
+// are checked on the other devices, saying so, or skipped, saying why,
+// when every device has one.
 func TestChecksAfterFailures(t *testing.T) {
 	for _, c := range []struct {
 		name            string
 		writes, queries int64
 		checked         bool
+		on              string
 	}{
-		{"queries failed", 0, 3, true},
-		{"a write failed", 1, 0, false},
+		{"queries failed", 0, 3, true, ""},
+		{"a write failed", 1, 0, true, "on the 1 devices whose every write was stored; 1 with a write failed for good left out"},
+		{"a write failed on every device", 2, 0, false, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var writes, queries atomic.Int64
@@ -158,8 +161,16 @@ func TestChecksAfterFailures(t *testing.T) {
 			if c.checked != (len(v.Queries) > 0) || len(badChecks(v)) > 0 || c.checked != (v.QueriesSkipped == "") {
 				t.Fatalf("%d answers checked (%d wrong), skipped %q: want checked %v", len(v.Queries), len(badChecks(v)), v.QueriesSkipped, c.checked)
 			}
-			if !c.checked && !strings.Contains(v.QueriesSkipped, "1 writes failed for good") {
-				t.Errorf("skipped %q: want the failed write named", v.QueriesSkipped)
+			if !c.checked && !strings.Contains(v.QueriesSkipped, "2 writes failed for good, on every device") {
+				t.Errorf("skipped %q: want the failed writes named", v.QueriesSkipped)
+			}
+			if v.QueriesOn != c.on {
+				t.Errorf("checked %q, want %q", v.QueriesOn, c.on)
+			}
+			for _, q := range v.Queries {
+				if c.on != "" && strings.Contains(q.Window, "d_0") {
+					t.Errorf("answer %+v checked on the device whose write failed", q)
+				}
 			}
 		})
 	}

@@ -255,6 +255,7 @@ func (r *Runner) openClients(ctx context.Context) ([]*client, error) {
 		}
 		c.stored = make([]int64, len(c.devices))
 		c.acked = make([]spans, len(c.devices))
+		c.holed = make([]bool, len(c.devices))
 		clients = append(clients, c)
 		if b, ok := conn.(targets.Binder); ok && !cfg.QueryOnly {
 			if err := b.Bind(ctx, r.schema); err != nil {

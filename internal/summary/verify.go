@@ -30,6 +30,10 @@ type Verify struct {
 	// QueriesSkipped says why no answer was checked, when that is worth
 	// saying (a run whose stored rows cannot be computed).
 	QueriesSkipped string `json:"queries_skipped,omitempty"`
+	// QueriesOn says which devices the answers were checked on when some
+	// were left out: those of which a write failed for good, whose stored
+	// rows the expected answers cannot know.
+	QueriesOn string `json:"queries_on,omitempty"`
 	// ExpectedSeries and StoredSeries are the prometheus workload's
 	// distinct series: the model's (every target generation written, the
 	// churn's included) and the store's count of those with a sample;
