@@ -67,10 +67,17 @@ type faultServer struct {
 	// (the run does not reset the data) and says how many write
 	// operations it will refuse and a piece of the server's message.
 	reject func(t *testing.T, fs *faultServer) (ops int64, text string)
+	// settle, when set, has the server write out what it holds in memory
+	// before a crash, so that the restart's recovery is short whatever the
+	// tests before wrote: PostgreSQL replays its WAL since the last
+	// checkpoint, and a replay of the earlier tests' writes on a busy CI
+	// machine once outlasted the crash run (no reconnection inside it).
+	settle func(t *testing.T, fs *faultServer)
 }
 
 var faultServers = []*faultServer{
-	{target: "postgres", service: "postgres", addr: "127.0.0.1:5433", db: "test", reject: rejectPostgres},
+	{target: "postgres", service: "postgres", addr: "127.0.0.1:5433", db: "test", reject: rejectPostgres,
+		settle: func(t *testing.T, fs *faultServer) { postgresExec(t, fs, "CHECKPOINT") }},
 	{target: "influxdb", service: "influxdb", addr: "127.0.0.1:8086", db: "tsbench_faults", reject: rejectInflux},
 	{target: "questdb", service: "questdb", addr: "127.0.0.1:9000", db: "faults", reject: rejectQuestDB},
 }
@@ -378,11 +385,17 @@ func TestFaultCrashRestart(t *testing.T) {
 func crashRun(t *testing.T, fs *faultServer, svc *fault.Service, extra ...string) (*faultRun, int, *summary.Summary) {
 	t.Helper()
 	fs.reset(t)
+	if fs.settle != nil {
+		fs.settle(t, fs)
+	}
 	fr := startFaultRun(t, fs, append([]string{fmt.Sprintf("LOOP=%d", 2*faultLoop)}, extra...)...)
 	fr.waitWriting(t, fs)
+	killed := time.Now()
 	svc.Kill(t)
 	time.Sleep(500 * time.Millisecond)
 	svc.Resume(t)
+	t.Logf("%s took connections again %.1f s after the kill, %.1f s into the run",
+		fs.service, time.Since(killed).Seconds(), time.Since(fr.started).Seconds())
 	code, s := fr.wait(t, 2*time.Minute)
 	return fr, code, s
 }
@@ -461,17 +474,8 @@ func TestFaultReject(t *testing.T) {
 // rejectPostgres makes the points table refuse device d_0's series (ids
 // 0..4): a CHECK constraint, so each of its batches fails whole.
 func rejectPostgres(t *testing.T, fs *faultServer) (int64, string) {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	pg, err := pgx.Connect(ctx, "postgres://postgres@"+fs.addr+"/"+fs.db+"?sslmode=disable")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pg.Close(ctx)
-	if _, err := pg.Exec(ctx, fmt.Sprintf(
-		"ALTER TABLE points ADD CONSTRAINT tsbench_fault_reject CHECK (series >= %d) NOT VALID", faultSensors)); err != nil {
-		t.Fatal(err)
-	}
+	postgresExec(t, fs, fmt.Sprintf(
+		"ALTER TABLE points ADD CONSTRAINT tsbench_fault_reject CHECK (series >= %d) NOT VALID", faultSensors))
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
@@ -481,6 +485,21 @@ func rejectPostgres(t *testing.T, fs *faultServer) (int64, string) {
 		}
 	})
 	return faultLoop, `violates check constraint "tsbench_fault_reject"`
+}
+
+// postgresExec runs one statement on the fault test's PostgreSQL database.
+func postgresExec(t *testing.T, fs *faultServer, sql string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	pg, err := pgx.Connect(ctx, "postgres://postgres@"+fs.addr+"/"+fs.db+"?sslmode=disable")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pg.Close(ctx)
+	if _, err := pg.Exec(ctx, sql); err != nil {
+		t.Fatalf("%s: %v", sql, err)
+	}
 }
 
 // rejectInflux makes s_0 a string field: every later float s_0 in the same
