@@ -3,11 +3,11 @@ package mysql
 import (
 	"database/sql/driver"
 	"errors"
-	"fmt"
 	"testing"
 
 	"github.com/go-sql-driver/mysql"
 	"github.com/tsbench/tsbench/internal/metrics"
+	"github.com/tsbench/tsbench/internal/targets/targettest"
 )
 
 // The driver's broken connections are connection failures in doubt, a
@@ -15,34 +15,14 @@ import (
 // RETRIES, never in doubt), a commit that failed midway is in doubt, and
 // the server's other answers are its own.
 func TestClassify(t *testing.T) {
-	for _, c := range []struct {
-		name      string
-		err       error
-		cause     string
-		transient bool
-		inDoubt   bool
-	}{
-		{"invalid connection", mysql.ErrInvalidConn, metrics.CauseConnection, true, true},
-		{"bad connection", driver.ErrBadConn, metrics.CauseConnection, true, true},
-		{"galera not ready", &mysql.MySQLError{Number: 1047, Message: "WSREP has not yet prepared node for application use"},
-			metrics.CauseConnection, true, false},
-		{"error during commit", &mysql.MySQLError{Number: 1180, Message: "Error while appending streaming replication fragment"},
-			metrics.CauseServer, false, true},
-		{"duplicate key", &mysql.MySQLError{Number: 1062, Message: "Duplicate entry"}, metrics.CauseServer, false, false},
-		{"other", errors.New("something"), metrics.CauseServer, false, false},
-	} {
-		err := fmt.Errorf("mysql: write batch at 127.0.0.1:3307: %w", classify(c.err))
-		if got := metrics.Cause(err); got != c.cause {
-			t.Errorf("%s: cause %q, want %q", c.name, got, c.cause)
-		}
-		if got := metrics.Transient(err); got != c.transient {
-			t.Errorf("%s: transient %v, want %v", c.name, got, c.transient)
-		}
-		if got := metrics.InDoubt(err); got != c.inDoubt {
-			t.Errorf("%s: in doubt %v, want %v", c.name, got, c.inDoubt)
-		}
-		if !errors.Is(err, c.err) {
-			t.Errorf("%s: the driver's error lost: %v", c.name, err)
-		}
-	}
+	targettest.CheckClassified(t, classify, []targettest.Classified{
+		{Name: "invalid connection", Err: mysql.ErrInvalidConn, Cause: metrics.CauseConnection, Transient: true, InDoubt: true},
+		{Name: "bad connection", Err: driver.ErrBadConn, Cause: metrics.CauseConnection, Transient: true, InDoubt: true},
+		{Name: "galera not ready", Err: &mysql.MySQLError{Number: 1047, Message: "WSREP has not yet prepared node for application use"},
+			Cause: metrics.CauseConnection, Transient: true},
+		{Name: "error during commit", Err: &mysql.MySQLError{Number: 1180, Message: "Error while appending streaming replication fragment"},
+			Cause: metrics.CauseServer, InDoubt: true},
+		{Name: "duplicate key", Err: &mysql.MySQLError{Number: 1062, Message: "Duplicate entry"}, Cause: metrics.CauseServer},
+		{Name: "other", Err: errors.New("something"), Cause: metrics.CauseServer},
+	})
 }
