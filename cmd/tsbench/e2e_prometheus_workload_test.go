@@ -41,12 +41,25 @@ var (
 // target.
 var promSmall = []string{"--set", "PROM_PROFILE=small"}
 
+// promKind is what a run's targets expose: its profile and how its
+// histogram is sent.
+type promKind struct {
+	promshape.Profile
+	promshape.Histograms
+}
+
+var (
+	smallProm = promKind{Profile: promshape.Small}
+	nodeProm  = promKind{Profile: promshape.Node}
+)
+
 // promSamples is the samples targets of the profile write in scrapes,
 // the staleness markers left out: from the model, not a figure the tests
 // repeat.
-func promSamples(t *testing.T, p promshape.Profile, targets, scrapes int64) int64 {
+func promSamples(t *testing.T, p promKind, targets, scrapes int64) int64 {
 	t.Helper()
-	m, err := promshape.New(promshape.Config{Targets: 1, Interval: time.Second, Job: "node", Profile: p})
+	m, err := promshape.New(promshape.Config{Targets: 1, Interval: time.Second, Job: "node", Profile: p.Profile,
+		Histograms: p.Histograms})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,9 +73,10 @@ type readLoad struct{ rules, alerts, dashboards, perEngine int }
 
 func (l readLoad) total() int { return l.rules + l.alerts + l.dashboards }
 
-func promReadLoad(t *testing.T, p promshape.Profile) readLoad {
+func promReadLoad(t *testing.T, p promKind) readLoad {
 	t.Helper()
-	m, err := promshape.New(promshape.Config{Targets: 1, Interval: time.Second, Job: "node", Profile: p})
+	m, err := promshape.New(promshape.Config{Targets: 1, Interval: time.Second, Job: "node", Profile: p.Profile,
+		Histograms: p.Histograms})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +121,7 @@ func TestPrometheusWorkload(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", r.code, tail(r.stdout, 60), r.stderr)
 	}
-	load := promReadLoad(t, promshape.Node)
+	load := promReadLoad(t, nodeProm)
 	if want := fmt.Sprintf("Answers of the workload's queries: %d of %d query-target pairs agree with victoriametrics, %d differ by design",
 		3*(load.total()-load.perEngine), 3*load.total(), 3*load.perEngine); !strings.Contains(r.stdout, want) {
 		t.Errorf("the stores' answers not compared, or not alike:\n%s", tail(r.stdout, 60))
@@ -118,7 +132,7 @@ func TestPrometheusWorkload(t *testing.T) {
 	digests := map[string]string{}
 	for _, target := range stores {
 		s := readSummary(t, filepath.Join(dir, "s-"+target+".json"))
-		checkPrometheusRun(t, target, s, promshape.Node, 10)
+		checkPrometheusRun(t, target, s, nodeProm, 10)
 		for _, q := range s.Verify.Queries {
 			key := q.Query + " on the " + cmp.Or(q.Engine, "any") + " engine"
 			if d, ok := digests[key]; ok && d != q.Digest {
@@ -145,28 +159,42 @@ func TestPrometheusWorkload(t *testing.T) {
 //   - OTLP/HTTP metrics (write_path=otlp: gauges, monotonic cumulative sums
 //     of the _total counters, the classic histogram as an OTLP histogram, a
 //     replaced target's points flagged as holding no value) to the four
-//     stores, which turn them back into the same series.
+//     stores, which turn them back into the same series;
+//   - native histograms (PROM_HISTOGRAMS=native) by remote write 2.0 to
+//     Prometheus and Mimir, whose answers count the histograms written
+//     (X-Prometheus-Remote-Write-Histograms-Written), and by 1.0 to
+//     Prometheus and Thanos: the histogram queries then read them with
+//     histogram_quantile, histogram_count and histogram_sum, each answer
+//     checked.
 //
 // The bytes sent are reported as the path's.
 func TestPrometheusWorkloadWritePaths(t *testing.T) {
 	inParallel(t)
+	native := promKind{Profile: promshape.Small, Histograms: promshape.Native}
 	for _, c := range []struct {
-		path, by, version, line string
-		stores                  []string
+		name, path, by, version, line string
+		kind                          promKind
+		stores                        []string
 	}{
-		{"remote-write-v2", "by remote write 2.0", "2.0", "Remote write 2.0: 240 requests acknowledged",
-			[]string{"prometheus", "mimir"}},
-		{"otlp", "by OTLP/HTTP metrics", "OTLP", "OTLP/HTTP metrics: 240 requests acknowledged",
-			[]string{"victoriametrics", "prometheus", "mimir", "thanos"}},
+		{"remote-write-v2", "remote-write-v2", "by remote write 2.0", "2.0", "Remote write 2.0: 240 requests acknowledged",
+			smallProm, []string{"prometheus", "mimir"}},
+		{"otlp", "otlp", "by OTLP/HTTP metrics", "OTLP", "OTLP/HTTP metrics: 240 requests acknowledged",
+			smallProm, []string{"victoriametrics", "prometheus", "mimir", "thanos"}},
+		{"native histograms 2.0", "remote-write-v2", "by remote write 2.0", "2.0", "Remote write 2.0: 240 requests acknowledged",
+			native, []string{"prometheus", "mimir"}},
+		{"native histograms 1.0", "remote-write", "by remote write 1.0", "1.0", "Remote write 1.0: 240 requests acknowledged",
+			native, []string{"prometheus", "thanos"}},
 	} {
-		t.Run(c.path, func(t *testing.T) {
+		t.Run(c.name, func(t *testing.T) {
 			inParallel(t)
 			for _, target := range c.stores {
 				requireTargetServer(t, target)
 			}
 			dir := t.TempDir()
-			r := tsbench(t, nil, append([]string{"run", "--quiet", "--data-dir", dir, "--json", filepath.Join(dir, "s.json"),
-				"--target", strings.Join(c.stores, ","), "--set", "target.write_path=" + c.path}, slices.Concat(promWorkloadShape, promSmall)...)...)
+			args := []string{"run", "--quiet", "--data-dir", dir, "--json", filepath.Join(dir, "s.json"),
+				"--target", strings.Join(c.stores, ","), "--set", "target.write_path=" + c.path,
+				"--set", "PROM_HISTOGRAMS=" + c.kind.Histograms.String()}
+			r := tsbench(t, nil, append(args, slices.Concat(promWorkloadShape, promSmall)...)...)
 			if r.code != 0 {
 				t.Fatalf("exit %d\n%s\n%s", r.code, tail(r.stdout, 60), r.stderr)
 			}
@@ -175,7 +203,7 @@ func TestPrometheusWorkloadWritePaths(t *testing.T) {
 					t.Errorf("%s: the run does not say it writes %s:\n%s", target, c.by, r.stderr)
 				}
 				s := readSummary(t, filepath.Join(dir, "s-"+target+".json"))
-				checkPrometheusRun(t, target, s, promshape.Small, 20)
+				checkPrometheusRun(t, target, s, c.kind, 20)
 				if s.RemoteWrite == nil || s.RemoteWrite.Version != c.version {
 					t.Errorf("%s: sent %+v, not reported as %s", target, s.RemoteWrite, c.version)
 				}
@@ -189,7 +217,7 @@ func TestPrometheusWorkloadWritePaths(t *testing.T) {
 
 // checkPrometheusRun checks one store's run of promShapeOf(targets) in
 // the profile.
-func checkPrometheusRun(t *testing.T, target string, s *summary.Summary, profile promshape.Profile, targets int64) {
+func checkPrometheusRun(t *testing.T, target string, s *summary.Summary, profile promKind, targets int64) {
 	t.Helper()
 	if s.Target != target || s.Verify == nil || !s.Verify.OK {
 		t.Fatalf("%s: run on %s, verify %+v", target, s.Target, s.Verify)
@@ -287,7 +315,7 @@ func TestPrometheusWorkloadWorkers(t *testing.T) {
 	requireTargetServer(t, "victoriametrics")
 	requireTargetServer(t, "postgres") // the results store
 	args := append(append([]string{"--target", "victoriametrics"}, promWorkloadShape...), promSmall...)
-	all := promSamples(t, promshape.Small, 20, 60)
+	all := promSamples(t, smallProm, 20, 60)
 	one := startRun(t, append(args, "--results", "off")...)
 	code, single := one.wait(t, 2*time.Minute)
 	if code != 0 {
@@ -298,7 +326,7 @@ func TestPrometheusWorkloadWorkers(t *testing.T) {
 		digests[q.Query] = q.Digest
 	}
 
-	load := promReadLoad(t, promshape.Small)
+	load := promReadLoad(t, smallProm)
 	grp := group(t)
 	workers := startWorkers(t, grp, 2, nil, args...)
 	var acked int64
@@ -367,7 +395,7 @@ func TestPrometheusWorkloadCrash(t *testing.T) {
 	if s.Crash == nil || s.Crash.Error != "" || s.Crash.BackAfterS <= 0 || s.Crash.NewPID == 0 {
 		t.Fatalf("crash %+v", s.Crash)
 	}
-	if all := promSamples(t, promshape.Small, 20, 100); s.Verify.StoredPoints != all || s.Verify.ExpectedPoints != all {
+	if all := promSamples(t, smallProm, 20, 100); s.Verify.StoredPoints != all || s.Verify.ExpectedPoints != all {
 		t.Errorf("stored %d, acknowledged %d, want %d", s.Verify.StoredPoints, s.Verify.ExpectedPoints, all)
 	}
 	if ing := s.Op("INGESTION"); ing == nil || ing.OKOperations != 400 || ing.FailOperations == 0 {
@@ -408,6 +436,13 @@ func TestPrometheusWorkloadRefusals(t *testing.T) {
 		{[]string{"--target", "thanos", "--set", "target.write_path=remote-write-v2"}, "allowed: remote-write"},
 		{[]string{"--target", "victoriametrics", "--set", "target.write_path=import"}, "write_path = import: not with WORKLOAD = prometheus"},
 		{[]string{"--target", "victoriametrics", "--threshold", "Q1.p99<1s"}, "allowed: INGESTION, RULE, ALERT, DASHBOARD"},
+		// Native histograms where the store does not keep them, over a
+		// path that does not carry them, and a kind that is not one.
+		{[]string{"--target", "victoriametrics", "--set", "PROM_HISTOGRAMS=native"},
+			"PROM_HISTOGRAMS = native: not on target victoriametrics: VictoriaMetrics turns each native histogram"},
+		{[]string{"--target", "prometheus", "--set", "PROM_HISTOGRAMS=native", "--set", "target.write_path=otlp"},
+			"PROM_HISTOGRAMS = native: not with target option write_path = otlp"},
+		{[]string{"--target", "prometheus", "--set", "PROM_HISTOGRAMS=exponential"}, "PROM_HISTOGRAMS"},
 	}
 	for _, c := range cases {
 		args := append([]string{"run", "--quiet", "--data-dir", t.TempDir(), "--workload", "prometheus"}, c.args...)
@@ -516,9 +551,9 @@ func TestPrometheusWorkloadCapabilities(t *testing.T) {
 			requireCode(t, r, c.code)
 			s := readSummary(t, js)
 			if c.name == "repeat" { // the JSON is the repetitions' aggregate
-				n, series := promSamples(t, promshape.Small, 20, 60), promSamples(t, promshape.Small, 20+5*2, 1)
+				n, series := promSamples(t, smallProm, 20, 60), promSamples(t, smallProm, 20+5*2, 1)
 				requireContains(t, r.stdout, fmt.Sprintf("Verify: stored %d points, expected %d, in %d series, expected %d: OK", n, n, series, series))
-			} else if s.Verify == nil || !s.Verify.OK || len(s.Verify.Queries) != promReadLoad(t, promshape.Small).total() || s.Verify.Mismatch() {
+			} else if s.Verify == nil || !s.Verify.OK || len(s.Verify.Queries) != promReadLoad(t, smallProm).total() || s.Verify.Mismatch() {
 				t.Fatalf("verify %+v", s.Verify)
 			}
 			if c.check != nil {
@@ -564,10 +599,10 @@ func TestPrometheusWorkloadInRealTime(t *testing.T) {
 			s.RealTime, s.ClosedModel(), tail(r.stdout, 30))
 	}
 	v := s.Verify
-	if want := promSamples(t, promshape.Small, 20, 12); v == nil || !v.OK || v.StoredPoints != want || v.ExpectedPoints != want {
+	if want := promSamples(t, smallProm, 20, 12); v == nil || !v.OK || v.StoredPoints != want || v.ExpectedPoints != want {
 		t.Fatalf("verify %+v, want %d samples stored", v, want)
 	}
-	if len(v.Queries) != promReadLoad(t, promshape.Small).total() || v.Mismatch() {
+	if len(v.Queries) != promReadLoad(t, smallProm).total() || v.Mismatch() {
 		t.Fatalf("answers checked: %+v", v.Queries)
 	}
 	for _, op := range s.Operations {

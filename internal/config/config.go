@@ -181,6 +181,7 @@ type Config struct {
 
 	// WORKLOAD = prometheus (internal/promshape's shape).
 	PromProfile        string        // PROM_PROFILE: what a target exposes, node or small
+	PromHistograms     string        // PROM_HISTOGRAMS: the request-duration histogram, classic or native
 	PromTargets        int           // PROM_TARGETS: scrape targets alive at once
 	PromScrapeInterval time.Duration // PROM_SCRAPE_INTERVAL
 	PromChurnShare     float64       // PROM_CHURN_SHARE: share of the targets replaced each period

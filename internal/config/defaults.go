@@ -58,6 +58,7 @@ func Default() *Config {
 		TPCCMode:       "batched",
 
 		PromProfile:        "node",
+		PromHistograms:     "classic",
 		PromTargets:        100,
 		PromScrapeInterval: 10 * time.Second,
 		PromChurnShare:     0.05,

@@ -486,6 +486,10 @@ var keyTable = concat(
 		key("PROM_PROFILE", "what a target exposes: node, node_exporter 1.x's default collectors on an 8-CPU host "+
 			"(850 series: _info series, flags, byte and second counters, decimal values); small, 41 node_exporter-like series",
 			oneOf(func(c *Config) *string { return &c.PromProfile }, "node", "small")),
+		key("PROM_HISTOGRAMS", "how each target exposes its request-duration histogram: classic, a _bucket series per le "+
+			"with _sum and _count; native, one series of native histograms (exponential buckets, schema 0), sent by "+
+			"remote write 1.0 or 2.0 and read by histogram_quantile, histogram_count and histogram_sum",
+			oneOf(func(c *Config) *string { return &c.PromHistograms }, "classic", "native")),
 		key("PROM_TARGETS", "scrape targets alive at once, each exposing PROM_PROFILE's series",
 			intField(func(c *Config) *int { return &c.PromTargets }, 1, 100_000)),
 		key("PROM_SCRAPE_INTERVAL", "time between two scrapes of a target, a whole number of milliseconds (the samples' "+

@@ -16,6 +16,7 @@ type Config struct {
 	Seed        int64
 	Job         string // the job label of every series
 	Profile     Profile
+	Histograms  Histograms // how the request-duration histogram is exposed
 }
 
 // MaxTargets bounds Targets so that every sum the queries take stays below
@@ -44,6 +45,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("promshape: start %d must not be negative (ms since the epoch)", c.Start)
 	case c.Profile > Node:
 		return fmt.Errorf("promshape: %v is not a profile", c.Profile)
+	case c.Histograms > Native:
+		return fmt.Errorf("promshape: %v is not a kind of histogram", c.Histograms)
 	case c.Job == "":
 		return fmt.Errorf("promshape: job must not be empty: Prometheus drops an empty label")
 	}

@@ -32,7 +32,7 @@ func New(c Config) (*Model, error) {
 		seed:     gen.Mix(uint64(c.Seed)),
 		targets:  int64(c.Targets),
 		interval: c.Interval.Milliseconds(),
-		series:   templates(c.Job, c.Profile),
+		series:   templates(c.Job, c.Profile, c.Histograms),
 	}
 	if n := churned(c); c.ChurnShare > 0 && n > 0 {
 		m.churn = n

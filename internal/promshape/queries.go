@@ -107,7 +107,11 @@ func (m *Model) Queries() []Query {
 	for i := range dash {
 		dash[i].Kind, dash[i].Step = Dashboard, step
 	}
-	return append(qs, dash...)
+	qs = append(qs, dash...)
+	if m.cfg.Histograms == Native {
+		qs = withNative(qs, m.nativeQueries(w, d))
+	}
+	return qs
 }
 
 // delta is `x - x offset w` of the selector.

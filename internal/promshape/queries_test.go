@@ -2,6 +2,7 @@ package promshape
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -18,7 +19,46 @@ import (
 // selector takes the samples in (t-w, t] that are not markers.
 type naiveSource struct {
 	series map[string]*Series
+	hists  map[string]*naiveHistograms // native histogram series, by key
 	eng    string
+}
+
+// naiveHistograms is a native histogram series' samples as scraped: a
+// nil histogram is a staleness marker.
+type naiveHistograms struct {
+	labels []remotewrite.Label
+	times  []int64
+	hs     []*NativeHistogram
+}
+
+func (n naiveSource) addHistogram(ls []remotewrite.Label, t int64, h *NativeHistogram) {
+	key := Key(ls)
+	s := n.hists[key]
+	if s == nil {
+		s = &naiveHistograms{labels: append([]remotewrite.Label(nil), ls...)}
+		n.hists[key] = s
+	}
+	s.times, s.hs = append(s.times, t), append(s.hs, h)
+}
+
+func (n naiveSource) histograms(sl selector, t int64) []hsample {
+	var out []hsample
+	for _, s := range n.hists {
+		if !sl.matches(s.labels) {
+			continue
+		}
+		var last *NativeHistogram
+		found := false
+		for i, ts := range s.times {
+			if ts <= t && ts > t-lookback {
+				last, found = s.hs[i], true
+			}
+		}
+		if found && last != nil {
+			out = append(out, hsample{labels: s.labels, h: *last})
+		}
+	}
+	return out
 }
 
 func (n naiveSource) engine() string { return n.eng }
@@ -26,10 +66,20 @@ func (n naiveSource) engine() string { return n.eng }
 const lookback = 5 * 60 * 1000
 
 func newNaiveSource(t *testing.T, m *Model, last int64) naiveSource {
-	src := naiveSource{series: map[string]*Series{}}
+	src := naiveSource{series: map[string]*Series{}, hists: map[string]*naiveHistograms{}}
 	sc := m.NewScraper()
+	sc.OnHistograms(func(n int, inst string, ts int64, h *NativeHistogram) {
+		ls, open := m.Template(n)
+		ls[open].Value = inst
+		src.addHistogram(ls, ts, &NativeHistogram{Schema: h.Schema, Count: h.Count, Sum: h.Sum, Offset: h.Offset,
+			Counts: slices.Clone(h.Counts)})
+	})
 	for k := int64(0); k <= last; k++ {
 		if err := sc.Scrape(k, func(ls []remotewrite.Label, ts int64, v float64) {
+			if m.cfg.Histograms == Native && labelOf(ls, remotewrite.MetricName) == Histogram {
+				src.addHistogram(ls, ts, nil) // a native histogram series' staleness marker
+				return
+			}
 			key := Key(ls)
 			s := src.series[key]
 			if s == nil {
@@ -98,6 +148,8 @@ func TestExpectMatchesNaive(t *testing.T) {
 		}, []int64{0, 2, 3, 4, 6, 7, 11}},
 		{"slow scrape", func(c *Config) { c.Interval, c.ChurnPeriod = 2*time.Minute, 4*time.Minute }, []int64{0, 1, 2, 3, 4, 6}},
 		{"node profile", func(c *Config) { c.Profile = Node }, []int64{0, 3, 4, 5, 8, 9}},
+		{"native histograms", func(c *Config) { c.Histograms = Native }, []int64{0, 3, 4, 5, 8, 9, 12}},
+		{"node profile, native histograms", func(c *Config) { c.Profile, c.Histograms = Node, Native }, []int64{0, 4, 5, 9}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -29,6 +29,8 @@ type SampleFunc func(labels []remotewrite.Label, t int64, v float64)
 // concurrent use; give each goroutine its own.
 type Scraper struct {
 	m      *Model
+	hist   HistogramFunc
+	h      NativeHistogram
 	labels []remotewrite.Label
 	// inst caches each slot's instance labels by generation parity: the
 	// live generation and the one that just ended never share a parity.
@@ -72,10 +74,24 @@ func (sc *Scraper) ScrapeSlots(k int64, lo, hi int, fn SampleFunc) error {
 // encoder that encodes each series' other labels once takes.
 type SeriesFunc func(series int, instance string, t int64, v float64)
 
+// HistogramFunc receives a native histogram sample of the series whose
+// labels are Template(series) with instance as the instance label's
+// value; h is the Scraper's, valid only during the call.
+type HistogramFunc func(series int, instance string, t int64, h *NativeHistogram)
+
+// OnHistograms gives the scrapes' native histogram samples to fn (a
+// staleness marker of a native histogram series, a float, still goes to
+// the scrape's own function). A model with native histograms
+// (Config.Histograms) cannot be scraped without it.
+func (sc *Scraper) OnHistograms(fn HistogramFunc) { sc.hist = fn }
+
 // ScrapeSeries is ScrapeSlots giving each sample's series by its template
 // and instance.
 func (sc *Scraper) ScrapeSeries(k int64, lo, hi int, fn SeriesFunc) error {
 	m := sc.m
+	if m.cfg.Histograms == Native && sc.hist == nil {
+		return fmt.Errorf("promshape: the targets expose native histograms: the scraper needs a function for them (OnHistograms)")
+	}
 	if k < 0 {
 		return fmt.Errorf("promshape: scrape index %d must not be negative", k)
 	}
@@ -102,8 +118,15 @@ func (sc *Scraper) emit(slot int, g, k, t int64, stale bool, fn SeriesFunc) {
 	i := k - m.Birth(slot, g)
 	v := StaleNaN()
 	for n := range m.series {
-		if !stale {
-			v = m.value(&m.series[n], tk, i, k)
+		tp := &m.series[n]
+		switch {
+		case stale:
+		case tp.kind == kindNative:
+			histogram(tp, tk, i, &sc.h)
+			sc.hist(n, inst, t, &sc.h)
+			continue
+		default:
+			v = m.value(tp, tk, i, k)
 		}
 		fn(n, inst, t, v)
 	}

@@ -24,6 +24,7 @@ const (
 	kindSum                  // histogram _sum; param: handler
 	kindCount                // histogram _count; param: handler
 	kindPad                  // the node profile's other families (node.go); param: its index among them
+	kindNative               // a native histogram (native.go); param: handler
 )
 
 // template is one series of every target: its labels sorted by name, job
@@ -62,7 +63,7 @@ const Histogram = "prometheus_http_request_duration_seconds"
 
 // templates lists a target's series of the profile in their fixed order:
 // the families every profile has, then the profile's others.
-func templates(job string, p Profile) []template {
+func templates(job string, p Profile, hs Histograms) []template {
 	sh := p.shape()
 	var ts []template
 	add := func(t template, pairs ...string) {
@@ -99,6 +100,10 @@ func templates(job string, p Profile) []template {
 	}
 	add(template{name: "node_load1", kind: kindLoad1, a: sh.load})
 	for h, handler := range handlers {
+		if hs == Native {
+			add(template{name: Histogram, kind: kindNative, param: h}, "handler", handler)
+			continue
+		}
 		for b, le := range leLabels {
 			add(template{name: Histogram + "_bucket", kind: kindBucket, param: h*len(leLabels) + b}, "handler", handler, "le", le)
 		}
@@ -143,11 +148,12 @@ type SeriesType uint8
 
 // The types.
 const (
-	Gauge           SeriesType = iota // a gauge, or an untyped series
-	Counter                           // a counter, named ..._total
-	HistogramBucket                   // a classic histogram's _bucket series
-	HistogramSum                      // its _sum
-	HistogramCount                    // its _count
+	Gauge                 SeriesType = iota // a gauge, or an untyped series
+	Counter                                 // a counter, named ..._total
+	HistogramBucket                         // a classic histogram's _bucket series
+	HistogramSum                            // its _sum
+	HistogramCount                          // its _count
+	NativeHistogramSeries                   // a native histogram: its samples are histograms (NativeHistogram)
 )
 
 // Type is series n's type. A histogram's series come in Scrape's order as
@@ -164,6 +170,8 @@ func (m *Model) Type(n int) SeriesType {
 		return HistogramSum
 	case kindCount:
 		return HistogramCount
+	case kindNative:
+		return NativeHistogramSeries
 	case kindPad:
 		if r := padRule(t.a); (r == padCount || r == padBytes || r == padSeconds) && strings.HasSuffix(t.name, "_total") {
 			return Counter

@@ -109,6 +109,9 @@ type source interface {
 	instant(s selector, t int64) Vector
 	// window is the selector's non-stale samples in (t-w, t].
 	window(s selector, t, w int64) Matrix
+	// histograms is the selector's native histogram series at t, as an
+	// instant selector.
+	histograms(s selector, t int64) []hsample
 	// engine is the engine whose answer is expected, for the functions
 	// the engines compute differently by design (promql.EnginePrometheus,
 	// promql.EngineMetricsQL).

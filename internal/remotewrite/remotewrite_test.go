@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/golang/snappy"
+	"github.com/prometheus/prometheus/model/histogram"
 	"github.com/prometheus/prometheus/prompb"
 	writev2 "github.com/prometheus/prometheus/prompb/io/prometheus/write/v2"
 
@@ -19,6 +20,7 @@ type series struct {
 	labels []string
 	times  []int64
 	values []float64
+	hists  []string // native histograms: their timestamp and Prometheus' String()
 }
 
 // decodeV1 reads a compressed 1.0 request with Prometheus' own types.
@@ -41,9 +43,25 @@ func decodeV1(t *testing.T, body []byte) []series {
 		for _, p := range s.Samples {
 			o.times, o.values = append(o.times, p.Timestamp), append(o.values, p.Value)
 		}
+		for _, h := range s.Histograms {
+			o.hists = append(o.hists, decodedHistogram(t, h.Timestamp, h.IsFloatHistogram(), h.ToIntHistogram()))
+		}
 		out = append(out, o)
 	}
 	return out
+}
+
+// decodedHistogram is a decoded integer histogram, as the tests compare
+// it, or a failure if the request sent a float one.
+func decodedHistogram(t *testing.T, ts int64, float bool, h *histogram.Histogram) string {
+	t.Helper()
+	if float {
+		t.Fatalf("a float histogram at %d: want integer counts", ts)
+	}
+	if err := h.Validate(); err != nil {
+		t.Fatalf("histogram at %d: %v", ts, err)
+	}
+	return fmt.Sprintf("%d %s zero %g/%d", ts, h.String(), h.ZeroThreshold, h.ZeroCount)
 }
 
 // decodeV2 reads a compressed 2.0 request with Prometheus' own types,
@@ -79,6 +97,9 @@ func decodeV2(t *testing.T, body []byte) []series {
 		}
 		for _, p := range s.Samples {
 			o.times, o.values = append(o.times, p.Timestamp), append(o.values, p.Value)
+		}
+		for _, h := range s.Histograms {
+			o.hists = append(o.hists, decodedHistogram(t, h.Timestamp, h.IsFloatHistogram(), h.ToIntHistogram()))
 		}
 		out = append(out, o)
 	}

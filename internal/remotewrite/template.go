@@ -29,6 +29,7 @@ type TemplateEncoder struct {
 	haveLast bool
 
 	series []byte // the request's series fields
+	hist   []byte // a Histogram message being encoded
 }
 
 // encodedTemplate is a template's labels but the open one, encoded: 1.0
@@ -94,21 +95,42 @@ func (e *TemplateEncoder) Reset() {
 // Append adds a series of one sample to the request: template n's labels
 // with value as the open label's, and v at t.
 func (e *TemplateEncoder) Append(n int, value string, t int64, v float64) {
+	e.appendLabels(n, value, 2+sampleLen(t))
+	e.series = appendSample(e.series, v, t)
+}
+
+// AppendHistogram adds a series of one native histogram sample to the
+// request: template n's labels with value as the open label's, and h at t.
+func (e *TemplateEncoder) AppendHistogram(n int, value string, t int64, h *Histogram) {
+	e.hist = appendHistogram(e.hist[:0], h, t)
+	key := byte(keyV1Histograms)
+	if e.v == V2 {
+		key = keyV2Histograms
+	}
+	e.appendLabels(n, value, protoappend.BytesLen(len(e.hist)))
+	e.series = append(e.series, key)
+	e.series = binary.AppendUvarint(e.series, uint64(len(e.hist)))
+	e.series = append(e.series, e.hist...)
+}
+
+// appendLabels opens a TimeSeries field of template n's labels with value
+// as the open label's, followed by rest bytes of samples the caller
+// appends.
+func (e *TemplateEncoder) appendLabels(n int, value string, rest int) {
 	tp := &e.templates[n]
 	if e.v == V1 {
 		label := protoappend.BytesLen(len(tp.openName)) + protoappend.BytesLen(len(value))
-		size := len(tp.before) + 1 + protoappend.VarintLen(uint64(label)) + label + len(tp.after) + 2 + sampleLen(t)
+		size := len(tp.before) + 1 + protoappend.VarintLen(uint64(label)) + label + len(tp.after) + rest
 		e.series = append(e.series, keyV1Series)
 		e.series = binary.AppendUvarint(e.series, uint64(size))
 		e.series = append(e.series, tp.before...)
 		e.series = AppendLabel(e.series, tp.openName, value)
 		e.series = append(e.series, tp.after...)
-		e.series = appendSample(e.series, v, t)
 		return
 	}
 	valueRef := e.openRef(value)
 	refs := len(tp.before) + protoappend.VarintLen(tp.openRef) + protoappend.VarintLen(valueRef) + len(tp.after)
-	size := protoappend.BytesLen(refs) + 2 + sampleLen(t)
+	size := protoappend.BytesLen(refs) + rest
 	e.series = append(e.series, keyV2Series)
 	e.series = binary.AppendUvarint(e.series, uint64(size))
 	e.series = append(e.series, keyLabels)
@@ -117,7 +139,6 @@ func (e *TemplateEncoder) Append(n int, value string, t int64, v float64) {
 	e.series = binary.AppendUvarint(e.series, tp.openRef)
 	e.series = binary.AppendUvarint(e.series, valueRef)
 	e.series = append(e.series, tp.after...)
-	e.series = appendSample(e.series, v, t)
 }
 
 // openRef is the reference of an open value in the request, a symbol of

@@ -67,3 +67,54 @@ func TestTemplateEncoder(t *testing.T) {
 		})
 	}
 }
+
+// Native histogram samples decode, with Prometheus' own types, to valid
+// integer histograms of the counts, sum and buckets appended, in both
+// versions, beside float samples of the same request: a span starting
+// below and above bucket 0, empty buckets inside it, counts that fall and
+// rise (negative and positive deltas), and a histogram with no
+// observation.
+func TestTemplateEncoderHistograms(t *testing.T) {
+	templates := [][]Label{
+		{{MetricName, "req"}, {"handler", "/q"}, {"instance", ""}},
+		{{MetricName, "up"}, {"instance", ""}},
+	}
+	open := []int{2, 1}
+	hs := []Histogram{
+		{Schema: 0, Count: 10, Sum: 3.5, Offset: -2, Counts: []uint64{1, 0, 6, 3}},
+		{Schema: 3, Count: 300, Sum: 1e6, Offset: 5, Counts: []uint64{200, 100}},
+		{Schema: 0, Count: 0, Sum: 0, Offset: 0, Counts: nil},
+	}
+	want := []string{
+		"[__name__=req handler=/q instance=a:9100] 1000 {count:10, sum:3.5, (0.125,0.25]:1, (0.5,1]:6, (1,2]:3} zero 2.938735877055719e-39/0",
+		"[__name__=up instance=a:9100] 1000 1",
+		"[__name__=req handler=/q instance=b:9100] 2000 {count:300, sum:1e+06, (1.414213562373095,1.5422108254079407]:200, " +
+			"(1.5422108254079407,1.6817928305074288]:100} zero 2.938735877055719e-39/0",
+		"[__name__=req handler=/q instance=c:9100] 3000 {count:0, sum:0} zero 2.938735877055719e-39/0",
+	}
+	for _, v := range []Version{V1, V2} {
+		t.Run(fmt.Sprintf("v%d", v), func(t *testing.T) {
+			e := NewTemplateEncoder(v, templates, open)
+			e.AppendHistogram(0, "a:9100", 1000, &hs[0])
+			e.Append(1, "a:9100", 1000, 1)
+			e.AppendHistogram(0, "b:9100", 2000, &hs[1])
+			e.AppendHistogram(0, "c:9100", 3000, &hs[2])
+			decoded := decodeV1
+			if v == V2 {
+				decoded = decodeV2
+			}
+			var got []string
+			for _, s := range decoded(t, snappy.Encode(nil, e.AppendRequest(nil))) {
+				for i, ts := range s.times {
+					got = append(got, fmt.Sprintf("%v %d %v", s.labels, ts, s.values[i]))
+				}
+				for _, h := range s.hists {
+					got = append(got, fmt.Sprintf("%v %s", s.labels, h))
+				}
+			}
+			if strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+		})
+	}
+}

@@ -45,9 +45,14 @@ func promConfig(cfg *config.Config) promrun.Config {
 	if err != nil {
 		profile = promshape.Node
 	}
+	hists, err := promshape.ParseHistograms(cfg.PromHistograms)
+	if err != nil {
+		hists = promshape.Classic
+	}
 	return promrun.Config{
 		Shape: promshape.Config{Targets: cfg.PromTargets, Interval: cfg.PromScrapeInterval, ChurnShare: cfg.PromChurnShare,
-			ChurnPeriod: time.Duration(cfg.PromChurnPeriod) * cfg.PromScrapeInterval, Seed: cfg.DataSeed, Profile: profile},
+			ChurnPeriod: time.Duration(cfg.PromChurnPeriod) * cfg.PromScrapeInterval, Seed: cfg.DataSeed, Profile: profile,
+			Histograms: hists},
 		Scrapes: int64(cfg.PromScrapes), WriteTimeout: cfg.WriteTimeout, ReadTimeout: cfg.ReadTimeout,
 		ReadWhileWriting: cfg.PromReads == "while", NoReads: cfg.PromReads == "none", RealTime: cfg.PromTime == "now",
 	}
@@ -76,6 +81,17 @@ func promOptions(cfg *config.Config, d *targets.Driver, dataDir string) (targets
 			"which writes remote write (write_path=remote-write, or remote-write-v2 where the store takes 2.0) or OTLP (write_path=otlp)", w)
 	}
 	opts.Extra = extra
+	if cfg.PromHistograms == "native" {
+		if why := d.Caps.NoNativeHistograms; why != "" {
+			return targets.Options{}, exit.Usagef("PROM_HISTOGRAMS = native: not on target %s: %s; "+
+				"allowed here: classic", d.Name, why)
+		}
+		if extra["write_path"] == "otlp" {
+			return targets.Options{}, exit.Usagef("PROM_HISTOGRAMS = native: not with target option write_path = otlp: " +
+				"tsbench sends native histograms by remote write (write_path=remote-write or remote-write-v2); " +
+				"allowed with otlp: classic")
+		}
+	}
 	return opts, nil
 }
 

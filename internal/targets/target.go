@@ -177,6 +177,10 @@ type Capabilities struct {
 	// PromQL (its Target implements PromStore): the prometheus workload
 	// runs on it.
 	PromStore bool
+	// NoNativeHistograms says why the PromStore does not keep Prometheus'
+	// native histograms as such ("" when it does): a prometheus run with
+	// native histograms is refused with it.
+	NoNativeHistograms string
 	// Fleet says how the target answers TSBS's iot questions
 	// (FleetQuerier): FleetOnServer in its query language, FleetFromPoints
 	// computed by tsbench from the points the server returns (as TSBS does

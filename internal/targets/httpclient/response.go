@@ -14,8 +14,9 @@ type responseHead struct {
 	chunked bool // Transfer-Encoding ends in chunked
 	close   bool // the server closes the connection after this response
 	// written is a remote write 2.0 receiver's count of the samples it
-	// wrote (X-Prometheus-Remote-Write-Samples-Written); -1 when the
-	// head gives none.
+	// wrote, float samples and native histogram samples
+	// (X-Prometheus-Remote-Write-Samples-Written and -Histograms-Written
+	// added); -1 when the head gives neither.
 	written int64
 }
 
@@ -37,6 +38,10 @@ var headEnd = []byte("\r\n\r\n")
 // SamplesWrittenHeader is the header in which a remote write 2.0 receiver
 // says how many samples of a request it wrote.
 const SamplesWrittenHeader = "X-Prometheus-Remote-Write-Samples-Written"
+
+// HistogramsWrittenHeader is the header in which it says how many native
+// histogram samples it wrote: a request's samples are both headers'.
+const HistogramsWrittenHeader = "X-Prometheus-Remote-Write-Histograms-Written"
 
 func parseHead(b []byte) (responseHead, int, error) {
 	h := responseHead{length: -1, written: -1}
@@ -72,12 +77,12 @@ func parseHead(b []byte) (responseHead, int, error) {
 				return h, 0, fmt.Errorf("%w: Content-Length %q", errMalformed, clip(value))
 			}
 			h.length = n
-		case bytes.EqualFold(name, []byte(SamplesWrittenHeader)):
+		case bytes.EqualFold(name, []byte(SamplesWrittenHeader)), bytes.EqualFold(name, []byte(HistogramsWrittenHeader)):
 			n, err := strconv.ParseInt(string(value), 10, 64)
 			if err != nil || n < 0 {
-				return h, 0, fmt.Errorf("%w: %s %q", errMalformed, SamplesWrittenHeader, clip(value))
+				return h, 0, fmt.Errorf("%w: %s %q", errMalformed, name, clip(value))
 			}
-			h.written = n
+			h.written = max(h.written, 0) + n
 		case bytes.EqualFold(name, []byte("Transfer-Encoding")):
 			last := value[bytes.LastIndexByte(value, ',')+1:]
 			h.chunked = bytes.EqualFold(bytes.TrimSpace(last), []byte("chunked"))

@@ -39,6 +39,10 @@ func TestParseHead(t *testing.T) {
 		{"two lengths", "HTTP/1.1 200 OK\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n", responseHead{}, false, true},
 		{"samples written", "HTTP/1.1 204 No Content\r\nx-prometheus-remote-write-samples-written: 4100\r\n\r\n",
 			responseHead{status: 204, length: -1, written: 4100}, true, false},
+		{"samples and histograms written", "HTTP/1.1 204 No Content\r\nX-Prometheus-Remote-Write-Samples-Written: 4000\r\n" +
+			"X-Prometheus-Remote-Write-Histograms-Written: 100\r\n\r\n", responseHead{status: 204, length: -1, written: 4100}, true, false},
+		{"histograms only", "HTTP/1.1 204 No Content\r\nX-Prometheus-Remote-Write-Histograms-Written: 7\r\n\r\n",
+			responseHead{status: 204, length: -1, written: 7}, true, false},
 		{"bad samples written", "HTTP/1.1 204 No Content\r\nX-Prometheus-Remote-Write-Samples-Written: many\r\n\r\n",
 			responseHead{}, false, true},
 		{"no colon", "HTTP/1.1 200 OK\r\nbroken\r\n\r\n", responseHead{}, false, true},

@@ -631,8 +631,8 @@ func (t *Target) RemoteWrite(ctx context.Context, body []byte, samples int64) er
 	// receiver says so in its answer's partial success.
 	switch {
 	case t.version == remotewrite.V2 && a.Written < 0:
-		return fmt.Errorf("%s: remote write 2.0: the answer does not say how many samples were written (%s)",
-			t.f.Name, httpclient.SamplesWrittenHeader)
+		return fmt.Errorf("%s: remote write 2.0: the answer does not say how many samples were written (%s, %s)",
+			t.f.Name, httpclient.SamplesWrittenHeader, httpclient.HistogramsWrittenHeader)
 	case t.version == remotewrite.V2 && a.Written != samples:
 		return fmt.Errorf("%s: remote write 2.0: %d of the request's %d samples written", t.f.Name, a.Written, samples)
 	case t.version == remotewrite.OTLP:

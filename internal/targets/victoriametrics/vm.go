@@ -97,6 +97,8 @@ var Driver = &targets.Driver{
 
 		GroupByAcross: true, // aggregated by (__name__) on the server (rollup.go)
 		PromStore:     true, // remote write (write_path=remote-write) and PromQL's API
+		NoNativeHistograms: "VictoriaMetrics turns each native histogram it takes into _count, _sum and _bucket " +
+			"series with vmrange labels, so PromQL's histogram functions find no native histogram to read",
 	},
 	Options:  []targets.Option{{Name: "write_path", Values: []string{"import", "remote-write", "otlp"}}},
 	Language: language,
