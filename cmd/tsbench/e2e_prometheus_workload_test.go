@@ -162,10 +162,10 @@ func TestPrometheusWorkload(t *testing.T) {
 //     stores, which turn them back into the same series;
 //   - native histograms (PROM_HISTOGRAMS=native) by remote write 2.0 to
 //     Prometheus and Mimir, whose answers count the histograms written
-//     (X-Prometheus-Remote-Write-Histograms-Written), and by 1.0 to
-//     Prometheus and Thanos: the histogram queries then read them with
-//     histogram_quantile, histogram_count and histogram_sum, each answer
-//     checked.
+//     (X-Prometheus-Remote-Write-Histograms-Written), and as OTLP
+//     exponential histograms to Prometheus and Thanos: the histogram
+//     queries then read them with histogram_quantile, histogram_count and
+//     histogram_sum, each answer checked.
 //
 // The bytes sent are reported as the path's.
 func TestPrometheusWorkloadWritePaths(t *testing.T) {
@@ -182,7 +182,7 @@ func TestPrometheusWorkloadWritePaths(t *testing.T) {
 			smallProm, []string{"victoriametrics", "prometheus", "mimir", "thanos"}},
 		{"native histograms 2.0", "remote-write-v2", "by remote write 2.0", "2.0", "Remote write 2.0: 240 requests acknowledged",
 			native, []string{"prometheus", "mimir"}},
-		{"native histograms 1.0", "remote-write", "by remote write 1.0", "1.0", "Remote write 1.0: 240 requests acknowledged",
+		{"native histograms otlp", "otlp", "by OTLP/HTTP metrics", "OTLP", "OTLP/HTTP metrics: 240 requests acknowledged",
 			native, []string{"prometheus", "thanos"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -436,12 +436,10 @@ func TestPrometheusWorkloadRefusals(t *testing.T) {
 		{[]string{"--target", "thanos", "--set", "target.write_path=remote-write-v2"}, "allowed: remote-write"},
 		{[]string{"--target", "victoriametrics", "--set", "target.write_path=import"}, "write_path = import: not with WORKLOAD = prometheus"},
 		{[]string{"--target", "victoriametrics", "--threshold", "Q1.p99<1s"}, "allowed: INGESTION, RULE, ALERT, DASHBOARD"},
-		// Native histograms where the store does not keep them, over a
-		// path that does not carry them, and a kind that is not one.
+		// Native histograms where the store does not keep them, and a
+		// kind that is not one.
 		{[]string{"--target", "victoriametrics", "--set", "PROM_HISTOGRAMS=native"},
 			"PROM_HISTOGRAMS = native: not on target victoriametrics: VictoriaMetrics turns each native histogram"},
-		{[]string{"--target", "prometheus", "--set", "PROM_HISTOGRAMS=native", "--set", "target.write_path=otlp"},
-			"PROM_HISTOGRAMS = native: not with target option write_path = otlp"},
 		{[]string{"--target", "prometheus", "--set", "PROM_HISTOGRAMS=exponential"}, "PROM_HISTOGRAMS"},
 	}
 	for _, c := range cases {

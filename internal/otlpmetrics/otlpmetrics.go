@@ -39,11 +39,12 @@ type Kind uint8
 // them: its buckets in ascending le, then its _sum, then its _count,
 // which ends its point.
 const (
-	Gauge     Kind = iota // a gauge or an untyped series: a Gauge's point
-	Counter               // a counter named ..._total: a monotonic cumulative Sum's point
-	Bucket                // a classic histogram's _bucket series, its le label the bound
-	HistSum               // the histogram's _sum
-	HistCount             // the histogram's _count
+	Gauge        Kind = iota // a gauge or an untyped series: a Gauge's point
+	Counter                  // a counter named ..._total: a monotonic cumulative Sum's point
+	Bucket                   // a classic histogram's _bucket series, its le label the bound
+	HistSum                  // the histogram's _sum
+	HistCount                // the histogram's _count
+	ExpHistogram             // a native histogram: an ExponentialHistogram's point (AppendHistogram)
 )
 
 // Series is a series template: its labels sorted by name (__name__ among
@@ -61,29 +62,40 @@ const (
 	wireFixed64 = 1
 	wireBytes   = 2
 
-	keyResourceMetrics = 1<<3 | wireBytes   // ExportMetricsServiceRequest.resource_metrics
-	keyScopeMetrics    = 2<<3 | wireBytes   // ResourceMetrics.scope_metrics
-	keyMetrics         = 2<<3 | wireBytes   // ScopeMetrics.metrics
-	keyName            = 1<<3 | wireBytes   // Metric.name
-	keyGauge           = 5<<3 | wireBytes   // Metric.gauge
-	keySum             = 7<<3 | wireBytes   // Metric.sum
-	keyHistogram       = 9<<3 | wireBytes   // Metric.histogram
-	keyDataPoints      = 1<<3 | wireBytes   // Gauge/Sum/Histogram.data_points
-	keyTemporality     = 2<<3 | wireVarint  // Sum/Histogram.aggregation_temporality
-	keyMonotonic       = 3<<3 | wireVarint  // Sum.is_monotonic
-	keyNumberAttrs     = 7<<3 | wireBytes   // NumberDataPoint.attributes
-	keyTime            = 3<<3 | wireFixed64 // NumberDataPoint/HistogramDataPoint.time_unix_nano
-	keyAsDouble        = 4<<3 | wireFixed64 // NumberDataPoint.as_double
-	keyNumberFlags     = 8<<3 | wireVarint  // NumberDataPoint.flags
-	keyHistAttrs       = 9<<3 | wireBytes   // HistogramDataPoint.attributes
-	keyHistCount       = 4<<3 | wireFixed64 // HistogramDataPoint.count
-	keyHistSum         = 5<<3 | wireFixed64 // HistogramDataPoint.sum
-	keyBucketCounts    = 6<<3 | wireBytes   // HistogramDataPoint.bucket_counts, packed fixed64
-	keyBounds          = 7<<3 | wireBytes   // HistogramDataPoint.explicit_bounds, packed double
-	keyHistFlags       = 10<<3 | wireVarint // HistogramDataPoint.flags
-	keyKey             = 1<<3 | wireBytes   // KeyValue.key
-	keyValue           = 2<<3 | wireBytes   // KeyValue.value
-	keyStringValue     = 1<<3 | wireBytes   // AnyValue.string_value
+	keyResourceMetrics = 1<<3 | wireBytes    // ExportMetricsServiceRequest.resource_metrics
+	keyScopeMetrics    = 2<<3 | wireBytes    // ResourceMetrics.scope_metrics
+	keyMetrics         = 2<<3 | wireBytes    // ScopeMetrics.metrics
+	keyName            = 1<<3 | wireBytes    // Metric.name
+	keyGauge           = 5<<3 | wireBytes    // Metric.gauge
+	keySum             = 7<<3 | wireBytes    // Metric.sum
+	keyHistogram       = 9<<3 | wireBytes    // Metric.histogram
+	keyExpHistogram    = 10<<3 | wireBytes   // Metric.exponential_histogram
+	keyDataPoints      = 1<<3 | wireBytes    // Gauge/Sum/Histogram.data_points
+	keyTemporality     = 2<<3 | wireVarint   // Sum/Histogram.aggregation_temporality
+	keyMonotonic       = 3<<3 | wireVarint   // Sum.is_monotonic
+	keyNumberAttrs     = 7<<3 | wireBytes    // NumberDataPoint.attributes
+	keyTime            = 3<<3 | wireFixed64  // NumberDataPoint/HistogramDataPoint.time_unix_nano
+	keyAsDouble        = 4<<3 | wireFixed64  // NumberDataPoint.as_double
+	keyNumberFlags     = 8<<3 | wireVarint   // NumberDataPoint.flags
+	keyHistAttrs       = 9<<3 | wireBytes    // HistogramDataPoint.attributes
+	keyHistCount       = 4<<3 | wireFixed64  // HistogramDataPoint.count
+	keyHistSum         = 5<<3 | wireFixed64  // HistogramDataPoint.sum
+	keyBucketCounts    = 6<<3 | wireBytes    // HistogramDataPoint.bucket_counts, packed fixed64
+	keyBounds          = 7<<3 | wireBytes    // HistogramDataPoint.explicit_bounds, packed double
+	keyHistFlags       = 10<<3 | wireVarint  // HistogramDataPoint.flags
+	keyKey             = 1<<3 | wireBytes    // KeyValue.key
+	keyValue           = 2<<3 | wireBytes    // KeyValue.value
+	keyStringValue     = 1<<3 | wireBytes    // AnyValue.string_value
+	keyExpAttrs        = 1<<3 | wireBytes    // ExponentialHistogramDataPoint.attributes
+	keyExpCount        = 4<<3 | wireFixed64  // ExponentialHistogramDataPoint.count
+	keyExpSum          = 5<<3 | wireFixed64  // ExponentialHistogramDataPoint.sum
+	keyExpScale        = 6<<3 | wireVarint   // ExponentialHistogramDataPoint.scale (sint32)
+	keyExpZeroCount    = 7<<3 | wireFixed64  // ExponentialHistogramDataPoint.zero_count
+	keyExpPositive     = 8<<3 | wireBytes    // ExponentialHistogramDataPoint.positive
+	keyExpFlags        = 10<<3 | wireVarint  // ExponentialHistogramDataPoint.flags
+	keyExpZeroThresh   = 14<<3 | wireFixed64 // ExponentialHistogramDataPoint.zero_threshold
+	keyBucketsOffset   = 1<<3 | wireVarint   // Buckets.offset (sint32)
+	keyBucketsCounts   = 2<<3 | wireBytes    // Buckets.bucket_counts, packed varint
 
 	cumulative    = 2 // AggregationTemporality CUMULATIVE
 	noRecordedVal = 1 // DataPointFlags FLAG_NO_RECORDED_VALUE: a staleness marker
@@ -134,7 +146,7 @@ func NewEncoder(series []Series) (*Encoder, error) {
 			return nil, err
 		}
 		family := name
-		if s.Kind >= Bucket {
+		if s.Kind >= Bucket && s.Kind <= HistCount {
 			family = histogramFamily(name)
 		}
 		m, ok := index[family]
@@ -142,7 +154,7 @@ func NewEncoder(series []Series) (*Encoder, error) {
 			m = len(e.metrics)
 			index[family] = m
 			kind := s.Kind
-			if kind >= Bucket {
+			if kind >= Bucket && kind <= HistCount {
 				kind = HistCount
 			}
 			e.metrics = append(e.metrics, metric{name: family, kind: kind})
@@ -150,7 +162,10 @@ func NewEncoder(series []Series) (*Encoder, error) {
 		t := &e.templates[i]
 		t.metric, t.kind, t.bound = m, s.Kind, bound
 		key := byte(keyNumberAttrs)
-		if s.Kind >= Bucket {
+		switch {
+		case s.Kind == ExpHistogram:
+			key = keyExpAttrs
+		case s.Kind >= Bucket:
 			key = keyHistAttrs
 		}
 		for _, l := range rest {
@@ -220,6 +235,11 @@ func (e *Encoder) Append(n int, value string, t int64, v float64) {
 	case HistCount:
 		e.appendHistogram(tp, value, t, v)
 		return
+	case ExpHistogram: // only a staleness marker comes as a float
+		m := &e.metrics[tp.metric]
+		m.points = tp.appendPointHead(m.points, keyExpAttrs, value, t, 2)
+		m.points = append(m.points, keyExpFlags, noRecordedVal)
+		return
 	}
 	m := &e.metrics[tp.metric]
 	stale := math.IsNaN(v)
@@ -279,6 +299,39 @@ func (e *Encoder) appendHistogram(tp *template, value string, t int64, count flo
 	e.bounds, e.cum, e.sum = e.bounds[:0], e.cum[:0], 0
 }
 
+// AppendHistogram adds a native histogram sample of template n's series
+// (an ExpHistogram) with value as its open label's, h at t (ms): OTLP's
+// scale is the schema, and its bucket i holds (base^i, base^(i+1)], one
+// below Prometheus' numbering, which the stores add back.
+func (e *Encoder) AppendHistogram(n int, value string, t int64, h *remotewrite.Histogram) {
+	tp := &e.templates[n]
+	m := &e.metrics[tp.metric]
+	offset := protowire.EncodeZigZag(int64(h.Offset) - 1)
+	counts := 0
+	for _, c := range h.Counts {
+		counts += protoappend.VarintLen(c)
+	}
+	buckets := 1 + protoappend.VarintLen(offset) + protoappend.BytesLen(counts)
+	scale := protowire.EncodeZigZag(int64(h.Schema))
+	rest := 9 + 9 + 1 + protoappend.VarintLen(scale) + 9 + protoappend.BytesLen(buckets) + 9
+	m.points = tp.appendPointHead(m.points, keyExpAttrs, value, t, rest)
+	m.points = protoappend.AppendFixed64(m.points, keyExpCount, h.Count)
+	m.points = protoappend.AppendFixed64(m.points, keyExpSum, math.Float64bits(h.Sum))
+	m.points = append(m.points, keyExpScale)
+	m.points = binary.AppendUvarint(m.points, scale)
+	m.points = protoappend.AppendFixed64(m.points, keyExpZeroCount, 0)
+	m.points = append(m.points, keyExpPositive)
+	m.points = binary.AppendUvarint(m.points, uint64(buckets))
+	m.points = append(m.points, keyBucketsOffset)
+	m.points = binary.AppendUvarint(m.points, offset)
+	m.points = append(m.points, keyBucketsCounts)
+	m.points = binary.AppendUvarint(m.points, uint64(counts))
+	for _, c := range h.Counts {
+		m.points = binary.AppendUvarint(m.points, c)
+	}
+	m.points = protoappend.AppendFixed64(m.points, keyExpZeroThresh, math.Float64bits(remotewrite.ZeroThreshold))
+}
+
 // appendPointHead opens a data point of the template's series whose
 // fields after its time take rest bytes: the point's key and length, its
 // attributes (the open one, under attrs, valued value) and its time.
@@ -325,7 +378,7 @@ func (e *Encoder) AppendRequest(dst []byte) []byte {
 		switch m.kind {
 		case Counter:
 			dst = append(dst, keyTemporality, cumulative, keyMonotonic, 1)
-		case HistCount:
+		case HistCount, ExpHistogram:
 			dst = append(dst, keyTemporality, cumulative)
 		}
 	}
@@ -348,6 +401,8 @@ func dataOf(m *metric) (key byte, n int) {
 		return keySum, len(m.points) + 4
 	case HistCount:
 		return keyHistogram, len(m.points) + 2
+	case ExpHistogram:
+		return keyExpHistogram, len(m.points) + 2
 	}
 	return keyGauge, len(m.points)
 }

@@ -115,6 +115,54 @@ func checkRequest(t *testing.T, req *colmetrics.ExportMetricsServiceRequest) {
 	}
 }
 
+// A native histogram decodes with OpenTelemetry's own types into an
+// ExponentialHistogram's cumulative points: count, sum, scale the schema,
+// the positive buckets one below Prometheus' numbering (OTLP's bucket i
+// holds (2^i, 2^(i+1)] at scale 0, Prometheus' (2^(i-1), 2^i]), the zero
+// bucket empty with its width; a gauge beside it in the same request, and
+// a replaced target's point flagged as holding no value.
+func TestExponentialHistogramDecodes(t *testing.T) {
+	e, err := NewEncoder([]Series{
+		{Labels: labels("node_load1"), Open: 1, Kind: Gauge},
+		{Labels: labels("req", "handler", "/q"), Open: 1, Kind: ExpHistogram},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const ms = 1_700_000_000_000
+	e.Reset()
+	e.Append(0, "host-1", ms, 2.5)
+	e.AppendHistogram(1, "host-1", ms, &remotewrite.Histogram{Schema: 0, Count: 12, Sum: 7.5, Offset: -2,
+		Counts: []uint64{1, 0, 300, 11}})
+	e.AppendHistogram(1, "host-3", ms, &remotewrite.Histogram{Schema: 3, Count: 1, Sum: 1, Offset: 4, Counts: []uint64{1}})
+	e.Append(1, "host-2", ms, math.Float64frombits(0x7ff0000000000002))
+	req := &colmetrics.ExportMetricsServiceRequest{}
+	if err := proto.Unmarshal(e.AppendRequest(nil), req); err != nil {
+		t.Fatal(err)
+	}
+	ms0 := req.ResourceMetrics[0].ScopeMetrics[0].Metrics
+	if len(ms0) != 2 || ms0[0].GetGauge().GetDataPoints()[0].GetAsDouble() != 2.5 {
+		t.Fatalf("metrics %v", ms0)
+	}
+	eh := ms0[1].GetExponentialHistogram()
+	if ms0[1].Name != "req" || eh == nil || len(eh.DataPoints) != 3 ||
+		eh.AggregationTemporality != metrics.AggregationTemporality_AGGREGATION_TEMPORALITY_CUMULATIVE {
+		t.Fatalf("exponential histogram %v", ms0[1])
+	}
+	p := eh.DataPoints[0]
+	if p.Count != 12 || p.GetSum() != 7.5 || p.Scale != 0 || p.ZeroCount != 0 || p.ZeroThreshold != 0x1p-128 ||
+		p.Positive.GetOffset() != -3 || !slices.Equal(p.Positive.GetBucketCounts(), []uint64{1, 0, 300, 11}) ||
+		p.Negative != nil || p.Flags != 0 || p.TimeUnixNano != ms*1e6 || attrs(p.Attributes) != "instance=host-1 job=node handler=/q " {
+		t.Errorf("point %v", p)
+	}
+	if p := eh.DataPoints[1]; p.Scale != 3 || p.Positive.GetOffset() != 3 || attrs(p.Attributes) != "instance=host-3 job=node handler=/q " {
+		t.Errorf("schema 3 point %v", p)
+	}
+	if p := eh.DataPoints[2]; p.Flags != 1 || p.Count != 0 || p.Positive != nil || attrs(p.Attributes) != "instance=host-2 job=node handler=/q " {
+		t.Errorf("stale point %v", p)
+	}
+}
+
 // attrs lists a point's attributes as name=value, in their order.
 func attrs(kvs []*common.KeyValue) string {
 	var b bytes.Buffer

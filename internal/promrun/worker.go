@@ -164,8 +164,7 @@ type requestEncoder interface {
 }
 
 // histogramEncoder is a request encoder that takes native histogram
-// samples too (remote write 1.0 and 2.0; the run refuses native
-// histograms over a protocol whose encoder does not).
+// samples too: every one (remote write 1.0 and 2.0, OTLP).
 type histogramEncoder interface {
 	AppendHistogram(n int, instance string, t int64, h *remotewrite.Histogram)
 }
@@ -206,7 +205,7 @@ func (r *Run) encoder(store targets.PromStore) (requestEncoder, error) {
 var otlpKinds = map[promshape.SeriesType]otlpmetrics.Kind{
 	promshape.Gauge: otlpmetrics.Gauge, promshape.Counter: otlpmetrics.Counter,
 	promshape.HistogramBucket: otlpmetrics.Bucket, promshape.HistogramSum: otlpmetrics.HistSum,
-	promshape.HistogramCount: otlpmetrics.HistCount,
+	promshape.HistogramCount: otlpmetrics.HistCount, promshape.NativeHistogramSeries: otlpmetrics.ExpHistogram,
 }
 
 // Resending. A request whose write failed in a way Prometheus' remote

@@ -86,11 +86,6 @@ func promOptions(cfg *config.Config, d *targets.Driver, dataDir string) (targets
 			return targets.Options{}, exit.Usagef("PROM_HISTOGRAMS = native: not on target %s: %s; "+
 				"allowed here: classic", d.Name, why)
 		}
-		if extra["write_path"] == "otlp" {
-			return targets.Options{}, exit.Usagef("PROM_HISTOGRAMS = native: not with target option write_path = otlp: " +
-				"tsbench sends native histograms by remote write (write_path=remote-write or remote-write-v2); " +
-				"allowed with otlp: classic")
-		}
 	}
 	return opts, nil
 }
