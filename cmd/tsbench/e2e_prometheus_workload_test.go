@@ -41,11 +41,12 @@ var (
 // target.
 var promSmall = []string{"--set", "PROM_PROFILE=small"}
 
-// promKind is what a run's targets expose: its profile and how its
-// histogram is sent.
+// promKind is what a run's targets expose: its profile, how its
+// histogram is sent, and what a replaced target changes.
 type promKind struct {
 	promshape.Profile
 	promshape.Histograms
+	promshape.Churn
 }
 
 var (
@@ -165,7 +166,11 @@ func TestPrometheusWorkload(t *testing.T) {
 //     (X-Prometheus-Remote-Write-Histograms-Written), and as OTLP
 //     exponential histograms to Prometheus and Thanos: the histogram
 //     queries then read them with histogram_quantile, histogram_count and
-//     histogram_sum, each answer checked.
+//     histogram_sum, each answer checked;
+//   - the revision churn (PROM_CHURN=revision) by remote write 1.0 to
+//     VictoriaMetrics and Prometheus: a replaced target keeps its instance
+//     and its series take a new revision label, every series counted and
+//     every answer right.
 //
 // The bytes sent are reported as the path's.
 func TestPrometheusWorkloadWritePaths(t *testing.T) {
@@ -184,6 +189,8 @@ func TestPrometheusWorkloadWritePaths(t *testing.T) {
 			native, []string{"prometheus", "mimir"}},
 		{"native histograms otlp", "otlp", "by OTLP/HTTP metrics", "OTLP", "OTLP/HTTP metrics: 240 requests acknowledged",
 			native, []string{"prometheus", "thanos"}},
+		{"revision churn", "remote-write", "by remote write 1.0", "1.0", "Remote write 1.0: 240 requests acknowledged",
+			promKind{Profile: promshape.Small, Churn: promshape.ChurnRevision}, []string{"victoriametrics", "prometheus"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			inParallel(t)
@@ -193,7 +200,7 @@ func TestPrometheusWorkloadWritePaths(t *testing.T) {
 			dir := t.TempDir()
 			args := []string{"run", "--quiet", "--data-dir", dir, "--json", filepath.Join(dir, "s.json"),
 				"--target", strings.Join(c.stores, ","), "--set", "target.write_path=" + c.path,
-				"--set", "PROM_HISTOGRAMS=" + c.kind.Histograms.String()}
+				"--set", "PROM_HISTOGRAMS=" + c.kind.Histograms.String(), "--set", "PROM_CHURN=" + c.kind.Churn.String()}
 			r := tsbench(t, nil, append(args, slices.Concat(promWorkloadShape, promSmall)...)...)
 			if r.code != 0 {
 				t.Fatalf("exit %d\n%s\n%s", r.code, tail(r.stdout, 60), r.stderr)

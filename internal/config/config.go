@@ -186,6 +186,7 @@ type Config struct {
 	PromScrapeInterval time.Duration // PROM_SCRAPE_INTERVAL
 	PromChurnShare     float64       // PROM_CHURN_SHARE: share of the targets replaced each period
 	PromChurnPeriod    int           // PROM_CHURN_PERIOD: scrape intervals between replacements
+	PromChurn          string        // PROM_CHURN: what a replaced target changes, instance or revision
 	PromScrapes        int           // PROM_SCRAPES: scrapes written
 	PromReads          string        // PROM_READS: after (the writes), while (writing) or none
 	PromTime           string        // PROM_TIME: past (stamped in the past, written at once) or now (real time)

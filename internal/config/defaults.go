@@ -63,6 +63,7 @@ func Default() *Config {
 		PromScrapeInterval: 10 * time.Second,
 		PromChurnShare:     0.05,
 		PromChurnPeriod:    10,
+		PromChurn:          "instance",
 		PromScrapes:        180,
 		PromReads:          "after",
 		PromTime:           "past",

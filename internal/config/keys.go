@@ -495,10 +495,14 @@ var keyTable = concat(
 		key("PROM_SCRAPE_INTERVAL", "time between two scrapes of a target, a whole number of milliseconds (the samples' "+
 			"times; the run's pace too with PROM_TIME = now, else the scrapes are written as fast as the engine drives them)",
 			goDuration(func(c *Config) *time.Duration { return &c.PromScrapeInterval })),
-		key("PROM_CHURN_SHARE", "share of the targets replaced (new instance label, staleness markers for the old series) every PROM_CHURN_PERIOD",
+		key("PROM_CHURN_SHARE", "share of the targets replaced (new series as PROM_CHURN says, staleness markers for the old ones) every PROM_CHURN_PERIOD",
 			floatField(func(c *Config) *float64 { return &c.PromChurnShare }, 0, 1, false)),
 		key("PROM_CHURN_PERIOD", "scrape intervals between two replacements of PROM_CHURN_SHARE of the targets",
 			intField(func(c *Config) *int { return &c.PromChurnPeriod }, 1, maxCount)),
+		key("PROM_CHURN", "what a replaced target changes: instance, it comes back as another instance (host-S-G:9100), as a "+
+			"replaced pod does; revision, it keeps its instance (host-S:9100) and every series of it takes a new revision "+
+			"label, as prometheus-benchmark relabels its targets",
+			oneOf(func(c *Config) *string { return &c.PromChurn }, "instance", "revision")),
 		key("PROM_READS", "when the read load is asked: after, once every scrape is written; while, each rule and alert "+
 			"at a scrape's time as soon as that scrape and those before are acknowledged (and visible: VictoriaMetrics "+
 			"flushed), beside the writes still going, the dashboards at the end; none, no read load (the writes and their "+

@@ -48,11 +48,12 @@ const (
 )
 
 // Series is a series template: its labels sorted by name (__name__ among
-// them), the index among them of the open label whose value each sample
-// gives (a target's instance), and its kind.
+// them), the indexes, ascending, among them of the open labels whose
+// values each sample gives (a target's instance, its revision), and its
+// kind.
 type Series struct {
 	Labels []remotewrite.Label
-	Open   int
+	Open   []int
 	Kind   Kind
 }
 
@@ -110,14 +111,16 @@ type metric struct {
 }
 
 // template is a series' encoding: its metric, its attributes but the open
-// one as KeyValue messages before and after it, the open label's name;
-// a bucket's bound.
+// ones as KeyValue messages in parts around them (parts[j] before open
+// label j, the last after them all), the open labels' names; a bucket's
+// bound.
 type template struct {
-	metric        int
-	kind          Kind
-	before, after []byte
-	openName      string
-	bound         float64
+	metric int
+	kind   Kind
+	parts  [][]byte
+	fixed  int // the parts' bytes
+	names  []string
+	bound  float64
 }
 
 // Encoder builds requests of series made from templates. It is not safe
@@ -168,16 +171,21 @@ func NewEncoder(series []Series) (*Encoder, error) {
 		case s.Kind >= Bucket:
 			key = keyHistAttrs
 		}
+		open := map[string]bool{}
+		for _, j := range s.Open {
+			open[s.Labels[j].Name] = true
+		}
+		t.parts = make([][]byte, 1, len(s.Open)+1)
 		for _, l := range rest {
-			switch {
-			case l.Name == s.Labels[s.Open].Name:
-				t.openName = l.Name
+			if open[l.Name] {
+				t.names = append(t.names, l.Name)
+				t.parts = append(t.parts, nil)
 				continue
-			case t.openName == "":
-				t.before = appendKeyValue(t.before, key, l.Name, l.Value)
-			default:
-				t.after = appendKeyValue(t.after, key, l.Name, l.Value)
 			}
+			t.parts[len(t.parts)-1] = appendKeyValue(t.parts[len(t.parts)-1], key, l.Name, l.Value)
+		}
+		for _, p := range t.parts {
+			t.fixed += len(p)
 		}
 	}
 	return e, nil
@@ -219,10 +227,10 @@ func (e *Encoder) Reset() {
 	e.bounds, e.cum = e.bounds[:0], e.cum[:0]
 }
 
-// Append adds a sample of template n's series with value as its open
-// label's, v at t (ms); a staleness marker (remotewrite's StaleNaN, or
+// Append adds a sample of template n's series with values as its open
+// labels', v at t (ms); a staleness marker (remotewrite's StaleNaN, or
 // any NaN of the model's) is a point flagged as holding no value.
-func (e *Encoder) Append(n int, value string, t int64, v float64) {
+func (e *Encoder) Append(n int, values []string, t int64, v float64) {
 	tp := &e.templates[n]
 	switch tp.kind {
 	case Bucket:
@@ -233,11 +241,11 @@ func (e *Encoder) Append(n int, value string, t int64, v float64) {
 		e.sum = v
 		return
 	case HistCount:
-		e.appendHistogram(tp, value, t, v)
+		e.appendHistogram(tp, values, t, v)
 		return
 	case ExpHistogram: // only a staleness marker comes as a float
 		m := &e.metrics[tp.metric]
-		m.points = tp.appendPointHead(m.points, keyExpAttrs, value, t, 2)
+		m.points = tp.appendPointHead(m.points, keyExpAttrs, values, t, 2)
 		m.points = append(m.points, keyExpFlags, noRecordedVal)
 		return
 	}
@@ -247,7 +255,7 @@ func (e *Encoder) Append(n int, value string, t int64, v float64) {
 	if stale {
 		rest = 2 // flags
 	}
-	m.points = tp.appendPointHead(m.points, keyNumberAttrs, value, t, rest)
+	m.points = tp.appendPointHead(m.points, keyNumberAttrs, values, t, rest)
 	if stale {
 		m.points = append(m.points, keyNumberFlags, noRecordedVal)
 	} else {
@@ -258,7 +266,7 @@ func (e *Encoder) Append(n int, value string, t int64, v float64) {
 // appendHistogram ends the histogram point gathered: its count, sum and
 // buckets (OTLP counts each bucket apart, Prometheus cumulatively), the
 // +Inf bucket's bound left out as OTLP leaves it.
-func (e *Encoder) appendHistogram(tp *template, value string, t int64, count float64) {
+func (e *Encoder) appendHistogram(tp *template, values []string, t int64, count float64) {
 	m := &e.metrics[tp.metric]
 	bounds := e.bounds
 	if k := len(bounds); k > 0 && math.IsInf(bounds[k-1], 1) {
@@ -272,7 +280,7 @@ func (e *Encoder) appendHistogram(tp *template, value string, t int64, count flo
 	} else {
 		rest += 9 + 9 // count, sum
 	}
-	m.points = tp.appendPointHead(m.points, keyHistAttrs, value, t, rest)
+	m.points = tp.appendPointHead(m.points, keyHistAttrs, values, t, rest)
 	if stale {
 		m.points = append(m.points, keyHistFlags, noRecordedVal)
 	} else {
@@ -300,10 +308,10 @@ func (e *Encoder) appendHistogram(tp *template, value string, t int64, count flo
 }
 
 // AppendHistogram adds a native histogram sample of template n's series
-// (an ExpHistogram) with value as its open label's, h at t (ms): OTLP's
+// (an ExpHistogram) with values as its open labels', h at t (ms): OTLP's
 // scale is the schema, and its bucket i holds (base^i, base^(i+1)], one
 // below Prometheus' numbering, which the stores add back.
-func (e *Encoder) AppendHistogram(n int, value string, t int64, h *remotewrite.Histogram) {
+func (e *Encoder) AppendHistogram(n int, values []string, t int64, h *remotewrite.Histogram) {
 	tp := &e.templates[n]
 	m := &e.metrics[tp.metric]
 	offset := protowire.EncodeZigZag(int64(h.Offset) - 1)
@@ -314,7 +322,7 @@ func (e *Encoder) AppendHistogram(n int, value string, t int64, h *remotewrite.H
 	buckets := 1 + protoappend.VarintLen(offset) + protoappend.BytesLen(counts)
 	scale := protowire.EncodeZigZag(int64(h.Schema))
 	rest := 9 + 9 + 1 + protoappend.VarintLen(scale) + 9 + protoappend.BytesLen(buckets) + 9
-	m.points = tp.appendPointHead(m.points, keyExpAttrs, value, t, rest)
+	m.points = tp.appendPointHead(m.points, keyExpAttrs, values, t, rest)
 	m.points = protoappend.AppendFixed64(m.points, keyExpCount, h.Count)
 	m.points = protoappend.AppendFixed64(m.points, keyExpSum, math.Float64bits(h.Sum))
 	m.points = append(m.points, keyExpScale)
@@ -334,14 +342,19 @@ func (e *Encoder) AppendHistogram(n int, value string, t int64, h *remotewrite.H
 
 // appendPointHead opens a data point of the template's series whose
 // fields after its time take rest bytes: the point's key and length, its
-// attributes (the open one, under attrs, valued value) and its time.
-func (tp *template) appendPointHead(dst []byte, attrs byte, value string, t int64, rest int) []byte {
-	body := len(tp.before) + kvLen(tp.openName, value) + len(tp.after) + 9 + rest
+// attributes (the open ones, under attrs, valued values) and its time.
+func (tp *template) appendPointHead(dst []byte, attrs byte, values []string, t int64, rest int) []byte {
+	body := tp.fixed + 9 + rest
+	for j, name := range tp.names {
+		body += kvLen(name, values[j])
+	}
 	dst = append(dst, keyDataPoints)
 	dst = binary.AppendUvarint(dst, uint64(body))
-	dst = append(dst, tp.before...)
-	dst = appendKeyValue(dst, attrs, tp.openName, value)
-	dst = append(dst, tp.after...)
+	for j, name := range tp.names {
+		dst = append(dst, tp.parts[j]...)
+		dst = appendKeyValue(dst, attrs, name, values[j])
+	}
+	dst = append(dst, tp.parts[len(tp.names)]...)
 	return protoappend.AppendFixed64(dst, keyTime, uint64(t)*1e6)
 }
 

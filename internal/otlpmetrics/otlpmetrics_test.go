@@ -29,13 +29,13 @@ func labels(name string, pairs ...string) []remotewrite.Label {
 
 // testSeries: a gauge, a counter, and a histogram of two finite buckets.
 var testSeries = []Series{
-	{Labels: labels("node_load1"), Open: 1, Kind: Gauge},
-	{Labels: labels("node_cpu_seconds_total", "mode", "idle"), Open: 1, Kind: Counter},
-	{Labels: labels("req_bucket", "le", "0.5"), Open: 1, Kind: Bucket},
-	{Labels: labels("req_bucket", "le", "2"), Open: 1, Kind: Bucket},
-	{Labels: labels("req_bucket", "le", "+Inf"), Open: 1, Kind: Bucket},
-	{Labels: labels("req_sum"), Open: 1, Kind: HistSum},
-	{Labels: labels("req_count"), Open: 1, Kind: HistCount},
+	{Labels: labels("node_load1"), Open: []int{1}, Kind: Gauge},
+	{Labels: labels("node_cpu_seconds_total", "mode", "idle"), Open: []int{1}, Kind: Counter},
+	{Labels: labels("req_bucket", "le", "0.5"), Open: []int{1}, Kind: Bucket},
+	{Labels: labels("req_bucket", "le", "2"), Open: []int{1}, Kind: Bucket},
+	{Labels: labels("req_bucket", "le", "+Inf"), Open: []int{1}, Kind: Bucket},
+	{Labels: labels("req_sum"), Open: []int{1}, Kind: HistSum},
+	{Labels: labels("req_count"), Open: []int{1}, Kind: HistCount},
 }
 
 // A request decodes with OpenTelemetry's own types into what a collector
@@ -53,10 +53,10 @@ func TestRequestDecodes(t *testing.T) {
 	for round := range 2 { // the encoder reused
 		e.Reset()
 		for n, v := range []float64{0.37, 1234.5, 3, 7, 9, 11.25, 9} {
-			e.Append(n, "host-1", ms, v)
+			e.Append(n, []string{"host-1"}, ms, v)
 		}
 		for n := range testSeries {
-			e.Append(n, "host-2", ms, math.Float64frombits(0x7ff0000000000002))
+			e.Append(n, []string{"host-2"}, ms, math.Float64frombits(0x7ff0000000000002))
 		}
 		raw := e.AppendRequest(nil)
 		req := &colmetrics.ExportMetricsServiceRequest{}
@@ -123,19 +123,19 @@ func checkRequest(t *testing.T, req *colmetrics.ExportMetricsServiceRequest) {
 // a replaced target's point flagged as holding no value.
 func TestExponentialHistogramDecodes(t *testing.T) {
 	e, err := NewEncoder([]Series{
-		{Labels: labels("node_load1"), Open: 1, Kind: Gauge},
-		{Labels: labels("req", "handler", "/q"), Open: 1, Kind: ExpHistogram},
+		{Labels: labels("node_load1"), Open: []int{1}, Kind: Gauge},
+		{Labels: labels("req", "handler", "/q"), Open: []int{1}, Kind: ExpHistogram},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	const ms = 1_700_000_000_000
 	e.Reset()
-	e.Append(0, "host-1", ms, 2.5)
-	e.AppendHistogram(1, "host-1", ms, &remotewrite.Histogram{Schema: 0, Count: 12, Sum: 7.5, Offset: -2,
+	e.Append(0, []string{"host-1"}, ms, 2.5)
+	e.AppendHistogram(1, []string{"host-1"}, ms, &remotewrite.Histogram{Schema: 0, Count: 12, Sum: 7.5, Offset: -2,
 		Counts: []uint64{1, 0, 300, 11}})
-	e.AppendHistogram(1, "host-3", ms, &remotewrite.Histogram{Schema: 3, Count: 1, Sum: 1, Offset: 4, Counts: []uint64{1}})
-	e.Append(1, "host-2", ms, math.Float64frombits(0x7ff0000000000002))
+	e.AppendHistogram(1, []string{"host-3"}, ms, &remotewrite.Histogram{Schema: 3, Count: 1, Sum: 1, Offset: 4, Counts: []uint64{1}})
+	e.Append(1, []string{"host-2"}, ms, math.Float64frombits(0x7ff0000000000002))
 	req := &colmetrics.ExportMetricsServiceRequest{}
 	if err := proto.Unmarshal(e.AppendRequest(nil), req); err != nil {
 		t.Fatal(err)
@@ -174,7 +174,7 @@ func attrs(kvs []*common.KeyValue) string {
 
 // A bucket whose le is no number is refused, naming it.
 func TestBadBucket(t *testing.T) {
-	_, err := NewEncoder([]Series{{Labels: labels("x_bucket", "le", "high"), Open: 1, Kind: Bucket}})
+	_, err := NewEncoder([]Series{{Labels: labels("x_bucket", "le", "high"), Open: []int{1}, Kind: Bucket}})
 	if err == nil || err.Error() != `otlpmetrics: bucket x_bucket: le "high": strconv.ParseFloat: parsing "high": invalid syntax` {
 		t.Fatalf("%v", err)
 	}

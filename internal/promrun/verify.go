@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tsbench/tsbench/internal/promshape"
 	"github.com/tsbench/tsbench/internal/summary"
 	"github.com/tsbench/tsbench/internal/targets"
 	"github.com/tsbench/tsbench/internal/targets/promql"
@@ -162,7 +161,7 @@ func (r *Run) countExprs(agg string, w int64) []string {
 	sort.Strings(names)
 	sel := "job=" + promql.Quote(r.cfg.Shape.Job)
 	if r.lo != 0 || r.hi != r.cfg.Shape.Targets {
-		sel += ",instance=~" + promql.Quote(promshape.InstancePattern(r.lo, r.hi))
+		sel += ",instance=~" + promql.Quote(r.m.InstancePattern(r.lo, r.hi))
 	}
 	var exprs []string
 	var b strings.Builder

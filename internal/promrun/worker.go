@@ -119,13 +119,13 @@ func (w *worker) encode(k int64, part int) (samples, stale int64, err error) {
 	w.enc.Reset()
 	lo, hi := w.partSlots(part)
 	if he, ok := w.enc.(histogramEncoder); ok {
-		w.sc.OnHistograms(func(n int, inst string, t int64, h *promshape.NativeHistogram) {
-			he.AppendHistogram(n, inst, t, h)
+		w.sc.OnHistograms(func(n int, open []string, t int64, h *promshape.NativeHistogram) {
+			he.AppendHistogram(n, open, t, h)
 			samples++
 		})
 	}
-	err = w.sc.ScrapeSeries(k, lo, hi, func(n int, inst string, t int64, v float64) {
-		w.enc.Append(n, inst, t, v)
+	err = w.sc.ScrapeSeries(k, lo, hi, func(n int, open []string, t int64, v float64) {
+		w.enc.Append(n, open, t, v)
 		samples++
 		if promshape.IsStale(v) {
 			stale++
@@ -158,7 +158,7 @@ func (w *worker) next() {
 // one protocol: remote write 1.0 or 2.0, or OTLP.
 type requestEncoder interface {
 	Reset()
-	Append(n int, instance string, t int64, v float64)
+	Append(n int, open []string, t int64, v float64)
 	AppendRequest(dst []byte) []byte
 	Compress(dst, raw []byte) []byte
 }
@@ -166,7 +166,7 @@ type requestEncoder interface {
 // histogramEncoder is a request encoder that takes native histogram
 // samples too: every one (remote write 1.0 and 2.0, OTLP).
 type histogramEncoder interface {
-	AppendHistogram(n int, instance string, t int64, h *remotewrite.Histogram)
+	AppendHistogram(n int, open []string, t int64, h *remotewrite.Histogram)
 }
 
 // snappyEncoder is a remote write encoder, its requests snappy-compressed.
@@ -183,7 +183,7 @@ func (r *Run) encoder(store targets.PromStore) (requestEncoder, error) {
 		v = store.RemoteWriteVersion()
 	}
 	n := r.m.SeriesPerTarget()
-	templates, open := make([][]remotewrite.Label, n), make([]int, n)
+	templates, open := make([][]remotewrite.Label, n), make([][]int, n)
 	for i := range n {
 		templates[i], open[i] = r.m.Template(i)
 	}

@@ -2,6 +2,7 @@ package promshape
 
 import (
 	"math"
+	"regexp"
 	"testing"
 	"time"
 
@@ -82,7 +83,14 @@ func TestNoChurn(t *testing.T) {
 // boundary, and nothing after; the new generation's series begin there;
 // SeriesWritten counts the distinct series the scrapes wrote.
 func TestStalenessMarkers(t *testing.T) {
+	for _, churn := range []Churn{ChurnInstance, ChurnRevision} {
+		t.Run(churn.String(), func(t *testing.T) { checkStalenessMarkers(t, churn) })
+	}
+}
+
+func checkStalenessMarkers(t *testing.T, churn Churn) {
 	cfg := testConfig()
+	cfg.Churn = churn
 	m := mustNew(t, cfg)
 	sc := m.NewScraper()
 	type life struct {
@@ -145,5 +153,71 @@ func TestStalenessMarkers(t *testing.T) {
 	}
 	if !IsStale(StaleNaN()) || IsStale(math.NaN()) || IsStale(1) {
 		t.Fatal("IsStale tells the marker from other values wrongly")
+	}
+}
+
+// A replaced target's series differ from the old ones by their instance
+// (ChurnInstance) or, the instance kept, by their revision label
+// (ChurnRevision); InstancePattern matches every generation's instance of
+// the slots asked, and no other slot's.
+func TestChurnLabels(t *testing.T) {
+	cases := []struct {
+		churn         Churn
+		inst, rev     string
+		match, refuse string
+	}{
+		{ChurnInstance, "host-3-2:9100", "", "host-3-7:9100", "host-5-0:9100"},
+		{ChurnRevision, "host-3:9100", "2", "host-4:9100", "host-5:9100"},
+	}
+	for _, c := range cases {
+		cfg := testConfig()
+		cfg.Churn = c.churn
+		m := mustNew(t, cfg)
+		series, err := m.Series(3, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ls := range series {
+			if labelOf(ls, "instance") != c.inst || labelOf(ls, "revision") != c.rev {
+				t.Fatalf("%v: %s: want instance %q, revision %q", c.churn, Key(ls), c.inst, c.rev)
+			}
+		}
+		re := regexp.MustCompile("^(?:" + m.InstancePattern(3, 5) + ")$")
+		if !re.MatchString(c.inst) || !re.MatchString(c.match) || re.MatchString(c.refuse) {
+			t.Errorf("%v: pattern %s", c.churn, m.InstancePattern(3, 5))
+		}
+	}
+}
+
+// Every series' label names are sorted and distinct in every profile and
+// churn: a series the node profile exposes with a revision label of its
+// own (node_exporter_build_info) keeps it as exported_revision when the
+// target's revision label comes (the stores refuse a series with a label
+// name twice: 13 such series were lost before).
+func TestLabelNamesDistinct(t *testing.T) {
+	for _, p := range Profiles {
+		for _, churn := range []Churn{ChurnInstance, ChurnRevision} {
+			cfg := testConfig()
+			cfg.Profile, cfg.Churn = p, churn
+			m := mustNew(t, cfg)
+			series, err := m.Series(0, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			exported := 0
+			for _, ls := range series {
+				for i := 1; i < len(ls); i++ {
+					if ls[i-1].Name >= ls[i].Name {
+						t.Fatalf("%v, %v: %s: label names not sorted and distinct", p, churn, Key(ls))
+					}
+				}
+				if labelOf(ls, "exported_revision") != "" {
+					exported++
+				}
+			}
+			if want := map[bool]int{true: 1}[p == Node && churn == ChurnRevision]; exported != want {
+				t.Errorf("%v, %v: %d series with exported_revision, want %d", p, churn, exported, want)
+			}
+		}
 	}
 }

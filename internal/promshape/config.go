@@ -17,6 +17,44 @@ type Config struct {
 	Job         string // the job label of every series
 	Profile     Profile
 	Histograms  Histograms // how the request-duration histogram is exposed
+	Churn       Churn      // what a replaced target changes: its instance or its revision label
+}
+
+// Churn is what a target replaced at a churn boundary changes. Either way
+// its old series get staleness markers at the boundary and it comes back
+// with new series.
+type Churn uint8
+
+// The kinds of churn; ChurnInstance is the zero value, every Config's
+// before revisions.
+const (
+	// ChurnInstance: the target comes back as another instance
+	// (host-S-G:9100), as when a pod is replaced.
+	ChurnInstance Churn = iota
+	// ChurnRevision: the target keeps its instance (host-S:9100) and its
+	// series a revision label that changes (0, 1, ...), as
+	// prometheus-benchmark relabels a share of its targets every period.
+	ChurnRevision
+)
+
+func (c Churn) String() string {
+	switch c {
+	case ChurnInstance:
+		return "instance"
+	case ChurnRevision:
+		return "revision"
+	}
+	return fmt.Sprintf("churn(%d)", uint8(c))
+}
+
+// ParseChurn is the churn of the name (instance or revision).
+func ParseChurn(name string) (Churn, error) {
+	for _, c := range []Churn{ChurnInstance, ChurnRevision} {
+		if c.String() == name {
+			return c, nil
+		}
+	}
+	return 0, fmt.Errorf("promshape: churn %q: instance or revision", name)
 }
 
 // MaxTargets bounds Targets so that every sum the queries take stays below
@@ -47,6 +85,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("promshape: %v is not a profile", c.Profile)
 	case c.Histograms > Native:
 		return fmt.Errorf("promshape: %v is not a kind of histogram", c.Histograms)
+	case c.Churn > ChurnRevision:
+		return fmt.Errorf("promshape: %v is not a kind of churn", c.Churn)
 	case c.Job == "":
 		return fmt.Errorf("promshape: job must not be empty: Prometheus drops an empty label")
 	}

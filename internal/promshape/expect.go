@@ -139,10 +139,10 @@ func (s modelSource) each(matching []*template, slab *labelSlab, slot int, g int
 	if len(matching) == 0 {
 		return
 	}
-	inst, tk := Instance(slot, g), s.m.targetKey(slot, g)
+	open, tk := s.m.openValues(nil, slot, g), s.m.targetKey(slot, g)
 	for _, tp := range matching {
 		ls := slab.clone(tp.labels)
-		ls[tp.inst].Value = inst
+		tp.setOpen(ls, open)
 		fn(tp, ls, tk)
 	}
 }

@@ -32,7 +32,7 @@ func New(c Config) (*Model, error) {
 		seed:     gen.Mix(uint64(c.Seed)),
 		targets:  int64(c.Targets),
 		interval: c.Interval.Milliseconds(),
-		series:   templates(c.Job, c.Profile, c.Histograms),
+		series:   templates(c.Job, c.Profile, c.Histograms, c.Churn),
 	}
 	if n := churned(c); c.ChurnShare > 0 && n > 0 {
 		m.churn = n
@@ -111,26 +111,39 @@ func (m *Model) SeriesWritten(lo, hi int, k int64) int64 {
 	return gens * int64(len(m.series))
 }
 
-// Instance is the instance label of generation g of the slot.
-func Instance(slot int, g int64) string {
-	return string(appendInstance(nil, slot, g))
+// openValues appends to dst the values of the labels a target's series
+// take from it, generation g of the slot's: its instance, host-S-G:9100
+// (ChurnInstance) or host-S:9100 with its revision G (ChurnRevision).
+func (m *Model) openValues(dst []string, slot int, g int64) []string {
+	if m.cfg.Churn == ChurnRevision {
+		inst := string(appendInstance(nil, slot, -1))
+		return append(dst, inst, strconv.FormatInt(g, 10))
+	}
+	return append(dst, string(appendInstance(nil, slot, g)))
 }
 
 // InstancePattern is a regular expression of the instance labels of
 // slots [lo, hi), every generation.
-func InstancePattern(lo, hi int) string {
+func (m *Model) InstancePattern(lo, hi int) string {
 	slots := make([]string, 0, hi-lo)
 	for s := lo; s < hi; s++ {
 		slots = append(slots, strconv.Itoa(s))
 	}
+	if m.cfg.Churn == ChurnRevision {
+		return "host-(" + strings.Join(slots, "|") + "):9100"
+	}
 	return "host-(" + strings.Join(slots, "|") + ")-[0-9]+:9100"
 }
 
+// appendInstance appends the instance label of generation g of the slot,
+// or of the slot whatever its generation for g < 0.
 func appendInstance(dst []byte, slot int, g int64) []byte {
 	dst = append(dst, "host-"...)
 	dst = strconv.AppendInt(dst, int64(slot), 10)
-	dst = append(dst, '-')
-	dst = strconv.AppendInt(dst, g, 10)
+	if g >= 0 {
+		dst = append(dst, '-')
+		dst = strconv.AppendInt(dst, g, 10)
+	}
 	return append(dst, ":9100"...)
 }
 

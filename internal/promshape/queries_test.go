@@ -68,9 +68,11 @@ const lookback = 5 * 60 * 1000
 func newNaiveSource(t *testing.T, m *Model, last int64) naiveSource {
 	src := naiveSource{series: map[string]*Series{}, hists: map[string]*naiveHistograms{}}
 	sc := m.NewScraper()
-	sc.OnHistograms(func(n int, inst string, ts int64, h *NativeHistogram) {
+	sc.OnHistograms(func(n int, values []string, ts int64, h *NativeHistogram) {
 		ls, open := m.Template(n)
-		ls[open].Value = inst
+		for j, i := range open {
+			ls[i].Value = values[j]
+		}
 		src.addHistogram(ls, ts, &NativeHistogram{Schema: h.Schema, Count: h.Count, Sum: h.Sum, Offset: h.Offset,
 			Counts: slices.Clone(h.Counts)})
 	})
@@ -149,7 +151,10 @@ func TestExpectMatchesNaive(t *testing.T) {
 		{"slow scrape", func(c *Config) { c.Interval, c.ChurnPeriod = 2*time.Minute, 4*time.Minute }, []int64{0, 1, 2, 3, 4, 6}},
 		{"node profile", func(c *Config) { c.Profile = Node }, []int64{0, 3, 4, 5, 8, 9}},
 		{"native histograms", func(c *Config) { c.Histograms = Native }, []int64{0, 3, 4, 5, 8, 9, 12}},
-		{"node profile, native histograms", func(c *Config) { c.Profile, c.Histograms = Node, Native }, []int64{0, 4, 5, 9}},
+		// the node profile's own queries of native histograms and revisions
+		{"revision churn", func(c *Config) { c.Churn = ChurnRevision }, []int64{0, 1, 3, 4, 5, 7, 8, 9, 12, 13, 19}},
+		{"revision churn, node profile, native histograms", func(c *Config) { c.Profile, c.Histograms, c.Churn = Node, Native, ChurnRevision },
+			[]int64{0, 4, 5, 8, 9}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

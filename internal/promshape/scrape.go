@@ -32,16 +32,16 @@ type Scraper struct {
 	hist   HistogramFunc
 	h      NativeHistogram
 	labels []remotewrite.Label
-	// inst caches each slot's instance labels by generation parity: the
-	// live generation and the one that just ended never share a parity.
+	// inst caches each slot's open label values (openValues) by
+	// generation parity: the live generation and the one that just ended
+	// never share a parity.
 	inst [][2]cachedInstance
-	buf  []byte
 }
 
 type cachedInstance struct {
-	g   int64
-	s   string
-	set bool
+	g      int64
+	values []string
+	set    bool
 }
 
 // NewScraper returns a Scraper of the model.
@@ -61,23 +61,25 @@ func (sc *Scraper) Scrape(k int64, fn SampleFunc) error {
 // ScrapeSlots is Scrape of the slots in [lo, hi), so that workers can
 // share a scrape.
 func (sc *Scraper) ScrapeSlots(k int64, lo, hi int, fn SampleFunc) error {
-	return sc.ScrapeSeries(k, lo, hi, func(series int, inst string, t int64, v float64) {
+	return sc.ScrapeSeries(k, lo, hi, func(series int, open []string, t int64, v float64) {
 		tp := &sc.m.series[series]
 		sc.labels = append(sc.labels[:0], tp.labels...)
-		sc.labels[tp.inst].Value = inst
+		tp.setOpen(sc.labels, open)
 		fn(sc.labels, t, v)
 	})
 }
 
 // SeriesFunc receives a sample of the series whose labels are
-// Template(series) with instance as the instance label's value: what an
-// encoder that encodes each series' other labels once takes.
-type SeriesFunc func(series int, instance string, t int64, v float64)
+// Template(series) with open as the open labels' values, in their order
+// (the instance, and the revision with ChurnRevision): what an encoder
+// that encodes each series' other labels once takes. open is the
+// Scraper's, valid only during the call.
+type SeriesFunc func(series int, open []string, t int64, v float64)
 
 // HistogramFunc receives a native histogram sample of the series whose
-// labels are Template(series) with instance as the instance label's
-// value; h is the Scraper's, valid only during the call.
-type HistogramFunc func(series int, instance string, t int64, h *NativeHistogram)
+// labels are Template(series) with open as the open labels' values; open
+// and h are the Scraper's, valid only during the call.
+type HistogramFunc func(series int, open []string, t int64, h *NativeHistogram)
 
 // OnHistograms gives the scrapes' native histogram samples to fn (a
 // staleness marker of a native histogram series, a float, still goes to
@@ -113,7 +115,7 @@ func (sc *Scraper) ScrapeSeries(k int64, lo, hi int, fn SeriesFunc) error {
 // staleness markers.
 func (sc *Scraper) emit(slot int, g, k, t int64, stale bool, fn SeriesFunc) {
 	m := sc.m
-	inst := sc.instance(slot, g)
+	open := sc.open(slot, g)
 	tk := m.targetKey(slot, g)
 	i := k - m.Birth(slot, g)
 	v := StaleNaN()
@@ -123,28 +125,41 @@ func (sc *Scraper) emit(slot int, g, k, t int64, stale bool, fn SeriesFunc) {
 		case stale:
 		case tp.kind == kindNative:
 			histogram(tp, tk, i, &sc.h)
-			sc.hist(n, inst, t, &sc.h)
+			sc.hist(n, open, t, &sc.h)
 			continue
 		default:
 			v = m.value(tp, tk, i, k)
 		}
-		fn(n, inst, t, v)
+		fn(n, open, t, v)
 	}
 }
 
 // Template is the labels of series n of every target, sorted by name, and
-// the index among them of the instance label, whose value is left empty.
-func (m *Model) Template(n int) (labels []remotewrite.Label, instance int) {
+// the indexes among them, ascending, of the open labels, whose values are
+// left empty: the instance, and the revision with ChurnRevision.
+func (m *Model) Template(n int) (labels []remotewrite.Label, open []int) {
 	tp := &m.series[n]
-	return slices.Clone(tp.labels), tp.inst
+	open = []int{tp.inst}
+	if tp.rev >= 0 {
+		open = append(open, tp.rev)
+	}
+	return slices.Clone(tp.labels), open
 }
 
-// instance is the slot's instance label of generation g, formatted once.
-func (sc *Scraper) instance(slot int, g int64) string {
+// setOpen sets the open labels of ls, a copy of the template's labels, to
+// values (openValues' order: instance, revision).
+func (t *template) setOpen(ls []remotewrite.Label, values []string) {
+	ls[t.inst].Value = values[0]
+	if t.rev >= 0 {
+		ls[t.rev].Value = values[1]
+	}
+}
+
+// open is the slot's open label values of generation g, formatted once.
+func (sc *Scraper) open(slot int, g int64) []string {
 	c := &sc.inst[slot][g&1]
 	if !c.set || c.g != g {
-		sc.buf = appendInstance(sc.buf[:0], slot, g)
-		*c = cachedInstance{g: g, s: string(sc.buf), set: true}
+		*c = cachedInstance{g: g, values: sc.m.openValues(c.values[:0], slot, g), set: true}
 	}
-	return c.s
+	return c.values
 }

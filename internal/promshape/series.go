@@ -40,6 +40,7 @@ type template struct {
 	fs     filesystem
 	labels []remotewrite.Label
 	inst   int // index of the instance label
+	rev    int // index of the revision label (ChurnRevision), or -1
 }
 
 // The label values every profile's histogram takes, as Prometheus
@@ -63,19 +64,33 @@ const Histogram = "prometheus_http_request_duration_seconds"
 
 // templates lists a target's series of the profile in their fixed order:
 // the families every profile has, then the profile's others.
-func templates(job string, p Profile, hs Histograms) []template {
+func templates(job string, p Profile, hs Histograms, churn Churn) []template {
 	sh := p.shape()
 	var ts []template
 	add := func(t template, pairs ...string) {
 		ls := []remotewrite.Label{{Name: remotewrite.MetricName, Value: t.name}, {Name: "job", Value: job}, {Name: "instance"}}
 		for i := 0; i+1 < len(pairs); i += 2 {
-			ls = append(ls, remotewrite.Label{Name: pairs[i], Value: pairs[i+1]})
+			name := pairs[i]
+			if name == "revision" && churn == ChurnRevision {
+				// The target's revision label wins over the series' own
+				// (node_exporter_build_info's git revision), which
+				// Prometheus' scraper keeps as exported_revision, as it
+				// does with honor_labels false.
+				name = "exported_revision"
+			}
+			ls = append(ls, remotewrite.Label{Name: name, Value: pairs[i+1]})
+		}
+		if churn == ChurnRevision {
+			ls = append(ls, remotewrite.Label{Name: "revision"})
 		}
 		sort.Slice(ls, func(i, j int) bool { return ls[i].Name < ls[j].Name })
-		t.labels = ls
+		t.labels, t.rev = ls, -1
 		for i, l := range ls {
-			if l.Name == "instance" {
+			switch {
+			case l.Name == "instance":
 				t.inst = i
+			case l.Name == "revision" && churn == ChurnRevision:
+				t.rev = i
 			}
 		}
 		ts = append(ts, t)
@@ -189,12 +204,12 @@ func (m *Model) Series(slot int, g int64) ([][]remotewrite.Label, error) {
 	if err := m.checkSlot(slot); err != nil {
 		return nil, err
 	}
-	inst := Instance(slot, g)
+	open := m.openValues(nil, slot, g)
 	out := make([][]remotewrite.Label, len(m.series))
 	for i := range m.series {
 		t := &m.series[i]
 		out[i] = append([]remotewrite.Label(nil), t.labels...)
-		out[i][t.inst].Value = inst
+		t.setOpen(out[i], open)
 	}
 	return out, nil
 }

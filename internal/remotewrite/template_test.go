@@ -3,6 +3,7 @@ package remotewrite
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -11,28 +12,32 @@ import (
 
 // Requests of templated series decode, with Prometheus' own types, to
 // the samples appended, in order, in both versions: open labels first,
-// in the middle and last; an open value that is also a template's string
-// (2.0: named by that symbol, not a second one); a value long enough for
-// a two-byte length; a target's samples together and a value seen again
-// after another; and a request after a Reset holding only its own.
+// in the middle and last, and two in one template (an instance and a
+// revision); an open value that is also a template's string (2.0: named
+// by that symbol, not a second one); a value long enough for a two-byte
+// length; a target's samples together and a value seen again after
+// another; and a request after a Reset holding only its own.
 func TestTemplateEncoder(t *testing.T) {
 	templates := [][]Label{
 		{{MetricName, "up"}, {"instance", ""}, {"job", "node"}},
 		{{"instance", ""}, {"job", "node"}, {"mode", "idle"}},
 		{{MetricName, "load"}, {"job", "node"}, {"zone", ""}},
+		{{MetricName, "cpu"}, {"instance", ""}, {"job", "node"}, {"revision", ""}, {"zone", "b"}},
 	}
-	open := []int{1, 0, 2}
+	open := [][]int{{1}, {0}, {2}, {1, 3}}
 	long := strings.Repeat("h", 200)
 	type sample struct {
-		n     int
-		value string
-		t     int64
-		v     float64
+		n      int
+		values []string
+		t      int64
+		v      float64
 	}
+	one := func(n int, value string, t int64, v float64) sample { return sample{n, []string{value}, t, v} }
 	requests := [][]sample{
-		{{0, "a:9100", 1000, 1}, {1, "a:9100", 1000, 0.125}, {2, "a:9100", 1000, math.Inf(1)},
-			{0, long, 1000, 0}, {0, "a:9100", 2000, -2}, {1, "node", -1, 3}},
-		{{2, "b:9100", 5000, 7}},
+		{one(0, "a:9100", 1000, 1), one(1, "a:9100", 1000, 0.125), one(2, "a:9100", 1000, math.Inf(1)),
+			{3, []string{"a:9100", "3"}, 1000, 2}, one(0, long, 1000, 0), {3, []string{"a:9100", "4"}, 1000, 5},
+			one(0, "a:9100", 2000, -2), one(1, "node", -1, 3), {3, []string{"node", "b"}, 3000, 6}},
+		{one(2, "b:9100", 5000, 7), {3, []string{"b:9100", "3"}, 5000, 8}},
 	}
 	for _, v := range []Version{V1, V2} {
 		t.Run(fmt.Sprintf("v%d", v), func(t *testing.T) {
@@ -41,11 +46,11 @@ func TestTemplateEncoder(t *testing.T) {
 				e.Reset()
 				var want []string
 				for _, s := range req {
-					e.Append(s.n, s.value, s.t, s.v)
+					e.Append(s.n, s.values, s.t, s.v)
 					var ls []string
 					for i, l := range templates[s.n] {
-						if i == open[s.n] {
-							l.Value = s.value
+						if j := slices.Index(open[s.n], i); j >= 0 {
+							l.Value = s.values[j]
 						}
 						ls = append(ls, l.Name+"="+l.Value)
 					}
@@ -79,7 +84,7 @@ func TestTemplateEncoderHistograms(t *testing.T) {
 		{{MetricName, "req"}, {"handler", "/q"}, {"instance", ""}},
 		{{MetricName, "up"}, {"instance", ""}},
 	}
-	open := []int{2, 1}
+	open := [][]int{{2}, {1}}
 	hs := []Histogram{
 		{Schema: 0, Count: 10, Sum: 3.5, Offset: -2, Counts: []uint64{1, 0, 6, 3}},
 		{Schema: 3, Count: 300, Sum: 1e6, Offset: 5, Counts: []uint64{200, 100}},
@@ -95,10 +100,10 @@ func TestTemplateEncoderHistograms(t *testing.T) {
 	for _, v := range []Version{V1, V2} {
 		t.Run(fmt.Sprintf("v%d", v), func(t *testing.T) {
 			e := NewTemplateEncoder(v, templates, open)
-			e.AppendHistogram(0, "a:9100", 1000, &hs[0])
-			e.Append(1, "a:9100", 1000, 1)
-			e.AppendHistogram(0, "b:9100", 2000, &hs[1])
-			e.AppendHistogram(0, "c:9100", 3000, &hs[2])
+			e.AppendHistogram(0, []string{"a:9100"}, 1000, &hs[0])
+			e.Append(1, []string{"a:9100"}, 1000, 1)
+			e.AppendHistogram(0, []string{"b:9100"}, 2000, &hs[1])
+			e.AppendHistogram(0, []string{"c:9100"}, 3000, &hs[2])
 			decoded := decodeV1
 			if v == V2 {
 				decoded = decodeV2

@@ -49,10 +49,14 @@ func promConfig(cfg *config.Config) promrun.Config {
 	if err != nil {
 		hists = promshape.Classic
 	}
+	churn, err := promshape.ParseChurn(cfg.PromChurn)
+	if err != nil {
+		churn = promshape.ChurnInstance
+	}
 	return promrun.Config{
 		Shape: promshape.Config{Targets: cfg.PromTargets, Interval: cfg.PromScrapeInterval, ChurnShare: cfg.PromChurnShare,
 			ChurnPeriod: time.Duration(cfg.PromChurnPeriod) * cfg.PromScrapeInterval, Seed: cfg.DataSeed, Profile: profile,
-			Histograms: hists},
+			Histograms: hists, Churn: churn},
 		Scrapes: int64(cfg.PromScrapes), WriteTimeout: cfg.WriteTimeout, ReadTimeout: cfg.ReadTimeout,
 		ReadWhileWriting: cfg.PromReads == "while", NoReads: cfg.PromReads == "none", RealTime: cfg.PromTime == "now",
 	}

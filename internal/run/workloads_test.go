@@ -82,7 +82,7 @@ func setChanged(t *testing.T, cfg *config.Config, key string) string {
 		return "remote-write"
 	}
 	for _, v := range []string{"a,b", "3", "true", "2s", "always", "unlogged", "interactive", "devops", "0.5",
-		"INGESTION.p99<1s", "1:1:0:0:0:0:0:0:0:0:0", "small", "native", "while", "now"} {
+		"INGESTION.p99<1s", "1:1:0:0:0:0:0:0:0:0:0", "small", "native", "revision", "while", "now"} {
 		probe := config.Default()
 		if config.SetArg(probe, key+"="+v) != nil {
 			continue
