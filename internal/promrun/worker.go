@@ -33,6 +33,9 @@ type worker struct {
 	raw    []byte
 	body   []byte
 	enc    requestEncoder
+	// histograms counts the native histogram samples of the request
+	// being encoded.
+	histograms int64
 	// latency is the last operation's, as the engine measured it from its
 	// intended start (engine.Handle.Observe): a query's, for its row of
 	// the latency per expression.
@@ -115,15 +118,18 @@ func (w *worker) encode(k int64, part int) (samples, stale int64, err error) {
 		if w.enc, err = w.r.encoder(w.store); err != nil {
 			return 0, 0, err
 		}
+		// Set once: a function kept by the scraper that captured this
+		// call's counts would move them to the heap, every call.
+		if he, ok := w.enc.(histogramEncoder); ok {
+			w.sc.OnHistograms(func(n int, open []string, t int64, h *promshape.NativeHistogram) {
+				he.AppendHistogram(n, open, t, h)
+				w.histograms++
+			})
+		}
 	}
 	w.enc.Reset()
+	w.histograms = 0
 	lo, hi := w.partSlots(part)
-	if he, ok := w.enc.(histogramEncoder); ok {
-		w.sc.OnHistograms(func(n int, open []string, t int64, h *promshape.NativeHistogram) {
-			he.AppendHistogram(n, open, t, h)
-			samples++
-		})
-	}
 	err = w.sc.ScrapeSeries(k, lo, hi, func(n int, open []string, t int64, v float64) {
 		w.enc.Append(n, open, t, v)
 		samples++
@@ -133,7 +139,7 @@ func (w *worker) encode(k int64, part int) (samples, stale int64, err error) {
 	})
 	w.raw = w.enc.AppendRequest(w.raw[:0])
 	w.body = w.enc.Compress(w.body, w.raw)
-	return samples, stale, err
+	return samples + w.histograms, stale, err
 }
 
 // partSlots is the slots of request part of a scrape.

@@ -139,7 +139,7 @@ func (s modelSource) each(matching []*template, slab *labelSlab, slot int, g int
 	if len(matching) == 0 {
 		return
 	}
-	open, tk := s.m.openValues(nil, slot, g), s.m.targetKey(slot, g)
+	open, tk := s.m.openValues(nil, &slab.text, slot, g), s.m.targetKey(slot, g)
 	for _, tp := range matching {
 		ls := slab.clone(tp.labels)
 		tp.setOpen(ls, open)

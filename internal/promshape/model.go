@@ -114,12 +114,16 @@ func (m *Model) SeriesWritten(lo, hi int, k int64) int64 {
 // openValues appends to dst the values of the labels a target's series
 // take from it, generation g of the slot's: its instance, host-S-G:9100
 // (ChurnInstance) or host-S:9100 with its revision G (ChurnRevision).
-func (m *Model) openValues(dst []string, slot int, g int64) []string {
+// They are formatted in *buf, which a caller that formats many keeps.
+func (m *Model) openValues(dst []string, buf *[]byte, slot int, g int64) []string {
 	if m.cfg.Churn == ChurnRevision {
-		inst := string(appendInstance(nil, slot, -1))
-		return append(dst, inst, strconv.FormatInt(g, 10))
+		*buf = appendInstance((*buf)[:0], slot, -1)
+		dst = append(dst, string(*buf))
+		*buf = strconv.AppendInt((*buf)[:0], g, 10)
+		return append(dst, string(*buf))
 	}
-	return append(dst, string(appendInstance(nil, slot, g)))
+	*buf = appendInstance((*buf)[:0], slot, g)
+	return append(dst, string(*buf))
 }
 
 // InstancePattern is a regular expression of the instance labels of

@@ -32,6 +32,7 @@ type Scraper struct {
 	hist   HistogramFunc
 	h      NativeHistogram
 	labels []remotewrite.Label
+	buf    []byte // open label values being formatted
 	// inst caches each slot's open label values (openValues) by
 	// generation parity: the live generation and the one that just ended
 	// never share a parity.
@@ -159,7 +160,7 @@ func (t *template) setOpen(ls []remotewrite.Label, values []string) {
 func (sc *Scraper) open(slot int, g int64) []string {
 	c := &sc.inst[slot][g&1]
 	if !c.set || c.g != g {
-		*c = cachedInstance{g: g, values: sc.m.openValues(c.values[:0], slot, g), set: true}
+		*c = cachedInstance{g: g, values: sc.m.openValues(c.values[:0], &sc.buf, slot, g), set: true}
 	}
 	return c.values
 }

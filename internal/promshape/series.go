@@ -204,7 +204,7 @@ func (m *Model) Series(slot int, g int64) ([][]remotewrite.Label, error) {
 	if err := m.checkSlot(slot); err != nil {
 		return nil, err
 	}
-	open := m.openValues(nil, slot, g)
+	open := m.openValues(nil, new([]byte), slot, g)
 	out := make([][]remotewrite.Label, len(m.series))
 	for i := range m.series {
 		t := &m.series[i]

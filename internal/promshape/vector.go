@@ -154,7 +154,10 @@ type keyedSample struct {
 // them instead of one each halves the model's cost (BenchmarkExpect). A
 // set it gives has no room to grow in place, so appending to it never
 // writes over the next.
-type labelSlab struct{ buf []remotewrite.Label }
+type labelSlab struct {
+	buf  []remotewrite.Label
+	text []byte // open label values being formatted (Model.openValues)
+}
 
 // slabChunk is how many labels a slab allocates at a time.
 const slabChunk = 4096
