@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -42,11 +43,39 @@ var (
 var promSmall = []string{"--set", "PROM_PROFILE=small"}
 
 // promKind is what a run's targets expose: its profile, how its
-// histogram is sent, and what a replaced target changes.
+// histogram is sent, what a replaced target changes, and the churn's
+// spikes (PROM_SPIKE_EVERY, PROM_SPIKE_SHARE; none when every is 0).
 type promKind struct {
 	promshape.Profile
 	promshape.Histograms
 	promshape.Churn
+	spikeEvery int
+	spikeShare float64
+}
+
+// args are the settings that ask for the kind, beside the profile's.
+func (k promKind) args() []string {
+	out := []string{"--set", "PROM_HISTOGRAMS=" + k.Histograms.String(), "--set", "PROM_CHURN=" + k.Churn.String()}
+	if k.spikeEvery > 0 {
+		out = append(out, "--set", fmt.Sprintf("PROM_SPIKE_EVERY=%d", k.spikeEvery),
+			"--set", fmt.Sprintf("PROM_SPIKE_SHARE=%v", k.spikeShare))
+	}
+	return out
+}
+
+// replaced is how many targets the 5 churn boundaries of promShapeOf's
+// 60 scrapes (every 10) replace: a tenth of the targets each, or the
+// spike's share at every spikeEvery-th.
+func (k promKind) replaced(targets int64) int64 {
+	var n int64
+	for p := 1; p <= 5; p++ {
+		share := 0.1
+		if k.spikeEvery > 0 && p%k.spikeEvery == 0 {
+			share = k.spikeShare
+		}
+		n += int64(math.Round(share * float64(targets)))
+	}
+	return n
 }
 
 var (
@@ -167,7 +196,8 @@ func TestPrometheusWorkload(t *testing.T) {
 //     exponential histograms to Prometheus and Thanos: the histogram
 //     queries then read them with histogram_quantile, histogram_count and
 //     histogram_sum, each answer checked;
-//   - the revision churn (PROM_CHURN=revision) by remote write 1.0 to
+//   - the revision churn (PROM_CHURN=revision) with spikes (half the
+//     targets at every second boundary) by remote write 1.0 to
 //     VictoriaMetrics and Prometheus: a replaced target keeps its instance
 //     and its series take a new revision label, every series counted and
 //     every answer right.
@@ -189,8 +219,9 @@ func TestPrometheusWorkloadWritePaths(t *testing.T) {
 			native, []string{"prometheus", "mimir"}},
 		{"native histograms otlp", "otlp", "by OTLP/HTTP metrics", "OTLP", "OTLP/HTTP metrics: 240 requests acknowledged",
 			native, []string{"prometheus", "thanos"}},
-		{"revision churn", "remote-write", "by remote write 1.0", "1.0", "Remote write 1.0: 240 requests acknowledged",
-			promKind{Profile: promshape.Small, Churn: promshape.ChurnRevision}, []string{"victoriametrics", "prometheus"}},
+		{"revision churn, spikes", "remote-write", "by remote write 1.0", "1.0", "Remote write 1.0: 240 requests acknowledged",
+			promKind{Profile: promshape.Small, Churn: promshape.ChurnRevision, spikeEvery: 2, spikeShare: 0.5},
+			[]string{"victoriametrics", "prometheus"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			inParallel(t)
@@ -199,8 +230,8 @@ func TestPrometheusWorkloadWritePaths(t *testing.T) {
 			}
 			dir := t.TempDir()
 			args := []string{"run", "--quiet", "--data-dir", dir, "--json", filepath.Join(dir, "s.json"),
-				"--target", strings.Join(c.stores, ","), "--set", "target.write_path=" + c.path,
-				"--set", "PROM_HISTOGRAMS=" + c.kind.Histograms.String(), "--set", "PROM_CHURN=" + c.kind.Churn.String()}
+				"--target", strings.Join(c.stores, ","), "--set", "target.write_path=" + c.path}
+			args = append(args, c.kind.args()...)
 			r := tsbench(t, nil, append(args, slices.Concat(promWorkloadShape, promSmall)...)...)
 			if r.code != 0 {
 				t.Fatalf("exit %d\n%s\n%s", r.code, tail(r.stdout, 60), r.stderr)
@@ -235,8 +266,9 @@ func checkPrometheusRun(t *testing.T, target string, s *summary.Summary, profile
 	}
 	// The series: a target's each, and a new target's at each of the 5
 	// churn boundaries (scrapes 10 to 50), which replace a tenth of the
-	// targets; the store's count of them is the model's.
-	replaced := 5 * ((targets + 5) / 10)
+	// targets (or a spike's share); the store's count of them is the
+	// model's.
+	replaced := profile.replaced(targets)
 	if ws := promSamples(t, profile, targets+replaced, 1); s.Verify.ExpectedSeries != ws || s.Verify.StoredSeries != ws {
 		t.Errorf("%s: stored %d series, expected %d, want %d", target, s.Verify.StoredSeries, s.Verify.ExpectedSeries, ws)
 	}

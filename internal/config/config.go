@@ -187,6 +187,8 @@ type Config struct {
 	PromChurnShare     float64       // PROM_CHURN_SHARE: share of the targets replaced each period
 	PromChurnPeriod    int           // PROM_CHURN_PERIOD: scrape intervals between replacements
 	PromChurn          string        // PROM_CHURN: what a replaced target changes, instance or revision
+	PromSpikeShare     float64       // PROM_SPIKE_SHARE: share of the targets replaced at a spike
+	PromSpikeEvery     int           // PROM_SPIKE_EVERY: churn boundaries from a spike to the next; 0 none
 	PromScrapes        int           // PROM_SCRAPES: scrapes written
 	PromReads          string        // PROM_READS: after (the writes), while (writing) or none
 	PromTime           string        // PROM_TIME: past (stamped in the past, written at once) or now (real time)

@@ -503,6 +503,11 @@ var keyTable = concat(
 			"replaced pod does; revision, it keeps its instance (host-S:9100) and every series of it takes a new revision "+
 			"label, as prometheus-benchmark relabels its targets",
 			oneOf(func(c *Config) *string { return &c.PromChurn }, "instance", "revision")),
+		key("PROM_SPIKE_EVERY", "churn spikes: every PROM_SPIKE_EVERY-th churn boundary replaces PROM_SPIKE_SHARE of the "+
+			"targets instead of PROM_CHURN_SHARE, as a rollout of a deployment does (0 = no spikes)",
+			intField(func(c *Config) *int { return &c.PromSpikeEvery }, 0, maxCount)),
+		key("PROM_SPIKE_SHARE", "share of the targets replaced at a spike (PROM_SPIKE_EVERY), more than PROM_CHURN_SHARE",
+			floatField(func(c *Config) *float64 { return &c.PromSpikeShare }, 0, 1, false)),
 		key("PROM_READS", "when the read load is asked: after, once every scrape is written; while, each rule and alert "+
 			"at a scrape's time as soon as that scrape and those before are acknowledged (and visible: VictoriaMetrics "+
 			"flushed), beside the writes still going, the dashboards at the end; none, no read load (the writes and their "+

@@ -34,6 +34,12 @@ func checkProm(c *Config) error {
 		return conflict(c, "PROM_CHURN_SHARE", c.PromChurnShare,
 			fmt.Sprintf("0 or at least %v (half a target of PROM_TARGETS %d)", 0.5/float64(c.PromTargets), c.PromTargets),
 			"a smaller share replaces no target")
+	case c.PromSpikeEvery > 0 && math.Round(c.PromSpikeShare*float64(c.PromTargets)) <= math.Round(c.PromChurnShare*float64(c.PromTargets)):
+		return conflict(c, "PROM_SPIKE_SHARE", c.PromSpikeShare,
+			fmt.Sprintf("a share replacing more of PROM_TARGETS %d than PROM_CHURN_SHARE %v (at most 1)", c.PromTargets, c.PromChurnShare),
+			"a spike replaces more targets than a churn boundary")
+	case c.PromSpikeEvery == 0 && c.PromSpikeShare > 0:
+		return conflict(c, "PROM_SPIKE_SHARE", c.PromSpikeShare, "0 unless PROM_SPIKE_EVERY is set", "it is the share of a spike")
 	case c.Workers > 1 && !c.StartAt.IsZero():
 		return conflict(c, "START_AT", c.StartAt.Format(time.RFC3339), "unset with WORKLOAD = prometheus and WORKERS (the results store's barrier)",
 			"worker 0 asks the read load once every worker has written its targets, which the workers tell each other in the results store")

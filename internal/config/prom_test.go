@@ -24,6 +24,11 @@ func TestCheckProm(t *testing.T) {
 		{"more than 49 minutes", func(c *Config) { c.PromScrapes = 295 }, "PROM_SCRAPES", "[1, 294]"},
 		{"a share replacing no target", func(c *Config) { c.PromChurnShare = 0.004 }, "PROM_CHURN_SHARE", "at least 0.005"},
 		{"no churn", func(c *Config) { c.PromChurnShare = 0 }, "", ""},
+		{"spikes", func(c *Config) { c.PromSpikeEvery, c.PromSpikeShare = 6, 0.5 }, "", ""},
+		{"spikes without steady churn", func(c *Config) { c.PromChurnShare, c.PromSpikeEvery, c.PromSpikeShare = 0, 6, 0.5 }, "", ""},
+		{"a spike no bigger than the churn", func(c *Config) { c.PromSpikeEvery, c.PromSpikeShare = 6, 0.05 },
+			"PROM_SPIKE_SHARE", "more of PROM_TARGETS 100 than PROM_CHURN_SHARE 0.05"},
+		{"a spike share without spikes", func(c *Config) { c.PromSpikeShare = 0.5 }, "PROM_SPIKE_SHARE", "0 unless PROM_SPIKE_EVERY"},
 		{"workers", func(c *Config) { c.Workers = 2; c.RunGroup = "g" }, "", ""},
 		{"workers starting at an instant", func(c *Config) {
 			c.Workers, c.RunGroup, c.StartAt = 2, "g", time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)

@@ -9,25 +9,39 @@ import (
 	"github.com/tsbench/tsbench/internal/remotewrite"
 )
 
-// Each boundary replaces exactly round(share x targets) slots; every slot
-// is replaced within ceil(targets/churn) periods (ceil(1/share) when
-// share x targets is whole); Birth is where Generation first reaches g.
+// Each boundary replaces exactly round(share x targets) slots, or
+// round(spike x targets) at every every-th one; every slot is replaced
+// within ceil(targets/churn) periods (ceil(1/share) when share x targets
+// is whole), or ceil(targets/spike) spikes with spikes only; Birth is
+// where Generation first reaches g.
 func TestChurn(t *testing.T) {
 	cases := []struct {
 		targets int
 		share   float64
 		period  int64 // scrapes
+		spike   float64
+		every   int
 	}{
-		{10, 0.2, 4}, {10, 0.15, 1}, {7, 1, 3}, {1, 1, 2}, {100, 0.01, 5}, {13, 0.3, 2}, {1000, 0.05, 10},
+		{10, 0.2, 4, 0, 0}, {10, 0.15, 1, 0, 0}, {7, 1, 3, 0, 0}, {1, 1, 2, 0, 0}, {100, 0.01, 5, 0, 0}, {13, 0.3, 2, 0, 0},
+		{1000, 0.05, 10, 0, 0},
+		// spikes: beside a steady churn, alone, every boundary, all at once
+		{10, 0.2, 4, 0.5, 3}, {100, 0.01, 5, 0.3, 4}, {13, 0, 2, 0.4, 2}, {7, 0.15, 3, 1, 1}, {1000, 0.05, 10, 0.6, 6},
 	}
 	for _, c := range cases {
 		cfg := testConfig()
 		cfg.Targets, cfg.ChurnShare, cfg.ChurnPeriod = c.targets, c.share, time.Duration(c.period)*cfg.Interval
+		cfg.SpikeShare, cfg.SpikeEvery = c.spike, c.every
 		m := mustNew(t, cfg)
 		n := int(math.Round(c.share * float64(c.targets)))
-		within := int64((c.targets + n - 1) / n)
-		if whole := c.share * float64(c.targets); whole == math.Trunc(whole) && within != int64(math.Ceil(1/c.share)) {
-			t.Fatalf("%+v: replaced within %d periods, not ceil(1/share)", c, within)
+		ns := int(math.Round(c.spike * float64(c.targets)))
+		var within int64
+		if n > 0 {
+			within = int64((c.targets + n - 1) / n)
+			if whole := c.share * float64(c.targets); c.every == 0 && whole == math.Trunc(whole) && within != int64(math.Ceil(1/c.share)) {
+				t.Fatalf("%+v: replaced within %d periods, not ceil(1/share)", c, within)
+			}
+		} else {
+			within = int64((c.targets+ns-1)/ns) * int64(c.every)
 		}
 		last := make([]int64, c.targets) // period of each slot's last replacement
 		for p := int64(1); p <= 3*within; p++ {
@@ -53,8 +67,12 @@ func TestChurn(t *testing.T) {
 				last[s] = p
 				changed++
 			}
-			if changed != n {
-				t.Fatalf("%+v: boundary %d replaced %d slots, want %d", c, p, changed, n)
+			want := n
+			if c.every > 0 && p%int64(c.every) == 0 {
+				want = ns
+			}
+			if changed != want {
+				t.Fatalf("%+v: boundary %d replaced %d slots, want %d", c, p, changed, want)
 			}
 			// Generations change only at boundaries.
 			for s := 0; s < c.targets; s++ {

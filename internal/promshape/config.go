@@ -12,6 +12,8 @@ type Config struct {
 	Interval    time.Duration // scrape interval
 	ChurnShare  float64       // share of the targets replaced each period, 0..1
 	ChurnPeriod time.Duration // a multiple of Interval; 0 only without churn
+	SpikeShare  float64       // share of the targets replaced at a spike, more than ChurnShare's
+	SpikeEvery  int           // churn boundaries from one spike to the next (every SpikeEvery-th); 0: no spikes
 	Start       int64         // time of scrape 0, ms since the epoch
 	Seed        int64
 	Job         string // the job label of every series
@@ -79,6 +81,13 @@ func (c Config) Validate() error {
 	case c.ChurnShare > 0 && churned(c) < 1:
 		return fmt.Errorf("promshape: churn share %v of %d targets replaces no target per period; it must be 0 or at least %v",
 			c.ChurnShare, c.Targets, 0.5/float64(c.Targets))
+	case c.SpikeEvery < 0:
+		return fmt.Errorf("promshape: spikes every %d boundaries must not be negative", c.SpikeEvery)
+	case c.SpikeEvery > 0 && c.ChurnPeriod == 0:
+		return fmt.Errorf("promshape: churn period 0s must be positive with spikes (a spike is a churn boundary's)")
+	case c.SpikeEvery > 0 && (math.IsNaN(c.SpikeShare) || c.SpikeShare > 1 || spiked(c) <= churned(c)):
+		return fmt.Errorf("promshape: spike share %v must be at most 1 and replace more of the %d targets than the churn share %v",
+			c.SpikeShare, c.Targets, c.ChurnShare)
 	case c.Start < 0:
 		return fmt.Errorf("promshape: start %d must not be negative (ms since the epoch)", c.Start)
 	case c.Profile > Node:
@@ -95,3 +104,6 @@ func (c Config) Validate() error {
 
 // churned is the number of slots replaced each period: round(share x targets).
 func churned(c Config) int64 { return int64(math.Round(c.ChurnShare * float64(c.Targets))) }
+
+// spiked is the number of slots a spike replaces.
+func spiked(c Config) int64 { return int64(math.Round(c.SpikeShare * float64(c.Targets))) }

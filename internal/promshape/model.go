@@ -18,6 +18,8 @@ type Model struct {
 	interval int64 // ms
 	period   int64 // scrapes per churn period; 0 without churn
 	churn    int64 // slots replaced at each period boundary
+	spike    int64 // slots replaced at every every-th boundary instead (SpikeEvery)
+	every    int64 // boundaries from a spike to the next; 0 without spikes
 	offset   int64 // the slot replaced first
 	series   []template
 }
@@ -34,8 +36,13 @@ func New(c Config) (*Model, error) {
 		interval: c.Interval.Milliseconds(),
 		series:   templates(c.Job, c.Profile, c.Histograms, c.Churn),
 	}
-	if n := churned(c); c.ChurnShare > 0 && n > 0 {
-		m.churn = n
+	if c.ChurnShare > 0 {
+		m.churn = churned(c)
+	}
+	if c.SpikeEvery > 0 {
+		m.spike, m.every = spiked(c), int64(c.SpikeEvery)
+	}
+	if m.churn > 0 || m.spike > 0 {
 		m.period = int64(c.ChurnPeriod / c.Interval)
 		m.offset = int64(gen.Hash2(m.seed, 1) % uint64(c.Targets))
 	}
@@ -60,9 +67,34 @@ func (m *Model) Index(t int64) (int64, bool) {
 
 // Churn: the slots form a ring; period boundary p (p >= 1, at scrape
 // p x period) replaces the next churn slots of the ring after those
-// boundary p-1 replaced, starting at offset. So each boundary replaces
-// exactly churn slots (at most once each, as churn <= targets) and every
+// boundary p-1 replaced, starting at offset, or the next spike slots at
+// every every-th boundary. So each boundary replaces exactly its count of
+// slots (at most once each, as both counts are at most targets) and every
 // slot is replaced within ceil(targets/churn) periods.
+
+// replacedBy is how many ring positions boundaries 1 to p replaced.
+func (m *Model) replacedBy(p int64) int64 {
+	done := p * m.churn
+	if m.every > 0 {
+		done += p / m.every * (m.spike - m.churn)
+	}
+	return done
+}
+
+// boundaryOf is the boundary that replaces ring position j (counting
+// every replacement since the first): the first p with replacedBy(p) > j.
+func (m *Model) boundaryOf(j int64) int64 {
+	if m.every == 0 {
+		return j/m.churn + 1
+	}
+	steady := (m.every - 1) * m.churn // a cycle's positions before its spike
+	cycle := steady + m.spike
+	p, rem := j/cycle*m.every, j%cycle
+	if rem < steady {
+		return p + rem/m.churn + 1
+	}
+	return p + m.every
+}
 
 // ring is the slot's position on the ring.
 func (m *Model) ring(slot int) int64 { return (int64(slot) - m.offset + m.targets) % m.targets }
@@ -70,10 +102,10 @@ func (m *Model) ring(slot int) int64 { return (int64(slot) - m.offset + m.target
 // Generation is the generation of the target in slot at scrape k (k >= 0):
 // how many times boundaries 1..k/period replaced the slot.
 func (m *Model) Generation(slot int, k int64) int64 {
-	if m.churn == 0 || k < m.period {
+	if m.period == 0 || k < m.period {
 		return 0
 	}
-	done := (k / m.period) * m.churn // ring positions replaced so far
+	done := m.replacedBy(k / m.period) // ring positions replaced so far
 	r := m.ring(slot)
 	if done <= r {
 		return 0
@@ -87,17 +119,16 @@ func (m *Model) Birth(slot int, g int64) int64 {
 	if g <= 0 {
 		return 0
 	}
-	if m.churn == 0 {
+	if m.period == 0 {
 		return math.MaxInt64
 	}
-	j := m.ring(slot) + (g-1)*m.targets
-	return (j/m.churn + 1) * m.period
+	return m.boundaryOf(m.ring(slot)+(g-1)*m.targets) * m.period
 }
 
 // Replaced reports whether boundary scrape k replaced the slot's target:
 // its old generation ends (its series get staleness markers at k).
 func (m *Model) Replaced(slot int, k int64) bool {
-	return m.churn != 0 && k > 0 && k%m.period == 0 && m.Generation(slot, k) != m.Generation(slot, k-1)
+	return m.period != 0 && k > 0 && k%m.period == 0 && m.Generation(slot, k) != m.Generation(slot, k-1)
 }
 
 // SeriesWritten is the distinct series the slots in [lo, hi) write in

@@ -45,6 +45,13 @@ func TestValidate(t *testing.T) {
 		{"share rounds to none", func(c *Config) { c.ChurnShare = 0.04 }, "churn share 0.04 of 10 targets replaces no target per period; it must be 0 or at least 0.05"},
 		{"start negative", func(c *Config) { c.Start = -1 }, "start -1 must not be negative"},
 		{"job empty", func(c *Config) { c.Job = "" }, "job must not be empty"},
+		{"spikes", func(c *Config) { c.SpikeShare, c.SpikeEvery = 0.5, 3 }, ""},
+		{"spikes alone", func(c *Config) { c.ChurnShare, c.SpikeShare, c.SpikeEvery = 0, 0.5, 3 }, ""},
+		{"spikes negative", func(c *Config) { c.SpikeShare, c.SpikeEvery = 0.5, -1 }, "spikes every -1 boundaries must not be negative"},
+		{"spikes no period", func(c *Config) { c.ChurnShare, c.ChurnPeriod, c.SpikeShare, c.SpikeEvery = 0, 0, 0.5, 3 },
+			"churn period 0s must be positive with spikes"},
+		{"spike no bigger", func(c *Config) { c.SpikeShare, c.SpikeEvery = 0.2, 3 }, "spike share 0.2 must be at most 1 and replace more"},
+		{"spike above 1", func(c *Config) { c.SpikeShare, c.SpikeEvery = 1.5, 3 }, "spike share 1.5 must be at most 1"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -153,6 +153,8 @@ func TestExpectMatchesNaive(t *testing.T) {
 		{"native histograms", func(c *Config) { c.Histograms = Native }, []int64{0, 3, 4, 5, 8, 9, 12}},
 		// the node profile's own queries of native histograms and revisions
 		{"revision churn", func(c *Config) { c.Churn = ChurnRevision }, []int64{0, 1, 3, 4, 5, 7, 8, 9, 12, 13, 19}},
+		// a spike of 6 of the 10 targets at boundaries 2, 4, ... (scrapes 8, 16)
+		{"spikes", func(c *Config) { c.SpikeShare, c.SpikeEvery = 0.6, 2 }, []int64{3, 4, 7, 8, 9, 11, 12, 16, 17, 19}},
 		{"revision churn, node profile, native histograms", func(c *Config) { c.Profile, c.Histograms, c.Churn = Node, Native, ChurnRevision },
 			[]int64{0, 4, 5, 8, 9}},
 	}

@@ -55,7 +55,8 @@ func promConfig(cfg *config.Config) promrun.Config {
 	}
 	return promrun.Config{
 		Shape: promshape.Config{Targets: cfg.PromTargets, Interval: cfg.PromScrapeInterval, ChurnShare: cfg.PromChurnShare,
-			ChurnPeriod: time.Duration(cfg.PromChurnPeriod) * cfg.PromScrapeInterval, Seed: cfg.DataSeed, Profile: profile,
+			ChurnPeriod: time.Duration(cfg.PromChurnPeriod) * cfg.PromScrapeInterval,
+			SpikeShare:  cfg.PromSpikeShare, SpikeEvery: cfg.PromSpikeEvery, Seed: cfg.DataSeed, Profile: profile,
 			Histograms: hists, Churn: churn},
 		Scrapes: int64(cfg.PromScrapes), WriteTimeout: cfg.WriteTimeout, ReadTimeout: cfg.ReadTimeout,
 		ReadWhileWriting: cfg.PromReads == "while", NoReads: cfg.PromReads == "none", RealTime: cfg.PromTime == "now",
@@ -350,7 +351,20 @@ func (p *promRun) announce() {
 		when = "in real time " + when
 	}
 	fmt.Fprintf(p.stderr, "tsbench: run %s: prometheus workload on %s by %s: %d targets x %d series (%s profile)%s, "+
-		"%d scrapes every %v %s, churn %v every %d scrapes, then %s; job=%q\n", p.runID, p.driver.Name, protocol, c.Shape.Targets,
+		"%d scrapes every %v %s, churn %v every %d scrapes%s, then %s; job=%q\n", p.runID, p.driver.Name, protocol, c.Shape.Targets,
 		p.r.Model().SeriesPerTarget(), c.Shape.Profile, share, c.Scrapes, c.Shape.Interval, when,
-		c.Shape.ChurnShare, p.cfg.PromChurnPeriod, reads, c.Shape.Job)
+		c.Shape.ChurnShare, p.cfg.PromChurnPeriod, spikes(c.Shape), reads, c.Shape.Job)
+}
+
+// spikes says the churn's spikes and what a replaced target changes, for
+// the run's first line: "" for the default churn.
+func spikes(s promshape.Config) string {
+	out := ""
+	if s.Churn != promshape.ChurnInstance {
+		out = " (a new " + s.Churn.String() + ")"
+	}
+	if s.SpikeEvery > 0 {
+		out += fmt.Sprintf(", spikes of %v every %d periods", s.SpikeShare, s.SpikeEvery)
+	}
+	return out
 }
