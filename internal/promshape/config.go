@@ -72,6 +72,24 @@ func (c Config) Validate() error {
 		return fmt.Errorf("promshape: targets %d must be between 1 and %d", c.Targets, MaxTargets)
 	case c.Interval <= 0 || c.Interval%time.Millisecond != 0:
 		return fmt.Errorf("promshape: interval %v must be a positive whole number of milliseconds", c.Interval)
+	case c.Start < 0:
+		return fmt.Errorf("promshape: start %d must not be negative (ms since the epoch)", c.Start)
+	case c.Profile > Node:
+		return fmt.Errorf("promshape: %v is not a profile", c.Profile)
+	case c.Histograms > Native:
+		return fmt.Errorf("promshape: %v is not a kind of histogram", c.Histograms)
+	case c.Churn > ChurnRevision:
+		return fmt.Errorf("promshape: %v is not a kind of churn", c.Churn)
+	case c.Job == "":
+		return fmt.Errorf("promshape: job must not be empty: Prometheus drops an empty label")
+	}
+	return c.validateChurn()
+}
+
+// validateChurn reports the first churn setting the model cannot run
+// with (Interval already valid).
+func (c Config) validateChurn() error {
+	switch {
 	case math.IsNaN(c.ChurnShare) || c.ChurnShare < 0 || c.ChurnShare > 1:
 		return fmt.Errorf("promshape: churn share %v must be between 0 and 1", c.ChurnShare)
 	case c.ChurnPeriod < 0 || c.ChurnPeriod%c.Interval != 0:
@@ -88,16 +106,6 @@ func (c Config) Validate() error {
 	case c.SpikeEvery > 0 && (math.IsNaN(c.SpikeShare) || c.SpikeShare > 1 || spiked(c) <= churned(c)):
 		return fmt.Errorf("promshape: spike share %v must be at most 1 and replace more of the %d targets than the churn share %v",
 			c.SpikeShare, c.Targets, c.ChurnShare)
-	case c.Start < 0:
-		return fmt.Errorf("promshape: start %d must not be negative (ms since the epoch)", c.Start)
-	case c.Profile > Node:
-		return fmt.Errorf("promshape: %v is not a profile", c.Profile)
-	case c.Histograms > Native:
-		return fmt.Errorf("promshape: %v is not a kind of histogram", c.Histograms)
-	case c.Churn > ChurnRevision:
-		return fmt.Errorf("promshape: %v is not a kind of churn", c.Churn)
-	case c.Job == "":
-		return fmt.Errorf("promshape: job must not be empty: Prometheus drops an empty label")
 	}
 	return nil
 }
