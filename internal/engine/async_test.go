@@ -149,7 +149,9 @@ func TestRunAsync(t *testing.T) {
 			warm = *res.Warmup
 		}
 		measured := res.Operations[0].OKOperations
-		if warm.Operations < 40 || int(warm.Operations) != s.warmSeen || measured < 40 || int(measured)+s.warmSeen != sum(s.begun) {
+		// Both phases hold operations (about 80 each; a busy CI machine
+		// once did 38 in the measured one), each counted once.
+		if warm.Operations == 0 || int(warm.Operations) != s.warmSeen || measured == 0 || int(measured)+s.warmSeen != sum(s.begun) {
 			t.Errorf("warm-up %d (begun %d), measured %d, begun %d: want both phases counted apart, every operation once",
 				warm.Operations, s.warmSeen, measured, sum(s.begun))
 		}
