@@ -91,10 +91,11 @@ func TestCompareFailOnWorse(t *testing.T) {
 	// after second. A series that drifts is worth few effective seconds
 	// (its lag-1 autocorrelation), and its verdict is then "too short to
 	// tell" however large the shift: a real store's figures drift as its
-	// tables grow (SQLite's queries slowed through an 8 s run), and so do
-	// the null target's at full speed (2.77 to 2.45 million writes a
-	// second over 15 s here). In 12 seconds a series of white noise counts
-	// 5 effective seconds while its lag-1 autocorrelation is under 0.19.
+	// tables grow (SQLite's queries slowed through an 8 s run), and the
+	// null target's at full speed wander with the machine (277,000 to
+	// 245,000 batches a second in one 15 s run here). In 12 seconds a
+	// series of white noise counts 5 effective seconds while its lag-1
+	// autocorrelation is under 0.19.
 	run := []string{"run", "--quiet", "--target", "null", "--duration", "12s", "--loop", "100000000", "--data-dir", dir}
 	base, _ := storedRun(t, tsbench(t, env, append(run, "--set", "target.service_time=100us")...))
 	cand, _ := storedRun(t, tsbench(t, env, append(run, "--set", "target.service_time=1ms")...))
